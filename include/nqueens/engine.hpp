@@ -1,0 +1,27 @@
+#pragma once
+
+/// \file
+/// The counting engines a plan can be built for.
+
+#include <optional>
+#include <string_view>
+
+namespace nqueens {
+
+/// Which search strategy a plan uses.
+enum class engine {
+  /// Row-by-row bitmask backtracking; the first rows split into subproblems,
+  /// halved by the left-right mirror. Counts totals only.
+  mirror,
+};
+
+/// Lower-case name used on the command line and in JSON ("mirror").
+std::string_view to_string(engine e) noexcept;
+
+/// Parses a name produced by to_string(engine); nullopt for anything else.
+std::optional<engine> parse_engine(std::string_view name) noexcept;
+
+/// Comma-separated list of every engine name, for help and error messages.
+std::string_view engine_names() noexcept;
+
+}  // namespace nqueens

@@ -1,0 +1,70 @@
+#pragma once
+
+/// \file
+/// Step 2 of plan -> execute -> reduce -> verify: run subproblems through the
+/// kernel on a oneTBB task_arena and report one count per subproblem.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "nqueens/plan.hpp"
+
+namespace nqueens {
+
+/// Weighted solution counts found under one subproblem.
+///
+/// 64 bits suffice per subproblem: a kernel counts at most ~10^10 solutions per
+/// second per thread, so 2^64 would take decades for a single subproblem; all
+/// sums across subproblems are 128-bit (see reduce.hpp).
+struct subproblem_count {
+  /// Solutions under the subproblem, multiplied by its weight.
+  std::uint64_t total = 0;
+
+  friend bool operator==(const subproblem_count&, const subproblem_count&) = default;
+};
+
+/// Counts the solutions under subproblem `index` of `p` on the calling thread.
+/// Allocates nothing.
+subproblem_count solve_subproblem(const plan& p, std::size_t index) noexcept;
+
+/// Number of hardware threads oneTBB would use by default (honours CPU affinity).
+int hardware_threads() noexcept;
+
+/// Largest thread count execute() accepts.
+inline constexpr int max_threads = 1024;
+
+/// How to run a plan.
+struct execute_options {
+  /// Worker threads in the arena; 0 means hardware_threads().
+  int threads = 0;
+  /// Called once per finished subproblem, concurrently from worker threads.
+  std::function<void(std::size_t index, const subproblem_count&)> on_finished;
+  /// When set and true, no further subproblems are started; the ones already
+  /// running finish and are reported.
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+/// Per-subproblem results of one execution, indexed like the plan.
+struct execution {
+  std::vector<subproblem_count> counts;
+  /// finished[i] != 0 when counts[i] holds the result of subproblem i.
+  std::vector<std::uint8_t> finished;
+  int threads = 0;
+  double seconds = 0.0;
+};
+
+/// Runs the subproblems listed in `indices` (all of them when empty is passed
+/// via the overload below) on an arena of `options.threads` threads.
+/// Throws std::invalid_argument for a thread count outside 0..max_threads or an
+/// index outside the plan.
+execution execute(const plan& p, std::span<const std::size_t> indices,
+                  const execute_options& options = {});
+
+/// Runs every subproblem of `p`.
+execution execute(const plan& p, const execute_options& options = {});
+
+}  // namespace nqueens

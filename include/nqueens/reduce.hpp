@@ -1,0 +1,28 @@
+#pragma once
+
+/// \file
+/// Step 3 of plan -> execute -> reduce -> verify: exact 128-bit sums.
+
+#include <cstddef>
+
+#include "nqueens/count_types.hpp"
+#include "nqueens/execute.hpp"
+
+namespace nqueens {
+
+/// Sum of the finished subproblems of one execution.
+struct totals {
+  uint128 total = 0;
+  /// Subproblems whose counts went into the sums.
+  std::size_t finished = 0;
+  /// Subproblems in the plan; the totals are the full count only when
+  /// finished == subproblems.
+  std::size_t subproblems = 0;
+
+  bool complete() const noexcept { return finished == subproblems; }
+};
+
+/// Adds the counts of every finished subproblem exactly.
+totals reduce(const execution& run);
+
+}  // namespace nqueens

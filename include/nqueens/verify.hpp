@@ -1,0 +1,35 @@
+#pragma once
+
+/// \file
+/// Step 4 of plan -> execute -> reduce -> verify: compare with the published table.
+
+#include <cstdint>
+#include <optional>
+
+#include "nqueens/count_types.hpp"
+
+namespace nqueens {
+
+/// Outcome of comparing one counted value with the published one.
+enum class verdict {
+  match,     ///< equal to the published value
+  mismatch,  ///< differs from the published value
+  unknown,   ///< nothing published for this n
+};
+
+/// Result of checking a total against OEIS A000170.
+struct verification {
+  verdict total = verdict::unknown;
+  std::optional<std::uint64_t> published_total;
+
+  /// False only when a published value exists and differs.
+  bool ok() const noexcept { return total != verdict::mismatch; }
+};
+
+/// Compares `total` for board size `n` with the published count.
+verification verify(int n, uint128 total) noexcept;
+
+/// "match", "mismatch" or "unknown".
+const char* to_string(verdict v) noexcept;
+
+}  // namespace nqueens

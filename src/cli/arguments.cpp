@@ -1,0 +1,74 @@
+#include "cli/arguments.hpp"
+
+#include <charconv>
+
+#include "nqueens/board.hpp"
+#include "nqueens/execute.hpp"
+
+namespace nqueens::cli {
+
+long long parse_integer(std::string_view text, std::string_view what, long long lo, long long hi) {
+  const std::string range = "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  long long value = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  if (!text.empty() && text.front() == '+') ++first;  // from_chars rejects a leading '+'
+  const auto [end, error] = std::from_chars(first, last, value);
+  if (text.empty() || error == std::errc::invalid_argument || end != last) {
+    throw usage_error("invalid " + std::string(what) + " '" + std::string(text) + "': " + range);
+  }
+  if (error == std::errc::result_out_of_range || value < lo || value > hi) {
+    throw usage_error(std::string(what) + " " + std::string(text) + " is out of range: " + range);
+  }
+  return value;
+}
+
+int parse_board_size(std::string_view text) {
+  return static_cast<int>(parse_integer(text, "board size", 1, max_board_size));
+}
+
+int parse_threads(std::string_view text) {
+  return static_cast<int>(parse_integer(text, "--threads", 1, max_threads));
+}
+
+bool looks_like_negative_number(std::string_view text) noexcept {
+  return text.size() >= 2 && text[0] == '-' && text[1] >= '0' && text[1] <= '9';
+}
+
+}  // namespace nqueens::cli
+
+namespace nqueens::cli {
+
+cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::vector<std::string>& args,
+                                        std::initializer_list<std::string_view> value_options,
+                                        bool board_size_positional) {
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (!looks_like_negative_number(args[i])) continue;
+    bool is_value = false;
+    for (const std::string_view option : value_options) is_value = is_value || args[i - 1] == option;
+    if (is_value) continue;
+    if (board_size_positional) parse_board_size(args[i]);  // throws the range message
+    throw usage_error("unexpected argument '" + args[i] + "'");
+  }
+  std::vector<const char*> argv;
+  argv.reserve(args.size());
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  try {
+    return options.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const cxxopts::exceptions::exception& e) {
+    throw usage_error(e.what());
+  }
+}
+
+std::string single_positional(const cxxopts::ParseResult& result, std::string_view name,
+                              std::string_view what) {
+  if (result.count(std::string(name)) == 0) throw usage_error("missing " + std::string(what));
+  const auto values = result[std::string(name)].as<std::vector<std::string>>();
+  if (values.size() != 1) {
+    throw usage_error("expected one " + std::string(what) + ", got " + std::to_string(values.size()) +
+                      " ('" + values[1] + "' is extra)");
+  }
+  return values.front();
+}
+
+}  // namespace nqueens::cli

@@ -1,0 +1,54 @@
+#pragma once
+
+// Strict parsing of command-line values. Every failure is a usage_error whose
+// message names the option, the offending text and the valid range.
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace nqueens::cli {
+
+/// A problem with the command line: reported on one line, exit status 2.
+class usage_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Parses a base-10 integer that must make up all of `text` and lie in
+/// [lo, hi]; `what` names the value in the error ("board size", "--threads").
+long long parse_integer(std::string_view text, std::string_view what, long long lo, long long hi);
+
+/// A board size for the counting engines (1..max_board_size).
+int parse_board_size(std::string_view text);
+
+/// A worker-thread count (1..max_threads).
+int parse_threads(std::string_view text);
+
+/// True for text such as "-5" that a user meant as a (negative) number rather
+/// than an option; such text is reported as out of range, not "unknown option".
+bool looks_like_negative_number(std::string_view text) noexcept;
+
+}  // namespace nqueens::cli
+
+#include <initializer_list>
+#include <vector>
+
+#include <cxxopts.hpp>
+
+namespace nqueens::cli {
+
+/// Parses `args` (args[0] is the program name) with `options`. A bare negative
+/// number that is not the value of one of `value_options` is reported as a
+/// board size out of range when `board_size_positional`, else as unexpected,
+/// rather than as an unknown option. cxxopts errors become usage_error.
+cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::vector<std::string>& args,
+                                        std::initializer_list<std::string_view> value_options,
+                                        bool board_size_positional);
+
+/// The single positional argument (the board size), or a usage_error when it
+/// is missing or repeated.
+std::string single_positional(const cxxopts::ParseResult& result, std::string_view name,
+                              std::string_view what);
+
+}  // namespace nqueens::cli

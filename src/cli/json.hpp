@@ -1,0 +1,66 @@
+#pragma once
+
+// A minimal JSON object writer for the CLI's --json output: one line, keys in
+// insertion order, integers written exactly (128-bit totals included).
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "nqueens/count_types.hpp"
+
+namespace nqueens::cli {
+
+class json_object {
+ public:
+  json_object& add(std::string_view key, std::string_view text) {
+    return add_raw(key, quote(text));
+  }
+  json_object& add(std::string_view key, const char* text) { return add(key, std::string_view(text)); }
+  json_object& add(std::string_view key, bool value) { return add_raw(key, value ? "true" : "false"); }
+  json_object& add(std::string_view key, int value) { return add_raw(key, std::to_string(value)); }
+  json_object& add(std::string_view key, std::size_t value) { return add_raw(key, std::to_string(value)); }
+  json_object& add(std::string_view key, uint128 value) { return add_raw(key, to_string(value)); }
+  json_object& add(std::string_view key, double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6f", value);
+    return add_raw(key, buffer);
+  }
+  template <typename T>
+  json_object& add(std::string_view key, const std::optional<T>& value) {
+    if (!value) return add_raw(key, "null");
+    return add(key, *value);
+  }
+  /// Adds `json` verbatim: a nested object or array the caller built.
+  json_object& add_raw(std::string_view key, std::string_view json) {
+    body_ += body_.empty() ? "" : ",";
+    body_ += quote(key);
+    body_ += ':';
+    body_ += json;
+    return *this;
+  }
+  std::string str() const { return "{" + body_ + "}"; }
+
+ private:
+  static std::string quote(std::string_view text) {
+    std::string out = "\"";
+    for (const char c : text) {
+      if (c == '"' || c == '\\') {
+        out += '\\';
+        out += c;
+      } else if (static_cast<unsigned char>(c) < 0x20) {
+        char buffer[8];
+        std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
+        out += buffer;
+      } else {
+        out += c;
+      }
+    }
+    return out + "\"";
+  }
+
+  std::string body_;
+};
+
+}  // namespace nqueens::cli

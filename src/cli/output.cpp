@@ -1,0 +1,57 @@
+#include "cli/output.hpp"
+
+#include <cstdio>
+
+#include "cli/arguments.hpp"
+#include "cli/json.hpp"
+
+namespace nqueens::cli {
+
+std::string describe_check(const verification& check) {
+  switch (check.total) {
+    case verdict::match:
+      return "verified (OEIS A000170)";
+    case verdict::mismatch:
+      return "MISMATCH: published value is " + std::to_string(*check.published_total);
+    case verdict::unknown:
+      break;
+  }
+  return "not verified (no published value)";
+}
+
+std::string format_seconds(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3f s", seconds);
+  return buffer;
+}
+
+std::string count_json(const count_result& r) {
+  json_object o;
+  o.add("n", r.n)
+      .add("total", r.total)
+      .add("published_total", r.check.published_total);
+  if (r.check.total == verdict::unknown) {
+    o.add_raw("verified", "null");
+  } else {
+    o.add("verified", r.check.total == verdict::match);
+  }
+  char fingerprint[24];
+  std::snprintf(fingerprint, sizeof fingerprint, "%016llx",
+                static_cast<unsigned long long>(r.plan_fingerprint));
+  o.add("engine", to_string(r.kind))
+      .add("threads", r.threads)
+      .add("seconds", r.seconds)
+      .add("subproblems", r.subproblems)
+      .add("split_depth", r.split_depth)
+      .add("plan_fingerprint", std::string_view(fingerprint));
+  return o.str();
+}
+
+std::string engine_help() { return "Counting engine: " + std::string(engine_names()); }
+
+engine parse_engine_option(const std::string& name) {
+  if (const auto e = parse_engine(name)) return *e;
+  throw usage_error("unknown engine '" + name + "': expected one of " + std::string(engine_names()));
+}
+
+}  // namespace nqueens::cli

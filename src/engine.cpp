@@ -1,0 +1,20 @@
+#include "nqueens/engine.hpp"
+
+namespace nqueens {
+
+std::string_view to_string(engine e) noexcept {
+  switch (e) {
+    case engine::mirror:
+      break;
+  }
+  return "mirror";
+}
+
+std::optional<engine> parse_engine(std::string_view name) noexcept {
+  if (name == "mirror") return engine::mirror;
+  return std::nullopt;
+}
+
+std::string_view engine_names() noexcept { return "mirror"; }
+
+}  // namespace nqueens

@@ -1,0 +1,16 @@
+#include "nqueens/reduce.hpp"
+
+namespace nqueens {
+
+totals reduce(const execution& run) {
+  totals t;
+  t.subproblems = run.counts.size();
+  for (std::size_t i = 0; i < run.counts.size(); ++i) {
+    if (run.finished[i] == 0) continue;
+    t.total = checked_add(t.total, run.counts[i].total);
+    ++t.finished;
+  }
+  return t;
+}
+
+}  // namespace nqueens

@@ -1,0 +1,149 @@
+// Runs the real `nqueens` binary and checks stdout, stderr and exit status.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct cli_run {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// `args` is passed through the shell unquoted, so keep it to simple words.
+cli_run run_cli(const std::string& args) {
+  const auto dir = std::filesystem::temp_directory_path();
+  static int calls = 0;  // ctest runs each test in its own process: pid + call number is unique
+  const auto tag = std::to_string(::getpid()) + "-" + std::to_string(++calls);
+  const auto out = dir / ("nqueens-cli-" + tag + ".out");
+  const auto err = dir / ("nqueens-cli-" + tag + ".err");
+  const std::string command = std::string(NQUEENS_CLI_PATH) + " " + args + " >" + out.string() + " 2>" +
+                              err.string() + " </dev/null";
+  const int raw = std::system(command.c_str());
+  cli_run r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+  return r;
+}
+
+int lines_in(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+TEST(CliTest, CountPrintsVerifiedTotal) {
+  const cli_run r = run_cli("count 8 --threads 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(8) = 92"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 threads"), std::string::npos) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(CliTest, BareNumberIsShorthandForCount) {
+  const cli_run r = run_cli("10");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(10) = 724"), std::string::npos) << r.out;
+}
+
+TEST(CliTest, CountJsonIsOneObjectWithExactTotal) {
+  const cli_run r = run_cli("count 9 --json -t 1");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_in(r.out), 1);
+  EXPECT_EQ(r.out.front(), '{');
+  for (const char* field : {"\"n\":9", "\"total\":352", "\"threads\":1", "\"verified\":true", "\"seconds\":",
+                            "\"engine\":\"mirror\""}) {
+    EXPECT_NE(r.out.find(field), std::string::npos) << field << " in " << r.out;
+  }
+}
+
+TEST(CliTest, VerifyDefaultRangePasses) {
+  const cli_run r = run_cli("verify");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("MISMATCH"), r.out.find("OK"));  // sanity: a table was printed
+  EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("all 14 counts match"), std::string::npos) << r.out;
+}
+
+TEST(CliTest, VerifyJsonListsEveryBoard) {
+  const cli_run r = run_cli("verify --from 4 --to 9 --json --threads 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_in(r.out), 1);
+  EXPECT_NE(r.out.find("\"ok\":true"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"n\":9,\"total\":352"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"n\":10,"), std::string::npos) << r.out;
+}
+
+TEST(CliTest, HelpAndVersion) {
+  EXPECT_EQ(run_cli("--help").status, 0);
+  EXPECT_NE(run_cli("--help").out.find("verify"), std::string::npos);
+  EXPECT_EQ(run_cli("count --help").status, 0);
+  EXPECT_NE(run_cli("count --help").out.find("--threads"), std::string::npos);
+  const cli_run v = run_cli("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.out.rfind("nqueens ", 0), 0u) << v.out;
+}
+
+struct bad_input {
+  const char* args;
+  const char* message;  // a fragment the one-line error must contain
+};
+
+// Shows the arguments in test names and failure messages.
+void PrintTo(const bad_input& c, std::ostream* os) { *os << '"' << c.args << '"'; }
+
+class CliBadInputTest : public ::testing::TestWithParam<bad_input> {};
+
+TEST_P(CliBadInputTest, ExitsTwoWithOneLineError) {
+  const bad_input& c = GetParam();
+  const cli_run r = run_cli(c.args);
+  EXPECT_EQ(r.status, 2) << c.args;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("nqueens: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(c.message), std::string::npos) << "stderr was: " << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInputs, CliBadInputTest,
+    ::testing::Values(bad_input{"count", "missing board size"},
+                      bad_input{"count abc", "invalid board size 'abc': expected an integer from 1 to 32"},
+                      bad_input{"count 0", "board size 0 is out of range: expected an integer from 1 to 32"},
+                      bad_input{"count -4", "board size -4 is out of range"},
+                      bad_input{"-4", "board size -4 is out of range"},
+                      bad_input{"count 33", "board size 33 is out of range"},
+                      bad_input{"count 99999999999999999999", "is out of range"},
+                      bad_input{"count 12x", "invalid board size '12x'"},
+                      bad_input{"12x", "invalid board size '12x'"},
+                      bad_input{"count 8 9", "expected one board size"},
+                      bad_input{"count 8 --threads 0", "--threads 0 is out of range: expected an integer from 1"},
+                      bad_input{"count 8 --threads -2", "--threads -2 is out of range"},
+                      bad_input{"count 8 --threads two", "invalid --threads 'two'"},
+                      bad_input{"count 8 --threads", "missing an argument"},
+                      bad_input{"count 8 --frobnicate", "frobnicate"},
+                      bad_input{"count 8 --engine warp", "unknown engine 'warp'"},
+                      bad_input{"count 8 --split-depth 0", "--split-depth 0 is out of range"},
+                      bad_input{"verify --from 9 --to 5", "--from 9 is greater than --to 5"},
+                      bad_input{"verify --to 28", "--to 28 is out of range: expected an integer from 1 to 27"},
+                      bad_input{"verify --from 0", "--from 0 is out of range"},
+                      bad_input{"verify 12", "unexpected argument '12'"},
+                      bad_input{"frobnicate", "unknown command 'frobnicate'"},
+                      bad_input{"", "missing command"}));
+
+}  // namespace

@@ -1,0 +1,102 @@
+#include "nqueens/count.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <tuple>
+
+#include "nqueens/execute.hpp"
+#include "nqueens/known_counts.hpp"
+#include "nqueens/reduce.hpp"
+
+namespace nqueens {
+namespace {
+
+class CountTest : public ::testing::TestWithParam<std::tuple<int, int>> {};
+
+TEST_P(CountTest, MatchesPublishedCount) {
+  const auto [n, threads] = GetParam();
+  const count_result r = count(n, {.threads = threads});
+  EXPECT_EQ(r.total, *published_total(n));
+  EXPECT_EQ(r.check.total, verdict::match);
+  EXPECT_EQ(r.threads, threads);
+}
+
+// Thread counts include more threads than cores (8) and an odd count (3).
+INSTANTIATE_TEST_SUITE_P(BoardsByThreads, CountTest,
+                         ::testing::Combine(::testing::Range(1, 16), ::testing::Values(1, 2, 3, 8)));
+
+class SplitDepthTest : public ::testing::TestWithParam<std::tuple<int, int>> {};
+
+TEST_P(SplitDepthTest, EveryDepthGivesTheSameTotal) {
+  const auto [n, depth] = GetParam();
+  const count_result r = count(n, {.threads = 2, .split_depth = depth});
+  EXPECT_EQ(r.total, *published_total(n)) << "split depth " << depth;
+  EXPECT_EQ(r.split_depth, std::min(depth, n));
+}
+
+INSTANTIATE_TEST_SUITE_P(BoardsByDepth, SplitDepthTest,
+                         ::testing::Combine(::testing::Range(1, 14), ::testing::Values(1, 2, 3, 5, 7)));
+
+TEST(ExecuteTest, DisjointSubsetsAddUpToTheWhole) {
+  const plan p(13);
+  std::vector<std::size_t> even, odd;
+  for (std::size_t i = 0; i < p.size(); ++i) (i % 2 == 0 ? even : odd).push_back(i);
+  const totals a = reduce(execute(p, even, {.threads = 2}));
+  const totals b = reduce(execute(p, odd, {.threads = 1}));
+  EXPECT_FALSE(a.complete());
+  EXPECT_EQ(a.finished, even.size());
+  EXPECT_EQ(a.total + b.total, *published_total(13));
+}
+
+TEST(ExecuteTest, CancellationStopsHandingOutWork) {
+  const plan p(14);
+  std::atomic<bool> cancel{false};
+  std::atomic<int> seen{0};
+  execute_options options;
+  options.threads = 1;
+  options.cancel = &cancel;
+  options.on_finished = [&](std::size_t, const subproblem_count&) {
+    if (++seen == 10) cancel = true;
+  };
+  const execution run = execute(p, options);
+  const totals t = reduce(run);
+  EXPECT_EQ(t.finished, 10u);
+  EXPECT_FALSE(t.complete());
+  EXPECT_LT(t.total, *published_total(14));
+}
+
+TEST(ExecuteTest, ReportsEverySubproblemOnce) {
+  const plan p(12);
+  std::vector<std::atomic<int>> reported(p.size());
+  execute_options options;
+  options.threads = 3;
+  options.on_finished = [&](std::size_t index, const subproblem_count& c) {
+    ++reported[index];
+    EXPECT_EQ(c, solve_subproblem(p, index));
+  };
+  const execution run = execute(p, options);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    EXPECT_EQ(reported[i].load(), 1) << i;
+    EXPECT_EQ(run.finished[i], 1) << i;
+  }
+}
+
+TEST(ExecuteTest, RejectsBadThreadCountsAndIndices) {
+  const plan p(8);
+  EXPECT_THROW(execute(p, {.threads = -1}), std::invalid_argument);
+  EXPECT_THROW(execute(p, {.threads = max_threads + 1}), std::invalid_argument);
+  const std::vector<std::size_t> outside{p.size()};
+  EXPECT_THROW(execute(p, outside), std::invalid_argument);
+}
+
+TEST(VerifyTest, DetectsMismatchAndUnknown) {
+  EXPECT_EQ(verify(8, 92).total, verdict::match);
+  EXPECT_EQ(verify(8, 93).total, verdict::mismatch);
+  EXPECT_FALSE(verify(8, 93).ok());
+  EXPECT_EQ(verify(28, 1).total, verdict::unknown);
+  EXPECT_TRUE(verify(28, 1).ok());
+}
+
+}  // namespace
+}  // namespace nqueens

@@ -1,0 +1,30 @@
+#include "nqueens/count_types.hpp"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <stdexcept>
+
+namespace nqueens {
+namespace {
+
+TEST(CountTypesTest, ToStringIsExactAtBoundaries) {
+  EXPECT_EQ(to_string(0), "0");
+  EXPECT_EQ(to_string(9), "9");
+  EXPECT_EQ(to_string(10), "10");
+  const uint128 u64_max = std::numeric_limits<std::uint64_t>::max();
+  EXPECT_EQ(to_string(u64_max), "18446744073709551615");
+  EXPECT_EQ(to_string(u64_max + 1), "18446744073709551616");
+  EXPECT_EQ(to_string(~uint128{0}), "340282366920938463463374607431768211455");
+}
+
+TEST(CountTypesTest, CheckedAddThrowsInsteadOfWrapping) {
+  const uint128 max = ~uint128{0};
+  EXPECT_EQ(checked_add(max - 1, 1), max);
+  EXPECT_THROW(checked_add(max, 1), std::overflow_error);
+  const uint128 u64_max = std::numeric_limits<std::uint64_t>::max();
+  EXPECT_EQ(to_string(checked_add(u64_max, u64_max)), "36893488147419103230");
+}
+
+}  // namespace
+}  // namespace nqueens
