@@ -23,7 +23,8 @@ count_result count(int n, const count_options& options) {
   r.subproblems = p.size();
   r.split_depth = p.split_depth();
   r.plan_fingerprint = p.fingerprint();
-  r.check = verify(n, sums.total);
+  if (counts_unique(options.kind)) r.unique = sums.unique;
+  r.check = verify(n, sums.total, r.unique);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

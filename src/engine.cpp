@@ -4,6 +4,8 @@ namespace nqueens {
 
 std::string_view to_string(engine e) noexcept {
   switch (e) {
+    case engine::symmetric:
+      return "symmetric";
     case engine::mirror:
       break;
   }
@@ -11,10 +13,11 @@ std::string_view to_string(engine e) noexcept {
 }
 
 std::optional<engine> parse_engine(std::string_view name) noexcept {
+  if (name == "symmetric") return engine::symmetric;
   if (name == "mirror") return engine::mirror;
   return std::nullopt;
 }
 
-std::string_view engine_names() noexcept { return "mirror"; }
+std::string_view engine_names() noexcept { return "symmetric, mirror"; }
 
 }  // namespace nqueens

@@ -1,23 +1,73 @@
 #include "nqueens/execute.hpp"
 
+#include <algorithm>
+#include <array>
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include "kernel/backtrack.hpp"
+#include "symmetry.hpp"
 
 namespace nqueens {
 
+namespace {
+
+struct classify_context {
+  std::uint64_t unique = 0;
+};
+
+// Leaf check of the symmetric engine (see plan.cpp): `q` starts at t, the
+// smallest of the 8 border slots. If no other slot equals t, q is the only
+// member of its class the search reaches, and the class has 8 members. Else
+// the images that also start at t compete: q counts only if none is smaller
+// (row by row), and then stands for its class of 8 / |stabiliser| solutions.
+std::uint64_t classify_leaf(std::span<const std::uint8_t> q, void* context) noexcept {
+  auto& c = *static_cast<classify_context*>(context);
+  const int n = static_cast<int>(q.size());
+  const int m = n - 1;
+  const int t = q[0];
+  const auto at = [&](int row) { return static_cast<int>(q[static_cast<std::size_t>(row)]); };
+  const bool tie = t == m - t || at(t) == 0 || at(t) == m || at(m - t) == 0 || at(m - t) == m ||
+                   at(m) == t || at(m) == m - t;
+  if (!tie) [[likely]] {
+    ++c.unique;
+    return 8;
+  }
+  std::array<std::uint8_t, max_board_size> buffer{};
+  const std::span<std::uint8_t> image(buffer.data(), q.size());
+  int stabiliser = 1;
+  for (int g = 1; g < detail::symmetry_count; ++g) {
+    detail::apply(static_cast<detail::symmetry>(g), q, image);
+    if (image[0] != t) continue;  // the search never reaches this member
+    const auto order = std::lexicographical_compare_three_way(image.begin(), image.end(), q.begin(), q.end());
+    if (order < 0) return 0;  // a smaller member is counted instead
+    if (order == 0) ++stabiliser;
+  }
+  ++c.unique;
+  return static_cast<std::uint64_t>(8 / stabiliser);
+}
+
+}  // namespace
+
 subproblem_count solve_subproblem(const plan& p, std::size_t index) noexcept {
+  const int n = p.board_size();
   const subproblem& s = p[index];
-  const auto prefix = std::span(s.columns).first(s.depth);
-  const detail::board_state state = detail::place_prefix(p.board_size(), prefix);
-  return {detail::count_completions(p.board_size(), state) * s.weight};
+  const detail::search_start start = detail::prepare(n, p.kind(), s);
+  if (s.classify != 0) {
+    classify_context context;
+    const std::uint64_t total = detail::visit_completions(n, start, &classify_leaf, &context);
+    return {total, context.unique};
+  }
+  const std::uint64_t completions = detail::count_completions(n, start);
+  return {completions * s.weight, counts_unique(p.kind()) ? completions : 0};
 }
 
 int hardware_threads() noexcept { return tbb::info::default_concurrency(); }
@@ -40,6 +90,12 @@ execution execute(const plan& p, std::span<const std::size_t> indices,
   run.finished.assign(p.size(), 0);
 
   const auto start = std::chrono::steady_clock::now();
+  // oneTBB caps workers at the hardware thread count unless told otherwise;
+  // honour an explicit request for more (oversubscription) for this run only.
+  std::optional<tbb::global_control> allow_more;
+  if (run.threads > hardware_threads()) {
+    allow_more.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(run.threads));
+  }
   tbb::task_arena arena(run.threads);
   arena.execute([&] {
     // One subproblem per task (grain 1, simple_partitioner): subproblem costs

@@ -1,6 +1,7 @@
 #include "nqueens/plan.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <string>
 
@@ -9,86 +10,112 @@
 #include "kernel/backtrack.hpp"
 
 namespace nqueens {
+
+int subproblem::queens() const noexcept {
+  return static_cast<int>(std::count_if(columns.begin(), columns.end(), [](std::uint8_t c) { return c != no_queen; }));
+}
+
 namespace {
 
 // Bumped whenever the meaning of an index could change for the same options.
-constexpr std::string_view plan_format = "nqueens-plan/1";
+constexpr std::string_view plan_format = "nqueens-plan/3";
 
-// Mirror plan, level by level. Row 0 takes the left half of the columns with
-// weight 2 (each solution's mirror image starts in the right half). For odd n
-// the middle column is its own mirror image, so there the mirror split moves to
-// row 1: its queen cannot be in the middle column too, and the left half again
-// stands for both halves. With a single fixed row that refinement is not
-// available and the middle column counts once.
-std::vector<subproblem> mirror_level_one(int n) {
-  std::vector<subproblem> level;
-  const int half = n / 2;
-  for (int c = 0; c < half; ++c) {
+// ---- mirror engine --------------------------------------------------------
+//
+// Row 0 takes the left half of the columns with weight 2: each solution's
+// mirror image starts in the right half. For odd n the middle column is its own
+// mirror image, so below it the mirror split moves to row 1, whose queen cannot
+// be in the middle column too: the left half again stands for both halves.
+// With a single fixed row that refinement is unavailable and the middle column
+// counts once.
+std::vector<subproblem> mirror_roots(int n) {
+  std::vector<subproblem> roots;
+  for (int c = 0; c < (n + 1) / 2; ++c) {
     subproblem s;
-    s.depth = 1;
-    s.weight = 2;
     s.columns[0] = static_cast<std::uint8_t>(c);
-    level.push_back(s);
+    s.weight = 2;  // the middle column's weight is settled once the depth is known
+    roots.push_back(s);
   }
-  if (n % 2 == 1) {
-    subproblem s;
-    s.depth = 1;
-    s.weight = 2;  // reset to 1 below if the plan keeps a single row
-    s.columns[0] = static_cast<std::uint8_t>(half);
-    level.push_back(s);
-  }
-  return level;
+  return roots;
 }
 
-// Extends every prefix by one row, keeping lexicographic order.
-std::vector<subproblem> next_level(int n, const std::vector<subproblem>& level) {
+bool is_refined_middle(int n, const subproblem& s) { return n % 2 == 1 && s.columns[0] == n / 2; }
+
+// ---- symmetric engine -----------------------------------------------------
+//
+// One member of every class under the 8 board symmetries is searched (the
+// method of Takaken's solver, see README). Every solution has exactly one queen
+// in row 0, row n-1, column 0 and column n-1; each of these border queens has a
+// distance to the two corners of its line, 8 "slots" that the symmetries
+// permute without fixed points. A class has a member whose row-0 queen holds
+// the smallest slot value t, measured from the left corner.
+// - t = 0, a corner queen: a solution has at most one, so no symmetry fixes it
+//   and its class has 8 members, of which two (a member and its transpose)
+//   have the queen at (0, 0). Of the two, the one whose row-1 queen lies left
+//   of the column-1 queen's row is kept: weight 8, no leaf check.
+// - t >= 1: the other border queens keep distance >= t from every corner. When
+//   no other slot equals t the member is unique and the class has 8; ties are
+//   resolved at the leaf by comparing the images that also start at t.
+// The bounds themselves are applied per row in kernel/backtrack.cpp.
+std::vector<subproblem> symmetric_roots(int n) {
+  std::vector<subproblem> roots;
+  if (n == 1) {  // the lone queen is its own image under every symmetry
+    subproblem s;
+    s.columns[0] = 0;
+    s.classify = 1;
+    roots.push_back(s);
+    return roots;
+  }
+  for (int c1 = 2; c1 < n; ++c1) {
+    subproblem s;
+    s.columns[0] = 0;
+    s.columns[1] = static_cast<std::uint8_t>(c1);
+    s.weight = 8;
+    roots.push_back(s);
+  }
+  for (int t = 1; t <= (n - 1) / 2; ++t) {
+    subproblem s;
+    s.columns[0] = static_cast<std::uint8_t>(t);
+    s.classify = 1;
+    roots.push_back(s);
+  }
+  return roots;
+}
+
+// ---- shared ----------------------------------------------------------------
+
+// Fixes row `row` in every subproblem that leaves it open, keeping the order:
+// children replace their parent, in column order.
+std::vector<subproblem> split_row(int n, engine kind, const std::vector<subproblem>& level, int row) {
   std::vector<subproblem> next;
-  next.reserve(level.size() * static_cast<std::size_t>(n));
-  const int middle = n / 2;
+  next.reserve(level.size() * 4);
   for (const subproblem& s : level) {
-    const auto prefix = std::span(s.columns).first(s.depth);
-    const detail::board_state state = detail::place_prefix(n, prefix);
-    std::uint32_t free = detail::low_bits(n) & ~(state.columns | state.left | state.right);
-    // The refined middle split: row 1 below a middle queen uses the left half only.
-    if (n % 2 == 1 && s.depth == 1 && s.columns[0] == middle) {
-      free &= detail::low_bits(middle);
+    if (s.has_queen(row)) {
+      next.push_back(s);
+      continue;
     }
+    std::uint32_t free = detail::candidate_columns(n, kind, s, row);
+    if (kind == engine::mirror && row == 1 && is_refined_middle(n, s)) free &= detail::low_bits(n / 2);
     for (; free != 0; free = detail::clear_lowest_bit(free)) {
       subproblem child = s;
-      child.columns[s.depth] = static_cast<std::uint8_t>(detail::column_of(free));
-      child.depth = static_cast<std::uint8_t>(s.depth + 1);
+      child.columns[static_cast<std::size_t>(row)] = static_cast<std::uint8_t>(detail::column_of(free));
       next.push_back(child);
     }
   }
   return next;
 }
 
-std::vector<subproblem> mirror_plan(int n, int depth_wanted, std::size_t target, int* depth_used) {
-  const bool automatic = depth_wanted == 0;
-  // Automatic splitting stops early on small boards: their whole search takes
-  // microseconds, and a deep plan would cost more than it saves.
-  const int max_depth = automatic ? std::clamp(n - 8, 1, max_split_depth) : std::min(depth_wanted, n);
-  std::vector<subproblem> level = mirror_level_one(n);
-  int depth = 1;
-  while (depth < max_depth && (!automatic || level.size() < target)) {
-    level = next_level(n, level);
-    ++depth;
-  }
-  if (depth == 1 && n % 2 == 1) level.back().weight = 1;  // unrefined middle column
-  *depth_used = depth;
-  return level;
-}
-
-std::uint64_t fingerprint_of(int n, engine kind, const std::vector<subproblem>& subproblems) {
+std::uint64_t fingerprint_of(int n, engine kind, int depth, const std::vector<subproblem>& subproblems) {
   detail::fnv1a hash;
   hash.add_text(plan_format);
   hash.add_u64(static_cast<std::uint64_t>(n));
   hash.add_text(to_string(kind));
+  hash.add_u64(static_cast<std::uint64_t>(depth));
   hash.add_u64(subproblems.size());
   for (const subproblem& s : subproblems) {
-    hash.add_byte(s.depth);
+    for (int r = 0; r < n; ++r) hash.add_byte(s.columns[static_cast<std::size_t>(r)]);
     hash.add_byte(s.weight);
-    for (int r = 0; r < s.depth; ++r) hash.add_byte(s.columns[static_cast<std::size_t>(r)]);
+    hash.add_byte(s.classify);
   }
   return hash.value();
 }
@@ -102,14 +129,24 @@ plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind) {
                                 " is out of range: expected 0 (automatic) to " +
                                 std::to_string(max_split_depth));
   }
-  switch (kind_) {
-    case engine::mirror:
-      subproblems_ = mirror_plan(n, options.split_depth, options.target_subproblems, &split_depth_);
-      break;
+  const bool automatic = options.split_depth == 0;
+  // Automatic splitting stops early on small boards: their whole search takes
+  // microseconds, and a deep plan would cost more than it saves.
+  const int max_depth =
+      automatic ? std::clamp(n - 8, 1, max_split_depth) : std::min(options.split_depth, n);
+
+  std::vector<subproblem> level = kind_ == engine::mirror ? mirror_roots(n) : symmetric_roots(n);
+  int depth = 1;
+  while (depth < max_depth && (!automatic || level.size() < options.target_subproblems)) {
+    level = split_row(n, kind_, level, depth);
+    ++depth;
   }
+  if (kind_ == engine::mirror && depth == 1 && n % 2 == 1) level.back().weight = 1;  // unrefined middle
   // Prefixes that cannot take another row vanish while the plan is built; a
   // kept subproblem may still have no completions, and costs nothing to run.
-  fingerprint_ = fingerprint_of(n, kind_, subproblems_);
+  split_depth_ = depth;
+  subproblems_ = std::move(level);
+  fingerprint_ = fingerprint_of(n, kind_, split_depth_, subproblems_);
 }
 
 }  // namespace nqueens

@@ -8,6 +8,7 @@ totals reduce(const execution& run) {
   for (std::size_t i = 0; i < run.counts.size(); ++i) {
     if (run.finished[i] == 0) continue;
     t.total = checked_add(t.total, run.counts[i].total);
+    t.unique = checked_add(t.unique, run.counts[i].unique);
     ++t.finished;
   }
   return t;

@@ -4,10 +4,19 @@
 
 namespace nqueens {
 
-verification verify(int n, uint128 total) noexcept {
+namespace {
+verdict compare(std::optional<std::uint64_t> published, uint128 counted) {
+  if (!published) return verdict::unknown;
+  return counted == *published ? verdict::match : verdict::mismatch;
+}
+}  // namespace
+
+verification verify(int n, uint128 total, std::optional<uint128> unique) noexcept {
   verification v;
   v.published_total = published_total(n);
-  if (v.published_total) v.total = total == *v.published_total ? verdict::match : verdict::mismatch;
+  v.published_unique = published_unique(n);
+  v.total = compare(v.published_total, total);
+  if (unique) v.unique = compare(v.published_unique, *unique);
   return v;
 }
 

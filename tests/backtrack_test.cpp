@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "support/brute_force.hpp"
@@ -28,6 +29,19 @@ void all_prefixes(int n, int depth, std::vector<int>& prefix, std::vector<std::v
   }
 }
 
+subproblem with_queens(const std::vector<std::pair<int, int>>& queens) {
+  subproblem s;
+  for (const auto& [row, col] : queens) s.columns[static_cast<std::size_t>(row)] = static_cast<std::uint8_t>(col);
+  return s;
+}
+
+std::uint64_t brute_force_count(const std::vector<std::vector<int>>& solutions,
+                                const std::vector<std::pair<int, int>>& queens) {
+  return static_cast<std::uint64_t>(std::count_if(solutions.begin(), solutions.end(), [&](const auto& q) {
+    return std::all_of(queens.begin(), queens.end(), [&](const auto& rc) { return q[rc.first] == rc.second; });
+  }));
+}
+
 class KernelTest : public ::testing::TestWithParam<int> {};
 
 TEST_P(KernelTest, CompletionsMatchPermutationCounterForEveryPrefix) {
@@ -40,7 +54,10 @@ TEST_P(KernelTest, CompletionsMatchPermutationCounterForEveryPrefix) {
     for (const auto& prefix : prefixes) {
       const std::vector<std::uint8_t> columns(prefix.begin(), prefix.end());
       ASSERT_TRUE(is_non_attacking_prefix(n, columns));
-      EXPECT_EQ(count_completions(n, place_prefix(n, columns)), testing::count_with_prefix(solutions, prefix))
+      std::vector<std::pair<int, int>> queens;
+      for (int r = 0; r < depth; ++r) queens.emplace_back(r, prefix[static_cast<std::size_t>(r)]);
+      EXPECT_EQ(count_completions(n, prepare(n, engine::mirror, with_queens(queens))),
+                testing::count_with_prefix(solutions, prefix))
           << "n = " << n << ", depth " << depth;
     }
   }
@@ -49,8 +66,50 @@ TEST_P(KernelTest, CompletionsMatchPermutationCounterForEveryPrefix) {
 TEST_P(KernelTest, AFullSolutionHasExactlyOneCompletion) {
   const int n = GetParam();
   for (const auto& solution : testing::all_solutions_by_permutation(n)) {
-    const std::vector<std::uint8_t> columns(solution.begin(), solution.end());
-    EXPECT_EQ(count_completions(n, place_prefix(n, columns)), 1u);
+    std::vector<std::pair<int, int>> queens;
+    for (int r = 0; r < n; ++r) queens.emplace_back(r, solution[static_cast<std::size_t>(r)]);
+    EXPECT_EQ(count_completions(n, prepare(n, engine::mirror, with_queens(queens))), 1u);
+  }
+}
+
+// Queens pre-placed in any two rows (not a prefix): their attacks reach the
+// search through the per-row allowed masks.
+TEST_P(KernelTest, PrePlacedQueensInAnyRowsMatchPermutationCounter) {
+  const int n = GetParam();
+  if (n > 8) GTEST_SKIP() << "quadratic in rows and columns; smaller boards cover it";
+  const auto solutions = testing::all_solutions_by_permutation(n);
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) {
+      for (int ca = 0; ca < n; ++ca) {
+        for (int cb = 0; cb < n; ++cb) {
+          if (ca == cb || std::abs(ca - cb) == b - a) continue;
+          const std::vector<std::pair<int, int>> queens{{a, ca}, {b, cb}};
+          EXPECT_EQ(count_completions(n, prepare(n, engine::mirror, with_queens(queens))), brute_force_count(solutions, queens))
+              << "n = " << n << ", queens (" << a << "," << ca << ") (" << b << "," << cb << ")";
+        }
+      }
+    }
+  }
+}
+
+TEST_P(KernelTest, VisitCompletionsSeesExactlyTheSolutions) {
+  const int n = GetParam();
+  const auto solutions = testing::all_solutions_by_permutation(n);
+  for (int c = 0; c < n; ++c) {
+    const std::vector<std::pair<int, int>> queens{{n - 1, c}};  // pre-placed last row only
+    std::vector<std::vector<int>> seen;
+    const auto record = [](std::span<const std::uint8_t> q, void* context) noexcept -> std::uint64_t {
+      static_cast<std::vector<std::vector<int>>*>(context)->emplace_back(q.begin(), q.end());
+      return 1;
+    };
+    const std::uint64_t visited =
+        visit_completions(n, prepare(n, engine::mirror, with_queens(queens)), record, &seen);
+    EXPECT_EQ(visited, seen.size());
+    std::vector<std::vector<int>> expected;
+    for (const auto& s : solutions) {
+      if (s.back() == c) expected.push_back(s);
+    }
+    EXPECT_EQ(seen, expected) << "n = " << n << ", last-row column " << c;  // both lexicographic
   }
 }
 

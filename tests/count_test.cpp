@@ -3,23 +3,36 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <set>
 #include <tuple>
+#include <vector>
 
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/reduce.hpp"
+#include "support/brute_force.hpp"
 
 namespace nqueens {
 namespace {
 
 class CountTest : public ::testing::TestWithParam<std::tuple<int, int>> {};
 
-TEST_P(CountTest, MatchesPublishedCount) {
+TEST_P(CountTest, SymmetricMatchesPublishedCounts) {
   const auto [n, threads] = GetParam();
-  const count_result r = count(n, {.threads = threads});
+  const count_result r = count(n, {.kind = engine::symmetric, .threads = threads});
   EXPECT_EQ(r.total, *published_total(n));
-  EXPECT_EQ(r.check.total, verdict::match);
+  ASSERT_TRUE(r.unique.has_value());
+  EXPECT_EQ(*r.unique, *published_unique(n));
+  EXPECT_TRUE(r.check.verified(true));
   EXPECT_EQ(r.threads, threads);
+}
+
+TEST_P(CountTest, MirrorMatchesPublishedTotalAndSymmetricEngine) {
+  const auto [n, threads] = GetParam();
+  const count_result r = count(n, {.kind = engine::mirror, .threads = threads});
+  EXPECT_EQ(r.total, *published_total(n));
+  EXPECT_FALSE(r.unique.has_value());
+  EXPECT_EQ(r.total, count(n, {.kind = engine::symmetric, .threads = 1}).total);
 }
 
 // Thread counts include more threads than cores (8) and an odd count (3).
@@ -28,15 +41,48 @@ INSTANTIATE_TEST_SUITE_P(BoardsByThreads, CountTest,
 
 class SplitDepthTest : public ::testing::TestWithParam<std::tuple<int, int>> {};
 
-TEST_P(SplitDepthTest, EveryDepthGivesTheSameTotal) {
+TEST_P(SplitDepthTest, EveryDepthGivesTheSameCounts) {
   const auto [n, depth] = GetParam();
-  const count_result r = count(n, {.threads = 2, .split_depth = depth});
-  EXPECT_EQ(r.total, *published_total(n)) << "split depth " << depth;
-  EXPECT_EQ(r.split_depth, std::min(depth, n));
+  for (const engine kind : {engine::symmetric, engine::mirror}) {
+    const count_result r = count(n, {.kind = kind, .threads = 2, .split_depth = depth});
+    EXPECT_EQ(r.total, *published_total(n)) << to_string(kind) << ", split depth " << depth;
+    if (kind == engine::symmetric) EXPECT_EQ(*r.unique, *published_unique(n)) << "split depth " << depth;
+    EXPECT_GE(r.split_depth, std::min(depth, n));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(BoardsByDepth, SplitDepthTest,
-                         ::testing::Combine(::testing::Range(1, 14), ::testing::Values(1, 2, 3, 5, 7)));
+                         ::testing::Combine(::testing::Range(1, 15), ::testing::Values(1, 2, 3, 5, 7)));
+
+// Fundamental counts from first principles: map every solution (found by
+// permutations) to the smallest of its 8 images and count distinct ones.
+class ClassifierTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(ClassifierTest, UniqueMatchesBruteForceClassifier) {
+  const int n = GetParam();
+  const auto solutions = testing::all_solutions_by_permutation(n);
+  std::set<std::vector<int>> canonical;
+  for (const auto& q : solutions) {
+    std::vector<int> best = q;
+    for (int g = 0; g < 8; ++g) {
+      std::vector<int> image(q.size());
+      for (int r = 0; r < n; ++r) {
+        int row = r, col = q[static_cast<std::size_t>(r)];
+        if (g & 1) col = n - 1 - col;  // mirror
+        if (g & 2) row = n - 1 - row;  // flip
+        if (g & 4) std::swap(row, col);  // transpose
+        image[static_cast<std::size_t>(row)] = col;
+      }
+      best = std::min(best, image);
+    }
+    canonical.insert(best);
+  }
+  const count_result r = count(n, {.kind = engine::symmetric, .threads = 2});
+  EXPECT_EQ(*r.unique, canonical.size());
+  EXPECT_EQ(r.total, solutions.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(SmallBoards, ClassifierTest, ::testing::Range(1, 11));
 
 TEST(ExecuteTest, DisjointSubsetsAddUpToTheWhole) {
   const plan p(13);

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "nqueens/count_types.hpp"
 #include "nqueens/engine.hpp"
@@ -15,7 +16,7 @@ namespace nqueens {
 
 /// Options for count().
 struct count_options {
-  engine kind = engine::mirror;
+  engine kind = engine::symmetric;
   /// Worker threads; 0 means every hardware thread.
   int threads = 0;
   /// Rows fixed per subproblem; 0 chooses automatically (see plan_options).
@@ -25,8 +26,10 @@ struct count_options {
 /// Everything a caller wants to print about one count.
 struct count_result {
   int n = 0;
-  engine kind = engine::mirror;
+  engine kind = engine::symmetric;
   uint128 total = 0;
+  /// Fundamental solutions, when the engine counts them.
+  std::optional<uint128> unique;
   int threads = 0;
   /// Wall-clock seconds of planning plus execution.
   double seconds = 0.0;

@@ -10,12 +10,18 @@ namespace nqueens {
 
 /// Which search strategy a plan uses.
 enum class engine {
+  /// Border queens pre-placed, one per class of the 8 board symmetries, then
+  /// row-by-row bitmask backtracking. Counts totals and fundamental solutions.
+  symmetric,
   /// Row-by-row bitmask backtracking; the first rows split into subproblems,
   /// halved by the left-right mirror. Counts totals only.
   mirror,
 };
 
-/// Lower-case name used on the command line and in JSON ("mirror").
+/// True when the engine also counts fundamental solutions (one per class).
+constexpr bool counts_unique(engine e) noexcept { return e == engine::symmetric; }
+
+/// Lower-case name used on the command line and in JSON ("symmetric", "mirror").
 std::string_view to_string(engine e) noexcept;
 
 /// Parses a name produced by to_string(engine); nullopt for anything else.

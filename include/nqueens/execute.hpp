@@ -21,8 +21,11 @@ namespace nqueens {
 /// second per thread, so 2^64 would take decades for a single subproblem; all
 /// sums across subproblems are 128-bit (see reduce.hpp).
 struct subproblem_count {
-  /// Solutions under the subproblem, multiplied by its weight.
+  /// Solutions this subproblem stands for (its completions, weighted).
   std::uint64_t total = 0;
+  /// Fundamental solutions (classes under the 8 symmetries) whose canonical
+  /// member lies in this subproblem; 0 for engines that do not count them.
+  std::uint64_t unique = 0;
 
   friend bool operator==(const subproblem_count&, const subproblem_count&) = default;
 };

@@ -17,28 +17,39 @@
 
 namespace nqueens {
 
-/// Deepest prefix a subproblem can fix (rows 0..max_split_depth-1).
+/// Deepest split a plan can ask for: rows 0..max_split_depth-1 fixed.
 inline constexpr int max_split_depth = 12;
 
-/// A partial placement of the first `depth` rows; the kernel counts its
-/// completions and multiplies them by `weight`.
+/// Marks a row with no queen in subproblem::columns.
+inline constexpr std::uint8_t no_queen = 0xFF;
+
+/// A partial placement whose completions the kernel counts: rows
+/// 0..split_depth-1 hold a queen. The engine derives any further constraints
+/// on the other rows from these queens (see kernel/backtrack.cpp).
 struct subproblem {
-  /// Number of rows fixed by the prefix.
-  std::uint8_t depth = 0;
-  /// How many solutions each completion stands for (2 when the mirror image
-  /// is another subproblem's solution that this plan leaves out).
+  /// Column of the queen in each row, or no_queen; rows >= n are no_queen.
+  std::array<std::uint8_t, max_board_size> columns;
+  /// How many solutions each completion stands for when not `classify`:
+  /// 2 when the mirror image lies in a subproblem this plan leaves out, 8 when
+  /// the completion is the one canonical member of a class of 8, else 1.
   std::uint8_t weight = 1;
-  /// Column of the queen in rows 0..depth-1; entries past `depth` are zero.
-  std::array<std::uint8_t, max_split_depth> columns{};
+  /// When non-zero, each completion is classified at the leaf: is it the
+  /// canonical member of its class, and how large is the class (2, 4 or 8).
+  std::uint8_t classify = 0;
+
+  subproblem() { columns.fill(no_queen); }
+  bool has_queen(int row) const noexcept { return columns[static_cast<std::size_t>(row)] != no_queen; }
+  /// Number of rows that hold a queen.
+  int queens() const noexcept;
 
   friend bool operator==(const subproblem&, const subproblem&) = default;
 };
 
 /// How to build a plan.
 struct plan_options {
-  engine kind = engine::mirror;
-  /// Rows fixed per subproblem; 0 picks the smallest depth that yields at
-  /// least `target_subproblems` (capped so tiny boards stay trivial).
+  engine kind = engine::symmetric;
+  /// Leading rows fixed in every subproblem; 0 picks the smallest depth that
+  /// yields at least `target_subproblems` (capped so tiny boards stay trivial).
   int split_depth = 0;
   /// Subproblem count the automatic depth aims for: enough that work stealing
   /// keeps many threads busy to the end, few enough that bookkeeping is noise.

@@ -13,6 +13,8 @@ namespace nqueens {
 /// Sum of the finished subproblems of one execution.
 struct totals {
   uint128 total = 0;
+  /// Fundamental solutions; meaningful only for engines that count them.
+  uint128 unique = 0;
   /// Subproblems whose counts went into the sums.
   std::size_t finished = 0;
   /// Subproblems in the plan; the totals are the full count only when

@@ -17,17 +17,25 @@ enum class verdict {
   unknown,   ///< nothing published for this n
 };
 
-/// Result of checking a total against OEIS A000170.
+/// Result of checking a total against OEIS A000170 and a fundamental count
+/// against OEIS A002562.
 struct verification {
   verdict total = verdict::unknown;
+  verdict unique = verdict::unknown;
   std::optional<std::uint64_t> published_total;
+  std::optional<std::uint64_t> published_unique;
 
   /// False only when a published value exists and differs.
-  bool ok() const noexcept { return total != verdict::mismatch; }
+  bool ok() const noexcept { return total != verdict::mismatch && unique != verdict::mismatch; }
+  /// True when every counted value was compared and matched.
+  bool verified(bool has_unique) const noexcept {
+    return total == verdict::match && (!has_unique || unique == verdict::match);
+  }
 };
 
-/// Compares `total` for board size `n` with the published count.
-verification verify(int n, uint128 total) noexcept;
+/// Compares `total` (and `unique` when given) for board size `n` with the
+/// published counts.
+verification verify(int n, uint128 total, std::optional<uint128> unique = std::nullopt) noexcept;
 
 /// "match", "mismatch" or "unknown".
 const char* to_string(verdict v) noexcept;

@@ -13,8 +13,8 @@ int run_count(const std::vector<std::string>& args) {
   options.positional_help("");
   options.add_options()
       ("t,threads", "Worker threads (default: all hardware threads)", cxxopts::value<std::string>())
-      ("e,engine", engine_help(), cxxopts::value<std::string>()->default_value("mirror"))
-      ("split-depth", "Rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>())
+      ("e,engine", engine_help(), cxxopts::value<std::string>()->default_value("symmetric"))
+      ("split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>())
       ("json", "Print one JSON object instead of text")
       ("h,help", "Show this help")
       ("n", "Board size", cxxopts::value<std::vector<std::string>>());
@@ -39,8 +39,13 @@ int run_count(const std::vector<std::string>& args) {
   if (result.count("json")) {
     std::cout << count_json(r) << '\n';
   } else {
-    std::cout << "Q(" << r.n << ") = " << to_string(r.total) << "  " << describe_check(r.check) << '\n'
-              << "  engine " << to_string(r.kind) << ", " << r.threads << (r.threads == 1 ? " thread" : " threads")
+    std::cout << "Q(" << r.n << ") = " << to_string(r.total) << "  "
+              << describe(r.check.total, r.check.published_total, "A000170") << '\n';
+    if (r.unique) {
+      std::cout << "unique = " << to_string(*r.unique) << "  "
+                << describe(r.check.unique, r.check.published_unique, "A002562") << '\n';
+    }
+    std::cout << "  engine " << to_string(r.kind) << ", " << r.threads << (r.threads == 1 ? " thread" : " threads")
               << ", " << r.subproblems << " subproblems (split depth " << r.split_depth << "), "
               << format_seconds(r.seconds) << '\n';
   }

@@ -7,16 +7,22 @@
 
 namespace nqueens::cli {
 
-std::string describe_check(const verification& check) {
-  switch (check.total) {
+std::string describe(verdict v, std::optional<std::uint64_t> published, const char* sequence) {
+  switch (v) {
     case verdict::match:
-      return "verified (OEIS A000170)";
+      return std::string("verified (OEIS ") + sequence + ")";
     case verdict::mismatch:
-      return "MISMATCH: published value is " + std::to_string(*check.published_total);
+      return "MISMATCH: published value is " + std::to_string(*published);
     case verdict::unknown:
       break;
   }
   return "not verified (no published value)";
+}
+
+const char* verified_json(const count_result& r) {
+  if (!r.check.ok()) return "false";
+  if (r.check.total == verdict::unknown) return "null";
+  return "true";
 }
 
 std::string format_seconds(double seconds) {
@@ -29,12 +35,10 @@ std::string count_json(const count_result& r) {
   json_object o;
   o.add("n", r.n)
       .add("total", r.total)
-      .add("published_total", r.check.published_total);
-  if (r.check.total == verdict::unknown) {
-    o.add_raw("verified", "null");
-  } else {
-    o.add("verified", r.check.total == verdict::match);
-  }
+      .add("unique", r.unique)
+      .add("published_total", r.check.published_total)
+      .add("published_unique", r.check.published_unique)
+      .add_raw("verified", verified_json(r));
   char fingerprint[24];
   std::snprintf(fingerprint, sizeof fingerprint, "%016llx",
                 static_cast<unsigned long long>(r.plan_fingerprint));
@@ -47,7 +51,9 @@ std::string count_json(const count_result& r) {
   return o.str();
 }
 
-std::string engine_help() { return "Counting engine: " + std::string(engine_names()); }
+std::string engine_help() {
+  return "Counting engine: " + std::string(engine_names()) + " (default: symmetric)";
+}
 
 engine parse_engine_option(const std::string& name) {
   if (const auto e = parse_engine(name)) return *e;

@@ -2,14 +2,21 @@
 
 // Formatting shared by the sub-commands.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "nqueens/count.hpp"
 
 namespace nqueens::cli {
 
-/// "verified", "MISMATCH (published N)" or "not verified (no published value)".
-std::string describe_check(const verification& check);
+/// "verified (OEIS A000170)", "MISMATCH: published value is N" or
+/// "not verified (no published value)" for one counted value.
+std::string describe(verdict v, std::optional<std::uint64_t> published, const char* sequence);
+
+/// JSON value of "verified": true when every counted value matched, false on a
+/// mismatch, null when nothing was published.
+const char* verified_json(const count_result& r);
 
 /// Seconds with three decimals and a unit: "0.123 s".
 std::string format_seconds(double seconds);

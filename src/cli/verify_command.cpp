@@ -26,7 +26,7 @@ int run_verify(const std::vector<std::string>& args) {
       ("from", "First board size", cxxopts::value<std::string>()->default_value(std::to_string(default_from)))
       ("to", "Last board size", cxxopts::value<std::string>()->default_value(std::to_string(default_to)))
       ("t,threads", "Worker threads (default: all hardware threads)", cxxopts::value<std::string>())
-      ("e,engine", engine_help(), cxxopts::value<std::string>()->default_value("mirror"))
+      ("e,engine", engine_help(), cxxopts::value<std::string>()->default_value("symmetric"))
       ("json", "Print one JSON object instead of a table")
       ("h,help", "Show this help")
       ("extra", "", cxxopts::value<std::vector<std::string>>());
@@ -54,8 +54,11 @@ int run_verify(const std::vector<std::string>& args) {
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
   const bool json = result.count("json") != 0;
 
+  const bool unique = counts_unique(opts.kind);
   if (!json) {
-    std::printf("%4s %20s %20s %10s  %s\n", "n", "counted", "published", "seconds", "status");
+    std::printf("%4s %20s %20s", "n", "total", "published");
+    if (unique) std::printf(" %18s %18s", "unique", "published");
+    std::printf(" %10s  %s\n", "seconds", "status");
     std::fflush(stdout);
   }
   int mismatches = 0;
@@ -66,21 +69,27 @@ int run_verify(const std::vector<std::string>& args) {
     const count_result r = count(n, opts);
     threads = r.threads;
     seconds += r.seconds;
-    const bool ok = r.check.total == verdict::match;
+    const bool ok = r.check.verified(unique);
     mismatches += ok ? 0 : 1;
     if (json) {
       rows += rows.empty() ? "" : ",";
       rows += json_object()
                   .add("n", n)
                   .add("total", r.total)
+                  .add("unique", r.unique)
                   .add("published_total", r.check.published_total)
+                  .add("published_unique", r.check.published_unique)
                   .add("verified", ok)
                   .add("seconds", r.seconds)
                   .str();
     } else {
-      std::printf("%4d %20s %20llu %10.3f  %s\n", n, to_string(r.total).c_str(),
-                  static_cast<unsigned long long>(*r.check.published_total), r.seconds,
-                  ok ? "OK" : "MISMATCH");
+      std::printf("%4d %20s %20llu", n, to_string(r.total).c_str(),
+                  static_cast<unsigned long long>(*r.check.published_total));
+      if (unique) {
+        std::printf(" %18s %18llu", to_string(*r.unique).c_str(),
+                    static_cast<unsigned long long>(*r.check.published_unique));
+      }
+      std::printf(" %10.3f  %s\n", r.seconds, ok ? "OK" : "MISMATCH");
       std::fflush(stdout);  // a long range shows each row as it finishes
     }
   }

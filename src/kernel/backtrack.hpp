@@ -1,9 +1,15 @@
 #pragma once
 
-// The allocation-free bitmask backtracker that counts completions of a prefix.
+// The allocation-free bitmask backtracker that counts (or visits) the
+// completions of a subproblem.
 
+#include <array>
 #include <cstdint>
 #include <span>
+
+#include "nqueens/board.hpp"
+#include "nqueens/engine.hpp"
+#include "nqueens/plan.hpp"
 
 namespace nqueens::detail {
 
@@ -24,9 +30,37 @@ board_state place_prefix(int n, std::span<const std::uint8_t> columns) noexcept;
 /// True when the queens at `columns[r]` (row r) attack no one and fit on an n-board.
 bool is_non_attacking_prefix(int n, std::span<const std::uint8_t> columns) noexcept;
 
-/// Number of ways to fill rows state.row..n-1 with non-attacking queens.
-/// Allocates nothing; the recursion depth is fixed at compile time (<= 32).
-/// Precondition: 1 <= n <= 32 and 0 <= state.row <= n.
-std::uint64_t count_completions(int n, const board_state& state) noexcept;
+/// Columns the engine allows in `row` for subproblems whose first rows are
+/// those of `s` (the symmetric engine bounds the border queens; see plan.cpp).
+std::uint32_t engine_constraint(int n, engine kind, const subproblem& s, int row) noexcept;
+
+/// Columns of `row` attacked by none of the queens of `s` and allowed by the
+/// engine (plan building).
+std::uint32_t candidate_columns(int n, engine kind, const subproblem& s, int row) noexcept;
+
+/// Where the search of one subproblem starts: the leading rows placed, and for
+/// every later row the columns its queen may take given the engine's
+/// constraints and the queens pre-placed below (a single bit for such a row).
+struct search_start {
+  board_state state;
+  std::array<std::uint32_t, max_board_size> allowed{};
+  /// Column per row: the subproblem's queens, filled in by a visiting search.
+  std::array<std::uint8_t, max_board_size> queens{};
+};
+
+/// Prepares the search of `s` on an n-board. Precondition: `s` is non-attacking.
+search_start prepare(int n, engine kind, const subproblem& s) noexcept;
+
+/// Number of ways to fill the rows from start.state.row on.
+/// Allocates nothing; the search is a fixed nest of loops (see backtrack.cpp).
+std::uint64_t count_completions(int n, const search_start& start) noexcept;
+
+/// Leaf callback of visit_completions: gets the full placement (n entries)
+/// and returns what the completion adds to the count.
+using leaf_fn = std::uint64_t (*)(std::span<const std::uint8_t> queens, void* context) noexcept;
+
+/// Calls `leaf` for every completion and sums what it returns. Allocates
+/// nothing. A little slower than count_completions: every queen is recorded.
+std::uint64_t visit_completions(int n, const search_start& start, leaf_fn leaf, void* context) noexcept;
 
 }  // namespace nqueens::detail

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs the Google Benchmark suite (Release build) and saves its JSON output.
+#   scripts/bench.sh                          # everything, 5 repetitions, medians
+#   scripts/bench.sh --benchmark_filter='Kernel|Textbook'
+# Output: bench-results/<date>-<host>.json (and the console table on stdout).
+# Extra arguments go to the benchmark binary.
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+nq_build nqueens_bench
+out_dir=${NQ_BENCH_OUT:-$NQ_ROOT/bench-results}
+mkdir -p "$out_dir"
+out="$out_dir/$(date +%Y%m%d-%H%M%S)-$(hostname -s).json"
+"$NQ_BUILD_DIR/nqueens_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_out="$out" --benchmark_out_format=json "$@"
+echo "saved $out" >&2
