@@ -68,9 +68,19 @@ TEST(CliTest, CountJsonIsOneObjectWithExactTotal) {
   EXPECT_EQ(lines_in(r.out), 1);
   EXPECT_EQ(r.out.front(), '{');
   for (const char* field : {"\"n\":9", "\"total\":352", "\"threads\":1", "\"verified\":true", "\"seconds\":",
-                            "\"engine\":\"mirror\""}) {
+                            "\"engine\":\"symmetric\"", "\"unique\":46"}) {
     EXPECT_NE(r.out.find(field), std::string::npos) << field << " in " << r.out;
   }
+}
+
+TEST(CliTest, CountPrintsUniqueBesideTotal) {
+  const cli_run r = run_cli("count 10");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(10) = 724  verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unique = 92  verified"), std::string::npos) << r.out;
+  const cli_run m = run_cli("count 10 --engine mirror --json");
+  EXPECT_NE(m.out.find("\"unique\":null"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("\"engine\":\"mirror\""), std::string::npos) << m.out;
 }
 
 TEST(CliTest, VerifyDefaultRangePasses) {
