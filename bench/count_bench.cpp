@@ -9,12 +9,13 @@
 
 namespace {
 
+template <nqueens::engine Kind>
 void BM_Count(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const int threads = static_cast<int>(state.range(1));
   nqueens::uint128 total = 0;
   for (auto _ : state) {
-    total = nqueens::count(n, {.threads = threads}).total;
+    total = nqueens::count(n, {.kind = Kind, .threads = threads}).total;
     benchmark::DoNotOptimize(total);
   }
   if (total != *nqueens::published_total(n)) state.SkipWithError("wrong count");
@@ -22,10 +23,12 @@ void BM_Count(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(total), benchmark::Counter::kIsIterationInvariantRate);
 }
 
-BENCHMARK(BM_Count)
-    ->ArgsProduct({benchmark::CreateDenseRange(12, 16, 2), {1, 2}})
-    ->ArgNames({"n", "threads"})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+#define NQUEENS_COUNT_ARGS                                  \
+  ArgsProduct({{12, 14, 16, 17}, {1, 2}})                   \
+      ->ArgNames({"n", "threads"})                          \
+      ->Unit(benchmark::kMillisecond)                       \
+      ->UseRealTime()
+BENCHMARK(BM_Count<nqueens::engine::symmetric>)->NQUEENS_COUNT_ARGS;
+BENCHMARK(BM_Count<nqueens::engine::mirror>)->NQUEENS_COUNT_ARGS;
 
 }  // namespace

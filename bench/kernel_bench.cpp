@@ -1,8 +1,10 @@
-// Single-thread kernel throughput against the textbook baseline, in one run so
-// the ratio is measured under the same conditions.
+// Single-thread engines against the textbook baseline, in one run so ratios
+// are measured under the same conditions. Counters: solutions/s, and the
+// search-tree nodes each engine visits (counted once, outside the timing).
 
 #include <benchmark/benchmark.h>
 
+#include "kernel/backtrack.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/plan.hpp"
@@ -10,23 +12,32 @@
 
 namespace {
 
-void report(benchmark::State& state, int n, std::uint64_t total) {
+void report(benchmark::State& state, int n, std::uint64_t total, std::uint64_t nodes) {
   if (total != *nqueens::published_total(n)) state.SkipWithError("wrong count");
   state.counters["solutions/s"] =
       benchmark::Counter(static_cast<double>(total), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["nodes"] = benchmark::Counter(static_cast<double>(nodes));
+  state.counters["nodes/s"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsIterationInvariantRate);
 }
 
-// The library's kernel over every subproblem of the plan, on the calling thread.
-void BM_Kernel(benchmark::State& state) {
+// Every subproblem of the engine's plan on the calling thread: the kernel
+// alone, without oneTBB.
+template <nqueens::engine Kind>
+void BM_Engine(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
-  const nqueens::plan p(n);
+  const nqueens::plan p(n, {.kind = Kind});
+  std::uint64_t nodes = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    nodes += nqueens::detail::count_nodes(n, nqueens::detail::prepare(n, Kind, p[i]));
+  }
   std::uint64_t total = 0;
   for (auto _ : state) {
     total = 0;
     for (std::size_t i = 0; i < p.size(); ++i) total += nqueens::solve_subproblem(p, i).total;
     benchmark::DoNotOptimize(total);
   }
-  report(state, n, total);
+  report(state, n, total, nodes);
 }
 
 // Plain recursive bitmask with the first-row mirror: what speed-ups are quoted against.
@@ -37,10 +48,12 @@ void BM_Textbook(benchmark::State& state) {
     total = nqueens::baseline::textbook_count(n);
     benchmark::DoNotOptimize(total);
   }
-  report(state, n, total);
+  report(state, n, total, nqueens::baseline::textbook_nodes(n));
 }
 
-BENCHMARK(BM_Kernel)->DenseRange(10, 16, 2)->ArgName("n")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Textbook)->DenseRange(10, 16, 2)->ArgName("n")->Unit(benchmark::kMillisecond)->UseRealTime();
+#define NQUEENS_KERNEL_ARGS Arg(12)->Arg(14)->Arg(16)->Arg(17)->ArgName("n")->Unit(benchmark::kMillisecond)->UseRealTime()
+BENCHMARK(BM_Engine<nqueens::engine::symmetric>)->NQUEENS_KERNEL_ARGS;
+BENCHMARK(BM_Engine<nqueens::engine::mirror>)->NQUEENS_KERNEL_ARGS;
+BENCHMARK(BM_Textbook)->NQUEENS_KERNEL_ARGS;
 
 }  // namespace

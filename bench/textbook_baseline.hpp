@@ -40,4 +40,26 @@ inline std::uint64_t textbook_count(int n) {
   return 2 * half + middle;
 }
 
+/// Nodes (queens placed) the textbook search visits, the first row included.
+inline std::uint64_t textbook_nodes(int n) {
+  const std::uint32_t full = (std::uint32_t{1} << n) - 1;
+  struct walker {
+    std::uint32_t full;
+    std::uint64_t nodes = 0;
+    void walk(std::uint32_t columns, std::uint32_t left, std::uint32_t right) {
+      for (std::uint32_t free = full & ~(columns | left | right); free != 0; free &= free - 1) {
+        const std::uint32_t bit = free & (0u - free);
+        ++nodes;
+        walk(columns | bit, (left | bit) << 1, (right | bit) >> 1);
+      }
+    }
+  } w{full};
+  for (int c = 0; c < (n + 1) / 2; ++c) {
+    const std::uint32_t bit = std::uint32_t{1} << c;
+    ++w.nodes;
+    w.walk(bit, bit << 1, bit >> 1);
+  }
+  return w.nodes;
+}
+
 }  // namespace nqueens::baseline

@@ -51,9 +51,17 @@ struct search_start {
 /// Prepares the search of `s` on an n-board. Precondition: `s` is non-attacking.
 search_start prepare(int n, engine kind, const subproblem& s) noexcept;
 
-/// Number of ways to fill the rows from start.state.row on.
-/// Allocates nothing; the search is a fixed nest of loops (see backtrack.cpp).
+/// Number of ways to fill the rows from start.state.row on. Allocates
+/// nothing. Uses the lane-parallel search (kernel/batched.hpp) where the build
+/// has it, else count_completions_scalar.
 std::uint64_t count_completions(int n, const search_start& start) noexcept;
+
+/// The scalar search: a fixed nest of loops (see backtrack.cpp).
+std::uint64_t count_completions_scalar(int n, const search_start& start) noexcept;
+
+/// Search-tree nodes (queens placed) below the start: the work measure the
+/// benchmarks report. A plain recursion, not for the hot path.
+std::uint64_t count_nodes(int n, const search_start& start) noexcept;
 
 /// Leaf callback of visit_completions: gets the full placement (n entries)
 /// and returns what the completion adds to the count.
@@ -61,6 +69,10 @@ using leaf_fn = std::uint64_t (*)(std::span<const std::uint8_t> queens, void* co
 
 /// Calls `leaf` for every completion and sums what it returns. Allocates
 /// nothing. A little slower than count_completions: every queen is recorded.
+/// Uses the lane-parallel search where the build has it.
 std::uint64_t visit_completions(int n, const search_start& start, leaf_fn leaf, void* context) noexcept;
+
+/// The scalar recording search.
+std::uint64_t visit_completions_scalar(int n, const search_start& start, leaf_fn leaf, void* context) noexcept;
 
 }  // namespace nqueens::detail
