@@ -22,7 +22,7 @@ namespace {
 // row's batch. The only data-dependent branch is "does any lane still have a
 // candidate". When a batch fills up it is searched (recursively, one call per
 // row, depth <= 32) and emptied, so memory stays fixed.
-constexpr int batch_capacity = 64;
+constexpr int batch_capacity = 256;
 constexpr int lanes = 8;
 
 struct batch {
