@@ -88,6 +88,7 @@ execution execute(const plan& p, std::span<const std::size_t> indices,
   run.threads = options.threads == 0 ? hardware_threads() : options.threads;
   run.counts.assign(p.size(), subproblem_count{});
   run.finished.assign(p.size(), 0);
+  if (options.time_subproblems) run.subproblem_seconds.assign(p.size(), 0.0);
 
   const auto start = std::chrono::steady_clock::now();
   // oneTBB caps workers at the hardware thread count unless told otherwise;
@@ -106,7 +107,13 @@ execution execute(const plan& p, std::span<const std::size_t> indices,
           for (std::size_t i = range.begin(); i != range.end(); ++i) {
             if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) return;
             const std::size_t index = indices[i];
+            const auto begin = options.time_subproblems ? std::chrono::steady_clock::now()
+                                                        : std::chrono::steady_clock::time_point{};
             const subproblem_count c = solve_subproblem(p, index);
+            if (options.time_subproblems) {
+              run.subproblem_seconds[index] =
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+            }
             // Each slot is written by exactly one task; the arena's join
             // publishes the writes to the caller.
             run.counts[index] = c;

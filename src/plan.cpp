@@ -137,7 +137,8 @@ plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind) {
 
   std::vector<subproblem> level = kind_ == engine::mirror ? mirror_roots(n) : symmetric_roots(n);
   int depth = 1;
-  while (depth < max_depth && (!automatic || level.size() < options.target_subproblems)) {
+  const std::size_t target = options.target_subproblems != 0 ? options.target_subproblems : automatic_target(n);
+  while (depth < max_depth && (!automatic || level.size() < target)) {
     level = split_row(n, kind_, level, depth);
     ++depth;
   }

@@ -88,7 +88,7 @@ TEST(CliTest, VerifyDefaultRangePasses) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("MISMATCH"), r.out.find("OK"));  // sanity: a table was printed
   EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("all 14 counts match"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("all 15 counts match"), std::string::npos) << r.out;
 }
 
 TEST(CliTest, VerifyJsonListsEveryBoard) {
@@ -98,6 +98,32 @@ TEST(CliTest, VerifyJsonListsEveryBoard) {
   EXPECT_NE(r.out.find("\"ok\":true"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"n\":9,\"total\":352"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\"n\":10,"), std::string::npos) << r.out;
+}
+
+TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
+  const auto csv = std::filesystem::temp_directory_path() / ("nqueens-scale-" + std::to_string(::getpid()) + ".csv");
+  const cli_run r = run_cli("scale 10 --threads 2,1 --repeat 2 --csv " + csv.string());
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("every run counted the same total, verified"), std::string::npos) << r.out;
+  const std::string rows = slurp(csv);
+  std::filesystem::remove(csv);
+  EXPECT_EQ(rows.rfind("threads,median_seconds,speedup,efficiency,total,runs\n", 0), 0u) << rows;
+  EXPECT_NE(rows.find("\n1,"), std::string::npos) << rows;
+  EXPECT_NE(rows.find(",1.0000,1.0000,724,2\n"), std::string::npos) << rows;
+  EXPECT_NE(rows.find("\n2,"), std::string::npos) << rows;
+  EXPECT_EQ(lines_in(rows), 3);
+}
+
+TEST(CliTest, PlanStatsReportsTheBound) {
+  const cli_run r = run_cli("plan 12 --stats --json --threads 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* field : {"\"subproblems\":", "\"total_seconds\":", "\"longest_seconds\":", "\"bound\":",
+                            "\"total\":14200", "\"verified\":true"}) {
+    EXPECT_NE(r.out.find(field), std::string::npos) << field << " in " << r.out;
+  }
+  const cli_run text = run_cli("plan 12");
+  EXPECT_EQ(text.status, 0);
+  EXPECT_NE(text.out.find("subproblems, fingerprint"), std::string::npos) << text.out;
 }
 
 TEST(CliTest, HelpAndVersion) {
@@ -154,6 +180,13 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_input{"verify --from 0", "--from 0 is out of range"},
                       bad_input{"verify 12", "unexpected argument '12'"},
                       bad_input{"frobnicate", "unknown command 'frobnicate'"},
+                      bad_input{"scale 10 --threads 1,0", "--threads 0 is out of range"},
+                      bad_input{"scale 10 --threads 1,x", "invalid --threads 'x'"},
+                      bad_input{"scale 10 --repeat 0", "--repeat 0 is out of range"},
+                      bad_input{"scale 10 --csv /nonexistent-dir/s.csv", "cannot write --csv file"},
+                      bad_input{"scale", "missing board size"},
+                      bad_input{"plan 40", "board size 40 is out of range"},
+                      bad_input{"plan 12 --split-depth 13", "--split-depth 13 is out of range"},
                       bad_input{"", "missing command"}));
 
 }  // namespace

@@ -94,12 +94,12 @@ TEST(PlanTest, AutomaticDepthGivesEnoughSubproblemsOnLargeBoards) {
   for (int n = 14; n <= 20; ++n) {
     for (const engine kind : {engine::symmetric, engine::mirror}) {
       const plan p(n, {.kind = kind});
-      EXPECT_GE(p.size(), plan_options{}.target_subproblems) << "n = " << n;
+      EXPECT_GE(p.size(), automatic_target(n)) << "n = " << n;
       // ...and not vastly more: the depth stops as soon as the target is met.
       if (p.split_depth() == 1) continue;
       const plan shallower(n,
                            {.kind = kind, .split_depth = p.split_depth() - 1});
-      EXPECT_LT(shallower.size(), plan_options{}.target_subproblems)
+      EXPECT_LT(shallower.size(), automatic_target(n))
           << "n = " << n;
     }
   }

@@ -49,6 +49,8 @@ struct execute_options {
   /// When set and true, no further subproblems are started; the ones already
   /// running finish and are reported.
   const std::atomic<bool>* cancel = nullptr;
+  /// Record each subproblem's wall-clock time in execution::subproblem_seconds.
+  bool time_subproblems = false;
 };
 
 /// Per-subproblem results of one execution, indexed like the plan.
@@ -56,6 +58,8 @@ struct execution {
   std::vector<subproblem_count> counts;
   /// finished[i] != 0 when counts[i] holds the result of subproblem i.
   std::vector<std::uint8_t> finished;
+  /// Seconds each subproblem took (when execute_options::time_subproblems).
+  std::vector<double> subproblem_seconds;
   int threads = 0;
   double seconds = 0.0;
 };

@@ -11,5 +11,6 @@
 #include "nqueens/known_counts.hpp" // IWYU pragma: export
 #include "nqueens/plan.hpp"         // IWYU pragma: export
 #include "nqueens/reduce.hpp"       // IWYU pragma: export
+#include "nqueens/scaling.hpp"      // IWYU pragma: export
 #include "nqueens/verify.hpp"       // IWYU pragma: export
 #include "nqueens/version.hpp"      // IWYU pragma: export

@@ -11,5 +11,7 @@ namespace nqueens::cli {
 
 int run_count(const std::vector<std::string>& args);
 int run_verify(const std::vector<std::string>& args);
+int run_scale(const std::vector<std::string>& args);
+int run_plan(const std::vector<std::string>& args);
 
 }  // namespace nqueens::cli

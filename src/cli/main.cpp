@@ -19,6 +19,8 @@ constexpr const char* usage_text =
     "Commands:\n"
     "  count N      Count the solutions on an N x N board (N from 1 to 32)\n"
     "  verify       Count a range of N and check each against the published table\n"
+    "  scale N      Time the count with 1, 2, 4, ... threads: speed-up and efficiency\n"
+    "  plan N       Describe the plan for N; --stats times every subproblem\n"
     "  N            Shorthand for 'count N'\n"
     "\n"
     "Options:\n"
@@ -46,6 +48,8 @@ int dispatch(const std::vector<std::string>& argv) {
   };
   if (first == "count") return run_count(command_args("count", rest));
   if (first == "verify") return run_verify(command_args("verify", rest));
+  if (first == "scale") return run_scale(command_args("scale", rest));
+  if (first == "plan") return run_plan(command_args("plan", rest));
   // `nqueens N ...` is `nqueens count N ...`; anything number-like goes to
   // count so that "12x" or "-3" get the board-size message.
   if (!first.empty() && (std::isdigit(static_cast<unsigned char>(first[0])) || looks_like_negative_number(first))) {

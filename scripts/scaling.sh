@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Thread scaling of Q(N) on this machine: runs `nqueens scale N` (1, 2, 4, ...
+# threads and all hardware threads, median of 3 runs each), writes the rows as
+# CSV and plots speed-up and efficiency against threads, with the ideal line.
+#   scripts/scaling.sh 16                  # -> results/scaling-16-<host>.{csv,png}
+#   scripts/scaling.sh 18 --repeat 5       # extra arguments go to `nqueens scale`
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+(($# >= 1)) || { echo "usage: scripts/scaling.sh N [nqueens scale options]" >&2; exit 2; }
+n=$1
+shift
+nq_ensure_packages gnuplot-nox
+nq_build nqueens_cli
+out_dir=${NQ_RESULTS_DIR:-$NQ_ROOT/results}
+mkdir -p "$out_dir"
+base="$out_dir/scaling-$n-$(hostname -s)"
+"$NQ_BUILD_DIR/nqueens" scale "$n" --csv "$base.csv" "$@"
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
+max_threads=$(tail -n +2 "$base.csv" | cut -d, -f1 | sort -n | tail -1)
+gnuplot <<GNUPLOT
+set terminal pngcairo size 900,560 font "sans,11"
+set output "$base.png"
+set datafile separator ","
+set key autotitle columnhead left top
+set title "nqueens scale $n — $cpu ($(nproc) hardware threads)"
+set xlabel "threads"
+set ylabel "speed-up over 1 thread"
+set y2label "parallel efficiency"
+set xrange [0.8:$max_threads * 1.05]
+set yrange [0:*]
+set y2range [0:1.1]
+set ytics nomirror
+set y2tics 0.2
+set grid
+plot x title "ideal" with lines dashtype 2 lc rgb "gray50", \
+     "$base.csv" using 1:3 title "speed-up" with linespoints pt 7 lw 2 lc rgb "#1f77b4", \
+     "$base.csv" using 1:4 axes x1y2 title "efficiency" with linespoints pt 5 lw 2 lc rgb "#d62728"
+GNUPLOT
+echo "wrote $base.csv and $base.png" >&2

@@ -1,0 +1,90 @@
+#include <cstdio>
+#include <iostream>
+
+#include "cli/arguments.hpp"
+#include "cli/commands.hpp"
+#include "cli/json.hpp"
+#include "cli/output.hpp"
+#include "nqueens/scaling.hpp"
+
+namespace nqueens::cli {
+
+int run_plan(const std::vector<std::string>& args) {
+  cxxopts::Options options("nqueens plan",
+                           "Describe the plan for N: its subproblems and fingerprint. With --stats, run it once,\n"
+                           "timing every subproblem, and print how evenly the work is spread.");
+  options.custom_help("N [options]");
+  options.positional_help("");
+  options.add_options()
+      ("stats", "Run the plan and report per-subproblem times and the speed-up bound")
+      ("t,threads", "Worker threads for --stats (default: all hardware threads)", cxxopts::value<std::string>())
+      ("e,engine", engine_help(), cxxopts::value<std::string>()->default_value("symmetric"))
+      ("split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>())
+      ("json", "Print one JSON object")
+      ("h,help", "Show this help")
+      ("n", "Board size", cxxopts::value<std::vector<std::string>>());
+  options.parse_positional({"n"});
+  const auto result =
+      parse_command_line(options, args, {"-t", "--threads", "-e", "--engine", "--split-depth"}, true);
+  if (result.count("help")) {
+    std::cout << options.help() << '\n';
+    return 0;
+  }
+  const int n = parse_board_size(single_positional(result, "n", "board size N (1 to 32)"));
+  plan_options po;
+  po.kind = parse_engine_option(result["engine"].as<std::string>());
+  if (result.count("split-depth")) {
+    po.split_depth = static_cast<int>(
+        parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
+  }
+  int threads = 0;
+  if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
+  const bool json = result.count("json") != 0;
+  const plan p(n, po);
+  char fingerprint[24];
+  std::snprintf(fingerprint, sizeof fingerprint, "%016llx", static_cast<unsigned long long>(p.fingerprint()));
+
+  json_object o;
+  o.add("n", n)
+      .add("engine", to_string(p.kind()))
+      .add("split_depth", p.split_depth())
+      .add("subproblems", p.size())
+      .add("plan_fingerprint", std::string_view(fingerprint));
+  if (!result.count("stats")) {
+    if (json) {
+      std::cout << o.str() << '\n';
+    } else {
+      std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", n,
+                  std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(), fingerprint);
+    }
+    return 0;
+  }
+
+  const load_balance lb = measure_load_balance(p, threads);
+  if (json) {
+    o.add("threads", lb.threads)
+        .add("wall_seconds", lb.wall_seconds)
+        .add("total_seconds", lb.total_seconds)
+        .add("longest_seconds", lb.longest_seconds)
+        .add("median_seconds", lb.median_seconds)
+        .add("longest_share", lb.longest_share)
+        .add("bound", lb.bound)
+        .add("total", lb.total)
+        .add("verified", lb.check.ok() && lb.check.total == verdict::match);
+    std::cout << o.str() << '\n';
+  } else {
+    std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", n,
+                std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(), fingerprint);
+    std::printf("timed run on %d thread%s: %.3f s wall, Q(%d) = %s %s\n", lb.threads, lb.threads == 1 ? "" : "s",
+                lb.wall_seconds, n, to_string(lb.total).c_str(),
+                describe(lb.check.total, lb.check.published_total, "A000170").c_str());
+    std::printf("  work (sum of subproblem times)  %10.3f s\n", lb.total_seconds);
+    std::printf("  longest subproblem              %10.6f s  (%.3f%% of the work)\n", lb.longest_seconds,
+                100.0 * lb.longest_share);
+    std::printf("  median subproblem               %10.6f s\n", lb.median_seconds);
+    std::printf("  speed-up bound (work / longest) %10.0f\n", lb.bound);
+  }
+  return lb.check.ok() ? 0 : 1;
+}
+
+}  // namespace nqueens::cli

@@ -1,0 +1,113 @@
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/arguments.hpp"
+#include "cli/commands.hpp"
+#include "cli/json.hpp"
+#include "cli/output.hpp"
+#include "nqueens/scaling.hpp"
+
+namespace nqueens::cli {
+namespace {
+
+std::vector<int> parse_thread_list(const std::string& text) {
+  std::vector<int> counts;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) counts.push_back(parse_threads(item));
+  if (counts.empty()) throw usage_error("--threads needs a comma-separated list such as 1,2,4");
+  return counts;
+}
+
+std::string csv_of(const scaling_result& r) {
+  std::string csv = "threads,median_seconds,speedup,efficiency,total,runs\n";
+  char line[160];
+  for (const scaling_row& row : r.rows) {
+    std::snprintf(line, sizeof line, "%d,%.6f,%.4f,%.4f,%s,%zu\n", row.threads, row.median_seconds, row.speedup,
+                  row.efficiency, to_string(row.total).c_str(), row.seconds.size());
+    csv += line;
+  }
+  return csv;
+}
+
+}  // namespace
+
+int run_scale(const std::vector<std::string>& args) {
+  cxxopts::Options options("nqueens scale",
+                           "Count Q(N) with 1, 2, 4, ... threads, R times each, and print the median time, the\n"
+                           "speed-up over one thread and the parallel efficiency. Exit 1 if any run's total differs.");
+  options.custom_help("N [options]");
+  options.positional_help("");
+  options.add_options()
+      ("t,threads", "Comma-separated thread counts (default: 1, 2, 4, ... and all hardware threads)",
+       cxxopts::value<std::string>())
+      ("r,repeat", "Runs per thread count; the median is reported", cxxopts::value<std::string>()->default_value("3"))
+      ("csv", "Also write the rows to this CSV file", cxxopts::value<std::string>())
+      ("e,engine", engine_help(), cxxopts::value<std::string>()->default_value("symmetric"))
+      ("json", "Print one JSON object instead of a table")
+      ("h,help", "Show this help")
+      ("n", "Board size", cxxopts::value<std::vector<std::string>>());
+  options.parse_positional({"n"});
+  const auto result = parse_command_line(options, args, {"-t", "--threads", "-r", "--repeat", "--csv", "-e", "--engine"}, true);
+  if (result.count("help")) {
+    std::cout << options.help() << '\n';
+    return 0;
+  }
+  const int n = parse_board_size(single_positional(result, "n", "board size N (1 to 32)"));
+  const std::vector<int> threads =
+      result.count("threads") ? parse_thread_list(result["threads"].as<std::string>()) : default_thread_counts();
+  const int repeat = static_cast<int>(parse_integer(result["repeat"].as<std::string>(), "--repeat", 1, 1000));
+  count_options opts;
+  opts.kind = parse_engine_option(result["engine"].as<std::string>());
+  std::ofstream csv_file;
+  if (result.count("csv")) {  // open before the runs: a bad path fails at once
+    const auto path = result["csv"].as<std::string>();
+    csv_file.open(path);
+    if (!csv_file) throw usage_error("cannot write --csv file '" + path + "'");
+  }
+
+  const scaling_result r = measure_scaling(n, threads, repeat, opts);
+  if (csv_file.is_open()) {
+    csv_file << csv_of(r);
+    if (!csv_file.flush()) throw std::runtime_error("writing the CSV file failed");
+  }
+  if (result.count("json")) {
+    std::string rows;
+    for (const scaling_row& row : r.rows) {
+      rows += rows.empty() ? "" : ",";
+      rows += json_object()
+                  .add("threads", row.threads)
+                  .add("median_seconds", row.median_seconds)
+                  .add("speedup", row.speedup)
+                  .add("efficiency", row.efficiency)
+                  .add("total", row.total)
+                  .str();
+    }
+    std::cout << json_object()
+                     .add("n", n)
+                     .add("engine", to_string(opts.kind))
+                     .add("repeat", repeat)
+                     .add("consistent", r.consistent)
+                     .add("verified", r.check.total == verdict::match)
+                     .add_raw("rows", "[" + rows + "]")
+                     .str()
+              << '\n';
+  } else {
+    std::printf("Q(%d) with engine %s, median of %d run%s per row\n", n, std::string(to_string(opts.kind)).c_str(),
+                repeat, repeat == 1 ? "" : "s");
+    std::printf("%8s %12s %9s %11s %20s\n", "threads", "seconds", "speedup", "efficiency", "total");
+    for (const scaling_row& row : r.rows) {
+      std::printf("%8d %12.3f %8.2fx %10.1f%% %20s\n", row.threads, row.median_seconds, row.speedup,
+                  100.0 * row.efficiency, to_string(row.total).c_str());
+    }
+    std::printf("%s\n", r.consistent ? ("every run counted the same total, " +
+                                        describe(r.check.total, r.check.published_total, "A000170"))
+                                           .c_str()
+                                     : "TOTALS DIFFER between runs");
+  }
+  return r.consistent && r.check.ok() ? 0 : 1;
+}
+
+}  // namespace nqueens::cli

@@ -1,0 +1,107 @@
+#include "nqueens/scaling.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "nqueens/execute.hpp"
+#include "nqueens/reduce.hpp"
+
+namespace nqueens {
+namespace {
+
+double median_of(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+}  // namespace
+
+std::vector<int> default_thread_counts() {
+  const int hardware = hardware_threads();
+  std::vector<int> counts;
+  for (int t = 1; t < hardware; t *= 2) counts.push_back(t);
+  counts.push_back(hardware);
+  return counts;
+}
+
+scaling_result measure_scaling(int n, std::span<const int> thread_counts, int repeat,
+                               const count_options& options) {
+  require_valid_board_size(n);
+  if (repeat < 1) throw std::invalid_argument("repeat count must be at least 1");
+  std::vector<int> counts(thread_counts.begin(), thread_counts.end());
+  counts.push_back(1);
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  for (const int t : counts) {
+    if (t < 1 || t > max_threads) {
+      throw std::invalid_argument("thread count " + std::to_string(t) + " is out of range: expected 1 to " +
+                                  std::to_string(max_threads));
+    }
+  }
+  // One untimed run first: oneTBB starts its worker threads on first use, and
+  // that start-up would otherwise land in the one-thread row alone.
+  {
+    count_options warm = options;
+    warm.threads = counts.back();
+    count(std::min(n, 10), warm);
+  }
+  scaling_result result;
+  std::optional<uint128> reference;  // the first run's total; every run must match it
+  for (const int t : counts) {
+    scaling_row row;
+    row.threads = t;
+    for (int r = 0; r < repeat; ++r) {
+      count_options o = options;
+      o.threads = t;
+      const count_result c = count(n, o);
+      row.seconds.push_back(c.seconds);
+      row.total = c.total;
+      if (!reference) {
+        reference = c.total;
+        result.check = c.check;
+      } else if (c.total != *reference) {
+        result.consistent = false;
+      }
+    }
+    row.median_seconds = median_of(row.seconds);
+    result.rows.push_back(row);
+  }
+  const double base = result.rows.front().median_seconds;
+  for (scaling_row& row : result.rows) {
+    row.speedup = row.median_seconds > 0 ? base / row.median_seconds : 0.0;
+    row.efficiency = row.speedup / row.threads;
+  }
+  return result;
+}
+
+load_balance measure_load_balance(const plan& p, int threads) {
+  execute_options options;
+  options.threads = threads;
+  options.time_subproblems = true;
+  const execution run = execute(p, options);
+  const totals sums = reduce(run);
+
+  load_balance lb;
+  lb.subproblems = p.size();
+  lb.split_depth = p.split_depth();
+  lb.threads = run.threads;
+  lb.wall_seconds = run.seconds;
+  for (const double s : run.subproblem_seconds) {
+    lb.total_seconds += s;
+    lb.longest_seconds = std::max(lb.longest_seconds, s);
+  }
+  lb.median_seconds = median_of(run.subproblem_seconds);
+  lb.longest_share = lb.total_seconds > 0 ? lb.longest_seconds / lb.total_seconds : 0.0;
+  lb.bound = lb.longest_seconds > 0 ? lb.total_seconds / lb.longest_seconds : 0.0;
+  lb.total = sums.total;
+  lb.unique = sums.unique;
+  lb.check = verify(p.board_size(), sums.total,
+                    counts_unique(p.kind()) ? std::optional<uint128>(sums.unique) : std::nullopt);
+  return lb;
+}
+
+}  // namespace nqueens

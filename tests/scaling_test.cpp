@@ -1,0 +1,69 @@
+#include "nqueens/scaling.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "nqueens/execute.hpp"
+#include "nqueens/known_counts.hpp"
+
+namespace nqueens {
+namespace {
+
+TEST(ScalingTest, RowsStartAtOneThreadAndAgree) {
+  const std::vector<int> threads{3, 2};
+  const scaling_result r = measure_scaling(11, threads, 2);
+  ASSERT_EQ(r.rows.size(), 3u);  // 1 is added, rows sorted
+  EXPECT_EQ(r.rows[0].threads, 1);
+  EXPECT_EQ(r.rows[1].threads, 2);
+  EXPECT_EQ(r.rows[2].threads, 3);
+  EXPECT_TRUE(r.consistent);
+  EXPECT_EQ(r.check.total, verdict::match);
+  EXPECT_DOUBLE_EQ(r.rows[0].speedup, 1.0);
+  for (const scaling_row& row : r.rows) {
+    EXPECT_EQ(row.total, *published_total(11));
+    EXPECT_EQ(row.seconds.size(), 2u);
+    EXPECT_DOUBLE_EQ(row.efficiency, row.speedup / row.threads);
+    EXPECT_GT(row.median_seconds, 0.0);
+  }
+}
+
+TEST(ScalingTest, RejectsBadArguments) {
+  const std::vector<int> zero{0}, fine{1};
+  EXPECT_THROW(measure_scaling(10, zero, 1), std::invalid_argument);
+  EXPECT_THROW(measure_scaling(10, fine, 0), std::invalid_argument);
+  EXPECT_THROW(measure_scaling(0, fine, 1), std::invalid_argument);
+}
+
+TEST(ScalingTest, DefaultThreadCountsDoubleUpToTheHardware) {
+  const std::vector<int> counts = default_thread_counts();
+  ASSERT_FALSE(counts.empty());
+  EXPECT_EQ(counts.front(), 1);
+  EXPECT_EQ(counts.back(), hardware_threads());
+  for (std::size_t i = 1; i + 1 < counts.size(); ++i) EXPECT_EQ(counts[i], 2 * counts[i - 1]);
+}
+
+TEST(LoadBalanceTest, TimesEverySubproblemAndBoundsTheSpeedUp) {
+  const plan p(13);
+  const load_balance lb = measure_load_balance(p, 2);
+  EXPECT_EQ(lb.subproblems, p.size());
+  EXPECT_EQ(lb.total, *published_total(13));
+  EXPECT_EQ(lb.unique, *published_unique(13));
+  EXPECT_GT(lb.longest_seconds, 0.0);
+  EXPECT_GE(lb.total_seconds, lb.longest_seconds);
+  EXPECT_GE(lb.longest_seconds, lb.median_seconds);
+  EXPECT_NEAR(lb.bound, lb.total_seconds / lb.longest_seconds, 1e-9);
+  EXPECT_NEAR(lb.longest_share * lb.bound, 1.0, 1e-9);
+}
+
+TEST(LoadBalanceTest, ExecuteRecordsTimesOnlyWhenAsked) {
+  const plan p(10);
+  EXPECT_TRUE(execute(p, {.threads = 1}).subproblem_seconds.empty());
+  execute_options options;
+  options.threads = 1;
+  options.time_subproblems = true;
+  EXPECT_EQ(execute(p, options).subproblem_seconds.size(), p.size());
+}
+
+}  // namespace
+}  // namespace nqueens
