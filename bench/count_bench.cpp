@@ -4,8 +4,13 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
+#include <vector>
+
 #include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"
+#include "nqueens/scaling.hpp"
+#include "nodes.hpp"
 
 namespace {
 
@@ -21,10 +26,19 @@ void BM_Count(benchmark::State& state) {
   if (total != *nqueens::published_total(n)) state.SkipWithError("wrong count");
   state.counters["solutions/s"] =
       benchmark::Counter(static_cast<double>(total), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(nqueens::bench::plan_nodes(n, Kind)),
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// 1, 2, 4, ... up to the hardware threads, and the hardware count itself.
+std::vector<std::int64_t> thread_counts() {
+  std::vector<std::int64_t> counts;
+  for (const int t : nqueens::default_thread_counts()) counts.push_back(t);
+  return counts;
 }
 
 #define NQUEENS_COUNT_ARGS                                  \
-  ArgsProduct({{12, 14, 16, 17}, {1, 2}})                   \
+  ArgsProduct({{12, 14, 16, 17}, thread_counts()})          \
       ->ArgNames({"n", "threads"})                          \
       ->Unit(benchmark::kMillisecond)                       \
       ->UseRealTime()

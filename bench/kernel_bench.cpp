@@ -4,7 +4,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "kernel/backtrack.hpp"
+#include "nodes.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/plan.hpp"
@@ -27,10 +27,7 @@ template <nqueens::engine Kind>
 void BM_Engine(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const nqueens::plan p(n, {.kind = Kind});
-  std::uint64_t nodes = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    nodes += nqueens::detail::count_nodes(n, nqueens::detail::prepare(n, Kind, p[i]));
-  }
+  const std::uint64_t nodes = nqueens::bench::plan_nodes(n, Kind);
   std::uint64_t total = 0;
   for (auto _ : state) {
     total = 0;
