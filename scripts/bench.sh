@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Google Benchmark suite (Release build) and saves its JSON output.
 #   scripts/bench.sh                          # everything, 5 repetitions, medians
-#   scripts/bench.sh --benchmark_filter='Kernel|Textbook'
+#   scripts/bench.sh --benchmark_filter='Engine|Textbook'   # single-thread engines vs the baseline
 # Output: bench-results/<date>-<host>.json (and the console table on stdout).
 # Extra arguments go to the benchmark binary.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"

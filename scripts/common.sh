@@ -18,7 +18,7 @@ nq_ensure_packages() {
   local sudo=()
   [[ $(id -u) -ne 0 ]] && sudo=(sudo)
   "${sudo[@]}" apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
 # nq_build [cmake target...]: configures $NQ_BUILD_DIR (Release) once, then

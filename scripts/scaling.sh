@@ -14,7 +14,7 @@ out_dir=${NQ_RESULTS_DIR:-$NQ_ROOT/results}
 mkdir -p "$out_dir"
 base="$out_dir/scaling-$n-$(hostname -s)"
 "$NQ_BUILD_DIR/nqueens" scale "$n" --csv "$base.csv" "$@"
-cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
+cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1 || true)
 max_threads=$(tail -n +2 "$base.csv" | cut -d, -f1 | sort -n | tail -1)
 gnuplot <<GNUPLOT
 set terminal pngcairo size 900,560 font "sans,11"

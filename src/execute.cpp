@@ -57,7 +57,7 @@ std::uint64_t classify_leaf(std::span<const std::uint8_t> q, void* context) noex
 
 }  // namespace
 
-subproblem_count solve_subproblem(const plan& p, std::size_t index) noexcept {
+subproblem_count solve_subproblem(const plan& p, std::size_t index) {
   const int n = p.board_size();
   const subproblem& s = p[index];
   const detail::search_start start = detail::prepare(n, p.kind(), s);
@@ -67,7 +67,11 @@ subproblem_count solve_subproblem(const plan& p, std::size_t index) noexcept {
     return {total, context.unique};
   }
   const std::uint64_t completions = detail::count_completions(n, start);
-  return {completions * s.weight, counts_unique(p.kind()) ? completions : 0};
+  std::uint64_t total = 0;
+  if (__builtin_mul_overflow(completions, std::uint64_t{s.weight}, &total)) {
+    throw std::overflow_error("subproblem " + std::to_string(index) + " has more than 2^64 solutions");
+  }
+  return {total, counts_unique(p.kind()) ? completions : 0};
 }
 
 int hardware_threads() noexcept { return tbb::info::default_concurrency(); }
@@ -78,10 +82,14 @@ execution execute(const plan& p, std::span<const std::size_t> indices,
     throw std::invalid_argument("thread count " + std::to_string(options.threads) +
                                 " is out of range: expected 1 to " + std::to_string(max_threads));
   }
+  std::vector<std::uint8_t> listed(p.size(), 0);
   for (const std::size_t index : indices) {
     if (index >= p.size()) {
       throw std::invalid_argument("subproblem index " + std::to_string(index) +
                                   " is outside the plan of " + std::to_string(p.size()));
+    }
+    if (listed[index]++ != 0) {  // two tasks would write the same slot
+      throw std::invalid_argument("subproblem index " + std::to_string(index) + " is listed twice");
     }
   }
   execution run;

@@ -84,11 +84,15 @@ std::vector<subproblem> symmetric_roots(int n) {
 
 // ---- shared ----------------------------------------------------------------
 
+// A larger plan is a mistake (an explicit split depth far too deep for n), not
+// a useful run: refuse it before it exhausts memory.
+constexpr std::size_t max_plan_size = std::size_t{1} << 22;
+
 // Fixes row `row` in every subproblem that leaves it open, keeping the order:
 // children replace their parent, in column order.
 std::vector<subproblem> split_row(int n, engine kind, const std::vector<subproblem>& level, int row) {
   std::vector<subproblem> next;
-  next.reserve(level.size() * 4);
+  next.reserve(std::min(level.size() * 4, max_plan_size));
   for (const subproblem& s : level) {
     if (s.has_queen(row)) {
       next.push_back(s);
@@ -100,6 +104,11 @@ std::vector<subproblem> split_row(int n, engine kind, const std::vector<subprobl
       subproblem child = s;
       child.columns[static_cast<std::size_t>(row)] = static_cast<std::uint8_t>(detail::column_of(free));
       next.push_back(child);
+      if (next.size() > max_plan_size) {
+        throw std::invalid_argument("split depth " + std::to_string(row + 1) + " gives more than " +
+                                    std::to_string(max_plan_size) + " subproblems for n = " + std::to_string(n) +
+                                    ": choose a smaller --split-depth");
+      }
     }
   }
   return next;

@@ -148,6 +148,23 @@ TEST(KernelAgreementTest, BatchedAndScalarSearchesAgree) {
   }
 }
 
+// The largest boards: masks use bit 31 and the vector shifts run at full
+// width. Fix all but the last 9 rows of a known solution; both searches must
+// agree and find that solution among the completions.
+TEST(KernelAgreementTest, LargestBoardsFromADeepPrefix) {
+  for (const int n : {29, 30, 31, 32}) {
+    const std::vector<int> solution = testing::explicit_solution(n);
+    ASSERT_TRUE(testing::is_solution(solution)) << "n = " << n;
+    std::vector<std::pair<int, int>> queens;
+    for (int r = 0; r < n - 9; ++r) queens.emplace_back(r, solution[static_cast<std::size_t>(r)]);
+    const search_start start = prepare(n, engine::mirror, with_queens(queens));
+    const std::uint64_t scalar = count_completions_scalar(n, start);
+    EXPECT_GE(scalar, 1u) << "n = " << n;
+    if (has_batched_search()) EXPECT_EQ(count_completions_batched(n, start), scalar) << "n = " << n;
+    EXPECT_EQ(count_completions(n, start), scalar);
+  }
+}
+
 TEST(KernelPrefixTest, RejectsAttackingAndOffBoardPrefixes) {
   const std::vector<std::uint8_t> same_column{2, 2};
   const std::vector<std::uint8_t> diagonal{0, 1};

@@ -47,7 +47,7 @@ TEST_P(SplitDepthTest, EveryDepthGivesTheSameCounts) {
     const count_result r = count(n, {.kind = kind, .threads = 2, .split_depth = depth});
     EXPECT_EQ(r.total, *published_total(n)) << to_string(kind) << ", split depth " << depth;
     if (kind == engine::symmetric) EXPECT_EQ(*r.unique, *published_unique(n)) << "split depth " << depth;
-    EXPECT_GE(r.split_depth, std::min(depth, n));
+    EXPECT_EQ(r.split_depth, std::min(depth, n));
   }
 }
 
@@ -93,6 +93,7 @@ TEST(ExecuteTest, DisjointSubsetsAddUpToTheWhole) {
   EXPECT_FALSE(a.complete());
   EXPECT_EQ(a.finished, even.size());
   EXPECT_EQ(a.total + b.total, *published_total(13));
+  EXPECT_EQ(a.unique + b.unique, *published_unique(13));
 }
 
 TEST(ExecuteTest, CancellationStopsHandingOutWork) {
@@ -134,6 +135,8 @@ TEST(ExecuteTest, RejectsBadThreadCountsAndIndices) {
   EXPECT_THROW(execute(p, {.threads = max_threads + 1}), std::invalid_argument);
   const std::vector<std::size_t> outside{p.size()};
   EXPECT_THROW(execute(p, outside), std::invalid_argument);
+  const std::vector<std::size_t> twice{0, 1, 0};
+  EXPECT_THROW(execute(p, twice), std::invalid_argument);
 }
 
 TEST(VerifyTest, DetectsMismatchAndUnknown) {

@@ -6,9 +6,13 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <span>
+#include <vector>
 
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
+#include "kernel/backtrack.hpp"
+#include "kernel/batched.hpp"
 #include "nqueens/plan.hpp"
 
 namespace {
@@ -20,8 +24,16 @@ void* operator new(std::size_t size) {
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
 }
+void* operator new(std::size_t size, std::align_val_t align) {
+  ++allocations;
+  const auto a = static_cast<std::size_t>(align);
+  if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
+  throw std::bad_alloc();
+}
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 
 namespace nqueens {
 namespace {
@@ -43,6 +55,29 @@ TEST(NoAllocationTest, KernelSolvesAWholePlanWithoutAllocating) {
     const long during = allocations.load() - before;
     EXPECT_EQ(during, 0) << "n = " << n;
     EXPECT_EQ(total, *published_total(n));
+  }
+}
+
+// Both searches, called directly: the scalar fallback must stay
+// allocation-free too even where the batched search is the default.
+TEST(NoAllocationTest, ScalarAndBatchedSearchesDoNotAllocate) {
+  for (const engine kind : {engine::symmetric, engine::mirror}) {
+    const plan p(12, {.kind = kind});
+    std::vector<detail::search_start> starts;
+    for (std::size_t i = 0; i < p.size(); ++i) starts.push_back(detail::prepare(12, kind, p[i]));
+    std::uint64_t sum = 0;
+    const auto leaf = [](std::span<const std::uint8_t>, void*) noexcept -> std::uint64_t { return 1; };
+    const long before = allocations.load();
+    for (const auto& start : starts) {
+      sum += detail::count_completions_scalar(12, start);
+      sum += detail::visit_completions_scalar(12, start, leaf, nullptr);
+      if (detail::has_batched_search()) {
+        sum += detail::count_completions_batched(12, start);
+        sum += detail::visit_completions_batched(12, start, leaf, nullptr);
+      }
+    }
+    EXPECT_EQ(allocations.load() - before, 0) << to_string(kind);
+    EXPECT_GT(sum, 0u);
   }
 }
 

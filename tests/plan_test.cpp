@@ -22,6 +22,7 @@ TEST(PlanTest, IsDeterministic) {
 
 TEST(PlanTest, FingerprintSeparatesBoardSizesAndDepths) {
   EXPECT_NE(plan(12).fingerprint(), plan(13).fingerprint());
+  EXPECT_NE(plan(12, {.kind = engine::symmetric}).fingerprint(), plan(12, {.kind = engine::mirror}).fingerprint());
   EXPECT_NE(plan(12, {.split_depth = 2}).fingerprint(),
             plan(12, {.split_depth = 3}).fingerprint());
 }
@@ -113,6 +114,8 @@ TEST(PlanTest, RejectsBadBoardSizesAndDepths) {
   EXPECT_THROW(plan(8, {.split_depth = max_split_depth + 1}),
                std::invalid_argument);
   EXPECT_NO_THROW(plan(max_board_size, {.split_depth = 1}));
+  // A split far too deep for the board is refused before it exhausts memory.
+  EXPECT_THROW(plan(20, {.kind = engine::mirror, .split_depth = max_split_depth}), std::invalid_argument);
 }
 
 }  // namespace

@@ -31,8 +31,8 @@ struct subproblem_count {
 };
 
 /// Counts the solutions under subproblem `index` of `p` on the calling thread.
-/// Allocates nothing.
-subproblem_count solve_subproblem(const plan& p, std::size_t index) noexcept;
+/// Allocates nothing. Throws std::overflow_error rather than wrap past 2^64.
+subproblem_count solve_subproblem(const plan& p, std::size_t index);
 
 /// Number of hardware threads oneTBB would use by default (honours CPU affinity).
 int hardware_threads() noexcept;
@@ -64,10 +64,11 @@ struct execution {
   double seconds = 0.0;
 };
 
-/// Runs the subproblems listed in `indices` (all of them when empty is passed
-/// via the overload below) on an arena of `options.threads` threads.
-/// Throws std::invalid_argument for a thread count outside 0..max_threads or an
-/// index outside the plan.
+/// Runs the subproblems listed in `indices` on an arena of `options.threads`
+/// threads. More threads than the hardware has raise oneTBB's process-wide
+/// worker limit for the duration of the call.
+/// Throws std::invalid_argument for a thread count outside 0..max_threads, an
+/// index outside the plan, or an index listed twice.
 execution execute(const plan& p, std::span<const std::size_t> indices,
                   const execute_options& options = {});
 

@@ -14,7 +14,7 @@ namespace nqueens::detail {
 bool has_batched_search() noexcept;
 
 /// Same result as count_completions' scalar search. Allocates nothing: the
-/// per-row batches are one thread-local set (about 37 KB).
+/// per-row batches are one thread-local set (about 133 KB).
 /// Precondition: has_batched_search().
 std::uint64_t count_completions_batched(int n, const search_start& start) noexcept;
 

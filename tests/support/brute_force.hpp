@@ -42,3 +42,33 @@ inline std::uint64_t count_with_prefix(const std::vector<std::vector<int>>& solu
 }
 
 }  // namespace nqueens::testing
+
+namespace nqueens::testing {
+
+/// One solution for any n >= 4 by the classic explicit construction (no
+/// search): for even n not 2 mod 6, (i, 2i+1) then (n/2+i, 2i); for even n not
+/// 0 mod 6, a shifted pattern; for odd n, the solution for n-1 plus a corner.
+inline std::vector<int> explicit_solution(int n) {
+  if (n % 2 == 1) {
+    std::vector<int> q = explicit_solution(n - 1);
+    q.push_back(n - 1);
+    return q;
+  }
+  std::vector<int> q(static_cast<std::size_t>(n));
+  const int half = n / 2;
+  if (n % 6 != 2) {
+    for (int i = 0; i < half; ++i) {
+      q[static_cast<std::size_t>(i)] = 2 * i + 1;
+      q[static_cast<std::size_t>(half + i)] = 2 * i;
+    }
+  } else {
+    for (int i = 0; i < half; ++i) {
+      const int c = (2 * i + half - 1) % n;
+      q[static_cast<std::size_t>(i)] = c;
+      q[static_cast<std::size_t>(n - 1 - i)] = n - 1 - c;
+    }
+  }
+  return q;
+}
+
+}  // namespace nqueens::testing
