@@ -1,31 +1,192 @@
 #include "nqueens/count.hpp"
 
 #include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
 
+#include "nqueens/checkpoint.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/reduce.hpp"
 
 namespace nqueens {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point start) {
+  return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+// Shared between the workers (one update per finished subproblem: a mutex is
+// noise next to a subproblem's microseconds to seconds) and the helper thread.
+struct run_state {
+  std::mutex mutex;
+  std::uint64_t work_total = 0;
+  std::uint64_t work_done = 0;
+  std::uint64_t work_done_before = 0;  // from the journal
+  std::size_t finished = 0;
+  uint128 total = 0;
+};
+
+progress snapshot(run_state& st, std::size_t subproblems, int threads, clock_type::time_point start, bool last) {
+  const std::lock_guard lock(st.mutex);
+  progress p;
+  p.subproblems = subproblems;
+  p.finished = st.finished;
+  p.total_so_far = st.total;
+  p.threads = threads;
+  p.last = last;
+  p.elapsed_seconds = seconds_since(start);
+  p.fraction = st.work_total == 0 ? 1.0 : static_cast<double>(st.work_done) / static_cast<double>(st.work_total);
+  const std::uint64_t done_now = st.work_done - st.work_done_before;
+  const std::uint64_t left = st.work_total - st.work_done;
+  if (done_now > 0 && p.elapsed_seconds > 0) {
+    p.eta_seconds = p.elapsed_seconds * static_cast<double>(left) / static_cast<double>(done_now);
+  }
+  return p;
+}
+
+// Wakes every `tick` to report progress, flush the journal and pass an outside
+// cancellation on to the workers, until told to stop.
+class helper_thread {
+ public:
+  template <typename Body>
+  helper_thread(double tick_seconds, Body body)
+      : thread_([this, tick_seconds, body]() mutable {
+          std::unique_lock lock(mutex_);
+          while (!stop_) {
+            cv_.wait_for(lock, std::chrono::duration<double>(tick_seconds));
+            if (stop_) break;
+            lock.unlock();
+            body();
+            lock.lock();
+          }
+        }) {}
+  ~helper_thread() {
+    {
+      const std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
 
 count_result count(int n, const count_options& options) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = clock_type::now();
   const plan p(n, plan_options{.kind = options.kind, .split_depth = options.split_depth});
-  execute_options run_options;
-  run_options.threads = options.threads;
-  const execution run = execute(p, run_options);
-  const totals sums = reduce(run);
+  std::unique_ptr<checkpoint_journal> journal;
+  if (!options.checkpoint.empty()) journal = std::make_unique<checkpoint_journal>(options.checkpoint, p);
 
   count_result r;
   r.n = n;
   r.kind = options.kind;
-  r.total = sums.total;
-  r.threads = run.threads;
   r.subproblems = p.size();
   r.split_depth = p.split_depth();
   r.plan_fingerprint = p.fingerprint();
+
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!journal || journal->finished()[i] == 0) todo.push_back(i);
+  }
+  r.resumed = p.size() - todo.size();
+
+  const bool watch = options.on_progress || journal || options.cancel != nullptr;
+  run_state state;
+  std::vector<std::uint64_t> work;
+  if (options.on_progress) {
+    work = estimate_work(p);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      state.work_total += work[i];
+      if (journal && journal->finished()[i] != 0) {
+        state.work_done += work[i];
+        state.total += journal->counts()[i].total;
+      }
+    }
+    state.work_done_before = state.work_done;
+  }
+  state.finished = r.resumed;
+
+  std::atomic<bool> stop{false};
+  std::exception_ptr helper_error;
+  execute_options run_options;
+  run_options.threads = options.threads;
+  run_options.cancel = watch ? &stop : nullptr;
+  if (watch) {
+    run_options.on_finished = [&](std::size_t index, const subproblem_count& c) {
+      if (journal) journal->record(index, c);
+      const std::lock_guard lock(state.mutex);
+      ++state.finished;
+      state.total += c.total;
+      if (!work.empty()) state.work_done += work[index];
+    };
+  }
+  const int threads = options.threads == 0 ? hardware_threads() : options.threads;
+
+  execution run;
+  {
+    std::optional<helper_thread> helper;
+    if (watch) {
+      // The tick serves cancellation (50 ms), progress and journal flushes.
+      const double tick = 0.05;
+      auto last_progress = clock_type::now();
+      auto last_flush = clock_type::now();
+      helper.emplace(tick, [&, last_progress, last_flush]() mutable {
+        if (options.cancel != nullptr && options.cancel->load()) stop = true;
+        const auto now = clock_type::now();
+        if (options.on_progress &&
+            std::chrono::duration<double>(now - last_progress).count() >= options.progress_interval_seconds) {
+          last_progress = now;
+          options.on_progress(snapshot(state, p.size(), threads, start, false));
+        }
+        if (journal &&
+            std::chrono::duration<double>(now - last_flush).count() >= options.checkpoint_interval_seconds) {
+          last_flush = now;
+          try {
+            journal->flush();
+          } catch (...) {
+            if (!helper_error) helper_error = std::current_exception();
+            stop = true;  // a journal that cannot be written must not be trusted further
+          }
+        }
+      });
+    }
+    run = execute(p, todo, run_options);
+  }
+  if (helper_error) std::rethrow_exception(helper_error);
+
+  if (journal) {
+    journal->flush();
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      if (journal->finished()[i] != 0) {
+        run.counts[i] = journal->counts()[i];
+        run.finished[i] = 1;
+      }
+    }
+  }
+  const totals sums = reduce(run);
+  r.threads = run.threads;
+  r.total = sums.total;
+  r.finished = sums.finished;
+  r.complete = sums.complete();
   if (counts_unique(options.kind)) r.unique = sums.unique;
-  r.check = verify(n, sums.total, r.unique);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (r.complete) {
+    r.check = verify(n, sums.total, r.unique);
+    if (journal && !journal->complete()) journal->mark_complete();
+  }
+  if (options.on_progress) options.on_progress(snapshot(state, p.size(), threads, start, true));
+  r.seconds = seconds_since(start);
   return r;
 }
 

@@ -26,15 +26,18 @@ std::string slurp(const std::filesystem::path& path) {
   return text.str();
 }
 
+cli_run run_cli_command(const std::string& command_line);
+
 // `args` is passed through the shell unquoted, so keep it to simple words.
-cli_run run_cli(const std::string& args) {
+cli_run run_cli(const std::string& args) { return run_cli_command(std::string(NQUEENS_CLI_PATH) + " " + args); }
+
+cli_run run_cli_command(const std::string& command_line) {
   const auto dir = std::filesystem::temp_directory_path();
   static int calls = 0;  // ctest runs each test in its own process: pid + call number is unique
   const auto tag = std::to_string(::getpid()) + "-" + std::to_string(++calls);
   const auto out = dir / ("nqueens-cli-" + tag + ".out");
   const auto err = dir / ("nqueens-cli-" + tag + ".err");
-  const std::string command = std::string(NQUEENS_CLI_PATH) + " " + args + " >" + out.string() + " 2>" +
-                              err.string() + " </dev/null";
+  const std::string command = command_line + " >" + out.string() + " 2>" + err.string() + " </dev/null";
   const int raw = std::system(command.c_str());
   cli_run r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
@@ -42,6 +45,20 @@ cli_run run_cli(const std::string& args) {
   r.err = slurp(err);
   std::filesystem::remove(out);
   std::filesystem::remove(err);
+  return r;
+}
+
+// Runs a shell script in which $NQ is the nqueens binary (for background
+// runs, signals and limits); stdout and stderr are captured as for run_cli.
+cli_run run_script(const std::string& script) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto file = dir / ("nqueens-cli-" + std::to_string(::getpid()) + ".sh");
+  {
+    std::ofstream out(file);
+    out << "NQ='" << NQUEENS_CLI_PATH << "'\n" << script << '\n';
+  }
+  cli_run r = run_cli_command("sh " + file.string());
+  std::filesystem::remove(file);
   return r;
 }
 
@@ -126,6 +143,86 @@ TEST(CliTest, PlanStatsReportsTheBound) {
   EXPECT_NE(text.out.find("subproblems, fingerprint"), std::string::npos) << text.out;
 }
 
+class CliCheckpointTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    journal_ = (std::filesystem::temp_directory_path() /
+                ("nqueens-cli-" + std::to_string(::getpid()) + "-" +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".ckpt"))
+                   .string();
+    std::filesystem::remove(journal_);
+  }
+  void TearDown() override { std::filesystem::remove(journal_); }
+  // Resumes the journal and checks the exact result and how much was reused.
+  void expect_resumes_exactly(const std::string& n, const std::string& total) {
+    const cli_run r = run_cli("count " + n + " --checkpoint " + journal_);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Q(" + n + ") = " + total + "  verified"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
+  }
+  std::string journal_;
+};
+
+TEST_F(CliCheckpointTest, KillNineMidRunThenResume) {
+  // n = 17 runs for seconds here, so the kill lands mid-run even on a fast machine.
+  const cli_run killed = run_script("$NQ count 17 --threads 2 --checkpoint " + journal_ +
+                                    " --checkpoint-interval 0.02 & pid=$!; sleep 0.3; kill -9 $pid; wait $pid");
+  EXPECT_EQ(killed.status, 137) << killed.err;
+  expect_resumes_exactly("17", "95815104");
+}
+
+TEST_F(CliCheckpointTest, SigintStopsWritesTheJournalAndExits130) {
+  const cli_run r = run_script("$NQ count 17 --threads 1 --checkpoint " + journal_ +
+                               " & pid=$!; sleep 0.3; kill -INT $pid; wait $pid");
+  EXPECT_EQ(r.status, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted by SIGINT after"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("run the same command again to resume"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  expect_resumes_exactly("17", "95815104");
+}
+
+TEST_F(CliCheckpointTest, SigtermExits143AndResumes) {
+  const cli_run r = run_script("$NQ count 17 --checkpoint " + journal_ +
+                               " & pid=$!; sleep 0.3; kill -TERM $pid; wait $pid");
+  EXPECT_EQ(r.status, 143) << r.err;
+  EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
+  expect_resumes_exactly("17", "95815104");
+}
+
+TEST_F(CliCheckpointTest, SecondSigintExitsAtOnceLeavingAValidJournal) {
+  const cli_run r = run_script("$NQ count 17 --checkpoint " + journal_ +
+                               " --checkpoint-interval 0.02 & pid=$!; sleep 0.3; kill -INT $pid; kill -INT $pid; "
+                               "wait $pid");
+  EXPECT_EQ(r.status, 130) << r.err;
+  expect_resumes_exactly("17", "95815104");
+}
+
+TEST_F(CliCheckpointTest, FullDiskIsReportedAndTheJournalStaysUsable) {
+  // A file-size limit of 2 KiB stands in for a full disk: the journal's
+  // writes fail (EFBIG) after its first few dozen records.
+  const cli_run r = run_script("ulimit -f 2; $NQ count 15 --checkpoint " + journal_ + " --checkpoint-interval 0.01");
+  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("writing checkpoint"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
+  expect_resumes_exactly("15", "2279184");
+}
+
+TEST_F(CliCheckpointTest, JournalOfAnotherBoardIsRefusedWithExitTwo) {
+  ASSERT_EQ(run_cli("count 12 --checkpoint " + journal_).status, 0);
+  const cli_run r = run_cli("count 13 --checkpoint " + journal_);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("belongs to another run (n = 12"), std::string::npos) << r.err;
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
+}
+
+TEST_F(CliCheckpointTest, ProgressGoesToStderrOnly) {
+  const cli_run r = run_cli("count 15 --progress --json --checkpoint " + journal_);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_in(r.out), 1) << r.out;
+  EXPECT_NE(r.err.find("progress: 100.0%"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("subproblems  "), std::string::npos) << r.err;
+}
+
 TEST(CliTest, HelpAndVersion) {
   EXPECT_EQ(run_cli("--help").status, 0);
   EXPECT_NE(run_cli("--help").out.find("verify"), std::string::npos);
@@ -186,6 +283,9 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_input{"scale 10 --csv /nonexistent-dir/s.csv", "cannot write --csv file"},
                       bad_input{"scale", "missing board size"},
                       bad_input{"plan 40", "board size 40 is out of range"},
+                      bad_input{"count 10 --checkpoint /nonexistent-dir/q.ckpt", "cannot open checkpoint"},
+                      bad_input{"count 10 --checkpoint-interval 0", "invalid --checkpoint-interval '0'"},
+                      bad_input{"count 10 --progress --no-progress", "contradict"},
                       bad_input{"plan 12 --split-depth 13", "--split-depth 13 is out of range"},
                       bad_input{"", "missing command"}));
 

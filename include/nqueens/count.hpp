@@ -3,13 +3,17 @@
 /// \file
 /// One call that runs plan -> execute -> reduce -> verify for a board size.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <string>
 
 #include "nqueens/count_types.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/plan.hpp"
+#include "nqueens/progress.hpp"
 #include "nqueens/verify.hpp"
 
 namespace nqueens {
@@ -21,6 +25,19 @@ struct count_options {
   int threads = 0;
   /// Rows fixed per subproblem; 0 chooses automatically (see plan_options).
   int split_depth = 0;
+  /// Checkpoint journal (see checkpoint.hpp); empty for none. An existing
+  /// journal of the same run is resumed; a finished one is just read.
+  std::string checkpoint;
+  /// Longest time between journal flushes (each ends with fsync): the most
+  /// work a crash can lose.
+  double checkpoint_interval_seconds = 2.0;
+  /// Called from a helper thread about every progress_interval_seconds, and
+  /// once more at the end (progress::last).
+  std::function<void(const progress&)> on_progress;
+  double progress_interval_seconds = 0.25;
+  /// When set and true, no further subproblems are started; the count
+  /// returns with complete == false and the journal flushed.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// Everything a caller wants to print about one count.
@@ -37,10 +54,18 @@ struct count_result {
   int split_depth = 0;
   std::uint64_t plan_fingerprint = 0;
   verification check;
+  /// False when cancelled before every subproblem finished: the totals are
+  /// then partial and `check` compares nothing.
+  bool complete = true;
+  /// Subproblems finished, including those taken from the journal.
+  std::size_t finished = 0;
+  /// Subproblems taken from the checkpoint journal rather than counted now.
+  std::size_t resumed = 0;
 };
 
 /// Counts every solution of the n-queens problem on an n x n board.
-/// Throws std::invalid_argument for n outside 1..max_board_size or bad options.
+/// Throws std::invalid_argument for n outside 1..max_board_size or bad
+/// options, checkpoint_error for a journal that cannot be used or written.
 count_result count(int n, const count_options& options = {});
 
 }  // namespace nqueens

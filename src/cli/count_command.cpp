@@ -1,8 +1,14 @@
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
+#include "cli/progress_line.hpp"
+#include "cli/signals.hpp"
 #include "nqueens/count.hpp"
 
 namespace nqueens::cli {
@@ -15,12 +21,17 @@ int run_count(const std::vector<std::string>& args) {
       ("t,threads", "Worker threads (default: all hardware threads)", cxxopts::value<std::string>())
       ("e,engine", engine_help(), cxxopts::value<std::string>()->default_value("symmetric"))
       ("split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>())
+      ("checkpoint", "Journal of finished subproblems: resume from it, keep it up to date (fsync every 2 s)",
+       cxxopts::value<std::string>())
+      ("checkpoint-interval", "Seconds between journal flushes (fsync)", cxxopts::value<std::string>()->default_value("2"))
+      ("progress", "Show progress on stderr (default when stderr is a terminal)")
+      ("no-progress", "Never show progress")
       ("json", "Print one JSON object instead of text")
       ("h,help", "Show this help")
       ("n", "Board size", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"n"});
   const auto result =
-      parse_command_line(options, args, {"-t", "--threads", "-e", "--engine", "--split-depth"}, true);
+      parse_command_line(options, args, {"-t", "--threads", "-e", "--engine", "--split-depth", "--checkpoint", "--checkpoint-interval"}, true);
   if (result.count("help")) {
     std::cout << options.help() << "\nN is a board size from 1 to " << max_board_size << ".\n";
     return 0;
@@ -35,7 +46,39 @@ int run_count(const std::vector<std::string>& args) {
         parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
   }
 
+  if (result.count("checkpoint")) {
+    opts.checkpoint = result["checkpoint"].as<std::string>();
+    if (opts.checkpoint.empty()) throw usage_error("--checkpoint needs a file name");
+  }
+  {
+    const std::string text = result["checkpoint-interval"].as<std::string>();
+    char* end = nullptr;
+    const double seconds = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(seconds >= 0.01 && seconds <= 3600)) {
+      throw usage_error("invalid --checkpoint-interval '" + text + "': expected seconds from 0.01 to 3600");
+    }
+    opts.checkpoint_interval_seconds = seconds;
+  }
+  if (result.count("progress") && result.count("no-progress")) {
+    throw usage_error("--progress and --no-progress contradict each other");
+  }
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  const bool show_progress = result.count("progress") != 0 || (terminal && result.count("no-progress") == 0);
+  progress_printer printer(terminal);
+  if (show_progress) opts.on_progress = [&printer](const progress& p) { printer(p); };
+  install_stop_handlers();
+  opts.cancel = &stop_requested();
+
   const count_result r = count(n, opts);
+  if (!r.complete) {
+    const int sig = stop_signal();
+    std::cerr << "nqueens: interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << " after " << r.finished
+              << " of " << r.subproblems << " subproblems; "
+              << (opts.checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
+                                          : "run the same command again to resume from " + opts.checkpoint)
+              << '\n';
+    return 128 + (sig == 0 ? SIGINT : sig);
+  }
   if (result.count("json")) {
     std::cout << count_json(r) << '\n';
   } else {
@@ -48,6 +91,10 @@ int run_count(const std::vector<std::string>& args) {
     std::cout << "  engine " << to_string(r.kind) << ", " << r.threads << (r.threads == 1 ? " thread" : " threads")
               << ", " << r.subproblems << " subproblems (split depth " << r.split_depth << "), "
               << format_seconds(r.seconds) << '\n';
+    if (r.resumed > 0) {
+      std::cout << "  resumed: " << r.resumed << " of " << r.subproblems << " subproblems taken from "
+                << opts.checkpoint << '\n';
+    }
   }
   return r.check.ok() ? 0 : 1;
 }

@@ -1,6 +1,7 @@
 // The `nqueens` command-line tool: parses, calls the library, prints.
 
 #include <cctype>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -9,6 +10,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
+#include "nqueens/checkpoint.hpp"
 #include "nqueens/version.hpp"
 
 namespace {
@@ -27,7 +29,8 @@ constexpr const char* usage_text =
     "  -h, --help   Show this help; 'nqueens <command> --help' shows a command's options\n"
     "  --version    Print the version\n"
     "\n"
-    "Exit status: 0 ok, 1 a count differs from the published value, 2 usage error.\n";
+    "Exit status: 0 ok, 1 a count differs from the published value, 2 usage error,\n"
+    "3 runtime failure, 130/143 interrupted by SIGINT/SIGTERM.\n";
 
 int dispatch(const std::vector<std::string>& argv) {
   using namespace nqueens::cli;
@@ -62,9 +65,17 @@ int dispatch(const std::vector<std::string>& argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Past a file-size limit, write() should fail with EFBIG (reported), not
+  // kill the process.
+  std::signal(SIGXFSZ, SIG_IGN);
   const std::vector<std::string> args(argv, argv + argc);
   try {
     return dispatch(args);
+  } catch (const nqueens::checkpoint_error& e) {
+    // A journal that belongs elsewhere, is damaged or cannot be opened is a
+    // problem with the command line (2); failing to write mid-run is not (3).
+    std::cerr << "nqueens: " << e.what() << '\n';
+    return e.why() == nqueens::checkpoint_error::reason::write ? 3 : 2;
   } catch (const nqueens::cli::usage_error& e) {
     std::cerr << "nqueens: " << e.what() << '\n';
     return 2;

@@ -47,7 +47,8 @@ std::string count_json(const count_result& r) {
       .add("seconds", r.seconds)
       .add("subproblems", r.subproblems)
       .add("split_depth", r.split_depth)
-      .add("plan_fingerprint", std::string_view(fingerprint));
+      .add("plan_fingerprint", std::string_view(fingerprint))
+      .add("resumed", r.resumed);
   return o.str();
 }
 

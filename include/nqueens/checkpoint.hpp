@@ -1,0 +1,86 @@
+#pragma once
+
+/// \file
+/// Checkpoint journal: an append-only file of finished subproblems, so that a
+/// long count survives Ctrl-C, a crash or `kill -9` and resumes where it was.
+///
+/// Layout (little-endian): a 64-byte header naming the run (format version, n,
+/// engine, split depth, plan fingerprint, subproblem count, checksum), then
+/// 32-byte records (type, subproblem index, total, unique, checksum). The last
+/// record of a finished run marks it complete. A record cut short by a crash
+/// is dropped on open; any other damage is reported, never skipped.
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "nqueens/execute.hpp"
+#include "nqueens/plan.hpp"
+
+namespace nqueens {
+
+/// Why a journal could not be used.
+class checkpoint_error : public std::runtime_error {
+ public:
+  enum class reason {
+    foreign,   ///< the journal belongs to another n, engine or plan
+    corrupt,   ///< damaged, or not a journal at all
+    unusable,  ///< cannot be opened or created
+    write,     ///< writing failed mid-run (e.g. the disk is full)
+  };
+  checkpoint_error(reason r, const std::string& what) : std::runtime_error(what), reason_(r) {}
+  reason why() const noexcept { return reason_; }
+
+ private:
+  reason reason_;
+};
+
+/// An open journal for one plan. record() is thread-safe and does no I/O;
+/// flush() writes and fsyncs what was recorded since the last flush.
+class checkpoint_journal {
+ public:
+  static constexpr std::size_t header_size = 64;
+  static constexpr std::size_t record_size = 32;
+
+  /// Opens `path` for plan `p`, creating it when missing (or empty). An
+  /// existing journal must name the same run; its records are loaded, and a
+  /// torn last record is cut off the file. Throws checkpoint_error.
+  checkpoint_journal(const std::string& path, const plan& p);
+  ~checkpoint_journal();
+  checkpoint_journal(const checkpoint_journal&) = delete;
+  checkpoint_journal& operator=(const checkpoint_journal&) = delete;
+
+  const std::string& path() const noexcept { return path_; }
+  /// finished()[i] != 0 when subproblem i is in the journal, with counts()[i].
+  const std::vector<std::uint8_t>& finished() const noexcept { return finished_; }
+  const std::vector<subproblem_count>& counts() const noexcept { return counts_; }
+  std::size_t finished_count() const noexcept { return finished_count_; }
+  /// True when the journal holds the completion mark of a finished run.
+  bool complete() const noexcept { return complete_; }
+  /// Bytes of a torn last record removed when the journal was opened.
+  std::size_t dropped_bytes() const noexcept { return dropped_bytes_; }
+
+  /// Queues a finished subproblem for the next flush. Thread-safe.
+  void record(std::size_t index, const subproblem_count& c);
+  /// Appends the queued records and fsyncs. Throws checkpoint_error(write).
+  void flush();
+  /// Flushes, then appends the completion mark. Precondition: every
+  /// subproblem is recorded.
+  void mark_complete();
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::vector<std::uint8_t> finished_;
+  std::vector<subproblem_count> counts_;
+  std::size_t finished_count_ = 0;
+  bool complete_ = false;
+  std::size_t dropped_bytes_ = 0;
+  std::mutex mutex_;
+  std::vector<unsigned char> pending_;
+};
+
+}  // namespace nqueens

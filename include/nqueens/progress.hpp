@@ -1,0 +1,40 @@
+#pragma once
+
+/// \file
+/// Progress of a running count, weighted by estimated work.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "nqueens/count_types.hpp"
+#include "nqueens/plan.hpp"
+
+namespace nqueens {
+
+/// A snapshot handed to count_options::on_progress.
+struct progress {
+  std::size_t subproblems = 0;
+  /// Finished subproblems, those taken from a checkpoint journal included.
+  std::size_t finished = 0;
+  /// Share of the estimated work done, 0..1 (journal work included).
+  double fraction = 0.0;
+  /// Seconds since this run started.
+  double elapsed_seconds = 0.0;
+  /// Estimated seconds left, from this run's pace; empty until work is done.
+  std::optional<double> eta_seconds;
+  /// Solutions counted so far (journal included).
+  uint128 total_so_far = 0;
+  int threads = 0;
+  /// True for the last snapshot of the run.
+  bool last = false;
+};
+
+/// Estimated relative work of every subproblem of `p`: the number of ways to
+/// extend it by its next two open rows. Cheap (microseconds per subproblem)
+/// and within a small factor of the real cost, which is what a percentage and
+/// an ETA need. Always at least 1.
+std::vector<std::uint64_t> estimate_work(const plan& p);
+
+}  // namespace nqueens

@@ -1,0 +1,20 @@
+#pragma once
+
+// SIGINT/SIGTERM for long counts: the first asks the count to stop handing out
+// work (it then flushes its journal and returns); the second exits at once,
+// leaving the journal valid up to its last whole record.
+
+#include <atomic>
+
+namespace nqueens::cli {
+
+/// Installs the handlers. Call once, before counting.
+void install_stop_handlers();
+
+/// Set by the first SIGINT or SIGTERM.
+const std::atomic<bool>& stop_requested();
+
+/// The signal that asked to stop (SIGINT or SIGTERM), 0 if none.
+int stop_signal();
+
+}  // namespace nqueens::cli

@@ -1,0 +1,209 @@
+#include "nqueens/checkpoint.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "nqueens/count.hpp"
+#include "nqueens/known_counts.hpp"
+
+namespace nqueens {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CheckpointTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = fs::temp_directory_path() /
+            ("nqueens-ckpt-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".journal");
+    fs::remove(path_);
+  }
+  void TearDown() override { fs::remove(path_); }
+
+  // A journal holding the first k subproblems of `p`, as a run would leave it.
+  void write_journal(const plan& p, std::size_t k) {
+    checkpoint_journal j(path_.string(), p);
+    for (std::size_t i = 0; i < k; ++i) j.record(i, solve_subproblem(p, i));
+    j.flush();
+  }
+  std::vector<char> bytes() const {
+    std::ifstream in(path_, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+  }
+  void set_bytes(const std::vector<char>& b) const {
+    std::ofstream out(path_, std::ios::binary | std::ios::trunc);
+    out.write(b.data(), static_cast<std::streamsize>(b.size()));
+  }
+  count_result resume(int n, int threads = 2) {
+    count_options o;
+    o.threads = threads;
+    o.checkpoint = path_.string();
+    return count(n, o);
+  }
+
+  fs::path path_;
+};
+
+TEST_F(CheckpointTest, ResumingAfterKSubproblemsGivesTheExactCounts) {
+  const plan p(13);
+  for (const std::size_t k : {std::size_t{0}, std::size_t{1}, p.size() / 3, p.size() - 1, p.size()}) {
+    for (const int threads : {1, 2, 3}) {
+      fs::remove(path_);
+      write_journal(p, k);
+      const count_result r = resume(13, threads);
+      EXPECT_TRUE(r.complete);
+      EXPECT_EQ(r.resumed, k);
+      EXPECT_EQ(r.total, *published_total(13)) << "k = " << k << ", threads " << threads;
+      EXPECT_EQ(*r.unique, *published_unique(13));
+      EXPECT_TRUE(r.check.verified(true));
+    }
+  }
+}
+
+TEST_F(CheckpointTest, CancelledRunResumesToTheExactCounts) {
+  for (const int threads : {1, 2}) {
+    fs::remove(path_);
+    std::atomic<bool> cancel{false};
+    count_options o;
+    o.threads = threads;
+    o.checkpoint = path_.string();
+    o.cancel = &cancel;
+    o.progress_interval_seconds = 0.0;  // every tick: cancel at the first one
+    o.on_progress = [&](const progress&) { cancel = true; };
+    const count_result partial = count(16, o);
+    const count_result r = resume(16, threads);
+    EXPECT_TRUE(r.complete);
+    EXPECT_EQ(r.resumed, partial.finished);
+    EXPECT_EQ(r.total, *published_total(16));
+    EXPECT_EQ(*r.unique, *published_unique(16));
+    if (!partial.complete) EXPECT_LT(partial.finished, partial.subproblems);
+  }
+}
+
+TEST_F(CheckpointTest, FinishedJournalIsReadNotRecounted) {
+  ASSERT_TRUE(resume(12).complete);
+  const count_result again = resume(12);
+  EXPECT_EQ(again.resumed, again.subproblems);
+  EXPECT_EQ(again.total, *published_total(12));
+  EXPECT_TRUE(checkpoint_journal(path_.string(), plan(12)).complete());
+}
+
+TEST_F(CheckpointTest, TornLastRecordIsDroppedAtEveryCut) {
+  const plan p(12);
+  write_journal(p, 5);
+  const std::vector<char> whole = bytes();
+  for (std::size_t cut = 1; cut < checkpoint_journal::record_size; ++cut) {
+    set_bytes(std::vector<char>(whole.begin(), whole.end() - static_cast<std::ptrdiff_t>(cut)));
+    {
+      const checkpoint_journal j(path_.string(), p);
+      EXPECT_EQ(j.finished_count(), 4u) << "cut " << cut;
+      EXPECT_EQ(j.dropped_bytes(), checkpoint_journal::record_size - cut);
+    }
+    EXPECT_EQ(fs::file_size(path_), whole.size() - checkpoint_journal::record_size);
+    const count_result r = resume(12);
+    EXPECT_EQ(r.total, *published_total(12)) << "cut " << cut;
+    EXPECT_EQ(r.resumed, 4u);
+  }
+}
+
+TEST_F(CheckpointTest, ZeroedLastRecordCountsAsTorn) {
+  const plan p(12);
+  write_journal(p, 3);
+  std::vector<char> b = bytes();
+  std::fill(b.end() - checkpoint_journal::record_size, b.end(), '\0');
+  set_bytes(b);
+  EXPECT_EQ(checkpoint_journal(path_.string(), p).finished_count(), 2u);
+}
+
+TEST_F(CheckpointTest, EveryDamagedHeaderByteIsRefused) {
+  const plan p(12);
+  write_journal(p, 3);
+  const std::vector<char> whole = bytes();
+  for (std::size_t at = 0; at < checkpoint_journal::header_size; ++at) {
+    std::vector<char> b = whole;
+    b[at] = static_cast<char>(b[at] ^ 0x10);
+    set_bytes(b);
+    EXPECT_THROW(checkpoint_journal(path_.string(), p), checkpoint_error) << "byte " << at;
+  }
+}
+
+TEST_F(CheckpointTest, DamagedRecordIsReportedNotSkipped) {
+  const plan p(12);
+  write_journal(p, 4);
+  const std::vector<char> whole = bytes();
+  for (std::size_t record = 0; record < 4; ++record) {
+    for (const std::size_t offset : {std::size_t{0}, std::size_t{5}, std::size_t{9}, std::size_t{17}, std::size_t{30}}) {
+      std::vector<char> b = whole;
+      b[checkpoint_journal::header_size + record * checkpoint_journal::record_size + offset] ^= 0x01;
+      set_bytes(b);
+      try {
+        checkpoint_journal j(path_.string(), p);
+        ADD_FAILURE() << "record " << record << ", byte " << offset << " accepted";
+      } catch (const checkpoint_error& e) {
+        EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt);
+        EXPECT_NE(std::string(e.what()).find("record " + std::to_string(record)), std::string::npos) << e.what();
+      }
+    }
+  }
+}
+
+TEST_F(CheckpointTest, JournalOfAnotherRunIsRefused) {
+  write_journal(plan(12), 2);
+  for (const plan& other : {plan(13), plan(12, {.kind = engine::mirror}), plan(12, {.split_depth = 2})}) {
+    try {
+      checkpoint_journal j(path_.string(), other);
+      ADD_FAILURE() << "accepted";
+    } catch (const checkpoint_error& e) {
+      EXPECT_EQ(e.why(), checkpoint_error::reason::foreign);
+      EXPECT_NE(std::string(e.what()).find("belongs to another run (n = 12"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(checkpoint_journal(path_.string(), plan(12)).finished_count(), 2u);  // left untouched
+}
+
+TEST_F(CheckpointTest, ForeignFileIsNotOverwritten) {
+  set_bytes({'h', 'e', 'l', 'l', 'o', '\n'});
+  EXPECT_THROW(checkpoint_journal(path_.string(), plan(10)), checkpoint_error);
+  EXPECT_EQ(bytes().size(), 6u);
+  set_bytes(std::vector<char>(200, 'x'));
+  EXPECT_THROW(checkpoint_journal(path_.string(), plan(10)), checkpoint_error);
+  EXPECT_EQ(bytes().size(), 200u);
+}
+
+TEST_F(CheckpointTest, UnwritablePathIsReported) {
+  try {
+    checkpoint_journal j("/nonexistent-dir/q.journal", plan(10));
+    ADD_FAILURE() << "accepted";
+  } catch (const checkpoint_error& e) {
+    EXPECT_EQ(e.why(), checkpoint_error::reason::unusable);
+    EXPECT_NE(std::string(e.what()).find("No such file or directory"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(CheckpointTest, SameRecordTwiceIsHarmlessDifferentTwiceIsCorrupt) {
+  const plan p(11);
+  {
+    checkpoint_journal j(path_.string(), p);
+    j.record(3, solve_subproblem(p, 3));
+    j.record(3, solve_subproblem(p, 3));
+    j.flush();
+  }
+  EXPECT_EQ(checkpoint_journal(path_.string(), p).finished_count(), 1u);
+  {
+    checkpoint_journal j(path_.string(), p);
+    subproblem_count wrong = solve_subproblem(p, 3);
+    wrong.total += 8;
+    j.record(3, wrong);
+  }
+  EXPECT_THROW(checkpoint_journal(path_.string(), p), checkpoint_error);
+}
+
+}  // namespace
+}  // namespace nqueens
