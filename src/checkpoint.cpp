@@ -116,7 +116,7 @@ checkpoint_journal::checkpoint_journal(const std::string& path, const plan& p)
     // header we would write (a crash while creating it): start it afresh.
     // Anything else is not ours to overwrite.
     if (size < header_size) {
-      if (std::memcmp(bytes.data(), expected.data(), size) != 0) {
+      if (size > 0 && std::memcmp(bytes.data(), expected.data(), size) != 0) {  // memcmp wants non-null even for 0 bytes
         throw checkpoint_error(reason::corrupt, name + " is not an nqueens checkpoint journal");
       }
       if (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) != 0 ||
