@@ -33,7 +33,7 @@ std::uint64_t checksum(const unsigned char* bytes, std::size_t size) {
   return hash.value();
 }
 
-std::array<unsigned char, checkpoint_journal::header_size> header_for(const plan& p) {
+std::array<unsigned char, checkpoint_journal::header_size> header_for(const plan& p, shard_spec shard) {
   std::array<unsigned char, checkpoint_journal::header_size> h{};
   std::memcpy(h.data(), magic.data(), magic.size());
   put(h.data() + 8, format_version, 4);
@@ -42,6 +42,8 @@ std::array<unsigned char, checkpoint_journal::header_size> header_for(const plan
   put(h.data() + 20, static_cast<std::uint64_t>(p.split_depth()), 4);
   put(h.data() + 24, p.fingerprint(), 8);
   put(h.data() + 32, p.size(), 8);
+  put(h.data() + 40, static_cast<std::uint64_t>(shard.index), 4);
+  put(h.data() + 44, static_cast<std::uint64_t>(shard.count), 4);
   put(h.data() + 56, checksum(h.data(), 56), 8);
   return h;
 }
@@ -57,15 +59,19 @@ std::array<unsigned char, checkpoint_journal::record_size> record_for(std::uint3
   return r;
 }
 
-std::string describe_run(std::uint64_t n, std::uint64_t kind, std::uint64_t depth, std::uint64_t fingerprint) {
-  char text[160];
+// "n = 12, engine symmetric, split depth 4, plan 0123456789abcdef[, shard 1/4]" from a header.
+std::string describe_run(const unsigned char* h) {
+  const std::uint64_t kind = get(h + 16, 4);
+  char text[200];
   std::snprintf(text, sizeof text, "n = %llu, engine %s, split depth %llu, plan %016llx",
-                static_cast<unsigned long long>(n),
+                static_cast<unsigned long long>(get(h + 12, 4)),
                 kind == static_cast<std::uint64_t>(engine::symmetric) ? "symmetric"
                 : kind == static_cast<std::uint64_t>(engine::mirror)  ? "mirror"
                                                                       : "unknown",
-                static_cast<unsigned long long>(depth), static_cast<unsigned long long>(fingerprint));
-  return text;
+                static_cast<unsigned long long>(get(h + 20, 4)), static_cast<unsigned long long>(get(h + 24, 8)));
+  std::string out = text;
+  if (get(h + 44, 4) > 1) out += ", shard " + std::to_string(get(h + 40, 4)) + "/" + std::to_string(get(h + 44, 4));
+  return out;
 }
 
 // write() until everything is out; false with errno set on failure.
@@ -95,8 +101,14 @@ bool read_all(int fd, unsigned char* data, std::size_t size) {
 
 }  // namespace
 
-checkpoint_journal::checkpoint_journal(const std::string& path, const plan& p)
+checkpoint_journal::checkpoint_journal(const std::string& path, const plan& p, shard_spec shard)
     : path_(path), finished_(p.size(), 0), counts_(p.size()) {
+  std::vector<std::uint8_t> owned(p.size(), 0);  // the subproblems this shard counts
+  std::size_t owned_count = 0;
+  for (const std::size_t i : shard_indices(p, shard)) {
+    owned[i] = 1;
+    ++owned_count;
+  }
   using reason = checkpoint_error::reason;
   const std::string name = "checkpoint '" + path + "'";
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -106,7 +118,7 @@ checkpoint_journal::checkpoint_journal(const std::string& path, const plan& p)
     if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
       throw checkpoint_error(reason::unusable, name + " is not a regular file");
     }
-    const auto expected = header_for(p);
+    const auto expected = header_for(p, shard);
     auto size = static_cast<std::size_t>(st.st_size);
     std::vector<unsigned char> bytes(size);
     if (size > 0 && !read_all(fd_, bytes.data(), size)) {
@@ -143,14 +155,8 @@ checkpoint_journal::checkpoint_journal(const std::string& path, const plan& p)
                                                   ", this build reads format " + std::to_string(format_version));
     }
     if (std::memcmp(h, expected.data(), header_size) != 0) {
-      throw checkpoint_error(reason::foreign,
-                             name + " belongs to another run (" + describe_run(get(h + 12, 4), get(h + 16, 4),
-                                                                                get(h + 20, 4), get(h + 24, 8)) +
-                                 "), not this one (" +
-                                 describe_run(static_cast<std::uint64_t>(p.board_size()),
-                                              static_cast<std::uint64_t>(p.kind()),
-                                              static_cast<std::uint64_t>(p.split_depth()), p.fingerprint()) +
-                                 ")");
+      throw checkpoint_error(reason::foreign, name + " belongs to another run (" + describe_run(h) +
+                                                  "), not this one (" + describe_run(expected.data()) + ")");
     }
     const std::size_t records = (size - header_size) / record_size;
     const std::size_t tail = (size - header_size) % record_size;
@@ -174,11 +180,11 @@ checkpoint_journal::checkpoint_journal(const std::string& path, const plan& p)
       const auto index = static_cast<std::size_t>(get(r + 4, 4));
       const subproblem_count c{get(r + 8, 8), get(r + 16, 8)};
       if (type == record_complete) {
-        if (finished_count_ != p.size()) {
+        if (finished_count_ != owned_count) {
           throw checkpoint_error(reason::corrupt, where + " marks the run complete with subproblems missing");
         }
         complete_ = true;
-      } else if (type == record_subproblem && index < p.size()) {
+      } else if (type == record_subproblem && index < p.size() && owned[index] != 0) {
         if (finished_[index] != 0 && !(counts_[index] == c)) {
           throw checkpoint_error(reason::corrupt, where + " gives subproblem " + std::to_string(index) +
                                                       " a second, different count");

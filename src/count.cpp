@@ -87,7 +87,10 @@ count_result count(int n, const count_options& options) {
   const auto start = clock_type::now();
   const plan p(n, plan_options{.kind = options.kind, .split_depth = options.split_depth});
   std::unique_ptr<checkpoint_journal> journal;
-  if (!options.checkpoint.empty()) journal = std::make_unique<checkpoint_journal>(options.checkpoint, p);
+  const std::vector<std::size_t> mine = shard_indices(p, options.shard);
+  if (!options.checkpoint.empty()) {
+    journal = std::make_unique<checkpoint_journal>(options.checkpoint, p, options.shard);
+  }
 
   count_result r;
   r.n = n;
@@ -95,19 +98,21 @@ count_result count(int n, const count_options& options) {
   r.subproblems = p.size();
   r.split_depth = p.split_depth();
   r.plan_fingerprint = p.fingerprint();
+  r.shard = options.shard;
+  r.shard_subproblems = mine.size();
 
   std::vector<std::size_t> todo;
-  for (std::size_t i = 0; i < p.size(); ++i) {
+  for (const std::size_t i : mine) {
     if (!journal || journal->finished()[i] == 0) todo.push_back(i);
   }
-  r.resumed = p.size() - todo.size();
+  r.resumed = mine.size() - todo.size();
 
   const bool watch = options.on_progress || journal || options.cancel != nullptr;
   run_state state;
   std::vector<std::uint64_t> work;
   if (options.on_progress) {
     work = estimate_work(p);
-    for (std::size_t i = 0; i < p.size(); ++i) {
+    for (const std::size_t i : mine) {
       state.work_total += work[i];
       if (journal && journal->finished()[i] != 0) {
         state.work_done += work[i];
@@ -148,7 +153,7 @@ count_result count(int n, const count_options& options) {
         if (options.on_progress &&
             std::chrono::duration<double>(now - last_progress).count() >= options.progress_interval_seconds) {
           last_progress = now;
-          options.on_progress(snapshot(state, p.size(), threads, start, false));
+          options.on_progress(snapshot(state, mine.size(), threads, start, false));
         }
         if (journal &&
             std::chrono::duration<double>(now - last_flush).count() >= options.checkpoint_interval_seconds) {
@@ -175,17 +180,17 @@ count_result count(int n, const count_options& options) {
       }
     }
   }
-  const totals sums = reduce(run);
+  const totals sums = reduce(run);  // only this shard's subproblems ever finish
   r.threads = run.threads;
   r.total = sums.total;
   r.finished = sums.finished;
-  r.complete = sums.complete();
+  r.complete = sums.finished == mine.size();
   if (counts_unique(options.kind)) r.unique = sums.unique;
   if (r.complete) {
-    r.check = verify(n, sums.total, r.unique);
+    if (options.shard.whole()) r.check = verify(n, sums.total, r.unique);
     if (journal && !journal->complete()) journal->mark_complete();
   }
-  if (options.on_progress) options.on_progress(snapshot(state, p.size(), threads, start, true));
+  if (options.on_progress) options.on_progress(snapshot(state, mine.size(), threads, start, true));
   r.seconds = seconds_since(start);
   return r;
 }

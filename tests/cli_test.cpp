@@ -143,6 +143,17 @@ TEST(CliTest, PlanStatsReportsTheBound) {
   EXPECT_NE(text.out.find("subproblems, fingerprint"), std::string::npos) << text.out;
 }
 
+// Signal and kill tests need a count that is still running when the signal
+// lands and a resume that finishes soon: n = 17 runs for seconds in a normal
+// build; sanitized builds run the kernel 10-50 times slower, so n = 15 there.
+#ifdef NQUEENS_SANITIZED
+constexpr const char* long_n = "15";
+constexpr const char* long_total = "2279184";
+#else
+constexpr const char* long_n = "17";
+constexpr const char* long_total = "95815104";
+#endif
+
 class CliCheckpointTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -164,37 +175,36 @@ class CliCheckpointTest : public ::testing::Test {
 };
 
 TEST_F(CliCheckpointTest, KillNineMidRunThenResume) {
-  // n = 17 runs for seconds here, so the kill lands mid-run even on a fast machine.
-  const cli_run killed = run_script("$NQ count 17 --threads 2 --checkpoint " + journal_ +
+  const cli_run killed = run_script(std::string("$NQ count ") + long_n + " --threads 2 --checkpoint " + journal_ +
                                     " --checkpoint-interval 0.02 & pid=$!; sleep 0.3; kill -9 $pid; wait $pid");
   EXPECT_EQ(killed.status, 137) << killed.err;
-  expect_resumes_exactly("17", "95815104");
+  expect_resumes_exactly(long_n, long_total);
 }
 
 TEST_F(CliCheckpointTest, SigintStopsWritesTheJournalAndExits130) {
-  const cli_run r = run_script("$NQ count 17 --threads 1 --checkpoint " + journal_ +
+  const cli_run r = run_script(std::string("$NQ count ") + long_n + " --threads 1 --checkpoint " + journal_ +
                                " & pid=$!; sleep 0.3; kill -INT $pid; wait $pid");
   EXPECT_EQ(r.status, 130) << r.err;
   EXPECT_NE(r.err.find("interrupted by SIGINT after"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("run the same command again to resume"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
-  expect_resumes_exactly("17", "95815104");
+  expect_resumes_exactly(long_n, long_total);
 }
 
 TEST_F(CliCheckpointTest, SigtermExits143AndResumes) {
-  const cli_run r = run_script("$NQ count 17 --checkpoint " + journal_ +
+  const cli_run r = run_script(std::string("$NQ count ") + long_n + " --checkpoint " + journal_ +
                                " & pid=$!; sleep 0.3; kill -TERM $pid; wait $pid");
   EXPECT_EQ(r.status, 143) << r.err;
   EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
-  expect_resumes_exactly("17", "95815104");
+  expect_resumes_exactly(long_n, long_total);
 }
 
 TEST_F(CliCheckpointTest, SecondSigintExitsAtOnceLeavingAValidJournal) {
-  const cli_run r = run_script("$NQ count 17 --checkpoint " + journal_ +
+  const cli_run r = run_script(std::string("$NQ count ") + long_n + " --checkpoint " + journal_ +
                                " --checkpoint-interval 0.02 & pid=$!; sleep 0.3; kill -INT $pid; kill -INT $pid; "
                                "wait $pid");
   EXPECT_EQ(r.status, 130) << r.err;
-  expect_resumes_exactly("17", "95815104");
+  expect_resumes_exactly(long_n, long_total);
 }
 
 TEST_F(CliCheckpointTest, FullDiskIsReportedAndTheJournalStaysUsable) {
@@ -221,6 +231,74 @@ TEST_F(CliCheckpointTest, ProgressGoesToStderrOnly) {
   EXPECT_EQ(lines_in(r.out), 1) << r.out;
   EXPECT_NE(r.err.find("progress: 100.0%"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("subproblems  "), std::string::npos) << r.err;
+}
+
+class CliShardTest : public ::testing::Test {
+ protected:
+  // Counts shard k of `shards` of Q(n) into its own JSON file; returns the file.
+  std::string shard_file(int n, int k, int shards, const std::string& extra = "") {
+    const std::string file = (std::filesystem::temp_directory_path() /
+                              ("nqueens-shard-" + std::to_string(::getpid()) + "-" + std::to_string(n) + "-" +
+                               std::to_string(k) + "of" + std::to_string(shards) + ".json"))
+                                 .string();
+    files_.push_back(file);
+    const cli_run r = run_cli("count " + std::to_string(n) + " --shard " + std::to_string(k) + "/" +
+                              std::to_string(shards) + " --json " + extra);
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::ofstream(file) << r.out;
+    return file;
+  }
+  void TearDown() override {
+    for (const auto& f : files_) std::filesystem::remove(f);
+  }
+  std::vector<std::string> files_;
+};
+
+TEST_F(CliShardTest, FourShardsMergeToTheVerifiedCounts) {
+  std::string all;
+  for (int k = 0; k < 4; ++k) all += " " + shard_file(13, k, 4);
+  const cli_run r = run_cli("merge" + all);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(13) = 73712  verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unique = 9233  verified"), std::string::npos) << r.out;
+}
+
+TEST_F(CliShardTest, MoreShardsThanSubproblemsAndOneShard) {
+  std::string all;
+  for (int k = 0; k < 40; ++k) all += " " + shard_file(5, k, 40);  // the 5-board plan is tiny
+  EXPECT_EQ(run_cli("merge" + all).status, 0);
+  EXPECT_EQ(run_cli("merge " + shard_file(11, 0, 1)).status, 0);
+}
+
+TEST_F(CliShardTest, MissingDuplicateAndForeignShardsAreNamed) {
+  const std::string a = shard_file(12, 0, 3), b = shard_file(12, 1, 3), c = shard_file(12, 2, 3);
+  const std::string other = shard_file(11, 2, 3);
+  cli_run r = run_cli("merge " + a + " " + b);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("1 of 3 shards missing: 2"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;  // never a partial sum presented as a total
+  r = run_cli("merge " + a + " " + b + " " + b + " " + c);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("shard 1/3 is given twice: " + b + " and " + b), std::string::npos) << r.err;
+  r = run_cli("merge " + a + " " + b + " " + other);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(other + " belongs to another run (n = 11"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("shards missing: 2"), std::string::npos) << r.err;
+}
+
+TEST_F(CliShardTest, ShardsWithTheirOwnJournals) {
+  const auto journal = std::filesystem::temp_directory_path() / ("nqueens-shard-" + std::to_string(::getpid()));
+  std::string all;
+  for (int k = 0; k < 2; ++k) {
+    const std::string j = journal.string() + "-" + std::to_string(k) + ".ckpt";
+    files_.push_back(j);
+    all += " " + shard_file(13, k, 2, "--checkpoint " + j);
+  }
+  EXPECT_EQ(run_cli("merge" + all).status, 0);
+  // A shard's journal is refused for another shard.
+  const cli_run r = run_cli("count 13 --shard 1/2 --checkpoint " + journal.string() + "-0.ckpt");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("shard 0/2"), std::string::npos) << r.err;
 }
 
 TEST(CliTest, HelpAndVersion) {
@@ -286,6 +364,11 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_input{"count 10 --checkpoint /nonexistent-dir/q.ckpt", "cannot open checkpoint"},
                       bad_input{"count 10 --checkpoint-interval 0", "invalid --checkpoint-interval '0'"},
                       bad_input{"count 10 --progress --no-progress", "contradict"},
+                      bad_input{"count 10 --shard 4/4", "shard index I 4 is out of range: expected an integer from 0 to 3"},
+                      bad_input{"count 10 --shard 1", "invalid --shard '1': expected I/M"},
+                      bad_input{"count 10 --shard 0/0", "shard count M 0 is out of range"},
+                      bad_input{"merge", "merge needs the shard files"},
+                      bad_input{"merge /nonexistent.json", "cannot read '/nonexistent.json'"},
                       bad_input{"plan 12 --split-depth 13", "--split-depth 13 is out of range"},
                       bad_input{"", "missing command"}));
 

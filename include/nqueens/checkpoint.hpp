@@ -5,7 +5,7 @@
 /// long count survives Ctrl-C, a crash or `kill -9` and resumes where it was.
 ///
 /// Layout (little-endian): a 64-byte header naming the run (format version, n,
-/// engine, split depth, plan fingerprint, subproblem count, checksum), then
+/// engine, split depth, plan fingerprint, subproblem count, shard, checksum), then
 /// 32-byte records (type, subproblem index, total, unique, checksum). The last
 /// record of a finished run marks it complete. A record cut short by a crash
 /// is dropped on open; any other damage is reported, never skipped.
@@ -19,6 +19,7 @@
 
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"
+#include "nqueens/shard.hpp"
 
 namespace nqueens {
 
@@ -45,10 +46,11 @@ class checkpoint_journal {
   static constexpr std::size_t header_size = 64;
   static constexpr std::size_t record_size = 32;
 
-  /// Opens `path` for plan `p`, creating it when missing (or empty). An
-  /// existing journal must name the same run; its records are loaded, and a
-  /// torn last record is cut off the file. Throws checkpoint_error.
-  checkpoint_journal(const std::string& path, const plan& p);
+  /// Opens `path` for shard `shard` of plan `p` (the whole plan by default),
+  /// creating it when missing (or empty). An existing journal must name the
+  /// same run and shard; its records are loaded, and a torn last record is cut
+  /// off the file. Throws checkpoint_error.
+  checkpoint_journal(const std::string& path, const plan& p, shard_spec shard = {});
   ~checkpoint_journal();
   checkpoint_journal(const checkpoint_journal&) = delete;
   checkpoint_journal& operator=(const checkpoint_journal&) = delete;

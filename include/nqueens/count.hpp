@@ -14,6 +14,7 @@
 #include "nqueens/engine.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/progress.hpp"
+#include "nqueens/shard.hpp"
 #include "nqueens/verify.hpp"
 
 namespace nqueens {
@@ -25,6 +26,8 @@ struct count_options {
   int threads = 0;
   /// Rows fixed per subproblem; 0 chooses automatically (see plan_options).
   int split_depth = 0;
+  /// Count only this shard of the plan (see shard.hpp); the whole by default.
+  shard_spec shard;
   /// Checkpoint journal (see checkpoint.hpp); empty for none. An existing
   /// journal of the same run is resumed; a finished one is just read.
   std::string checkpoint;
@@ -61,6 +64,11 @@ struct count_result {
   std::size_t finished = 0;
   /// Subproblems taken from the checkpoint journal rather than counted now.
   std::size_t resumed = 0;
+  /// The shard counted; for a part of the plan the totals are partial and
+  /// `check` compares nothing (nqueens merge adds the parts and verifies).
+  shard_spec shard;
+  /// Subproblems in that shard (== subproblems for the whole plan).
+  std::size_t shard_subproblems = 0;
 };
 
 /// Counts every solution of the n-queens problem on an n x n board.

@@ -14,5 +14,6 @@
 #include "nqueens/progress.hpp"     // IWYU pragma: export
 #include "nqueens/reduce.hpp"       // IWYU pragma: export
 #include "nqueens/scaling.hpp"      // IWYU pragma: export
+#include "nqueens/shard.hpp"        // IWYU pragma: export
 #include "nqueens/verify.hpp"       // IWYU pragma: export
 #include "nqueens/version.hpp"      // IWYU pragma: export

@@ -31,6 +31,17 @@ int parse_threads(std::string_view text) {
   return static_cast<int>(parse_integer(text, "--threads", 1, max_threads));
 }
 
+shard_spec parse_shard(std::string_view text) {
+  const auto slash = text.find('/');
+  if (slash == std::string_view::npos) {
+    throw usage_error("invalid --shard '" + std::string(text) + "': expected I/M, e.g. 0/4");
+  }
+  shard_spec s;
+  s.count = static_cast<int>(parse_integer(text.substr(slash + 1), "shard count M", 1, max_shards));
+  s.index = static_cast<int>(parse_integer(text.substr(0, slash), "shard index I", 0, s.count - 1));
+  return s;
+}
+
 bool looks_like_negative_number(std::string_view text) noexcept {
   return text.size() >= 2 && text[0] == '-' && text[1] >= '0' && text[1] <= '9';
 }

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "nqueens/shard.hpp"
+
 namespace nqueens::cli {
 
 /// A problem with the command line: reported on one line, exit status 2.
@@ -24,6 +26,9 @@ int parse_board_size(std::string_view text);
 
 /// A worker-thread count (1..max_threads).
 int parse_threads(std::string_view text);
+
+/// "I/M": shard I of M, 0 <= I < M.
+shard_spec parse_shard(std::string_view text);
 
 /// True for text such as "-5" that a user meant as a (negative) number rather
 /// than an option; such text is reported as out of range, not "unknown option".

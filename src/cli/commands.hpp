@@ -13,5 +13,6 @@ int run_count(const std::vector<std::string>& args);
 int run_verify(const std::vector<std::string>& args);
 int run_scale(const std::vector<std::string>& args);
 int run_plan(const std::vector<std::string>& args);
+int run_merge(const std::vector<std::string>& args);
 
 }  // namespace nqueens::cli

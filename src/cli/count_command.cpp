@@ -21,6 +21,8 @@ int run_count(const std::vector<std::string>& args) {
       ("t,threads", "Worker threads (default: all hardware threads)", cxxopts::value<std::string>())
       ("e,engine", engine_help(), cxxopts::value<std::string>()->default_value("symmetric"))
       ("split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>())
+      ("shard", "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
+       cxxopts::value<std::string>())
       ("checkpoint", "Journal of finished subproblems: resume from it, keep it up to date (fsync every 2 s)",
        cxxopts::value<std::string>())
       ("checkpoint-interval", "Seconds between journal flushes (fsync)", cxxopts::value<std::string>()->default_value("2"))
@@ -31,7 +33,7 @@ int run_count(const std::vector<std::string>& args) {
       ("n", "Board size", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"n"});
   const auto result =
-      parse_command_line(options, args, {"-t", "--threads", "-e", "--engine", "--split-depth", "--checkpoint", "--checkpoint-interval"}, true);
+      parse_command_line(options, args, {"-t", "--threads", "-e", "--engine", "--split-depth", "--checkpoint", "--checkpoint-interval", "--shard"}, true);
   if (result.count("help")) {
     std::cout << options.help() << "\nN is a board size from 1 to " << max_board_size << ".\n";
     return 0;
@@ -46,6 +48,7 @@ int run_count(const std::vector<std::string>& args) {
         parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
   }
 
+  if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
   if (result.count("checkpoint")) {
     opts.checkpoint = result["checkpoint"].as<std::string>();
     if (opts.checkpoint.empty()) throw usage_error("--checkpoint needs a file name");
@@ -81,6 +84,13 @@ int run_count(const std::vector<std::string>& args) {
   }
   if (result.count("json")) {
     std::cout << count_json(r) << '\n';
+  } else if (!r.shard.whole()) {
+    std::cout << "shard " << r.shard.index << "/" << r.shard.count << " of Q(" << r.n << "): " << to_string(r.total)
+              << (r.unique ? " solutions, " + to_string(*r.unique) + " fundamental" : std::string(" solutions"))
+              << " (a part: combine every shard's --json output with 'nqueens merge')\n"
+              << "  engine " << to_string(r.kind) << ", " << r.threads << (r.threads == 1 ? " thread" : " threads")
+              << ", " << r.shard_subproblems << " of " << r.subproblems << " subproblems, "
+              << format_seconds(r.seconds) << '\n';
   } else {
     std::cout << "Q(" << r.n << ") = " << to_string(r.total) << "  "
               << describe(r.check.total, r.check.published_total, "A000170") << '\n';

@@ -23,6 +23,7 @@ constexpr const char* usage_text =
     "  verify       Count a range of N and check each against the published table\n"
     "  scale N      Time the count with 1, 2, 4, ... threads: speed-up and efficiency\n"
     "  plan N       Describe the plan for N; --stats times every subproblem\n"
+    "  merge F...   Add up the --json outputs of 'count N --shard I/M' and verify\n"
     "  N            Shorthand for 'count N'\n"
     "\n"
     "Options:\n"
@@ -53,6 +54,7 @@ int dispatch(const std::vector<std::string>& argv) {
   if (first == "verify") return run_verify(command_args("verify", rest));
   if (first == "scale") return run_scale(command_args("scale", rest));
   if (first == "plan") return run_plan(command_args("plan", rest));
+  if (first == "merge") return run_merge(command_args("merge", rest));
   // `nqueens N ...` is `nqueens count N ...`; anything number-like goes to
   // count so that "12x" or "-3" get the board-size message.
   if (!first.empty() && (std::isdigit(static_cast<unsigned char>(first[0])) || looks_like_negative_number(first))) {

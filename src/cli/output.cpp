@@ -20,6 +20,7 @@ std::string describe(verdict v, std::optional<std::uint64_t> published, const ch
 }
 
 const char* verified_json(const count_result& r) {
+  if (!r.shard.whole()) return "null";  // a part: nqueens merge verifies the whole
   if (!r.check.ok()) return "false";
   if (r.check.total == verdict::unknown) return "null";
   return "true";
@@ -48,7 +49,10 @@ std::string count_json(const count_result& r) {
       .add("subproblems", r.subproblems)
       .add("split_depth", r.split_depth)
       .add("plan_fingerprint", std::string_view(fingerprint))
-      .add("resumed", r.resumed);
+      .add("resumed", r.resumed)
+      .add("shard", r.shard.index)
+      .add("shards", r.shard.count)
+      .add("shard_subproblems", r.shard_subproblems);
   return o.str();
 }
 

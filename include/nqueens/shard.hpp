@@ -1,0 +1,34 @@
+#pragma once
+
+/// \file
+/// Shards: a deterministic, balanced partition of a plan into M parts, so that
+/// M independent jobs (a batch scheduler's array job) can each count one part
+/// and `nqueens merge` can add them up.
+
+#include <cstddef>
+#include <vector>
+
+#include "nqueens/plan.hpp"
+
+namespace nqueens {
+
+/// Which part of a plan a run counts: shard `index` of `count` (0-based).
+struct shard_spec {
+  int index = 0;
+  int count = 1;
+  bool whole() const noexcept { return count == 1; }
+  friend bool operator==(const shard_spec&, const shard_spec&) = default;
+};
+
+/// Largest number of shards accepted.
+inline constexpr int max_shards = 1 << 20;
+
+/// The subproblem indices of shard `s` of `p`, in increasing order. Shards
+/// are balanced by estimated work (estimate_work): subproblems are taken from
+/// the largest down and each goes to the shard with the least work so far
+/// (ties to the lower shard), so every shard gets a similar load. Every index
+/// is in exactly one shard; with more shards than subproblems some are empty.
+/// Throws std::invalid_argument unless 0 <= s.index < s.count <= max_shards.
+std::vector<std::size_t> shard_indices(const plan& p, shard_spec s);
+
+}  // namespace nqueens

@@ -1,0 +1,69 @@
+#include "nqueens/shard.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "nqueens/count.hpp"
+#include "nqueens/known_counts.hpp"
+#include "nqueens/progress.hpp"
+
+namespace nqueens {
+namespace {
+
+class ShardTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(ShardTest, ShardsPartitionThePlanAndAddUpToTheWhole) {
+  const int shards = GetParam();
+  const plan p(12);
+  std::vector<int> owner(p.size(), -1);
+  uint128 total = 0, unique = 0;
+  for (int k = 0; k < shards; ++k) {
+    const auto mine = shard_indices(p, {k, shards});
+    for (std::size_t j = 1; j < mine.size(); ++j) EXPECT_LT(mine[j - 1], mine[j]);
+    for (const std::size_t i : mine) {
+      EXPECT_EQ(owner[i], -1) << "subproblem " << i << " in two shards";
+      owner[i] = k;
+    }
+    const count_result r = count(12, {.threads = 2, .shard = {k, shards}});
+    EXPECT_EQ(r.shard_subproblems, mine.size());
+    EXPECT_TRUE(r.complete);
+    // A part is never verified alone; one shard of one is the whole.
+    EXPECT_EQ(r.check.total, shards == 1 ? verdict::match : verdict::unknown);
+    total += r.total;
+    unique += *r.unique;
+  }
+  for (std::size_t i = 0; i < p.size(); ++i) EXPECT_NE(owner[i], -1) << "subproblem " << i << " in no shard";
+  EXPECT_EQ(total, *published_total(12));
+  EXPECT_EQ(unique, *published_unique(12));
+}
+
+// M = 1, small M, M above the number of subproblems of the 12-board plan (1322 subproblems).
+INSTANTIATE_TEST_SUITE_P(ShardCounts, ShardTest, ::testing::Values(1, 2, 3, 4, 7, 64, 1500));
+
+TEST(ShardBalanceTest, ShardsCarrySimilarEstimatedWork) {
+  const plan p(16);
+  const auto work = estimate_work(p);
+  for (const int shards : {2, 4, 16}) {
+    std::uint64_t lightest = UINT64_MAX, heaviest = 0;
+    for (int k = 0; k < shards; ++k) {
+      std::uint64_t sum = 0;
+      for (const std::size_t i : shard_indices(p, {k, shards})) sum += work[i];
+      lightest = std::min(lightest, sum);
+      heaviest = std::max(heaviest, sum);
+    }
+    EXPECT_LE(heaviest, lightest + lightest / 100) << shards << " shards";  // within 1%
+  }
+}
+
+TEST(ShardBalanceTest, RejectsBadShards) {
+  const plan p(8);
+  EXPECT_THROW(shard_indices(p, {4, 4}), std::invalid_argument);
+  EXPECT_THROW(shard_indices(p, {-1, 4}), std::invalid_argument);
+  EXPECT_THROW(shard_indices(p, {0, 0}), std::invalid_argument);
+  EXPECT_THROW(shard_indices(p, {0, max_shards + 1}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace nqueens
