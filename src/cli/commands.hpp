@@ -4,12 +4,31 @@
 // set to "nqueens <command>", prints its own output and returns the exit
 // status: 0 ok, 1 count mismatch, 2 usage error (thrown as usage_error).
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "nqueens/count.hpp"
 
 namespace nqueens::cli {
 
 int run_count(const std::vector<std::string>& args);
+
+/// The options of `count` (shared with nqueens-mpi).
+struct count_request {
+  int n = 0;
+  count_options options;
+  bool json = false;
+  bool progress = false;
+  bool terminal = false;
+};
+
+/// Parses `count`'s arguments (args[0] names the program in help and errors);
+/// nullopt when --help was printed. Throws usage_error.
+std::optional<count_request> parse_count_request(const std::vector<std::string>& args);
+
+/// Prints a finished count as text or JSON; returns the exit status.
+int print_count_result(const count_result& r, const count_request& request);
 int run_verify(const std::vector<std::string>& args);
 int run_scale(const std::vector<std::string>& args);
 int run_plan(const std::vector<std::string>& args);

@@ -3,6 +3,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
@@ -13,8 +14,8 @@
 
 namespace nqueens::cli {
 
-int run_count(const std::vector<std::string>& args) {
-  cxxopts::Options options("nqueens count", "Count every solution of the n-queens problem on an N x N board.");
+std::optional<count_request> parse_count_request(const std::vector<std::string>& args) {
+  cxxopts::Options options(args.front(), "Count every solution of the n-queens problem on an N x N board.");
   options.custom_help("N [options]");
   options.positional_help("");
   options.add_options()
@@ -32,22 +33,23 @@ int run_count(const std::vector<std::string>& args) {
       ("h,help", "Show this help")
       ("n", "Board size", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"n"});
-  const auto result =
-      parse_command_line(options, args, {"-t", "--threads", "-e", "--engine", "--split-depth", "--checkpoint", "--checkpoint-interval", "--shard"}, true);
+  const auto result = parse_command_line(
+      options, args,
+      {"-t", "--threads", "-e", "--engine", "--split-depth", "--checkpoint", "--checkpoint-interval", "--shard"}, true);
   if (result.count("help")) {
     std::cout << options.help() << "\nN is a board size from 1 to " << max_board_size << ".\n";
-    return 0;
+    return std::nullopt;
   }
 
-  const int n = parse_board_size(single_positional(result, "n", "board size N (1 to 32)"));
-  count_options opts;
+  count_request request;
+  request.n = parse_board_size(single_positional(result, "n", "board size N (1 to 32)"));
+  count_options& opts = request.options;
   opts.kind = parse_engine_option(result["engine"].as<std::string>());
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
   if (result.count("split-depth")) {
     opts.split_depth = static_cast<int>(
         parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
   }
-
   if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
   if (result.count("checkpoint")) {
     opts.checkpoint = result["checkpoint"].as<std::string>();
@@ -65,24 +67,14 @@ int run_count(const std::vector<std::string>& args) {
   if (result.count("progress") && result.count("no-progress")) {
     throw usage_error("--progress and --no-progress contradict each other");
   }
-  const bool terminal = ::isatty(STDERR_FILENO) != 0;
-  const bool show_progress = result.count("progress") != 0 || (terminal && result.count("no-progress") == 0);
-  progress_printer printer(terminal);
-  if (show_progress) opts.on_progress = [&printer](const progress& p) { printer(p); };
-  install_stop_handlers();
-  opts.cancel = &stop_requested();
+  request.terminal = ::isatty(STDERR_FILENO) != 0;
+  request.progress = result.count("progress") != 0 || (request.terminal && result.count("no-progress") == 0);
+  request.json = result.count("json") != 0;
+  return request;
+}
 
-  const count_result r = count(n, opts);
-  if (!r.complete) {
-    const int sig = stop_signal();
-    std::cerr << "nqueens: interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << " after " << r.finished
-              << " of " << r.subproblems << " subproblems; "
-              << (opts.checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
-                                          : "run the same command again to resume from " + opts.checkpoint)
-              << '\n';
-    return 128 + (sig == 0 ? SIGINT : sig);
-  }
-  if (result.count("json")) {
+int print_count_result(const count_result& r, const count_request& request) {
+  if (request.json) {
     std::cout << count_json(r) << '\n';
   } else if (!r.shard.whole()) {
     std::cout << "shard " << r.shard.index << "/" << r.shard.count << " of Q(" << r.n << "): " << to_string(r.total)
@@ -103,10 +95,32 @@ int run_count(const std::vector<std::string>& args) {
               << format_seconds(r.seconds) << '\n';
     if (r.resumed > 0) {
       std::cout << "  resumed: " << r.resumed << " of " << r.subproblems << " subproblems taken from "
-                << opts.checkpoint << '\n';
+                << request.options.checkpoint << '\n';
     }
   }
   return r.check.ok() ? 0 : 1;
+}
+
+int run_count(const std::vector<std::string>& args) {
+  std::optional<count_request> request = parse_count_request(args);
+  if (!request) return 0;  // --help
+  count_options& opts = request->options;
+  progress_printer printer(request->terminal);
+  if (request->progress) opts.on_progress = [&printer](const progress& p) { printer(p); };
+  install_stop_handlers();
+  opts.cancel = &stop_requested();
+
+  const count_result r = count(request->n, opts);
+  if (!r.complete) {
+    const int sig = stop_signal();
+    std::cerr << "nqueens: interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << " after " << r.finished
+              << " of " << r.subproblems << " subproblems; "
+              << (opts.checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
+                                          : "run the same command again to resume from " + opts.checkpoint)
+              << '\n';
+    return 128 + (sig == 0 ? SIGINT : sig);
+  }
+  return print_count_result(r, *request);
 }
 
 }  // namespace nqueens::cli
