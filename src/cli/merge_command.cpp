@@ -180,7 +180,7 @@ int run_merge(const std::vector<std::string>& args) {
         .add("unique", unique)
         .add("published_total", check.published_total)
         .add("published_unique", check.published_unique)
-        .add_raw("verified", !check.ok() ? "false" : check.total == verdict::match ? "true" : "null")
+        .add_raw("verified", verified_json(check))
         .add("engine", first.engine)
         .add("plan_fingerprint", first.fingerprint)
         .add("shards", first.shards);

@@ -19,11 +19,15 @@ std::string describe(verdict v, std::optional<std::uint64_t> published, const ch
   return "not verified (no published value)";
 }
 
+const char* verified_json(const verification& check) {
+  if (!check.ok()) return "false";
+  if (check.total == verdict::unknown) return "null";
+  return "true";
+}
+
 const char* verified_json(const count_result& r) {
   if (!r.shard.whole()) return "null";  // a part: nqueens merge verifies the whole
-  if (!r.check.ok()) return "false";
-  if (r.check.total == verdict::unknown) return "null";
-  return "true";
+  return verified_json(r.check);
 }
 
 std::string format_seconds(double seconds) {

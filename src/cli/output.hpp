@@ -16,6 +16,9 @@ std::string describe(verdict v, std::optional<std::uint64_t> published, const ch
 
 /// JSON value of "verified": true when every counted value matched, false on a
 /// mismatch, null when nothing was published.
+const char* verified_json(const verification& check);
+
+/// The same for a count; null for one shard of a plan (a part is never checked).
 const char* verified_json(const count_result& r);
 
 /// Seconds with three decimals and a unit: "0.123 s".

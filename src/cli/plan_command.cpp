@@ -70,7 +70,7 @@ int run_plan(const std::vector<std::string>& args) {
         .add("longest_share", lb.longest_share)
         .add("bound", lb.bound)
         .add("total", lb.total)
-        .add_raw("verified", !lb.check.ok() ? "false" : lb.check.total == verdict::match ? "true" : "null");
+        .add_raw("verified", verified_json(lb.check));
     std::cout << o.str() << '\n';
   } else {
     std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", n,

@@ -90,7 +90,7 @@ int run_scale(const std::vector<std::string>& args) {
                      .add("engine", to_string(opts.kind))
                      .add("repeat", repeat)
                      .add("consistent", r.consistent)
-                     .add_raw("verified", !r.check.ok() ? "false" : r.check.total == verdict::match ? "true" : "null")
+                     .add_raw("verified", verified_json(r.check))
                      .add_raw("rows", "[" + rows + "]")
                      .str()
               << '\n';
