@@ -33,5 +33,8 @@ int run_verify(const std::vector<std::string>& args);
 int run_scale(const std::vector<std::string>& args);
 int run_plan(const std::vector<std::string>& args);
 int run_merge(const std::vector<std::string>& args);
+int run_list(const std::vector<std::string>& args);
+int run_first(const std::vector<std::string>& args);
+int run_check(const std::vector<std::string>& args);
 
 }  // namespace nqueens::cli

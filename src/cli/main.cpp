@@ -24,6 +24,9 @@ constexpr const char* usage_text =
     "  scale N      Time the count with 1, 2, 4, ... threads: speed-up and efficiency\n"
     "  plan N       Describe the plan for N; --stats times every subproblem\n"
     "  merge F...   Add up the --json outputs of 'count N --shard I/M' and verify\n"
+    "  list N       Print the solutions, smallest tuple first (--unique: one per class)\n"
+    "  first N      Print one solution, built by formula, for N up to 100,000,000\n"
+    "  check [P]    Check a placement such as \"1 3 0 2\" (or every line of stdin)\n"
     "  N            Shorthand for 'count N'\n"
     "\n"
     "Options:\n"
@@ -55,6 +58,9 @@ int dispatch(const std::vector<std::string>& argv) {
   if (first == "scale") return run_scale(command_args("scale", rest));
   if (first == "plan") return run_plan(command_args("plan", rest));
   if (first == "merge") return run_merge(command_args("merge", rest));
+  if (first == "list") return run_list(command_args("list", rest));
+  if (first == "first") return run_first(command_args("first", rest));
+  if (first == "check") return run_check(command_args("check", rest));
   // `nqueens N ...` is `nqueens count N ...`; anything number-like goes to
   // count so that "12x" or "-3" get the board-size message.
   if (!first.empty() && (std::isdigit(static_cast<unsigned char>(first[0])) || looks_like_negative_number(first))) {

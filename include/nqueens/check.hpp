@@ -1,0 +1,49 @@
+#pragma once
+
+/// \file
+/// Checking a placement: one queen per row, at the given column of each row.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace nqueens {
+
+/// The line along which two queens meet.
+enum class attack_line : std::uint8_t { column, diagonal, anti_diagonal };
+
+/// Two queens that attack each other: nothing stands between them on their
+/// shared line (a queen behind another is blocked, as in chess).
+struct attack {
+  std::size_t first_row = 0;   ///< the queen nearer the top (row 0)
+  std::size_t second_row = 0;  ///< the next queen down the same line
+  attack_line line = attack_line::column;
+
+  friend bool operator==(const attack&, const attack&) = default;
+};
+
+/// What check() found.
+struct check_result {
+  /// Board size: the number of queens given.
+  std::size_t n = 0;
+  /// Every attacking pair, ordered by (first_row, line), up to the
+  /// `max_reported` passed to check().
+  std::vector<attack> attacks;
+  /// Number of attacking pairs, including those not reported.
+  std::size_t attack_count = 0;
+
+  /// True when no two queens attack each other.
+  bool is_solution() const noexcept { return attack_count == 0; }
+};
+
+/// Checks the placement with a queen in column `columns[r]` of row r on an
+/// n x n board, n = columns.size(). O(n) time and memory, so it checks
+/// n = 1,000,000 in milliseconds. An empty placement is a (trivial) solution.
+/// Throws std::invalid_argument when a column lies outside 0..n-1.
+check_result check(std::span<const int> columns, std::size_t max_reported = 100);
+
+/// Name of an attack line for messages: "column", "diagonal", "anti-diagonal".
+const char* to_string(attack_line line) noexcept;
+
+}  // namespace nqueens

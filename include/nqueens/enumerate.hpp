@@ -1,0 +1,110 @@
+#pragma once
+
+/// \file
+/// Listing solutions, in lexicographic order of their column tuples: lazily
+/// on the calling thread (solutions()), or searched on a oneTBB arena and
+/// delivered in order (enumerate()).
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <iterator>
+#include <memory>
+#include <span>
+
+namespace nqueens {
+
+namespace detail {
+class lexicographic_search;
+}
+
+/// One solution: the column of the queen in each row (n entries, n <= 32).
+/// Valid only during the call or until the iterator that produced it moves.
+using solution_view = std::span<const std::uint8_t>;
+
+/// The solutions of an n-board as a lazy input range, searched on the calling
+/// thread one at a time, smallest tuple first. Allocates once, when built.
+///
+///     for (nqueens::solution_view s : nqueens::solutions(8)) use(s);
+class solution_range {
+ public:
+  class iterator {
+   public:
+    using value_type = solution_view;
+    using difference_type = std::ptrdiff_t;
+    using iterator_concept = std::input_iterator_tag;
+
+    iterator() = default;
+    solution_view operator*() const noexcept;
+    iterator& operator++() noexcept;
+    void operator++(int) noexcept { ++*this; }
+    friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept { return it.at_end_; }
+
+   private:
+    friend class solution_range;
+    explicit iterator(detail::lexicographic_search* search) noexcept;
+    detail::lexicographic_search* search_ = nullptr;
+    bool at_end_ = true;
+  };
+
+  /// Throws std::invalid_argument for n outside 1..max_board_size.
+  explicit solution_range(int n);
+  ~solution_range();
+  solution_range(solution_range&&) noexcept;
+  solution_range& operator=(solution_range&&) noexcept;
+
+  /// Starts the search; call once (an input range is single-pass).
+  iterator begin() noexcept;
+  std::default_sentinel_t end() const noexcept { return {}; }
+
+ private:
+  std::unique_ptr<detail::lexicographic_search> search_;
+};
+
+/// The solutions of an n-board, smallest tuple first (see solution_range).
+solution_range solutions(int n);
+
+/// One solution delivered by enumerate().
+struct listed_solution {
+  solution_view columns;
+  /// With enumerate_options::unique, the size of its symmetry class (1, 2, 4
+  /// or 8); otherwise 1.
+  int class_size = 1;
+};
+
+/// Options for enumerate().
+struct enumerate_options {
+  /// Worker threads searching ahead of the delivery; 0 means every hardware thread.
+  int threads = 0;
+  /// One solution per class under the 8 symmetries of the board: the one
+  /// with the smallest tuple in its class, delivered with the class size.
+  bool unique = false;
+  /// Stop after this many solutions; 0 for no limit. The search stops too,
+  /// so a small limit is fast on any board.
+  std::uint64_t limit = 0;
+  /// When set and true, the search stops and enumerate() returns.
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+/// What enumerate() did.
+struct enumerate_result {
+  /// Solutions passed to the visitor.
+  std::uint64_t delivered = 0;
+  /// True when every solution (or class) was delivered: not stopped by the
+  /// limit, the visitor or cancellation.
+  bool complete = false;
+};
+
+/// Called for each solution in lexicographic order, one call at a time (from
+/// one of the arena's threads); returns false to stop the enumeration.
+using solution_visitor = std::function<bool(const listed_solution&)>;
+
+/// Searches the solutions of an n-board on `options.threads` threads and
+/// passes them to `visit` in lexicographic order, the same for every thread
+/// count. Memory stays bounded: workers run at most a few batches ahead of
+/// the delivery. An exception thrown by `visit` stops the search and
+/// propagates. Throws std::invalid_argument for n outside 1..max_board_size
+/// or a thread count outside 0..max_threads.
+enumerate_result enumerate(int n, const enumerate_options& options, const solution_visitor& visit);
+
+}  // namespace nqueens

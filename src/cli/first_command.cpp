@@ -1,0 +1,57 @@
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/arguments.hpp"
+#include "cli/commands.hpp"
+#include "cli/placement_io.hpp"
+#include "nqueens/first.hpp"
+
+namespace nqueens::cli {
+
+namespace {
+// A board drawing is N^2 characters: beyond this it is no longer something to look at.
+constexpr int max_drawn_board = 1000;
+}  // namespace
+
+int run_first(const std::vector<std::string>& args) {
+  cxxopts::Options options("nqueens first",
+                           "Print one solution on an N x N board, built by formula (no search), for N up\n"
+                           "to 100,000,000. Check it with: nqueens first N | nqueens check");
+  options.custom_help("N [options]");
+  options.positional_help("");
+  options.add_options()
+      ("f,format", "tuple, board (N <= 1000) or fen (N = 8)", cxxopts::value<std::string>()->default_value("tuple"))
+      ("h,help", "Show this help")
+      ("n", "Board size", cxxopts::value<std::vector<std::string>>());
+  options.parse_positional({"n"});
+  const auto result = parse_command_line(options, args, {"-f", "--format"}, true);
+  if (result.count("help")) {
+    std::cout << options.help() << '\n';
+    return 0;
+  }
+  const int n = static_cast<int>(parse_integer(single_positional(result, "n", "board size N"), "board size", 1,
+                                               max_constructed_board_size));
+  const placement_format format = parse_placement_format(result["format"].as<std::string>());
+  if (format == placement_format::fen && n != 8) {
+    throw usage_error("--format fen describes a chess board: it needs N = 8, not " + std::to_string(n));
+  }
+  if (format == placement_format::board && n > max_drawn_board) {
+    throw usage_error("--format board draws at most " + std::to_string(max_drawn_board) + " columns; use tuple");
+  }
+  const std::vector<int> columns = first_solution(n);
+  if (columns.empty()) {
+    std::cerr << "nqueens: no solution exists for N = " << n << '\n';
+    return 1;
+  }
+  std::signal(SIGPIPE, SIG_IGN);
+  std::fflush(stdout);
+  buffered_output out(STDOUT_FILENO);
+  write_placement(out, columns, format);
+  out.flush();
+  return 0;
+}
+
+}  // namespace nqueens::cli

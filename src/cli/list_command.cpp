@@ -1,0 +1,63 @@
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/arguments.hpp"
+#include "cli/commands.hpp"
+#include "cli/placement_io.hpp"
+#include "nqueens/board.hpp"
+#include "nqueens/enumerate.hpp"
+
+namespace nqueens::cli {
+
+int run_list(const std::vector<std::string>& args) {
+  cxxopts::Options options("nqueens list",
+                           "Print the solutions on an N x N board, smallest tuple first: the same order for\n"
+                           "every thread count. A tuple gives the column (0-based) of the queen in each row.");
+  options.custom_help("N [options]");
+  options.positional_help("");
+  options.add_options()
+      ("f,format", "tuple: (1, 3, 0, 2); board: rows of Q and .; fen: chess notation (N = 8 only)",
+       cxxopts::value<std::string>()->default_value("tuple"))
+      ("unique", "One solution per symmetry class (the smallest tuple of the class), followed in the tuple "
+                 "format by the class size 1, 2, 4 or 8")
+      ("limit", "Stop after K solutions", cxxopts::value<std::string>())
+      ("t,threads", "Worker threads (default: all hardware threads)", cxxopts::value<std::string>())
+      ("h,help", "Show this help")
+      ("n", "Board size", cxxopts::value<std::vector<std::string>>());
+  options.parse_positional({"n"});
+  const auto result = parse_command_line(options, args, {"-f", "--format", "--limit", "-t", "--threads"}, true);
+  if (result.count("help")) {
+    std::cout << options.help() << "\nN is a board size from 1 to " << max_board_size << ".\n";
+    return 0;
+  }
+  const int n = parse_board_size(single_positional(result, "n", "board size N (1 to 32)"));
+  const placement_format format = parse_placement_format(result["format"].as<std::string>());
+  if (format == placement_format::fen && n != 8) {
+    throw usage_error("--format fen describes a chess board: it needs N = 8, not " + std::to_string(n));
+  }
+  enumerate_options opts;
+  opts.unique = result.count("unique") != 0;
+  if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
+  if (result.count("limit")) {
+    opts.limit = static_cast<std::uint64_t>(
+        parse_integer(result["limit"].as<std::string>(), "--limit", 1, 1'000'000'000'000'000'000LL));
+  }
+
+  // A reader that stops early (`nqueens list 16 | head`) ends the listing
+  // quietly: EPIPE instead of a fatal SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::fflush(stdout);
+  buffered_output out(STDOUT_FILENO);
+  const int class_marker = opts.unique && format == placement_format::tuple;
+  enumerate(n, opts, [&](const listed_solution& s) {
+    write_placement(out, s.columns, format, class_marker ? s.class_size : 0);
+    return !out.closed();
+  });
+  out.flush();
+  return 0;
+}
+
+}  // namespace nqueens::cli

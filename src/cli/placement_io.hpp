@@ -1,0 +1,61 @@
+#pragma once
+
+// Reading and writing placements (a queen's column per row) for `list`,
+// `first` and `check`: buffered output that survives a closed pipe, the three
+// text formats, and a lenient parser for tuples.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nqueens::cli {
+
+/// Output formats of `list` and `first`.
+enum class placement_format { tuple, board, fen };
+
+/// Parses --format's value; throws usage_error. `fen` needs n == 8 (checked
+/// by the caller, which knows n).
+placement_format parse_placement_format(const std::string& text);
+
+/// A large buffer in front of a file descriptor. A reader that went away
+/// (EPIPE) is not an error: the writer just reports closed() so the producer
+/// can stop quietly. Other write failures throw std::runtime_error.
+class buffered_output {
+ public:
+  explicit buffered_output(int fd, std::size_t capacity = std::size_t{1} << 20);
+  ~buffered_output();  // flushes, ignoring errors (call flush() to see them)
+  buffered_output(const buffered_output&) = delete;
+  buffered_output& operator=(const buffered_output&) = delete;
+
+  /// Room for `size` more bytes, flushing first if needed; write them, then commit(size).
+  char* reserve(std::size_t size);
+  void commit(std::size_t size) noexcept { used_ += size; }
+  void append(std::string_view text);
+  /// Writes out the buffer; false when the reader has gone away.
+  bool flush();
+  bool closed() const noexcept { return closed_; }
+
+ private:
+  int fd_;
+  std::vector<char> buffer_;
+  std::size_t used_ = 0;
+  bool closed_ = false;
+};
+
+/// Appends one placement as a record: "(1, 3, 0, 2)\n" for tuple, n rows of
+/// 'Q' and '.' plus a blank line for board, the FEN piece placement (rank 8 =
+/// row 0, file a = column 0) for fen. `class_size` > 0 adds " <size>" to a tuple.
+void write_placement(buffered_output& out, std::span<const std::uint8_t> columns, placement_format format,
+                     int class_size = 0);
+void write_placement(buffered_output& out, std::span<const int> columns, placement_format format);
+
+/// Parses one placement: column numbers separated by spaces and/or commas,
+/// optionally inside ( ) or [ ]; after a closing bracket, a single number
+/// (the class size that `list --unique` prints) is allowed and ignored.
+/// Throws usage_error naming the problem.
+std::vector<int> parse_placement(std::string_view text);
+
+}  // namespace nqueens::cli

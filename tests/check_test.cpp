@@ -1,0 +1,87 @@
+#include "nqueens/check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+namespace {
+
+// O(n^2) reference: pairs on a shared line with no queen strictly between.
+std::size_t brute_force_attacks(const std::vector<int>& q) {
+  const int n = static_cast<int>(q.size());
+  std::size_t pairs = 0;
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) {
+      const int dc = q[b] - q[a];
+      const int dr = b - a;
+      if (dc != 0 && dc != dr && dc != -dr) continue;
+      bool blocked = false;
+      for (int k = a + 1; k < b && !blocked; ++k) {
+        // The square of the line a-b in row k, reached by the same step.
+        blocked = q[k] == q[a] + dc / dr * (k - a);
+      }
+      if (!blocked) ++pairs;
+    }
+  }
+  return pairs;
+}
+
+TEST(CheckTest, AcceptsASolution) {
+  const std::vector<int> q = {1, 3, 0, 2};
+  const nqueens::check_result r = nqueens::check(q);
+  EXPECT_TRUE(r.is_solution());
+  EXPECT_EQ(r.n, 4u);
+  EXPECT_TRUE(r.attacks.empty());
+}
+
+TEST(CheckTest, NamesEachAttackingPairAndItsLine) {
+  const std::vector<int> q = {1, 1, 0, 2};
+  const nqueens::check_result r = nqueens::check(q);
+  ASSERT_EQ(r.attack_count, 2u);
+  EXPECT_EQ(r.attacks[0], (nqueens::attack{0, 1, nqueens::attack_line::column}));
+  EXPECT_EQ(r.attacks[1], (nqueens::attack{1, 2, nqueens::attack_line::anti_diagonal}));
+}
+
+TEST(CheckTest, AQueenInBetweenBlocksTheLine) {
+  const std::vector<int> q = {0, 1, 2};  // one diagonal: 0-1 and 1-2 attack, 0-2 is blocked
+  const nqueens::check_result r = nqueens::check(q);
+  ASSERT_EQ(r.attack_count, 2u);
+  EXPECT_EQ(r.attacks[0], (nqueens::attack{0, 1, nqueens::attack_line::diagonal}));
+  EXPECT_EQ(r.attacks[1], (nqueens::attack{1, 2, nqueens::attack_line::diagonal}));
+}
+
+TEST(CheckTest, ReportsUpToTheLimitButCountsAll) {
+  const std::vector<int> q(50, 7);  // one column: 49 pairs
+  const nqueens::check_result r = nqueens::check(q, 10);
+  EXPECT_EQ(r.attack_count, 49u);
+  EXPECT_EQ(r.attacks.size(), 10u);
+  EXPECT_FALSE(r.is_solution());
+}
+
+TEST(CheckTest, EmptyAndSingleQueenAreSolutions) {
+  EXPECT_TRUE(nqueens::check(std::vector<int>{}).is_solution());
+  EXPECT_TRUE(nqueens::check(std::vector<int>{0}).is_solution());
+}
+
+TEST(CheckTest, RejectsColumnsOffTheBoard) {
+  EXPECT_THROW(nqueens::check(std::vector<int>{0, 2}), std::invalid_argument);
+  EXPECT_THROW(nqueens::check(std::vector<int>{0, -1}), std::invalid_argument);
+}
+
+TEST(CheckTest, AgreesWithPairwiseCheckOnRandomPlacements) {
+  std::mt19937 random(12345);
+  for (int trial = 0; trial < 5000; ++trial) {
+    const int n = 1 + static_cast<int>(random() % 10);
+    std::vector<int> q(static_cast<std::size_t>(n));
+    for (int& c : q) c = static_cast<int>(random() % static_cast<unsigned>(n));
+    const nqueens::check_result r = nqueens::check(q, 1000);
+    const std::size_t expected = brute_force_attacks(q);
+    ASSERT_EQ(r.attack_count, expected) << "trial " << trial;
+    ASSERT_EQ(r.attacks.size(), expected);
+    ASSERT_EQ(r.is_solution(), expected == 0);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,38 @@
+#include "nqueens/first.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "nqueens/check.hpp"
+
+namespace {
+
+TEST(FirstSolutionTest, IsASolutionForEveryBoardUpTo3000) {
+  for (int n = 1; n <= 3000; ++n) {
+    const std::vector<int> q = nqueens::first_solution(n);
+    if (n == 2 || n == 3) {
+      EXPECT_TRUE(q.empty()) << n;
+      continue;
+    }
+    ASSERT_EQ(q.size(), static_cast<std::size_t>(n));
+    ASSERT_TRUE(nqueens::check(q).is_solution()) << "n = " << n;
+  }
+}
+
+TEST(FirstSolutionTest, IsASolutionForLargeBoardsOfEveryResidueModSix) {
+  // The construction has a case for n mod 6 = 2 and 3: cover all six residues.
+  for (int n = 999'996; n <= 1'000'003; ++n) {
+    const std::vector<int> q = nqueens::first_solution(n);
+    ASSERT_EQ(q.size(), static_cast<std::size_t>(n));
+    EXPECT_TRUE(nqueens::check(q).is_solution()) << "n = " << n;
+  }
+}
+
+TEST(FirstSolutionTest, RejectsBoardSizesOutOfRange) {
+  EXPECT_THROW(nqueens::first_solution(0), std::invalid_argument);
+  EXPECT_THROW(nqueens::first_solution(-5), std::invalid_argument);
+  EXPECT_THROW(nqueens::first_solution(nqueens::max_constructed_board_size + 1), std::invalid_argument);
+}
+
+}  // namespace
