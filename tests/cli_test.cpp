@@ -311,6 +311,97 @@ TEST(CliTest, HelpAndVersion) {
   EXPECT_EQ(v.out.rfind("nqueens ", 0), 0u) << v.out;
 }
 
+TEST(CliListTest, EightQueensHas92TuplesInOrder) {
+  const cli_run r = run_cli("list 8 --threads 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_in(r.out), 92);
+  EXPECT_EQ(r.out.rfind("(0, 4, 7, 5, 2, 6, 1, 3)\n", 0), 0u) << r.out.substr(0, 100);
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(CliListTest, UniqueListsTwelveClassesWithSizes) {
+  const cli_run r = run_cli("list 8 --unique");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_in(r.out), 12);
+  EXPECT_NE(r.out.find("(2, 4, 1, 7, 0, 6, 3, 5) 4\n"), std::string::npos) << r.out;  // the symmetric class
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '8'), 11) << r.out;                  // eleven of size 8
+}
+
+TEST(CliListTest, BoardFormatDrawsTheFourSolutionsOfSix) {
+  const cli_run r = run_cli("list 6 --format board");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_in(r.out), 4 * 7);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), 'Q'), 4 * 6);
+  EXPECT_EQ(r.out.rfind(".Q....\n...Q..\n.....Q\nQ.....\n..Q...\n....Q.\n\n", 0), 0u) << r.out;
+}
+
+TEST(CliListTest, FenForTheChessBoard) {
+  const cli_run r = run_cli("list 8 --format fen --limit 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "Q7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/3Q4\nQ7/5Q2/7Q/2Q5/6Q1/3Q4/1Q6/4Q3\n");
+}
+
+TEST(CliListTest, ListedSolutionsPassTheChecker) {
+  const cli_run r = run_script("$NQ list 10 | $NQ check");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("724 placements checked: all are solutions"), std::string::npos) << r.out;
+  const cli_run unique = run_script("$NQ list 10 --unique | $NQ check");
+  EXPECT_NE(unique.out.find("92 placements checked"), std::string::npos) << unique.out << unique.err;
+}
+
+TEST(CliListTest, LimitIsFastOnABoardOfThirty) {
+  const cli_run r = run_script("$NQ list 30 --limit 2 | $NQ check");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("2 placements checked: all are solutions"), std::string::npos) << r.out;
+}
+
+TEST(CliListTest, ClosedPipeEndsQuietly) {
+  // head exits after one line: the listing stops with status 0 and says nothing.
+  const cli_run r = run_script("($NQ list 16; echo \"list exited $?\" >&2) | head -n 1");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "(0, 2, 4, 1, 12, 8, 13, 11, 14, 5, 15, 6, 3, 10, 7, 9)\n");
+  EXPECT_EQ(r.err, "list exited 0\n");
+}
+
+TEST(CliFirstTest, MillionQueensPassTheChecker) {
+  const cli_run r = run_script("$NQ first 1000000 | $NQ check");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("1 placement checked: a solution"), std::string::npos) << r.out;
+}
+
+TEST(CliFirstTest, NoSolutionForTwoAndThree) {
+  for (const char* n : {"2", "3"}) {
+    const cli_run r = run_cli(std::string("first ") + n);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("no solution exists for N = "), std::string::npos) << r.err;
+  }
+  const cli_run four = run_cli("first 4 --format board");
+  EXPECT_EQ(four.status, 0);
+  EXPECT_EQ(four.out, ".Q..\n...Q\nQ...\n..Q.\n\n");
+}
+
+TEST(CliCheckTest, SolutionExitsZero) {
+  const cli_run r = run_cli("check 1 3 0 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "solution: 4 queens, no two attack each other\n");
+  EXPECT_EQ(run_cli("check '(1, 3, 0, 2)'").status, 0);
+  EXPECT_EQ(run_cli("check 1,3,0,2").status, 0);
+}
+
+TEST(CliCheckTest, AttackingQueensAreNamedAndExitOne) {
+  const cli_run r = run_cli("check '(1, 1, 0, 2)'");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("rows 0 and 1: same column (1)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rows 1 and 2: same anti-diagonal (columns 1 and 0)"), std::string::npos) << r.out;
+}
+
+TEST(CliCheckTest, StdinLinesAreCheckedOneByOne) {
+  const cli_run r = run_script("printf '1 3 0 2\\n\\n0 1\\n' | $NQ check");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("line 3: not a solution"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 placements checked: 1 is not a solution"), std::string::npos) << r.out;
+}
+
 struct bad_input {
   const char* args;
   const char* message;  // a fragment the one-line error must contain
@@ -370,6 +461,20 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_input{"merge", "merge needs the shard files"},
                       bad_input{"merge /nonexistent.json", "cannot read '/nonexistent.json'"},
                       bad_input{"plan 12 --split-depth 13", "--split-depth 13 is out of range"},
-                      bad_input{"", "missing command"}));
+                      bad_input{"", "missing command"},
+                      bad_input{"list", "missing board size"},
+                      bad_input{"list 33", "board size 33 is out of range"},
+                      bad_input{"list 6 --format fen", "--format fen describes a chess board: it needs N = 8, not 6"},
+                      bad_input{"list 8 --format ascii", "unknown --format 'ascii': expected tuple, board or fen"},
+                      bad_input{"list 8 --limit 0", "--limit 0 is out of range"},
+                      bad_input{"list 8 --threads 0", "--threads 0 is out of range"},
+                      bad_input{"first 0", "board size 0 is out of range"},
+                      bad_input{"first 100000001", "board size 100000001 is out of range"},
+                      bad_input{"first 5000 --format board", "--format board draws at most 1000 columns"},
+                      bad_input{"first 9 --format fen", "it needs N = 8, not 9"},
+                      bad_input{"check 1 3 x 2", "unexpected character 'x'"},
+                      bad_input{"check 1,,3", "empty entry"},
+                      bad_input{"check 1 3 0 4", "the queen of row 3 is in column 4, outside 0..3"},
+                      bad_input{"check", "no placement given"}));
 
 }  // namespace

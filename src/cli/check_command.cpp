@@ -52,18 +52,22 @@ int run_check(const std::vector<std::string>& args) {
                            "Exit status: 0 all are solutions, 1 some queens attack each other, 2 malformed input.");
   options.custom_help("[PLACEMENT]");
   options.positional_help("");
-  options.add_options()
-      ("h,help", "Show this help")
-      ("placement", "Columns", cxxopts::value<std::vector<std::string>>());
-  options.parse_positional({"placement"});
-  const auto result = parse_command_line(options, args, {}, false);
-  if (result.count("help")) {
-    std::cout << options.help() << '\n';
-    return 0;
+  options.add_options()("h,help", "Show this help");
+  // The placement is taken verbatim, not through cxxopts, which would split
+  // "1,,3" at commas and hide the empty entry.
+  std::string text;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "-h" || arg == "--help") {
+      std::cout << options.help() << '\n';
+      return 0;
+    }
+    if (arg.size() > 1 && arg[0] == '-' && !looks_like_negative_number(arg)) {
+      throw usage_error("unknown option '" + arg + "' (check takes only a placement)");
+    }
+    text += arg + ' ';
   }
-  if (result.count("placement")) {
-    std::string text;
-    for (const std::string& part : result["placement"].as<std::vector<std::string>>()) text += part + ' ';
+  if (!text.empty()) {
     const bool ok = check_one(text, "");
     const std::size_t n = parse_placement(text).size();
     if (ok) std::printf("solution: %zu queen%s, no two attack each other\n", n, n == 1 ? "" : "s");
