@@ -1,0 +1,39 @@
+// Listing against counting: enumerate() delivering every solution in order
+// (a visitor that only touches each one), for n x threads. Compare with
+// BM_Count at the same n and threads in the same run.
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+
+#include "nqueens/enumerate.hpp"
+#include "nqueens/known_counts.hpp"
+#include "nqueens/execute.hpp"
+
+namespace {
+
+void BM_Enumerate(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  nqueens::enumerate_options options;
+  options.threads = static_cast<int>(state.range(1));
+  std::uint64_t listed = 0;
+  for (auto _ : state) {
+    std::uint64_t checksum = 0;
+    listed = nqueens::enumerate(n, options, [&](const nqueens::listed_solution& s) {
+                 checksum += s.columns.back();
+                 return true;
+               }).delivered;
+    benchmark::DoNotOptimize(checksum);
+  }
+  if (listed != *nqueens::published_total(n)) state.SkipWithError("wrong number of solutions");
+  state.counters["solutions/s"] =
+      benchmark::Counter(static_cast<double>(listed), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+BENCHMARK(BM_Enumerate)
+    ->ArgsProduct({{12, 14, 16}, {1, std::int64_t{nqueens::hardware_threads()}}})
+    ->ArgNames({"n", "threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
