@@ -67,7 +67,8 @@ std::string describe_run(const unsigned char* h) {
                 static_cast<unsigned long long>(get(h + 12, 4)),
                 kind == static_cast<std::uint64_t>(engine::symmetric) ? "symmetric"
                 : kind == static_cast<std::uint64_t>(engine::mirror)  ? "mirror"
-                                                                      : "unknown",
+                : kind == static_cast<std::uint64_t>(engine::quadrant) ? "quadrant"
+                                                                       : "unknown",
                 static_cast<unsigned long long>(get(h + 20, 4)), static_cast<unsigned long long>(get(h + 24, 8)));
   std::string out = text;
   if (get(h + 44, 4) > 1) out += ", shard " + std::to_string(get(h + 40, 4)) + "/" + std::to_string(get(h + 44, 4));

@@ -1,19 +1,25 @@
 #include "nqueens/execute.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdio>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include "kernel/backtrack.hpp"
+#include "kernel/quadrant.hpp"
 #include "symmetry.hpp"
 
 namespace nqueens {
@@ -58,6 +64,11 @@ std::uint64_t classify_leaf(std::span<const std::uint8_t> q, void* context) noex
 }  // namespace
 
 subproblem_count solve_subproblem(const plan& p, std::size_t index) {
+  if (p.kind() == engine::quadrant) {
+    const auto tables = detail::shared_half_board_index(p);
+    thread_local detail::pair_scratch scratch;
+    return {detail::solve_quadrant(*tables, p[index], p.split_depth(), scratch), 0};
+  }
   const int n = p.board_size();
   const subproblem& s = p[index];
   const detail::search_start start = detail::prepare(n, p.kind(), s);
@@ -75,6 +86,31 @@ subproblem_count solve_subproblem(const plan& p, std::size_t index) {
 }
 
 int hardware_threads() noexcept { return tbb::info::default_concurrency(); }
+
+std::uint64_t default_memory_limit() noexcept {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return std::uint64_t{4} << 30;  // unknown: assume a small machine
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size) / 2;
+}
+
+std::uint64_t memory_estimate(int n, engine kind) noexcept {
+  return kind == engine::quadrant ? detail::half_board_index_bytes(n) : 0;
+}
+
+void check_memory(int n, engine kind, std::uint64_t limit) {
+  if (limit == 0) limit = default_memory_limit();
+  const std::uint64_t need = memory_estimate(n, kind);
+  if (need <= limit) return;
+  const auto gib = [](std::uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+    return std::string(text);
+  };
+  throw memory_limit_error("the " + std::string(to_string(kind)) + " engine needs about " + gib(need) +
+                           " for n = " + std::to_string(n) + ", more than the " + gib(limit) +
+                           " allowed (--max-memory); use --engine symmetric, or raise --max-memory");
+}
 
 execution execute(const plan& p, std::span<const std::size_t> indices,
                   const execute_options& options) {
@@ -106,6 +142,16 @@ execution execute(const plan& p, std::span<const std::size_t> indices,
     allow_more.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(run.threads));
   }
   tbb::task_arena arena(run.threads);
+  std::shared_ptr<const detail::half_board_index> tables;
+  tbb::enumerable_thread_specific<detail::pair_scratch> scratch;
+  if (p.kind() == engine::quadrant && !indices.empty()) {
+    check_memory(p.board_size(), p.kind(), options.max_memory);
+    arena.execute([&] { tables = detail::shared_half_board_index(p); });  // built on the arena's threads
+  }
+  const auto solve = [&](std::size_t index) -> subproblem_count {
+    if (tables != nullptr) return {detail::solve_quadrant(*tables, p[index], p.split_depth(), scratch.local()), 0};
+    return solve_subproblem(p, index);
+  };
   arena.execute([&] {
     // One subproblem per task (grain 1, simple_partitioner): subproblem costs
     // vary by orders of magnitude, so only fine-grained stealing balances them.
@@ -117,7 +163,7 @@ execution execute(const plan& p, std::span<const std::size_t> indices,
             const std::size_t index = indices[i];
             const auto begin = options.time_subproblems ? std::chrono::steady_clock::now()
                                                         : std::chrono::steady_clock::time_point{};
-            const subproblem_count c = solve_subproblem(p, index);
+            const subproblem_count c = solve(index);
             if (options.time_subproblems) {
               run.subproblem_seconds[index] =
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

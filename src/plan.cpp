@@ -1,6 +1,7 @@
 #include "nqueens/plan.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <stdexcept>
 #include <string>
@@ -114,6 +115,55 @@ std::vector<subproblem> split_row(int n, engine kind, const std::vector<subprobl
   return next;
 }
 
+// ---- quadrant engine ------------------------------------------------------
+//
+// One subproblem per class of north column sets under the symmetries that map
+// the north half (rows 0..n/2-1) onto a north or south half: the left-right
+// mirror always, and for even n also the upside-down flip, which swaps the
+// halves and so replaces the north columns by their complement. Every member
+// of a class has as many solutions as any other; the smallest stands for all
+// of them with weight = class size.
+
+std::uint32_t mirror_columns(std::uint32_t set, int n) noexcept {
+  std::uint32_t image = 0;
+  for (int c = 0; c < n; ++c) {
+    if ((set >> c) & 1U) image |= std::uint32_t{1} << (n - 1 - c);
+  }
+  return image;
+}
+
+std::vector<subproblem> quadrant_tasks(int n, int slices) {
+  const int north_rows = n / 2;
+  const std::uint32_t full = detail::low_bits(n);
+  std::vector<subproblem> tasks;
+  // Every set of north_rows columns, in increasing order (Gosper's hack).
+  std::uint32_t set = detail::low_bits(north_rows);
+  for (;;) {
+    std::array<std::uint32_t, 4> orbit = {set, mirror_columns(set, n), set, set};
+    if (n % 2 == 0) {
+      orbit[2] = full & ~set;
+      orbit[3] = mirror_columns(orbit[2], n);
+    }
+    std::sort(orbit.begin(), orbit.end());
+    if (orbit[0] == set) {
+      const auto size = static_cast<std::uint8_t>(std::unique(orbit.begin(), orbit.end()) - orbit.begin());
+      for (int k = 0; k < slices; ++k) {
+        subproblem s;
+        s.weight = size;
+        s.north_columns = set;
+        s.slice = static_cast<std::uint8_t>(k);
+        tasks.push_back(s);
+      }
+    }
+    if (set == 0) break;  // the one empty set (n = 1)
+    const std::uint32_t low = set & (0U - set);
+    const std::uint64_t ripple = std::uint64_t{set} + low;
+    if (ripple > full) break;
+    set = static_cast<std::uint32_t>(ripple) | (((set ^ static_cast<std::uint32_t>(ripple)) >> 2) / low);
+  }
+  return tasks;
+}
+
 std::uint64_t fingerprint_of(int n, engine kind, int depth, const std::vector<subproblem>& subproblems) {
   detail::fnv1a hash;
   hash.add_text(plan_format);
@@ -125,6 +175,10 @@ std::uint64_t fingerprint_of(int n, engine kind, int depth, const std::vector<su
     for (int r = 0; r < n; ++r) hash.add_byte(s.columns[static_cast<std::size_t>(r)]);
     hash.add_byte(s.weight);
     hash.add_byte(s.classify);
+    if (kind == engine::quadrant) {  // (other engines' fingerprints stay as they were)
+      hash.add_u64(s.north_columns);
+      hash.add_byte(s.slice);
+    }
   }
   return hash.value();
 }
@@ -139,6 +193,24 @@ plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind) {
                                 std::to_string(max_split_depth));
   }
   const bool automatic = options.split_depth == 0;
+  const std::size_t target = options.target_subproblems != 0 ? options.target_subproblems : automatic_target(n);
+  if (kind_ == engine::quadrant) {
+    if (n > max_quadrant_board_size) {
+      throw std::invalid_argument("the quadrant engine handles n up to " + std::to_string(max_quadrant_board_size) +
+                                  ": its tables of half-board placements grow about 20-fold per 2 rows");
+    }
+    // Slices only matter where there are few column sets (small n): enough
+    // tasks for the threads, never more than max_split_depth.
+    int slices = options.split_depth;
+    if (automatic) {
+      const std::size_t sets = quadrant_tasks(n, 1).size();
+      slices = static_cast<int>(std::clamp<std::size_t>((target + sets - 1) / sets, 1, max_split_depth));
+    }
+    split_depth_ = slices;
+    subproblems_ = quadrant_tasks(n, slices);
+    fingerprint_ = fingerprint_of(n, kind_, split_depth_, subproblems_);
+    return;
+  }
   // Automatic splitting stops early on small boards: their whole search takes
   // microseconds, and a deep plan would cost more than it saves.
   const int max_depth =
@@ -146,7 +218,6 @@ plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind) {
 
   std::vector<subproblem> level = kind_ == engine::mirror ? mirror_roots(n) : symmetric_roots(n);
   int depth = 1;
-  const std::size_t target = options.target_subproblems != 0 ? options.target_subproblems : automatic_target(n);
   while (depth < max_depth && (!automatic || level.size() < target)) {
     level = split_row(n, kind_, level, depth);
     ++depth;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "nqueens/plan.hpp"
@@ -51,7 +52,28 @@ struct execute_options {
   const std::atomic<bool>* cancel = nullptr;
   /// Record each subproblem's wall-clock time in execution::subproblem_seconds.
   bool time_subproblems = false;
+  /// Bytes the quadrant engine may use for its tables; 0 means
+  /// default_memory_limit(). A plan that needs more is refused up front.
+  std::uint64_t max_memory = 0;
 };
+
+/// A run refused because it would need more memory than allowed.
+class memory_limit_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Half the physical memory of this machine: the default memory bound.
+std::uint64_t default_memory_limit() noexcept;
+
+/// Peak bytes the quadrant engine needs for an n-board (its half-board
+/// tables, from tabled half-board sizes up to n = 20, extrapolated beyond);
+/// 0 for the backtracking engines, which need next to nothing.
+std::uint64_t memory_estimate(int n, engine kind) noexcept;
+
+/// Throws memory_limit_error, naming both sizes, when memory_estimate(n,
+/// kind) exceeds `limit` (0 = default_memory_limit()).
+void check_memory(int n, engine kind, std::uint64_t limit);
 
 /// Per-subproblem results of one execution, indexed like the plan.
 struct execution {

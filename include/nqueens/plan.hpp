@@ -20,6 +20,10 @@ namespace nqueens {
 /// Deepest split a plan can ask for: rows 0..max_split_depth-1 fixed.
 inline constexpr int max_split_depth = 12;
 
+/// Largest board the quadrant engine takes: its tables are indexed by column
+/// set (2^n entries), and its memory needs pass any machine's long before.
+inline constexpr int max_quadrant_board_size = 24;
+
 /// Marks a row with no queen in subproblem::columns.
 inline constexpr std::uint8_t no_queen = 0xFF;
 
@@ -36,6 +40,14 @@ struct subproblem {
   /// When non-zero, each completion is classified at the leaf: is it the
   /// canonical member of its class, and how large is the class (2, 4 or 8).
   std::uint8_t classify = 0;
+  /// Quadrant engine only (no queen is placed; columns is all no_queen): the
+  /// solutions whose north half, rows 0..n/2-1, uses exactly these columns
+  /// (bit c = column c); `weight` counts the column sets it stands for under
+  /// the board's symmetries.
+  std::uint32_t north_columns = 0;
+  /// Quadrant engine: this subproblem takes slice `slice` of `slices` equal
+  /// slices of those north halves (slices == the plan's split depth).
+  std::uint8_t slice = 0;
 
   subproblem() { columns.fill(no_queen); }
   bool has_queen(int row) const noexcept { return columns[static_cast<std::size_t>(row)] != no_queen; }
@@ -50,6 +62,7 @@ struct plan_options {
   engine kind = engine::symmetric;
   /// Leading rows fixed in every subproblem; 0 picks the smallest depth that
   /// yields at least `target_subproblems` (capped so tiny boards stay trivial).
+  /// For the quadrant engine: slices per north column set.
   int split_depth = 0;
   /// Subproblem count the automatic depth aims for: enough that work stealing
   /// keeps many threads busy to the end, few enough that bookkeeping is noise.

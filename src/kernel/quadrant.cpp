@@ -1,0 +1,260 @@
+#include "kernel/quadrant.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "bits.hpp"
+
+namespace nqueens::detail {
+
+namespace {
+
+// Placements of rows 0..k-1 on an n-board, one queen per row, none attacked:
+// the sizes of the half boards, measured once with a plain enumeration for
+// k = n/2 and n - n/2. Used only to size memory before any is allocated.
+struct tabled_count {
+  int n;
+  int k;
+  std::uint64_t placements;
+};
+constexpr tabled_count tabled_placements[] = {
+    {1, 0, 1},           {1, 1, 1},           {2, 1, 2},           {3, 1, 3},           {3, 2, 2},
+    {4, 2, 6},           {5, 2, 12},          {5, 3, 14},          {6, 3, 36},          {7, 3, 76},
+    {7, 4, 140},         {8, 4, 344},         {9, 4, 732},         {9, 5, 1614},        {10, 5, 3916},
+    {11, 5, 8492},       {11, 6, 21362},      {12, 6, 52856},      {13, 6, 117694},     {13, 7, 335010},
+    {14, 7, 835056},     {15, 7, 1897702},    {15, 8, 6120136},    {16, 8, 15324708},   {17, 8, 35312064},
+    {17, 9, 127045452},  {18, 9, 318853768},  {19, 9, 742665978},  {19, 10, 2947934688}, {20, 10, 7415187482},
+};
+
+// Tabled, or extrapolated beyond the table: each two rows more multiply the
+// count by a factor that itself grows by about 2.5 (15.8, 18.4, 20.8, 23.3
+// for even n up to 20).
+double half_placements(int n, int k) noexcept {
+  for (const tabled_count& t : tabled_placements) {
+    if (t.n == n && t.k == k) return static_cast<double>(t.placements);
+  }
+  const double last = half_placements(n - 2, k - 1);
+  const double before = half_placements(n - 4, k - 2);
+  return last * (last / before + 2.5);
+}
+
+// Calls leaf(columns, left, right) for every placement of `rows` more rows.
+template <typename Leaf>
+void enumerate_rows(int rows, std::uint32_t full, std::uint32_t columns, std::uint32_t left, std::uint32_t right,
+                    Leaf& leaf) {
+  std::uint32_t free = full & ~(columns | left | right);
+  if (rows == 1) {  // the last row: emit directly (most nodes are here)
+    for (; free != 0; free = clear_lowest_bit(free)) {
+      const std::uint32_t bit = lowest_bit(free);
+      leaf(columns | bit, ((left | bit) << 1) & full, (right | bit) >> 1);
+    }
+    return;
+  }
+  for (; free != 0; free = clear_lowest_bit(free)) {
+    const std::uint32_t bit = lowest_bit(free);
+    enumerate_rows(rows - 1, full, columns | bit, ((left | bit) << 1) & full, (right | bit) >> 1, leaf);
+  }
+}
+
+// Runs `leaf` over every placement of `rows` rows, in parallel: one task per
+// placement of the first two rows.
+template <typename Leaf>
+void enumerate_in_parallel(int n, int rows, const Leaf& leaf) {
+  const std::uint32_t full = low_bits(n);
+  if (rows <= 2) {
+    Leaf local = leaf;
+    if (rows == 0) {
+      local(0, 0, 0);
+    } else {
+      enumerate_rows(rows, full, 0, 0, 0, local);
+    }
+    return;
+  }
+  struct start {
+    std::uint32_t columns, left, right;
+  };
+  std::vector<start> starts;
+  for (int c0 = 0; c0 < n; ++c0) {
+    const std::uint32_t b0 = std::uint32_t{1} << c0;
+    const std::uint32_t l0 = (b0 << 1) & full, r0 = b0 >> 1;
+    for (std::uint32_t free = full & ~(b0 | l0 | r0); free != 0; free = clear_lowest_bit(free)) {
+      const std::uint32_t b1 = lowest_bit(free);
+      starts.push_back({b0 | b1, ((l0 | b1) << 1) & full, (r0 | b1) >> 1});
+    }
+  }
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, starts.size(), 1),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      Leaf local = leaf;
+                      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+                        enumerate_rows(rows - 2, full, starts[i].columns, starts[i].left, starts[i].right, local);
+                      }
+                    });
+}
+
+std::atomic_ref<std::uint64_t> atomic(std::uint64_t& value) noexcept { return std::atomic_ref<std::uint64_t>(value); }
+
+}  // namespace
+
+half_board_index::half_board_index(const plan& p) : n_(p.board_size()), plan_fingerprint_(p.fingerprint()) {
+  const int n = n_;
+  const std::uint32_t full = low_bits(n);
+  const std::size_t sets = std::size_t{1} << n;
+  // Which column sets are kept, and as what: 1 = north half, 2 = south half.
+  std::vector<std::uint8_t> role(sets, 0);
+  for (const subproblem& s : p.subproblems()) {
+    role[s.north_columns] = 1;
+    role[full & ~s.north_columns] = 2;
+  }
+  offsets_.assign(sets + 1, 0);
+  const int north_rows = n / 2;
+  const int south_rows = n - north_rows;
+
+  // Pass 1 counts each kept group, pass 2 writes it: two enumerations cost
+  // less than holding every placement twice.
+  const auto run_pass = [&](auto&& on_kept) {
+    for (const int rows : {north_rows, south_rows}) {
+      const auto leaf = [&](std::uint32_t columns, std::uint32_t left, std::uint32_t right) {
+        const std::uint8_t r = role[columns];
+        if (r != 0) on_kept(columns, r == 1 ? north_mask(left, right) : south_mask(left, right, full));
+      };
+      enumerate_in_parallel(n, rows, leaf);
+      if (north_rows == south_rows) break;  // even n: one enumeration serves both halves
+    }
+  };
+  run_pass([&](std::uint32_t columns, std::uint64_t) { atomic(offsets_[columns]).fetch_add(1, std::memory_order_relaxed); });
+  std::uint64_t sum = 0;
+  for (std::uint64_t& o : offsets_) {
+    const std::uint64_t size = o;
+    o = sum;
+    sum += size;
+  }
+  masks_.resize(sum);
+  std::vector<std::uint64_t> cursor(offsets_.begin(), offsets_.end() - 1);
+  run_pass([&](std::uint32_t columns, std::uint64_t mask) {
+    masks_[atomic(cursor[columns]).fetch_add(1, std::memory_order_relaxed)] = mask;
+  });
+  // North groups in decreasing order (count_disjoint_pairs shares prefixes
+  // of their high bits); the order also makes slices deterministic.
+  const auto& tasks = p.subproblems();
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tasks.size()), [&](const tbb::blocked_range<std::size_t>& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      const std::uint32_t c = tasks[i].north_columns;
+      if (tasks[i].slice != 0) continue;
+      std::sort(masks_.begin() + static_cast<std::ptrdiff_t>(offsets_[c]),
+                masks_.begin() + static_cast<std::ptrdiff_t>(offsets_[c + 1]), std::greater<>());
+    }
+  });
+}
+
+std::size_t half_board_index::bytes() const noexcept {
+  return (offsets_.capacity() + masks_.capacity()) * sizeof(std::uint64_t);
+}
+
+std::uint64_t half_board_index_bytes(int n) noexcept {
+  const int north_rows = n / 2;
+  // About half the column sets are kept (a canonical set and its complement
+  // per class); 10% margin for uneven groups.
+  const double kept = n % 2 == 0 ? half_placements(n, north_rows) / 2
+                                 : (half_placements(n, north_rows) + half_placements(n, n - north_rows)) / 2;
+  const double tables = 2.0 * 8.0 * static_cast<double>(std::uint64_t{1} << n) + static_cast<double>(std::uint64_t{1} << n);
+  const double bytes = 1.1 * 8.0 * kept + tables;
+  return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
+}
+
+std::shared_ptr<const half_board_index> shared_half_board_index(const plan& p) {
+  static std::mutex mutex;
+  static std::shared_ptr<const half_board_index> cached;
+  const std::lock_guard lock(mutex);
+  if (cached == nullptr || cached->plan_fingerprint() != p.fingerprint()) {
+    cached.reset();  // free the old tables before building new ones
+    cached = std::make_shared<const half_board_index>(p);
+  }
+  return cached;
+}
+
+std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
+                                   pair_scratch& scratch) {
+  if (north.empty() || south.empty()) return 0;
+  const std::size_t words = (south.size() + 63) / 64;
+  const std::uint64_t tail = south.size() % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (south.size() % 64)) - 1;
+  std::uint64_t used = 0;
+  for (const std::uint64_t a : north) used |= a;
+  // free_of row i: bit j set when south[j] lacks bit i.
+  scratch.free_of.resize(64 * words);
+  std::uint64_t* const free_of = scratch.free_of.data();
+  for (std::uint64_t bits = used; bits != 0; bits &= bits - 1) {
+    std::uint64_t* row = free_of + static_cast<std::size_t>(std::countr_zero(bits)) * words;
+    std::fill(row, row + words, ~std::uint64_t{0});
+    row[words - 1] = tail;
+  }
+  for (std::size_t j = 0; j < south.size(); ++j) {
+    const std::uint64_t clear = ~(std::uint64_t{1} << (j % 64));
+    for (std::uint64_t bits = south[j] & used; bits != 0; bits &= bits - 1) {
+      free_of[static_cast<std::size_t>(std::countr_zero(bits)) * words + j / 64] &= clear;
+    }
+  }
+  // partial row d: the AND of the rows of the d highest bits of the current
+  // north mask; row 0 is every south mask.
+  scratch.partial.resize(65 * words);
+  std::uint64_t* const partial = scratch.partial.data();
+  std::fill(partial, partial + words, ~std::uint64_t{0});
+  partial[words - 1] = tail;
+
+  std::uint64_t total = 0, previous = 0, previous_count = 0;
+  bool first = true;
+  for (const std::uint64_t a : north) {
+    std::uint64_t rest = a;
+    int depth = 0;
+    if (!first) {
+      const std::uint64_t differ = a ^ previous;
+      if (differ == 0) {  // the same diagonals as the last one: the same count
+        total += previous_count;
+        continue;
+      }
+      const int top = 63 - std::countl_zero(differ);
+      const std::uint64_t below = top == 63 ? ~std::uint64_t{0} : (std::uint64_t{1} << (top + 1)) - 1;
+      depth = std::popcount(a & ~below);  // shared with the previous mask
+      rest = a & below;
+    }
+    first = false;
+    const std::uint64_t* current = partial + static_cast<std::size_t>(depth) * words;
+    for (; rest != 0; ++depth) {
+      const int bit = 63 - std::countl_zero(rest);
+      rest &= ~(std::uint64_t{1} << bit);
+      const std::uint64_t* row = free_of + static_cast<std::size_t>(bit) * words;
+      std::uint64_t* next = partial + static_cast<std::size_t>(depth + 1) * words;
+      for (std::size_t q = 0; q < words; ++q) next[q] = current[q] & row[q];
+      current = next;
+    }
+    std::uint64_t count = 0;
+    for (std::size_t q = 0; q < words; ++q) count += static_cast<std::uint64_t>(std::popcount(current[q]));
+    total += count;
+    previous = a;
+    previous_count = count;
+  }
+  return total;
+}
+
+std::uint64_t solve_quadrant(const half_board_index& index, const subproblem& s, int slices, pair_scratch& scratch) {
+  const int n = index.board_size();
+  const std::span<const std::uint64_t> north = index.group(s.north_columns);
+  const std::span<const std::uint64_t> south = index.group(low_bits(n) & ~s.north_columns);
+  const std::size_t begin = north.size() * s.slice / static_cast<std::size_t>(slices);
+  const std::size_t end = north.size() * (s.slice + 1U) / static_cast<std::size_t>(slices);
+  const std::uint64_t pairs = count_disjoint_pairs(north.subspan(begin, end - begin), south, scratch);
+  std::uint64_t total = 0;
+  if (__builtin_mul_overflow(pairs, std::uint64_t{s.weight}, &total)) {
+    throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
+  }
+  return total;
+}
+
+}  // namespace nqueens::detail

@@ -1,0 +1,92 @@
+#pragma once
+
+// The quadrant engine's data and kernel: every placement of the north half
+// (rows 0..h-1, h = n/2) and of the south half (rows h..n-1), grouped by the
+// set of columns it uses, and the count of (north, south) pairs that fit.
+//
+// A half-board placement is reduced to the diagonals it sends across the
+// middle, read where they cross: the north half's attack masks for row h
+// (left = moving to higher columns, right = to lower ones), the south half's
+// for row h-1 seen from below. A north and a south placement with
+// complementary columns form a solution exactly when no north diagonal meets
+// a south one; with both packed into 64-bit masks (see north_mask and
+// south_mask) that is `north & south == 0`.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "nqueens/plan.hpp"
+
+namespace nqueens::detail {
+
+/// The mask of a north half from its attack masks for row h.
+constexpr std::uint64_t north_mask(std::uint32_t left, std::uint32_t right) noexcept {
+  return std::uint64_t{left} | (std::uint64_t{right} << 32);
+}
+
+/// The mask of a south half from the attack masks for row h-1 of its
+/// upside-down search (left = up-right diagonals, right = up-left ones),
+/// shifted one row down so that equal bits mean the same diagonal as in
+/// north_mask. Precondition: full = low_bits(n).
+constexpr std::uint64_t south_mask(std::uint32_t left, std::uint32_t right, std::uint32_t full) noexcept {
+  return std::uint64_t{(right << 1) & full} | (std::uint64_t{left >> 1} << 32);
+}
+
+/// Placements of the half boards, grouped by column set, for the column sets
+/// a quadrant plan's subproblems use: north halves for each subproblem's
+/// north_columns (as north_mask, sorted in decreasing order), south halves
+/// for their complements (as south_mask).
+class half_board_index {
+ public:
+  /// Enumerates the half boards on the calling thread's oneTBB arena.
+  /// Precondition: p.kind() == engine::quadrant.
+  explicit half_board_index(const plan& p);
+
+  int board_size() const noexcept { return n_; }
+  /// North halves using exactly `columns`, or south halves when `columns`
+  /// has n - n/2 members (for even n: when it holds column n-1).
+  std::span<const std::uint64_t> group(std::uint32_t columns) const noexcept {
+    return {masks_.data() + offsets_[columns], masks_.data() + offsets_[columns + 1]};
+  }
+  std::uint64_t plan_fingerprint() const noexcept { return plan_fingerprint_; }
+  /// Bytes held.
+  std::size_t bytes() const noexcept;
+
+ private:
+  int n_;
+  std::uint64_t plan_fingerprint_;
+  std::vector<std::uint64_t> offsets_;  // 2^n + 1 entries: group c is [offsets_[c], offsets_[c + 1])
+  std::vector<std::uint64_t> masks_;
+};
+
+/// Memory a half_board_index for board n needs at its peak (while built),
+/// from the tabled half-board placement counts (see quadrant.cpp), in bytes.
+std::uint64_t half_board_index_bytes(int n) noexcept;
+
+/// The index for plan `p`, shared: built on first use in the calling arena,
+/// kept for the next call with the same plan (execute() is called once per
+/// chunk by nqueens-mpi and per thread count by `scale`), replaced by one
+/// for another plan.
+std::shared_ptr<const half_board_index> shared_half_board_index(const plan& p);
+
+/// Reusable buffers of count_disjoint_pairs (one per thread).
+struct pair_scratch {
+  std::vector<std::uint64_t> free_of;  // 64 rows of bits: B members without bit i
+  std::vector<std::uint64_t> partial;  // running ANDs, one row per depth
+};
+
+/// Number of pairs (a, b), a in `north`, b in `south`, with a & b == 0.
+/// `north` must be sorted in decreasing order: consecutive masks share their
+/// high bits, and with them a prefix of the running AND (a bit-sliced sieve:
+/// each bit of a removes the south masks that have it, 64 per word).
+std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
+                                   pair_scratch& scratch);
+
+/// The solutions one quadrant subproblem stands for (weight included).
+std::uint64_t solve_quadrant(const half_board_index& index, const subproblem& s, int slices,
+                             pair_scratch& scratch);
+
+}  // namespace nqueens::detail
