@@ -86,6 +86,7 @@ class helper_thread {
 count_result count(int n, const count_options& options) {
   const auto start = clock_type::now();
   const plan p(n, plan_options{.kind = options.kind, .split_depth = options.split_depth});
+  check_memory(n, options.kind, options.max_memory);  // before a journal file is created
   std::unique_ptr<checkpoint_journal> journal;
   const std::vector<std::size_t> mine = shard_indices(p, options.shard);
   if (!options.checkpoint.empty()) {
@@ -127,6 +128,7 @@ count_result count(int n, const count_options& options) {
   std::exception_ptr helper_error;
   execute_options run_options;
   run_options.threads = options.threads;
+  run_options.max_memory = options.max_memory;
   run_options.cancel = watch ? &stop : nullptr;
   if (watch) {
     run_options.on_finished = [&](std::size_t index, const subproblem_count& c) {

@@ -104,7 +104,12 @@ void check_memory(int n, engine kind, std::uint64_t limit) {
   if (need <= limit) return;
   const auto gib = [](std::uint64_t bytes) {
     char text[32];
-    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+    const double mib = static_cast<double>(bytes) / (1024.0 * 1024.0);
+    if (mib < 1024) {
+      std::snprintf(text, sizeof text, "%.0f MiB", mib);
+    } else {
+      std::snprintf(text, sizeof text, "%.1f GiB", mib / 1024.0);
+    }
     return std::string(text);
   };
   throw memory_limit_error("the " + std::string(to_string(kind)) + " engine needs about " + gib(need) +

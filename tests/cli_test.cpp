@@ -311,6 +311,14 @@ TEST(CliTest, HelpAndVersion) {
   EXPECT_EQ(v.out.rfind("nqueens ", 0), 0u) << v.out;
 }
 
+TEST(CliTest, QuadrantEngineCountsAndVerifies) {
+  const cli_run r = run_cli("count 12 --engine quadrant --threads 2 --max-memory 64M");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("engine quadrant"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("unique"), std::string::npos) << r.out;  // totals only
+}
+
 TEST(CliListTest, EightQueensHas92TuplesInOrder) {
   const cli_run r = run_cli("list 8 --threads 2");
   EXPECT_EQ(r.status, 0) << r.err;
@@ -475,6 +483,11 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_input{"check 1 3 x 2", "unexpected character 'x'"},
                       bad_input{"check 1,,3", "empty entry"},
                       bad_input{"check 1 3 0 4", "the queen of row 3 is in column 4, outside 0..3"},
-                      bad_input{"check", "no placement given"}));
+                      bad_input{"check", "no placement given"},
+                      bad_input{"count 14 --engine quadrant --max-memory 1M",
+                                "the quadrant engine needs about 4 MiB for n = 14, more than the 1 MiB allowed"},
+                      bad_input{"count 14 --max-memory 12x", "invalid --max-memory '12x'"},
+                      bad_input{"count 14 --max-memory 100K", "invalid --max-memory '100K'"},
+                      bad_input{"count 25 --engine quadrant", "the quadrant engine handles n up to 24"}));
 
 }  // namespace

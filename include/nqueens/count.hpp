@@ -41,6 +41,9 @@ struct count_options {
   /// When set and true, no further subproblems are started; the count
   /// returns with complete == false and the journal flushed.
   const std::atomic<bool>* cancel = nullptr;
+  /// Bytes the quadrant engine may use; 0 = half the physical memory. A run
+  /// that would need more throws memory_limit_error before allocating.
+  std::uint64_t max_memory = 0;
 };
 
 /// Everything a caller wants to print about one count.

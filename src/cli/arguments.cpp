@@ -31,6 +31,28 @@ int parse_threads(std::string_view text) {
   return static_cast<int>(parse_integer(text, "--threads", 1, max_threads));
 }
 
+std::uint64_t parse_byte_size(std::string_view text, std::string_view what) {
+  const auto invalid = [&] {
+    return usage_error("invalid " + std::string(what) + " '" + std::string(text) +
+                       "': expected a size such as 512M, 8G or 1T (at least 1M)");
+  };
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 15) throw invalid();
+  int shift = 0;
+  const std::string_view suffix = text.substr(digits);
+  if (suffix == "K" || suffix == "k") shift = 10;
+  else if (suffix == "M" || suffix == "m") shift = 20;
+  else if (suffix == "G" || suffix == "g") shift = 30;
+  else if (suffix == "T" || suffix == "t") shift = 40;
+  else if (!suffix.empty()) throw invalid();
+  const std::uint64_t value = std::stoull(std::string(text.substr(0, digits)));
+  if (value > (UINT64_MAX >> shift)) throw invalid();
+  const std::uint64_t bytes = value << shift;
+  if (bytes < (std::uint64_t{1} << 20)) throw invalid();
+  return bytes;
+}
+
 shard_spec parse_shard(std::string_view text) {
   const auto slash = text.find('/');
   if (slash == std::string_view::npos) {

@@ -3,6 +3,7 @@
 // Strict parsing of command-line values. Every failure is a usage_error whose
 // message names the option, the offending text and the valid range.
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -26,6 +27,10 @@ int parse_board_size(std::string_view text);
 
 /// A worker-thread count (1..max_threads).
 int parse_threads(std::string_view text);
+
+/// A byte count: digits with an optional K, M, G or T suffix (powers of
+/// 1024), e.g. "512M"; at least 1 MiB.
+std::uint64_t parse_byte_size(std::string_view text, std::string_view what);
 
 /// "I/M": shard I of M, 0 <= I < M.
 shard_spec parse_shard(std::string_view text);

@@ -27,6 +27,8 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
       ("checkpoint", "Journal of finished subproblems: resume from it, keep it up to date (fsync every 2 s)",
        cxxopts::value<std::string>())
       ("checkpoint-interval", "Seconds between journal flushes (fsync)", cxxopts::value<std::string>()->default_value("2"))
+      ("max-memory", "Memory the quadrant engine may use, e.g. 8G, 512M (default: half the physical memory)",
+       cxxopts::value<std::string>())
       ("progress", "Show progress on stderr (default when stderr is a terminal)")
       ("no-progress", "Never show progress")
       ("json", "Print one JSON object instead of text")
@@ -35,7 +37,8 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   options.parse_positional({"n"});
   const auto result = parse_command_line(
       options, args,
-      {"-t", "--threads", "-e", "--engine", "--split-depth", "--checkpoint", "--checkpoint-interval", "--shard"}, true);
+      {"-t", "--threads", "-e", "--engine", "--split-depth", "--checkpoint", "--checkpoint-interval", "--shard",
+       "--max-memory"}, true);
   if (result.count("help")) {
     std::cout << options.help() << "\nN is a board size from 1 to " << max_board_size << ".\n";
     return std::nullopt;
@@ -50,6 +53,7 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
     opts.split_depth = static_cast<int>(
         parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
   }
+  if (result.count("max-memory")) opts.max_memory = parse_byte_size(result["max-memory"].as<std::string>(), "--max-memory");
   if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
   if (result.count("checkpoint")) {
     opts.checkpoint = result["checkpoint"].as<std::string>();

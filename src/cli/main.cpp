@@ -11,6 +11,7 @@
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "nqueens/checkpoint.hpp"
+#include "nqueens/execute.hpp"
 #include "nqueens/version.hpp"
 
 namespace {
@@ -84,6 +85,11 @@ int main(int argc, char** argv) {
     // problem with the command line (2); failing to write mid-run is not (3).
     std::cerr << "nqueens: " << e.what() << '\n';
     return e.why() == nqueens::checkpoint_error::reason::write ? 3 : 2;
+  } catch (const nqueens::memory_limit_error& e) {
+    // Refused before anything was allocated: a request this machine (or the
+    // given --max-memory) cannot serve, reported like a usage error.
+    std::cerr << "nqueens: " << e.what() << '\n';
+    return 2;
   } catch (const nqueens::cli::usage_error& e) {
     std::cerr << "nqueens: " << e.what() << '\n';
     return 2;

@@ -36,6 +36,7 @@ std::vector<std::uint64_t> run_chunk(const plan& p, const std::vector<std::uint6
   const std::vector<std::size_t> indices(chunk.begin(), chunk.end());
   execute_options options;
   options.threads = threads;
+  options.max_memory = UINT64_MAX;  // checked once, up front, against --max-memory
   const execution run = execute(p, indices, options);
   std::vector<std::uint64_t> triples;
   triples.reserve(3 * indices.size());
@@ -208,6 +209,8 @@ int main(int argc, char** argv) {
     if (request) {
       if (!request->options.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
       const plan p(request->n, plan_options{.kind = request->options.kind, .split_depth = request->options.split_depth});
+      // Every rank builds its own quadrant tables: each must fit.
+      check_memory(request->n, request->options.kind, request->options.max_memory);
       if (rank == 0) {
         status = run_rank0(*request, p, ranks);
       } else {
@@ -215,6 +218,9 @@ int main(int argc, char** argv) {
       }
     }
   } catch (const cli::usage_error& e) {
+    if (rank == 0) std::cerr << "nqueens-mpi: " << e.what() << '\n';
+    status = 2;
+  } catch (const memory_limit_error& e) {
     if (rank == 0) std::cerr << "nqueens-mpi: " << e.what() << '\n';
     status = 2;
   } catch (const checkpoint_error& e) {

@@ -1,0 +1,150 @@
+// The quadrant engine: its counts, its plan of column-set classes, its
+// disjoint-pair counter and its memory bound.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <functional>
+#include <random>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "kernel/quadrant.hpp"
+#include "nqueens/count.hpp"
+#include "nqueens/execute.hpp"
+#include "nqueens/known_counts.hpp"
+#include "nqueens/plan.hpp"
+
+namespace nqueens {
+namespace {
+
+class QuadrantCountTest : public ::testing::TestWithParam<std::tuple<int, int>> {};
+
+TEST_P(QuadrantCountTest, MatchesPublishedTotalAndTheOtherEngines) {
+  const auto [n, threads] = GetParam();
+  const count_result r = count(n, {.kind = engine::quadrant, .threads = threads});
+  EXPECT_EQ(r.total, *published_total(n));
+  EXPECT_FALSE(r.unique.has_value());
+  EXPECT_TRUE(r.check.verified(false));
+  EXPECT_EQ(r.total, count(n, {.kind = engine::mirror, .threads = 1}).total);
+  EXPECT_EQ(r.total, count(n, {.kind = engine::symmetric, .threads = 1}).total);
+}
+
+INSTANTIATE_TEST_SUITE_P(BoardsByThreads, QuadrantCountTest,
+                         ::testing::Combine(::testing::Range(1, 16), ::testing::Values(1, 2, 3, 8)));
+
+class QuadrantSliceTest : public ::testing::TestWithParam<std::tuple<int, int>> {};
+
+TEST_P(QuadrantSliceTest, EverySplitGivesTheSameTotal) {
+  const auto [n, slices] = GetParam();
+  const count_result r = count(n, {.kind = engine::quadrant, .threads = 2, .split_depth = slices});
+  EXPECT_EQ(r.total, *published_total(n)) << slices << " slices";
+  EXPECT_EQ(r.split_depth, slices);
+}
+
+INSTANTIATE_TEST_SUITE_P(BoardsBySlices, QuadrantSliceTest,
+                         ::testing::Combine(::testing::Values(4, 7, 10, 11, 12, 13, 14),
+                                            ::testing::Values(1, 2, 3, 7, max_split_depth)));
+
+TEST(QuadrantPlanTest, ClassesCoverEveryNorthColumnSetOnce) {
+  for (int n = 1; n <= 16; ++n) {
+    const plan p(n, {.kind = engine::quadrant, .split_depth = 1});
+    const int north_rows = n / 2;
+    // Every set of north_rows columns, by brute force: the class weights add up to their number.
+    std::uint64_t sets = 0;
+    for (std::uint32_t c = 0; c < (std::uint32_t{1} << n); ++c) sets += std::popcount(c) == north_rows ? 1 : 0;
+    std::uint64_t weights = 0;
+    std::set<std::uint32_t> seen;
+    for (const subproblem& s : p.subproblems()) {
+      EXPECT_EQ(std::popcount(s.north_columns), north_rows);
+      EXPECT_TRUE(seen.insert(s.north_columns).second) << "listed twice";
+      EXPECT_TRUE(s.weight == 1 || s.weight == 2 || s.weight == 4) << int{s.weight};
+      weights += s.weight;
+    }
+    EXPECT_EQ(weights, sets) << "n = " << n;
+  }
+}
+
+TEST(QuadrantPlanTest, SlicesMultiplyTheSubproblemsAndChangeTheFingerprint) {
+  const plan one(12, {.kind = engine::quadrant, .split_depth = 1});
+  const plan three(12, {.kind = engine::quadrant, .split_depth = 3});
+  EXPECT_EQ(three.size(), 3 * one.size());
+  EXPECT_NE(one.fingerprint(), three.fingerprint());
+  EXPECT_EQ(one.fingerprint(), plan(12, {.kind = engine::quadrant, .split_depth = 1}).fingerprint());
+  EXPECT_THROW(plan(max_quadrant_board_size + 1, {.kind = engine::quadrant}), std::invalid_argument);
+}
+
+std::uint64_t brute_force_disjoint_pairs(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+  std::uint64_t pairs = 0;
+  for (const std::uint64_t x : a) {
+    for (const std::uint64_t y : b) pairs += (x & y) == 0 ? 1 : 0;
+  }
+  return pairs;
+}
+
+TEST(DisjointPairsTest, MatchesBruteForceOnRandomBitsets) {
+  std::mt19937_64 random(2026);
+  detail::pair_scratch scratch;
+  for (int trial = 0; trial < 400; ++trial) {
+    // Sparse to dense masks, sizes across word boundaries (63, 64, 65 ...).
+    const int density = 1 + trial % 6;
+    const auto mask = [&] {
+      std::uint64_t m = ~std::uint64_t{0};
+      for (int k = 0; k < density; ++k) m &= random();
+      return m & (trial % 3 == 0 ? std::uint64_t{0xFFFFF} : ~std::uint64_t{0});  // few bits, or all 64
+    };
+    std::vector<std::uint64_t> a(random() % 150), b(random() % 200);
+    for (auto& x : a) x = mask();
+    for (auto& y : b) y = mask();
+    if (trial % 5 == 0 && !a.empty()) a[a.size() / 2] = a.front();  // repeated masks
+    std::sort(a.begin(), a.end(), std::greater<>());
+    ASSERT_EQ(detail::count_disjoint_pairs(a, b, scratch), brute_force_disjoint_pairs(a, b)) << "trial " << trial;
+  }
+}
+
+TEST(DisjointPairsTest, EdgeCases) {
+  detail::pair_scratch scratch;
+  const std::vector<std::uint64_t> none;
+  const std::vector<std::uint64_t> zero = {0};
+  std::vector<std::uint64_t> many(130, 0);
+  EXPECT_EQ(detail::count_disjoint_pairs(none, many, scratch), 0u);
+  EXPECT_EQ(detail::count_disjoint_pairs(zero, none, scratch), 0u);
+  EXPECT_EQ(detail::count_disjoint_pairs(zero, many, scratch), 130u);  // the empty mask fits everything
+  const std::vector<std::uint64_t> top = {std::uint64_t{1} << 63};
+  many[129] = std::uint64_t{1} << 63;
+  EXPECT_EQ(detail::count_disjoint_pairs(top, many, scratch), 129u);
+}
+
+TEST(QuadrantMemoryTest, EstimateGrowsAndCoversTheTables) {
+  for (int n = 6; n <= 24; ++n) {
+    EXPECT_GT(memory_estimate(n, engine::quadrant), memory_estimate(n - 1, engine::quadrant)) << n;
+  }
+  EXPECT_EQ(memory_estimate(20, engine::symmetric), 0u);
+  // The real tables stay within the estimate.
+  for (const int n : {10, 13, 14}) {
+    const plan p(n, {.kind = engine::quadrant});
+    const detail::half_board_index tables(p);
+    EXPECT_LE(tables.bytes(), memory_estimate(n, engine::quadrant)) << n;
+  }
+}
+
+TEST(QuadrantMemoryTest, RefusesUpFrontWhenOverTheBound) {
+  const plan p(14, {.kind = engine::quadrant});
+  execute_options options;
+  options.max_memory = 1024;
+  EXPECT_THROW(execute(p, options), memory_limit_error);
+  count_options count_opts{.kind = engine::quadrant};
+  count_opts.max_memory = 1024;
+  try {
+    count(14, count_opts);
+    FAIL() << "no memory_limit_error";
+  } catch (const memory_limit_error& e) {
+    EXPECT_NE(std::string(e.what()).find("for n = 14"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(check_memory(14, engine::symmetric, 1));  // backtracking needs nothing
+}
+
+}  // namespace
+}  // namespace nqueens
