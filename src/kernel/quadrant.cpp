@@ -1,5 +1,14 @@
 #include "kernel/quadrant.hpp"
 
+#include <sys/mman.h>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+#include <cstdlib>
+#include <new>
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -99,6 +108,18 @@ void enumerate_in_parallel(int n, int rows, const Leaf& leaf) {
                     });
 }
 
+// The second pass writes each placement to a random group: with 4 KiB pages
+// nearly every write also misses the TLB. 2 MiB pages (where transparent huge
+// pages are enabled for madvise) made that pass 3x faster at n = 18.
+auto allocate_masks(std::size_t count) {
+  constexpr std::size_t huge_page = std::size_t{2} << 20;
+  const std::size_t bytes = std::max<std::size_t>((count * sizeof(std::uint64_t) + huge_page - 1) / huge_page, 1) * huge_page;
+  auto* p = static_cast<std::uint64_t*>(std::aligned_alloc(huge_page, bytes));
+  if (p == nullptr) throw std::bad_alloc();
+  ::madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure just means small pages
+  return std::unique_ptr<std::uint64_t[], free_deleter>(p);
+}
+
 std::atomic_ref<std::uint64_t> atomic(std::uint64_t& value) noexcept { return std::atomic_ref<std::uint64_t>(value); }
 
 }  // namespace
@@ -136,10 +157,12 @@ half_board_index::half_board_index(const plan& p) : n_(p.board_size()), plan_fin
     o = sum;
     sum += size;
   }
-  masks_.resize(sum);
+  masks_ = allocate_masks(sum);
+  mask_count_ = sum;
+  std::uint64_t* const masks = masks_.get();
   std::vector<std::uint64_t> cursor(offsets_.begin(), offsets_.end() - 1);
   run_pass([&](std::uint32_t columns, std::uint64_t mask) {
-    masks_[atomic(cursor[columns]).fetch_add(1, std::memory_order_relaxed)] = mask;
+    masks[atomic(cursor[columns]).fetch_add(1, std::memory_order_relaxed)] = mask;
   });
   // North groups in decreasing order (count_disjoint_pairs shares prefixes
   // of their high bits); the order also makes slices deterministic.
@@ -148,15 +171,16 @@ half_board_index::half_board_index(const plan& p) : n_(p.board_size()), plan_fin
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
       const std::uint32_t c = tasks[i].north_columns;
       if (tasks[i].slice != 0) continue;
-      std::sort(masks_.begin() + static_cast<std::ptrdiff_t>(offsets_[c]),
-                masks_.begin() + static_cast<std::ptrdiff_t>(offsets_[c + 1]), std::greater<>());
+      std::sort(masks + offsets_[c], masks + offsets_[c + 1], std::greater<>());
     }
   });
 }
 
 std::size_t half_board_index::bytes() const noexcept {
-  return (offsets_.capacity() + masks_.capacity()) * sizeof(std::uint64_t);
+  return (offsets_.capacity() + mask_count_) * sizeof(std::uint64_t);
 }
+
+void free_deleter::operator()(std::uint64_t* p) const noexcept { std::free(p); }
 
 std::uint64_t half_board_index_bytes(int n) noexcept {
   const int north_rows = n / 2;
@@ -180,6 +204,54 @@ std::shared_ptr<const half_board_index> shared_half_board_index(const plan& p) {
   return cached;
 }
 
+namespace {
+
+// out = x & y, `words` words.
+inline void and_into(std::uint64_t* out, const std::uint64_t* x, const std::uint64_t* y, std::size_t words) noexcept {
+  std::size_t q = 0;
+#if defined(__AVX512F__)
+  for (; q + 8 <= words; q += 8) {
+    _mm512_storeu_si512(out + q, _mm512_and_si512(_mm512_loadu_si512(x + q), _mm512_loadu_si512(y + q)));
+  }
+#endif
+  for (; q < words; ++q) out[q] = x[q] & y[q];
+}
+
+// popcount(x & y) (or of x alone, y == nullptr) over `words` words. Without AVX-512 VPOPCNTDQ (absent on the machine this was
+// tuned on), a nibble lookup with vpshufb and a sum of bytes with vpsadbw
+// counts 8 words in 7 instructions: 2x faster than the scalar popcnt loop.
+template <bool WithY>
+inline std::uint64_t popcount_and(const std::uint64_t* x, const std::uint64_t* y, std::size_t words) noexcept {
+  std::uint64_t total = 0;
+  std::size_t q = 0;
+#if defined(__AVX512BW__)
+  const __m512i nibble_counts = _mm512_set_epi64(0x0403030203020201, 0x0302020102010100, 0x0403030203020201,
+                                                 0x0302020102010100, 0x0403030203020201, 0x0302020102010100,
+                                                 0x0403030203020201, 0x0302020102010100);
+  const __m512i low_nibbles = _mm512_set1_epi8(0x0F);
+  __m512i sums = _mm512_setzero_si512();
+  for (; q + 8 <= words; q += 8) {
+    __m512i v = _mm512_loadu_si512(x + q);
+    if constexpr (WithY) v = _mm512_and_si512(v, _mm512_loadu_si512(y + q));
+    const __m512i low = _mm512_and_si512(v, low_nibbles);
+    const __m512i high = _mm512_and_si512(_mm512_srli_epi16(v, 4), low_nibbles);
+    const __m512i bytes = _mm512_add_epi8(_mm512_shuffle_epi8(nibble_counts, low), _mm512_shuffle_epi8(nibble_counts, high));
+    sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, _mm512_setzero_si512()));
+  }
+  alignas(64) std::uint64_t lanes[8];
+  _mm512_store_si512(lanes, sums);
+  for (const std::uint64_t lane : lanes) total += lane;
+#endif
+  for (; q < words; ++q) {
+    std::uint64_t v = x[q];
+    if constexpr (WithY) v &= y[q];
+    total += static_cast<std::uint64_t>(std::popcount(v));
+  }
+  return total;
+}
+
+}  // namespace
+
 std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
                                    pair_scratch& scratch) {
   if (north.empty() || south.empty()) return 0;
@@ -202,43 +274,42 @@ std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::sp
     }
   }
   // partial row d: the AND of the rows of the d highest bits of the current
-  // north mask; row 0 is every south mask.
+  // north mask; row 0 is every south mask. The last bit of each mask is
+  // ANDed and counted in one pass, never stored: `stored` says how many
+  // rows hold the previous mask's prefix.
   scratch.partial.resize(65 * words);
   std::uint64_t* const partial = scratch.partial.data();
   std::fill(partial, partial + words, ~std::uint64_t{0});
   partial[words - 1] = tail;
 
-  std::uint64_t total = 0, previous = 0, previous_count = 0;
-  bool first = true;
-  for (const std::uint64_t a : north) {
-    std::uint64_t rest = a;
+  std::uint64_t total = 0;
+  int stored = 0;  // rows holding a prefix of the previous mask
+  for (std::size_t i = 0; i < north.size(); ++i) {
+    const std::uint64_t a = north[i];
     int depth = 0;
-    if (!first) {
-      const std::uint64_t differ = a ^ previous;
-      if (differ == 0) {  // the same diagonals as the last one: the same count
-        total += previous_count;
-        continue;
-      }
-      const int top = 63 - std::countl_zero(differ);
-      const std::uint64_t below = top == 63 ? ~std::uint64_t{0} : (std::uint64_t{1} << (top + 1)) - 1;
-      depth = std::popcount(a & ~below);  // shared with the previous mask
-      rest = a & below;
+    if (i > 0) {  // rows shared with the previous mask: as many as its high bits in common
+      const std::uint64_t differ = a ^ north[i - 1];
+      const int top = 63 - std::countl_zero(differ | 1);
+      depth = std::min(differ == 0 ? std::popcount(a) : top == 63 ? 0 : std::popcount(a >> (top + 1)), stored);
     }
-    first = false;
+    std::uint64_t rest = a;  // the bits below the first `depth` (highest) ones
+    for (int k = 0; k < depth; ++k) rest &= ~(std::uint64_t{1} << (63 - std::countl_zero(rest)));
     const std::uint64_t* current = partial + static_cast<std::size_t>(depth) * words;
-    for (; rest != 0; ++depth) {
+    // Every bit but the last is ANDed into a stored row (the next masks may
+    // share it); the last is ANDed and counted in one pass. (Fusing all the
+    // unshared bits into that pass measured no faster.)
+    while (std::popcount(rest) > 1) {
       const int bit = 63 - std::countl_zero(rest);
       rest &= ~(std::uint64_t{1} << bit);
-      const std::uint64_t* row = free_of + static_cast<std::size_t>(bit) * words;
       std::uint64_t* next = partial + static_cast<std::size_t>(depth + 1) * words;
-      for (std::size_t q = 0; q < words; ++q) next[q] = current[q] & row[q];
+      and_into(next, current, free_of + static_cast<std::size_t>(bit) * words, words);
       current = next;
+      ++depth;
     }
-    std::uint64_t count = 0;
-    for (std::size_t q = 0; q < words; ++q) count += static_cast<std::uint64_t>(std::popcount(current[q]));
-    total += count;
-    previous = a;
-    previous_count = count;
+    stored = depth;
+    total += rest == 0 ? popcount_and<false>(current, nullptr, words)
+                       : popcount_and<true>(current, free_of + static_cast<std::size_t>(std::countr_zero(rest)) * words,
+                                            words);
   }
   return total;
 }

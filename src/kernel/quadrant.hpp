@@ -35,6 +35,11 @@ constexpr std::uint64_t south_mask(std::uint32_t left, std::uint32_t right, std:
   return std::uint64_t{(right << 1) & full} | (std::uint64_t{left >> 1} << 32);
 }
 
+/// Frees memory from std::aligned_alloc.
+struct free_deleter {
+  void operator()(std::uint64_t* p) const noexcept;
+};
+
 /// Placements of the half boards, grouped by column set, for the column sets
 /// a quadrant plan's subproblems use: north halves for each subproblem's
 /// north_columns (as north_mask, sorted in decreasing order), south halves
@@ -49,7 +54,7 @@ class half_board_index {
   /// North halves using exactly `columns`, or south halves when `columns`
   /// has n - n/2 members (for even n: when it holds column n-1).
   std::span<const std::uint64_t> group(std::uint32_t columns) const noexcept {
-    return {masks_.data() + offsets_[columns], masks_.data() + offsets_[columns + 1]};
+    return {masks_.get() + offsets_[columns], masks_.get() + offsets_[columns + 1]};
   }
   std::uint64_t plan_fingerprint() const noexcept { return plan_fingerprint_; }
   /// Bytes held.
@@ -59,7 +64,8 @@ class half_board_index {
   int n_;
   std::uint64_t plan_fingerprint_;
   std::vector<std::uint64_t> offsets_;  // 2^n + 1 entries: group c is [offsets_[c], offsets_[c + 1])
-  std::vector<std::uint64_t> masks_;
+  std::unique_ptr<std::uint64_t[], free_deleter> masks_;  // on huge pages where the kernel allows
+  std::size_t mask_count_ = 0;
 };
 
 /// Memory a half_board_index for board n needs at its peak (while built),
