@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 
+#include "kernel/quadrant.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/reduce.hpp"
@@ -171,6 +172,8 @@ count_result count(int n, const count_options& options) {
     }
     run = execute(p, todo, run_options);
   }
+  // The quadrant engine's tables (gigabytes at n = 18) are not kept past the count.
+  if (p.kind() == engine::quadrant) detail::release_shared_half_board_index();
   if (helper_error) std::rethrow_exception(helper_error);
 
   if (journal) {

@@ -18,6 +18,7 @@ int subproblem::queens() const noexcept {
 
 namespace {
 
+
 // Bumped whenever the meaning of an index could change for the same options.
 constexpr std::string_view plan_format = "nqueens-plan/3";
 
@@ -117,12 +118,14 @@ std::vector<subproblem> split_row(int n, engine kind, const std::vector<subprobl
 
 // ---- quadrant engine ------------------------------------------------------
 //
-// One subproblem per class of north column sets under the symmetries that map
-// the north half (rows 0..n/2-1) onto a north or south half: the left-right
-// mirror always, and for even n also the upside-down flip, which swaps the
-// halves and so replaces the north columns by their complement. Every member
-// of a class has as many solutions as any other; the smallest stands for all
-// of them with weight = class size.
+// North half: rows 0..h-1, h = n/2; south half: the last h rows; for odd n
+// the middle row between them holds one queen, fixed per subproblem. A
+// subproblem stands for the solutions whose north half uses exactly the
+// columns north_columns (and whose middle queen is the one given). The
+// left-right mirror and the upside-down flip map such a set of solutions onto
+// another with as many members (the flip swaps the halves: the north columns
+// become the south's, the complement); one subproblem per class, weighted by
+// the class size.
 
 std::uint32_t mirror_columns(std::uint32_t set, int n) noexcept {
   std::uint32_t image = 0;
@@ -132,34 +135,69 @@ std::uint32_t mirror_columns(std::uint32_t set, int n) noexcept {
   return image;
 }
 
+// Calls visit(set) for every subset of `universe` with `size` members, in increasing order.
+template <typename Visit>
+void for_each_subset(std::uint32_t universe, int size, Visit&& visit) {
+  // Gosper's hack over the ranks 0..popcount(universe)-1, mapped onto the universe.
+  const int members = std::popcount(universe);
+  if (size > members) return;
+  std::array<int, 32> column{};
+  int k = 0;
+  for (int c = 0; c < 32; ++c) {
+    if ((universe >> c) & 1U) column[static_cast<std::size_t>(k++)] = c;
+  }
+  std::uint64_t ranks = (std::uint64_t{1} << size) - 1;
+  const std::uint64_t end = std::uint64_t{1} << members;
+  while (ranks < end) {
+    std::uint32_t set = 0;
+    for (std::uint64_t bits = ranks; bits != 0; bits &= bits - 1) {
+      set |= std::uint32_t{1} << column[static_cast<std::size_t>(std::countr_zero(bits))];
+    }
+    visit(set);
+    if (ranks == 0) break;
+    const std::uint64_t low = ranks & (0 - ranks);
+    const std::uint64_t ripple = ranks + low;
+    ranks = ripple | (((ranks ^ ripple) >> 2) / low);
+  }
+}
+
 std::vector<subproblem> quadrant_tasks(int n, int slices) {
-  const int north_rows = n / 2;
+  const int half = n / 2;
   const std::uint32_t full = detail::low_bits(n);
   std::vector<subproblem> tasks;
-  // Every set of north_rows columns, in increasing order (Gosper's hack).
-  std::uint32_t set = detail::low_bits(north_rows);
-  for (;;) {
-    std::array<std::uint32_t, 4> orbit = {set, mirror_columns(set, n), set, set};
-    if (n % 2 == 0) {
-      orbit[2] = full & ~set;
-      orbit[3] = mirror_columns(orbit[2], n);
+  const auto add = [&](int middle, std::uint32_t north, std::uint8_t weight) {
+    if (tasks.size() + static_cast<std::size_t>(slices) > max_plan_size) {
+      throw std::invalid_argument("the quadrant plan for n = " + std::to_string(n) + " would exceed " +
+                                  std::to_string(max_plan_size) + " subproblems: choose fewer slices");
     }
+    for (int k = 0; k < slices; ++k) {
+      subproblem s;
+      if (middle >= 0) s.columns[static_cast<std::size_t>(half)] = static_cast<std::uint8_t>(middle);
+      s.weight = weight;
+      s.north_columns = north;
+      s.slice = static_cast<std::uint8_t>(k);
+      tasks.push_back(s);
+    }
+  };
+  // (middle column, north set) pairs; -1: no middle row (even n).
+  const auto consider = [&](int middle, std::uint32_t north) {
+    const std::uint32_t rest = full & ~north & (middle >= 0 ? ~(std::uint32_t{1} << middle) : full);
+    const int mirrored_middle = middle >= 0 ? n - 1 - middle : -1;
+    std::array<std::pair<int, std::uint32_t>, 4> orbit = {{{middle, north},
+                                                           {middle, rest},
+                                                           {mirrored_middle, mirror_columns(north, n)},
+                                                           {mirrored_middle, mirror_columns(rest, n)}}};
     std::sort(orbit.begin(), orbit.end());
-    if (orbit[0] == set) {
-      const auto size = static_cast<std::uint8_t>(std::unique(orbit.begin(), orbit.end()) - orbit.begin());
-      for (int k = 0; k < slices; ++k) {
-        subproblem s;
-        s.weight = size;
-        s.north_columns = set;
-        s.slice = static_cast<std::uint8_t>(k);
-        tasks.push_back(s);
-      }
+    if (orbit[0] != std::pair{middle, north}) return;
+    add(middle, north, static_cast<std::uint8_t>(std::unique(orbit.begin(), orbit.end()) - orbit.begin()));
+  };
+  if (n % 2 == 0) {
+    for_each_subset(full, half, [&](std::uint32_t north) { consider(-1, north); });
+  } else {
+    for (int middle = 0; middle < n; ++middle) {
+      for_each_subset(full & ~(std::uint32_t{1} << middle), half,
+                      [&](std::uint32_t north) { consider(middle, north); });
     }
-    if (set == 0) break;  // the one empty set (n = 1)
-    const std::uint32_t low = set & (0U - set);
-    const std::uint64_t ripple = std::uint64_t{set} + low;
-    if (ripple > full) break;
-    set = static_cast<std::uint32_t>(ripple) | (((set ^ static_cast<std::uint32_t>(ripple)) >> 2) / low);
   }
   return tasks;
 }

@@ -51,19 +51,30 @@ INSTANTIATE_TEST_SUITE_P(BoardsBySlices, QuadrantSliceTest,
 TEST(QuadrantPlanTest, ClassesCoverEveryNorthColumnSetOnce) {
   for (int n = 1; n <= 16; ++n) {
     const plan p(n, {.kind = engine::quadrant, .split_depth = 1});
-    const int north_rows = n / 2;
-    // Every set of north_rows columns, by brute force: the class weights add up to their number.
-    std::uint64_t sets = 0;
-    for (std::uint32_t c = 0; c < (std::uint32_t{1} << n); ++c) sets += std::popcount(c) == north_rows ? 1 : 0;
+    const int half = n / 2;
+    // Every (middle queen, north set) by brute force: for even n just the
+    // sets of n/2 columns; for odd n a middle column and n/2 of the others.
+    // The class weights add up to their number.
+    std::uint64_t choices = 0;
+    for (std::uint32_t c = 0; c < (std::uint32_t{1} << n); ++c) {
+      if (std::popcount(c) == half) choices += n % 2 == 0 ? 1 : static_cast<std::uint64_t>(n - half);
+    }
     std::uint64_t weights = 0;
-    std::set<std::uint32_t> seen;
+    std::set<std::pair<int, std::uint32_t>> seen;
     for (const subproblem& s : p.subproblems()) {
-      EXPECT_EQ(std::popcount(s.north_columns), north_rows);
-      EXPECT_TRUE(seen.insert(s.north_columns).second) << "listed twice";
+      EXPECT_EQ(std::popcount(s.north_columns), half);
+      const int middle = n % 2 == 0 ? -1 : s.columns[static_cast<std::size_t>(half)];
+      if (n % 2 == 1) {
+        EXPECT_EQ(s.queens(), 1);
+        EXPECT_EQ((s.north_columns >> middle) & 1U, 0U) << "the middle queen's column is in the north set";
+      } else {
+        EXPECT_EQ(s.queens(), 0);
+      }
+      EXPECT_TRUE(seen.insert({middle, s.north_columns}).second) << "listed twice";
       EXPECT_TRUE(s.weight == 1 || s.weight == 2 || s.weight == 4) << int{s.weight};
       weights += s.weight;
     }
-    EXPECT_EQ(weights, sets) << "n = " << n;
+    EXPECT_EQ(weights, choices) << "n = " << n;
   }
 }
 

@@ -87,7 +87,9 @@ struct execution {
 };
 
 /// Runs the subproblems listed in `indices` on an arena of `options.threads`
-/// threads. More threads than the hardware has raise oneTBB's process-wide
+/// threads. For a quadrant plan it first builds the half-board tables (on the
+/// arena) and keeps them for the next call with the same plan (count()
+/// releases them when it returns). More threads than the hardware has raise oneTBB's process-wide
 /// worker limit for the duration of the call.
 /// Throws std::invalid_argument for a thread count outside 0..max_threads, an
 /// index outside the plan, or an index listed twice.

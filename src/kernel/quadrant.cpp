@@ -128,27 +128,30 @@ half_board_index::half_board_index(const plan& p) : n_(p.board_size()), plan_fin
   const int n = n_;
   const std::uint32_t full = low_bits(n);
   const std::size_t sets = std::size_t{1} << n;
-  // Which column sets are kept, and as what: 1 = north half, 2 = south half.
+  // Which column sets are kept, and as what: 1 = as north halves (sorted),
+  // 2 = as south halves (stored as south_mask). For odd n every kept set
+  // serves both ways and is stored as north_mask (see solve_quadrant).
   std::vector<std::uint8_t> role(sets, 0);
+  const int half = n / 2;
   for (const subproblem& s : p.subproblems()) {
     role[s.north_columns] = 1;
-    role[full & ~s.north_columns] = 2;
+    const std::uint32_t rest = full & ~s.north_columns;
+    if (n % 2 == 0) {
+      role[rest] = 2;
+    } else {
+      role[rest & ~(std::uint32_t{1} << s.columns[static_cast<std::size_t>(half)])] = 1;
+    }
   }
   offsets_.assign(sets + 1, 0);
-  const int north_rows = n / 2;
-  const int south_rows = n - north_rows;
 
   // Pass 1 counts each kept group, pass 2 writes it: two enumerations cost
   // less than holding every placement twice.
   const auto run_pass = [&](auto&& on_kept) {
-    for (const int rows : {north_rows, south_rows}) {
-      const auto leaf = [&](std::uint32_t columns, std::uint32_t left, std::uint32_t right) {
-        const std::uint8_t r = role[columns];
-        if (r != 0) on_kept(columns, r == 1 ? north_mask(left, right) : south_mask(left, right, full));
-      };
-      enumerate_in_parallel(n, rows, leaf);
-      if (north_rows == south_rows) break;  // even n: one enumeration serves both halves
-    }
+    const auto leaf = [&](std::uint32_t columns, std::uint32_t left, std::uint32_t right) {
+      const std::uint8_t r = role[columns];
+      if (r != 0) on_kept(columns, r == 1 ? north_mask(left, right) : south_mask(left, right, full));
+    };
+    enumerate_in_parallel(n, half, leaf);
   };
   run_pass([&](std::uint32_t columns, std::uint64_t) { atomic(offsets_[columns]).fetch_add(1, std::memory_order_relaxed); });
   std::uint64_t sum = 0;
@@ -166,12 +169,9 @@ half_board_index::half_board_index(const plan& p) : n_(p.board_size()), plan_fin
   });
   // North groups in decreasing order (count_disjoint_pairs shares prefixes
   // of their high bits); the order also makes slices deterministic.
-  const auto& tasks = p.subproblems();
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tasks.size()), [&](const tbb::blocked_range<std::size_t>& range) {
-    for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      const std::uint32_t c = tasks[i].north_columns;
-      if (tasks[i].slice != 0) continue;
-      std::sort(masks + offsets_[c], masks + offsets_[c + 1], std::greater<>());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, sets, 256), [&](const tbb::blocked_range<std::size_t>& range) {
+    for (std::size_t c = range.begin(); c != range.end(); ++c) {
+      if (role[c] == 1) std::sort(masks + offsets_[c], masks + offsets_[c + 1], std::greater<>());
     }
   });
 }
@@ -183,20 +183,26 @@ std::size_t half_board_index::bytes() const noexcept {
 void free_deleter::operator()(std::uint64_t* p) const noexcept { std::free(p); }
 
 std::uint64_t half_board_index_bytes(int n) noexcept {
-  const int north_rows = n / 2;
-  // About half the column sets are kept (a canonical set and its complement
-  // per class); 10% margin for uneven groups.
-  const double kept = n % 2 == 0 ? half_placements(n, north_rows) / 2
-                                 : (half_placements(n, north_rows) + half_placements(n, n - north_rows)) / 2;
+  // Even n: about half the column sets are kept (a canonical set and its
+  // complement per class). Odd n: nearly all, once. 10% margin for uneven groups.
+  const double kept = n % 2 == 0 ? half_placements(n, n / 2) / 2 : half_placements(n, n / 2);
   const double tables = 2.0 * 8.0 * static_cast<double>(std::uint64_t{1} << n) + static_cast<double>(std::uint64_t{1} << n);
   const double bytes = 1.1 * 8.0 * kept + tables;
   return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
 }
 
+namespace {
+std::mutex cache_mutex;
+std::shared_ptr<const half_board_index> cached;  // guarded by cache_mutex
+}  // namespace
+
+void release_shared_half_board_index() noexcept {
+  const std::lock_guard lock(cache_mutex);
+  cached.reset();
+}
+
 std::shared_ptr<const half_board_index> shared_half_board_index(const plan& p) {
-  static std::mutex mutex;
-  static std::shared_ptr<const half_board_index> cached;
-  const std::lock_guard lock(mutex);
+  const std::lock_guard lock(cache_mutex);
   if (cached == nullptr || cached->plan_fingerprint() != p.fingerprint()) {
     cached.reset();  // free the old tables before building new ones
     cached = std::make_shared<const half_board_index>(p);
@@ -316,8 +322,29 @@ std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::sp
 
 std::uint64_t solve_quadrant(const half_board_index& index, const subproblem& s, int slices, pair_scratch& scratch) {
   const int n = index.board_size();
-  const std::span<const std::uint64_t> north = index.group(s.north_columns);
-  const std::span<const std::uint64_t> south = index.group(low_bits(n) & ~s.north_columns);
+  const std::uint32_t full = low_bits(n);
+  std::span<const std::uint64_t> north = index.group(s.north_columns);
+  std::span<const std::uint64_t> south;
+  if (n % 2 == 0) {
+    south = index.group(full & ~s.north_columns);
+  } else {
+    // The middle queen's column is neither half's; both halves' diagonals
+    // must miss it, and a stored north half serves as a south half turned
+    // upside down: its left and right masks swap (a rotation by 32).
+    const int middle = s.columns[static_cast<std::size_t>(n / 2)];
+    const std::uint64_t queen = north_mask(std::uint32_t{1} << middle, std::uint32_t{1} << middle);
+    scratch.north.clear();
+    for (const std::uint64_t a : north) {
+      if ((a & queen) == 0) scratch.north.push_back(a);
+    }
+    scratch.south.clear();
+    for (const std::uint64_t b : index.group(full & ~s.north_columns & ~(std::uint32_t{1} << middle))) {
+      const std::uint64_t turned = std::rotl(b, 32);
+      if ((turned & queen) == 0) scratch.south.push_back(turned);
+    }
+    north = scratch.north;
+    south = scratch.south;
+  }
   const std::size_t begin = north.size() * s.slice / static_cast<std::size_t>(slices);
   const std::size_t end = north.size() * (s.slice + 1U) / static_cast<std::size_t>(slices);
   const std::uint64_t pairs = count_disjoint_pairs(north.subspan(begin, end - begin), south, scratch);

@@ -1,8 +1,10 @@
 #pragma once
 
 // The quadrant engine's data and kernel: every placement of the north half
-// (rows 0..h-1, h = n/2) and of the south half (rows h..n-1), grouped by the
-// set of columns it uses, and the count of (north, south) pairs that fit.
+// (rows 0..h-1, h = n/2) and of the south half (the last h rows), grouped by
+// the set of columns it uses, and the count of (north, south) pairs that fit.
+// For odd n the middle row's queen is fixed per subproblem and both halves
+// are read at the middle row (so no shift in south_mask: a rotation).
 //
 // A half-board placement is reduced to the diagonals it sends across the
 // middle, read where they cross: the north half's attack masks for row h
@@ -51,8 +53,9 @@ class half_board_index {
   explicit half_board_index(const plan& p);
 
   int board_size() const noexcept { return n_; }
-  /// North halves using exactly `columns`, or south halves when `columns`
-  /// has n - n/2 members (for even n: when it holds column n-1).
+  /// Half boards using exactly `columns`: for even n as north_mask (sorted
+  /// in decreasing order) or, for complements of north sets, as south_mask;
+  /// for odd n always as north_mask, sorted.
   std::span<const std::uint64_t> group(std::uint32_t columns) const noexcept {
     return {masks_.get() + offsets_[columns], masks_.get() + offsets_[columns + 1]};
   }
@@ -78,10 +81,15 @@ std::uint64_t half_board_index_bytes(int n) noexcept;
 /// for another plan.
 std::shared_ptr<const half_board_index> shared_half_board_index(const plan& p);
 
+/// Drops the shared index (count() calls it when done: its tables can be
+/// gigabytes). Users holding it keep it alive until they let go.
+void release_shared_half_board_index() noexcept;
+
 /// Reusable buffers of count_disjoint_pairs (one per thread).
 struct pair_scratch {
   std::vector<std::uint64_t> free_of;  // 64 rows of bits: B members without bit i
   std::vector<std::uint64_t> partial;  // running ANDs, one row per depth
+  std::vector<std::uint64_t> north, south;  // odd n: the halves that miss the middle queen
 };
 
 /// Number of pairs (a, b), a in `north`, b in `south`, with a & b == 0.

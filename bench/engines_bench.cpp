@@ -1,0 +1,77 @@
+// The three engines and the textbook baseline side by side, each a whole
+// count on one thread (plan, tables and search), with the peak memory of each
+// run: the table the README quotes. Run the n = 18 row with
+//   nqueens_bench --benchmark_filter='Solve.*n:18' --benchmark_min_time=0.01
+
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <string>
+
+#include "nqueens/count.hpp"
+#include "nqueens/known_counts.hpp"
+#include "textbook_baseline.hpp"
+
+namespace {
+
+// Resets the peak resident set size the kernel tracks for this process
+// (Linux: writing 5 to /proc/self/clear_refs), so each benchmark reports its own.
+void reset_peak_memory() {
+  std::ofstream clear("/proc/self/clear_refs");
+  clear << "5";
+}
+
+// VmHWM from /proc/self/status, in MiB; 0 where unavailable.
+double peak_memory_mib() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "VmHWM:") {
+      double kib = 0;
+      status >> kib;
+      return kib / 1024.0;
+    }
+    status.ignore(1 << 16, '\n');
+  }
+  return 0;
+}
+
+void report(benchmark::State& state, int n, nqueens::uint128 total) {
+  if (total != *nqueens::published_total(n)) state.SkipWithError("wrong count");
+  state.counters["solutions/s"] =
+      benchmark::Counter(static_cast<double>(total), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["peak_MiB"] = benchmark::Counter(peak_memory_mib());
+}
+
+template <nqueens::engine Kind>
+void BM_Solve(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  reset_peak_memory();
+  nqueens::uint128 total = 0;
+  for (auto _ : state) {
+    nqueens::count_options options{.kind = Kind, .threads = 1};
+    options.max_memory = ~std::uint64_t{0};  // measure, do not refuse
+    total = nqueens::count(n, options).total;
+    benchmark::DoNotOptimize(total);
+  }
+  report(state, n, total);
+}
+
+void BM_SolveTextbook(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  reset_peak_memory();
+  nqueens::uint128 total = 0;
+  for (auto _ : state) {
+    total = nqueens::baseline::textbook_count(n);
+    benchmark::DoNotOptimize(total);
+  }
+  report(state, n, total);
+}
+
+#define NQUEENS_SOLVE_ARGS DenseRange(14, 18)->ArgName("n")->Unit(benchmark::kMillisecond)->UseRealTime()
+BENCHMARK(BM_Solve<nqueens::engine::quadrant>)->NQUEENS_SOLVE_ARGS;
+BENCHMARK(BM_Solve<nqueens::engine::symmetric>)->NQUEENS_SOLVE_ARGS;
+BENCHMARK(BM_Solve<nqueens::engine::mirror>)->NQUEENS_SOLVE_ARGS;
+BENCHMARK(BM_SolveTextbook)->NQUEENS_SOLVE_ARGS;
+
+}  // namespace
