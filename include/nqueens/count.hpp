@@ -74,6 +74,12 @@ struct count_result {
   std::size_t shard_subproblems = 0;
 };
 
+/// The engine that counts Q(n) fastest, from this project's measurements
+/// (README, "Engines side by side"): quadrant for even n >= 18 when its tables
+/// fit in `max_memory` (0 = default_memory_limit()), symmetric otherwise
+/// (which also counts fundamental solutions).
+engine fastest_engine(int n, std::uint64_t max_memory = 0) noexcept;
+
 /// Counts every solution of the n-queens problem on an n x n board.
 /// Throws std::invalid_argument for n outside 1..max_board_size or bad
 /// options, checkpoint_error for a journal that cannot be used or written.

@@ -20,7 +20,9 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   options.positional_help("");
   options.add_options()
       ("t,threads", "Worker threads (default: all hardware threads)", cxxopts::value<std::string>())
-      ("e,engine", engine_help(), cxxopts::value<std::string>()->default_value("symmetric"))
+      ("e,engine", "Counting engine: auto, " + std::string(engine_names()) +
+                   " (default: auto = quadrant for even N >= 18 when its tables fit in --max-memory, else symmetric)",
+       cxxopts::value<std::string>()->default_value("auto"))
       ("split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>())
       ("shard", "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
        cxxopts::value<std::string>())
@@ -47,13 +49,14 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   count_request request;
   request.n = parse_board_size(single_positional(result, "n", "board size N (1 to 32)"));
   count_options& opts = request.options;
-  opts.kind = parse_engine_option(result["engine"].as<std::string>());
+  const std::string engine_name = result["engine"].as<std::string>();
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
   if (result.count("split-depth")) {
     opts.split_depth = static_cast<int>(
         parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
   }
   if (result.count("max-memory")) opts.max_memory = parse_byte_size(result["max-memory"].as<std::string>(), "--max-memory");
+  opts.kind = engine_name == "auto" ? fastest_engine(request.n, opts.max_memory) : parse_engine_option(engine_name);
   if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
   if (result.count("checkpoint")) {
     opts.checkpoint = result["checkpoint"].as<std::string>();
