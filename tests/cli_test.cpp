@@ -319,6 +319,20 @@ TEST(CliTest, QuadrantEngineCountsAndVerifies) {
   EXPECT_EQ(r.out.find("unique"), std::string::npos) << r.out;  // totals only
 }
 
+TEST(CliTest, QuadrantWorksWithJournalsAndShards) {
+  const cli_run r = run_script(
+      "rm -f quadrant.ckpt q0.json q1.json; $NQ count 14 --engine quadrant --checkpoint quadrant.ckpt >/dev/null && "
+      "$NQ count 14 --engine quadrant --checkpoint quadrant.ckpt && "
+      "$NQ count 14 --engine quadrant --shard 0/2 --json > q0.json && "
+      "$NQ count 14 --engine quadrant --shard 1/2 --json > q1.json && $NQ merge q0.json q1.json; "
+      "status=$?; rm -f quadrant.ckpt q0.json q1.json; exit $status");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("merged 2 shards of engine quadrant"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), 'Q'), 2) << r.out;  // both totals printed, both verified
+  EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos) << r.out;
+}
+
 TEST(CliListTest, EightQueensHas92TuplesInOrder) {
   const cli_run r = run_cli("list 8 --threads 2");
   EXPECT_EQ(r.status, 0) << r.err;
