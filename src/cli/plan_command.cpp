@@ -5,6 +5,7 @@
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
+#include "nqueens/execute.hpp"
 #include "nqueens/scaling.hpp"
 
 namespace nqueens::cli {
@@ -50,12 +51,17 @@ int run_plan(const std::vector<std::string>& args) {
       .add("split_depth", p.split_depth())
       .add("subproblems", p.size())
       .add("plan_fingerprint", std::string_view(fingerprint));
+  const std::uint64_t memory = memory_estimate(n, p.kind());
+  if (memory > 0) o.add("memory_estimate_bytes", memory);
   if (!result.count("stats")) {
     if (json) {
       std::cout << o.str() << '\n';
     } else {
       std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", n,
                   std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(), fingerprint);
+      if (memory > 0) {
+        std::printf("tables: about %.1f MiB at their peak\n", static_cast<double>(memory) / (1024.0 * 1024.0));
+      }
     }
     return 0;
   }
