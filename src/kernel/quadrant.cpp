@@ -19,6 +19,8 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+#include <tbb/task_arena.h>
 
 #include "bits.hpp"
 
@@ -73,39 +75,59 @@ void enumerate_rows(int rows, std::uint32_t full, std::uint32_t columns, std::ui
   }
 }
 
-// Runs `leaf` over every placement of `rows` rows, in parallel: one task per
-// placement of the first two rows.
+// Most blocks enumerate_in_blocks splits the work into: each keeps a counter
+// per column set (8 bytes x 2^n), so the count is capped for large n too.
+constexpr std::size_t max_blocks = 32;
+constexpr std::size_t max_block_table_bytes = std::size_t{1} << 28;
+
+std::size_t block_count(int n, int threads) noexcept {
+  const std::size_t by_memory = std::max<std::size_t>(1, max_block_table_bytes / (sizeof(std::uint64_t) << n));
+  return std::min({max_blocks, static_cast<std::size_t>(std::max(1, 4 * threads)), by_memory});
+}
+
+// Runs leaf(block, columns, left, right) over every placement of `rows` rows,
+// in parallel: the placements of the first two rows are cut into `blocks`
+// runs, one task each, so that per-block counters need no atomics (a locked
+// add per placement cost about a tenth of the build). The same n, rows and
+// blocks always send a placement to the same block, in the same order.
 template <typename Leaf>
-void enumerate_in_parallel(int n, int rows, const Leaf& leaf) {
+void enumerate_in_blocks(int n, int rows, std::size_t blocks, const Leaf& leaf) {
   const std::uint32_t full = low_bits(n);
-  if (rows <= 2) {
-    Leaf local = leaf;
-    if (rows == 0) {
-      local(0, 0, 0);
-    } else {
-      enumerate_rows(rows, full, 0, 0, 0, local);
-    }
-    return;
-  }
   struct start {
     std::uint32_t columns, left, right;
   };
   std::vector<start> starts;
-  for (int c0 = 0; c0 < n; ++c0) {
-    const std::uint32_t b0 = std::uint32_t{1} << c0;
-    const std::uint32_t l0 = (b0 << 1) & full, r0 = b0 >> 1;
-    for (std::uint32_t free = full & ~(b0 | l0 | r0); free != 0; free = clear_lowest_bit(free)) {
-      const std::uint32_t b1 = lowest_bit(free);
-      starts.push_back({b0 | b1, ((l0 | b1) << 1) & full, (r0 | b1) >> 1});
+  if (rows <= 2) {
+    starts.push_back({0, 0, 0});
+  } else {
+    for (int c0 = 0; c0 < n; ++c0) {
+      const std::uint32_t b0 = std::uint32_t{1} << c0;
+      const std::uint32_t l0 = (b0 << 1) & full, r0 = b0 >> 1;
+      for (std::uint32_t free = full & ~(b0 | l0 | r0); free != 0; free = clear_lowest_bit(free)) {
+        const std::uint32_t b1 = lowest_bit(free);
+        starts.push_back({b0 | b1, ((l0 | b1) << 1) & full, (r0 | b1) >> 1});
+      }
     }
   }
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, starts.size(), 1),
-                    [&](const tbb::blocked_range<std::size_t>& range) {
-                      Leaf local = leaf;
-                      for (std::size_t i = range.begin(); i != range.end(); ++i) {
-                        enumerate_rows(rows - 2, full, starts[i].columns, starts[i].left, starts[i].right, local);
-                      }
-                    });
+  const int start_rows = rows <= 2 ? 0 : 2;
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, blocks, 1),
+      [&](const tbb::blocked_range<std::size_t>& range) {
+        for (std::size_t block = range.begin(); block != range.end(); ++block) {
+          auto local = [&leaf, block](std::uint32_t columns, std::uint32_t left, std::uint32_t right) {
+            leaf(block, columns, left, right);
+          };
+          const std::size_t first = starts.size() * block / blocks, last = starts.size() * (block + 1) / blocks;
+          for (std::size_t i = first; i < last; ++i) {
+            if (rows == start_rows) {
+              local(starts[i].columns, starts[i].left, starts[i].right);
+            } else {
+              enumerate_rows(rows - start_rows, full, starts[i].columns, starts[i].left, starts[i].right, local);
+            }
+          }
+        }
+      },
+      tbb::simple_partitioner());
 }
 
 // The second pass writes each placement to a random group: with 4 KiB pages
@@ -120,7 +142,6 @@ auto allocate_masks(std::size_t count) {
   return std::unique_ptr<std::uint64_t[], free_deleter>(p);
 }
 
-std::atomic_ref<std::uint64_t> atomic(std::uint64_t& value) noexcept { return std::atomic_ref<std::uint64_t>(value); }
 
 }  // namespace
 
@@ -144,29 +165,37 @@ half_board_index::half_board_index(const plan& p) : n_(p.board_size()), plan_fin
   }
   offsets_.assign(sets + 1, 0);
 
-  // Pass 1 counts each kept group, pass 2 writes it: two enumerations cost
-  // less than holding every placement twice.
+  // Pass 1 counts each kept group per block, pass 2 writes it: two
+  // enumerations cost less than holding every placement twice.
+  const std::size_t blocks = block_count(n, tbb::this_task_arena::max_concurrency());
   const auto run_pass = [&](auto&& on_kept) {
-    const auto leaf = [&](std::uint32_t columns, std::uint32_t left, std::uint32_t right) {
+    const auto leaf = [&](std::size_t block, std::uint32_t columns, std::uint32_t left, std::uint32_t right) {
       const std::uint8_t r = role[columns];
-      if (r != 0) on_kept(columns, r == 1 ? north_mask(left, right) : south_mask(left, right, full));
+      if (r != 0) on_kept(block, columns, r == 1 ? north_mask(left, right) : south_mask(left, right, full));
     };
-    enumerate_in_parallel(n, half, leaf);
+    enumerate_in_blocks(n, half, blocks, leaf);
   };
-  run_pass([&](std::uint32_t columns, std::uint64_t) { atomic(offsets_[columns]).fetch_add(1, std::memory_order_relaxed); });
+  // cursor[block * sets + c]: first the block's count for set c, then where
+  // its next member of group c goes.
+  std::vector<std::uint64_t> cursor(blocks * sets, 0);
+  run_pass([&](std::size_t block, std::uint32_t columns, std::uint64_t) { ++cursor[block * sets + columns]; });
   std::uint64_t sum = 0;
-  for (std::uint64_t& o : offsets_) {
-    const std::uint64_t size = o;
-    o = sum;
-    sum += size;
+  for (std::size_t c = 0; c < sets; ++c) {
+    offsets_[c] = sum;
+    for (std::size_t block = 0; block < blocks; ++block) {
+      const std::uint64_t size = cursor[block * sets + c];
+      cursor[block * sets + c] = sum;
+      sum += size;
+    }
   }
+  offsets_[sets] = sum;
   masks_ = allocate_masks(sum);
   mask_count_ = sum;
   std::uint64_t* const masks = masks_.get();
-  std::vector<std::uint64_t> cursor(offsets_.begin(), offsets_.end() - 1);
-  run_pass([&](std::uint32_t columns, std::uint64_t mask) {
-    masks[atomic(cursor[columns]).fetch_add(1, std::memory_order_relaxed)] = mask;
+  run_pass([&](std::size_t block, std::uint32_t columns, std::uint64_t mask) {
+    masks[cursor[block * sets + columns]++] = mask;
   });
+  cursor = {};
   // North groups in decreasing order (count_disjoint_pairs shares prefixes
   // of their high bits); the order also makes slices deterministic.
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, sets, 256), [&](const tbb::blocked_range<std::size_t>& range) {
@@ -186,7 +215,9 @@ std::uint64_t half_board_index_bytes(int n) noexcept {
   // Even n: about half the column sets are kept (a canonical set and its
   // complement per class). Odd n: nearly all, once. 10% margin for uneven groups.
   const double kept = n % 2 == 0 ? half_placements(n, n / 2) / 2 : half_placements(n, n / 2);
-  const double tables = 2.0 * 8.0 * static_cast<double>(std::uint64_t{1} << n) + static_cast<double>(std::uint64_t{1} << n);
+  const double sets = static_cast<double>(std::uint64_t{1} << n);
+  const double tables = 8.0 * sets + sets +  // offsets, roles
+                        std::min(static_cast<double>(max_blocks) * 8.0 * sets, static_cast<double>(max_block_table_bytes));
   const double bytes = 1.1 * 8.0 * kept + tables;
   return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
 }
