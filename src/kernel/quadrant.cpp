@@ -289,33 +289,20 @@ inline std::uint64_t popcount_and(const std::uint64_t* x, const std::uint64_t* y
 
 }  // namespace
 
-std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
-                                   pair_scratch& scratch) {
-  if (north.empty() || south.empty()) return 0;
-  const std::size_t words = (south.size() + 63) / 64;
-  const std::uint64_t tail = south.size() % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (south.size() % 64)) - 1;
-  std::uint64_t used = 0;
-  for (const std::uint64_t a : north) used |= a;
-  // free_of row i: bit j set when south[j] lacks bit i.
-  scratch.free_of.resize(64 * words);
-  std::uint64_t* const free_of = scratch.free_of.data();
-  for (std::uint64_t bits = used; bits != 0; bits &= bits - 1) {
-    std::uint64_t* row = free_of + static_cast<std::size_t>(std::countr_zero(bits)) * words;
-    std::fill(row, row + words, ~std::uint64_t{0});
-    row[words - 1] = tail;
-  }
-  for (std::size_t j = 0; j < south.size(); ++j) {
-    const std::uint64_t clear = ~(std::uint64_t{1} << (j % 64));
-    for (std::uint64_t bits = south[j] & used; bits != 0; bits &= bits - 1) {
-      free_of[static_cast<std::size_t>(std::countr_zero(bits)) * words + j / 64] &= clear;
-    }
-  }
+namespace {
+
+// The sieve over `members` south masks given as rows: rows[i] (words each)
+// has bit j set when member j lacks bit i. `north` sorted in decreasing order.
+std::uint64_t sieve(std::span<const std::uint64_t> north, const std::uint64_t* rows, std::size_t members,
+                    std::vector<std::uint64_t>& partial_buffer) {
+  const std::size_t words = (members + 63) / 64;
+  const std::uint64_t tail = members % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (members % 64)) - 1;
   // partial row d: the AND of the rows of the d highest bits of the current
   // north mask; row 0 is every south mask. The last bit of each mask is
   // ANDed and counted in one pass, never stored: `stored` says how many
   // rows hold the previous mask's prefix.
-  scratch.partial.resize(65 * words);
-  std::uint64_t* const partial = scratch.partial.data();
+  if (partial_buffer.size() < 65 * words) partial_buffer.resize(65 * words);
+  std::uint64_t* const partial = partial_buffer.data();
   std::fill(partial, partial + words, ~std::uint64_t{0});
   partial[words - 1] = tail;
 
@@ -339,16 +326,120 @@ std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::sp
       const int bit = 63 - std::countl_zero(rest);
       rest &= ~(std::uint64_t{1} << bit);
       std::uint64_t* next = partial + static_cast<std::size_t>(depth + 1) * words;
-      and_into(next, current, free_of + static_cast<std::size_t>(bit) * words, words);
+      and_into(next, current, rows + static_cast<std::size_t>(bit) * words, words);
       current = next;
       ++depth;
     }
     stored = depth;
     total += rest == 0 ? popcount_and<false>(current, nullptr, words)
-                       : popcount_and<true>(current, free_of + static_cast<std::size_t>(std::countr_zero(rest)) * words,
+                       : popcount_and<true>(current, rows + static_cast<std::size_t>(std::countr_zero(rest)) * words,
                                             words);
   }
   return total;
+}
+
+// The bits of `value` at the positions set in `keep`, packed low (pext).
+inline std::uint64_t extract_bits(std::uint64_t value, std::uint64_t keep) noexcept {
+#if defined(__BMI2__)
+  return _pext_u64(value, keep);
+#else
+  std::uint64_t out = 0;
+  int k = 0;
+  for (; keep != 0; keep &= keep - 1, ++k) out |= ((value >> std::countr_zero(keep)) & 1U) << k;
+  return out;
+#endif
+}
+
+// out row i (for each bit i of `bits`): row i of `rows` with only the members
+// kept by `keep`, packed. out must hold 64 rows of out_words words.
+void compact_rows(const std::uint64_t* rows, std::size_t words, const std::uint64_t* keep, std::uint64_t bits,
+                  std::uint64_t* out, std::size_t out_words) {
+  for (; bits != 0; bits &= bits - 1) {
+    const auto i = static_cast<std::size_t>(std::countr_zero(bits));
+    const std::uint64_t* in = rows + i * words;
+    std::uint64_t* o = out + i * out_words;
+    std::fill(o, o + out_words, 0);
+    std::size_t position = 0;
+    for (std::size_t q = 0; q < words; ++q) {
+      if (keep[q] == 0) continue;
+      const std::uint64_t packed = extract_bits(in[q], keep[q]);
+      const std::size_t shift = position % 64;
+      o[position / 64] |= packed << shift;
+      const auto count = static_cast<std::size_t>(std::popcount(keep[q]));
+      if (shift + count > 64) o[position / 64 + 1] |= packed >> (64 - shift);
+      position += count;
+    }
+  }
+}
+
+// Runs of north masks sharing their highest bit t meet only the south masks
+// without t: below `levels` more splits, a long enough run gets the south
+// rows compacted to those members (fewer words for every AND that follows)
+// and recurses with t removed. Short runs and the last level use the sieve.
+constexpr std::size_t min_compacted_run = 128;
+
+std::uint64_t split_and_sieve(std::span<const std::uint64_t> north, const std::uint64_t* rows, std::size_t members,
+                              int levels, pair_scratch& scratch) {
+  if (levels == 0 || north.size() < min_compacted_run || members < 512) {
+    return sieve(north, rows, members, scratch.partial);
+  }
+  const std::size_t words = (members + 63) / 64;
+  auto& level = scratch.levels[static_cast<std::size_t>(levels - 1)];
+  std::uint64_t total = 0;
+  std::size_t i = 0;
+  while (i < north.size()) {
+    const std::uint64_t first = north[i];
+    if (first == 0) {  // sorted: the rest are empty masks too, and fit every member
+      total += static_cast<std::uint64_t>(north.size() - i) * members;
+      break;
+    }
+    const int t = 63 - std::countl_zero(first);
+    std::size_t j = i;
+    std::uint64_t used = 0;
+    while (j < north.size() && (north[j] >> t) == 1) used |= north[j++];
+    const std::span<const std::uint64_t> run = north.subspan(i, j - i);
+    const std::uint64_t* keep = rows + static_cast<std::size_t>(t) * words;
+    const std::size_t kept = static_cast<std::size_t>(popcount_and<false>(keep, nullptr, words));
+    if (run.size() < min_compacted_run || kept == 0) {
+      total += kept == 0 ? 0 : sieve(run, rows, members, scratch.partial);
+    } else {
+      const std::size_t kept_words = (kept + 63) / 64;
+      level.rows.resize(64 * kept_words);
+      const std::uint64_t rest_bits = used & ~(std::uint64_t{1} << t);
+      compact_rows(rows, words, keep, rest_bits, level.rows.data(), kept_words);
+      level.masks.assign(run.begin(), run.end());
+      for (std::uint64_t& a : level.masks) a &= ~(std::uint64_t{1} << t);  // still in decreasing order
+      total += split_and_sieve(level.masks, level.rows.data(), kept, levels - 1, scratch);
+    }
+    i = j;
+  }
+  return total;
+}
+
+}  // namespace
+
+std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
+                                   pair_scratch& scratch) {
+  if (north.empty() || south.empty()) return 0;
+  const std::size_t words = (south.size() + 63) / 64;
+  const std::uint64_t tail = south.size() % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (south.size() % 64)) - 1;
+  std::uint64_t used = 0;
+  for (const std::uint64_t a : north) used |= a;
+  // free_of row i: bit j set when south[j] lacks bit i.
+  scratch.free_of.resize(64 * words);
+  std::uint64_t* const free_of = scratch.free_of.data();
+  for (std::uint64_t bits = used; bits != 0; bits &= bits - 1) {
+    std::uint64_t* row = free_of + static_cast<std::size_t>(std::countr_zero(bits)) * words;
+    std::fill(row, row + words, ~std::uint64_t{0});
+    row[words - 1] = tail;
+  }
+  for (std::size_t j = 0; j < south.size(); ++j) {
+    const std::uint64_t clear = ~(std::uint64_t{1} << (j % 64));
+    for (std::uint64_t bits = south[j] & used; bits != 0; bits &= bits - 1) {
+      free_of[static_cast<std::size_t>(std::countr_zero(bits)) * words + j / 64] &= clear;
+    }
+  }
+  return split_and_sieve(north, free_of, south.size(), static_cast<int>(scratch.levels.size()), scratch);
 }
 
 std::uint64_t solve_quadrant(const half_board_index& index, const subproblem& s, int slices, pair_scratch& scratch) {

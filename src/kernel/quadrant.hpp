@@ -14,6 +14,7 @@
 // a south one; with both packed into 64-bit masks (see north_mask and
 // south_mask) that is `north & south == 0`.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -90,6 +91,10 @@ struct pair_scratch {
   std::vector<std::uint64_t> free_of;  // 64 rows of bits: B members without bit i
   std::vector<std::uint64_t> partial;  // running ANDs, one row per depth
   std::vector<std::uint64_t> north, south;  // odd n: the halves that miss the middle queen
+  struct level {
+    std::vector<std::uint64_t> masks, rows;  // a run of north masks, the south rows compacted for it
+  };
+  std::array<level, 2> levels;  // compaction depth (see count_disjoint_pairs)
 };
 
 /// Number of pairs (a, b), a in `north`, b in `south`, with a & b == 0.
