@@ -115,6 +115,23 @@ TEST(DisjointPairsTest, MatchesBruteForceOnRandomBitsets) {
   }
 }
 
+TEST(DisjointPairsTest, MatchesBruteForceOnLargeGroupsThatGetCompacted) {
+  // Runs of >= 128 north masks with one highest bit and >= 512 south masks:
+  // the compacted path, two levels deep, with empty masks at the end.
+  std::mt19937_64 random(18);
+  detail::pair_scratch scratch;
+  for (int trial = 0; trial < 6; ++trial) {
+    const std::uint64_t field = trial % 2 == 0 ? std::uint64_t{0x3FFFF} : 0x3FFFF0000FFFFULL;
+    const auto mask = [&] { return random() & random() & field; };
+    std::vector<std::uint64_t> a(1500 + random() % 1500), b(1500 + random() % 3000);
+    for (auto& x : a) x = mask();
+    for (auto& y : b) y = mask() | (trial >= 4 ? random() & field : 0);  // denser south masks
+    a.back() = 0;
+    std::sort(a.begin(), a.end(), std::greater<>());
+    ASSERT_EQ(detail::count_disjoint_pairs(a, b, scratch), brute_force_disjoint_pairs(a, b)) << "trial " << trial;
+  }
+}
+
 TEST(DisjointPairsTest, EdgeCases) {
   detail::pair_scratch scratch;
   const std::vector<std::uint64_t> none;
