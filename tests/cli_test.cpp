@@ -499,7 +499,7 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_input{"check 1 3 0 4", "the queen of row 3 is in column 4, outside 0..3"},
                       bad_input{"check", "no placement given"},
                       bad_input{"count 14 --engine quadrant --max-memory 1M",
-                                "the quadrant engine needs about 4 MiB for n = 14, more than the 1 MiB allowed"},
+                                "MiB for n = 14, more than the 1 MiB allowed (--max-memory)"},
                       bad_input{"count 14 --max-memory 12x", "invalid --max-memory '12x'"},
                       bad_input{"count 14 --max-memory 100K", "invalid --max-memory '100K'"},
                       bad_input{"count 25 --engine quadrant", "the quadrant engine handles n up to 24"}));
