@@ -90,8 +90,19 @@ int hardware_threads() noexcept { return tbb::info::default_concurrency(); }
 std::uint64_t default_memory_limit() noexcept {
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page_size = ::sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return std::uint64_t{4} << 30;  // unknown: assume a small machine
-  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size) / 2;
+  std::uint64_t memory = pages > 0 && page_size > 0
+                             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size)
+                             : std::uint64_t{8} << 30;  // unknown: assume a small machine
+  // In a container the cgroup's limit, not the host's memory, is what a run
+  // may use (cgroup v2, then v1; "max" or an absent file means no limit).
+  for (const char* file : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    if (std::FILE* f = std::fopen(file, "r")) {
+      unsigned long long limit = 0;
+      if (std::fscanf(f, "%llu", &limit) == 1 && limit > 0) memory = std::min<std::uint64_t>(memory, limit);
+      std::fclose(f);
+    }
+  }
+  return memory / 2;
 }
 
 std::uint64_t memory_estimate(int n, engine kind) noexcept {

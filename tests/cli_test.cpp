@@ -496,6 +496,8 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_input{"first 9 --format fen", "it needs N = 8, not 9"},
                       bad_input{"check 1 3 x 2", "unexpected character 'x'"},
                       bad_input{"check 1,,3", "empty entry"},
+                      bad_input{"check 1,3,", "empty entry (a trailing comma)"},
+                      bad_input{"check -", "unexpected character '-'"},
                       bad_input{"check 1 3 0 4", "the queen of row 3 is in column 4, outside 0..3"},
                       bad_input{"check", "no placement given"},
                       bad_input{"count 14 --engine quadrant --max-memory 1M",

@@ -22,7 +22,9 @@ bool check_one(const std::string& text, const std::string& where) {
   try {
     columns = parse_placement(text);
     r = check(columns, shown_attacks);
-  } catch (const std::exception& e) {
+  } catch (const usage_error& e) {  // malformed text
+    throw usage_error(where + e.what());
+  } catch (const std::invalid_argument& e) {  // a column off the board
     throw usage_error(where + e.what());
   }
   if (r.is_solution()) return true;

@@ -212,10 +212,12 @@ std::vector<int> parse_placement(std::string_view text) {
     skip_space();
     if (i == text.size()) {
       if (closing != 0) throw usage_error(std::string("placement has no closing '") + closing + "'");
+      if (!need_separator && !columns.empty()) throw usage_error("placement has an empty entry (a trailing comma)");
       break;
     }
     const char ch = text[i];
     if (closing != 0 && ch == closing) {
+      if (!need_separator && !columns.empty()) throw usage_error("placement has an empty entry (a trailing comma)");
       ++i;
       skip_space();
       // `list --unique` adds the class size after the tuple.
@@ -245,7 +247,9 @@ std::vector<int> parse_placement(std::string_view text) {
       need_separator = true;  // a comma is optional: "1 3 0 2" and "1,3,0,2" both parse
       continue;
     }
-    if (ch == '-') throw usage_error("columns are counted from 0: '" + std::string(text.substr(i, 20)) + "' is negative");
+    if (ch == '-' && i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9') {
+      throw usage_error("columns are counted from 0: '" + std::string(text.substr(i, 20)) + "' is negative");
+    }
     throw usage_error(std::string("unexpected character '") + ch + "' in the placement (expected column numbers)");
   }
   if (columns.empty()) throw usage_error("the placement has no queens");

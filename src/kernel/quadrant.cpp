@@ -234,7 +234,9 @@ void release_shared_half_board_index() noexcept {
 
 std::shared_ptr<const half_board_index> shared_half_board_index(const plan& p) {
   const std::lock_guard lock(cache_mutex);
-  if (cached == nullptr || cached->plan_fingerprint() != p.fingerprint()) {
+  // The tables depend only on n: every quadrant plan for n lists the same
+  // classes, whatever its slices.
+  if (cached == nullptr || cached->board_size() != p.board_size()) {
     cached.reset();  // free the old tables before building new ones
     cached = std::make_shared<const half_board_index>(p);
   }
