@@ -95,7 +95,7 @@ engine fastest_engine(int n, std::uint64_t max_memory) noexcept {
 count_result count(int n, const count_options& options) {
   const auto start = clock_type::now();
   const plan p(n, plan_options{.kind = options.kind, .split_depth = options.split_depth});
-  check_memory(n, options.kind, options.max_memory);  // before a journal file is created
+  check_memory(n, options.kind, options.max_memory, options.threads);  // before a journal file is created
   std::unique_ptr<checkpoint_journal> journal;
   const std::vector<std::size_t> mine = shard_indices(p, options.shard);
   if (!options.checkpoint.empty()) {
@@ -180,8 +180,8 @@ count_result count(int n, const count_options& options) {
     }
     run = execute(p, todo, run_options);
   }
-  // The quadrant engine's tables (gigabytes at n = 18) are not kept past the count.
-  if (p.kind() == engine::quadrant) detail::release_shared_half_board_index();
+  // The quadrant engine's tables (gigabytes at n = 24) are not kept past the count.
+  if (p.kind() == engine::quadrant) detail::release_shared_half_board_tables();
   if (helper_error) std::rethrow_exception(helper_error);
 
   if (journal) {

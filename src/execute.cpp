@@ -65,8 +65,8 @@ std::uint64_t classify_leaf(std::span<const std::uint8_t> q, void* context) noex
 
 subproblem_count solve_subproblem(const plan& p, std::size_t index) {
   if (p.kind() == engine::quadrant) {
-    const auto tables = detail::shared_half_board_index(p);
-    thread_local detail::pair_scratch scratch;
+    const auto tables = detail::shared_half_board_tables(p.board_size());
+    thread_local detail::quadrant_scratch scratch;
     return {detail::solve_quadrant(*tables, p[index], p.split_depth(), scratch), 0};
   }
   const int n = p.board_size();
@@ -105,13 +105,14 @@ std::uint64_t default_memory_limit() noexcept {
   return memory / 2;
 }
 
-std::uint64_t memory_estimate(int n, engine kind) noexcept {
-  return kind == engine::quadrant ? detail::half_board_index_bytes(n) : 0;
+std::uint64_t memory_estimate(int n, engine kind, int threads) noexcept {
+  if (kind != engine::quadrant) return 0;
+  return detail::quadrant_memory_bytes(n, threads == 0 ? hardware_threads() : threads);
 }
 
-void check_memory(int n, engine kind, std::uint64_t limit) {
+void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   if (limit == 0) limit = default_memory_limit();
-  const std::uint64_t need = memory_estimate(n, kind);
+  const std::uint64_t need = memory_estimate(n, kind, threads);
   if (need <= limit) return;
   const auto gib = [](std::uint64_t bytes) {
     char text[32];
@@ -158,11 +159,11 @@ execution execute(const plan& p, std::span<const std::size_t> indices,
     allow_more.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(run.threads));
   }
   tbb::task_arena arena(run.threads);
-  std::shared_ptr<const detail::half_board_index> tables;
-  tbb::enumerable_thread_specific<detail::pair_scratch> scratch;
+  std::shared_ptr<const detail::half_board_tables> tables;
+  tbb::enumerable_thread_specific<detail::quadrant_scratch> scratch;
   if (p.kind() == engine::quadrant && !indices.empty()) {
-    check_memory(p.board_size(), p.kind(), options.max_memory);
-    arena.execute([&] { tables = detail::shared_half_board_index(p); });  // built on the arena's threads
+    check_memory(p.board_size(), p.kind(), options.max_memory, run.threads);
+    tables = detail::shared_half_board_tables(p.board_size());
   }
   const auto solve = [&](std::size_t index) -> subproblem_count {
     if (tables != nullptr) return {detail::solve_quadrant(*tables, p[index], p.split_depth(), scratch.local()), 0};

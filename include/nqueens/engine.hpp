@@ -16,12 +16,12 @@ enum class engine {
   /// Row-by-row bitmask backtracking; the first rows split into subproblems,
   /// halved by the left-right mirror. Counts totals only.
   mirror,
-  /// No search below the middle: every placement of the north half and of
-  /// the south half is enumerated once, grouped by the columns it uses, and
-  /// the count is the number of (north, south) pairs with complementary
-  /// columns and disjoint diagonals, counted 64 at a time with bit-sliced
-  /// sieves. Needs memory for all half-board placements (see
-  /// quadrant_memory_estimate); counts totals only.
+  /// No row-by-row search: per class of north column sets, the placements
+  /// of the north and of the south half using those columns are joined from
+  /// quarter-board tables, and the count is the number of (north, south)
+  /// pairs with disjoint diagonals, counted 512 at a time by a bit-sliced
+  /// join. Needs memory for the quarter tables (see memory_estimate);
+  /// counts totals only.
   quadrant,
 };
 

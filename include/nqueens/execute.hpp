@@ -66,14 +66,15 @@ class memory_limit_error : public std::runtime_error {
 /// Half the physical memory of this machine: the default memory bound.
 std::uint64_t default_memory_limit() noexcept;
 
-/// Peak bytes the quadrant engine needs for an n-board (its half-board
-/// tables, from tabled half-board sizes up to n = 20, extrapolated beyond);
-/// 0 for the backtracking engines, which need next to nothing.
-std::uint64_t memory_estimate(int n, engine kind) noexcept;
+/// Peak bytes the quadrant engine needs for an n-board on `threads` threads
+/// (0 = hardware_threads()): its quarter-board tables, from tabled sizes,
+/// and each thread's buffers; 0 for the backtracking engines, which need next
+/// to nothing.
+std::uint64_t memory_estimate(int n, engine kind, int threads = 0) noexcept;
 
 /// Throws memory_limit_error, naming both sizes, when memory_estimate(n,
-/// kind) exceeds `limit` (0 = default_memory_limit()).
-void check_memory(int n, engine kind, std::uint64_t limit);
+/// kind, threads) exceeds `limit` (0 = default_memory_limit()).
+void check_memory(int n, engine kind, std::uint64_t limit, int threads = 0);
 
 /// Per-subproblem results of one execution, indexed like the plan.
 struct execution {
@@ -87,8 +88,8 @@ struct execution {
 };
 
 /// Runs the subproblems listed in `indices` on an arena of `options.threads`
-/// threads. For a quadrant plan it first builds the half-board tables (on the
-/// arena) and keeps them for the next call with the same plan (count()
+/// threads. For a quadrant plan it first builds the quarter-board tables and
+/// keeps them for the next call with the same board size (count()
 /// releases them when it returns). More threads than the hardware has raise oneTBB's process-wide
 /// worker limit for the duration of the call.
 /// Throws std::invalid_argument for a thread count outside 0..max_threads, an

@@ -1,26 +1,31 @@
 #pragma once
 
-// The quadrant engine's data and kernel: every placement of the north half
-// (rows 0..h-1, h = n/2) and of the south half (the last h rows), grouped by
-// the set of columns it uses, and the count of (north, south) pairs that fit.
-// For odd n the middle row's queen is fixed per subproblem and both halves
-// are read at the middle row (so no shift in south_mask: a rotation).
+// The quadrant engine's kernel. A solution splits into a north half (rows
+// 0..h-1, h = n/2) and a south half (the last h rows; for odd n the middle
+// row between them holds one queen, fixed per subproblem). A half is reduced
+// to the diagonals it sends across the middle, read where they cross: for the
+// north half its attack masks for row h (left = moving to higher columns,
+// right = to lower ones), for the south half those of its upside-down image.
+// A north and a south half with complementary columns form a solution exactly
+// when no north diagonal meets a south one: with both packed into 64-bit
+// masks (north_mask, south_mask), when `north & south == 0`.
 //
-// A half-board placement is reduced to the diagonals it sends across the
-// middle, read where they cross: the north half's attack masks for row h
-// (left = moving to higher columns, right = to lower ones), the south half's
-// for row h-1 seen from below. A north and a south placement with
-// complementary columns form a solution exactly when no north diagonal meets
-// a south one; with both packed into 64-bit masks (see north_mask and
-// south_mask) that is `north & south == 0`.
+// The halves of one column set are not stored for the whole board: each
+// subproblem builds its two groups on the fly by joining quarter boards. A
+// north half using columns X is a west quarter (columns 0..h-1) on some rows
+// R with the columns of X there, joined with an east quarter on the other
+// rows with the rest of X, when no diagonal of one meets the other. The
+// quarter tables, every placement of each quarter indexed by (rows,
+// columns), are small (915,442 placements per quarter at n = 18), so memory
+// no longer grows with the number of half boards.
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
 
+#include "kernel/disjoint_pairs.hpp"
 #include "nqueens/plan.hpp"
 
 namespace nqueens::detail {
@@ -38,74 +43,73 @@ constexpr std::uint64_t south_mask(std::uint32_t left, std::uint32_t right, std:
   return std::uint64_t{(right << 1) & full} | (std::uint64_t{left >> 1} << 32);
 }
 
-/// Frees memory from std::aligned_alloc.
-struct free_deleter {
-  void operator()(std::uint64_t* p) const noexcept;
-};
-
-/// Placements of the half boards, grouped by column set, for the column sets
-/// a quadrant plan's subproblems use: north halves for each subproblem's
-/// north_columns (as north_mask, sorted in decreasing order), south halves
-/// for their complements (as south_mask).
-class half_board_index {
+/// Every placement of non-attacking queens, any number, at most one per row
+/// and column, on rows 0..h-1 and `width` columns from `first_column` of an
+/// n-board; grouped by the rows and columns it uses.
+class quarter_table {
  public:
-  /// Enumerates the half boards on the calling thread's oneTBB arena.
-  /// Precondition: p.kind() == engine::quadrant.
-  explicit half_board_index(const plan& p);
+  quarter_table(int n, int first_column, int width);
 
-  int board_size() const noexcept { return n_; }
-  /// Half boards using exactly `columns`: for even n as north_mask (sorted
-  /// in decreasing order) or, for complements of north sets, as south_mask;
-  /// for odd n always as north_mask, sorted.
-  std::span<const std::uint64_t> group(std::uint32_t columns) const noexcept {
-    return {masks_.get() + offsets_[columns], masks_.get() + offsets_[columns + 1]};
+  /// Placements using exactly `rows` (bit r = row r) and `columns` (bit j =
+  /// column first_column + j), as north_mask contributions and as
+  /// signatures: the diagonals that can meet the other quarter of the half
+  /// (see quadrant.cpp); the two spans are parallel.
+  std::span<const std::uint64_t> masks(std::uint32_t rows, std::uint32_t columns) const noexcept {
+    const std::size_t key = (std::size_t{rows} << width_) | columns;
+    return {masks_.data() + offsets_[key], masks_.data() + offsets_[key + 1]};
   }
-  std::uint64_t plan_fingerprint() const noexcept { return plan_fingerprint_; }
-  /// Bytes held.
+  std::span<const std::uint32_t> signatures(std::uint32_t rows, std::uint32_t columns) const noexcept {
+    const std::size_t key = (std::size_t{rows} << width_) | columns;
+    return {signatures_.data() + offsets_[key], signatures_.data() + offsets_[key + 1]};
+  }
+  std::size_t size() const noexcept { return masks_.size(); }
   std::size_t bytes() const noexcept;
 
  private:
+  int width_;
+  std::vector<std::uint32_t> offsets_;  // 2^(h + width) + 1: group key is [offsets_[key], offsets_[key + 1])
+  std::vector<std::uint64_t> masks_;
+  std::vector<std::uint32_t> signatures_;
+};
+
+/// The two quarter tables of the north half of an n-board.
+class half_board_tables {
+ public:
+  explicit half_board_tables(int n);
+
+  int board_size() const noexcept { return n_; }
+  /// Writes to out[0..count) every placement of the north half that uses
+  /// exactly `columns` (h of them), as north_mask, and returns count. `out`
+  /// only grows (its size is a capacity), so a reused buffer stops
+  /// allocating. The order is fixed for given n and columns.
+  std::size_t north_halves(std::uint32_t columns, std::vector<std::uint64_t>& out) const;
+  std::size_t bytes() const noexcept { return west_.bytes() + east_.bytes(); }
+
+ private:
   int n_;
-  std::uint64_t plan_fingerprint_;
-  std::vector<std::uint64_t> offsets_;  // 2^n + 1 entries: group c is [offsets_[c], offsets_[c + 1])
-  std::unique_ptr<std::uint64_t[], free_deleter> masks_;  // on huge pages where the kernel allows
-  std::size_t mask_count_ = 0;
+  quarter_table west_, east_;
 };
 
-/// Memory a half_board_index for board n needs at its peak (while built),
-/// from the tabled half-board placement counts (see quadrant.cpp), in bytes.
-std::uint64_t half_board_index_bytes(int n) noexcept;
+/// Peak bytes of the quadrant engine for board n on `threads` threads: the
+/// tables (from tabled quarter placement counts) plus each thread's buffers.
+std::uint64_t quadrant_memory_bytes(int n, int threads) noexcept;
 
-/// The index for plan `p`, shared: built on first use in the calling arena,
-/// kept for the next call with the same plan (execute() is called once per
-/// chunk by nqueens-mpi and per thread count by `scale`), replaced by one
-/// for another plan.
-std::shared_ptr<const half_board_index> shared_half_board_index(const plan& p);
+/// The tables for board n, shared: built on first use, kept for the next call
+/// with the same n (execute() is called once per chunk by nqueens-mpi and per
+/// thread count by `scale`), replaced for another n.
+std::shared_ptr<const half_board_tables> shared_half_board_tables(int n);
 
-/// Drops the shared index (count() calls it when done: its tables can be
-/// gigabytes). Users holding it keep it alive until they let go.
-void release_shared_half_board_index() noexcept;
+/// Drops the shared tables (count() calls it when done).
+void release_shared_half_board_tables() noexcept;
 
-/// Reusable buffers of count_disjoint_pairs (one per thread).
-struct pair_scratch {
-  std::vector<std::uint64_t> free_of;  // 64 rows of bits: B members without bit i
-  std::vector<std::uint64_t> partial;  // running ANDs, one row per depth
-  std::vector<std::uint64_t> north, south;  // odd n: the halves that miss the middle queen
-  struct level {
-    std::vector<std::uint64_t> masks, rows;  // a run of north masks, the south rows compacted for it
-  };
-  std::array<level, 2> levels;  // compaction depth (see count_disjoint_pairs)
+/// Reusable buffers of solve_quadrant (one per thread).
+struct quadrant_scratch {
+  std::vector<std::uint64_t> north, south;
+  pair_scratch pairs;
 };
-
-/// Number of pairs (a, b), a in `north`, b in `south`, with a & b == 0.
-/// `north` must be sorted in decreasing order: consecutive masks share their
-/// high bits, and with them a prefix of the running AND (a bit-sliced sieve:
-/// each bit of a removes the south masks that have it, 64 per word).
-std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
-                                   pair_scratch& scratch);
 
 /// The solutions one quadrant subproblem stands for (weight included).
-std::uint64_t solve_quadrant(const half_board_index& index, const subproblem& s, int slices,
-                             pair_scratch& scratch);
+std::uint64_t solve_quadrant(const half_board_tables& tables, const subproblem& s, int slices,
+                             quadrant_scratch& scratch);
 
 }  // namespace nqueens::detail

@@ -1,0 +1,315 @@
+#include "kernel/disjoint_pairs.hpp"
+
+// How the count works (a bit-sliced join):
+//
+// 1. Only bits set in some north AND some south mask can make a pair
+//    collide; the others are dropped. The remaining bits are cut into
+//    digits: a first digit of up to 6 bits that partitions both lists, and
+//    digits of up to 5 bits for the rest.
+// 2. The south masks are bucketed by their first digit y, each bucket padded
+//    to whole blocks of 512, and each block is transposed into bit rows:
+//    row i of a block has bit j set when member j lacks bit i.
+// 3. For each block, a digit table holds, for every value v of every digit,
+//    the AND of the rows of v's bits: the members that fit v. A north mask
+//    then fits exactly the members of popcount(AND of its digits' entries),
+//    a handful of 512-bit ANDs per 512 pairs, with no branch per bit.
+// 4. A north mask whose first digit x meets a block's y (x & y != 0) fits no
+//    member of it: the pair is skipped whole. Picking the first digit's bits
+//    among those set in about half of both lists (the middle diagonals of a
+//    half board) skips about half of all pairs.
+// 5. The popcounts of the ANDs are summed by a Harley–Seal carry-save adder
+//    tree, one real popcount per 16 ANDs (W. Muła, N. Kurz, D. Lemire,
+//    "Faster population counts using AVX2 instructions", 2018).
+//
+// Measured against the previous sorted-prefix sieve on n = 18's groups, this
+// was about 3x faster (see README, "Quadrant engine").
+
+#if defined(__AVX512F__) || defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+
+#pragma GCC diagnostic ignored "-Wpsabi"  // 64-byte vectors by value: all inlined here
+
+namespace nqueens::detail {
+
+namespace {
+
+// 512 bits as one GCC vector: AVX-512 where available, else lowered to
+// narrower instructions by the compiler.
+using lanes = std::uint64_t __attribute__((vector_size(64)));
+constexpr std::size_t block_members = 512;
+constexpr int max_first_digit_bits = 6;
+constexpr int digit_bits = 5;
+constexpr int max_digits = (64 + digit_bits - 1) / digit_bits;
+
+inline lanes load(const block_bits& b) noexcept {
+  lanes v;
+  std::memcpy(&v, b.word, sizeof v);
+  return v;
+}
+inline void store(block_bits& b, lanes v) noexcept { std::memcpy(b.word, &v, sizeof v); }
+
+inline std::uint64_t popcount(lanes v) noexcept {
+  std::uint64_t total = 0;
+  for (int i = 0; i < 8; ++i) total += static_cast<std::uint64_t>(std::popcount(v[i]));
+  return total;
+}
+
+inline std::uint64_t extract_bits(std::uint64_t value, std::uint64_t keep) noexcept {
+#if defined(__BMI2__)
+  return _pext_u64(value, keep);
+#else
+  std::uint64_t out = 0;
+  int k = 0;
+  for (; keep != 0; keep &= keep - 1, ++k) out |= ((value >> std::countr_zero(keep)) & 1U) << k;
+  return out;
+#endif
+}
+
+// Sums popcounts of many 512-bit values: a carry-save adder tree over each
+// 16 inputs keeps per-bit counters (ones, twos, fours, eights) and counts
+// only the carries into sixteens.
+class popcount_accumulator {
+ public:
+  void add(lanes x) noexcept {
+    pending_[waiting_++] = x;
+    if (waiting_ == 16) flush();
+  }
+  std::uint64_t total() const noexcept {
+    std::uint64_t t = 16 * sixteens_ + 8 * popcount(eights_) + 4 * popcount(fours_) + 2 * popcount(twos_) +
+                      popcount(ones_);
+    for (int i = 0; i < waiting_; ++i) t += popcount(pending_[i]);
+    return t;
+  }
+
+ private:
+  static void add3(lanes& carry, lanes& sum, lanes a, lanes b, lanes c) noexcept {
+    const lanes u = a ^ b;
+    carry = (a & b) | (u & c);
+    sum = u ^ c;
+  }
+  void flush() noexcept {
+    waiting_ = 0;
+    const lanes* p = pending_;
+    lanes twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, sixteens;
+    add3(twos_a, ones_, ones_, p[0], p[1]);
+    add3(twos_b, ones_, ones_, p[2], p[3]);
+    add3(fours_a, twos_, twos_, twos_a, twos_b);
+    add3(twos_a, ones_, ones_, p[4], p[5]);
+    add3(twos_b, ones_, ones_, p[6], p[7]);
+    add3(fours_b, twos_, twos_, twos_a, twos_b);
+    add3(eights_a, fours_, fours_, fours_a, fours_b);
+    add3(twos_a, ones_, ones_, p[8], p[9]);
+    add3(twos_b, ones_, ones_, p[10], p[11]);
+    add3(fours_a, twos_, twos_, twos_a, twos_b);
+    add3(twos_a, ones_, ones_, p[12], p[13]);
+    add3(twos_b, ones_, ones_, p[14], p[15]);
+    add3(fours_b, twos_, twos_, twos_a, twos_b);
+    add3(eights_b, fours_, fours_, fours_a, fours_b);
+    add3(sixteens, eights_, eights_, eights_a, eights_b);
+    sixteens_ += popcount(sixteens);
+  }
+
+  lanes ones_{}, twos_{}, fours_{}, eights_{};
+  std::uint64_t sixteens_ = 0;
+  lanes pending_[16];
+  int waiting_ = 0;
+};
+
+struct digit_layout {
+  std::uint64_t first = 0;  // the first digit's bits
+  int digits = 0;
+  std::array<std::uint64_t, max_digits> bits{};
+  std::array<int, max_digits> table_base{};  // entry of value 0 in the block table
+  int table_size = 0;
+};
+
+// Bits set in about half of both lists split the pairs best: a pair survives
+// bit i with probability 1 - p_north(i) * p_south(i). The frequencies come
+// from a sample of each list.
+digit_layout choose_digits(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
+                           std::uint64_t used) {
+  digit_layout d;
+  // Buckets of the first digit should fill whole blocks, or padding costs more than the split saves.
+  int first_bits = 0;
+  while (first_bits < max_first_digit_bits && first_bits < std::popcount(used) &&
+         (south.size() >> (first_bits + 1)) >= 400) {
+    ++first_bits;
+  }
+  if (first_bits > 0) {
+    std::array<double, 64> in_north{}, in_south{};
+    const auto sample = [used](std::span<const std::uint64_t> list, std::array<double, 64>& counts) {
+      const std::size_t step = std::max<std::size_t>(1, list.size() / 256);
+      for (std::size_t i = 0; i < list.size(); i += step) {
+        for (std::uint64_t b = list[i] & used; b != 0; b &= b - 1) counts[static_cast<std::size_t>(std::countr_zero(b))] += 1;
+      }
+    };
+    sample(north, in_north);
+    sample(south, in_south);
+    std::array<int, 64> order{};
+    int count = 0;
+    for (std::uint64_t b = used; b != 0; b &= b - 1) order[static_cast<std::size_t>(count++)] = std::countr_zero(b);
+    std::stable_sort(order.begin(), order.begin() + count, [&](int x, int y) {
+      return in_north[static_cast<std::size_t>(x)] * in_south[static_cast<std::size_t>(x)] >
+             in_north[static_cast<std::size_t>(y)] * in_south[static_cast<std::size_t>(y)];
+    });
+    for (int k = 0; k < first_bits; ++k) d.first |= std::uint64_t{1} << order[static_cast<std::size_t>(k)];
+  }
+  std::uint64_t rest = used & ~d.first;
+  do {  // at least one digit (an empty one when no bit is left: its table entry is the valid members)
+    std::uint64_t bits = 0;
+    for (int k = 0; k < digit_bits && rest != 0; ++k, rest &= rest - 1) bits |= rest & (0 - rest);
+    const auto i = static_cast<std::size_t>(d.digits++);
+    d.bits[i] = bits;
+    d.table_base[i] = d.table_size;
+    d.table_size += 1 << std::popcount(bits);
+  } while (rest != 0);
+  return d;
+}
+
+// Row of every bit of `used` for 8 south masks: byte q of row s has bit j
+// set when mask 8q + j lacks the s-th bit of `used`.
+void transpose_eight(const std::uint64_t* masks, std::uint64_t used, std::uint8_t* rows, std::size_t row_bytes,
+                     std::size_t q) noexcept {
+#if defined(__AVX512F__)
+  const __m512i v = _mm512_loadu_si512(masks);
+  for (std::size_t s = 0; used != 0; used &= used - 1, ++s) {
+    const __m512i bit = _mm512_set1_epi64(static_cast<long long>(used & (0 - used)));
+    rows[s * row_bytes + q] = static_cast<std::uint8_t>(_mm512_testn_epi64_mask(v, bit));
+  }
+#else
+  for (std::size_t s = 0; used != 0; used &= used - 1, ++s) {
+    const std::uint64_t bit = used & (0 - used);
+    unsigned byte = 0;
+    for (unsigned j = 0; j < 8; ++j) byte |= ((masks[j] & bit) == 0 ? 1U : 0U) << j;
+    rows[s * row_bytes + q] = static_cast<std::uint8_t>(byte);
+  }
+#endif
+}
+
+template <int Digits>
+std::uint64_t sieve_blocks(const digit_layout& d, std::uint64_t used, std::size_t blocks, std::size_t classes,
+                           pair_scratch& s) {
+  const int digits = Digits > 0 ? Digits : d.digits;  // Digits == 0: any count, known at run time
+  const block_bits* rows = s.rows.data();
+  const auto valid_row = static_cast<std::size_t>(std::popcount(used));
+  std::array<std::size_t, 64> slot_of{};  // row of each used bit
+  {
+    std::size_t slot = 0;
+    for (std::uint64_t all = used; all != 0; all &= all - 1) slot_of[static_cast<std::size_t>(std::countr_zero(all))] = slot++;
+  }
+  block_bits* const table = s.table.data();
+  const char* const table_bytes = reinterpret_cast<const char*>(table);
+  popcount_accumulator sum;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const lanes valid = load(rows[valid_row * blocks + b]);
+    for (int k = 0; k < d.digits; ++k) {
+      block_bits* t = table + d.table_base[static_cast<std::size_t>(k)];
+      std::array<std::size_t, digit_bits> bit_rows{};
+      int width = 0;
+      for (std::uint64_t bits = d.bits[static_cast<std::size_t>(k)]; bits != 0; bits &= bits - 1) {
+        bit_rows[static_cast<std::size_t>(width++)] = slot_of[static_cast<std::size_t>(std::countr_zero(bits))] * blocks + b;
+      }
+      store(t[0], valid);
+      for (unsigned v = 1; v < (1U << width); ++v) {
+        store(t[v], load(t[v & (v - 1)]) & load(rows[bit_rows[static_cast<std::size_t>(std::countr_zero(v))]]));
+      }
+    }
+    const std::uint32_t y = s.block_digit[b];
+    for (std::size_t x = 0; x < classes; ++x) {
+      if ((x & y) != 0) continue;  // every member of the block collides on the first digit
+      const std::uint16_t* e = s.entries.data() + static_cast<std::size_t>(s.north_offsets[x]) * static_cast<std::size_t>(digits);
+      const std::uint16_t* const end = s.entries.data() + static_cast<std::size_t>(s.north_offsets[x + 1]) * static_cast<std::size_t>(digits);
+      for (; e != end; e += digits) {
+        lanes fit = load(*reinterpret_cast<const block_bits*>(table_bytes + e[0]));
+        for (int k = 1; k < digits; ++k) fit &= load(*reinterpret_cast<const block_bits*>(table_bytes + e[k]));
+        sum.add(fit);
+      }
+    }
+  }
+  return sum.total();
+}
+
+}  // namespace
+
+std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
+                                   pair_scratch& s) {
+  if (north.empty() || south.empty()) return 0;
+  std::uint64_t in_north = 0, in_south = 0;
+  for (const std::uint64_t a : north) in_north |= a;
+  for (const std::uint64_t b : south) in_south |= b;
+  const std::uint64_t used = in_north & in_south;  // other bits cannot collide
+  if (used == 0) return static_cast<std::uint64_t>(north.size()) * south.size();
+
+  const digit_layout d = choose_digits(north, south, used);
+  const std::size_t classes = std::size_t{1} << std::popcount(d.first);
+  const auto digits = static_cast<std::size_t>(d.digits);
+
+  // North masks by first digit, each with its table entries (byte offsets).
+  s.north_offsets.assign(classes + 1, 0);
+  for (const std::uint64_t a : north) ++s.north_offsets[extract_bits(a, d.first) + 1];
+  for (std::size_t c = 0; c < classes; ++c) s.north_offsets[c + 1] += s.north_offsets[c];
+  s.cursor.assign(s.north_offsets.begin(), s.north_offsets.end() - 1);
+  s.entries.resize(north.size() * digits);
+  for (const std::uint64_t a : north) {
+    std::uint16_t* e = s.entries.data() + static_cast<std::size_t>(s.cursor[extract_bits(a, d.first)]++) * digits;
+    for (std::size_t k = 0; k < digits; ++k) {
+      const std::uint64_t entry = static_cast<std::uint64_t>(d.table_base[k]) + extract_bits(a, d.bits[k]);
+      e[k] = static_cast<std::uint16_t>(entry * sizeof(block_bits));
+    }
+  }
+
+  // South masks by first digit, each bucket padded to whole blocks.
+  s.south_sizes.assign(classes + 1, 0);  // bucket c has south_sizes[c + 1] members
+  for (const std::uint64_t b : south) ++s.south_sizes[extract_bits(b, d.first) + 1];
+  std::size_t blocks = 0;
+  s.block_digit.clear();
+  s.cursor.resize(classes);
+  for (std::size_t c = 0; c < classes; ++c) {
+    const std::size_t bucket_blocks = (s.south_sizes[c + 1] + block_members - 1) / block_members;
+    s.cursor[c] = static_cast<std::uint32_t>(blocks * block_members);
+    s.block_digit.insert(s.block_digit.end(), bucket_blocks, static_cast<std::uint32_t>(c));
+    blocks += bucket_blocks;
+  }
+  s.south_sorted.assign(blocks * block_members, 0);
+  for (const std::uint64_t b : south) s.south_sorted[s.cursor[extract_bits(b, d.first)]++] = b;
+
+  // Bit rows per block; the last row marks the real members (not padding).
+  const auto used_bits = static_cast<std::size_t>(std::popcount(used));
+  s.rows.resize((used_bits + 1) * blocks);
+  auto* const row_bytes = reinterpret_cast<std::uint8_t*>(s.rows.data());
+  const std::size_t row_length = blocks * sizeof(block_bits);
+  for (std::size_t q = 0; q < blocks * block_members / 8; ++q) {
+    transpose_eight(s.south_sorted.data() + 8 * q, used, row_bytes, row_length, q);
+  }
+  std::memset(row_bytes + used_bits * row_length, 0, row_length);
+  {
+    std::size_t block = 0;
+    for (std::size_t c = 0; c < classes; ++c) {
+      const std::size_t members = s.south_sizes[c + 1];
+      std::uint64_t* valid = reinterpret_cast<std::uint64_t*>(row_bytes + used_bits * row_length) + block * 8;
+      for (std::size_t j = 0; j < members; ++j) valid[j / 64] |= std::uint64_t{1} << (j % 64);
+      block += (members + block_members - 1) / block_members;
+    }
+  }
+  s.table.resize(static_cast<std::size_t>(d.table_size));
+
+  switch (d.digits) {  // a fixed digit count unrolls the inner loop
+    case 1: return sieve_blocks<1>(d, used, blocks, classes, s);
+    case 2: return sieve_blocks<2>(d, used, blocks, classes, s);
+    case 3: return sieve_blocks<3>(d, used, blocks, classes, s);
+    case 4: return sieve_blocks<4>(d, used, blocks, classes, s);
+    case 5: return sieve_blocks<5>(d, used, blocks, classes, s);
+    case 6: return sieve_blocks<6>(d, used, blocks, classes, s);
+    case 7: return sieve_blocks<7>(d, used, blocks, classes, s);
+    case 8: return sieve_blocks<8>(d, used, blocks, classes, s);
+    default: return sieve_blocks<0>(d, used, blocks, classes, s);
+  }
+}
+
+}  // namespace nqueens::detail

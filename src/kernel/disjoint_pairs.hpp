@@ -1,0 +1,35 @@
+#pragma once
+
+// Counting disjoint pairs: given two lists of 64-bit masks, how many pairs
+// (a, b), a from the first and b from the second, have a & b == 0. The
+// quadrant engine spends most of its time here (see quadrant.hpp).
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace nqueens::detail {
+
+/// 512 bits, one per member of a block of south masks; 64-byte aligned so
+/// that a block is one cache line and one AVX-512 register.
+struct alignas(64) block_bits {
+  std::uint64_t word[8];
+};
+
+/// Reusable buffers of count_disjoint_pairs: keep one per thread, and the
+/// count allocates nothing once they have grown to the largest lists seen.
+struct pair_scratch {
+  std::vector<std::uint32_t> north_offsets, south_sizes, cursor;
+  std::vector<std::uint16_t> entries;       // per north mask: its digits' table entries
+  std::vector<std::uint64_t> south_sorted;  // by first digit, each bucket padded to whole blocks
+  std::vector<std::uint32_t> block_digit;   // the first digit shared by a block's south masks
+  std::vector<block_bits> rows;             // bit-sliced south blocks: per bit, which members lack it
+  std::vector<block_bits> table;           // one block's digit tables
+};
+
+/// Number of pairs (a, b), a in `north`, b in `south`, with a & b == 0; any
+/// masks, in any order.
+std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
+                                   pair_scratch& scratch);
+
+}  // namespace nqueens::detail
