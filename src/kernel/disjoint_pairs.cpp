@@ -73,29 +73,11 @@ inline std::uint64_t extract_bits(std::uint64_t value, std::uint64_t keep) noexc
 
 // Sums popcounts of many 512-bit values: a carry-save adder tree over each
 // 16 inputs keeps per-bit counters (ones, twos, fours, eights) and counts
-// only the carries into sixteens.
+// only the carries into sixteens. The caller buffers the 16 inputs (its
+// counter stays in a register; one kept here went through memory on every add).
 class popcount_accumulator {
  public:
-  void add(lanes x) noexcept {
-    pending_[waiting_++] = x;
-    if (waiting_ == 16) flush();
-  }
-  std::uint64_t total() const noexcept {
-    std::uint64_t t = 16 * sixteens_ + 8 * popcount(eights_) + 4 * popcount(fours_) + 2 * popcount(twos_) +
-                      popcount(ones_);
-    for (int i = 0; i < waiting_; ++i) t += popcount(pending_[i]);
-    return t;
-  }
-
- private:
-  static void add3(lanes& carry, lanes& sum, lanes a, lanes b, lanes c) noexcept {
-    const lanes u = a ^ b;
-    carry = (a & b) | (u & c);
-    sum = u ^ c;
-  }
-  void flush() noexcept {
-    waiting_ = 0;
-    const lanes* p = pending_;
+  void add16(const lanes* p) noexcept {
     lanes twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, sixteens;
     add3(twos_a, ones_, ones_, p[0], p[1]);
     add3(twos_b, ones_, ones_, p[2], p[3]);
@@ -114,11 +96,21 @@ class popcount_accumulator {
     add3(sixteens, eights_, eights_, eights_a, eights_b);
     sixteens_ += popcount(sixteens);
   }
+  void add(lanes x) noexcept { singles_ += popcount(x); }
+  std::uint64_t total() const noexcept {
+    return 16 * sixteens_ + 8 * popcount(eights_) + 4 * popcount(fours_) + 2 * popcount(twos_) + popcount(ones_) +
+           singles_;
+  }
+
+ private:
+  static void add3(lanes& carry, lanes& sum, lanes a, lanes b, lanes c) noexcept {
+    const lanes u = a ^ b;
+    carry = (a & b) | (u & c);
+    sum = u ^ c;
+  }
 
   lanes ones_{}, twos_{}, fours_{}, eights_{};
-  std::uint64_t sixteens_ = 0;
-  lanes pending_[16];
-  int waiting_ = 0;
+  std::uint64_t sixteens_ = 0, singles_ = 0;
 };
 
 struct digit_layout {
@@ -206,6 +198,8 @@ std::uint64_t sieve_blocks(const digit_layout& d, std::uint64_t used, std::size_
   block_bits* const table = s.table.data();
   const char* const table_bytes = reinterpret_cast<const char*>(table);
   popcount_accumulator sum;
+  lanes pending[16];
+  int waiting = 0;
   for (std::size_t b = 0; b < blocks; ++b) {
     const lanes valid = load(rows[valid_row * blocks + b]);
     for (int k = 0; k < d.digits; ++k) {
@@ -228,10 +222,15 @@ std::uint64_t sieve_blocks(const digit_layout& d, std::uint64_t used, std::size_
       for (; e != end; e += digits) {
         lanes fit = load(*reinterpret_cast<const block_bits*>(table_bytes + e[0]));
         for (int k = 1; k < digits; ++k) fit &= load(*reinterpret_cast<const block_bits*>(table_bytes + e[k]));
-        sum.add(fit);
+        pending[waiting++] = fit;
+        if (waiting == 16) {
+          sum.add16(pending);
+          waiting = 0;
+        }
       }
     }
   }
+  for (int i = 0; i < waiting; ++i) sum.add(pending[i]);
   return sum.total();
 }
 

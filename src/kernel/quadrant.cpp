@@ -1,5 +1,9 @@
 #include "kernel/quadrant.hpp"
 
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -108,6 +112,43 @@ void enumerate_quarter(int n, int h, int first_column, int width, Leaf&& leaf) {
   walker{n, h, first_column, full, leaf}.walk(0, 0, 0, 0, 0, 0, 0);
 }
 
+// Writes to out[count..) mask_a | mask_b for every pair whose signatures are
+// disjoint, and returns the new count. May write up to join_slack entries
+// past the last one kept.
+constexpr std::size_t join_slack = 16;
+
+std::size_t join(std::span<const std::uint64_t> outer_masks, std::span<const std::uint32_t> outer_sigs,
+                 std::span<const std::uint64_t> inner_masks, std::span<const std::uint32_t> inner_sigs,
+                 std::uint64_t* out, std::size_t count) noexcept {
+  const std::size_t m = inner_masks.size();
+  for (std::size_t i = 0; i < outer_masks.size(); ++i) {
+    const std::uint64_t mask = outer_masks[i];
+    const std::uint32_t sig = outer_sigs[i];
+    std::size_t j = 0;
+#if defined(__AVX512F__)
+    // 16 pairs per step: test the signatures, compress the fitting masks.
+    const __m512i sig_v = _mm512_set1_epi32(static_cast<int>(sig));
+    const __m512i mask_v = _mm512_set1_epi64(static_cast<long long>(mask));
+    for (; j < m; j += 16) {
+      const __mmask16 live = m - j >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1U << (m - j)) - 1);
+      const __mmask16 fit = _mm512_mask_testn_epi32_mask(live, _mm512_maskz_loadu_epi32(live, inner_sigs.data() + j), sig_v);
+      const auto low = static_cast<__mmask8>(fit), high = static_cast<__mmask8>(fit >> 8);
+      const __m512i first = _mm512_maskz_loadu_epi64(low, inner_masks.data() + j);
+      _mm512_storeu_si512(out + count, _mm512_or_si512(_mm512_maskz_compress_epi64(low, first), mask_v));
+      count += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(low)));
+      const __m512i second = _mm512_maskz_loadu_epi64(high, inner_masks.data() + j + 8);
+      _mm512_storeu_si512(out + count, _mm512_or_si512(_mm512_maskz_compress_epi64(high, second), mask_v));
+      count += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(high)));
+    }
+#endif
+    for (; j < m; ++j) {  // branch-free: write, keep when they fit
+      out[count] = mask | inner_masks[j];
+      count += (sig & inner_sigs[j]) == 0 ? 1 : 0;
+    }
+  }
+  return count;
+}
+
 }  // namespace
 
 quarter_table::quarter_table(int n, int first_column, int width) : width_(width) {
@@ -150,16 +191,13 @@ std::size_t half_board_tables::north_halves(std::uint32_t columns, std::vector<s
     if (!west_masks.empty() && !east_masks.empty()) {
       const std::span<const std::uint32_t> west_sigs = west_.signatures(rows, west_columns);
       const std::span<const std::uint32_t> east_sigs = east_.signatures(all_rows & ~rows, east_columns);
-      const std::size_t most = count + west_masks.size() * east_masks.size();
+      const std::size_t most = count + west_masks.size() * east_masks.size() + join_slack;
       if (out.size() < most) out.resize(std::max(most, 2 * out.size()));
-      std::uint64_t* const o = out.data();
-      for (std::size_t i = 0; i < west_masks.size(); ++i) {
-        const std::uint64_t mask = west_masks[i];
-        const std::uint32_t sig = west_sigs[i];
-        for (std::size_t j = 0; j < east_masks.size(); ++j) {  // branch-free: write, keep when they fit
-          o[count] = mask | east_masks[j];
-          count += (sig & east_sigs[j]) == 0 ? 1 : 0;
-        }
+      // The longer list inside: the join is symmetric, and the inner loop is the wide one.
+      if (west_masks.size() <= east_masks.size()) {
+        count = join(west_masks, west_sigs, east_masks, east_sigs, out.data(), count);
+      } else {
+        count = join(east_masks, east_sigs, west_masks, west_sigs, out.data(), count);
       }
     }
     if (rows == 0) break;
