@@ -164,25 +164,61 @@ digit_layout choose_digits(std::span<const std::uint64_t> north, std::span<const
   return d;
 }
 
-// Row of every bit of `used` for 8 south masks: byte q of row s has bit j
-// set when mask 8q + j lacks the s-th bit of `used`.
-void transpose_eight(const std::uint64_t* masks, std::uint64_t used, std::uint8_t* rows, std::size_t row_bytes,
-                     std::size_t q) noexcept {
+// Transposes a 64 x 64 bit matrix in place: afterwards m[j] bit i is what
+// m[i] bit j was. Recursive block swaps (H. S. Warren, "Hacker's Delight",
+// 7-3): for s = 32, 16, ..., 1, rows i and i + s exchange their s x s
+// off-diagonal blocks. With AVX-512 the 64 rows are 8 registers; the swaps
+// for s >= 8 pair whole registers, those for s < 8 pair lanes of one.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12's AVX-512 shift intrinsics (a false positive)
+void transpose_64(std::uint64_t* m) noexcept {
 #if defined(__AVX512F__)
-  const __m512i v = _mm512_loadu_si512(masks);
-  for (std::size_t s = 0; used != 0; used &= used - 1, ++s) {
-    const __m512i bit = _mm512_set1_epi64(static_cast<long long>(used & (0 - used)));
-    rows[s * row_bytes + q] = static_cast<std::uint8_t>(_mm512_testn_epi64_mask(v, bit));
-  }
+  __m512i z[8];
+  for (int k = 0; k < 8; ++k) z[k] = _mm512_loadu_si512(m + 8 * k);
+  const auto swap_registers = [&](int s, std::uint64_t low_columns) {
+    const int step = s / 8;
+    const __m512i keep = _mm512_set1_epi64(static_cast<long long>(low_columns));
+    for (int k = 0; k < 8; ++k) {
+      if ((k & step) != 0) continue;
+      __m512i& a = z[k];
+      __m512i& b = z[k + step];
+      const __m512i t = _mm512_and_si512(_mm512_xor_si512(_mm512_srli_epi64(a, static_cast<unsigned>(s)), b), keep);
+      b = _mm512_xor_si512(b, t);
+      a = _mm512_xor_si512(a, _mm512_slli_epi64(t, static_cast<unsigned>(s)));
+    }
+  };
+  swap_registers(32, 0x00000000FFFFFFFFULL);
+  swap_registers(16, 0x0000FFFF0000FFFFULL);
+  swap_registers(8, 0x00FF00FF00FF00FFULL);
+  // Within a register: lane l pairs with lane l + s (l & s == 0); `partner`
+  // brings each lane its pair, `upper` marks the lanes l + s.
+  const auto swap_lanes = [&](int s, std::uint64_t low_columns, auto partner, __mmask8 upper) {
+    const __m512i keep = _mm512_set1_epi64(static_cast<long long>(low_columns));
+    for (__m512i& a : z) {
+      const __m512i other = partner(a);  // lane l: the row it pairs with
+      // For a low lane l: t = ((row l >> s) ^ row l+s) & keep; row l ^= t << s, row l+s ^= t.
+      const __m512i t = _mm512_and_si512(_mm512_xor_si512(_mm512_srli_epi64(a, static_cast<unsigned>(s)), other), keep);
+      const __m512i t_up = partner(t);  // the low lane's t, moved to its upper partner
+      a = _mm512_mask_xor_epi64(a, static_cast<__mmask8>(~upper), a, _mm512_slli_epi64(t, static_cast<unsigned>(s)));
+      a = _mm512_mask_xor_epi64(a, upper, a, t_up);
+    }
+  };
+  swap_lanes(4, 0x0F0F0F0F0F0F0F0FULL, [](__m512i v) { return _mm512_shuffle_i64x2(v, v, 0x4E); }, 0xF0);
+  swap_lanes(2, 0x3333333333333333ULL, [](__m512i v) { return _mm512_permutex_epi64(v, 0x4E); }, 0xCC);
+  swap_lanes(1, 0x5555555555555555ULL, [](__m512i v) { return _mm512_shuffle_epi32(v, _MM_PERM_BADC); }, 0xAA);
+  for (int k = 0; k < 8; ++k) _mm512_storeu_si512(m + 8 * k, z[k]);
 #else
-  for (std::size_t s = 0; used != 0; used &= used - 1, ++s) {
-    const std::uint64_t bit = used & (0 - used);
-    unsigned byte = 0;
-    for (unsigned j = 0; j < 8; ++j) byte |= ((masks[j] & bit) == 0 ? 1U : 0U) << j;
-    rows[s * row_bytes + q] = static_cast<std::uint8_t>(byte);
+  std::uint64_t keep = 0x00000000FFFFFFFFULL;
+  for (int s = 32; s != 0; s >>= 1, keep ^= keep << s) {
+    for (int i = 0; i < 64; i = (i + s + 1) & ~s) {
+      const std::uint64_t t = ((m[i] >> s) ^ m[i + s]) & keep;
+      m[i + s] ^= t;
+      m[i] ^= t << s;
+    }
   }
 #endif
 }
+#pragma GCC diagnostic pop
 
 template <int Digits>
 std::uint64_t sieve_blocks(const digit_layout& d, std::uint64_t sliced, std::size_t blocks, std::size_t classes,
@@ -285,8 +321,16 @@ std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::sp
   s.rows.resize((used_bits + 1) * blocks);
   auto* const row_bytes = reinterpret_cast<std::uint8_t*>(s.rows.data());
   const std::size_t row_length = blocks * sizeof(block_bits);
-  for (std::size_t q = 0; q < blocks * block_members / 8; ++q) {
-    transpose_eight(s.south_sorted.data() + 8 * q, sliced, row_bytes, row_length, q);
+  auto* const row_words = reinterpret_cast<std::uint64_t*>(row_bytes);
+  const std::size_t words = blocks * block_members / 64;  // per row
+  for (std::size_t w = 0; w < words; ++w) {
+    std::uint64_t square[64];
+    std::memcpy(square, s.south_sorted.data() + 64 * w, sizeof square);
+    transpose_64(square);  // square[j]: which of the 64 masks have bit j
+    std::size_t slot = 0;
+    for (std::uint64_t bits = sliced; bits != 0; bits &= bits - 1) {
+      row_words[slot++ * words + w] = ~square[std::countr_zero(bits)];
+    }
   }
   std::memset(row_bytes + used_bits * row_length, 0, row_length);
   {
