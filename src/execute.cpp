@@ -163,7 +163,7 @@ execution execute(const plan& p, std::span<const std::size_t> indices,
   tbb::enumerable_thread_specific<detail::quadrant_scratch> scratch;
   if (p.kind() == engine::quadrant && !indices.empty()) {
     check_memory(p.board_size(), p.kind(), options.max_memory, run.threads);
-    tables = detail::shared_half_board_tables(p.board_size());
+    arena.execute([&] { tables = detail::shared_half_board_tables(p.board_size()); });  // on the arena's threads
   }
   const auto solve = [&](std::size_t index) -> subproblem_count {
     if (tables != nullptr) return {detail::solve_quadrant(*tables, p[index], p.split_depth(), scratch.local()), 0};

@@ -61,7 +61,7 @@ std::string count_json(const count_result& r) {
 }
 
 std::string engine_help() {
-  return "Counting engine: " + std::string(engine_names()) + " (default: symmetric)";
+  return "Counting engine: " + std::string(engine_names());  // cxxopts appends the default
 }
 
 engine parse_engine_option(const std::string& name) {

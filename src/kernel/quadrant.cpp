@@ -10,6 +10,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include <tbb/parallel_invoke.h>
+
 #include "bits.hpp"
 
 namespace nqueens::detail {
@@ -175,7 +177,10 @@ std::size_t quarter_table::bytes() const noexcept {
          signatures_.capacity() * sizeof(std::uint32_t);
 }
 
-half_board_tables::half_board_tables(int n) : n_(n), west_(n, 0, n / 2), east_(n, n / 2, n - n / 2) {}
+half_board_tables::half_board_tables(int n) : n_(n) {
+  // The two quarters at once, on the calling thread's arena.
+  tbb::parallel_invoke([&] { west_ = quarter_table(n, 0, n / 2); }, [&] { east_ = quarter_table(n, n / 2, n - n / 2); });
+}
 
 std::size_t half_board_tables::north_halves(std::uint32_t columns, std::vector<std::uint64_t>& out) const {
   const int h = n_ / 2;

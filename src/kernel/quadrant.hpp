@@ -48,6 +48,7 @@ constexpr std::uint64_t south_mask(std::uint32_t left, std::uint32_t right, std:
 /// n-board; grouped by the rows and columns it uses.
 class quarter_table {
  public:
+  quarter_table() = default;
   quarter_table(int n, int first_column, int width);
 
   /// Placements using exactly `rows` (bit r = row r) and `columns` (bit j =
@@ -66,8 +67,8 @@ class quarter_table {
   std::size_t bytes() const noexcept;
 
  private:
-  int width_;
-  std::vector<std::uint32_t> offsets_;  // 2^(h + width) + 1: group key is [offsets_[key], offsets_[key + 1])
+  int width_ = 0;
+  std::vector<std::uint32_t> offsets_ = {0, 0};  // 2^(h + width) + 1: group key is [offsets_[key], offsets_[key + 1])
   std::vector<std::uint64_t> masks_;
   std::vector<std::uint32_t> signatures_;
 };
@@ -94,7 +95,8 @@ class half_board_tables {
 /// tables (from tabled quarter placement counts) plus each thread's buffers.
 std::uint64_t quadrant_memory_bytes(int n, int threads) noexcept;
 
-/// The tables for board n, shared: built on first use, kept for the next call
+/// The tables for board n, shared: built on first use (on the calling
+/// thread's oneTBB arena), kept for the next call
 /// with the same n (execute() is called once per chunk by nqueens-mpi and per
 /// thread count by `scale`), replaced for another n.
 std::shared_ptr<const half_board_tables> shared_half_board_tables(int n);
