@@ -86,9 +86,11 @@ class helper_thread {
 
 engine fastest_engine(int n, std::uint64_t max_memory) noexcept {
   if (max_memory == 0) max_memory = default_memory_limit();
-  // Measured one thread, n = 18: quadrant 26.7 s, symmetric 37.0 s; n = 16
-  // and 17 (and every odd n so far): the symmetric engine is as fast or faster.
-  const bool quadrant_wins = n >= 18 && n % 2 == 0 && n <= max_quadrant_board_size;
+  // Measured one thread (best of 3, `nqueens count N --engine E -t 1`):
+  // quadrant / symmetric 0.136 / 0.145 s at n = 15, 0.40 / 0.89 s at 16,
+  // 2.32 / 6.13 s at 17, 3.7 / 41 s at 18; below 15 the quarter tables cost
+  // more than they save.
+  const bool quadrant_wins = n >= 16 && n <= max_quadrant_board_size;
   return quadrant_wins && memory_estimate(n, engine::quadrant) <= max_memory ? engine::quadrant : engine::symmetric;
 }
 

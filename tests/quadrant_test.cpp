@@ -181,14 +181,15 @@ TEST(QuadrantMemoryTest, RefusesUpFrontWhenOverTheBound) {
 namespace nqueens {
 namespace {
 
-TEST(FastestEngineTest, QuadrantForLargeEvenBoardsWhenItFits) {
+TEST(FastestEngineTest, QuadrantFrom16WhenItFits) {
   constexpr std::uint64_t plenty = std::uint64_t{1} << 50;
   EXPECT_EQ(fastest_engine(18, plenty), engine::quadrant);
   EXPECT_EQ(fastest_engine(20, plenty), engine::quadrant);
   EXPECT_EQ(fastest_engine(18, std::uint64_t{1} << 20), engine::symmetric);  // tables do not fit
-  EXPECT_EQ(fastest_engine(17, plenty), engine::symmetric);
-  EXPECT_EQ(fastest_engine(19, plenty), engine::symmetric);
-  EXPECT_EQ(fastest_engine(16, plenty), engine::symmetric);
+  EXPECT_EQ(fastest_engine(17, plenty), engine::quadrant);
+  EXPECT_EQ(fastest_engine(19, plenty), engine::quadrant);
+  EXPECT_EQ(fastest_engine(16, plenty), engine::quadrant);
+  EXPECT_EQ(fastest_engine(15, plenty), engine::symmetric);
   EXPECT_EQ(fastest_engine(8, plenty), engine::symmetric);
   EXPECT_EQ(fastest_engine(26, plenty), engine::symmetric);  // past the quadrant engine's range
 }

@@ -75,8 +75,8 @@ struct count_result {
 };
 
 /// The engine that counts Q(n) fastest, from this project's measurements
-/// (README, "Engines side by side"): quadrant for even n >= 18 when its tables
-/// fit in `max_memory` (0 = default_memory_limit()), symmetric otherwise
+/// (README, "Engines side by side"): quadrant for 16 <= n <= 24 when it fits
+/// in `max_memory` (0 = default_memory_limit()), symmetric otherwise
 /// (which also counts fundamental solutions).
 engine fastest_engine(int n, std::uint64_t max_memory = 0) noexcept;
 

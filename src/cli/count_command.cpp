@@ -21,7 +21,7 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   options.add_options()
       ("t,threads", "Worker threads (default: all hardware threads)", cxxopts::value<std::string>())
       ("e,engine", "Counting engine: auto, " + std::string(engine_names()) +
-                   " (default: auto = quadrant for even N >= 18 when its tables fit in --max-memory, else symmetric)",
+                   "; auto = quadrant for N >= 16 when it fits in --max-memory, else symmetric",
        cxxopts::value<std::string>()->default_value("auto"))
       ("split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>())
       ("shard", "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
