@@ -13,6 +13,7 @@
 #include "nqueens/known_counts.hpp"
 #include "kernel/backtrack.hpp"
 #include "kernel/batched.hpp"
+#include "kernel/quadrant.hpp"
 #include "nqueens/plan.hpp"
 
 namespace {
@@ -54,6 +55,23 @@ TEST(NoAllocationTest, KernelSolvesAWholePlanWithoutAllocating) {
     for (std::size_t i = 0; i < p.size(); ++i) total += solve_subproblem(p, i).total;
     const long during = allocations.load() - before;
     EXPECT_EQ(during, 0) << "n = " << n;
+    EXPECT_EQ(total, *published_total(n));
+  }
+}
+
+// The quadrant kernel's buffers grow to the largest groups seen, then are
+// reused: a second pass over a whole plan (the same thread's buffers, as
+// execute() keeps one set per thread) allocates nothing.
+TEST(NoAllocationTest, QuadrantKernelAllocatesNothingOnceItsBuffersHaveGrown) {
+  for (const int n : {12, 13}) {
+    const plan p(n, {.kind = engine::quadrant});
+    const detail::half_board_tables tables(n);
+    detail::quadrant_scratch scratch;
+    for (std::size_t i = 0; i < p.size(); ++i) detail::solve_quadrant(tables, p[i], p.split_depth(), scratch);
+    std::uint64_t total = 0;
+    const long before = allocations.load();
+    for (std::size_t i = 0; i < p.size(); ++i) total += detail::solve_quadrant(tables, p[i], p.split_depth(), scratch);
+    EXPECT_EQ(allocations.load() - before, 0) << "n = " << n;
     EXPECT_EQ(total, *published_total(n));
   }
 }

@@ -60,7 +60,8 @@ int run_plan(const std::vector<std::string>& args) {
       std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", n,
                   std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(), fingerprint);
       if (memory > 0) {
-        std::printf("tables: about %.1f MiB at their peak\n", static_cast<double>(memory) / (1024.0 * 1024.0));
+        std::printf("memory: about %.1f MiB at the peak on %d threads\n", static_cast<double>(memory) / (1024.0 * 1024.0),
+                    hardware_threads());
       }
     }
     return 0;

@@ -146,9 +146,10 @@ digit_layout choose_digits(std::span<const std::uint64_t> north, std::span<const
     std::array<int, 64> order{};
     int count = 0;
     for (std::uint64_t b = used; b != 0; b &= b - 1) order[static_cast<std::size_t>(count++)] = std::countr_zero(b);
-    std::stable_sort(order.begin(), order.begin() + count, [&](int x, int y) {
-      return in_north[static_cast<std::size_t>(x)] * in_south[static_cast<std::size_t>(x)] >
-             in_north[static_cast<std::size_t>(y)] * in_south[static_cast<std::size_t>(y)];
+    std::sort(order.begin(), order.begin() + count, [&](int x, int y) {  // std::sort: stable_sort would allocate
+      const double score_x = in_north[static_cast<std::size_t>(x)] * in_south[static_cast<std::size_t>(x)];
+      const double score_y = in_north[static_cast<std::size_t>(y)] * in_south[static_cast<std::size_t>(y)];
+      return score_x != score_y ? score_x > score_y : x < y;
     });
     for (int k = 0; k < first_bits; ++k) d.first |= std::uint64_t{1} << order[static_cast<std::size_t>(k)];
   }
