@@ -22,7 +22,7 @@
 //    "Faster population counts using AVX2 instructions", 2018).
 //
 // Measured against the previous sorted-prefix sieve on n = 18's groups, this
-// was about 3x faster (see README, "Quadrant engine").
+// was about 3x faster (see README, "Engines side by side").
 
 #if defined(__AVX512F__) || defined(__BMI2__)
 #include <immintrin.h>
