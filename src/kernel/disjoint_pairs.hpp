@@ -28,7 +28,9 @@ struct pair_scratch {
 };
 
 /// Number of pairs (a, b), a in `north`, b in `south`, with a & b == 0; any
-/// masks, in any order.
+/// masks, in any order. Each list must hold fewer than 2^32 masks: offsets
+/// into them are 32-bit to halve the scratch memory (larger lists throw
+/// std::length_error).
 std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
                                    pair_scratch& scratch);
 

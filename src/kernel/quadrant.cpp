@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include <tbb/parallel_invoke.h>
+#include <tbb/task_arena.h>
 
 #include "bits.hpp"
 
@@ -56,6 +57,7 @@ constexpr half_count tabled_halves[] = {
 // Tabled, or extrapolated: each two rows more multiply the count by a factor
 // that itself grows by about 2.5.
 double half_placements(int n) noexcept {
+  if (n < 1) return 1;  // guards the recursion below for any argument
   for (const half_count& t : tabled_halves) {
     if (t.n == n) return static_cast<double>(t.placements);
   }
@@ -138,9 +140,11 @@ std::size_t join(std::span<const std::uint64_t> outer_masks, std::span<const std
       const __m512i first = _mm512_maskz_loadu_epi64(low, inner_masks.data() + j);
       _mm512_storeu_si512(out + count, _mm512_or_si512(_mm512_maskz_compress_epi64(low, first), mask_v));
       count += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(low)));
-      const __m512i second = _mm512_maskz_loadu_epi64(high, inner_masks.data() + j + 8);
-      _mm512_storeu_si512(out + count, _mm512_or_si512(_mm512_maskz_compress_epi64(high, second), mask_v));
-      count += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(high)));
+      if (high != 0) {  // only then is j + 8 inside the list
+        const __m512i second = _mm512_maskz_loadu_epi64(high, inner_masks.data() + j + 8);
+        _mm512_storeu_si512(out + count, _mm512_or_si512(_mm512_maskz_compress_epi64(high, second), mask_v));
+        count += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(high)));
+      }
     }
 #endif
     for (; j < m; ++j) {  // branch-free: write, keep when they fit
@@ -219,12 +223,13 @@ std::uint64_t quadrant_memory_bytes(int n, int threads) noexcept {
     return 12.0 * quarter_placements(h, w) + 4.0 * std::ldexp(1.0, h + w);  // masks and signatures, offsets
   };
   const double tables = quarter(h) + quarter(n - h);
-  // Per thread: the two groups of one subproblem and the pair counter's
-  // copies of the south group, about 40 bytes per half board; the largest
-  // group is about 3 times the average (measured 2.7 at n = 18).
+  // Per thread: the two groups of one subproblem (grown with join slack),
+  // the pair counter's sorted and bit-sliced copies of the south group and
+  // its per-north entries: about 120 bytes per half board of the largest
+  // group, which is about 3 times the average (measured 2.7 at n = 18).
   double sets = 1;
   for (int k = 1; k <= h; ++k) sets = sets * (n - h + k) / k;  // C(n, h)
-  const double per_thread = 40.0 * 3.0 * half_placements(n) / sets + 1e6;
+  const double per_thread = 120.0 * 3.0 * half_placements(n) / sets + 1e6;
   // 10% and 8 MiB of margin: measured 206 MiB at n = 20 on 2 threads (the
   // whole process) against 192 MiB without it.
   const double bytes = 1.1 * (tables + std::max(threads, 1) * per_thread) + 8.0 * 1024 * 1024;
@@ -245,7 +250,9 @@ std::shared_ptr<const half_board_tables> shared_half_board_tables(int n) {
   const std::lock_guard lock(cache_mutex);
   if (cached == nullptr || cached->board_size() != n) {
     cached.reset();  // free the old tables before building new ones
-    cached = std::make_shared<const half_board_tables>(n);
+    // The build runs parallel_invoke while this lock is held: isolate it so
+    // this thread cannot pick up an unrelated task that asks for the lock.
+    tbb::this_task_arena::isolate([&] { cached = std::make_shared<const half_board_tables>(n); });
   }
   return cached;
 }
