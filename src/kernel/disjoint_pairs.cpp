@@ -287,7 +287,7 @@ std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::sp
   if (north.empty() || south.empty()) return 0;
   constexpr std::size_t offset_limit = std::size_t{1} << 32;  // offsets are 32-bit
   if (north.size() >= offset_limit || south.size() >= offset_limit - 512) {
-    throw std::length_error("count_disjoint_pairs: a list of 2^32 or more masks is beyond its 32-bit offsets");
+    throw std::length_error("count_disjoint_pairs: too many masks for its 32-bit offsets");
   }
   std::uint64_t in_north = 0, in_south = 0;
   for (const std::uint64_t a : north) in_north |= a;
