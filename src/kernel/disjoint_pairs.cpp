@@ -24,7 +24,7 @@
 // Measured against the previous sorted-prefix sieve on n = 18's groups, this
 // was about 3x faster (see README, "Engines side by side").
 
-#if defined(__AVX512F__) || defined(__BMI2__)
+#if defined(__AVX512F__) || defined(__AVX2__) || defined(__BMI2__)
 #include <immintrin.h>
 #endif
 
@@ -217,6 +217,42 @@ void transpose_64(std::uint64_t* m) noexcept {
   swap_lanes(2, 0x3333333333333333ULL, [](__m512i v) { return _mm512_permutex_epi64(v, 0x4E); }, 0xCC);
   swap_lanes(1, 0x5555555555555555ULL, [](__m512i v) { return _mm512_shuffle_epi32(v, _MM_PERM_BADC); }, 0xAA);
   for (int k = 0; k < 8; ++k) _mm512_storeu_si512(m + 8 * k, z[k]);
+#elif defined(__AVX2__)
+  // The same with 16 registers of 4 rows: 4x fewer instructions than the
+  // scalar swaps, which took 16% of a count at n = 18 on an AVX2 machine.
+  __m256i z[16];
+  for (int k = 0; k < 16; ++k) z[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m + 4 * k));
+  const auto swap_registers = [&](int s, std::uint64_t low_columns) {
+    const int step = s / 4;
+    const __m256i keep = _mm256_set1_epi64x(static_cast<long long>(low_columns));
+    for (int k = 0; k < 16; ++k) {
+      if ((k & step) != 0) continue;
+      __m256i& a = z[k];
+      __m256i& b = z[k + step];
+      const __m256i t = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi64(a, s), b), keep);
+      b = _mm256_xor_si256(b, t);
+      a = _mm256_xor_si256(a, _mm256_slli_epi64(t, s));
+    }
+  };
+  swap_registers(32, 0x00000000FFFFFFFFULL);
+  swap_registers(16, 0x0000FFFF0000FFFFULL);
+  swap_registers(8, 0x00FF00FF00FF00FFULL);
+  swap_registers(4, 0x0F0F0F0F0F0F0F0FULL);
+  // Lane l pairs with lane l + s; `upper` marks the lanes l + s by 32-bit element.
+  const auto swap_lanes = [&](int s, std::uint64_t low_columns, auto partner, auto blend_upper) {
+    const __m256i keep = _mm256_set1_epi64x(static_cast<long long>(low_columns));
+    for (__m256i& a : z) {
+      const __m256i t = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi64(a, s), partner(a)), keep);
+      a = blend_upper(_mm256_xor_si256(a, _mm256_slli_epi64(t, s)), _mm256_xor_si256(a, partner(t)));
+    }
+  };
+  swap_lanes(
+      2, 0x3333333333333333ULL, [](__m256i v) { return _mm256_permute4x64_epi64(v, 0x4E); },
+      [](__m256i low, __m256i up) { return _mm256_blend_epi32(low, up, 0xF0); });
+  swap_lanes(
+      1, 0x5555555555555555ULL, [](__m256i v) { return _mm256_shuffle_epi32(v, 0x4E); },
+      [](__m256i low, __m256i up) { return _mm256_blend_epi32(low, up, 0xCC); });
+  for (int k = 0; k < 16; ++k) _mm256_storeu_si256(reinterpret_cast<__m256i*>(m + 4 * k), z[k]);
 #else
   std::uint64_t keep = 0x00000000FFFFFFFFULL;
   for (int s = 32; s != 0; s >>= 1, keep ^= keep << s) {
