@@ -48,12 +48,16 @@ constexpr int max_first_digit_bits = 6;
 constexpr int digit_bits = 6;  // tables of 64 entries: 4% faster than 5 bits at n = 18
 constexpr int max_digits = (64 + digit_bits - 1) / digit_bits;
 
-// block_bits is 64-byte aligned: an aligned, aliasing vector access lets
-// GCC store a value straight from registers (through memcpy, without
-// AVX-512 it went through the stack in 16-byte pieces).
+// The widest register: digit tables are built in parts of this size.
+#if defined(__AVX512F__)
+using chunk = std::uint64_t __attribute__((vector_size(64), aligned(64), may_alias));
+#else
+using chunk = std::uint64_t __attribute__((vector_size(32), aligned(32), may_alias));
+#endif
+
+// block_bits is 64-byte aligned: an aligned, aliasing vector load.
 using block_lanes = std::uint64_t __attribute__((vector_size(64), aligned(64), may_alias));
 inline lanes load(const block_bits& b) noexcept { return *reinterpret_cast<const block_lanes*>(b.word); }
-inline void store(block_bits& b, lanes v) noexcept { *reinterpret_cast<block_lanes*>(b.word) = v; }
 
 inline std::uint64_t popcount(lanes v) noexcept {
   std::uint64_t total = 0;
@@ -283,7 +287,6 @@ std::uint64_t sieve_blocks(const digit_layout& d, std::uint64_t sliced, std::siz
   lanes pending[16];
   int waiting = 0;
   for (std::size_t b = 0; b < blocks; ++b) {
-    const lanes valid = load(rows[valid_row * blocks + b]);
     for (int k = 0; k < d.digits; ++k) {
       block_bits* t = table + d.table_base[static_cast<std::size_t>(k)];
       std::array<std::size_t, digit_bits> bit_rows{};
@@ -291,9 +294,16 @@ std::uint64_t sieve_blocks(const digit_layout& d, std::uint64_t sliced, std::siz
       for (std::uint64_t bits = d.bits[static_cast<std::size_t>(k)]; bits != 0; bits &= bits - 1) {
         bit_rows[static_cast<std::size_t>(width++)] = slot_of[static_cast<std::size_t>(std::countr_zero(bits))] * blocks + b;
       }
-      store(t[0], valid);
-      for (unsigned v = 1; v < (1U << width); ++v) {
-        store(t[v], load(t[v & (v - 1)]) & load(rows[bit_rows[static_cast<std::size_t>(std::countr_zero(v))]]));
+      // Built in register-wide parts: a 64-byte value stored in pieces and
+      // loaded back whole at once stalls store forwarding.
+      for (std::size_t part = 0; part < sizeof(block_bits) / sizeof(chunk); ++part) {
+        const auto in = [part](const block_bits& x) { return reinterpret_cast<const chunk*>(x.word)[part]; };
+        chunk* const out = reinterpret_cast<chunk*>(t) + part;
+        constexpr std::size_t stride = sizeof(block_bits) / sizeof(chunk);
+        out[0] = in(rows[valid_row * blocks + b]);
+        for (unsigned v = 1; v < (1U << width); ++v) {
+          out[v * stride] = out[(v & (v - 1)) * stride] & in(rows[bit_rows[static_cast<std::size_t>(std::countr_zero(v))]]);
+        }
       }
     }
     const std::uint32_t y = s.block_digit[b];
