@@ -371,7 +371,8 @@ std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::sp
     s.block_digit.insert(s.block_digit.end(), bucket_blocks, static_cast<std::uint32_t>(c));
     blocks += bucket_blocks;
   }
-  s.south_sorted.assign(blocks * block_members, 0);
+  // Padding keeps whatever it held: the valid-member row masks it out.
+  if (s.south_sorted.size() < blocks * block_members) s.south_sorted.resize(blocks * block_members);
   for (const std::uint64_t b : south) s.south_sorted[s.cursor[extract_bits(b, d.first)]++] = b;
 
   // Bit rows per block (the first digit's bits need none: a block's members
