@@ -84,16 +84,6 @@ class helper_thread {
 
 }  // namespace
 
-engine fastest_engine(int n, std::uint64_t max_memory) noexcept {
-  if (max_memory == 0) max_memory = default_memory_limit();
-  // Measured one thread (best of 3, `nqueens count N --engine E -t 1`):
-  // quadrant / symmetric 0.136 / 0.145 s at n = 15, 0.40 / 0.89 s at 16,
-  // 2.32 / 6.13 s at 17, 3.7 / 41 s at 18; below 15 the quarter tables cost
-  // more than they save.
-  const bool quadrant_wins = n >= 16 && n <= max_quadrant_board_size;
-  return quadrant_wins && memory_estimate(n, engine::quadrant) <= max_memory ? engine::quadrant : engine::symmetric;
-}
-
 count_result count(int n, const count_options& options) {
   const auto start = clock_type::now();
   const plan p(n, plan_options{.kind = options.kind, .split_depth = options.split_depth});
@@ -107,6 +97,7 @@ count_result count(int n, const count_options& options) {
   count_result r;
   r.n = n;
   r.kind = options.kind;
+  r.kernels = options.kernels ? *options.kernels : active_isa();
   r.subproblems = p.size();
   r.split_depth = p.split_depth();
   r.plan_fingerprint = p.fingerprint();

@@ -12,6 +12,7 @@
 
 #include "nqueens/count_types.hpp"
 #include "nqueens/engine.hpp"
+#include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/progress.hpp"
 #include "nqueens/shard.hpp"
@@ -44,12 +45,17 @@ struct count_options {
   /// Bytes the quadrant engine may use; 0 = half the physical memory. A run
   /// that would need more throws memory_limit_error before allocating.
   std::uint64_t max_memory = 0;
+  /// Kernels to run (see isa.hpp); empty for active_isa(). Throws isa_error
+  /// from count() when the CPU lacks them.
+  std::optional<isa> kernels;
 };
 
 /// Everything a caller wants to print about one count.
 struct count_result {
   int n = 0;
   engine kind = engine::symmetric;
+  /// The kernels that counted.
+  isa kernels = isa::portable;
   uint128 total = 0;
   /// Fundamental solutions, when the engine counts them.
   std::optional<uint128> unique;
@@ -73,12 +79,6 @@ struct count_result {
   /// Subproblems in that shard (== subproblems for the whole plan).
   std::size_t shard_subproblems = 0;
 };
-
-/// The engine that counts Q(n) fastest, from this project's measurements
-/// (README, "Engines side by side"): quadrant for 16 <= n <= 24 when it fits
-/// in `max_memory` (0 = default_memory_limit()), symmetric otherwise
-/// (which also counts fundamental solutions).
-engine fastest_engine(int n, std::uint64_t max_memory = 0) noexcept;
 
 /// Counts every solution of the n-queens problem on an n x n board.
 /// Throws std::invalid_argument for n outside 1..max_board_size or bad

@@ -1,34 +1,38 @@
 #pragma once
 
 /// \file
-/// The counting engines a plan can be built for.
+/// The counting engines, and choosing one. Each engine lives in its own
+/// folder, src/engines/<name>/, and is listed once in the registry
+/// (src/engines/registry.cpp), which answers everything below.
 
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace nqueens {
 
-/// Which search strategy a plan uses.
+/// Which search strategy a plan uses. The values are written into checkpoint
+/// journals: a new engine takes the next number, and none is renumbered.
 enum class engine {
   /// Border queens pre-placed, one per class of the 8 board symmetries, then
   /// row-by-row bitmask backtracking. Counts totals and fundamental solutions.
-  symmetric,
+  symmetric = 0,
   /// Row-by-row bitmask backtracking; the first rows split into subproblems,
   /// halved by the left-right mirror. Counts totals only.
-  mirror,
+  mirror = 1,
   /// No row-by-row search: per class of north column sets, the placements
   /// of the north and of the south half using those columns are joined from
   /// quarter-board tables, and the count is the number of (north, south)
-  /// pairs with disjoint diagonals, counted 512 at a time by a bit-sliced
-  /// join. Needs memory for the quarter tables (see memory_estimate);
-  /// counts totals only.
-  quadrant,
+  /// pairs with disjoint diagonals. Needs memory for its tables (see
+  /// memory_estimate); counts totals only.
+  quadrant = 2,
 };
 
-/// True when the engine also counts fundamental solutions (one per class).
-constexpr bool counts_unique(engine e) noexcept { return e == engine::symmetric; }
+/// Every registered engine, in the registry's order.
+std::span<const engine> all_engines() noexcept;
 
-/// Lower-case name used on the command line and in JSON ("symmetric", "mirror").
+/// Lower-case name used on the command line, in JSON and in journals.
 std::string_view to_string(engine e) noexcept;
 
 /// Parses a name produced by to_string(engine); nullopt for anything else.
@@ -36,5 +40,19 @@ std::optional<engine> parse_engine(std::string_view name) noexcept;
 
 /// Comma-separated list of every engine name, for help and error messages.
 std::string_view engine_names() noexcept;
+
+/// One line on how the engine counts, for help text.
+std::string_view engine_summary(engine e) noexcept;
+
+/// True when the engine also counts fundamental solutions (one per class).
+bool counts_unique(engine e) noexcept;
+
+/// Largest board size the engine takes.
+int engine_max_board_size(engine e) noexcept;
+
+/// The engine `--engine auto` picks for an n-board: the fastest one, from this
+/// project's measurements, whose memory_estimate fits in `max_memory`
+/// (0 = default_memory_limit()).
+engine fastest_engine(int n, std::uint64_t max_memory = 0) noexcept;
 
 }  // namespace nqueens

@@ -12,7 +12,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include "nqueens/isa.hpp"
+#include "nqueens/memory.hpp"
 #include "nqueens/plan.hpp"
+#include "nqueens/threads.hpp"
 
 namespace nqueens {
 
@@ -35,12 +38,6 @@ struct subproblem_count {
 /// Allocates nothing. Throws std::overflow_error rather than wrap past 2^64.
 subproblem_count solve_subproblem(const plan& p, std::size_t index);
 
-/// Number of hardware threads oneTBB would use by default (honours CPU affinity).
-int hardware_threads() noexcept;
-
-/// Largest thread count execute() accepts.
-inline constexpr int max_threads = 1024;
-
 /// How to run a plan.
 struct execute_options {
   /// Worker threads in the arena; 0 means hardware_threads().
@@ -56,25 +53,6 @@ struct execute_options {
   /// default_memory_limit(). A plan that needs more is refused up front.
   std::uint64_t max_memory = 0;
 };
-
-/// A run refused because it would need more memory than allowed.
-class memory_limit_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-/// Half the physical memory of this machine: the default memory bound.
-std::uint64_t default_memory_limit() noexcept;
-
-/// Peak bytes the quadrant engine needs for an n-board on `threads` threads
-/// (0 = hardware_threads()): its quarter-board tables, from tabled sizes,
-/// and each thread's buffers; 0 for the backtracking engines, which need next
-/// to nothing.
-std::uint64_t memory_estimate(int n, engine kind, int threads = 0) noexcept;
-
-/// Throws memory_limit_error, naming both sizes, when memory_estimate(n,
-/// kind, threads) exceeds `limit` (0 = default_memory_limit()).
-void check_memory(int n, engine kind, std::uint64_t limit, int threads = 0);
 
 /// Per-subproblem results of one execution, indexed like the plan.
 struct execution {

@@ -1,0 +1,50 @@
+#pragma once
+
+/// \file
+/// Instruction sets the hot kernels are compiled for. Every build holds all of
+/// them; one is chosen once, when the program first counts, from what the CPU
+/// reports (or from the environment variable NQUEENS_ISA), so a binary built
+/// on one machine runs at full speed on another, and on any x86-64.
+
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
+namespace nqueens {
+
+/// A set of kernels, by the instructions it uses.
+enum class isa {
+  /// Baseline x86-64 (SSE2): no POPCNT, BMI or AVX assumed.
+  portable,
+  /// AVX2 with BMI1/BMI2 and POPCNT (Intel Haswell, AMD Zen and later).
+  avx2,
+  /// AVX-512 F/BW/VL on top of avx2; the quadrant kernel also uses
+  /// VPOPCNTDQ where the CPU has it (Intel Ice Lake, AMD Zen 4 and later).
+  avx512,
+};
+
+/// "portable", "avx2" or "avx512".
+std::string_view to_string(isa kernels) noexcept;
+
+/// Parses a name produced by to_string(isa); nullopt for anything else.
+std::optional<isa> parse_isa(std::string_view name) noexcept;
+
+/// True when this CPU (and its operating system) can run `kernels`.
+bool cpu_supports(isa kernels) noexcept;
+
+/// Every instruction set this CPU can run, portable first.
+std::vector<isa> supported_isas();
+
+/// NQUEENS_ISA names an unknown instruction set or one this CPU lacks.
+class isa_error : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// The kernels every count uses unless told otherwise: NQUEENS_ISA when set,
+/// else the widest set the CPU supports. Decided on the first call.
+/// Throws isa_error (on every call) when NQUEENS_ISA is unknown or unsupported.
+isa active_isa();
+
+}  // namespace nqueens

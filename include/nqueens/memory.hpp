@@ -1,0 +1,33 @@
+#pragma once
+
+/// \file
+/// The memory policy: how much an engine may use, and refusing a run that
+/// would need more before anything is allocated.
+
+#include <cstdint>
+#include <stdexcept>
+
+#include "nqueens/engine.hpp"
+
+namespace nqueens {
+
+/// A run refused because it would need more memory than allowed.
+class memory_limit_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Half the physical memory of this machine (or of its cgroup's limit): the
+/// default memory bound.
+std::uint64_t default_memory_limit() noexcept;
+
+/// Peak bytes an engine needs for an n-board on `threads` threads
+/// (0 = hardware_threads()): its tables and each thread's buffers, from
+/// tabled sizes; 0 for engines that need next to nothing.
+std::uint64_t memory_estimate(int n, engine kind, int threads = 0) noexcept;
+
+/// Throws memory_limit_error, naming both sizes, when memory_estimate(n,
+/// kind, threads) exceeds `limit` (0 = default_memory_limit()).
+void check_memory(int n, engine kind, std::uint64_t limit, int threads = 0);
+
+}  // namespace nqueens

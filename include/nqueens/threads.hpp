@@ -1,0 +1,18 @@
+#pragma once
+
+/// \file
+/// Worker-thread counts: the hardware's, and the range every call accepts.
+
+namespace nqueens {
+
+/// Largest thread count any call accepts.
+inline constexpr int max_threads = 1024;
+
+/// Number of hardware threads oneTBB would use by default (honours CPU affinity).
+int hardware_threads() noexcept;
+
+/// `threads`, or hardware_threads() for 0. Throws std::invalid_argument
+/// naming the valid range unless 0 <= threads <= max_threads.
+int resolve_threads(int threads);
+
+}  // namespace nqueens

@@ -1,0 +1,104 @@
+#include "nqueens/isa.hpp"
+
+#include <array>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+namespace nqueens {
+namespace {
+
+constexpr std::array<isa, 3> every_isa = {isa::portable, isa::avx2, isa::avx512};
+
+// The CPUID checks are GCC's (libgcc's cpu model, which also asks the
+// operating system, via XGETBV, whether it saves the AVX and AVX-512
+// registers): one query per feature, made once.
+bool detect(isa kernels) noexcept {
+  __builtin_cpu_init();
+  switch (kernels) {
+    case isa::portable:
+      return true;
+    case isa::avx2:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+             __builtin_cpu_supports("popcnt");
+    case isa::avx512:
+      return detect(isa::avx2) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512vl");
+  }
+  return false;
+}
+
+struct choice {
+  std::optional<isa> kernels;
+  std::string error;  // set when NQUEENS_ISA cannot be honoured
+};
+
+choice choose() {
+  const char* forced = std::getenv("NQUEENS_ISA");
+  if (forced == nullptr || *forced == '\0') {
+    isa best = isa::portable;
+    for (const isa k : every_isa) {
+      if (detect(k)) best = k;
+    }
+    return {best, {}};
+  }
+  const std::optional<isa> wanted = parse_isa(forced);
+  if (!wanted) {
+    return {std::nullopt, "NQUEENS_ISA='" + std::string(forced) + "' is not an instruction set: expected portable, avx2 or avx512"};
+  }
+  if (!detect(*wanted)) {
+    return {std::nullopt, "NQUEENS_ISA=" + std::string(forced) + " is not supported by this CPU (it supports " +
+                              [] {
+                                std::string names;
+                                for (const isa k : supported_isas()) names += (names.empty() ? "" : ", ") + std::string(to_string(k));
+                                return names;
+                              }() + ")"};
+  }
+  return {wanted, {}};
+}
+
+}  // namespace
+
+std::string_view to_string(isa kernels) noexcept {
+  switch (kernels) {
+    case isa::portable:
+      return "portable";
+    case isa::avx2:
+      return "avx2";
+    case isa::avx512:
+      break;
+  }
+  return "avx512";
+}
+
+std::optional<isa> parse_isa(std::string_view name) noexcept {
+  for (const isa k : every_isa) {
+    if (to_string(k) == name) return k;
+  }
+  return std::nullopt;
+}
+
+bool cpu_supports(isa kernels) noexcept {
+  static const std::array<bool, every_isa.size()> supported = [] {
+    std::array<bool, every_isa.size()> s{};
+    for (std::size_t i = 0; i < every_isa.size(); ++i) s[i] = detect(every_isa[i]);
+    return s;
+  }();
+  return supported[static_cast<std::size_t>(kernels)];
+}
+
+std::vector<isa> supported_isas() {
+  std::vector<isa> out;
+  for (const isa k : every_isa) {
+    if (cpu_supports(k)) out.push_back(k);
+  }
+  return out;
+}
+
+isa active_isa() {
+  static const choice chosen = choose();
+  if (!chosen.kernels) throw isa_error(chosen.error);
+  return *chosen.kernels;
+}
+
+}  // namespace nqueens

@@ -1,0 +1,20 @@
+#include "nqueens/threads.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include <tbb/info.h>
+
+namespace nqueens {
+
+int hardware_threads() noexcept { return tbb::info::default_concurrency(); }
+
+int resolve_threads(int threads) {
+  if (threads < 0 || threads > max_threads) {
+    throw std::invalid_argument("thread count " + std::to_string(threads) + " is out of range: expected 1 to " +
+                                std::to_string(max_threads));
+  }
+  return threads == 0 ? hardware_threads() : threads;
+}
+
+}  // namespace nqueens
