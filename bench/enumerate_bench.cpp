@@ -8,7 +8,7 @@
 
 #include "nqueens/enumerate.hpp"
 #include "nqueens/known_counts.hpp"
-#include "nqueens/execute.hpp"
+#include "nqueens/threads.hpp"
 
 namespace {
 

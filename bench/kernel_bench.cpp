@@ -22,16 +22,23 @@ void report(benchmark::State& state, int n, std::uint64_t total, std::uint64_t n
 }
 
 // Every subproblem of the engine's plan on the calling thread: the kernel
-// alone, without oneTBB.
+// alone, without oneTBB, for each instruction set (argument "isa": 0
+// portable, 1 avx2, 2 avx512) this CPU has.
 template <nqueens::engine Kind>
 void BM_Engine(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
+  const auto kernels = static_cast<nqueens::isa>(state.range(1));
+  if (!nqueens::cpu_supports(kernels)) {
+    state.SkipWithError("this CPU lacks the instruction set");
+    return;
+  }
   const nqueens::plan p(n, {.kind = Kind});
+  const nqueens::run_context context(p, kernels);
   const std::uint64_t nodes = nqueens::bench::plan_nodes(n, Kind);
   std::uint64_t total = 0;
   for (auto _ : state) {
     total = 0;
-    for (std::size_t i = 0; i < p.size(); ++i) total += nqueens::solve_subproblem(p, i).total;
+    for (std::size_t i = 0; i < p.size(); ++i) total += context.solve(i).total;
     benchmark::DoNotOptimize(total);
   }
   report(state, n, total, nodes);
@@ -48,9 +55,15 @@ void BM_Textbook(benchmark::State& state) {
   report(state, n, total, nqueens::baseline::textbook_nodes(n));
 }
 
-#define NQUEENS_KERNEL_ARGS Arg(12)->Arg(14)->Arg(16)->Arg(17)->ArgName("n")->Unit(benchmark::kMillisecond)->UseRealTime()
-BENCHMARK(BM_Engine<nqueens::engine::symmetric>)->NQUEENS_KERNEL_ARGS;
-BENCHMARK(BM_Engine<nqueens::engine::mirror>)->NQUEENS_KERNEL_ARGS;
-BENCHMARK(BM_Textbook)->NQUEENS_KERNEL_ARGS;
+#define NQUEENS_KERNEL_UNITS Unit(benchmark::kMillisecond)->UseRealTime()
+BENCHMARK(BM_Engine<nqueens::engine::symmetric>)
+    ->ArgsProduct({{12, 14, 16, 17}, {0, 1, 2}})
+    ->ArgNames({"n", "isa"})
+    ->NQUEENS_KERNEL_UNITS;
+BENCHMARK(BM_Engine<nqueens::engine::mirror>)
+    ->ArgsProduct({{12, 14, 16, 17}, {0, 1, 2}})
+    ->ArgNames({"n", "isa"})
+    ->NQUEENS_KERNEL_UNITS;
+BENCHMARK(BM_Textbook)->Arg(12)->Arg(14)->Arg(16)->Arg(17)->ArgName("n")->NQUEENS_KERNEL_UNITS;
 
 }  // namespace

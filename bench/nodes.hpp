@@ -1,6 +1,6 @@
 #pragma once
 
-// Search-tree nodes of a plan, counted once per (n, engine) and cached: the
+// Search-tree nodes of a row-by-row engine's plan, counted once per (n, engine) and cached: the
 // work measure behind the nodes and nodes/s counters. Counting walks the whole
 // tree with a plain recursion, so it is kept out of the timed loops.
 
@@ -9,7 +9,7 @@
 #include <mutex>
 #include <utility>
 
-#include "kernel/backtrack.hpp"
+#include "engines/row_engine.hpp"
 #include "nqueens/plan.hpp"
 
 namespace nqueens::bench {
@@ -21,8 +21,7 @@ inline std::uint64_t plan_nodes(int n, engine kind) {
   const auto key = std::make_pair(n, kind);
   if (const auto it = cache.find(key); it != cache.end()) return it->second;
   const plan p(n, {.kind = kind});
-  std::uint64_t nodes = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) nodes += detail::count_nodes(n, detail::prepare(n, kind, p[i]));
+  const std::uint64_t nodes = detail::row_plan_nodes(p.engine_plan());
   cache.emplace(key, nodes);
   return nodes;
 }

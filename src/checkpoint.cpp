@@ -61,16 +61,12 @@ std::array<unsigned char, checkpoint_journal::record_size> record_for(std::uint3
 
 // "n = 12, engine symmetric, split depth 4, plan 0123456789abcdef[, shard 1/4]" from a header.
 std::string describe_run(const unsigned char* h) {
-  const std::uint64_t kind = get(h + 16, 4);
-  char text[200];
-  std::snprintf(text, sizeof text, "n = %llu, engine %s, split depth %llu, plan %016llx",
-                static_cast<unsigned long long>(get(h + 12, 4)),
-                kind == static_cast<std::uint64_t>(engine::symmetric) ? "symmetric"
-                : kind == static_cast<std::uint64_t>(engine::mirror)  ? "mirror"
-                : kind == static_cast<std::uint64_t>(engine::quadrant) ? "quadrant"
-                                                                       : "unknown",
-                static_cast<unsigned long long>(get(h + 20, 4)), static_cast<unsigned long long>(get(h + 24, 8)));
-  std::string out = text;
+  std::string engine_name = "unknown";
+  for (const engine e : all_engines()) {
+    if (get(h + 16, 4) == static_cast<std::uint64_t>(e)) engine_name = to_string(e);
+  }
+  std::string out = "n = " + std::to_string(get(h + 12, 4)) + ", engine " + engine_name + ", split depth " +
+                    std::to_string(get(h + 20, 4)) + ", plan " + format_fingerprint(get(h + 24, 8));
   if (get(h + 44, 4) > 1) out += ", shard " + std::to_string(get(h + 40, 4)) + "/" + std::to_string(get(h + 44, 4));
   return out;
 }

@@ -9,25 +9,18 @@
 #include <string>
 #include <vector>
 
-#include <tbb/global_control.h>
 #include <tbb/parallel_pipeline.h>
-#include <tbb/task_arena.h>
 
-#include "kernel/completions.hpp"
-#include "kernel/lexicographic.hpp"
+#include "arena.hpp"
+#include "kernels/completions.hpp"
+#include "kernels/lexicographic.hpp"
+#include "kernels/symmetry.hpp"
 #include "nqueens/board.hpp"
-#include "nqueens/execute.hpp"
+#include "nqueens/isa.hpp"
 
 namespace nqueens {
 
 namespace {
-
-void check_board_size(int n) {
-  if (n < 1 || n > max_board_size) {
-    throw std::invalid_argument("board size " + std::to_string(n) + " is outside 1.." +
-                                std::to_string(max_board_size));
-  }
-}
 
 // Size of the symmetry class of solution q when q is its smallest member,
 // else 0. The first entry of each image is found without building it, and
@@ -41,7 +34,7 @@ int class_size_if_canonical(solution_view q) noexcept {
     if (q[static_cast<std::size_t>(r)] == 0) row_of_column_0 = r;
     if (q[static_cast<std::size_t>(r)] == m) row_of_last_column = r;
   }
-  // Image of row 0 under each symmetry, in the order of the maps below.
+  // Image of row 0 under each symmetry but the identity, in symmetry.hpp's order.
   const std::array<int, 7> first_entries = {
       m - row_of_column_0,   // rotate 90: (r, c) -> (c, m - r)
       m - q.back(),          // rotate 180
@@ -51,29 +44,13 @@ int class_size_if_canonical(solution_view q) noexcept {
       row_of_column_0,       // transpose
       m - row_of_last_column // anti-transpose: (r, c) -> (m - c, m - r)
   };
-  const auto image_of = [&](int g, std::span<std::uint8_t> out) {
-    for (int r = 0; r < n; ++r) {
-      const int c = q[static_cast<std::size_t>(r)];
-      int row = r, col = c;
-      switch (g) {
-        case 0: row = c; col = m - r; break;
-        case 1: row = m - r; col = m - c; break;
-        case 2: row = m - c; col = r; break;
-        case 3: col = m - c; break;
-        case 4: row = m - r; break;
-        case 5: row = c; col = r; break;
-        default: row = m - c; col = m - r; break;
-      }
-      out[static_cast<std::size_t>(row)] = static_cast<std::uint8_t>(col);
-    }
-  };
   int stabiliser = 1;
   std::array<std::uint8_t, max_board_size> buffer{};
   const std::span<std::uint8_t> image(buffer.data(), q.size());
   for (int g = 0; g < 7; ++g) {
     if (first_entries[static_cast<std::size_t>(g)] > q[0]) continue;
     if (first_entries[static_cast<std::size_t>(g)] < q[0]) return 0;
-    image_of(g, image);
+    detail::apply(static_cast<detail::symmetry>(g + 1), q, image);  // the maps in the order above
     const auto order = std::lexicographical_compare_three_way(image.begin(), image.end(), q.begin(), q.end());
     if (order < 0) return 0;
     if (order == 0) ++stabiliser;
@@ -104,7 +81,7 @@ solution_range::iterator& solution_range::iterator::operator++() noexcept {
 }
 
 solution_range::solution_range(int n) {
-  check_board_size(n);
+  require_valid_board_size(n);
   search_ = std::make_unique<detail::lexicographic_search>(n, solution_view{}, n, n - 1);
 }
 
@@ -117,12 +94,10 @@ solution_range::iterator solution_range::begin() noexcept { return iterator(sear
 solution_range solutions(int n) { return solution_range(n); }
 
 enumerate_result enumerate(int n, const enumerate_options& options, const solution_visitor& visit) {
-  check_board_size(n);
-  if (options.threads < 0 || options.threads > max_threads) {
-    throw std::invalid_argument("thread count " + std::to_string(options.threads) +
-                                " is out of range: expected 1 to " + std::to_string(max_threads));
-  }
-  const int threads = options.threads == 0 ? hardware_threads() : options.threads;
+  require_valid_board_size(n);
+  detail::worker_arena arena(options.threads);
+  const int threads = arena.threads();
+  const isa kernels = active_isa();
   // The canonical member of a class has the smallest first entry, and the
   // left-right mirror maps q[0] to n - 1 - q[0]: so q[0] <= (n - 1) / 2.
   const int max_first_column = options.unique ? (n - 1) / 2 : n - 1;
@@ -223,7 +198,7 @@ enumerate_result enumerate(int n, const enumerate_options& options, const soluti
       const solution_view prefix = solution_view(b->prefixes).subspan(i * rows, rows);
       std::copy(prefix.begin(), prefix.end(), queens.begin());
       b->keys.clear();
-      detail::collect_completions(n, prefix, b->keys);
+      detail::collect_completions(n, prefix, b->keys, kernels);
       std::sort(b->keys.begin(), b->keys.end());
       for (const std::uint64_t key : b->keys) {
         detail::unpack_completion(key, n, prefix_rows, queens);
@@ -255,11 +230,6 @@ enumerate_result enumerate(int n, const enumerate_options& options, const soluti
     return_batch(b);
   };
 
-  std::optional<tbb::global_control> allow_more;
-  if (threads > hardware_threads()) {
-    allow_more.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
-  }
-  tbb::task_arena arena(threads);
   // A few batches in flight per thread keep every worker busy while the
   // delivery waits for the oldest; more would only hold memory.
   const auto tokens = static_cast<std::size_t>(threads) * 4;

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "kernel/quadrant.hpp"
+#include "engines/registry.hpp"
 #include "nqueens/threads.hpp"
 
 namespace nqueens {
@@ -30,8 +30,9 @@ std::uint64_t default_memory_limit() noexcept {
 }
 
 std::uint64_t memory_estimate(int n, engine kind, int threads) noexcept {
-  if (kind != engine::quadrant) return 0;
-  return detail::quadrant_memory_bytes(n, threads == 0 ? hardware_threads() : threads);
+  const auto estimate = detail::definition_of(kind).memory_estimate;
+  if (estimate == nullptr) return 0;
+  return estimate(n, threads == 0 ? hardware_threads() : threads);
 }
 
 void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
@@ -50,7 +51,7 @@ void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   };
   throw memory_limit_error("the " + std::string(to_string(kind)) + " engine needs about " + gib(need) +
                            " for n = " + std::to_string(n) + ", more than the " + gib(limit) +
-                           " allowed (--max-memory); use --engine symmetric, or raise --max-memory");
+                           " allowed (--max-memory); choose another --engine, or raise --max-memory");
 }
 
 }  // namespace nqueens

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "nqueens/execute.hpp"
+#include "nqueens/threads.hpp"
 #include "nqueens/reduce.hpp"
 
 namespace nqueens {

@@ -1,4 +1,4 @@
-#include "bits.hpp"
+#include "kernels/bits.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
 #include "nqueens/checkpoint.hpp"
+#include "nqueens/execute.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -30,7 +31,8 @@ class CheckpointTest : public ::testing::Test {
   // A journal holding the first k subproblems of `p`, as a run would leave it.
   void write_journal(const plan& p, std::size_t k) {
     checkpoint_journal j(path_.string(), p);
-    for (std::size_t i = 0; i < k; ++i) j.record(i, solve_subproblem(p, i));
+    const run_context context(p);
+    for (std::size_t i = 0; i < k; ++i) j.record(i, context.solve(i));
     j.flush();
   }
   std::vector<char> bytes() const {
@@ -198,14 +200,14 @@ TEST_F(CheckpointTest, SameRecordTwiceIsHarmlessDifferentTwiceIsCorrupt) {
   const plan p(11);
   {
     checkpoint_journal j(path_.string(), p);
-    j.record(3, solve_subproblem(p, 3));
-    j.record(3, solve_subproblem(p, 3));
+    j.record(3, run_context(p).solve(3));
+    j.record(3, run_context(p).solve(3));
     j.flush();
   }
   EXPECT_EQ(checkpoint_journal(path_.string(), p).finished_count(), 1u);
   {
     checkpoint_journal j(path_.string(), p);
-    subproblem_count wrong = solve_subproblem(p, 3);
+    subproblem_count wrong = run_context(p).solve(3);
     wrong.total += 8;
     j.record(3, wrong);
   }

@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "nqueens/execute.hpp"
+#include "nqueens/threads.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/reduce.hpp"
+#include "support/axes.hpp"
 #include "support/brute_force.hpp"
 
 namespace nqueens {
@@ -118,9 +120,10 @@ TEST(ExecuteTest, ReportsEverySubproblemOnce) {
   std::vector<std::atomic<int>> reported(p.size());
   execute_options options;
   options.threads = 3;
+  const run_context context(p);
   options.on_finished = [&](std::size_t index, const subproblem_count& c) {
     ++reported[index];
-    EXPECT_EQ(c, solve_subproblem(p, index));
+    EXPECT_EQ(c, context.solve(index));
   };
   const execution run = execute(p, options);
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -145,6 +148,55 @@ TEST(VerifyTest, DetectsMismatchAndUnknown) {
   EXPECT_FALSE(verify(8, 93).ok());
   EXPECT_EQ(verify(28, 1).total, verdict::unknown);
   EXPECT_TRUE(verify(28, 1).ok());
+}
+
+}  // namespace
+}  // namespace nqueens
+
+namespace nqueens {
+namespace {
+
+// The engine axis x the instruction-set axis: every registered engine counts
+// every board up to 15 exactly with every kernel set this CPU has, and
+// reports the kernels it used.
+class EngineIsaCountTest : public ::testing::TestWithParam<std::tuple<engine, isa, int>> {};
+
+TEST_P(EngineIsaCountTest, MatchesThePublishedCounts) {
+  const auto [e, kernels, n] = GetParam();
+  NQUEENS_SKIP_UNLESS_SUPPORTED(kernels);
+  count_options options{.kind = e, .threads = 2};
+  options.kernels = kernels;
+  const count_result r = count(n, options);
+  EXPECT_EQ(r.total, *published_total(n));
+  EXPECT_EQ(r.kernels, kernels);
+  EXPECT_EQ(r.kind, e);
+  EXPECT_EQ(r.unique.has_value(), counts_unique(e));
+  if (r.unique) EXPECT_EQ(*r.unique, *published_unique(n));
+  EXPECT_TRUE(r.check.verified(counts_unique(e)));
+}
+
+INSTANTIATE_TEST_SUITE_P(EnginesByIsaByBoard, EngineIsaCountTest,
+                         ::testing::Combine(::testing::ValuesIn(testing::registered_engines()),
+                                            ::testing::ValuesIn(testing::all_isas()), ::testing::Range(1, 16)),
+                         [](const auto& info) {
+                           return testing::name_of(std::get<0>(info.param)) + "_" +
+                                  testing::name_of(std::get<1>(info.param)) + "_n" +
+                                  std::to_string(std::get<2>(info.param));
+                         });
+
+TEST(RunContextTest, IsReusedAcrossExecutionsAndRefusesAnotherPlan) {
+  const plan p(12, {.kind = engine::quadrant});
+  const run_context context(p, std::nullopt, 2);
+  std::vector<std::size_t> first, second;
+  for (std::size_t i = 0; i < p.size(); ++i) (i % 2 == 0 ? first : second).push_back(i);
+  const execution a = execute(p, first, {.threads = 2}, &context);
+  const execution b = execute(p, second, {.threads = 1}, &context);
+  uint128 total = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) total += a.counts[i].total + b.counts[i].total;
+  EXPECT_EQ(total, *published_total(12));
+  EXPECT_EQ(a.kernels, context.kernels());
+  EXPECT_THROW(execute(plan(12), first, {}, &context), std::invalid_argument);
+  EXPECT_THROW(context.solve(p.size()), std::out_of_range);
 }
 
 }  // namespace

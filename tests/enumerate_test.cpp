@@ -11,7 +11,7 @@
 
 #include "nqueens/check.hpp"
 #include "nqueens/known_counts.hpp"
-#include "symmetry.hpp"
+#include "kernels/symmetry.hpp"
 
 namespace {
 

@@ -9,12 +9,12 @@
 #include <span>
 #include <vector>
 
+#include "engines/row_engine.hpp"
+#include "kernels/backtrack.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
-#include "kernel/backtrack.hpp"
-#include "kernel/batched.hpp"
-#include "kernel/quadrant.hpp"
 #include "nqueens/plan.hpp"
+#include "support/axes.hpp"
 
 namespace {
 std::atomic<long> allocations{0};
@@ -47,54 +47,41 @@ TEST(NoAllocationTest, CounterSeesAllocations) {
   EXPECT_EQ(allocations.load() - before, 1);
 }
 
-TEST(NoAllocationTest, KernelSolvesAWholePlanWithoutAllocating) {
-  for (const int n : {1, 8, 12, 13}) {
-    const plan p(n);  // planning may allocate; solving may not
-    std::uint64_t total = 0;
-    const long before = allocations.load();
-    for (std::size_t i = 0; i < p.size(); ++i) total += solve_subproblem(p, i).total;
-    const long during = allocations.load() - before;
-    EXPECT_EQ(during, 0) << "n = " << n;
-    EXPECT_EQ(total, *published_total(n));
-  }
-}
-
-// The quadrant kernel's buffers grow to the largest groups seen, then are
-// reused: a second pass over a whole plan (the same thread's buffers, as
-// execute() keeps one set per thread) allocates nothing.
-TEST(NoAllocationTest, QuadrantKernelAllocatesNothingOnceItsBuffersHaveGrown) {
-  for (const int n : {12, 13}) {
-    const plan p(n, {.kind = engine::quadrant});
-    const detail::half_board_tables tables(n);
-    detail::quadrant_scratch scratch;
-    for (std::size_t i = 0; i < p.size(); ++i) detail::solve_quadrant(tables, p[i], p.split_depth(), scratch);
-    std::uint64_t total = 0;
-    const long before = allocations.load();
-    for (std::size_t i = 0; i < p.size(); ++i) total += detail::solve_quadrant(tables, p[i], p.split_depth(), scratch);
-    EXPECT_EQ(allocations.load() - before, 0) << "n = " << n;
-    EXPECT_EQ(total, *published_total(n));
-  }
-}
-
-// Both searches, called directly: the scalar fallback must stay
-// allocation-free too even where the batched search is the default.
-TEST(NoAllocationTest, ScalarAndBatchedSearchesDoNotAllocate) {
-  for (const engine kind : {engine::symmetric, engine::mirror}) {
-    const plan p(12, {.kind = kind});
-    std::vector<detail::search_start> starts;
-    for (std::size_t i = 0; i < p.size(); ++i) starts.push_back(detail::prepare(12, kind, p[i]));
-    std::uint64_t sum = 0;
-    const auto leaf = [](std::span<const std::uint8_t>, void*) noexcept -> std::uint64_t { return 1; };
-    const long before = allocations.load();
-    for (const auto& start : starts) {
-      sum += detail::count_completions_scalar(12, start);
-      sum += detail::visit_completions_scalar(12, start, leaf, nullptr);
-      if (detail::has_batched_search()) {
-        sum += detail::count_completions_batched(12, start);
-        sum += detail::visit_completions_batched(12, start, leaf, nullptr);
+// Every engine on every instruction set: a solve that allocates nothing once
+// its per-thread buffers have grown (the quadrant engine's grow to the largest
+// groups seen, then are reused: a second pass over a whole plan, on the same
+// thread, allocates nothing). Planning and building the context may allocate.
+TEST(NoAllocationTest, EveryEngineSolvesAWholePlanWithoutAllocating) {
+  for (const engine e : testing::registered_engines()) {
+    for (const isa kernels : testing::all_isas()) {
+      if (!cpu_supports(kernels)) continue;
+      for (const int n : {1, 8, 12, 13}) {
+        const plan p(n, {.kind = e});
+        const run_context context(p, kernels, 1);
+        for (std::size_t i = 0; i < p.size(); ++i) context.solve(i);
+        std::uint64_t total = 0;
+        const long before = allocations.load();
+        for (std::size_t i = 0; i < p.size(); ++i) total += context.solve(i).total;
+        EXPECT_EQ(allocations.load() - before, 0) << to_string(e) << ", " << to_string(kernels) << ", n = " << n;
+        EXPECT_EQ(total, *published_total(n)) << to_string(e) << ", " << to_string(kernels) << ", n = " << n;
       }
     }
-    EXPECT_EQ(allocations.load() - before, 0) << to_string(kind);
+  }
+}
+
+// The searches of every instruction set, counting and visiting, called directly.
+TEST(NoAllocationTest, EverySearchKernelRunsWithoutAllocating) {
+  const plan p(12, {.kind = engine::symmetric});
+  std::vector<detail::search_start> starts;
+  for (std::size_t i = 0; i < p.size(); ++i) starts.push_back(*detail::row_search_start(p.engine_plan(), i));
+  const auto leaf = [](std::span<const std::uint8_t>, void*) noexcept -> std::uint64_t { return 1; };
+  for (const isa kernels : testing::all_isas()) {
+    if (!cpu_supports(kernels)) continue;
+    const detail::search_kernels& search = detail::search_kernels_for(kernels);
+    std::uint64_t sum = 0;
+    const long before = allocations.load();
+    for (const auto& start : starts) sum += search.count(12, start) + search.visit(12, start, leaf, nullptr);
+    EXPECT_EQ(allocations.load() - before, 0) << to_string(kernels);
     EXPECT_GT(sum, 0u);
   }
 }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "nqueens/execute.hpp"
+#include "nqueens/threads.hpp"
 #include "nqueens/known_counts.hpp"
 
 namespace nqueens {

@@ -2,22 +2,25 @@
 
 /// \file
 /// Step 2 of plan -> execute -> reduce -> verify: run subproblems through the
-/// kernel on a oneTBB task_arena and report one count per subproblem.
+/// engine's kernels on a oneTBB task_arena and report one count per subproblem.
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <span>
-#include <stdexcept>
 #include <vector>
 
 #include "nqueens/isa.hpp"
-#include "nqueens/memory.hpp"
 #include "nqueens/plan.hpp"
-#include "nqueens/threads.hpp"
 
 namespace nqueens {
+
+namespace detail {
+class engine_context;
+}
 
 /// Weighted solution counts found under one subproblem.
 ///
@@ -34,9 +37,38 @@ struct subproblem_count {
   friend bool operator==(const subproblem_count&, const subproblem_count&) = default;
 };
 
-/// Counts the solutions under subproblem `index` of `p` on the calling thread.
-/// Allocates nothing. Throws std::overflow_error rather than wrap past 2^64.
-subproblem_count solve_subproblem(const plan& p, std::size_t index);
+/// What running a plan needs beyond the plan: the engine's tables (the
+/// quadrant engine's quarter-board tables, gigabytes at n = 24) and each
+/// thread's buffers. Built for one plan and one instruction set, freed with
+/// this object: hold one to reuse it across execute() calls on the same plan
+/// (nqueens-mpi does, chunk after chunk).
+class run_context {
+ public:
+  /// Builds the context of `p` with `kernels` (default: active_isa()); the
+  /// tables are built on `threads` threads (0: all). Throws isa_error when the
+  /// CPU lacks `kernels`.
+  explicit run_context(const plan& p, std::optional<isa> kernels = std::nullopt, int threads = 0);
+  ~run_context();
+  run_context(run_context&&) noexcept;
+  run_context& operator=(run_context&&) noexcept;
+
+  /// The kernels this context runs.
+  isa kernels() const noexcept { return kernels_; }
+  /// Fingerprint of the plan it was built for.
+  std::uint64_t plan_fingerprint() const noexcept { return fingerprint_; }
+
+  /// Counts subproblem `index` on the calling thread. Thread-safe; allocates
+  /// nothing once this thread's buffers have grown. Throws std::overflow_error
+  /// rather than wrap past 2^64, std::out_of_range for an index outside the plan.
+  subproblem_count solve(std::size_t index) const;
+
+ private:
+  std::shared_ptr<const detail::engine_plan> plan_;  // kept alive: the context reads it
+  std::unique_ptr<detail::engine_context> impl_;
+  isa kernels_;
+  std::uint64_t fingerprint_;
+  std::size_t size_;
+};
 
 /// How to run a plan.
 struct execute_options {
@@ -49,9 +81,12 @@ struct execute_options {
   const std::atomic<bool>* cancel = nullptr;
   /// Record each subproblem's wall-clock time in execution::subproblem_seconds.
   bool time_subproblems = false;
-  /// Bytes the quadrant engine may use for its tables; 0 means
-  /// default_memory_limit(). A plan that needs more is refused up front.
+  /// Bytes the engine may use; 0 means default_memory_limit(). A plan that
+  /// needs more is refused up front (memory_limit_error). Not checked when a
+  /// context is passed to execute(): its memory is already taken.
   std::uint64_t max_memory = 0;
+  /// Kernels for a context execute() builds; empty for active_isa().
+  std::optional<isa> kernels;
 };
 
 /// Per-subproblem results of one execution, indexed like the plan.
@@ -62,18 +97,19 @@ struct execution {
   /// Seconds each subproblem took (when execute_options::time_subproblems).
   std::vector<double> subproblem_seconds;
   int threads = 0;
+  isa kernels = isa::portable;
   double seconds = 0.0;
 };
 
 /// Runs the subproblems listed in `indices` on an arena of `options.threads`
-/// threads. For a quadrant plan it first builds the quarter-board tables and
-/// keeps them for the next call with the same board size (count()
-/// releases them when it returns). More threads than the hardware has raise oneTBB's process-wide
-/// worker limit for the duration of the call.
-/// Throws std::invalid_argument for a thread count outside 0..max_threads, an
-/// index outside the plan, or an index listed twice.
-execution execute(const plan& p, std::span<const std::size_t> indices,
-                  const execute_options& options = {});
+/// threads, with `context` when given (it must be `p`'s), else with one built
+/// for this call (and freed before it returns). More threads than the
+/// hardware has raise oneTBB's process-wide worker limit for the duration of
+/// the call. Throws std::invalid_argument for a thread count outside
+/// 0..max_threads, an index outside the plan, an index listed twice or a
+/// context of another plan.
+execution execute(const plan& p, std::span<const std::size_t> indices, const execute_options& options = {},
+                  const run_context* context = nullptr);
 
 /// Runs every subproblem of `p`.
 execution execute(const plan& p, const execute_options& options = {});

@@ -31,10 +31,7 @@ struct progress {
   bool last = false;
 };
 
-/// Estimated relative work of every subproblem of `p`: the number of ways to
-/// extend it by its next two open rows. Cheap (microseconds per subproblem)
-/// and within a small factor of the real cost, which is what a percentage and
-/// an ETA need. Always at least 1.
+/// plan::estimated_work of every subproblem of `p`, in index order.
 std::vector<std::uint64_t> estimate_work(const plan& p);
 
 }  // namespace nqueens

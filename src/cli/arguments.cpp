@@ -3,7 +3,7 @@
 #include <charconv>
 
 #include "nqueens/board.hpp"
-#include "nqueens/execute.hpp"
+#include "nqueens/threads.hpp"
 
 namespace nqueens::cli {
 

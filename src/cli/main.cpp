@@ -11,7 +11,7 @@
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "nqueens/checkpoint.hpp"
-#include "nqueens/execute.hpp"
+#include "nqueens/memory.hpp"
 #include "nqueens/version.hpp"
 
 namespace {

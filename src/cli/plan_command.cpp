@@ -5,7 +5,8 @@
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
-#include "nqueens/execute.hpp"
+#include "nqueens/memory.hpp"
+#include "nqueens/threads.hpp"
 #include "nqueens/scaling.hpp"
 
 namespace nqueens::cli {

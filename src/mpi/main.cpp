@@ -1,13 +1,15 @@
 // nqueens-mpi: `nqueens count` across the ranks of an MPI job.
 //
-// Every rank builds the same plan. Rank 0 hands out chunks of subproblem
-// indices on request, largest chunks first and shrinking as the work runs out
-// (guided self-scheduling), so fast and slow nodes finish together; it also
-// counts chunks itself on a second thread. Each rank runs its chunk on its own
-// oneTBB arena (--threads per rank). Per-subproblem counts come back with the
-// next request and rank 0 reduces them exactly, keeps the checkpoint journal,
-// and prints the same text or JSON as `nqueens count`. If a rank dies, MPI's
-// default error handler aborts the whole job: no partial total is printed.
+// Every rank builds the same plan. Rank 0 runs the run driver (journal,
+// progress, reduction, verification: the same code as `nqueens count`) with
+// an MPI executor: it hands out chunks of subproblem indices on request,
+// largest chunks first and shrinking as the work runs out (guided
+// self-scheduling), so fast and slow nodes finish together, and counts chunks
+// itself on a second thread. Each rank runs its chunks on its own oneTBB arena
+// (--threads per rank) with one run context (the quadrant engine's tables are
+// built once per rank). Per-subproblem counts come back with the next
+// request. If a rank dies, MPI's default error handler aborts the whole job:
+// no partial total is printed.
 
 #include <mpi.h>
 
@@ -15,15 +17,17 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
-#include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
+#include "executor.hpp"
 #include "nqueens/checkpoint.hpp"
-#include "nqueens/execute.hpp"
-#include "nqueens/reduce.hpp"
+#include "nqueens/memory.hpp"
+#include "nqueens/threads.hpp"
+#include "run_driver.hpp"
 
 namespace {
 
@@ -32,146 +36,104 @@ using namespace nqueens;
 constexpr int tag_results = 1;  // worker -> 0: (index, total, unique) triples of its last chunk; asks for more
 constexpr int tag_chunk = 2;    // 0 -> worker: subproblem indices; none means stop
 
-std::vector<std::uint64_t> run_chunk(const plan& p, const std::vector<std::uint64_t>& chunk, int threads) {
-  const std::vector<std::size_t> indices(chunk.begin(), chunk.end());
-  execute_options options;
-  options.threads = threads;
-  options.max_memory = UINT64_MAX;  // checked once, up front, against --max-memory
-  const execution run = execute(p, indices, options);
-  std::vector<std::uint64_t> triples;
-  triples.reserve(3 * indices.size());
-  for (const std::size_t i : indices) {
-    triples.insert(triples.end(), {i, run.counts[i].total, run.counts[i].unique});
-  }
-  return triples;
-}
-
-// Rank 0's shared state: the queue of indices still to hand out and the results.
-class coordinator {
+// The executor of rank 0: the driver's subproblems, spread over every rank.
+class mpi_executor final : public detail::executor {
  public:
-  coordinator(const plan& p, int ranks, checkpoint_journal* journal) : p_(p), ranks_(ranks), journal_(journal) {
-    run_.counts.assign(p.size(), {});
-    run_.finished.assign(p.size(), 0);
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      if (journal_ != nullptr && journal_->finished()[i] != 0) {
-        run_.counts[i] = journal_->counts()[i];
-        run_.finished[i] = 1;
-        ++resumed_;
-      } else {
-        todo_.push_back(i);
+  mpi_executor(const plan& p, const count_options& options, int ranks)
+      : ranks_(ranks),
+        threads_(resolve_threads(options.threads)),
+        context_(p, options.kernels, threads_) {}
+
+  int threads() const noexcept override { return threads_; }
+  isa kernels() const override { return context_.kernels(); }
+
+  void run(const plan& p, std::span<const std::size_t> indices, const detail::report_fn& report,
+           const std::atomic<bool>& stop) override {
+    todo_.assign(indices.begin(), indices.end());
+    next_ = 0;
+    // Rank 0 counts too, on a thread of its own; only this (main) thread calls MPI.
+    std::exception_ptr local_error;
+    std::thread local([&] {
+      try {
+        execute_options options;
+        options.threads = threads_;
+        options.on_finished = report;
+        options.cancel = &stop;
+        for (auto chunk = next_chunk(stop); !chunk.empty(); chunk = next_chunk(stop)) {
+          const std::vector<std::size_t> mine(chunk.begin(), chunk.end());
+          execute(p, mine, options, &context_);
+        }
+      } catch (...) {
+        local_error = std::current_exception();
       }
+    });
+    try {
+      serve_workers(p, report, stop);
+    } catch (...) {
+      failed_ = true;  // the local thread takes no further chunk
+      local.join();
+      throw;
     }
+    local.join();
+    if (local_error) std::rethrow_exception(local_error);
   }
-
-  // The next chunk: a quarter of the remaining work's fair share per rank.
-  std::vector<std::uint64_t> next_chunk() {
-    const std::lock_guard lock(mutex_);
-    const std::size_t left = todo_.size() - next_;
-    const std::size_t size = std::clamp<std::size_t>(left / (4 * static_cast<std::size_t>(ranks_)), 1, 4096);
-    std::vector<std::uint64_t> chunk;
-    for (std::size_t k = 0; k < size && next_ < todo_.size(); ++k) chunk.push_back(todo_[next_++]);
-    return chunk;
-  }
-
-  void store(const std::vector<std::uint64_t>& triples) {
-    const std::lock_guard lock(mutex_);
-    for (std::size_t k = 0; k + 2 < triples.size(); k += 3) {
-      const auto i = static_cast<std::size_t>(triples[k]);
-      if (i >= p_.size() || run_.finished[i] != 0) throw std::runtime_error("a rank reported an unexpected subproblem");
-      run_.counts[i] = {triples[k + 1], triples[k + 2]};
-      run_.finished[i] = 1;
-      if (journal_ != nullptr) journal_->record(i, run_.counts[i]);
-    }
-  }
-
-  execution& run() { return run_; }
-  std::size_t resumed() const { return resumed_; }
 
  private:
-  const plan& p_;
-  int ranks_;
-  checkpoint_journal* journal_;
-  std::mutex mutex_;
-  std::vector<std::size_t> todo_;
-  std::size_t next_ = 0;
-  std::size_t resumed_ = 0;
-  execution run_;
-};
-
-int run_rank0(const cli::count_request& request, const plan& p, int ranks) {
-  const auto start = std::chrono::steady_clock::now();
-  const count_options& opts = request.options;
-  std::unique_ptr<checkpoint_journal> journal;
-  if (!opts.checkpoint.empty()) journal = std::make_unique<checkpoint_journal>(opts.checkpoint, p);
-  coordinator work(p, ranks, journal.get());
-  const int threads = opts.threads == 0 ? hardware_threads() : opts.threads;
-
-  // Rank 0 counts too, on a thread of its own; only this (main) thread calls MPI.
-  std::exception_ptr local_error;
-  std::thread local([&] {
-    try {
-      for (auto chunk = work.next_chunk(); !chunk.empty(); chunk = work.next_chunk()) {
-        work.store(run_chunk(p, chunk, threads));
+  // Answers every worker's request with the next chunk until each got an empty one.
+  void serve_workers(const plan& p, const detail::report_fn& report, const std::atomic<bool>& stop) {
+    int active = ranks_ - 1;
+    std::vector<std::uint64_t> buffer;
+    while (active > 0) {
+      int ready = 0;
+      MPI_Status status;
+      MPI_Iprobe(MPI_ANY_SOURCE, tag_results, MPI_COMM_WORLD, &ready, &status);
+      if (ready == 0) {
+        // Polling with a short sleep keeps this thread off the CPU the workers use.
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        continue;
       }
-    } catch (...) {
-      local_error = std::current_exception();
-    }
-  });
-  int active = ranks - 1;
-  auto last_flush = std::chrono::steady_clock::now();
-  std::vector<std::uint64_t> buffer;
-  while (active > 0) {
-    int ready = 0;
-    MPI_Status status;
-    MPI_Iprobe(MPI_ANY_SOURCE, tag_results, MPI_COMM_WORLD, &ready, &status);
-    if (ready == 0) {
-      // Polling with a short sleep keeps this thread off the CPU the workers use.
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    } else {
       int size = 0;
       MPI_Get_count(&status, MPI_UINT64_T, &size);
       buffer.resize(static_cast<std::size_t>(size));
       MPI_Recv(buffer.data(), size, MPI_UINT64_T, status.MPI_SOURCE, tag_results, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      work.store(buffer);
-      const std::vector<std::uint64_t> chunk = work.next_chunk();
+      for (std::size_t k = 0; k + 2 < buffer.size(); k += 3) {
+        const auto index = static_cast<std::size_t>(buffer[k]);
+        if (index >= p.size()) throw std::runtime_error("a rank reported an unexpected subproblem");
+        report(index, {buffer[k + 1], buffer[k + 2]});
+      }
+      const std::vector<std::uint64_t> chunk = next_chunk(stop);
       MPI_Send(chunk.data(), static_cast<int>(chunk.size()), MPI_UINT64_T, status.MPI_SOURCE, tag_chunk,
                MPI_COMM_WORLD);
       if (chunk.empty()) --active;
     }
-    if (journal && std::chrono::steady_clock::now() - last_flush >
-                       std::chrono::duration<double>(opts.checkpoint_interval_seconds)) {
-      journal->flush();
-      last_flush = std::chrono::steady_clock::now();
-    }
   }
-  local.join();
-  if (local_error) std::rethrow_exception(local_error);
 
-  const totals sums = reduce(work.run());
-  count_result r;
-  r.n = p.board_size();
-  r.kind = p.kind();
-  r.total = sums.total;
-  if (counts_unique(p.kind())) r.unique = sums.unique;
-  r.threads = threads;
-  r.subproblems = p.size();
-  r.shard_subproblems = p.size();
-  r.split_depth = p.split_depth();
-  r.plan_fingerprint = p.fingerprint();
-  r.finished = sums.finished;
-  r.resumed = work.resumed();
-  r.complete = sums.complete();
-  if (!r.complete) throw std::runtime_error("the job ended with subproblems missing: no total");
-  r.check = verify(r.n, r.total, r.unique);
-  if (journal) journal->mark_complete();
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const int status = cli::print_count_result(r, request);
-  if (!request.json) std::cout << "  MPI: " << ranks << " ranks x " << threads << " threads\n";
-  return status;
-}
+  // The next chunk: a quarter of the remaining work's fair share per rank;
+  // none once stopped.
+  std::vector<std::uint64_t> next_chunk(const std::atomic<bool>& stop) {
+    const std::lock_guard lock(mutex_);
+    std::vector<std::uint64_t> chunk;
+    if (stop.load() || failed_.load()) return chunk;
+    const std::size_t left = todo_.size() - next_;
+    const std::size_t size = std::clamp<std::size_t>(left / (4 * static_cast<std::size_t>(ranks_)), 1, 4096);
+    for (std::size_t k = 0; k < size && next_ < todo_.size(); ++k) chunk.push_back(todo_[next_++]);
+    return chunk;
+  }
+
+  int ranks_;
+  int threads_;
+  run_context context_;
+  std::mutex mutex_;
+  std::vector<std::size_t> todo_;  // guarded by mutex_
+  std::size_t next_ = 0;
+  std::atomic<bool> failed_{false};
+};
 
 void run_worker(const cli::count_request& request, const plan& p, int rank) {
-  const int threads = request.options.threads == 0 ? hardware_threads() : request.options.threads;
+  const int threads = resolve_threads(request.options.threads);
+  const run_context context(p, request.options.kernels, threads);
+  execute_options options;
+  options.threads = threads;
   std::vector<std::uint64_t> results;  // nothing yet: the first message only asks for work
   std::vector<std::uint64_t> chunk;
   for (;;) {
@@ -188,8 +150,21 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
     if (const char* die = std::getenv("NQUEENS_MPI_TEST_DIE_RANK"); die != nullptr && std::atoi(die) == rank) {
       std::abort();
     }
-    results = run_chunk(p, chunk, threads);
+    const std::vector<std::size_t> indices(chunk.begin(), chunk.end());
+    const execution run = execute(p, indices, options, &context);
+    results.clear();
+    for (const std::size_t i : indices) results.insert(results.end(), {i, run.counts[i].total, run.counts[i].unique});
   }
+}
+
+int run_rank0(const cli::count_request& request, const plan& p, int ranks) {
+  const auto start = std::chrono::steady_clock::now();
+  mpi_executor executor(p, request.options, ranks);
+  const count_result r = detail::drive(p, request.options, executor, start);
+  if (!r.complete) throw std::runtime_error("the job ended with subproblems missing: no total");
+  const int status = cli::print_count_result(r, request);
+  if (!request.json) std::cout << "  MPI: " << ranks << " ranks x " << r.threads << " threads\n";
+  return status;
 }
 
 }  // namespace
@@ -209,8 +184,8 @@ int main(int argc, char** argv) {
     if (request) {
       if (!request->options.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
       const plan p(request->n, plan_options{.kind = request->options.kind, .split_depth = request->options.split_depth});
-      // Every rank builds its own quadrant tables: each must fit.
-      check_memory(request->n, request->options.kind, request->options.max_memory);
+      // Every rank builds its own tables: each must fit.
+      check_memory(request->n, request->options.kind, request->options.max_memory, request->options.threads);
       if (rank == 0) {
         status = run_rank0(*request, p, ranks);
       } else {

@@ -1,6 +1,6 @@
 #pragma once
 
-// The quadrant engine's kernel. A solution splits into a north half (rows
+// The quadrant engine: its tables and kernels. A solution splits into a north half (rows
 // 0..h-1, h = n/2) and a south half (the last h rows; for odd n the middle
 // row between them holds one queen, fixed per subproblem). A half is reduced
 // to the diagonals it sends across the middle, read where they cross: for the
@@ -21,14 +21,17 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <vector>
 
-#include "kernel/disjoint_pairs.hpp"
-#include "nqueens/plan.hpp"
+#include "engines/quadrant/pair_counter.hpp"
+#include "nqueens/isa.hpp"
 
 namespace nqueens::detail {
+
+/// Largest board the quadrant engine takes: its quarter tables are indexed by
+/// row and column sets (2^n entries), 15 GiB at n = 24.
+inline constexpr int max_quadrant_board_size = 24;
 
 /// The mask of a north half from its attack masks for row h.
 constexpr std::uint64_t north_mask(std::uint32_t left, std::uint32_t right) noexcept {
@@ -54,7 +57,7 @@ class quarter_table {
   /// Placements using exactly `rows` (bit r = row r) and `columns` (bit j =
   /// column first_column + j), as north_mask contributions and as
   /// signatures: the diagonals that can meet the other quarter of the half
-  /// (see quadrant.cpp); the two spans are parallel.
+  /// (see quarter_tables.cpp); the two spans are parallel.
   std::span<const std::uint64_t> masks(std::uint32_t rows, std::uint32_t columns) const noexcept {
     const std::size_t key = (std::size_t{rows} << width_) | columns;
     return {masks_.data() + offsets_[key], masks_.data() + offsets_[key + 1]};
@@ -73,17 +76,15 @@ class quarter_table {
   std::vector<std::uint32_t> signatures_;
 };
 
-/// The two quarter tables of the north half of an n-board.
+/// The two quarter tables of the north half of an n-board, built on the
+/// calling thread's oneTBB arena (the two at once).
 class half_board_tables {
  public:
   explicit half_board_tables(int n);
 
   int board_size() const noexcept { return n_; }
-  /// Writes to out[0..count) every placement of the north half that uses
-  /// exactly `columns` (h of them), as north_mask, and returns count. `out`
-  /// only grows (its size is a capacity), so a reused buffer stops
-  /// allocating. The order is fixed for given n and columns.
-  std::size_t north_halves(std::uint32_t columns, std::vector<std::uint64_t>& out) const;
+  const quarter_table& west() const noexcept { return west_; }
+  const quarter_table& east() const noexcept { return east_; }
   std::size_t bytes() const noexcept { return west_.bytes() + east_.bytes(); }
 
  private:
@@ -92,26 +93,53 @@ class half_board_tables {
 };
 
 /// Peak bytes of the quadrant engine for board n on `threads` threads: the
-/// tables (from tabled quarter placement counts) plus each thread's buffers.
+/// tables (from tabled quarter placement counts), the plan and each thread's
+/// buffers.
 std::uint64_t quadrant_memory_bytes(int n, int threads) noexcept;
 
-/// The tables for board n, shared: built on first use (on the calling
-/// thread's oneTBB arena), kept for the next call
-/// with the same n (execute() is called once per chunk by nqueens-mpi and per
-/// thread count by `scale`), replaced for another n.
-std::shared_ptr<const half_board_tables> shared_half_board_tables(int n);
+/// One subproblem: the solutions whose north half, rows 0..n/2-1, uses
+/// exactly the columns `north` (bit c = column c), with the middle row's
+/// queen (odd n) in column `middle`; slice `slice` of the plan's slices of
+/// those north halves; `weight` column sets stand for it under the board's
+/// symmetries.
+struct quadrant_task {
+  std::uint32_t north = 0;
+  std::int8_t middle = -1;  ///< -1 for even n
+  std::uint8_t weight = 1;
+  std::uint8_t slice = 0;
+};
 
-/// Drops the shared tables (count() calls it when done).
-void release_shared_half_board_tables() noexcept;
+class engine_plan;
 
-/// Reusable buffers of solve_quadrant (one per thread).
+/// The tasks of a quadrant plan, in plan order. Precondition: `p` is the
+/// quadrant engine's plan.
+const std::vector<quadrant_task>& quadrant_tasks_of(const engine_plan& p) noexcept;
+
+/// Reusable buffers of one thread's solves.
 struct quadrant_scratch {
   std::vector<std::uint64_t> north, south;
   pair_scratch pairs;
 };
 
-/// The solutions one quadrant subproblem stands for (weight included).
-std::uint64_t solve_quadrant(const half_board_tables& tables, const subproblem& s, int slices,
-                             quadrant_scratch& scratch);
+/// The quadrant kernels of one instruction set (quadrant_kernel.inc).
+struct quadrant_kernels {
+  /// The solutions one task stands for (weight included), of `slices`.
+  /// Allocates nothing once `scratch` has grown. Throws std::overflow_error
+  /// past 2^64.
+  std::uint64_t (*solve)(const half_board_tables& tables, const quadrant_task& task, int slices,
+                         quadrant_scratch& scratch);
+  /// Writes to out[0..count) every placement of the north half of the
+  /// tables' board that uses exactly `columns` (h of them), as north_mask, and
+  /// returns count. `out` only grows (its size is a capacity). The order is
+  /// fixed for given n and columns.
+  std::size_t (*north_halves)(const half_board_tables& tables, std::uint32_t columns, std::vector<std::uint64_t>& out);
+  /// count_disjoint_pairs (pair_counter.hpp) for this instruction set.
+  std::uint64_t (*count_pairs)(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
+                               pair_scratch& scratch);
+};
+
+/// The kernels for `kernels`; the AVX-512 ones use VPOPCNTDQ where the CPU
+/// has it. Precondition: cpu_supports(kernels).
+const quadrant_kernels& quadrant_kernels_for(isa kernels) noexcept;
 
 }  // namespace nqueens::detail

@@ -1,15 +1,31 @@
-#include "kernel/backtrack.hpp"
+#include "kernels/backtrack.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 #include <vector>
 
-#include "kernel/batched.hpp"
+#include "engines/row_engine.hpp"
+#include "kernels/bits.hpp"
+#include "support/axes.hpp"
 #include "support/brute_force.hpp"
 
 namespace nqueens::detail {
 namespace {
+
+using nqueens::testing::all_isas;
+
+// No constraint beyond the queens themselves: the kernel as any engine sees it.
+class free_rules final : public row_rules {
+ public:
+  std::vector<row_prefix> roots(int) const override { return {}; }
+  std::uint32_t allowed_columns(int n, const row_prefix&, int) const noexcept override { return low_bits(n); }
+  subproblem_count solve(int, const row_prefix&, const search_start&, const search_kernels&) const override {
+    return {};
+  }
+};
+const free_rules unconstrained;
 
 // Every non-attacking placement of the first `depth` rows, checked with the
 // test's own attack rule rather than the kernel's bitmasks.
@@ -30,10 +46,11 @@ void all_prefixes(int n, int depth, std::vector<int>& prefix, std::vector<std::v
   }
 }
 
-subproblem with_queens(const std::vector<std::pair<int, int>>& queens) {
-  subproblem s;
+// The search start with queens at the given (row, column) squares.
+search_start start_with(int n, const std::vector<std::pair<int, int>>& queens) {
+  row_prefix s;
   for (const auto& [row, col] : queens) s.columns[static_cast<std::size_t>(row)] = static_cast<std::uint8_t>(col);
-  return s;
+  return prepare(n, unconstrained, s);
 }
 
 std::uint64_t brute_force_count(const std::vector<std::vector<int>>& solutions,
@@ -43,10 +60,16 @@ std::uint64_t brute_force_count(const std::vector<std::vector<int>>& solutions,
   }));
 }
 
-class KernelTest : public ::testing::TestWithParam<int> {};
+// Board size x instruction set: every search against the permutation counter.
+class KernelTest : public ::testing::TestWithParam<std::tuple<int, isa>> {
+ protected:
+  void SetUp() override { NQUEENS_SKIP_UNLESS_SUPPORTED(std::get<1>(GetParam())); }
+  int n() const { return std::get<0>(GetParam()); }
+  const search_kernels& search() const { return search_kernels_for(std::get<1>(GetParam())); }
+};
 
 TEST_P(KernelTest, CompletionsMatchPermutationCounterForEveryPrefix) {
-  const int n = GetParam();
+  const int n = this->n();
   const auto solutions = testing::all_solutions_by_permutation(n);
   for (int depth = 0; depth <= std::min(n, 4); ++depth) {
     std::vector<std::vector<int>> prefixes;
@@ -57,28 +80,27 @@ TEST_P(KernelTest, CompletionsMatchPermutationCounterForEveryPrefix) {
       ASSERT_TRUE(is_non_attacking_prefix(n, columns));
       std::vector<std::pair<int, int>> queens;
       for (int r = 0; r < depth; ++r) queens.emplace_back(r, prefix[static_cast<std::size_t>(r)]);
-      EXPECT_EQ(count_completions(n, prepare(n, engine::mirror, with_queens(queens))),
-                testing::count_with_prefix(solutions, prefix))
+      EXPECT_EQ(search().count(n, start_with(n, queens)), testing::count_with_prefix(solutions, prefix))
           << "n = " << n << ", depth " << depth;
     }
   }
 }
 
 TEST_P(KernelTest, AFullSolutionHasExactlyOneCompletion) {
-  const int n = GetParam();
+  const int n = this->n();
   for (const auto& solution : testing::all_solutions_by_permutation(n)) {
     std::vector<std::pair<int, int>> queens;
     for (int r = 0; r < n; ++r) queens.emplace_back(r, solution[static_cast<std::size_t>(r)]);
-    EXPECT_EQ(count_completions(n, prepare(n, engine::mirror, with_queens(queens))), 1u);
+    EXPECT_EQ(search().count(n, start_with(n, queens)), 1u);
   }
 }
 
 // Queens pre-placed in any two rows (not a prefix): their attacks reach the
 // search through the per-row allowed masks.
-class PrePlacedTest : public ::testing::TestWithParam<int> {};
+class PrePlacedTest : public KernelTest {};
 
 TEST_P(PrePlacedTest, QueensInAnyTwoRowsMatchPermutationCounter) {
-  const int n = GetParam();
+  const int n = this->n();
   const auto solutions = testing::all_solutions_by_permutation(n);
   for (int a = 0; a < n; ++a) {
     for (int b = a + 1; b < n; ++b) {
@@ -86,7 +108,7 @@ TEST_P(PrePlacedTest, QueensInAnyTwoRowsMatchPermutationCounter) {
         for (int cb = 0; cb < n; ++cb) {
           if (ca == cb || std::abs(ca - cb) == b - a) continue;
           const std::vector<std::pair<int, int>> queens{{a, ca}, {b, cb}};
-          EXPECT_EQ(count_completions(n, prepare(n, engine::mirror, with_queens(queens))), brute_force_count(solutions, queens))
+          EXPECT_EQ(search().count(n, start_with(n, queens)), brute_force_count(solutions, queens))
               << "n = " << n << ", queens (" << a << "," << ca << ") (" << b << "," << cb << ")";
         }
       }
@@ -95,7 +117,7 @@ TEST_P(PrePlacedTest, QueensInAnyTwoRowsMatchPermutationCounter) {
 }
 
 TEST_P(KernelTest, VisitCompletionsSeesExactlyTheSolutions) {
-  const int n = GetParam();
+  const int n = this->n();
   const auto solutions = testing::all_solutions_by_permutation(n);
   for (int c = 0; c < n; ++c) {
     const std::vector<std::pair<int, int>> queens{{n - 1, c}};  // pre-placed last row only
@@ -104,8 +126,7 @@ TEST_P(KernelTest, VisitCompletionsSeesExactlyTheSolutions) {
       static_cast<std::vector<std::vector<int>>*>(context)->emplace_back(q.begin(), q.end());
       return 1;
     };
-    const std::uint64_t visited =
-        visit_completions(n, prepare(n, engine::mirror, with_queens(queens)), record, &seen);
+    const std::uint64_t visited = search().visit(n, start_with(n, queens), record, &seen);
     EXPECT_EQ(visited, seen.size());
     std::sort(seen.begin(), seen.end());  // the batched search visits in its own order
     std::vector<std::vector<int>> expected;
@@ -116,54 +137,75 @@ TEST_P(KernelTest, VisitCompletionsSeesExactlyTheSolutions) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(BoardSizes, KernelTest, ::testing::Range(1, 10));
+std::string board_and_isa(const ::testing::TestParamInfo<std::tuple<int, isa>>& info) {
+  return "n" + std::to_string(std::get<0>(info.param)) + "_" + nqueens::testing::name_of(std::get<1>(info.param));
+}
+INSTANTIATE_TEST_SUITE_P(BoardSizes, KernelTest, ::testing::Combine(::testing::Range(1, 10), ::testing::ValuesIn(all_isas())),
+                         board_and_isa);
 // Quadratic in rows and columns: boards up to 8 cover every case.
-INSTANTIATE_TEST_SUITE_P(BoardSizes, PrePlacedTest, ::testing::Range(1, 9));
+INSTANTIATE_TEST_SUITE_P(BoardSizes, PrePlacedTest,
+                         ::testing::Combine(::testing::Range(1, 9), ::testing::ValuesIn(all_isas())), board_and_isa);
 
-// The batched (SIMD) and scalar searches must agree on every subproblem of
-// real plans, constrained ones (symmetric engine) included.
-TEST(KernelAgreementTest, BatchedAndScalarSearchesAgree) {
-  if (!has_batched_search()) GTEST_SKIP() << "this build has no batched search";
-  for (const engine kind : {engine::symmetric, engine::mirror}) {
+// Every instruction set against the portable one, counting and visiting, on
+// real plans of every registered engine (constrained ones included), and on
+// the largest boards from a deep prefix (masks use bit 31, vector shifts run
+// at full width).
+class KernelAgreementTest : public ::testing::TestWithParam<isa> {
+ protected:
+  void SetUp() override { NQUEENS_SKIP_UNLESS_SUPPORTED(GetParam()); }
+};
+
+std::vector<std::vector<int>> visited(const search_kernels& search, int n, const search_start& start) {
+  std::vector<std::vector<int>> seen;
+  const auto record = [](std::span<const std::uint8_t> q, void* context) noexcept -> std::uint64_t {
+    static_cast<std::vector<std::vector<int>>*>(context)->emplace_back(q.begin(), q.end());
+    return 1;
+  };
+  search.visit(n, start, record, &seen);
+  std::sort(seen.begin(), seen.end());  // each search visits in its own order
+  return seen;
+}
+
+TEST_P(KernelAgreementTest, AgreesWithPortableOnEveryEnginesSubproblems) {
+  const search_kernels& search = search_kernels_for(GetParam());
+  const search_kernels& portable = search_kernels_for(isa::portable);
+  int compared = 0;
+  for (const engine e : nqueens::testing::registered_engines()) {
     for (int n = 1; n <= 13; ++n) {
       for (const int depth : {1, 3}) {
-        const plan p(n, {.kind = kind, .split_depth = depth});
+        if (n > engine_max_board_size(e)) continue;
+        const plan p(n, {.kind = e, .split_depth = depth});
         for (std::size_t i = 0; i < p.size(); ++i) {
-          const search_start start = prepare(n, kind, p[i]);
-          ASSERT_EQ(count_completions_batched(n, start), count_completions_scalar(n, start))
-              << to_string(kind) << ", n = " << n << ", depth " << depth << ", subproblem " << i;
-          // The recording searches must see the same completions (in any order).
-          std::vector<std::vector<int>> batched, scalar;
-          const auto record = [](std::span<const std::uint8_t> q, void* context) noexcept -> std::uint64_t {
-            static_cast<std::vector<std::vector<int>>*>(context)->emplace_back(q.begin(), q.end());
-            return 1;
-          };
-          visit_completions_batched(n, start, record, &batched);
-          visit_completions_scalar(n, start, record, &scalar);
-          std::sort(batched.begin(), batched.end());
-          ASSERT_EQ(batched, scalar) << to_string(kind) << ", n = " << n << ", subproblem " << i;
+          const std::optional<search_start> start = row_search_start(p.engine_plan(), i);
+          if (!start) break;  // not a row-by-row engine: it does not use this search
+          ASSERT_EQ(search.count(n, *start), portable.count(n, *start))
+              << to_string(e) << ", n = " << n << ", depth " << depth << ", subproblem " << i;
+          ASSERT_EQ(visited(search, n, *start), visited(portable, n, *start))
+              << to_string(e) << ", n = " << n << ", depth " << depth << ", subproblem " << i;
+          ++compared;
         }
       }
     }
   }
+  EXPECT_GT(compared, 1000);
 }
 
-// The largest boards: masks use bit 31 and the vector shifts run at full
-// width. Fix all but the last 9 rows of a known solution; both searches must
-// agree and find that solution among the completions.
-TEST(KernelAgreementTest, LargestBoardsFromADeepPrefix) {
+TEST_P(KernelAgreementTest, LargestBoardsFromADeepPrefix) {
+  const search_kernels& search = search_kernels_for(GetParam());
   for (const int n : {29, 30, 31, 32}) {
     const std::vector<int> solution = testing::explicit_solution(n);
     ASSERT_TRUE(testing::is_solution(solution)) << "n = " << n;
     std::vector<std::pair<int, int>> queens;
     for (int r = 0; r < n - 9; ++r) queens.emplace_back(r, solution[static_cast<std::size_t>(r)]);
-    const search_start start = prepare(n, engine::mirror, with_queens(queens));
-    const std::uint64_t scalar = count_completions_scalar(n, start);
-    EXPECT_GE(scalar, 1u) << "n = " << n;
-    if (has_batched_search()) EXPECT_EQ(count_completions_batched(n, start), scalar) << "n = " << n;
-    EXPECT_EQ(count_completions(n, start), scalar);
+    const search_start start = start_with(n, queens);
+    const std::uint64_t portable = search_kernels_for(isa::portable).count(n, start);
+    EXPECT_GE(portable, 1u) << "n = " << n;
+    EXPECT_EQ(search.count(n, start), portable) << "n = " << n;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Isas, KernelAgreementTest, ::testing::ValuesIn(all_isas()),
+                         [](const auto& info) { return nqueens::testing::name_of(info.param); });
 
 TEST(KernelPrefixTest, RejectsAttackingAndOffBoardPrefixes) {
   const std::vector<std::uint8_t> same_column{2, 2};

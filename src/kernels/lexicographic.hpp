@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <span>
 
-#include "bits.hpp"
+#include "kernels/bits.hpp"
 #include "nqueens/board.hpp"
 
 namespace nqueens::detail {

@@ -1,10 +1,10 @@
-#include "kernel/completions.hpp"
+#include "kernels/completions.hpp"
 
 #include <algorithm>
 #include <exception>
 
-#include "bits.hpp"
-#include "kernel/backtrack.hpp"
+#include "kernels/bits.hpp"
+#include "kernels/backtrack.hpp"
 
 namespace nqueens::detail {
 
@@ -30,13 +30,13 @@ std::uint64_t collect(std::span<const std::uint8_t> queens, void* context) noexc
 
 }  // namespace
 
-void collect_completions(int n, std::span<const std::uint8_t> prefix, std::vector<std::uint64_t>& out) {
+void collect_completions(int n, std::span<const std::uint8_t> prefix, std::vector<std::uint64_t>& out, isa kernels) {
   search_start start;
   std::copy(prefix.begin(), prefix.end(), start.queens.begin());
   start.state = place_prefix(n, prefix);
   std::fill(start.allowed.begin(), start.allowed.end(), low_bits(n));
   collector c{&out, prefix.size(), nullptr};
-  visit_completions(n, start, collect, &c);
+  search_kernels_for(kernels).visit(n, start, collect, &c);
   if (c.error) std::rethrow_exception(c.error);
 }
 

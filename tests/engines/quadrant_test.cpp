@@ -11,11 +11,13 @@
 #include <tuple>
 #include <vector>
 
-#include "kernel/quadrant.hpp"
+#include "engines/quadrant/quadrant.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
+#include "nqueens/memory.hpp"
 #include "nqueens/plan.hpp"
+#include "support/axes.hpp"
 
 namespace nqueens {
 namespace {
@@ -61,16 +63,16 @@ TEST(QuadrantPlanTest, ClassesCoverEveryNorthColumnSetOnce) {
     }
     std::uint64_t weights = 0;
     std::set<std::pair<int, std::uint32_t>> seen;
-    for (const subproblem& s : p.subproblems()) {
-      EXPECT_EQ(std::popcount(s.north_columns), half);
-      const int middle = n % 2 == 0 ? -1 : s.columns[static_cast<std::size_t>(half)];
+    for (const detail::quadrant_task& s : detail::quadrant_tasks_of(p.engine_plan())) {
+      EXPECT_EQ(std::popcount(s.north), half);
+      const int middle = s.middle;
       if (n % 2 == 1) {
-        EXPECT_EQ(s.queens(), 1);
-        EXPECT_EQ((s.north_columns >> middle) & 1U, 0U) << "the middle queen's column is in the north set";
+        EXPECT_GE(middle, 0);
+        EXPECT_EQ((s.north >> middle) & 1U, 0U) << "the middle queen's column is in the north set";
       } else {
-        EXPECT_EQ(s.queens(), 0);
+        EXPECT_EQ(middle, -1);
       }
-      EXPECT_TRUE(seen.insert({middle, s.north_columns}).second) << "listed twice";
+      EXPECT_TRUE(seen.insert({middle, s.north}).second) << "listed twice";
       EXPECT_TRUE(s.weight == 1 || s.weight == 2 || s.weight == 4) << int{s.weight};
       weights += s.weight;
     }
@@ -84,7 +86,7 @@ TEST(QuadrantPlanTest, SlicesMultiplyTheSubproblemsAndChangeTheFingerprint) {
   EXPECT_EQ(three.size(), 3 * one.size());
   EXPECT_NE(one.fingerprint(), three.fingerprint());
   EXPECT_EQ(one.fingerprint(), plan(12, {.kind = engine::quadrant, .split_depth = 1}).fingerprint());
-  EXPECT_THROW(plan(max_quadrant_board_size + 1, {.kind = engine::quadrant}), std::invalid_argument);
+  EXPECT_THROW(plan(detail::max_quadrant_board_size + 1, {.kind = engine::quadrant}), std::invalid_argument);
 }
 
 std::uint64_t brute_force_disjoint_pairs(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
@@ -95,7 +97,17 @@ std::uint64_t brute_force_disjoint_pairs(const std::vector<std::uint64_t>& a, co
   return pairs;
 }
 
-TEST(DisjointPairsTest, MatchesBruteForceOnRandomBitsets) {
+// Every instruction set's pair counter against brute force.
+class DisjointPairsTest : public ::testing::TestWithParam<isa> {
+ protected:
+  void SetUp() override { NQUEENS_SKIP_UNLESS_SUPPORTED(GetParam()); }
+  std::uint64_t count_pairs(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b,
+                            detail::pair_scratch& scratch) const {
+    return detail::count_disjoint_pairs(a, b, scratch, GetParam());
+  }
+};
+
+TEST_P(DisjointPairsTest, MatchesBruteForceOnRandomBitsets) {
   std::mt19937_64 random(2026);
   detail::pair_scratch scratch;
   for (int trial = 0; trial < 400; ++trial) {
@@ -111,11 +123,11 @@ TEST(DisjointPairsTest, MatchesBruteForceOnRandomBitsets) {
     for (auto& y : b) y = mask();
     if (trial % 5 == 0 && !a.empty()) a[a.size() / 2] = a.front();  // repeated masks
     if (trial % 7 == 0) std::sort(a.begin(), a.end(), std::greater<>());  // order does not matter
-    ASSERT_EQ(detail::count_disjoint_pairs(a, b, scratch), brute_force_disjoint_pairs(a, b)) << "trial " << trial;
+    ASSERT_EQ(count_pairs(a, b, scratch), brute_force_disjoint_pairs(a, b)) << "trial " << trial;
   }
 }
 
-TEST(DisjointPairsTest, MatchesBruteForceOnLargeGroupsSplitByTheirFirstDigit) {
+TEST_P(DisjointPairsTest, MatchesBruteForceOnLargeGroupsSplitByTheirFirstDigit) {
   // Thousands of south masks: the first digit splits both lists (up to 6
   // bits, so up to 64 buckets, each padded to whole blocks), with empty
   // masks, masks of every bit, and 10 to 48 bits in play (up to 10 digits).
@@ -130,21 +142,43 @@ TEST(DisjointPairsTest, MatchesBruteForceOnLargeGroupsSplitByTheirFirstDigit) {
     for (auto& y : b) y = mask() | (trial % 3 == 2 ? random() & field : 0);  // denser south masks
     a.back() = 0;
     b.front() = ~std::uint64_t{0};  // collides with every non-empty north mask
-    ASSERT_EQ(detail::count_disjoint_pairs(a, b, scratch), brute_force_disjoint_pairs(a, b)) << "trial " << trial;
+    ASSERT_EQ(count_pairs(a, b, scratch), brute_force_disjoint_pairs(a, b)) << "trial " << trial;
   }
 }
 
-TEST(DisjointPairsTest, EdgeCases) {
+TEST_P(DisjointPairsTest, EdgeCases) {
   detail::pair_scratch scratch;
   const std::vector<std::uint64_t> none;
   const std::vector<std::uint64_t> zero = {0};
   std::vector<std::uint64_t> many(130, 0);
-  EXPECT_EQ(detail::count_disjoint_pairs(none, many, scratch), 0u);
-  EXPECT_EQ(detail::count_disjoint_pairs(zero, none, scratch), 0u);
-  EXPECT_EQ(detail::count_disjoint_pairs(zero, many, scratch), 130u);  // the empty mask fits everything
+  EXPECT_EQ(count_pairs(none, many, scratch), 0u);
+  EXPECT_EQ(count_pairs(zero, none, scratch), 0u);
+  EXPECT_EQ(count_pairs(zero, many, scratch), 130u);  // the empty mask fits everything
   const std::vector<std::uint64_t> top = {std::uint64_t{1} << 63};
   many[129] = std::uint64_t{1} << 63;
-  EXPECT_EQ(detail::count_disjoint_pairs(top, many, scratch), 129u);
+  EXPECT_EQ(count_pairs(top, many, scratch), 129u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Isas, DisjointPairsTest, ::testing::ValuesIn(nqueens::testing::all_isas()),
+                         [](const auto& info) { return nqueens::testing::name_of(info.param); });
+
+// The quarter joins of every instruction set build the same groups, in the
+// same order, as the portable one.
+TEST(QuadrantKernelTest, EveryInstructionSetJoinsTheSameHalves) {
+  for (const int n : {8, 11, 14}) {
+    const detail::half_board_tables tables(n);
+    const plan p(n, {.kind = engine::quadrant, .split_depth = 1});
+    std::vector<std::uint64_t> expected, got;
+    for (const detail::quadrant_task& t : detail::quadrant_tasks_of(p.engine_plan())) {
+      const std::size_t count = detail::quadrant_kernels_for(isa::portable).north_halves(tables, t.north, expected);
+      for (const isa kernels : nqueens::testing::all_isas()) {
+        if (!cpu_supports(kernels)) continue;
+        ASSERT_EQ(detail::quadrant_kernels_for(kernels).north_halves(tables, t.north, got), count);
+        ASSERT_TRUE(std::equal(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(count), expected.begin()))
+            << to_string(kernels) << ", n = " << n << ", north " << t.north;
+      }
+    }
+  }
 }
 
 TEST(QuadrantMemoryTest, EstimateGrowsAndCoversTheTables) {

@@ -1,19 +1,14 @@
-#include "kernel/quadrant.hpp"
-
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#endif
+// The quarter-board tables the quadrant engine joins into half boards, and
+// its memory estimate.
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <mutex>
-#include <stdexcept>
 
 #include <tbb/parallel_invoke.h>
-#include <tbb/task_arena.h>
 
-#include "bits.hpp"
+#include "engines/quadrant/quadrant.hpp"
+#include "kernels/bits.hpp"
 
 namespace nqueens::detail {
 
@@ -116,45 +111,6 @@ void enumerate_quarter(int n, int h, int first_column, int width, Leaf&& leaf) {
   walker{n, h, first_column, full, leaf}.walk(0, 0, 0, 0, 0, 0, 0);
 }
 
-// Writes to out[count..) mask_a | mask_b for every pair whose signatures are
-// disjoint, and returns the new count. May write up to join_slack entries
-// past the last one kept.
-constexpr std::size_t join_slack = 16;
-
-std::size_t join(std::span<const std::uint64_t> outer_masks, std::span<const std::uint32_t> outer_sigs,
-                 std::span<const std::uint64_t> inner_masks, std::span<const std::uint32_t> inner_sigs,
-                 std::uint64_t* out, std::size_t count) noexcept {
-  const std::size_t m = inner_masks.size();
-  for (std::size_t i = 0; i < outer_masks.size(); ++i) {
-    const std::uint64_t mask = outer_masks[i];
-    const std::uint32_t sig = outer_sigs[i];
-    std::size_t j = 0;
-#if defined(__AVX512F__)
-    // 16 pairs per step: test the signatures, compress the fitting masks.
-    const __m512i sig_v = _mm512_set1_epi32(static_cast<int>(sig));
-    const __m512i mask_v = _mm512_set1_epi64(static_cast<long long>(mask));
-    for (; j < m; j += 16) {
-      const __mmask16 live = m - j >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1U << (m - j)) - 1);
-      const __mmask16 fit = _mm512_mask_testn_epi32_mask(live, _mm512_maskz_loadu_epi32(live, inner_sigs.data() + j), sig_v);
-      const auto low = static_cast<__mmask8>(fit), high = static_cast<__mmask8>(fit >> 8);
-      const __m512i first = _mm512_maskz_loadu_epi64(low, inner_masks.data() + j);
-      _mm512_storeu_si512(out + count, _mm512_or_si512(_mm512_maskz_compress_epi64(low, first), mask_v));
-      count += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(low)));
-      if (high != 0) {  // only then is j + 8 inside the list
-        const __m512i second = _mm512_maskz_loadu_epi64(high, inner_masks.data() + j + 8);
-        _mm512_storeu_si512(out + count, _mm512_or_si512(_mm512_maskz_compress_epi64(high, second), mask_v));
-        count += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(high)));
-      }
-    }
-#endif
-    for (; j < m; ++j) {  // branch-free: write, keep when they fit
-      out[count] = mask | inner_masks[j];
-      count += (sig & inner_sigs[j]) == 0 ? 1 : 0;
-    }
-  }
-  return count;
-}
-
 }  // namespace
 
 quarter_table::quarter_table(int n, int first_column, int width) : width_(width) {
@@ -186,37 +142,6 @@ half_board_tables::half_board_tables(int n) : n_(n) {
   tbb::parallel_invoke([&] { west_ = quarter_table(n, 0, n / 2); }, [&] { east_ = quarter_table(n, n / 2, n - n / 2); });
 }
 
-std::size_t half_board_tables::north_halves(std::uint32_t columns, std::vector<std::uint64_t>& out) const {
-  const int h = n_ / 2;
-  const std::uint32_t west_columns = columns & low_bits(h);
-  const std::uint32_t east_columns = columns >> h;
-  const int k = std::popcount(west_columns);  // queens in the west quarter, so on k of the h rows
-  const std::uint32_t all_rows = low_bits(h);
-  std::size_t count = 0;
-  // Row sets of k rows in increasing order (Gosper's hack).
-  for (std::uint32_t rows = low_bits(k);;) {
-    const std::span<const std::uint64_t> west_masks = west_.masks(rows, west_columns);
-    const std::span<const std::uint64_t> east_masks = east_.masks(all_rows & ~rows, east_columns);
-    if (!west_masks.empty() && !east_masks.empty()) {
-      const std::span<const std::uint32_t> west_sigs = west_.signatures(rows, west_columns);
-      const std::span<const std::uint32_t> east_sigs = east_.signatures(all_rows & ~rows, east_columns);
-      const std::size_t most = count + west_masks.size() * east_masks.size() + join_slack;
-      if (out.size() < most) out.resize(std::max(most, 2 * out.size()));
-      // The longer list inside: the join is symmetric, and the inner loop is the wide one.
-      if (west_masks.size() <= east_masks.size()) {
-        count = join(west_masks, west_sigs, east_masks, east_sigs, out.data(), count);
-      } else {
-        count = join(east_masks, east_sigs, west_masks, west_sigs, out.data(), count);
-      }
-    }
-    if (rows == 0) break;
-    const std::uint32_t spread = rows | (rows - 1);
-    rows = (spread + 1) | (((~spread & (spread + 1)) - 1) >> (std::countr_zero(rows) + 1));
-    if (rows > all_rows) break;
-  }
-  return count;
-}
-
 std::uint64_t quadrant_memory_bytes(int n, int threads) noexcept {
   const int h = n / 2;
   const auto quarter = [&](int w) {
@@ -239,71 +164,6 @@ std::uint64_t quadrant_memory_bytes(int n, int threads) noexcept {
   // whole process) against 192 MiB without it.
   const double bytes = 1.1 * (tables + plan + std::max(threads, 1) * per_thread) + 8.0 * 1024 * 1024;
   return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
-}
-
-namespace {
-std::mutex cache_mutex;
-std::shared_ptr<const half_board_tables> cached;  // guarded by cache_mutex
-}  // namespace
-
-void release_shared_half_board_tables() noexcept {
-  const std::lock_guard lock(cache_mutex);
-  cached.reset();
-}
-
-std::shared_ptr<const half_board_tables> shared_half_board_tables(int n) {
-  const std::lock_guard lock(cache_mutex);
-  if (cached == nullptr || cached->board_size() != n) {
-    cached.reset();  // free the old tables before building new ones
-    // The build runs parallel_invoke while this lock is held: isolate it so
-    // this thread cannot pick up an unrelated task that asks for the lock.
-    tbb::this_task_arena::isolate([&] { cached = std::make_shared<const half_board_tables>(n); });
-  }
-  return cached;
-}
-
-std::uint64_t solve_quadrant(const half_board_tables& tables, const subproblem& s, int slices,
-                             quadrant_scratch& scratch) {
-  const int n = tables.board_size();
-  const std::uint32_t full = low_bits(n);
-  std::size_t north_count = tables.north_halves(s.north_columns, scratch.north);
-  std::size_t south_count = 0;
-  std::uint64_t* const north = scratch.north.data();
-  if (n % 2 == 0) {
-    south_count = tables.north_halves(full & ~s.north_columns, scratch.south);
-    for (std::size_t j = 0; j < south_count; ++j) {  // the south half is a north half upside down
-      const std::uint64_t b = scratch.south[j];
-      scratch.south[j] = south_mask(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(b >> 32), full);
-    }
-  } else {
-    // The middle queen's column is neither half's; both halves' diagonals
-    // must miss it, and a north half serves as a south half turned upside
-    // down: its left and right masks swap (a rotation by 32).
-    const int middle = s.columns[static_cast<std::size_t>(n / 2)];
-    const std::uint64_t queen = north_mask(std::uint32_t{1} << middle, std::uint32_t{1} << middle);
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < north_count; ++i) {
-      north[kept] = north[i];
-      kept += (north[i] & queen) == 0 ? 1 : 0;
-    }
-    north_count = kept;
-    const std::size_t halves = tables.north_halves(full & ~s.north_columns & ~(std::uint32_t{1} << middle), scratch.south);
-    for (std::size_t j = 0; j < halves; ++j) {
-      const std::uint64_t turned = std::rotl(scratch.south[j], 32);
-      scratch.south[south_count] = turned;
-      south_count += (turned & queen) == 0 ? 1 : 0;
-    }
-  }
-  const std::size_t begin = north_count * s.slice / static_cast<std::size_t>(slices);
-  const std::size_t end = north_count * (s.slice + 1U) / static_cast<std::size_t>(slices);
-  const std::uint64_t pairs = count_disjoint_pairs(std::span<const std::uint64_t>(north + begin, end - begin),
-                                                   std::span<const std::uint64_t>(scratch.south.data(), south_count),
-                                                   scratch.pairs);
-  std::uint64_t total = 0;
-  if (__builtin_mul_overflow(pairs, std::uint64_t{s.weight}, &total)) {
-    throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
-  }
-  return total;
 }
 
 }  // namespace nqueens::detail

@@ -8,6 +8,8 @@
 #include <span>
 #include <vector>
 
+#include "nqueens/isa.hpp"
+
 namespace nqueens::detail {
 
 /// Most rows below a prefix that a key holds: 5 bits per column (n <= 32).
@@ -17,8 +19,9 @@ inline constexpr int max_packed_rows = 12;
 /// of rows 0..prefix.size()-1) on an n-board to `out`, in the kernel's
 /// order. A key packs the columns of rows prefix.size()..n-1, 5 bits each,
 /// the first row highest: sorting the keys sorts the solutions.
-/// Preconditions: n <= 32, n - prefix.size() <= max_packed_rows.
-void collect_completions(int n, std::span<const std::uint8_t> prefix, std::vector<std::uint64_t>& out);
+/// Searches with the kernels of `kernels`.
+/// Preconditions: n <= 32, n - prefix.size() <= max_packed_rows, cpu_supports(kernels).
+void collect_completions(int n, std::span<const std::uint8_t> prefix, std::vector<std::uint64_t>& out, isa kernels);
 
 /// Writes the columns packed in `key` (see collect_completions) to rows
 /// prefix_rows..n-1 of `queens`.

@@ -1,0 +1,42 @@
+#pragma once
+
+// A oneTBB task_arena of exactly the requested number of threads, for one
+// call: oneTBB caps workers at the hardware thread count unless told
+// otherwise, so an explicit request for more (oversubscription) raises the
+// process-wide limit while the arena lives.
+
+#include <cstddef>
+#include <optional>
+#include <utility>
+
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+
+#include "nqueens/threads.hpp"
+
+namespace nqueens::detail {
+
+class worker_arena {
+ public:
+  /// `threads` as resolve_threads() takes it (0: every hardware thread).
+  explicit worker_arena(int threads) : threads_(resolve_threads(threads)) {
+    if (threads_ > hardware_threads()) {
+      allow_more_.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads_));
+    }
+    arena_.initialize(threads_);
+  }
+
+  int threads() const noexcept { return threads_; }
+
+  template <typename F>
+  decltype(auto) execute(F&& f) {
+    return arena_.execute(std::forward<F>(f));
+  }
+
+ private:
+  int threads_;
+  std::optional<tbb::global_control> allow_more_;  // before the arena: it must outlive it
+  tbb::task_arena arena_;
+};
+
+}  // namespace nqueens::detail

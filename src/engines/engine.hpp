@@ -1,0 +1,74 @@
+#pragma once
+
+// The seam every engine implements. An engine lives in src/engines/<name>/,
+// is listed once in registry.cpp, and is reached only through these types:
+//
+//   engine_definition  what it is: name, capabilities, estimates, make_plan
+//   engine_plan        its subproblems for (n, split depth), in a fixed order
+//   engine_context     what running them needs (tables, per-thread buffers)
+//
+// The rest of the library (plan, execute, the run driver, journals, shards,
+// MPI) speaks only in subproblem indices and these interfaces.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "nqueens/engine.hpp"
+#include "nqueens/execute.hpp"
+#include "nqueens/isa.hpp"
+
+namespace nqueens::detail {
+
+class fnv1a;
+
+/// What running one plan needs beyond the plan: an engine's tables and its
+/// per-thread buffers, freed with the context. Built once per run, or held by
+/// a caller across runs of the same plan.
+class engine_context {
+ public:
+  virtual ~engine_context() = default;
+  /// The counts of subproblem `index`, on the calling thread. Called from
+  /// many threads at once; allocates nothing once per-thread buffers grew.
+  virtual subproblem_count solve(std::size_t index) = 0;
+};
+
+/// An engine's plan: its subproblems for one (n, split depth), in an order
+/// that is the same on every machine.
+class engine_plan {
+ public:
+  virtual ~engine_plan() = default;
+  virtual std::size_t size() const noexcept = 0;
+  /// The split depth used (resolved when the caller asked for automatic).
+  virtual int split_depth() const noexcept = 0;
+  /// Adds every subproblem, in order, to the plan's fingerprint.
+  virtual void add_to_fingerprint(fnv1a& hash) const = 0;
+  /// Relative work of subproblem `index`, at least 1: progress and shards
+  /// weigh subproblems by it.
+  virtual std::uint64_t estimated_work(std::size_t index) const = 0;
+  /// Builds what running this plan with `kernels` needs, on the calling
+  /// thread's oneTBB arena. Precondition: cpu_supports(kernels).
+  virtual std::unique_ptr<engine_context> make_context(isa kernels) const = 0;
+};
+
+/// One engine, as the registry lists it.
+struct engine_definition {
+  engine id;
+  std::string_view name;
+  /// One line for help text.
+  std::string_view summary;
+  bool counts_unique;
+  int max_board_size;
+  /// `--engine auto` picks, among the engines that take n and fit in memory,
+  /// the one with the largest auto_from <= n: the board size from which it
+  /// was measured fastest (0: never picked automatically).
+  int auto_from;
+  /// Builds the plan. split_depth 0 is automatic, aiming at about
+  /// `target_subproblems`. Throws std::invalid_argument for a plan it cannot build.
+  std::unique_ptr<engine_plan> (*make_plan)(int n, int split_depth, std::size_t target_subproblems);
+  /// Peak bytes for an n-board on `threads` threads; 0 for next to nothing.
+  std::uint64_t (*memory_estimate)(int n, int threads) noexcept;
+};
+
+}  // namespace nqueens::detail

@@ -1,0 +1,186 @@
+#include "engines/row_engine.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "fingerprint.hpp"
+#include "kernels/bits.hpp"
+
+namespace nqueens::detail {
+
+std::uint32_t row_rules::split_filter(int, const row_prefix&, int, std::uint32_t candidates) const noexcept {
+  return candidates;
+}
+
+void row_rules::finish(int, int, std::vector<row_prefix>&) const {}
+
+namespace {
+
+// A larger plan is a mistake (an explicit split depth far too deep for n), not
+// a useful run: refuse it before it exhausts memory.
+constexpr std::size_t max_plan_size = std::size_t{1} << 22;
+
+// Fixes row `row` in every subproblem that leaves it open, keeping the order:
+// children replace their parent, in column order.
+std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vector<row_prefix>& level, int row) {
+  std::vector<row_prefix> next;
+  next.reserve(std::min(level.size() * 4, max_plan_size));
+  for (const row_prefix& s : level) {
+    if (s.has_queen(row)) {
+      next.push_back(s);
+      continue;
+    }
+    for (std::uint32_t free = rules.split_filter(n, s, row, candidate_columns(n, rules, s, row)); free != 0;
+         free = clear_lowest_bit(free)) {
+      row_prefix child = s;
+      child.columns[static_cast<std::size_t>(row)] = static_cast<std::uint8_t>(column_of(free));
+      next.push_back(child);
+      if (next.size() > max_plan_size) {
+        throw std::invalid_argument("split depth " + std::to_string(row + 1) + " gives more than " +
+                                    std::to_string(max_plan_size) + " subproblems for n = " + std::to_string(n) +
+                                    ": choose a smaller --split-depth");
+      }
+    }
+  }
+  return next;
+}
+
+class row_context final : public engine_context {
+ public:
+  row_context(int n, const row_rules& rules, const std::vector<row_prefix>& subproblems, isa kernels)
+      : n_(n), rules_(rules), subproblems_(subproblems), search_(search_kernels_for(kernels)) {}
+
+  subproblem_count solve(std::size_t index) override {
+    const row_prefix& s = subproblems_[index];
+    return rules_.solve(n_, s, prepare(n_, rules_, s), search_);
+  }
+
+ private:
+  int n_;
+  const row_rules& rules_;
+  const std::vector<row_prefix>& subproblems_;
+  const search_kernels& search_;
+};
+
+class row_plan final : public engine_plan {
+ public:
+  row_plan(int n, int depth, std::vector<row_prefix> subproblems, const row_rules& rules)
+      : n_(n), depth_(depth), subproblems_(std::move(subproblems)), rules_(rules) {}
+
+  std::size_t size() const noexcept override { return subproblems_.size(); }
+  int split_depth() const noexcept override { return depth_; }
+
+  void add_to_fingerprint(fnv1a& hash) const override {
+    for (const row_prefix& s : subproblems_) {
+      for (int r = 0; r < n_; ++r) hash.add_byte(s.columns[static_cast<std::size_t>(r)]);
+      hash.add_byte(s.weight);
+      hash.add_byte(s.classify);
+    }
+  }
+
+  // The number of ways to extend the subproblem by its next two open rows:
+  // cheap (microseconds) and within a small factor of the real cost, which is
+  // what a percentage and an ETA need.
+  std::uint64_t estimated_work(std::size_t index) const override {
+    const search_start start = prepare(n_, rules_, subproblems_[index]);
+    const int row = start.state.row;
+    if (row >= n_ - 1) return 1;
+    std::uint64_t ways = 0;
+    const auto& s = start.state;
+    for (std::uint32_t free = start.allowed[static_cast<std::size_t>(row)] & ~(s.columns | s.left | s.right);
+         free != 0; free = clear_lowest_bit(free)) {
+      const std::uint32_t bit = lowest_bit(free);
+      const std::uint32_t next = start.allowed[static_cast<std::size_t>(row + 1)] &
+                                 ~((s.columns | bit) | ((s.left | bit) << 1) | ((s.right | bit) >> 1));
+      ways += static_cast<std::uint64_t>(std::popcount(next));
+    }
+    return ways + 1;
+  }
+
+  std::unique_ptr<engine_context> make_context(isa kernels) const override {
+    return std::make_unique<row_context>(n_, rules_, subproblems_, kernels);
+  }
+
+  const std::vector<row_prefix>& subproblems() const noexcept { return subproblems_; }
+
+  search_start start(std::size_t index) const { return prepare(n_, rules_, subproblems_[index]); }
+
+  std::uint64_t nodes() const {
+    std::uint64_t nodes = 0;
+    for (const row_prefix& s : subproblems_) nodes += count_nodes(n_, prepare(n_, rules_, s));
+    return nodes;
+  }
+
+ private:
+  int n_;
+  int depth_;
+  std::vector<row_prefix> subproblems_;
+  const row_rules& rules_;
+};
+
+}  // namespace
+
+std::uint32_t candidate_columns(int n, const row_rules& rules, const row_prefix& s, int row) noexcept {
+  std::uint32_t attacked = 0;
+  for (int r = 0; r < n; ++r) {
+    if (r != row && s.has_queen(r)) attacked |= attacked_columns(n, r, s.columns[static_cast<std::size_t>(r)], row);
+  }
+  return rules.allowed_columns(n, s, row) & ~attacked;
+}
+
+search_start prepare(int n, const row_rules& rules, const row_prefix& s) noexcept {
+  search_start start;
+  start.queens = s.columns;
+  int prefix = 0;
+  while (prefix < n && s.has_queen(prefix)) ++prefix;
+  start.state = place_prefix(n, std::span(s.columns).first(static_cast<std::size_t>(prefix)));
+  // Queens below the prefix are not in the shifting masks: fold their
+  // attacks into each row's allowed mask instead.
+  std::array<int, max_board_size> pre_placed{};
+  int count = 0;
+  for (int r = prefix; r < n; ++r) {
+    if (s.has_queen(r)) pre_placed[static_cast<std::size_t>(count++)] = r;
+  }
+  for (int row = prefix; row < n; ++row) {
+    std::uint32_t allowed = rules.allowed_columns(n, s, row);
+    for (int i = 0; i < count; ++i) {
+      const int r = pre_placed[static_cast<std::size_t>(i)];
+      const int c = s.columns[static_cast<std::size_t>(r)];
+      allowed &= r == row ? std::uint32_t{1} << c : ~attacked_columns(n, r, c, row);
+    }
+    start.allowed[static_cast<std::size_t>(row)] = allowed;
+  }
+  return start;
+}
+
+std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t target, const row_rules& rules) {
+  const bool automatic = split_depth == 0;
+  // Automatic splitting stops early on small boards: their whole search takes
+  // microseconds, and a deep plan would cost more than it saves.
+  const int max_depth = automatic ? std::clamp(n - 8, 1, max_split_depth) : std::min(split_depth, n);
+  std::vector<row_prefix> level = rules.roots(n);
+  int depth = 1;
+  while (depth < max_depth && (!automatic || level.size() < target)) {
+    level = split_row(n, rules, level, depth);
+    ++depth;
+  }
+  rules.finish(n, depth, level);
+  // Prefixes that cannot take another row vanish while the plan is built; a
+  // kept subproblem may still have no completions, and costs nothing to run.
+  return std::make_unique<row_plan>(n, depth, std::move(level), rules);
+}
+
+std::optional<search_start> row_search_start(const engine_plan& p, std::size_t index) {
+  const auto* row = dynamic_cast<const row_plan*>(&p);
+  if (row == nullptr) return std::nullopt;
+  return row->start(index);
+}
+
+std::uint64_t row_plan_nodes(const engine_plan& p) { return static_cast<const row_plan&>(p).nodes(); }
+
+const std::vector<row_prefix>& row_subproblems(const engine_plan& p) noexcept {
+  return static_cast<const row_plan&>(p).subproblems();
+}
+
+}  // namespace nqueens::detail

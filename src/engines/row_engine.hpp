@@ -1,0 +1,81 @@
+#pragma once
+
+// What the engines that search row by row share (mirror, symmetric): a plan
+// of partial placements whose first rows are fixed, split row by row until
+// there are enough, and a context that counts each one's completions with the
+// backtracking search. An engine of this kind states only its rules.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engines/engine.hpp"
+#include "kernels/backtrack.hpp"
+#include "nqueens/board.hpp"
+#include "nqueens/plan.hpp"
+
+namespace nqueens::detail {
+
+/// Marks a row with no queen in row_prefix::columns.
+inline constexpr std::uint8_t no_queen = 0xFF;
+
+/// A partial placement whose completions one subproblem counts.
+struct row_prefix {
+  /// Column of the queen in each row, or no_queen; rows >= n are no_queen.
+  std::array<std::uint8_t, max_board_size> columns;
+  /// How many solutions each completion stands for (symmetry images the plan
+  /// leaves out), when the engine does not classify at the leaf.
+  std::uint8_t weight = 1;
+  /// Non-zero when the engine classifies each completion at the leaf.
+  std::uint8_t classify = 0;
+
+  row_prefix() { columns.fill(no_queen); }
+  bool has_queen(int row) const noexcept { return columns[static_cast<std::size_t>(row)] != no_queen; }
+  friend bool operator==(const row_prefix&, const row_prefix&) = default;
+};
+
+/// The rules of one row-by-row engine.
+class row_rules {
+ public:
+  virtual ~row_rules() = default;
+  /// The subproblems before any split, in plan order.
+  virtual std::vector<row_prefix> roots(int n) const = 0;
+  /// Columns the engine allows in `row` below `s`, in planning and search.
+  virtual std::uint32_t allowed_columns(int n, const row_prefix& s, int row) const noexcept = 0;
+  /// Planning only: which of `candidates` (the free columns of `row`) become
+  /// children when `row` is fixed below `s`.
+  virtual std::uint32_t split_filter(int n, const row_prefix& s, int row, std::uint32_t candidates) const noexcept;
+  /// Adjusts a finished plan whose first `depth` rows are fixed.
+  virtual void finish(int n, int depth, std::vector<row_prefix>& plan) const;
+  /// The counts of one subproblem, searched with `search` from `start`.
+  virtual subproblem_count solve(int n, const row_prefix& s, const search_start& start,
+                                 const search_kernels& search) const = 0;
+};
+
+/// The plan of a row-by-row engine (see engine_plan). Throws
+/// std::invalid_argument for a split giving too many subproblems.
+/// Precondition: 0 <= split_depth <= max_split_depth.
+std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t target_subproblems,
+                                           const row_rules& rules);
+
+/// The subproblems of a row plan. Precondition: `p` came from make_row_plan.
+const std::vector<row_prefix>& row_subproblems(const engine_plan& p) noexcept;
+
+/// Search-tree nodes (queens placed) below every subproblem of a row plan:
+/// the work measure the benchmarks report. Not for the hot path.
+/// Precondition: `p` came from make_row_plan.
+std::uint64_t row_plan_nodes(const engine_plan& p);
+
+/// Where the search of subproblem `index` of `p` starts, when `p` is a row
+/// plan; nullopt for another engine's plan (tests compare kernels with it).
+std::optional<search_start> row_search_start(const engine_plan& p, std::size_t index);
+
+/// Where the search of `s` starts. Precondition: `s` is non-attacking.
+search_start prepare(int n, const row_rules& rules, const row_prefix& s) noexcept;
+
+/// Free columns of `row` below `s`: attacked by none of its queens and allowed by the rules.
+std::uint32_t candidate_columns(int n, const row_rules& rules, const row_prefix& s, int row) noexcept;
+
+}  // namespace nqueens::detail

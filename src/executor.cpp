@@ -1,0 +1,21 @@
+#include "executor.hpp"
+
+#include "nqueens/threads.hpp"
+
+namespace nqueens::detail {
+
+arena_executor::arena_executor(int threads, std::optional<isa> kernels, std::uint64_t max_memory)
+    : threads_(resolve_threads(threads)), kernels_(kernels ? *kernels : active_isa()), max_memory_(max_memory) {}
+
+void arena_executor::run(const plan& p, std::span<const std::size_t> indices, const report_fn& report,
+                         const std::atomic<bool>& stop) {
+  execute_options options;
+  options.threads = threads_;
+  options.kernels = kernels_;
+  options.max_memory = max_memory_;
+  options.cancel = &stop;
+  options.on_finished = report;
+  execute(p, indices, options);
+}
+
+}  // namespace nqueens::detail

@@ -1,0 +1,55 @@
+#pragma once
+
+// Executors: where the run driver's subproblems are counted. The driver
+// (run_driver.hpp) hands an executor the indices still to do and gets one
+// report per finished subproblem; it never learns where they ran. The oneTBB
+// arena is one executor, nqueens-mpi's ranks another (src/mpi/).
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <span>
+
+#include "nqueens/execute.hpp"
+#include "nqueens/isa.hpp"
+#include "nqueens/plan.hpp"
+
+namespace nqueens::detail {
+
+/// Called once per finished subproblem, possibly from several threads at once.
+using report_fn = std::function<void(std::size_t index, const subproblem_count& count)>;
+
+class executor {
+ public:
+  virtual ~executor() = default;
+  /// Worker threads per process, for the result.
+  virtual int threads() const noexcept = 0;
+  /// The kernels that count, for the result.
+  virtual isa kernels() const = 0;
+  /// Counts the subproblems `indices` of `p`, calling `report` for each, and
+  /// starts no new one once `stop` is true. Returns when every started
+  /// subproblem has been reported.
+  virtual void run(const plan& p, std::span<const std::size_t> indices, const report_fn& report,
+                   const std::atomic<bool>& stop) = 0;
+};
+
+/// The subproblems counted on a oneTBB arena in this process.
+class arena_executor final : public executor {
+ public:
+  /// `threads` 0 means every hardware thread; `kernels` empty, active_isa().
+  /// `max_memory` as execute_options::max_memory.
+  arena_executor(int threads, std::optional<isa> kernels, std::uint64_t max_memory);
+
+  int threads() const noexcept override { return threads_; }
+  isa kernels() const override { return kernels_; }
+  void run(const plan& p, std::span<const std::size_t> indices, const report_fn& report,
+           const std::atomic<bool>& stop) override;
+
+ private:
+  int threads_;
+  isa kernels_;
+  std::uint64_t max_memory_;
+};
+
+}  // namespace nqueens::detail

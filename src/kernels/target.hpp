@@ -1,0 +1,24 @@
+#pragma once
+
+// Compiling one kernel source for several instruction sets in one binary.
+// A per-ISA file includes what the kernel needs, then wraps the kernel source
+// in NQUEENS_TARGET_<ISA> ... NQUEENS_TARGET_END and a namespace of its own:
+// GCC compiles the functions *defined* in between for that instruction set
+// (and may inline baseline helpers into them), while every function defined
+// before, the standard library's templates included, stays baseline. This is
+// why per-file -m flags are not used: an inline function compiled with AVX-512
+// in one file could be the copy the linker keeps for every caller.
+//
+// GCC does not define __AVX2__ and friends inside such a region (C++), so the
+// kernels test the NQUEENS_HAS_* macros each per-ISA file sets instead.
+
+#define NQUEENS_PRAGMA(text) _Pragma(#text)
+
+#define NQUEENS_TARGET_AVX2 \
+  NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target("avx2,bmi,bmi2,popcnt"))
+#define NQUEENS_TARGET_AVX512 \
+  NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt"))
+#define NQUEENS_TARGET_AVX512_VPOPCNTDQ                 \
+  NQUEENS_PRAGMA(GCC push_options)                      \
+  NQUEENS_PRAGMA(GCC target("avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,bmi,bmi2,popcnt"))
+#define NQUEENS_TARGET_END NQUEENS_PRAGMA(GCC pop_options)

@@ -1,0 +1,202 @@
+#include "run_driver.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "nqueens/checkpoint.hpp"
+#include "nqueens/progress.hpp"
+#include "nqueens/reduce.hpp"
+#include "nqueens/shard.hpp"
+
+namespace nqueens::detail {
+namespace {
+
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point start) {
+  return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+// Shared between the workers (one update per finished subproblem: a mutex is
+// noise next to a subproblem's microseconds to seconds) and the helper thread.
+struct run_state {
+  std::mutex mutex;
+  std::uint64_t work_total = 0;
+  std::uint64_t work_done = 0;
+  std::uint64_t work_done_before = 0;  // from the journal
+  std::size_t finished = 0;
+  uint128 total = 0;
+};
+
+progress snapshot(run_state& st, std::size_t subproblems, int threads, clock_type::time_point start, bool last) {
+  const std::lock_guard lock(st.mutex);
+  progress p;
+  p.subproblems = subproblems;
+  p.finished = st.finished;
+  p.total_so_far = st.total;
+  p.threads = threads;
+  p.last = last;
+  p.elapsed_seconds = seconds_since(start);
+  p.fraction = st.work_total == 0 ? 1.0 : static_cast<double>(st.work_done) / static_cast<double>(st.work_total);
+  const std::uint64_t done_now = st.work_done - st.work_done_before;
+  const std::uint64_t left = st.work_total - st.work_done;
+  if (done_now > 0 && p.elapsed_seconds > 0) {
+    p.eta_seconds = p.elapsed_seconds * static_cast<double>(left) / static_cast<double>(done_now);
+  }
+  return p;
+}
+
+// Wakes every `tick` to report progress, flush the journal and pass an outside
+// cancellation on to the workers, until told to stop.
+class helper_thread {
+ public:
+  template <typename Body>
+  helper_thread(double tick_seconds, Body body)
+      : thread_([this, tick_seconds, body]() mutable {
+          std::unique_lock lock(mutex_);
+          while (!stop_) {
+            cv_.wait_for(lock, std::chrono::duration<double>(tick_seconds));
+            if (stop_) break;
+            lock.unlock();
+            body();
+            lock.lock();
+          }
+        }) {}
+  ~helper_thread() {
+    {
+      const std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
+count_result drive(const plan& p, const count_options& options, executor& exec, clock_type::time_point start) {
+  const int n = p.board_size();
+  std::unique_ptr<checkpoint_journal> journal;
+  const std::vector<std::size_t> mine = shard_indices(p, options.shard);
+  if (!options.checkpoint.empty()) {
+    journal = std::make_unique<checkpoint_journal>(options.checkpoint, p, options.shard);
+  }
+
+  count_result r;
+  r.n = n;
+  r.kind = p.kind();
+  r.kernels = exec.kernels();
+  r.subproblems = p.size();
+  r.split_depth = p.split_depth();
+  r.plan_fingerprint = p.fingerprint();
+  r.shard = options.shard;
+  r.shard_subproblems = mine.size();
+
+  std::vector<std::size_t> todo;
+  for (const std::size_t i : mine) {
+    if (!journal || journal->finished()[i] == 0) todo.push_back(i);
+  }
+  r.resumed = mine.size() - todo.size();
+
+  const bool watch = options.on_progress || journal || options.cancel != nullptr;
+  run_state state;
+  std::vector<std::uint64_t> work;
+  if (options.on_progress) {
+    work = estimate_work(p);
+    for (const std::size_t i : mine) {
+      state.work_total += work[i];
+      if (journal && journal->finished()[i] != 0) {
+        state.work_done += work[i];
+        state.total += journal->counts()[i].total;
+      }
+    }
+    state.work_done_before = state.work_done;
+  }
+  state.finished = r.resumed;
+
+  std::atomic<bool> stop{false};
+  std::exception_ptr helper_error;
+  execution run;
+  run.counts.assign(p.size(), subproblem_count{});
+  run.finished.assign(p.size(), 0);
+  // Each index is reported once, so each slot has one writer; the executor's
+  // return publishes the writes to this thread.
+  const report_fn report = [&](std::size_t index, const subproblem_count& c) {
+    run.counts[index] = c;
+    run.finished[index] = 1;
+    if (!watch) return;
+    if (journal) journal->record(index, c);
+    const std::lock_guard lock(state.mutex);
+    ++state.finished;
+    state.total += c.total;
+    if (!work.empty()) state.work_done += work[index];
+  };
+  const int threads = exec.threads();
+  {
+    std::optional<helper_thread> helper;
+    if (watch) {
+      // The tick serves cancellation (50 ms), progress and journal flushes.
+      const double tick = 0.05;
+      auto last_progress = clock_type::now();
+      auto last_flush = clock_type::now();
+      helper.emplace(tick, [&, last_progress, last_flush]() mutable {
+        if (options.cancel != nullptr && options.cancel->load()) stop = true;
+        const auto now = clock_type::now();
+        if (options.on_progress &&
+            std::chrono::duration<double>(now - last_progress).count() >= options.progress_interval_seconds) {
+          last_progress = now;
+          options.on_progress(snapshot(state, mine.size(), threads, start, false));
+        }
+        if (journal &&
+            std::chrono::duration<double>(now - last_flush).count() >= options.checkpoint_interval_seconds) {
+          last_flush = now;
+          try {
+            journal->flush();
+          } catch (...) {
+            if (!helper_error) helper_error = std::current_exception();
+            stop = true;  // a journal that cannot be written must not be trusted further
+          }
+        }
+      });
+    }
+    exec.run(p, todo, report, stop);
+  }
+  if (helper_error) std::rethrow_exception(helper_error);
+
+  if (journal) {
+    journal->flush();
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      if (journal->finished()[i] != 0) {
+        run.counts[i] = journal->counts()[i];
+        run.finished[i] = 1;
+      }
+    }
+  }
+  const totals sums = reduce(run);  // only this shard's subproblems ever finish
+  r.threads = threads;
+  r.total = sums.total;
+  r.finished = sums.finished;
+  r.complete = sums.finished == mine.size();
+  if (counts_unique(p.kind())) r.unique = sums.unique;
+  if (r.complete) {
+    if (options.shard.whole()) r.check = verify(n, sums.total, r.unique);
+    if (journal && !journal->complete()) journal->mark_complete();
+  }
+  if (options.on_progress) options.on_progress(snapshot(state, mine.size(), threads, start, true));
+  r.seconds = seconds_since(start);
+  return r;
+}
+
+}  // namespace nqueens::detail

@@ -1,0 +1,24 @@
+#pragma once
+
+// The run driver: everything a count does around the counting itself, in one
+// place for `count`, `scale`, the library's count() and nqueens-mpi: take this
+// shard's subproblems, resume from the journal, hand the rest to an executor,
+// report progress, flush the journal, pass cancellation on, reduce exactly,
+// verify and mark the journal complete.
+
+#include <chrono>
+
+#include "executor.hpp"
+#include "nqueens/count.hpp"
+#include "nqueens/plan.hpp"
+
+namespace nqueens::detail {
+
+/// Counts plan `p` as `options` say (its kind, split depth, threads and
+/// kernels are already in `p` and `exec`), through `exec`; the run's time is
+/// measured from `start` (before planning). Throws checkpoint_error for a
+/// journal that cannot be used or written.
+count_result drive(const plan& p, const count_options& options, executor& exec,
+                   std::chrono::steady_clock::time_point start);
+
+}  // namespace nqueens::detail

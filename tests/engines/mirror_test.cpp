@@ -1,0 +1,51 @@
+// The mirror engine's plan: prefixes of the left half, in order.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "engines/row_engine.hpp"
+#include "nqueens/plan.hpp"
+
+namespace nqueens {
+namespace {
+
+bool non_attacking(int n, const detail::row_prefix& s) {
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) {
+      if (!s.has_queen(a) || !s.has_queen(b)) continue;
+      const int ca = s.columns[static_cast<std::size_t>(a)],
+                cb = s.columns[static_cast<std::size_t>(b)];
+      if (ca == cb || std::abs(ca - cb) == b - a) return false;
+    }
+  }
+  return true;
+}
+
+TEST(MirrorPlanTest, MirrorSubproblemsArePrefixesInLexicographicOrder) {
+  for (int n = 1; n <= 14; ++n) {
+    for (int depth = 1; depth <= 4; ++depth) {
+      const plan p(n, {.kind = engine::mirror, .split_depth = depth});
+      EXPECT_EQ(p.split_depth(), std::min(depth, n));
+      const auto& subproblems = detail::row_subproblems(p.engine_plan());
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        const detail::row_prefix& s = subproblems[i];
+        EXPECT_EQ(std::count_if(s.columns.begin(), s.columns.end(), [](std::uint8_t c) { return c != detail::no_queen; }), p.split_depth());
+        for (int r = 0; r < p.split_depth(); ++r) EXPECT_TRUE(s.has_queen(r));
+        EXPECT_TRUE(non_attacking(n, s));
+        EXPECT_TRUE(s.weight == 1 || s.weight == 2);
+        EXPECT_EQ(s.classify, 0);
+        EXPECT_LE(s.columns[0],
+                  n / 2);  // the mirror: never right of the middle
+        if (i > 0)
+          EXPECT_LT(subproblems[i - 1].columns, s.columns)
+              << "n = " << n << ", index " << i;
+      }
+    }
+  }
+}
+
+
+}  // namespace
+}  // namespace nqueens

@@ -1,0 +1,59 @@
+// The symmetric engine's plan: Takaken's bounds on the border queens.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "engines/row_engine.hpp"
+#include "nqueens/plan.hpp"
+
+namespace nqueens {
+namespace {
+
+bool non_attacking(int n, const detail::row_prefix& s) {
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) {
+      if (!s.has_queen(a) || !s.has_queen(b)) continue;
+      const int ca = s.columns[static_cast<std::size_t>(a)],
+                cb = s.columns[static_cast<std::size_t>(b)];
+      if (ca == cb || std::abs(ca - cb) == b - a) return false;
+    }
+  }
+  return true;
+}
+
+TEST(SymmetricPlanTest, SymmetricSubproblemsRespectTheBounds) {
+  for (int n = 4; n <= 14; ++n) {
+    for (int depth = 1; depth <= 4; ++depth) {
+      const plan p(n, {.kind = engine::symmetric, .split_depth = depth});
+      const auto& subproblems = detail::row_subproblems(p.engine_plan());
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        const detail::row_prefix& s = subproblems[i];
+        EXPECT_TRUE(non_attacking(n, s)) << "n = " << n << ", index " << i;
+        for (int r = 0; r < p.split_depth(); ++r) EXPECT_TRUE(s.has_queen(r));
+        const int t = s.columns[0];
+        EXPECT_LE(t, (n - 1) / 2);  // the smallest slot is at most the middle
+        if (t == 0) {
+          // Corner: every completion is the canonical member of a class of 8,
+          // and row 1's queen lies left of column 1's queen's row.
+          EXPECT_EQ(s.weight, 8);
+          EXPECT_EQ(s.classify, 0);
+          EXPECT_GE(s.columns[1], 2);
+          for (int r = 2; r <= std::min<int>(s.columns[1], p.split_depth() - 1); ++r) EXPECT_NE(s.columns[r], 1);
+        } else {
+          EXPECT_EQ(s.classify, 1);
+          for (int r = 1; r < std::min(t, p.split_depth()); ++r) {
+            EXPECT_NE(s.columns[r], 0);
+            EXPECT_NE(s.columns[r], n - 1);
+          }
+        }
+        if (i > 0) EXPECT_LT(subproblems[i - 1].columns, s.columns);
+      }
+    }
+  }
+}
+
+
+}  // namespace
+}  // namespace nqueens

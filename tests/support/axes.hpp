@@ -1,0 +1,37 @@
+#pragma once
+
+// The test suite's axes: every registered engine and every instruction set,
+// so that a new engine or kernel is tested by being registered.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "nqueens/engine.hpp"
+#include "nqueens/isa.hpp"
+
+namespace nqueens::testing {
+
+/// Every instruction set the build has kernels for; a test skips (with a
+/// message) those this CPU lacks.
+inline std::vector<isa> all_isas() { return {isa::portable, isa::avx2, isa::avx512}; }
+
+/// Every registered engine.
+inline std::vector<engine> registered_engines() {
+  const auto engines = all_engines();
+  return {engines.begin(), engines.end()};
+}
+
+inline std::string name_of(isa kernels) { return std::string(to_string(kernels)); }
+inline std::string name_of(engine e) { return std::string(to_string(e)); }
+
+}  // namespace nqueens::testing
+
+/// Skips the current test when this CPU cannot run `kernels`.
+#define NQUEENS_SKIP_UNLESS_SUPPORTED(kernels)                                                   \
+  do {                                                                                           \
+    if (!::nqueens::cpu_supports(kernels)) {                                                     \
+      GTEST_SKIP() << "this CPU lacks the " << ::nqueens::to_string(kernels) << " instructions"; \
+    }                                                                                            \
+  } while (false)
