@@ -318,6 +318,78 @@ TEST(CliTest, HelpAndVersion) {
   EXPECT_EQ(v.out.rfind("nqueens ", 0), 0u) << v.out;
 }
 
+TEST(CliTest, HelpListsEveryCommandAndEachHasItsOwnHelp) {
+  const cli_run r = run_cli("--help");
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* command : {"count", "verify", "scale", "plan", "merge", "list", "first", "check"}) {
+    EXPECT_NE(r.out.find(std::string("\n  ") + command + " "), std::string::npos) << command << " in " << r.out;
+    const cli_run help = run_cli(std::string(command) + " --help");
+    EXPECT_EQ(help.status, 0) << command << ": " << help.err;
+    EXPECT_NE(help.out.find("nqueens " + std::string(command)), std::string::npos) << help.out;
+    EXPECT_NE(help.out.find("-h, --help"), std::string::npos) << help.out;
+  }
+  EXPECT_NE(r.out.find("\n  N            Shorthand for 'count N'"), std::string::npos) << r.out;
+}
+
+// The value of "key" in a one-line JSON object, when it is a string.
+std::string json_string(const std::string& json, const std::string& key) {
+  const std::string open = "\"" + key + "\":\"";
+  const auto start = json.find(open);
+  if (start == std::string::npos) return "<no " + key + ">";
+  const auto first = start + open.size();
+  return json.substr(first, json.find('"', first) - first);
+}
+
+bool is_isa_name(const std::string& name) { return name == "portable" || name == "avx2" || name == "avx512"; }
+
+TEST(CliTest, VersionNamesTheInstructionSet) {
+  const cli_run r = run_cli("--version");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_in(r.out), 2) << r.out;
+  const auto line = r.out.find("\nisa: ");
+  ASSERT_NE(line, std::string::npos) << r.out;
+  EXPECT_TRUE(is_isa_name(r.out.substr(line + 6, r.out.size() - line - 7))) << r.out;
+}
+
+TEST(CliTest, EveryJsonOutputNamesTheInstructionSet) {
+  const cli_run count = run_cli("count 8 --json");
+  EXPECT_EQ(count.status, 0) << count.err;
+  EXPECT_TRUE(is_isa_name(json_string(count.out, "isa"))) << count.out;
+  const std::string shard =
+      (std::filesystem::temp_directory_path() / ("nqueens-isa-" + std::to_string(::getpid()) + ".json")).string();
+  for (const std::string args : {"verify --to 6 --json", "scale 8 --threads 1 --repeat 1 --json", "plan 8 --json",
+                                 "plan 8 --stats --threads 1 --json"}) {
+    const cli_run r = run_cli(args);
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    EXPECT_EQ(lines_in(r.out), 1) << r.out;
+    EXPECT_EQ(json_string(r.out, "isa"), json_string(count.out, "isa")) << args << ": " << r.out;
+  }
+  const cli_run merge = run_script("$NQ count 8 --json > " + shard + " && $NQ merge --json " + shard);
+  std::filesystem::remove(shard);
+  EXPECT_EQ(merge.status, 0) << merge.err;
+  EXPECT_EQ(json_string(merge.out, "isa"), json_string(count.out, "isa")) << merge.out;
+}
+
+TEST(CliTest, UnknownIsaIsAOneLineUsageError) {
+  for (const char* command : {"count 8", "verify --to 6", "8", "--version"}) {
+    const cli_run r = run_script(std::string("NQUEENS_ISA=bogus $NQ ") + command);
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_TRUE(r.out.empty()) << command << ": " << r.out;  // checked before verify's table header
+    EXPECT_EQ(lines_in(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("nqueens: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("NQUEENS_ISA"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(run_script("NQUEENS_ISA=bogus $NQ --help").status, 0);  // help still says how to use the tool
+}
+
+TEST(CliTest, PortableIsaCountsTheSameTotals) {
+  const cli_run r = run_script("NQUEENS_ISA=portable $NQ count 10 --json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json_string(r.out, "isa"), "portable") << r.out;
+  EXPECT_NE(r.out.find("\"total\":724,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << r.out;
+}
+
 TEST(CliTest, QuadrantEngineCountsAndVerifies) {
   const cli_run r = run_cli("count 12 --engine quadrant --threads 2 --max-memory 64M");
   EXPECT_EQ(r.status, 0) << r.err;
@@ -466,6 +538,16 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_input{"count 8 --threads 0", "--threads 0 is out of range: expected an integer from 1"},
                       bad_input{"count 8 --threads -2", "--threads -2 is out of range"},
                       bad_input{"count 8 --threads two", "invalid --threads 'two'"},
+                      // A negative number after an option that takes a value is that value; after a
+                      // flag it is a board size.
+                      bad_input{"count 8 -t -2", "--threads -2 is out of range"},
+                      bad_input{"count 8 --engine -1", "unknown engine '-1'"},
+                      bad_input{"count 8 --split-depth -1", "--split-depth -1 is out of range"},
+                      bad_input{"count 8 --json -3", "board size -3 is out of range"},
+                      bad_input{"list 8 --limit -5", "--limit -5 is out of range"},
+                      bad_input{"scale 10 -r -1", "--repeat -1 is out of range"},
+                      bad_input{"verify --from -3", "--from -3 is out of range"},
+                      bad_input{"merge -3", "unexpected argument '-3'"},
                       bad_input{"count 8 --threads", "missing an argument"},
                       bad_input{"count 8 --frobnicate", "frobnicate"},
                       bad_input{"count 8 --engine warp", "unknown engine 'warp'"},

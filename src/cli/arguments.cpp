@@ -1,8 +1,8 @@
 #include "cli/arguments.hpp"
 
+#include <algorithm>
 #include <charconv>
 
-#include "nqueens/board.hpp"
 #include "nqueens/threads.hpp"
 
 namespace nqueens::cli {
@@ -24,7 +24,11 @@ long long parse_integer(std::string_view text, std::string_view what, long long 
 }
 
 int parse_board_size(std::string_view text) {
-  return static_cast<int>(parse_integer(text, "board size", 1, max_board_size));
+  return static_cast<int>(parse_integer(text, "board size", min_board_size, max_board_size));
+}
+
+std::string board_size_range() {
+  return std::to_string(min_board_size) + " to " + std::to_string(max_board_size);
 }
 
 int parse_threads(std::string_view text) {
@@ -72,14 +76,25 @@ bool looks_like_negative_number(std::string_view text) noexcept {
 
 namespace nqueens::cli {
 
+std::vector<std::string> value_option_names(const cxxopts::Options& options) {
+  std::vector<std::string> names;
+  for (const std::string& group : options.groups()) {
+    for (const cxxopts::HelpOptionDetails& o : options.group_help(group).options) {
+      // A flag has an implicit value ("true") and never takes the next argument.
+      if (o.has_implicit) continue;
+      if (!o.s.empty()) names.push_back("-" + o.s);
+      for (const std::string& name : o.l) names.push_back("--" + name);
+    }
+  }
+  return names;
+}
+
 cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::vector<std::string>& args,
-                                        std::initializer_list<std::string_view> value_options,
                                         bool board_size_positional) {
+  const std::vector<std::string> value_options = value_option_names(options);
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (!looks_like_negative_number(args[i])) continue;
-    bool is_value = false;
-    for (const std::string_view option : value_options) is_value = is_value || args[i - 1] == option;
-    if (is_value) continue;
+    if (std::find(value_options.begin(), value_options.end(), args[i - 1]) != value_options.end()) continue;
     if (board_size_positional) parse_board_size(args[i]);  // throws the range message
     throw usage_error("unexpected argument '" + args[i] + "'");
   }
@@ -102,6 +117,17 @@ std::string single_positional(const cxxopts::ParseResult& result, std::string_vi
                       " ('" + values[1] + "' is extra)");
   }
   return values.front();
+}
+
+void add_board_size_operand(cxxopts::Options& options) {
+  options.add_options()("n", "Board size", cxxopts::value<std::vector<std::string>>());
+  options.parse_positional({"n"});
+}
+
+int board_size_operand(const cxxopts::ParseResult& result) {
+  return parse_board_size(single_positional(
+      result, "n",
+      "board size N (" + board_size_range() + ")"));
 }
 
 }  // namespace nqueens::cli

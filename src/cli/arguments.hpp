@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "nqueens/board.hpp"
 #include "nqueens/shard.hpp"
 
 namespace nqueens::cli {
@@ -22,10 +23,20 @@ class usage_error : public std::runtime_error {
 /// [lo, hi]; `what` names the value in the error ("board size", "--threads").
 long long parse_integer(std::string_view text, std::string_view what, long long lo, long long hi);
 
-/// A board size for the counting engines (1..max_board_size).
+/// The smallest board size is_valid_board_size accepts, for messages that
+/// name the range; the library's predicate stays the one rule.
+inline constexpr int min_board_size = 1;
+static_assert(is_valid_board_size(min_board_size) && !is_valid_board_size(min_board_size - 1) &&
+              is_valid_board_size(max_board_size) && !is_valid_board_size(max_board_size + 1));
+
+/// "1 to 32": the board sizes the counting engines accept.
+std::string board_size_range();
+
+/// A board size the counting engines accept (is_valid_board_size).
 int parse_board_size(std::string_view text);
 
-/// A worker-thread count (1..max_threads).
+/// A worker-thread count (1..max_threads; the library's 0, "every hardware
+/// thread", is what leaving --threads out means).
 int parse_threads(std::string_view text);
 
 /// A byte count: digits with an optional K, M, G or T suffix (powers of
@@ -41,24 +52,33 @@ bool looks_like_negative_number(std::string_view text) noexcept;
 
 }  // namespace nqueens::cli
 
-#include <initializer_list>
 #include <vector>
 
 #include <cxxopts.hpp>
 
 namespace nqueens::cli {
 
+/// Every spelling ("-t", "--threads") of the options in `options` that take
+/// the next argument as their value, read from cxxopts' own option list.
+std::vector<std::string> value_option_names(const cxxopts::Options& options);
+
 /// Parses `args` (args[0] is the program name) with `options`. A bare negative
-/// number that is not the value of one of `value_options` is reported as a
-/// board size out of range when `board_size_positional`, else as unexpected,
-/// rather than as an unknown option. cxxopts errors become usage_error.
+/// number that is not the value of an option (value_option_names) is reported
+/// as a board size out of range when `board_size_positional`, else as
+/// unexpected, rather than as an unknown option. cxxopts errors become
+/// usage_error.
 cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::vector<std::string>& args,
-                                        std::initializer_list<std::string_view> value_options,
                                         bool board_size_positional);
 
 /// The single positional argument (the board size), or a usage_error when it
 /// is missing or repeated.
 std::string single_positional(const cxxopts::ParseResult& result, std::string_view name,
                               std::string_view what);
+
+/// Declares the positional board size N (the option "n"), after the options.
+void add_board_size_operand(cxxopts::Options& options);
+
+/// The board size N given to add_board_size_operand's options (parse_board_size).
+int board_size_operand(const cxxopts::ParseResult& result);
 
 }  // namespace nqueens::cli

@@ -5,6 +5,7 @@
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "cli/placement_io.hpp"
+#include "cli/shared_options.hpp"
 #include "nqueens/check.hpp"
 
 namespace nqueens::cli {
@@ -54,7 +55,7 @@ int run_check(const std::vector<std::string>& args) {
                            "Exit status: 0 all are solutions, 1 some queens attack each other, 2 malformed input.");
   options.custom_help("[PLACEMENT]");
   options.positional_help("");
-  options.add_options()("h,help", "Show this help");
+  add_shared_options(options, {});
   // The placement is taken verbatim, not through cxxopts, which would split
   // "1,,3" at commas and hide the empty entry.
   std::string text;

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/count.hpp"
 
@@ -19,10 +20,6 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   options.custom_help("N [options]");
   options.positional_help("");
   options.add_options()
-      ("t,threads", "Worker threads (default: all hardware threads)", cxxopts::value<std::string>())
-      ("e,engine", "Counting engine: auto, " + std::string(engine_names()) +
-                   "; auto = quadrant for N >= 16 when it fits in --max-memory, else symmetric",
-       cxxopts::value<std::string>()->default_value("auto"))
       ("split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>())
       ("shard", "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
        cxxopts::value<std::string>())
@@ -32,22 +29,17 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
       ("max-memory", "Memory the quadrant engine may use, e.g. 8G, 512M (default: half the physical memory)",
        cxxopts::value<std::string>())
       ("progress", "Show progress on stderr (default when stderr is a terminal)")
-      ("no-progress", "Never show progress")
-      ("json", "Print one JSON object instead of text")
-      ("h,help", "Show this help")
-      ("n", "Board size", cxxopts::value<std::vector<std::string>>());
-  options.parse_positional({"n"});
-  const auto result = parse_command_line(
-      options, args,
-      {"-t", "--threads", "-e", "--engine", "--split-depth", "--checkpoint", "--checkpoint-interval", "--shard",
-       "--max-memory"}, true);
+      ("no-progress", "Never show progress");
+  add_shared_options(options, {.threads = worker_threads_help, .engine = "auto", .json = true});
+  add_board_size_operand(options);
+  const auto result = parse_command_line(options, args, true);
   if (result.count("help")) {
-    std::cout << options.help() << "\nN is a board size from 1 to " << max_board_size << ".\n";
+    std::cout << options.help() << "\nN is a board size from " << board_size_range() << ".\n\n" << engines_help();
     return std::nullopt;
   }
 
   count_request request;
-  request.n = parse_board_size(single_positional(result, "n", "board size N (1 to 32)"));
+  request.n = board_size_operand(result);
   count_options& opts = request.options;
   const std::string engine_name = result["engine"].as<std::string>();
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());

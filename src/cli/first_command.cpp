@@ -7,6 +7,7 @@
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "cli/placement_io.hpp"
+#include "cli/shared_options.hpp"
 #include "nqueens/first.hpp"
 
 namespace nqueens::cli {
@@ -23,11 +24,10 @@ int run_first(const std::vector<std::string>& args) {
   options.custom_help("N [options]");
   options.positional_help("");
   options.add_options()
-      ("f,format", "tuple, board (N <= 1000) or fen (N = 8)", cxxopts::value<std::string>()->default_value("tuple"))
-      ("h,help", "Show this help")
-      ("n", "Board size", cxxopts::value<std::vector<std::string>>());
-  options.parse_positional({"n"});
-  const auto result = parse_command_line(options, args, {"-f", "--format"}, true);
+      ("f,format", "tuple, board (N <= 1000) or fen (N = 8)", cxxopts::value<std::string>()->default_value("tuple"));
+  add_shared_options(options, {});
+  add_board_size_operand(options);
+  const auto result = parse_command_line(options, args, true);
   if (result.count("help")) {
     std::cout << options.help() << '\n';
     return 0;

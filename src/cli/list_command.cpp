@@ -7,6 +7,7 @@
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "cli/placement_io.hpp"
+#include "cli/shared_options.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/enumerate.hpp"
 
@@ -23,17 +24,15 @@ int run_list(const std::vector<std::string>& args) {
        cxxopts::value<std::string>()->default_value("tuple"))
       ("unique", "One solution per symmetry class (the smallest tuple of the class), followed in the tuple "
                  "format by the class size 1, 2, 4 or 8")
-      ("limit", "Stop after K solutions", cxxopts::value<std::string>())
-      ("t,threads", "Worker threads (default: all hardware threads)", cxxopts::value<std::string>())
-      ("h,help", "Show this help")
-      ("n", "Board size", cxxopts::value<std::vector<std::string>>());
-  options.parse_positional({"n"});
-  const auto result = parse_command_line(options, args, {"-f", "--format", "--limit", "-t", "--threads"}, true);
+      ("limit", "Stop after K solutions", cxxopts::value<std::string>());
+  add_shared_options(options, {.threads = worker_threads_help});
+  add_board_size_operand(options);
+  const auto result = parse_command_line(options, args, true);
   if (result.count("help")) {
-    std::cout << options.help() << "\nN is a board size from 1 to " << max_board_size << ".\n";
+    std::cout << options.help() << "\nN is a board size from " << board_size_range() << ".\n";
     return 0;
   }
-  const int n = parse_board_size(single_positional(result, "n", "board size N (1 to 32)"));
+  const int n = board_size_operand(result);
   const placement_format format = parse_placement_format(result["format"].as<std::string>());
   if (format == placement_format::fen && n != 8) {
     throw usage_error("--format fen describes a chess board: it needs N = 8, not " + std::to_string(n));

@@ -1,74 +1,118 @@
 // The `nqueens` command-line tool: parses, calls the library, prints.
 
+#include <algorithm>
 #include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "nqueens/checkpoint.hpp"
+#include "nqueens/isa.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/version.hpp"
 
 namespace {
 
-constexpr const char* usage_text =
-    "Usage: nqueens <command> [options]\n"
-    "\n"
-    "Commands:\n"
-    "  count N      Count the solutions on an N x N board (N from 1 to 32)\n"
-    "  verify       Count a range of N and check each against the published table\n"
-    "  scale N      Time the count with 1, 2, 4, ... threads: speed-up and efficiency\n"
-    "  plan N       Describe the plan for N; --stats times every subproblem\n"
-    "  merge F...   Add up the --json outputs of 'count N --shard I/M' and verify\n"
-    "  list N       Print the solutions, smallest tuple first (--unique: one per class)\n"
-    "  first N      Print one solution, built by formula, for N up to 100,000,000\n"
-    "  check [P]    Check a placement such as \"1 3 0 2\" (or every line of stdin)\n"
-    "  N            Shorthand for 'count N'\n"
-    "\n"
-    "Options:\n"
-    "  -h, --help   Show this help; 'nqueens <command> --help' shows a command's options\n"
-    "  --version    Print the version\n"
-    "\n"
-    "Exit status: 0 ok, 1 a count differs from the published value, 2 usage error,\n"
-    "3 runtime failure, 130/143 interrupted by SIGINT/SIGTERM.\n";
+using namespace nqueens::cli;
+
+/// One sub-command. The table below is the one list of them: it drives both
+/// dispatch and the usage text of `nqueens --help`.
+struct command {
+  std::string name;
+  std::string operands;  ///< as shown in the usage text, e.g. "N"
+  std::string summary;   ///< one line for the usage text
+  int (*run)(const std::vector<std::string>& args);
+  /// `nqueens N ...` means this command (one command has it).
+  bool takes_shorthand = false;
+};
+
+const std::vector<command>& commands() {
+  static const std::vector<command> table = {
+      {"count", "N", "Count the solutions on an N x N board (N from " + board_size_range() + ")", run_count, true},
+      {"verify", "", "Count a range of N and check each against the published table", run_verify},
+      {"scale", "N", "Time the count with 1, 2, 4, ... threads: speed-up and efficiency", run_scale},
+      {"plan", "N", "Describe the plan for N; --stats times every subproblem", run_plan},
+      {"merge", "F...", "Add up the --json outputs of 'count N --shard I/M' and verify", run_merge},
+      {"list", "N", "Print the solutions, smallest tuple first (--unique: one per class)", run_list},
+      {"first", "N", "Print one solution, built by formula, for N up to 100,000,000", run_first},
+      {"check", "[P]", "Check a placement such as \"1 3 0 2\" (or every line of stdin)", run_check},
+  };
+  return table;
+}
+
+const command* find_command(const std::string& name) {
+  for (const command& c : commands()) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+// The command `nqueens N` stands for.
+const command& shorthand_command() {
+  for (const command& c : commands()) {
+    if (c.takes_shorthand) return c;
+  }
+  throw std::logic_error("no command takes the 'nqueens N' shorthand");
+}
+
+// "  name     summary", the summary in column 15.
+std::string usage_line(const std::string& name, const std::string& summary) {
+  std::string line = "  " + name;
+  line.resize(std::max<std::size_t>(line.size() + 2, 15), ' ');
+  return line + summary + '\n';
+}
+
+std::string usage_text() {
+  std::string text = "Usage: nqueens <command> [options]\n\nCommands:\n";
+  for (const command& c : commands()) {
+    text += usage_line(c.operands.empty() ? c.name : c.name + " " + c.operands, c.summary);
+  }
+  const command& shorthand = shorthand_command();
+  text += usage_line(shorthand.operands, "Shorthand for '" + shorthand.name + " " + shorthand.operands + "'");
+  return text + "\nOptions:\n" +
+         usage_line("-h, --help", "Show this help; 'nqueens <command> --help' shows a command's options") +
+         usage_line("--version", "Print the version and the instruction set the kernels use") +
+         "\n"
+         "Exit status: 0 ok, 1 a count differs from the published value, 2 usage error,\n"
+         "3 runtime failure, 130/143 interrupted by SIGINT/SIGTERM.\n";
+}
+
+// True for text a user meant as a board size: "12", "12x", "-3" (the count
+// then reports it, rather than "unknown command").
+bool looks_like_board_size(const std::string& text) {
+  return (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) || looks_like_negative_number(text);
+}
 
 int dispatch(const std::vector<std::string>& argv) {
-  using namespace nqueens::cli;
   if (argv.size() < 2) throw usage_error("missing command: try 'nqueens count N' or 'nqueens --help'");
   const std::string& first = argv[1];
   if (first == "-h" || first == "--help" || first == "help") {
-    std::cout << usage_text;
+    std::cout << usage_text();  // before the NQUEENS_ISA check: help works in any environment
     return 0;
   }
+  // NQUEENS_ISA is checked once, before any command reads or writes anything:
+  // a wrong one is a one-line usage error (isa_error, exit 2), not a failure
+  // halfway through a table, a journal or a merge.
+  const nqueens::isa kernels = nqueens::active_isa();
   if (first == "--version" || first == "-V") {
-    std::cout << "nqueens " << nqueens::version() << '\n';
+    std::cout << "nqueens " << nqueens::version() << "\nisa: " << nqueens::to_string(kernels) << '\n';
     return 0;
   }
   std::vector<std::string> rest(argv.begin() + 2, argv.end());
-  auto command_args = [&](const std::string& name, std::vector<std::string> tail) {
-    tail.insert(tail.begin(), "nqueens " + name);
-    return tail;
-  };
-  if (first == "count") return run_count(command_args("count", rest));
-  if (first == "verify") return run_verify(command_args("verify", rest));
-  if (first == "scale") return run_scale(command_args("scale", rest));
-  if (first == "plan") return run_plan(command_args("plan", rest));
-  if (first == "merge") return run_merge(command_args("merge", rest));
-  if (first == "list") return run_list(command_args("list", rest));
-  if (first == "first") return run_first(command_args("first", rest));
-  if (first == "check") return run_check(command_args("check", rest));
-  // `nqueens N ...` is `nqueens count N ...`; anything number-like goes to
-  // count so that "12x" or "-3" get the board-size message.
-  if (!first.empty() && (std::isdigit(static_cast<unsigned char>(first[0])) || looks_like_negative_number(first))) {
+  const command* c = find_command(first);
+  if (c == nullptr && looks_like_board_size(first)) {
+    c = &shorthand_command();
     rest.insert(rest.begin(), first);
-    return run_count(command_args("count", rest));
   }
-  throw usage_error("unknown command '" + first + "' (try 'nqueens --help')");
+  if (c == nullptr) throw usage_error("unknown command '" + first + "' (try 'nqueens --help')");
+  rest.insert(rest.begin(), "nqueens " + c->name);  // args[0] names the command in its help and errors
+  return c->run(rest);
 }
 
 }  // namespace
@@ -93,7 +137,7 @@ int main(int argc, char** argv) {
   } catch (const nqueens::cli::usage_error& e) {
     std::cerr << "nqueens: " << e.what() << '\n';
     return 2;
-  } catch (const std::invalid_argument& e) {
+  } catch (const std::invalid_argument& e) {  // isa_error (NQUEENS_ISA) among them
     std::cerr << "nqueens: " << e.what() << '\n';
     return 2;
   } catch (const std::exception& e) {

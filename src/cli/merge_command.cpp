@@ -9,6 +9,8 @@
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
+#include "cli/shared_options.hpp"
+#include "nqueens/isa.hpp"
 #include "nqueens/verify.hpp"
 
 namespace nqueens::cli {
@@ -100,7 +102,7 @@ shard_file read_shard_file(const std::string& name) {
   };
   shard_file f;
   f.name = name;
-  f.n = static_cast<int>(parse_integer(need("n"), "n in '" + name + "'", 1, max_board_size));
+  f.n = static_cast<int>(parse_integer(need("n"), "n in '" + name + "'", min_board_size, max_board_size));
   f.engine = need("engine");
   f.fingerprint = need("plan_fingerprint");
   f.shards = static_cast<int>(parse_integer(need("shards"), "shards in '" + name + "'", 1, max_shards));
@@ -118,10 +120,10 @@ int run_merge(const std::vector<std::string>& args) {
                            "the total. Exit 1 if a shard is missing, given twice, or from another run.");
   options.custom_help("FILE... [options]");
   options.positional_help("");
-  options.add_options()("json", "Print one JSON object")("h,help", "Show this help")(
-      "files", "", cxxopts::value<std::vector<std::string>>());
+  options.add_options()("files", "", cxxopts::value<std::vector<std::string>>());
+  add_shared_options(options, {.json = true});
   options.parse_positional({"files"});
-  const auto result = parse_command_line(options, args, {}, false);
+  const auto result = parse_command_line(options, args, false);
   if (result.count("help")) {
     std::cout << options.help({""}) << '\n';
     return 0;
@@ -182,6 +184,7 @@ int run_merge(const std::vector<std::string>& args) {
         .add("published_unique", check.published_unique)
         .add_raw("verified", verified_json(check))
         .add("engine", first.engine)
+        .add("isa", to_string(active_isa()))  // this machine's; each shard file names its own
         .add("plan_fingerprint", first.fingerprint)
         .add("shards", first.shards);
     std::cout << o.str() << '\n';

@@ -2,7 +2,6 @@
 
 #include <cstdio>
 
-#include "cli/arguments.hpp"
 #include "cli/json.hpp"
 
 namespace nqueens::cli {
@@ -43,30 +42,19 @@ std::string count_json(const count_result& r) {
       .add("unique", r.unique)
       .add("published_total", r.check.published_total)
       .add("published_unique", r.check.published_unique)
-      .add_raw("verified", verified_json(r));
-  char fingerprint[24];
-  std::snprintf(fingerprint, sizeof fingerprint, "%016llx",
-                static_cast<unsigned long long>(r.plan_fingerprint));
-  o.add("engine", to_string(r.kind))
+      .add_raw("verified", verified_json(r))
+      .add("engine", to_string(r.kind))
+      .add("isa", to_string(r.kernels))
       .add("threads", r.threads)
       .add("seconds", r.seconds)
       .add("subproblems", r.subproblems)
       .add("split_depth", r.split_depth)
-      .add("plan_fingerprint", std::string_view(fingerprint))
+      .add("plan_fingerprint", format_fingerprint(r.plan_fingerprint))
       .add("resumed", r.resumed)
       .add("shard", r.shard.index)
       .add("shards", r.shard.count)
       .add("shard_subproblems", r.shard_subproblems);
   return o.str();
-}
-
-std::string engine_help() {
-  return "Counting engine: " + std::string(engine_names());  // cxxopts appends the default
-}
-
-engine parse_engine_option(const std::string& name) {
-  if (const auto e = parse_engine(name)) return *e;
-  throw usage_error("unknown engine '" + name + "': expected one of " + std::string(engine_names()));
 }
 
 }  // namespace nqueens::cli

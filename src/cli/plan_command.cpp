@@ -5,9 +5,11 @@
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
+#include "cli/shared_options.hpp"
+#include "nqueens/isa.hpp"
 #include "nqueens/memory.hpp"
-#include "nqueens/threads.hpp"
 #include "nqueens/scaling.hpp"
+#include "nqueens/threads.hpp"
 
 namespace nqueens::cli {
 
@@ -19,20 +21,17 @@ int run_plan(const std::vector<std::string>& args) {
   options.positional_help("");
   options.add_options()
       ("stats", "Run the plan and report per-subproblem times and the speed-up bound")
-      ("t,threads", "Worker threads for --stats (default: all hardware threads)", cxxopts::value<std::string>())
-      ("e,engine", engine_help(), cxxopts::value<std::string>()->default_value("symmetric"))
-      ("split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>())
-      ("json", "Print one JSON object")
-      ("h,help", "Show this help")
-      ("n", "Board size", cxxopts::value<std::vector<std::string>>());
-  options.parse_positional({"n"});
-  const auto result =
-      parse_command_line(options, args, {"-t", "--threads", "-e", "--engine", "--split-depth"}, true);
+      ("split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>());
+  add_shared_options(options, {.threads = "Worker threads for --stats (default: all hardware threads)",
+                               .engine = "symmetric",
+                               .json = true});
+  add_board_size_operand(options);
+  const auto result = parse_command_line(options, args, true);
   if (result.count("help")) {
-    std::cout << options.help() << '\n';
+    std::cout << options.help() << '\n' << engines_help();
     return 0;
   }
-  const int n = parse_board_size(single_positional(result, "n", "board size N (1 to 32)"));
+  const int n = board_size_operand(result);
   plan_options po;
   po.kind = parse_engine_option(result["engine"].as<std::string>());
   if (result.count("split-depth")) {
@@ -43,15 +42,15 @@ int run_plan(const std::vector<std::string>& args) {
   if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
   const bool json = result.count("json") != 0;
   const plan p(n, po);
-  char fingerprint[24];
-  std::snprintf(fingerprint, sizeof fingerprint, "%016llx", static_cast<unsigned long long>(p.fingerprint()));
+  const std::string fingerprint = format_fingerprint(p.fingerprint());
 
   json_object o;
   o.add("n", n)
       .add("engine", to_string(p.kind()))
+      .add("isa", to_string(active_isa()))
       .add("split_depth", p.split_depth())
       .add("subproblems", p.size())
-      .add("plan_fingerprint", std::string_view(fingerprint));
+      .add("plan_fingerprint", fingerprint);
   const std::uint64_t memory = memory_estimate(n, p.kind());
   if (memory > 0) o.add("memory_estimate_bytes", memory);
   if (!result.count("stats")) {
@@ -59,7 +58,7 @@ int run_plan(const std::vector<std::string>& args) {
       std::cout << o.str() << '\n';
     } else {
       std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", n,
-                  std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(), fingerprint);
+                  std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(), fingerprint.c_str());
       if (memory > 0) {
         std::printf("memory: about %.1f MiB at the peak on %d threads\n", static_cast<double>(memory) / (1024.0 * 1024.0),
                     hardware_threads());
@@ -82,7 +81,7 @@ int run_plan(const std::vector<std::string>& args) {
     std::cout << o.str() << '\n';
   } else {
     std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", n,
-                std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(), fingerprint);
+                std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(), fingerprint.c_str());
     std::printf("timed run on %d thread%s: %.3f s wall, Q(%d) = %s %s\n", lb.threads, lb.threads == 1 ? "" : "s",
                 lb.wall_seconds, n, to_string(lb.total).c_str(),
                 describe(lb.check.total, lb.check.published_total, "A000170").c_str());

@@ -7,6 +7,8 @@
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
+#include "cli/shared_options.hpp"
+#include "nqueens/isa.hpp"
 #include "nqueens/scaling.hpp"
 
 namespace nqueens::cli {
@@ -41,21 +43,19 @@ int run_scale(const std::vector<std::string>& args) {
   options.custom_help("N [options]");
   options.positional_help("");
   options.add_options()
-      ("t,threads", "Comma-separated thread counts (default: 1, 2, 4, ... and all hardware threads)",
-       cxxopts::value<std::string>())
       ("r,repeat", "Runs per thread count; the median is reported", cxxopts::value<std::string>()->default_value("3"))
-      ("csv", "Also write the rows to this CSV file", cxxopts::value<std::string>())
-      ("e,engine", engine_help(), cxxopts::value<std::string>()->default_value("symmetric"))
-      ("json", "Print one JSON object instead of a table")
-      ("h,help", "Show this help")
-      ("n", "Board size", cxxopts::value<std::vector<std::string>>());
-  options.parse_positional({"n"});
-  const auto result = parse_command_line(options, args, {"-t", "--threads", "-r", "--repeat", "--csv", "-e", "--engine"}, true);
+      ("csv", "Also write the rows to this CSV file", cxxopts::value<std::string>());
+  add_shared_options(options,
+                     {.threads = "Comma-separated thread counts (default: 1, 2, 4, ... and all hardware threads)",
+                      .engine = "symmetric",
+                      .json = true});
+  add_board_size_operand(options);
+  const auto result = parse_command_line(options, args, true);
   if (result.count("help")) {
-    std::cout << options.help() << '\n';
+    std::cout << options.help() << '\n' << engines_help();
     return 0;
   }
-  const int n = parse_board_size(single_positional(result, "n", "board size N (1 to 32)"));
+  const int n = board_size_operand(result);
   const std::vector<int> threads =
       result.count("threads") ? parse_thread_list(result["threads"].as<std::string>()) : default_thread_counts();
   const int repeat = static_cast<int>(parse_integer(result["repeat"].as<std::string>(), "--repeat", 1, 1000));
@@ -88,6 +88,7 @@ int run_scale(const std::vector<std::string>& args) {
     std::cout << json_object()
                      .add("n", n)
                      .add("engine", to_string(opts.kind))
+                     .add("isa", to_string(active_isa()))
                      .add("repeat", repeat)
                      .add("consistent", r.consistent)
                      .add_raw("verified", verified_json(r.check))

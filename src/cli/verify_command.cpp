@@ -5,6 +5,7 @@
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
+#include "cli/shared_options.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"
 
@@ -25,17 +26,13 @@ int run_verify(const std::vector<std::string>& args) {
   options.add_options()
       ("from", "First board size", cxxopts::value<std::string>()->default_value(std::to_string(default_from)))
       ("to", "Last board size", cxxopts::value<std::string>()->default_value(std::to_string(default_to)))
-      ("t,threads", "Worker threads (default: all hardware threads)", cxxopts::value<std::string>())
-      ("e,engine", engine_help(), cxxopts::value<std::string>()->default_value("symmetric"))
-      ("json", "Print one JSON object instead of a table")
-      ("h,help", "Show this help")
       ("extra", "", cxxopts::value<std::vector<std::string>>());
+  add_shared_options(options, {.threads = worker_threads_help, .engine = "symmetric", .json = true});
   options.parse_positional({"extra"});
-  const auto result =
-      parse_command_line(options, args, {"--from", "--to", "-t", "--threads", "-e", "--engine"}, false);
+  const auto result = parse_command_line(options, args, false);
   if (result.count("help")) {
     std::cout << options.help({""}) << "\nBoard sizes with published counts: 1 to " << max_published_board_size
-              << ".\n";
+              << ".\n\n" << engines_help();
     return 0;
   }
   if (result.count("extra")) {
@@ -64,10 +61,12 @@ int run_verify(const std::vector<std::string>& args) {
   int mismatches = 0;
   double seconds = 0.0;
   int threads = 0;
+  isa kernels = isa::portable;
   std::string rows;
   for (int n = from; n <= to; ++n) {
     const count_result r = count(n, opts);
     threads = r.threads;
+    kernels = r.kernels;
     seconds += r.seconds;
     const bool ok = r.check.verified(unique);
     mismatches += ok ? 0 : 1;
@@ -99,6 +98,7 @@ int run_verify(const std::vector<std::string>& args) {
                      .add("from", from)
                      .add("to", to)
                      .add("engine", to_string(opts.kind))
+                     .add("isa", to_string(kernels))
                      .add("threads", threads)
                      .add("seconds", seconds)
                      .add("checked", checked)

@@ -1,0 +1,64 @@
+#pragma once
+
+// The options several commands share (--threads, --engine, --json, --help),
+// declared once so that their spelling, short forms and help read the same in
+// every command. Header-only: src/CMakeLists.txt lists the CLI's sources.
+
+#include <algorithm>
+#include <string>
+
+#include <cxxopts.hpp>
+
+#include "cli/arguments.hpp"
+#include "nqueens/engine.hpp"
+
+namespace nqueens::cli {
+
+/// --threads help for a command that takes one worker-thread count.
+inline constexpr const char* worker_threads_help = "Worker threads (default: all hardware threads)";
+
+/// Which shared options a command takes; -h, --help is always added.
+struct shared_options {
+  /// --threads (-t) help, e.g. worker_threads_help; empty: no --threads.
+  std::string threads;
+  /// --engine (-e) default: "auto" (the fastest engine for N) or an engine
+  /// name; empty: no --engine.
+  std::string engine;
+  /// Adds --json.
+  bool json = false;
+};
+
+/// Adds the options `which` names to `options`, after the command's own.
+inline void add_shared_options(cxxopts::Options& options, const shared_options& which) {
+  auto add = options.add_options();
+  if (!which.threads.empty()) add("t,threads", which.threads, cxxopts::value<std::string>());
+  if (!which.engine.empty()) {
+    const std::string choice = which.engine == "auto" ? "auto, " : "";
+    const std::string rule =
+        which.engine == "auto" ? "; auto = the fastest engine for N that fits in --max-memory" : "";
+    // cxxopts appends the default.
+    add("e,engine", "Counting engine: " + choice + std::string(engine_names()) + rule,
+        cxxopts::value<std::string>()->default_value(which.engine));
+  }
+  if (which.json) add("json", "Print one JSON object instead of text");
+  add("h,help", "Show this help");
+}
+
+/// "Engines:" and one line per engine, for the help of a command with --engine.
+inline std::string engines_help() {
+  std::string text = "Engines:\n";
+  for (const engine e : all_engines()) {
+    std::string name(to_string(e));
+    name.resize(std::max<std::size_t>(name.size() + 2, 12), ' ');
+    text += "  " + name + std::string(engine_summary(e)) + '\n';
+  }
+  return text;
+}
+
+/// Parses --engine's value or throws usage_error naming the valid engines.
+inline engine parse_engine_option(const std::string& name) {
+  if (const auto e = parse_engine(name)) return *e;
+  throw usage_error("unknown engine '" + name + "': expected one of " + std::string(engine_names()));
+}
+
+}  // namespace nqueens::cli
