@@ -4,7 +4,7 @@ set -euo pipefail
 
 NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NQ_BUILD_DIR=${NQ_BUILD_DIR:-$NQ_ROOT/build/release}
-NQ_PACKAGES=(cmake ninja-build g++ libtbb-dev libcxxopts-dev libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin)
+NQ_PACKAGES=(cmake ninja-build g++ libtbb-dev libcxxopts-dev libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin qemu-user)
 
 # Installs the named Debian packages that are not installed yet; a no-op (and
 # no network) when everything is present, so every script can call it.
