@@ -22,7 +22,7 @@ namespace nqueens {
 
 /// Options for count().
 struct count_options {
-  engine kind = engine::symmetric;
+  engine kind = default_engine;
   /// Worker threads; 0 means every hardware thread.
   int threads = 0;
   /// Rows fixed per subproblem; 0 chooses automatically (see plan_options).
@@ -53,7 +53,7 @@ struct count_options {
 /// Everything a caller wants to print about one count.
 struct count_result {
   int n = 0;
-  engine kind = engine::symmetric;
+  engine kind = default_engine;
   /// The kernels that counted.
   isa kernels = isa::portable;
   uint128 total = 0;

@@ -29,6 +29,10 @@ enum class engine {
   quadrant = 2,
 };
 
+/// The engine a plan or count uses when none is named: it counts fundamental
+/// solutions too, at every board size, in next to no memory.
+inline constexpr engine default_engine = engine::symmetric;
+
 /// Every registered engine, in the registry's order.
 std::span<const engine> all_engines() noexcept;
 

@@ -27,7 +27,7 @@ inline constexpr int max_split_depth = 12;
 
 /// How to build a plan.
 struct plan_options {
-  engine kind = engine::symmetric;
+  engine kind = default_engine;
   /// How finely to split: for the row-by-row engines the leading rows fixed in
   /// every subproblem, for the quadrant engine the slices per class of column
   /// sets. 0 chooses automatically, aiming at `target_subproblems`.

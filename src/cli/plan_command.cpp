@@ -23,7 +23,7 @@ int run_plan(const std::vector<std::string>& args) {
       ("stats", "Run the plan and report per-subproblem times and the speed-up bound")
       ("split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>());
   add_shared_options(options, {.threads = "Worker threads for --stats (default: all hardware threads)",
-                               .engine = "symmetric",
+                               .engine = std::string(to_string(default_engine)),
                                .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);

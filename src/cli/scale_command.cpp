@@ -47,7 +47,7 @@ int run_scale(const std::vector<std::string>& args) {
       ("csv", "Also write the rows to this CSV file", cxxopts::value<std::string>());
   add_shared_options(options,
                      {.threads = "Comma-separated thread counts (default: 1, 2, 4, ... and all hardware threads)",
-                      .engine = "symmetric",
+                      .engine = std::string(to_string(default_engine)),
                       .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);

@@ -27,7 +27,7 @@ int run_verify(const std::vector<std::string>& args) {
       ("from", "First board size", cxxopts::value<std::string>()->default_value(std::to_string(default_from)))
       ("to", "Last board size", cxxopts::value<std::string>()->default_value(std::to_string(default_to)))
       ("extra", "", cxxopts::value<std::vector<std::string>>());
-  add_shared_options(options, {.threads = worker_threads_help, .engine = "symmetric", .json = true});
+  add_shared_options(options, {.threads = worker_threads_help, .engine = std::string(to_string(default_engine)), .json = true});
   options.parse_positional({"extra"});
   const auto result = parse_command_line(options, args, false);
   if (result.count("help")) {
