@@ -129,6 +129,16 @@ std::uint32_t candidate_columns(int n, const row_rules& rules, const row_prefix&
   return rules.allowed_columns(n, s, row) & ~attacked;
 }
 
+subproblem_count weighted_count(int n, const row_prefix& s, const search_start& start, const search_kernels& search,
+                                bool completions_are_classes) {
+  const std::uint64_t completions = search.count(n, start);
+  std::uint64_t total = 0;
+  if (__builtin_mul_overflow(completions, std::uint64_t{s.weight}, &total)) {
+    throw std::overflow_error("a subproblem has more than 2^64 solutions");
+  }
+  return {total, completions_are_classes ? completions : 0};
+}
+
 search_start prepare(int n, const row_rules& rules, const row_prefix& s) noexcept {
   search_start start;
   start.queens = s.columns;

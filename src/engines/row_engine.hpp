@@ -68,6 +68,13 @@ const std::vector<row_prefix>& row_subproblems(const engine_plan& p) noexcept;
 /// Precondition: `p` came from make_row_plan.
 std::uint64_t row_plan_nodes(const engine_plan& p);
 
+/// The counts of a subproblem that needs no leaf check: its completions times
+/// its weight (std::overflow_error past 2^64), and as many classes when
+/// `completions_are_classes` (each completion the one member of its class
+/// that the plan reaches).
+subproblem_count weighted_count(int n, const row_prefix& s, const search_start& start, const search_kernels& search,
+                                bool completions_are_classes);
+
 /// Where the search of subproblem `index` of `p` starts, when `p` is a row
 /// plan; nullopt for another engine's plan (tests compare kernels with it).
 std::optional<search_start> row_search_start(const engine_plan& p, std::size_t index);

@@ -1,20 +1,7 @@
-// The backtracking search for AVX-512 CPUs (the AVX2 lanes, with AVX-512's encodings and registers): the lane-parallel search.
-
-#include <immintrin.h>
-
-#include <array>
-#include <bit>
-#include <span>
-
-#include "kernels/backtrack.hpp"
-#include "kernels/target.hpp"
-
-NQUEENS_TARGET_AVX512
-namespace nqueens::detail::avx512 {
-#include "kernels/search_batched.inc"
-}  // namespace nqueens::detail::avx512
-NQUEENS_TARGET_END
-
-namespace nqueens::detail {
-extern const search_kernels avx512_search_kernels = {&avx512::count_batched, &avx512::visit_batched};
-}  // namespace nqueens::detail
+// The backtracking search for AVX-512 CPUs: the lane-parallel search (8
+// lanes, as for AVX2) with AVX-512's encodings and registers.
+#define NQUEENS_ISA avx512
+#define NQUEENS_ISA_TARGET NQUEENS_TARGET_AVX512
+#define NQUEENS_SEARCH batched
+#define NQUEENS_SEARCH_IS_BATCHED 1
+#include "kernels/search_for_isa.hpp"

@@ -14,6 +14,7 @@
 
 #define NQUEENS_PRAGMA(text) _Pragma(#text)
 
+#define NQUEENS_TARGET_BASELINE NQUEENS_PRAGMA(GCC push_options)
 #define NQUEENS_TARGET_AVX2 \
   NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target("avx2,bmi,bmi2,popcnt"))
 #define NQUEENS_TARGET_AVX512 \

@@ -7,21 +7,10 @@
 
 #include "engines/row_engine.hpp"
 #include "nqueens/plan.hpp"
+#include "support/row_prefixes.hpp"
 
 namespace nqueens {
 namespace {
-
-bool non_attacking(int n, const detail::row_prefix& s) {
-  for (int a = 0; a < n; ++a) {
-    for (int b = a + 1; b < n; ++b) {
-      if (!s.has_queen(a) || !s.has_queen(b)) continue;
-      const int ca = s.columns[static_cast<std::size_t>(a)],
-                cb = s.columns[static_cast<std::size_t>(b)];
-      if (ca == cb || std::abs(ca - cb) == b - a) return false;
-    }
-  }
-  return true;
-}
 
 TEST(MirrorPlanTest, MirrorSubproblemsArePrefixesInLexicographicOrder) {
   for (int n = 1; n <= 14; ++n) {

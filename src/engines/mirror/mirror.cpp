@@ -2,8 +2,6 @@
 // columns with weight 2, since each solution's mirror image starts in the
 // right half; the rest is row-by-row backtracking.
 
-#include <stdexcept>
-
 #include "engines/row_engine.hpp"
 #include "kernels/bits.hpp"
 
@@ -41,12 +39,7 @@ class mirror_rules final : public row_rules {
 
   subproblem_count solve(int n, const row_prefix& s, const search_start& start,
                          const search_kernels& search) const override {
-    const std::uint64_t completions = search.count(n, start);
-    std::uint64_t total = 0;
-    if (__builtin_mul_overflow(completions, std::uint64_t{s.weight}, &total)) {
-      throw std::overflow_error("a subproblem has more than 2^64 solutions");
-    }
-    return {total, 0};
+    return weighted_count(n, s, start, search, false);
   }
 };
 

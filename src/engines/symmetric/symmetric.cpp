@@ -16,7 +16,6 @@
 //   resolved at the leaf by comparing the images that also start at t.
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "engines/row_engine.hpp"
 #include "kernels/bits.hpp"
@@ -114,12 +113,7 @@ class symmetric_rules final : public row_rules {
       const std::uint64_t total = search.visit(n, start, &classify_leaf, &context);
       return {total, context.unique};
     }
-    const std::uint64_t completions = search.count(n, start);
-    std::uint64_t total = 0;
-    if (__builtin_mul_overflow(completions, std::uint64_t{s.weight}, &total)) {
-      throw std::overflow_error("a subproblem has more than 2^64 solutions");
-    }
-    return {total, completions};  // a corner class: each completion is one class of 8
+    return weighted_count(n, s, start, search, true);  // a corner queen: each completion is one class of 8
   }
 };
 
