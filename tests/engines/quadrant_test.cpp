@@ -97,13 +97,16 @@ std::uint64_t brute_force_disjoint_pairs(const std::vector<std::uint64_t>& a, co
   return pairs;
 }
 
-// Every instruction set's pair counter against brute force.
-class DisjointPairsTest : public ::testing::TestWithParam<isa> {
+// Every compiled pair counter (each instruction set, AVX-512 with and
+// without VPOPCNTDQ) against brute force.
+class DisjointPairsTest : public ::testing::TestWithParam<detail::quadrant_kernel_variant> {
  protected:
-  void SetUp() override { NQUEENS_SKIP_UNLESS_SUPPORTED(GetParam()); }
+  void SetUp() override {
+    if (!detail::cpu_supports(GetParam())) GTEST_SKIP() << "this CPU cannot run the " << GetParam().name << " kernels";
+  }
   std::uint64_t count_pairs(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b,
                             detail::pair_scratch& scratch) const {
-    return detail::count_disjoint_pairs(a, b, scratch, GetParam());
+    return GetParam().kernels->count_pairs(a, b, scratch);
   }
 };
 
@@ -159,23 +162,48 @@ TEST_P(DisjointPairsTest, EdgeCases) {
   EXPECT_EQ(count_pairs(top, many, scratch), 129u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Isas, DisjointPairsTest, ::testing::ValuesIn(nqueens::testing::all_isas()),
-                         [](const auto& info) { return nqueens::testing::name_of(info.param); });
+INSTANTIATE_TEST_SUITE_P(Variants, DisjointPairsTest, ::testing::ValuesIn(detail::quadrant_kernel_variants()),
+                         [](const auto& info) {
+                           std::string name = info.param.name;
+                           std::replace(name.begin(), name.end(), '+', '_');
+                           return name;
+                         });
+
+// Whole quadrant solves of every compiled variant agree with the portable one.
+TEST(QuadrantKernelTest, EveryVariantSolvesLikeThePortableOne) {
+  for (const int n : {9, 12, 14}) {
+    const detail::half_board_tables tables(n);
+    const plan p(n, {.kind = engine::quadrant, .split_depth = 2});
+    const auto& tasks = detail::quadrant_tasks_of(p.engine_plan());
+    detail::quadrant_scratch scratch;
+    for (const detail::quadrant_kernel_variant& v : detail::quadrant_kernel_variants()) {
+      if (!detail::cpu_supports(v)) continue;
+      std::uint64_t total = 0;
+      for (const detail::quadrant_task& t : tasks) {
+        const std::uint64_t got = v.kernels->solve(tables, t, p.split_depth(), scratch);
+        ASSERT_EQ(got, detail::quadrant_kernel_variants()[0].kernels->solve(tables, t, p.split_depth(), scratch))
+            << v.name << ", n = " << n << ", north " << t.north;
+        total += got;
+      }
+      EXPECT_EQ(total, *published_total(n)) << v.name;
+    }
+  }
+}
 
 // The quarter joins of every instruction set build the same groups, in the
 // same order, as the portable one.
-TEST(QuadrantKernelTest, EveryInstructionSetJoinsTheSameHalves) {
+TEST(QuadrantKernelTest, EveryVariantJoinsTheSameHalves) {
   for (const int n : {8, 11, 14}) {
     const detail::half_board_tables tables(n);
     const plan p(n, {.kind = engine::quadrant, .split_depth = 1});
     std::vector<std::uint64_t> expected, got;
     for (const detail::quadrant_task& t : detail::quadrant_tasks_of(p.engine_plan())) {
       const std::size_t count = detail::quadrant_kernels_for(isa::portable).north_halves(tables, t.north, expected);
-      for (const isa kernels : nqueens::testing::all_isas()) {
-        if (!cpu_supports(kernels)) continue;
-        ASSERT_EQ(detail::quadrant_kernels_for(kernels).north_halves(tables, t.north, got), count);
+      for (const detail::quadrant_kernel_variant& v : detail::quadrant_kernel_variants()) {
+        if (!detail::cpu_supports(v)) continue;
+        ASSERT_EQ(v.kernels->north_halves(tables, t.north, got), count);
         ASSERT_TRUE(std::equal(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(count), expected.begin()))
-            << to_string(kernels) << ", n = " << n << ", north " << t.north;
+            << v.name << ", n = " << n << ", north " << t.north;
       }
     }
   }

@@ -31,17 +31,27 @@ extern const quadrant_kernels avx2_quadrant_kernels;
 extern const quadrant_kernels avx512_quadrant_kernels;
 extern const quadrant_kernels avx512_vpopcntdq_quadrant_kernels;
 
-const quadrant_kernels& quadrant_kernels_for(isa kernels) noexcept {
-  switch (kernels) {
-    case isa::portable:
-      return portable_quadrant_kernels;
-    case isa::avx2:
-      return avx2_quadrant_kernels;
-    case isa::avx512:
-      break;
-  }
+std::span<const quadrant_kernel_variant> quadrant_kernel_variants() noexcept {
+  static const std::array<quadrant_kernel_variant, 4> variants = {{
+      {"portable", isa::portable, false, &portable_quadrant_kernels},
+      {"avx2", isa::avx2, false, &avx2_quadrant_kernels},
+      {"avx512", isa::avx512, false, &avx512_quadrant_kernels},
+      {"avx512+vpopcntdq", isa::avx512, true, &avx512_vpopcntdq_quadrant_kernels},
+  }};
+  return variants;
+}
+
+bool cpu_supports(const quadrant_kernel_variant& v) noexcept {
   static const bool vpopcntdq = __builtin_cpu_supports("avx512vpopcntdq");
-  return vpopcntdq ? avx512_vpopcntdq_quadrant_kernels : avx512_quadrant_kernels;
+  return nqueens::cpu_supports(v.needs) && (!v.needs_vpopcntdq || vpopcntdq);
+}
+
+const quadrant_kernels& quadrant_kernels_for(isa kernels) noexcept {
+  const quadrant_kernels* best = &portable_quadrant_kernels;
+  for (const quadrant_kernel_variant& v : quadrant_kernel_variants()) {
+    if (v.needs == kernels && cpu_supports(v)) best = v.kernels;
+  }
+  return *best;
 }
 
 std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
