@@ -21,7 +21,7 @@ inline std::uint64_t plan_nodes(int n, engine kind) {
   const auto key = std::make_pair(n, kind);
   if (const auto it = cache.find(key); it != cache.end()) return it->second;
   const plan p(n, {.kind = kind});
-  const std::uint64_t nodes = detail::row_plan_nodes(p.engine_plan());
+  const std::uint64_t nodes = detail::row_plan_nodes(*p.engine_plan());
   cache.emplace(key, nodes);
   return nodes;
 }

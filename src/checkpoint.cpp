@@ -15,7 +15,8 @@ namespace nqueens {
 namespace {
 
 constexpr std::array<unsigned char, 8> magic = {'N', 'Q', 'C', 'K', 'P', 'T', '\r', '\n'};
-constexpr std::uint32_t format_version = 1;
+// 2: records carry the rotation-symmetric counts; the header, the plan scope.
+constexpr std::uint32_t format_version = 2;
 constexpr std::uint32_t record_subproblem = 1;
 constexpr std::uint32_t record_complete = 2;
 
@@ -44,6 +45,7 @@ std::array<unsigned char, checkpoint_journal::header_size> header_for(const plan
   put(h.data() + 32, p.size(), 8);
   put(h.data() + 40, static_cast<std::uint64_t>(shard.index), 4);
   put(h.data() + 44, static_cast<std::uint64_t>(shard.count), 4);
+  put(h.data() + 48, static_cast<std::uint64_t>(p.scope()), 4);
   put(h.data() + 56, checksum(h.data(), 56), 8);
   return h;
 }
@@ -55,7 +57,9 @@ std::array<unsigned char, checkpoint_journal::record_size> record_for(std::uint3
   put(r.data() + 4, index, 4);
   put(r.data() + 8, c.total, 8);
   put(r.data() + 16, c.unique, 8);
-  put(r.data() + 24, checksum(r.data(), 24), 8);
+  put(r.data() + 24, c.symmetric_180, 8);
+  put(r.data() + 32, c.symmetric_90, 8);
+  put(r.data() + 40, checksum(r.data(), 40), 8);
   return r;
 }
 
@@ -65,8 +69,11 @@ std::string describe_run(const unsigned char* h) {
   for (const engine e : all_engines()) {
     if (get(h + 16, 4) == static_cast<std::uint64_t>(e)) engine_name = to_string(e);
   }
-  std::string out = "n = " + std::to_string(get(h + 12, 4)) + ", engine " + engine_name + ", split depth " +
-                    std::to_string(get(h + 20, 4)) + ", plan " + format_fingerprint(get(h + 24, 8));
+  const bool rotational = get(h + 48, 4) == static_cast<std::uint64_t>(plan_scope::rotational);
+  std::string out = "n = " + std::to_string(get(h + 12, 4)) +
+                    (rotational ? ", rotation-symmetric solutions only"
+                                : ", engine " + engine_name + ", split depth " + std::to_string(get(h + 20, 4))) +
+                    ", plan " + format_fingerprint(get(h + 24, 8));
   if (get(h + 44, 4) > 1) out += ", shard " + std::to_string(get(h + 40, 4)) + "/" + std::to_string(get(h + 44, 4));
   return out;
 }
@@ -149,7 +156,8 @@ checkpoint_journal::checkpoint_journal(const std::string& path, const plan& p, s
     }
     if (get(h + 8, 4) != format_version) {
       throw checkpoint_error(reason::foreign, name + " has journal format " + std::to_string(get(h + 8, 4)) +
-                                                  ", this build reads format " + std::to_string(format_version));
+                                                  ", this build reads format " + std::to_string(format_version) +
+                                                  " (finish that run with the build that started it, or start afresh)");
     }
     if (std::memcmp(h, expected.data(), header_size) != 0) {
       throw checkpoint_error(reason::foreign, name + " belongs to another run (" + describe_run(h) +
@@ -162,7 +170,7 @@ checkpoint_journal::checkpoint_journal(const std::string& path, const plan& p, s
       const unsigned char* r = bytes.data() + header_size + k * record_size;
       const std::string where = name + ": record " + std::to_string(k) + " at byte " +
                                 std::to_string(header_size + k * record_size);
-      if (get(r + 24, 8) != checksum(r, 24)) {
+      if (get(r + 40, 8) != checksum(r, 40)) {
         // A last record of zeros is a crash that extended the file before its
         // data reached the disk: torn, like a short one. Other damage is not.
         const bool zeros = std::all_of(r, r + record_size, [](unsigned char b) { return b == 0; });
@@ -175,7 +183,7 @@ checkpoint_journal::checkpoint_journal(const std::string& path, const plan& p, s
       if (complete_) throw checkpoint_error(reason::corrupt, where + " follows the completion mark");
       const auto type = static_cast<std::uint32_t>(get(r, 4));
       const auto index = static_cast<std::size_t>(get(r + 4, 4));
-      const subproblem_count c{get(r + 8, 8), get(r + 16, 8)};
+      const subproblem_count c{get(r + 8, 8), get(r + 16, 8), get(r + 24, 8), get(r + 32, 8)};
       if (type == record_complete) {
         if (finished_count_ != owned_count) {
           throw checkpoint_error(reason::corrupt, where + " marks the run complete with subproblems missing");

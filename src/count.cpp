@@ -16,4 +16,11 @@ count_result count(int n, const count_options& options) {
   return detail::drive(p, options, arena, start);
 }
 
+count_result symmetric_counts(int n, const count_options& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const plan p(n, plan_options{.scope = plan_scope::rotational});
+  detail::arena_executor arena(options.threads, options.kernels, options.max_memory);
+  return detail::drive(p, options, arena, start);
+}
+
 }  // namespace nqueens

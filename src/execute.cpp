@@ -9,18 +9,25 @@
 
 #include "arena.hpp"
 #include "engines/engine.hpp"
+#include "kernels/backtrack.hpp"
 #include "nqueens/memory.hpp"
+#include "rotation_plan.hpp"
 
 namespace nqueens {
 
 run_context::run_context(const plan& p, std::optional<isa> kernels, int threads)
-    : plan_(p.shared_engine_plan()),
+    : n_(p.board_size()),
+      plan_(p.shared_engine_plan()),
+      rotation_(p.rotation_tasks()),
+      engine_size_(p.engine_subproblems()),
       kernels_(kernels ? *kernels : active_isa()),
-      fingerprint_(p.fingerprint()),
-      size_(p.size()) {
+      search_(nullptr),
+      fingerprint_(p.fingerprint()) {
   if (!cpu_supports(kernels_)) {
     throw isa_error("this CPU cannot run the " + std::string(to_string(kernels_)) + " kernels");
   }
+  search_ = &detail::search_kernels_for(kernels_);
+  if (plan_ == nullptr) return;
   detail::worker_arena arena(threads);
   arena.execute([&] { impl_ = plan_->make_context(kernels_); });  // tables built on the arena's threads
 }
@@ -30,11 +37,12 @@ run_context::run_context(run_context&&) noexcept = default;
 run_context& run_context::operator=(run_context&&) noexcept = default;
 
 subproblem_count run_context::solve(std::size_t index) const {
-  if (index >= size_) {
+  if (index < engine_size_) return impl_->solve(index);
+  if (index - engine_size_ >= rotation_->size()) {
     throw std::out_of_range("subproblem index " + std::to_string(index) + " is outside the plan of " +
-                            std::to_string(size_));
+                            std::to_string(engine_size_ + rotation_->size()));
   }
-  return impl_->solve(index);
+  return detail::solve_rotation_task(n_, (*rotation_)[index - engine_size_], *search_);
 }
 
 execution execute(const plan& p, std::span<const std::size_t> indices, const execute_options& options,

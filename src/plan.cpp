@@ -6,18 +6,19 @@
 
 #include "engines/registry.hpp"
 #include "fingerprint.hpp"
+#include "rotation_plan.hpp"
 
 namespace nqueens {
 
 namespace {
 // Bumped whenever the meaning of an index could change for the same options.
-constexpr std::string_view plan_format = "nqueens-plan/3";
+constexpr std::string_view plan_format = "nqueens-plan/4";
 }  // namespace
 
-plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind) {
+plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind), scope_(options.scope) {
   const detail::engine_definition& engine = detail::definition_of(options.kind);
   require_valid_board_size(n);
-  if (n > engine.max_board_size) {
+  if (scope_ == plan_scope::all && n > engine.max_board_size) {
     throw std::invalid_argument("the " + std::string(engine.name) + " engine handles n up to " +
                                 std::to_string(engine.max_board_size));
   }
@@ -25,23 +26,33 @@ plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind) {
     throw std::invalid_argument("split depth " + std::to_string(options.split_depth) +
                                 " is out of range: expected 0 (automatic) to " + std::to_string(max_split_depth));
   }
-  const std::size_t target = options.target_subproblems != 0 ? options.target_subproblems : automatic_target(n);
-  impl_ = engine.make_plan(n, options.split_depth, target);
   detail::fnv1a hash;
   hash.add_text(plan_format);
   hash.add_u64(static_cast<std::uint64_t>(n));
-  hash.add_text(engine.name);
-  hash.add_u64(static_cast<std::uint64_t>(impl_->split_depth()));
-  hash.add_u64(impl_->size());
-  impl_->add_to_fingerprint(hash);
+  if (scope_ == plan_scope::all) {
+    const std::size_t target = options.target_subproblems != 0 ? options.target_subproblems : automatic_target(n);
+    impl_ = engine.make_plan(n, options.split_depth, target);
+    engine_size_ = impl_->size();
+    hash.add_text(engine.name);
+    hash.add_u64(static_cast<std::uint64_t>(impl_->split_depth()));
+    hash.add_u64(impl_->size());
+    impl_->add_to_fingerprint(hash);
+  } else {
+    hash.add_text("rotational");
+  }
+  rotation_ = std::make_shared<const std::vector<detail::rotation_task>>(detail::rotation_tasks(n));
+  rotation_size_ = rotation_->size();
+  detail::add_to_fingerprint(hash, *rotation_);
   fingerprint_ = hash.value();
 }
 
-int plan::split_depth() const noexcept { return impl_->split_depth(); }
+int plan::split_depth() const noexcept { return impl_ != nullptr ? impl_->split_depth() : 0; }
 
-std::size_t plan::size() const noexcept { return impl_->size(); }
-
-std::uint64_t plan::estimated_work(std::size_t index) const { return impl_->estimated_work(index); }
+// The rotation subproblems are a few percent of a count's time at most: they
+// weigh as the smallest engine subproblem.
+std::uint64_t plan::estimated_work(std::size_t index) const {
+  return index < engine_size_ ? impl_->estimated_work(index) : 1;
+}
 
 std::string format_fingerprint(std::uint64_t fingerprint) {
   char text[24];

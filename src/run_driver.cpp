@@ -6,6 +6,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "nqueens/checkpoint.hpp"
@@ -186,12 +188,29 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   }
   const totals sums = reduce(run);  // only this shard's subproblems ever finish
   r.threads = threads;
+  r.scope = p.scope();
   r.total = sums.total;
+  r.symmetric_180 = sums.symmetric_180;
+  r.symmetric_90 = sums.symmetric_90;
   r.finished = sums.finished;
   r.complete = sums.finished == mine.size();
-  if (counts_unique(p.kind())) r.unique = sums.unique;
+  const bool everything = r.complete && options.shard.whole() && p.scope() == plan_scope::all;
+  if (everything) {
+    r.unique = fundamental_count(n, sums.total, sums.symmetric_180, sums.symmetric_90);
+    // An engine that classifies solutions itself must agree: a check of
+    // both searches that costs nothing.
+    if (counts_unique(p.kind()) && sums.unique != *r.unique) {
+      throw std::logic_error("the " + std::string(to_string(p.kind())) + " engine counted " + to_string(sums.unique) +
+                             " fundamental solutions of n = " + std::to_string(n) + ", Burnside's lemma gives " +
+                             to_string(*r.unique));
+    }
+  }
   if (r.complete) {
-    if (options.shard.whole()) r.check = verify(n, sums.total, r.unique);
+    if (everything) {
+      r.check = verify(n, sums.total, r.unique, sums.symmetric_180, sums.symmetric_90);
+    } else if (options.shard.whole()) {
+      r.check = verify(n, std::nullopt, std::nullopt, sums.symmetric_180, sums.symmetric_90);
+    }
     if (journal && !journal->complete()) journal->mark_complete();
   }
   if (options.on_progress) options.on_progress(snapshot(state, mine.size(), threads, start, true));

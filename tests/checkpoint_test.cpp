@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nqueens/count.hpp"
+#include "fingerprint.hpp"
 #include "nqueens/known_counts.hpp"
 
 namespace nqueens {
@@ -64,7 +65,7 @@ TEST_F(CheckpointTest, ResumingAfterKSubproblemsGivesTheExactCounts) {
       EXPECT_EQ(r.resumed, k);
       EXPECT_EQ(r.total, *published_total(13)) << "k = " << k << ", threads " << threads;
       EXPECT_EQ(*r.unique, *published_unique(13));
-      EXPECT_TRUE(r.check.verified(true));
+      EXPECT_TRUE(r.check.verified());
     }
   }
 }
@@ -212,6 +213,64 @@ TEST_F(CheckpointTest, SameRecordTwiceIsHarmlessDifferentTwiceIsCorrupt) {
     j.record(3, wrong);
   }
   EXPECT_THROW(checkpoint_journal(path_.string(), p), checkpoint_error);
+}
+
+}  // namespace
+}  // namespace nqueens
+
+namespace nqueens {
+namespace {
+
+// A journal of format 1 (records without the rotation-symmetric counts, from
+// an older build) is refused with a message saying so, not misread.
+TEST(CheckpointFormatTest, OlderFormatIsRefusedClearly) {
+  const auto path = std::filesystem::temp_directory_path() / ("nqueens-format-" + std::to_string(::getpid()) + ".ckpt");
+  std::filesystem::remove(path);
+  const plan p(10);
+  { checkpoint_journal j(path.string(), p); }
+  std::vector<unsigned char> header(checkpoint_journal::header_size);
+  {
+    std::ifstream in(path, std::ios::binary);
+    in.read(reinterpret_cast<char*>(header.data()), static_cast<std::streamsize>(header.size()));
+  }
+  header[8] = 1;  // the format version, then the header's own checksum over bytes 0..55
+  detail::fnv1a hash;
+  for (std::size_t i = 0; i < 56; ++i) hash.add_byte(header[i]);
+  for (int i = 0; i < 8; ++i) header[56 + static_cast<std::size_t>(i)] = static_cast<unsigned char>(hash.value() >> (8 * i));
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(header.data()), static_cast<std::streamsize>(header.size()));
+  }
+  try {
+    checkpoint_journal j(path.string(), p);
+    FAIL() << "a format-1 journal was accepted";
+  } catch (const checkpoint_error& e) {
+    EXPECT_EQ(e.why(), checkpoint_error::reason::foreign);
+    EXPECT_NE(std::string(e.what()).find("has journal format 1, this build reads format 2"), std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
+// Records carry all four counts: a resumed count gets the same rotation-
+// symmetric counts, and so the same fundamental count, as a fresh one.
+TEST(CheckpointFormatTest, ResumedCountKeepsTheSymmetricCounts) {
+  const auto path = std::filesystem::temp_directory_path() / ("nqueens-sym-" + std::to_string(::getpid()) + ".ckpt");
+  std::filesystem::remove(path);
+  const plan p(12, {.kind = engine::mirror});
+  {
+    checkpoint_journal j(path.string(), p);
+    const run_context context(p);
+    for (std::size_t i = p.engine_subproblems() / 2; i < p.size(); ++i) j.record(i, context.solve(i));
+  }
+  count_options o{.kind = engine::mirror, .threads = 2};
+  o.checkpoint = path.string();
+  const count_result r = count(12, o);
+  EXPECT_GT(r.resumed, 0u);
+  EXPECT_EQ(r.symmetric_180, *published_symmetric_180(12));
+  EXPECT_EQ(r.symmetric_90, *published_symmetric_90(12));
+  EXPECT_EQ(*r.unique, *published_unique(12));
+  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -90,14 +90,48 @@ TEST(CliTest, CountJsonIsOneObjectWithExactTotal) {
   }
 }
 
-TEST(CliTest, CountPrintsUniqueBesideTotal) {
-  const cli_run r = run_cli("count 10");
+// Every engine gives the four counts, each verified: the fundamental count
+// comes from the rotation-symmetric ones (Burnside), not from the engine.
+TEST(CliTest, CountPrintsAllFourCountsForEveryEngine) {
+  for (const char* engine : {"symmetric", "mirror", "quadrant"}) {
+    const cli_run r = run_cli(std::string("count 12 --engine ") + engine);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("unique = 1787  verified"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("unchanged by a half turn: 80  verified (OEIS A032522)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("unchanged by a quarter turn: 8  verified (OEIS A033148)"), std::string::npos) << r.out;
+    const cli_run j = run_cli(std::string("count 12 --json --engine ") + engine);
+    EXPECT_NE(j.out.find("\"n\":12,\"total\":14200,\"unique\":1787,\"symmetric_180\":80,\"symmetric_90\":8,"),
+              std::string::npos)
+        << j.out;
+    EXPECT_NE(j.out.find("\"verified\":true"), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find(std::string("\"engine\":\"") + engine + "\""), std::string::npos) << j.out;
+  }
+}
+
+TEST(CliTest, RotationalCountsTheSymmetricSolutionsAlone) {
+  const cli_run r = run_cli("rotational 13 --json --threads 2");
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("Q(10) = 724  verified"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("unique = 92  verified"), std::string::npos) << r.out;
-  const cli_run m = run_cli("count 10 --engine mirror --json");
-  EXPECT_NE(m.out.find("\"unique\":null"), std::string::npos) << m.out;
-  EXPECT_NE(m.out.find("\"engine\":\"mirror\""), std::string::npos) << m.out;
+  EXPECT_EQ(lines_in(r.out), 1);
+  EXPECT_EQ(r.out.rfind("{\"n\":13,\"symmetric_180\":136,\"symmetric_90\":8,", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << r.out;
+  const cli_run text = run_cli("rotational 16");
+  EXPECT_NE(text.out.find("unchanged by a half turn: 3000  verified"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("unchanged by a quarter turn: 64  verified"), std::string::npos) << text.out;
+  const cli_run help = run_cli("rotational --help");
+  EXPECT_NE(help.out.find("'symmetric' engine"), std::string::npos) << help.out;  // says how it differs
+  EXPECT_EQ(run_cli("rotational 33").status, 2);
+}
+
+TEST(CliTest, VerifyChecksAllFourColumnsWithTheAutoEngine) {
+  const cli_run r = run_cli("verify --from 12 --to 17 --json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"engine\":\"auto\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("{\"n\":16,\"total\":14772512,\"unique\":1846955,\"symmetric_180\":3000,\"symmetric_90\":64,"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\"engine\":\"quadrant\""), std::string::npos) << r.out;  // auto picks it at 16 and 17
+  EXPECT_NE(r.out.find("\"ok\":true"), std::string::npos) << r.out;
 }
 
 TEST(CliTest, VerifyDefaultRangePasses) {
@@ -144,9 +178,8 @@ TEST(CliTest, PlanStatsReportsTheBound) {
 }
 
 // Signal and kill tests need a count that is still running when the signal
-// lands and a resume that finishes soon. They signal once the run has written
-// its journal header (so the count has started, whatever the build's speed)
-// and 0.2 s more; Q(17) runs for over a second in Release and under ASan
+// lands and a resume that finishes soon. They signal once the run's journal
+// holds a finished subproblem (whatever the build's speed) and 0.2 s more; Q(17) runs for over a second in Release and under ASan
 // (measured 1.2 s and 3.6 s on 2 threads). ThreadSanitizer runs the kernel
 // 5-15 times slower, so Q(16) there.
 #ifdef NQUEENS_SANITIZED_THREAD
@@ -175,13 +208,15 @@ class CliCheckpointTest : public ::testing::Test {
     EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
   }
   // Starts `count long_n <options> --checkpoint journal`, runs `signal_commands`
-  // (with $pid) once the journal exists and the count has run 0.2 s more,
-  // and returns how the count ended.
+  // (with $pid) once the journal holds a finished subproblem and the count has
+  // run 0.2 s more, and returns how the count ended.
   cli_run interrupt_count(const std::string& options, const std::string& signal_commands) {
-    return run_script(std::string("$NQ count ") + long_n + " " + options + " --checkpoint " + journal_ +
-                      " & pid=$!; i=0; until [ -s " + journal_ +
-                      " ] || [ $i -ge 3000 ]; do sleep 0.01; i=$((i+1)); done; sleep 0.2; " + signal_commands +
-                      "; wait $pid");
+    // Past the 64-byte header: a record is in, so the signal lands mid-count
+    // (not while the tables are built, which takes seconds under TSan).
+    return run_script(std::string("$NQ count ") + long_n + " " + options + " --checkpoint-interval 0.1 --checkpoint " +
+                      journal_ + " & pid=$!; i=0; until [ \"$(stat -c %s " + journal_ +
+                      " 2>/dev/null || echo 0)\" -gt 64 ] || [ $i -ge 6000 ]; do sleep 0.01; i=$((i+1)); done; sleep 0.2; " +
+                      signal_commands + "; wait $pid");
   }
   std::string journal_;
 };
@@ -395,7 +430,7 @@ TEST(CliTest, QuadrantEngineCountsAndVerifies) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("engine quadrant"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("unique"), std::string::npos) << r.out;  // totals only
+  EXPECT_NE(r.out.find("unique = 1787  verified"), std::string::npos) << r.out;  // from the rotation-symmetric counts
 }
 
 TEST(CliTest, QuadrantWorksWithJournalsAndShards) {

@@ -18,7 +18,7 @@ TEST_P(ShardTest, ShardsPartitionThePlanAndAddUpToTheWhole) {
   const int shards = GetParam();
   const plan p(12);
   std::vector<int> owner(p.size(), -1);
-  uint128 total = 0, unique = 0;
+  uint128 total = 0, symmetric_180 = 0, symmetric_90 = 0;
   for (int k = 0; k < shards; ++k) {
     const auto mine = shard_indices(p, {k, shards});
     for (std::size_t j = 1; j < mine.size(); ++j) EXPECT_LT(mine[j - 1], mine[j]);
@@ -31,12 +31,17 @@ TEST_P(ShardTest, ShardsPartitionThePlanAndAddUpToTheWhole) {
     EXPECT_TRUE(r.complete);
     // A part is never verified alone; one shard of one is the whole.
     EXPECT_EQ(r.check.total, shards == 1 ? verdict::match : verdict::unknown);
+    // The fundamental count needs the whole: merge derives it.
+    EXPECT_EQ(r.unique.has_value(), shards == 1);
     total += r.total;
-    unique += *r.unique;
+    symmetric_180 += r.symmetric_180;
+    symmetric_90 += r.symmetric_90;
   }
   for (std::size_t i = 0; i < p.size(); ++i) EXPECT_NE(owner[i], -1) << "subproblem " << i << " in no shard";
   EXPECT_EQ(total, *published_total(12));
-  EXPECT_EQ(unique, *published_unique(12));
+  EXPECT_EQ(symmetric_180, *published_symmetric_180(12));
+  EXPECT_EQ(symmetric_90, *published_symmetric_90(12));
+  EXPECT_EQ(fundamental_count(12, total, symmetric_180, symmetric_90), *published_unique(12));
 }
 
 // M = 1, small M, M above the number of subproblems of the 12-board plan (1322 subproblems).

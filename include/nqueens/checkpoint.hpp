@@ -5,8 +5,9 @@
 /// long count survives Ctrl-C, a crash or `kill -9` and resumes where it was.
 ///
 /// Layout (little-endian): a 64-byte header naming the run (format version, n,
-/// engine, split depth, plan fingerprint, subproblem count, shard, checksum), then
-/// 32-byte records (type, subproblem index, total, unique, checksum). The last
+/// engine, split depth, plan fingerprint, subproblem count, shard, plan scope,
+/// checksum), then 48-byte records (type, subproblem index, total, unique,
+/// half-turn and quarter-turn counts, checksum). The last
 /// record of a finished run marks it complete. A record cut short by a crash
 /// is dropped on open; any other damage is reported, never skipped.
 
@@ -44,7 +45,7 @@ class checkpoint_error : public std::runtime_error {
 class checkpoint_journal {
  public:
   static constexpr std::size_t header_size = 64;
-  static constexpr std::size_t record_size = 32;
+  static constexpr std::size_t record_size = 48;
 
   /// Opens `path` for shard `shard` of plan `p` (the whole plan by default),
   /// creating it when missing (or empty). An existing journal must name the

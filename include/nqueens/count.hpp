@@ -56,9 +56,18 @@ struct count_result {
   engine kind = default_engine;
   /// The kernels that counted.
   isa kernels = isa::portable;
+  /// What was counted: everything, or (symmetric_counts()) only the
+  /// rotation-symmetric solutions, when `total` is 0 and `unique` empty.
+  plan_scope scope = plan_scope::all;
   uint128 total = 0;
-  /// Fundamental solutions, when the engine counts them.
+  /// Fundamental solutions, (Q + P + 2R) / 8 by Burnside's lemma (see
+  /// fundamental_count), for every engine; empty for a shard (merge derives
+  /// it) or a count that did not finish.
   std::optional<uint128> unique;
+  /// Solutions unchanged by a half turn (P, OEIS A032522) and by a quarter
+  /// turn (R, OEIS A033148); a shard's part for a shard.
+  uint128 symmetric_180 = 0;
+  uint128 symmetric_90 = 0;
   int threads = 0;
   /// Wall-clock seconds of planning plus execution.
   double seconds = 0.0;
@@ -80,9 +89,15 @@ struct count_result {
   std::size_t shard_subproblems = 0;
 };
 
-/// Counts every solution of the n-queens problem on an n x n board.
+/// Counts every solution of the n-queens problem on an n x n board, with the
+/// fundamental count and the rotation-symmetric counts.
 /// Throws std::invalid_argument for n outside 1..max_board_size or bad
 /// options, checkpoint_error for a journal that cannot be used or written.
 count_result count(int n, const count_options& options = {});
+
+/// Counts only the solutions unchanged by a half turn and by a quarter turn
+/// (`nqueens rotational`): a small search next to Q(n), for every n up to
+/// max_board_size. `options.kind` and `split_depth` are not used.
+count_result symmetric_counts(int n, const count_options& options = {});
 
 }  // namespace nqueens

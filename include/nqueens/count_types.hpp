@@ -19,4 +19,14 @@ std::string to_string(uint128 value);
 /// Adds `b` to `a`, throwing std::overflow_error instead of wrapping.
 uint128 checked_add(uint128 a, uint128 b);
 
+/// The fundamental count, one per class under the 8 symmetries of the board,
+/// from Q(n) and the solutions unchanged by a half turn (P) and a quarter turn
+/// (R). By Burnside's lemma it is the mean number of solutions each symmetry
+/// fixes; for n > 1 no solution is its own mirror image (two queens would
+/// share a row, a column or, for the diagonal reflections, a line), so it is
+/// (Q + P + 2R) / 8; on the 1-board the lone queen is fixed by all eight.
+/// Throws std::domain_error when the sum is not a multiple of 8: the three
+/// counts cannot all be right.
+uint128 fundamental_count(int n, uint128 total, uint128 symmetric_180, uint128 symmetric_90);
+
 }  // namespace nqueens

@@ -20,6 +20,7 @@ namespace nqueens {
 
 namespace detail {
 class engine_context;
+struct search_kernels;
 }
 
 /// Weighted solution counts found under one subproblem.
@@ -33,6 +34,10 @@ struct subproblem_count {
   /// Fundamental solutions (classes under the 8 symmetries) whose canonical
   /// member lies in this subproblem; 0 for engines that do not count them.
   std::uint64_t unique = 0;
+  /// Solutions unchanged by a half turn, and by a quarter turn, that this
+  /// subproblem counts (only the plan's rotation subproblems count them).
+  std::uint64_t symmetric_180 = 0;
+  std::uint64_t symmetric_90 = 0;
 
   friend bool operator==(const subproblem_count&, const subproblem_count&) = default;
 };
@@ -63,11 +68,14 @@ class run_context {
   subproblem_count solve(std::size_t index) const;
 
  private:
+  int n_;
   std::shared_ptr<const detail::engine_plan> plan_;  // kept alive: the context reads it
-  std::unique_ptr<detail::engine_context> impl_;
+  std::unique_ptr<detail::engine_context> impl_;     // null for a rotational plan
+  std::shared_ptr<const std::vector<detail::rotation_task>> rotation_;
+  std::size_t engine_size_;
   isa kernels_;
+  const detail::search_kernels* search_;
   std::uint64_t fingerprint_;
-  std::size_t size_;
 };
 
 /// How to run a plan.

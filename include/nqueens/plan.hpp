@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "nqueens/board.hpp"
 #include "nqueens/engine.hpp"
@@ -19,11 +20,22 @@ namespace nqueens {
 
 namespace detail {
 class engine_plan;
+struct rotation_task;
 }
 
 /// Deepest split a plan can ask for: for the row-by-row engines, rows
 /// 0..max_split_depth-1 fixed; for the quadrant engine, slices per class.
 inline constexpr int max_split_depth = 12;
+
+/// What a plan counts.
+enum class plan_scope {
+  /// Every solution (the engine's subproblems), then the solutions unchanged
+  /// by a half or a quarter turn (a small extra search), from which the
+  /// fundamental count follows for every engine (Burnside's lemma).
+  all,
+  /// Only the solutions unchanged by a half or a quarter turn (`nqueens rotational`).
+  rotational,
+};
 
 /// How to build a plan.
 struct plan_options {
@@ -36,6 +48,7 @@ struct plan_options {
   /// keeps many threads busy to the end, few enough that bookkeeping is noise.
   /// 0 picks automatic_target(n).
   std::size_t target_subproblems = 0;
+  plan_scope scope = plan_scope::all;
 };
 
 /// The subproblem count automatic splitting aims for on an n-board: 4096, and
@@ -56,9 +69,14 @@ class plan {
 
   int board_size() const noexcept { return n_; }
   engine kind() const noexcept { return kind_; }
-  /// The split depth actually used (resolved when options asked for auto).
+  plan_scope scope() const noexcept { return scope_; }
+  /// The split depth actually used (resolved when options asked for auto);
+  /// 0 for a rotational plan.
   int split_depth() const noexcept;
-  std::size_t size() const noexcept;
+  /// Subproblems in all: the engine's (indices 0..engine_subproblems()-1),
+  /// then the rotation-symmetric search's.
+  std::size_t size() const noexcept { return engine_size_ + rotation_size_; }
+  std::size_t engine_subproblems() const noexcept { return engine_size_; }
   bool empty() const noexcept { return size() == 0; }
 
   /// 64-bit FNV-1a hash of the format version, n, engine, split depth and
@@ -70,14 +88,20 @@ class plan {
   /// balanced shard need. Precondition: index < size().
   std::uint64_t estimated_work(std::size_t index) const;
 
-  /// The engine's own plan (library internals).
-  const detail::engine_plan& engine_plan() const noexcept { return *impl_; }
+  /// The engine's own plan (library internals); null for a rotational plan.
+  const detail::engine_plan* engine_plan() const noexcept { return impl_.get(); }
   std::shared_ptr<const detail::engine_plan> shared_engine_plan() const noexcept { return impl_; }
+  /// The rotation-symmetric search's subproblems (library internals).
+  std::shared_ptr<const std::vector<detail::rotation_task>> rotation_tasks() const noexcept { return rotation_; }
 
  private:
   int n_;
   engine kind_;
+  plan_scope scope_;
   std::shared_ptr<const detail::engine_plan> impl_;
+  std::size_t engine_size_ = 0;
+  std::size_t rotation_size_ = 0;
+  std::shared_ptr<const std::vector<detail::rotation_task>> rotation_;
   std::uint64_t fingerprint_;
 };
 

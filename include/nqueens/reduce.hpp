@@ -13,8 +13,12 @@ namespace nqueens {
 /// Sum of the finished subproblems of one execution.
 struct totals {
   uint128 total = 0;
-  /// Fundamental solutions; meaningful only for engines that count them.
+  /// Fundamental solutions the engine classified; meaningful only for
+  /// engines that count them (every count derives them; see count.hpp).
   uint128 unique = 0;
+  /// Solutions unchanged by a half turn, and by a quarter turn.
+  uint128 symmetric_180 = 0;
+  uint128 symmetric_90 = 0;
   /// Subproblems whose counts went into the sums.
   std::size_t finished = 0;
   /// Subproblems in the plan; the totals are the full count only when

@@ -36,5 +36,6 @@ int run_merge(const std::vector<std::string>& args);
 int run_list(const std::vector<std::string>& args);
 int run_first(const std::vector<std::string>& args);
 int run_check(const std::vector<std::string>& args);
+int run_rotational(const std::vector<std::string>& args);
 
 }  // namespace nqueens::cli

@@ -77,7 +77,8 @@ int print_count_result(const count_result& r, const count_request& request) {
     std::cout << count_json(r) << '\n';
   } else if (!r.shard.whole()) {
     std::cout << "shard " << r.shard.index << "/" << r.shard.count << " of Q(" << r.n << "): " << to_string(r.total)
-              << (r.unique ? " solutions, " + to_string(*r.unique) + " fundamental" : std::string(" solutions"))
+              << " solutions, " << to_string(r.symmetric_180) << " unchanged by a half turn, "
+              << to_string(r.symmetric_90) << " by a quarter turn"
               << " (a part: combine every shard's --json output with 'nqueens merge')\n"
               << "  engine " << to_string(r.kind) << ", " << r.threads << (r.threads == 1 ? " thread" : " threads")
               << ", " << r.shard_subproblems << " of " << r.subproblems << " subproblems, "
@@ -89,6 +90,7 @@ int print_count_result(const count_result& r, const count_request& request) {
       std::cout << "unique = " << to_string(*r.unique) << "  "
                 << describe(r.check.unique, r.check.published_unique, "A002562") << '\n';
     }
+    std::cout << describe_symmetric_counts(r.symmetric_180, r.symmetric_90, r.check);
     std::cout << "  engine " << to_string(r.kind) << ", " << r.threads << (r.threads == 1 ? " thread" : " threads")
               << ", " << r.subproblems << " subproblems (split depth " << r.split_depth << "), "
               << format_seconds(r.seconds) << '\n';
@@ -110,15 +112,7 @@ int run_count(const std::vector<std::string>& args) {
   opts.cancel = &stop_requested();
 
   const count_result r = count(request->n, opts);
-  if (!r.complete) {
-    const int sig = stop_signal();
-    std::cerr << "nqueens: interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << " after " << r.finished
-              << " of " << r.subproblems << " subproblems; "
-              << (opts.checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
-                                          : "run the same command again to resume from " + opts.checkpoint)
-              << '\n';
-    return 128 + (sig == 0 ? SIGINT : sig);
-  }
+  if (!r.complete) return report_interruption(r, opts.checkpoint);
   return print_count_result(r, *request);
 }
 

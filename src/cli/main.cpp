@@ -37,6 +37,7 @@ const std::vector<command>& commands() {
       {"count", "N", "Count the solutions on an N x N board (N from " + board_size_range() + ")", run_count, true},
       {"verify", "", "Count a range of N and check each against the published table", run_verify},
       {"scale", "N", "Time the count with 1, 2, 4, ... threads: speed-up and efficiency", run_scale},
+      {"rotational", "N", "Count the solutions a half or a quarter turn leaves unchanged (N up to 32)", run_rotational},
       {"plan", "N", "Describe the plan for N; --stats times every subproblem", run_plan},
       {"merge", "F...", "Add up the --json outputs of 'count N --shard I/M' and verify", run_merge},
       {"list", "N", "Print the solutions, smallest tuple first (--unique: one per class)", run_list},

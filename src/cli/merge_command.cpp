@@ -85,7 +85,8 @@ struct shard_file {
   int shard = 0;
   int shards = 0;
   uint128 total = 0;
-  std::optional<uint128> unique;
+  uint128 symmetric_180 = 0;
+  uint128 symmetric_90 = 0;
 };
 
 shard_file read_shard_file(const std::string& name) {
@@ -108,7 +109,8 @@ shard_file read_shard_file(const std::string& name) {
   f.shards = static_cast<int>(parse_integer(need("shards"), "shards in '" + name + "'", 1, max_shards));
   f.shard = static_cast<int>(parse_integer(need("shard"), "shard in '" + name + "'", 0, f.shards - 1));
   f.total = parse_count(need("total"), name);
-  if (const std::string& u = need("unique"); u != "null") f.unique = parse_count(u, name);
+  f.symmetric_180 = parse_count(need("symmetric_180"), name);
+  f.symmetric_90 = parse_count(need("symmetric_90"), name);
   return f;
 }
 
@@ -168,20 +170,25 @@ int run_merge(const std::vector<std::string>& args) {
     return 1;
   }
 
-  uint128 total = 0;
-  std::optional<uint128> unique = first.unique ? std::optional<uint128>(0) : std::nullopt;
+  uint128 total = 0, symmetric_180 = 0, symmetric_90 = 0;
   for (const shard_file& f : files) {
     total = checked_add(total, f.total);
-    if (unique && f.unique) unique = checked_add(*unique, *f.unique);
+    symmetric_180 = checked_add(symmetric_180, f.symmetric_180);
+    symmetric_90 = checked_add(symmetric_90, f.symmetric_90);
   }
-  const verification check = verify(first.n, total, unique);
+  const uint128 unique = fundamental_count(first.n, total, symmetric_180, symmetric_90);
+  const verification check = verify(first.n, total, unique, symmetric_180, symmetric_90);
   if (result.count("json")) {
     json_object o;
     o.add("n", first.n)
         .add("total", total)
         .add("unique", unique)
+        .add("symmetric_180", symmetric_180)
+        .add("symmetric_90", symmetric_90)
         .add("published_total", check.published_total)
         .add("published_unique", check.published_unique)
+        .add("published_symmetric_180", check.published_symmetric_180)
+        .add("published_symmetric_90", check.published_symmetric_90)
         .add_raw("verified", verified_json(check))
         .add("engine", first.engine)
         .add("isa", to_string(active_isa()))  // this machine's; each shard file names its own
@@ -191,10 +198,9 @@ int run_merge(const std::vector<std::string>& args) {
   } else {
     std::cout << "Q(" << first.n << ") = " << to_string(total) << "  "
               << describe(check.total, check.published_total, "A000170") << '\n';
-    if (unique) {
-      std::cout << "unique = " << to_string(*unique) << "  "
-                << describe(check.unique, check.published_unique, "A002562") << '\n';
-    }
+    std::cout << "unique = " << to_string(unique) << "  " << describe(check.unique, check.published_unique, "A002562")
+              << '\n';
+    std::cout << describe_symmetric_counts(symmetric_180, symmetric_90, check);
     std::cout << "  merged " << first.shards << " shards of engine " << first.engine << ", plan " << first.fingerprint
               << '\n';
   }

@@ -20,8 +20,7 @@ std::string describe(verdict v, std::optional<std::uint64_t> published, const ch
 
 const char* verified_json(const verification& check) {
   if (!check.ok()) return "false";
-  if (check.total == verdict::unknown) return "null";
-  return "true";
+  return check.verified() ? "true" : "null";
 }
 
 const char* verified_json(const count_result& r) {
@@ -40,8 +39,12 @@ std::string count_json(const count_result& r) {
   o.add("n", r.n)
       .add("total", r.total)
       .add("unique", r.unique)
+      .add("symmetric_180", r.symmetric_180)
+      .add("symmetric_90", r.symmetric_90)
       .add("published_total", r.check.published_total)
       .add("published_unique", r.check.published_unique)
+      .add("published_symmetric_180", r.check.published_symmetric_180)
+      .add("published_symmetric_90", r.check.published_symmetric_90)
       .add_raw("verified", verified_json(r))
       .add("engine", to_string(r.kind))
       .add("isa", to_string(r.kernels))
@@ -55,6 +58,30 @@ std::string count_json(const count_result& r) {
       .add("shards", r.shard.count)
       .add("shard_subproblems", r.shard_subproblems);
   return o.str();
+}
+
+std::string symmetric_counts_json(const count_result& r) {
+  return json_object()
+      .add("n", r.n)
+      .add("symmetric_180", r.symmetric_180)
+      .add("symmetric_90", r.symmetric_90)
+      .add("published_symmetric_180", r.check.published_symmetric_180)
+      .add("published_symmetric_90", r.check.published_symmetric_90)
+      .add_raw("verified", verified_json(r.check))
+      .add("isa", to_string(r.kernels))
+      .add("threads", r.threads)
+      .add("seconds", r.seconds)
+      .add("subproblems", r.subproblems)
+      .add("plan_fingerprint", format_fingerprint(r.plan_fingerprint))
+      .add("resumed", r.resumed)
+      .str();
+}
+
+std::string describe_symmetric_counts(uint128 symmetric_180, uint128 symmetric_90, const verification& check) {
+  return "unchanged by a half turn: " + to_string(symmetric_180) + "  " +
+         describe(check.symmetric_180, check.published_symmetric_180, "A032522") +
+         "\nunchanged by a quarter turn: " + to_string(symmetric_90) + "  " +
+         describe(check.symmetric_90, check.published_symmetric_90, "A033148") + "\n";
 }
 
 }  // namespace nqueens::cli

@@ -28,4 +28,10 @@ std::string format_seconds(double seconds);
 /// names the kernels that counted.
 std::string count_json(const count_result& r);
 
+/// One JSON object for `nqueens rotational` (see README).
+std::string symmetric_counts_json(const count_result& r);
+
+/// The two lines of text giving the rotation-symmetric counts and their checks.
+std::string describe_symmetric_counts(uint128 symmetric_180, uint128 symmetric_90, const verification& check);
+
 }  // namespace nqueens::cli

@@ -23,7 +23,7 @@ int run_plan(const std::vector<std::string>& args) {
       ("stats", "Run the plan and report per-subproblem times and the speed-up bound")
       ("split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>());
   add_shared_options(options, {.threads = "Worker threads for --stats (default: all hardware threads)",
-                               .engine = std::string(to_string(default_engine)),
+                               .engine = "auto",
                                .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
@@ -33,7 +33,7 @@ int run_plan(const std::vector<std::string>& args) {
   }
   const int n = board_size_operand(result);
   plan_options po;
-  po.kind = parse_engine_option(result["engine"].as<std::string>());
+  po.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n));
   if (result.count("split-depth")) {
     po.split_depth = static_cast<int>(
         parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));

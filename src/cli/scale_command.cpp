@@ -47,7 +47,7 @@ int run_scale(const std::vector<std::string>& args) {
       ("csv", "Also write the rows to this CSV file", cxxopts::value<std::string>());
   add_shared_options(options,
                      {.threads = "Comma-separated thread counts (default: 1, 2, 4, ... and all hardware threads)",
-                      .engine = std::string(to_string(default_engine)),
+                      .engine = "auto",
                       .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
@@ -60,7 +60,7 @@ int run_scale(const std::vector<std::string>& args) {
       result.count("threads") ? parse_thread_list(result["threads"].as<std::string>()) : default_thread_counts();
   const int repeat = static_cast<int>(parse_integer(result["repeat"].as<std::string>(), "--repeat", 1, 1000));
   count_options opts;
-  opts.kind = parse_engine_option(result["engine"].as<std::string>());
+  opts.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n));
   std::ofstream csv_file;
   if (result.count("csv")) {  // open before the runs: a bad path fails at once
     const auto path = result["csv"].as<std::string>();

@@ -5,6 +5,7 @@
 // every command. Header-only: src/CMakeLists.txt lists the CLI's sources.
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include <cxxopts.hpp>
@@ -55,10 +56,20 @@ inline std::string engines_help() {
   return text;
 }
 
+/// Parses an --engine value that may be "auto": nullopt for auto (the
+/// caller picks fastest_engine per board size), else the engine; throws
+/// usage_error naming the valid engines.
+inline std::optional<engine> parse_engine_choice(const std::string& name);
+
 /// Parses --engine's value or throws usage_error naming the valid engines.
 inline engine parse_engine_option(const std::string& name) {
   if (const auto e = parse_engine(name)) return *e;
   throw usage_error("unknown engine '" + name + "': expected one of " + std::string(engine_names()));
+}
+
+inline std::optional<engine> parse_engine_choice(const std::string& name) {
+  if (name == "auto") return std::nullopt;
+  return parse_engine_option(name);
 }
 
 }  // namespace nqueens::cli

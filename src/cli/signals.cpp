@@ -1,5 +1,7 @@
 #include "cli/signals.hpp"
 
+#include <iostream>
+
 #include <unistd.h>
 
 #include <csignal>
@@ -30,5 +32,15 @@ void install_stop_handlers() {
 const std::atomic<bool>& stop_requested() { return stop; }
 
 int stop_signal() { return signal_number.load(); }
+
+int report_interruption(const count_result& r, const std::string& checkpoint) {
+  const int sig = stop_signal();
+  std::cerr << "nqueens: interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << " after " << r.finished
+            << " of " << r.subproblems << " subproblems; "
+            << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
+                                   : "run the same command again to resume from " + checkpoint)
+            << '\n';
+  return 128 + (sig == 0 ? SIGINT : sig);
+}
 
 }  // namespace nqueens::cli

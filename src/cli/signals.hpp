@@ -5,6 +5,9 @@
 // leaving the journal valid up to its last whole record.
 
 #include <atomic>
+#include <string>
+
+#include "nqueens/count.hpp"
 
 namespace nqueens::cli {
 
@@ -16,5 +19,9 @@ const std::atomic<bool>& stop_requested();
 
 /// The signal that asked to stop (SIGINT or SIGTERM), 0 if none.
 int stop_signal();
+
+/// Tells on stderr how far an interrupted count `r` got and whether its work
+/// is kept in `checkpoint` (empty: none); returns the exit status, 128 + signal.
+int report_interruption(const count_result& r, const std::string& checkpoint);
 
 }  // namespace nqueens::cli

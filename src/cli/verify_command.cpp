@@ -20,14 +20,15 @@ constexpr int default_to = 15;
 
 int run_verify(const std::vector<std::string>& args) {
   cxxopts::Options options("nqueens verify",
-                           "Count Q(n) for every n in a range and check each against the published table.\n"
+                           "Count Q(n) for every n in a range and check it, the fundamental count and the\n"
+                           "solutions unchanged by a half and a quarter turn against the published tables.\n"
                            "Exit status 1 when any count differs.");
   options.custom_help("[options]");
   options.add_options()
       ("from", "First board size", cxxopts::value<std::string>()->default_value(std::to_string(default_from)))
       ("to", "Last board size", cxxopts::value<std::string>()->default_value(std::to_string(default_to)))
       ("extra", "", cxxopts::value<std::vector<std::string>>());
-  add_shared_options(options, {.threads = worker_threads_help, .engine = std::string(to_string(default_engine)), .json = true});
+  add_shared_options(options, {.threads = worker_threads_help, .engine = "auto", .json = true});
   options.parse_positional({"extra"});
   const auto result = parse_command_line(options, args, false);
   if (result.count("help")) {
@@ -47,15 +48,13 @@ int run_verify(const std::vector<std::string>& args) {
     throw usage_error("--from " + std::to_string(from) + " is greater than --to " + std::to_string(to));
   }
   count_options opts;
-  opts.kind = parse_engine_option(result["engine"].as<std::string>());
+  const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
   const bool json = result.count("json") != 0;
 
-  const bool unique = counts_unique(opts.kind);
   if (!json) {
-    std::printf("%4s %20s %20s", "n", "total", "published");
-    if (unique) std::printf(" %18s %18s", "unique", "published");
-    std::printf(" %10s  %s\n", "seconds", "status");
+    std::printf("%4s %20s %18s %12s %10s %-10s %9s  %s\n", "n", "total", "unique", "half turn", "quarter", "engine",
+                "seconds", "status");
     std::fflush(stdout);
   }
   int mismatches = 0;
@@ -64,11 +63,12 @@ int run_verify(const std::vector<std::string>& args) {
   isa kernels = isa::portable;
   std::string rows;
   for (int n = from; n <= to; ++n) {
+    opts.kind = chosen ? *chosen : fastest_engine(n);
     const count_result r = count(n, opts);
     threads = r.threads;
     kernels = r.kernels;
     seconds += r.seconds;
-    const bool ok = r.check.verified(unique);
+    const bool ok = r.check.verified();
     mismatches += ok ? 0 : 1;
     if (json) {
       rows += rows.empty() ? "" : ",";
@@ -76,19 +76,26 @@ int run_verify(const std::vector<std::string>& args) {
                   .add("n", n)
                   .add("total", r.total)
                   .add("unique", r.unique)
+                  .add("symmetric_180", r.symmetric_180)
+                  .add("symmetric_90", r.symmetric_90)
                   .add("published_total", r.check.published_total)
                   .add("published_unique", r.check.published_unique)
+                  .add("published_symmetric_180", r.check.published_symmetric_180)
+                  .add("published_symmetric_90", r.check.published_symmetric_90)
                   .add("verified", ok)
+                  .add("engine", to_string(r.kind))
                   .add("seconds", r.seconds)
                   .str();
     } else {
-      std::printf("%4d %20s %20llu", n, to_string(r.total).c_str(),
-                  static_cast<unsigned long long>(*r.check.published_total));
-      if (unique) {
-        std::printf(" %18s %18llu", to_string(*r.unique).c_str(),
-                    static_cast<unsigned long long>(*r.check.published_unique));
+      std::printf("%4d %20s %18s %12s %10s %-10s %9.3f  %s\n", n, to_string(r.total).c_str(),
+                  r.unique ? to_string(*r.unique).c_str() : "-", to_string(r.symmetric_180).c_str(),
+                  to_string(r.symmetric_90).c_str(), std::string(to_string(r.kind)).c_str(), r.seconds,
+                  ok ? "OK" : "MISMATCH");
+      if (!ok) {
+        std::printf("     published: %s %s %s %s\n", to_string(*r.check.published_total).c_str(),
+                    to_string(*r.check.published_unique).c_str(), to_string(*r.check.published_symmetric_180).c_str(),
+                    to_string(*r.check.published_symmetric_90).c_str());
       }
-      std::printf(" %10.3f  %s\n", r.seconds, ok ? "OK" : "MISMATCH");
       std::fflush(stdout);  // a long range shows each row as it finishes
     }
   }
@@ -97,7 +104,7 @@ int run_verify(const std::vector<std::string>& args) {
     std::cout << json_object()
                      .add("from", from)
                      .add("to", to)
-                     .add("engine", to_string(opts.kind))
+                     .add("engine", chosen ? to_string(*chosen) : std::string_view("auto"))
                      .add("isa", to_string(kernels))
                      .add("threads", threads)
                      .add("seconds", seconds)

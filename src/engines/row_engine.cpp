@@ -183,7 +183,7 @@ std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t t
 
 std::optional<search_start> row_search_start(const engine_plan& p, std::size_t index) {
   const auto* row = dynamic_cast<const row_plan*>(&p);
-  if (row == nullptr) return std::nullopt;
+  if (row == nullptr || index >= row->size()) return std::nullopt;
   return row->start(index);
 }
 

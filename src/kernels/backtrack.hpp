@@ -48,13 +48,22 @@ struct search_start {
 /// and returns what the completion adds to the count.
 using leaf_fn = std::uint64_t (*)(std::span<const std::uint8_t> queens, void* context) noexcept;
 
-/// The searches of one instruction set. Both allocate nothing.
+struct rotation_state;
+
+/// The searches of one instruction set. None allocates.
 struct search_kernels {
   /// Number of ways to fill the rows from start.state.row on.
   std::uint64_t (*count)(int n, const search_start& start) noexcept;
   /// Calls `leaf` for every completion and sums what it returns; a little
   /// slower than `count`, as every queen is recorded.
   std::uint64_t (*visit)(int n, const search_start& start, leaf_fn leaf, void* context) noexcept;
+  /// Solutions unchanged by a half turn that extend `s`, whose queens are
+  /// whole half-turn orbits filling rows of the top half in the order of
+  /// next_half_turn_row (and the centre for odd n; kernels/rotation.hpp).
+  std::uint64_t (*count_half_turn)(int n, const rotation_state& s) noexcept;
+  /// Solutions unchanged by a quarter turn that extend `s`, whose queens are
+  /// whole quarter-turn orbits (and the centre for odd n).
+  std::uint64_t (*count_quarter_turn)(int n, const rotation_state& s) noexcept;
 };
 
 /// The searches compiled for `kernels`. Precondition: cpu_supports(kernels).

@@ -13,6 +13,7 @@
 
 #include "kernels/backtrack.hpp"
 #include "kernels/bits.hpp"
+#include "kernels/rotation.hpp"
 #include "kernels/target.hpp"
 
 #define NQUEENS_CONCAT_(a, b) a##b
@@ -25,10 +26,12 @@ namespace nqueens::detail::NQUEENS_ISA {
 #else
 #include "kernels/search_scalar.inc"
 #endif
+#include "kernels/search_rotation.inc"
 }  // namespace nqueens::detail::NQUEENS_ISA
 NQUEENS_TARGET_END
 
 namespace nqueens::detail {
 extern const search_kernels NQUEENS_CONCAT(NQUEENS_ISA, _search_kernels) = {
-    &NQUEENS_ISA::NQUEENS_CONCAT(count_, NQUEENS_SEARCH), &NQUEENS_ISA::NQUEENS_CONCAT(visit_, NQUEENS_SEARCH)};
+    &NQUEENS_ISA::NQUEENS_CONCAT(count_, NQUEENS_SEARCH), &NQUEENS_ISA::NQUEENS_CONCAT(visit_, NQUEENS_SEARCH),
+    &NQUEENS_ISA::count_half_turn, &NQUEENS_ISA::count_quarter_turn};
 }  // namespace nqueens::detail

@@ -33,8 +33,10 @@ namespace {
 
 using namespace nqueens;
 
-constexpr int tag_results = 1;  // worker -> 0: (index, total, unique) triples of its last chunk; asks for more
+constexpr int tag_results = 1;  // worker -> 0: a record per subproblem of its last chunk; asks for more
 constexpr int tag_chunk = 2;    // 0 -> worker: subproblem indices; none means stop
+// A result record: index, total, unique, symmetric_180, symmetric_90.
+constexpr std::size_t record_words = 5;
 
 // The executor of rank 0: the driver's subproblems, spread over every rank.
 class mpi_executor final : public detail::executor {
@@ -96,10 +98,10 @@ class mpi_executor final : public detail::executor {
       MPI_Get_count(&status, MPI_UINT64_T, &size);
       buffer.resize(static_cast<std::size_t>(size));
       MPI_Recv(buffer.data(), size, MPI_UINT64_T, status.MPI_SOURCE, tag_results, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      for (std::size_t k = 0; k + 2 < buffer.size(); k += 3) {
+      for (std::size_t k = 0; k + record_words <= buffer.size(); k += record_words) {
         const auto index = static_cast<std::size_t>(buffer[k]);
         if (index >= p.size()) throw std::runtime_error("a rank reported an unexpected subproblem");
-        report(index, {buffer[k + 1], buffer[k + 2]});
+        report(index, {buffer[k + 1], buffer[k + 2], buffer[k + 3], buffer[k + 4]});
       }
       const std::vector<std::uint64_t> chunk = next_chunk(stop);
       MPI_Send(chunk.data(), static_cast<int>(chunk.size()), MPI_UINT64_T, status.MPI_SOURCE, tag_chunk,
@@ -153,7 +155,10 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
     const std::vector<std::size_t> indices(chunk.begin(), chunk.end());
     const execution run = execute(p, indices, options, &context);
     results.clear();
-    for (const std::size_t i : indices) results.insert(results.end(), {i, run.counts[i].total, run.counts[i].unique});
+    for (const std::size_t i : indices) {
+      const subproblem_count& c = run.counts[i];
+      results.insert(results.end(), {i, c.total, c.unique, c.symmetric_180, c.symmetric_90});
+    }
   }
 }
 

@@ -17,8 +17,8 @@ TEST(MirrorPlanTest, MirrorSubproblemsArePrefixesInLexicographicOrder) {
     for (int depth = 1; depth <= 4; ++depth) {
       const plan p(n, {.kind = engine::mirror, .split_depth = depth});
       EXPECT_EQ(p.split_depth(), std::min(depth, n));
-      const auto& subproblems = detail::row_subproblems(p.engine_plan());
-      for (std::size_t i = 0; i < p.size(); ++i) {
+      const auto& subproblems = detail::row_subproblems(*p.engine_plan());
+      for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
         const detail::row_prefix& s = subproblems[i];
         EXPECT_EQ(std::count_if(s.columns.begin(), s.columns.end(), [](std::uint8_t c) { return c != detail::no_queen; }), p.split_depth());
         for (int r = 0; r < p.split_depth(); ++r) EXPECT_TRUE(s.has_queen(r));

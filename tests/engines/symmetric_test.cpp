@@ -16,8 +16,8 @@ TEST(SymmetricPlanTest, SymmetricSubproblemsRespectTheBounds) {
   for (int n = 4; n <= 14; ++n) {
     for (int depth = 1; depth <= 4; ++depth) {
       const plan p(n, {.kind = engine::symmetric, .split_depth = depth});
-      const auto& subproblems = detail::row_subproblems(p.engine_plan());
-      for (std::size_t i = 0; i < p.size(); ++i) {
+      const auto& subproblems = detail::row_subproblems(*p.engine_plan());
+      for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
         const detail::row_prefix& s = subproblems[i];
         EXPECT_TRUE(non_attacking(n, s)) << "n = " << n << ", index " << i;
         for (int r = 0; r < p.split_depth(); ++r) EXPECT_TRUE(s.has_queen(r));

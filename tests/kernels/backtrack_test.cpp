@@ -175,8 +175,8 @@ TEST_P(KernelAgreementTest, AgreesWithPortableOnEveryEnginesSubproblems) {
       for (const int depth : {1, 3}) {
         if (n > engine_max_board_size(e)) continue;
         const plan p(n, {.kind = e, .split_depth = depth});
-        for (std::size_t i = 0; i < p.size(); ++i) {
-          const std::optional<search_start> start = row_search_start(p.engine_plan(), i);
+        for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
+          const std::optional<search_start> start = row_search_start(*p.engine_plan(), i);
           if (!start) break;  // not a row-by-row engine: it does not use this search
           ASSERT_EQ(search.count(n, *start), portable.count(n, *start))
               << to_string(e) << ", n = " << n << ", depth " << depth << ", subproblem " << i;

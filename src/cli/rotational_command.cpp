@@ -1,0 +1,58 @@
+#include <iostream>
+
+#include "cli/arguments.hpp"
+#include "cli/commands.hpp"
+#include "cli/output.hpp"
+#include "cli/shared_options.hpp"
+#include "cli/signals.hpp"
+#include "nqueens/count.hpp"
+#include "nqueens/known_counts.hpp"
+
+namespace nqueens::cli {
+
+int run_rotational(const std::vector<std::string>& args) {
+  cxxopts::Options options("nqueens rotational",
+                           "Count the solutions on an N x N board that a half turn (180 degrees) or a quarter turn\n"
+                           "(90 degrees) of the board leaves unchanged, and check them against OEIS A032522 and\n"
+                           "A033148. A small search next to Q(N): it builds only the queens of a half or a quarter\n"
+                           "of the board. (Not the 'symmetric' engine, which counts every solution by searching one\n"
+                           "member of each symmetry class.) 'nqueens count' reports these counts too.");
+  options.custom_help("N [options]");
+  options.positional_help("");
+  options.add_options()("checkpoint", "Journal of finished subproblems: resume from it, keep it up to date",
+                        cxxopts::value<std::string>());
+  add_shared_options(options, {.threads = worker_threads_help, .engine = "", .json = true});
+  add_board_size_operand(options);
+  const auto result = parse_command_line(options, args, true);
+  if (result.count("help")) {
+    std::cout << options.help() << "\nN is a board size from " << board_size_range() << "; published values up to "
+              << max_rotational_board_size << ".\n";
+    return 0;
+  }
+  const int n = board_size_operand(result);
+  count_options opts;
+  if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
+  if (result.count("checkpoint")) {
+    opts.checkpoint = result["checkpoint"].as<std::string>();
+    if (opts.checkpoint.empty()) throw usage_error("--checkpoint needs a file name");
+  }
+  install_stop_handlers();
+  opts.cancel = &stop_requested();
+
+  const count_result r = symmetric_counts(n, opts);
+  if (!r.complete) return report_interruption(r, opts.checkpoint);
+  if (result.count("json")) {
+    std::cout << symmetric_counts_json(r) << '\n';
+  } else {
+    std::cout << "N = " << n << '\n'
+              << describe_symmetric_counts(r.symmetric_180, r.symmetric_90, r.check) << "  " << r.threads << (r.threads == 1 ? " thread" : " threads") << ", "
+              << r.subproblems << " subproblems, " << format_seconds(r.seconds) << '\n';
+    if (r.resumed > 0) {
+      std::cout << "  resumed: " << r.resumed << " of " << r.subproblems << " subproblems taken from "
+                << opts.checkpoint << '\n';
+    }
+  }
+  return r.check.ok() ? 0 : 1;
+}
+
+}  // namespace nqueens::cli
