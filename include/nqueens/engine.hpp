@@ -16,21 +16,21 @@ namespace nqueens {
 /// journals: a new engine takes the next number, and none is renumbered.
 enum class engine {
   /// Border queens pre-placed, one per class of the 8 board symmetries, then
-  /// row-by-row bitmask backtracking. Counts totals and fundamental solutions.
+  /// row-by-row bitmask backtracking. Classifies each solution it reaches too.
   symmetric = 0,
   /// Row-by-row bitmask backtracking; the first rows split into subproblems,
-  /// halved by the left-right mirror. Counts totals only.
+  /// halved by the left-right mirror.
   mirror = 1,
   /// No row-by-row search: per class of north column sets, the placements
   /// of the north and of the south half using those columns are joined from
   /// quarter-board tables, and the count is the number of (north, south)
   /// pairs with disjoint diagonals. Needs memory for its tables (see
-  /// memory_estimate); counts totals only.
+  /// memory_estimate).
   quadrant = 2,
 };
 
-/// The engine a plan or count uses when none is named: it counts fundamental
-/// solutions too, at every board size, in next to no memory.
+/// The engine a plan or count uses when none is named: it takes every board
+/// size in next to no memory.
 inline constexpr engine default_engine = engine::symmetric;
 
 /// Every registered engine, in the registry's order.
@@ -48,7 +48,10 @@ std::string_view engine_names() noexcept;
 /// One line on how the engine counts, for help text.
 std::string_view engine_summary(engine e) noexcept;
 
-/// True when the engine also counts fundamental solutions (one per class).
+/// True when the engine classifies solutions itself (one per class under the
+/// board's symmetries). Every count has the fundamental count either way
+/// (count_result::unique, by Burnside's lemma); a classifying engine's is
+/// checked against it.
 bool counts_unique(engine e) noexcept;
 
 /// Largest board size the engine takes.

@@ -54,7 +54,7 @@ std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t targe
 extern const engine_definition mirror_engine = {
     .id = engine::mirror,
     .name = "mirror",
-    .summary = "row-by-row backtracking, halved by the left-right mirror (totals only)",
+    .summary = "row-by-row backtracking, halved by the left-right mirror (the textbook split)",
     .counts_unique = false,
     .max_board_size = max_board_size,
     .auto_from = 0,  // symmetric is faster at every n

@@ -128,7 +128,7 @@ std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t targe
 extern const engine_definition symmetric_engine = {
     .id = engine::symmetric,
     .name = "symmetric",
-    .summary = "one member per class of the 8 board symmetries, row-by-row backtracking (totals and fundamental counts)",
+    .summary = "one member per class of the 8 board symmetries, row-by-row backtracking; classifies each solution too",
     .counts_unique = true,
     .max_board_size = max_board_size,
     .auto_from = 1,
