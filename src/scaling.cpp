@@ -99,9 +99,8 @@ load_balance measure_load_balance(const plan& p, int threads) {
   lb.longest_share = lb.total_seconds > 0 ? lb.longest_seconds / lb.total_seconds : 0.0;
   lb.bound = lb.longest_seconds > 0 ? lb.total_seconds / lb.longest_seconds : 0.0;
   lb.total = sums.total;
-  lb.unique = sums.unique;
-  lb.check = verify(p.board_size(), sums.total,
-                    counts_unique(p.kind()) ? std::optional<uint128>(sums.unique) : std::nullopt);
+  lb.unique = fundamental_count(p.board_size(), sums.total, sums.symmetric_180, sums.symmetric_90);
+  lb.check = verify(p.board_size(), sums.total, lb.unique, sums.symmetric_180, sums.symmetric_90);
   return lb;
 }
 

@@ -60,6 +60,7 @@ struct load_balance {
   /// subproblem, so this bounds the speed-up of any run of this plan.
   double bound = 0.0;
   uint128 total = 0;
+  /// The fundamental count, (Q + P + 2R) / 8 from the run's own counts.
   uint128 unique = 0;
   verification check;
 };
