@@ -34,7 +34,18 @@ run_context::run_context(const plan& p, std::optional<isa> kernels, int threads)
 
 run_context::~run_context() = default;
 run_context::run_context(run_context&&) noexcept = default;
-run_context& run_context::operator=(run_context&&) noexcept = default;
+run_context& run_context::operator=(run_context&& other) noexcept {
+  impl_.reset();  // the old context reads the old plan: free it first
+  n_ = other.n_;
+  plan_ = std::move(other.plan_);
+  impl_ = std::move(other.impl_);
+  rotation_ = std::move(other.rotation_);
+  engine_size_ = other.engine_size_;
+  kernels_ = other.kernels_;
+  search_ = other.search_;
+  fingerprint_ = other.fingerprint_;
+  return *this;
+}
 
 subproblem_count run_context::solve(std::size_t index) const {
   if (index < engine_size_) return impl_->solve(index);

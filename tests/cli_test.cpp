@@ -328,6 +328,20 @@ TEST_F(CliShardTest, MissingDuplicateAndForeignShardsAreNamed) {
   EXPECT_NE(r.err.find("shards missing: 2"), std::string::npos) << r.err;
 }
 
+// The rotation-symmetric parts are summed and the fundamental count derived;
+// shards whose counts cannot all be right (Q + P + 2R not a multiple of 8)
+// are a mismatch, exit 1, not a crash.
+TEST_F(CliShardTest, MergeDerivesTheFundamentalCountAndRefusesInconsistentParts) {
+  const std::string a = shard_file(12, 0, 2), b = shard_file(12, 1, 2);
+  cli_run r = run_cli("merge --json " + a + " " + b);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"total\":14200,\"unique\":1787,\"symmetric_180\":80,\"symmetric_90\":8,"), std::string::npos)
+      << r.out;
+  r = run_script("sed -i 's/\"symmetric_180\":\\([0-9]*\\)/\"symmetric_180\":1\\1/' " + a + " && $NQ merge " + a + " " + b);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("not a multiple of 8"), std::string::npos) << r.err;
+}
+
 TEST_F(CliShardTest, ShardsWithTheirOwnJournals) {
   const auto journal = std::filesystem::temp_directory_path() / ("nqueens-shard-" + std::to_string(::getpid()));
   std::string all;

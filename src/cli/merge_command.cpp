@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
@@ -176,7 +177,13 @@ int run_merge(const std::vector<std::string>& args) {
     symmetric_180 = checked_add(symmetric_180, f.symmetric_180);
     symmetric_90 = checked_add(symmetric_90, f.symmetric_90);
   }
-  const uint128 unique = fundamental_count(first.n, total, symmetric_180, symmetric_90);
+  uint128 unique = 0;
+  try {
+    unique = fundamental_count(first.n, total, symmetric_180, symmetric_90);
+  } catch (const std::domain_error& e) {  // the shards' counts cannot all be right
+    std::cerr << "nqueens merge: " << e.what() << '\n';
+    return 1;
+  }
   const verification check = verify(first.n, total, unique, symmetric_180, symmetric_90);
   if (result.count("json")) {
     json_object o;

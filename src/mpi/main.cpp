@@ -67,6 +67,7 @@ class mpi_executor final : public detail::executor {
         }
       } catch (...) {
         local_error = std::current_exception();
+        failed_ = true;  // no more chunks for anyone: the job fails now, not after the rest of the plan
       }
     });
     try {
@@ -186,6 +187,7 @@ int main(int argc, char** argv) {
   try {
     // Every rank parses the same command line, so every rank agrees on errors.
     const std::optional<cli::count_request> request = cli::parse_count_request(args);
+    active_isa();  // a bad NQUEENS_ISA is refused before any work
     if (request) {
       if (!request->options.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
       const plan p(request->n, plan_options{.kind = request->options.kind, .split_depth = request->options.split_depth});
@@ -201,8 +203,13 @@ int main(int argc, char** argv) {
     if (rank == 0) std::cerr << "nqueens-mpi: " << e.what() << '\n';
     status = 2;
   } catch (const memory_limit_error& e) {
-    if (rank == 0) std::cerr << "nqueens-mpi: " << e.what() << '\n';
-    status = 2;
+    // Memory and the instruction sets differ between nodes: any rank may
+    // refuse alone, and the others would wait for it forever. End the job.
+    std::cerr << "nqueens-mpi: rank " << rank << ": " << e.what() << '\n';
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  } catch (const isa_error& e) {
+    std::cerr << "nqueens-mpi: rank " << rank << ": " << e.what() << '\n';
+    MPI_Abort(MPI_COMM_WORLD, 2);
   } catch (const checkpoint_error& e) {
     // Only rank 0 opens the journal; the others wait for work that never comes.
     std::cerr << "nqueens-mpi: " << e.what() << '\n';
