@@ -1,13 +1,17 @@
 #include "nqueens/checkpoint.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
+#include <optional>
+#include <utility>
 
 #include "fingerprint.hpp"
 
@@ -92,128 +96,245 @@ bool write_all(int fd, const unsigned char* data, std::size_t size) {
   return true;
 }
 
-bool read_all(int fd, unsigned char* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::read(fd, data, size);
+// read() up to `size` bytes (fewer only at the end of the file); -1 on error.
+ssize_t read_up_to(int fd, unsigned char* data, std::size_t size) {
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::read(fd, data + got, size - got);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data += n;
-    size -= static_cast<std::size_t>(n);
+    if (n < 0) return -1;
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
   }
-  return true;
+  return static_cast<ssize_t>(got);
+}
+
+std::string journal_name(const std::string& path) { return "checkpoint '" + path + "'"; }
+
+[[noreturn]] void fail(checkpoint_error::reason why, const std::string& what) { throw checkpoint_error(why, what); }
+
+// An exclusive lock that dies with the process (flock: per open file, released
+// by the kernel on exit or kill -9). Two runs on one journal would interleave
+// their records; the second is refused instead.
+void lock_exclusively(int fd, const std::string& path) {
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EINTR) continue;
+    if (errno == EWOULDBLOCK) {
+      fail(checkpoint_error::reason::unusable,
+           journal_name(path) + " is in use by another run (locked); wait for it to end, or give another --checkpoint");
+    }
+    fail(checkpoint_error::reason::unusable, "cannot lock " + journal_name(path) + ": " + std::strerror(errno));
+  }
+}
+
+void sync_directory_of(const std::string& path) {
+  const auto dir = std::filesystem::absolute(path).parent_path();
+  if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
 }
 
 }  // namespace
 
-checkpoint_journal::checkpoint_journal(const std::string& path, const plan& p, shard_spec shard)
-    : path_(path), finished_(p.size(), 0), counts_(p.size()) {
+checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
+  using reason = checkpoint_error::reason;
+  if (path_.empty()) fail(reason::unusable, "a checkpoint needs a file name");
+  struct stat st {};
+  if (::lstat(path_.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;  // created, whole, once the plan is known
+    fail(reason::unusable, "cannot open " + journal_name(path_) + ": " + std::strerror(errno));
+  }
+  // A symlink could point a requeued job at some other run's journal, or at a
+  // file that is not ours to write.
+  if (S_ISLNK(st.st_mode)) fail(reason::unusable, journal_name(path_) + " is a symbolic link; give the journal's real path");
+  if (!S_ISREG(st.st_mode)) fail(reason::unusable, journal_name(path_) + " is not a regular file");
+  fd_ = ::open(path_.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+  if (fd_ < 0) fail(reason::unusable, "cannot open " + journal_name(path_) + ": " + std::strerror(errno));
+  try {
+    lock_exclusively(fd_, path_);
+    // The header first, so that no more than 64 bytes of a file that is not a
+    // journal are ever read. An empty file is not a journal either: a journal
+    // is created with its header.
+    std::array<unsigned char, checkpoint_journal::header_size> h{};
+    const ssize_t got = read_up_to(fd_, h.data(), h.size());
+    if (got < 0) fail(reason::unusable, "cannot read " + journal_name(path_) + ": " + std::strerror(errno));
+    if (static_cast<std::size_t>(got) < magic.size() || std::memcmp(h.data(), magic.data(), magic.size()) != 0) {
+      fail(reason::corrupt, journal_name(path_) + " is not an nqueens checkpoint journal (" +
+                                (got == 0 ? std::string("an empty file") : std::string("another kind of file")) +
+                                "); it is left as it is: give another --checkpoint");
+    }
+    if (static_cast<std::size_t>(got) < h.size() || get(h.data() + 56, 8) != checksum(h.data(), 56)) {
+      fail(reason::corrupt, journal_name(path_) + " has a damaged header (checksum mismatch)");
+    }
+    if (get(h.data() + 8, 4) != format_version) {
+      fail(reason::foreign, journal_name(path_) + " has journal format " + std::to_string(get(h.data() + 8, 4)) +
+                                ", this build reads format " + std::to_string(format_version) +
+                                " (finish that run with the build that started it, or start afresh)");
+    }
+  } catch (...) {
+    ::close(fd_);
+    throw;
+  }
+}
+
+checkpoint_file::checkpoint_file(checkpoint_file&& other) noexcept
+    : path_(std::move(other.path_)), fd_(std::exchange(other.fd_, -1)) {}
+
+checkpoint_file& checkpoint_file::operator=(checkpoint_file&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    path_ = std::move(other.path_);
+    fd_ = std::exchange(other.fd_, -1);
+  }
+  return *this;
+}
+
+checkpoint_file::~checkpoint_file() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shard_spec shard)
+    : file_(std::move(file)), path_(file_.path()), finished_(p.size(), 0), counts_(p.size()) {
+  if (file_.exists()) {
+    load(p, shard);
+  } else {
+    create(p, shard);
+  }
+}
+
+// A new journal appears whole or not at all: an unnamed file (O_TMPFILE) in
+// the target's directory gets the header, is locked and fsynced, then linked
+// under its name. link() never replaces a file: if another run created the
+// journal meanwhile, this one is refused. Where O_TMPFILE or /proc is missing,
+// a named temporary file does the same (and is left behind only by a kill in
+// the microseconds between its creation and its link).
+void checkpoint_journal::create(const plan& p, shard_spec shard) {
+  using reason = checkpoint_error::reason;
+  const auto header = header_for(p, shard);
+  const std::filesystem::path target = std::filesystem::absolute(path_);
+  const std::string dir = target.parent_path().string();
+  int& fd = file_.fd_;
+  std::string temporary;  // the named fallback's path
+  fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == EROFS) {
+      fail(reason::unusable, "cannot create " + journal_name(path_) + ": " + std::strerror(errno));
+    }
+    std::string hidden = target.filename().string();
+    hidden.insert(0, 1, '.');
+    hidden.append(".XXXXXX");
+    temporary = (target.parent_path() / hidden).string();
+    fd = ::mkstemp(temporary.data());
+    if (fd < 0) fail(reason::unusable, "cannot create " + journal_name(path_) + ": " + std::strerror(errno));
+    ::fchmod(fd, 0644);
+  }
+  const auto refuse = [&](const std::string& what) {
+    const int error = errno;
+    if (!temporary.empty()) ::unlink(temporary.c_str());
+    ::close(fd);
+    fd = -1;
+    fail(error == EEXIST ? reason::unusable : reason::write,
+         error == EEXIST ? journal_name(path_) + " was created by another run meanwhile; it is left to that run"
+                         : what + " " + journal_name(path_) + ": " + std::strerror(error));
+  };
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) refuse("cannot lock");
+  if (!write_all(fd, header.data(), header.size()) || ::fsync(fd) != 0) refuse("cannot write");
+  const int linked = temporary.empty()
+                         ? ::linkat(AT_FDCWD, ("/proc/self/fd/" + std::to_string(fd)).c_str(), AT_FDCWD,
+                                    target.c_str(), AT_SYMLINK_FOLLOW)
+                         : ::link(temporary.c_str(), target.c_str());
+  if (linked != 0) refuse("cannot create");
+  if (!temporary.empty()) ::unlink(temporary.c_str());
+  sync_directory_of(path_);
+}
+
+// Reads the records after a header checkpoint_file has checked, a block at a
+// time (memory bounded whatever the file's size), and cuts off a torn tail.
+void checkpoint_journal::load(const plan& p, shard_spec shard) {
+  using reason = checkpoint_error::reason;
+  const int fd = file_.fd_;
+  const std::string name = journal_name(path_);
+  const auto expected = header_for(p, shard);
+  std::array<unsigned char, header_size> h{};
+  if (::lseek(fd, 0, SEEK_SET) != 0 || read_up_to(fd, h.data(), h.size()) != static_cast<ssize_t>(h.size())) {
+    fail(reason::unusable, "cannot read " + name + ": " + std::strerror(errno));
+  }
+  if (std::memcmp(h.data(), expected.data(), header_size) != 0) {
+    fail(reason::foreign, name + " belongs to another run (" + describe_run(h.data()) + "), not this one (" +
+                              describe_run(expected.data()) + ")");
+  }
   std::vector<std::uint8_t> owned(p.size(), 0);  // the subproblems this shard counts
   std::size_t owned_count = 0;
   for (const std::size_t i : shard_indices(p, shard)) {
     owned[i] = 1;
     ++owned_count;
   }
-  using reason = checkpoint_error::reason;
-  const std::string name = "checkpoint '" + path + "'";
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw checkpoint_error(reason::unusable, "cannot open " + name + ": " + std::strerror(errno));
-  try {
-    struct stat st {};
-    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-      throw checkpoint_error(reason::unusable, name + " is not a regular file");
-    }
-    const auto expected = header_for(p, shard);
-    auto size = static_cast<std::size_t>(st.st_size);
-    std::vector<unsigned char> bytes(size);
-    if (size > 0 && !read_all(fd_, bytes.data(), size)) {
-      throw checkpoint_error(reason::unusable, "cannot read " + name + ": " + std::strerror(errno));
-    }
-    // A file shorter than a header is ours only if it is the start of the
-    // header we would write (a crash while creating it): start it afresh.
-    // Anything else is not ours to overwrite.
-    if (size < header_size) {
-      if (size > 0 && std::memcmp(bytes.data(), expected.data(), size) != 0) {  // memcmp wants non-null even for 0 bytes
-        throw checkpoint_error(reason::corrupt, name + " is not an nqueens checkpoint journal");
-      }
-      if (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) != 0 ||
-          !write_all(fd_, expected.data(), expected.size()) || ::fsync(fd_) != 0) {
-        throw checkpoint_error(reason::unusable, "cannot write " + name + ": " + std::strerror(errno));
-      }
-      // Make the new file's directory entry durable too.
-      const auto dir = std::filesystem::absolute(path).parent_path();
-      if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
-        ::fsync(dfd);
-        ::close(dfd);
-      }
-      return;
-    }
-    const unsigned char* h = bytes.data();
-    if (std::memcmp(h, magic.data(), magic.size()) != 0) {
-      throw checkpoint_error(reason::corrupt, name + " is not an nqueens checkpoint journal");
-    }
-    if (get(h + 56, 8) != checksum(h, 56)) {
-      throw checkpoint_error(reason::corrupt, name + " has a damaged header (checksum mismatch)");
-    }
-    if (get(h + 8, 4) != format_version) {
-      throw checkpoint_error(reason::foreign, name + " has journal format " + std::to_string(get(h + 8, 4)) +
-                                                  ", this build reads format " + std::to_string(format_version) +
-                                                  " (finish that run with the build that started it, or start afresh)");
-    }
-    if (std::memcmp(h, expected.data(), header_size) != 0) {
-      throw checkpoint_error(reason::foreign, name + " belongs to another run (" + describe_run(h) +
-                                                  "), not this one (" + describe_run(expected.data()) + ")");
-    }
-    const std::size_t records = (size - header_size) / record_size;
-    const std::size_t tail = (size - header_size) % record_size;
-    std::size_t good = records;
-    for (std::size_t k = 0; k < records; ++k) {
-      const unsigned char* r = bytes.data() + header_size + k * record_size;
-      const std::string where = name + ": record " + std::to_string(k) + " at byte " +
-                                std::to_string(header_size + k * record_size);
-      if (get(r + 40, 8) != checksum(r, 40)) {
-        // A last record of zeros is a crash that extended the file before its
-        // data reached the disk: torn, like a short one. Other damage is not.
-        const bool zeros = std::all_of(r, r + record_size, [](unsigned char b) { return b == 0; });
-        if (k + 1 == records && tail == 0 && zeros) {
-          good = k;
-          break;
+
+  // The first record that fails its checksum starts the tail. A crash during
+  // one flush can leave there only what that flush was writing: a record cut
+  // short, and zeros where the file grew before its data reached the disk (a
+  // record may straddle the last page that did). So the tail is torn, and cut
+  // off, when every byte past the first record_size - 1 of it is zero; any
+  // other byte there is damage.
+  constexpr std::size_t block_records = 4096;
+  std::vector<unsigned char> block(block_records * record_size);
+  std::uint64_t offset = header_size;  // of block[0]
+  std::optional<std::uint64_t> tail;   // where the torn tail starts
+  std::size_t record_number = 0;
+  for (;;) {
+    const ssize_t got = read_up_to(fd, block.data(), block.size());
+    if (got < 0) fail(reason::unusable, "cannot read " + name + ": " + std::strerror(errno));
+    const auto size = static_cast<std::size_t>(got);
+    for (std::size_t at = 0; at < size; at += record_size) {
+      const unsigned char* r = block.data() + at;
+      const std::uint64_t where_bytes = offset + at;
+      const std::size_t length = std::min(record_size, size - at);
+      if (!tail && (length < record_size || get(r + 40, 8) != checksum(r, 40))) tail = where_bytes;
+      if (tail) {
+        for (std::size_t k = 0; k < length; ++k) {
+          if (r[k] != 0 && where_bytes + k >= *tail + record_size - 1) {
+            fail(reason::corrupt, name + ": record " + std::to_string((*tail - header_size) / record_size) +
+                                      " at byte " + std::to_string(*tail) +
+                                      " is damaged (checksum mismatch; more data follows at byte " +
+                                      std::to_string(where_bytes + k) + ", so it is not a torn end)");
+          }
         }
-        throw checkpoint_error(reason::corrupt, where + " is damaged (checksum mismatch)");
+        continue;
       }
-      if (complete_) throw checkpoint_error(reason::corrupt, where + " follows the completion mark");
+      const std::string where = name + ": record " + std::to_string(record_number) + " at byte " +
+                                std::to_string(where_bytes);
+      if (complete_) fail(reason::corrupt, where + " follows the completion mark");
       const auto type = static_cast<std::uint32_t>(get(r, 4));
       const auto index = static_cast<std::size_t>(get(r + 4, 4));
       const subproblem_count c{get(r + 8, 8), get(r + 16, 8), get(r + 24, 8), get(r + 32, 8)};
       if (type == record_complete) {
-        if (finished_count_ != owned_count) {
-          throw checkpoint_error(reason::corrupt, where + " marks the run complete with subproblems missing");
-        }
+        if (finished_count_ != owned_count) fail(reason::corrupt, where + " marks the run complete with subproblems missing");
         complete_ = true;
       } else if (type == record_subproblem && index < p.size() && owned[index] != 0) {
         if (finished_[index] != 0 && !(counts_[index] == c)) {
-          throw checkpoint_error(reason::corrupt, where + " gives subproblem " + std::to_string(index) +
-                                                      " a second, different count");
+          fail(reason::corrupt, where + " gives subproblem " + std::to_string(index) + " a second, different count");
         }
         if (finished_[index] == 0) ++finished_count_;
         finished_[index] = 1;
         counts_[index] = c;
       } else {
-        throw checkpoint_error(reason::corrupt, where + " is not a valid record");
+        fail(reason::corrupt, where + " is not a valid record");
       }
+      ++record_number;
     }
-    const std::size_t keep = header_size + good * record_size;
-    if (keep != size) {
-      dropped_bytes_ = size - keep;
-      if (::ftruncate(fd_, static_cast<off_t>(keep)) != 0 || ::fsync(fd_) != 0) {
-        throw checkpoint_error(reason::unusable, "cannot repair " + name + ": " + std::strerror(errno));
-      }
+    offset += size;
+    if (size < block.size()) break;
+  }
+  const std::uint64_t keep = tail.value_or(offset);
+  if (keep != offset) {
+    dropped_bytes_ = static_cast<std::size_t>(offset - keep);
+    if (::ftruncate(fd, static_cast<off_t>(keep)) != 0 || ::fsync(fd) != 0) {
+      fail(reason::unusable, "cannot repair " + name + ": " + std::strerror(errno));
     }
-    if (::lseek(fd_, static_cast<off_t>(keep), SEEK_SET) < 0) {
-      throw checkpoint_error(reason::unusable, "cannot seek in " + name + ": " + std::strerror(errno));
-    }
-  } catch (...) {
-    ::close(fd_);
-    throw;
+  }
+  if (::lseek(fd, static_cast<off_t>(keep), SEEK_SET) < 0) {
+    fail(reason::unusable, "cannot seek in " + name + ": " + std::strerror(errno));
   }
 }
 
@@ -222,7 +343,6 @@ checkpoint_journal::~checkpoint_journal() {
     flush();
   } catch (...) {  // best effort: the journal stays valid up to its last whole record
   }
-  ::close(fd_);
 }
 
 void checkpoint_journal::record(std::size_t index, const subproblem_count& c) {
@@ -231,26 +351,39 @@ void checkpoint_journal::record(std::size_t index, const subproblem_count& c) {
   pending_.insert(pending_.end(), bytes.begin(), bytes.end());
 }
 
+// Appends whole records, or nothing: a failed write (a full disk, a file-size
+// limit) is cut back to the last whole record, and the journal takes no more,
+// so what it holds stays valid for a later resume.
+void checkpoint_journal::append(const unsigned char* bytes, std::size_t size) {
+  if (failed_) {
+    throw checkpoint_error(checkpoint_error::reason::write,
+                           "writing " + journal_name(path_) + " failed earlier; it holds what was written before");
+  }
+  const int fd = file_.fd_;
+  const off_t before = ::lseek(fd, 0, SEEK_CUR);
+  if (before < 0 || !write_all(fd, bytes, size) || ::fsync(fd) != 0) {
+    const int error = errno;
+    failed_ = true;
+    if (before >= 0 && ::ftruncate(fd, before) == 0) ::lseek(fd, before, SEEK_SET);
+    throw checkpoint_error(checkpoint_error::reason::write,
+                           "writing " + journal_name(path_) + " failed: " + std::strerror(error));
+  }
+}
+
 void checkpoint_journal::flush() {
   std::vector<unsigned char> out;
   {
     const std::lock_guard lock(mutex_);
     out.swap(pending_);
   }
-  if (out.empty()) return;
-  if (!write_all(fd_, out.data(), out.size()) || ::fsync(fd_) != 0) {
-    throw checkpoint_error(checkpoint_error::reason::write,
-                           "writing checkpoint '" + path_ + "' failed: " + std::strerror(errno));
-  }
+  if (!out.empty()) append(out.data(), out.size());
 }
 
 void checkpoint_journal::mark_complete() {
+  if (complete_) return;  // a finished journal is never appended to
   flush();
   const auto bytes = record_for(record_complete, 0, {});
-  if (!write_all(fd_, bytes.data(), bytes.size()) || ::fsync(fd_) != 0) {
-    throw checkpoint_error(checkpoint_error::reason::write,
-                           "writing checkpoint '" + path_ + "' failed: " + std::strerror(errno));
-  }
+  append(bytes.data(), bytes.size());
   complete_ = true;
 }
 

@@ -179,12 +179,152 @@ TEST_F(CheckpointTest, JournalOfAnotherRunIsRefused) {
 }
 
 TEST_F(CheckpointTest, ForeignFileIsNotOverwritten) {
+  set_bytes({'N', 'Q'});  // even the start of a journal's magic: a journal is never shorter than its header
+  EXPECT_THROW(checkpoint_journal(path_.string(), plan(10)), checkpoint_error);
+  EXPECT_EQ(bytes().size(), 2u);
   set_bytes({'h', 'e', 'l', 'l', 'o', '\n'});
   EXPECT_THROW(checkpoint_journal(path_.string(), plan(10)), checkpoint_error);
   EXPECT_EQ(bytes().size(), 6u);
   set_bytes(std::vector<char>(200, 'x'));
   EXPECT_THROW(checkpoint_journal(path_.string(), plan(10)), checkpoint_error);
   EXPECT_EQ(bytes().size(), 200u);
+}
+
+// One flush appends many records; a crash can leave any part of them as
+// zeros (the file grew, its data never reached the disk), a record cut short,
+// or a record straddling the last page written. All of it is cut off.
+TEST_F(CheckpointTest, TornTailOfAnyLengthIsCut) {
+  const plan p(12);
+  write_journal(p, 10);
+  const std::vector<char> whole = bytes();
+  const std::size_t header = checkpoint_journal::header_size, record = checkpoint_journal::record_size;
+  ASSERT_EQ(whole.size(), header + 10 * record);
+  for (const std::size_t zeros : {std::size_t{1}, std::size_t{47}, std::size_t{48}, std::size_t{96}, std::size_t{100},
+                                  std::size_t{4096}, std::size_t{100000}}) {
+    for (const std::size_t prefix : {std::size_t{0}, std::size_t{1}, std::size_t{20}, record - 1}) {
+      // `prefix` bytes of an eleventh record, then `zeros` zero bytes.
+      std::vector<char> b = whole;
+      b.insert(b.end(), whole.begin() + static_cast<std::ptrdiff_t>(header),
+               whole.begin() + static_cast<std::ptrdiff_t>(header + prefix));
+      b.insert(b.end(), zeros, '\0');
+      set_bytes(b);
+      {
+        const checkpoint_journal j(path_.string(), p);
+        EXPECT_EQ(j.finished_count(), 10u) << prefix << " + " << zeros;
+        EXPECT_EQ(j.dropped_bytes(), prefix + zeros);
+      }
+      EXPECT_EQ(fs::file_size(path_), whole.size());
+    }
+  }
+  // Zeros over the last whole records of the flush, too.
+  std::vector<char> b = whole;
+  std::fill(b.end() - static_cast<std::ptrdiff_t>(3 * record + 10), b.end(), '\0');
+  set_bytes(b);
+  EXPECT_EQ(checkpoint_journal(path_.string(), p).finished_count(), 6u);
+  EXPECT_EQ(resume(12).total, *published_total(12));
+}
+
+// Damage with data after it is no torn tail: refused, with both offsets.
+TEST_F(CheckpointTest, DamageBeforeMoreDataIsRefusedWithItsOffset) {
+  const plan p(12);
+  write_journal(p, 10);
+  std::vector<char> b = bytes();
+  const std::size_t at = checkpoint_journal::header_size + 9 * checkpoint_journal::record_size;
+  b[at + checkpoint_journal::record_size - 1] ^= 0x40;  // the last record's checksum byte: a whole record, wrong
+  set_bytes(b);
+  try {
+    checkpoint_journal j(path_.string(), p);
+    ADD_FAILURE() << "accepted";
+  } catch (const checkpoint_error& e) {
+    EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt);
+    EXPECT_NE(std::string(e.what()).find("record 9 at byte " + std::to_string(at)), std::string::npos) << e.what();
+  }
+  b = bytes();
+  b.insert(b.end(), 200, '\0');
+  b.push_back('x');  // zeros, then something: not what a flush leaves
+  b[at + checkpoint_journal::record_size - 1] ^= 0x40;
+  set_bytes(b);
+  EXPECT_THROW(checkpoint_journal(path_.string(), p), checkpoint_error);
+}
+
+TEST_F(CheckpointTest, NewJournalAppearsWholeWithNoLeftovers) {
+  const auto before = std::distance(fs::directory_iterator(path_.parent_path()), fs::directory_iterator());
+  { const checkpoint_journal j(path_.string(), plan(10)); }
+  EXPECT_EQ(fs::file_size(path_), checkpoint_journal::header_size);
+  EXPECT_EQ(std::distance(fs::directory_iterator(path_.parent_path()), fs::directory_iterator()), before + 1);
+}
+
+TEST_F(CheckpointTest, SecondOpenIsRefusedWhileTheFirstHoldsTheLock) {
+  const plan p(10);
+  {
+    const checkpoint_journal first(path_.string(), p);
+    try {
+      checkpoint_journal second(path_.string(), p);
+      ADD_FAILURE() << "a second run took the same journal";
+    } catch (const checkpoint_error& e) {
+      EXPECT_EQ(e.why(), checkpoint_error::reason::unusable);
+      EXPECT_NE(std::string(e.what()).find("in use by another run"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(checkpoint_file{path_.string()}, checkpoint_error);  // before any plan is built
+  }
+  EXPECT_NO_THROW(checkpoint_journal(path_.string(), p));  // released with the first
+}
+
+TEST_F(CheckpointTest, SymlinkAndEmptyFileAreRefused) {
+  { const checkpoint_journal j(path_.string(), plan(10)); }
+  const fs::path link = path_.string() + ".link";
+  fs::remove(link);
+  fs::create_symlink(path_, link);
+  try {
+    checkpoint_journal j(link.string(), plan(10));
+    ADD_FAILURE() << "followed a symlink";
+  } catch (const checkpoint_error& e) {
+    EXPECT_NE(std::string(e.what()).find("symbolic link"), std::string::npos) << e.what();
+  }
+  fs::remove(link);
+  set_bytes({});
+  try {
+    checkpoint_journal j(path_.string(), plan(10));
+    ADD_FAILURE() << "took over an empty file";
+  } catch (const checkpoint_error& e) {
+    EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt);
+    EXPECT_NE(std::string(e.what()).find("not an nqueens checkpoint journal (an empty file)"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(fs::file_size(path_), 0u);
+}
+
+// Only the header of a foreign file is read, whatever its size: a sparse
+// terabyte is refused at once, not loaded.
+TEST_F(CheckpointTest, HugeForeignFileIsRefusedFromItsHeader) {
+  set_bytes(std::vector<char>(100, 'x'));
+  fs::resize_file(path_, std::uintmax_t{1} << 40);
+  EXPECT_THROW(checkpoint_file{path_.string()}, checkpoint_error);
+  EXPECT_EQ(fs::file_size(path_), std::uintmax_t{1} << 40);
+}
+
+// A journal damaged past its header, a terabyte long, is read a block at a
+// time and refused at the damage.
+TEST_F(CheckpointTest, LongJournalIsReadInBlocks) {
+  const plan p(10);
+  write_journal(p, 2);
+  std::vector<char> b = bytes();
+  b.insert(b.end(), 100, 'x');
+  set_bytes(b);
+  fs::resize_file(path_, std::uintmax_t{1} << 40);
+  EXPECT_THROW(checkpoint_journal(path_.string(), p), checkpoint_error);
+}
+
+TEST_F(CheckpointTest, CompleteJournalIsNeverAppendedTo) {
+  ASSERT_TRUE(resume(10).complete);
+  const auto size = fs::file_size(path_);
+  {
+    checkpoint_journal j(path_.string(), plan(10));
+    ASSERT_TRUE(j.complete());
+    j.mark_complete();
+  }
+  EXPECT_TRUE(resume(10).complete);
+  EXPECT_EQ(fs::file_size(path_), size);
 }
 
 TEST_F(CheckpointTest, UnwritablePathIsReported) {

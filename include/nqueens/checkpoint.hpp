@@ -8,8 +8,15 @@
 /// engine, split depth, plan fingerprint, subproblem count, shard, plan scope,
 /// checksum), then 48-byte records (type, subproblem index, total, unique,
 /// half-turn and quarter-turn counts, checksum). The last
-/// record of a finished run marks it complete. A record cut short by a crash
-/// is dropped on open; any other damage is reported, never skipped.
+/// record of a finished run marks it complete.
+///
+/// What survives what: a journal is created whole (header written under a
+/// temporary name, then linked into place), so a kill never leaves an empty or
+/// header-less one; every flush is fsynced, so a kill or crash loses at most
+/// the records of the flush in progress. What such a flush can leave behind (a
+/// short last record, or zeros where the file grew before its data reached the
+/// disk) is cut off on open; any other damage is reported with its offset,
+/// never skipped. The file is locked (flock) while a run holds it.
 
 #include <cstddef>
 #include <cstdint>
@@ -30,7 +37,7 @@ class checkpoint_error : public std::runtime_error {
   enum class reason {
     foreign,   ///< the journal belongs to another n, engine or plan
     corrupt,   ///< damaged, or not a journal at all
-    unusable,  ///< cannot be opened or created
+    unusable,  ///< cannot be opened or created, a symlink, or locked by another run
     write,     ///< writing failed mid-run (e.g. the disk is full)
   };
   checkpoint_error(reason r, const std::string& what) : std::runtime_error(what), reason_(r) {}
@@ -40,6 +47,30 @@ class checkpoint_error : public std::runtime_error {
   reason reason_;
 };
 
+/// A journal's file, taken before the plan is built: an existing one is
+/// opened, locked against other runs and its header checked (magic, checksum,
+/// format); a missing one is only named, and created by checkpoint_journal.
+/// Refuses a symlink, something not a regular file, and a file that is not a
+/// journal (an empty one included). Throws checkpoint_error.
+class checkpoint_file {
+ public:
+  checkpoint_file() = default;  ///< no journal
+  explicit checkpoint_file(std::string path);
+  checkpoint_file(checkpoint_file&& other) noexcept;
+  checkpoint_file& operator=(checkpoint_file&& other) noexcept;
+  ~checkpoint_file();
+
+  const std::string& path() const noexcept { return path_; }
+  bool empty() const noexcept { return path_.empty(); }
+  /// True when the file exists (and is open and locked).
+  bool exists() const noexcept { return fd_ >= 0; }
+
+ private:
+  friend class checkpoint_journal;
+  std::string path_;
+  int fd_ = -1;
+};
+
 /// An open journal for one plan. record() is thread-safe and does no I/O;
 /// flush() writes and fsyncs what was recorded since the last flush.
 class checkpoint_journal {
@@ -47,11 +78,14 @@ class checkpoint_journal {
   static constexpr std::size_t header_size = 64;
   static constexpr std::size_t record_size = 48;
 
-  /// Opens `path` for shard `shard` of plan `p` (the whole plan by default),
-  /// creating it when missing (or empty). An existing journal must name the
-  /// same run and shard; its records are loaded, and a torn last record is cut
-  /// off the file. Throws checkpoint_error.
-  checkpoint_journal(const std::string& path, const plan& p, shard_spec shard = {});
+  /// Opens `file` for shard `shard` of plan `p` (the whole plan by default),
+  /// creating it when missing. An existing journal must name the same run and
+  /// shard; its records are read in bounded memory, and a torn tail is cut off
+  /// the file. Throws checkpoint_error.
+  checkpoint_journal(checkpoint_file file, const plan& p, shard_spec shard = {});
+  /// The same for `path`, opened here.
+  checkpoint_journal(const std::string& path, const plan& p, shard_spec shard = {})
+      : checkpoint_journal(checkpoint_file(path), p, shard) {}
   ~checkpoint_journal();
   checkpoint_journal(const checkpoint_journal&) = delete;
   checkpoint_journal& operator=(const checkpoint_journal&) = delete;
@@ -63,25 +97,31 @@ class checkpoint_journal {
   std::size_t finished_count() const noexcept { return finished_count_; }
   /// True when the journal holds the completion mark of a finished run.
   bool complete() const noexcept { return complete_; }
-  /// Bytes of a torn last record removed when the journal was opened.
+  /// Bytes of a torn tail removed when the journal was opened.
   std::size_t dropped_bytes() const noexcept { return dropped_bytes_; }
 
   /// Queues a finished subproblem for the next flush. Thread-safe.
   void record(std::size_t index, const subproblem_count& c);
   /// Appends the queued records and fsyncs. Throws checkpoint_error(write).
   void flush();
-  /// Flushes, then appends the completion mark. Precondition: every
-  /// subproblem is recorded.
+  /// Flushes, then appends the completion mark, once: a journal that is
+  /// already complete is left as it is. Precondition: every subproblem is
+  /// recorded.
   void mark_complete();
 
  private:
+  void load(const plan& p, shard_spec shard);
+  void create(const plan& p, shard_spec shard);
+  void append(const unsigned char* bytes, std::size_t size);
+
+  checkpoint_file file_;
   std::string path_;
-  int fd_ = -1;
   std::vector<std::uint8_t> finished_;
   std::vector<subproblem_count> counts_;
   std::size_t finished_count_ = 0;
   bool complete_ = false;
   std::size_t dropped_bytes_ = 0;
+  bool failed_ = false;  // a write failed: the journal takes no more
   std::mutex mutex_;
   std::vector<unsigned char> pending_;
 };
