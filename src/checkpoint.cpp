@@ -361,10 +361,23 @@ void checkpoint_journal::append(const unsigned char* bytes, std::size_t size) {
   }
   const int fd = file_.fd_;
   const off_t before = ::lseek(fd, 0, SEEK_CUR);
-  if (before < 0 || !write_all(fd, bytes, size) || ::fsync(fd) != 0) {
+  std::size_t written = 0;
+  while (before >= 0 && written < size) {
+    const ssize_t n = ::write(fd, bytes + written, size - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
+  }
+  if (before < 0 || written < size || ::fsync(fd) != 0) {
     const int error = errno;
     failed_ = true;
-    if (before >= 0 && ::ftruncate(fd, before) == 0) ::lseek(fd, before, SEEK_SET);
+    // Keep the whole records that went out (a file-size limit or a full disk
+    // stops a write part-way), cut the rest.
+    const off_t keep = before + static_cast<off_t>(written / record_size * record_size);
+    if (before >= 0 && ::ftruncate(fd, keep) == 0) {
+      ::fsync(fd);
+      ::lseek(fd, keep, SEEK_SET);
+    }
     throw checkpoint_error(checkpoint_error::reason::write,
                            "writing " + journal_name(path_) + " failed: " + std::strerror(error));
   }

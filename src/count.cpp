@@ -3,24 +3,37 @@
 #include <chrono>
 
 #include "executor.hpp"
+#include "nqueens/checkpoint.hpp"
 #include "nqueens/memory.hpp"
 #include "run_driver.hpp"
 
 namespace nqueens {
 
+namespace {
+
+// The journal is taken first, before the plan and the tables: a second run
+// on it is refused before it spends anything.
+checkpoint_file take_journal(const count_options& options) {
+  return options.checkpoint.empty() ? checkpoint_file() : checkpoint_file(options.checkpoint);
+}
+
+}  // namespace
+
 count_result count(int n, const count_options& options) {
   const auto start = std::chrono::steady_clock::now();
+  checkpoint_file journal = take_journal(options);
   const plan p(n, plan_options{.kind = options.kind, .split_depth = options.split_depth});
   check_memory(n, options.kind, options.max_memory, options.threads);  // before a journal file is created
   detail::arena_executor arena(options.threads, options.kernels, options.max_memory);
-  return detail::drive(p, options, arena, start);
+  return detail::drive(p, options, arena, start, std::move(journal));
 }
 
 count_result symmetric_counts(int n, const count_options& options) {
   const auto start = std::chrono::steady_clock::now();
+  checkpoint_file journal = take_journal(options);
   const plan p(n, plan_options{.scope = plan_scope::rotational});
   detail::arena_executor arena(options.threads, options.kernels, options.max_memory);
-  return detail::drive(p, options, arena, start);
+  return detail::drive(p, options, arena, start, std::move(journal));
 }
 
 }  // namespace nqueens

@@ -15,7 +15,7 @@
 
 namespace nqueens {
 
-run_context::run_context(const plan& p, std::optional<isa> kernels, int threads)
+run_context::run_context(const plan& p, std::optional<isa> kernels, int threads, const std::atomic<bool>* cancel)
     : n_(p.board_size()),
       plan_(p.shared_engine_plan()),
       rotation_(p.rotation_tasks()),
@@ -29,7 +29,7 @@ run_context::run_context(const plan& p, std::optional<isa> kernels, int threads)
   search_ = &detail::search_kernels_for(kernels_);
   if (plan_ == nullptr) return;
   detail::worker_arena arena(threads);
-  arena.execute([&] { impl_ = plan_->make_context(kernels_); });  // tables built on the arena's threads
+  arena.execute([&] { impl_ = plan_->make_context(kernels_, cancel); });  // tables built on the arena's threads
 }
 
 run_context::~run_context() = default;
@@ -82,7 +82,11 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
   std::optional<run_context> own;
   if (context == nullptr && !indices.empty()) {
     check_memory(p.board_size(), p.kind(), options.max_memory, run.threads);
-    own.emplace(p, options.kernels, run.threads);
+    try {
+      own.emplace(p, options.kernels, run.threads, options.cancel);
+    } catch (const run_cancelled&) {
+      return run;  // cancelled before anything ran: nothing finished
+    }
     context = &*own;
   }
   run.kernels = context != nullptr ? context->kernels() : (options.kernels ? *options.kernels : active_isa());

@@ -88,12 +88,13 @@ class helper_thread {
 
 }  // namespace
 
-count_result drive(const plan& p, const count_options& options, executor& exec, clock_type::time_point start) {
+count_result drive(const plan& p, const count_options& options, executor& exec, clock_type::time_point start,
+                   checkpoint_file journal_file) {
   const int n = p.board_size();
   std::unique_ptr<checkpoint_journal> journal;
   const std::vector<std::size_t> mine = shard_indices(p, options.shard);
-  if (!options.checkpoint.empty()) {
-    journal = std::make_unique<checkpoint_journal>(options.checkpoint, p, options.shard);
+  if (!journal_file.empty()) {
+    journal = std::make_unique<checkpoint_journal>(std::move(journal_file), p, options.shard);
   }
 
   count_result r;
@@ -128,7 +129,8 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   }
   state.finished = r.resumed;
 
-  std::atomic<bool> stop{false};
+  // A cancel that came during planning stops the run before it starts.
+  std::atomic<bool> stop{options.cancel != nullptr && options.cancel->load()};
   std::exception_ptr helper_error;
   execution run;
   run.counts.assign(p.size(), subproblem_count{});

@@ -9,6 +9,7 @@
 #include <chrono>
 
 #include "executor.hpp"
+#include "nqueens/checkpoint.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/plan.hpp"
 
@@ -16,9 +17,10 @@ namespace nqueens::detail {
 
 /// Counts plan `p` as `options` say (its kind, split depth, threads and
 /// kernels are already in `p` and `exec`), through `exec`; the run's time is
-/// measured from `start` (before planning). Throws checkpoint_error for a
-/// journal that cannot be used or written.
+/// measured from `start` (before planning). `journal` is options.checkpoint,
+/// opened and locked before planning (empty: no journal). Throws
+/// checkpoint_error for a journal that cannot be used or written.
 count_result drive(const plan& p, const count_options& options, executor& exec,
-                   std::chrono::steady_clock::time_point start);
+                   std::chrono::steady_clock::time_point start, checkpoint_file journal);
 
 }  // namespace nqueens::detail

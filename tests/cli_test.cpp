@@ -612,7 +612,7 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_input{"scale 10 --csv /nonexistent-dir/s.csv", "cannot write --csv file"},
                       bad_input{"scale", "missing board size"},
                       bad_input{"plan 40", "board size 40 is out of range"},
-                      bad_input{"count 10 --checkpoint /nonexistent-dir/q.ckpt", "cannot open checkpoint"},
+                      bad_input{"count 10 --checkpoint /nonexistent-dir/q.ckpt", "cannot create checkpoint"},
                       bad_input{"count 10 --checkpoint-interval 0", "invalid --checkpoint-interval '0'"},
                       bad_input{"count 10 --progress --no-progress", "contradict"},
                       bad_input{"count 10 --shard 4/4", "shard index I 4 is out of range: expected an integer from 0 to 3"},

@@ -62,4 +62,10 @@ int engine_max_board_size(engine e) noexcept;
 /// (0 = default_memory_limit()).
 engine fastest_engine(int n, std::uint64_t max_memory = 0) noexcept;
 
+/// The engine `--engine auto` picks where several processes share one plan
+/// (shards, a journal, MPI ranks): the fastest for n, from n alone, so that
+/// every node picks the same whatever its memory. A node where it does not
+/// fit is refused (check_memory), never given another plan.
+engine shared_plan_engine(int n) noexcept;
+
 }  // namespace nqueens

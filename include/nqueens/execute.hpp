@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "nqueens/isa.hpp"
@@ -42,6 +43,13 @@ struct subproblem_count {
   friend bool operator==(const subproblem_count&, const subproblem_count&) = default;
 };
 
+/// Thrown by run_context's constructor when the run was cancelled while it
+/// built its tables.
+class run_cancelled : public std::runtime_error {
+ public:
+  run_cancelled() : std::runtime_error("the run was cancelled while its tables were built") {}
+};
+
 /// What running a plan needs beyond the plan: the engine's tables (the
 /// quadrant engine's quarter-board tables, gigabytes at n = 24) and each
 /// thread's buffers. Built for one plan and one instruction set, freed with
@@ -51,8 +59,10 @@ class run_context {
  public:
   /// Builds the context of `p` with `kernels` (default: active_isa()); the
   /// tables are built on `threads` threads (0: all). Throws isa_error when the
-  /// CPU lacks `kernels`.
-  explicit run_context(const plan& p, std::optional<isa> kernels = std::nullopt, int threads = 0);
+  /// CPU lacks `kernels`, run_cancelled when `*cancel` is set (null: never)
+  /// before the tables are built.
+  explicit run_context(const plan& p, std::optional<isa> kernels = std::nullopt, int threads = 0,
+                       const std::atomic<bool>* cancel = nullptr);
   ~run_context();
   run_context(run_context&&) noexcept;
   run_context& operator=(run_context&&) noexcept;
@@ -85,7 +95,7 @@ struct execute_options {
   /// Called once per finished subproblem, concurrently from worker threads.
   std::function<void(std::size_t index, const subproblem_count&)> on_finished;
   /// When set and true, no further subproblems are started; the ones already
-  /// running finish and are reported.
+  /// running finish and are reported. A table build in progress stops too.
   const std::atomic<bool>* cancel = nullptr;
   /// Record each subproblem's wall-clock time in execution::subproblem_seconds.
   bool time_subproblems = false;

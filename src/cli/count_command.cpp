@@ -48,11 +48,19 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
         parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
   }
   if (result.count("max-memory")) opts.max_memory = parse_byte_size(result["max-memory"].as<std::string>(), "--max-memory");
-  opts.kind = engine_name == "auto" ? fastest_engine(request.n, opts.max_memory) : parse_engine_option(engine_name);
   if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
   if (result.count("checkpoint")) {
     opts.checkpoint = result["checkpoint"].as<std::string>();
     if (opts.checkpoint.empty()) throw usage_error("--checkpoint needs a file name");
+  }
+  // A plan that other processes share (shards, a journal resumed elsewhere,
+  // MPI ranks) must not depend on this node's memory: auto then goes by n
+  // alone, and a node it does not fit refuses rather than count another plan.
+  const bool shared_plan = !opts.shard.whole() || !opts.checkpoint.empty() || args.front() == "nqueens-mpi";
+  if (engine_name != "auto") {
+    opts.kind = parse_engine_option(engine_name);
+  } else {
+    opts.kind = shared_plan ? shared_plan_engine(request.n) : fastest_engine(request.n, opts.max_memory);
   }
   {
     const std::string text = result["checkpoint-interval"].as<std::string>();
@@ -112,7 +120,9 @@ int run_count(const std::vector<std::string>& args) {
   opts.cancel = &stop_requested();
 
   const count_result r = count(request->n, opts);
-  if (!r.complete) return report_interruption(r, opts.checkpoint);
+  // A signal is never swallowed, not even one that came as a short run
+  // finished: the scheduler that sent it is told the run was stopped.
+  if (!r.complete || stop_requested()) return report_interruption(r, opts.checkpoint);
   return print_count_result(r, *request);
 }
 

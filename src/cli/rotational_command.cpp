@@ -40,7 +40,7 @@ int run_rotational(const std::vector<std::string>& args) {
   opts.cancel = &stop_requested();
 
   const count_result r = symmetric_counts(n, opts);
-  if (!r.complete) return report_interruption(r, opts.checkpoint);
+  if (!r.complete || stop_requested()) return report_interruption(r, opts.checkpoint);
   if (result.count("json")) {
     std::cout << symmetric_counts_json(r) << '\n';
   } else {

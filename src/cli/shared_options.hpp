@@ -36,7 +36,7 @@ inline void add_shared_options(cxxopts::Options& options, const shared_options& 
   if (!which.engine.empty()) {
     const std::string choice = which.engine == "auto" ? "auto, " : "";
     const std::string rule =
-        which.engine == "auto" ? "; auto = the fastest engine for N that fits in --max-memory" : "";
+        which.engine == "auto" ? "; auto = the fastest engine for N that fits in --max-memory (by N alone with --shard, --checkpoint or MPI, so that every part agrees)" : "";
     // cxxopts appends the default.
     add("e,engine", "Counting engine: " + choice + std::string(engine_names()) + rule,
         cxxopts::value<std::string>()->default_value(which.engine));

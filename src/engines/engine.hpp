@@ -10,6 +10,7 @@
 // The rest of the library (plan, execute, the run driver, journals, shards,
 // MPI) speaks only in subproblem indices and these interfaces.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -48,8 +49,10 @@ class engine_plan {
   /// weigh subproblems by it.
   virtual std::uint64_t estimated_work(std::size_t index) const = 0;
   /// Builds what running this plan with `kernels` needs, on the calling
-  /// thread's oneTBB arena. Precondition: cpu_supports(kernels).
-  virtual std::unique_ptr<engine_context> make_context(isa kernels) const = 0;
+  /// thread's oneTBB arena. Precondition: cpu_supports(kernels). A build that
+  /// takes long (tables) looks at `cancel` (may be null) and throws
+  /// run_cancelled once it is set.
+  virtual std::unique_ptr<engine_context> make_context(isa kernels, const std::atomic<bool>* cancel) const = 0;
 };
 
 /// One engine, as the registry lists it.

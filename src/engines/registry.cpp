@@ -1,6 +1,7 @@
 #include "engines/registry.hpp"
 
 #include <array>
+#include <limits>
 #include <string>
 
 #include "nqueens/memory.hpp"
@@ -62,6 +63,8 @@ std::string_view engine_summary(engine e) noexcept { return detail::definition_o
 bool counts_unique(engine e) noexcept { return detail::definition_of(e).counts_unique; }
 
 int engine_max_board_size(engine e) noexcept { return detail::definition_of(e).max_board_size; }
+
+engine shared_plan_engine(int n) noexcept { return fastest_engine(n, std::numeric_limits<std::uint64_t>::max()); }
 
 engine fastest_engine(int n, std::uint64_t max_memory) noexcept {
   if (max_memory == 0) max_memory = default_memory_limit();

@@ -8,14 +8,24 @@
 // itself on a second thread. Each rank runs its chunks on its own oneTBB arena
 // (--threads per rank) with one run context (the quadrant engine's tables are
 // built once per rank). Per-subproblem counts come back with the next
-// request. If a rank dies, MPI's default error handler aborts the whole job:
-// no partial total is printed.
+// request.
+//
+// Before anything is counted, every rank reports whether it can run (its
+// arguments, memory and CPU) and the fingerprint of the plan it built; rank 0
+// compares them with its own. Any refusal or disagreement ends the whole job
+// there, with exit 2, one line per problem on rank 0's stderr, and the journal
+// untouched. A failure after that (a rank's error, rank 0's journal write)
+// ends the job with MPI_Abort and the rank's message: no partial total is
+// ever printed. If a rank dies, MPI's default error handler aborts the job.
 
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -23,6 +33,8 @@
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress_line.hpp"
+#include "cli/signals.hpp"
 #include "executor.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/memory.hpp"
@@ -44,7 +56,7 @@ class mpi_executor final : public detail::executor {
   mpi_executor(const plan& p, const count_options& options, int ranks)
       : ranks_(ranks),
         threads_(resolve_threads(options.threads)),
-        context_(p, options.kernels, threads_) {}
+        context_(p, options.kernels, threads_, options.cancel) {}
 
   int threads() const noexcept override { return threads_; }
   isa kernels() const override { return context_.kernels(); }
@@ -134,9 +146,10 @@ class mpi_executor final : public detail::executor {
 
 void run_worker(const cli::count_request& request, const plan& p, int rank) {
   const int threads = resolve_threads(request.options.threads);
-  const run_context context(p, request.options.kernels, threads);
+  const run_context context(p, request.options.kernels, threads, &cli::stop_requested());
   execute_options options;
   options.threads = threads;
+  options.cancel = &cli::stop_requested();  // a signal cuts the current chunk short; rank 0 ends the job
   std::vector<std::uint64_t> results;  // nothing yet: the first message only asks for work
   std::vector<std::uint64_t> chunk;
   for (;;) {
@@ -148,34 +161,168 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
     chunk.resize(static_cast<std::size_t>(size));
     MPI_Recv(chunk.data(), size, MPI_UINT64_T, 0, tag_chunk, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (chunk.empty()) return;
-    // Test hook: NQUEENS_MPI_TEST_DIE_RANK=k makes rank k die mid-job, to prove
-    // that the job then fails loudly instead of printing a partial total.
+    // Test hook: NQUEENS_MPI_TEST_DIE_RANK=k makes rank k die mid-job, as
+    // kill -9 would, to prove that the job then fails loudly instead of
+    // printing a partial total, and that rank 0's journal survives it.
     if (const char* die = std::getenv("NQUEENS_MPI_TEST_DIE_RANK"); die != nullptr && std::atoi(die) == rank) {
-      std::abort();
+      std::raise(SIGKILL);
     }
     const std::vector<std::size_t> indices(chunk.begin(), chunk.end());
     const execution run = execute(p, indices, options, &context);
     results.clear();
     for (const std::size_t i : indices) {
+      if (run.finished[i] == 0) continue;  // cancelled: rank 0 does not count it as done
       const subproblem_count& c = run.counts[i];
       results.insert(results.end(), {i, c.total, c.unique, c.symmetric_180, c.symmetric_90});
     }
   }
 }
 
-int run_rank0(const cli::count_request& request, const plan& p, int ranks) {
+int run_rank0(cli::count_request& request, const plan& p, int ranks, checkpoint_file journal) {
   const auto start = std::chrono::steady_clock::now();
+  cli::progress_printer printer(request.terminal);
+  if (request.progress) request.options.on_progress = [&printer](const progress& pr) { printer(pr); };
+  request.options.cancel = &cli::stop_requested();
   mpi_executor executor(p, request.options, ranks);
-  const count_result r = detail::drive(p, request.options, executor, start);
+  const count_result r = detail::drive(p, request.options, executor, start, std::move(journal));
+  if (cli::stop_requested()) return cli::report_interruption(r, request.options.checkpoint);
   if (!r.complete) throw std::runtime_error("the job ended with subproblems missing: no total");
   const int status = cli::print_count_result(r, request);
   if (!request.json) std::cout << "  MPI: " << ranks << " ranks x " << r.threads << " threads\n";
   return status;
 }
 
+// What one rank found before counting: 0 and its plan, or the exit status and
+// the reason it cannot run.
+struct readiness {
+  int status = 0;
+  std::string problem;
+  std::optional<cli::count_request> request;
+  std::optional<plan> p;
+  checkpoint_file journal;  // rank 0's, taken (locked) before planning
+};
+
+readiness prepare(const std::vector<std::string>& args, int rank) {
+  readiness ready;
+  try {
+    // Every rank parses the same command line, so every rank agrees on errors.
+    ready.request = cli::parse_count_request(args);
+    active_isa();  // a bad NQUEENS_ISA is refused before any work
+    if (!ready.request) return ready;  // --help
+    const count_options& o = ready.request->options;
+    if (!o.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
+    if (rank == 0 && !o.checkpoint.empty()) ready.journal = checkpoint_file(o.checkpoint);
+    ready.p.emplace(ready.request->n, plan_options{.kind = o.kind, .split_depth = o.split_depth});
+    // Every rank builds its own tables: each must fit.
+    check_memory(ready.request->n, o.kind, o.max_memory, o.threads);
+  } catch (const checkpoint_error& e) {
+    ready.status = e.why() == checkpoint_error::reason::write ? 3 : 2;
+    ready.problem = e.what();
+  } catch (const cli::usage_error& e) {
+    ready.status = 2;
+    ready.problem = e.what();
+  } catch (const memory_limit_error& e) {
+    ready.status = 2;
+    ready.problem = e.what();
+  } catch (const std::invalid_argument& e) {  // isa_error among them
+    ready.status = 2;
+    ready.problem = e.what();
+  } catch (const std::exception& e) {
+    ready.status = 3;
+    ready.problem = std::string("error: ") + e.what();
+  }
+  return ready;
+}
+
+// "plan 0123456789abcdef (n = 12, engine quadrant, split depth 2, 524 subproblems)"
+std::string describe_plan(const std::array<std::uint64_t, 5>& w) {
+  return "plan " + format_fingerprint(w[1]) + " (n = " + std::to_string(w[2]) + ", engine " +
+         std::string(to_string(static_cast<engine>(w[3]))) + ", split depth " + std::to_string(w[4]) + ")";
+}
+
+// Every rank's readiness and plan to rank 0, which decides for the job: 0 to
+// go on, else the exit status every rank returns. Collective.
+int agree(const readiness& ready, int rank, int ranks) {
+  std::array<std::uint64_t, 5> mine{static_cast<std::uint64_t>(ready.status), 0, 0, 0, 0};
+  if (ready.status == 0 && ready.p) {
+    mine = {0, ready.p->fingerprint(), static_cast<std::uint64_t>(ready.p->board_size()),
+            static_cast<std::uint64_t>(ready.p->kind()), static_cast<std::uint64_t>(ready.p->split_depth())};
+  }
+  std::vector<std::uint64_t> all(rank == 0 ? 5 * static_cast<std::size_t>(ranks) : 0);
+  MPI_Gather(mine.data(), 5, MPI_UINT64_T, all.data(), 5, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  // The problems, as text, to rank 0 (a refusal is worded where it happened).
+  const int length = static_cast<int>(ready.problem.size());
+  std::vector<int> lengths(rank == 0 ? static_cast<std::size_t>(ranks) : 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<int> offsets(lengths.size(), 0);
+  int text_size = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    offsets[r] = text_size;
+    text_size += lengths[r];
+  }
+  std::string text(static_cast<std::size_t>(text_size), '\0');
+  MPI_Gatherv(ready.problem.data(), length, MPI_CHAR, text.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
+              MPI_COMM_WORLD);
+
+  int verdict = 0;
+  if (rank == 0) {
+    std::vector<std::string> lines;
+    const auto add_line = [&](const std::string& line) {
+      if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
+    };
+    for (int r = 0; r < ranks; ++r) {
+      const auto status = static_cast<int>(all[5 * static_cast<std::size_t>(r)]);
+      if (status == 0) continue;
+      if (verdict == 0 || status == 2) verdict = status;
+      const std::string problem = text.substr(static_cast<std::size_t>(offsets[static_cast<std::size_t>(r)]),
+                                              static_cast<std::size_t>(lengths[static_cast<std::size_t>(r)]));
+      // Rank 0's and every rank's usage errors read alike: name the rank only
+      // where its problem is its own.
+      add_line(r == 0 || problem == ready.problem ? problem : "rank " + std::to_string(r) + ": " + problem);
+    }
+    if (verdict == 0 && ready.p) {
+      std::array<std::uint64_t, 5> root{};
+      std::copy_n(all.begin(), 5, root.begin());
+      for (int r = 1; r < ranks; ++r) {
+        std::array<std::uint64_t, 5> other{};
+        std::copy_n(all.begin() + 5 * r, 5, other.begin());
+        if (other[1] == root[1]) continue;
+        verdict = 2;
+        add_line("rank " + std::to_string(r) + " built " + describe_plan(other) + ", rank 0 " + describe_plan(root) +
+                 ": every rank must count the same plan (give each the same N, --engine and --split-depth); "
+                 "nothing was counted");
+      }
+    }
+    for (const std::string& line : lines) std::cerr << "nqueens-mpi: " << line << '\n';
+  }
+  MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return verdict;
+}
+
+// The end of a job that had started counting: every rank must stop, now.
+[[noreturn]] void abort_job(int rank, const std::string& message, int status) {
+  std::cerr << "nqueens-mpi: " << (rank == 0 ? "" : "rank " + std::to_string(rank) + ": ") << message << std::endl;
+  MPI_Abort(MPI_COMM_WORLD, status);
+  std::_Exit(status);  // MPI_Abort does not return; should it, leave anyway
+}
+
+// Rank 0's standard output, flushed and checked: a result that did not reach
+// its file is a failure (3), not a success.
+int check_stdout(int status) {
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    std::cerr << "nqueens-mpi: cannot write to standard output: " << std::strerror(errno) << '\n';
+    return 3;
+  }
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Past a file-size limit, write() fails with EFBIG and the journal reports
+  // it (exit 3), rather than SIGXFSZ killing the rank.
+  std::signal(SIGXFSZ, SIG_IGN);
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0, ranks = 1;
@@ -183,41 +330,35 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   std::vector<std::string> args(argv, argv + argc);
   args.front() = "nqueens-mpi";
+  // SIGINT/SIGTERM (mpirun forwards them): rank 0 hands out no more work and
+  // flushes its journal; the others cut their chunk short.
+  cli::install_stop_handlers();
+
+  readiness ready = prepare(args, rank);
+  const int verdict = agree(ready, rank, ranks);
+  if (verdict != 0 || !ready.request) {
+    ready.journal = checkpoint_file();  // unlocked, untouched
+    MPI_Finalize();
+    return verdict;
+  }
   int status = 0;
   try {
-    // Every rank parses the same command line, so every rank agrees on errors.
-    const std::optional<cli::count_request> request = cli::parse_count_request(args);
-    active_isa();  // a bad NQUEENS_ISA is refused before any work
-    if (request) {
-      if (!request->options.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
-      const plan p(request->n, plan_options{.kind = request->options.kind, .split_depth = request->options.split_depth});
-      // Every rank builds its own tables: each must fit.
-      check_memory(request->n, request->options.kind, request->options.max_memory, request->options.threads);
-      if (rank == 0) {
-        status = run_rank0(*request, p, ranks);
-      } else {
-        run_worker(*request, p, rank);
-      }
+    if (rank == 0) {
+      status = run_rank0(*ready.request, *ready.p, ranks, std::move(ready.journal));
+    } else {
+      run_worker(*ready.request, *ready.p, rank);
     }
-  } catch (const cli::usage_error& e) {
-    if (rank == 0) std::cerr << "nqueens-mpi: " << e.what() << '\n';
-    status = 2;
-  } catch (const memory_limit_error& e) {
-    // Memory and the instruction sets differ between nodes: any rank may
-    // refuse alone, and the others would wait for it forever. End the job.
-    std::cerr << "nqueens-mpi: rank " << rank << ": " << e.what() << '\n';
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  } catch (const isa_error& e) {
-    std::cerr << "nqueens-mpi: rank " << rank << ": " << e.what() << '\n';
-    MPI_Abort(MPI_COMM_WORLD, 2);
+  } catch (const run_cancelled&) {
+    const int sig = cli::stop_signal() == 0 ? SIGINT : cli::stop_signal();
+    abort_job(rank, std::string("interrupted by ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") +
+                        " while building the tables; nothing was counted, the journal is as it was",
+              128 + sig);
   } catch (const checkpoint_error& e) {
-    // Only rank 0 opens the journal; the others wait for work that never comes.
-    std::cerr << "nqueens-mpi: " << e.what() << '\n';
-    MPI_Abort(MPI_COMM_WORLD, e.why() == checkpoint_error::reason::write ? 3 : 2);
+    abort_job(rank, e.what(), e.why() == checkpoint_error::reason::write ? 3 : 2);
   } catch (const std::exception& e) {
-    std::cerr << "nqueens-mpi: error on rank " << rank << ": " << e.what() << '\n';
-    MPI_Abort(MPI_COMM_WORLD, 3);
+    abort_job(rank, std::string("error: ") + e.what(), 3);
   }
+  if (rank == 0) status = check_stdout(status);
   MPI_Finalize();
   return status;
 }

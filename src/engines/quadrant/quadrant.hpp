@@ -19,6 +19,7 @@
 // columns), are small (915,442 placements per quarter at n = 18), so memory
 // no longer grows with the number of half boards.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -52,7 +53,8 @@ constexpr std::uint64_t south_mask(std::uint32_t left, std::uint32_t right, std:
 class quarter_table {
  public:
   quarter_table() = default;
-  quarter_table(int n, int first_column, int width);
+  /// Throws run_cancelled once `*cancel` is set (null: never).
+  quarter_table(int n, int first_column, int width, const std::atomic<bool>* cancel = nullptr);
 
   /// Placements using exactly `rows` (bit r = row r) and `columns` (bit j =
   /// column first_column + j), as north_mask contributions and as
@@ -80,7 +82,7 @@ class quarter_table {
 /// calling thread's oneTBB arena (the two at once).
 class half_board_tables {
  public:
-  explicit half_board_tables(int n);
+  explicit half_board_tables(int n, const std::atomic<bool>* cancel = nullptr);
 
   int board_size() const noexcept { return n_; }
   const quarter_table& west() const noexcept { return west_; }
