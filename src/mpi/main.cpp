@@ -150,9 +150,18 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
   execute_options options;
   options.threads = threads;
   options.cancel = &cli::stop_requested();  // a signal cuts the current chunk short; rank 0 ends the job
+  // Test hook: NQUEENS_MPI_TEST_DIE_RANK=k[:c] makes rank k die on its c-th
+  // chunk (default 1), as kill -9 would, to prove that the job then fails
+  // loudly instead of printing a partial total, and that rank 0's journal
+  // survives it.
+  int die_at_chunk = 0;
+  if (const char* die = std::getenv("NQUEENS_MPI_TEST_DIE_RANK"); die != nullptr && std::atoi(die) == rank) {
+    const char* colon = std::strchr(die, ':');
+    die_at_chunk = colon != nullptr ? std::max(1, std::atoi(colon + 1)) : 1;
+  }
   std::vector<std::uint64_t> results;  // nothing yet: the first message only asks for work
   std::vector<std::uint64_t> chunk;
-  for (;;) {
+  for (int chunks = 1;; ++chunks) {
     MPI_Send(results.data(), static_cast<int>(results.size()), MPI_UINT64_T, 0, tag_results, MPI_COMM_WORLD);
     MPI_Status status;
     MPI_Probe(0, tag_chunk, MPI_COMM_WORLD, &status);
@@ -161,12 +170,7 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
     chunk.resize(static_cast<std::size_t>(size));
     MPI_Recv(chunk.data(), size, MPI_UINT64_T, 0, tag_chunk, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (chunk.empty()) return;
-    // Test hook: NQUEENS_MPI_TEST_DIE_RANK=k makes rank k die mid-job, as
-    // kill -9 would, to prove that the job then fails loudly instead of
-    // printing a partial total, and that rank 0's journal survives it.
-    if (const char* die = std::getenv("NQUEENS_MPI_TEST_DIE_RANK"); die != nullptr && std::atoi(die) == rank) {
-      std::raise(SIGKILL);
-    }
+    if (chunks == die_at_chunk) std::raise(SIGKILL);
     const std::vector<std::size_t> indices(chunk.begin(), chunk.end());
     const execution run = execute(p, indices, options, &context);
     results.clear();

@@ -1,0 +1,342 @@
+// The fault-injection suite: each case runs the real `nqueens` and
+// `nqueens-mpi` as a user or a cluster would, breaks something (a kill -9, a
+// full disk, a second run, a mismatched rank, a damaged file) and checks that
+// the tools either finish with the exact count or refuse with the documented
+// exit status, leaving every journal valid. The cases named Defect<k> are the
+// reproductions of issue 16, one per defect.
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/process.hpp"
+
+namespace nqueens::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string nq = NQUEENS_CLI_PATH;
+const std::string mpi = NQUEENS_MPI_PATH;      // empty: built without MPI
+const std::string mpirun = NQUEENS_MPIRUN_PATH;
+const std::vector<std::string> mpi_env = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+                                          "OMPI_MCA_rmaps_base_oversubscribe=1"};
+
+#ifdef NQUEENS_SANITIZED  // sanitized kernels run 10-50x slower: smaller boards, same faults
+constexpr int long_n = 16;
+constexpr const char* long_total = "14772512";
+#else
+constexpr int long_n = 19;
+constexpr const char* long_total = "4968057848";
+#endif
+
+#define SKIP_WITHOUT_MPI() \
+  if (mpi.empty() || mpirun.empty()) GTEST_SKIP() << "built without MPI"
+
+int lines_in(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+class FaultTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("nqueens-fault-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  static std::string bytes_of(const std::string& file) { return read_file(file); }
+  static void write(const std::string& file, const std::string& bytes) {
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  }
+  std::vector<std::string> mpi_job(int ranks, std::vector<std::string> args) const {
+    std::vector<std::string> argv = {mpirun, "-np", std::to_string(ranks), mpi};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return argv;
+  }
+  // Waits until `file` is longer than `size` bytes (a run has journaled work).
+  static bool wait_for_size(const std::string& file, std::uintmax_t size, child& c, double seconds = 60) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < deadline && c.running()) {
+      std::error_code ec;
+      if (fs::file_size(file, ec) > size && !ec) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
+  // Resumes `journal` with `count` and expects the exact, verified total.
+  static void expect_resumes_to(const std::string& journal, int n, const std::string& total,
+                                const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> argv = {nq, "count", std::to_string(n), "--checkpoint", journal, "--json"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    const finished r = run(argv);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\"total\":" + total + ","), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << r.out;
+  }
+
+  fs::path dir_;
+};
+
+// 1. Running a finished MPI job again reports the journal, never appends.
+TEST_F(FaultTest, Defect01FinishedMpiJournalIsNotAppendedTo) {
+  SKIP_WITHOUT_MPI();
+  const std::string j = path("m.ckpt");
+  ASSERT_EQ(run(mpi_job(1, {"8", "--checkpoint", j}), {mpi_env}).status, 0);
+  const std::string first = bytes_of(j);
+  for (int again = 0; again < 2; ++again) {
+    const finished r = run(mpi_job(1, {"8", "--checkpoint", j}), {mpi_env});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Q(8) = 92  verified"), std::string::npos) << r.out;
+    EXPECT_EQ(bytes_of(j), first);
+  }
+  const finished r = run({nq, "count", "8", "--checkpoint", j});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("resumed: 16 of 16"), std::string::npos) << r.out;
+}
+
+// 2. Ranks that built different plans end the job before counting: exit 2,
+// one line naming both plans, the journal untouched (here: never created,
+// then left byte for byte).
+TEST_F(FaultTest, Defect02RanksWithDifferentPlansRefuse) {
+  SKIP_WITHOUT_MPI();
+  const std::string j = path("mx.ckpt");
+  std::vector<std::string> argv = mpi_job(1, {"12", "--engine", "quadrant", "--checkpoint", j});
+  for (const char* a : {":", "-np", "1"}) argv.push_back(a);
+  argv.push_back(mpi);
+  for (const char* a : {"12", "--engine", "symmetric"}) argv.push_back(a);
+  finished r = run(argv, {mpi_env});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("nqueens-mpi: rank 1 built plan d0fe00b6c56b4b19 (n = 12, engine symmetric"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("rank 0 plan 8977d226e0952f00 (n = 12, engine quadrant"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(fs::exists(j));
+  ASSERT_EQ(run({nq, "count", "12", "--engine", "quadrant", "--checkpoint", j}).status, 0);
+  const std::string journal = bytes_of(j);
+  r = run(argv, {mpi_env});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(bytes_of(j), journal);
+}
+
+// 3. A rank that refuses (memory, here) ends the job at once with its message.
+TEST_F(FaultTest, Defect03RankThatRefusesEndsTheJob) {
+  SKIP_WITHOUT_MPI();
+  std::vector<std::string> argv = mpi_job(1, {"12"});
+  for (const char* a : {":", "-np", "1"}) argv.push_back(a);
+  argv.push_back(mpi);
+  for (const char* a : {"12", "--engine", "quadrant", "--max-memory", "1M"}) argv.push_back(a);
+  const finished r = run(argv, {mpi_env}, 60);
+  EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
+  EXPECT_NE(r.err.find("nqueens-mpi: rank 1: the quadrant engine needs about"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("choose another --engine"), std::string::npos) << r.err;
+}
+
+// 4 and "rank 0's disk full": a journal write failure on rank 0 is exit 3
+// with the reason, not SIGABRT or SIGXFSZ; the journal keeps its whole
+// records and resumes.
+TEST_F(FaultTest, Defect04MpiJournalWriteFailureExitsThree) {
+  SKIP_WITHOUT_MPI();
+  const std::string j = path("full.ckpt");
+  // The limit on the rank alone: mpirun's own files need more.
+  std::vector<std::string> argv = {mpirun, "-np", "1", "sh", "-c", "ulimit -f 8; exec \"$0\" \"$@\"", mpi, "15",
+                                   "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "0.01"};
+  const finished r = run(argv, {mpi_env});
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("nqueens-mpi: writing checkpoint '" + j + "' failed: File too large"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("terminate called"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("Q(15)"), std::string::npos) << r.out;
+  EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
+  expect_resumes_to(j, 15, "2279184");
+}
+
+// The same for the plain tool, whose limit is its own.
+TEST_F(FaultTest, CountJournalWriteFailureExitsThree) {
+  const std::string j = path("full.ckpt");
+  const finished r = run({nq, "count", "15", "--checkpoint", j, "--checkpoint-interval", "0.01"},
+                         {.file_size_limit = 4096});
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
+  EXPECT_GT(fs::file_size(j), 64u);
+  EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);
+  expect_resumes_to(j, 15, "2279184");
+}
+
+// 5. One rank alone flushes its journal during the run: a kill -9 keeps it.
+TEST_F(FaultTest, Defect05SingleRankFlushesItsJournal) {
+  SKIP_WITHOUT_MPI();
+  const std::string j = path("one.ckpt");
+  child c(mpi_job(1, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j,
+                      "--checkpoint-interval", "0.05"}),
+          {mpi_env});
+  ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c)) << "no records were flushed while the job ran";
+  EXPECT_GE(signal_matching(j, SIGKILL), 2);  // mpirun and its rank, which is no child of this process
+  c.wait();
+  const finished r = run({nq, "count", "17", "--engine", "symmetric", "--checkpoint", j});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(17) = 95815104  verified"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
+}
+
+// 8. A crash during one flush can leave many records' worth of zeros, or a
+// record cut short: cut off, and the count resumes from what is whole.
+TEST_F(FaultTest, Defect08TornTailOfManyRecordsIsRepaired) {
+  const std::string j = path("torn.ckpt");
+  child c({nq, "count", "16", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval",
+           "0.02"});
+  ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c));
+  c.signal(SIGKILL);
+  c.wait();
+  std::string bytes = bytes_of(j).substr(0, 64 + 10 * 48);
+  for (const std::string& tail : {std::string(96, '\0'), std::string(1000, '\0'), bytes.substr(64, 30),
+                                  bytes.substr(64, 20) + std::string(500, '\0')}) {
+    write(j, bytes + tail);
+    const finished r = run({nq, "count", "16", "--engine", "symmetric", "--checkpoint", j});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Q(16) = 14772512  verified"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("resumed: 10 of"), std::string::npos) << r.out;
+  }
+  // Damage with records after it is refused, with its offset.
+  write(j, bytes.substr(0, 64 + 48) + std::string(48, 'x') + bytes.substr(64 + 96));
+  const finished r = run({nq, "count", "16", "--engine", "symmetric", "--checkpoint", j});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("record 1 at byte 112 is damaged"), std::string::npos) << r.err;
+}
+
+// 9. Only a journal's header is read before it is trusted: a foreign file of
+// any size costs 64 bytes and is "not a journal" (exit 2).
+TEST_F(FaultTest, Defect09ForeignFilesAreRefusedFromTheirHeader) {
+  const std::string big = path("big.bin");
+  write(big, std::string(64 << 20, 'z'));
+  finished r = run({nq, "count", "10", "--checkpoint", big});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("is not an nqueens checkpoint journal"), std::string::npos) << r.err;
+  EXPECT_LT(r.max_rss_kib, 48 * 1024) << "the file was read whole";
+  const std::string sparse = path("sparse.bin");
+  write(sparse, "");
+  fs::resize_file(sparse, std::uintmax_t{1} << 40);
+  r = run({nq, "count", "10", "--checkpoint", sparse});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("is not an nqueens checkpoint journal"), std::string::npos) << r.err;
+  EXPECT_EQ(fs::file_size(sparse), std::uintmax_t{1} << 40);
+}
+
+// 10. One journal, one run: a second is refused while the first holds it;
+// a symlink and an empty file are refused and left as they are.
+TEST_F(FaultTest, Defect10OneJournalOneRun) {
+  const std::string j = path("shared.ckpt");
+  child first({nq, "count", std::to_string(long_n), "--threads", "1", "--checkpoint", j});
+  ASSERT_TRUE(wait_for_size(j, 63, first));
+  finished r = run({nq, "count", std::to_string(long_n), "--threads", "1", "--checkpoint", j});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("checkpoint '" + j + "' is in use by another run"), std::string::npos) << r.err;
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
+  first.signal(SIGKILL);  // the lock dies with its process
+  first.wait();
+  r = run({nq, "count", "10", "--checkpoint", j});  // another n: refused as foreign now, no longer as locked
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("belongs to another run"), std::string::npos) << r.err;
+  const std::string link = path("link.ckpt");
+  fs::create_symlink(j, link);
+  r = run({nq, "count", std::to_string(long_n), "--checkpoint", link});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("is a symbolic link"), std::string::npos) << r.err;
+  const std::string empty = path("empty.ckpt");
+  write(empty, "");
+  r = run({nq, "count", "10", "--checkpoint", empty});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("not an nqueens checkpoint journal (an empty file)"), std::string::npos) << r.err;
+  EXPECT_EQ(fs::file_size(empty), 0u);
+}
+
+// 12. A shard never takes another engine because of its node's memory: it
+// refuses with advice. A signal is never swallowed, not even by a run that
+// finishes within the first tick, and it stops a table build.
+TEST_F(FaultTest, Defect12ShardsRefuseRatherThanChangePlan) {
+  finished r = run({nq, "count", "16", "--shard", "1/2", "--max-memory", "1M"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("the quadrant engine needs about"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("choose another --engine"), std::string::npos) << r.err;
+  r = run({nq, "count", "16", "--checkpoint", path("j.ckpt"), "--max-memory", "1M"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(fs::exists(path("j.ckpt")));
+}
+
+TEST_F(FaultTest, Defect12SignalsAreNeverSwallowed) {
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    child c({nq, "count", "14", "--checkpoint", path("s" + std::to_string(attempt) + ".ckpt")});
+    std::this_thread::sleep_for(std::chrono::milliseconds(attempt * 4));
+    if (!c.running()) continue;  // finished first: nothing to tell
+    c.signal(SIGTERM);
+    const finished r = c.wait();
+    // Killed before its handler was installed, or told: 143 either way.
+    EXPECT_EQ(r.status, 143) << "attempt " << attempt << ": " << r.out << r.err;
+  }
+}
+
+TEST_F(FaultTest, Defect12TableBuildStopsOnSignal) {
+  const std::string j = path("tables.ckpt");
+  // n = 22: the quarter tables take seconds to build, the plan well under one.
+  child c({nq, "count", "22", "--engine", "quadrant", "--checkpoint", j});
+  ASSERT_TRUE(wait_for_size(j, 63, c));  // the journal exists: planning is over
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const auto sent = std::chrono::steady_clock::now();
+  c.signal(SIGINT);
+  const finished r = c.wait();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  EXPECT_EQ(r.status, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted by SIGINT"), std::string::npos) << r.err;
+  EXPECT_LT(seconds, 2.0) << "the table build did not stop";
+  EXPECT_EQ(fs::file_size(j), 64u);
+  EXPECT_EQ(bytes_of(j).substr(0, 8), "NQCKPT\r\n");
+}
+
+// kill -9 at 20 random moments (planning and table building included) on one
+// journal, then a resume: the exact total, and no run ever refused the
+// journal its predecessor left.
+TEST_F(FaultTest, KillNineAtRandomMomentsThenResume) {
+  const std::string j = path("kill9.ckpt");
+  const unsigned seed = std::random_device{}();
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> moment(0.0, 1.2);
+  for (int k = 0; k < 20; ++k) {
+    child c({nq, "count", std::to_string(long_n), "--engine", "quadrant", "--checkpoint", j, "--checkpoint-interval",
+             "0.05"});
+    std::this_thread::sleep_for(std::chrono::duration<double>(moment(random)));
+    c.signal(SIGKILL);
+    const finished r = c.wait();
+    ASSERT_TRUE(r.status == 137 || r.status == 0) << "seed " << seed << ", kill " << k << ": " << r.err;
+  }
+  expect_resumes_to(j, long_n, long_total, {"--engine", "quadrant"});
+}
+
+// kill -9 of one MPI rank mid-run ends the job loudly; rank 0's journal then
+// resumes with a plain count to the exact total.
+TEST_F(FaultTest, KilledMpiRankThenResumeWithCount) {
+  SKIP_WITHOUT_MPI();
+  const std::string j = path("rank.ckpt");
+  const finished r = run(mpi_job(2, {"16", "--engine", "symmetric", "--threads", "1", "--checkpoint", j,
+                                     "--checkpoint-interval", "0.02"}),
+                         {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_MPI_TEST_DIE_RANK=1:3"}});
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.out.find("Q(16)"), std::string::npos) << r.out;
+  ASSERT_TRUE(fs::exists(j));
+  const finished resumed = run({nq, "count", "16", "--engine", "symmetric", "--checkpoint", j});
+  EXPECT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_NE(resumed.out.find("Q(16) = 14772512  verified"), std::string::npos) << resumed.out;
+  EXPECT_NE(resumed.out.find("resumed: "), std::string::npos) << resumed.out;
+}
+
+}  // namespace
+}  // namespace nqueens::test
