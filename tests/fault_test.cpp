@@ -326,15 +326,15 @@ TEST_F(FaultTest, KillNineAtRandomMomentsThenResume) {
 TEST_F(FaultTest, KilledMpiRankThenResumeWithCount) {
   SKIP_WITHOUT_MPI();
   const std::string j = path("rank.ckpt");
-  const finished r = run(mpi_job(2, {"16", "--engine", "symmetric", "--threads", "1", "--checkpoint", j,
+  const finished r = run(mpi_job(2, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j,
                                      "--checkpoint-interval", "0.02"}),
-                         {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_MPI_TEST_DIE_RANK=1:3"}});
+                         {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_MPI_TEST_DIE_RANK=1:2"}});
   EXPECT_NE(r.status, 0);
-  EXPECT_EQ(r.out.find("Q(16)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Q(17)"), std::string::npos) << r.out;
   ASSERT_TRUE(fs::exists(j));
-  const finished resumed = run({nq, "count", "16", "--engine", "symmetric", "--checkpoint", j});
+  const finished resumed = run({nq, "count", "17", "--engine", "symmetric", "--checkpoint", j});
   EXPECT_EQ(resumed.status, 0) << resumed.err;
-  EXPECT_NE(resumed.out.find("Q(16) = 14772512  verified"), std::string::npos) << resumed.out;
+  EXPECT_NE(resumed.out.find("Q(17) = 95815104  verified"), std::string::npos) << resumed.out;
   EXPECT_NE(resumed.out.find("resumed: "), std::string::npos) << resumed.out;
 }
 

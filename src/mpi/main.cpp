@@ -53,16 +53,20 @@ constexpr std::size_t record_words = 5;
 // The executor of rank 0: the driver's subproblems, spread over every rank.
 class mpi_executor final : public detail::executor {
  public:
-  mpi_executor(const plan& p, const count_options& options, int ranks)
+  mpi_executor(const count_options& options, int ranks)
       : ranks_(ranks),
         threads_(resolve_threads(options.threads)),
-        context_(p, options.kernels, threads_, options.cancel) {}
+        kernels_(options.kernels ? *options.kernels : active_isa()),
+        cancel_(options.cancel) {}
 
   int threads() const noexcept override { return threads_; }
-  isa kernels() const override { return context_.kernels(); }
+  isa kernels() const override { return kernels_; }
 
   void run(const plan& p, std::span<const std::size_t> indices, const detail::report_fn& report,
            const std::atomic<bool>& stop) override {
+    // The tables are built here, once the driver holds the journal: a second
+    // job on it is refused before it spends minutes on them.
+    if (!context_) context_.emplace(p, kernels_, threads_, cancel_);
     todo_.assign(indices.begin(), indices.end());
     next_ = 0;
     // Rank 0 counts too, on a thread of its own; only this (main) thread calls MPI.
@@ -75,7 +79,7 @@ class mpi_executor final : public detail::executor {
         options.cancel = &stop;
         for (auto chunk = next_chunk(stop); !chunk.empty(); chunk = next_chunk(stop)) {
           const std::vector<std::size_t> mine(chunk.begin(), chunk.end());
-          execute(p, mine, options, &context_);
+          execute(p, mine, options, &*context_);
         }
       } catch (...) {
         local_error = std::current_exception();
@@ -137,7 +141,9 @@ class mpi_executor final : public detail::executor {
 
   int ranks_;
   int threads_;
-  run_context context_;
+  isa kernels_;
+  const std::atomic<bool>* cancel_;
+  std::optional<run_context> context_;
   std::mutex mutex_;
   std::vector<std::size_t> todo_;  // guarded by mutex_
   std::size_t next_ = 0;
@@ -187,7 +193,7 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, checkpoint_
   cli::progress_printer printer(request.terminal);
   if (request.progress) request.options.on_progress = [&printer](const progress& pr) { printer(pr); };
   request.options.cancel = &cli::stop_requested();
-  mpi_executor executor(p, request.options, ranks);
+  mpi_executor executor(request.options, ranks);
   const count_result r = detail::drive(p, request.options, executor, start, std::move(journal));
   if (cli::stop_requested()) return cli::report_interruption(r, request.options.checkpoint);
   if (!r.complete) throw std::runtime_error("the job ended with subproblems missing: no total");
