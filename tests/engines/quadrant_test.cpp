@@ -244,6 +244,17 @@ TEST(QuadrantMemoryTest, RefusesUpFrontWhenOverTheBound) {
 namespace nqueens {
 namespace {
 
+// Shards, journals and MPI ranks share a plan: auto goes by n alone there,
+// the same on a node of any memory (a node it does not fit then refuses).
+TEST(FastestEngineTest, SharedPlansGoByBoardSizeAlone) {
+  for (int n = 1; n <= 27; ++n) {
+    EXPECT_EQ(shared_plan_engine(n), fastest_engine(n, std::uint64_t{1} << 62)) << n;
+  }
+  EXPECT_EQ(shared_plan_engine(18), engine::quadrant);
+  EXPECT_NE(fastest_engine(18, std::uint64_t{1} << 20), shared_plan_engine(18));
+  EXPECT_EQ(shared_plan_engine(15), engine::symmetric);
+}
+
 TEST(FastestEngineTest, QuadrantFrom16WhenItFits) {
   constexpr std::uint64_t plenty = std::uint64_t{1} << 50;
   EXPECT_EQ(fastest_engine(18, plenty), engine::quadrant);
