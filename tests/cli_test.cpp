@@ -342,6 +342,54 @@ TEST_F(CliShardTest, MergeDerivesTheFundamentalCountAndRefusesInconsistentParts)
   EXPECT_NE(r.err.find("not a multiple of 8"), std::string::npos) << r.err;
 }
 
+// A shard file that is not strictly the JSON `count --json` writes is a usage
+// error (exit 2) naming the file and the byte, never wrapped, guessed or
+// echoed raw into the output.
+TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
+  const std::string a = shard_file(12, 0, 2), b = shard_file(12, 1, 2);
+  const std::string good = slurp(a);
+  ASSERT_NE(good.find("\"total\":6994,"), std::string::npos) << good;
+  const auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string text = good;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  struct bad_shard {
+    std::string text;
+    const char* message;
+  };
+  const bad_shard cases[] = {
+      // Above 2^128: once wrapped silently to a small total.
+      {replaced("\"total\":6994", "\"total\":340282366920938463463374607431768218450"),
+       "byte 17: \"total\" does not fit in 128 bits"},
+      {replaced("\"total\":6994", "\"total\":\"6994\""), "\"total\" must be a number, not a string"},
+      {replaced("\"total\":6994", "\"total\":6994.0"), "\"total\" must be a whole number"},
+      {replaced("{\"n\":12,", "{\"n\":12,\"n\":13,"), "byte 9: duplicate key \"n\""},
+      {good + "{}", "unexpected text after the object"},
+      {replaced("\"engine\":\"symmetric\"", "\"engine\":\"sym\x1b[2Jmetric\""), "raw control character 0x1b"},
+      {replaced("\"engine\":\"symmetric\"", "\"engine\":\"sym\xff" "metric\""), "invalid UTF-8 in a string"},
+      {replaced("\"engine\":\"symmetric\"", "\"engine\":\"sym\\u001b[2Jmetric\""), "\"engine\" is not one of"},
+      {replaced("\"plan_fingerprint\":\"", "\"plan_fingerprint\":\"\\n"), "\"plan_fingerprint\" is not 16"},
+      {replaced("\"shard\":0", "\"shard\":2"), "\"shard\" 2 is out of range: expected an integer from 0 to 1"},
+      {replaced("\"n\":12", "\"m\":12"), "no \"n\" member"},
+      {good + std::string(std::size_t{1} << 20, ' '), "larger than 1048576 bytes"},
+  };
+  const std::string bad = (std::filesystem::temp_directory_path() /
+                           ("nqueens-bad-shard-" + std::to_string(::getpid()) + ".json")).string();
+  files_.push_back(bad);
+  for (const bad_shard& c : cases) {
+    std::ofstream(bad, std::ios::binary | std::ios::trunc) << c.text;
+    const cli_run r = run_cli("merge " + bad + " " + b);
+    EXPECT_EQ(r.status, 2) << c.message << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(lines_in(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("nqueens: " + bad + ": ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;  // nothing read reaches the terminal raw
+  }
+  EXPECT_EQ(run_cli("merge " + a + " " + b).status, 0);  // the untouched files still merge
+}
+
 TEST_F(CliShardTest, ShardsWithTheirOwnJournals) {
   const auto journal = std::filesystem::temp_directory_path() / ("nqueens-shard-" + std::to_string(::getpid()));
   std::string all;

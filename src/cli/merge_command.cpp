@@ -1,82 +1,27 @@
-#include <cstdio>
-#include <fstream>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
+#include <limits>
 #include <map>
-#include <optional>
-#include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
+#include "cli/json_reader.hpp"
 #include "cli/output.hpp"
 #include "cli/shared_options.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/verify.hpp"
 
 namespace nqueens::cli {
 namespace {
-
-// The top-level members of one flat JSON object, as raw value text (strings
-// without their quotes). Enough for the objects `count --json` writes; anything
-// else is rejected.
-std::optional<std::map<std::string, std::string>> parse_flat_object(const std::string& text) {
-  std::map<std::string, std::string> members;
-  std::size_t i = 0;
-  const auto skip = [&] {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-  };
-  const auto read_string = [&]() -> std::optional<std::string> {
-    if (i >= text.size() || text[i] != '"') return std::nullopt;
-    std::string out;
-    for (++i; i < text.size() && text[i] != '"'; ++i) {
-      if (text[i] == '\\') ++i;
-      if (i < text.size()) out += text[i];
-    }
-    if (i >= text.size()) return std::nullopt;
-    ++i;
-    return out;
-  };
-  skip();
-  if (i >= text.size() || text[i++] != '{') return std::nullopt;
-  for (;;) {
-    skip();
-    const auto key = read_string();
-    if (!key) return std::nullopt;
-    skip();
-    if (i >= text.size() || text[i++] != ':') return std::nullopt;
-    skip();
-    std::string value;
-    if (i < text.size() && text[i] == '"') {
-      const auto v = read_string();
-      if (!v) return std::nullopt;
-      value = *v;
-    } else {
-      while (i < text.size() && text[i] != ',' && text[i] != '}') value += text[i++];
-      while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.pop_back();
-      if (value.empty() || value.front() == '[' || value.front() == '{') return std::nullopt;
-    }
-    members[*key] = value;
-    skip();
-    if (i < text.size() && text[i] == ',') {
-      ++i;
-      continue;
-    }
-    if (i < text.size() && text[i] == '}') break;
-    return std::nullopt;
-  }
-  return members;
-}
-
-uint128 parse_count(const std::string& text, const std::string& file) {
-  if (text.empty() || text.size() > 39) throw usage_error(file + ": invalid count '" + text + "'");
-  uint128 value = 0;
-  for (const char c : text) {
-    if (c < '0' || c > '9') throw usage_error(file + ": invalid count '" + text + "'");
-    value = checked_add(value * 10, static_cast<unsigned>(c - '0'));
-  }
-  return value;
-}
 
 struct shard_file {
   std::string name;
@@ -90,29 +35,63 @@ struct shard_file {
   uint128 symmetric_90 = 0;
 };
 
+// The whole of a shard file, refused past max_json_bytes without reading on.
+std::string read_bounded(const std::string& name) {
+  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw usage_error("cannot read '" + name + "': " + std::strerror(errno));
+  std::string text;
+  char buffer[65536];
+  while (text.size() <= max_json_bytes) {  // one byte past the bound is enough to refuse
+    const ssize_t got = ::read(fd, buffer, std::min(sizeof buffer, max_json_bytes + 1 - text.size()));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      const int error = errno;
+      ::close(fd);
+      throw usage_error("cannot read '" + name + "': " + std::strerror(error));
+    }
+    if (got == 0) break;
+    text.append(buffer, static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  return text;
+}
+
+bool is_fingerprint(std::string_view text) {
+  return text.size() == 16 &&
+         std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+// Everything taken from the file is checked here, so that what merge prints
+// (engine, fingerprint, counts) is well-formed whatever the file held.
 shard_file read_shard_file(const std::string& name) {
-  std::ifstream in(name);
-  if (!in) throw usage_error("cannot read '" + name + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  const auto members = parse_flat_object(text.str());
-  if (!members) throw usage_error("'" + name + "' is not the JSON output of 'nqueens count --json'");
-  const auto need = [&](const char* key) -> const std::string& {
-    const auto it = members->find(key);
-    if (it == members->end()) throw usage_error("'" + name + "' has no \"" + key + "\": not a count --json output");
-    return it->second;
-  };
-  shard_file f;
-  f.name = name;
-  f.n = static_cast<int>(parse_integer(need("n"), "n in '" + name + "'", min_board_size, max_board_size));
-  f.engine = need("engine");
-  f.fingerprint = need("plan_fingerprint");
-  f.shards = static_cast<int>(parse_integer(need("shards"), "shards in '" + name + "'", 1, max_shards));
-  f.shard = static_cast<int>(parse_integer(need("shard"), "shard in '" + name + "'", 0, f.shards - 1));
-  f.total = parse_count(need("total"), name);
-  f.symmetric_180 = parse_count(need("symmetric_180"), name);
-  f.symmetric_90 = parse_count(need("symmetric_90"), name);
-  return f;
+  const std::string text = read_bounded(name);
+  try {
+    const json_members members = json_members::parse(text);
+    shard_file f;
+    f.name = name;
+    f.n = static_cast<int>(members.get_unsigned("n", min_board_size, max_board_size));
+    const std::string& engine_name = members.get_string("engine");
+    const auto kind = parse_engine(engine_name);
+    if (!kind) {
+      throw json_error(members.find("engine")->offset,
+                       "\"engine\" is not one of " + std::string(engine_names()));
+    }
+    f.engine = std::string(to_string(*kind));
+    f.fingerprint = members.get_string("plan_fingerprint");
+    if (!is_fingerprint(f.fingerprint)) {
+      throw json_error(members.find("plan_fingerprint")->offset,
+                       "\"plan_fingerprint\" is not 16 lower-case hex digits");
+    }
+    f.shards = static_cast<int>(members.get_unsigned("shards", 1, max_shards));
+    f.shard = static_cast<int>(members.get_unsigned("shard", 0, static_cast<uint128>(f.shards - 1)));
+    constexpr uint128 any = std::numeric_limits<uint128>::max();
+    f.total = members.get_unsigned("total", 0, any);
+    f.symmetric_180 = members.get_unsigned("symmetric_180", 0, any);
+    f.symmetric_90 = members.get_unsigned("symmetric_90", 0, any);
+    return f;
+  } catch (const json_error& e) {
+    throw usage_error(name + ": " + e.what());
+  }
 }
 
 }  // namespace

@@ -1,0 +1,163 @@
+// The strict JSON reader behind `nqueens merge`: RFC 8259 grammar, exact
+// integers, and every refusal naming its byte.
+
+#include "cli/json_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+
+namespace {
+
+using nqueens::uint128;
+using nqueens::cli::json_error;
+using nqueens::cli::json_members;
+using nqueens::cli::json_type;
+
+constexpr uint128 any = std::numeric_limits<uint128>::max();
+
+// The message of the json_error that parsing `text` throws ("" if none).
+std::string parse_error(const std::string& text) {
+  try {
+    json_members::parse(text);
+  } catch (const json_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool parses(const std::string& text) { return parse_error(text).empty(); }
+
+// The message of the json_error that reading "v" from `text` as a count throws.
+std::string count_error(const std::string& text, uint128 lo = 0, uint128 hi = any) {
+  try {
+    json_members::parse(text).get_unsigned("v", lo, hi);
+  } catch (const json_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(JsonReaderTest, ReadsACountOutput) {
+  const json_members m = json_members::parse(
+      " {\"n\":12,\"total\":14200,\"unique\":null,\"verified\":true,\"engine\":\"symmetric\",\"seconds\":0.012345,"
+      "\"rows\":[{\"a\":[1,2,{}]},[]],\"plan_fingerprint\":\"0123456789abcdef\"}\r\n\t");
+  EXPECT_EQ(m.get_unsigned("n", 1, 32), 12u);
+  EXPECT_EQ(m.get_unsigned("total", 0, any), 14200u);
+  EXPECT_EQ(m.get_string("engine"), "symmetric");
+  EXPECT_EQ(m.get_string("plan_fingerprint"), "0123456789abcdef");
+  ASSERT_NE(m.find("unique"), nullptr);
+  EXPECT_EQ(m.find("unique")->type, json_type::null);
+  EXPECT_EQ(m.find("verified")->type, json_type::boolean);
+  EXPECT_EQ(m.find("verified")->text, "true");
+  EXPECT_EQ(m.find("seconds")->type, json_type::number);
+  EXPECT_EQ(m.find("rows")->type, json_type::array);
+  EXPECT_EQ(m.find("missing"), nullptr);
+  EXPECT_TRUE(parses("{}"));
+}
+
+TEST(JsonReaderTest, CountsAreExact128BitIntegers) {
+  EXPECT_EQ(json_members::parse("{\"v\":340282366920938463463374607431768211455}").get_unsigned("v", 0, any), any);
+  EXPECT_EQ(json_members::parse("{\"v\":0}").get_unsigned("v", 0, any), 0u);
+  // 2^128 and a value that wraps to a small number if value * 10 is unchecked.
+  EXPECT_EQ(count_error("{\"v\":340282366920938463463374607431768211456}"), "byte 6: \"v\" does not fit in 128 bits");
+  EXPECT_EQ(count_error("{\"v\":340282366920938463463374607431768218450}"), "byte 6: \"v\" does not fit in 128 bits");
+  EXPECT_EQ(count_error("{\"v\":\"6994\"}"), "byte 6: \"v\" must be a number, not a string");
+  EXPECT_EQ(count_error("{\"v\":null}"), "byte 6: \"v\" must be a number, not null");
+  for (const char* text : {"{\"v\":-5}", "{\"v\":-0}", "{\"v\":1.0}", "{\"v\":1e3}", "{\"v\":1E+3}"}) {
+    EXPECT_NE(count_error(text).find("must be a whole number without sign, fraction or exponent"), std::string::npos)
+        << text;
+  }
+  EXPECT_EQ(count_error("{\"v\":33}", 1, 32), "byte 6: \"v\" 33 is out of range: expected an integer from 1 to 32");
+  EXPECT_EQ(count_error("{\"v\":0}", 1, 32), "byte 6: \"v\" 0 is out of range: expected an integer from 1 to 32");
+  // Past 128 bits in a narrow field: out of range, not wrapped into it.
+  EXPECT_NE(count_error("{\"v\":340282366920938463463374607431768211468}", 1, 32).find("is out of range"),
+            std::string::npos);
+  EXPECT_EQ(count_error("{\"w\":1}"), "no \"v\" member");
+}
+
+TEST(JsonReaderTest, NumbersFollowTheGrammar) {
+  for (const char* ok : {"0", "-0", "12", "-12.5", "1e5", "1E-5", "0.5e+10"}) {
+    EXPECT_TRUE(parses(std::string("{\"v\":") + ok + "}")) << ok;
+  }
+  for (const char* bad : {"01", "-01", "1.", ".5", "+1", "-", "1e", "1e+", "0x10", "NaN", "Infinity", "1.5.2"}) {
+    EXPECT_FALSE(parses(std::string("{\"v\":") + bad + "}")) << bad;
+  }
+  EXPECT_EQ(parse_error("{\"v\":012}"), "byte 7: leading zero in a number");
+}
+
+TEST(JsonReaderTest, RefusesDuplicateKeysAtEveryLevel) {
+  EXPECT_EQ(parse_error("{\"n\":1,\"n\":2}"), "byte 8: duplicate key \"n\"");
+  EXPECT_EQ(parse_error("{\"n\":1,\"\\u006e\":2}"), "byte 8: duplicate key \"n\"");  // the same key, escaped
+  EXPECT_EQ(parse_error("{\"a\":{\"b\":1,\"b\":2}}"), "byte 13: duplicate key \"b\"");
+  EXPECT_TRUE(parses("{\"a\":{\"b\":1},\"b\":{\"b\":2}}"));  // one key per object, not per file
+}
+
+TEST(JsonReaderTest, RefusesAnythingButWhitespaceAroundTheObject) {
+  EXPECT_EQ(parse_error("{\"n\":1} x"), "byte 9: unexpected text after the object");
+  EXPECT_EQ(parse_error("{\"n\":1}{}"), "byte 8: unexpected text after the object");
+  EXPECT_EQ(parse_error(std::string("{\"n\":1}\0", 8)), "byte 8: unexpected text after the object");
+  EXPECT_TRUE(parses(" \t\r\n{\"n\":1} \t\r\n"));
+  EXPECT_EQ(parse_error(""), "byte 1: expected a JSON object ('{')");
+  EXPECT_EQ(parse_error("[1]"), "byte 1: expected a JSON object ('{')");
+  EXPECT_EQ(parse_error("\xEF\xBB\xBF{}"), "byte 1: expected a JSON object ('{')");  // no byte-order mark
+  EXPECT_EQ(parse_error("\f{}"), "byte 1: expected a JSON object ('{')");  // not JSON whitespace
+  EXPECT_EQ(parse_error("{\"n\":1"), "byte 7: unexpected end of input: expected ',' or '}'");
+  EXPECT_EQ(parse_error("{\"n\":1,}"), "byte 8: unexpected '}': expected a member name in double quotes");
+  EXPECT_EQ(parse_error("{\"n\" 1}"), "byte 6: unexpected '1': expected ':'");
+  EXPECT_EQ(parse_error("{'n':1}"), "byte 2: unexpected ''': expected a member name in double quotes");
+  EXPECT_EQ(parse_error("{\"a\":[1,]}"), "byte 9: unexpected ']': expected a value");
+  EXPECT_EQ(parse_error("{\"a\":tru}"), "byte 6: unexpected 't': expected true, false or null");
+  EXPECT_EQ(parse_error("{\"a\":\x01}"), "byte 6: unexpected 0x01: expected a value");
+}
+
+TEST(JsonReaderTest, StringsAreValidatedAndDecoded) {
+  const auto string_of = [](const std::string& json) { return json_members::parse(json).get_string("s"); };
+  EXPECT_EQ(string_of(R"({"s":"a\"b\\c\/d\b\f\n\r\t"})"), "a\"b\\c/d\b\f\n\r\t");
+  EXPECT_EQ(string_of(R"({"s":"\u0041\u00e9\u20AC\ud83d\ude00"})"), "A\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
+  EXPECT_EQ(string_of("{\"s\":\"\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\"}"), "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
+  EXPECT_EQ(string_of(R"({"s":"\u0000"})"), std::string(1, '\0'));
+  EXPECT_EQ(parse_error("{\"s\":\"a\nb\"}"), "byte 8: raw control character 0x0a in a string (JSON needs an escape)");
+  EXPECT_EQ(parse_error("{\"s\":\"\x1b[31m\"}"), "byte 7: raw control character 0x1b in a string (JSON needs an escape)");
+  EXPECT_EQ(parse_error(R"({"s":"\x"})"), "byte 7: invalid escape sequence in a string");
+  EXPECT_EQ(parse_error(R"({"s":"\u12G4"})"), "byte 11: unexpected 'G': expected a hex digit in a \\u escape");
+  EXPECT_EQ(parse_error(R"({"s":"\ud83d"})"), "byte 7: unpaired high surrogate in a \\u escape");
+  EXPECT_EQ(parse_error(R"({"s":"\ud83d\u0041"})"), "byte 7: unpaired high surrogate in a \\u escape");
+  EXPECT_EQ(parse_error(R"({"s":"\ude00"})"), "byte 7: unpaired low surrogate in a \\u escape");
+  EXPECT_EQ(parse_error("{\"s\":\"abc"), "byte 10: unexpected end of input in a string");
+  // Overlong, surrogate, past U+10FFFF, stray continuation, truncated, invalid lead.
+  for (const char* bad : {"\xC0\xAF", "\xE0\x80\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\x80", "\xE2\x82",
+                          "\xF5\x80\x80\x80", "\xFF"}) {
+    EXPECT_EQ(parse_error(std::string("{\"s\":\"x") + bad + "\"}"), "byte 8: invalid UTF-8 in a string") << bad;
+  }
+  EXPECT_EQ(parse_error("{\"\xFF\":1}"), "byte 3: invalid UTF-8 in a string");  // keys too
+}
+
+TEST(JsonReaderTest, BoundsSizeAndDepth) {
+  std::string padded = "{}";
+  padded.resize(nqueens::cli::max_json_bytes, ' ');
+  EXPECT_TRUE(parses(padded));
+  padded += ' ';
+  EXPECT_NE(parse_error(padded).find("larger than 1048576 bytes"), std::string::npos) << parse_error(padded);
+  // The top-level object is level 1.
+  const auto nested = [](std::size_t arrays) {
+    return "{\"a\":" + std::string(arrays, '[') + std::string(arrays, ']') + "}";
+  };
+  EXPECT_TRUE(parses(nested(nqueens::cli::max_json_depth - 1)));
+  EXPECT_NE(parse_error(nested(nqueens::cli::max_json_depth)).find("nested deeper than 64 levels"), std::string::npos);
+  EXPECT_NE(parse_error(nested(100000)).find("nested deeper than 64 levels"), std::string::npos);  // no stack overflow
+}
+
+TEST(JsonReaderTest, MessagesQuoteTextSafely) {
+  using nqueens::cli::quote_for_message;
+  EXPECT_EQ(quote_for_message("engine"), "\"engine\"");
+  EXPECT_EQ(quote_for_message("a\"b\\c"), "\"a\\\"b\\\\c\"");
+  EXPECT_EQ(quote_for_message("\x1b[2J\x7f"), "\"\\u001b[2J\\u007f\"");
+  EXPECT_EQ(quote_for_message("\xC2\x9B" "1m"), "\"\\u009b1m\"");    // C1 CSI
+  EXPECT_EQ(quote_for_message("\xC3\xA9\xFF"), "\"\xC3\xA9\\xff\"");  // é kept, a stray byte shown
+  EXPECT_EQ(quote_for_message(std::string(50, 'k')), "\"" + std::string(40, 'k') + "...\"");
+  EXPECT_EQ(parse_error("{\"\\u001b\":1,\"\\u001b\":2}"), "byte 13: duplicate key \"\\u001b\"");
+}
+
+}  // namespace
