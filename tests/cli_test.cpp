@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -413,6 +414,43 @@ TEST(CliTest, HelpAndVersion) {
   const cli_run v = run_cli("--version");
   EXPECT_EQ(v.status, 0);
   EXPECT_EQ(v.out.rfind("nqueens ", 0), 0u) << v.out;
+}
+
+// Output that never arrived is a failure: every command, its help and the
+// version, with standard output on /dev/full (each write fails with ENOSPC),
+// exit 3 with one line, whatever they computed.
+TEST(CliTest, LostStandardOutputIsExitThree) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const std::string shard =
+      (std::filesystem::temp_directory_path() / ("nqueens-full-" + std::to_string(::getpid()) + ".json")).string();
+  ASSERT_EQ(run_script("$NQ count 8 --json > " + shard).status, 0);
+  for (const std::string& args : std::vector<std::string>{
+           "count 8 --shard 0/2 --json", "count 8", "merge " + shard, "merge --json " + shard, "verify --to 8",
+           "check 1 3 0 2", "plan 8", "scale 8 --threads 1 --repeat 1", "rotational 8", "list 8", "first 8",
+           "first 1000000", "--version", "--help", "count --help", "merge --help"}) {
+    const cli_run r = run_script("$NQ " + args + " >/dev/full");
+    EXPECT_EQ(r.status, 3) << args << ": " << r.err;
+    EXPECT_EQ(r.err, "nqueens: cannot write to standard output: No space left on device\n") << args;
+  }
+  std::filesystem::remove(shard);
+  // A usage error says more than the lost output.
+  const cli_run usage = run_script("$NQ count 33 >/dev/full");
+  EXPECT_EQ(usage.status, 2);
+  EXPECT_EQ(lines_in(usage.err), 1) << usage.err;
+}
+
+TEST(CliTest, ClosedStandardOutputIsExitThreeOnlyWhenWrittenTo) {
+  const cli_run version = run_script("$NQ --version >&-");
+  EXPECT_EQ(version.status, 3);
+  EXPECT_EQ(version.err, "nqueens: cannot write to standard output: Bad file descriptor\n");
+  // `first 2` prints nothing on stdout: nothing was lost, its own status stays.
+  const cli_run none = run_script("$NQ first 2 >&-");
+  EXPECT_EQ(none.status, 1);
+  EXPECT_EQ(none.err, "nqueens: no solution exists for N = 2\n");
+  // A reader that goes away still ends list and first quietly.
+  const cli_run first = run_script("($NQ first 100000; echo \"first exited $?\" >&2) | head -c 4");
+  EXPECT_EQ(first.out, "(1, ");
+  EXPECT_EQ(first.err, "first exited 0\n");
 }
 
 TEST(CliTest, HelpListsEveryCommandAndEachHasItsOwnHelp) {

@@ -12,6 +12,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
+#include "cli/standard_output.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/memory.hpp"
@@ -116,15 +117,13 @@ int dispatch(const std::vector<std::string>& argv) {
   return c->run(rest);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  // Past a file-size limit, write() should fail with EFBIG (reported), not
-  // kill the process.
-  std::signal(SIGXFSZ, SIG_IGN);
-  const std::vector<std::string> args(argv, argv + argc);
+// Runs the command and maps what it throws to an exit status, one line on stderr.
+int run_command(const std::vector<std::string>& args) {
   try {
     return dispatch(args);
+  } catch (const output_error& e) {  // list and first write standard output themselves
+    std::cerr << "nqueens: " << e.what() << '\n';
+    return 3;
   } catch (const nqueens::checkpoint_error& e) {
     // A journal that belongs elsewhere, is damaged or cannot be opened is a
     // problem with the command line (2); failing to write mid-run is not (3).
@@ -145,4 +144,24 @@ int main(int argc, char** argv) {
     std::cerr << "nqueens: error: " << e.what() << '\n';
     return 3;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Past a file-size limit, write() should fail with EFBIG (reported), not
+  // kill the process.
+  std::signal(SIGXFSZ, SIG_IGN);
+  buffer_standard_output();
+  const int status = run_command(std::vector<std::string>(argv, argv + argc));
+  try {
+    close_standard_output();
+  } catch (const output_error& e) {
+    // Lost output outranks success and a count mismatch (whose report it
+    // held); a usage error, a failure or an interruption says more.
+    if (status != 0 && status != 1) return status;
+    std::cerr << "nqueens: " << e.what() << '\n';
+    return 3;
+  }
+  return status;
 }

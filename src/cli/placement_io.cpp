@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "cli/arguments.hpp"
+#include "cli/standard_output.hpp"
 
 namespace nqueens::cli {
 
@@ -51,6 +52,7 @@ bool buffered_output::flush() {
         closed_ = true;
         break;
       }
+      if (fd_ == STDOUT_FILENO) throw output_error(errno);
       throw std::runtime_error(std::string("cannot write the output: ") + std::strerror(errno));
     }
     done += static_cast<std::size_t>(written);

@@ -22,7 +22,8 @@ placement_format parse_placement_format(const std::string& text);
 
 /// A large buffer in front of a file descriptor. A reader that went away
 /// (EPIPE) is not an error: the writer just reports closed() so the producer
-/// can stop quietly. Other write failures throw std::runtime_error.
+/// can stop quietly. Other write failures throw std::runtime_error
+/// (output_error for standard output).
 class buffered_output {
  public:
   explicit buffered_output(int fd, std::size_t capacity = std::size_t{1} << 20);
