@@ -56,9 +56,19 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
     scaling_row row;
     row.threads = t;
     for (int r = 0; r < repeat; ++r) {
+      // Checked here too: a count shorter than the driver's cancellation
+      // tick would run to the end, and so would every run left.
+      if (options.cancel != nullptr && options.cancel->load()) {
+        result.complete = false;
+        break;
+      }
       count_options o = options;
       o.threads = t;
       const count_result c = count(n, o);
+      if (!c.complete) {  // cancelled midway: a partial total is no measurement
+        result.complete = false;
+        break;
+      }
       row.seconds.push_back(c.seconds);
       row.total = c.total;
       if (!reference) {
@@ -68,9 +78,11 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
         result.consistent = false;
       }
     }
+    if (!result.complete) break;
     row.median_seconds = median_of(row.seconds);
     result.rows.push_back(row);
   }
+  if (result.rows.empty()) return result;
   const double base = result.rows.front().median_seconds;
   for (scaling_row& row : result.rows) {
     row.speedup = row.median_seconds > 0 ? base / row.median_seconds : 0.0;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <stdexcept>
 
 #include "nqueens/execute.hpp"
@@ -27,6 +28,18 @@ TEST(ScalingTest, RowsStartAtOneThreadAndAgree) {
     EXPECT_DOUBLE_EQ(row.efficiency, row.speedup / row.threads);
     EXPECT_GT(row.median_seconds, 0.0);
   }
+}
+
+// A cancelled measurement returns at once, not after every remaining run.
+TEST(ScalingTest, CancelStopsTheRuns) {
+  const std::atomic<bool> cancel{true};
+  count_options options;
+  options.cancel = &cancel;
+  const std::vector<int> threads{1, 2};
+  const scaling_result r = measure_scaling(14, threads, 1000, options);
+  EXPECT_FALSE(r.complete);
+  EXPECT_TRUE(r.rows.empty());
+  EXPECT_TRUE(measure_scaling(8, threads, 1).complete);
 }
 
 TEST(ScalingTest, RejectsBadArguments) {

@@ -33,14 +33,18 @@ struct scaling_result {
   /// True when every run of every row counted the same total.
   bool consistent = true;
   verification check;  ///< of the common total (of the first run if inconsistent)
+  /// False when options.cancel stopped the runs: `rows` then holds the rows
+  /// finished before it.
+  bool complete = true;
 };
 
 /// 1, 2, 4, ... below the hardware thread count, then the hardware count.
 std::vector<int> default_thread_counts();
 
 /// Counts Q(n) `repeat` times for each thread count (1 is added when missing:
-/// speed-ups are relative to it). Throws std::invalid_argument for a bad n,
-/// thread count or repeat < 1.
+/// speed-ups are relative to it). Once `options.cancel` is set, returns after
+/// the count under way, with `complete` false. Throws std::invalid_argument
+/// for a bad n, thread count or repeat < 1.
 scaling_result measure_scaling(int n, std::span<const int> thread_counts, int repeat,
                                const count_options& options = {});
 
