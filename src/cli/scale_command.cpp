@@ -1,13 +1,16 @@
+#include <csignal>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
+#include "cli/output_file.hpp"
 #include "cli/shared_options.hpp"
+#include "cli/signals.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/scaling.hpp"
 
@@ -44,7 +47,8 @@ int run_scale(const std::vector<std::string>& args) {
   options.positional_help("");
   options.add_options()
       ("r,repeat", "Runs per thread count; the median is reported", cxxopts::value<std::string>()->default_value("3"))
-      ("csv", "Also write the rows to this CSV file", cxxopts::value<std::string>());
+      ("csv", "Also write the rows to this CSV file (replaced only once every run is done)",
+       cxxopts::value<std::string>());
   add_shared_options(options,
                      {.threads = "Comma-separated thread counts (default: 1, 2, 4, ... and all hardware threads)",
                       .engine = "auto",
@@ -61,17 +65,23 @@ int run_scale(const std::vector<std::string>& args) {
   const int repeat = static_cast<int>(parse_integer(result["repeat"].as<std::string>(), "--repeat", 1, 1000));
   count_options opts;
   opts.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n));
-  std::ofstream csv_file;
-  if (result.count("csv")) {  // open before the runs: a bad path fails at once
-    const auto path = result["csv"].as<std::string>();
-    csv_file.open(path);
-    if (!csv_file) throw usage_error("cannot write --csv file '" + path + "'");
-  }
+  std::optional<output_file> csv_file;  // checked before the runs: a bad path fails at once
+  if (result.count("csv")) csv_file.emplace(result["csv"].as<std::string>(), "--csv file");
+  // SIGINT/SIGTERM end the runs early and return here, so that the CSV's
+  // temporary file is removed and its target keeps its old contents.
+  install_stop_handlers();
+  opts.cancel = &stop_requested();
 
   const scaling_result r = measure_scaling(n, threads, repeat, opts);
-  if (csv_file.is_open()) {
-    csv_file << csv_of(r);
-    if (!csv_file.flush()) throw std::runtime_error("writing the CSV file failed");
+  if (!r.complete || stop_requested()) {  // as count: a signal is never swallowed
+    const int sig = stop_signal() == SIGTERM ? SIGTERM : SIGINT;
+    std::cerr << "nqueens: interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << "; no rows printed"
+              << (csv_file ? ", " + result["csv"].as<std::string>() + " left as it was" : std::string()) << '\n';
+    return 128 + sig;
+  }
+  if (csv_file) {
+    csv_file->write(csv_of(r));
+    csv_file->commit();
   }
   if (result.count("json")) {
     std::string rows;

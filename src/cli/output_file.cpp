@@ -1,0 +1,131 @@
+#include "cli/output_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "cli/arguments.hpp"
+
+namespace nqueens::cli {
+namespace {
+
+// The first bytes of every checkpoint journal (src/checkpoint.cpp): a run's
+// only record of finished work, which a mistyped --csv must not replace.
+constexpr std::array<char, 8> journal_magic = {'N', 'Q', 'C', 'K', 'P', 'T', '\r', '\n'};
+
+bool starts_like_a_journal(int fd) {
+  std::array<char, journal_magic.size()> head{};
+  std::size_t got = 0;
+  while (got < head.size()) {
+    const ssize_t n = ::read(fd, head.data() + got, head.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  return got == head.size() && head == journal_magic;
+}
+
+}  // namespace
+
+output_file::output_file(const std::string& path, std::string what) : path_(path), what_(std::move(what)) {
+  const auto refuse = [&](const std::string& why) {
+    throw usage_error("cannot write " + what_ + " '" + path_ + "': " + why);
+  };
+  if (path.empty()) throw usage_error(what_ + " needs a file name");
+  target_ = path;
+  std::optional<mode_t> mode;  // of the file replaced, kept
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode)) {
+      // Write where the link points and keep the link: renaming over the
+      // link itself would replace it with a plain file.
+      if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) refuse("a symlink to something other than a file");
+      std::error_code ec;
+      target_ = std::filesystem::canonical(path, ec).string();
+      if (ec) refuse(ec.message());
+    }
+    if (S_ISDIR(st.st_mode)) refuse("it is a directory");
+    if (!S_ISREG(st.st_mode)) refuse("not a regular file");
+    // Replacing by rename needs no permission on the file itself: ask for it,
+    // as opening it for writing would.
+    if (::access(target_.c_str(), W_OK) != 0) refuse(std::strerror(errno));
+    const int fd = ::open(target_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) refuse(std::string("cannot check its contents: ") + std::strerror(errno));
+    const bool journal = starts_like_a_journal(fd);
+    ::close(fd);
+    if (journal) refuse("it is a checkpoint journal (left as it is)");
+    mode = st.st_mode & 07777;
+  } else if (errno != ENOENT) {
+    refuse(std::strerror(errno));
+  }
+  const std::filesystem::path target(target_);
+  if (!target.has_filename()) refuse("it is a directory");
+  std::string hidden = ".";  // ".<name>.XXXXXX", appended: GCC 12 misreads "." + name (-Wrestrict)
+  hidden += target.filename().string();
+  hidden += ".XXXXXX";
+  const std::string pattern = (target.parent_path() / hidden).string();
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  fd_ = ::mkstemp(name.data());
+  if (fd_ < 0) refuse(std::strerror(errno));
+  temp_ = name.data();
+  if (!mode) {  // what creating the file would give: 0666 less the umask (mkstemp gives 0600)
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  if (::fchmod(fd_, *mode) != 0) {
+    const int error = errno;
+    ::close(fd_);  // no destructor runs for a constructor that throws
+    ::unlink(temp_.c_str());
+    fail("setting the mode of", error);
+  }
+}
+
+output_file::~output_file() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
+}
+
+void output_file::fail(const std::string& step, int error) const {
+  throw std::runtime_error(step + " " + what_ + " '" + path_ + "': " + std::strerror(error));
+}
+
+void output_file::write(std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd_, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail("writing", errno);
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+void output_file::commit() {
+  // On disk before the rename: a crash then leaves the old file or the whole
+  // new one, never an empty one.
+  if (::fsync(fd_) != 0) fail("writing", errno);
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) fail("writing", errno);
+  if (::rename(temp_.c_str(), target_.c_str()) != 0) fail("replacing", errno);
+  committed_ = true;
+  // The rename itself reaches the disk with its directory; the file is in
+  // place either way, so this is best effort.
+  const std::filesystem::path parent = std::filesystem::path(target_).parent_path();
+  const int dir = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+}  // namespace nqueens::cli

@@ -1,0 +1,44 @@
+#pragma once
+
+// An output file (scale's --csv) that is either whole or untouched: the text
+// goes to a temporary file beside the target and is renamed over it only on
+// success, so a failed or interrupted run leaves the old contents in place.
+
+#include <string>
+#include <string_view>
+
+namespace nqueens::cli {
+
+class output_file {
+ public:
+  /// Checks `path` and creates the temporary file beside it (".<name>.XXXXXX"),
+  /// so that a path that cannot be written fails before any work. `what`
+  /// names the file in messages ("--csv file"). Throws usage_error for an
+  /// empty name, a directory, anything but a regular file (a symlink is
+  /// followed), an existing file we may not write, a checkpoint journal
+  /// (never overwritten), or a directory where the file cannot be created.
+  output_file(const std::string& path, std::string what);
+  /// Removes the temporary file unless committed.
+  ~output_file();
+  output_file(const output_file&) = delete;
+  output_file& operator=(const output_file&) = delete;
+
+  /// Appends `text`. Throws std::runtime_error when a write fails.
+  void write(std::string_view text);
+
+  /// Makes the text written the file's contents: fsync, then rename over the
+  /// target. Throws std::runtime_error, leaving the target as it was.
+  void commit();
+
+ private:
+  [[noreturn]] void fail(const std::string& step, int error) const;
+
+  std::string path_;    ///< as given, for messages
+  std::string target_;  ///< what is replaced: `path_` with a symlink resolved
+  std::string temp_;
+  std::string what_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
+}  // namespace nqueens::cli
