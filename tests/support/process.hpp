@@ -26,7 +26,7 @@ namespace nqueens::test {
 struct process_options {
   std::vector<std::string> env;  ///< "NAME=value", added to this process's environment
   long file_size_limit = -1;     ///< RLIMIT_FSIZE in bytes; -1: unchanged
-  std::string stdout_path;       ///< empty: a temporary file, read back into finished::out
+  std::string stdout_path;       ///< empty: a temporary file, read back into finished::out; else not read
 };
 
 struct finished {
@@ -115,7 +115,7 @@ class child {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     ::kill(-pid_, SIGKILL);  // whatever the group left behind (mpirun's daemons)
-    result_.out = read_file(out_);
+    if (own_out_) result_.out = read_file(out_);  // a caller's file may be /dev/full: endless zeros
     result_.err = read_file(err_);
     return result_;
   }
