@@ -264,6 +264,9 @@ void checkpoint_journal::load(const plan& p, shard_spec shard) {
     fail(reason::foreign, name + " belongs to another run (" + describe_run(h.data()) + "), not this one (" +
                               describe_run(expected.data()) + ")");
   }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) fail(reason::unusable, "cannot read " + name + ": " + std::strerror(errno));
+  const auto file_size = static_cast<std::uint64_t>(st.st_size);
   std::vector<std::uint8_t> owned(p.size(), 0);  // the subproblems this shard counts
   std::size_t owned_count = 0;
   for (const std::size_t i : shard_indices(p, shard)) {
@@ -290,7 +293,17 @@ void checkpoint_journal::load(const plan& p, shard_spec shard) {
       const unsigned char* r = block.data() + at;
       const std::uint64_t where_bytes = offset + at;
       const std::size_t length = std::min(record_size, size - at);
-      if (!tail && (length < record_size || get(r + 40, 8) != checksum(r, 40))) tail = where_bytes;
+      if (!tail && (length < record_size || get(r + 40, 8) != checksum(r, 40))) {
+        tail = where_bytes;
+        // One flush writes at most a record per subproblem: a longer tail is
+        // no torn flush (and a sparse terabyte is not scanned to find out).
+        if (file_size - where_bytes > (p.size() + 1) * record_size) {
+          fail(reason::corrupt, name + ": record " + std::to_string(record_number) + " at byte " +
+                                    std::to_string(where_bytes) + " is damaged (checksum mismatch), and " +
+                                    std::to_string(file_size - where_bytes) +
+                                    " bytes follow it, more than one flush writes");
+        }
+      }
       if (tail) {
         for (std::size_t k = 0; k < length; ++k) {
           if (r[k] != 0 && where_bytes + k >= *tail + record_size - 1) {

@@ -200,7 +200,7 @@ TEST_F(CheckpointTest, TornTailOfAnyLengthIsCut) {
   const std::size_t header = checkpoint_journal::header_size, record = checkpoint_journal::record_size;
   ASSERT_EQ(whole.size(), header + 10 * record);
   for (const std::size_t zeros : {std::size_t{1}, std::size_t{47}, std::size_t{48}, std::size_t{96}, std::size_t{100},
-                                  std::size_t{4096}, std::size_t{100000}}) {
+                                  std::size_t{4096}, std::size_t{60000}}) {  // one flush: at most 1342 records here
     for (const std::size_t prefix : {std::size_t{0}, std::size_t{1}, std::size_t{20}, record - 1}) {
       // `prefix` bytes of an eleventh record, then `zeros` zero bytes.
       std::vector<char> b = whole;
@@ -313,6 +313,22 @@ TEST_F(CheckpointTest, LongJournalIsReadInBlocks) {
   set_bytes(b);
   fs::resize_file(path_, std::uintmax_t{1} << 40);
   EXPECT_THROW(checkpoint_journal(path_.string(), p), checkpoint_error);
+}
+
+// A hole longer than any flush after the records is damage, found without
+// reading the hole.
+TEST_F(CheckpointTest, TailLongerThanAFlushIsDamage) {
+  const plan p(10);
+  write_journal(p, 2);
+  fs::resize_file(path_, std::uintmax_t{1} << 40);
+  try {
+    checkpoint_journal j(path_.string(), p);
+    ADD_FAILURE() << "accepted";
+  } catch (const checkpoint_error& e) {
+    EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt);
+    EXPECT_NE(std::string(e.what()).find("more than one flush writes"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(fs::file_size(path_), std::uintmax_t{1} << 40);  // refused, not cut
 }
 
 TEST_F(CheckpointTest, CompleteJournalIsNeverAppendedTo) {
