@@ -149,9 +149,17 @@ checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
   // file that is not ours to write.
   if (S_ISLNK(st.st_mode)) fail(reason::unusable, journal_name(path_) + " is a symbolic link; give the journal's real path");
   if (!S_ISREG(st.st_mode)) fail(reason::unusable, journal_name(path_) + " is not a regular file");
-  fd_ = ::open(path_.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+  // O_NONBLOCK: should a FIFO replace the file after the check above, open
+  // and read return at once instead of waiting for a writer; fstat then
+  // checks what was opened.
+  fd_ = ::open(path_.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd_ < 0) fail(reason::unusable, "cannot open " + journal_name(path_) + ": " + std::strerror(errno));
   try {
+    struct stat opened {};
+    if (::fstat(fd_, &opened) != 0 || !S_ISREG(opened.st_mode)) {
+      fail(reason::unusable, journal_name(path_) + " is not a regular file");
+    }
+    ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
     lock_exclusively(fd_, path_);
     // The header first, so that no more than 64 bytes of a file that is not a
     // journal are ever read. An empty file is not a journal either: a journal
@@ -210,42 +218,48 @@ checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shar
 // a named temporary file does the same (and is left behind only by a kill in
 // the microseconds between its creation and its link).
 void checkpoint_journal::create(const plan& p, shard_spec shard) {
-  using reason = checkpoint_error::reason;
   const auto header = header_for(p, shard);
   const std::filesystem::path target = std::filesystem::absolute(path_);
-  const std::string dir = target.parent_path().string();
   int& fd = file_.fd_;
-  std::string temporary;  // the named fallback's path
-  fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    if (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == EROFS) {
-      fail(reason::unusable, "cannot create " + journal_name(path_) + ": " + std::strerror(errno));
-    }
-    std::string hidden = target.filename().string();
-    hidden.insert(0, 1, '.');
-    hidden.append(".XXXXXX");
-    temporary = (target.parent_path() / hidden).string();
-    fd = ::mkstemp(temporary.data());
-    if (fd < 0) fail(reason::unusable, "cannot create " + journal_name(path_) + ": " + std::strerror(errno));
-    ::fchmod(fd, 0644);
-  }
-  const auto refuse = [&](const std::string& what) {
-    const int error = errno;
+  // Nothing is created before counting starts unless it is whole: every
+  // failure here is a refusal (exit 2), the disk-full kind included.
+  const auto refuse = [&](const std::string& what, int error, const std::string& temporary) {
     if (!temporary.empty()) ::unlink(temporary.c_str());
-    ::close(fd);
+    if (fd >= 0) ::close(fd);
     fd = -1;
-    fail(error == EEXIST ? reason::unusable : reason::write,
+    fail(checkpoint_error::reason::unusable,
          error == EEXIST ? journal_name(path_) + " was created by another run meanwhile; it is left to that run"
                          : what + " " + journal_name(path_) + ": " + std::strerror(error));
   };
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) refuse("cannot lock");
-  if (!write_all(fd, header.data(), header.size()) || ::fsync(fd) != 0) refuse("cannot write");
-  const int linked = temporary.empty()
-                         ? ::linkat(AT_FDCWD, ("/proc/self/fd/" + std::to_string(fd)).c_str(), AT_FDCWD,
-                                    target.c_str(), AT_SYMLINK_FOLLOW)
-                         : ::link(temporary.c_str(), target.c_str());
-  if (linked != 0) refuse("cannot create");
-  if (!temporary.empty()) ::unlink(temporary.c_str());
+  const auto prepare = [&](const std::string& temporary) {
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) refuse("cannot lock", errno, temporary);
+    if (!write_all(fd, header.data(), header.size()) || ::fsync(fd) != 0) refuse("cannot write", errno, temporary);
+  };
+  fd = ::open(target.parent_path().c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+  if (fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == EROFS)) {
+    refuse("cannot create", errno, "");
+  }
+  if (fd >= 0) {
+    prepare("");
+    const std::string self = "/proc/self/fd/" + std::to_string(fd);
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, target.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+      sync_directory_of(path_);
+      return;
+    }
+    if (errno == EEXIST || std::filesystem::exists("/proc/self/fd")) refuse("cannot create", errno, "");
+    ::close(fd);  // no /proc to link through: the named way below
+    fd = -1;
+  }
+  std::string hidden = target.filename().string();
+  hidden.insert(0, 1, '.');
+  hidden.append(".XXXXXX");
+  std::string temporary = (target.parent_path() / hidden).string();
+  fd = ::mkstemp(temporary.data());
+  if (fd < 0) refuse("cannot create", errno, "");
+  ::fchmod(fd, 0644);
+  prepare(temporary);
+  if (::link(temporary.c_str(), target.c_str()) != 0) refuse("cannot create", errno, temporary);
+  ::unlink(temporary.c_str());
   sync_directory_of(path_);
 }
 
@@ -309,8 +323,8 @@ void checkpoint_journal::load(const plan& p, shard_spec shard) {
           if (r[k] != 0 && where_bytes + k >= *tail + record_size - 1) {
             fail(reason::corrupt, name + ": record " + std::to_string((*tail - header_size) / record_size) +
                                       " at byte " + std::to_string(*tail) +
-                                      " is damaged (checksum mismatch; more data follows at byte " +
-                                      std::to_string(where_bytes + k) + ", so it is not a torn end)");
+                                      " is damaged (checksum mismatch), and it is no torn end: byte " +
+                                      std::to_string(where_bytes + k) + " is not zero");
           }
         }
         continue;

@@ -27,6 +27,10 @@ class executor {
   virtual int threads() const noexcept = 0;
   /// The kernels that count, for the result.
   virtual isa kernels() const = 0;
+  /// The run has failed (its journal cannot be written): return from run()
+  /// as soon as possible, without waiting for subproblems counted elsewhere.
+  /// Thread-safe.
+  virtual void abandon() noexcept {}
   /// Counts the subproblems `indices` of `p`, calling `report` for each, and
   /// starts no new one once `stop` is true. Returns when every started
   /// subproblem has been reported.

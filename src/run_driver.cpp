@@ -171,6 +171,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
           } catch (...) {
             if (!helper_error) helper_error = std::current_exception();
             stop = true;  // a journal that cannot be written must not be trusted further
+            exec.abandon();
           }
         }
       });

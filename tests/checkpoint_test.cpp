@@ -248,10 +248,14 @@ TEST_F(CheckpointTest, DamageBeforeMoreDataIsRefusedWithItsOffset) {
 }
 
 TEST_F(CheckpointTest, NewJournalAppearsWholeWithNoLeftovers) {
-  const auto before = std::distance(fs::directory_iterator(path_.parent_path()), fs::directory_iterator());
-  { const checkpoint_journal j(path_.string(), plan(10)); }
-  EXPECT_EQ(fs::file_size(path_), checkpoint_journal::header_size);
-  EXPECT_EQ(std::distance(fs::directory_iterator(path_.parent_path()), fs::directory_iterator()), before + 1);
+  const fs::path dir = path_.string() + ".dir";  // its own: other tests write to the temp directory meanwhile
+  fs::remove_all(dir);
+  fs::create_directory(dir);
+  const fs::path journal = dir / "new.ckpt";
+  { const checkpoint_journal j(journal.string(), plan(10)); }
+  EXPECT_EQ(fs::file_size(journal), checkpoint_journal::header_size);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  fs::remove_all(dir);
 }
 
 TEST_F(CheckpointTest, SecondOpenIsRefusedWhileTheFirstHoldsTheLock) {

@@ -140,6 +140,78 @@ TEST_F(FaultTest, Defect03RankThatRefusesEndsTheJob) {
   EXPECT_NE(r.err.find("choose another --engine"), std::string::npos) << r.err;
 }
 
+// Ranks given different commands (--help on one) disagree like different plans.
+TEST_F(FaultTest, RankGivenHelpAloneEndsTheJob) {
+  SKIP_WITHOUT_MPI();
+  std::vector<std::string> argv = mpi_job(1, {"--help"});
+  for (const char* a : {":", "-np", "1"}) argv.push_back(a);
+  argv.push_back(mpi);
+  argv.push_back("12");
+  const finished r = run(argv, {mpi_env}, 60);
+  EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
+  EXPECT_NE(r.err.find("rank 0 no plan (it was given --help or --version)"), std::string::npos) << r.err;
+}
+
+// SIGTERM to one worker rank alone stops the whole job as if rank 0 had
+// it: 143, naming the rank, the journal resumable.
+TEST_F(FaultTest, SignalToOneWorkerStopsTheJob) {
+  SKIP_WITHOUT_MPI();
+  const std::string j = path("worker.ckpt");
+  child c(mpi_job(2, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval",
+                      "0.05"}),
+          {mpi_env});
+  ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c));
+  // Rank 1: the process of this job whose environment says so.
+  pid_t worker = 0;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = read_file(entry.path() / "cmdline"), environ = read_file(entry.path() / "environ");
+    for (char& ch : environ) ch = ch == '\0' ? '\n' : ch;
+    if (cmdline.find(j) != std::string::npos && cmdline.find("mpirun") == std::string::npos &&
+        environ.find("\nOMPI_COMM_WORLD_RANK=1\n") != std::string::npos) {
+      worker = static_cast<pid_t>(std::stol(name));
+    }
+  }
+  ASSERT_NE(worker, 0) << "rank 1 not found";
+  ::kill(worker, SIGTERM);
+  const finished r = c.wait(60);
+  EXPECT_EQ(r.status, 143) << r.err;
+  EXPECT_NE(r.err.find("nqueens-mpi: rank 1: interrupted by SIGTERM"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("Q(17)"), std::string::npos) << r.out;
+  expect_resumes_to(j, 17, "95815104", {"--engine", "symmetric"});
+}
+
+// Each shard's total fits in 128 bits, their sum does not: they cannot all
+// be right (exit 1, as for counts that contradict each other).
+TEST_F(FaultTest, MergeSumPastTwoToThe128IsAMismatch) {
+  const std::string s0 = path("s0.json"), s1 = path("s1.json");
+  ASSERT_EQ(run({nq, "count", "12", "--shard", "0/2", "--json"}, {.stdout_path = s0}).status, 0);
+  ASSERT_EQ(run({nq, "count", "12", "--shard", "1/2", "--json"}, {.stdout_path = s1}).status, 0);
+  for (const std::string& file : {s0, s1}) {
+    std::string text = bytes_of(file);
+    const auto at = text.find("\"total\":") + 8;
+    text.replace(at, text.find(',', at) - at, "340282366920938463463374607431768211455");  // 2^128 - 1
+    write(file, text);
+  }
+  const finished r = run({nq, "merge", s0, s1});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("add up past 2^128"), std::string::npos) << r.err;
+}
+
+// Where /proc is missing, a new journal is still created whole, through a
+// named temporary file that is then removed.
+TEST_F(FaultTest, JournalIsCreatedWholeWithoutProc) {
+  const std::string j = path("noproc.ckpt");
+  const finished r = run({"unshare", "-m", "sh", "-c", "umount -l /proc && exec \"$0\" count 10 --checkpoint \"$1\"",
+                          nq, j});
+  if (r.status != 0 && r.err.find("unshare") != std::string::npos) GTEST_SKIP() << "no mount namespace here: " << r.err;
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(10) = 724  verified"), std::string::npos) << r.out;
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);  // no temporary left
+  expect_resumes_to(j, 10, "724");
+}
+
 // 4 and "rank 0's disk full": a journal write failure on rank 0 is exit 3
 // with the reason, not SIGABRT or SIGXFSZ; the journal keeps its whole
 // records and resumes.

@@ -151,14 +151,17 @@ int run_merge(const std::vector<std::string>& args) {
   }
 
   uint128 total = 0, symmetric_180 = 0, symmetric_90 = 0;
-  for (const shard_file& f : files) {
-    total = checked_add(total, f.total);
-    symmetric_180 = checked_add(symmetric_180, f.symmetric_180);
-    symmetric_90 = checked_add(symmetric_90, f.symmetric_90);
-  }
   uint128 unique = 0;
   try {
+    for (const shard_file& f : files) {
+      total = checked_add(total, f.total);
+      symmetric_180 = checked_add(symmetric_180, f.symmetric_180);
+      symmetric_90 = checked_add(symmetric_90, f.symmetric_90);
+    }
     unique = fundamental_count(first.n, total, symmetric_180, symmetric_90);
+  } catch (const std::overflow_error&) {  // each file's count fits, their sum does not: they cannot all be right
+    std::cerr << "nqueens merge: the shards' counts add up past 2^128, so they cannot all be right\n";
+    return 1;
   } catch (const std::domain_error& e) {  // the shards' counts cannot all be right
     std::cerr << "nqueens merge: " << e.what() << '\n';
     return 1;

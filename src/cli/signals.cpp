@@ -33,9 +33,9 @@ const std::atomic<bool>& stop_requested() { return stop; }
 
 int stop_signal() { return signal_number.load(); }
 
-int report_interruption(const count_result& r, const std::string& checkpoint) {
-  const int sig = stop_signal();
-  std::cerr << "nqueens: interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << " after " << r.finished
+int report_interruption(const count_result& r, const std::string& checkpoint, int sig, const std::string& who) {
+  if (sig == 0) sig = stop_signal();
+  std::cerr << who << ": interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << " after " << r.finished
             << " of " << r.subproblems << " subproblems; "
             << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
                                    : "run the same command again to resume from " + checkpoint)

@@ -21,7 +21,9 @@ const std::atomic<bool>& stop_requested();
 int stop_signal();
 
 /// Tells on stderr how far an interrupted count `r` got and whether its work
-/// is kept in `checkpoint` (empty: none); returns the exit status, 128 + signal.
-int report_interruption(const count_result& r, const std::string& checkpoint);
+/// is kept in `checkpoint` (empty: none); returns the exit status, 128 +
+/// signal. `sig` 0 means stop_signal(); `who` starts the line.
+int report_interruption(const count_result& r, const std::string& checkpoint, int sig = 0,
+                        const std::string& who = "nqueens");
 
 }  // namespace nqueens::cli

@@ -39,6 +39,7 @@
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/threads.hpp"
+#include "nqueens/version.hpp"
 #include "run_driver.hpp"
 
 namespace {
@@ -47,6 +48,7 @@ using namespace nqueens;
 
 constexpr int tag_results = 1;  // worker -> 0: a record per subproblem of its last chunk; asks for more
 constexpr int tag_chunk = 2;    // 0 -> worker: subproblem indices; none means stop
+constexpr int tag_stopped = 3;  // worker -> 0: its last records, then the signal that stopped it; it leaves
 // A result record: index, total, unique, symmetric_180, symmetric_90.
 constexpr std::size_t record_words = 5;
 
@@ -61,9 +63,16 @@ class mpi_executor final : public detail::executor {
 
   int threads() const noexcept override { return threads_; }
   isa kernels() const override { return kernels_; }
+  // The journal failed: end now, without waiting for the workers' chunks
+  // (main then aborts the job; the journal holds its whole records).
+  void abandon() noexcept override { abandoned_ = true; }
+  /// The rank and signal that stopped a worker, when one was (rank 0 then
+  /// reports the interruption as if the signal were its own).
+  std::optional<std::pair<int, int>> worker_stop() const { return worker_stop_; }
 
   void run(const plan& p, std::span<const std::size_t> indices, const detail::report_fn& report,
            const std::atomic<bool>& stop) override {
+    if (indices.empty()) return;  // a finished journal: no tables, no work
     // The tables are built here, once the driver holds the journal: a second
     // job on it is refused before it spends minutes on them.
     if (!context_) context_.emplace(p, kernels_, threads_, cancel_);
@@ -71,13 +80,14 @@ class mpi_executor final : public detail::executor {
     next_ = 0;
     // Rank 0 counts too, on a thread of its own; only this (main) thread calls MPI.
     std::exception_ptr local_error;
+    std::atomic<bool> local_done{false};
     std::thread local([&] {
       try {
         execute_options options;
         options.threads = threads_;
         options.on_finished = report;
-        options.cancel = &stop;
-        for (auto chunk = next_chunk(stop); !chunk.empty(); chunk = next_chunk(stop)) {
+        options.cancel = &halt_;
+        for (auto chunk = next_chunk(); !chunk.empty(); chunk = next_chunk()) {
           const std::vector<std::size_t> mine(chunk.begin(), chunk.end());
           execute(p, mine, options, &*context_);
         }
@@ -85,28 +95,35 @@ class mpi_executor final : public detail::executor {
         local_error = std::current_exception();
         failed_ = true;  // no more chunks for anyone: the job fails now, not after the rest of the plan
       }
+      local_done = true;
     });
     try {
-      serve_workers(p, report, stop);
+      serve_workers(p, report, stop, local_done);
     } catch (...) {
-      failed_ = true;  // the local thread takes no further chunk
+      failed_ = true;
+      halt_ = true;
       local.join();
       throw;
     }
+    halt_ = true;
     local.join();
     if (local_error) std::rethrow_exception(local_error);
   }
 
  private:
-  // Answers every worker's request with the next chunk until each got an empty one.
-  void serve_workers(const plan& p, const detail::report_fn& report, const std::atomic<bool>& stop) {
+  // Answers every worker's request with the next chunk until each got an
+  // empty one or left, and rank 0's own thread is done; passes a stop on to
+  // that thread. A failure or an abandoned run ends it at once.
+  void serve_workers(const plan& p, const detail::report_fn& report, const std::atomic<bool>& stop,
+                     const std::atomic<bool>& local_done) {
     int active = ranks_ - 1;
     std::vector<std::uint64_t> buffer;
-    while (active > 0) {
+    while ((active > 0 || !local_done) && !abandoned_ && !failed_) {
+      if (stop.load()) halt_ = true;
       int ready = 0;
       MPI_Status status;
-      MPI_Iprobe(MPI_ANY_SOURCE, tag_results, MPI_COMM_WORLD, &ready, &status);
-      if (ready == 0) {
+      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status);
+      if (ready == 0 || (status.MPI_TAG != tag_results && status.MPI_TAG != tag_stopped)) {
         // Polling with a short sleep keeps this thread off the CPU the workers use.
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
         continue;
@@ -114,13 +131,22 @@ class mpi_executor final : public detail::executor {
       int size = 0;
       MPI_Get_count(&status, MPI_UINT64_T, &size);
       buffer.resize(static_cast<std::size_t>(size));
-      MPI_Recv(buffer.data(), size, MPI_UINT64_T, status.MPI_SOURCE, tag_results, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      for (std::size_t k = 0; k + record_words <= buffer.size(); k += record_words) {
+      MPI_Recv(buffer.data(), size, MPI_UINT64_T, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      const bool leaving = status.MPI_TAG == tag_stopped;
+      const std::size_t records = leaving && !buffer.empty() ? buffer.size() - 1 : buffer.size();
+      for (std::size_t k = 0; k + record_words <= records; k += record_words) {
         const auto index = static_cast<std::size_t>(buffer[k]);
         if (index >= p.size()) throw std::runtime_error("a rank reported an unexpected subproblem");
         report(index, {buffer[k + 1], buffer[k + 2], buffer[k + 3], buffer[k + 4]});
       }
-      const std::vector<std::uint64_t> chunk = next_chunk(stop);
+      if (leaving) {  // a signal reached that rank: the job stops, as if it had reached rank 0
+        if (!worker_stop_) worker_stop_ = std::pair{status.MPI_SOURCE, static_cast<int>(buffer.back())};
+        halt_ = true;
+        --active;
+        continue;
+      }
+      const std::vector<std::uint64_t> chunk = next_chunk();
       MPI_Send(chunk.data(), static_cast<int>(chunk.size()), MPI_UINT64_T, status.MPI_SOURCE, tag_chunk,
                MPI_COMM_WORLD);
       if (chunk.empty()) --active;
@@ -129,10 +155,10 @@ class mpi_executor final : public detail::executor {
 
   // The next chunk: a quarter of the remaining work's fair share per rank;
   // none once stopped.
-  std::vector<std::uint64_t> next_chunk(const std::atomic<bool>& stop) {
+  std::vector<std::uint64_t> next_chunk() {
     const std::lock_guard lock(mutex_);
     std::vector<std::uint64_t> chunk;
-    if (stop.load() || failed_.load()) return chunk;
+    if (halt_.load() || failed_.load() || abandoned_.load()) return chunk;
     const std::size_t left = todo_.size() - next_;
     const std::size_t size = std::clamp<std::size_t>(left / (4 * static_cast<std::size_t>(ranks_)), 1, 4096);
     for (std::size_t k = 0; k < size && next_ < todo_.size(); ++k) chunk.push_back(todo_[next_++]);
@@ -147,15 +173,18 @@ class mpi_executor final : public detail::executor {
   std::mutex mutex_;
   std::vector<std::size_t> todo_;  // guarded by mutex_
   std::size_t next_ = 0;
+  std::atomic<bool> halt_{false};  // rank 0's own thread starts nothing more
   std::atomic<bool> failed_{false};
+  std::atomic<bool> abandoned_{false};
+  std::optional<std::pair<int, int>> worker_stop_;  // written by the serving (main) thread only
 };
 
 void run_worker(const cli::count_request& request, const plan& p, int rank) {
   const int threads = resolve_threads(request.options.threads);
-  const run_context context(p, request.options.kernels, threads, &cli::stop_requested());
+  std::optional<run_context> context;  // built with the first chunk: none for a finished journal
   execute_options options;
   options.threads = threads;
-  options.cancel = &cli::stop_requested();  // a signal cuts the current chunk short; rank 0 ends the job
+  options.cancel = &cli::stop_requested();  // a signal cuts the current chunk short, then this rank leaves
   // Test hook: NQUEENS_MPI_TEST_DIE_RANK=k[:c] makes rank k die on its c-th
   // chunk (default 1), as kill -9 would, to prove that the job then fails
   // loudly instead of printing a partial total, and that rank 0's journal
@@ -168,6 +197,11 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
   std::vector<std::uint64_t> results;  // nothing yet: the first message only asks for work
   std::vector<std::uint64_t> chunk;
   for (int chunks = 1;; ++chunks) {
+    if (cli::stop_requested()) {
+      results.push_back(static_cast<std::uint64_t>(cli::stop_signal() == 0 ? SIGINT : cli::stop_signal()));
+      MPI_Send(results.data(), static_cast<int>(results.size()), MPI_UINT64_T, 0, tag_stopped, MPI_COMM_WORLD);
+      return;
+    }
     MPI_Send(results.data(), static_cast<int>(results.size()), MPI_UINT64_T, 0, tag_results, MPI_COMM_WORLD);
     MPI_Status status;
     MPI_Probe(0, tag_chunk, MPI_COMM_WORLD, &status);
@@ -177,9 +211,16 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
     MPI_Recv(chunk.data(), size, MPI_UINT64_T, 0, tag_chunk, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (chunk.empty()) return;
     if (chunks == die_at_chunk) std::raise(SIGKILL);
-    const std::vector<std::size_t> indices(chunk.begin(), chunk.end());
-    const execution run = execute(p, indices, options, &context);
     results.clear();
+    if (!context) {
+      try {
+        context.emplace(p, request.options.kernels, threads, &cli::stop_requested());
+      } catch (const run_cancelled&) {
+        continue;  // stopped while building: leave at the top of the loop
+      }
+    }
+    const std::vector<std::size_t> indices(chunk.begin(), chunk.end());
+    const execution run = execute(p, indices, options, &*context);
     for (const std::size_t i : indices) {
       if (run.finished[i] == 0) continue;  // cancelled: rank 0 does not count it as done
       const subproblem_count& c = run.counts[i];
@@ -195,7 +236,11 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, checkpoint_
   request.options.cancel = &cli::stop_requested();
   mpi_executor executor(request.options, ranks);
   const count_result r = detail::drive(p, request.options, executor, start, std::move(journal));
-  if (cli::stop_requested()) return cli::report_interruption(r, request.options.checkpoint);
+  if (cli::stop_requested()) return cli::report_interruption(r, request.options.checkpoint, 0, "nqueens-mpi");
+  if (const auto stopped = executor.worker_stop()) {
+    return cli::report_interruption(r, request.options.checkpoint, stopped->second,
+                                    "nqueens-mpi: rank " + std::to_string(stopped->first));
+  }
   if (!r.complete) throw std::runtime_error("the job ended with subproblems missing: no total");
   const int status = cli::print_count_result(r, request);
   if (!request.json) std::cout << "  MPI: " << ranks << " ranks x " << r.threads << " threads\n";
@@ -215,9 +260,13 @@ struct readiness {
 readiness prepare(const std::vector<std::string>& args, int rank) {
   readiness ready;
   try {
+    const isa kernels = active_isa();  // a bad NQUEENS_ISA is refused before any work
+    if (args.size() == 2 && (args[1] == "--version" || args[1] == "-V")) {  // which build runs on each node
+      std::cout << "nqueens-mpi " << version() << "\nisa: " << to_string(kernels) << '\n';
+      return ready;
+    }
     // Every rank parses the same command line, so every rank agrees on errors.
     ready.request = cli::parse_count_request(args);
-    active_isa();  // a bad NQUEENS_ISA is refused before any work
     if (!ready.request) return ready;  // --help
     const count_options& o = ready.request->options;
     if (!o.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
@@ -244,8 +293,9 @@ readiness prepare(const std::vector<std::string>& args, int rank) {
   return ready;
 }
 
-// "plan 0123456789abcdef (n = 12, engine quadrant, split depth 2, 524 subproblems)"
+// "plan 0123456789abcdef (n = 12, engine quadrant, split depth 2)"
 std::string describe_plan(const std::array<std::uint64_t, 5>& w) {
+  if (w[2] == 0) return "no plan (it was given --help or --version)";
   return "plan " + format_fingerprint(w[1]) + " (n = " + std::to_string(w[2]) + ", engine " +
          std::string(to_string(static_cast<engine>(w[3]))) + ", split depth " + std::to_string(w[4]) + ")";
 }
@@ -290,7 +340,7 @@ int agree(const readiness& ready, int rank, int ranks) {
       // where its problem is its own.
       add_line(r == 0 || problem == ready.problem ? problem : "rank " + std::to_string(r) + ": " + problem);
     }
-    if (verdict == 0 && ready.p) {
+    if (verdict == 0) {  // a rank given --help or --version has plan 0: it disagrees with one that counts
       std::array<std::uint64_t, 5> root{};
       std::copy_n(all.begin(), 5, root.begin());
       for (int r = 1; r < ranks; ++r) {
@@ -320,7 +370,7 @@ int agree(const readiness& ready, int rank, int ranks) {
 // its file is a failure (3), not a success.
 int check_stdout(int status) {
   std::cout.flush();
-  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || std::fclose(stdout) != 0) {
     std::cerr << "nqueens-mpi: cannot write to standard output: " << std::strerror(errno) << '\n';
     return 3;
   }
@@ -350,7 +400,7 @@ int main(int argc, char** argv) {
   if (verdict != 0 || !ready.request) {
     ready.journal = checkpoint_file();  // unlocked, untouched
     MPI_Finalize();
-    return verdict;
+    return rank == 0 && verdict == 0 ? check_stdout(0) : verdict;
   }
   int status = 0;
   try {
