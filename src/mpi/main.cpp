@@ -412,7 +412,7 @@ int main(int argc, char** argv) {
   } catch (const run_cancelled&) {
     const int sig = cli::stop_signal() == 0 ? SIGINT : cli::stop_signal();
     abort_job(rank, std::string("interrupted by ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") +
-                        " while building the tables; nothing was counted, the journal is as it was",
+                        " while building the tables; nothing was counted, the journal is valid",
               128 + sig);
   } catch (const checkpoint_error& e) {
     abort_job(rank, e.what(), e.why() == checkpoint_error::reason::write ? 3 : 2);
