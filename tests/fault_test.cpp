@@ -25,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string nq = NQUEENS_CLI_PATH;
-const std::string mpi = NQUEENS_MPI_PATH;      // empty: built without MPI
+const std::string mpi = NQUEENS_MPI_PATH;  // empty: built without MPI
 const std::string mpirun = NQUEENS_MPIRUN_PATH;
 const std::vector<std::string> mpi_env = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
                                           "OMPI_MCA_rmaps_base_oversubscribe=1"};
@@ -157,9 +157,9 @@ TEST_F(FaultTest, RankGivenHelpAloneEndsTheJob) {
 TEST_F(FaultTest, SignalToOneWorkerStopsTheJob) {
   SKIP_WITHOUT_MPI();
   const std::string j = path("worker.ckpt");
-  child c(mpi_job(2, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval",
-                      "0.05"}),
-          {mpi_env});
+  child c(
+      mpi_job(2, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "0.05"}),
+      {mpi_env});
   ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c));
   // Rank 1: the process of this job whose environment says so.
   pid_t worker = 0;
@@ -203,8 +203,8 @@ TEST_F(FaultTest, MergeSumPastTwoToThe128IsAMismatch) {
 // named temporary file that is then removed.
 TEST_F(FaultTest, JournalIsCreatedWholeWithoutProc) {
   const std::string j = path("noproc.ckpt");
-  const finished r = run({"unshare", "-m", "sh", "-c", "umount -l /proc && exec \"$0\" count 10 --checkpoint \"$1\"",
-                          nq, j});
+  const finished r =
+      run({"unshare", "-m", "sh", "-c", "umount -l /proc && exec \"$0\" count 10 --checkpoint \"$1\"", nq, j});
   if (r.status != 0 && r.err.find("unshare") != std::string::npos) GTEST_SKIP() << "no mount namespace here: " << r.err;
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("Q(10) = 724  verified"), std::string::npos) << r.out;
@@ -219,8 +219,9 @@ TEST_F(FaultTest, Defect04MpiJournalWriteFailureExitsThree) {
   SKIP_WITHOUT_MPI();
   const std::string j = path("full.ckpt");
   // The limit on the rank alone: mpirun's own files need more.
-  std::vector<std::string> argv = {mpirun, "-np", "1", "sh", "-c", "ulimit -f 8; exec \"$0\" \"$@\"", mpi, "15",
-                                   "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "0.01"};
+  std::vector<std::string> argv = {
+      mpirun, "-np",       "1", "sh",           "-c", "ulimit -f 8; exec \"$0\" \"$@\"", mpi,
+      "15",   "--threads", "1", "--checkpoint", j,    "--checkpoint-interval",           "0.01"};
   const finished r = run(argv, {mpi_env});
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.err.find("nqueens-mpi: writing checkpoint '" + j + "' failed: File too large"), std::string::npos)
@@ -234,8 +235,8 @@ TEST_F(FaultTest, Defect04MpiJournalWriteFailureExitsThree) {
 // The same for the plain tool, whose limit is its own.
 TEST_F(FaultTest, CountJournalWriteFailureExitsThree) {
   const std::string j = path("full.ckpt");
-  const finished r = run({nq, "count", "15", "--checkpoint", j, "--checkpoint-interval", "0.01"},
-                         {.file_size_limit = 4096});
+  const finished r =
+      run({nq, "count", "15", "--checkpoint", j, "--checkpoint-interval", "0.01"}, {.file_size_limit = 4096});
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
   EXPECT_GT(fs::file_size(j), 64u);
@@ -247,17 +248,15 @@ TEST_F(FaultTest, CountJournalWriteFailureExitsThree) {
 TEST_F(FaultTest, Defect05SingleRankFlushesItsJournal) {
   SKIP_WITHOUT_MPI();
   const std::string j = path("one.ckpt");
-  child c(mpi_job(1, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j,
-                      "--checkpoint-interval", "0.05"}),
-          {mpi_env});
+  child c(
+      mpi_job(1, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "0.05"}),
+      {mpi_env});
   ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c)) << "no records were flushed while the job ran";
   EXPECT_GE(signal_matching(j, SIGKILL), 2);  // mpirun and its rank, which is no child of this process
   c.wait();
   const finished r = run({nq, "count", "17", "--engine", "symmetric", "--checkpoint", j});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("Q(17) = 95815104  verified"),
-            std::string::npos)
-      << r.out;
+  EXPECT_NE(r.out.find("Q(17) = 95815104  verified"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
 }
 
@@ -274,10 +273,11 @@ TEST_F(FaultTest, Defect06MergeRefusesMalformedShardFiles) {
     EXPECT_NE(at, std::string::npos) << from;
     return text.replace(at, from.size(), to);
   };
-  const std::string total = good.substr(good.find("\"total\":"), good.find(',', good.find("\"total\":")) -
-                                                                       good.find("\"total\":"));
+  const std::string total =
+      good.substr(good.find("\"total\":"), good.find(',', good.find("\"total\":")) - good.find("\"total\":"));
   for (const std::string& bad : {
-           replaced(total, "\"total\":340282366920938463463374607431768218450"),  // 2^128 + 14194: wrapped to 14200 once
+           replaced(total,
+                    "\"total\":340282366920938463463374607431768218450"),  // 2^128 + 14194: wrapped to 14200 once
            replaced(total, "\"total\":\"6994\""),
            replaced("{\"n\":12,", "{\"n\":12,\"n\":12,"),
            good + "garbage\n",
@@ -302,12 +302,12 @@ TEST_F(FaultTest, Defect07LostStandardOutputIsExitThree) {
   const std::string s0 = path("s0.json"), s1 = path("s1.json");
   ASSERT_EQ(run({nq, "count", "8", "--shard", "0/2", "--json"}, {.stdout_path = s0}).status, 0);
   ASSERT_EQ(run({nq, "count", "8", "--shard", "1/2", "--json"}, {.stdout_path = s1}).status, 0);
-  for (const std::vector<std::string>& argv : std::vector<std::vector<std::string>>{
-           {nq, "count", "8", "--shard", "0/2", "--json"},
-           {nq, "merge", s0, s1},
-           {nq, "verify", "--to", "8"},
-           {nq, "check", "1 3 0 2"},
-           {nq, "plan", "10"}}) {
+  for (const std::vector<std::string>& argv :
+       std::vector<std::vector<std::string>>{{nq, "count", "8", "--shard", "0/2", "--json"},
+                                             {nq, "merge", s0, s1},
+                                             {nq, "verify", "--to", "8"},
+                                             {nq, "check", "1 3 0 2"},
+                                             {nq, "plan", "10"}}) {
     const finished r = run(argv, {.stdout_path = "/dev/full"});
     EXPECT_EQ(r.status, 3) << argv[1] << ": " << r.err;
     EXPECT_NE(r.err.find("cannot write to standard output: No space left on device"), std::string::npos) << r.err;
@@ -429,15 +429,28 @@ TEST_F(FaultTest, Defect12ShardsRefuseRatherThanChangePlan) {
 }
 
 TEST_F(FaultTest, Defect12SignalsAreNeverSwallowed) {
+  // The run is frozen (SIGSTOP) at a moment in its first milliseconds, the
+  // SIGTERM queued, and the run resumed: whatever it was doing, it must
+  // answer 143, never finish as if nothing had come.
+  int tested = 0;
   for (int attempt = 0; attempt < 10; ++attempt) {
-    child c({nq, "count", "14", "--checkpoint", path("s" + std::to_string(attempt) + ".ckpt")});
-    std::this_thread::sleep_for(std::chrono::milliseconds(attempt * 4));
-    if (!c.running()) continue;  // finished first: nothing to tell
+    child c({nq, "count", "12", "--checkpoint", path("s" + std::to_string(attempt) + ".ckpt")});
+    std::this_thread::sleep_for(std::chrono::microseconds(attempt * 700));
+    c.signal(SIGSTOP);
+    char state = c.state();
+    for (int k = 0; k < 1000 && state != 'T' && state != 'Z'; ++k) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      state = c.state();
+    }
+    if (state != 'T') continue;  // it had finished already: nothing to tell
+    ++tested;
     c.signal(SIGTERM);
+    c.signal(SIGCONT);
     const finished r = c.wait();
     // Killed before its handler was installed, or told: 143 either way.
     EXPECT_EQ(r.status, 143) << "attempt " << attempt << ": " << r.out << r.err;
   }
+  EXPECT_GE(tested, 3) << "the runs finished before they could be stopped";
 }
 
 TEST_F(FaultTest, Defect12TableBuildStopsOnSignal) {
@@ -481,9 +494,9 @@ TEST_F(FaultTest, KillNineAtRandomMomentsThenResume) {
 TEST_F(FaultTest, KilledMpiRankThenResumeWithCount) {
   SKIP_WITHOUT_MPI();
   const std::string j = path("rank.ckpt");
-  const finished r = run(mpi_job(2, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j,
-                                     "--checkpoint-interval", "0.02"}),
-                         {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_MPI_TEST_DIE_RANK=1:2"}});
+  const finished r = run(
+      mpi_job(2, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "0.02"}),
+      {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_MPI_TEST_DIE_RANK=1:2"}});
   EXPECT_NE(r.status, 0);
   EXPECT_EQ(r.out.find("Q(17)"), std::string::npos) << r.out;
   ASSERT_TRUE(fs::exists(j));

@@ -30,10 +30,10 @@ struct process_options {
 };
 
 struct finished {
-  int status = -1;            ///< exit status, 128 + signal if killed, -1 if it hung
-  std::string out, err;       ///< stdout (unless redirected) and stderr
-  long max_rss_kib = 0;       ///< peak resident memory of the process
-  double seconds = 0;         ///< from start to exit
+  int status = -1;       ///< exit status, 128 + signal if killed, -1 if it hung
+  std::string out, err;  ///< stdout (unless redirected) and stderr
+  long max_rss_kib = 0;  ///< peak resident memory of the process
+  double seconds = 0;    ///< from start to exit
 };
 
 inline std::string read_file(const std::filesystem::path& path) {
@@ -89,6 +89,13 @@ class child {
     std::filesystem::remove(err_);
   }
 
+  pid_t pid() const noexcept { return pid_; }
+  /// The process's state letter from /proc (R, S, T stopped, Z exited...).
+  char state() const {
+    const std::string stat = read_file("/proc/" + std::to_string(pid_) + "/stat");
+    const auto close = stat.rfind(')');
+    return close != std::string::npos && close + 2 < stat.size() ? stat[close + 2] : 'Z';
+  }
   /// Sends `sig` to the process alone, or to its whole group.
   void signal(int sig, bool group = false) const { ::kill(group ? -pid_ : pid_, sig); }
   bool running() {
@@ -114,7 +121,7 @@ class child {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
-    ::kill(-pid_, SIGKILL);  // whatever the group left behind (mpirun's daemons)
+    ::kill(-pid_, SIGKILL);                       // whatever the group left behind (mpirun's daemons)
     if (own_out_) result_.out = read_file(out_);  // a caller's file may be /dev/full: endless zeros
     result_.err = read_file(err_);
     return result_;
@@ -161,7 +168,8 @@ inline int signal_matching(const std::string& needle, int sig) {
       const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
       // Gone, or a zombie (state Z after the name in parentheses): dead either way.
       const auto close = stat.rfind(')');
-      if (!stat.empty() && close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z') alive = true;
+      if (!stat.empty() && close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z')
+        alive = true;
     }
     if (!alive) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
