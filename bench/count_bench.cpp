@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "nodes.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/scaling.hpp"
-#include "nodes.hpp"
 
 namespace {
 
@@ -37,10 +37,10 @@ std::vector<std::int64_t> thread_counts() {
   return counts;
 }
 
-#define NQUEENS_COUNT_ARGS                                  \
-  ArgsProduct({{12, 14, 16, 17}, thread_counts()})          \
-      ->ArgNames({"n", "threads"})                          \
-      ->Unit(benchmark::kMillisecond)                       \
+#define NQUEENS_COUNT_ARGS                         \
+  ArgsProduct({{12, 14, 16, 17}, thread_counts()}) \
+      ->ArgNames({"n", "threads"})                 \
+      ->Unit(benchmark::kMillisecond)              \
       ->UseRealTime()
 BENCHMARK(BM_Count<nqueens::engine::symmetric>)->NQUEENS_COUNT_ARGS;
 BENCHMARK(BM_Count<nqueens::engine::mirror>)->NQUEENS_COUNT_ARGS;

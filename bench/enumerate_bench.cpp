@@ -20,9 +20,9 @@ void BM_Enumerate(benchmark::State& state) {
   for (auto _ : state) {
     std::uint64_t checksum = 0;
     listed = nqueens::enumerate(n, options, [&](const nqueens::listed_solution& s) {
-                 checksum += s.columns.back();
-                 return true;
-               }).delivered;
+               checksum += s.columns.back();
+               return true;
+             }).delivered;
     benchmark::DoNotOptimize(checksum);
   }
   if (listed != *nqueens::published_total(n)) state.SkipWithError("wrong number of solutions");

@@ -9,8 +9,8 @@
 
 namespace nqueens::baseline {
 
-inline void textbook_recurse(std::uint32_t full, std::uint32_t columns, std::uint32_t left,
-                             std::uint32_t right, std::uint64_t& count) {
+inline void textbook_recurse(std::uint32_t full, std::uint32_t columns, std::uint32_t left, std::uint32_t right,
+                             std::uint64_t& count) {
   if (columns == full) {
     ++count;
     return;

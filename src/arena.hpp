@@ -5,12 +5,12 @@
 // otherwise, so an explicit request for more (oversubscription) raises the
 // process-wide limit while the arena lives.
 
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+
 #include <cstddef>
 #include <optional>
 #include <utility>
-
-#include <tbb/global_control.h>
-#include <tbb/task_arena.h>
 
 #include "nqueens/threads.hpp"
 

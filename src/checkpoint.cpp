@@ -5,10 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <utility>
@@ -147,7 +147,8 @@ checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
   }
   // A symlink could point a requeued job at some other run's journal, or at a
   // file that is not ours to write.
-  if (S_ISLNK(st.st_mode)) fail(reason::unusable, journal_name(path_) + " is a symbolic link; give the journal's real path");
+  if (S_ISLNK(st.st_mode))
+    fail(reason::unusable, journal_name(path_) + " is a symbolic link; give the journal's real path");
   if (!S_ISREG(st.st_mode)) fail(reason::unusable, journal_name(path_) + " is not a regular file");
   // O_NONBLOCK: should a FIFO replace the file after the check above, open
   // and read return at once instead of waiting for a writer; fstat then
@@ -329,14 +330,15 @@ void checkpoint_journal::load(const plan& p, shard_spec shard) {
         }
         continue;
       }
-      const std::string where = name + ": record " + std::to_string(record_number) + " at byte " +
-                                std::to_string(where_bytes);
+      const std::string where =
+          name + ": record " + std::to_string(record_number) + " at byte " + std::to_string(where_bytes);
       if (complete_) fail(reason::corrupt, where + " follows the completion mark");
       const auto type = static_cast<std::uint32_t>(get(r, 4));
       const auto index = static_cast<std::size_t>(get(r + 4, 4));
       const subproblem_count c{get(r + 8, 8), get(r + 16, 8), get(r + 24, 8), get(r + 32, 8)};
       if (type == record_complete) {
-        if (finished_count_ != owned_count) fail(reason::corrupt, where + " marks the run complete with subproblems missing");
+        if (finished_count_ != owned_count)
+          fail(reason::corrupt, where + " marks the run complete with subproblems missing");
         complete_ = true;
       } else if (type == record_subproblem && index < p.size() && owned[index] != 0) {
         if (finished_[index] != 0 && !(counts_[index] == c)) {

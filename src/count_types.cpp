@@ -24,7 +24,8 @@ uint128 checked_add(uint128 a, uint128 b) {
 
 uint128 fundamental_count(int n, uint128 total, uint128 symmetric_180, uint128 symmetric_90) {
   const uint128 reflections = n == 1 ? 4 : 0;  // the four reflections each fix the lone queen
-  const uint128 fixed = checked_add(checked_add(total, symmetric_180), checked_add(checked_add(symmetric_90, symmetric_90), reflections));
+  const uint128 fixed =
+      checked_add(checked_add(total, symmetric_180), checked_add(checked_add(symmetric_90, symmetric_90), reflections));
   if (fixed % 8 != 0) {
     throw std::domain_error("Q(" + std::to_string(n) + ") = " + to_string(total) + ", " + to_string(symmetric_180) +
                             " solutions unchanged by a half turn and " + to_string(symmetric_90) +

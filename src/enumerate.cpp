@@ -1,5 +1,7 @@
 #include "nqueens/enumerate.hpp"
 
+#include <tbb/parallel_pipeline.h>
+
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -8,8 +10,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <tbb/parallel_pipeline.h>
 
 #include "arena.hpp"
 #include "kernels/completions.hpp"
@@ -36,13 +36,13 @@ int class_size_if_canonical(solution_view q) noexcept {
   }
   // Image of row 0 under each symmetry but the identity, in symmetry.hpp's order.
   const std::array<int, 7> first_entries = {
-      m - row_of_column_0,   // rotate 90: (r, c) -> (c, m - r)
-      m - q.back(),          // rotate 180
-      row_of_last_column,    // rotate 270: (r, c) -> (m - c, r)
-      m - q[0],              // flip columns
-      q.back(),              // flip rows
-      row_of_column_0,       // transpose
-      m - row_of_last_column // anti-transpose: (r, c) -> (m - c, m - r)
+      m - row_of_column_0,    // rotate 90: (r, c) -> (c, m - r)
+      m - q.back(),           // rotate 180
+      row_of_last_column,     // rotate 270: (r, c) -> (m - c, r)
+      m - q[0],               // flip columns
+      q.back(),               // flip rows
+      row_of_column_0,        // transpose
+      m - row_of_last_column  // anti-transpose: (r, c) -> (m - c, m - r)
   };
   int stabiliser = 1;
   std::array<std::uint8_t, max_board_size> buffer{};
@@ -234,10 +234,9 @@ enumerate_result enumerate(int n, const enumerate_options& options, const soluti
   // delivery waits for the oldest; more would only hold memory.
   const auto tokens = static_cast<std::size_t>(threads) * 4;
   arena.execute([&] {
-    tbb::parallel_pipeline(tokens,
-                           tbb::make_filter<void, batch*>(tbb::filter_mode::serial_in_order, cut) &
-                               tbb::make_filter<batch*, batch*>(tbb::filter_mode::parallel, search) &
-                               tbb::make_filter<batch*, void>(tbb::filter_mode::serial_in_order, deliver));
+    tbb::parallel_pipeline(tokens, tbb::make_filter<void, batch*>(tbb::filter_mode::serial_in_order, cut) &
+                                       tbb::make_filter<batch*, batch*>(tbb::filter_mode::parallel, search) &
+                                       tbb::make_filter<batch*, void>(tbb::filter_mode::serial_in_order, deliver));
   });
   result.complete = !stop.load() && prefixes_exhausted;
   return result;

@@ -1,11 +1,11 @@
 #include "nqueens/execute.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <chrono>
 #include <stdexcept>
 #include <string>
-
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
 #include "arena.hpp"
 #include "engines/engine.hpp"
@@ -99,8 +99,8 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
           for (std::size_t i = range.begin(); i != range.end(); ++i) {
             if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) return;
             const std::size_t index = indices[i];
-            const auto begin = options.time_subproblems ? std::chrono::steady_clock::now()
-                                                        : std::chrono::steady_clock::time_point{};
+            const auto begin =
+                options.time_subproblems ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
             const subproblem_count c = context->solve(index);
             if (options.time_subproblems) {
               run.subproblem_seconds[index] =

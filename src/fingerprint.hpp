@@ -9,9 +9,7 @@ namespace nqueens::detail {
 
 class fnv1a {
  public:
-  void add_byte(std::uint8_t b) noexcept {
-    hash_ = (hash_ ^ b) * 0x100000001b3ULL;
-  }
+  void add_byte(std::uint8_t b) noexcept { hash_ = (hash_ ^ b) * 0x100000001b3ULL; }
   /// Adds `value` as 8 little-endian bytes, independent of the host's byte order.
   void add_u64(std::uint64_t value) noexcept {
     for (int i = 0; i < 8; ++i) add_byte(static_cast<std::uint8_t>(value >> (8 * i)));

@@ -79,30 +79,28 @@ static_assert([] {
   return true;
 }());
 
-
 // Solutions unchanged by a half turn for n = 1..32: OEIS A032522
 // (https://oeis.org/A032522). For n = 2..27 these are 8 unique(n) - Q(n) -
 // 2 R(n) from the two tables above and the one below (Burnside's lemma; see
 // count_types.hpp), n = 1 is the lone queen, and n = 24..32 are the values
 // OEIS lists (24..27 agree with the formula).
 constexpr std::array<std::uint64_t, max_rotational_board_size> half_turns = {
-    1ULL, 0ULL, 0ULL, 2ULL, 2ULL, 4ULL,
-    8ULL, 4ULL, 16ULL, 12ULL, 48ULL, 80ULL,
-    136ULL, 420ULL, 1240ULL, 3000ULL, 8152ULL, 18104ULL,
-    44184ULL, 144620ULL, 375664ULL, 1250692ULL, 3581240ULL, 11675080ULL,
-    34132592ULL, 115718268ULL, 320403024ULL, 1250901440ULL, 3600075088ULL, 14589438024ULL,
-    43266334696ULL, 181254386312ULL,
+    1ULL,          0ULL,           0ULL,           2ULL,
+    2ULL,          4ULL,           8ULL,           4ULL,
+    16ULL,         12ULL,          48ULL,          80ULL,
+    136ULL,        420ULL,         1240ULL,        3000ULL,
+    8152ULL,       18104ULL,       44184ULL,       144620ULL,
+    375664ULL,     1250692ULL,     3581240ULL,     11675080ULL,
+    34132592ULL,   115718268ULL,   320403024ULL,   1250901440ULL,
+    3600075088ULL, 14589438024ULL, 43266334696ULL, 181254386312ULL,
 };
 
 // Solutions unchanged by a quarter turn for n = 1..32: OEIS A033148
 // (https://oeis.org/A033148). Zero unless n = 0 or 1 (mod 4).
 constexpr std::array<std::uint64_t, max_rotational_board_size> quarter_turns = {
-    1ULL, 0ULL, 0ULL, 2ULL, 2ULL, 0ULL,
-    0ULL, 0ULL, 0ULL, 0ULL, 0ULL, 8ULL,
-    8ULL, 0ULL, 0ULL, 64ULL, 128ULL, 0ULL,
-    0ULL, 480ULL, 704ULL, 0ULL, 0ULL, 3328ULL,
-    3264ULL, 0ULL, 0ULL, 32896ULL, 43776ULL, 0ULL,
-    0ULL, 406784ULL,
+    1ULL, 0ULL,    0ULL,    2ULL, 2ULL,  0ULL,     0ULL,     0ULL, 0ULL,   0ULL,      0ULL,
+    8ULL, 8ULL,    0ULL,    0ULL, 64ULL, 128ULL,   0ULL,     0ULL, 480ULL, 704ULL,    0ULL,
+    0ULL, 3328ULL, 3264ULL, 0ULL, 0ULL,  32896ULL, 43776ULL, 0ULL, 0ULL,   406784ULL,
 };
 
 // The formula holds where every table has a value.

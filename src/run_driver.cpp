@@ -18,7 +18,6 @@
 namespace nqueens::detail {
 namespace {
 
-
 using clock_type = std::chrono::steady_clock;
 
 double seconds_since(clock_type::time_point start) {
@@ -163,8 +162,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
           last_progress = now;
           options.on_progress(snapshot(state, mine.size(), threads, start, false));
         }
-        if (journal &&
-            std::chrono::duration<double>(now - last_flush).count() >= options.checkpoint_interval_seconds) {
+        if (journal && std::chrono::duration<double>(now - last_flush).count() >= options.checkpoint_interval_seconds) {
           last_flush = now;
           try {
             journal->flush();

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "nqueens/execute.hpp"
-#include "nqueens/threads.hpp"
 #include "nqueens/reduce.hpp"
+#include "nqueens/threads.hpp"
 
 namespace nqueens {
 namespace {
@@ -29,8 +29,7 @@ std::vector<int> default_thread_counts() {
   return counts;
 }
 
-scaling_result measure_scaling(int n, std::span<const int> thread_counts, int repeat,
-                               const count_options& options) {
+scaling_result measure_scaling(int n, std::span<const int> thread_counts, int repeat, const count_options& options) {
   require_valid_board_size(n);
   if (repeat < 1) throw std::invalid_argument("repeat count must be at least 1");
   std::vector<int> counts(thread_counts.begin(), thread_counts.end());

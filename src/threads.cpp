@@ -1,9 +1,9 @@
 #include "nqueens/threads.hpp"
 
+#include <tbb/info.h>
+
 #include <stdexcept>
 #include <string>
-
-#include <tbb/info.h>
 
 namespace nqueens {
 

@@ -1,5 +1,4 @@
 #include "nqueens/checkpoint.hpp"
-#include "nqueens/execute.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,8 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "nqueens/count.hpp"
 #include "fingerprint.hpp"
+#include "nqueens/count.hpp"
+#include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 
 namespace nqueens {
@@ -22,9 +22,8 @@ namespace fs = std::filesystem;
 class CheckpointTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = fs::temp_directory_path() /
-            ("nqueens-ckpt-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".journal");
+    path_ = fs::temp_directory_path() / ("nqueens-ckpt-" + std::to_string(::getpid()) + "-" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".journal");
     fs::remove(path_);
   }
   void TearDown() override { fs::remove(path_); }
@@ -149,7 +148,8 @@ TEST_F(CheckpointTest, DamagedRecordIsReportedNotSkipped) {
   write_journal(p, 4);
   const std::vector<char> whole = bytes();
   for (std::size_t record = 0; record < 4; ++record) {
-    for (const std::size_t offset : {std::size_t{0}, std::size_t{5}, std::size_t{9}, std::size_t{17}, std::size_t{30}}) {
+    for (const std::size_t offset :
+         {std::size_t{0}, std::size_t{5}, std::size_t{9}, std::size_t{17}, std::size_t{30}}) {
       std::vector<char> b = whole;
       b[checkpoint_journal::header_size + record * checkpoint_journal::record_size + offset] ^= 0x01;
       set_bytes(b);
@@ -396,7 +396,8 @@ TEST(CheckpointFormatTest, OlderFormatIsRefusedClearly) {
   header[8] = 1;  // the format version, then the header's own checksum over bytes 0..55
   detail::fnv1a hash;
   for (std::size_t i = 0; i < 56; ++i) hash.add_byte(header[i]);
-  for (int i = 0; i < 8; ++i) header[56 + static_cast<std::size_t>(i)] = static_cast<unsigned char>(hash.value() >> (8 * i));
+  for (int i = 0; i < 8; ++i)
+    header[56 + static_cast<std::size_t>(i)] = static_cast<unsigned char>(hash.value() >> (8 * i));
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(header.data()), static_cast<std::streamsize>(header.size()));

@@ -85,8 +85,8 @@ TEST(CliTest, CountJsonIsOneObjectWithExactTotal) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(lines_in(r.out), 1);
   EXPECT_EQ(r.out.front(), '{');
-  for (const char* field : {"\"n\":9", "\"total\":352", "\"threads\":1", "\"verified\":true", "\"seconds\":",
-                            "\"engine\":\"symmetric\"", "\"unique\":46"}) {
+  for (const char* field : {"\"n\":9", "\"total\":352", "\"threads\":1", "\"verified\":true",
+                            "\"seconds\":", "\"engine\":\"symmetric\"", "\"unique\":46"}) {
     EXPECT_NE(r.out.find(field), std::string::npos) << field << " in " << r.out;
   }
 }
@@ -200,9 +200,10 @@ TEST_F(CliCsvTest, SigtermMidRunLeavesTheOldContents) {
   std::ofstream(csv_) << "old\n";
   // Signalled once the temporary file exists (the handlers follow at once),
   // long before 2000 runs of Q(14) end.
-  const cli_run r = run_script("cd " + dir_.string() + " && { $NQ scale 14 --repeat 1000 --csv f.csv & pid=$!; i=0; " +
-                               "until ls -A | grep -q '^\\.f\\.csv\\.' || [ $i -ge 3000 ]; do sleep 0.01; i=$((i+1)); done; " +
-                               "sleep 0.2; kill -TERM $pid; wait $pid; }");
+  const cli_run r =
+      run_script("cd " + dir_.string() + " && { $NQ scale 14 --repeat 1000 --csv f.csv & pid=$!; i=0; " +
+                 "until ls -A | grep -q '^\\.f\\.csv\\.' || [ $i -ge 3000 ]; do sleep 0.01; i=$((i+1)); done; " +
+                 "sleep 0.2; kill -TERM $pid; wait $pid; }");
   EXPECT_EQ(r.status, 143) << r.err;
   EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
@@ -249,9 +250,9 @@ TEST(CliTest, PlanStatsReportsTheBound) {
 
 // Signal and kill tests need a count that is still running when the signal
 // lands and a resume that finishes soon. They signal once the run's journal
-// holds a finished subproblem (whatever the build's speed) and 0.2 s more; Q(17) runs for over a second in Release and under ASan
-// (measured 1.2 s and 3.6 s on 2 threads). ThreadSanitizer runs the kernel
-// 5-15 times slower, so Q(16) there.
+// holds a finished subproblem (whatever the build's speed) and 0.2 s more; Q(17) runs for over a second in Release and
+// under ASan (measured 1.2 s and 3.6 s on 2 threads). ThreadSanitizer runs the kernel 5-15 times slower, so Q(16)
+// there.
 #ifdef NQUEENS_SANITIZED_THREAD
 constexpr const char* long_n = "16";
 constexpr const char* long_total = "14772512";
@@ -283,10 +284,11 @@ class CliCheckpointTest : public ::testing::Test {
   cli_run interrupt_count(const std::string& options, const std::string& signal_commands) {
     // Past the 64-byte header: a record is in, so the signal lands mid-count
     // (not while the tables are built, which takes seconds under TSan).
-    return run_script(std::string("$NQ count ") + long_n + " " + options + " --checkpoint-interval 0.1 --checkpoint " +
-                      journal_ + " & pid=$!; i=0; until [ \"$(stat -c %s " + journal_ +
-                      " 2>/dev/null || echo 0)\" -gt 64 ] || [ $i -ge 6000 ]; do sleep 0.01; i=$((i+1)); done; sleep 0.2; " +
-                      signal_commands + "; wait $pid");
+    return run_script(
+        std::string("$NQ count ") + long_n + " " + options + " --checkpoint-interval 0.1 --checkpoint " + journal_ +
+        " & pid=$!; i=0; until [ \"$(stat -c %s " + journal_ +
+        " 2>/dev/null || echo 0)\" -gt 64 ] || [ $i -ge 6000 ]; do sleep 0.01; i=$((i+1)); done; sleep 0.2; " +
+        signal_commands + "; wait $pid");
   }
   std::string journal_;
 };
@@ -407,7 +409,8 @@ TEST_F(CliShardTest, MergeDerivesTheFundamentalCountAndRefusesInconsistentParts)
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"total\":14200,\"unique\":1787,\"symmetric_180\":80,\"symmetric_90\":8,"), std::string::npos)
       << r.out;
-  r = run_script("sed -i 's/\"symmetric_180\":\\([0-9]*\\)/\"symmetric_180\":1\\1/' " + a + " && $NQ merge " + a + " " + b);
+  r = run_script("sed -i 's/\"symmetric_180\":\\([0-9]*\\)/\"symmetric_180\":1\\1/' " + a + " && $NQ merge " + a + " " +
+                 b);
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("not a multiple of 8"), std::string::npos) << r.err;
 }
@@ -437,15 +440,18 @@ TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
       {replaced("{\"n\":12,", "{\"n\":12,\"n\":13,"), "byte 9: duplicate key \"n\""},
       {good + "{}", "unexpected text after the object"},
       {replaced("\"engine\":\"symmetric\"", "\"engine\":\"sym\x1b[2Jmetric\""), "raw control character 0x1b"},
-      {replaced("\"engine\":\"symmetric\"", "\"engine\":\"sym\xff" "metric\""), "invalid UTF-8 in a string"},
+      {replaced("\"engine\":\"symmetric\"",
+                "\"engine\":\"sym\xff"
+                "metric\""),
+       "invalid UTF-8 in a string"},
       {replaced("\"engine\":\"symmetric\"", "\"engine\":\"sym\\u001b[2Jmetric\""), "\"engine\" is not one of"},
       {replaced("\"plan_fingerprint\":\"", "\"plan_fingerprint\":\"\\n"), "\"plan_fingerprint\" is not 16"},
       {replaced("\"shard\":0", "\"shard\":2"), "\"shard\" 2 is out of range: expected an integer from 0 to 1"},
       {replaced("\"n\":12", "\"m\":12"), "no \"n\" member"},
       {good + std::string(std::size_t{1} << 20, ' '), "larger than 1048576 bytes"},
   };
-  const std::string bad = (std::filesystem::temp_directory_path() /
-                           ("nqueens-bad-shard-" + std::to_string(::getpid()) + ".json")).string();
+  const std::string bad =
+      (std::filesystem::temp_directory_path() / ("nqueens-bad-shard-" + std::to_string(::getpid()) + ".json")).string();
   files_.push_back(bad);
   for (const bad_shard& c : cases) {
     std::ofstream(bad, std::ios::binary | std::ios::trunc) << c.text;
@@ -629,7 +635,7 @@ TEST(CliListTest, UniqueListsTwelveClassesWithSizes) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(lines_in(r.out), 12);
   EXPECT_NE(r.out.find("(2, 4, 1, 7, 0, 6, 3, 5) 4\n"), std::string::npos) << r.out;  // the symmetric class
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '8'), 11) << r.out;                  // eleven of size 8
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '8'), 11) << r.out;                // eleven of size 8
 }
 
 TEST(CliListTest, BoardFormatDrawsTheFourSolutionsOfSix) {
@@ -729,76 +735,66 @@ TEST_P(CliBadInputTest, ExitsTwoWithOneLineError) {
 
 INSTANTIATE_TEST_SUITE_P(
     BadInputs, CliBadInputTest,
-    ::testing::Values(bad_input{"count", "missing board size"},
-                      bad_input{"count abc", "invalid board size 'abc': expected an integer from 1 to 32"},
-                      bad_input{"count 0", "board size 0 is out of range: expected an integer from 1 to 32"},
-                      bad_input{"count -4", "board size -4 is out of range"},
-                      bad_input{"-4", "board size -4 is out of range"},
-                      bad_input{"count 33", "board size 33 is out of range"},
-                      bad_input{"count 99999999999999999999", "is out of range"},
-                      bad_input{"count 12x", "invalid board size '12x'"},
-                      bad_input{"12x", "invalid board size '12x'"},
-                      bad_input{"count 8 9", "expected one board size"},
-                      bad_input{"count 8 --threads 0", "--threads 0 is out of range: expected an integer from 1"},
-                      bad_input{"count 8 --threads -2", "--threads -2 is out of range"},
-                      bad_input{"count 8 --threads two", "invalid --threads 'two'"},
-                      // A negative number after an option that takes a value is that value; after a
-                      // flag it is a board size.
-                      bad_input{"count 8 -t -2", "--threads -2 is out of range"},
-                      bad_input{"count 8 --engine -1", "unknown engine '-1'"},
-                      bad_input{"count 8 --split-depth -1", "--split-depth -1 is out of range"},
-                      bad_input{"count 8 --json -3", "board size -3 is out of range"},
-                      bad_input{"list 8 --limit -5", "--limit -5 is out of range"},
-                      bad_input{"scale 10 -r -1", "--repeat -1 is out of range"},
-                      bad_input{"verify --from -3", "--from -3 is out of range"},
-                      bad_input{"merge -3", "unexpected argument '-3'"},
-                      bad_input{"count 8 --threads", "missing an argument"},
-                      bad_input{"count 8 --frobnicate", "frobnicate"},
-                      bad_input{"count 8 --engine warp", "unknown engine 'warp'"},
-                      bad_input{"count 8 --split-depth 0", "--split-depth 0 is out of range"},
-                      bad_input{"verify --from 9 --to 5", "--from 9 is greater than --to 5"},
-                      bad_input{"verify --to 28", "--to 28 is out of range: expected an integer from 1 to 27"},
-                      bad_input{"verify --from 0", "--from 0 is out of range"},
-                      bad_input{"verify 12", "unexpected argument '12'"},
-                      bad_input{"frobnicate", "unknown command 'frobnicate'"},
-                      bad_input{"scale 10 --threads 1,0", "--threads 0 is out of range"},
-                      bad_input{"scale 10 --threads 1,x", "invalid --threads 'x'"},
-                      bad_input{"scale 10 --repeat 0", "--repeat 0 is out of range"},
-                      bad_input{"scale 10 --csv /nonexistent-dir/s.csv", "cannot write --csv file"},
-                      bad_input{"scale 10 --csv /", "cannot write --csv file '/': it is a directory"},
-                      bad_input{"scale 10 --csv /dev/null", "cannot write --csv file '/dev/null': not a regular file"},
-                      bad_input{"scale", "missing board size"},
-                      bad_input{"plan 40", "board size 40 is out of range"},
-                      bad_input{"count 10 --checkpoint /nonexistent-dir/q.ckpt", "cannot create checkpoint"},
-                      bad_input{"count 10 --checkpoint-interval 0", "invalid --checkpoint-interval '0'"},
-                      bad_input{"count 10 --progress --no-progress", "contradict"},
-                      bad_input{"count 10 --shard 4/4", "shard index I 4 is out of range: expected an integer from 0 to 3"},
-                      bad_input{"count 10 --shard 1", "invalid --shard '1': expected I/M"},
-                      bad_input{"count 10 --shard 0/0", "shard count M 0 is out of range"},
-                      bad_input{"merge", "merge needs the shard files"},
-                      bad_input{"merge /nonexistent.json", "cannot read '/nonexistent.json'"},
-                      bad_input{"plan 12 --split-depth 13", "--split-depth 13 is out of range"},
-                      bad_input{"", "missing command"},
-                      bad_input{"list", "missing board size"},
-                      bad_input{"list 33", "board size 33 is out of range"},
-                      bad_input{"list 6 --format fen", "--format fen describes a chess board: it needs N = 8, not 6"},
-                      bad_input{"list 8 --format ascii", "unknown --format 'ascii': expected tuple, board or fen"},
-                      bad_input{"list 8 --limit 0", "--limit 0 is out of range"},
-                      bad_input{"list 8 --threads 0", "--threads 0 is out of range"},
-                      bad_input{"first 0", "board size 0 is out of range"},
-                      bad_input{"first 100000001", "board size 100000001 is out of range"},
-                      bad_input{"first 5000 --format board", "--format board draws at most 1000 columns"},
-                      bad_input{"first 9 --format fen", "it needs N = 8, not 9"},
-                      bad_input{"check 1 3 x 2", "unexpected character 'x'"},
-                      bad_input{"check 1,,3", "empty entry"},
-                      bad_input{"check 1,3,", "empty entry (a trailing comma)"},
-                      bad_input{"check -", "unexpected character '-'"},
-                      bad_input{"check 1 3 0 4", "the queen of row 3 is in column 4, outside 0..3"},
-                      bad_input{"check", "no placement given"},
-                      bad_input{"count 14 --engine quadrant --max-memory 1M",
-                                "MiB for n = 14, more than the 1 MiB allowed (--max-memory)"},
-                      bad_input{"count 14 --max-memory 12x", "invalid --max-memory '12x'"},
-                      bad_input{"count 14 --max-memory 100K", "invalid --max-memory '100K'"},
-                      bad_input{"count 25 --engine quadrant", "the quadrant engine handles n up to 24"}));
+    ::testing::Values(
+        bad_input{"count", "missing board size"},
+        bad_input{"count abc", "invalid board size 'abc': expected an integer from 1 to 32"},
+        bad_input{"count 0", "board size 0 is out of range: expected an integer from 1 to 32"},
+        bad_input{"count -4", "board size -4 is out of range"}, bad_input{"-4", "board size -4 is out of range"},
+        bad_input{"count 33", "board size 33 is out of range"},
+        bad_input{"count 99999999999999999999", "is out of range"}, bad_input{"count 12x", "invalid board size '12x'"},
+        bad_input{"12x", "invalid board size '12x'"}, bad_input{"count 8 9", "expected one board size"},
+        bad_input{"count 8 --threads 0", "--threads 0 is out of range: expected an integer from 1"},
+        bad_input{"count 8 --threads -2", "--threads -2 is out of range"},
+        bad_input{"count 8 --threads two", "invalid --threads 'two'"},
+        // A negative number after an option that takes a value is that value; after a
+        // flag it is a board size.
+        bad_input{"count 8 -t -2", "--threads -2 is out of range"},
+        bad_input{"count 8 --engine -1", "unknown engine '-1'"},
+        bad_input{"count 8 --split-depth -1", "--split-depth -1 is out of range"},
+        bad_input{"count 8 --json -3", "board size -3 is out of range"},
+        bad_input{"list 8 --limit -5", "--limit -5 is out of range"},
+        bad_input{"scale 10 -r -1", "--repeat -1 is out of range"},
+        bad_input{"verify --from -3", "--from -3 is out of range"}, bad_input{"merge -3", "unexpected argument '-3'"},
+        bad_input{"count 8 --threads", "missing an argument"}, bad_input{"count 8 --frobnicate", "frobnicate"},
+        bad_input{"count 8 --engine warp", "unknown engine 'warp'"},
+        bad_input{"count 8 --split-depth 0", "--split-depth 0 is out of range"},
+        bad_input{"verify --from 9 --to 5", "--from 9 is greater than --to 5"},
+        bad_input{"verify --to 28", "--to 28 is out of range: expected an integer from 1 to 27"},
+        bad_input{"verify --from 0", "--from 0 is out of range"}, bad_input{"verify 12", "unexpected argument '12'"},
+        bad_input{"frobnicate", "unknown command 'frobnicate'"},
+        bad_input{"scale 10 --threads 1,0", "--threads 0 is out of range"},
+        bad_input{"scale 10 --threads 1,x", "invalid --threads 'x'"},
+        bad_input{"scale 10 --repeat 0", "--repeat 0 is out of range"},
+        bad_input{"scale 10 --csv /nonexistent-dir/s.csv", "cannot write --csv file"},
+        bad_input{"scale 10 --csv /", "cannot write --csv file '/': it is a directory"},
+        bad_input{"scale 10 --csv /dev/null", "cannot write --csv file '/dev/null': not a regular file"},
+        bad_input{"scale", "missing board size"}, bad_input{"plan 40", "board size 40 is out of range"},
+        bad_input{"count 10 --checkpoint /nonexistent-dir/q.ckpt", "cannot create checkpoint"},
+        bad_input{"count 10 --checkpoint-interval 0", "invalid --checkpoint-interval '0'"},
+        bad_input{"count 10 --progress --no-progress", "contradict"},
+        bad_input{"count 10 --shard 4/4", "shard index I 4 is out of range: expected an integer from 0 to 3"},
+        bad_input{"count 10 --shard 1", "invalid --shard '1': expected I/M"},
+        bad_input{"count 10 --shard 0/0", "shard count M 0 is out of range"},
+        bad_input{"merge", "merge needs the shard files"},
+        bad_input{"merge /nonexistent.json", "cannot read '/nonexistent.json'"},
+        bad_input{"plan 12 --split-depth 13", "--split-depth 13 is out of range"}, bad_input{"", "missing command"},
+        bad_input{"list", "missing board size"}, bad_input{"list 33", "board size 33 is out of range"},
+        bad_input{"list 6 --format fen", "--format fen describes a chess board: it needs N = 8, not 6"},
+        bad_input{"list 8 --format ascii", "unknown --format 'ascii': expected tuple, board or fen"},
+        bad_input{"list 8 --limit 0", "--limit 0 is out of range"},
+        bad_input{"list 8 --threads 0", "--threads 0 is out of range"},
+        bad_input{"first 0", "board size 0 is out of range"},
+        bad_input{"first 100000001", "board size 100000001 is out of range"},
+        bad_input{"first 5000 --format board", "--format board draws at most 1000 columns"},
+        bad_input{"first 9 --format fen", "it needs N = 8, not 9"},
+        bad_input{"check 1 3 x 2", "unexpected character 'x'"}, bad_input{"check 1,,3", "empty entry"},
+        bad_input{"check 1,3,", "empty entry (a trailing comma)"}, bad_input{"check -", "unexpected character '-'"},
+        bad_input{"check 1 3 0 4", "the queen of row 3 is in column 4, outside 0..3"},
+        bad_input{"check", "no placement given"},
+        bad_input{"count 14 --engine quadrant --max-memory 1M",
+                  "MiB for n = 14, more than the 1 MiB allowed (--max-memory)"},
+        bad_input{"count 14 --max-memory 12x", "invalid --max-memory '12x'"},
+        bad_input{"count 14 --max-memory 100K", "invalid --max-memory '100K'"},
+        bad_input{"count 25 --engine quadrant", "the quadrant engine handles n up to 24"}));
 
 }  // namespace

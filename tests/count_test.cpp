@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "nqueens/execute.hpp"
-#include "nqueens/threads.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/reduce.hpp"
+#include "nqueens/threads.hpp"
 #include "support/axes.hpp"
 #include "support/brute_force.hpp"
 
@@ -71,8 +71,8 @@ TEST_P(ClassifierTest, UniqueMatchesBruteForceClassifier) {
       std::vector<int> image(q.size());
       for (int r = 0; r < n; ++r) {
         int row = r, col = q[static_cast<std::size_t>(r)];
-        if (g & 1) col = n - 1 - col;  // mirror
-        if (g & 2) row = n - 1 - row;  // flip
+        if (g & 1) col = n - 1 - col;    // mirror
+        if (g & 2) row = n - 1 - row;    // flip
         if (g & 4) std::swap(row, col);  // transpose
         image[static_cast<std::size_t>(row)] = col;
       }

@@ -9,9 +9,9 @@
 #include <tuple>
 #include <vector>
 
+#include "kernels/symmetry.hpp"
 #include "nqueens/check.hpp"
 #include "nqueens/known_counts.hpp"
-#include "kernels/symmetry.hpp"
 
 namespace {
 
@@ -105,8 +105,7 @@ TEST_P(UniqueTest, OneSmallestMemberPerClassWithItsSize) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BoardsAndThreads, UniqueTest,
-                         ::testing::Combine(::testing::Values(1, 4, 5, 6, 8, 10, 11, 12),
-                                            ::testing::Values(1, 3)));
+                         ::testing::Combine(::testing::Values(1, 4, 5, 6, 8, 10, 11, 12), ::testing::Values(1, 3)));
 
 TEST(EnumerateLimitTest, StopsAfterTheFirstKInOrder) {
   nqueens::enumerate_options options;

@@ -102,7 +102,7 @@ TEST(JsonReaderTest, RefusesAnythingButWhitespaceAroundTheObject) {
   EXPECT_EQ(parse_error(""), "byte 1: expected a JSON object ('{')");
   EXPECT_EQ(parse_error("[1]"), "byte 1: expected a JSON object ('{')");
   EXPECT_EQ(parse_error("\xEF\xBB\xBF{}"), "byte 1: expected a JSON object ('{')");  // no byte-order mark
-  EXPECT_EQ(parse_error("\f{}"), "byte 1: expected a JSON object ('{')");  // not JSON whitespace
+  EXPECT_EQ(parse_error("\f{}"), "byte 1: expected a JSON object ('{')");            // not JSON whitespace
   EXPECT_EQ(parse_error("{\"n\":1"), "byte 7: unexpected end of input: expected ',' or '}'");
   EXPECT_EQ(parse_error("{\"n\":1,}"), "byte 8: unexpected '}': expected a member name in double quotes");
   EXPECT_EQ(parse_error("{\"n\" 1}"), "byte 6: unexpected '1': expected ':'");
@@ -119,7 +119,8 @@ TEST(JsonReaderTest, StringsAreValidatedAndDecoded) {
   EXPECT_EQ(string_of("{\"s\":\"\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\"}"), "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
   EXPECT_EQ(string_of(R"({"s":"\u0000"})"), std::string(1, '\0'));
   EXPECT_EQ(parse_error("{\"s\":\"a\nb\"}"), "byte 8: raw control character 0x0a in a string (JSON needs an escape)");
-  EXPECT_EQ(parse_error("{\"s\":\"\x1b[31m\"}"), "byte 7: raw control character 0x1b in a string (JSON needs an escape)");
+  EXPECT_EQ(parse_error("{\"s\":\"\x1b[31m\"}"),
+            "byte 7: raw control character 0x1b in a string (JSON needs an escape)");
   EXPECT_EQ(parse_error(R"({"s":"\x"})"), "byte 7: invalid escape sequence in a string");
   EXPECT_EQ(parse_error(R"({"s":"\u12G4"})"), "byte 11: unexpected 'G': expected a hex digit in a \\u escape");
   EXPECT_EQ(parse_error(R"({"s":"\ud83d"})"), "byte 7: unpaired high surrogate in a \\u escape");
@@ -154,7 +155,9 @@ TEST(JsonReaderTest, MessagesQuoteTextSafely) {
   EXPECT_EQ(quote_for_message("engine"), "\"engine\"");
   EXPECT_EQ(quote_for_message("a\"b\\c"), "\"a\\\"b\\\\c\"");
   EXPECT_EQ(quote_for_message("\x1b[2J\x7f"), "\"\\u001b[2J\\u007f\"");
-  EXPECT_EQ(quote_for_message("\xC2\x9B" "1m"), "\"\\u009b1m\"");    // C1 CSI
+  EXPECT_EQ(quote_for_message("\xC2\x9B"
+                              "1m"),
+            "\"\\u009b1m\"");                                         // C1 CSI
   EXPECT_EQ(quote_for_message("\xC3\xA9\xFF"), "\"\xC3\xA9\\xff\"");  // é kept, a stray byte shown
   EXPECT_EQ(quote_for_message(std::string(50, 'k')), "\"" + std::string(40, 'k') + "...\"");
   EXPECT_EQ(parse_error("{\"\\u001b\":1,\"\\u001b\":2}"), "byte 13: duplicate key \"\\u001b\"");

@@ -24,7 +24,8 @@ TEST_P(PlanEngineTest, IsDeterministic) {
 TEST_P(PlanEngineTest, FingerprintSeparatesEnginesBoardSizesAndDepths) {
   const engine e = GetParam();
   EXPECT_NE(plan(12, {.kind = e}).fingerprint(), plan(13, {.kind = e}).fingerprint());
-  EXPECT_NE(plan(12, {.kind = e, .split_depth = 2}).fingerprint(), plan(12, {.kind = e, .split_depth = 3}).fingerprint());
+  EXPECT_NE(plan(12, {.kind = e, .split_depth = 2}).fingerprint(),
+            plan(12, {.kind = e, .split_depth = 3}).fingerprint());
   for (const engine other : all_engines()) {
     if (other != e) EXPECT_NE(plan(12, {.kind = e}).fingerprint(), plan(12, {.kind = other}).fingerprint());
   }
@@ -56,10 +57,8 @@ TEST(PlanTest, AutomaticDepthGivesEnoughSubproblemsOnLargeBoards) {
       EXPECT_GE(p.size(), automatic_target(n)) << "n = " << n;
       // ...and not vastly more: the depth stops as soon as the target is met.
       if (p.split_depth() == 1) continue;
-      const plan shallower(n,
-                           {.kind = kind, .split_depth = p.split_depth() - 1});
-      EXPECT_LT(shallower.size(), automatic_target(n))
-          << "n = " << n;
+      const plan shallower(n, {.kind = kind, .split_depth = p.split_depth() - 1});
+      EXPECT_LT(shallower.size(), automatic_target(n)) << "n = " << n;
     }
   }
 }
@@ -69,8 +68,7 @@ TEST(PlanTest, RejectsBadBoardSizesAndDepths) {
   EXPECT_THROW(plan(-3), std::invalid_argument);
   EXPECT_THROW(plan(max_board_size + 1), std::invalid_argument);
   EXPECT_THROW(plan(8, {.split_depth = -1}), std::invalid_argument);
-  EXPECT_THROW(plan(8, {.split_depth = max_split_depth + 1}),
-               std::invalid_argument);
+  EXPECT_THROW(plan(8, {.split_depth = max_split_depth + 1}), std::invalid_argument);
   EXPECT_NO_THROW(plan(max_board_size, {.split_depth = 1}));
   // A split far too deep for the board is refused before it exhausts memory.
   EXPECT_THROW(plan(20, {.kind = engine::mirror, .split_depth = max_split_depth}), std::invalid_argument);

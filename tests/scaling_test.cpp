@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "nqueens/execute.hpp"
-#include "nqueens/threads.hpp"
 #include "nqueens/known_counts.hpp"
+#include "nqueens/threads.hpp"
 
 namespace nqueens {
 namespace {

@@ -13,15 +13,12 @@ namespace nqueens {
 inline constexpr int max_board_size = 32;
 
 /// True when `n` is a board size the counting engines accept (1..max_board_size).
-constexpr bool is_valid_board_size(long long n) noexcept {
-  return n >= 1 && n <= max_board_size;
-}
+constexpr bool is_valid_board_size(long long n) noexcept { return n >= 1 && n <= max_board_size; }
 
 /// Throws std::invalid_argument naming the valid range unless is_valid_board_size(n).
 inline void require_valid_board_size(long long n) {
   if (!is_valid_board_size(n)) {
-    throw std::invalid_argument("board size " + std::to_string(n) +
-                                " is out of range: expected 1 to " +
+    throw std::invalid_argument("board size " + std::to_string(n) + " is out of range: expected 1 to " +
                                 std::to_string(max_board_size));
   }
 }

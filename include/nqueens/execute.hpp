@@ -22,7 +22,7 @@ namespace nqueens {
 namespace detail {
 class engine_context;
 struct search_kernels;
-}
+}  // namespace detail
 
 /// Weighted solution counts found under one subproblem.
 ///

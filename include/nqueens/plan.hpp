@@ -21,7 +21,7 @@ namespace nqueens {
 namespace detail {
 class engine_plan;
 struct rotation_task;
-}
+}  // namespace detail
 
 /// Deepest split a plan can ask for: for the row-by-row engines, rows
 /// 0..max_split_depth-1 fixed; for the quadrant engine, slices per class.

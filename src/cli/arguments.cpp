@@ -27,13 +27,9 @@ int parse_board_size(std::string_view text) {
   return static_cast<int>(parse_integer(text, "board size", min_board_size, max_board_size));
 }
 
-std::string board_size_range() {
-  return std::to_string(min_board_size) + " to " + std::to_string(max_board_size);
-}
+std::string board_size_range() { return std::to_string(min_board_size) + " to " + std::to_string(max_board_size); }
 
-int parse_threads(std::string_view text) {
-  return static_cast<int>(parse_integer(text, "--threads", 1, max_threads));
-}
+int parse_threads(std::string_view text) { return static_cast<int>(parse_integer(text, "--threads", 1, max_threads)); }
 
 std::uint64_t parse_byte_size(std::string_view text, std::string_view what) {
   const auto invalid = [&] {
@@ -45,11 +41,16 @@ std::uint64_t parse_byte_size(std::string_view text, std::string_view what) {
   if (digits == 0 || digits > 15) throw invalid();
   int shift = 0;
   const std::string_view suffix = text.substr(digits);
-  if (suffix == "K" || suffix == "k") shift = 10;
-  else if (suffix == "M" || suffix == "m") shift = 20;
-  else if (suffix == "G" || suffix == "g") shift = 30;
-  else if (suffix == "T" || suffix == "t") shift = 40;
-  else if (!suffix.empty()) throw invalid();
+  if (suffix == "K" || suffix == "k")
+    shift = 10;
+  else if (suffix == "M" || suffix == "m")
+    shift = 20;
+  else if (suffix == "G" || suffix == "g")
+    shift = 30;
+  else if (suffix == "T" || suffix == "t")
+    shift = 40;
+  else if (!suffix.empty())
+    throw invalid();
   const std::uint64_t value = std::stoull(std::string(text.substr(0, digits)));
   if (value > (UINT64_MAX >> shift)) throw invalid();
   const std::uint64_t bytes = value << shift;
@@ -108,13 +109,12 @@ cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::ve
   }
 }
 
-std::string single_positional(const cxxopts::ParseResult& result, std::string_view name,
-                              std::string_view what) {
+std::string single_positional(const cxxopts::ParseResult& result, std::string_view name, std::string_view what) {
   if (result.count(std::string(name)) == 0) throw usage_error("missing " + std::string(what));
   const auto values = result[std::string(name)].as<std::vector<std::string>>();
   if (values.size() != 1) {
-    throw usage_error("expected one " + std::string(what) + ", got " + std::to_string(values.size()) +
-                      " ('" + values[1] + "' is extra)");
+    throw usage_error("expected one " + std::string(what) + ", got " + std::to_string(values.size()) + " ('" +
+                      values[1] + "' is extra)");
   }
   return values.front();
 }
@@ -125,9 +125,7 @@ void add_board_size_operand(cxxopts::Options& options) {
 }
 
 int board_size_operand(const cxxopts::ParseResult& result) {
-  return parse_board_size(single_positional(
-      result, "n",
-      "board size N (" + board_size_range() + ")"));
+  return parse_board_size(single_positional(result, "n", "board size N (" + board_size_range() + ")"));
 }
 
 }  // namespace nqueens::cli

@@ -52,9 +52,8 @@ bool looks_like_negative_number(std::string_view text) noexcept;
 
 }  // namespace nqueens::cli
 
-#include <vector>
-
 #include <cxxopts.hpp>
+#include <vector>
 
 namespace nqueens::cli {
 
@@ -72,8 +71,7 @@ cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::ve
 
 /// The single positional argument (the board size), or a usage_error when it
 /// is missing or repeated.
-std::string single_positional(const cxxopts::ParseResult& result, std::string_view name,
-                              std::string_view what);
+std::string single_positional(const cxxopts::ParseResult& result, std::string_view name, std::string_view what);
 
 /// Declares the positional board size N (the option "n"), after the options.
 void add_board_size_operand(cxxopts::Options& options);

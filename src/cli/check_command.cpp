@@ -37,8 +37,8 @@ bool check_one(const std::string& text, const std::string& where) {
     if (a.line == attack_line::column) {
       std::printf("  rows %zu and %zu: same column (%d)\n", a.first_row, a.second_row, c1);
     } else {
-      std::printf("  rows %zu and %zu: same %s (columns %d and %d)\n", a.first_row, a.second_row,
-                  to_string(a.line), c1, c2);
+      std::printf("  rows %zu and %zu: same %s (columns %d and %d)\n", a.first_row, a.second_row, to_string(a.line), c1,
+                  c2);
     }
   }
   if (r.attack_count > r.attacks.size()) std::printf("  ... and %zu more\n", r.attack_count - r.attacks.size());

@@ -19,17 +19,16 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   cxxopts::Options options(args.front(), "Count every solution of the n-queens problem on an N x N board.");
   options.custom_help("N [options]");
   options.positional_help("");
-  options.add_options()
-      ("split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>())
-      ("shard", "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
-       cxxopts::value<std::string>())
-      ("checkpoint", "Journal of finished subproblems: resume from it, keep it up to date (fsync every 2 s)",
-       cxxopts::value<std::string>())
-      ("checkpoint-interval", "Seconds between journal flushes (fsync)", cxxopts::value<std::string>()->default_value("2"))
-      ("max-memory", "Memory the quadrant engine may use, e.g. 8G, 512M (default: half the physical memory)",
-       cxxopts::value<std::string>())
-      ("progress", "Show progress on stderr (default when stderr is a terminal)")
-      ("no-progress", "Never show progress");
+  options.add_options()("split-depth", "Leading rows fixed per subproblem (default: automatic)",
+                        cxxopts::value<std::string>())(
+      "shard", "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
+      cxxopts::value<std::string>())(
+      "checkpoint", "Journal of finished subproblems: resume from it, keep it up to date (fsync every 2 s)",
+      cxxopts::value<std::string>())("checkpoint-interval", "Seconds between journal flushes (fsync)",
+                                     cxxopts::value<std::string>()->default_value("2"))(
+      "max-memory", "Memory the quadrant engine may use, e.g. 8G, 512M (default: half the physical memory)",
+      cxxopts::value<std::string>())("progress", "Show progress on stderr (default when stderr is a terminal)")(
+      "no-progress", "Never show progress");
   add_shared_options(options, {.threads = worker_threads_help, .engine = "auto", .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
@@ -44,10 +43,11 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   const std::string engine_name = result["engine"].as<std::string>();
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
   if (result.count("split-depth")) {
-    opts.split_depth = static_cast<int>(
-        parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
+    opts.split_depth =
+        static_cast<int>(parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
   }
-  if (result.count("max-memory")) opts.max_memory = parse_byte_size(result["max-memory"].as<std::string>(), "--max-memory");
+  if (result.count("max-memory"))
+    opts.max_memory = parse_byte_size(result["max-memory"].as<std::string>(), "--max-memory");
   if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
   if (result.count("checkpoint")) {
     opts.checkpoint = result["checkpoint"].as<std::string>();
@@ -89,8 +89,8 @@ int print_count_result(const count_result& r, const count_request& request) {
               << to_string(r.symmetric_90) << " by a quarter turn"
               << " (a part: combine every shard's --json output with 'nqueens merge')\n"
               << "  engine " << to_string(r.kind) << ", " << r.threads << (r.threads == 1 ? " thread" : " threads")
-              << ", " << r.shard_subproblems << " of " << r.subproblems << " subproblems, "
-              << format_seconds(r.seconds) << '\n';
+              << ", " << r.shard_subproblems << " of " << r.subproblems << " subproblems, " << format_seconds(r.seconds)
+              << '\n';
   } else {
     std::cout << "Q(" << r.n << ") = " << to_string(r.total) << "  "
               << describe(r.check.total, r.check.published_total, "A000170") << '\n';

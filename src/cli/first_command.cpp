@@ -23,8 +23,8 @@ int run_first(const std::vector<std::string>& args) {
                            "to 100,000,000. Check it with: nqueens first N | nqueens check");
   options.custom_help("N [options]");
   options.positional_help("");
-  options.add_options()
-      ("f,format", "tuple, board (N <= 1000) or fen (N = 8)", cxxopts::value<std::string>()->default_value("tuple"));
+  options.add_options()("f,format", "tuple, board (N <= 1000) or fen (N = 8)",
+                        cxxopts::value<std::string>()->default_value("tuple"));
   add_shared_options(options, {});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
@@ -32,8 +32,8 @@ int run_first(const std::vector<std::string>& args) {
     std::cout << options.help() << '\n';
     return 0;
   }
-  const int n = static_cast<int>(parse_integer(single_positional(result, "n", "board size N"), "board size", 1,
-                                               max_constructed_board_size));
+  const int n = static_cast<int>(
+      parse_integer(single_positional(result, "n", "board size N"), "board size", 1, max_constructed_board_size));
   const placement_format format = parse_placement_format(result["format"].as<std::string>());
   if (format == placement_format::fen && n != 8) {
     throw usage_error("--format fen describes a chess board: it needs N = 8, not " + std::to_string(n));

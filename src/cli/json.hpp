@@ -14,9 +14,7 @@ namespace nqueens::cli {
 
 class json_object {
  public:
-  json_object& add(std::string_view key, std::string_view text) {
-    return add_raw(key, quote(text));
-  }
+  json_object& add(std::string_view key, std::string_view text) { return add_raw(key, quote(text)); }
   json_object& add(std::string_view key, const char* text) { return add(key, std::string_view(text)); }
   json_object& add(std::string_view key, bool value) { return add_raw(key, value ? "true" : "false"); }
   json_object& add(std::string_view key, int value) { return add_raw(key, std::to_string(value)); }

@@ -73,8 +73,7 @@ shard_file read_shard_file(const std::string& name) {
     const std::string& engine_name = members.get_string("engine");
     const auto kind = parse_engine(engine_name);
     if (!kind) {
-      throw json_error(members.find("engine")->offset,
-                       "\"engine\" is not one of " + std::string(engine_names()));
+      throw json_error(members.find("engine")->offset, "\"engine\" is not one of " + std::string(engine_names()));
     }
     f.engine = std::string(to_string(*kind));
     f.fingerprint = members.get_string("plan_fingerprint");
@@ -127,8 +126,8 @@ int run_merge(const std::vector<std::string>& args) {
       continue;
     }
     if (const auto it = seen.find(f.shard); it != seen.end()) {
-      problems.push_back("shard " + std::to_string(f.shard) + "/" + std::to_string(f.shards) + " is given twice: " +
-                         it->second + " and " + f.name);
+      problems.push_back("shard " + std::to_string(f.shard) + "/" + std::to_string(f.shards) +
+                         " is given twice: " + it->second + " and " + f.name);
       continue;
     }
     seen.emplace(f.shard, f.name);

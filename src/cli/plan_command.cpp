@@ -19,12 +19,11 @@ int run_plan(const std::vector<std::string>& args) {
                            "timing every subproblem, and print how evenly the work is spread.");
   options.custom_help("N [options]");
   options.positional_help("");
-  options.add_options()
-      ("stats", "Run the plan and report per-subproblem times and the speed-up bound")
-      ("split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>());
-  add_shared_options(options, {.threads = "Worker threads for --stats (default: all hardware threads)",
-                               .engine = "auto",
-                               .json = true});
+  options.add_options()("stats", "Run the plan and report per-subproblem times and the speed-up bound")(
+      "split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>());
+  add_shared_options(
+      options,
+      {.threads = "Worker threads for --stats (default: all hardware threads)", .engine = "auto", .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
   if (result.count("help")) {
@@ -35,8 +34,8 @@ int run_plan(const std::vector<std::string>& args) {
   plan_options po;
   po.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n));
   if (result.count("split-depth")) {
-    po.split_depth = static_cast<int>(
-        parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
+    po.split_depth =
+        static_cast<int>(parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
   }
   int threads = 0;
   if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
@@ -60,8 +59,8 @@ int run_plan(const std::vector<std::string>& args) {
       std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", n,
                   std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(), fingerprint.c_str());
       if (memory > 0) {
-        std::printf("memory: about %.1f MiB at the peak on %d threads\n", static_cast<double>(memory) / (1024.0 * 1024.0),
-                    hardware_threads());
+        std::printf("memory: about %.1f MiB at the peak on %d threads\n",
+                    static_cast<double>(memory) / (1024.0 * 1024.0), hardware_threads());
       }
     }
     return 0;

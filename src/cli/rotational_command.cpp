@@ -45,8 +45,9 @@ int run_rotational(const std::vector<std::string>& args) {
     std::cout << symmetric_counts_json(r) << '\n';
   } else {
     std::cout << "N = " << n << '\n'
-              << describe_symmetric_counts(r.symmetric_180, r.symmetric_90, r.check) << "  " << r.threads << (r.threads == 1 ? " thread" : " threads") << ", "
-              << r.subproblems << " subproblems, " << format_seconds(r.seconds) << '\n';
+              << describe_symmetric_counts(r.symmetric_180, r.symmetric_90, r.check) << "  " << r.threads
+              << (r.threads == 1 ? " thread" : " threads") << ", " << r.subproblems << " subproblems, "
+              << format_seconds(r.seconds) << '\n';
     if (r.resumed > 0) {
       std::cout << "  resumed: " << r.resumed << " of " << r.subproblems << " subproblems taken from "
                 << opts.checkpoint << '\n';

@@ -45,10 +45,10 @@ int run_scale(const std::vector<std::string>& args) {
                            "speed-up over one thread and the parallel efficiency. Exit 1 if any run's total differs.");
   options.custom_help("N [options]");
   options.positional_help("");
-  options.add_options()
-      ("r,repeat", "Runs per thread count; the median is reported", cxxopts::value<std::string>()->default_value("3"))
-      ("csv", "Also write the rows to this CSV file (replaced only once every run is done)",
-       cxxopts::value<std::string>());
+  options.add_options()("r,repeat", "Runs per thread count; the median is reported",
+                        cxxopts::value<std::string>()->default_value("3"))(
+      "csv", "Also write the rows to this CSV file (replaced only once every run is done)",
+      cxxopts::value<std::string>());
   add_shared_options(options,
                      {.threads = "Comma-separated thread counts (default: 1, 2, 4, ... and all hardware threads)",
                       .engine = "auto",

@@ -5,10 +5,9 @@
 // every command. Header-only: src/CMakeLists.txt lists the CLI's sources.
 
 #include <algorithm>
+#include <cxxopts.hpp>
 #include <optional>
 #include <string>
-
-#include <cxxopts.hpp>
 
 #include "cli/arguments.hpp"
 #include "nqueens/engine.hpp"
@@ -35,8 +34,10 @@ inline void add_shared_options(cxxopts::Options& options, const shared_options& 
   if (!which.threads.empty()) add("t,threads", which.threads, cxxopts::value<std::string>());
   if (!which.engine.empty()) {
     const std::string choice = which.engine == "auto" ? "auto, " : "";
-    const std::string rule =
-        which.engine == "auto" ? "; auto = the fastest engine for N that fits in --max-memory (by N alone with --shard, --checkpoint or MPI, so that every part agrees)" : "";
+    const std::string rule = which.engine == "auto"
+                                 ? "; auto = the fastest engine for N that fits in --max-memory (by N alone with "
+                                   "--shard, --checkpoint or MPI, so that every part agrees)"
+                                 : "";
     // cxxopts appends the default.
     add("e,engine", "Counting engine: " + choice + std::string(engine_names()) + rule,
         cxxopts::value<std::string>()->default_value(which.engine));

@@ -1,10 +1,9 @@
 #include "cli/signals.hpp"
 
-#include <iostream>
-
 #include <unistd.h>
 
 #include <csignal>
+#include <iostream>
 
 namespace nqueens::cli {
 namespace {

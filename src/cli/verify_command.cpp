@@ -24,26 +24,26 @@ int run_verify(const std::vector<std::string>& args) {
                            "solutions unchanged by a half and a quarter turn against the published tables.\n"
                            "Exit status 1 when any count differs.");
   options.custom_help("[options]");
-  options.add_options()
-      ("from", "First board size", cxxopts::value<std::string>()->default_value(std::to_string(default_from)))
-      ("to", "Last board size", cxxopts::value<std::string>()->default_value(std::to_string(default_to)))
-      ("extra", "", cxxopts::value<std::vector<std::string>>());
+  options.add_options()("from", "First board size",
+                        cxxopts::value<std::string>()->default_value(std::to_string(default_from)))(
+      "to", "Last board size", cxxopts::value<std::string>()->default_value(std::to_string(default_to)))(
+      "extra", "", cxxopts::value<std::vector<std::string>>());
   add_shared_options(options, {.threads = worker_threads_help, .engine = "auto", .json = true});
   options.parse_positional({"extra"});
   const auto result = parse_command_line(options, args, false);
   if (result.count("help")) {
     std::cout << options.help({""}) << "\nBoard sizes with published counts: 1 to " << max_published_board_size
-              << ".\n\n" << engines_help();
+              << ".\n\n"
+              << engines_help();
     return 0;
   }
   if (result.count("extra")) {
     throw usage_error("unexpected argument '" + result["extra"].as<std::vector<std::string>>().front() +
                       "' (verify takes --from and --to)");
   }
-  const int from = static_cast<int>(
-      parse_integer(result["from"].as<std::string>(), "--from", 1, max_published_board_size));
-  const int to = static_cast<int>(
-      parse_integer(result["to"].as<std::string>(), "--to", 1, max_published_board_size));
+  const int from =
+      static_cast<int>(parse_integer(result["from"].as<std::string>(), "--from", 1, max_published_board_size));
+  const int to = static_cast<int>(parse_integer(result["to"].as<std::string>(), "--to", 1, max_published_board_size));
   if (from > to) {
     throw usage_error("--from " + std::to_string(from) + " is greater than --to " + std::to_string(to));
   }

@@ -88,8 +88,8 @@ class row_plan final : public engine_plan {
     if (row >= n_ - 1) return 1;
     std::uint64_t ways = 0;
     const auto& s = start.state;
-    for (std::uint32_t free = start.allowed[static_cast<std::size_t>(row)] & ~(s.columns | s.left | s.right);
-         free != 0; free = clear_lowest_bit(free)) {
+    for (std::uint32_t free = start.allowed[static_cast<std::size_t>(row)] & ~(s.columns | s.left | s.right); free != 0;
+         free = clear_lowest_bit(free)) {
       const std::uint32_t bit = lowest_bit(free);
       const std::uint32_t next = start.allowed[static_cast<std::size_t>(row + 1)] &
                                  ~((s.columns | bit) | ((s.left | bit) << 1) | ((s.right | bit) >> 1));

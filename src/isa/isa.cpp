@@ -44,15 +44,15 @@ choice choose() {
   }
   const std::optional<isa> wanted = parse_isa(forced);
   if (!wanted) {
-    return {std::nullopt, "NQUEENS_ISA='" + std::string(forced) + "' is not an instruction set: expected portable, avx2 or avx512"};
+    return {std::nullopt,
+            "NQUEENS_ISA='" + std::string(forced) + "' is not an instruction set: expected portable, avx2 or avx512"};
   }
   if (!detect(*wanted)) {
-    return {std::nullopt, "NQUEENS_ISA=" + std::string(forced) + " is not supported by this CPU (it supports " +
-                              [] {
-                                std::string names;
-                                for (const isa k : supported_isas()) names += (names.empty() ? "" : ", ") + std::string(to_string(k));
-                                return names;
-                              }() + ")"};
+    return {std::nullopt, "NQUEENS_ISA=" + std::string(forced) + " is not supported by this CPU (it supports " + [] {
+              std::string names;
+              for (const isa k : supported_isas()) names += (names.empty() ? "" : ", ") + std::string(to_string(k));
+              return names;
+            }() + ")"};
   }
   return {wanted, {}};
 }

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <exception>
 
-#include "kernels/bits.hpp"
 #include "kernels/backtrack.hpp"
+#include "kernels/bits.hpp"
 
 namespace nqueens::detail {
 

@@ -87,9 +87,7 @@ class lexicographic_search {
   }
 
   /// The current placement: rows 0..depth-1. Valid after next() returned true.
-  std::span<const std::uint8_t> queens() const noexcept {
-    return {queens_.data(), static_cast<std::size_t>(depth_)};
-  }
+  std::span<const std::uint8_t> queens() const noexcept { return {queens_.data(), static_cast<std::size_t>(depth_)}; }
 
  private:
   int n_;

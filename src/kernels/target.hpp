@@ -15,11 +15,10 @@
 #define NQUEENS_PRAGMA(text) _Pragma(#text)
 
 #define NQUEENS_TARGET_BASELINE NQUEENS_PRAGMA(GCC push_options)
-#define NQUEENS_TARGET_AVX2 \
-  NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target("avx2,bmi,bmi2,popcnt"))
+#define NQUEENS_TARGET_AVX2 NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target("avx2,bmi,bmi2,popcnt"))
 #define NQUEENS_TARGET_AVX512 \
   NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt"))
-#define NQUEENS_TARGET_AVX512_VPOPCNTDQ                 \
-  NQUEENS_PRAGMA(GCC push_options)                      \
+#define NQUEENS_TARGET_AVX512_VPOPCNTDQ \
+  NQUEENS_PRAGMA(GCC push_options)      \
   NQUEENS_PRAGMA(GCC target("avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,bmi,bmi2,popcnt"))
 #define NQUEENS_TARGET_END NQUEENS_PRAGMA(GCC pop_options)

@@ -131,8 +131,7 @@ class mpi_executor final : public detail::executor {
       int size = 0;
       MPI_Get_count(&status, MPI_UINT64_T, &size);
       buffer.resize(static_cast<std::size_t>(size));
-      MPI_Recv(buffer.data(), size, MPI_UINT64_T, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
+      MPI_Recv(buffer.data(), size, MPI_UINT64_T, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       const bool leaving = status.MPI_TAG == tag_stopped;
       const std::size_t records = leaving && !buffer.empty() ? buffer.size() - 1 : buffer.size();
       for (std::size_t k = 0; k + record_words <= records; k += record_words) {
@@ -411,8 +410,9 @@ int main(int argc, char** argv) {
     }
   } catch (const run_cancelled&) {
     const int sig = cli::stop_signal() == 0 ? SIGINT : cli::stop_signal();
-    abort_job(rank, std::string("interrupted by ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") +
-                        " while building the tables; nothing was counted, the journal is valid",
+    abort_job(rank,
+              std::string("interrupted by ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") +
+                  " while building the tables; nothing was counted, the journal is valid",
               128 + sig);
   } catch (const checkpoint_error& e) {
     abort_job(rank, e.what(), e.why() == checkpoint_error::reason::write ? 3 : 2);

@@ -20,21 +20,20 @@ TEST(MirrorPlanTest, MirrorSubproblemsArePrefixesInLexicographicOrder) {
       const auto& subproblems = detail::row_subproblems(*p.engine_plan());
       for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
         const detail::row_prefix& s = subproblems[i];
-        EXPECT_EQ(std::count_if(s.columns.begin(), s.columns.end(), [](std::uint8_t c) { return c != detail::no_queen; }), p.split_depth());
+        EXPECT_EQ(
+            std::count_if(s.columns.begin(), s.columns.end(), [](std::uint8_t c) { return c != detail::no_queen; }),
+            p.split_depth());
         for (int r = 0; r < p.split_depth(); ++r) EXPECT_TRUE(s.has_queen(r));
         EXPECT_TRUE(non_attacking(n, s));
         EXPECT_TRUE(s.weight == 1 || s.weight == 2);
         EXPECT_EQ(s.classify, 0);
         EXPECT_LE(s.columns[0],
                   n / 2);  // the mirror: never right of the middle
-        if (i > 0)
-          EXPECT_LT(subproblems[i - 1].columns, s.columns)
-              << "n = " << n << ", index " << i;
+        if (i > 0) EXPECT_LT(subproblems[i - 1].columns, s.columns) << "n = " << n << ", index " << i;
       }
     }
   }
 }
-
 
 }  // namespace
 }  // namespace nqueens

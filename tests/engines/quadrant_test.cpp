@@ -1,6 +1,8 @@
 // The quadrant engine: its counts, its plan of column-set classes, its
 // disjoint-pair counter and its memory bound.
 
+#include "engines/quadrant/quadrant.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +13,6 @@
 #include <tuple>
 #include <vector>
 
-#include "engines/quadrant/quadrant.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
@@ -125,7 +126,7 @@ TEST_P(DisjointPairsTest, MatchesBruteForceOnRandomBitsets) {
     std::vector<std::uint64_t> a(random() % 150), b(random() % 200);
     for (auto& x : a) x = mask();
     for (auto& y : b) y = mask();
-    if (trial % 5 == 0 && !a.empty()) a[a.size() / 2] = a.front();  // repeated masks
+    if (trial % 5 == 0 && !a.empty()) a[a.size() / 2] = a.front();        // repeated masks
     if (trial % 7 == 0) std::sort(a.begin(), a.end(), std::greater<>());  // order does not matter
     ASSERT_EQ(count_pairs(a, b, scratch), brute_force_disjoint_pairs(a, b)) << "trial " << trial;
   }

@@ -43,6 +43,5 @@ TEST(SymmetricPlanTest, SymmetricSubproblemsRespectTheBounds) {
   }
 }
 
-
 }  // namespace
 }  // namespace nqueens

@@ -1,9 +1,8 @@
 // Uses each part of the installed public API once and exits non-zero on any
 // wrong answer.
 
-#include <nqueens/nqueens.hpp>
-
 #include <cstdio>
+#include <nqueens/nqueens.hpp>
 #include <vector>
 
 int main() {

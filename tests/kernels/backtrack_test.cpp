@@ -140,8 +140,8 @@ TEST_P(KernelTest, VisitCompletionsSeesExactlyTheSolutions) {
 std::string board_and_isa(const ::testing::TestParamInfo<std::tuple<int, isa>>& info) {
   return "n" + std::to_string(std::get<0>(info.param)) + "_" + nqueens::testing::name_of(std::get<1>(info.param));
 }
-INSTANTIATE_TEST_SUITE_P(BoardSizes, KernelTest, ::testing::Combine(::testing::Range(1, 10), ::testing::ValuesIn(all_isas())),
-                         board_and_isa);
+INSTANTIATE_TEST_SUITE_P(BoardSizes, KernelTest,
+                         ::testing::Combine(::testing::Range(1, 10), ::testing::ValuesIn(all_isas())), board_and_isa);
 // Quadratic in rows and columns: boards up to 8 cover every case.
 INSTANTIATE_TEST_SUITE_P(BoardSizes, PrePlacedTest,
                          ::testing::Combine(::testing::Range(1, 9), ::testing::ValuesIn(all_isas())), board_and_isa);

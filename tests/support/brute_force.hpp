@@ -34,8 +34,7 @@ inline std::vector<std::vector<int>> all_solutions_by_permutation(int n) {
 }
 
 /// Number of solutions whose first rows equal `prefix`.
-inline std::uint64_t count_with_prefix(const std::vector<std::vector<int>>& solutions,
-                                       const std::vector<int>& prefix) {
+inline std::uint64_t count_with_prefix(const std::vector<std::vector<int>>& solutions, const std::vector<int>& prefix) {
   return static_cast<std::uint64_t>(std::count_if(solutions.begin(), solutions.end(), [&](const auto& s) {
     return std::equal(prefix.begin(), prefix.end(), s.begin());
   }));

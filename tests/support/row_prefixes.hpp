@@ -14,8 +14,7 @@ inline bool non_attacking(int n, const detail::row_prefix& s) {
   for (int a = 0; a < n; ++a) {
     for (int b = a + 1; b < n; ++b) {
       if (!s.has_queen(a) || !s.has_queen(b)) continue;
-      const int ca = s.columns[static_cast<std::size_t>(a)],
-                cb = s.columns[static_cast<std::size_t>(b)];
+      const int ca = s.columns[static_cast<std::size_t>(a)], cb = s.columns[static_cast<std::size_t>(b)];
       if (ca == cb || std::abs(ca - cb) == b - a) return false;
     }
   }

@@ -26,7 +26,7 @@ struct pair_scratch {
   std::vector<std::uint64_t> south_sorted;  // by first digit, each bucket padded to whole blocks
   std::vector<std::uint32_t> block_digit;   // the first digit shared by a block's south masks
   std::vector<block_bits> rows;             // bit-sliced south blocks: per bit, which members lack it
-  std::vector<block_bits> table;           // one block's digit tables
+  std::vector<block_bits> table;            // one block's digit tables
 };
 
 /// Number of pairs (a, b), a in `north`, b in `south`, with a & b == 0; any

@@ -9,12 +9,12 @@
 // the south's, the complement); one subproblem per class, weighted by the
 // class size.
 
+#include <tbb/enumerable_thread_specific.h>
+
 #include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
-
-#include <tbb/enumerable_thread_specific.h>
 
 #include "engines/engine.hpp"
 #include "engines/quadrant/quadrant.hpp"
@@ -189,8 +189,9 @@ const std::vector<quadrant_task>& quadrant_tasks_of(const engine_plan& p) noexce
 extern const engine_definition quadrant_engine = {
     .id = engine::quadrant,
     .name = "quadrant",
-    .summary = "half boards joined from quarter-board tables, disjoint (north, south) pairs counted 512 at a time "
-               "(fastest from n = 16; needs memory, see --max-memory)",
+    .summary =
+        "half boards joined from quarter-board tables, disjoint (north, south) pairs counted 512 at a time "
+        "(fastest from n = 16; needs memory, see --max-memory)",
     .counts_unique = false,
     .max_board_size = max_quadrant_board_size,
     // Measured one thread (best of 3, `nqueens count N --engine E -t 1`):

@@ -1,11 +1,11 @@
 // The quarter-board tables the quadrant engine joins into half boards, and
 // its memory estimate.
 
+#include <tbb/parallel_invoke.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
-
-#include <tbb/parallel_invoke.h>
 
 #include "engines/quadrant/quadrant.hpp"
 #include "kernels/bits.hpp"
@@ -23,11 +23,11 @@ struct quarter_count {
   std::uint64_t placements;
 };
 constexpr quarter_count tabled_quarters[] = {
-    {0, 0, 1},          {0, 1, 1},          {1, 1, 2},          {1, 2, 3},          {2, 2, 5},
-    {2, 3, 9},          {3, 3, 18},         {3, 4, 37},         {4, 4, 87},         {4, 5, 185},
-    {5, 5, 462},        {5, 6, 1039},       {6, 6, 2635},       {6, 7, 6335},       {7, 7, 16870},
-    {7, 8, 42807},      {8, 8, 118969},     {8, 9, 316395},     {9, 9, 915442},     {9, 10, 2524999},
-    {10, 10, 7535369},  {10, 11, 21637115}, {11, 11, 66807234}, {11, 12, 198770307}, {12, 12, 633443407},
+    {0, 0, 1},         {0, 1, 1},          {1, 1, 2},          {1, 2, 3},           {2, 2, 5},
+    {2, 3, 9},         {3, 3, 18},         {3, 4, 37},         {4, 4, 87},          {4, 5, 185},
+    {5, 5, 462},       {5, 6, 1039},       {6, 6, 2635},       {6, 7, 6335},        {7, 7, 16870},
+    {7, 8, 42807},     {8, 8, 118969},     {8, 9, 316395},     {9, 9, 915442},      {9, 10, 2524999},
+    {10, 10, 7535369}, {10, 11, 21637115}, {11, 11, 66807234}, {11, 12, 198770307}, {12, 12, 633443407},
 };
 
 double quarter_placements(int h, int w) noexcept {
@@ -44,10 +44,9 @@ struct half_count {
   std::uint64_t placements;
 };
 constexpr half_count tabled_halves[] = {
-    {1, 1},          {2, 2},           {3, 3},           {4, 6},           {5, 12},          {6, 36},
-    {7, 76},         {8, 344},         {9, 732},         {10, 3916},       {11, 8492},       {12, 52856},
-    {13, 117694},    {14, 835056},     {15, 1897702},    {16, 15324708},   {17, 35312064},   {18, 318853768},
-    {19, 742665978}, {20, 7415187482},
+    {1, 1},        {2, 2},         {3, 3},         {4, 6},          {5, 12},         {6, 36},          {7, 76},
+    {8, 344},      {9, 732},       {10, 3916},     {11, 8492},      {12, 52856},     {13, 117694},     {14, 835056},
+    {15, 1897702}, {16, 15324708}, {17, 35312064}, {18, 318853768}, {19, 742665978}, {20, 7415187482},
 };
 
 // Tabled, or extrapolated: each two rows more multiply the count by a factor
@@ -125,9 +124,10 @@ quarter_table::quarter_table(int n, int first_column, int width, const std::atom
   const int h = n / 2;
   offsets_.assign((std::size_t{1} << (h + width)) + 1, 0);
   // Two passes (count, then fill) rather than holding every placement twice.
-  enumerate_quarter(n, h, first_column, width, cancel, [&](std::uint32_t rows, std::uint32_t columns, std::uint64_t, std::uint32_t) {
-    ++offsets_[((std::size_t{rows} << width) | columns) + 1];
-  });
+  enumerate_quarter(n, h, first_column, width, cancel,
+                    [&](std::uint32_t rows, std::uint32_t columns, std::uint64_t, std::uint32_t) {
+                      ++offsets_[((std::size_t{rows} << width) | columns) + 1];
+                    });
   for (std::size_t k = 1; k < offsets_.size(); ++k) offsets_[k] += offsets_[k - 1];
   masks_.resize(offsets_.back());
   signatures_.resize(offsets_.back());

@@ -39,8 +39,8 @@ std::uint64_t classify_leaf(std::span<const std::uint8_t> q, void* context) noex
   const int m = n - 1;
   const int t = q[0];
   const auto at = [&](int row) { return static_cast<int>(q[static_cast<std::size_t>(row)]); };
-  const bool tie = t == m - t || at(t) == 0 || at(t) == m || at(m - t) == 0 || at(m - t) == m ||
-                   at(m) == t || at(m) == m - t;
+  const bool tie =
+      t == m - t || at(t) == 0 || at(t) == m || at(m - t) == 0 || at(m - t) == m || at(m) == t || at(m) == m - t;
   if (!tie) [[likely]] {
     ++c.unique;
     return 8;

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Formats the C++ sources with the tree's .clang-format (Debian's clang-format).
+#   scripts/format.sh           # rewrite the files in place
+#   scripts/format.sh --check   # change nothing; list the files that need it and exit 1 (CI)
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+nq_ensure_packages clang-format
+cd "$NQ_ROOT"
+mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.inc' '*.h')
+if [[ ${1:-} == --check ]]; then
+  bad=()
+  for f in "${files[@]}"; do
+    clang-format --dry-run -Werror "$f" >/dev/null 2>&1 || bad+=("$f")
+  done
+  if ((${#bad[@]} > 0)); then
+    printf 'format.sh: needs formatting: %s\n' "${bad[@]}" >&2
+    echo "format.sh: run scripts/format.sh to fix" >&2
+    exit 1
+  fi
+  echo "format.sh: ${#files[@]} files formatted"
+else
+  clang-format -i "${files[@]}"
+fi
