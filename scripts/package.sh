@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the Debian package build/package/nqueens_<version>_amd64.deb with
+# CPack: the portable Release build (kernels chosen at run time), installed
+# under /usr. Install it with `apt install ./build/package/nqueens_*.deb`.
+#   scripts/package.sh           # build the .deb
+#   scripts/package.sh --check   # then install it (dpkg -i) and try it:
+#                                # nqueens 8, the man page, the completion,
+#                                # and a project built against find_package(nqueens)
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+nq_ensure_packages "${NQ_PACKAGES[@]}" dpkg-dev file
+build=$NQ_ROOT/build/package-build
+out=$NQ_ROOT/build/package
+cmake -S "$NQ_ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
+  -DNQUEENS_BUILD_TESTS=OFF -DNQUEENS_BUILD_BENCH=OFF >&2
+cmake --build "$build" >&2
+mkdir -p "$out"
+(cd "$build" && cpack -G DEB -B "$out" >&2)
+rm -rf "$out/_CPack_Packages"
+deb=$(ls -t "$out"/nqueens_*_amd64.deb | head -1)
+echo "$deb"
+[[ ${1:-} == --check ]] || exit 0
+
+# The installed package, as a user meets it.
+nq_ensure_packages man-db
+sudo=()
+[[ $(id -u) -ne 0 ]] && sudo=(sudo)
+"${sudo[@]}" dpkg -i "$deb" >&2
+dpkg-deb -f "$deb" Depends | grep -q libtbb || { echo "package.sh: no oneTBB in Depends" >&2; exit 1; }
+/usr/bin/nqueens 8 | grep -q 'Q(8) = 92  verified'
+/usr/bin/nqueens-mpi --version | grep -q '^nqueens-mpi '
+man -w nqueens >/dev/null && man nqueens 2>/dev/null | grep -q 'EXIT STATUS'
+# Tab completion: what bash offers after "nqueens co" and "nqueens count 12 --engine q".
+completion=/usr/share/bash-completion/completions/nqueens
+complete_words() {
+  bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _nqueens; echo "${COMPREPLY[*]}"' _ "$completion" "$@"
+}
+[[ $(complete_words nqueens co) == count ]]
+[[ $(complete_words nqueens count 12 --engine q) == quadrant ]]
+[[ $(complete_words nqueens count 12 --chec) == "--checkpoint --checkpoint-interval" ]]
+# A project outside the tree, against the installed CMake package.
+consumer=$(mktemp -d)
+cmake -S "$NQ_ROOT/tests/find-package" -B "$consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
+cmake --build "$consumer" >&2
+"$consumer/consumer" | tail -1
+rm -rf "$consumer"
+echo "package.sh: $deb installs and works"
