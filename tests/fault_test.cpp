@@ -203,6 +203,9 @@ TEST_F(FaultTest, MergeSumPastTwoToThe128IsAMismatch) {
 // named temporary file that is then removed.
 TEST_F(FaultTest, JournalIsCreatedWholeWithoutProc) {
   const std::string j = path("noproc.ckpt");
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "the sanitizers' runtime needs /proc";
+#endif
   const finished r =
       run({"unshare", "-m", "sh", "-c", "umount -l /proc && exec \"$0\" count 10 --checkpoint \"$1\"", nq, j});
   if (r.status != 0 && r.err.find("unshare") != std::string::npos) GTEST_SKIP() << "no mount namespace here: " << r.err;
