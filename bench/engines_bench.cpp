@@ -1,6 +1,6 @@
 // The three engines and the textbook baseline side by side, each a whole
 // count on one thread (plan, tables and search), with the peak memory of each
-// run: the table the README quotes. Run the n = 18 row with
+// run: the table docs/performance.md quotes. Run the n = 18 row with
 //   nqueens_bench --benchmark_filter='Solve.*n:18' --benchmark_min_time=0.01
 
 #include <benchmark/benchmark.h>

@@ -317,7 +317,7 @@ TEST_F(FaultTest, Defect07LostStandardOutputIsExitThree) {
   }
   // nqueens-mpi's rank 0 checks its own stdout. (mpirun forwards a rank's
   // output through a pipe and, Open MPI 4.1, exits 0 when it cannot write
-  // it: the README says to redirect inside the rank, as here.)
+  // it: docs/cluster.md says to redirect inside the rank, as here.)
   SKIP_WITHOUT_MPI();
   const finished r = run({mpirun, "-np", "1", "sh", "-c", "exec \"$0\" \"$@\" > /dev/full", mpi, "8"}, {mpi_env});
   EXPECT_EQ(r.status, 3) << r.err;

@@ -24,11 +24,11 @@ const char* verified_json(const count_result& r);
 /// Seconds with three decimals and a unit: "0.123 s".
 std::string format_seconds(double seconds);
 
-/// One JSON object describing a count (see README, "JSON output"); "isa"
+/// One JSON object describing a count (README, "Commands"); "isa"
 /// names the kernels that counted.
 std::string count_json(const count_result& r);
 
-/// One JSON object for `nqueens rotational` (see README).
+/// One JSON object for `nqueens rotational` (README, "Commands").
 std::string symmetric_counts_json(const count_result& r);
 
 /// The two lines of text giving the rotation-symmetric counts and their checks.
