@@ -134,7 +134,7 @@ int run_merge(const std::vector<std::string>& args) {
   }
   std::vector<int> missing;
   for (int k = 0; k < first.shards; ++k) {
-    if (seen.count(k) == 0) missing.push_back(k);
+    if (!seen.contains(k)) missing.push_back(k);
   }
   if (!missing.empty()) {
     std::string list;

@@ -91,7 +91,7 @@ class row_plan final : public engine_plan {
     for (std::uint32_t free = start.allowed[static_cast<std::size_t>(row)] & ~(s.columns | s.left | s.right); free != 0;
          free = clear_lowest_bit(free)) {
       const std::uint32_t bit = lowest_bit(free);
-      const std::uint32_t next = start.allowed[static_cast<std::size_t>(row + 1)] &
+      const std::uint32_t next = start.allowed[static_cast<std::size_t>(row) + 1] &
                                  ~((s.columns | bit) | ((s.left | bit) << 1) | ((s.right | bit) >> 1));
       ways += static_cast<std::uint64_t>(std::popcount(next));
     }

@@ -30,7 +30,8 @@ struct rotation_state {
 /// work on a copy).
 constexpr bool place_queen(rotation_state& s, int n, int r, int c) noexcept {
   const std::uint32_t row = std::uint32_t{1} << r, column = std::uint32_t{1} << c;
-  const std::uint64_t anti = std::uint64_t{1} << (r + c), diagonal = std::uint64_t{1} << (c - r + n - 1);
+  // 0 <= r, c < n <= 32: both shifts are below 63 (the masks say so to the analyzer).
+  const std::uint64_t anti = std::uint64_t{1} << ((r + c) & 63), diagonal = std::uint64_t{1} << ((c - r + n - 1) & 63);
   if (((s.rows & row) | (s.columns & column)) != 0 || ((s.anti & anti) | (s.diagonal & diagonal)) != 0) return false;
   s.rows |= row;
   s.columns |= column;

@@ -344,7 +344,7 @@ int agree(const readiness& ready, int rank, int ranks) {
       std::copy_n(all.begin(), 5, root.begin());
       for (int r = 1; r < ranks; ++r) {
         std::array<std::uint64_t, 5> other{};
-        std::copy_n(all.begin() + 5 * r, 5, other.begin());
+        std::copy_n(all.begin() + 5 * static_cast<std::ptrdiff_t>(r), 5, other.begin());
         if (other[1] == root[1]) continue;
         verdict = 2;
         add_line("rank " + std::to_string(r) + " built " + describe_plan(other) + ", rank 0 " + describe_plan(root) +
