@@ -351,10 +351,10 @@ class CliShardTest : public ::testing::Test {
  protected:
   // Counts shard k of `shards` of Q(n) into its own JSON file; returns the file.
   std::string shard_file(int n, int k, int shards, const std::string& extra = "") {
-    const std::string file = (std::filesystem::temp_directory_path() /
-                              ("nqueens-shard-" + std::to_string(::getpid()) + "-" + std::to_string(n) + "-" +
-                               std::to_string(k) + "of" + std::to_string(shards) + ".json"))
-                                 .string();
+    std::string file = (std::filesystem::temp_directory_path() /
+                        ("nqueens-shard-" + std::to_string(::getpid()) + "-" + std::to_string(n) + "-" +
+                         std::to_string(k) + "of" + std::to_string(shards) + ".json"))
+                           .string();
     files_.push_back(file);
     const cli_run r = run_cli("count " + std::to_string(n) + " --shard " + std::to_string(k) + "/" +
                               std::to_string(shards) + " --json " + extra);
@@ -455,7 +455,7 @@ TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
   files_.push_back(bad);
   for (const bad_shard& c : cases) {
     std::ofstream(bad, std::ios::binary | std::ios::trunc) << c.text;
-    const cli_run r = run_cli("merge " + bad + " " + b);
+    const cli_run r = run_cli(std::string("merge ").append(bad).append(" ").append(b));
     EXPECT_EQ(r.status, 2) << c.message << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_EQ(lines_in(r.err), 1) << r.err;
@@ -642,7 +642,7 @@ TEST(CliListTest, BoardFormatDrawsTheFourSolutionsOfSix) {
   const cli_run r = run_cli("list 6 --format board");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(lines_in(r.out), 4 * 7);
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), 'Q'), 4 * 6);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), 'Q'), std::ptrdiff_t{4} * 6);
   EXPECT_EQ(r.out.rfind(".Q....\n...Q..\n.....Q\nQ.....\n..Q...\n....Q.\n\n", 0), 0u) << r.out;
 }
 

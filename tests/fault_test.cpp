@@ -380,7 +380,7 @@ TEST_F(FaultTest, Defect09ForeignFilesAreRefusedFromTheirHeader) {
   // Against a run that reads no journal at all: the 64 MiB must not show.
   const finished baseline = run({nq, "count", "10", "--checkpoint", path("new.ckpt")});
   ASSERT_EQ(baseline.status, 0) << baseline.err;
-  EXPECT_LT(r.max_rss_kib, baseline.max_rss_kib + 16 * 1024) << "the file was read whole";
+  EXPECT_LT(r.max_rss_kib, baseline.max_rss_kib + 16L * 1024) << "the file was read whole";
   const std::string sparse = path("sparse.bin");
   write(sparse, "");
   fs::resize_file(sparse, std::uintmax_t{1} << 40);

@@ -29,8 +29,8 @@ struct rotation_state {
 /// Returns false, leaving `s` partly changed, when they are not (callers
 /// work on a copy).
 constexpr bool place_queen(rotation_state& s, int n, int r, int c) noexcept {
-  const std::uint32_t row = std::uint32_t{1} << r, column = std::uint32_t{1} << c;
-  // 0 <= r, c < n <= 32: both shifts are below 63 (the masks say so to the analyzer).
+  // 0 <= r, c < n <= 32: every shift is in range (the masks say so to the analyzer).
+  const std::uint32_t row = std::uint32_t{1} << (r & 31), column = std::uint32_t{1} << (c & 31);
   const std::uint64_t anti = std::uint64_t{1} << ((r + c) & 63), diagonal = std::uint64_t{1} << ((c - r + n - 1) & 63);
   if (((s.rows & row) | (s.columns & column)) != 0 || ((s.anti & anti) | (s.diagonal & diagonal)) != 0) return false;
   s.rows |= row;
