@@ -79,6 +79,7 @@ TEST_P(KernelTest, CompletionsMatchPermutationCounterForEveryPrefix) {
       const std::vector<std::uint8_t> columns(prefix.begin(), prefix.end());
       ASSERT_TRUE(is_non_attacking_prefix(n, columns));
       std::vector<std::pair<int, int>> queens;
+      queens.reserve(static_cast<std::size_t>(depth));
       for (int r = 0; r < depth; ++r) queens.emplace_back(r, prefix[static_cast<std::size_t>(r)]);
       EXPECT_EQ(search().count(n, start_with(n, queens)), testing::count_with_prefix(solutions, prefix))
           << "n = " << n << ", depth " << depth;
@@ -90,6 +91,7 @@ TEST_P(KernelTest, AFullSolutionHasExactlyOneCompletion) {
   const int n = this->n();
   for (const auto& solution : testing::all_solutions_by_permutation(n)) {
     std::vector<std::pair<int, int>> queens;
+    queens.reserve(static_cast<std::size_t>(n));
     for (int r = 0; r < n; ++r) queens.emplace_back(r, solution[static_cast<std::size_t>(r)]);
     EXPECT_EQ(search().count(n, start_with(n, queens)), 1u);
   }
@@ -196,6 +198,7 @@ TEST_P(KernelAgreementTest, LargestBoardsFromADeepPrefix) {
     const std::vector<int> solution = testing::explicit_solution(n);
     ASSERT_TRUE(testing::is_solution(solution)) << "n = " << n;
     std::vector<std::pair<int, int>> queens;
+    queens.reserve(static_cast<std::size_t>(n - 9));
     for (int r = 0; r < n - 9; ++r) queens.emplace_back(r, solution[static_cast<std::size_t>(r)]);
     const search_start start = start_with(n, queens);
     const std::uint64_t portable = search_kernels_for(isa::portable).count(n, start);
