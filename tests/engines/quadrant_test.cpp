@@ -151,6 +151,26 @@ TEST_P(DisjointPairsTest, MatchesBruteForceOnLargeGroupsSplitByTheirFirstDigit) 
   }
 }
 
+TEST_P(DisjointPairsTest, MatchesBruteForceWhereThePartitionTreeIsDeep) {
+  // Tens of thousands of masks on each side key a tree of 6 bits;
+  // bits set with unequal frequencies (as a half board's middle diagonals
+  // are) leave leaves at every depth, from whole buckets to open subtrees.
+  std::mt19937_64 random(22);
+  detail::pair_scratch scratch;
+  const auto mask = [&](int skew) {
+    std::uint64_t m = 0;
+    for (int bit = 0; bit < 40; ++bit) {
+      const std::uint64_t chance = 8 + (bit * skew) % 48;  // out of 64
+      if ((random() & 63U) < chance) m |= std::uint64_t{1} << bit;
+    }
+    return m;
+  };
+  std::vector<std::uint64_t> a(16000 + random() % 512), b(16000 + random() % 512);
+  for (auto& x : a) x = mask(7) & mask(13);
+  for (auto& y : b) y = mask(11) & mask(5);
+  ASSERT_EQ(count_pairs(a, b, scratch), brute_force_disjoint_pairs(a, b));
+}
+
 TEST_P(DisjointPairsTest, EdgeCases) {
   detail::pair_scratch scratch;
   const std::vector<std::uint64_t> none;

@@ -21,12 +21,16 @@ struct alignas(64) block_bits {
 /// Reusable buffers of count_disjoint_pairs: keep one per thread, and the
 /// count allocates nothing once they have grown to the largest lists seen.
 struct pair_scratch {
-  std::vector<std::uint32_t> north_offsets, south_sizes, cursor;
-  std::vector<std::uint16_t> entries;       // per north mask: its digits' table entries
-  std::vector<std::uint64_t> south_sorted;  // by first digit, each bucket padded to whole blocks
-  std::vector<std::uint32_t> block_digit;   // the first digit shared by a block's south masks
-  std::vector<block_bits> rows;             // bit-sliced south blocks: per bit, which members lack it
-  std::vector<block_bits> table;            // one block's digit tables
+  std::vector<std::uint32_t> north_offsets, south_offsets, cursor;  // per key
+  std::vector<std::uint16_t> entries;                               // per north mask: its digits' table entries
+  std::vector<std::uint64_t> south_sorted;              // by key, each leaf of the tree padded to whole blocks
+  std::vector<std::uint32_t> node_north, node_south;    // per tree node: masks under it
+  std::vector<double> node_cost, zeta;                  // the cheapest tree below a node; a transform's buffer
+  std::vector<std::uint8_t> leaf_of;                    // 1 where a node is a leaf of the cheapest tree
+  std::vector<std::uint32_t> block_fixed, block_sizes;  // per block: its key's fixed ones, its members
+  std::vector<std::uint8_t> block_free;                 // per block: its open (low) key bits
+  std::vector<block_bits> rows;                         // bit-sliced south blocks: per bit, which members lack it
+  std::vector<block_bits> table;                        // one block's digit tables
 };
 
 /// Number of pairs (a, b), a in `north`, b in `south`, with a & b == 0; any
