@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "nqueens/checkpoint.hpp"
+#include "nqueens/dispatch.hpp"
 #include "nqueens/progress.hpp"
 #include "nqueens/reduce.hpp"
 #include "nqueens/shard.hpp"
@@ -111,6 +112,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
     if (!journal || journal->finished()[i] == 0) todo.push_back(i);
   }
   r.resumed = mine.size() - todo.size();
+  todo = dispatch_order(todo);  // every prefix a fair sample: an honest progress fraction
 
   const bool watch = options.on_progress || journal || options.cancel != nullptr;
   run_state state;

@@ -5,7 +5,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "nqueens/dispatch.hpp"
 #include "nqueens/execute.hpp"
+#include "nqueens/progress.hpp"
 #include "nqueens/reduce.hpp"
 #include "nqueens/threads.hpp"
 
@@ -94,7 +96,10 @@ load_balance measure_load_balance(const plan& p, int threads) {
   execute_options options;
   options.threads = threads;
   options.time_subproblems = true;
-  const execution run = execute(p, options);
+  std::vector<std::size_t> all(p.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  const std::vector<std::size_t> order = dispatch_order(all);
+  const execution run = execute(p, order, options);
   const totals sums = reduce(run);
 
   load_balance lb;
@@ -109,6 +114,7 @@ load_balance measure_load_balance(const plan& p, int threads) {
   lb.median_seconds = median_of(run.subproblem_seconds);
   lb.longest_share = lb.total_seconds > 0 ? lb.longest_seconds / lb.total_seconds : 0.0;
   lb.bound = lb.longest_seconds > 0 ? lb.total_seconds / lb.longest_seconds : 0.0;
+  lb.eta_worst_error = replayed_eta_error(order, run.subproblem_seconds, estimate_work(p));
   lb.total = sums.total;
   lb.unique = fundamental_count(p.board_size(), sums.total, sums.symmetric_180, sums.symmetric_90);
   lb.check = verify(p.board_size(), sums.total, lb.unique, sums.symmetric_180, sums.symmetric_90);

@@ -8,6 +8,7 @@
 #include "nqueens/checkpoint.hpp"    // IWYU pragma: export
 #include "nqueens/count.hpp"         // IWYU pragma: export
 #include "nqueens/count_types.hpp"   // IWYU pragma: export
+#include "nqueens/dispatch.hpp"      // IWYU pragma: export
 #include "nqueens/engine.hpp"        // IWYU pragma: export
 #include "nqueens/enumerate.hpp"     // IWYU pragma: export
 #include "nqueens/execute.hpp"       // IWYU pragma: export

@@ -63,13 +63,17 @@ struct load_balance {
   /// total / longest: no thread count can finish faster than the longest
   /// subproblem, so this bounds the speed-up of any run of this plan.
   double bound = 0.0;
+  /// dispatch_order's ETA replayed on these times (replayed_eta_error):
+  /// the worst relative error between 10% and 90% of the estimated work.
+  double eta_worst_error = 0.0;
   uint128 total = 0;
   /// The fundamental count, (Q + P + 2R) / 8 from the run's own counts.
   uint128 unique = 0;
   verification check;
 };
 
-/// Runs every subproblem of `p` on `threads` threads (0: all), timing each.
+/// Runs every subproblem of `p` on `threads` threads (0: all) in dispatch
+/// order, as a count would, timing each.
 load_balance measure_load_balance(const plan& p, int threads);
 
 }  // namespace nqueens

@@ -75,6 +75,7 @@ int run_plan(const std::vector<std::string>& args) {
         .add("median_seconds", lb.median_seconds)
         .add("longest_share", lb.longest_share)
         .add("bound", lb.bound)
+        .add("eta_worst_error", lb.eta_worst_error)
         .add("total", lb.total)
         .add_raw("verified", verified_json(lb.check));
     std::cout << o.str() << '\n';
@@ -89,6 +90,8 @@ int run_plan(const std::vector<std::string>& args) {
                 100.0 * lb.longest_share);
     std::printf("  median subproblem               %10.6f s\n", lb.median_seconds);
     std::printf("  speed-up bound (work / longest) %10.0f\n", lb.bound);
+    std::printf("  ETA error, replayed, 10-90%%     %+9.1f%%  (progress ETA on these times, dispatch order)\n",
+                100.0 * lb.eta_worst_error);
   }
   return lb.check.ok() ? 0 : 1;
 }

@@ -1,0 +1,32 @@
+#pragma once
+
+/// \file
+/// The order in which a run hands its subproblems to an executor.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace nqueens {
+
+/// `indices` reordered so that every prefix is spread evenly over the plan:
+/// position k takes element (k * stride) mod size, with a stride near
+/// size / golden ratio and coprime to size (a Weyl sequence, the
+/// low-discrepancy order of H. Weyl, 1916). Plans list their subproblems in
+/// an order whose cost drifts (the quadrant plan's cheap column sets come
+/// first), so a run in plan order finishes its cheap part first and its
+/// ETA lies; in this order the finished subproblems are a fair sample of
+/// the whole at every moment. Deterministic: the same on every machine.
+std::vector<std::size_t> dispatch_order(std::span<const std::size_t> indices);
+
+/// The worst relative error of the progress line's ETA between 10% and 90%
+/// of the estimated work, replayed one subproblem at a time in `order` on
+/// measured per-subproblem `seconds` (indexed like the plan) with work
+/// estimates `work` (indexed like the plan): at each step the ETA is
+/// elapsed * (1 - f) / f for the estimated fraction f done, the truth is the
+/// measured time left. Positive: the ETA said too much. 0 when nothing ran.
+double replayed_eta_error(std::span<const std::size_t> order, std::span<const double> seconds,
+                          std::span<const std::uint64_t> work);
+
+}  // namespace nqueens

@@ -1,0 +1,97 @@
+#include "nqueens/dispatch.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+
+#include "nqueens/execute.hpp"
+#include "nqueens/plan.hpp"
+#include "nqueens/progress.hpp"
+#include "nqueens/scaling.hpp"
+
+namespace nqueens {
+namespace {
+
+std::vector<std::size_t> first_indices(std::size_t size, std::size_t offset = 0) {
+  std::vector<std::size_t> v(size);
+  std::iota(v.begin(), v.end(), offset);
+  return v;
+}
+
+TEST(DispatchOrderTest, IsAFixedPermutationOfItsInput) {
+  for (const std::size_t size : {0UL, 1UL, 2UL, 3UL, 10UL, 1024UL, 4096UL, 13787UL, 176000UL}) {
+    const std::vector<std::size_t> input = first_indices(size, 5);
+    std::vector<std::size_t> order = dispatch_order(input);
+    EXPECT_EQ(order, dispatch_order(input)) << size;  // the same every time
+    std::sort(order.begin(), order.end());
+    EXPECT_EQ(order, input) << size;
+  }
+}
+
+TEST(DispatchOrderTest, EveryTenthOfTheRunSamplesThePlanEvenly) {
+  // The first 10% of the order takes close to 10% of each tenth of the plan,
+  // so a plan whose cost drifts along its indices is sampled fairly.
+  for (const std::size_t size : {20000UL, 176000UL}) {
+    const std::vector<std::size_t> order = dispatch_order(first_indices(size));
+    for (int part = 0; part < 10; ++part) {
+      std::array<std::size_t, 10> per_tenth{};
+      for (std::size_t k = size * part / 10; k < size * (part + 1) / 10; ++k) ++per_tenth[order[k] * 10 / size];
+      for (const std::size_t c : per_tenth) {
+        EXPECT_NEAR(static_cast<double>(c), static_cast<double>(size) / 100, static_cast<double>(size) / 400)
+            << "size " << size << ", part " << part;
+      }
+    }
+  }
+}
+
+TEST(DispatchOrderTest, ReplayedEtaIsExactWhenEstimatesAreProportional) {
+  const std::vector<std::size_t> order = first_indices(100);
+  std::vector<double> seconds(100);
+  std::vector<std::uint64_t> work(100);
+  for (std::size_t i = 0; i < 100; ++i) {
+    work[i] = 1 + i % 7;
+    seconds[i] = 0.5 * static_cast<double>(work[i]);
+  }
+  EXPECT_NEAR(replayed_eta_error(order, seconds, work), 0.0, 1e-12);
+  // Cheap first, then dear: uniform estimates are then far too optimistic.
+  for (std::size_t i = 0; i < 100; ++i) {
+    work[i] = 1;
+    seconds[i] = i < 50 ? 1.0 : 10.0;
+  }
+  EXPECT_LT(replayed_eta_error(order, seconds, work), -0.5);
+}
+
+TEST(DispatchOrderTest, QuadrantEtaStaysWithinAFifthOnMeasuredTimes) {
+  // Issue 18: the quadrant plan's subproblems all weigh 1 while their costs
+  // span orders of magnitude and drift along the plan. Replayed on measured
+  // per-subproblem times (each the fastest of three runs, so that a noisy
+  // neighbour or the first run's cold buffers do not count), the ETA stays
+  // within 20% in dispatch order, and leaves that bound in plan order.
+  const plan p(17, {.kind = engine::quadrant});
+  const std::vector<std::size_t> plan_order = first_indices(p.size());
+  const std::vector<std::size_t> order = dispatch_order(plan_order);
+  execute_options options;
+  options.threads = 2;
+  options.time_subproblems = true;
+  std::vector<double> seconds(p.size(), 1e300);
+  for (int run = 0; run < 3; ++run) {
+    const execution e = execute(p, order, options);
+    for (std::size_t i = 0; i < p.size(); ++i) seconds[i] = std::min(seconds[i], e.subproblem_seconds[i]);
+  }
+  const std::vector<std::uint64_t> work = estimate_work(p);
+  EXPECT_LT(std::fabs(replayed_eta_error(order, seconds, work)), 0.2) << replayed_eta_error(order, seconds, work);
+  EXPECT_GT(std::fabs(replayed_eta_error(plan_order, seconds, work)), 0.2);  // about 26% at n = 17
+}
+
+TEST(DispatchOrderTest, LoadBalanceReplaysTheEta) {
+  const plan p(12);
+  const load_balance lb = measure_load_balance(p, 1);
+  EXPECT_LT(std::fabs(lb.eta_worst_error), 10.0);  // computed, and finite
+  EXPECT_EQ(lb.subproblems, p.size());
+}
+
+}  // namespace
+}  // namespace nqueens
