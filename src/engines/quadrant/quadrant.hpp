@@ -61,19 +61,22 @@ class quarter_table {
   /// signatures: the diagonals that can meet the other quarter of the half
   /// (see quarter_tables.cpp); the two spans are parallel.
   std::span<const std::uint64_t> masks(std::uint32_t rows, std::uint32_t columns) const noexcept {
-    const std::size_t key = (std::size_t{rows} << width_) | columns;
+    const std::size_t key = (std::size_t{columns} << rows_) | rows;
     return {masks_.data() + offsets_[key], masks_.data() + offsets_[key + 1]};
   }
   std::span<const std::uint32_t> signatures(std::uint32_t rows, std::uint32_t columns) const noexcept {
-    const std::size_t key = (std::size_t{rows} << width_) | columns;
+    const std::size_t key = (std::size_t{columns} << rows_) | rows;
     return {signatures_.data() + offsets_[key], signatures_.data() + offsets_[key + 1]};
   }
   std::size_t size() const noexcept { return masks_.size(); }
   std::size_t bytes() const noexcept;
 
  private:
-  int width_ = 0;
-  std::vector<std::uint32_t> offsets_ = {0, 0};  // 2^(h + width) + 1: group key is [offsets_[key], offsets_[key + 1])
+  int rows_ = 0;  // h
+  // 2^(h + width) + 1: group key is [offsets_[key], offsets_[key + 1]). Keyed
+  // by columns, then rows: a half board's join reads every row set of one
+  // column set, and so reads one contiguous stretch of the table.
+  std::vector<std::uint32_t> offsets_ = {0, 0};
   std::vector<std::uint64_t> masks_;
   std::vector<std::uint32_t> signatures_;
 };

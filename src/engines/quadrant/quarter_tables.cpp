@@ -122,13 +122,13 @@ void enumerate_quarter(int n, int h, int first_column, int width, const std::ato
 
 }  // namespace
 
-quarter_table::quarter_table(int n, int first_column, int width, const std::atomic<bool>* cancel) : width_(width) {
-  const int h = n / 2;
+quarter_table::quarter_table(int n, int first_column, int width, const std::atomic<bool>* cancel) : rows_(n / 2) {
+  const int h = rows_;
   offsets_.assign((std::size_t{1} << (h + width)) + 1, 0);
   // Two passes (count, then fill) rather than holding every placement twice.
   enumerate_quarter(n, h, first_column, width, cancel,
                     [&](std::uint32_t rows, std::uint32_t columns, std::uint64_t, std::uint32_t) {
-                      ++offsets_[((std::size_t{rows} << width) | columns) + 1];
+                      ++offsets_[((std::size_t{columns} << h) | rows) + 1];
                     });
   for (std::size_t k = 1; k < offsets_.size(); ++k) offsets_[k] += offsets_[k - 1];
   masks_.resize(offsets_.back());
@@ -136,7 +136,7 @@ quarter_table::quarter_table(int n, int first_column, int width, const std::atom
   std::vector<std::uint32_t> cursor(offsets_.begin(), offsets_.end() - 1);
   enumerate_quarter(n, h, first_column, width, cancel,
                     [&](std::uint32_t rows, std::uint32_t columns, std::uint64_t mask, std::uint32_t sig) {
-                      const std::uint32_t at = cursor[(std::size_t{rows} << width) | columns]++;
+                      const std::uint32_t at = cursor[(std::size_t{columns} << h) | rows]++;
                       masks_[at] = mask;
                       signatures_[at] = sig;
                     });
