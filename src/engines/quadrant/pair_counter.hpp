@@ -34,9 +34,10 @@ struct pair_scratch {
 };
 
 /// Number of pairs (a, b), a in `north`, b in `south`, with a & b == 0; any
-/// masks, in any order, counted with the kernels of `kernels`. Each list must
-/// hold fewer than 2^32 masks: offsets into them are 32-bit to halve the
-/// scratch memory (larger lists throw std::length_error).
+/// masks, in any order, counted with the kernels of `kernels`. `north` must
+/// hold fewer than 2^32 masks and `south` fewer than 2^31 (its blocks are
+/// padded): offsets into them are 32-bit to halve the scratch memory (larger
+/// lists throw std::length_error).
 /// Precondition: cpu_supports(kernels).
 std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
                                    pair_scratch& scratch, isa kernels);

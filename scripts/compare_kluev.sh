@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Times nqueens and another counter side by side, alternately, on one board:
+#   scripts/compare_kluev.sh OTHER_BINARY N THREADS [ROUNDS]
+# OTHER_BINARY is run as `OTHER_BINARY THREADS` (EvgenyKluev/N-Queens-Count-Sol's
+# calling convention; its board size is compiled in: build it for N, see
+# docs/performance.md). nqueens is build/release/nqueens unless $NQUEENS is set.
+# Prints each round, then the medians and their ratio. Wall times from the
+# shell clock, so both programs pay for their own start-up and tables.
+set -euo pipefail
+if [[ $# -lt 3 ]]; then
+  echo "usage: scripts/compare_kluev.sh OTHER_BINARY N THREADS [ROUNDS]" >&2
+  exit 2
+fi
+other=$1 n=$2 threads=$3 rounds=${4:-3}
+nqueens=${NQUEENS:-$(dirname "$0")/../build/release/nqueens}
+[[ -x $other ]] || { echo "compare_kluev.sh: $other is not an executable" >&2; exit 2; }
+[[ -x $nqueens ]] || { echo "compare_kluev.sh: $nqueens is not built (scripts/run.sh builds it)" >&2; exit 2; }
+
+seconds() {  # runs "$@" and prints its wall time in seconds, or fails with it
+  local start end
+  start=$(date +%s.%N)
+  "$@" > /dev/null
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc -l
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+ours=() theirs=()
+for ((r = 1; r <= rounds; ++r)); do
+  a=$(seconds "$nqueens" count "$n" -t "$threads" --no-progress)
+  b=$(seconds "$other" "$threads")
+  ours+=("$a") theirs+=("$b")
+  printf 'round %d: nqueens %.2f s, other %.2f s\n' "$r" "$a" "$b"
+done
+mo=$(printf '%s\n' "${ours[@]}" | median)
+mt=$(printf '%s\n' "${theirs[@]}" | median)
+printf 'Q(%d) on %d thread(s), medians of %d: nqueens %.2f s, other %.2f s, ratio %.2fx\n' \
+  "$n" "$threads" "$rounds" "$mo" "$mt" "$(echo "$mt / $mo" | bc -l)"
