@@ -132,10 +132,10 @@ TEST_P(DisjointPairsTest, MatchesBruteForceOnRandomBitsets) {
   }
 }
 
-TEST_P(DisjointPairsTest, MatchesBruteForceOnLargeGroupsSplitByTheirFirstDigit) {
-  // Thousands of south masks: the first digit splits both lists (up to 6
-  // bits, so up to 64 buckets, each padded to whole blocks), with empty
-  // masks, masks of every bit, and 10 to 48 bits in play (up to 10 digits).
+TEST_P(DisjointPairsTest, MatchesBruteForceOnLargeGroupsSplitByTheirKeyBits) {
+  // Thousands of south masks: a few key bits split both lists (leaves
+  // padded to whole blocks), with empty masks, masks of every bit, and 10
+  // to 48 bits in play (6- and 7-bit digits).
   std::mt19937_64 random(18);
   detail::pair_scratch scratch;
   for (int trial = 0; trial < 8; ++trial) {
