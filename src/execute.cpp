@@ -15,7 +15,8 @@
 
 namespace nqueens {
 
-run_context::run_context(const plan& p, std::optional<isa> kernels, int threads, const std::atomic<bool>* cancel)
+run_context::run_context(const plan& p, std::optional<isa> kernels, int threads, const std::atomic<bool>* cancel,
+                         std::uint64_t max_memory)
     : n_(p.board_size()),
       plan_(p.shared_engine_plan()),
       rotation_(p.rotation_tasks()),
@@ -29,7 +30,10 @@ run_context::run_context(const plan& p, std::optional<isa> kernels, int threads,
   search_ = &detail::search_kernels_for(kernels_);
   if (plan_ == nullptr) return;
   detail::worker_arena arena(threads);
-  arena.execute([&] { impl_ = plan_->make_context(kernels_, cancel); });  // tables built on the arena's threads
+  if (max_memory == 0) max_memory = default_memory_limit();
+  arena.execute([&] {  // tables built on the arena's threads
+    impl_ = plan_->make_context(kernels_, arena.threads(), max_memory, cancel);
+  });
 }
 
 run_context::~run_context() = default;
@@ -83,7 +87,7 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
   if (context == nullptr && !indices.empty()) {
     check_memory(p.board_size(), p.kind(), options.max_memory, run.threads);
     try {
-      own.emplace(p, options.kernels, run.threads, options.cancel);
+      own.emplace(p, options.kernels, run.threads, options.cancel, options.max_memory);
     } catch (const run_cancelled&) {
       return run;  // cancelled before anything ran: nothing finished
     }

@@ -29,15 +29,16 @@ std::uint64_t default_memory_limit() noexcept {
   return memory / 2;
 }
 
-std::uint64_t memory_estimate(int n, engine kind, int threads) noexcept {
+std::uint64_t memory_estimate(int n, engine kind, int threads, std::uint64_t max_memory) noexcept {
   const auto estimate = detail::definition_of(kind).memory_estimate;
   if (estimate == nullptr) return 0;
-  return estimate(n, threads == 0 ? hardware_threads() : threads);
+  return estimate(n, threads == 0 ? hardware_threads() : threads,
+                  max_memory == 0 ? default_memory_limit() : max_memory);
 }
 
 void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   if (limit == 0) limit = default_memory_limit();
-  const std::uint64_t need = memory_estimate(n, kind, threads);
+  const std::uint64_t need = memory_estimate(n, kind, threads, limit);
   if (need <= limit) return;
   const auto gib = [](std::uint64_t bytes) {
     char text[32];

@@ -608,6 +608,32 @@ TEST(CliTest, QuadrantEngineCountsAndVerifies) {
   EXPECT_NE(r.out.find("unique = 1787  verified"), std::string::npos) << r.out;  // from the rotation-symmetric counts
 }
 
+// plan takes count's memory bound: the estimate follows it (the quadrant
+// engine drops its whole tables, then slices its groups) and stays within it.
+TEST(CliTest, PlanPricesTheMemoryBound) {
+  const cli_run roomy = run_cli("plan 22 --engine quadrant --threads 2 --max-memory 64G --json");
+  ASSERT_EQ(roomy.status, 0) << roomy.err;
+  const cli_run squeezed = run_cli("plan 22 --engine quadrant --threads 2 --max-memory 300M --json");
+  ASSERT_EQ(squeezed.status, 0) << squeezed.err;
+  const auto estimate = [](const std::string& out) {
+    const std::size_t at = out.find("\"memory_estimate_bytes\":");
+    return at == std::string::npos ? 0.0 : std::stod(out.substr(at + 24));
+  };
+  EXPECT_GT(estimate(roomy.out), 1.5e9) << roomy.out;  // the whole tables
+  EXPECT_GT(estimate(squeezed.out), 0.0) << squeezed.out;
+  EXPECT_LE(estimate(squeezed.out), 300.0 * 1024 * 1024) << squeezed.out;
+  const cli_run text = run_cli("plan 20 --engine quadrant --threads 2 --max-memory 128M");
+  EXPECT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("memory: about"), std::string::npos) << text.out;
+}
+
+// Squeezed below its tables, the quadrant engine still counts exactly.
+TEST(CliTest, QuadrantCountsExactlyInLittleMemory) {
+  const cli_run r = run_cli("count 16 --engine quadrant --threads 2 --max-memory 11M");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(16) = 14772512  verified"), std::string::npos) << r.out;
+}
+
 TEST(CliTest, QuadrantWorksWithJournalsAndShards) {
   const cli_run r = run_script(
       "rm -f quadrant.ckpt q0.json q1.json; $NQ count 14 --engine quadrant --checkpoint quadrant.ckpt >/dev/null && "
@@ -795,6 +821,9 @@ INSTANTIATE_TEST_SUITE_P(
                   "MiB for n = 14, more than the 1 MiB allowed (--max-memory)"},
         bad_input{"count 14 --max-memory 12x", "invalid --max-memory '12x'"},
         bad_input{"count 14 --max-memory 100K", "invalid --max-memory '100K'"},
+        bad_input{"plan 22 --engine quadrant --max-memory 1M",
+                  "MiB for n = 22, more than the 1 MiB allowed (--max-memory)"},
+        bad_input{"plan 14 --max-memory 12x", "invalid --max-memory '12x'"},
         bad_input{"count 25 --engine quadrant", "the quadrant engine handles n up to 24"}));
 
 }  // namespace

@@ -57,13 +57,18 @@ TEST(NoAllocationTest, EveryEngineSolvesAWholePlanWithoutAllocating) {
       if (!cpu_supports(kernels)) continue;
       for (const int n : {1, 8, 12, 13}) {
         const plan p(n, {.kind = e});
-        const run_context context(p, kernels, 1);
-        for (std::size_t i = 0; i < p.size(); ++i) context.solve(i);
-        std::uint64_t total = 0;
-        const long before = allocations.load();
-        for (std::size_t i = 0; i < p.size(); ++i) total += context.solve(i).total;
-        EXPECT_EQ(allocations.load() - before, 0) << to_string(e) << ", " << to_string(kernels) << ", n = " << n;
-        EXPECT_EQ(total, *published_total(n)) << to_string(e) << ", " << to_string(kernels) << ", n = " << n;
+        // The default bound (the quadrant engine's whole tables), and one so
+        // small that it builds each subproblem's quarters and slices its groups.
+        for (const std::uint64_t bound : {std::uint64_t{0}, std::uint64_t{9} << 20}) {
+          const run_context context(p, kernels, 1, nullptr, bound);
+          for (std::size_t i = 0; i < p.size(); ++i) context.solve(i);
+          std::uint64_t total = 0;
+          const long before = allocations.load();
+          for (std::size_t i = 0; i < p.size(); ++i) total += context.solve(i).total;
+          EXPECT_EQ(allocations.load() - before, 0)
+              << to_string(e) << ", " << to_string(kernels) << ", n = " << n << ", bound " << bound;
+          EXPECT_EQ(total, *published_total(n)) << to_string(e) << ", " << to_string(kernels) << ", n = " << n;
+        }
       }
     }
   }

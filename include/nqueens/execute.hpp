@@ -57,12 +57,15 @@ class run_cancelled : public std::runtime_error {
 /// (nqueens-mpi does, chunk after chunk).
 class run_context {
  public:
-  /// Builds the context of `p` with `kernels` (default: active_isa()); the
-  /// tables are built on `threads` threads (0: all). Throws isa_error when the
-  /// CPU lacks `kernels`, run_cancelled when `*cancel` is set (null: never)
-  /// before the tables are built.
+  /// Builds the context of `p` with `kernels` (default: active_isa()) for
+  /// runs on `threads` threads (0: all), which also build its tables, within
+  /// `max_memory` bytes (0: default_memory_limit(); an engine may then choose
+  /// a slower layout that fits, as memory_estimate says; the bound is not
+  /// checked here, see check_memory). Throws isa_error when the CPU lacks
+  /// `kernels`, run_cancelled when `*cancel` is set (null: never) before the
+  /// tables are built.
   explicit run_context(const plan& p, std::optional<isa> kernels = std::nullopt, int threads = 0,
-                       const std::atomic<bool>* cancel = nullptr);
+                       const std::atomic<bool>* cancel = nullptr, std::uint64_t max_memory = 0);
   ~run_context();
   run_context(run_context&&) noexcept;
   run_context& operator=(run_context&&) noexcept;

@@ -22,12 +22,17 @@ class memory_limit_error : public std::runtime_error {
 std::uint64_t default_memory_limit() noexcept;
 
 /// Peak bytes an engine needs for an n-board on `threads` threads
-/// (0 = hardware_threads()): its tables and each thread's buffers, from
-/// tabled sizes; 0 for engines that need next to nothing.
-std::uint64_t memory_estimate(int n, engine kind, int threads = 0) noexcept;
+/// (0 = hardware_threads()) when allowed `max_memory` bytes (0 =
+/// default_memory_limit()): its tables and each thread's buffers, from
+/// tabled sizes; 0 for engines that need next to nothing. An engine may
+/// trade speed for memory: the quadrant engine keeps its whole quarter tables
+/// only where they fit in `max_memory`, and otherwise builds each
+/// subproblem's quarters (a few percent slower), so a smaller bound can give
+/// a smaller estimate. A run given `max_memory` uses the layout priced here.
+std::uint64_t memory_estimate(int n, engine kind, int threads = 0, std::uint64_t max_memory = 0) noexcept;
 
 /// Throws memory_limit_error, naming both sizes, when memory_estimate(n,
-/// kind, threads) exceeds `limit` (0 = default_memory_limit()).
+/// kind, threads, limit) exceeds `limit` (0 = default_memory_limit()).
 void check_memory(int n, engine kind, std::uint64_t limit, int threads = 0);
 
 }  // namespace nqueens

@@ -20,7 +20,9 @@ int run_plan(const std::vector<std::string>& args) {
   options.custom_help("N [options]");
   options.positional_help("");
   options.add_options()("stats", "Run the plan and report per-subproblem times and the speed-up bound")(
-      "split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>());
+      "split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>())(
+      "max-memory", "Memory a count may use, as for count: refuse a plan that would need more, e.g. 8G, 512M",
+      cxxopts::value<std::string>());
   add_shared_options(
       options,
       {.threads = "Worker threads for --stats (default: all hardware threads)", .engine = "auto", .json = true});
@@ -31,8 +33,12 @@ int run_plan(const std::vector<std::string>& args) {
     return 0;
   }
   const int n = board_size_operand(result);
+  std::uint64_t max_memory = 0;  // default_memory_limit()
+  if (result.count("max-memory")) {
+    max_memory = parse_byte_size(result["max-memory"].as<std::string>(), "--max-memory");
+  }
   plan_options po;
-  po.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n));
+  po.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n, max_memory));
   if (result.count("split-depth")) {
     po.split_depth =
         static_cast<int>(parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
@@ -40,6 +46,9 @@ int run_plan(const std::vector<std::string>& args) {
   int threads = 0;
   if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
   const bool json = result.count("json") != 0;
+  // What a count with these options would be refused for, refused here too
+  // (exit 2), before the plan is built.
+  check_memory(n, po.kind, max_memory, threads);
   const plan p(n, po);
   const std::string fingerprint = format_fingerprint(p.fingerprint());
 
@@ -50,7 +59,7 @@ int run_plan(const std::vector<std::string>& args) {
       .add("split_depth", p.split_depth())
       .add("subproblems", p.size())
       .add("plan_fingerprint", fingerprint);
-  const std::uint64_t memory = memory_estimate(n, p.kind());
+  const std::uint64_t memory = memory_estimate(n, p.kind(), threads, max_memory);
   if (memory > 0) o.add("memory_estimate_bytes", memory);
   if (!result.count("stats")) {
     if (json) {
@@ -60,7 +69,7 @@ int run_plan(const std::vector<std::string>& args) {
                   std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(), fingerprint.c_str());
       if (memory > 0) {
         std::printf("memory: about %.1f MiB at the peak on %d threads\n",
-                    static_cast<double>(memory) / (1024.0 * 1024.0), hardware_threads());
+                    static_cast<double>(memory) / (1024.0 * 1024.0), threads == 0 ? hardware_threads() : threads);
       }
     }
     return 0;

@@ -48,11 +48,14 @@ class engine_plan {
   /// Relative work of subproblem `index`, at least 1: progress and shards
   /// weigh subproblems by it.
   virtual std::uint64_t estimated_work(std::size_t index) const = 0;
-  /// Builds what running this plan with `kernels` needs, on the calling
+  /// Builds what running this plan with `kernels` on `threads` threads
+  /// needs, within `max_memory` bytes (resolved, never 0: the engine picks
+  /// the layout its memory_estimate priced for that bound), on the calling
   /// thread's oneTBB arena. Precondition: cpu_supports(kernels). A build that
   /// takes long (tables) looks at `cancel` (may be null) and throws
   /// run_cancelled once it is set.
-  virtual std::unique_ptr<engine_context> make_context(isa kernels, const std::atomic<bool>* cancel) const = 0;
+  virtual std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,
+                                                       const std::atomic<bool>* cancel) const = 0;
 };
 
 /// One engine, as the registry lists it.
@@ -70,8 +73,10 @@ struct engine_definition {
   /// Builds the plan. split_depth 0 is automatic, aiming at about
   /// `target_subproblems`. Throws std::invalid_argument for a plan it cannot build.
   std::unique_ptr<engine_plan> (*make_plan)(int n, int split_depth, std::size_t target_subproblems);
-  /// Peak bytes for an n-board on `threads` threads; 0 for next to nothing.
-  std::uint64_t (*memory_estimate)(int n, int threads) noexcept;
+  /// Peak bytes for an n-board on `threads` threads within `max_memory` (0 =
+  /// default_memory_limit()): an engine may trade speed for memory and price
+  /// the layout it would choose for that bound; null for next to nothing.
+  std::uint64_t (*memory_estimate)(int n, int threads, std::uint64_t max_memory) noexcept;
 };
 
 }  // namespace nqueens::detail

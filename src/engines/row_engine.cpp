@@ -98,7 +98,8 @@ class row_plan final : public engine_plan {
     return ways + 1;
   }
 
-  std::unique_ptr<engine_context> make_context(isa kernels, const std::atomic<bool>*) const override {
+  std::unique_ptr<engine_context> make_context(isa kernels, int, std::uint64_t,
+                                               const std::atomic<bool>*) const override {
     return std::make_unique<row_context>(n_, rules_, subproblems_, kernels);
   }
 

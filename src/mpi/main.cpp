@@ -59,6 +59,7 @@ class mpi_executor final : public detail::executor {
       : ranks_(ranks),
         threads_(resolve_threads(options.threads)),
         kernels_(options.kernels ? *options.kernels : active_isa()),
+        max_memory_(options.max_memory),
         cancel_(options.cancel) {}
 
   int threads() const noexcept override { return threads_; }
@@ -75,7 +76,7 @@ class mpi_executor final : public detail::executor {
     if (indices.empty()) return;  // a finished journal: no tables, no work
     // The tables are built here, once the driver holds the journal: a second
     // job on it is refused before it spends minutes on them.
-    if (!context_) context_.emplace(p, kernels_, threads_, cancel_);
+    if (!context_) context_.emplace(p, kernels_, threads_, cancel_, max_memory_);
     todo_.assign(indices.begin(), indices.end());
     next_ = 0;
     // Rank 0 counts too, on a thread of its own; only this (main) thread calls MPI.
@@ -167,6 +168,7 @@ class mpi_executor final : public detail::executor {
   int ranks_;
   int threads_;
   isa kernels_;
+  std::uint64_t max_memory_;
   const std::atomic<bool>* cancel_;
   std::optional<run_context> context_;
   std::mutex mutex_;
@@ -213,7 +215,7 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
     results.clear();
     if (!context) {
       try {
-        context.emplace(p, request.options.kernels, threads, &cli::stop_requested());
+        context.emplace(p, request.options.kernels, threads, &cli::stop_requested(), request.options.max_memory);
       } catch (const run_cancelled&) {
         continue;  // stopped while building: leave at the top of the loop
       }

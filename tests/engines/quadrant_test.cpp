@@ -191,24 +191,79 @@ INSTANTIATE_TEST_SUITE_P(Variants, DisjointPairsTest, ::testing::ValuesIn(detail
                            return name;
                          });
 
-// Whole quadrant solves of every compiled variant agree with the portable one.
+// Whole quadrant solves of every compiled variant agree with the portable
+// one, from the whole tables and from each subproblem's own quarters.
 TEST(QuadrantKernelTest, EveryVariantSolvesLikeThePortableOne) {
   for (const int n : {9, 12, 14}) {
     const detail::half_board_tables tables(n);
     const plan p(n, {.kind = engine::quadrant, .split_depth = 2});
     const auto& tasks = detail::quadrant_tasks_of(*p.engine_plan());
     detail::quadrant_scratch scratch;
-    for (const detail::quadrant_kernel_variant& v : detail::quadrant_kernel_variants()) {
-      if (!detail::cpu_supports(v)) continue;
+    for (const detail::quarter_source& source :
+         {detail::quarter_source(n, &tables), detail::quarter_source(n, nullptr)}) {
+      for (const detail::quadrant_kernel_variant& v : detail::quadrant_kernel_variants()) {
+        if (!detail::cpu_supports(v)) continue;
+        std::uint64_t total = 0;
+        for (const detail::quadrant_task& t : tasks) {
+          const std::uint64_t got = v.kernels->solve(source, t, p.split_depth(), scratch);
+          ASSERT_EQ(got, detail::quadrant_kernel_variants()[0].kernels->solve(source, t, p.split_depth(), scratch))
+              << v.name << ", n = " << n << ", north " << t.north << ", tables " << source.has_tables();
+          total += got;
+        }
+        EXPECT_EQ(total, *published_total(n)) << v.name << ", tables " << source.has_tables();
+      }
+    }
+  }
+}
+
+// Groups counted in slices (north x south, in bounded memory) give each
+// task's exact count, for any bound, with the plan's own slices too.
+TEST(QuadrantKernelTest, SlicedGroupsCountLikeWholeOnes) {
+  for (const int n : {9, 12, 14}) {
+    const plan p(n, {.kind = engine::quadrant, .split_depth = 2});
+    const auto& tasks = detail::quadrant_tasks_of(*p.engine_plan());
+    detail::quadrant_scratch scratch;
+    const detail::quadrant_kernels& k = detail::quadrant_kernels_for(active_isa());
+    const detail::quarter_source whole(n, nullptr);
+    for (const std::size_t max_group : {std::size_t{n == 9 ? 1U : 37U}, std::size_t{1000}}) {
+      const detail::quarter_source sliced(n, nullptr, max_group);
       std::uint64_t total = 0;
       for (const detail::quadrant_task& t : tasks) {
-        const std::uint64_t got = v.kernels->solve(tables, t, p.split_depth(), scratch);
-        ASSERT_EQ(got, detail::quadrant_kernel_variants()[0].kernels->solve(tables, t, p.split_depth(), scratch))
-            << v.name << ", n = " << n << ", north " << t.north;
+        const std::uint64_t got = k.solve(sliced, t, p.split_depth(), scratch);
+        ASSERT_EQ(got, k.solve(whole, t, p.split_depth(), scratch))
+            << "n = " << n << ", north " << t.north << ", max group " << max_group;
         total += got;
       }
-      EXPECT_EQ(total, *published_total(n)) << v.name;
+      EXPECT_EQ(total, *published_total(n)) << max_group;
     }
+  }
+}
+
+// A quarter built for one column set holds exactly the table's placements on
+// it, row set by row set, in the same order.
+TEST(QuarterListTest, HoldsTheTablesPlacementsOnEachColumnSet) {
+  for (const int n : {7, 8, 11, 14}) {
+    const detail::half_board_tables tables(n);
+    const int h = n / 2;
+    detail::quarter_list list;
+    std::size_t placements = 0;
+    for (const bool west : {true, false}) {
+      const detail::quarter_table& table = west ? tables.west() : tables.east();
+      const int width = west ? h : n - h;
+      for (std::uint32_t columns = 0; columns < (1U << width); ++columns) {
+        const detail::quarter_view built = list.build(n, west ? 0 : h, width, columns);
+        const detail::quarter_view tabled = table.on(columns);
+        for (std::uint32_t rows = 0; rows < (1U << h); ++rows) {
+          const auto a = built.masks_on(rows), b = tabled.masks_on(rows);
+          ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end()))
+              << "n = " << n << ", west " << west << ", columns " << columns << ", rows " << rows;
+          const auto x = built.signatures_on(rows), y = tabled.signatures_on(rows);
+          ASSERT_TRUE(std::equal(x.begin(), x.end(), y.begin(), y.end()));
+          placements += a.size();
+        }
+      }
+    }
+    EXPECT_EQ(placements, tables.west().size() + tables.east().size()) << n;
   }
 }
 
@@ -219,11 +274,15 @@ TEST(QuadrantKernelTest, EveryVariantJoinsTheSameHalves) {
     const detail::half_board_tables tables(n);
     const plan p(n, {.kind = engine::quadrant, .split_depth = 1});
     std::vector<std::uint64_t> expected, got;
+    const int h = n / 2;
     for (const detail::quadrant_task& t : detail::quadrant_tasks_of(*p.engine_plan())) {
-      const std::size_t count = detail::quadrant_kernels_for(isa::portable).north_halves(tables, t.north, expected);
+      const detail::quarter_view west = tables.west().on(t.north & ((1U << h) - 1)),
+                                 east = tables.east().on(t.north >> h);
+      const int k = std::popcount(t.north & ((1U << h) - 1));
+      const std::size_t count = detail::quadrant_kernels_for(isa::portable).north_halves(west, east, h, k, expected);
       for (const detail::quadrant_kernel_variant& v : detail::quadrant_kernel_variants()) {
         if (!detail::cpu_supports(v)) continue;
-        ASSERT_EQ(v.kernels->north_halves(tables, t.north, got), count);
+        ASSERT_EQ(v.kernels->north_halves(west, east, h, k, got), count);
         ASSERT_TRUE(std::equal(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(count), expected.begin()))
             << v.name << ", n = " << n << ", north " << t.north;
       }
@@ -232,8 +291,12 @@ TEST(QuadrantKernelTest, EveryVariantJoinsTheSameHalves) {
 }
 
 TEST(QuadrantMemoryTest, EstimateGrowsAndCoversTheTables) {
+  constexpr std::uint64_t unbounded = UINT64_MAX;  // always the whole tables
   for (int n = 6; n <= 24; ++n) {
-    EXPECT_GT(memory_estimate(n, engine::quadrant), memory_estimate(n - 1, engine::quadrant)) << n;
+    EXPECT_GT(memory_estimate(n, engine::quadrant, 2, unbounded),
+              memory_estimate(n - 1, engine::quadrant, 2, unbounded))
+        << n;
+    EXPECT_TRUE(detail::quadrant_layout_for(n, 2, unbounded).tables);
   }
   EXPECT_EQ(memory_estimate(20, engine::symmetric), 0u);
   // The real tables stay within the estimate.
@@ -241,6 +304,39 @@ TEST(QuadrantMemoryTest, EstimateGrowsAndCoversTheTables) {
     const detail::half_board_tables tables(n);
     EXPECT_LE(tables.bytes(), memory_estimate(n, engine::quadrant, 1)) << n;
   }
+}
+
+// Under a bound the whole tables do not fit, the engine builds each
+// subproblem's quarters, then also slices its groups; the estimate follows
+// the bound, and the counts stay exact.
+TEST(QuadrantMemoryTest, SmallerBoundsChooseSmallerLayouts) {
+  constexpr std::uint64_t mib = 1024 * 1024;
+  const detail::quadrant_layout roomy = detail::quadrant_layout_for(20, 2, 64ULL << 30);
+  EXPECT_TRUE(roomy.tables);
+  const detail::quadrant_layout lists = detail::quadrant_layout_for(20, 2, 128 * mib);
+  EXPECT_FALSE(lists.tables);
+  EXPECT_LE(lists.bytes, 128 * mib);
+  EXPECT_LT(lists.bytes, roomy.bytes);
+  const detail::quadrant_layout squeezed = detail::quadrant_layout_for(18, 2, 16 * mib);
+  EXPECT_FALSE(squeezed.tables);
+  EXPECT_LE(squeezed.bytes, 16 * mib);
+  EXPECT_LE(memory_estimate(18, engine::quadrant, 2, 16 * mib), 16 * mib);
+  for (int n = 22; n <= 24; ++n) {  // boards whose tables alone pass the bound, sliced
+    const detail::quadrant_layout l = detail::quadrant_layout_for(n, 2, 1024 * mib);
+    EXPECT_FALSE(l.tables) << n;
+    EXPECT_LE(l.bytes, 1024 * mib) << n;
+  }
+  // A run given a bound its tables do not fit counts exactly, in slices.
+  const std::uint64_t tight = 10 * mib;
+  const detail::quadrant_layout small = detail::quadrant_layout_for(14, 2, tight);
+  ASSERT_FALSE(small.tables);
+  ASSERT_NE(small.max_group, 0U);
+  ASSERT_LE(small.bytes, tight);
+  count_options o;
+  o.kind = engine::quadrant;
+  o.threads = 2;
+  o.max_memory = tight;
+  EXPECT_EQ(count(14, o).total, *published_total(14));
 }
 
 TEST(QuadrantMemoryTest, RefusesUpFrontWhenOverTheBound) {

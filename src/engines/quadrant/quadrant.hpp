@@ -15,10 +15,13 @@
 // north half using columns X is a west quarter (columns 0..h-1) on some rows
 // R with the columns of X there, joined with an east quarter on the other
 // rows with the rest of X, when no diagonal of one meets the other. The
-// quarter tables, every placement of each quarter indexed by (rows,
-// columns), are small (915,442 placements per quarter at n = 18), so memory
-// no longer grows with the number of half boards.
+// quarters come from whole tables, every placement of each quarter indexed
+// by (columns, rows) (915,442 per quarter at n = 18, but 2^n offsets: 15 GiB
+// at n = 24), or, where those do not fit the memory bound, from lists built
+// per subproblem on its own column sets (quarter_list); groups too large for
+// the bound are joined and counted in slices (quadrant_layout_for).
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -47,26 +50,37 @@ constexpr std::uint64_t south_mask(std::uint32_t left, std::uint32_t right, std:
   return std::uint64_t{(right << 1) & full} | (std::uint64_t{left >> 1} << 32);
 }
 
+/// The placements of one quarter on one column set, by the rows they use:
+/// what a half board's join reads. Row set r's placements are
+/// [offsets[r], offsets[r + 1]) of `masks` (north_mask contributions) and of
+/// the parallel `signatures` (the diagonals that can meet the other quarter
+/// of the half, see quarter_tables.cpp).
+struct quarter_view {
+  const std::uint32_t* offsets = nullptr;
+  const std::uint64_t* masks = nullptr;
+  const std::uint32_t* signatures = nullptr;
+
+  std::span<const std::uint64_t> masks_on(std::uint32_t rows) const noexcept {
+    return {masks + offsets[rows], masks + offsets[rows + 1]};
+  }
+  std::span<const std::uint32_t> signatures_on(std::uint32_t rows) const noexcept {
+    return {signatures + offsets[rows], signatures + offsets[rows + 1]};
+  }
+};
+
 /// Every placement of non-attacking queens, any number, at most one per row
 /// and column, on rows 0..h-1 and `width` columns from `first_column` of an
-/// n-board; grouped by the rows and columns it uses.
+/// n-board; grouped by the rows and columns it uses. 2^(h + width) offsets:
+/// the size of the board (15 GiB at n = 24), so only where memory allows.
 class quarter_table {
  public:
   quarter_table() = default;
   /// Throws run_cancelled once `*cancel` is set (null: never).
   quarter_table(int n, int first_column, int width, const std::atomic<bool>* cancel = nullptr);
 
-  /// Placements using exactly `rows` (bit r = row r) and `columns` (bit j =
-  /// column first_column + j), as north_mask contributions and as
-  /// signatures: the diagonals that can meet the other quarter of the half
-  /// (see quarter_tables.cpp); the two spans are parallel.
-  std::span<const std::uint64_t> masks(std::uint32_t rows, std::uint32_t columns) const noexcept {
-    const std::size_t key = (std::size_t{columns} << rows_) | rows;
-    return {masks_.data() + offsets_[key], masks_.data() + offsets_[key + 1]};
-  }
-  std::span<const std::uint32_t> signatures(std::uint32_t rows, std::uint32_t columns) const noexcept {
-    const std::size_t key = (std::size_t{columns} << rows_) | rows;
-    return {signatures_.data() + offsets_[key], signatures_.data() + offsets_[key + 1]};
+  /// The placements using exactly `columns` (bit j = column first_column + j).
+  quarter_view on(std::uint32_t columns) const noexcept {
+    return {offsets_.data() + (std::size_t{columns} << rows_), masks_.data(), signatures_.data()};
   }
   std::size_t size() const noexcept { return masks_.size(); }
   std::size_t bytes() const noexcept;
@@ -97,10 +111,69 @@ class half_board_tables {
   quarter_table west_, east_;
 };
 
-/// Peak bytes of the quadrant engine for board n on `threads` threads: the
-/// tables (from tabled quarter placement counts), the plan and each thread's
-/// buffers.
-std::uint64_t quadrant_memory_bytes(int n, int threads) noexcept;
+/// One quarter's placements on one column set, built when a subproblem needs
+/// them: memory follows the largest column set (about 12 MiB at n = 24, 320
+/// MiB at n = 28 per list), not the board. Reusable: allocates nothing once
+/// grown.
+class quarter_list {
+ public:
+  /// Every placement on rows 0..h-1 (h = n/2) of the n-board using exactly
+  /// `columns` (bit j = column first_column + j, j < width), one queen per
+  /// column; valid until the next build (which reuses it when it asks for
+  /// the same).
+  quarter_view build(int n, int first_column, int width, std::uint32_t columns);
+  std::size_t bytes() const noexcept;
+
+ private:
+  struct placement {
+    std::uint64_t mask;
+    std::uint32_t signature, rows;
+  };
+  std::array<int, 4> built_ = {-1, -1, -1, -1};  // n, first column, width, columns of the last build
+  std::vector<placement> found_;                 // in search order
+  std::vector<std::uint32_t> offsets_;           // 2^h + 1, by row set
+  std::vector<std::uint64_t> masks_;
+  std::vector<std::uint32_t> signatures_;
+};
+
+/// Where a run's quarters come from: the whole tables, or (null) each
+/// subproblem's own, built in its thread's quarter_lists; and the most half
+/// boards a group may hold at once (0: no bound), beyond which a subproblem
+/// is counted in slices, north x south.
+class quarter_source {
+ public:
+  quarter_source(int n, const half_board_tables* tables, std::size_t max_group = 0) noexcept
+      : n_(n), tables_(tables), max_group_(max_group) {}
+  int board_size() const noexcept { return n_; }
+  bool has_tables() const noexcept { return tables_ != nullptr; }
+  std::size_t max_group() const noexcept { return max_group_; }
+  /// The west and east quarters of the north halves using exactly `columns`
+  /// (bit c = column c; h of them), from the tables or built in `west`, `east`.
+  std::array<quarter_view, 2> quarters(std::uint32_t columns, quarter_list& west, quarter_list& east) const;
+
+ private:
+  int n_;
+  const half_board_tables* tables_;
+  std::size_t max_group_;
+};
+
+/// How a quadrant run of board n on `threads` threads fits in `max_memory`
+/// (0 = default_memory_limit()), and what it then needs at the peak.
+struct quadrant_layout {
+  /// The whole quarter tables (fastest, where they fit), or each
+  /// subproblem's quarters built when it runs.
+  bool tables = true;
+  /// The most half boards per group before a subproblem is counted in
+  /// slices (0: never sliced).
+  std::size_t max_group = 0;
+  /// Peak bytes: tables or quarter lists, the plan and each thread's buffers
+  /// (from tabled placement counts). More than `max_memory` when no layout fits.
+  std::uint64_t bytes = 0;
+};
+quadrant_layout quadrant_layout_for(int n, int threads, std::uint64_t max_memory) noexcept;
+
+/// quadrant_layout_for(n, threads, max_memory).bytes.
+std::uint64_t quadrant_memory_bytes(int n, int threads, std::uint64_t max_memory) noexcept;
 
 /// One subproblem: the solutions whose north half, rows 0..n/2-1, uses
 /// exactly the columns `north` (bit c = column c), with the middle row's
@@ -123,6 +196,9 @@ const std::vector<quadrant_task>& quadrant_tasks_of(const engine_plan& p) noexce
 /// Reusable buffers of one thread's solves.
 struct quadrant_scratch {
   std::vector<std::uint64_t> north, south;
+  // A subproblem's quarters, when the run keeps no tables: the north's, then
+  // the south's (both at once when counted in slices).
+  quarter_list west, east, south_west, south_east;
   pair_scratch pairs;
 };
 
@@ -131,13 +207,15 @@ struct quadrant_kernels {
   /// The solutions one task stands for (weight included), of `slices`.
   /// Allocates nothing once `scratch` has grown. Throws std::overflow_error
   /// past 2^64.
-  std::uint64_t (*solve)(const half_board_tables& tables, const quadrant_task& task, int slices,
+  std::uint64_t (*solve)(const quarter_source& quarters, const quadrant_task& task, int slices,
                          quadrant_scratch& scratch);
-  /// Writes to out[0..count) every placement of the north half of the
-  /// tables' board that uses exactly `columns` (h of them), as north_mask, and
-  /// returns count. `out` only grows (its size is a capacity). The order is
-  /// fixed for given n and columns.
-  std::size_t (*north_halves)(const half_board_tables& tables, std::uint32_t columns, std::vector<std::uint64_t>& out);
+  /// Writes to out[0..count) every placement of the north half (rows 0..h-1)
+  /// joined from `west` and `east`, the quarters of one column set with
+  /// `west_queens` queens in the west, as north_mask, and returns count.
+  /// `out` only grows (its size is a capacity). The order is fixed for given
+  /// n and columns.
+  std::size_t (*north_halves)(const quarter_view& west, const quarter_view& east, int h, int west_queens,
+                              std::vector<std::uint64_t>& out);
   /// count_disjoint_pairs (pair_counter.hpp) for this instruction set.
   std::uint64_t (*count_pairs)(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
                                pair_scratch& scratch);

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -114,16 +115,24 @@ std::vector<quadrant_task> quadrant_tasks(int n, int slices) {
 
 class quadrant_context final : public engine_context {
  public:
+  // The whole quarter tables where they fit in `max_memory`, else each
+  // subproblem builds its own quarters, in slices where a group would not
+  // fit (quadrant_layout_for).
   quadrant_context(int n, const std::vector<quadrant_task>& tasks, int slices, isa kernels,
-                   const std::atomic<bool>* cancel)
-      : tables_(n, cancel), tasks_(tasks), slices_(slices), kernels_(quadrant_kernels_for(kernels)) {}
+                   const quadrant_layout& layout, const std::atomic<bool>* cancel)
+      : tables_(layout.tables ? std::make_unique<half_board_tables>(n, cancel) : nullptr),
+        source_(n, tables_.get(), layout.max_group),
+        tasks_(tasks),
+        slices_(slices),
+        kernels_(quadrant_kernels_for(kernels)) {}
 
   subproblem_count solve(std::size_t index) override {
-    return {kernels_.solve(tables_, tasks_[index], slices_, scratch_.local()), 0};
+    return {kernels_.solve(source_, tasks_[index], slices_, scratch_.local()), 0};
   }
 
  private:
-  const half_board_tables tables_;
+  const std::unique_ptr<const half_board_tables> tables_;
+  const quarter_source source_;
   const std::vector<quadrant_task>& tasks_;
   int slices_;
   const quadrant_kernels& kernels_;
@@ -155,8 +164,10 @@ class quadrant_plan final : public engine_plan {
   // tables are built: count every one alike.
   std::uint64_t estimated_work(std::size_t) const override { return 1; }
 
-  std::unique_ptr<engine_context> make_context(isa kernels, const std::atomic<bool>* cancel) const override {
-    return std::make_unique<quadrant_context>(n_, tasks_, slices_, kernels, cancel);
+  std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,
+                                               const std::atomic<bool>* cancel) const override {
+    return std::make_unique<quadrant_context>(n_, tasks_, slices_, kernels,
+                                              quadrant_layout_for(n_, threads, max_memory), cancel);
   }
 
   const std::vector<quadrant_task>& tasks() const noexcept { return tasks_; }

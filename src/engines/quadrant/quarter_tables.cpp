@@ -10,6 +10,7 @@
 #include "engines/quadrant/quadrant.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/execute.hpp"
+#include "nqueens/memory.hpp"
 
 namespace nqueens::detail {
 
@@ -29,6 +30,30 @@ constexpr quarter_count tabled_quarters[] = {
     {7, 8, 42807},     {8, 8, 118969},     {8, 9, 316395},     {9, 9, 915442},      {9, 10, 2524999},
     {10, 10, 7535369}, {10, 11, 21637115}, {11, 11, 66807234}, {11, 12, 198770307}, {12, 12, 633443407},
 };
+
+// The most placements of an h x w quarter on any one column set (one queen
+// per column, any rows), counted once by enumeration up to h = 12; beyond,
+// extrapolated: each row more multiplies it by about 5.5, a factor itself
+// growing by about 0.15 (measured 4.6, 5.0, 5.4, 5.5 for h = 9..12).
+struct largest_column_set {
+  int h, w;
+  std::uint64_t placements;
+};
+constexpr largest_column_set tabled_largest[] = {
+    {0, 0, 1},        {0, 1, 1},         {1, 1, 1},       {1, 2, 2},       {2, 2, 2},        {2, 3, 3},
+    {3, 3, 4},        {3, 4, 6},         {4, 4, 10},      {4, 5, 12},      {5, 5, 26},       {5, 6, 34},
+    {6, 6, 92},       {6, 7, 120},       {7, 7, 296},     {7, 8, 408},     {8, 8, 1174},     {8, 9, 1660},
+    {9, 9, 5366},     {9, 10, 7444},     {10, 10, 26548}, {10, 11, 37108}, {11, 11, 143140}, {11, 12, 208654},
+    {12, 12, 788698}, {12, 13, 1187854},
+};
+
+double largest_quarter_list(int h, int w) noexcept {
+  for (const largest_column_set& q : tabled_largest) {
+    if (q.h == h && q.w == w) return static_cast<double>(q.placements);
+  }
+  if (h <= 12) return 1e30;  // not a quarter of any board the engine takes
+  return largest_quarter_list(h - 1, w - 1) * (5.7 + 0.15 * (h - 13));
+}
 
 double quarter_placements(int h, int w) noexcept {
   for (const quarter_count& q : tabled_quarters) {
@@ -153,28 +178,134 @@ half_board_tables::half_board_tables(int n, const std::atomic<bool>* cancel) : n
                        [&] { east_ = quarter_table(n, n / 2, n - n / 2, cancel); });
 }
 
-std::uint64_t quadrant_memory_bytes(int n, int threads) noexcept {
+quarter_view quarter_list::build(int n, int first_column, int width, std::uint32_t columns) {
+  const int h = n / 2;
+  const std::uint32_t full = low_bits(width);
+  // Neighbouring subproblems of a plan share column sets (the east ones
+  // change slowly): the last list is kept.
+  const std::array<int, 4> key = {n, first_column, width, static_cast<int>(columns)};
+  if (key == built_) return {offsets_.data(), masks_.data(), signatures_.data()};
+  built_ = key;
+  // One search over the rows, each empty or holding a queen on a column of
+  // the set (sharing every prefix among the row sets, unlike a search per
+  // row set, which took 5x longer), into scratch; then grouped by row set.
+  found_.clear();
+  struct walker {
+    int n, h, first_column, queens;
+    std::uint32_t full, allowed;  // the quarter's columns; the set's
+    std::vector<placement>& found;
+    void walk(int row, std::uint32_t rows, int placed, std::uint32_t used, std::uint32_t left, std::uint32_t right,
+              std::uint64_t mask, std::uint32_t sig) {
+      if (h - row < queens - placed) return;  // too few rows left for the set
+      if (row == h) {
+        found.push_back({mask, sig, rows});
+        return;
+      }
+      walk(row + 1, rows, placed, used, (left << 1) & full, right >> 1, mask, sig);  // no queen on this row
+      for (std::uint32_t free = allowed & ~(used | left | right); free != 0; free = clear_lowest_bit(free)) {
+        const std::uint32_t bit = lowest_bit(free);
+        const int column = first_column + column_of(bit);
+        walk(row + 1, rows | (std::uint32_t{1} << row), placed + 1, used | bit, ((left | bit) << 1) & full,
+             (right | bit) >> 1, mask | crossing(n, h, row, column), sig | signature(h, row, column));
+      }
+    }
+  };
+  walker{n, h, first_column, std::popcount(columns), full, columns & full, found_}.walk(0, 0, 0, 0, 0, 0, 0, 0);
+  offsets_.assign((std::size_t{1} << h) + 1, 0);
+  for (const placement& p : found_) ++offsets_[p.rows + 1];
+  for (std::size_t k = 1; k < offsets_.size(); ++k) offsets_[k] += offsets_[k - 1];
+  masks_.resize(found_.size());
+  signatures_.resize(found_.size());
+  for (const placement& p : found_) {  // offsets_[rows] ends as the end of the group: shifted back below
+    const std::uint32_t at = offsets_[p.rows]++;
+    masks_[at] = p.mask;
+    signatures_[at] = p.signature;
+  }
+  for (std::size_t k = offsets_.size() - 1; k > 0; --k) offsets_[k] = offsets_[k - 1];
+  offsets_[0] = 0;
+  return {offsets_.data(), masks_.data(), signatures_.data()};
+}
+
+std::size_t quarter_list::bytes() const noexcept {
+  return offsets_.capacity() * sizeof(std::uint32_t) + masks_.capacity() * sizeof(std::uint64_t) +
+         signatures_.capacity() * sizeof(std::uint32_t) + found_.capacity() * sizeof(placement);
+}
+
+std::array<quarter_view, 2> quarter_source::quarters(std::uint32_t columns, quarter_list& west,
+                                                     quarter_list& east) const {
+  const int h = n_ / 2;
+  const std::uint32_t west_columns = columns & low_bits(h);
+  const std::uint32_t east_columns = columns >> h;
+  if (tables_ != nullptr) return {tables_->west().on(west_columns), tables_->east().on(east_columns)};
+  return {west.build(n_, 0, h, west_columns), east.build(n_, h, n_ - h, east_columns)};
+}
+
+namespace {
+
+struct memory_parts {
+  double tables, lists_per_thread, groups_per_thread, plan;
+};
+
+memory_parts quadrant_memory_parts(int n) noexcept {
   const int h = n / 2;
   const auto quarter = [&](int w) {
     return 12.0 * quarter_placements(h, w) + 4.0 * std::ldexp(1.0, h + w);  // masks and signatures, offsets
   };
-  const double tables = quarter(h) + quarter(n - h);
+  memory_parts m{};
+  m.tables = quarter(h) + quarter(n - h);
+  // Four lists (both quarters of both halves): their masks and signatures,
+  // and the search's 16-byte records, each grown by doubling (so up to twice
+  // the largest column set's), and 2^h offsets.
+  m.lists_per_thread = 4 * (2 * 28.0 * largest_quarter_list(h, n - h) + 4.0 * std::ldexp(1.0, h));
   // Per thread: the two groups of one subproblem (grown with join slack),
   // the pair counter's sorted and bit-sliced copies of the south group and
   // its per-north entries: about 120 bytes per half board of the largest
   // group, which is about 3 times the average (measured 2.7 at n = 18).
   double sets = 1;
   for (int k = 1; k <= h; ++k) sets = sets * (n - h + k) / k;  // C(n, h)
-  const double per_thread = 120.0 * 3.0 * half_placements(n) / sets + 1e6;
+  m.groups_per_thread = 120.0 * 3.0 * half_placements(n) / sets + 1e6;
   // The plan: about C(n, h)/4 classes for even n, n C(n-1, h)/4 = (h + 1)
   // C(n, h)/4 for odd n (970 288 at n = 21), each a subproblem, its count,
   // flags and index, and the checkpoint's copy: about 100 bytes.
   const double subproblems = (n % 2 == 0 ? sets : (n - h) * sets) / 4.0;
-  const double plan = 100.0 * subproblems;
-  // 10% and 8 MiB of margin: measured 206 MiB at n = 20 on 2 threads (the
-  // whole process) against 192 MiB without it.
-  const double bytes = 1.1 * (tables + plan + std::max(threads, 1) * per_thread) + 8.0 * 1024 * 1024;
-  return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
+  m.plan = 100.0 * subproblems;
+  return m;
+}
+
+// 10% and 8 MiB of margin: measured 206 MiB at n = 20 on 2 threads (the
+// whole process) against 192 MiB without it.
+std::uint64_t with_margin(double bytes) noexcept {
+  const double total = 1.1 * bytes + 8.0 * 1024 * 1024;
+  return total >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(total);
+}
+
+}  // namespace
+
+quadrant_layout quadrant_layout_for(int n, int threads, std::uint64_t max_memory) noexcept {
+  if (max_memory == 0) max_memory = default_memory_limit();
+  const memory_parts m = quadrant_memory_parts(n);
+  const double t = std::max(threads, 1);
+  quadrant_layout layout;
+  layout.bytes = with_margin(m.tables + m.plan + t * m.groups_per_thread);
+  if (layout.bytes <= max_memory) return layout;
+  layout.tables = false;
+  const double fixed = m.plan + t * m.lists_per_thread;
+  layout.bytes = with_margin(fixed + t * m.groups_per_thread);
+  if (layout.bytes <= max_memory) return layout;
+  // Slices: each thread's groups get what is left, at 120 bytes per half
+  // board of a group (see quadrant_memory_parts); at least a quarter list's
+  // worth, so that a slice can always take one more outer placement's joins.
+  constexpr double small_buffers = 256 * 1024;  // the pair counter's per-key arrays and block table
+  const double left = (static_cast<double>(max_memory) - 8.0 * 1024 * 1024) / 1.1 - fixed;
+  const double fewest = largest_quarter_list(n / 2, n - n / 2) + 4096;
+  const double halves = std::max(fewest, std::floor((left / t - small_buffers) / 120.0));
+  layout.max_group = halves >= 1e15 ? std::size_t{1} << 50 : static_cast<std::size_t>(halves);
+  layout.bytes = with_margin(fixed + t * (120.0 * halves + small_buffers));
+  return layout;
+}
+
+std::uint64_t quadrant_memory_bytes(int n, int threads, std::uint64_t max_memory) noexcept {
+  return quadrant_layout_for(n, threads, max_memory).bytes;
 }
 
 }  // namespace nqueens::detail
