@@ -53,6 +53,8 @@ int plan::split_depth() const noexcept { return impl_ != nullptr ? impl_->split_
 // quadrant engine's estimates are all 1 too, so there they count as much as
 // its subproblems in the progress fraction: 21% of the plan at n = 16, 5% at
 // n = 20).
+bool plan::uniform_work() const noexcept { return impl_ == nullptr || impl_->uniform_work(); }
+
 std::uint64_t plan::estimated_work(std::size_t index) const {
   return index < engine_size_ ? impl_->estimated_work(index) : 1;
 }

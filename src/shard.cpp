@@ -16,6 +16,15 @@ std::vector<std::size_t> shard_indices(const plan& p, shard_spec s) {
     throw std::invalid_argument("shard " + std::to_string(s.index) + "/" + std::to_string(s.count) +
                                 " is out of range: expected I/M with 0 <= I < M <= " + std::to_string(max_shards));
   }
+  if (p.uniform_work()) {
+    // Equal estimates: the greedy assignment below deals the indices out in
+    // turn (index i to shard i mod M), computed directly, so that a shard of
+    // a plan of 10^8 subproblems costs its own size, not a sort of the plan.
+    std::vector<std::size_t> mine;
+    const auto count = static_cast<std::size_t>(s.count);
+    for (std::size_t i = static_cast<std::size_t>(s.index); i < p.size(); i += count) mine.push_back(i);
+    return mine;
+  }
   std::vector<std::size_t> all(p.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   if (s.whole()) return all;

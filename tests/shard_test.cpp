@@ -62,6 +62,26 @@ TEST(ShardBalanceTest, ShardsCarrySimilarEstimatedWork) {
   }
 }
 
+// A plan whose estimates are all equal (the quadrant engine's) is dealt out
+// in turn, index i to shard i mod M: what the greedy balance gives for equal
+// estimates, found without sorting the plan; a plan with unequal estimates
+// does not take that path.
+TEST(ShardBalanceTest, EqualEstimatesAreDealtOutInTurn) {
+  const plan quadrant(14, {.kind = engine::quadrant});
+  ASSERT_TRUE(quadrant.uniform_work());
+  for (std::size_t i = 0; i < quadrant.size(); ++i) ASSERT_EQ(quadrant.estimated_work(i), 1U);
+  for (const int shards : {1, 3, 1000}) {
+    for (int k = 0; k < shards; k += std::max(1, shards / 7)) {
+      std::vector<std::size_t> expected;
+      for (std::size_t i = static_cast<std::size_t>(k); i < quadrant.size(); i += static_cast<std::size_t>(shards)) {
+        expected.push_back(i);
+      }
+      EXPECT_EQ(shard_indices(quadrant, {k, shards}), expected) << k << "/" << shards;
+    }
+  }
+  EXPECT_FALSE(plan(14, {.kind = engine::symmetric}).uniform_work());
+}
+
 TEST(ShardBalanceTest, RejectsBadShards) {
   const plan p(8);
   EXPECT_THROW(shard_indices(p, {4, 4}), std::invalid_argument);

@@ -87,6 +87,9 @@ class plan {
   /// small factor of its real cost, which is what a percentage, an ETA and a
   /// balanced shard need. Precondition: index < size().
   std::uint64_t estimated_work(std::size_t index) const;
+  /// True when every subproblem's estimated_work is 1 (the quadrant plan's,
+  /// and a rotational plan's).
+  bool uniform_work() const noexcept;
 
   /// The engine's own plan (library internals); null for a rotational plan.
   const detail::engine_plan* engine_plan() const noexcept { return impl_.get(); }

@@ -26,7 +26,9 @@ inline constexpr int max_shards = 1 << 20;
 /// The subproblem indices of shard `s` of `p`, in increasing order. Shards
 /// are balanced by estimated work (estimate_work): subproblems are taken from
 /// the largest down and each goes to the shard with the least work so far
-/// (ties to the lower shard), so every shard gets a similar load. Every index
+/// (ties to the lower shard), so every shard gets a similar load; where every
+/// estimate is equal (plan::uniform_work) that is index i to shard i mod M,
+/// found without sorting the plan. Every index
 /// is in exactly one shard; with more shards than subproblems some are empty.
 /// Throws std::invalid_argument unless 0 <= s.index < s.count <= max_shards.
 std::vector<std::size_t> shard_indices(const plan& p, shard_spec s);

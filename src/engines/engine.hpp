@@ -48,6 +48,9 @@ class engine_plan {
   /// Relative work of subproblem `index`, at least 1: progress and shards
   /// weigh subproblems by it.
   virtual std::uint64_t estimated_work(std::size_t index) const = 0;
+  /// True when estimated_work is 1 for every subproblem: shards then need
+  /// no sort of the estimates.
+  virtual bool uniform_work() const noexcept { return false; }
   /// Builds what running this plan with `kernels` on `threads` threads
   /// needs, within `max_memory` bytes (resolved, never 0: the engine picks
   /// the layout its memory_estimate priced for that bound), on the calling

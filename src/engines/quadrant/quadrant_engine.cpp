@@ -163,6 +163,7 @@ class quadrant_plan final : public engine_plan {
   // A task's cost depends on the sizes of its two groups, known only once the
   // tables are built: count every one alike.
   std::uint64_t estimated_work(std::size_t) const override { return 1; }
+  bool uniform_work() const noexcept override { return true; }
 
   std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,
                                                const std::atomic<bool>* cancel) const override {
