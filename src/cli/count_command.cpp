@@ -123,7 +123,13 @@ int run_count(const std::vector<std::string>& args) {
   // A signal is never swallowed, not even one that came as a short run
   // finished: the scheduler that sent it is told the run was stopped.
   if (!r.complete || stop_requested()) return report_interruption(r, opts.checkpoint);
-  return print_count_result(r, *request);
+  const int status = print_count_result(r, *request);
+  // Nor one that came while the result was printed: it is reported, and from
+  // here to the exit the default action ends the process (the fault suite
+  // caught a SIGTERM in that window answered with 0).
+  restore_default_stop_handlers();
+  if (stop_requested()) return report_interruption(r, opts.checkpoint);
+  return status;
 }
 
 }  // namespace nqueens::cli

@@ -28,6 +28,14 @@ void install_stop_handlers() {
   sigaction(SIGTERM, &action, nullptr);
 }
 
+void restore_default_stop_handlers() {
+  struct sigaction action {};
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
 const std::atomic<bool>& stop_requested() { return stop; }
 
 int stop_signal() { return signal_number.load(); }

@@ -14,6 +14,11 @@ namespace nqueens::cli {
 /// Installs the handlers. Call once, before counting.
 void install_stop_handlers();
 
+/// Gives SIGINT and SIGTERM their default action back (ending the process
+/// with 128 + signal): for the last moments of a run, where nothing would
+/// look at stop_requested() any more.
+void restore_default_stop_handlers();
+
 /// Set by the first SIGINT or SIGTERM.
 const std::atomic<bool>& stop_requested();
 
