@@ -18,23 +18,20 @@ extern "C" void on_stop_signal(int sig) {
   signal_number.store(sig);
 }
 
+// Gives SIGINT and SIGTERM the action `handler`.
+void set_stop_action(void (*handler)(int)) {
+  struct sigaction action {};
+  action.sa_handler = handler;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
 }  // namespace
 
-void install_stop_handlers() {
-  struct sigaction action {};
-  action.sa_handler = on_stop_signal;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-}
+void install_stop_handlers() { set_stop_action(on_stop_signal); }
 
-void restore_default_stop_handlers() {
-  struct sigaction action {};
-  action.sa_handler = SIG_DFL;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-}
+void restore_default_stop_handlers() { set_stop_action(SIG_DFL); }
 
 const std::atomic<bool>& stop_requested() { return stop; }
 
