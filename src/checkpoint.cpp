@@ -204,7 +204,7 @@ checkpoint_file::~checkpoint_file() {
 }
 
 checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shard_spec shard)
-    : file_(std::move(file)), path_(file_.path()), finished_(p.size(), 0), counts_(p.size()) {
+    : file_(std::move(file)), path_(file_.path()), held_((p.size() + 63) / 64, 0) {
   if (file_.exists()) {
     load(p, shard);
   } else {
@@ -282,12 +282,15 @@ void checkpoint_journal::load(const plan& p, shard_spec shard) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) fail(reason::unusable, "cannot read " + name + ": " + std::strerror(errno));
   const auto file_size = static_cast<std::uint64_t>(st.st_size);
-  std::vector<std::uint8_t> owned(p.size(), 0);  // the subproblems this shard counts
+  std::vector<std::uint64_t> owned(held_.size(), 0);  // a bit per subproblem this shard counts
   std::size_t owned_count = 0;
   for (const std::size_t i : shard_indices(p, shard)) {
-    owned[i] = 1;
+    owned[i / 64] |= std::uint64_t{1} << (i % 64);
     ++owned_count;
   }
+  const auto bit_of = [](const std::vector<std::uint64_t>& bits, std::size_t i) {
+    return ((bits[i / 64] >> (i % 64)) & 1U) != 0;
+  };
 
   // The first record that fails its checksum starts the tail. A crash during
   // one flush can leave there only what that flush was writing: a record cut
@@ -295,6 +298,11 @@ void checkpoint_journal::load(const plan& p, shard_spec shard) {
   // record may straddle the last page that did). So the tail is torn, and cut
   // off, when every byte past the first record_size - 1 of it is zero; any
   // other byte there is damage.
+  struct repeat {
+    std::size_t index, record_number;
+    subproblem_count count;
+  };
+  std::vector<repeat> repeats;  // records of a subproblem already held (none in a journal a run wrote)
   constexpr std::size_t block_records = 4096;
   std::vector<unsigned char> block(block_records * record_size);
   std::uint64_t offset = header_size;  // of block[0]
@@ -337,16 +345,21 @@ void checkpoint_journal::load(const plan& p, shard_spec shard) {
       const auto index = static_cast<std::size_t>(get(r + 4, 4));
       const subproblem_count c{get(r + 8, 8), get(r + 16, 8), get(r + 24, 8), get(r + 32, 8)};
       if (type == record_complete) {
-        if (finished_count_ != owned_count)
+        if (held_sums_.finished != owned_count)
           fail(reason::corrupt, where + " marks the run complete with subproblems missing");
         complete_ = true;
-      } else if (type == record_subproblem && index < p.size() && owned[index] != 0) {
-        if (finished_[index] != 0 && !(counts_[index] == c)) {
-          fail(reason::corrupt, where + " gives subproblem " + std::to_string(index) + " a second, different count");
+      } else if (type == record_subproblem && index < p.size() && bit_of(owned, index)) {
+        if (bit_of(held_, index)) {
+          // Harmless if it repeats the first record: checked below, once the
+          // first ones are known (a bit each is all this pass keeps).
+          if (repeats.size() >= owned_count) {
+            fail(reason::corrupt, where + " repeats a subproblem: more records than the shard has subproblems");
+          }
+          repeats.push_back({index, record_number, c});
+        } else {
+          held_[index / 64] |= std::uint64_t{1} << (index % 64);
+          accumulate(held_sums_, c);
         }
-        if (finished_[index] == 0) ++finished_count_;
-        finished_[index] = 1;
-        counts_[index] = c;
       } else {
         fail(reason::corrupt, where + " is not a valid record");
       }
@@ -356,6 +369,42 @@ void checkpoint_journal::load(const plan& p, shard_spec shard) {
     if (size < block.size()) break;
   }
   const std::uint64_t keep = tail.value_or(offset);
+  if (!repeats.empty()) {
+    // A repeated record must say what its subproblem's first record said:
+    // one more pass, looking only at the subproblems repeated.
+    std::sort(repeats.begin(), repeats.end(), [](const repeat& a, const repeat& b) {
+      return a.index != b.index ? a.index < b.index : a.record_number < b.record_number;
+    });
+    const auto slot = [&](std::size_t index) {  // the first repeat of `index`
+      return static_cast<std::size_t>(std::lower_bound(repeats.begin(), repeats.end(), index,
+                                                       [](const repeat& r, std::size_t i) { return r.index < i; }) -
+                                      repeats.begin());
+    };
+    std::vector<std::optional<subproblem_count>> first(repeats.size());
+    if (::lseek(fd, static_cast<off_t>(header_size), SEEK_SET) < 0) {
+      fail(reason::unusable, "cannot seek in " + name + ": " + std::strerror(errno));
+    }
+    for (std::uint64_t at_byte = header_size; at_byte < keep;) {
+      const ssize_t got =
+          read_up_to(fd, block.data(), static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), keep - at_byte)));
+      if (got <= 0) fail(reason::unusable, "cannot read " + name + ": " + std::strerror(errno));
+      for (std::size_t at = 0; at + record_size <= static_cast<std::size_t>(got); at += record_size) {
+        const unsigned char* r = block.data() + at;
+        if (get(r, 4) != record_subproblem) continue;
+        const std::size_t k = slot(static_cast<std::size_t>(get(r + 4, 4)));
+        if (k < repeats.size() && repeats[k].index == get(r + 4, 4) && !first[k]) {
+          first[k] = subproblem_count{get(r + 8, 8), get(r + 16, 8), get(r + 24, 8), get(r + 32, 8)};
+        }
+      }
+      at_byte += static_cast<std::uint64_t>(got);
+    }
+    for (const repeat& r : repeats) {
+      if (!(*first[slot(r.index)] == r.count)) {
+        fail(reason::corrupt, name + ": record " + std::to_string(r.record_number) + " gives subproblem " +
+                                  std::to_string(r.index) + " a second, different count");
+      }
+    }
+  }
   if (keep != offset) {
     dropped_bytes_ = static_cast<std::size_t>(offset - keep);
     if (::ftruncate(fd, static_cast<off_t>(keep)) != 0 || ::fsync(fd) != 0) {

@@ -66,21 +66,29 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
   if (context != nullptr && context->plan_fingerprint() != p.fingerprint()) {
     throw std::invalid_argument("the run context was built for another plan");
   }
-  std::vector<std::uint8_t> listed(p.size(), 0);
+  std::vector<std::uint64_t> listed((p.size() + 63) / 64, 0);  // a bit per subproblem: 9 MiB at n = 27
   for (const std::size_t index : indices) {
     if (index >= p.size()) {
       throw std::invalid_argument("subproblem index " + std::to_string(index) + " is outside the plan of " +
                                   std::to_string(p.size()));
     }
-    if (listed[index]++ != 0) {  // two tasks would write the same slot
+    const std::uint64_t bit = std::uint64_t{1} << (index % 64);
+    if ((listed[index / 64] & bit) != 0) {  // it would be counted twice
       throw std::invalid_argument("subproblem index " + std::to_string(index) + " is listed twice");
     }
+    listed[index / 64] |= bit;
   }
+  listed = {};
   execution run;
+  run.plan_size = p.size();
   run.threads = arena.threads();
-  run.counts.assign(p.size(), subproblem_count{});
-  run.finished.assign(p.size(), 0);
-  if (options.time_subproblems) run.subproblem_seconds.assign(p.size(), 0.0);
+  const bool keep = options.keep_results;
+  if (keep) {
+    run.indices.assign(indices.begin(), indices.end());
+    run.counts.assign(indices.size(), subproblem_count{});
+    run.finished.assign(indices.size(), 0);
+    if (options.time_subproblems) run.subproblem_seconds.assign(indices.size(), 0.0);
+  }
 
   const auto start = std::chrono::steady_clock::now();
   std::optional<run_context> own;
@@ -106,14 +114,16 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
             const auto begin =
                 options.time_subproblems ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
             const subproblem_count c = context->solve(index);
-            if (options.time_subproblems) {
-              run.subproblem_seconds[index] =
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+            if (keep) {
+              if (options.time_subproblems) {
+                run.subproblem_seconds[i] =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+              }
+              // Each slot is written by exactly one task; the arena's join
+              // publishes the writes to the caller.
+              run.counts[i] = c;
+              run.finished[i] = 1;
             }
-            // Each slot is written by exactly one task; the arena's join
-            // publishes the writes to the caller.
-            run.counts[index] = c;
-            run.finished[index] = 1;
             if (options.on_finished) options.on_finished(index, c);
           }
         },

@@ -15,6 +15,7 @@ void arena_executor::run(const plan& p, std::span<const std::size_t> indices, co
   options.max_memory = max_memory_;
   options.cancel = &stop;
   options.on_finished = report;
+  options.keep_results = false;  // the driver sums the reports
   execute(p, indices, options);
 }
 

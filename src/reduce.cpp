@@ -2,16 +2,19 @@
 
 namespace nqueens {
 
+void accumulate(totals& sums, const subproblem_count& c) {
+  sums.total = checked_add(sums.total, c.total);
+  sums.unique = checked_add(sums.unique, c.unique);
+  sums.symmetric_180 = checked_add(sums.symmetric_180, c.symmetric_180);
+  sums.symmetric_90 = checked_add(sums.symmetric_90, c.symmetric_90);
+  ++sums.finished;
+}
+
 totals reduce(const execution& run) {
   totals t;
-  t.subproblems = run.counts.size();
-  for (std::size_t i = 0; i < run.counts.size(); ++i) {
-    if (run.finished[i] == 0) continue;
-    t.total = checked_add(t.total, run.counts[i].total);
-    t.unique = checked_add(t.unique, run.counts[i].unique);
-    t.symmetric_180 = checked_add(t.symmetric_180, run.counts[i].symmetric_180);
-    t.symmetric_90 = checked_add(t.symmetric_90, run.counts[i].symmetric_90);
-    ++t.finished;
+  t.subproblems = run.plan_size;
+  for (std::size_t k = 0; k < run.counts.size(); ++k) {
+    if (run.finished[k] != 0) accumulate(t, run.counts[k]);
   }
   return t;
 }

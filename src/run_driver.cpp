@@ -32,16 +32,15 @@ struct run_state {
   std::uint64_t work_total = 0;
   std::uint64_t work_done = 0;
   std::uint64_t work_done_before = 0;  // from the journal
-  std::size_t finished = 0;
-  uint128 total = 0;
+  totals sums;                         // the journal's, then each report's
 };
 
 progress snapshot(run_state& st, std::size_t subproblems, int threads, clock_type::time_point start, bool last) {
   const std::lock_guard lock(st.mutex);
   progress p;
   p.subproblems = subproblems;
-  p.finished = st.finished;
-  p.total_so_far = st.total;
+  p.finished = st.sums.finished;
+  p.total_so_far = st.sums.total;
   p.threads = threads;
   p.last = last;
   p.elapsed_seconds = seconds_since(start);
@@ -92,7 +91,6 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
                    checkpoint_file journal_file) {
   const int n = p.board_size();
   std::unique_ptr<checkpoint_journal> journal;
-  const std::vector<std::size_t> mine = shard_indices(p, options.shard);
   if (!journal_file.empty()) {
     journal = std::make_unique<checkpoint_journal>(std::move(journal_file), p, options.shard);
   }
@@ -105,48 +103,45 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   r.split_depth = p.split_depth();
   r.plan_fingerprint = p.fingerprint();
   r.shard = options.shard;
-  r.shard_subproblems = mine.size();
 
+  // What is left of this shard, in dispatch order: the run's only list of
+  // subproblems (8 bytes each), so a shard costs its own size, and sums
+  // are kept, not per-subproblem results.
   std::vector<std::size_t> todo;
-  for (const std::size_t i : mine) {
-    if (!journal || journal->finished()[i] == 0) todo.push_back(i);
+  {
+    std::vector<std::size_t> mine = shard_indices(p, options.shard);
+    r.shard_subproblems = mine.size();
+    if (journal) std::erase_if(mine, [&](std::size_t i) { return journal->holds(i); });
+    r.resumed = r.shard_subproblems - mine.size();
+    todo = dispatch_order(mine);  // every prefix a fair sample: an honest progress fraction
   }
-  r.resumed = mine.size() - todo.size();
-  todo = dispatch_order(todo);  // every prefix a fair sample: an honest progress fraction
 
   const bool watch = options.on_progress || journal || options.cancel != nullptr;
   run_state state;
-  std::vector<std::uint64_t> work;
+  if (journal) state.sums = journal->held();
+  // Progress weighs subproblems by their estimates; equal ones (the
+  // quadrant plan's) need no sum over the plan.
+  const bool weighed = options.on_progress && !p.uniform_work();
   if (options.on_progress) {
-    work = estimate_work(p);
-    for (const std::size_t i : mine) {
-      state.work_total += work[i];
-      if (journal && journal->finished()[i] != 0) {
-        state.work_done += work[i];
-        state.total += journal->counts()[i].total;
-      }
+    std::uint64_t left = 0;
+    for (const std::size_t i : todo) left += weighed ? p.estimated_work(i) : 1;
+    if (weighed) {
+      for (const std::size_t i : shard_indices(p, options.shard)) state.work_total += p.estimated_work(i);
+    } else {
+      state.work_total = r.shard_subproblems;
     }
+    state.work_done = state.work_total - left;
     state.work_done_before = state.work_done;
   }
-  state.finished = r.resumed;
 
   // A cancel that came during planning stops the run before it starts.
   std::atomic<bool> stop{options.cancel != nullptr && options.cancel->load()};
   std::exception_ptr helper_error;
-  execution run;
-  run.counts.assign(p.size(), subproblem_count{});
-  run.finished.assign(p.size(), 0);
-  // Each index is reported once, so each slot has one writer; the executor's
-  // return publishes the writes to this thread.
   const report_fn report = [&](std::size_t index, const subproblem_count& c) {
-    run.counts[index] = c;
-    run.finished[index] = 1;
-    if (!watch) return;
     if (journal) journal->record(index, c);
     const std::lock_guard lock(state.mutex);
-    ++state.finished;
-    state.total += c.total;
-    if (!work.empty()) state.work_done += work[index];
+    accumulate(state.sums, c);
+    state.work_done += weighed ? p.estimated_work(index) : 1;
   };
   const int threads = exec.threads();
   {
@@ -162,7 +157,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
         if (options.on_progress &&
             std::chrono::duration<double>(now - last_progress).count() >= options.progress_interval_seconds) {
           last_progress = now;
-          options.on_progress(snapshot(state, mine.size(), threads, start, false));
+          options.on_progress(snapshot(state, r.shard_subproblems, threads, start, false));
         }
         if (journal && std::chrono::duration<double>(now - last_flush).count() >= options.checkpoint_interval_seconds) {
           last_flush = now;
@@ -180,23 +175,15 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   }
   if (helper_error) std::rethrow_exception(helper_error);
 
-  if (journal) {
-    journal->flush();
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      if (journal->finished()[i] != 0) {
-        run.counts[i] = journal->counts()[i];
-        run.finished[i] = 1;
-      }
-    }
-  }
-  const totals sums = reduce(run);  // only this shard's subproblems ever finish
+  if (journal) journal->flush();
+  const totals sums = state.sums;  // the executor has returned: no report is still running
   r.threads = threads;
   r.scope = p.scope();
   r.total = sums.total;
   r.symmetric_180 = sums.symmetric_180;
   r.symmetric_90 = sums.symmetric_90;
   r.finished = sums.finished;
-  r.complete = sums.finished == mine.size();
+  r.complete = sums.finished == r.shard_subproblems;
   const bool everything = r.complete && options.shard.whole() && p.scope() == plan_scope::all;
   if (everything) {
     r.unique = fundamental_count(n, sums.total, sums.symmetric_180, sums.symmetric_90);
@@ -216,7 +203,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
     }
     if (journal && !journal->complete()) journal->mark_complete();
   }
-  if (options.on_progress) options.on_progress(snapshot(state, mine.size(), threads, start, true));
+  if (options.on_progress) options.on_progress(snapshot(state, r.shard_subproblems, threads, start, true));
   r.seconds = seconds_since(start);
   return r;
 }

@@ -114,7 +114,9 @@ load_balance measure_load_balance(const plan& p, int threads) {
   lb.median_seconds = median_of(run.subproblem_seconds);
   lb.longest_share = lb.total_seconds > 0 ? lb.longest_seconds / lb.total_seconds : 0.0;
   lb.bound = lb.longest_seconds > 0 ? lb.total_seconds / lb.longest_seconds : 0.0;
-  lb.eta_worst_error = replayed_eta_error(order, run.subproblem_seconds, estimate_work(p));
+  std::vector<double> seconds(p.size(), 0.0);  // by subproblem index, as the replay reads them
+  for (std::size_t k = 0; k < run.indices.size(); ++k) seconds[run.indices[k]] = run.subproblem_seconds[k];
+  lb.eta_worst_error = replayed_eta_error(order, seconds, estimate_work(p));
   lb.total = sums.total;
   lb.unique = fundamental_count(p.board_size(), sums.total, sums.symmetric_180, sums.symmetric_90);
   lb.check = verify(p.board_size(), sums.total, lb.unique, sums.symmetric_180, sums.symmetric_90);

@@ -627,6 +627,21 @@ TEST(CliTest, PlanPricesTheMemoryBound) {
   EXPECT_NE(text.out.find("memory: about"), std::string::npos) << text.out;
 }
 
+// Boards past the whole tables' reach plan within 8 GiB: the plan is ranked
+// (7 * 10^7 subproblems at n = 27), each subproblem builds its own quarters.
+TEST(CliTest, QuadrantPlansEveryBoardUpTo28Within8GiB) {
+  for (const int n : {25, 26, 27, 28}) {
+    const cli_run r = run_cli("plan " + std::to_string(n) + " --engine quadrant --threads 2 --max-memory 8G --json");
+    ASSERT_EQ(r.status, 0) << n << ": " << r.err;
+    const std::size_t at = r.out.find("\"memory_estimate_bytes\":");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const double estimate = std::stod(r.out.substr(at + 24));
+    EXPECT_GT(estimate, 1e9) << r.out;
+    EXPECT_LE(estimate, 8.0 * 1024 * 1024 * 1024) << r.out;
+    EXPECT_NE(r.out.find("\"subproblems\":"), std::string::npos) << r.out;
+  }
+}
+
 // Squeezed below its tables, the quadrant engine still counts exactly.
 TEST(CliTest, QuadrantCountsExactlyInLittleMemory) {
   const cli_run r = run_cli("count 16 --engine quadrant --threads 2 --max-memory 11M");
@@ -824,6 +839,8 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"plan 22 --engine quadrant --max-memory 1M",
                   "MiB for n = 22, more than the 1 MiB allowed (--max-memory)"},
         bad_input{"plan 14 --max-memory 12x", "invalid --max-memory '12x'"},
-        bad_input{"count 25 --engine quadrant", "the quadrant engine handles n up to 24"}));
+        bad_input{"count 29 --engine quadrant", "the quadrant engine handles n up to 28"},
+        bad_input{"plan 28 --engine quadrant --threads 2 --max-memory 2G",
+                  "GiB for n = 28, more than the 2.0 GiB allowed (--max-memory)"}));
 
 }  // namespace

@@ -195,7 +195,12 @@ TEST(RunContextTest, IsReusedAcrossExecutionsAndRefusesAnotherPlan) {
   const execution a = execute(p, first, {.threads = 2}, &context);
   const execution b = execute(p, second, {.threads = 1}, &context);
   uint128 total = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) total += a.counts[i].total + b.counts[i].total;
+  for (const execution* run : {&a, &b}) {
+    for (std::size_t k = 0; k < run->indices.size(); ++k) {
+      EXPECT_EQ(run->indices[k], (run == &a ? first : second)[k]);
+      total += run->counts[k].total;
+    }
+  }
   EXPECT_EQ(total, *published_total(12));
   EXPECT_EQ(a.kernels, context.kernels());
   EXPECT_THROW(execute(plan(12), first, {}, &context), std::invalid_argument);

@@ -79,7 +79,9 @@ TEST(DispatchOrderTest, QuadrantEtaStaysWithinAFifthOnMeasuredTimes) {
   std::vector<double> seconds(p.size(), 1e300);
   for (int run = 0; run < 3; ++run) {
     const execution e = execute(p, order, options);
-    for (std::size_t i = 0; i < p.size(); ++i) seconds[i] = std::min(seconds[i], e.subproblem_seconds[i]);
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      seconds[order[k]] = std::min(seconds[order[k]], e.subproblem_seconds[k]);
+    }
   }
   const std::vector<std::uint64_t> work = estimate_work(p);
   EXPECT_LT(std::fabs(replayed_eta_error(order, seconds, work)), 0.2) << replayed_eta_error(order, seconds, work);

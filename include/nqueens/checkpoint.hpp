@@ -27,6 +27,7 @@
 
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"
+#include "nqueens/reduce.hpp"
 #include "nqueens/shard.hpp"
 
 namespace nqueens {
@@ -91,10 +92,15 @@ class checkpoint_journal {
   checkpoint_journal& operator=(const checkpoint_journal&) = delete;
 
   const std::string& path() const noexcept { return path_; }
-  /// finished()[i] != 0 when subproblem i is in the journal, with counts()[i].
-  const std::vector<std::uint8_t>& finished() const noexcept { return finished_; }
-  const std::vector<subproblem_count>& counts() const noexcept { return counts_; }
-  std::size_t finished_count() const noexcept { return finished_count_; }
+  /// True when subproblem `index` was in the journal when it was opened.
+  bool holds(std::size_t index) const noexcept {
+    return index / 64 < held_.size() && ((held_[index / 64] >> (index % 64)) & 1U) != 0;
+  }
+  /// The exact sums of the subproblems the journal held when opened, and
+  /// their number (`finished`): what a resumed run starts from, kept in a
+  /// bit per subproblem of the plan (9 MiB at n = 27), not a record each.
+  const totals& held() const noexcept { return held_sums_; }
+  std::size_t finished_count() const noexcept { return held_sums_.finished; }
   /// True when the journal holds the completion mark of a finished run.
   bool complete() const noexcept { return complete_; }
   /// Bytes of a torn tail removed when the journal was opened.
@@ -116,9 +122,8 @@ class checkpoint_journal {
 
   checkpoint_file file_;
   std::string path_;
-  std::vector<std::uint8_t> finished_;
-  std::vector<subproblem_count> counts_;
-  std::size_t finished_count_ = 0;
+  std::vector<std::uint64_t> held_;  // a bit per subproblem of the plan
+  totals held_sums_;
   bool complete_ = false;
   std::size_t dropped_bytes_ = 0;
   bool failed_ = false;  // a write failed: the journal takes no more

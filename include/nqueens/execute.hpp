@@ -108,15 +108,25 @@ struct execute_options {
   std::uint64_t max_memory = 0;
   /// Kernels for a context execute() builds; empty for active_isa().
   std::optional<isa> kernels;
+  /// Keep each subproblem's counts in the execution. False: only report
+  /// them to on_finished, so that a run of 10^8 subproblems (the run driver's)
+  /// holds no per-subproblem results.
+  bool keep_results = true;
 };
 
-/// Per-subproblem results of one execution, indexed like the plan.
+/// Per-subproblem results of one execution, in the order the subproblems
+/// were listed: counts[k] is subproblem indices[k]'s.
 struct execution {
+  /// The subproblems listed (empty when execute_options::keep_results is false).
+  std::vector<std::size_t> indices;
   std::vector<subproblem_count> counts;
-  /// finished[i] != 0 when counts[i] holds the result of subproblem i.
+  /// finished[k] != 0 when counts[k] holds the result of subproblem indices[k]
+  /// (a cancelled run leaves some unfinished).
   std::vector<std::uint8_t> finished;
   /// Seconds each subproblem took (when execute_options::time_subproblems).
   std::vector<double> subproblem_seconds;
+  /// Subproblems in the plan (all of them, listed or not).
+  std::size_t plan_size = 0;
   int threads = 0;
   isa kernels = isa::portable;
   double seconds = 0.0;

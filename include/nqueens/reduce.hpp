@@ -28,6 +28,10 @@ struct totals {
   bool complete() const noexcept { return finished == subproblems; }
 };
 
+/// Adds one finished subproblem's counts to `sums` exactly. Throws
+/// std::overflow_error rather than wrap past 2^128.
+void accumulate(totals& sums, const subproblem_count& c);
+
 /// Adds the counts of every finished subproblem exactly.
 totals reduce(const execution& run);
 

@@ -222,10 +222,10 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
     }
     const std::vector<std::size_t> indices(chunk.begin(), chunk.end());
     const execution run = execute(p, indices, options, &*context);
-    for (const std::size_t i : indices) {
-      if (run.finished[i] == 0) continue;  // cancelled: rank 0 does not count it as done
-      const subproblem_count& c = run.counts[i];
-      results.insert(results.end(), {i, c.total, c.unique, c.symmetric_180, c.symmetric_90});
+    for (std::size_t k = 0; k < run.indices.size(); ++k) {
+      if (run.finished[k] == 0) continue;  // cancelled: rank 0 does not count it as done
+      const subproblem_count& c = run.counts[k];
+      results.insert(results.end(), {run.indices[k], c.total, c.unique, c.symmetric_180, c.symmetric_90});
     }
   }
 }

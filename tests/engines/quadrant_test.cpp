@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "engines/quadrant/column_classes.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
@@ -22,6 +23,14 @@
 
 namespace nqueens {
 namespace {
+
+// Every task of a quadrant plan, in order, each found from its index.
+std::vector<detail::quadrant_task> tasks_of(const plan& p) {
+  std::vector<detail::quadrant_task> tasks;
+  for (std::size_t i = 0; i < p.engine_subproblems(); ++i)
+    tasks.push_back(detail::quadrant_task_of(*p.engine_plan(), i));
+  return tasks;
+}
 
 class QuadrantCountTest : public ::testing::TestWithParam<std::tuple<int, int>> {};
 
@@ -65,7 +74,7 @@ TEST(QuadrantPlanTest, ClassesCoverEveryNorthColumnSetOnce) {
     }
     std::uint64_t weights = 0;
     std::set<std::pair<int, std::uint32_t>> seen;
-    for (const detail::quadrant_task& s : detail::quadrant_tasks_of(*p.engine_plan())) {
+    for (const detail::quadrant_task& s : tasks_of(p)) {
       EXPECT_EQ(std::popcount(s.north), half);
       const int middle = s.middle;
       if (n % 2 == 1) {
@@ -80,6 +89,96 @@ TEST(QuadrantPlanTest, ClassesCoverEveryNorthColumnSetOnce) {
     }
     EXPECT_EQ(weights, choices) << "n = " << n;
   }
+}
+
+// The classes as the plan listed them before it was ranked: every (middle,
+// north) pair in order, kept when it is the least of its orbit sorted as
+// pairs, weighted by the orbit's distinct members.
+std::vector<detail::column_class> listed_classes(int n) {
+  const int half = n / 2;
+  const std::uint32_t full = (1U << n) - 1;
+  const auto mirror = [n](std::uint32_t set) {
+    std::uint32_t m = 0;
+    for (int c = 0; c < n; ++c) m |= ((set >> c) & 1U) << (n - 1 - c);
+    return m;
+  };
+  std::vector<detail::column_class> classes;
+  for (int middle = n % 2 == 0 ? -1 : 0; middle < (n % 2 == 0 ? 0 : n); ++middle) {
+    for (std::uint32_t north = 0; north <= full; ++north) {
+      if (std::popcount(north) != half || (middle >= 0 && ((north >> middle) & 1U) != 0)) continue;
+      const std::uint32_t rest = full & ~north & (middle >= 0 ? ~(1U << middle) : full);
+      const int m = middle >= 0 ? n - 1 - middle : -1;
+      std::vector<std::pair<int, std::uint32_t>> orbit = {
+          {middle, north}, {middle, rest}, {m, mirror(north)}, {m, mirror(rest)}};
+      std::sort(orbit.begin(), orbit.end());
+      if (orbit[0] != std::pair{middle, north}) continue;
+      const auto weight = static_cast<std::uint8_t>(std::unique(orbit.begin(), orbit.end()) - orbit.begin());
+      classes.push_back({north, static_cast<std::int8_t>(middle), weight});
+    }
+  }
+  return classes;
+}
+
+// The ranked classes are the listed ones, in the same order, whether walked
+// in one pass or each found from its rank.
+TEST(ColumnClassesTest, RankedClassesAreTheListedOnes) {
+  for (int n = 1; n <= 19; ++n) {
+    const std::vector<detail::column_class> expected = listed_classes(n);
+    const detail::column_classes classes(n);
+    ASSERT_EQ(classes.size(), expected.size()) << n;
+    std::vector<detail::column_class> walked;
+    classes.for_each([&](const detail::column_class& c) { walked.push_back(c); });
+    EXPECT_EQ(walked, expected) << n;
+    for (std::size_t i = 0; i < expected.size(); ++i) ASSERT_EQ(classes.at(i), expected[i]) << n << ", " << i;
+  }
+}
+
+TEST(ColumnClassesTest, UnrankingFollowsIncreasingOrder) {
+  for (int members = 0; members <= 14; ++members) {
+    for (int size = 0; size <= members; ++size) {
+      std::uint64_t rank = 0;
+      for (std::uint64_t set = 0; set < (std::uint64_t{1} << members); ++set) {
+        if (std::popcount(set) != size) continue;
+        ASSERT_EQ(detail::unrank_subset(rank, members, size), set) << members << " " << size << " " << rank;
+        ++rank;
+      }
+      EXPECT_EQ(rank, detail::binomial(members, size));
+    }
+  }
+  EXPECT_EQ(detail::binomial(28, 14), 40116600U);
+  EXPECT_EQ(detail::binomial(32, 16), 601080390U);
+}
+
+// Plans of 10^7 subproblems are ranked, not listed: n = 27's, walked at a
+// sample of ranks, are the least members of their orbits, in increasing
+// order, with weights that add up right at the ends.
+TEST(ColumnClassesTest, LargeBoardsAreRankedInOrder) {
+  const detail::column_classes classes(27);
+  // (h + 1) C(n, h) / 4 pairs of a middle column and a north set, nearly all
+  // in orbits of 4.
+  EXPECT_NEAR(static_cast<double>(classes.size()), 14.0 * 20058300 / 4, 14.0 * 20058300 / 400);
+  EXPECT_LT(classes.bytes(), std::size_t{8} << 20);
+  std::pair<int, std::uint32_t> previous{-2, 0};
+  for (std::size_t i = 0; i < classes.size(); i += classes.size() / 997) {
+    const detail::column_class c = classes.at(i);
+    EXPECT_EQ(std::popcount(c.north), 13);
+    EXPECT_EQ(detail::class_weight(27, c.middle, c.north), c.weight);
+    EXPECT_GT(std::pair(int{c.middle}, c.north), previous) << i;
+    previous = {c.middle, c.north};
+  }
+  EXPECT_EQ(classes.at(0), (detail::column_class{(1U << 14) - 2, 0, 4}));  // columns 1..13, middle queen in 0
+}
+
+// The ranked plan hashes to what the listed one did (these fingerprints are
+// those of the list plan, commit 586ada2), so journals and shards of earlier
+// runs still match.
+TEST(QuadrantPlanTest, FingerprintsOfTheListedPlanStillHold) {
+  EXPECT_EQ(format_fingerprint(plan(12, {.kind = engine::quadrant}).fingerprint()), "8977d226e0952f00");
+  EXPECT_EQ(format_fingerprint(plan(15, {.kind = engine::quadrant}).fingerprint()), "20c40541364c031b");
+  EXPECT_EQ(format_fingerprint(plan(15, {.kind = engine::quadrant, .split_depth = 3}).fingerprint()),
+            "bab39240034b15e2");
+  EXPECT_EQ(format_fingerprint(plan(16, {.kind = engine::quadrant}).fingerprint()), "b2f6ccd512fc6658");
+  EXPECT_EQ(format_fingerprint(plan(21, {.kind = engine::quadrant}).fingerprint()), "f9fcc7e27f41ae7c");
 }
 
 TEST(QuadrantPlanTest, SlicesMultiplyTheSubproblemsAndChangeTheFingerprint) {
@@ -197,7 +296,7 @@ TEST(QuadrantKernelTest, EveryVariantSolvesLikeThePortableOne) {
   for (const int n : {9, 12, 14}) {
     const detail::half_board_tables tables(n);
     const plan p(n, {.kind = engine::quadrant, .split_depth = 2});
-    const auto& tasks = detail::quadrant_tasks_of(*p.engine_plan());
+    const auto& tasks = tasks_of(p);
     detail::quadrant_scratch scratch;
     for (const detail::quarter_source& source :
          {detail::quarter_source(n, &tables), detail::quarter_source(n, nullptr)}) {
@@ -221,12 +320,12 @@ TEST(QuadrantKernelTest, EveryVariantSolvesLikeThePortableOne) {
 TEST(QuadrantKernelTest, SlicedGroupsCountLikeWholeOnes) {
   for (const int n : {9, 12, 14}) {
     const plan p(n, {.kind = engine::quadrant, .split_depth = 2});
-    const auto& tasks = detail::quadrant_tasks_of(*p.engine_plan());
+    const auto& tasks = tasks_of(p);
     detail::quadrant_scratch scratch;
     const detail::quadrant_kernels& k = detail::quadrant_kernels_for(active_isa());
     const detail::quarter_source whole(n, nullptr);
     for (const std::size_t max_group : {std::size_t{n == 9 ? 1U : 37U}, std::size_t{1000}}) {
-      const detail::quarter_source sliced(n, nullptr, max_group);
+      const detail::quarter_source sliced(n, nullptr, max_group, max_group == 1000);  // compact lists too
       std::uint64_t total = 0;
       for (const detail::quadrant_task& t : tasks) {
         const std::uint64_t got = k.solve(sliced, t, p.split_depth(), scratch);
@@ -245,16 +344,20 @@ TEST(QuarterListTest, HoldsTheTablesPlacementsOnEachColumnSet) {
   for (const int n : {7, 8, 11, 14}) {
     const detail::half_board_tables tables(n);
     const int h = n / 2;
-    detail::quarter_list list;
+    detail::quarter_list list, compact;
     std::size_t placements = 0;
     for (const bool west : {true, false}) {
       const detail::quarter_table& table = west ? tables.west() : tables.east();
       const int width = west ? h : n - h;
       for (std::uint32_t columns = 0; columns < (1U << width); ++columns) {
         const detail::quarter_view built = list.build(n, west ? 0 : h, width, columns);
+        const detail::quarter_view small = compact.build(n, west ? 0 : h, width, columns, true);
         const detail::quarter_view tabled = table.on(columns);
         for (std::uint32_t rows = 0; rows < (1U << h); ++rows) {
-          const auto a = built.masks_on(rows), b = tabled.masks_on(rows);
+          const auto a = built.masks_on(rows), b = tabled.masks_on(rows), c = small.masks_on(rows);
+          ASSERT_TRUE(std::equal(c.begin(), c.end(), b.begin(), b.end())) << "compact, n = " << n;
+          const auto z = small.signatures_on(rows), y2 = tabled.signatures_on(rows);
+          ASSERT_TRUE(std::equal(z.begin(), z.end(), y2.begin(), y2.end())) << "compact, n = " << n;
           ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end()))
               << "n = " << n << ", west " << west << ", columns " << columns << ", rows " << rows;
           const auto x = built.signatures_on(rows), y = tabled.signatures_on(rows);
@@ -275,7 +378,7 @@ TEST(QuadrantKernelTest, EveryVariantJoinsTheSameHalves) {
     const plan p(n, {.kind = engine::quadrant, .split_depth = 1});
     std::vector<std::uint64_t> expected, got;
     const int h = n / 2;
-    for (const detail::quadrant_task& t : detail::quadrant_tasks_of(*p.engine_plan())) {
+    for (const detail::quadrant_task& t : tasks_of(p)) {
       const detail::quarter_view west = tables.west().on(t.north & ((1U << h) - 1)),
                                  east = tables.east().on(t.north >> h);
       const int k = std::popcount(t.north & ((1U << h) - 1));
@@ -382,7 +485,10 @@ TEST(FastestEngineTest, QuadrantFrom16WhenItFits) {
   EXPECT_EQ(fastest_engine(16, plenty), engine::quadrant);
   EXPECT_EQ(fastest_engine(15, plenty), engine::symmetric);
   EXPECT_EQ(fastest_engine(8, plenty), engine::symmetric);
-  EXPECT_EQ(fastest_engine(26, plenty), engine::symmetric);  // past the quadrant engine's range
+  // Up to 28 in bounded memory (docs/reach.md: 30x the symmetric engine's speed at n = 24), then past its range.
+  EXPECT_EQ(fastest_engine(26, plenty), engine::quadrant);
+  EXPECT_EQ(fastest_engine(28, std::uint64_t{8} << 30), engine::quadrant);
+  EXPECT_EQ(fastest_engine(29, plenty), engine::symmetric);
 }
 
 }  // namespace

@@ -33,9 +33,11 @@
 
 namespace nqueens::detail {
 
-/// Largest board the quadrant engine takes: its quarter tables are indexed by
-/// row and column sets (2^n entries), 15 GiB at n = 24.
-inline constexpr int max_quadrant_board_size = 24;
+/// Largest board the quadrant engine takes: beyond n = 24 it builds each
+/// subproblem's quarters (the whole tables, 2^n entries, would need 15 GiB
+/// at n = 24); beyond 28 half-board masks and groups would need more than
+/// its 64-bit masks and 32-bit pair offsets.
+inline constexpr int max_quadrant_board_size = 28;
 
 /// The mask of a north half from its attack masks for row h.
 constexpr std::uint64_t north_mask(std::uint32_t left, std::uint32_t right) noexcept {
@@ -120,8 +122,9 @@ class quarter_list {
   /// Every placement on rows 0..h-1 (h = n/2) of the n-board using exactly
   /// `columns` (bit j = column first_column + j, j < width), one queen per
   /// column; valid until the next build (which reuses it when it asks for
-  /// the same).
-  quarter_view build(int n, int first_column, int width, std::uint32_t columns);
+  /// the same). `compact`: 12 bytes a placement, no more (searching twice);
+  /// else a search into a 16-byte scratch record each, then grouped.
+  quarter_view build(int n, int first_column, int width, std::uint32_t columns, bool compact = false);
   std::size_t bytes() const noexcept;
 
  private:
@@ -142,8 +145,8 @@ class quarter_list {
 /// is counted in slices, north x south.
 class quarter_source {
  public:
-  quarter_source(int n, const half_board_tables* tables, std::size_t max_group = 0) noexcept
-      : n_(n), tables_(tables), max_group_(max_group) {}
+  quarter_source(int n, const half_board_tables* tables, std::size_t max_group = 0, bool compact_lists = false) noexcept
+      : n_(n), tables_(tables), max_group_(max_group), compact_lists_(compact_lists) {}
   int board_size() const noexcept { return n_; }
   bool has_tables() const noexcept { return tables_ != nullptr; }
   std::size_t max_group() const noexcept { return max_group_; }
@@ -155,6 +158,7 @@ class quarter_source {
   int n_;
   const half_board_tables* tables_;
   std::size_t max_group_;
+  bool compact_lists_;  // quarter_list::build's `compact`
 };
 
 /// How a quadrant run of board n on `threads` threads fits in `max_memory`
@@ -166,6 +170,9 @@ struct quadrant_layout {
   /// The most half boards per group before a subproblem is counted in
   /// slices (0: never sliced).
   std::size_t max_group = 0;
+  /// Quarter lists built to hold 12 bytes a placement and no more (two
+  /// searches each), where memory is tight.
+  bool compact_lists = false;
   /// Peak bytes: tables or quarter lists, the plan and each thread's buffers
   /// (from tabled placement counts). More than `max_memory` when no layout fits.
   std::uint64_t bytes = 0;
@@ -189,9 +196,9 @@ struct quadrant_task {
 
 class engine_plan;
 
-/// The tasks of a quadrant plan, in plan order. Precondition: `p` is the
-/// quadrant engine's plan.
-const std::vector<quadrant_task>& quadrant_tasks_of(const engine_plan& p) noexcept;
+/// Task `index` of a quadrant plan. Precondition: `p` is the quadrant
+/// engine's plan and index < p.size().
+quadrant_task quadrant_task_of(const engine_plan& p, std::size_t index);
 
 /// Reusable buffers of one thread's solves.
 struct quadrant_scratch {

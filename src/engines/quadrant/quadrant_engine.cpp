@@ -18,10 +18,10 @@
 #include <string>
 
 #include "engines/engine.hpp"
+#include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant.hpp"
 #include "fingerprint.hpp"
 #include "kernels/bits.hpp"
-#include "kernels/subsets.hpp"
 #include "nqueens/plan.hpp"
 
 namespace nqueens::detail {
@@ -62,102 +62,60 @@ std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::sp
 
 namespace {
 
-// A larger plan is a mistake (far too many slices), not a useful run.
-constexpr std::size_t max_plan_size = std::size_t{1} << 22;
+// A larger plan is a mistake (far too many slices), not a useful run; and a
+// journal writes indices in 32 bits.
+constexpr std::size_t max_plan_size = std::size_t{1} << 31;
 
-// Column c to column n - 1 - c: the 32 bits reversed in five swaps, then
-// shifted down (planning calls this tens of millions of times at n = 23).
-std::uint32_t mirror_columns(std::uint32_t set, int n) noexcept {
-  std::uint32_t x = set;
-  x = ((x >> 1) & 0x55555555U) | ((x & 0x55555555U) << 1);
-  x = ((x >> 2) & 0x33333333U) | ((x & 0x33333333U) << 2);
-  x = ((x >> 4) & 0x0F0F0F0FU) | ((x & 0x0F0F0F0FU) << 4);
-  x = ((x >> 8) & 0x00FF00FFU) | ((x & 0x00FF00FFU) << 8);
-  x = (x >> 16) | (x << 16);
-  return x >> (32 - n);
-}
-
-std::vector<quadrant_task> quadrant_tasks(int n, int slices) {
-  const int half = n / 2;
-  const std::uint32_t full = low_bits(n);
-  std::vector<quadrant_task> tasks;
-  const auto add = [&](int middle, std::uint32_t north, std::uint8_t weight) {
-    if (tasks.size() + static_cast<std::size_t>(slices) > max_plan_size) {
-      throw std::invalid_argument("the quadrant plan for n = " + std::to_string(n) + " would exceed " +
-                                  std::to_string(max_plan_size) + " subproblems: choose fewer slices");
-    }
-    for (int k = 0; k < slices; ++k) {
-      tasks.push_back({north, static_cast<std::int8_t>(middle), weight, static_cast<std::uint8_t>(k)});
-    }
-  };
-  // (middle column, north set) pairs; -1: no middle row (even n).
-  const auto consider = [&](int middle, std::uint32_t north) {
-    const std::uint32_t rest = full & ~north & (middle >= 0 ? ~(std::uint32_t{1} << middle) : full);
-    const int mirrored_middle = middle >= 0 ? n - 1 - middle : -1;
-    std::array<std::pair<int, std::uint32_t>, 4> orbit = {{{middle, north},
-                                                           {middle, rest},
-                                                           {mirrored_middle, mirror_columns(north, n)},
-                                                           {mirrored_middle, mirror_columns(rest, n)}}};
-    std::sort(orbit.begin(), orbit.end());
-    if (orbit[0] != std::pair{middle, north}) return;
-    add(middle, north, static_cast<std::uint8_t>(std::unique(orbit.begin(), orbit.end()) - orbit.begin()));
-  };
-  if (n % 2 == 0) {
-    for_each_subset(full, half, [&](std::uint32_t north) { consider(-1, north); });
-  } else {
-    for (int middle = 0; middle < n; ++middle) {
-      for_each_subset(full & ~(std::uint32_t{1} << middle), half,
-                      [&](std::uint32_t north) { consider(middle, north); });
-    }
-  }
-  return tasks;
-}
-
-class quadrant_context final : public engine_context {
- public:
-  // The whole quarter tables where they fit in `max_memory`, else each
-  // subproblem builds its own quarters, in slices where a group would not
-  // fit (quadrant_layout_for).
-  quadrant_context(int n, const std::vector<quadrant_task>& tasks, int slices, isa kernels,
-                   const quadrant_layout& layout, const std::atomic<bool>* cancel)
-      : tables_(layout.tables ? std::make_unique<half_board_tables>(n, cancel) : nullptr),
-        source_(n, tables_.get(), layout.max_group),
-        tasks_(tasks),
-        slices_(slices),
-        kernels_(quadrant_kernels_for(kernels)) {}
-
-  subproblem_count solve(std::size_t index) override {
-    return {kernels_.solve(source_, tasks_[index], slices_, scratch_.local()), 0};
-  }
-
- private:
-  const std::unique_ptr<const half_board_tables> tables_;
-  const quarter_source source_;
-  const std::vector<quadrant_task>& tasks_;
-  int slices_;
-  const quadrant_kernels& kernels_;
-  tbb::enumerable_thread_specific<quadrant_scratch> scratch_;  // one set of buffers per thread
-};
+// Plans up to this size are listed whole in a run's context (8 bytes a
+// task, 32 MiB at n = 23), where a subproblem takes microseconds to
+// milliseconds; beyond, each solve finds its task from its index (a walk of
+// up to 1024 column sets, microseconds next to a subproblem's seconds).
+constexpr std::size_t listed_plan_size = std::size_t{1} << 22;
 
 class quadrant_plan final : public engine_plan {
  public:
-  quadrant_plan(int n, int slices) : n_(n), slices_(slices), tasks_(quadrant_tasks(n, slices)) {}
+  quadrant_plan(int n, int slices, column_classes classes) : n_(n), slices_(slices), classes_(std::move(classes)) {
+    if (classes_.size() > max_plan_size / static_cast<std::size_t>(slices)) {
+      throw std::invalid_argument("the quadrant plan for n = " + std::to_string(n) + " would exceed " +
+                                  std::to_string(max_plan_size) + " subproblems: choose fewer slices");
+    }
+  }
 
-  std::size_t size() const noexcept override { return tasks_.size(); }
+  std::size_t size() const noexcept override { return classes_.size() * static_cast<std::size_t>(slices_); }
   int split_depth() const noexcept override { return slices_; }
 
+  quadrant_task task(std::size_t index) const {
+    const auto slices = static_cast<std::size_t>(slices_);
+    const column_class c = classes_.at(index / slices);
+    return {c.north, c.middle, c.weight, static_cast<std::uint8_t>(index % slices)};
+  }
+
+  // Every task in order, one pass over the classes.
+  std::vector<quadrant_task> tasks() const {
+    std::vector<quadrant_task> tasks;
+    tasks.reserve(size());
+    classes_.for_each([&](const column_class& c) {
+      for (int k = 0; k < slices_; ++k) tasks.push_back({c.north, c.middle, c.weight, static_cast<std::uint8_t>(k)});
+    });
+    return tasks;
+  }
+
   // Each task as the row-by-row plans write a subproblem (a column per row,
-  // the middle queen the only one placed), then its column set and slice.
+  // the middle queen the only one placed), then its column set and slice:
+  // the same bytes as when the plan was a list (nqueens-plan/4), so journals
+  // and shards of earlier runs still match.
   void add_to_fingerprint(fnv1a& hash) const override {
-    for (const quadrant_task& t : tasks_) {
-      for (int r = 0; r < n_; ++r) {
-        hash.add_byte(r == n_ / 2 && t.middle >= 0 ? static_cast<std::uint8_t>(t.middle) : std::uint8_t{0xFF});
+    classes_.for_each([&](const column_class& c) {
+      for (int k = 0; k < slices_; ++k) {
+        for (int r = 0; r < n_; ++r) {
+          hash.add_byte(r == n_ / 2 && c.middle >= 0 ? static_cast<std::uint8_t>(c.middle) : std::uint8_t{0xFF});
+        }
+        hash.add_byte(c.weight);
+        hash.add_byte(0);
+        hash.add_u64(c.north);
+        hash.add_byte(static_cast<std::uint8_t>(k));
       }
-      hash.add_byte(t.weight);
-      hash.add_byte(0);
-      hash.add_u64(t.north);
-      hash.add_byte(t.slice);
-    }
+    });
   }
 
   // A task's cost depends on the sizes of its two groups, known only once the
@@ -166,36 +124,64 @@ class quadrant_plan final : public engine_plan {
   bool uniform_work() const noexcept override { return true; }
 
   std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,
-                                               const std::atomic<bool>* cancel) const override {
-    return std::make_unique<quadrant_context>(n_, tasks_, slices_, kernels,
-                                              quadrant_layout_for(n_, threads, max_memory), cancel);
-  }
-
-  const std::vector<quadrant_task>& tasks() const noexcept { return tasks_; }
+                                               const std::atomic<bool>* cancel) const override;
 
  private:
   int n_;
   int slices_;
-  std::vector<quadrant_task> tasks_;
+  column_classes classes_;
 };
 
+class quadrant_context final : public engine_context {
+ public:
+  // The whole quarter tables where they fit in `max_memory`, else each
+  // subproblem builds its own quarters, in slices where a group would not
+  // fit (quadrant_layout_for).
+  quadrant_context(int n, const quadrant_plan& plan, isa kernels, const quadrant_layout& layout,
+                   const std::atomic<bool>* cancel)
+      : tables_(layout.tables ? std::make_unique<half_board_tables>(n, cancel) : nullptr),
+        source_(n, tables_.get(), layout.max_group, layout.compact_lists),
+        plan_(plan),
+        tasks_(plan.size() <= listed_plan_size ? plan.tasks() : std::vector<quadrant_task>{}),
+        kernels_(quadrant_kernels_for(kernels)) {}
+
+  subproblem_count solve(std::size_t index) override {
+    const quadrant_task task = tasks_.empty() ? plan_.task(index) : tasks_[index];
+    return {kernels_.solve(source_, task, plan_.split_depth(), scratch_.local()), 0};
+  }
+
+ private:
+  const std::unique_ptr<const half_board_tables> tables_;
+  const quarter_source source_;
+  const quadrant_plan& plan_;
+  const std::vector<quadrant_task> tasks_;  // the plan's, where it is small
+  const quadrant_kernels& kernels_;
+  tbb::enumerable_thread_specific<quadrant_scratch> scratch_;  // one set of buffers per thread
+};
+
+std::unique_ptr<engine_context> quadrant_plan::make_context(isa kernels, int threads, std::uint64_t max_memory,
+                                                            const std::atomic<bool>* cancel) const {
+  return std::make_unique<quadrant_context>(n_, *this, kernels, quadrant_layout_for(n_, threads, max_memory), cancel);
+}
+
 std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t) {
+  column_classes classes(n);
   // Slices only matter where there are few column sets (n < 14): every
   // slice builds both groups again (n = 16 took 0.43 s in 2 slices per class
   // against 0.25 s in one), so only enough for a few hundred tasks.
   int slices = split_depth;
   if (slices == 0) {
     constexpr std::size_t enough_tasks = 256;
-    const std::size_t sets = quadrant_tasks(n, 1).size();
-    slices = static_cast<int>(std::clamp<std::size_t>((enough_tasks + sets - 1) / sets, 1, max_split_depth));
+    slices = static_cast<int>(
+        std::clamp<std::size_t>((enough_tasks + classes.size() - 1) / classes.size(), 1, max_split_depth));
   }
-  return std::make_unique<quadrant_plan>(n, slices);
+  return std::make_unique<quadrant_plan>(n, slices, std::move(classes));
 }
 
 }  // namespace
 
-const std::vector<quadrant_task>& quadrant_tasks_of(const engine_plan& p) noexcept {
-  return static_cast<const quadrant_plan&>(p).tasks();
+quadrant_task quadrant_task_of(const engine_plan& p, std::size_t index) {
+  return static_cast<const quadrant_plan&>(p).task(index);
 }
 
 extern const engine_definition quadrant_engine = {

@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <type_traits>
+#include <vector>
 
+#include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/execute.hpp"
@@ -53,6 +56,25 @@ double largest_quarter_list(int h, int w) noexcept {
   }
   if (h <= 12) return 1e30;  // not a quarter of any board the engine takes
   return largest_quarter_list(h - 1, w - 1) * (5.7 + 0.15 * (h - 13));
+}
+
+// The most placements of a quarter on one column set and one row set: the
+// longest stretch a join's inner loop reads, so the least a slice must hold.
+// Counted once by enumeration (quarter lists of every column set) up to
+// h = 12; beyond, extrapolated by 5 a row (measured 3.8 to 4.2 for h = 10..12).
+constexpr largest_column_set tabled_largest_row_set[] = {
+    {1, 1, 1},     {1, 2, 1},      {2, 2, 1},      {2, 3, 2},      {3, 3, 2},       {3, 4, 2},
+    {4, 4, 2},     {4, 5, 4},      {5, 5, 10},     {5, 6, 10},     {6, 6, 10},      {6, 7, 22},
+    {7, 7, 40},    {7, 8, 62},     {8, 8, 92},     {8, 9, 146},    {9, 9, 352},     {9, 10, 540},
+    {10, 10, 946}, {10, 11, 2020}, {11, 11, 3571}, {11, 12, 7714}, {12, 12, 15003},
+};
+
+double largest_row_set_group(int h, int w) noexcept {
+  for (const largest_column_set& q : tabled_largest_row_set) {
+    if (q.h == h && q.w == w) return static_cast<double>(q.placements);
+  }
+  if (h <= 12 && !(h == 12 && w == 13)) return largest_quarter_list(h, w);  // small boards: the whole list bounds it
+  return 5.0 * largest_row_set_group(h - 1, w - 1);
 }
 
 double quarter_placements(int h, int w) noexcept {
@@ -178,7 +200,48 @@ half_board_tables::half_board_tables(int n, const std::atomic<bool>* cancel) : n
                        [&] { east_ = quarter_table(n, n / 2, n - n / 2, cancel); });
 }
 
-quarter_view quarter_list::build(int n, int first_column, int width, std::uint32_t columns) {
+namespace {
+
+// One search over a quarter's rows, each empty or holding a queen on a
+// column of the set (sharing every prefix among the row sets, unlike a
+// search per row set, which took 5x longer): leaf(mask, signature, rows)
+// for each placement using every column of the set.
+template <typename Leaf>
+struct quarter_walker {
+  int n, h, first_column, queens;
+  std::uint32_t full, allowed;  // the quarter's columns; the set's
+  Leaf& leaf;
+  void walk(int row, std::uint32_t rows, int placed, std::uint32_t used, std::uint32_t left, std::uint32_t right,
+            std::uint64_t mask, std::uint32_t sig) {
+    if (h - row < queens - placed) return;  // too few rows left for the set
+    if (row == h) {
+      leaf(mask, sig, rows);
+      return;
+    }
+    walk(row + 1, rows, placed, used, (left << 1) & full, right >> 1, mask, sig);  // no queen on this row
+    for (std::uint32_t free = allowed & ~(used | left | right); free != 0; free = clear_lowest_bit(free)) {
+      const std::uint32_t bit = lowest_bit(free);
+      const int column = first_column + column_of(bit);
+      walk(row + 1, rows | (std::uint32_t{1} << row), placed + 1, used | bit, ((left | bit) << 1) & full,
+           (right | bit) >> 1, mask | crossing(n, h, row, column), sig | signature(h, row, column));
+    }
+  }
+};
+
+// Makes `v` hold `size` elements with no more capacity than that when it
+// must grow (a vector's own growth can double it, and holds old and new at once).
+template <typename T>
+void resize_exactly(std::vector<T>& v, std::size_t size) {
+  if (size > v.capacity()) {
+    std::vector<T>().swap(v);
+    v.reserve(size);
+  }
+  v.resize(size);
+}
+
+}  // namespace
+
+quarter_view quarter_list::build(int n, int first_column, int width, std::uint32_t columns, bool compact) {
   const int h = n / 2;
   const std::uint32_t full = low_bits(width);
   // Neighbouring subproblems of a plan share column sets (the east ones
@@ -186,40 +249,33 @@ quarter_view quarter_list::build(int n, int first_column, int width, std::uint32
   const std::array<int, 4> key = {n, first_column, width, static_cast<int>(columns)};
   if (key == built_) return {offsets_.data(), masks_.data(), signatures_.data()};
   built_ = key;
-  // One search over the rows, each empty or holding a queen on a column of
-  // the set (sharing every prefix among the row sets, unlike a search per
-  // row set, which took 5x longer), into scratch; then grouped by row set.
-  found_.clear();
-  struct walker {
-    int n, h, first_column, queens;
-    std::uint32_t full, allowed;  // the quarter's columns; the set's
-    std::vector<placement>& found;
-    void walk(int row, std::uint32_t rows, int placed, std::uint32_t used, std::uint32_t left, std::uint32_t right,
-              std::uint64_t mask, std::uint32_t sig) {
-      if (h - row < queens - placed) return;  // too few rows left for the set
-      if (row == h) {
-        found.push_back({mask, sig, rows});
-        return;
-      }
-      walk(row + 1, rows, placed, used, (left << 1) & full, right >> 1, mask, sig);  // no queen on this row
-      for (std::uint32_t free = allowed & ~(used | left | right); free != 0; free = clear_lowest_bit(free)) {
-        const std::uint32_t bit = lowest_bit(free);
-        const int column = first_column + column_of(bit);
-        walk(row + 1, rows | (std::uint32_t{1} << row), placed + 1, used | bit, ((left | bit) << 1) & full,
-             (right | bit) >> 1, mask | crossing(n, h, row, column), sig | signature(h, row, column));
-      }
-    }
+  const auto search = [&](auto&& leaf) {
+    quarter_walker<std::remove_reference_t<decltype(leaf)>>{
+        n, h, first_column, std::popcount(columns), full, columns & full, leaf}
+        .walk(0, 0, 0, 0, 0, 0, 0, 0);
   };
-  walker{n, h, first_column, std::popcount(columns), full, columns & full, found_}.walk(0, 0, 0, 0, 0, 0, 0, 0);
   offsets_.assign((std::size_t{1} << h) + 1, 0);
-  for (const placement& p : found_) ++offsets_[p.rows + 1];
+  if (compact) {
+    // Twice the search, to hold 12 bytes a placement and no scratch.
+    search([&](std::uint64_t, std::uint32_t, std::uint32_t rows) { ++offsets_[rows + 1]; });
+  } else {
+    found_.clear();
+    search([&](std::uint64_t mask, std::uint32_t sig, std::uint32_t rows) { found_.push_back({mask, sig, rows}); });
+    for (const placement& p : found_) ++offsets_[p.rows + 1];
+  }
   for (std::size_t k = 1; k < offsets_.size(); ++k) offsets_[k] += offsets_[k - 1];
-  masks_.resize(found_.size());
-  signatures_.resize(found_.size());
-  for (const placement& p : found_) {  // offsets_[rows] ends as the end of the group: shifted back below
-    const std::uint32_t at = offsets_[p.rows]++;
-    masks_[at] = p.mask;
-    signatures_[at] = p.signature;
+  resize_exactly(masks_, offsets_.back());
+  resize_exactly(signatures_, offsets_.back());
+  // offsets_[rows] ends as the end of the group: shifted back below.
+  const auto place = [&](std::uint64_t mask, std::uint32_t sig, std::uint32_t rows) {
+    const std::uint32_t at = offsets_[rows]++;
+    masks_[at] = mask;
+    signatures_[at] = sig;
+  };
+  if (compact) {
+    search(place);
+  } else {
+    for (const placement& p : found_) place(p.mask, p.signature, p.rows);
   }
   for (std::size_t k = offsets_.size() - 1; k > 0; --k) offsets_[k] = offsets_[k - 1];
   offsets_[0] = 0;
@@ -237,13 +293,13 @@ std::array<quarter_view, 2> quarter_source::quarters(std::uint32_t columns, quar
   const std::uint32_t west_columns = columns & low_bits(h);
   const std::uint32_t east_columns = columns >> h;
   if (tables_ != nullptr) return {tables_->west().on(west_columns), tables_->east().on(east_columns)};
-  return {west.build(n_, 0, h, west_columns), east.build(n_, h, n_ - h, east_columns)};
+  return {west.build(n_, 0, h, west_columns, compact_lists_), east.build(n_, h, n_ - h, east_columns, compact_lists_)};
 }
 
 namespace {
 
 struct memory_parts {
-  double tables, lists_per_thread, groups_per_thread, plan;
+  double tables, lists_per_thread, compact_lists_per_thread, largest_group, groups_per_thread, plan;
 };
 
 memory_parts quadrant_memory_parts(int n) noexcept {
@@ -253,22 +309,28 @@ memory_parts quadrant_memory_parts(int n) noexcept {
   };
   memory_parts m{};
   m.tables = quarter(h) + quarter(n - h);
-  // Four lists (both quarters of both halves): their masks and signatures,
-  // and the search's 16-byte records, each grown by doubling (so up to twice
-  // the largest column set's), and 2^h offsets.
-  m.lists_per_thread = 4 * (2 * 28.0 * largest_quarter_list(h, n - h) + 4.0 * std::ldexp(1.0, h));
+  // Four lists (both quarters of both halves), sized exactly: 12 bytes a
+  // placement of the largest column set, and 2^h offsets; 16 more for the
+  // search's scratch records (grown by doubling, so up to 32) unless compact.
+  const double largest = largest_quarter_list(h, n - h);
+  m.compact_lists_per_thread = 4 * (12.0 * largest + 4.0 * std::ldexp(1.0, h));
+  m.lists_per_thread = m.compact_lists_per_thread + 4 * 32.0 * largest;
   // Per thread: the two groups of one subproblem (grown with join slack),
   // the pair counter's sorted and bit-sliced copies of the south group and
   // its per-north entries: about 120 bytes per half board of the largest
   // group, which is about 3 times the average (measured 2.7 at n = 18).
-  double sets = 1;
-  for (int k = 1; k <= h; ++k) sets = sets * (n - h + k) / k;  // C(n, h)
-  m.groups_per_thread = 120.0 * 3.0 * half_placements(n) / sets + 1e6;
+  const double sets = static_cast<double>(binomial(n, h));
+  m.largest_group = 3.0 * half_placements(n) / sets;
+  m.groups_per_thread = 120.0 * m.largest_group + 1e6;
   // The plan: about C(n, h)/4 classes for even n, n C(n-1, h)/4 = (h + 1)
-  // C(n, h)/4 for odd n (970 288 at n = 21), each a subproblem, its count,
-  // flags and index, and the checkpoint's copy: about 100 bytes.
+  // C(n, h)/4 for odd n (970 288 at n = 21). A run holds 16 bytes for
+  // each subproblem of its shard (the list of those left, and its dispatch
+  // order), a bit or three per subproblem of the plan (journal, checks),
+  // and, for plans up to 2^22, each task listed (8 bytes); the ranked
+  // classes' block table is 32 bytes per 1024 sets.
   const double subproblems = (n % 2 == 0 ? sets : (n - h) * sets) / 4.0;
-  m.plan = 100.0 * subproblems;
+  m.plan = 16.5 * subproblems + (subproblems <= 4194304.0 ? 8.0 * subproblems : 0.0) +
+           32.0 * (n % 2 == 0 ? sets : (n - h) * sets) / 1024;
   return m;
 }
 
@@ -285,21 +347,28 @@ quadrant_layout quadrant_layout_for(int n, int threads, std::uint64_t max_memory
   if (max_memory == 0) max_memory = default_memory_limit();
   const memory_parts m = quadrant_memory_parts(n);
   const double t = std::max(threads, 1);
+  // The pair counter takes groups of fewer than 2^31 halves: a larger one
+  // (beyond n = 28, or a column set far above the estimate) is sliced.
+  constexpr std::size_t pair_counter_limit = (std::size_t{1} << 31) - (std::size_t{1} << 20);
   quadrant_layout layout;
   layout.bytes = with_margin(m.tables + m.plan + t * m.groups_per_thread);
   if (layout.bytes <= max_memory) return layout;
   layout.tables = false;
-  const double fixed = m.plan + t * m.lists_per_thread;
-  layout.bytes = with_margin(fixed + t * m.groups_per_thread);
-  if (layout.bytes <= max_memory) return layout;
-  // Slices: each thread's groups get what is left, at 120 bytes per half
-  // board of a group (see quadrant_memory_parts); at least a quarter list's
-  // worth, so that a slice can always take one more outer placement's joins.
+  layout.max_group = pair_counter_limit;
+  layout.bytes = with_margin(m.plan + t * (m.lists_per_thread + m.groups_per_thread));
+  if (layout.bytes <= max_memory && m.largest_group < pair_counter_limit) return layout;
+  // Slices, with compact lists: each thread's groups get what is left, at
+  // 120 bytes per half board of a group (see quadrant_memory_parts); at
+  // least one row set's placements of a quarter, so that a slice can always
+  // take one more outer placement's joins.
+  layout.compact_lists = true;
+  const double fixed = m.plan + t * m.compact_lists_per_thread;
   constexpr double small_buffers = 256 * 1024;  // the pair counter's per-key arrays and block table
   const double left = (static_cast<double>(max_memory) - 8.0 * 1024 * 1024) / 1.1 - fixed;
-  const double fewest = largest_quarter_list(n / 2, n - n / 2) + 4096;
-  const double halves = std::max(fewest, std::floor((left / t - small_buffers) / 120.0));
-  layout.max_group = halves >= 1e15 ? std::size_t{1} << 50 : static_cast<std::size_t>(halves);
+  const double fewest = largest_row_set_group(n / 2, n - n / 2) + 4096;
+  const double halves =
+      std::clamp(std::floor((left / t - small_buffers) / 120.0), fewest, static_cast<double>(pair_counter_limit));
+  layout.max_group = static_cast<std::size_t>(halves);
   layout.bytes = with_margin(fixed + t * (120.0 * halves + small_buffers));
   return layout;
 }

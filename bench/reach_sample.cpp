@@ -1,0 +1,114 @@
+// Estimates what a whole count would cost from a random sample of its
+// subproblems (docs/reach.md). A plan is indexed, so runs of consecutive
+// subproblems from uniformly random starts are an unbiased sample of the
+// whole: mean time x subproblems estimates its thread-seconds, and mean
+// count x subproblems estimates Q(n). Runs, not single indices, because a
+// real run hands out runs of neighbours (dispatch_order), which share
+// quarter lists; a lone index would pay for building them alone.
+//
+//   nqueens_reach_sample N RUNS RUN_LENGTH SEED [ENGINE] [MAX_MEMORY]
+//
+// Prints a CSV line per run (n, engine, first index, subproblems, seconds,
+// solutions) on stdout, then the estimate on stderr. One thread: the figures
+// are thread-seconds.
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "nqueens/engine.hpp"
+#include "nqueens/execute.hpp"
+#include "nqueens/memory.hpp"
+#include "nqueens/plan.hpp"
+
+namespace {
+
+struct sample {
+  double seconds = 0;
+  double solutions = 0;
+};
+
+// Mean and its standard error.
+std::pair<double, double> mean_and_error(const std::vector<double>& x) {
+  double sum = 0;
+  for (const double v : x) sum += v;
+  const double mean = sum / static_cast<double>(x.size());
+  double squares = 0;
+  for (const double v : x) squares += (v - mean) * (v - mean);
+  const double n = static_cast<double>(x.size());
+  return {mean, x.size() > 1 ? std::sqrt(squares / (n - 1) / n) : 0.0};
+}
+
+int run(int argc, char** argv) {
+  if (argc < 5) {
+    std::fprintf(stderr, "usage: nqueens_reach_sample N RUNS RUN_LENGTH SEED [ENGINE] [MAX_MEMORY_BYTES]\n");
+    return 2;
+  }
+  const int n = std::atoi(argv[1]);
+  const int runs = std::atoi(argv[2]);
+  const int length = std::atoi(argv[3]);
+  const auto seed = static_cast<std::uint64_t>(std::strtoull(argv[4], nullptr, 10));
+  const std::optional<nqueens::engine> kind =
+      argc > 5 ? nqueens::parse_engine(argv[5]) : std::optional{nqueens::engine::quadrant};
+  const std::uint64_t max_memory = argc > 6 ? std::strtoull(argv[6], nullptr, 10) : 0;
+  if (n < 1 || runs < 1 || length < 1 || !kind) {
+    std::fprintf(stderr, "nqueens_reach_sample: bad arguments\n");
+    return 2;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const nqueens::plan p(n, {.kind = *kind});
+  const auto planned = std::chrono::steady_clock::now();
+  const nqueens::run_context context(p, std::nullopt, 1, nullptr, max_memory);
+  const auto built = std::chrono::steady_clock::now();
+  const std::size_t size = p.engine_subproblems();
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<std::size_t> first(0, size - 1);
+  std::vector<double> seconds, solutions;
+  for (int r = 0; r < runs; ++r) {
+    const std::size_t from = first(random);
+    const std::size_t to = std::min(size, from + static_cast<std::size_t>(length));
+    sample s;
+    for (std::size_t i = from; i < to; ++i) {
+      const auto begin = std::chrono::steady_clock::now();
+      const nqueens::subproblem_count c = context.solve(i);
+      s.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      s.solutions += static_cast<double>(c.total);
+    }
+    const double count = static_cast<double>(to - from);
+    seconds.push_back(s.seconds / count);
+    solutions.push_back(s.solutions / count);
+    if (std::printf("%d,%s,%zu,%zu,%.6f,%.0f\n", n, std::string(nqueens::to_string(*kind)).c_str(), from, to - from,
+                    s.seconds, s.solutions) < 0 ||
+        std::fflush(stdout) != 0) {
+      std::fprintf(stderr, "nqueens_reach_sample: cannot write the output\n");
+      return 1;
+    }
+  }
+  const auto [t, t_error] = mean_and_error(seconds);
+  const auto [q, q_error] = mean_and_error(solutions);
+  const double whole = static_cast<double>(size);
+  std::fprintf(stderr,
+               "n = %d, %s: %zu subproblems, plan %.2f s, context %.2f s; per subproblem %.4g s +- %.2g (one "
+               "thread); whole count %.4g thread-hours +- %.2g; Q(n) estimated %.4g +- %.2g\n",
+               n, std::string(nqueens::to_string(*kind)).c_str(), size,
+               std::chrono::duration<double>(planned - start).count(),
+               std::chrono::duration<double>(built - planned).count(), t, t_error, t * whole / 3600,
+               t_error * whole / 3600, q * whole, q_error * whole);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nqueens_reach_sample: %s\n", e.what());
+    return 1;
+  }
+}
