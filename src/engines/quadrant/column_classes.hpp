@@ -87,9 +87,9 @@ class column_classes {
       if (k > 0) ranks = next_subset(ranks);  // not past the last: the empty set has none (n = 1)
       // Back from the columns outside the middle one to the board's columns.
       const auto low = static_cast<std::uint32_t>(ranks) & ((std::uint32_t{1} << (b.middle & 31)) - 1);
-      const std::uint32_t north =
-          b.middle >= 0 ? low | static_cast<std::uint32_t>((ranks >> b.middle) << (b.middle + 1))
-                        : static_cast<std::uint32_t>(ranks);
+      const std::uint32_t north = b.middle >= 0
+                                      ? low | static_cast<std::uint32_t>((ranks >> b.middle) << (b.middle + 1))
+                                      : static_cast<std::uint32_t>(ranks);
       const std::uint8_t weight = class_weight(n_, b.middle, north);
       if (weight != 0 && !visit(column_class{north, static_cast<std::int8_t>(b.middle), weight})) return;
     }
