@@ -8,7 +8,12 @@
 // real run hands out runs of neighbours (dispatch_order), which share
 // quarter lists; a lone index would pay for building them alone.
 //
-//   nqueens_reach_sample N RUNS RUN_LENGTH SEED [ENGINE] [MAX_MEMORY]
+//   nqueens_reach_sample N RUNS RUN_LENGTH SEED [ENGINE] [MAX_MEMORY] [THREADS]
+//
+// THREADS (default 1) sizes the memory layout as a run on that many threads
+// would (each thread's share of MAX_MEMORY, hence how finely large
+// subproblems are sliced); the samples still run on one thread. The same
+// seed draws the same indices, so two layouts can be compared run by run.
 //
 // Prints a CSV line per run (n, engine, first index, subproblems, seconds,
 // solutions) on stdout, then the estimate on stderr. One thread: the figures
@@ -57,7 +62,7 @@ double thread_seconds() {
 
 int run(int argc, char** argv) {
   if (argc < 5) {
-    std::fprintf(stderr, "usage: nqueens_reach_sample N RUNS RUN_LENGTH SEED [ENGINE] [MAX_MEMORY_BYTES]\n");
+    std::fprintf(stderr, "usage: nqueens_reach_sample N RUNS RUN_LENGTH SEED [ENGINE] [MAX_MEMORY_BYTES] [THREADS]\n");
     return 2;
   }
   const int n = std::atoi(argv[1]);
@@ -67,14 +72,15 @@ int run(int argc, char** argv) {
   const std::optional<nqueens::engine> kind =
       argc > 5 ? nqueens::parse_engine(argv[5]) : std::optional{nqueens::engine::quadrant};
   const std::uint64_t max_memory = argc > 6 ? std::strtoull(argv[6], nullptr, 10) : 0;
-  if (n < 1 || runs < 1 || length < 1 || !kind) {
+  const int layout_threads = argc > 7 ? std::atoi(argv[7]) : 1;
+  if (n < 1 || runs < 1 || length < 1 || !kind || layout_threads < 1) {
     std::fprintf(stderr, "nqueens_reach_sample: bad arguments\n");
     return 2;
   }
   const auto start = std::chrono::steady_clock::now();
   const nqueens::plan p(n, {.kind = *kind});
   const auto planned = std::chrono::steady_clock::now();
-  const nqueens::run_context context(p, std::nullopt, 1, nullptr, max_memory);
+  const nqueens::run_context context(p, std::nullopt, layout_threads, nullptr, max_memory);
   const auto built = std::chrono::steady_clock::now();
   const std::size_t size = p.engine_subproblems();
   std::mt19937_64 random(seed);
