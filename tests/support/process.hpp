@@ -162,14 +162,23 @@ inline int signal_matching(const std::string& needle, int sig) {
   };
   const std::vector<pid_t> pids = matching();
   for (const pid_t pid : pids) ::kill(pid, sig);
+  // Gone, or a zombie (state Z after the name in parentheses): dead either way.
+  const auto running = [](const std::filesystem::path& stat_path) {
+    const std::string stat = read_file(stat_path);
+    const auto close = stat.rfind(')');
+    return !stat.empty() && close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z' &&
+           stat[close + 2] != 'X';
+  };
   for (int k = 0; sig == SIGKILL && k < 1000; ++k) {
     bool alive = false;
     for (const pid_t pid : pids) {
-      const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
-      // Gone, or a zombie (state Z after the name in parentheses): dead either way.
-      const auto close = stat.rfind(')');
-      if (!stat.empty() && close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z')
-        alive = true;
+      // Every thread, not only the leader: a killed leader shows Z while its
+      // other threads still exit, holding its open files (and their locks).
+      std::error_code gone;  // the process may vanish while it is read
+      for (std::filesystem::directory_iterator task("/proc/" + std::to_string(pid) + "/task", gone), end;
+           !gone && task != end; task.increment(gone)) {
+        if (running(task->path() / "stat")) alive = true;
+      }
     }
     if (!alive) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
