@@ -4,9 +4,9 @@
 // whole: mean time x subproblems estimates its thread-seconds, and mean
 // count x subproblems estimates Q(n). Times are the thread's CPU time, so a
 // sample on a shared machine is not charged for the time it waited for a
-// core. Runs, not single indices, because a
-// real run hands out runs of neighbours (dispatch_order), which share
-// quarter lists; a lone index would pay for building them alone.
+// core. Runs, not single indices, because a real run hands out runs of
+// neighbours (dispatch_order), which share quarter lists; a lone index would
+// pay for building them alone.
 //
 //   nqueens_reach_sample N RUNS RUN_LENGTH SEED [ENGINE] [MAX_MEMORY] [THREADS]
 //
@@ -21,13 +21,17 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nqueens/engine.hpp"
@@ -83,6 +87,11 @@ int run(int argc, char** argv) {
   const nqueens::run_context context(p, std::nullopt, layout_threads, nullptr, max_memory);
   const auto built = std::chrono::steady_clock::now();
   const std::size_t size = p.engine_subproblems();
+  if (size == 0) {
+    std::fprintf(stderr, "nqueens_reach_sample: the %s plan of n = %d has no subproblems to sample\n",
+                 std::string(nqueens::to_string(*kind)).c_str(), n);
+    return 2;
+  }
   std::mt19937_64 random(seed);
   std::uniform_int_distribution<std::size_t> first(0, size - 1);
   std::vector<double> seconds, solutions;
