@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "fingerprint.hpp"
+#include "shard_members.hpp"
 
 namespace nqueens {
 namespace {
@@ -203,10 +204,11 @@ checkpoint_file::~checkpoint_file() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shard_spec shard)
+checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shard_spec shard,
+                                       const std::atomic<bool>* cancel)
     : file_(std::move(file)), path_(file_.path()), held_((p.size() + 63) / 64, 0) {
   if (file_.exists()) {
-    load(p, shard);
+    load(p, shard, cancel);
   } else {
     create(p, shard);
   }
@@ -266,7 +268,7 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
 
 // Reads the records after a header checkpoint_file has checked, a block at a
 // time (memory bounded whatever the file's size), and cuts off a torn tail.
-void checkpoint_journal::load(const plan& p, shard_spec shard) {
+void checkpoint_journal::load(const plan& p, shard_spec shard, const std::atomic<bool>* cancel) {
   using reason = checkpoint_error::reason;
   const int fd = file_.fd_;
   const std::string name = journal_name(path_);
@@ -282,12 +284,8 @@ void checkpoint_journal::load(const plan& p, shard_spec shard) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) fail(reason::unusable, "cannot read " + name + ": " + std::strerror(errno));
   const auto file_size = static_cast<std::uint64_t>(st.st_size);
-  std::vector<std::uint64_t> owned(held_.size(), 0);  // a bit per subproblem this shard counts
-  std::size_t owned_count = 0;
-  for (const std::size_t i : shard_indices(p, shard)) {
-    owned[i / 64] |= std::uint64_t{1} << (i % 64);
-    ++owned_count;
-  }
+  const detail::shard_members owned(p, shard);  // the subproblems this shard counts
+  const std::size_t owned_count = owned.size();
   const auto bit_of = [](const std::vector<std::uint64_t>& bits, std::size_t i) {
     return ((bits[i / 64] >> (i % 64)) & 1U) != 0;
   };
@@ -309,6 +307,7 @@ void checkpoint_journal::load(const plan& p, shard_spec shard) {
   std::optional<std::uint64_t> tail;   // where the torn tail starts
   std::size_t record_number = 0;
   for (;;) {
+    detail::throw_if_cancelled(cancel);  // a block of 4096 records: well under a millisecond
     const ssize_t got = read_up_to(fd, block.data(), block.size());
     if (got < 0) fail(reason::unusable, "cannot read " + name + ": " + std::strerror(errno));
     const auto size = static_cast<std::size_t>(got);
@@ -317,6 +316,12 @@ void checkpoint_journal::load(const plan& p, shard_spec shard) {
       const std::uint64_t where_bytes = offset + at;
       const std::size_t length = std::min(record_size, size - at);
       if (!tail && (length < record_size || get(r + 40, 8) != checksum(r, 40))) {
+        // Nothing is written after the mark: whatever follows it is damage,
+        // never a torn flush to cut off.
+        if (complete_) {
+          fail(reason::corrupt, name + ": " + std::to_string(file_size - where_bytes) + " bytes at byte " +
+                                    std::to_string(where_bytes) + " follow the completion mark");
+        }
         tail = where_bytes;
         // One flush writes at most a record per subproblem: a longer tail is
         // no torn flush (and a sparse terabyte is not scanned to find out).
@@ -348,7 +353,7 @@ void checkpoint_journal::load(const plan& p, shard_spec shard) {
         if (held_sums_.finished != owned_count)
           fail(reason::corrupt, where + " marks the run complete with subproblems missing");
         complete_ = true;
-      } else if (type == record_subproblem && index < p.size() && bit_of(owned, index)) {
+      } else if (type == record_subproblem && index < p.size() && owned.contains(index)) {
         if (bit_of(held_, index)) {
           // Harmless if it repeats the first record: checked below, once the
           // first ones are known (a bit each is all this pass keeps).

@@ -4,28 +4,14 @@
 #include <cmath>
 #include <numeric>
 
+#include "dispatch_positions.hpp"
+
 namespace nqueens {
 
 std::vector<std::size_t> dispatch_order(std::span<const std::size_t> indices) {
-  const std::size_t size = indices.size();
   std::vector<std::size_t> order;
-  order.reserve(size);
-  // Runs of consecutive subproblems stay together: neighbours in a plan
-  // share table rows (a whole Weyl shuffle made Q(18) 13% slower), and a
-  // thousand runs are still a fine sample.
-  const std::size_t run = std::clamp<std::size_t>(size / 1024, 1, 64);
-  const std::size_t runs = (size + run - 1) / run;
-  if (runs == 0) return order;
-  // 1 / golden ratio: the stride whose multiples spread most evenly.
-  std::size_t stride = static_cast<std::size_t>(0.6180339887498949 * static_cast<double>(runs)) | 1U;
-  while (std::gcd(stride, runs) != 1) stride += 2;
-  if (stride >= runs) stride = 1;  // runs <= 2
-  std::size_t at = 0;
-  for (std::size_t k = 0; k < runs; ++k) {
-    for (std::size_t i = at * run; i < std::min(size, (at + 1) * run); ++i) order.push_back(indices[i]);
-    at += stride;
-    if (at >= runs) at -= runs;
-  }
+  order.reserve(indices.size());
+  detail::for_each_dispatch_position(indices.size(), [&](std::size_t k) { order.push_back(indices[k]); });
   return order;
 }
 

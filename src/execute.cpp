@@ -67,7 +67,15 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
     throw std::invalid_argument("the run context was built for another plan");
   }
   std::vector<std::uint64_t> listed((p.size() + 63) / 64, 0);  // a bit per subproblem: 9 MiB at n = 27
-  for (const std::size_t index : indices) {
+  const auto cancelled = [&] { return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed); };
+  bool stopped = false;
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    // 2 * 10^8 indices take a second: a cancel is looked at every 2^16.
+    if (k % 65536 == 0 && cancelled()) {
+      stopped = true;
+      break;
+    }
+    const std::size_t index = indices[k];
     if (index >= p.size()) {
       throw std::invalid_argument("subproblem index " + std::to_string(index) + " is outside the plan of " +
                                   std::to_string(p.size()));
@@ -90,6 +98,7 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
     if (options.time_subproblems) run.subproblem_seconds.assign(indices.size(), 0.0);
   }
 
+  if (stopped) return run;  // cancelled before anything ran: nothing finished
   const auto start = std::chrono::steady_clock::now();
   std::optional<run_context> own;
   if (context == nullptr && !indices.empty()) {

@@ -36,23 +36,55 @@ std::uint64_t memory_estimate(int n, engine kind, int threads, std::uint64_t max
                   max_memory == 0 ? default_memory_limit() : max_memory);
 }
 
+namespace {
+
+std::string format_bytes(std::uint64_t bytes) {
+  char text[32];
+  const double mib = static_cast<double>(bytes) / (1024.0 * 1024.0);
+  if (mib < 1024) {
+    std::snprintf(text, sizeof text, "%.0f MiB", mib);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f GiB", mib / 1024.0);
+  }
+  return text;
+}
+
+}  // namespace
+
 void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   if (limit == 0) limit = default_memory_limit();
   const std::uint64_t need = memory_estimate(n, kind, threads, limit);
   if (need <= limit) return;
-  const auto gib = [](std::uint64_t bytes) {
-    char text[32];
-    const double mib = static_cast<double>(bytes) / (1024.0 * 1024.0);
-    if (mib < 1024) {
-      std::snprintf(text, sizeof text, "%.0f MiB", mib);
-    } else {
-      std::snprintf(text, sizeof text, "%.1f GiB", mib / 1024.0);
-    }
-    return std::string(text);
-  };
-  throw memory_limit_error("the " + std::string(to_string(kind)) + " engine needs about " + gib(need) +
-                           " for n = " + std::to_string(n) + ", more than the " + gib(limit) +
+  throw memory_limit_error("the " + std::string(to_string(kind)) + " engine needs about " + format_bytes(need) +
+                           " for n = " + std::to_string(n) + ", more than the " + format_bytes(limit) +
                            " allowed (--max-memory); choose another --engine, or raise --max-memory");
+}
+
+std::uint64_t run_lists_estimate(const plan& p, shard_spec shard) noexcept {
+  const std::uint64_t size = p.size();
+  const std::uint64_t bits = 2 * ((size + 63) / 64) * 8;  // the journal's and the executor's
+  if (!p.uniform_work()) return 40 * size + bits;         // dealt out: every index, its estimate, the shard twice
+  const auto first = static_cast<std::uint64_t>(shard.index);
+  const auto step = static_cast<std::uint64_t>(std::max(shard.count, 1));
+  const std::uint64_t mine = size > first ? (size - first + step - 1) / step : 0;
+  return 8 * mine + bits;
+}
+
+std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {
+  if (limit == 0) limit = default_memory_limit();
+  const std::uint64_t lists = run_lists_estimate(p, shard);
+  const std::uint64_t left = lists < limit ? limit - lists : 0;
+  const std::uint64_t engine = left > 0 ? memory_estimate(p.board_size(), p.kind(), threads, left) : 0;
+  if (lists < limit && engine <= left) return left;
+  const std::string lists_text =
+      "its list of " + std::to_string(p.size()) + " subproblems about " + format_bytes(lists);
+  const std::string what = engine > 0 ? "the " + std::string(to_string(p.kind())) + " engine needs about " +
+                                            format_bytes(engine) + " for n = " + std::to_string(p.board_size()) +
+                                            " and " + lists_text
+                                      : "the count of n = " + std::to_string(p.board_size()) + " needs " + lists_text;
+  throw memory_limit_error(what + ", more than the " + format_bytes(limit) +
+                           " allowed (--max-memory); choose a smaller --split-depth, another --engine, or raise "
+                           "--max-memory");
 }
 
 }  // namespace nqueens

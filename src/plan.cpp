@@ -31,12 +31,13 @@ plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind), sco
   hash.add_u64(static_cast<std::uint64_t>(n));
   if (scope_ == plan_scope::all) {
     const std::size_t target = options.target_subproblems != 0 ? options.target_subproblems : automatic_target(n);
+    detail::throw_if_cancelled(options.cancel);
     impl_ = engine.make_plan(n, options.split_depth, target);
     engine_size_ = impl_->size();
     hash.add_text(engine.name);
     hash.add_u64(static_cast<std::uint64_t>(impl_->split_depth()));
     hash.add_u64(impl_->size());
-    impl_->add_to_fingerprint(hash);
+    impl_->add_to_fingerprint(hash, options.cancel);
   } else {
     hash.add_text("rotational");
   }

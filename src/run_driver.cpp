@@ -10,11 +10,12 @@
 #include <string>
 #include <thread>
 
+#include "dispatch_positions.hpp"
+#include "nqueens/cancelled.hpp"
 #include "nqueens/checkpoint.hpp"
-#include "nqueens/dispatch.hpp"
 #include "nqueens/progress.hpp"
 #include "nqueens/reduce.hpp"
-#include "nqueens/shard.hpp"
+#include "shard_members.hpp"
 
 namespace nqueens::detail {
 namespace {
@@ -92,7 +93,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   const int n = p.board_size();
   std::unique_ptr<checkpoint_journal> journal;
   if (!journal_file.empty()) {
-    journal = std::make_unique<checkpoint_journal>(std::move(journal_file), p, options.shard);
+    journal = std::make_unique<checkpoint_journal>(std::move(journal_file), p, options.shard, options.cancel);
   }
 
   count_result r;
@@ -104,17 +105,22 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   r.plan_fingerprint = p.fingerprint();
   r.shard = options.shard;
 
-  // What is left of this shard, in dispatch order: the run's only list of
-  // subproblems (8 bytes each), so a shard costs its own size, and sums
-  // are kept, not per-subproblem results.
+  // What is left of this shard, in dispatch order (every prefix a fair
+  // sample: an honest progress fraction): the run's only list of
+  // subproblems (8 bytes each, priced by run_lists_estimate), so a shard
+  // costs its own size, and sums are kept, not per-subproblem results.
+  const shard_members mine(p, options.shard);
+  r.shard_subproblems = mine.size();
+  r.resumed = journal ? journal->finished_count() : 0;
   std::vector<std::size_t> todo;
-  {
-    std::vector<std::size_t> mine = shard_indices(p, options.shard);
-    r.shard_subproblems = mine.size();
-    if (journal) std::erase_if(mine, [&](std::size_t i) { return journal->holds(i); });
-    r.resumed = r.shard_subproblems - mine.size();
-    todo = dispatch_order(mine);  // every prefix a fair sample: an honest progress fraction
-  }
+  todo.reserve(r.shard_subproblems - r.resumed);
+  for_each_dispatch_position(mine.size(), [&](std::size_t k) {
+    // 2 * 10^8 subproblems take a second or two: a signal is answered within
+    // a few milliseconds.
+    if (k % 65536 == 0) throw_if_cancelled(options.cancel);
+    const std::size_t index = mine[k];
+    if (!journal || !journal->holds(index)) todo.push_back(index);
+  });
 
   const bool watch = options.on_progress || journal || options.cancel != nullptr;
   run_state state;
@@ -126,7 +132,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
     std::uint64_t left = 0;
     for (const std::size_t i : todo) left += weighed ? p.estimated_work(i) : 1;
     if (weighed) {
-      for (const std::size_t i : shard_indices(p, options.shard)) state.work_total += p.estimated_work(i);
+      for (std::size_t k = 0; k < mine.size(); ++k) state.work_total += p.estimated_work(mine[k]);
     } else {
       state.work_total = r.shard_subproblems;
     }

@@ -19,7 +19,9 @@ namespace nqueens::detail {
 /// kernels are already in `p` and `exec`), through `exec`; the run's time is
 /// measured from `start` (before planning). `journal` is options.checkpoint,
 /// opened and locked before planning (empty: no journal). Throws
-/// checkpoint_error for a journal that cannot be used or written.
+/// checkpoint_error for a journal that cannot be used or written, and
+/// run_cancelled when options.cancel is set while the journal is read or the
+/// run's list of subproblems is built (before anything is counted).
 count_result drive(const plan& p, const count_options& options, executor& exec,
                    std::chrono::steady_clock::time_point start, checkpoint_file journal);
 

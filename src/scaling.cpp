@@ -49,7 +49,10 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
   {
     count_options warm = options;
     warm.threads = counts.back();
-    count(std::min(n, 10), warm);
+    try {
+      count(std::min(n, 10), warm);
+    } catch (const run_cancelled&) {  // the loop below sees the cancel too
+    }
   }
   scaling_result result;
   std::optional<uint128> reference;  // the first run's total; every run must match it
@@ -65,7 +68,12 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
       }
       count_options o = options;
       o.threads = t;
-      const count_result c = count(n, o);
+      count_result c;
+      try {
+        c = count(n, o);
+      } catch (const run_cancelled&) {
+        c.complete = false;  // cancelled while it planned
+      }
       if (!c.complete) {  // cancelled midway: a partial total is no measurement
         result.complete = false;
         break;

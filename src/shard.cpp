@@ -8,21 +8,26 @@
 #include <utility>
 
 #include "nqueens/progress.hpp"
+#include "shard_members.hpp"
 
 namespace nqueens {
+namespace {
 
-std::vector<std::size_t> shard_indices(const plan& p, shard_spec s) {
+void require_valid_shard(shard_spec s) {
   if (s.count < 1 || s.count > max_shards || s.index < 0 || s.index >= s.count) {
     throw std::invalid_argument("shard " + std::to_string(s.index) + "/" + std::to_string(s.count) +
                                 " is out of range: expected I/M with 0 <= I < M <= " + std::to_string(max_shards));
   }
+}
+
+}  // namespace
+
+std::vector<std::size_t> shard_indices(const plan& p, shard_spec s) {
+  require_valid_shard(s);
   if (p.uniform_work()) {
-    // Equal estimates: the greedy assignment below deals the indices out in
-    // turn (index i to shard i mod M), computed directly, so that a shard of
-    // a plan of 10^8 subproblems costs its own size, not a sort of the plan.
-    std::vector<std::size_t> mine;
-    const auto count = static_cast<std::size_t>(s.count);
-    for (std::size_t i = static_cast<std::size_t>(s.index); i < p.size(); i += count) mine.push_back(i);
+    const detail::shard_members members(p, s);
+    std::vector<std::size_t> mine(members.size());
+    for (std::size_t k = 0; k < mine.size(); ++k) mine[k] = members[k];
     return mine;
   }
   std::vector<std::size_t> all(p.size());
@@ -49,3 +54,26 @@ std::vector<std::size_t> shard_indices(const plan& p, shard_spec s) {
 }
 
 }  // namespace nqueens
+
+namespace nqueens::detail {
+
+shard_members::shard_members(const plan& p, shard_spec s) : listed_(!p.uniform_work()) {
+  require_valid_shard(s);
+  if (listed_) {
+    members_ = shard_indices(p, s);
+    size_ = members_.size();
+    return;
+  }
+  // Equal estimates: the greedy assignment of shard_indices deals the
+  // indices out in turn, index i to shard i mod M.
+  first_ = static_cast<std::size_t>(s.index);
+  step_ = static_cast<std::size_t>(s.count);
+  size_ = p.size() > first_ ? (p.size() - first_ + step_ - 1) / step_ : 0;
+}
+
+bool shard_members::contains(std::size_t index) const noexcept {
+  if (listed_) return std::binary_search(members_.begin(), members_.end(), index);
+  return index >= first_ && (index - first_) % step_ == 0 && (index - first_) / step_ < size_;
+}
+
+}  // namespace nqueens::detail

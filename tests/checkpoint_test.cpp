@@ -347,6 +347,43 @@ TEST_F(CheckpointTest, CompleteJournalIsNeverAppendedTo) {
   EXPECT_EQ(fs::file_size(path_), size);
 }
 
+// Nothing is ever written after the mark: bytes there are damage, refused
+// with their offset, not a torn flush cut off (which would write to a
+// finished journal).
+TEST_F(CheckpointTest, BytesAfterTheCompletionMarkAreDamage) {
+  ASSERT_TRUE(resume(10).complete);
+  const std::vector<char> finished = bytes();
+  for (const std::string& extra : {std::string("x"), std::string(48, '\0'), std::string(47, '\0') + "y"}) {
+    std::vector<char> damaged = finished;
+    damaged.insert(damaged.end(), extra.begin(), extra.end());
+    set_bytes(damaged);
+    try {
+      resume(10);
+      ADD_FAILURE() << "a journal with " << extra.size() << " bytes after its mark was accepted";
+    } catch (const checkpoint_error& e) {
+      EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt);
+      EXPECT_NE(std::string(e.what()).find("follow the completion mark"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(bytes(), damaged);
+  }
+}
+
+// A cancel while the records are read stops the run before it counts, with
+// the journal as it was.
+TEST_F(CheckpointTest, CancelWhileReadingLeavesTheJournalAsItWas) {
+  const plan p(12);
+  write_journal(p, p.size() / 2);
+  const std::vector<char> before = bytes();
+  const std::atomic<bool> cancel{true};
+  EXPECT_THROW(checkpoint_journal(checkpoint_file(path_.string()), p, {}, &cancel), run_cancelled);
+  count_options o;
+  o.checkpoint = path_.string();
+  o.cancel = &cancel;
+  EXPECT_THROW(count(12, o), run_cancelled);
+  EXPECT_EQ(bytes(), before);
+  EXPECT_EQ(resume(12).resumed, p.size() / 2);
+}
+
 TEST_F(CheckpointTest, UnwritablePathIsReported) {
   try {
     checkpoint_journal j("/nonexistent-dir/q.journal", plan(10));

@@ -116,6 +116,21 @@ TEST(ExecuteTest, CancellationStopsHandingOutWork) {
   EXPECT_LT(t.total, *published_total(14));
 }
 
+// Cancelled before the first subproblem (planning, the run's lists):
+// count() throws run_cancelled rather than return an empty, incomplete run.
+TEST(ExecuteTest, CancelBeforeCountingThrowsRunCancelled) {
+  const std::atomic<bool> cancel{true};
+  for (const engine kind : all_engines()) {
+    count_options o;
+    o.kind = kind;
+    o.cancel = &cancel;
+    EXPECT_THROW(count(12, o), run_cancelled) << to_string(kind);
+  }
+  count_options o;
+  o.cancel = &cancel;
+  EXPECT_THROW(symmetric_counts(12, o), run_cancelled);
+}
+
 TEST(ExecuteTest, ReportsEverySubproblemOnce) {
   const plan p(12);
   std::vector<std::atomic<int>> reported(p.size());

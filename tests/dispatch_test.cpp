@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "dispatch_positions.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/progress.hpp"
@@ -93,6 +94,16 @@ TEST(DispatchOrderTest, LoadBalanceReplaysTheEta) {
   const load_balance lb = measure_load_balance(p, 1);
   EXPECT_LT(std::fabs(lb.eta_worst_error), 10.0);  // computed, and finite
   EXPECT_EQ(lb.subproblems, p.size());
+}
+
+// The run builds its list in dispatch order without the list dispatch_order
+// takes: both must give the same order.
+TEST(DispatchOrderTest, PositionsWalkTheSameOrder) {
+  for (const std::size_t size : {0UL, 1UL, 2UL, 3UL, 1023UL, 1024UL, 65537UL, 176000UL}) {
+    std::vector<std::size_t> walked;
+    detail::for_each_dispatch_position(size, [&](std::size_t k) { walked.push_back(k); });
+    EXPECT_EQ(walked, dispatch_order(first_indices(size))) << size;
+  }
 }
 
 }  // namespace

@@ -473,6 +473,38 @@ TEST_F(FaultTest, Defect12TableBuildStopsOnSignal) {
   EXPECT_EQ(bytes_of(j).substr(0, 8), "NQCKPT\r\n");
 }
 
+// Issue 28, item 3: a signal while a large plan is built (n = 25 with 12
+// slices: 2 * 10^8 subproblems, seconds of fingerprinting), or while the run
+// lists what it has to count, is answered within a second: exit 130, nothing
+// counted, no more memory taken, the journal absent or a bare header.
+TEST_F(FaultTest, SignalWhilePlanningOrListingIsAnsweredAtOnce) {
+  const std::string j = path("plan.ckpt");
+  const std::vector<std::string> argv = {nq,   "count",        "25", "--engine", "quadrant", "--split-depth",
+                                         "12", "--checkpoint", j};
+  const auto interrupt = [](child& c) {
+    const auto sent = std::chrono::steady_clock::now();
+    c.signal(SIGINT);
+    const finished r = c.wait(120);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count(), 1.5);
+    EXPECT_EQ(r.status, 130) << r.err;
+    EXPECT_NE(r.err.find("interrupted by SIGINT before counting began"), std::string::npos) << r.err;
+    return r;
+  };
+  {
+    child c(argv);
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));  // planning: the fingerprint takes seconds
+    const finished r = interrupt(c);
+    EXPECT_LT(r.max_rss_kib, 256L * 1024) << "planning took memory it did not need";
+    EXPECT_FALSE(fs::exists(j));
+  }
+#ifndef NQUEENS_SANITIZED  // the same polls, minutes of planning when sanitized
+  child c(argv);
+  ASSERT_TRUE(wait_for_size(j, 63, c, 120));  // planned: the journal exists, the list is being built
+  interrupt(c);
+  EXPECT_EQ(fs::file_size(j), 64u);
+#endif
+}
+
 // kill -9 at 20 random moments (planning and table building included) on one
 // journal, then a resume: the exact total, and no run ever refused the
 // journal its predecessor left.

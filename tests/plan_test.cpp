@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "nqueens/cancelled.hpp"
 #include "support/axes.hpp"
 
 namespace nqueens {
@@ -72,6 +73,17 @@ TEST(PlanTest, RejectsBadBoardSizesAndDepths) {
   EXPECT_NO_THROW(plan(max_board_size, {.split_depth = 1}));
   // A split far too deep for the board is refused before it exhausts memory.
   EXPECT_THROW(plan(20, {.kind = engine::mirror, .split_depth = max_split_depth}), std::invalid_argument);
+}
+
+// A plan of 10^8 subproblems takes seconds to fingerprint: a cancel set
+// before or during planning ends it with run_cancelled.
+TEST(PlanTest, CancelStopsPlanning) {
+  const std::atomic<bool> cancel{true};
+  for (const engine kind : all_engines()) {
+    EXPECT_THROW(plan(16, {.kind = kind, .split_depth = 2, .cancel = &cancel}), run_cancelled) << to_string(kind);
+  }
+  const std::atomic<bool> go_on{false};
+  EXPECT_EQ(plan(12, {.cancel = &go_on}).fingerprint(), plan(12).fingerprint());  // not part of the plan
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/progress.hpp"
+#include "shard_members.hpp"
 
 namespace nqueens {
 namespace {
@@ -88,6 +89,26 @@ TEST(ShardBalanceTest, RejectsBadShards) {
   EXPECT_THROW(shard_indices(p, {-1, 4}), std::invalid_argument);
   EXPECT_THROW(shard_indices(p, {0, 0}), std::invalid_argument);
   EXPECT_THROW(shard_indices(p, {0, max_shards + 1}), std::invalid_argument);
+}
+
+// The run's view of a shard (computed, not listed, where estimates are
+// equal) names exactly the indices shard_indices lists.
+TEST(ShardMembersTest, MatchShardIndicesOnEveryKindOfPlan) {
+  for (const engine kind : all_engines()) {
+    const plan p(11, {.kind = kind});
+    for (const shard_spec s : {shard_spec{}, shard_spec{0, 3}, shard_spec{2, 3}, shard_spec{5, 7},
+                               shard_spec{static_cast<int>(p.size()) + 1, static_cast<int>(p.size()) + 2}}) {
+      const std::vector<std::size_t> listed = shard_indices(p, s);
+      const detail::shard_members members(p, s);
+      ASSERT_EQ(members.size(), listed.size()) << to_string(kind) << " " << s.index << "/" << s.count;
+      for (std::size_t k = 0; k < listed.size(); ++k) EXPECT_EQ(members[k], listed[k]);
+      std::size_t contained = 0;
+      for (std::size_t i = 0; i < p.size() + 3; ++i) contained += members.contains(i) ? 1 : 0;
+      EXPECT_EQ(contained, listed.size());
+      for (const std::size_t i : listed) EXPECT_TRUE(members.contains(i));
+    }
+  }
+  EXPECT_THROW(detail::shard_members(plan(8), shard_spec{2, 2}), std::invalid_argument);
 }
 
 }  // namespace

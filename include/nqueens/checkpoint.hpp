@@ -18,6 +18,7 @@
 /// disk) is cut off on open; any other damage is reported with its offset,
 /// never skipped. The file is locked (flock) while a run holds it.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -82,8 +83,11 @@ class checkpoint_journal {
   /// Opens `file` for shard `shard` of plan `p` (the whole plan by default),
   /// creating it when missing. An existing journal must name the same run and
   /// shard; its records are read in bounded memory, and a torn tail is cut off
-  /// the file. Throws checkpoint_error.
-  checkpoint_journal(checkpoint_file file, const plan& p, shard_spec shard = {});
+  /// the file (any byte after a completion mark is damage). Throws
+  /// checkpoint_error; run_cancelled once `*cancel` is set (null: never)
+  /// while the records are read, leaving the file as it was.
+  checkpoint_journal(checkpoint_file file, const plan& p, shard_spec shard = {},
+                     const std::atomic<bool>* cancel = nullptr);
   /// The same for `path`, opened here.
   checkpoint_journal(const std::string& path, const plan& p, shard_spec shard = {})
       : checkpoint_journal(checkpoint_file(path), p, shard) {}
@@ -116,7 +120,7 @@ class checkpoint_journal {
   void mark_complete();
 
  private:
-  void load(const plan& p, shard_spec shard);
+  void load(const plan& p, shard_spec shard, const std::atomic<bool>* cancel);
   void create(const plan& p, shard_spec shard);
   void append(const unsigned char* bytes, std::size_t size);
 

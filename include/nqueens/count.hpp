@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "nqueens/cancelled.hpp"
 #include "nqueens/count_types.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"
@@ -40,10 +41,13 @@ struct count_options {
   std::function<void(const progress&)> on_progress;
   double progress_interval_seconds = 0.25;
   /// When set and true, no further subproblems are started; the count
-  /// returns with complete == false and the journal flushed.
+  /// returns with complete == false and the journal flushed. Set before the
+  /// first subproblem began (while the plan, the run's lists or the journal
+  /// are read or built), count() throws run_cancelled instead.
   const std::atomic<bool>* cancel = nullptr;
-  /// Bytes the quadrant engine may use; 0 = half the physical memory. A run
-  /// that would need more throws memory_limit_error before allocating.
+  /// Bytes the run may use, its lists and the engine's tables together; 0 =
+  /// half the physical memory. A run that would need more throws
+  /// memory_limit_error before allocating (see check_run_memory).
   std::uint64_t max_memory = 0;
   /// Kernels to run (see isa.hpp); empty for active_isa(). Throws isa_error
   /// from count() when the CPU lacks them.
@@ -92,7 +96,9 @@ struct count_result {
 /// Counts every solution of the n-queens problem on an n x n board, with the
 /// fundamental count and the rotation-symmetric counts.
 /// Throws std::invalid_argument for n outside 1..max_board_size or bad
-/// options, checkpoint_error for a journal that cannot be used or written.
+/// options, checkpoint_error for a journal that cannot be used or written,
+/// memory_limit_error for a run that would not fit, run_cancelled for one
+/// cancelled before it began counting.
 count_result count(int n, const count_options& options = {});
 
 /// Counts only the solutions unchanged by a half turn and by a quarter turn

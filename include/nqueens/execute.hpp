@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "nqueens/cancelled.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
 
@@ -41,13 +42,6 @@ struct subproblem_count {
   std::uint64_t symmetric_90 = 0;
 
   friend bool operator==(const subproblem_count&, const subproblem_count&) = default;
-};
-
-/// Thrown by run_context's constructor when the run was cancelled while it
-/// built its tables.
-class run_cancelled : public std::runtime_error {
- public:
-  run_cancelled() : std::runtime_error("the run was cancelled while its tables were built") {}
 };
 
 /// What running a plan needs beyond the plan: the engine's tables (the

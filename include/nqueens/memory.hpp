@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 #include "nqueens/engine.hpp"
+#include "nqueens/plan.hpp"
+#include "nqueens/shard.hpp"
 
 namespace nqueens {
 
@@ -34,5 +36,19 @@ std::uint64_t memory_estimate(int n, engine kind, int threads = 0, std::uint64_t
 /// Throws memory_limit_error, naming both sizes, when memory_estimate(n,
 /// kind, threads, limit) exceeds `limit` (0 = default_memory_limit()).
 void check_memory(int n, engine kind, std::uint64_t limit, int threads = 0);
+
+/// Bytes a count of shard `shard` of plan `p` holds besides the engine's
+/// tables: its list of subproblems still to count (8 bytes each: 1.6 GB for
+/// the 2 * 10^8 of n = 25 with 12 slices), bits per subproblem for the
+/// journal and the executor, and for plans with unequal estimates (a few
+/// million subproblems at most) the lists that deal out their shards.
+std::uint64_t run_lists_estimate(const plan& p, shard_spec shard = {}) noexcept;
+
+/// check_memory for a plan already built: the run's lists
+/// (run_lists_estimate) and the engine's estimate within what they leave of
+/// `limit` (0 = default_memory_limit()) must fit together; throws
+/// memory_limit_error, naming the sizes, when they do not. Returns the bytes
+/// left to the engine: the bound to build its tables within.
+std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads = 0, shard_spec shard = {});
 
 }  // namespace nqueens

@@ -4,6 +4,7 @@
 /// Umbrella header: the whole public API.
 
 #include "nqueens/board.hpp"         // IWYU pragma: export
+#include "nqueens/cancelled.hpp"     // IWYU pragma: export
 #include "nqueens/check.hpp"         // IWYU pragma: export
 #include "nqueens/checkpoint.hpp"    // IWYU pragma: export
 #include "nqueens/count.hpp"         // IWYU pragma: export

@@ -7,6 +7,7 @@
 /// same plan, with the same fingerprint, on every machine. What a subproblem
 /// holds is the engine's business (src/engines/<name>/).
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -49,6 +50,10 @@ struct plan_options {
   /// 0 picks automatic_target(n).
   std::size_t target_subproblems = 0;
   plan_scope scope = plan_scope::all;
+  /// Looked at while the plan is built (2 * 10^8 quadrant subproblems take
+  /// seconds to fingerprint): once it is set, the constructor throws
+  /// run_cancelled. Null: never. Not part of the plan.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// The subproblem count automatic splitting aims for on an n-board: 4096, and
@@ -64,7 +69,7 @@ class plan {
   /// Builds the plan for board size `n`.
   /// Throws std::invalid_argument if `n` is outside 1..engine_max_board_size,
   /// `options.split_depth` is outside 0..max_split_depth, or the plan would
-  /// be unreasonably large.
+  /// be unreasonably large; run_cancelled once `options.cancel` is set.
   explicit plan(int n, const plan_options& options = {});
 
   int board_size() const noexcept { return n_; }

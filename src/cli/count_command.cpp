@@ -119,7 +119,13 @@ int run_count(const std::vector<std::string>& args) {
   install_stop_handlers();
   opts.cancel = &stop_requested();
 
-  const count_result r = count(request->n, opts);
+  std::optional<count_result> counted;
+  try {
+    counted = count(request->n, opts);
+  } catch (const run_cancelled&) {
+    return report_interruption_before_counting(opts.checkpoint);
+  }
+  const count_result& r = *counted;
   // A signal is never swallowed, not even one that came as a short run
   // finished: the scheduler that sent it is told the run was stopped.
   if (!r.complete || stop_requested()) return report_interruption(r, opts.checkpoint);

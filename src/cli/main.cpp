@@ -12,6 +12,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
+#include "cli/signals.hpp"
 #include "cli/standard_output.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/isa.hpp"
@@ -134,6 +135,8 @@ int run_command(const std::vector<std::string>& args) {
     // given --max-memory) cannot serve, reported like a usage error.
     std::cerr << "nqueens: " << e.what() << '\n';
     return 2;
+  } catch (const nqueens::run_cancelled&) {  // a signal while a command planned (count says more itself)
+    return report_interruption_before_counting("");
   } catch (const nqueens::cli::usage_error& e) {
     std::cerr << "nqueens: " << e.what() << '\n';
     return 2;

@@ -50,6 +50,8 @@ int run_plan(const std::vector<std::string>& args) {
   // (exit 2), before the plan is built.
   check_memory(n, po.kind, max_memory, threads);
   const plan p(n, po);
+  // The run's lists too, as a count of the whole plan would hold them.
+  const std::uint64_t engine_memory = check_run_memory(p, max_memory, threads);
   const std::string fingerprint = format_fingerprint(p.fingerprint());
 
   json_object o;
@@ -59,7 +61,7 @@ int run_plan(const std::vector<std::string>& args) {
       .add("split_depth", p.split_depth())
       .add("subproblems", p.size())
       .add("plan_fingerprint", fingerprint);
-  const std::uint64_t memory = memory_estimate(n, p.kind(), threads, max_memory);
+  const std::uint64_t memory = memory_estimate(n, p.kind(), threads, engine_memory) + run_lists_estimate(p);
   if (memory > 0) o.add("memory_estimate_bytes", memory);
   if (!result.count("stats")) {
     if (json) {

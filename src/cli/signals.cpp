@@ -37,10 +37,26 @@ const std::atomic<bool>& stop_requested() { return stop; }
 
 int stop_signal() { return signal_number.load(); }
 
+namespace {
+
+const char* signal_name(int sig) { return sig == SIGTERM ? "SIGTERM" : "SIGINT"; }
+
+}  // namespace
+
+int report_interruption_before_counting(const std::string& checkpoint, int sig, const std::string& who) {
+  if (sig == 0) sig = stop_signal();
+  if (sig == 0) sig = SIGINT;
+  std::cerr << who << ": interrupted by " << signal_name(sig) << " before counting began; nothing was counted"
+            << (checkpoint.empty() ? std::string()
+                                   : " this time: run the same command again to resume from " + checkpoint)
+            << '\n';
+  return 128 + sig;
+}
+
 int report_interruption(const count_result& r, const std::string& checkpoint, int sig, const std::string& who) {
   if (sig == 0) sig = stop_signal();
-  std::cerr << who << ": interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << " after " << r.finished
-            << " of " << r.subproblems << " subproblems; "
+  std::cerr << who << ": interrupted by " << signal_name(sig) << " after " << r.finished << " of " << r.subproblems
+            << " subproblems; "
             << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
                                    : "run the same command again to resume from " + checkpoint)
             << '\n';

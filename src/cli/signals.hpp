@@ -31,4 +31,8 @@ int stop_signal();
 int report_interruption(const count_result& r, const std::string& checkpoint, int sig = 0,
                         const std::string& who = "nqueens");
 
+/// The same for a count stopped before it began counting (while it planned,
+/// or read its journal): nothing was counted, the journal is as it was.
+int report_interruption_before_counting(const std::string& checkpoint, int sig = 0, const std::string& who = "nqueens");
+
 }  // namespace nqueens::cli

@@ -43,8 +43,10 @@ class engine_plan {
   virtual std::size_t size() const noexcept = 0;
   /// The split depth used (resolved when the caller asked for automatic).
   virtual int split_depth() const noexcept = 0;
-  /// Adds every subproblem, in order, to the plan's fingerprint.
-  virtual void add_to_fingerprint(fnv1a& hash) const = 0;
+  /// Adds every subproblem, in order, to the plan's fingerprint; throws
+  /// run_cancelled once `*cancel` is set (null: never), looked at often
+  /// enough that a plan of 10^9 subproblems stops within milliseconds.
+  virtual void add_to_fingerprint(fnv1a& hash, const std::atomic<bool>* cancel) const = 0;
   /// Relative work of subproblem `index`, at least 1: progress and shards
   /// weigh subproblems by it.
   virtual std::uint64_t estimated_work(std::size_t index) const = 0;

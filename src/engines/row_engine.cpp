@@ -22,8 +22,10 @@ namespace {
 constexpr std::size_t max_plan_size = std::size_t{1} << 22;
 
 // Fixes row `row` in every subproblem that leaves it open, keeping the order:
-// children replace their parent, in column order.
-std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vector<row_prefix>& level, int row) {
+// children replace their parent, in column order. `depth` is the split depth
+// asked for, named when the plan grows too large on the way to it.
+std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vector<row_prefix>& level, int row,
+                                  int depth) {
   std::vector<row_prefix> next;
   next.reserve(std::min(level.size() * 4, max_plan_size));
   for (const row_prefix& s : level) {
@@ -37,9 +39,10 @@ std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vect
       child.columns[static_cast<std::size_t>(row)] = static_cast<std::uint8_t>(column_of(free));
       next.push_back(child);
       if (next.size() > max_plan_size) {
-        throw std::invalid_argument("split depth " + std::to_string(row + 1) + " gives more than " +
+        const std::string already = row + 1 < depth ? " (depth " + std::to_string(row + 1) + " already does)" : "";
+        throw std::invalid_argument("split depth " + std::to_string(depth) + " gives more than " +
                                     std::to_string(max_plan_size) + " subproblems for n = " + std::to_string(n) +
-                                    ": choose a smaller --split-depth");
+                                    already + ": choose a smaller --split-depth");
       }
     }
   }
@@ -71,8 +74,11 @@ class row_plan final : public engine_plan {
   std::size_t size() const noexcept override { return subproblems_.size(); }
   int split_depth() const noexcept override { return depth_; }
 
-  void add_to_fingerprint(fnv1a& hash) const override {
-    for (const row_prefix& s : subproblems_) {
+  void add_to_fingerprint(fnv1a& hash, const std::atomic<bool>* cancel) const override {
+    // At most 4 * 10^6 subproblems of ~40 bytes: a look per 2^16 of them.
+    for (std::size_t k = 0; k < subproblems_.size(); ++k) {
+      if (k % 65536 == 0) throw_if_cancelled(cancel);
+      const row_prefix& s = subproblems_[k];
       for (int r = 0; r < n_; ++r) hash.add_byte(s.columns[static_cast<std::size_t>(r)]);
       hash.add_byte(s.weight);
       hash.add_byte(s.classify);
@@ -173,7 +179,7 @@ std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t t
   std::vector<row_prefix> level = rules.roots(n);
   int depth = 1;
   while (depth < max_depth && (!automatic || level.size() < target)) {
-    level = split_row(n, rules, level, depth);
+    level = split_row(n, rules, level, depth, max_depth);
     ++depth;
   }
   rules.finish(n, depth, level);

@@ -1,0 +1,34 @@
+#pragma once
+
+// The subproblems of one shard, without listing them where the plan's
+// estimates are equal: there shard I of M is every index i = I (mod M), so a
+// quadrant plan of 2 * 10^8 subproblems costs nothing here, where a list of
+// them would cost 1.6 GB before the first subproblem ran. Plans with unequal
+// estimates are the row-by-row engines' (a few million subproblems at most):
+// their shards are listed, as shard_indices() deals them out.
+
+#include <cstddef>
+#include <vector>
+
+#include "nqueens/plan.hpp"
+#include "nqueens/shard.hpp"
+
+namespace nqueens::detail {
+
+class shard_members {
+ public:
+  /// Throws std::invalid_argument for a shard out of range (as shard_indices).
+  shard_members(const plan& p, shard_spec s);
+
+  std::size_t size() const noexcept { return size_; }
+  /// The k-th member, in increasing order. Precondition: k < size().
+  std::size_t operator[](std::size_t k) const noexcept { return listed_ ? members_[k] : first_ + k * step_; }
+  bool contains(std::size_t index) const noexcept;
+
+ private:
+  bool listed_;
+  std::vector<std::size_t> members_;  // listed_ only
+  std::size_t first_ = 0, step_ = 1, size_ = 0;
+};
+
+}  // namespace nqueens::detail

@@ -1,0 +1,70 @@
+#include "nqueens/memory.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "nqueens/count.hpp"
+
+namespace nqueens {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The quadrant plan deals its shards out in turn: a shard's list is its own
+// size, 8 bytes an index, plus the journal's and the executor's bit per
+// subproblem.
+TEST(MemoryTest, RunListsArePricedByTheShard) {
+  const plan p(16, {.kind = engine::quadrant, .split_depth = 12});
+  ASSERT_TRUE(p.uniform_work());
+  const std::uint64_t bits = 2 * ((p.size() + 63) / 64) * 8;
+  EXPECT_EQ(run_lists_estimate(p), 8 * p.size() + bits);
+  EXPECT_EQ(run_lists_estimate(p, {1, 4}), 8 * ((p.size() - 1 + 3) / 4) + bits);
+  const plan rows(12, {.kind = engine::symmetric});
+  EXPECT_GE(run_lists_estimate(rows, {0, 2}), 8 * rows.size());  // dealt out from a list of the whole plan
+}
+
+// The engine gets what the lists leave of the bound; a bound the lists and
+// the engine pass together is refused, naming both.
+TEST(MemoryTest, RunMemoryLeavesTheEngineWhatTheListsDoNotTake) {
+  const plan p(16, {.kind = engine::quadrant, .split_depth = 12});
+  const std::uint64_t lists = run_lists_estimate(p);
+  const std::uint64_t limit = std::uint64_t{1} << 30;
+  EXPECT_EQ(check_run_memory(p, limit, 1), limit - lists);
+  try {
+    check_run_memory(p, lists, 1);
+    ADD_FAILURE() << "a bound no larger than the lists was accepted";
+  } catch (const memory_limit_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("its list of " + std::to_string(p.size()) + " subproblems"), std::string::npos) << what;
+    EXPECT_NE(what.find("choose a smaller --split-depth"), std::string::npos) << what;
+  }
+  // The engine's smallest layout (priced for a bound it cannot keep) and the
+  // lists: one byte less is refused.
+  const std::uint64_t smallest = memory_estimate(16, engine::quadrant, 1, 1);
+  EXPECT_THROW(check_run_memory(p, smallest + lists - 1, 1), memory_limit_error);
+  EXPECT_NO_THROW(check_run_memory(p, smallest + lists, 1));
+}
+
+// count() refuses before it allocates the lists or creates a journal.
+TEST(MemoryTest, CountRefusesListsPastTheBoundBeforeTheJournal) {
+  const fs::path journal = fs::temp_directory_path() / ("nqueens-memory-" + std::to_string(::getpid()) + ".ckpt");
+  fs::remove(journal);
+  const plan p(16, {.kind = engine::quadrant, .split_depth = 12});
+  count_options o;
+  o.kind = engine::quadrant;
+  o.split_depth = 12;
+  o.threads = 1;
+  o.checkpoint = journal.string();
+  o.max_memory = memory_estimate(16, engine::quadrant, 1, 1) + run_lists_estimate(p) / 2;  // the engine alone fits
+  EXPECT_THROW(count(16, o), memory_limit_error);
+  EXPECT_FALSE(fs::exists(journal));
+  o.max_memory = std::uint64_t{1} << 30;
+  EXPECT_EQ(count(16, o).total, 14772512U);
+  fs::remove(journal);
+}
+
+}  // namespace
+}  // namespace nqueens
