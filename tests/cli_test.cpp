@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -166,8 +167,9 @@ TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
   EXPECT_EQ(lines_in(rows), 3);
 }
 
-// scale's --csv file is written beside its target and renamed over it at the
-// end: whole or untouched, never a journal, no temporary file left behind.
+// scale's --csv file is written to a temporary file in its target's directory
+// and renamed over it at the end: whole or untouched, never a journal, no
+// temporary file left behind.
 class CliCsvTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -198,12 +200,12 @@ TEST_F(CliCsvTest, ReplacesTheOldContentsOnSuccess) {
 
 TEST_F(CliCsvTest, SigtermMidRunLeavesTheOldContents) {
   std::ofstream(csv_) << "old\n";
-  // Signalled once the temporary file exists (the handlers follow at once),
-  // long before 2000 runs of Q(14) end.
+  // Signalled once the temporary file is open (unnamed, so seen in /proc; the
+  // handlers follow at once), long before 2000 runs of Q(14) end.
   const cli_run r =
       run_script("cd " + dir_.string() + " && { $NQ scale 14 --repeat 1000 --csv f.csv & pid=$!; i=0; " +
-                 "until ls -A | grep -q '^\\.f\\.csv\\.' || [ $i -ge 3000 ]; do sleep 0.01; i=$((i+1)); done; " +
-                 "sleep 0.2; kill -TERM $pid; wait $pid; }");
+                 "until ls -l /proc/$pid/fd 2>/dev/null | grep -qF \"$(pwd -P)/\" || [ $i -ge 3000 ]; do sleep 0.01; " +
+                 "i=$((i+1)); done; sleep 0.2; kill -TERM $pid; wait $pid; }");
   EXPECT_EQ(r.status, 143) << r.err;
   EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
@@ -752,6 +754,77 @@ TEST(CliCheckTest, StdinLinesAreCheckedOneByOne) {
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.out.find("line 3: not a solution"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("2 placements checked: 1 is not a solution"), std::string::npos) << r.out;
+}
+
+// Issue 28, item 5: separate placements are never merged into one board.
+TEST(CliCheckTest, EachOperandIsAPlacementOfItsOwn) {
+  const cli_run two = run_cli("check '1 3 0 2' '2 0 3 1'");
+  EXPECT_EQ(two.status, 0) << two.err;
+  EXPECT_EQ(two.out, "2 placements checked: all are solutions\n");
+  const cli_run bad = run_cli("check '1 3 0 2' '(1, 1)'");
+  EXPECT_EQ(bad.status, 1) << bad.err;
+  EXPECT_EQ(bad.out,
+            "placement 2: not a solution: 1 pair of queens attack each other\n"
+            "  rows 0 and 1: same column (1)\n"
+            "2 placements checked: 1 is not a solution\n");
+  // Lines inside one operand are placements too: `check "$(nqueens list 6)"`.
+  const cli_run lines = run_script("$NQ check \"$($NQ list 6)\"");
+  EXPECT_EQ(lines.status, 0) << lines.err;
+  EXPECT_EQ(lines.out, "4 placements checked: all are solutions\n");
+  // Operands of one number each are one placement, as the shell split it.
+  const cli_run split = run_cli("check 2 0 3 1");
+  EXPECT_EQ(split.status, 0) << split.err;
+  EXPECT_EQ(split.out, "solution: 4 queens, no two attack each other\n");
+}
+
+// A lone CR ends a line, as on a terminal; CRLF stays one line break.
+TEST(CliCheckTest, ALoneCarriageReturnEndsALine) {
+  for (const char* input : {"1 3 0 2\\r2 0 3 1\\n", "1 3 0 2\\r\\n2 0 3 1\\r\\n", "1 3 0 2\\r2 0 3 1"}) {
+    const cli_run r = run_script(std::string("printf '") + input + "' | $NQ check");
+    EXPECT_EQ(r.status, 0) << input << ": " << r.err;
+    EXPECT_EQ(r.out, "2 placements checked: all are solutions\n") << input;
+  }
+  const cli_run numbered = run_script("printf '1 3 0 2\\r\\r\\n0 1\\r\\n' | $NQ check");
+  EXPECT_EQ(numbered.status, 1) << numbered.err;
+  EXPECT_EQ(numbered.out.rfind("line 3: not a solution", 0), 0u) << numbered.out;
+}
+
+// A standard input that cannot be read is a failure (exit 3) that says why.
+TEST(CliCheckTest, UnreadableStandardInputIsNamed) {
+  const cli_run directory = run_script("$NQ check < /tmp");
+  EXPECT_EQ(directory.status, 3);
+  EXPECT_EQ(directory.err, "nqueens: cannot read standard input: Is a directory\n");
+  const cli_run closed = run_script("$NQ check <&-");
+  EXPECT_EQ(closed.status, 3);
+  EXPECT_EQ(closed.err, "nqueens: cannot read standard input: Bad file descriptor\n");
+  EXPECT_TRUE(closed.out.empty()) << closed.out;
+}
+
+// Items 5 and 6: each message names what the user gave, whole and readable.
+TEST(CliTest, Issue28MessagesNameWhatWasGiven) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"$NQ first -1", "board size -1 is out of range: expected an integer from 1 to 100000000"},
+      {"$NQ check -1", "columns are counted from 0: '-1' is negative"},
+      {"$NQ check '1 -12 0'", "columns are counted from 0: '-12' is negative"},
+      {"printf '1 3\\0 0 2\\n' | $NQ check",
+       "line 1: unexpected character '\\x00' in the placement (expected column numbers)"},
+      {"$NQ check \"$(printf '1 3 \\033 2')\"",
+       "unexpected character '\\x1b' in the placement (expected column numbers)"},
+      {"$NQ count 16 --engine mirror --split-depth 12",
+       "split depth 12 gives more than 4194304 subproblems for n = 16 (depth 8 already does): "
+       "choose a smaller --split-depth"},
+      {"$NQ ' 12'", "invalid board size ' 12': expected an integer from 1 to 32"},
+      {"$NQ '12 '", "invalid board size '12 ': expected an integer from 1 to 32"},
+      {"$NQ scale 8 --threads 1,", "invalid --threads '': expected an integer from 1 to 1024"},
+      {"$NQ scale 8 --threads ,1", "invalid --threads '': expected an integer from 1 to 1024"},
+      {"$NQ scale 8 --threads 1,,2", "invalid --threads '': expected an integer from 1 to 1024"},
+  };
+  for (const auto& [script, message] : cases) {
+    const cli_run r = run_script(script);
+    EXPECT_EQ(r.status, 2) << script;
+    EXPECT_EQ(r.err, "nqueens: " + message + "\n") << script;
+    EXPECT_TRUE(r.out.empty()) << script << ": " << r.out;
+  }
 }
 
 struct bad_input {

@@ -91,12 +91,14 @@ std::vector<std::string> value_option_names(const cxxopts::Options& options) {
 }
 
 cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::vector<std::string>& args,
-                                        bool board_size_positional) {
+                                        bool board_size_positional, int largest_board_size) {
   const std::vector<std::string> value_options = value_option_names(options);
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (!looks_like_negative_number(args[i])) continue;
     if (std::find(value_options.begin(), value_options.end(), args[i - 1]) != value_options.end()) continue;
-    if (board_size_positional) parse_board_size(args[i]);  // throws the range message
+    if (board_size_positional) {  // throws the range message
+      parse_integer(args[i], "board size", min_board_size, largest_board_size);
+    }
     throw usage_error("unexpected argument '" + args[i] + "'");
   }
   std::vector<const char*> argv;

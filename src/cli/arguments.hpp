@@ -63,11 +63,11 @@ std::vector<std::string> value_option_names(const cxxopts::Options& options);
 
 /// Parses `args` (args[0] is the program name) with `options`. A bare negative
 /// number that is not the value of an option (value_option_names) is reported
-/// as a board size out of range when `board_size_positional`, else as
-/// unexpected, rather than as an unknown option. cxxopts errors become
-/// usage_error.
+/// as a board size out of range (1 to `largest_board_size`) when
+/// `board_size_positional`, else as unexpected, rather than as an unknown
+/// option. cxxopts errors become usage_error.
 cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::vector<std::string>& args,
-                                        bool board_size_positional);
+                                        bool board_size_positional, int largest_board_size = max_board_size);
 
 /// The single positional argument (the board size), or a usage_error when it
 /// is missing or repeated.

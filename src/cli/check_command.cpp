@@ -1,6 +1,10 @@
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
@@ -45,45 +49,33 @@ bool check_one(const std::string& text, const std::string& where) {
   return false;
 }
 
-}  // namespace
+// Placements hold a space, a tab, a comma or a bracket; a lone column does not.
+bool is_one_column(const std::string& operand) { return operand.find_first_of(" \t\r\n,()[]") == std::string::npos; }
 
-int run_check(const std::vector<std::string>& args) {
-  cxxopts::Options options("nqueens check",
-                           "Check a placement: the column (0-based) of the queen in each row, as \"1 3 0 2\",\n"
-                           "\"1,3,0,2\" or \"(1, 3, 0, 2)\". Without arguments, checks every line of standard\n"
-                           "input (so 'nqueens list 8 | nqueens check' checks all 92).\n"
-                           "Exit status: 0 all are solutions, 1 some queens attack each other, 2 malformed input.");
-  options.custom_help("[PLACEMENT]");
-  options.positional_help("");
-  add_shared_options(options, {});
-  // The placement is taken verbatim, not through cxxopts, which would split
-  // "1,,3" at commas and hide the empty entry.
-  std::string text;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "-h" || arg == "--help") {
-      std::cout << options.help() << '\n';
-      return 0;
-    }
-    if (arg.size() > 1 && arg[0] == '-' && !looks_like_negative_number(arg)) {
-      throw usage_error("unknown option '" + arg + "' (check takes only a placement)");
-    }
-    text += arg + ' ';
+bool is_blank(const std::string& line) { return line.find_first_not_of(" \t") == std::string::npos; }
+
+// The placements given as operands: operands that are each one column are the
+// columns of one placement (`check 1 3 0 2`, as the shell split it); else each
+// operand, and each line of it, is a placement of its own. Blank ones are left out.
+std::vector<std::string> operand_placements(const std::vector<std::string>& operands) {
+  std::vector<std::string> texts = operands;
+  if (std::all_of(operands.begin(), operands.end(), is_one_column)) {
+    std::string joined;
+    for (const std::string& operand : operands) joined += (joined.empty() ? "" : " ") + operand;
+    texts = {joined};
   }
-  if (!text.empty()) {
-    const bool ok = check_one(text, "");
-    const std::size_t n = parse_placement(text).size();
-    if (ok) std::printf("solution: %zu queen%s, no two attack each other\n", n, n == 1 ? "" : "s");
-    return ok ? 0 : 1;
-  }
-  std::size_t checked = 0, failed = 0, line_number = 0;
+  std::vector<std::string> placements;
   std::string line;
-  while (std::getline(std::cin, line)) {
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    ++checked;
-    if (!check_one(line, "line " + std::to_string(line_number) + ": ")) ++failed;
+  for (const std::string& text : texts) {
+    for (line_reader lines(text); lines.next(line);) {
+      if (!is_blank(line)) placements.push_back(line);
+    }
   }
+  return placements;
+}
+
+// The last line after several placements; returns the exit status.
+int summarize(std::size_t checked, std::size_t failed) {
   if (checked == 0) throw usage_error("no placement given (as arguments or on standard input)");
   if (failed == 0) {
     std::printf("%zu placement%s checked: %s\n", checked, checked == 1 ? "" : "s",
@@ -93,6 +85,60 @@ int run_check(const std::vector<std::string>& args) {
   std::printf("%zu placement%s checked: %zu %s not a solution\n", checked, checked == 1 ? "" : "s", failed,
               failed == 1 ? "is" : "are");
   return 1;
+}
+
+}  // namespace
+
+int run_check(const std::vector<std::string>& args) {
+  cxxopts::Options options("nqueens check",
+                           "Check placements: the column (0-based) of the queen in each row, as \"1 3 0 2\",\n"
+                           "\"1,3,0,2\" or \"(1, 3, 0, 2)\". Operands that are each one number are one placement\n"
+                           "(check 1 3 0 2); otherwise each operand, and each line of it, is one. Without\n"
+                           "operands, checks every line of standard input (so 'nqueens list 8 | nqueens check'\n"
+                           "checks all 92); a line ends at LF, CRLF or a lone CR.\n"
+                           "Exit status: 0 all are solutions, 1 some queens attack each other, 2 malformed input,\n"
+                           "3 standard input cannot be read.");
+  options.custom_help("[PLACEMENT...]");
+  options.positional_help("");
+  add_shared_options(options, {});
+  // Placements are taken verbatim, not through cxxopts, which would split
+  // "1,,3" at commas and hide the empty entry.
+  std::vector<std::string> operands;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "-h" || arg == "--help") {
+      std::cout << options.help() << '\n';
+      return 0;
+    }
+    if (arg.size() > 1 && arg[0] == '-' && !looks_like_negative_number(arg)) {
+      throw usage_error("unknown option '" + arg + "' (check takes only placements)");
+    }
+    operands.push_back(arg);
+  }
+  std::size_t checked = 0, failed = 0;
+  std::string line;
+  if (operands.empty()) {
+    std::size_t line_number = 0;
+    for (line_reader lines(STDIN_FILENO); lines.next(line);) {
+      ++line_number;
+      if (is_blank(line)) continue;
+      ++checked;
+      if (!check_one(line, "line " + std::to_string(line_number) + ": ")) ++failed;
+    }
+    return summarize(checked, failed);
+  }
+  const std::vector<std::string> placements = operand_placements(operands);
+  if (placements.size() == 1) {
+    const bool ok = check_one(placements.front(), "");
+    const std::size_t n = parse_placement(placements.front()).size();
+    if (ok) std::printf("solution: %zu queen%s, no two attack each other\n", n, n == 1 ? "" : "s");
+    return ok ? 0 : 1;
+  }
+  for (const std::string& placement : placements) {
+    ++checked;
+    if (!check_one(placement, "placement " + std::to_string(checked) + ": ")) ++failed;
+  }
+  return summarize(checked, failed);
 }
 
 }  // namespace nqueens::cli

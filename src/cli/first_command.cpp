@@ -27,13 +27,13 @@ int run_first(const std::vector<std::string>& args) {
                         cxxopts::value<std::string>()->default_value("tuple"));
   add_shared_options(options, {});
   add_board_size_operand(options);
-  const auto result = parse_command_line(options, args, true);
+  const auto result = parse_command_line(options, args, true, max_constructed_board_size);
   if (result.count("help")) {
     std::cout << options.help() << '\n';
     return 0;
   }
-  const int n = static_cast<int>(
-      parse_integer(single_positional(result, "n", "board size N"), "board size", 1, max_constructed_board_size));
+  const int n = static_cast<int>(parse_integer(single_positional(result, "n", "board size N"), "board size",
+                                               min_board_size, max_constructed_board_size));
   const placement_format format = parse_placement_format(result["format"].as<std::string>());
   if (format == placement_format::fen && n != 8) {
     throw usage_error("--format fen describes a chess board: it needs N = 8, not " + std::to_string(n));

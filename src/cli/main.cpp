@@ -12,7 +12,9 @@
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
+#include "cli/placement_io.hpp"
 #include "cli/signals.hpp"
+#include "cli/standard_descriptors.hpp"
 #include "cli/standard_output.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/isa.hpp"
@@ -44,7 +46,7 @@ const std::vector<command>& commands() {
       {"merge", "F...", "Add up the --json outputs of 'count N --shard I/M' and verify", run_merge},
       {"list", "N", "Print the solutions, smallest tuple first (--unique: one per class)", run_list},
       {"first", "N", "Print one solution, built by formula, for N up to 100,000,000", run_first},
-      {"check", "[P]", "Check a placement such as \"1 3 0 2\" (or every line of stdin)", run_check},
+      {"check", "[P...]", "Check placements such as \"1 3 0 2\" (or every line of stdin)", run_check},
   };
   return table;
 }
@@ -86,10 +88,13 @@ std::string usage_text() {
          "3 runtime failure, 130/143 interrupted by SIGINT/SIGTERM.\n";
 }
 
-// True for text a user meant as a board size: "12", "12x", "-3" (the count
-// then reports it, rather than "unknown command").
+// True for text a user meant as a board size: "12", "12x", "-3", " 12", "+12"
+// (the count then reports or takes it, rather than "unknown command").
 bool looks_like_board_size(const std::string& text) {
-  return (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) || looks_like_negative_number(text);
+  const std::size_t start = text.find_first_not_of(" \t");
+  if (start == std::string::npos) return false;
+  const std::size_t digit = text[start] == '+' || text[start] == '-' ? start + 1 : start;
+  return digit < text.size() && std::isdigit(static_cast<unsigned char>(text[digit]));
 }
 
 int dispatch(const std::vector<std::string>& argv) {
@@ -125,6 +130,9 @@ int run_command(const std::vector<std::string>& args) {
   } catch (const output_error& e) {  // list and first write standard output themselves
     std::cerr << "nqueens: " << e.what() << '\n';
     return 3;
+  } catch (const input_error& e) {  // check reads standard input
+    std::cerr << "nqueens: " << e.what() << '\n';
+    return 3;
   } catch (const nqueens::checkpoint_error& e) {
     // A journal that belongs elsewhere, is damaged or cannot be opened is a
     // problem with the command line (2); failing to write mid-run is not (3).
@@ -152,6 +160,7 @@ int run_command(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  reserve_standard_descriptors("nqueens");  // before anything opens a file
   // Past a file-size limit, write() should fail with EFBIG (reported), not
   // kill the process.
   std::signal(SIGXFSZ, SIG_IGN);

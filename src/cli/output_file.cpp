@@ -10,8 +10,9 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <random>
 #include <stdexcept>
-#include <vector>
+#include <string_view>
 
 #include "cli/arguments.hpp"
 
@@ -32,6 +33,15 @@ bool starts_like_a_journal(int fd) {
     got += static_cast<std::size_t>(n);
   }
   return got == head.size() && head == journal_magic;
+}
+
+// ".<name>.XXXXXX" beside `target`: the hidden temporary file's name, the X's
+// for mkstemp (or link_temporary) to fill.
+std::string hidden_name(const std::filesystem::path& target) {
+  std::string hidden = ".";  // appended: GCC 12 misreads "." + name (-Wrestrict)
+  hidden += target.filename().string();
+  hidden += ".XXXXXX";
+  return (target.parent_path() / hidden).string();
 }
 
 }  // namespace
@@ -69,15 +79,16 @@ output_file::output_file(const std::string& path, std::string what) : path_(path
   }
   const std::filesystem::path target(target_);
   if (!target.has_filename()) refuse("it is a directory");
-  std::string hidden = ".";  // ".<name>.XXXXXX", appended: GCC 12 misreads "." + name (-Wrestrict)
-  hidden += target.filename().string();
-  hidden += ".XXXXXX";
-  const std::string pattern = (target.parent_path() / hidden).string();
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  fd_ = ::mkstemp(name.data());
-  if (fd_ < 0) refuse(std::strerror(errno));
-  temp_ = name.data();
+  // Unnamed until commit, so that a kill leaves nothing behind. Linking it
+  // then needs /proc; without it (or O_TMPFILE), a named file from the start.
+  const std::filesystem::path parent = target.parent_path().empty() ? "." : target.parent_path();
+  if (std::filesystem::exists("/proc/self/fd")) fd_ = ::open(parent.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd_ < 0) {
+    std::string name = hidden_name(target);
+    fd_ = ::mkstemp(name.data());
+    if (fd_ < 0) refuse(std::strerror(errno));
+    temp_ = name;
+  }
   if (!mode) {  // what creating the file would give: 0666 less the umask (mkstemp gives 0600)
     const mode_t mask = ::umask(0);
     ::umask(mask);
@@ -86,7 +97,7 @@ output_file::output_file(const std::string& path, std::string what) : path_(path
   if (::fchmod(fd_, *mode) != 0) {
     const int error = errno;
     ::close(fd_);  // no destructor runs for a constructor that throws
-    ::unlink(temp_.c_str());
+    if (!temp_.empty()) ::unlink(temp_.c_str());
     fail("setting the mode of", error);
   }
 }
@@ -109,10 +120,29 @@ void output_file::write(std::string_view text) {
   }
 }
 
+// A name for the unnamed file, to rename over the target: a kill from here
+// to the rename (microseconds) is the only one that leaves it behind.
+void output_file::link_temporary() {
+  const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+  constexpr std::string_view letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::random_device entropy;
+  std::string name = hidden_name(std::filesystem::path(target_));
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    for (std::size_t i = name.size() - 6; i < name.size(); ++i) name[i] = letters[entropy() % letters.size()];
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+      temp_ = name;
+      return;
+    }
+    if (errno != EEXIST) fail("replacing", errno);
+  }
+  fail("replacing", EEXIST);
+}
+
 void output_file::commit() {
   // On disk before the rename: a crash then leaves the old file or the whole
   // new one, never an empty one.
   if (::fsync(fd_) != 0) fail("writing", errno);
+  if (temp_.empty()) link_temporary();
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) fail("writing", errno);

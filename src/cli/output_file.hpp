@@ -1,8 +1,9 @@
 #pragma once
 
 // An output file (scale's --csv) that is either whole or untouched: the text
-// goes to a temporary file beside the target and is renamed over it only on
-// success, so a failed or interrupted run leaves the old contents in place.
+// goes to an unnamed temporary file in the target's directory, which gets a
+// hidden name and is renamed over the target only on success, so a failed,
+// interrupted or killed run leaves the old contents in place and no file.
 
 #include <string>
 #include <string_view>
@@ -11,9 +12,10 @@ namespace nqueens::cli {
 
 class output_file {
  public:
-  /// Checks `path` and creates the temporary file beside it (".<name>.XXXXXX"),
-  /// so that a path that cannot be written fails before any work. `what`
-  /// names the file in messages ("--csv file"). Throws usage_error for an
+  /// Checks `path` and creates the temporary file in its directory (unnamed;
+  /// named ".<name>.XXXXXX" from the start where O_TMPFILE or /proc is
+  /// missing), so that a path that cannot be written fails before any work.
+  /// `what` names the file in messages ("--csv file"). Throws usage_error for an
   /// empty name, a directory, anything but a regular file (a symlink is
   /// followed), an existing file we may not write, a checkpoint journal
   /// (never overwritten), or a directory where the file cannot be created.
@@ -26,16 +28,18 @@ class output_file {
   /// Appends `text`. Throws std::runtime_error when a write fails.
   void write(std::string_view text);
 
-  /// Makes the text written the file's contents: fsync, then rename over the
-  /// target. Throws std::runtime_error, leaving the target as it was.
+  /// Makes the text written the file's contents: fsync, link under the hidden
+  /// name, then rename over the target. Throws std::runtime_error, leaving
+  /// the target as it was.
   void commit();
 
  private:
   [[noreturn]] void fail(const std::string& step, int error) const;
+  void link_temporary();
 
   std::string path_;    ///< as given, for messages
   std::string target_;  ///< what is replaced: `path_` with a symlink resolved
-  std::string temp_;
+  std::string temp_;    ///< the temporary file's name; empty while it has none
   std::string what_;
   int fd_ = -1;
   bool committed_ = false;

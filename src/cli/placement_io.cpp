@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -197,11 +199,81 @@ void write_placement(buffered_output& out, std::span<const int> columns, placeme
   write_any(out, columns, format, 0);
 }
 
+input_error::input_error(int error)
+    : std::runtime_error(std::string("cannot read standard input: ") + std::strerror(error)) {}
+
+bool line_reader::fill() {
+  at_ = 0;
+  buffer_.clear();
+  if (fd_ < 0) return false;
+  buffer_.resize(std::size_t{1} << 16);
+  ssize_t n = 0;
+  do {
+    n = ::read(fd_, buffer_.data(), buffer_.size());
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) throw input_error(errno);
+  buffer_.resize(static_cast<std::size_t>(n));
+  if (n == 0) fd_ = -1;  // a terminal is not asked again after its end of input
+  return n > 0;
+}
+
+bool line_reader::next(std::string& line) {
+  line.clear();
+  bool started = false;  // some of this line, or its break, was read
+  for (;;) {
+    if (at_ == buffer_.size() && !fill()) return started;
+    if (after_cr_) {
+      after_cr_ = false;
+      if (buffer_[at_] == '\n') {
+        ++at_;
+        continue;
+      }
+    }
+    started = true;
+    const auto begin = buffer_.begin() + static_cast<std::ptrdiff_t>(at_);
+    const auto end = std::find_if(begin, buffer_.end(), [](char c) { return c == '\n' || c == '\r'; });
+    line.append(begin, end);
+    at_ = static_cast<std::size_t>(end - buffer_.begin());
+    if (end != buffer_.end()) {
+      after_cr_ = *end == '\r';
+      ++at_;
+      return true;
+    }
+  }
+}
+
+namespace {
+
+// `text` for a message: printable ASCII as it is, any other byte as \xNN (a
+// NUL would cut the message short, a control byte garble the terminal).
+std::string printable(std::string_view text) {
+  std::string shown;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      shown += c;
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+      shown += escaped;
+    }
+  }
+  return shown;
+}
+
+}  // namespace
+
 std::vector<int> parse_placement(std::string_view text) {
   std::vector<int> columns;
   std::size_t i = 0;
   const auto skip_space = [&] {
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) ++i;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  };
+  // The digits from `at` on, as many as there are.
+  const auto digits_from = [&](std::size_t at) {
+    std::size_t end = at;
+    while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+    return end - at;
   };
   skip_space();
   char closing = 0;
@@ -223,12 +295,10 @@ std::vector<int> parse_placement(std::string_view text) {
       ++i;
       skip_space();
       // `list --unique` adds the class size after the tuple.
-      std::size_t digits = 0;
-      while (i + digits < text.size() && text[i + digits] >= '0' && text[i + digits] <= '9') ++digits;
-      i += digits;
+      i += digits_from(i);
       skip_space();
       if (i != text.size()) {
-        throw usage_error("unexpected text after the placement: '" + std::string(text.substr(i, 20)) + "'");
+        throw usage_error("unexpected text after the placement: '" + printable(text.substr(i, 20)) + "'");
       }
       break;
     }
@@ -242,7 +312,7 @@ std::vector<int> parse_placement(std::string_view text) {
       int value = 0;
       const auto [end, error] = std::from_chars(text.data() + i, text.data() + text.size(), value);
       if (error != std::errc{}) {
-        throw usage_error("column '" + std::string(text.substr(i, 20)) + "' is too large");
+        throw usage_error("column '" + std::string(text.substr(i, digits_from(i))) + "' is too large");
       }
       columns.push_back(value);
       i = static_cast<std::size_t>(end - text.data());
@@ -250,9 +320,11 @@ std::vector<int> parse_placement(std::string_view text) {
       continue;
     }
     if (ch == '-' && i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9') {
-      throw usage_error("columns are counted from 0: '" + std::string(text.substr(i, 20)) + "' is negative");
+      throw usage_error("columns are counted from 0: '" + std::string(text.substr(i, 1 + digits_from(i + 1))) +
+                        "' is negative");
     }
-    throw usage_error(std::string("unexpected character '") + ch + "' in the placement (expected column numbers)");
+    throw usage_error("unexpected character '" + printable(text.substr(i, 1)) +
+                      "' in the placement (expected column numbers)");
   }
   if (columns.empty()) throw usage_error("the placement has no queens");
   return columns;

@@ -2,11 +2,13 @@
 
 // Reading and writing placements (a queen's column per row) for `list`,
 // `first` and `check`: buffered output that survives a closed pipe, the three
-// text formats, and a lenient parser for tuples.
+// text formats, lines read from standard input, and a lenient parser for
+// tuples.
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,10 +55,40 @@ void write_placement(buffered_output& out, std::span<const std::uint8_t> columns
                      int class_size = 0);
 void write_placement(buffered_output& out, std::span<const int> columns, placement_format format);
 
-/// Parses one placement: column numbers separated by spaces and/or commas,
-/// optionally inside ( ) or [ ]; after a closing bracket, a single number
-/// (the class size that `list --unique` prints) is allowed and ignored.
-/// Throws usage_error naming the problem.
+/// A read of standard input failed; exit status 3.
+class input_error : public std::runtime_error {
+ public:
+  explicit input_error(int error);
+};
+
+/// Splits text into lines at "\n", "\r\n" or a lone "\r" (what a terminal
+/// shows as a new line), so that no two lines ever run together.
+class line_reader {
+ public:
+  /// Reads `fd` (standard input, which input_error names) a block at a time.
+  explicit line_reader(int fd) : fd_(fd) {}
+  /// Splits `text`.
+  explicit line_reader(std::string_view text) : buffer_(text) {}
+
+  /// The next line, without its line break; false at the end. Throws
+  /// input_error when a read fails.
+  bool next(std::string& line);
+
+ private:
+  bool fill();
+
+  int fd_ = -1;  ///< -1: nothing more to read
+  std::string buffer_;
+  std::size_t at_ = 0;
+  bool after_cr_ = false;  ///< a '\n' next ends no line: it is the rest of "\r\n"
+};
+
+/// Parses one placement, one line: column numbers separated by spaces, tabs
+/// and/or commas, optionally inside ( ) or [ ]; after a closing bracket, a
+/// single number (the class size that `list --unique` prints) is allowed and
+/// ignored.
+/// Throws usage_error naming the problem (any byte but printable ASCII
+/// written as \xNN).
 std::vector<int> parse_placement(std::string_view text);
 
 }  // namespace nqueens::cli

@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
-#include <sstream>
+#include <string_view>
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
@@ -17,13 +17,16 @@
 namespace nqueens::cli {
 namespace {
 
+// Every element is parsed, an empty one included (getline would drop a
+// trailing one: "1," must be refused as ",1" is).
 std::vector<int> parse_thread_list(const std::string& text) {
   std::vector<int> counts;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) counts.push_back(parse_threads(item));
-  if (counts.empty()) throw usage_error("--threads needs a comma-separated list such as 1,2,4");
-  return counts;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    counts.push_back(parse_threads(std::string_view(text).substr(start, comma - start)));
+    if (comma == std::string::npos) return counts;
+    start = comma + 1;
+  }
 }
 
 std::string csv_of(const scaling_result& r) {

@@ -36,7 +36,9 @@ void close_standard_output() {
   failed = failed || std::ferror(stdout) != 0;
   errno = 0;
   // Closing reports what some file systems (NFS) only find out then. A stdout
-  // closed from the start (EBADF) lost nothing when nothing was written to it.
+  // closed from the start lost nothing when nothing was written to it: its
+  // read-only stand-in (reserve_standard_descriptors) closes cleanly, a
+  // descriptor still closed fails with EBADF.
   if (std::fclose(stdout) != 0 && (errno != EBADF || failed)) {
     failed = true;
     if (error == 0) error = errno;

@@ -2,8 +2,9 @@
 
 // Runs a real process for the fault-injection tests: argv without a shell,
 // extra environment variables, a file-size limit, stdout/stderr captured in
-// files, signals sent at chosen moments, and a deadline after which the whole
-// process group is killed (a hang fails the test instead of stalling CTest).
+// files (or any standard descriptor closed), signals sent at chosen moments,
+// and a deadline after which the whole process group is killed (a hang fails
+// the test instead of stalling CTest).
 
 #include <fcntl.h>
 #include <signal.h>
@@ -27,6 +28,7 @@ struct process_options {
   std::vector<std::string> env;  ///< "NAME=value", added to this process's environment
   long file_size_limit = -1;     ///< RLIMIT_FSIZE in bytes; -1: unchanged
   std::string stdout_path;       ///< empty: a temporary file, read back into finished::out; else not read
+  std::vector<int> closed;       ///< of 0, 1, 2: started with these closed (stdout/stderr then read back empty)
 };
 
 struct finished {
@@ -70,6 +72,7 @@ class child {
       ::dup2(in, 0);
       ::dup2(out, 1);
       ::dup2(err, 2);
+      for (const int fd : options.closed) ::close(fd);
       std::vector<char*> args;
       for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
       args.push_back(nullptr);

@@ -1,0 +1,27 @@
+#include "cli/standard_descriptors.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace nqueens::cli {
+
+void reserve_standard_descriptors(const char* program) noexcept {
+  for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    // open() takes the lowest free number: `fd`, as those below are open by now.
+    const int null = ::open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
+    if (null == fd) continue;
+    const std::string message = std::string(program) + ": descriptor " + std::to_string(fd) +
+                                " is closed and /dev/null cannot be opened in its place" +
+                                (null < 0 ? std::string(": ") + std::strerror(errno) : std::string()) + '\n';
+    [[maybe_unused]] const ssize_t ignored = ::write(STDERR_FILENO, message.data(), message.size());
+    std::_Exit(3);
+  }
+}
+
+}  // namespace nqueens::cli
