@@ -43,6 +43,17 @@ constexpr const char* long_total = "4968057848";
 
 int lines_in(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
 
+// Waits up to `seconds` until no running process has `needle` in its command
+// line (signal 0 only counts them).
+bool none_left(const std::string& needle, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (signal_matching(needle, 0) > 0) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return true;
+}
+
 class FaultTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -87,20 +98,25 @@ class FaultTest : public ::testing::Test {
 };
 
 // 1. Running a finished MPI job again reports the journal, never appends.
+// With workers too (issue 28): with nothing to do, rank 0 must still release
+// them, or the job hangs in MPI_Finalize.
 TEST_F(FaultTest, Defect01FinishedMpiJournalIsNotAppendedTo) {
   SKIP_WITHOUT_MPI();
-  const std::string j = path("m.ckpt");
-  ASSERT_EQ(run(mpi_job(1, {"8", "--checkpoint", j}), {mpi_env}).status, 0);
-  const std::string first = bytes_of(j);
-  for (int again = 0; again < 2; ++again) {
-    const finished r = run(mpi_job(1, {"8", "--checkpoint", j}), {mpi_env});
+  for (const int ranks : {1, 2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const std::string j = path("m" + std::to_string(ranks) + ".ckpt");
+    ASSERT_EQ(run(mpi_job(ranks, {"8", "--checkpoint", j}), {mpi_env}, 60).status, 0);
+    const std::string first = bytes_of(j);
+    for (int again = 0; again < 2; ++again) {
+      const finished r = run(mpi_job(ranks, {"8", "--checkpoint", j}), {mpi_env}, 60);
+      ASSERT_EQ(r.status, 0) << "status -1 means it hung\n" << r.err;
+      EXPECT_NE(r.out.find("Q(8) = 92  verified"), std::string::npos) << r.out;
+      EXPECT_EQ(bytes_of(j), first);
+    }
+    const finished r = run({nq, "count", "8", "--checkpoint", j});
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("Q(8) = 92  verified"), std::string::npos) << r.out;
-    EXPECT_EQ(bytes_of(j), first);
+    EXPECT_NE(r.out.find("resumed: 16 of 16"), std::string::npos) << r.out;
   }
-  const finished r = run({nq, "count", "8", "--checkpoint", j});
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("resumed: 16 of 16"), std::string::npos) << r.out;
 }
 
 // 2. Ranks that built different plans end the job before counting: exit 2,
@@ -153,33 +169,36 @@ TEST_F(FaultTest, RankGivenHelpAloneEndsTheJob) {
 }
 
 // SIGTERM to one worker rank alone stops the whole job as if rank 0 had
-// it: 143, naming the rank, the journal resumable.
+// it: 143, naming the rank, the journal resumable; the other workers leave.
 TEST_F(FaultTest, SignalToOneWorkerStopsTheJob) {
   SKIP_WITHOUT_MPI();
-  const std::string j = path("worker.ckpt");
-  child c(
-      mpi_job(2, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "0.05"}),
-      {mpi_env});
-  ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c));
-  // Rank 1: the process of this job whose environment says so.
-  pid_t worker = 0;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string cmdline = read_file(entry.path() / "cmdline"), environ = read_file(entry.path() / "environ");
-    for (char& ch : environ) ch = ch == '\0' ? '\n' : ch;
-    if (cmdline.find(j) != std::string::npos && cmdline.find("mpirun") == std::string::npos &&
-        environ.find("\nOMPI_COMM_WORLD_RANK=1\n") != std::string::npos) {
-      worker = static_cast<pid_t>(std::stol(name));
+  for (const int ranks : {2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const std::string j = path("worker" + std::to_string(ranks) + ".ckpt");
+    child c(mpi_job(ranks, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval",
+                            "0.05"}),
+            {mpi_env});
+    ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c));
+    // Rank 1: the process of this job whose environment says so.
+    pid_t worker = 0;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+      const std::string name = entry.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::string cmdline = read_file(entry.path() / "cmdline"), environ = read_file(entry.path() / "environ");
+      for (char& ch : environ) ch = ch == '\0' ? '\n' : ch;
+      if (cmdline.find(j) != std::string::npos && cmdline.find("mpirun") == std::string::npos &&
+          environ.find("\nOMPI_COMM_WORLD_RANK=1\n") != std::string::npos) {
+        worker = static_cast<pid_t>(std::stol(name));
+      }
     }
+    ASSERT_NE(worker, 0) << "rank 1 not found";
+    ::kill(worker, SIGTERM);
+    const finished r = c.wait(60);
+    EXPECT_EQ(r.status, 143) << "status -1 means it hung\n" << r.err;
+    EXPECT_NE(r.err.find("nqueens-mpi: rank 1: interrupted by SIGTERM"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("Q(17)"), std::string::npos) << r.out;
+    expect_resumes_to(j, 17, "95815104", {"--engine", "symmetric"});
   }
-  ASSERT_NE(worker, 0) << "rank 1 not found";
-  ::kill(worker, SIGTERM);
-  const finished r = c.wait(60);
-  EXPECT_EQ(r.status, 143) << r.err;
-  EXPECT_NE(r.err.find("nqueens-mpi: rank 1: interrupted by SIGTERM"), std::string::npos) << r.err;
-  EXPECT_EQ(r.out.find("Q(17)"), std::string::npos) << r.out;
-  expect_resumes_to(j, 17, "95815104", {"--engine", "symmetric"});
 }
 
 // Each shard's total fits in 128 bits, their sum does not: they cannot all
@@ -220,19 +239,29 @@ TEST_F(FaultTest, JournalIsCreatedWholeWithoutProc) {
 // records and resumes.
 TEST_F(FaultTest, Defect04MpiJournalWriteFailureExitsThree) {
   SKIP_WITHOUT_MPI();
-  const std::string j = path("full.ckpt");
-  // The limit on the rank alone: mpirun's own files need more.
-  std::vector<std::string> argv = {
-      mpirun, "-np",       "1", "sh",           "-c", "ulimit -f 8; exec \"$0\" \"$@\"", mpi,
-      "15",   "--threads", "1", "--checkpoint", j,    "--checkpoint-interval",           "0.01"};
-  const finished r = run(argv, {mpi_env});
-  EXPECT_EQ(r.status, 3) << r.err;
-  EXPECT_NE(r.err.find("nqueens-mpi: writing checkpoint '" + j + "' failed: File too large"), std::string::npos)
-      << r.err;
-  EXPECT_EQ(r.err.find("terminate called"), std::string::npos) << r.err;
-  EXPECT_EQ(r.out.find("Q(15)"), std::string::npos) << r.out;
-  EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
-  expect_resumes_to(j, 15, "2279184");
+  for (const int ranks : {1, 2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const std::string j = path("full" + std::to_string(ranks) + ".ckpt");
+    const std::vector<std::string> args = {"15", "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "0.01"};
+    // The limit on rank 0 alone: mpirun's own files need more. Workers, if
+    // any, are a second part of the same job.
+    std::vector<std::string> argv = {mpirun, "-np", "1", "sh", "-c", "ulimit -f 8; exec \"$0\" \"$@\"", mpi};
+    argv.insert(argv.end(), args.begin(), args.end());
+    if (ranks > 1) {
+      for (const std::string& a : {std::string(":"), std::string("-np"), std::to_string(ranks - 1), mpi}) {
+        argv.push_back(a);
+      }
+      argv.insert(argv.end(), args.begin(), args.end());
+    }
+    const finished r = run(argv, {mpi_env}, 60);
+    EXPECT_EQ(r.status, 3) << "status -1 means it hung\n" << r.err;
+    EXPECT_NE(r.err.find("nqueens-mpi: writing checkpoint '" + j + "' failed: File too large"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("terminate called"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("Q(15)"), std::string::npos) << r.out;
+    EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
+    expect_resumes_to(j, 15, "2279184");
+  }
 }
 
 // The same for the plain tool, whose limit is its own.
@@ -247,20 +276,24 @@ TEST_F(FaultTest, CountJournalWriteFailureExitsThree) {
   expect_resumes_to(j, 15, "2279184");
 }
 
-// 5. One rank alone flushes its journal during the run: a kill -9 keeps it.
+// 5. One rank alone flushes its journal during the run, and so does rank 0
+// with workers: a kill -9 keeps it.
 TEST_F(FaultTest, Defect05SingleRankFlushesItsJournal) {
   SKIP_WITHOUT_MPI();
-  const std::string j = path("one.ckpt");
-  child c(
-      mpi_job(1, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "0.05"}),
-      {mpi_env});
-  ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c)) << "no records were flushed while the job ran";
-  EXPECT_GE(signal_matching(j, SIGKILL), 2);  // mpirun and its rank, which is no child of this process
-  c.wait();
-  const finished r = run({nq, "count", "17", "--engine", "symmetric", "--checkpoint", j});
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("Q(17) = 95815104  verified"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
+  for (const int ranks : {1, 2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const std::string j = path("one" + std::to_string(ranks) + ".ckpt");
+    child c(mpi_job(ranks, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval",
+                            "0.05"}),
+            {mpi_env});
+    ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c)) << "no records were flushed while the job ran";
+    EXPECT_GE(signal_matching(j, SIGKILL), ranks + 1);  // mpirun and its ranks, which are no children of this process
+    c.wait();
+    const finished r = run({nq, "count", "17", "--engine", "symmetric", "--checkpoint", j});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Q(17) = 95815104  verified"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
+  }
 }
 
 // 6. merge reads strict JSON: a shard file that is malformed or out of range
@@ -528,17 +561,181 @@ TEST_F(FaultTest, KillNineAtRandomMomentsThenResume) {
 // resumes with a plain count to the exact total.
 TEST_F(FaultTest, KilledMpiRankThenResumeWithCount) {
   SKIP_WITHOUT_MPI();
-  const std::string j = path("rank.ckpt");
-  const finished r = run(
-      mpi_job(2, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "0.02"}),
-      {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_MPI_TEST_DIE_RANK=1:2"}});
-  EXPECT_NE(r.status, 0);
-  EXPECT_EQ(r.out.find("Q(17)"), std::string::npos) << r.out;
-  ASSERT_TRUE(fs::exists(j));
-  const finished resumed = run({nq, "count", "17", "--engine", "symmetric", "--checkpoint", j});
-  EXPECT_EQ(resumed.status, 0) << resumed.err;
-  EXPECT_NE(resumed.out.find("Q(17) = 95815104  verified"), std::string::npos) << resumed.out;
-  EXPECT_NE(resumed.out.find("resumed: "), std::string::npos) << resumed.out;
+  for (const int ranks : {2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const std::string j = path("rank" + std::to_string(ranks) + ".ckpt");
+    const finished r = run(mpi_job(ranks, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j,
+                                           "--checkpoint-interval", "0.02"}),
+                           {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_MPI_TEST_DIE_RANK=1:2"}}, 60);
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.status, -1) << "it hung\n" << r.err;
+    EXPECT_EQ(r.out.find("Q(17)"), std::string::npos) << r.out;
+    ASSERT_TRUE(fs::exists(j));
+    const finished resumed = run({nq, "count", "17", "--engine", "symmetric", "--checkpoint", j});
+    EXPECT_EQ(resumed.status, 0) << resumed.err;
+    EXPECT_NE(resumed.out.find("Q(17) = 95815104  verified"), std::string::npos) << resumed.out;
+    EXPECT_NE(resumed.out.find("resumed: "), std::string::npos) << resumed.out;
+  }
+}
+
+// Issue 28: a journal that holds every record but not the completion mark (a
+// run killed between the two) is finished by a job with workers: exit 0, the
+// result, and the mark, with nothing counted again. The workers, given no
+// work, must be released (status -1: the job hung in MPI_Finalize).
+TEST_F(FaultTest, UnmarkedFinishedMpiJournalGetsItsMark) {
+  SKIP_WITHOUT_MPI();
+  for (const int ranks : {2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const std::string j = path("unmarked" + std::to_string(ranks) + ".ckpt");
+    ASSERT_EQ(run(mpi_job(ranks, {"12", "--checkpoint", j}), {mpi_env}, 60).status, 0);
+    const std::string marked = bytes_of(j);
+    write(j, marked.substr(0, marked.size() - 48));  // the mark is the last record
+    const finished r = run(mpi_job(ranks, {"12", "--checkpoint", j}), {mpi_env}, 60);
+    ASSERT_EQ(r.status, 0) << "status -1 means it hung\n" << r.err;
+    EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("resumed: 1342 of 1342"), std::string::npos) << r.out;
+    EXPECT_EQ(bytes_of(j), marked) << "the completion mark was not written";
+    const finished count = run({nq, "count", "12", "--checkpoint", j});
+    EXPECT_EQ(count.status, 0) << count.err;
+    EXPECT_NE(count.out.find("resumed: 1342 of 1342"), std::string::npos) << count.out;
+  }
+}
+
+// Issue 28: a job whose mpirun dies (kill -9, or the SIGTERM of `timeout`)
+// leaves no rank running. The signal goes to mpirun alone: a process-group
+// kill would hide a rank that stays. Each run takes the journal its
+// predecessor left (a rank left holding it would have it refused), and a
+// plain count finishes it to the exact total.
+TEST_F(FaultTest, KilledMpirunLeavesNoRankRunning) {
+  SKIP_WITHOUT_MPI();
+#ifdef NQUEENS_SANITIZED
+  const std::string n = "16", total = "14772512";
+#else
+  const std::string n = "18", total = "666090624";  // longer than the 10 s a rank is given to go
+#endif
+  const std::string j = path("mpirun.ckpt");
+  for (const int sig : {SIGKILL, SIGTERM}) {
+    for (const int ranks : {2, 3}) {
+      SCOPED_TRACE(std::to_string(ranks) + " ranks, " + (sig == SIGKILL ? "SIGKILL" : "SIGTERM"));
+      const std::uintmax_t before = fs::exists(j) ? fs::file_size(j) : 64;
+      child c(mpi_job(ranks, {n, "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval",
+                              "0.05"}),
+              {mpi_env});
+      ASSERT_TRUE(wait_for_size(j, before + 10 * 48, c)) << "no records were flushed while the job ran";
+      c.signal(sig);
+      EXPECT_TRUE(none_left(j, 10)) << "a rank outlived mpirun";
+      signal_matching(j, SIGKILL);  // whatever happened, nothing is left for the next run
+      const finished r = c.wait(60);
+      if (sig == SIGTERM) EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
+      EXPECT_EQ(r.out.find("Q(" + n + ")"), std::string::npos) << r.out;
+      EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
+    }
+  }
+  expect_resumes_to(j, std::stoi(n), total, {"--engine", "symmetric"});
+}
+
+// The same without Open MPI's help (it usually notices a dead mpirun within a
+// second, another launcher may not): a rank watches its launcher itself. A
+// shell stands in for one here (PMI_RANK in the environment, as MPICH's
+// launcher sets it; MPI itself starts a singleton) and is killed alone: the
+// rank, counting for minutes otherwise, must go within seconds.
+TEST_F(FaultTest, RankWhoseLauncherDiesExits) {
+  SKIP_WITHOUT_MPI();
+  const std::string j = path("orphan.ckpt");
+  child c({"sh", "-c", "\"$0\" \"$@\" & wait", mpi, std::to_string(long_n), "--engine", "symmetric", "--threads", "1",
+           "--checkpoint", j, "--checkpoint-interval", "0.05"},
+          {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "PMI_RANK=0"}});
+  ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c)) << "no records were flushed while the rank ran";
+  c.signal(SIGKILL);  // the shell alone
+  EXPECT_TRUE(none_left(j, 10)) << "the rank outlived its launcher";
+  signal_matching(j, SIGKILL);
+  c.wait();
+  EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
+}
+
+// Issue 28, item 2: a closed standard descriptor must not become a file the
+// tool opens. Each of stdin, stdout and stderr closed in turn: runs without
+// and with a journal finish (stdout lost is exit 3), a finished journal
+// run again is left byte for byte, and a plain count then resumes it.
+TEST_F(FaultTest, ClosedStandardDescriptorNeverReceivesTheJournal) {
+  for (const int fd : {0, 1, 2}) {
+    SCOPED_TRACE("descriptor " + std::to_string(fd) + " closed");
+    const int expected = fd == 1 ? 3 : 0;  // the result written to a closed stdout is lost
+    const std::string j = path("closed" + std::to_string(fd) + ".ckpt");
+    EXPECT_EQ(run({nq, "count", "15", "--progress"}, {.closed = {fd}}).status, expected);
+    const std::vector<std::string> with_journal = {nq, "count", "15", "--checkpoint", j, "--progress"};
+    const finished first = run(with_journal, {.closed = {fd}});
+    EXPECT_EQ(first.status, expected) << first.err;
+    if (fd == 1) {
+      EXPECT_NE(first.err.find("\nnqueens: cannot write to standard output: Bad file descriptor\n"), std::string::npos)
+          << first.err;
+    }
+    const std::string journal = bytes_of(j);
+    EXPECT_EQ(run(with_journal, {.closed = {fd}}).status, expected);
+    EXPECT_EQ(bytes_of(j), journal) << "a finished journal was written to";
+    const finished resumed = run({nq, "count", "15", "--checkpoint", j});
+    EXPECT_EQ(resumed.status, 0) << resumed.err;
+    EXPECT_NE(resumed.out.find("Q(15) = 2279184  verified"), std::string::npos) << resumed.out;
+    EXPECT_NE(resumed.out.find("resumed: "), std::string::npos) << resumed.out;
+  }
+}
+
+// Item 2 on unfinished journals: a run stopped by SIGINT with a standard
+// descriptor closed keeps its records, and resuming it the same way finishes.
+TEST_F(FaultTest, InterruptedRunWithAClosedDescriptorKeepsItsRecords) {
+#ifdef NQUEENS_SANITIZED
+  const std::string n = "16", total = "14772512";
+#else
+  const std::string n = "17", total = "95815104";
+#endif
+  for (const int fd : {2, 1, 0}) {
+    SCOPED_TRACE("descriptor " + std::to_string(fd) + " closed");
+    const std::string j = path("stopped" + std::to_string(fd) + ".ckpt");
+    std::vector<std::string> argv = {nq, "count", n, "--engine", "symmetric", "--threads", "1", "--checkpoint", j};
+    argv.insert(argv.end(), {"--checkpoint-interval", "0.05", "--progress"});
+    child c(argv, {.closed = {fd}});
+    ASSERT_TRUE(wait_for_size(j, 64 + 64, c)) << "no records journaled";
+    c.signal(SIGINT);
+    EXPECT_EQ(c.wait().status, 130);
+    const finished rest = run(argv, {.closed = {fd}});
+    EXPECT_EQ(rest.status, fd == 1 ? 3 : 0) << rest.err;
+    const finished resumed = run({nq, "count", n, "--engine", "symmetric", "--checkpoint", j});
+    EXPECT_EQ(resumed.status, 0) << resumed.err;
+    EXPECT_NE(resumed.out.find("Q(" + n + ") = " + total + "  verified"), std::string::npos) << resumed.out;
+    EXPECT_NE(resumed.out.find("resumed: "), std::string::npos) << resumed.out;
+  }
+}
+
+// `check` with stdin closed names the read error (exit 3), not "no placement".
+TEST_F(FaultTest, CheckWithStdinClosedReportsTheReadError) {
+  const finished r = run({nq, "check"}, {.closed = {0}});
+  EXPECT_EQ(r.status, 3);
+  EXPECT_EQ(r.err, "nqueens: cannot read standard input: Bad file descriptor\n");
+  EXPECT_EQ(run({nq, "check", "1 3 0 2"}, {.closed = {0}}).status, 0);
+}
+
+// Item 4: kill -9 of `scale --csv` at any moment leaves the directory as it
+// was (no hidden temporary file beside the CSV); a run that ends replaces it.
+TEST_F(FaultTest, KilledScaleLeavesNoTemporaryCsvBehind) {
+  const std::string csv = path("keep.csv");
+  write(csv, "old contents\n");
+  const auto names = [&] {
+    std::vector<std::string> found;
+    for (const auto& entry : fs::directory_iterator(dir_)) found.push_back(entry.path().filename().string());
+    return found;
+  };
+  for (const int ms : {0, 30, 150, 400}) {
+    child c({nq, "scale", "12", "--repeat", "1000", "--csv", csv});
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    c.signal(SIGKILL);
+    EXPECT_EQ(c.wait().status, 137) << "killed after " << ms << " ms";
+    EXPECT_EQ(names(), std::vector<std::string>{"keep.csv"}) << "killed after " << ms << " ms";
+    EXPECT_EQ(bytes_of(csv), "old contents\n");
+  }
+  const finished r = run({nq, "scale", "8", "--threads", "1", "--repeat", "1", "--csv", csv});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(bytes_of(csv).rfind("threads,median_seconds,", 0), 0u) << bytes_of(csv);
+  EXPECT_EQ(names(), std::vector<std::string>{"keep.csv"});
 }
 
 }  // namespace

@@ -16,9 +16,11 @@
 // there, with exit 2, one line per problem on rank 0's stderr, and the journal
 // untouched. A failure after that (a rank's error, rank 0's journal write)
 // ends the job with MPI_Abort and the rank's message: no partial total is
-// ever printed. If a rank dies, MPI's default error handler aborts the job.
+// ever printed. If a rank dies, MPI's default error handler aborts the job;
+// if mpirun dies, every rank exits by itself.
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -35,6 +37,7 @@
 #include "cli/commands.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/signals.hpp"
+#include "cli/standard_descriptors.hpp"
 #include "executor.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/memory.hpp"
@@ -57,6 +60,7 @@ class mpi_executor final : public detail::executor {
  public:
   mpi_executor(const count_options& options, int ranks)
       : ranks_(ranks),
+        waiting_(ranks - 1),
         threads_(resolve_threads(options.threads)),
         kernels_(options.kernels ? *options.kernels : active_isa()),
         max_memory_(options.max_memory),
@@ -71,13 +75,34 @@ class mpi_executor final : public detail::executor {
   /// reports the interruption as if the signal were its own).
   std::optional<std::pair<int, int>> worker_stop() const { return worker_stop_; }
 
+  /// Answers every worker still waiting for work with an empty chunk (or
+  /// takes the message of one a signal stopped), so that each leaves and
+  /// MPI_Finalize can end the job. Rank 0 calls it whenever drive() returns:
+  /// run() serves no one when the journal left nothing to do.
+  void release_workers() {
+    std::vector<std::uint64_t> buffer;
+    while (waiting_ > 0) {
+      MPI_Status status;
+      MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+      receive(status, buffer);
+      --waiting_;
+      // A request here carries no records: every chunk handed out was
+      // answered inside run().
+      if (status.MPI_TAG == tag_stopped) {
+        note_stop(status.MPI_SOURCE, buffer);
+      } else {
+        MPI_Send(nullptr, 0, MPI_UINT64_T, status.MPI_SOURCE, tag_chunk, MPI_COMM_WORLD);
+      }
+    }
+  }
+
   void run(const plan& p, std::span<const std::size_t> indices, const detail::report_fn& report,
            const std::atomic<bool>& stop) override {
-    if (indices.empty()) return;  // a finished journal: no tables, no work
+    if (indices.empty()) return;  // a finished journal: no tables, no work (release_workers answers them)
     // The tables are built here, once the driver holds the journal: a second
     // job on it is refused before it spends minutes on them.
     if (!context_) context_.emplace(p, kernels_, threads_, cancel_, max_memory_);
-    todo_.assign(indices.begin(), indices.end());
+    todo_ = indices;  // the driver's list, alive until run() returns: no copy of 10^8 indices
     next_ = 0;
     // Rank 0 counts too, on a thread of its own; only this (main) thread calls MPI.
     std::exception_ptr local_error;
@@ -117,9 +142,8 @@ class mpi_executor final : public detail::executor {
   // that thread. A failure or an abandoned run ends it at once.
   void serve_workers(const plan& p, const detail::report_fn& report, const std::atomic<bool>& stop,
                      const std::atomic<bool>& local_done) {
-    int active = ranks_ - 1;
     std::vector<std::uint64_t> buffer;
-    while ((active > 0 || !local_done) && !abandoned_ && !failed_) {
+    while ((waiting_ > 0 || !local_done) && !abandoned_ && !failed_) {
       if (stop.load()) halt_ = true;
       int ready = 0;
       MPI_Status status;
@@ -129,10 +153,7 @@ class mpi_executor final : public detail::executor {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
         continue;
       }
-      int size = 0;
-      MPI_Get_count(&status, MPI_UINT64_T, &size);
-      buffer.resize(static_cast<std::size_t>(size));
-      MPI_Recv(buffer.data(), size, MPI_UINT64_T, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      receive(status, buffer);
       const bool leaving = status.MPI_TAG == tag_stopped;
       const std::size_t records = leaving && !buffer.empty() ? buffer.size() - 1 : buffer.size();
       for (std::size_t k = 0; k + record_words <= records; k += record_words) {
@@ -141,16 +162,29 @@ class mpi_executor final : public detail::executor {
         report(index, {buffer[k + 1], buffer[k + 2], buffer[k + 3], buffer[k + 4]});
       }
       if (leaving) {  // a signal reached that rank: the job stops, as if it had reached rank 0
-        if (!worker_stop_) worker_stop_ = std::pair{status.MPI_SOURCE, static_cast<int>(buffer.back())};
+        note_stop(status.MPI_SOURCE, buffer);
         halt_ = true;
-        --active;
+        --waiting_;
         continue;
       }
       const std::vector<std::uint64_t> chunk = next_chunk();
       MPI_Send(chunk.data(), static_cast<int>(chunk.size()), MPI_UINT64_T, status.MPI_SOURCE, tag_chunk,
                MPI_COMM_WORLD);
-      if (chunk.empty()) --active;
+      if (chunk.empty()) --waiting_;
     }
+  }
+
+  // The message `status` announced, into `buffer`.
+  static void receive(const MPI_Status& status, std::vector<std::uint64_t>& buffer) {
+    int size = 0;
+    MPI_Get_count(&status, MPI_UINT64_T, &size);
+    buffer.resize(static_cast<std::size_t>(size));
+    MPI_Recv(buffer.data(), size, MPI_UINT64_T, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+
+  // A tag_stopped message ends with the signal: the first one is reported.
+  void note_stop(int rank, const std::vector<std::uint64_t>& message) {
+    if (!worker_stop_ && !message.empty()) worker_stop_ = std::pair{rank, static_cast<int>(message.back())};
   }
 
   // The next chunk: a quarter of the remaining work's fair share per rank;
@@ -166,13 +200,14 @@ class mpi_executor final : public detail::executor {
   }
 
   int ranks_;
+  int waiting_;  // workers not yet released (sent an empty chunk, or left); the main thread's
   int threads_;
   isa kernels_;
   std::uint64_t max_memory_;
   const std::atomic<bool>* cancel_;
   std::optional<run_context> context_;
   std::mutex mutex_;
-  std::vector<std::size_t> todo_;  // guarded by mutex_
+  std::span<const std::size_t> todo_;  // run()'s indices; next_ guarded by mutex_
   std::size_t next_ = 0;
   std::atomic<bool> halt_{false};  // rank 0's own thread starts nothing more
   std::atomic<bool> failed_{false};
@@ -237,6 +272,7 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, checkpoint_
   request.options.cancel = &cli::stop_requested();
   mpi_executor executor(request.options, ranks);
   const count_result r = detail::drive(p, request.options, executor, start, std::move(journal));
+  executor.release_workers();  // whatever drive() did: MPI_Finalize must not wait for a worker
   if (cli::stop_requested()) return cli::report_interruption(r, request.options.checkpoint, 0, "nqueens-mpi");
   if (const auto stopped = executor.worker_stop()) {
     return cli::report_interruption(r, request.options.checkpoint, stopped->second,
@@ -269,12 +305,21 @@ readiness prepare(const std::vector<std::string>& args, int rank) {
     // Every rank parses the same command line, so every rank agrees on errors.
     ready.request = cli::parse_count_request(args);
     if (!ready.request) return ready;  // --help
-    const count_options& o = ready.request->options;
+    count_options& o = ready.request->options;
     if (!o.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
     if (rank == 0 && !o.checkpoint.empty()) ready.journal = checkpoint_file(o.checkpoint);
-    ready.p.emplace(ready.request->n, plan_options{.kind = o.kind, .split_depth = o.split_depth});
-    // Every rank builds its own tables: each must fit.
+    // Every rank builds its own tables: each must fit, checked before the
+    // plan (seconds at 10^8 subproblems), which a signal stops.
     check_memory(ready.request->n, o.kind, o.max_memory, o.threads);
+    ready.p.emplace(ready.request->n,
+                    plan_options{.kind = o.kind, .split_depth = o.split_depth, .cancel = &cli::stop_requested()});
+    // Rank 0 lists the plan's subproblems too; a worker holds a chunk.
+    if (rank == 0) o.max_memory = check_run_memory(*ready.p, o.max_memory, o.threads);
+  } catch (const run_cancelled&) {
+    const int sig = cli::stop_signal() == 0 ? SIGINT : cli::stop_signal();
+    ready.status = 128 + sig;
+    ready.problem = std::string("interrupted by ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") +
+                    " while planning; nothing was counted";
   } catch (const checkpoint_error& e) {
     ready.status = e.why() == checkpoint_error::reason::write ? 3 : 2;
     ready.problem = e.what();
@@ -360,6 +405,29 @@ int agree(const readiness& ready, int rank, int ranks) {
   return verdict;
 }
 
+// A rank whose launcher (mpirun, or the daemon that started it on its node)
+// died must not go on counting for no one, holding the journal's lock. Open
+// MPI often notices, not always, so the rank watches its parent itself: a
+// thread polls getppid(), which changes when the parent dies. Not
+// PR_SET_PDEATHSIG: it fires when the launcher's *thread* that forked the
+// rank ends, which may come long before the launcher does. Only under a
+// launcher (its variables are in the environment): a singleton started from
+// a shell may outlive it (nohup).
+void exit_with_launcher() {
+  if (std::getenv("OMPI_COMM_WORLD_SIZE") == nullptr && std::getenv("PMIX_RANK") == nullptr &&
+      std::getenv("PMI_RANK") == nullptr) {
+    return;
+  }
+  const pid_t launcher = ::getppid();
+  std::thread([launcher] {
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      // As kill -9 would: the journal holds whole records only.
+      if (::getppid() != launcher) ::kill(::getpid(), SIGKILL);
+    }
+  }).detach();
+}
+
 // The end of a job that had started counting: every rank must stop, now.
 [[noreturn]] void abort_job(int rank, const std::string& message, int status) {
   std::cerr << "nqueens-mpi: " << (rank == 0 ? "" : "rank " + std::to_string(rank) + ": ") << message << std::endl;
@@ -381,9 +449,11 @@ int check_stdout(int status) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  nqueens::cli::reserve_standard_descriptors("nqueens-mpi");  // before MPI_Init opens anything
   // Past a file-size limit, write() fails with EFBIG and the journal reports
   // it (exit 3), rather than SIGXFSZ killing the rank.
   std::signal(SIGXFSZ, SIG_IGN);
+  exit_with_launcher();  // before MPI_Init, which waits for the launcher
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0, ranks = 1;
@@ -414,7 +484,7 @@ int main(int argc, char** argv) {
     const int sig = cli::stop_signal() == 0 ? SIGINT : cli::stop_signal();
     abort_job(rank,
               std::string("interrupted by ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") +
-                  " while building the tables; nothing was counted, the journal is valid",
+                  " before counting began; nothing was counted, the journal is valid",
               128 + sig);
   } catch (const checkpoint_error& e) {
     abort_job(rank, e.what(), e.why() == checkpoint_error::reason::write ? 3 : 2);
