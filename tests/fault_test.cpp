@@ -538,6 +538,29 @@ TEST_F(FaultTest, SignalWhilePlanningOrListingIsAnsweredAtOnce) {
 #endif
 }
 
+// The same under MPI, where every rank plans: SIGINT to the job while it
+// plans ends it within seconds, with 2 and 3 ranks, nothing counted and no
+// rank left.
+TEST_F(FaultTest, SignalWhileMpiRanksPlanEndsTheJob) {
+  SKIP_WITHOUT_MPI();
+  const std::string j = path("mpiplan.ckpt");
+  for (const int ranks : {2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    child c(mpi_job(ranks, {"25", "--engine", "quadrant", "--split-depth", "12", "--checkpoint", j}), {mpi_env});
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // started, planning (seconds)
+    const auto sent = std::chrono::steady_clock::now();
+    c.signal(SIGINT, true);  // as Ctrl-C does: mpirun and its ranks
+    const finished r = c.wait(120);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count(), 10.0);
+    EXPECT_NE(r.status, 0) << r.err;
+    EXPECT_NE(r.status, -1) << "it hung: " << r.err;
+    EXPECT_EQ(r.out.find("Q(25)"), std::string::npos) << r.out;
+    EXPECT_TRUE(none_left(j, 10)) << "a rank outlived the job";
+    signal_matching(j, SIGKILL);
+    EXPECT_FALSE(fs::exists(j));
+  }
+}
+
 // kill -9 at 20 random moments (planning and table building included) on one
 // journal, then a resume: the exact total, and no run ever refused the
 // journal its predecessor left.
