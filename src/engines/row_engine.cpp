@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "fingerprint.hpp"
 #include "kernels/bits.hpp"
+#include "run/fingerprint.hpp"
 
 namespace nqueens::detail {
 

@@ -38,12 +38,12 @@
 #include "cli/progress_line.hpp"
 #include "cli/signals.hpp"
 #include "cli/standard_descriptors.hpp"
-#include "executor.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/threads.hpp"
 #include "nqueens/version.hpp"
-#include "run_driver.hpp"
+#include "run/executor.hpp"
+#include "run/run_driver.hpp"
 
 namespace {
 

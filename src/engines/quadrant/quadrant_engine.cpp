@@ -20,9 +20,9 @@
 #include "engines/engine.hpp"
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant.hpp"
-#include "fingerprint.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/plan.hpp"
+#include "run/fingerprint.hpp"
 
 namespace nqueens::detail {
 

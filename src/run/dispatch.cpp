@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "dispatch_positions.hpp"
+#include "run/dispatch_positions.hpp"
 
 namespace nqueens {
 

@@ -1,4 +1,4 @@
-#include "run_driver.hpp"
+#include "run/run_driver.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -10,12 +10,12 @@
 #include <string>
 #include <thread>
 
-#include "dispatch_positions.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/progress.hpp"
 #include "nqueens/reduce.hpp"
-#include "shard_members.hpp"
+#include "run/dispatch_positions.hpp"
+#include "run/shard_members.hpp"
 
 namespace nqueens::detail {
 namespace {

@@ -6,11 +6,11 @@
 #include <tuple>
 #include <vector>
 
+#include "engines/rotation/rotation_plan.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/reduce.hpp"
-#include "rotation_plan.hpp"
 #include "support/axes.hpp"
 #include "support/brute_force.hpp"
 

@@ -8,10 +8,10 @@
 
 #include <chrono>
 
-#include "executor.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/plan.hpp"
+#include "run/executor.hpp"
 
 namespace nqueens::detail {
 

@@ -13,8 +13,8 @@
 #include <optional>
 #include <utility>
 
-#include "fingerprint.hpp"
-#include "shard_members.hpp"
+#include "run/fingerprint.hpp"
+#include "run/shard_members.hpp"
 
 namespace nqueens {
 namespace {

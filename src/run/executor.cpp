@@ -1,4 +1,4 @@
-#include "executor.hpp"
+#include "run/executor.hpp"
 
 #include "nqueens/threads.hpp"
 

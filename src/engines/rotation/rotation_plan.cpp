@@ -1,8 +1,8 @@
-#include "rotation_plan.hpp"
+#include "engines/rotation/rotation_plan.hpp"
 
 #include <algorithm>
 
-#include "fingerprint.hpp"
+#include "run/fingerprint.hpp"
 
 namespace nqueens::detail {
 namespace {

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "arena.hpp"
 #include "kernels/completions.hpp"
 #include "kernels/lexicographic.hpp"
 #include "kernels/symmetry.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/isa.hpp"
+#include "run/arena.hpp"
 
 namespace nqueens {
 

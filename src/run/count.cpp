@@ -2,10 +2,10 @@
 
 #include <chrono>
 
-#include "executor.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/memory.hpp"
-#include "run_driver.hpp"
+#include "run/executor.hpp"
+#include "run/run_driver.hpp"
 
 namespace nqueens {
 

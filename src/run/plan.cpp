@@ -5,8 +5,8 @@
 #include <string>
 
 #include "engines/registry.hpp"
-#include "fingerprint.hpp"
-#include "rotation_plan.hpp"
+#include "engines/rotation/rotation_plan.hpp"
+#include "run/fingerprint.hpp"
 
 namespace nqueens {
 

@@ -7,11 +7,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "arena.hpp"
 #include "engines/engine.hpp"
+#include "engines/rotation/rotation_plan.hpp"
 #include "kernels/backtrack.hpp"
 #include "nqueens/memory.hpp"
-#include "rotation_plan.hpp"
+#include "run/arena.hpp"
 
 namespace nqueens {
 

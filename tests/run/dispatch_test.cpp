@@ -7,11 +7,11 @@
 #include <cmath>
 #include <numeric>
 
-#include "dispatch_positions.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/progress.hpp"
 #include "nqueens/scaling.hpp"
+#include "run/dispatch_positions.hpp"
 
 namespace nqueens {
 namespace {
