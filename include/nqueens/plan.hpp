@@ -54,6 +54,10 @@ struct plan_options {
   /// seconds to fingerprint): once it is set, the constructor throws
   /// run_cancelled. Null: never. Not part of the plan.
   const std::atomic<bool>* cancel = nullptr;
+  /// Bytes the plan's own list may take while it is built (0: no bound but
+  /// its size cap): a row-by-row plan that passes it throws
+  /// memory_limit_error at once. Not part of the plan.
+  std::uint64_t max_memory = 0;
 };
 
 /// The subproblem count automatic splitting aims for on an n-board: 4096, and

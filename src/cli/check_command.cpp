@@ -49,17 +49,35 @@ bool check_one(const std::string& text, const std::string& where) {
   return false;
 }
 
-// Placements hold a space, a tab, a comma or a bracket; a lone column does not.
-bool is_one_column(const std::string& operand) { return operand.find_first_of(" \t\r\n,()[]") == std::string::npos; }
-
 bool is_blank(const std::string& line) { return line.find_first_not_of(" \t") == std::string::npos; }
 
-// The placements given as operands: operands that are each one column are the
-// columns of one placement (`check 1 3 0 2`, as the shell split it); else each
-// operand, and each line of it, is a placement of its own. Blank ones are left out.
+// Whether every line of `operand` reads as a whole placement on its own
+// (well formed, each column on its board), whatever it attacks.
+bool is_whole_placement(const std::string& operand) {
+  bool any = false;
+  std::string line;
+  for (line_reader lines(operand); lines.next(line);) {
+    if (is_blank(line)) continue;
+    try {
+      check(parse_placement(line), 0);
+    } catch (const usage_error&) {  // malformed
+      return false;
+    } catch (const std::invalid_argument&) {  // a column off its board
+      return false;
+    }
+    any = true;
+  }
+  return any;
+}
+
+// The placements given as operands: each operand, and each line of it, is a
+// placement of its own when every one reads as a whole placement
+// (`check "1 3 0 2" "2 0 3 1"`); otherwise they are one placement the shell
+// split into words (`check 1 3 0 2`, `check $(nqueens first 8)`). Blank ones
+// are left out.
 std::vector<std::string> operand_placements(const std::vector<std::string>& operands) {
   std::vector<std::string> texts = operands;
-  if (std::all_of(operands.begin(), operands.end(), is_one_column)) {
+  if (!std::all_of(operands.begin(), operands.end(), is_whole_placement)) {
     std::string joined;
     for (const std::string& operand : operands) joined += (joined.empty() ? "" : " ") + operand;
     texts = {joined};
@@ -92,8 +110,9 @@ int summarize(std::size_t checked, std::size_t failed) {
 int run_check(const std::vector<std::string>& args) {
   cxxopts::Options options("nqueens check",
                            "Check placements: the column (0-based) of the queen in each row, as \"1 3 0 2\",\n"
-                           "\"1,3,0,2\" or \"(1, 3, 0, 2)\". Operands that are each one number are one placement\n"
-                           "(check 1 3 0 2); otherwise each operand, and each line of it, is one. Without\n"
+                           "\"1,3,0,2\" or \"(1, 3, 0, 2)\". When every operand is a whole placement, each (and\n"
+                           "each line of it) is checked on its own; otherwise the operands are one placement\n"
+                           "split into words (check 1 3 0 2). Without\n"
                            "operands, checks every line of standard input (so 'nqueens list 8 | nqueens check'\n"
                            "checks all 92); a line ends at LF, CRLF or a lone CR.\n"
                            "Exit status: 0 all are solutions, 1 some queens attack each other, 2 malformed input,\n"

@@ -26,7 +26,9 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
       "checkpoint", "Journal of finished subproblems: resume from it, keep it up to date (fsync every 2 s)",
       cxxopts::value<std::string>())("checkpoint-interval", "Seconds between journal flushes (fsync)",
                                      cxxopts::value<std::string>()->default_value("2"))(
-      "max-memory", "Memory the quadrant engine may use, e.g. 8G, 512M (default: half the physical memory)",
+      "max-memory",
+      "Memory the run may use (the engine's tables, the plan and its lists), e.g. 8G, 512M (default: half the physical "
+      "memory)",
       cxxopts::value<std::string>())("progress", "Show progress on stderr (default when stderr is a terminal)")(
       "no-progress", "Never show progress");
   add_shared_options(options, {.threads = worker_threads_help, .engine = "auto", .json = true});

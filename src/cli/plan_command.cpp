@@ -49,6 +49,7 @@ int run_plan(const std::vector<std::string>& args) {
   // What a count with these options would be refused for, refused here too
   // (exit 2), before the plan is built.
   check_memory(n, po.kind, max_memory, threads);
+  po.max_memory = max_memory != 0 ? max_memory : default_memory_limit();
   const plan p(n, po);
   // The run's lists too, as a count of the whole plan would hold them.
   const std::uint64_t engine_memory = check_run_memory(p, max_memory, threads);

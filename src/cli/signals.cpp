@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <filesystem>
 #include <iostream>
 
 namespace nqueens::cli {
@@ -47,8 +48,9 @@ int report_interruption_before_counting(const std::string& checkpoint, int sig, 
   if (sig == 0) sig = stop_signal();
   if (sig == 0) sig = SIGINT;
   std::cerr << who << ": interrupted by " << signal_name(sig) << " before counting began; nothing was counted"
-            << (checkpoint.empty() ? std::string()
-                                   : " this time: run the same command again to resume from " + checkpoint)
+            << (checkpoint.empty() || !std::filesystem::exists(checkpoint)  // not created yet
+                    ? std::string()
+                    : " this time: run the same command again to resume from " + checkpoint)
             << '\n';
   return 128 + sig;
 }

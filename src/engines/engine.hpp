@@ -47,6 +47,8 @@ class engine_plan {
   /// run_cancelled once `*cancel` is set (null: never), looked at often
   /// enough that a plan of 10^9 subproblems stops within milliseconds.
   virtual void add_to_fingerprint(fnv1a& hash, const std::atomic<bool>* cancel) const = 0;
+  /// Bytes the plan holds (its list of subproblems, or its block table).
+  virtual std::size_t bytes() const noexcept = 0;
   /// Relative work of subproblem `index`, at least 1: progress and shards
   /// weigh subproblems by it.
   virtual std::uint64_t estimated_work(std::size_t index) const = 0;
@@ -77,7 +79,10 @@ struct engine_definition {
   int auto_from;
   /// Builds the plan. split_depth 0 is automatic, aiming at about
   /// `target_subproblems`. Throws std::invalid_argument for a plan it cannot build.
-  std::unique_ptr<engine_plan> (*make_plan)(int n, int split_depth, std::size_t target_subproblems);
+  /// A plan whose own list would pass `max_bytes` (0: no bound) throws
+  /// memory_limit_error as soon as it does, not once it is whole.
+  std::unique_ptr<engine_plan> (*make_plan)(int n, int split_depth, std::size_t target_subproblems,
+                                            std::uint64_t max_bytes);
   /// Peak bytes for an n-board on `threads` threads within `max_memory` (0 =
   /// default_memory_limit()): an engine may trade speed for memory and price
   /// the layout it would choose for that bound; null for next to nothing.

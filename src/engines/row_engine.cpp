@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/bits.hpp"
+#include "nqueens/memory.hpp"
 #include "run/fingerprint.hpp"
 
 namespace nqueens::detail {
@@ -73,6 +74,7 @@ class row_plan final : public engine_plan {
 
   std::size_t size() const noexcept override { return subproblems_.size(); }
   int split_depth() const noexcept override { return depth_; }
+  std::size_t bytes() const noexcept override { return subproblems_.capacity() * sizeof(row_prefix); }
 
   void add_to_fingerprint(fnv1a& hash, const std::atomic<bool>* cancel) const override {
     // At most 4 * 10^6 subproblems of ~40 bytes: a look per 2^16 of them.
@@ -171,7 +173,8 @@ search_start prepare(int n, const row_rules& rules, const row_prefix& s) noexcep
   return start;
 }
 
-std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t target, const row_rules& rules) {
+std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t target, const row_rules& rules,
+                                           std::uint64_t max_bytes) {
   const bool automatic = split_depth == 0;
   // Automatic splitting stops early on small boards: their whole search takes
   // microseconds, and a deep plan would cost more than it saves.
@@ -181,6 +184,15 @@ std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t t
   while (depth < max_depth && (!automatic || level.size() < target)) {
     level = split_row(n, rules, level, depth, max_depth);
     ++depth;
+    // A level takes 34 bytes a prefix, up to 2^22 of them: stop as soon as it
+    // passes the bound, before a deeper one multiplies it.
+    const std::uint64_t bytes = level.capacity() * sizeof(row_prefix);
+    if (max_bytes != 0 && bytes > max_bytes) {
+      throw memory_limit_error("the plan of n = " + std::to_string(n) + " at split depth " + std::to_string(depth) +
+                               " takes " + std::to_string(bytes >> 20) + " MiB already, more than the " +
+                               std::to_string(max_bytes >> 20) +
+                               " MiB allowed (--max-memory); choose a smaller --split-depth, or raise --max-memory");
+    }
   }
   rules.finish(n, depth, level);
   // Prefixes that cannot take another row vanish while the plan is built; a

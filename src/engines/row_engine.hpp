@@ -55,10 +55,11 @@ class row_rules {
 };
 
 /// The plan of a row-by-row engine (see engine_plan). Throws
-/// std::invalid_argument for a split giving too many subproblems.
+/// std::invalid_argument for a split giving too many subproblems,
+/// memory_limit_error once its list passes `max_bytes` (0: no bound).
 /// Precondition: 0 <= split_depth <= max_split_depth.
 std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t target_subproblems,
-                                           const row_rules& rules);
+                                           const row_rules& rules, std::uint64_t max_bytes);
 
 /// The subproblems of a row plan. Precondition: `p` came from make_row_plan.
 const std::vector<row_prefix>& row_subproblems(const engine_plan& p) noexcept;

@@ -312,7 +312,10 @@ readiness prepare(const std::vector<std::string>& args, int rank) {
     // plan (seconds at 10^8 subproblems), which a signal stops.
     check_memory(ready.request->n, o.kind, o.max_memory, o.threads);
     ready.p.emplace(ready.request->n,
-                    plan_options{.kind = o.kind, .split_depth = o.split_depth, .cancel = &cli::stop_requested()});
+                    plan_options{.kind = o.kind,
+                                 .split_depth = o.split_depth,
+                                 .cancel = &cli::stop_requested(),
+                                 .max_memory = o.max_memory != 0 ? o.max_memory : default_memory_limit()});
     // Rank 0 lists the plan's subproblems too; a worker holds a chunk.
     if (rank == 0) o.max_memory = check_run_memory(*ready.p, o.max_memory, o.threads);
   } catch (const run_cancelled&) {

@@ -2,6 +2,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_group.h>
 
 #include <chrono>
 #include <stdexcept>
@@ -112,13 +113,20 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
   }
   run.kernels = context != nullptr ? context->kernels() : (options.kernels ? *options.kernels : active_isa());
   arena.execute([&] {
+    // A cancel cancels the loop's task group: oneTBB then starts none of the
+    // tasks left (2 * 10^8 at n = 25 with 12 slices, 10 s of empty tasks
+    // when each only looked at the flag and returned).
+    tbb::task_group_context group;
     // One subproblem per task (grain 1, simple_partitioner): subproblem costs
     // vary by orders of magnitude, so only fine-grained stealing balances them.
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, indices.size(), 1),
         [&](const tbb::blocked_range<std::size_t>& range) {
           for (std::size_t i = range.begin(); i != range.end(); ++i) {
-            if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) return;
+            if (cancelled()) {
+              group.cancel_group_execution();
+              return;
+            }
             const std::size_t index = indices[i];
             const auto begin =
                 options.time_subproblems ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
@@ -136,7 +144,7 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
             if (options.on_finished) options.on_finished(index, c);
           }
         },
-        tbb::simple_partitioner());
+        tbb::simple_partitioner(), group);
   });
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;

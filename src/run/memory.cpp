@@ -62,8 +62,10 @@ void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
 
 std::uint64_t run_lists_estimate(const plan& p, shard_spec shard) noexcept {
   const std::uint64_t size = p.size();
-  const std::uint64_t bits = 2 * ((size + 63) / 64) * 8;  // the journal's and the executor's
-  if (!p.uniform_work()) return 40 * size + bits;         // dealt out: every index, its estimate, the shard twice
+  // The plan's own list (34 bytes a row-by-row subproblem), the journal's
+  // and the executor's bit per subproblem.
+  const std::uint64_t bits = (p.engine_plan() != nullptr ? p.engine_plan()->bytes() : 0) + 2 * ((size + 63) / 64) * 8;
+  if (!p.uniform_work()) return 40 * size + bits;  // dealt out: every index, its estimate, the shard twice
   const auto first = static_cast<std::uint64_t>(shard.index);
   const auto step = static_cast<std::uint64_t>(std::max(shard.count, 1));
   const std::uint64_t mine = size > first ? (size - first + step - 1) / step : 0;
@@ -77,7 +79,9 @@ std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, 
   const std::uint64_t engine = left > 0 ? memory_estimate(p.board_size(), p.kind(), threads, left) : 0;
   if (lists < limit && engine <= left) return left;
   const std::string lists_text =
-      "its list of " + std::to_string(p.size()) + " subproblems about " + format_bytes(lists);
+      "its lists (the plan's " + std::to_string(p.size()) + " subproblems" +
+      (shard.whole() ? std::string() : ", shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count)) +
+      ") about " + format_bytes(lists);
   const std::string what = engine > 0 ? "the " + std::string(to_string(p.kind())) + " engine needs about " +
                                             format_bytes(engine) + " for n = " + std::to_string(p.board_size()) +
                                             " and " + lists_text

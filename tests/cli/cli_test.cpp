@@ -771,10 +771,17 @@ TEST(CliCheckTest, EachOperandIsAPlacementOfItsOwn) {
   const cli_run lines = run_script("$NQ check \"$($NQ list 6)\"");
   EXPECT_EQ(lines.status, 0) << lines.err;
   EXPECT_EQ(lines.out, "4 placements checked: all are solutions\n");
-  // Operands of one number each are one placement, as the shell split it.
-  const cli_run split = run_cli("check 2 0 3 1");
-  EXPECT_EQ(split.status, 0) << split.err;
-  EXPECT_EQ(split.out, "solution: 4 queens, no two attack each other\n");
+  // Operands that are not each a whole placement are one, as the shell split
+  // it: numbers, the tool's own output unquoted, a bracket or comma per word.
+  for (const char* split :
+       {"check 2 0 3 1", "check 1, 3, 0, 2", "check [1 3 0 2]", "check 1 3 '0 2'", "check '(1,' 3, 0, '2)'"}) {
+    const cli_run r = run_cli(split);
+    EXPECT_EQ(r.status, 0) << split << ": " << r.err;
+    EXPECT_EQ(r.out, "solution: 4 queens, no two attack each other\n") << split;
+  }
+  const cli_run first = run_script("$NQ check $($NQ first 8)");
+  EXPECT_EQ(first.status, 0) << first.err;
+  EXPECT_EQ(first.out, "solution: 8 queens, no two attack each other\n");
 }
 
 // A lone CR ends a line, as on a terminal; CRLF stays one line break.

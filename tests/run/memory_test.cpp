@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "engines/engine.hpp"
 #include "nqueens/count.hpp"
 
 namespace nqueens {
@@ -14,16 +15,29 @@ namespace {
 namespace fs = std::filesystem;
 
 // The quadrant plan deals its shards out in turn: a shard's list is its own
-// size, 8 bytes an index, plus the journal's and the executor's bit per
-// subproblem.
+// size, 8 bytes an index, plus the plan and the journal's and the
+// executor's bit per subproblem.
 TEST(MemoryTest, RunListsArePricedByTheShard) {
   const plan p(16, {.kind = engine::quadrant, .split_depth = 12});
   ASSERT_TRUE(p.uniform_work());
-  const std::uint64_t bits = 2 * ((p.size() + 63) / 64) * 8;
+  // The plan's block table, and two bits per subproblem.
+  const std::uint64_t bits = p.engine_plan()->bytes() + 2 * ((p.size() + 63) / 64) * 8;
   EXPECT_EQ(run_lists_estimate(p), 8 * p.size() + bits);
   EXPECT_EQ(run_lists_estimate(p, {1, 4}), 8 * ((p.size() - 1 + 3) / 4) + bits);
   const plan rows(12, {.kind = engine::symmetric});
   EXPECT_GE(run_lists_estimate(rows, {0, 2}), 8 * rows.size());  // dealt out from a list of the whole plan
+  EXPECT_GE(run_lists_estimate(rows), 34 * rows.size());         // and the plan's own list
+}
+
+// A row-by-row plan stops growing once its list passes the bound, before a
+// deeper level multiplies it.
+TEST(MemoryTest, RowPlanStopsAtTheBound) {
+  for (const engine kind : {engine::mirror, engine::symmetric}) {
+    EXPECT_THROW(plan(19, {.kind = kind, .split_depth = 6, .max_memory = std::uint64_t{1} << 20}), memory_limit_error)
+        << to_string(kind);
+    EXPECT_EQ(plan(12, {.kind = kind, .max_memory = std::uint64_t{1} << 20}).fingerprint(),
+              plan(12, {.kind = kind}).fingerprint());  // not part of the plan
+  }
 }
 
 // The engine gets what the lists leave of the bound; a bound the lists and
@@ -38,7 +52,7 @@ TEST(MemoryTest, RunMemoryLeavesTheEngineWhatTheListsDoNotTake) {
     ADD_FAILURE() << "a bound no larger than the lists was accepted";
   } catch (const memory_limit_error& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("its list of " + std::to_string(p.size()) + " subproblems"), std::string::npos) << what;
+    EXPECT_NE(what.find("the plan's " + std::to_string(p.size()) + " subproblems"), std::string::npos) << what;
     EXPECT_NE(what.find("choose a smaller --split-depth"), std::string::npos) << what;
   }
   // The engine's smallest layout (priced for a bound it cannot keep) and the

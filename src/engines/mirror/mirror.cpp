@@ -45,8 +45,8 @@ class mirror_rules final : public row_rules {
 
 const mirror_rules rules;
 
-std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t target) {
-  return make_row_plan(n, split_depth, target, rules);
+std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t target, std::uint64_t max_bytes) {
+  return make_row_plan(n, split_depth, target, rules, max_bytes);
 }
 
 }  // namespace

@@ -83,6 +83,7 @@ class quadrant_plan final : public engine_plan {
 
   std::size_t size() const noexcept override { return classes_.size() * static_cast<std::size_t>(slices_); }
   int split_depth() const noexcept override { return slices_; }
+  std::size_t bytes() const noexcept override { return classes_.bytes(); }
 
   quadrant_task task(std::size_t index) const {
     const auto slices = static_cast<std::size_t>(slices_);
@@ -168,7 +169,7 @@ std::unique_ptr<engine_context> quadrant_plan::make_context(isa kernels, int thr
   return std::make_unique<quadrant_context>(n_, *this, kernels, quadrant_layout_for(n_, threads, max_memory), cancel);
 }
 
-std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t) {
+std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t, std::uint64_t) {  // a block table: KiB
   column_classes classes(n);
   // Slices only matter where there are few column sets (n < 14): every
   // slice builds both groups again (n = 16 took 0.43 s in 2 slices per class
