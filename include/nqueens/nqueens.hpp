@@ -15,10 +15,12 @@
 #include "nqueens/execute.hpp"       // IWYU pragma: export
 #include "nqueens/first.hpp"         // IWYU pragma: export
 #include "nqueens/known_counts.hpp"  // IWYU pragma: export
+#include "nqueens/memory.hpp"        // IWYU pragma: export
 #include "nqueens/plan.hpp"          // IWYU pragma: export
 #include "nqueens/progress.hpp"      // IWYU pragma: export
 #include "nqueens/reduce.hpp"        // IWYU pragma: export
 #include "nqueens/scaling.hpp"       // IWYU pragma: export
 #include "nqueens/shard.hpp"         // IWYU pragma: export
+#include "nqueens/threads.hpp"       // IWYU pragma: export
 #include "nqueens/verify.hpp"        // IWYU pragma: export
 #include "nqueens/version.hpp"       // IWYU pragma: export
