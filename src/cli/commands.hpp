@@ -24,8 +24,10 @@ struct count_request {
 };
 
 /// Parses `count`'s arguments (args[0] names the program in help and errors);
-/// nullopt when --help was printed. Throws usage_error.
-std::optional<count_request> parse_count_request(const std::vector<std::string>& args);
+/// nullopt when --help was printed. `plan_is_shared`: other processes count
+/// the same plan (nqueens-mpi's ranks), as with --shard or --checkpoint, so
+/// `--engine auto` goes by N alone. Throws usage_error.
+std::optional<count_request> parse_count_request(const std::vector<std::string>& args, bool plan_is_shared = false);
 
 /// Prints a finished count as text or JSON; returns the exit status.
 int print_count_result(const count_result& r, const count_request& request);

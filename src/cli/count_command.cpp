@@ -15,7 +15,7 @@
 
 namespace nqueens::cli {
 
-std::optional<count_request> parse_count_request(const std::vector<std::string>& args) {
+std::optional<count_request> parse_count_request(const std::vector<std::string>& args, bool plan_is_shared) {
   cxxopts::Options options(args.front(), "Count every solution of the n-queens problem on an N x N board.");
   options.custom_help("N [options]");
   options.positional_help("");
@@ -58,7 +58,7 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   // A plan that other processes share (shards, a journal resumed elsewhere,
   // MPI ranks) must not depend on this node's memory: auto then goes by n
   // alone, and a node it does not fit refuses rather than count another plan.
-  const bool shared_plan = !opts.shard.whole() || !opts.checkpoint.empty() || args.front() == "nqueens-mpi";
+  const bool shared_plan = plan_is_shared || !opts.shard.whole() || !opts.checkpoint.empty();
   if (engine_name != "auto") {
     opts.kind = parse_engine_option(engine_name);
   } else {

@@ -6,19 +6,15 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
-#include "cli/placement_io.hpp"
-#include "cli/signals.hpp"
+#include "cli/exit_status.hpp"
 #include "cli/standard_descriptors.hpp"
 #include "cli/standard_output.hpp"
-#include "nqueens/checkpoint.hpp"
 #include "nqueens/isa.hpp"
-#include "nqueens/memory.hpp"
 #include "nqueens/version.hpp"
 
 namespace {
@@ -127,33 +123,10 @@ int dispatch(const std::vector<std::string>& argv) {
 int run_command(const std::vector<std::string>& args) {
   try {
     return dispatch(args);
-  } catch (const output_error& e) {  // list and first write standard output themselves
-    std::cerr << "nqueens: " << e.what() << '\n';
-    return 3;
-  } catch (const input_error& e) {  // check reads standard input
-    std::cerr << "nqueens: " << e.what() << '\n';
-    return 3;
-  } catch (const nqueens::checkpoint_error& e) {
-    // A journal that belongs elsewhere, is damaged or cannot be opened is a
-    // problem with the command line (2); failing to write mid-run is not (3).
-    std::cerr << "nqueens: " << e.what() << '\n';
-    return e.why() == nqueens::checkpoint_error::reason::write ? 3 : 2;
-  } catch (const nqueens::memory_limit_error& e) {
-    // Refused before anything was allocated: a request this machine (or the
-    // given --max-memory) cannot serve, reported like a usage error.
-    std::cerr << "nqueens: " << e.what() << '\n';
-    return 2;
-  } catch (const nqueens::run_cancelled&) {  // a signal while a command planned (count says more itself)
-    return report_interruption_before_counting("");
-  } catch (const nqueens::cli::usage_error& e) {
-    std::cerr << "nqueens: " << e.what() << '\n';
-    return 2;
-  } catch (const std::invalid_argument& e) {  // isa_error (NQUEENS_ISA) among them
-    std::cerr << "nqueens: " << e.what() << '\n';
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "nqueens: error: " << e.what() << '\n';
-    return 3;
+  } catch (...) {
+    const failure f = failure_of(std::current_exception());
+    std::cerr << "nqueens: " << f.message << '\n';
+    return f.status;
   }
 }
 

@@ -1,0 +1,46 @@
+#include "cli/exit_status.hpp"
+
+#include <csignal>
+#include <stdexcept>
+
+#include "cli/arguments.hpp"
+#include "cli/placement_io.hpp"
+#include "cli/signals.hpp"
+#include "cli/standard_output.hpp"
+#include "nqueens/cancelled.hpp"
+#include "nqueens/checkpoint.hpp"
+#include "nqueens/memory.hpp"
+
+namespace nqueens::cli {
+
+failure failure_of(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const output_error& e) {  // list and first write standard output themselves
+    return {3, e.what()};
+  } catch (const input_error& e) {  // check reads standard input
+    return {3, e.what()};
+  } catch (const checkpoint_error& e) {
+    // A journal that belongs elsewhere, is damaged or cannot be opened is a
+    // problem with the command line (2); failing to write mid-run is not (3).
+    return {e.why() == checkpoint_error::reason::write ? 3 : 2, e.what()};
+  } catch (const memory_limit_error& e) {
+    // Refused before anything was allocated: a request this machine (or the
+    // given --max-memory) cannot serve, reported like a usage error.
+    return {2, e.what()};
+  } catch (const run_cancelled&) {  // a signal while the command planned
+    const int sig = stop_signal() == SIGTERM ? SIGTERM : SIGINT;
+    return {128 + sig, std::string("interrupted by ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") +
+                           " before counting began; nothing was counted"};
+  } catch (const usage_error& e) {
+    return {2, e.what()};
+  } catch (const std::invalid_argument& e) {  // isa_error (NQUEENS_ISA) among them
+    return {2, e.what()};
+  } catch (const std::exception& e) {
+    return {3, std::string("error: ") + e.what()};
+  } catch (...) {
+    return {3, "error: an unknown exception"};
+  }
+}
+
+}  // namespace nqueens::cli

@@ -1,0 +1,22 @@
+#pragma once
+
+// The one mapping from what a command throws to its exit status and the line
+// that says why, for `nqueens` and `nqueens-mpi` alike: 2 for what the
+// command line asked (a usage error, a journal of another run, a bound that
+// cannot be kept), 3 for what failed while it ran, 128 + signal for a run
+// stopped before it began counting.
+
+#include <exception>
+#include <string>
+
+namespace nqueens::cli {
+
+struct failure {
+  int status = 3;
+  std::string message;  ///< one line, without the program's name
+};
+
+/// What `error` (an exception in flight, not null) means for the exit.
+failure failure_of(const std::exception_ptr& error);
+
+}  // namespace nqueens::cli

@@ -1,0 +1,37 @@
+#pragma once
+
+// Before anything is counted, every rank reports whether it can run (its
+// arguments, memory and CPU) and the fingerprint of the plan it built; rank 0
+// compares them with its own. Any refusal or disagreement ends the whole job
+// there, with one line per problem on rank 0's stderr and the journal
+// untouched.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "nqueens/checkpoint.hpp"
+#include "nqueens/plan.hpp"
+
+namespace nqueens::mpi {
+
+/// What one rank found before counting: 0 and its plan, or the exit status
+/// and the reason it cannot run.
+struct readiness {
+  int status = 0;
+  std::string problem;
+  std::optional<cli::count_request> request;  ///< empty for --help and --version
+  std::optional<plan> p;
+  checkpoint_file journal;  ///< rank 0's, taken (locked) before planning
+};
+
+/// Parses, takes the journal (rank 0), checks memory and plans, as `count`
+/// does; never throws.
+readiness prepare(const std::vector<std::string>& args, int rank);
+
+/// Every rank's readiness and plan to rank 0, which decides for the job: 0
+/// to go on, else the exit status every rank returns. Collective.
+int agree(const readiness& ready, int rank, int ranks);
+
+}  // namespace nqueens::mpi

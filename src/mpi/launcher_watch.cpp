@@ -1,0 +1,35 @@
+#include "mpi/launcher_watch.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+
+namespace nqueens::mpi {
+
+// A rank whose launcher (mpirun, or the daemon that started it on its node)
+// died must not go on counting for no one, holding the journal's lock. Open
+// MPI often notices, not always, so the rank watches its parent itself: a
+// thread polls getppid(), which changes when the parent dies. Not
+// PR_SET_PDEATHSIG: it fires when the launcher's *thread* that forked the
+// rank ends, which may come long before the launcher does. Only under a
+// launcher (its variables are in the environment): a singleton started from
+// a shell may outlive it (nohup).
+void exit_with_launcher() {
+  if (std::getenv("OMPI_COMM_WORLD_SIZE") == nullptr && std::getenv("PMIX_RANK") == nullptr &&
+      std::getenv("PMI_RANK") == nullptr) {
+    return;
+  }
+  const pid_t launcher = ::getppid();
+  std::thread([launcher] {
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      // As kill -9 would: the journal holds whole records only.
+      if (::getppid() != launcher) ::kill(::getpid(), SIGKILL);
+    }
+  }).detach();
+}
+
+}  // namespace nqueens::mpi

@@ -1,0 +1,17 @@
+#pragma once
+
+// What rank 0 and the workers say to each other once counting starts: a
+// worker asks for work with the records of its last chunk; rank 0 answers
+// with a chunk of subproblem indices, or none to say it is done.
+
+#include <cstddef>
+
+namespace nqueens::mpi {
+
+constexpr int tag_results = 1;  // worker -> 0: a record per subproblem of its last chunk; asks for more
+constexpr int tag_chunk = 2;    // 0 -> worker: subproblem indices; none means stop
+constexpr int tag_stopped = 3;  // worker -> 0: its last records, then the signal that stopped it; it leaves
+// A result record: index, total, unique, symmetric_180, symmetric_90.
+constexpr std::size_t record_words = 5;
+
+}  // namespace nqueens::mpi

@@ -1,0 +1,130 @@
+#include "mpi/rank0_executor.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <stdexcept>
+#include <thread>
+
+#include "mpi/protocol.hpp"
+
+namespace nqueens::mpi {
+namespace {
+
+// The message `status` announced, into `buffer`.
+void receive(const MPI_Status& status, std::vector<std::uint64_t>& buffer) {
+  int size = 0;
+  MPI_Get_count(&status, MPI_UINT64_T, &size);
+  buffer.resize(static_cast<std::size_t>(size));
+  MPI_Recv(buffer.data(), size, MPI_UINT64_T, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+}  // namespace
+
+void rank0_executor::release_workers() {
+  std::vector<std::uint64_t> buffer;
+  while (waiting_ > 0) {
+    MPI_Status status;
+    MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+    receive(status, buffer);
+    --waiting_;
+    // A request here carries no records: every chunk handed out was
+    // answered inside run().
+    if (status.MPI_TAG == tag_stopped) {
+      note_stop(status.MPI_SOURCE, buffer);
+    } else {
+      MPI_Send(nullptr, 0, MPI_UINT64_T, status.MPI_SOURCE, tag_chunk, MPI_COMM_WORLD);
+    }
+  }
+}
+
+void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, const detail::report_fn& report,
+                         const std::atomic<bool>& stop) {
+  if (indices.empty()) return;  // a finished journal: no tables, no work (release_workers answers them)
+  // The tables are built here, once the driver holds the journal: a second
+  // job on it is refused before it spends minutes on them.
+  if (!context_) context_.emplace(p, kernels_, threads_, cancel_, max_memory_);
+  todo_ = indices;  // the driver's list, alive until run() returns: no copy of 10^8 indices
+  next_ = 0;
+  // Rank 0 counts too, on a thread of its own; only this (main) thread calls MPI.
+  std::exception_ptr local_error;
+  std::atomic<bool> local_done{false};
+  std::thread local([&] {
+    try {
+      execute_options options;
+      options.threads = threads_;
+      options.on_finished = report;
+      options.cancel = &halt_;
+      for (auto chunk = next_chunk(); !chunk.empty(); chunk = next_chunk()) {
+        const std::vector<std::size_t> mine(chunk.begin(), chunk.end());
+        execute(p, mine, options, &*context_);
+      }
+    } catch (...) {
+      local_error = std::current_exception();
+      failed_ = true;  // no more chunks for anyone: the job fails now, not after the rest of the plan
+    }
+    local_done = true;
+  });
+  try {
+    serve_workers(p, report, stop, local_done);
+  } catch (...) {
+    failed_ = true;
+    halt_ = true;
+    local.join();
+    throw;
+  }
+  halt_ = true;
+  local.join();
+  if (local_error) std::rethrow_exception(local_error);
+}
+
+void rank0_executor::serve_workers(const plan& p, const detail::report_fn& report, const std::atomic<bool>& stop,
+                                   const std::atomic<bool>& local_done) {
+  std::vector<std::uint64_t> buffer;
+  while ((waiting_ > 0 || !local_done) && !abandoned_ && !failed_) {
+    if (stop.load()) halt_ = true;
+    int ready = 0;
+    MPI_Status status;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status);
+    if (ready == 0 || (status.MPI_TAG != tag_results && status.MPI_TAG != tag_stopped)) {
+      // Polling with a short sleep keeps this thread off the CPU the workers use.
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      continue;
+    }
+    receive(status, buffer);
+    const bool leaving = status.MPI_TAG == tag_stopped;
+    const std::size_t records = leaving && !buffer.empty() ? buffer.size() - 1 : buffer.size();
+    for (std::size_t k = 0; k + record_words <= records; k += record_words) {
+      const auto index = static_cast<std::size_t>(buffer[k]);
+      if (index >= p.size()) throw std::runtime_error("a rank reported an unexpected subproblem");
+      report(index, {buffer[k + 1], buffer[k + 2], buffer[k + 3], buffer[k + 4]});
+    }
+    if (leaving) {  // a signal reached that rank: the job stops, as if it had reached rank 0
+      note_stop(status.MPI_SOURCE, buffer);
+      halt_ = true;
+      --waiting_;
+      continue;
+    }
+    const std::vector<std::uint64_t> chunk = next_chunk();
+    MPI_Send(chunk.data(), static_cast<int>(chunk.size()), MPI_UINT64_T, status.MPI_SOURCE, tag_chunk, MPI_COMM_WORLD);
+    if (chunk.empty()) --waiting_;
+  }
+}
+
+void rank0_executor::note_stop(int rank, const std::vector<std::uint64_t>& message) {
+  if (!worker_stop_ && !message.empty()) worker_stop_ = std::pair{rank, static_cast<int>(message.back())};
+}
+
+std::vector<std::uint64_t> rank0_executor::next_chunk() {
+  const std::lock_guard lock(mutex_);
+  std::vector<std::uint64_t> chunk;
+  if (halt_.load() || failed_.load() || abandoned_.load()) return chunk;
+  const std::size_t left = todo_.size() - next_;
+  const std::size_t size = std::clamp<std::size_t>(left / (4 * static_cast<std::size_t>(ranks_)), 1, 4096);
+  for (std::size_t k = 0; k < size && next_ < todo_.size(); ++k) chunk.push_back(todo_[next_++]);
+  return chunk;
+}
+
+}  // namespace nqueens::mpi

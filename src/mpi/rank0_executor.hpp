@@ -1,0 +1,82 @@
+#pragma once
+
+// Rank 0's executor: the run driver's subproblems, spread over every rank.
+// It hands out chunks of subproblem indices on request, largest first and
+// shrinking as the work runs out (guided self-scheduling), so fast and slow
+// nodes finish together, and counts chunks itself on a second thread; only
+// the main thread calls MPI.
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "nqueens/count.hpp"
+#include "nqueens/execute.hpp"
+#include "nqueens/isa.hpp"
+#include "nqueens/threads.hpp"
+#include "run/executor.hpp"
+
+namespace nqueens::mpi {
+
+class rank0_executor final : public detail::executor {
+ public:
+  rank0_executor(const count_options& options, int ranks)
+      : ranks_(ranks),
+        waiting_(ranks - 1),
+        threads_(resolve_threads(options.threads)),
+        kernels_(options.kernels ? *options.kernels : active_isa()),
+        max_memory_(options.max_memory),
+        cancel_(options.cancel) {}
+
+  int threads() const noexcept override { return threads_; }
+  isa kernels() const override { return kernels_; }
+  // The journal failed: end now, without waiting for the workers' chunks
+  // (main then aborts the job; the journal holds its whole records).
+  void abandon() noexcept override { abandoned_ = true; }
+  /// The rank and signal that stopped a worker, when one was (rank 0 then
+  /// reports the interruption as if the signal were its own).
+  std::optional<std::pair<int, int>> worker_stop() const { return worker_stop_; }
+
+  /// Answers every worker still waiting for work with an empty chunk (or
+  /// takes the message of one a signal stopped), so that each leaves and
+  /// MPI_Finalize can end the job. Rank 0 calls it whenever drive() returns:
+  /// run() serves no one when the journal left nothing to do.
+  void release_workers();
+
+  void run(const plan& p, std::span<const std::size_t> indices, const detail::report_fn& report,
+           const std::atomic<bool>& stop) override;
+
+ private:
+  // Answers every worker's request with the next chunk until each got an
+  // empty one or left, and rank 0's own thread is done; passes a stop on to
+  // that thread. A failure or an abandoned run ends it at once.
+  void serve_workers(const plan& p, const detail::report_fn& report, const std::atomic<bool>& stop,
+                     const std::atomic<bool>& local_done);
+
+  // A tag_stopped message ends with the signal: the first one is reported.
+  void note_stop(int rank, const std::vector<std::uint64_t>& message);
+
+  // The next chunk: a quarter of the remaining work's fair share per rank;
+  // none once stopped.
+  std::vector<std::uint64_t> next_chunk();
+
+  int ranks_;
+  int waiting_;  // workers not yet released (sent an empty chunk, or left); the main thread's
+  int threads_;
+  isa kernels_;
+  std::uint64_t max_memory_;
+  const std::atomic<bool>* cancel_;
+  std::optional<run_context> context_;
+  std::mutex mutex_;
+  std::span<const std::size_t> todo_;  // run()'s indices; next_ guarded by mutex_
+  std::size_t next_ = 0;
+  std::atomic<bool> halt_{false};  // rank 0's own thread starts nothing more
+  std::atomic<bool> failed_{false};
+  std::atomic<bool> abandoned_{false};
+  std::optional<std::pair<int, int>> worker_stop_;  // written by the serving (main) thread only
+};
+
+}  // namespace nqueens::mpi
