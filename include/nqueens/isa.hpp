@@ -7,6 +7,7 @@
 /// on one machine runs at full speed on another, and on any x86-64.
 
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,11 @@ enum class isa {
   /// VPOPCNTDQ where the CPU has it (Intel Ice Lake, AMD Zen 4 and later).
   avx512,
 };
+
+/// Every instruction set this build has kernels for, narrowest first: the
+/// one list (src/isa/isa.cpp) that help, tests and the tool's `--list isas`
+/// read.
+std::span<const isa> all_isas() noexcept;
 
 /// "portable", "avx2" or "avx512".
 std::string_view to_string(isa kernels) noexcept;

@@ -14,6 +14,7 @@
 #include "cli/exit_status.hpp"
 #include "cli/standard_descriptors.hpp"
 #include "cli/standard_output.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/version.hpp"
 
@@ -104,6 +105,19 @@ int dispatch(const std::vector<std::string>& argv) {
   // a wrong one is a one-line usage error (isa_error, exit 2), not a failure
   // halfway through a table, a journal or a merge.
   const nqueens::isa kernels = nqueens::active_isa();
+  // Hidden: the registry's engines and the build's instruction sets, a name a
+  // line, for the shell completion and the test suite (their one source).
+  if (first == "--list") {
+    const std::string what = argv.size() == 3 ? argv[2] : "";
+    if (what == "engines") {
+      for (const nqueens::engine e : nqueens::all_engines()) std::cout << nqueens::to_string(e) << '\n';
+    } else if (what == "isas") {
+      for (const nqueens::isa k : nqueens::all_isas()) std::cout << nqueens::to_string(k) << '\n';
+    } else {
+      throw usage_error("--list takes 'engines' or 'isas'");
+    }
+    return 0;
+  }
   if (first == "--version" || first == "-V") {
     std::cout << "nqueens " << nqueens::version() << "\nisa: " << nqueens::to_string(kernels) << '\n';
     return 0;

@@ -5,6 +5,8 @@
 #include <mutex>
 #include <string>
 
+#include "isa/cpu_features.hpp"
+
 namespace nqueens {
 namespace {
 
@@ -59,6 +61,8 @@ choice choose() {
 
 }  // namespace
 
+std::span<const isa> all_isas() noexcept { return every_isa; }
+
 std::string_view to_string(isa kernels) noexcept {
   switch (kernels) {
     case isa::portable:
@@ -101,4 +105,15 @@ isa active_isa() {
   return *chosen.kernels;
 }
 
+namespace detail {
+
+bool cpu_has_avx512_vpopcntdq() noexcept {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return cpu_supports(isa::avx512) && __builtin_cpu_supports("avx512vpopcntdq");
+  }();
+  return has;
+}
+
+}  // namespace detail
 }  // namespace nqueens

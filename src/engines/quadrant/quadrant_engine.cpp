@@ -20,6 +20,7 @@
 #include "engines/engine.hpp"
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant.hpp"
+#include "isa/cpu_features.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/plan.hpp"
 #include "run/fingerprint.hpp"
@@ -43,8 +44,7 @@ std::span<const quadrant_kernel_variant> quadrant_kernel_variants() noexcept {
 }
 
 bool cpu_supports(const quadrant_kernel_variant& v) noexcept {
-  static const bool vpopcntdq = __builtin_cpu_supports("avx512vpopcntdq");
-  return nqueens::cpu_supports(v.needs) && (!v.needs_vpopcntdq || vpopcntdq);
+  return nqueens::cpu_supports(v.needs) && (!v.needs_vpopcntdq || cpu_has_avx512_vpopcntdq());
 }
 
 const quadrant_kernels& quadrant_kernels_for(isa kernels) noexcept {
