@@ -15,16 +15,15 @@
 #include <string_view>
 
 #include "cli/arguments.hpp"
+#include "run/journal_layout.hpp"
 
 namespace nqueens::cli {
 namespace {
 
-// The first bytes of every checkpoint journal (src/checkpoint.cpp): a run's
-// only record of finished work, which a mistyped --csv must not replace.
-constexpr std::array<char, 8> journal_magic = {'N', 'Q', 'C', 'K', 'P', 'T', '\r', '\n'};
-
+// A run's only record of finished work, which a mistyped --csv must not
+// replace: a file that starts with a journal's magic bytes.
 bool starts_like_a_journal(int fd) {
-  std::array<char, journal_magic.size()> head{};
+  std::array<unsigned char, detail::journal::magic.size()> head{};
   std::size_t got = 0;
   while (got < head.size()) {
     const ssize_t n = ::read(fd, head.data() + got, head.size() - got);
@@ -32,7 +31,7 @@ bool starts_like_a_journal(int fd) {
     if (n <= 0) break;
     got += static_cast<std::size_t>(n);
   }
-  return got == head.size() && head == journal_magic;
+  return got == head.size() && head == detail::journal::magic;
 }
 
 // ".<name>.XXXXXX" beside `target`: the hidden temporary file's name, the X's

@@ -1,0 +1,36 @@
+#pragma once
+
+// The POSIX calls a journal is made of, shared by its creation, its replay
+// and its appends: whole writes and reads, the lock, the directory's fsync,
+// and its messages.
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <string>
+
+#include "nqueens/checkpoint.hpp"
+
+namespace nqueens::detail {
+
+/// write() until all `size` bytes are out or one fails; returns the bytes
+/// written (fewer than `size` on failure, errno then says why).
+std::size_t write_all(int fd, const unsigned char* data, std::size_t size);
+
+/// read() up to `size` bytes (fewer only at the end of the file); -1 on error.
+ssize_t read_up_to(int fd, unsigned char* data, std::size_t size);
+
+/// "checkpoint 'PATH'", as every message names a journal.
+std::string journal_name(const std::string& path);
+
+[[noreturn]] void fail(checkpoint_error::reason why, const std::string& what);
+
+/// An exclusive lock that dies with the process (flock: per open file,
+/// released by the kernel on exit or kill -9). Two runs on one journal would
+/// interleave their records; the second is refused (checkpoint_error).
+void lock_exclusively(int fd, const std::string& path);
+
+/// fsync of the directory holding `path`, so that a new name survives a crash.
+void sync_directory_of(const std::string& path);
+
+}  // namespace nqueens::detail
