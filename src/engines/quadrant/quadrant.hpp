@@ -161,6 +161,12 @@ class quarter_source {
   bool compact_lists_;  // quarter_list::build's `compact`
 };
 
+// Plans up to this size are listed whole in a run's context (8 bytes a
+// task, 32 MiB at n = 23), where a subproblem takes microseconds to
+// milliseconds; beyond, each solve finds its task from its index (a walk of
+// up to 1024 column sets, microseconds next to a subproblem's seconds).
+inline constexpr std::size_t listed_plan_size = std::size_t{1} << 22;
+
 /// How a quadrant run of board n on `threads` threads fits in `max_memory`
 /// (0 = default_memory_limit()), and what it then needs at the peak.
 struct quadrant_layout {

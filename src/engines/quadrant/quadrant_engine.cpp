@@ -66,12 +66,6 @@ namespace {
 // journal writes indices in 32 bits.
 constexpr std::size_t max_plan_size = std::size_t{1} << 31;
 
-// Plans up to this size are listed whole in a run's context (8 bytes a
-// task, 32 MiB at n = 23), where a subproblem takes microseconds to
-// milliseconds; beyond, each solve finds its task from its index (a walk of
-// up to 1024 column sets, microseconds next to a subproblem's seconds).
-constexpr std::size_t listed_plan_size = std::size_t{1} << 22;
-
 class quadrant_plan final : public engine_plan {
  public:
   quadrant_plan(int n, int slices, column_classes classes) : n_(n), slices_(slices), classes_(std::move(classes)) {

@@ -1,0 +1,182 @@
+// The quadrant engine's memory model: what its tables, lists, groups and
+// plan take, from tabled counts of quarter and half boards, and the layout
+// (whole tables, per-subproblem lists, slices) that fits a bound.
+
+#include <algorithm>
+#include <cmath>
+
+#include "engines/quadrant/column_classes.hpp"
+#include "engines/quadrant/quadrant.hpp"
+#include "nqueens/memory.hpp"
+
+namespace nqueens::detail {
+namespace {
+
+// Placements of any number of non-attacking queens on an h x w board (rows
+// and columns used at most once), counted once with a plain enumeration:
+// the size of a quarter table, used to size memory before allocating.
+struct quarter_count {
+  int h, w;
+  std::uint64_t placements;
+};
+constexpr quarter_count tabled_quarters[] = {
+    {0, 0, 1},         {0, 1, 1},          {1, 1, 2},          {1, 2, 3},           {2, 2, 5},
+    {2, 3, 9},         {3, 3, 18},         {3, 4, 37},         {4, 4, 87},          {4, 5, 185},
+    {5, 5, 462},       {5, 6, 1039},       {6, 6, 2635},       {6, 7, 6335},        {7, 7, 16870},
+    {7, 8, 42807},     {8, 8, 118969},     {8, 9, 316395},     {9, 9, 915442},      {9, 10, 2524999},
+    {10, 10, 7535369}, {10, 11, 21637115}, {11, 11, 66807234}, {11, 12, 198770307}, {12, 12, 633443407},
+};
+
+// The most placements of an h x w quarter on any one column set (one queen
+// per column, any rows), counted once by enumeration up to h = 12; beyond,
+// extrapolated: each row more multiplies it by about 5.5, a factor itself
+// growing by about 0.15 (measured 4.6, 5.0, 5.4, 5.5 for h = 9..12).
+struct largest_column_set {
+  int h, w;
+  std::uint64_t placements;
+};
+constexpr largest_column_set tabled_largest[] = {
+    {0, 0, 1},        {0, 1, 1},         {1, 1, 1},       {1, 2, 2},       {2, 2, 2},        {2, 3, 3},
+    {3, 3, 4},        {3, 4, 6},         {4, 4, 10},      {4, 5, 12},      {5, 5, 26},       {5, 6, 34},
+    {6, 6, 92},       {6, 7, 120},       {7, 7, 296},     {7, 8, 408},     {8, 8, 1174},     {8, 9, 1660},
+    {9, 9, 5366},     {9, 10, 7444},     {10, 10, 26548}, {10, 11, 37108}, {11, 11, 143140}, {11, 12, 208654},
+    {12, 12, 788698}, {12, 13, 1187854},
+};
+
+double largest_quarter_list(int h, int w) noexcept {
+  for (const largest_column_set& q : tabled_largest) {
+    if (q.h == h && q.w == w) return static_cast<double>(q.placements);
+  }
+  if (h <= 12) return 1e30;  // not a quarter of any board the engine takes
+  return largest_quarter_list(h - 1, w - 1) * (5.7 + 0.15 * (h - 13));
+}
+
+// The most placements of a quarter on one column set and one row set: the
+// longest stretch a join's inner loop reads, so the least a slice must hold.
+// Counted once by enumeration (quarter lists of every column set) up to
+// h = 12; beyond, extrapolated by 5 a row (measured 3.8 to 4.2 for h = 10..12).
+constexpr largest_column_set tabled_largest_row_set[] = {
+    {1, 1, 1},     {1, 2, 1},      {2, 2, 1},      {2, 3, 2},      {3, 3, 2},       {3, 4, 2},
+    {4, 4, 2},     {4, 5, 4},      {5, 5, 10},     {5, 6, 10},     {6, 6, 10},      {6, 7, 22},
+    {7, 7, 40},    {7, 8, 62},     {8, 8, 92},     {8, 9, 146},    {9, 9, 352},     {9, 10, 540},
+    {10, 10, 946}, {10, 11, 2020}, {11, 11, 3571}, {11, 12, 7714}, {12, 12, 15003},
+};
+
+double largest_row_set_group(int h, int w) noexcept {
+  for (const largest_column_set& q : tabled_largest_row_set) {
+    if (q.h == h && q.w == w) return static_cast<double>(q.placements);
+  }
+  if (h <= 12 && !(h == 12 && w == 13)) return largest_quarter_list(h, w);  // small boards: the whole list bounds it
+  return 5.0 * largest_row_set_group(h - 1, w - 1);
+}
+
+double quarter_placements(int h, int w) noexcept {
+  for (const quarter_count& q : tabled_quarters) {
+    if (q.h == h && q.w == w) return static_cast<double>(q.placements);
+  }
+  return 1e30;  // beyond the engine's range: no memory would do
+}
+
+// Placements of the first k rows of an n-board (one queen per row): the
+// half boards of all column sets together, to size each thread's buffers.
+struct half_count {
+  int n;
+  std::uint64_t placements;
+};
+constexpr half_count tabled_halves[] = {
+    {1, 1},        {2, 2},         {3, 3},         {4, 6},          {5, 12},         {6, 36},          {7, 76},
+    {8, 344},      {9, 732},       {10, 3916},     {11, 8492},      {12, 52856},     {13, 117694},     {14, 835056},
+    {15, 1897702}, {16, 15324708}, {17, 35312064}, {18, 318853768}, {19, 742665978}, {20, 7415187482},
+};
+
+// Tabled, or extrapolated: each two rows more multiply the count by a factor
+// that itself grows by about 2.5.
+double half_placements(int n) noexcept {
+  if (n < 1) return 1;  // guards the recursion below for any argument
+  for (const half_count& t : tabled_halves) {
+    if (t.n == n) return static_cast<double>(t.placements);
+  }
+  const double last = half_placements(n - 2);
+  const double before = half_placements(n - 4);
+  return last * (last / before + 2.5);
+}
+
+struct memory_parts {
+  double tables, lists_per_thread, compact_lists_per_thread, largest_group, groups_per_thread, plan;
+};
+
+memory_parts quadrant_memory_parts(int n) noexcept {
+  const int h = n / 2;
+  const auto quarter = [&](int w) {
+    return 12.0 * quarter_placements(h, w) + 4.0 * std::ldexp(1.0, h + w);  // masks and signatures, offsets
+  };
+  memory_parts m{};
+  m.tables = quarter(h) + quarter(n - h);
+  // Four lists (both quarters of both halves), sized exactly: 12 bytes a
+  // placement of the largest column set, and 2^h offsets; 16 more for the
+  // search's scratch records (grown by doubling, so up to 32) unless compact.
+  const double largest = largest_quarter_list(h, n - h);
+  m.compact_lists_per_thread = 4 * (12.0 * largest + 4.0 * std::ldexp(1.0, h));
+  m.lists_per_thread = m.compact_lists_per_thread + 4 * 32.0 * largest;
+  // Per thread: the two groups of one subproblem (grown with join slack),
+  // the pair counter's sorted and bit-sliced copies of the south group and
+  // its per-north entries: about 120 bytes per half board of the largest
+  // group, which is about 3 times the average (measured 2.7 at n = 18).
+  const double sets = static_cast<double>(binomial(n, h));
+  m.largest_group = 3.0 * half_placements(n) / sets;
+  m.groups_per_thread = 120.0 * m.largest_group + 1e6;
+  // The plan: about C(n, h)/4 classes for even n, n C(n-1, h)/4 = (h + 1)
+  // C(n, h)/4 for odd n (970 288 at n = 21). The context lists each task of
+  // a plan up to listed_plan_size (8 bytes); the ranked classes' block
+  // table is 32 bytes per 1024 sets. (The run's own lists are priced by
+  // run_lists_estimate, for the plan it really has.)
+  const double subproblems = (n % 2 == 0 ? sets : (n - h) * sets) / 4.0;
+  m.plan = (subproblems <= static_cast<double>(listed_plan_size) ? 8.0 * subproblems : 0.0) +
+           32.0 * (n % 2 == 0 ? sets : (n - h) * sets) / 1024;
+  return m;
+}
+
+// 10% and 8 MiB of margin: measured 206 MiB at n = 20 on 2 threads (the
+// whole process) against 192 MiB without it.
+std::uint64_t with_margin(double bytes) noexcept {
+  const double total = 1.1 * bytes + 8.0 * 1024 * 1024;
+  return total >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(total);
+}
+
+}  // namespace
+
+quadrant_layout quadrant_layout_for(int n, int threads, std::uint64_t max_memory) noexcept {
+  if (max_memory == 0) max_memory = default_memory_limit();
+  const memory_parts m = quadrant_memory_parts(n);
+  const double t = std::max(threads, 1);
+  // The pair counter takes groups of fewer than 2^31 halves: a larger one
+  // (beyond n = 28, or a column set far above the estimate) is sliced.
+  constexpr std::size_t pair_counter_limit = (std::size_t{1} << 31) - (std::size_t{1} << 20);
+  quadrant_layout layout;
+  layout.bytes = with_margin(m.tables + m.plan + t * m.groups_per_thread);
+  if (layout.bytes <= max_memory) return layout;
+  layout.tables = false;
+  layout.max_group = pair_counter_limit;
+  layout.bytes = with_margin(m.plan + t * (m.lists_per_thread + m.groups_per_thread));
+  if (layout.bytes <= max_memory && m.largest_group < pair_counter_limit) return layout;
+  // Slices, with compact lists: each thread's groups get what is left, at
+  // 120 bytes per half board of a group (see quadrant_memory_parts); at
+  // least one row set's placements of a quarter, so that a slice can always
+  // take one more outer placement's joins.
+  layout.compact_lists = true;
+  const double fixed = m.plan + t * m.compact_lists_per_thread;
+  constexpr double small_buffers = 256 * 1024;  // the pair counter's per-key arrays and block table
+  const double left = (static_cast<double>(max_memory) - 8.0 * 1024 * 1024) / 1.1 - fixed;
+  const double fewest = largest_row_set_group(n / 2, n - n / 2) + 4096;
+  const double halves =
+      std::clamp(std::floor((left / t - small_buffers) / 120.0), fewest, static_cast<double>(pair_counter_limit));
+  layout.max_group = static_cast<std::size_t>(halves);
+  layout.bytes = with_margin(fixed + t * (120.0 * halves + small_buffers));
+  return layout;
+}
+
+std::uint64_t quadrant_memory_bytes(int n, int threads, std::uint64_t max_memory) noexcept {
+  return quadrant_layout_for(n, threads, max_memory).bytes;
+}
+
+}  // namespace nqueens::detail
