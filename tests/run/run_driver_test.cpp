@@ -1,0 +1,113 @@
+// The run driver against an executor that counts nothing itself: what the
+// driver hands out, what it sums, resumes, stops and verifies, whatever
+// runs the subproblems.
+
+#include "run/run_driver.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "nqueens/execute.hpp"
+#include "run/executor.hpp"
+
+namespace nqueens::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Runs each subproblem through a real context (so the sums are the true
+// counts), records what it was handed, and can stop after `stop_after`.
+class recording_executor final : public executor {
+ public:
+  explicit recording_executor(std::size_t stop_after = SIZE_MAX) : stop_after_(stop_after) {}
+  int threads() const noexcept override { return 1; }
+  isa kernels() const override { return active_isa(); }
+  void run(const plan& p, std::span<const std::size_t> indices, const report_fn& report,
+           const std::atomic<bool>& stop) override {
+    const run_context context(p, std::nullopt, 1);
+    for (const std::size_t i : indices) {
+      if (stop.load() || handed.size() == stop_after_) return;
+      handed.push_back(i);
+      report(i, context.solve(i));
+    }
+  }
+  std::vector<std::size_t> handed;
+
+ private:
+  std::size_t stop_after_;
+};
+
+count_result drive_with(recording_executor& exec, const plan& p, const count_options& options,
+                        const std::string& journal = "") {
+  return drive(p, options, exec, std::chrono::steady_clock::now(),
+               journal.empty() ? checkpoint_file() : checkpoint_file(journal));
+}
+
+TEST(RunDriverTest, HandsOutEveryIndexOnceAndSumsExactly) {
+  const plan p(12);
+  recording_executor exec;
+  const count_result r = drive_with(exec, p, {});
+  std::vector<std::size_t> sorted = exec.handed;
+  std::sort(sorted.begin(), sorted.end());
+  ASSERT_EQ(sorted.size(), p.size());
+  for (std::size_t i = 0; i < sorted.size(); ++i) EXPECT_EQ(sorted[i], i);
+  EXPECT_NE(exec.handed, sorted) << "handed out in plan order, not dispatch order";
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.total, 14200U);
+  EXPECT_EQ(*r.unique, 1787U);
+  EXPECT_TRUE(r.check.ok());
+}
+
+TEST(RunDriverTest, AShardGetsItsOwnIndicesAndNoVerdictOnTheWhole) {
+  const plan p(12, {.kind = engine::quadrant});
+  recording_executor exec;
+  count_options o;
+  o.shard = {1, 3};
+  const count_result r = drive_with(exec, p, o);
+  EXPECT_EQ(exec.handed.size(), r.shard_subproblems);
+  for (const std::size_t i : exec.handed) EXPECT_EQ(i % 3, 1U);
+  EXPECT_TRUE(r.complete);
+  EXPECT_FALSE(r.unique.has_value());
+}
+
+TEST(RunDriverTest, ResumesWhatTheJournalHoldsAndHandsOutOnlyTheRest) {
+  const fs::path journal = fs::temp_directory_path() / ("nqueens-driver-" + std::to_string(::getpid()) + ".ckpt");
+  fs::remove(journal);
+  const plan p(12);
+  recording_executor first(100);  // stops after 100: an interrupted run
+  const count_result partial = drive_with(first, p, {}, journal.string());
+  EXPECT_FALSE(partial.complete);
+  EXPECT_EQ(partial.finished, 100U);
+  recording_executor second;
+  const count_result r = drive_with(second, p, {}, journal.string());
+  EXPECT_EQ(r.resumed, 100U);
+  EXPECT_EQ(second.handed.size(), p.size() - 100);
+  for (const std::size_t i : first.handed) {
+    EXPECT_EQ(std::count(second.handed.begin(), second.handed.end(), i), 0) << i << " was counted twice";
+  }
+  EXPECT_EQ(r.total, 14200U);
+  recording_executor third;  // a finished journal: nothing handed out
+  EXPECT_EQ(drive_with(third, p, {}, journal.string()).total, 14200U);
+  EXPECT_TRUE(third.handed.empty());
+  fs::remove(journal);
+}
+
+TEST(RunDriverTest, ACancelBeforeCountingHandsOutNothing) {
+  const plan p(12);
+  recording_executor exec;
+  const std::atomic<bool> cancel{true};
+  count_options o;
+  o.cancel = &cancel;
+  EXPECT_THROW(drive_with(exec, p, o), run_cancelled);
+  EXPECT_TRUE(exec.handed.empty());
+}
+
+}  // namespace
+}  // namespace nqueens::detail
