@@ -34,9 +34,8 @@ std::string format_seconds(double seconds) {
   return buffer;
 }
 
-std::string count_json(const count_result& r) {
-  json_object o;
-  o.add("n", r.n)
+json_object& add_counts(json_object& o, const count_result& r) {
+  return o.add("n", r.n)
       .add("total", r.total)
       .add("unique", r.unique)
       .add("symmetric_180", r.symmetric_180)
@@ -44,7 +43,12 @@ std::string count_json(const count_result& r) {
       .add("published_total", r.check.published_total)
       .add("published_unique", r.check.published_unique)
       .add("published_symmetric_180", r.check.published_symmetric_180)
-      .add("published_symmetric_90", r.check.published_symmetric_90)
+      .add("published_symmetric_90", r.check.published_symmetric_90);
+}
+
+std::string count_json(const count_result& r) {
+  json_object o;
+  add_counts(o, r)
       .add_raw("verified", verified_json(r))
       .add("engine", to_string(r.kind))
       .add("isa", to_string(r.kernels))

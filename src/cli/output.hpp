@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/json.hpp"
 #include "nqueens/count.hpp"
 
 namespace nqueens::cli {
@@ -27,6 +28,10 @@ std::string format_seconds(double seconds);
 /// One JSON object describing a count (README, "Commands"); "isa"
 /// names the kernels that counted.
 std::string count_json(const count_result& r);
+
+/// The counts of `r` and their published values, as count's JSON and each
+/// row of verify's write them.
+json_object& add_counts(json_object& o, const count_result& r);
 
 /// One JSON object for `nqueens rotational` (README, "Commands").
 std::string symmetric_counts_json(const count_result& r);

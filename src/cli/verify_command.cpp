@@ -72,20 +72,8 @@ int run_verify(const std::vector<std::string>& args) {
     mismatches += ok ? 0 : 1;
     if (json) {
       rows += rows.empty() ? "" : ",";
-      rows += json_object()
-                  .add("n", n)
-                  .add("total", r.total)
-                  .add("unique", r.unique)
-                  .add("symmetric_180", r.symmetric_180)
-                  .add("symmetric_90", r.symmetric_90)
-                  .add("published_total", r.check.published_total)
-                  .add("published_unique", r.check.published_unique)
-                  .add("published_symmetric_180", r.check.published_symmetric_180)
-                  .add("published_symmetric_90", r.check.published_symmetric_90)
-                  .add("verified", ok)
-                  .add("engine", to_string(r.kind))
-                  .add("seconds", r.seconds)
-                  .str();
+      json_object row;
+      rows += add_counts(row, r).add("verified", ok).add("engine", to_string(r.kind)).add("seconds", r.seconds).str();
     } else {
       std::printf("%4d %20s %18s %12s %10s %-10s %9.3f  %s\n", n, to_string(r.total).c_str(),
                   r.unique ? to_string(*r.unique).c_str() : "-", to_string(r.symmetric_180).c_str(),

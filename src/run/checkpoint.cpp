@@ -14,11 +14,11 @@
 #include "run/journal_layout.hpp"
 
 namespace nqueens {
-namespace {
-using namespace detail::journal;  // NOLINT(google-build-using-namespace): the format's own names
-using detail::fail;
+
 using detail::journal_name;
-}  // namespace
+using detail::journal::record_for;
+using detail::journal::record_size;
+using detail::journal::record_type;
 
 checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shard_spec shard,
                                        const std::atomic<bool>* cancel)
