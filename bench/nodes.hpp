@@ -11,6 +11,7 @@
 
 #include "engines/row_engine.hpp"
 #include "nqueens/plan.hpp"
+#include "run/plan_access.hpp"
 
 namespace nqueens::bench {
 
@@ -21,7 +22,7 @@ inline std::uint64_t plan_nodes(int n, engine kind) {
   const auto key = std::make_pair(n, kind);
   if (const auto it = cache.find(key); it != cache.end()) return it->second;
   const plan p(n, {.kind = kind});
-  const std::uint64_t nodes = detail::row_plan_nodes(*p.engine_plan());
+  const std::uint64_t nodes = detail::row_plan_nodes(*detail::plan_access::engine(p));
   cache.emplace(key, nodes);
   return nodes;
 }

@@ -20,11 +20,6 @@
 
 namespace nqueens {
 
-namespace detail {
-class engine_context;
-struct search_kernels;
-}  // namespace detail
-
 /// Weighted solution counts found under one subproblem.
 ///
 /// 64 bits suffice per subproblem: a kernel counts at most ~10^10 solutions per
@@ -65,9 +60,9 @@ class run_context {
   run_context& operator=(run_context&&) noexcept;
 
   /// The kernels this context runs.
-  isa kernels() const noexcept { return kernels_; }
+  isa kernels() const noexcept;
   /// Fingerprint of the plan it was built for.
-  std::uint64_t plan_fingerprint() const noexcept { return fingerprint_; }
+  std::uint64_t plan_fingerprint() const noexcept;
 
   /// Counts subproblem `index` on the calling thread. Thread-safe; allocates
   /// nothing once this thread's buffers have grown. Throws std::overflow_error
@@ -75,14 +70,8 @@ class run_context {
   subproblem_count solve(std::size_t index) const;
 
  private:
-  int n_;
-  std::shared_ptr<const detail::engine_plan> plan_;  // kept alive: the context reads it
-  std::unique_ptr<detail::engine_context> impl_;     // null for a rotational plan
-  std::shared_ptr<const std::vector<detail::rotation_task>> rotation_;
-  std::size_t engine_size_;
-  isa kernels_;
-  const detail::search_kernels* search_;
-  std::uint64_t fingerprint_;
+  struct state;                   // the plan's parts it reads, the engine's tables, the kernels
+  std::unique_ptr<state> state_;  // never null but moved from
 };
 
 /// How to run a plan.

@@ -21,6 +21,7 @@ namespace nqueens {
 
 namespace detail {
 class engine_plan;
+struct plan_access;
 struct rotation_task;
 }  // namespace detail
 
@@ -100,13 +101,8 @@ class plan {
   /// and a rotational plan's).
   bool uniform_work() const noexcept;
 
-  /// The engine's own plan (library internals); null for a rotational plan.
-  const detail::engine_plan* engine_plan() const noexcept { return impl_.get(); }
-  std::shared_ptr<const detail::engine_plan> shared_engine_plan() const noexcept { return impl_; }
-  /// The rotation-symmetric search's subproblems (library internals).
-  std::shared_ptr<const std::vector<detail::rotation_task>> rotation_tasks() const noexcept { return rotation_; }
-
  private:
+  friend struct detail::plan_access;  // the library's view of what a subproblem is
   int n_;
   engine kind_;
   plan_scope scope_;

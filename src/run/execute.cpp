@@ -13,52 +13,59 @@
 #include "kernels/backtrack.hpp"
 #include "nqueens/memory.hpp"
 #include "run/arena.hpp"
+#include "run/plan_access.hpp"
 
 namespace nqueens {
 
+struct run_context::state {
+  int n;
+  std::shared_ptr<const detail::engine_plan> plan;  // kept alive: the context reads it
+  std::shared_ptr<const std::vector<detail::rotation_task>> rotation;
+  std::size_t engine_size;
+  isa kernels;
+  const detail::search_kernels* search = nullptr;
+  std::uint64_t fingerprint;
+  std::unique_ptr<detail::engine_context> engine;  // null for a rotational plan; last: freed before the plan
+};
+
 run_context::run_context(const plan& p, std::optional<isa> kernels, int threads, const std::atomic<bool>* cancel,
                          std::uint64_t max_memory)
-    : n_(p.board_size()),
-      plan_(p.shared_engine_plan()),
-      rotation_(p.rotation_tasks()),
-      engine_size_(p.engine_subproblems()),
-      kernels_(kernels ? *kernels : active_isa()),
-      search_(nullptr),
-      fingerprint_(p.fingerprint()) {
-  if (!cpu_supports(kernels_)) {
-    throw isa_error("this CPU cannot run the " + std::string(to_string(kernels_)) + " kernels");
+    : state_(std::make_unique<state>(state{p.board_size(), detail::plan_access::shared_engine(p),
+                                           detail::plan_access::rotation(p), p.engine_subproblems(),
+                                           kernels ? *kernels : active_isa(), nullptr, p.fingerprint(), nullptr})) {
+  state& s = *state_;
+  if (!cpu_supports(s.kernels)) {
+    throw isa_error("this CPU cannot run the " + std::string(to_string(s.kernels)) + " kernels");
   }
-  search_ = &detail::search_kernels_for(kernels_);
-  if (plan_ == nullptr) return;
+  s.search = &detail::search_kernels_for(s.kernels);
+  if (s.plan == nullptr) return;
   detail::worker_arena arena(threads);
   if (max_memory == 0) max_memory = default_memory_limit();
   arena.execute([&] {  // tables built on the arena's threads
-    impl_ = plan_->make_context(kernels_, arena.threads(), max_memory, cancel);
+    s.engine = s.plan->make_context(s.kernels, arena.threads(), max_memory, cancel);
   });
 }
 
 run_context::~run_context() = default;
 run_context::run_context(run_context&&) noexcept = default;
 run_context& run_context::operator=(run_context&& other) noexcept {
-  impl_.reset();  // the old context reads the old plan: free it first
-  n_ = other.n_;
-  plan_ = std::move(other.plan_);
-  impl_ = std::move(other.impl_);
-  rotation_ = std::move(other.rotation_);
-  engine_size_ = other.engine_size_;
-  kernels_ = other.kernels_;
-  search_ = other.search_;
-  fingerprint_ = other.fingerprint_;
+  state_.reset();  // the old context reads the old plan: free it first
+  state_ = std::move(other.state_);
   return *this;
 }
 
+isa run_context::kernels() const noexcept { return state_->kernels; }
+
+std::uint64_t run_context::plan_fingerprint() const noexcept { return state_->fingerprint; }
+
 subproblem_count run_context::solve(std::size_t index) const {
-  if (index < engine_size_) return impl_->solve(index);
-  if (index - engine_size_ >= rotation_->size()) {
+  const state& s = *state_;
+  if (index < s.engine_size) return s.engine->solve(index);
+  if (index - s.engine_size >= s.rotation->size()) {
     throw std::out_of_range("subproblem index " + std::to_string(index) + " is outside the plan of " +
-                            std::to_string(engine_size_ + rotation_->size()));
+                            std::to_string(s.engine_size + s.rotation->size()));
   }
-  return detail::solve_rotation_task(n_, (*rotation_)[index - engine_size_], *search_);
+  return detail::solve_rotation_task(s.n, (*s.rotation)[index - s.engine_size], *s.search);
 }
 
 execution execute(const plan& p, std::span<const std::size_t> indices, const execute_options& options,

@@ -7,6 +7,7 @@
 
 #include "engines/row_engine.hpp"
 #include "nqueens/plan.hpp"
+#include "run/plan_access.hpp"
 #include "support/row_prefixes.hpp"
 
 namespace nqueens {
@@ -17,7 +18,7 @@ TEST(MirrorPlanTest, MirrorSubproblemsArePrefixesInLexicographicOrder) {
     for (int depth = 1; depth <= 4; ++depth) {
       const plan p(n, {.kind = engine::mirror, .split_depth = depth});
       EXPECT_EQ(p.split_depth(), std::min(depth, n));
-      const auto& subproblems = detail::row_subproblems(*p.engine_plan());
+      const auto& subproblems = detail::row_subproblems(*detail::plan_access::engine(p));
       for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
         const detail::row_prefix& s = subproblems[i];
         EXPECT_EQ(

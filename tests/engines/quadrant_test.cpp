@@ -19,6 +19,7 @@
 #include "nqueens/known_counts.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/plan.hpp"
+#include "run/plan_access.hpp"
 #include "support/axes.hpp"
 
 namespace nqueens {
@@ -28,7 +29,7 @@ namespace {
 std::vector<detail::quadrant_task> tasks_of(const plan& p) {
   std::vector<detail::quadrant_task> tasks;
   for (std::size_t i = 0; i < p.engine_subproblems(); ++i)
-    tasks.push_back(detail::quadrant_task_of(*p.engine_plan(), i));
+    tasks.push_back(detail::quadrant_task_of(*detail::plan_access::engine(p), i));
   return tasks;
 }
 

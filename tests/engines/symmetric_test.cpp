@@ -7,6 +7,7 @@
 
 #include "engines/row_engine.hpp"
 #include "nqueens/plan.hpp"
+#include "run/plan_access.hpp"
 #include "support/row_prefixes.hpp"
 
 namespace nqueens {
@@ -16,7 +17,7 @@ TEST(SymmetricPlanTest, SymmetricSubproblemsRespectTheBounds) {
   for (int n = 4; n <= 14; ++n) {
     for (int depth = 1; depth <= 4; ++depth) {
       const plan p(n, {.kind = engine::symmetric, .split_depth = depth});
-      const auto& subproblems = detail::row_subproblems(*p.engine_plan());
+      const auto& subproblems = detail::row_subproblems(*detail::plan_access::engine(p));
       for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
         const detail::row_prefix& s = subproblems[i];
         EXPECT_TRUE(non_attacking(n, s)) << "n = " << n << ", index " << i;

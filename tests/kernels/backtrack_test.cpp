@@ -8,6 +8,7 @@
 
 #include "engines/row_engine.hpp"
 #include "kernels/bits.hpp"
+#include "run/plan_access.hpp"
 #include "support/axes.hpp"
 #include "support/brute_force.hpp"
 
@@ -178,7 +179,7 @@ TEST_P(KernelAgreementTest, AgreesWithPortableOnEveryEnginesSubproblems) {
         if (n > engine_max_board_size(e)) continue;
         const plan p(n, {.kind = e, .split_depth = depth});
         for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
-          const std::optional<search_start> start = row_search_start(*p.engine_plan(), i);
+          const std::optional<search_start> start = row_search_start(*detail::plan_access::engine(p), i);
           if (!start) break;  // not a row-by-row engine: it does not use this search
           ASSERT_EQ(search.count(n, *start), portable.count(n, *start))
               << to_string(e) << ", n = " << n << ", depth " << depth << ", subproblem " << i;

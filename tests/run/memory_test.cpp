@@ -8,6 +8,7 @@
 
 #include "engines/engine.hpp"
 #include "nqueens/count.hpp"
+#include "run/plan_access.hpp"
 
 namespace nqueens {
 namespace {
@@ -21,7 +22,7 @@ TEST(MemoryTest, RunListsArePricedByTheShard) {
   const plan p(16, {.kind = engine::quadrant, .split_depth = 12});
   ASSERT_TRUE(p.uniform_work());
   // The plan's block table, and two bits per subproblem.
-  const std::uint64_t bits = p.engine_plan()->bytes() + 2 * ((p.size() + 63) / 64) * 8;
+  const std::uint64_t bits = detail::plan_access::engine(p)->bytes() + 2 * ((p.size() + 63) / 64) * 8;
   EXPECT_EQ(run_lists_estimate(p), 8 * p.size() + bits);
   EXPECT_EQ(run_lists_estimate(p, {1, 4}), 8 * ((p.size() - 1 + 3) / 4) + bits);
   const plan rows(12, {.kind = engine::symmetric});

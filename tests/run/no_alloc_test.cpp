@@ -14,6 +14,7 @@
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/plan.hpp"
+#include "run/plan_access.hpp"
 #include "support/axes.hpp"
 
 namespace {
@@ -79,7 +80,7 @@ TEST(NoAllocationTest, EverySearchKernelRunsWithoutAllocating) {
   const plan p(12, {.kind = engine::symmetric});
   std::vector<detail::search_start> starts;
   for (std::size_t i = 0; i < p.engine_subproblems(); ++i)
-    starts.push_back(*detail::row_search_start(*p.engine_plan(), i));
+    starts.push_back(*detail::row_search_start(*detail::plan_access::engine(p), i));
   const auto leaf = [](std::span<const std::uint8_t>, void*) noexcept -> std::uint64_t { return 1; };
   for (const isa kernels : testing::all_isas()) {
     if (!cpu_supports(kernels)) continue;
