@@ -21,10 +21,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
+#include <memory>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"
@@ -95,20 +94,18 @@ class checkpoint_journal {
   checkpoint_journal(const checkpoint_journal&) = delete;
   checkpoint_journal& operator=(const checkpoint_journal&) = delete;
 
-  const std::string& path() const noexcept { return path_; }
+  const std::string& path() const noexcept;
   /// True when subproblem `index` was in the journal when it was opened.
-  bool holds(std::size_t index) const noexcept {
-    return index / 64 < held_.size() && ((held_[index / 64] >> (index % 64)) & 1U) != 0;
-  }
+  bool holds(std::size_t index) const noexcept;
   /// The exact sums of the subproblems the journal held when opened, and
   /// their number (`finished`): what a resumed run starts from, kept in a
   /// bit per subproblem of the plan (9 MiB at n = 27), not a record each.
-  const totals& held() const noexcept { return held_sums_; }
-  std::size_t finished_count() const noexcept { return held_sums_.finished; }
+  const totals& held() const noexcept;
+  std::size_t finished_count() const noexcept;
   /// True when the journal holds the completion mark of a finished run.
-  bool complete() const noexcept { return complete_; }
+  bool complete() const noexcept;
   /// Bytes of a torn tail removed when the journal was opened.
-  std::size_t dropped_bytes() const noexcept { return dropped_bytes_; }
+  std::size_t dropped_bytes() const noexcept;
 
   /// Queues a finished subproblem for the next flush. Thread-safe.
   void record(std::size_t index, const subproblem_count& c);
@@ -124,15 +121,8 @@ class checkpoint_journal {
   void create(const plan& p, shard_spec shard);
   void append(const unsigned char* bytes, std::size_t size);
 
-  checkpoint_file file_;
-  std::string path_;
-  std::vector<std::uint64_t> held_;  // a bit per subproblem of the plan
-  totals held_sums_;
-  bool complete_ = false;
-  std::size_t dropped_bytes_ = 0;
-  bool failed_ = false;  // a write failed: the journal takes no more
-  std::mutex mutex_;
-  std::vector<unsigned char> pending_;
+  struct state;  // the file, what it held, the records waiting for a flush (checkpoint.cpp)
+  std::unique_ptr<state> state_;
 };
 
 }  // namespace nqueens

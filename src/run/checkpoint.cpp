@@ -12,6 +12,7 @@
 
 #include "run/journal_io.hpp"
 #include "run/journal_layout.hpp"
+#include "run/journal_state.hpp"
 
 namespace nqueens {
 
@@ -22,13 +23,31 @@ using detail::journal::record_type;
 
 checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shard_spec shard,
                                        const std::atomic<bool>* cancel)
-    : file_(std::move(file)), path_(file_.path()), held_((p.size() + 63) / 64, 0) {
-  if (file_.exists()) {
+    : state_(std::make_unique<state>()) {
+  state_->file = std::move(file);
+  state_->path = state_->file.path();
+  state_->held.assign((p.size() + 63) / 64, 0);
+  if (state_->file.exists()) {
     load(p, shard, cancel);
   } else {
     create(p, shard);
   }
 }
+
+const std::string& checkpoint_journal::path() const noexcept { return state_->path; }
+
+bool checkpoint_journal::holds(std::size_t index) const noexcept {
+  const std::vector<std::uint64_t>& held = state_->held;
+  return index / 64 < held.size() && ((held[index / 64] >> (index % 64)) & 1U) != 0;
+}
+
+const totals& checkpoint_journal::held() const noexcept { return state_->held_sums; }
+
+std::size_t checkpoint_journal::finished_count() const noexcept { return state_->held_sums.finished; }
+
+bool checkpoint_journal::complete() const noexcept { return state_->complete; }
+
+std::size_t checkpoint_journal::dropped_bytes() const noexcept { return state_->dropped_bytes; }
 
 checkpoint_journal::~checkpoint_journal() {
   try {
@@ -39,24 +58,24 @@ checkpoint_journal::~checkpoint_journal() {
 
 void checkpoint_journal::record(std::size_t index, const subproblem_count& c) {
   const auto bytes = record_for(record_type::subproblem, index, c);
-  const std::lock_guard lock(mutex_);
-  pending_.insert(pending_.end(), bytes.begin(), bytes.end());
+  const std::lock_guard lock(state_->mutex);
+  state_->pending.insert(state_->pending.end(), bytes.begin(), bytes.end());
 }
 
 // Appends whole records, or nothing: a failed write (a full disk, a file-size
 // limit) is cut back to the last whole record, and the journal takes no more,
 // so what it holds stays valid for a later resume.
 void checkpoint_journal::append(const unsigned char* bytes, std::size_t size) {
-  if (failed_) {
-    throw checkpoint_error(checkpoint_error::reason::write,
-                           "writing " + journal_name(path_) + " failed earlier; it holds what was written before");
+  if (state_->failed) {
+    throw checkpoint_error(checkpoint_error::reason::write, "writing " + journal_name(state_->path) +
+                                                                " failed earlier; it holds what was written before");
   }
-  const int fd = file_.fd_;
+  const int fd = state_->file.fd_;
   const off_t before = ::lseek(fd, 0, SEEK_CUR);
   const std::size_t written = before >= 0 ? detail::write_all(fd, bytes, size) : 0;
   if (before < 0 || written < size || ::fsync(fd) != 0) {
     const int error = errno;
-    failed_ = true;
+    state_->failed = true;
     // Keep the whole records that went out (a file-size limit or a full disk
     // stops a write part-way), cut the rest.
     const off_t keep = before + static_cast<off_t>(written / record_size * record_size);
@@ -65,25 +84,25 @@ void checkpoint_journal::append(const unsigned char* bytes, std::size_t size) {
       ::lseek(fd, keep, SEEK_SET);
     }
     throw checkpoint_error(checkpoint_error::reason::write,
-                           "writing " + journal_name(path_) + " failed: " + std::strerror(error));
+                           "writing " + journal_name(state_->path) + " failed: " + std::strerror(error));
   }
 }
 
 void checkpoint_journal::flush() {
   std::vector<unsigned char> out;
   {
-    const std::lock_guard lock(mutex_);
-    out.swap(pending_);
+    const std::lock_guard lock(state_->mutex);
+    out.swap(state_->pending);
   }
   if (!out.empty()) append(out.data(), out.size());
 }
 
 void checkpoint_journal::mark_complete() {
-  if (complete_) return;  // a finished journal is never appended to
+  if (state_->complete) return;  // a finished journal is never appended to
   flush();
   const auto bytes = record_for(record_type::complete, 0, {});
   append(bytes.data(), bytes.size());
-  complete_ = true;
+  state_->complete = true;
 }
 
 }  // namespace nqueens

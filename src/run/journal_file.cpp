@@ -16,6 +16,7 @@
 #include "nqueens/checkpoint.hpp"
 #include "run/journal_io.hpp"
 #include "run/journal_layout.hpp"
+#include "run/journal_state.hpp"
 
 namespace nqueens {
 namespace detail {
@@ -149,8 +150,8 @@ checkpoint_file::~checkpoint_file() {
 // the microseconds between its creation and its link).
 void checkpoint_journal::create(const plan& p, shard_spec shard) {
   const auto header = header_for(p, shard);
-  const std::filesystem::path target = std::filesystem::absolute(path_);
-  int& fd = file_.fd_;
+  const std::filesystem::path target = std::filesystem::absolute(state_->path);
+  int& fd = state_->file.fd_;
   // Nothing is created before counting starts unless it is whole: every
   // failure here is a refusal (exit 2), the disk-full kind included.
   const auto refuse = [&](const std::string& what, int error, const std::string& temporary) {
@@ -158,8 +159,8 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
     if (fd >= 0) ::close(fd);
     fd = -1;
     fail(checkpoint_error::reason::unusable,
-         error == EEXIST ? journal_name(path_) + " was created by another run meanwhile; it is left to that run"
-                         : what + " " + journal_name(path_) + ": " + std::strerror(error));
+         error == EEXIST ? journal_name(state_->path) + " was created by another run meanwhile; it is left to that run"
+                         : what + " " + journal_name(state_->path) + ": " + std::strerror(error));
   };
   const auto prepare = [&](const std::string& temporary) {
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) refuse("cannot lock", errno, temporary);
@@ -174,7 +175,7 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
     prepare("");
     const std::string self = "/proc/self/fd/" + std::to_string(fd);
     if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, target.c_str(), AT_SYMLINK_FOLLOW) == 0) {
-      detail::sync_directory_of(path_);
+      detail::sync_directory_of(state_->path);
       return;
     }
     if (errno == EEXIST || std::filesystem::exists("/proc/self/fd")) refuse("cannot create", errno, "");
@@ -191,7 +192,7 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
   prepare(temporary);
   if (::link(temporary.c_str(), target.c_str()) != 0) refuse("cannot create", errno, temporary);
   ::unlink(temporary.c_str());
-  detail::sync_directory_of(path_);
+  detail::sync_directory_of(state_->path);
 }
 
 }  // namespace nqueens

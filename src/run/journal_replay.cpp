@@ -14,6 +14,7 @@
 #include "nqueens/checkpoint.hpp"
 #include "run/journal_io.hpp"
 #include "run/journal_layout.hpp"
+#include "run/journal_state.hpp"
 #include "run/shard_members.hpp"
 
 namespace nqueens {
@@ -27,8 +28,8 @@ using detail::journal_name;
 // time (memory bounded whatever the file's size), and cuts off a torn tail.
 void checkpoint_journal::load(const plan& p, shard_spec shard, const std::atomic<bool>* cancel) {
   using reason = checkpoint_error::reason;
-  const int fd = file_.fd_;
-  const std::string name = journal_name(path_);
+  const int fd = state_->file.fd_;
+  const std::string name = journal_name(state_->path);
   const auto expected = header_for(p, shard);
   std::array<unsigned char, header_size> h{};
   if (::lseek(fd, 0, SEEK_SET) != 0 || detail::read_up_to(fd, h.data(), h.size()) != static_cast<ssize_t>(h.size())) {
@@ -75,7 +76,7 @@ void checkpoint_journal::load(const plan& p, shard_spec shard, const std::atomic
       if (!tail && (length < record_size || !checksum_matches(r, record::checksum))) {
         // Nothing is written after the mark: whatever follows it is damage,
         // never a torn flush to cut off.
-        if (complete_) {
+        if (state_->complete) {
           fail(reason::corrupt, name + ": " + std::to_string(file_size - where_bytes) + " bytes at byte " +
                                     std::to_string(where_bytes) + " follow the completion mark");
         }
@@ -102,17 +103,17 @@ void checkpoint_journal::load(const plan& p, shard_spec shard, const std::atomic
       }
       const std::string where =
           name + ": record " + std::to_string(record_number) + " at byte " + std::to_string(where_bytes);
-      if (complete_) fail(reason::corrupt, where + " follows the completion mark");
+      if (state_->complete) fail(reason::corrupt, where + " follows the completion mark");
       const auto type = static_cast<std::uint32_t>(get(r, record::type));
       const auto index = static_cast<std::size_t>(get(r, record::index));
       const subproblem_count c = counts_of(r);
       if (type == static_cast<std::uint32_t>(record_type::complete)) {
-        if (held_sums_.finished != owned_count)
+        if (state_->held_sums.finished != owned_count)
           fail(reason::corrupt, where + " marks the run complete with subproblems missing");
-        complete_ = true;
+        state_->complete = true;
       } else if (type == static_cast<std::uint32_t>(record_type::subproblem) && index < p.size() &&
                  owned.contains(index)) {
-        if (bit_of(held_, index)) {
+        if (bit_of(state_->held, index)) {
           // Harmless if it repeats the first record: checked below, once the
           // first ones are known (a bit each is all this pass keeps).
           if (repeats.size() >= owned_count) {
@@ -120,8 +121,8 @@ void checkpoint_journal::load(const plan& p, shard_spec shard, const std::atomic
           }
           repeats.push_back({index, record_number, c});
         } else {
-          held_[index / 64] |= std::uint64_t{1} << (index % 64);
-          accumulate(held_sums_, c);
+          state_->held[index / 64] |= std::uint64_t{1} << (index % 64);
+          accumulate(state_->held_sums, c);
         }
       } else {
         fail(reason::corrupt, where + " is not a valid record");
@@ -169,7 +170,7 @@ void checkpoint_journal::load(const plan& p, shard_spec shard, const std::atomic
     }
   }
   if (keep != offset) {
-    dropped_bytes_ = static_cast<std::size_t>(offset - keep);
+    state_->dropped_bytes = static_cast<std::size_t>(offset - keep);
     if (::ftruncate(fd, static_cast<off_t>(keep)) != 0 || ::fsync(fd) != 0) {
       fail(reason::unusable, "cannot repair " + name + ": " + std::strerror(errno));
     }

@@ -1,0 +1,26 @@
+#pragma once
+
+// What an open checkpoint_journal holds, kept out of the public header.
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "nqueens/checkpoint.hpp"
+
+namespace nqueens {
+
+struct checkpoint_journal::state {
+  checkpoint_file file;
+  std::string path;
+  std::vector<std::uint64_t> held;  // a bit per subproblem of the plan
+  totals held_sums;
+  bool complete = false;
+  std::size_t dropped_bytes = 0;
+  bool failed = false;  // a write failed: the journal takes no more
+  std::mutex mutex;
+  std::vector<unsigned char> pending;  // records since the last flush, under `mutex`
+};
+
+}  // namespace nqueens
