@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iostream>
 
 #include "nqueens/threads.hpp"
 
@@ -88,6 +89,12 @@ std::vector<std::string> value_option_names(const cxxopts::Options& options) {
     }
   }
   return names;
+}
+
+bool printed_help(const cxxopts::ParseResult& result, cxxopts::Options& options, const std::string& tail) {
+  if (result.count("help") == 0) return false;
+  std::cout << options.help() << '\n' << tail;
+  return true;
 }
 
 cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::vector<std::string>& args,

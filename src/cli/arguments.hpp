@@ -69,6 +69,10 @@ std::vector<std::string> value_option_names(const cxxopts::Options& options);
 cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::vector<std::string>& args,
                                         bool board_size_positional, int largest_board_size = max_board_size);
 
+/// When `result` asked for --help: prints `options`' help, a blank line and
+/// `tail` to standard output, and returns true.
+bool printed_help(const cxxopts::ParseResult& result, cxxopts::Options& options, const std::string& tail = {});
+
 /// The single positional argument (the board size), or a usage_error when it
 /// is missing or repeated.
 std::string single_positional(const cxxopts::ParseResult& result, std::string_view name, std::string_view what);

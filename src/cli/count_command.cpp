@@ -34,8 +34,7 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   add_shared_options(options, {.threads = worker_threads_help, .engine = "auto", .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
-  if (result.count("help")) {
-    std::cout << options.help() << "\nN is a board size from " << board_size_range() << ".\n\n" << engines_help();
+  if (printed_help(result, options, "N is a board size from " + board_size_range() + ".\n\n" + engines_help())) {
     return std::nullopt;
   }
 

@@ -28,10 +28,7 @@ int run_first(const std::vector<std::string>& args) {
   add_shared_options(options, {});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true, max_constructed_board_size);
-  if (result.count("help")) {
-    std::cout << options.help() << '\n';
-    return 0;
-  }
+  if (printed_help(result, options)) return 0;
   const int n = static_cast<int>(parse_integer(single_positional(result, "n", "board size N"), "board size",
                                                min_board_size, max_constructed_board_size));
   const placement_format format = parse_placement_format(result["format"].as<std::string>());

@@ -27,10 +27,7 @@ int run_list(const std::vector<std::string>& args) {
   add_shared_options(options, {.threads = worker_threads_help});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
-  if (result.count("help")) {
-    std::cout << options.help() << "\nN is a board size from " << board_size_range() << ".\n";
-    return 0;
-  }
+  if (printed_help(result, options, "N is a board size from " + board_size_range() + ".\n")) return 0;
   const int n = board_size_operand(result);
   const placement_format format = parse_placement_format(result["format"].as<std::string>());
   if (format == placement_format::fen && n != 8) {

@@ -28,10 +28,7 @@ int run_plan(const std::vector<std::string>& args) {
       {.threads = "Worker threads for --stats (default: all hardware threads)", .engine = "auto", .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
-  if (result.count("help")) {
-    std::cout << options.help() << '\n' << engines_help();
-    return 0;
-  }
+  if (printed_help(result, options, engines_help())) return 0;
   const int n = board_size_operand(result);
   std::uint64_t max_memory = 0;  // default_memory_limit()
   if (result.count("max-memory")) {

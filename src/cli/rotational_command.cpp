@@ -24,9 +24,9 @@ int run_rotational(const std::vector<std::string>& args) {
   add_shared_options(options, {.threads = worker_threads_help, .engine = "", .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
-  if (result.count("help")) {
-    std::cout << options.help() << "\nN is a board size from " << board_size_range() << "; published values up to "
-              << max_rotational_board_size << ".\n";
+  if (printed_help(result, options,
+                   "N is a board size from " + board_size_range() + "; published values up to " +
+                       std::to_string(max_rotational_board_size) + ".\n")) {
     return 0;
   }
   const int n = board_size_operand(result);

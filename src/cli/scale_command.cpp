@@ -58,10 +58,7 @@ int run_scale(const std::vector<std::string>& args) {
                       .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
-  if (result.count("help")) {
-    std::cout << options.help() << '\n' << engines_help();
-    return 0;
-  }
+  if (printed_help(result, options, engines_help())) return 0;
   const int n = board_size_operand(result);
   const std::vector<int> threads =
       result.count("threads") ? parse_thread_list(result["threads"].as<std::string>()) : default_thread_counts();

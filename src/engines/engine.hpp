@@ -86,7 +86,7 @@ struct engine_definition {
   /// Peak bytes for an n-board on `threads` threads within `max_memory` (0 =
   /// default_memory_limit()): an engine may trade speed for memory and price
   /// the layout it would choose for that bound; null for next to nothing.
-  std::uint64_t (*memory_estimate)(int n, int threads, std::uint64_t max_memory) noexcept;
+  std::uint64_t (*memory_estimate)(int n, int threads, std::uint64_t max_memory) noexcept = nullptr;
 };
 
 }  // namespace nqueens::detail

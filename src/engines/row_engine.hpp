@@ -61,6 +61,15 @@ class row_rules {
 std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t target_subproblems,
                                            const row_rules& rules, std::uint64_t max_bytes);
 
+/// make_row_plan for one engine's `Rules`, in the shape of
+/// engine_definition::make_plan, so that a row engine's registry entry names
+/// it directly.
+template <const auto& Rules>
+std::unique_ptr<engine_plan> make_row_plan_with(int n, int split_depth, std::size_t target_subproblems,
+                                                std::uint64_t max_bytes) {
+  return make_row_plan(n, split_depth, target_subproblems, Rules, max_bytes);
+}
+
 /// The subproblems of a row plan. Precondition: `p` came from make_row_plan.
 const std::vector<row_prefix>& row_subproblems(const engine_plan& p) noexcept;
 

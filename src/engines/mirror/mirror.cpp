@@ -45,10 +45,6 @@ class mirror_rules final : public row_rules {
 
 const mirror_rules rules;
 
-std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t target, std::uint64_t max_bytes) {
-  return make_row_plan(n, split_depth, target, rules, max_bytes);
-}
-
 }  // namespace
 
 extern const engine_definition mirror_engine = {
@@ -58,8 +54,7 @@ extern const engine_definition mirror_engine = {
     .counts_unique = false,
     .max_board_size = max_board_size,
     .auto_from = 0,  // symmetric is faster at every n
-    .make_plan = &make_plan,
-    .memory_estimate = nullptr,
+    .make_plan = &make_row_plan_with<rules>,
 };
 
 }  // namespace nqueens::detail

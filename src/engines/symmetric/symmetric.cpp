@@ -119,10 +119,6 @@ class symmetric_rules final : public row_rules {
 
 const symmetric_rules rules;
 
-std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t target, std::uint64_t max_bytes) {
-  return make_row_plan(n, split_depth, target, rules, max_bytes);
-}
-
 }  // namespace
 
 extern const engine_definition symmetric_engine = {
@@ -132,8 +128,7 @@ extern const engine_definition symmetric_engine = {
     .counts_unique = true,
     .max_board_size = max_board_size,
     .auto_from = 1,
-    .make_plan = &make_plan,
-    .memory_estimate = nullptr,
+    .make_plan = &make_row_plan_with<rules>,
 };
 
 }  // namespace nqueens::detail
