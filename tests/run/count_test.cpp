@@ -87,38 +87,9 @@ TEST_P(ClassifierTest, UniqueMatchesBruteForceClassifier) {
 
 INSTANTIATE_TEST_SUITE_P(SmallBoards, ClassifierTest, ::testing::Range(1, 11));
 
-TEST(ExecuteTest, DisjointSubsetsAddUpToTheWhole) {
-  const plan p(13);
-  std::vector<std::size_t> even, odd;
-  for (std::size_t i = 0; i < p.size(); ++i) (i % 2 == 0 ? even : odd).push_back(i);
-  const totals a = reduce(execute(p, even, {.threads = 2}));
-  const totals b = reduce(execute(p, odd, {.threads = 1}));
-  EXPECT_FALSE(a.complete());
-  EXPECT_EQ(a.finished, even.size());
-  EXPECT_EQ(a.total + b.total, *published_total(13));
-  EXPECT_EQ(a.unique + b.unique, *published_unique(13));
-}
-
-TEST(ExecuteTest, CancellationStopsHandingOutWork) {
-  const plan p(14);
-  std::atomic<bool> cancel{false};
-  std::atomic<int> seen{0};
-  execute_options options;
-  options.threads = 1;
-  options.cancel = &cancel;
-  options.on_finished = [&](std::size_t, const subproblem_count&) {
-    if (++seen == 10) cancel = true;
-  };
-  const execution run = execute(p, options);
-  const totals t = reduce(run);
-  EXPECT_EQ(t.finished, 10u);
-  EXPECT_FALSE(t.complete());
-  EXPECT_LT(t.total, *published_total(14));
-}
-
 // Cancelled before the first subproblem (planning, the run's lists):
 // count() throws run_cancelled rather than return an empty, incomplete run.
-TEST(ExecuteTest, CancelBeforeCountingThrowsRunCancelled) {
+TEST(CountCancelTest, BeforeCountingThrowsRunCancelled) {
   const std::atomic<bool> cancel{true};
   for (const engine kind : all_engines()) {
     count_options o;
@@ -129,41 +100,6 @@ TEST(ExecuteTest, CancelBeforeCountingThrowsRunCancelled) {
   count_options o;
   o.cancel = &cancel;
   EXPECT_THROW(symmetric_counts(12, o), run_cancelled);
-}
-
-TEST(ExecuteTest, ReportsEverySubproblemOnce) {
-  const plan p(12);
-  std::vector<std::atomic<int>> reported(p.size());
-  execute_options options;
-  options.threads = 3;
-  const run_context context(p);
-  options.on_finished = [&](std::size_t index, const subproblem_count& c) {
-    ++reported[index];
-    EXPECT_EQ(c, context.solve(index));
-  };
-  const execution run = execute(p, options);
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    EXPECT_EQ(reported[i].load(), 1) << i;
-    EXPECT_EQ(run.finished[i], 1) << i;
-  }
-}
-
-TEST(ExecuteTest, RejectsBadThreadCountsAndIndices) {
-  const plan p(8);
-  EXPECT_THROW(execute(p, {.threads = -1}), std::invalid_argument);
-  EXPECT_THROW(execute(p, {.threads = max_threads + 1}), std::invalid_argument);
-  const std::vector<std::size_t> outside{p.size()};
-  EXPECT_THROW(execute(p, outside), std::invalid_argument);
-  const std::vector<std::size_t> twice{0, 1, 0};
-  EXPECT_THROW(execute(p, twice), std::invalid_argument);
-}
-
-TEST(VerifyTest, DetectsMismatchAndUnknown) {
-  EXPECT_EQ(verify(8, 92).total, verdict::match);
-  EXPECT_EQ(verify(8, 93).total, verdict::mismatch);
-  EXPECT_FALSE(verify(8, 93).ok());
-  EXPECT_EQ(verify(28, 1).total, verdict::unknown);
-  EXPECT_TRUE(verify(28, 1).ok());
 }
 
 }  // namespace
@@ -201,26 +137,6 @@ INSTANTIATE_TEST_SUITE_P(EnginesByIsaByBoard, EngineIsaCountTest,
                                   testing::name_of(std::get<1>(info.param)) + "_n" +
                                   std::to_string(std::get<2>(info.param));
                          });
-
-TEST(RunContextTest, IsReusedAcrossExecutionsAndRefusesAnotherPlan) {
-  const plan p(12, {.kind = engine::quadrant});
-  const run_context context(p, std::nullopt, 2);
-  std::vector<std::size_t> first, second;
-  for (std::size_t i = 0; i < p.size(); ++i) (i % 2 == 0 ? first : second).push_back(i);
-  const execution a = execute(p, first, {.threads = 2}, &context);
-  const execution b = execute(p, second, {.threads = 1}, &context);
-  uint128 total = 0;
-  for (const execution* run : {&a, &b}) {
-    for (std::size_t k = 0; k < run->indices.size(); ++k) {
-      EXPECT_EQ(run->indices[k], (run == &a ? first : second)[k]);
-      total += run->counts[k].total;
-    }
-  }
-  EXPECT_EQ(total, *published_total(12));
-  EXPECT_EQ(a.kernels, context.kernels());
-  EXPECT_THROW(execute(plan(12), first, {}, &context), std::invalid_argument);
-  EXPECT_THROW(context.solve(p.size()), std::out_of_range);
-}
 
 }  // namespace
 }  // namespace nqueens

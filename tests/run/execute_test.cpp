@@ -1,0 +1,93 @@
+#include "nqueens/execute.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <vector>
+
+#include "nqueens/known_counts.hpp"
+#include "nqueens/plan.hpp"
+#include "nqueens/reduce.hpp"
+#include "nqueens/threads.hpp"
+
+namespace nqueens {
+namespace {
+
+TEST(ExecuteTest, DisjointSubsetsAddUpToTheWhole) {
+  const plan p(13);
+  std::vector<std::size_t> even, odd;
+  for (std::size_t i = 0; i < p.size(); ++i) (i % 2 == 0 ? even : odd).push_back(i);
+  const totals a = reduce(execute(p, even, {.threads = 2}));
+  const totals b = reduce(execute(p, odd, {.threads = 1}));
+  EXPECT_FALSE(a.complete());
+  EXPECT_EQ(a.finished, even.size());
+  EXPECT_EQ(a.total + b.total, *published_total(13));
+  EXPECT_EQ(a.unique + b.unique, *published_unique(13));
+}
+
+TEST(ExecuteTest, CancellationStopsHandingOutWork) {
+  const plan p(14);
+  std::atomic<bool> cancel{false};
+  std::atomic<int> seen{0};
+  execute_options options;
+  options.threads = 1;
+  options.cancel = &cancel;
+  options.on_finished = [&](std::size_t, const subproblem_count&) {
+    if (++seen == 10) cancel = true;
+  };
+  const execution run = execute(p, options);
+  const totals t = reduce(run);
+  EXPECT_EQ(t.finished, 10u);
+  EXPECT_FALSE(t.complete());
+  EXPECT_LT(t.total, *published_total(14));
+}
+
+TEST(ExecuteTest, ReportsEverySubproblemOnce) {
+  const plan p(12);
+  std::vector<std::atomic<int>> reported(p.size());
+  execute_options options;
+  options.threads = 3;
+  const run_context context(p);
+  options.on_finished = [&](std::size_t index, const subproblem_count& c) {
+    ++reported[index];
+    EXPECT_EQ(c, context.solve(index));
+  };
+  const execution run = execute(p, options);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    EXPECT_EQ(reported[i].load(), 1) << i;
+    EXPECT_EQ(run.finished[i], 1) << i;
+  }
+}
+
+TEST(ExecuteTest, RejectsBadThreadCountsAndIndices) {
+  const plan p(8);
+  EXPECT_THROW(execute(p, {.threads = -1}), std::invalid_argument);
+  EXPECT_THROW(execute(p, {.threads = max_threads + 1}), std::invalid_argument);
+  const std::vector<std::size_t> outside{p.size()};
+  EXPECT_THROW(execute(p, outside), std::invalid_argument);
+  const std::vector<std::size_t> twice{0, 1, 0};
+  EXPECT_THROW(execute(p, twice), std::invalid_argument);
+}
+
+TEST(RunContextTest, IsReusedAcrossExecutionsAndRefusesAnotherPlan) {
+  const plan p(12, {.kind = engine::quadrant});
+  const run_context context(p, std::nullopt, 2);
+  std::vector<std::size_t> first, second;
+  for (std::size_t i = 0; i < p.size(); ++i) (i % 2 == 0 ? first : second).push_back(i);
+  const execution a = execute(p, first, {.threads = 2}, &context);
+  const execution b = execute(p, second, {.threads = 1}, &context);
+  uint128 total = 0;
+  for (const execution* run : {&a, &b}) {
+    for (std::size_t k = 0; k < run->indices.size(); ++k) {
+      EXPECT_EQ(run->indices[k], (run == &a ? first : second)[k]);
+      total += run->counts[k].total;
+    }
+  }
+  EXPECT_EQ(total, *published_total(12));
+  EXPECT_EQ(a.kernels, context.kernels());
+  EXPECT_THROW(execute(plan(12), first, {}, &context), std::invalid_argument);
+  EXPECT_THROW(context.solve(p.size()), std::out_of_range);
+}
+
+}  // namespace
+}  // namespace nqueens
