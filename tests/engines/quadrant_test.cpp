@@ -271,6 +271,46 @@ TEST_P(DisjointPairsTest, MatchesBruteForceWhereThePartitionTreeIsDeep) {
   ASSERT_EQ(count_pairs(a, b, scratch), brute_force_disjoint_pairs(a, b));
 }
 
+TEST_P(DisjointPairsTest, MatchesBruteForceAtTheDeepestTree) {
+  // The most key bits the tree takes (16) need 2^17 masks a side: drawn
+  // from pools of a thousand distinct masks each, so that the brute force
+  // counts pool pairs times their multiplicities. Lowering the masks per
+  // class lets the tree go that deep on lists a test can check.
+  std::mt19937_64 random(26);
+  const auto mask = [&](int skew) {
+    std::uint64_t m = 0;
+    for (int bit = 0; bit < 44; ++bit) {
+      if ((random() & 63U) < 16 + (bit * skew) % 32) m |= std::uint64_t{1} << bit;
+    }
+    return m;
+  };
+  std::vector<std::uint64_t> north_pool(1000), south_pool(1100);
+  for (auto& x : north_pool) x = mask(7) & mask(3);
+  for (auto& y : south_pool) y = mask(5) & mask(11);
+  std::vector<std::uint64_t> north_uses(north_pool.size()), south_uses(south_pool.size());
+  std::vector<std::uint64_t> a(140000), b(150000);
+  for (auto& x : a) {
+    const std::size_t k = random() % north_pool.size();
+    x = north_pool[k];
+    ++north_uses[k];
+  }
+  for (auto& y : b) {
+    const std::size_t k = random() % south_pool.size();
+    y = south_pool[k];
+    ++south_uses[k];
+  }
+  std::uint64_t expected = 0;
+  for (std::size_t i = 0; i < north_pool.size(); ++i) {
+    for (std::size_t j = 0; j < south_pool.size(); ++j) {
+      if ((north_pool[i] & south_pool[j]) == 0) expected += north_uses[i] * south_uses[j];
+    }
+  }
+  detail::pair_scratch scratch;
+  scratch.masks_per_key_class = 1;
+  ASSERT_EQ(count_pairs(a, b, scratch), expected);
+  EXPECT_EQ(scratch.north_offsets.size(), (std::size_t{1} << 16) + 1);  // the tree took all 16 key bits
+}
+
 TEST_P(DisjointPairsTest, EdgeCases) {
   detail::pair_scratch scratch;
   const std::vector<std::uint64_t> none;

@@ -21,6 +21,10 @@ struct alignas(64) block_bits {
 /// Reusable buffers of count_disjoint_pairs: keep one per thread, and the
 /// count allocates nothing once they have grown to the largest lists seen.
 struct pair_scratch {
+  /// A key bit more doubles the tree's classes; one is added while a class
+  /// would still hold this many masks of the smaller list on average (tests
+  /// lower it to reach the deepest trees on lists they can check).
+  std::size_t masks_per_key_class = 64;
   std::vector<std::uint32_t> north_offsets, south_offsets, cursor;  // per key
   std::vector<std::uint16_t> entries;                               // per north mask: its digits' table entries
   std::vector<std::uint64_t> south_sorted;              // by key, each leaf of the tree padded to whole blocks

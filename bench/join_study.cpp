@@ -1,0 +1,116 @@
+// The join study (docs/join-study.md): real (north, south) groups of the
+// quadrant engine's subproblems, and what each candidate way of counting
+// their disjoint pairs costs on them.
+//
+//   nqueens_join_study N SAMPLES SEED [DUMP_DIR]
+//
+// Draws SAMPLES subproblems uniformly (the same seed, the same draws), builds
+// their groups as the engine does (each subproblem's own quarter lists), and
+// prints one CSV line per subproblem. With DUMP_DIR, writes each group as raw
+// 64-bit masks (n<N>_<index>.north / .south) for offline study.
+
+#include <time.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engines/engine.hpp"
+#include "engines/quadrant/quadrant.hpp"
+#include "kernels/bits.hpp"
+#include "nqueens/isa.hpp"
+#include "nqueens/plan.hpp"
+#include "run/plan_access.hpp"
+
+namespace {
+
+using namespace nqueens;
+using namespace nqueens::detail;
+
+double thread_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+struct groups {
+  std::vector<std::uint64_t> north, south;
+};
+
+// A task's two groups, whole (slice 0 of 1), as quadrant_kernel.inc's solve
+// builds them.
+groups groups_of(int n, const quadrant_task& s, const quadrant_kernels& k, quadrant_scratch& scratch) {
+  const int h = n / 2;
+  const std::uint32_t full = low_bits(n);
+  const int middle = s.middle;
+  const quarter_source source(n, nullptr);
+  const std::uint32_t south_columns = full & ~s.north & (middle >= 0 ? ~(std::uint32_t{1} << middle) : full);
+  const auto nq = source.quarters(s.north, scratch.west, scratch.east);
+  const auto sq = source.quarters(south_columns, scratch.south_west, scratch.south_east);
+  groups g;
+  std::size_t nc = k.north_halves(nq[0], nq[1], h, std::popcount(s.north & low_bits(h)), g.north);
+  std::size_t sc = k.north_halves(sq[0], sq[1], h, std::popcount(south_columns & low_bits(h)), g.south);
+  g.north.resize(nc);
+  g.south.resize(sc);
+  const std::uint64_t queen = middle >= 0 ? north_mask(1U << middle, 1U << middle) : 0;
+  std::erase_if(g.north, [&](std::uint64_t a) { return (a & queen) != 0; });
+  for (auto& b : g.south) {
+    b = middle < 0 ? south_mask(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(b >> 32), full)
+                   : std::rotl(b, 32);
+  }
+  std::erase_if(g.south, [&](std::uint64_t b) { return (b & queen) != 0; });
+  return g;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: nqueens_join_study N SAMPLES SEED [DUMP_DIR]\n");
+    return 2;
+  }
+  const int n = std::atoi(argv[1]);
+  const int samples = std::atoi(argv[2]);
+  const unsigned seed = static_cast<unsigned>(std::atoi(argv[3]));
+  const std::string dump = argc > 4 ? argv[4] : "";
+  const plan p(n, {.kind = engine::quadrant, .split_depth = 1});
+  const engine_plan& ep = *plan_access::engine(p);
+  const quadrant_kernels& k = quadrant_kernels_for(active_isa());
+  quadrant_scratch scratch;
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<std::size_t> draw(0, ep.size() - 1);
+  std::printf("n,index,weight,north,south,shared_bits,solutions,pairs_per_solution,count_seconds,ns_per_solution\n");
+  for (int i = 0; i < samples; ++i) {
+    const std::size_t index = draw(random);
+    const quadrant_task task = quadrant_task_of(ep, index);
+    const groups g = groups_of(n, task, k, scratch);
+    std::uint64_t north_bits = 0, south_bits = 0;
+    for (const auto a : g.north) north_bits |= a;
+    for (const auto b : g.south) south_bits |= b;
+    const double start = thread_seconds();
+    const std::uint64_t solutions = k.count_pairs(g.north, g.south, scratch.pairs);
+    const double seconds = thread_seconds() - start;
+    const double pairs = static_cast<double>(g.north.size()) * static_cast<double>(g.south.size());
+    std::printf("%d,%zu,%d,%zu,%zu,%d,%llu,%.1f,%.6f,%.3f\n", n, index, task.weight, g.north.size(), g.south.size(),
+                std::popcount(north_bits & south_bits), static_cast<unsigned long long>(solutions),
+                solutions ? pairs / static_cast<double>(solutions) : 0.0, seconds,
+                solutions ? seconds * 1e9 / static_cast<double>(solutions) : 0.0);
+    if (!dump.empty()) {
+      for (const auto& [suffix, list] : {std::pair{"north", &g.north}, std::pair{"south", &g.south}}) {
+        const std::string path = dump + "/n" + std::to_string(n) + "_" + std::to_string(index) + "." + suffix;
+        FILE* f = std::fopen(path.c_str(), "wb");
+        if (f == nullptr || std::fwrite(list->data(), 8, list->size(), f) != list->size() || std::fclose(f) != 0) {
+          std::fprintf(stderr, "cannot write %s\n", path.c_str());
+          return 1;
+        }
+      }
+    }
+    std::fflush(stdout);
+  }
+  return 0;
+}
