@@ -6,12 +6,14 @@
 //
 // Draws SAMPLES subproblems uniformly (the same seed, the same draws), builds
 // their groups as the engine does (each subproblem's own quarter lists), and
-// prints one CSV line per subproblem. With DUMP_DIR, writes each group as raw
+// prints one CSV line per subproblem, with the share of pairs a perfect filter on
+// the 12, 16, 20 and 24 likeliest-colliding bits would leave. With DUMP_DIR, writes each group as raw
 // 64-bit masks (n<N>_<index>.north / .south) for offline study.
 
 #include <time.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstdio>
@@ -67,6 +69,47 @@ groups groups_of(int n, const quadrant_task& s, const quadrant_kernels& k, quadr
   return g;
 }
 
+// The share of pairs that fit on the k bits of highest collision chance
+// (share of north masks with the bit x share of south masks with it): what a
+// perfect filter keyed on those bits would leave to test. Exact, by a
+// subset-sum transform over the k bits.
+double surviving_share(const groups& g, std::uint64_t shared, int k) {
+  std::array<double, 64> chance{};
+  for (int bit = 0; bit < 64; ++bit) {
+    if ((shared >> bit & 1) == 0) continue;
+    double in_north = 0, in_south = 0;
+    for (const auto a : g.north) in_north += static_cast<double>(a >> bit & 1);
+    for (const auto b : g.south) in_south += static_cast<double>(b >> bit & 1);
+    chance[static_cast<std::size_t>(bit)] =
+        in_north / static_cast<double>(g.north.size()) * in_south / static_cast<double>(g.south.size());
+  }
+  std::array<int, 64> order{};
+  for (int bit = 0; bit < 64; ++bit) order[static_cast<std::size_t>(bit)] = bit;
+  std::sort(order.begin(), order.end(),
+            [&](int x, int y) { return chance[static_cast<std::size_t>(x)] > chance[static_cast<std::size_t>(y)]; });
+  k = std::min(k, std::popcount(shared));
+  std::array<std::uint64_t, 64> bit_of{};
+  for (int j = 0; j < k; ++j)
+    bit_of[static_cast<std::size_t>(j)] = std::uint64_t{1} << order[static_cast<std::size_t>(j)];
+  const auto key = [&](std::uint64_t mask) {
+    std::uint32_t v = 0;
+    for (int j = 0; j < k; ++j) v |= (mask & bit_of[static_cast<std::size_t>(j)]) != 0 ? 1U << j : 0U;
+    return v;
+  };
+  const std::uint32_t all = static_cast<std::uint32_t>(low_bits(k));
+  std::vector<double> north(std::size_t{all} + 1), inside(std::size_t{all} + 1);
+  for (const auto a : g.north) ++north[key(a)];
+  for (const auto b : g.south) ++inside[key(b)];
+  for (int j = 0; j < k; ++j) {  // inside[t] = south masks whose key lies within t
+    for (std::uint32_t t = 0; t <= all; ++t) {
+      if ((t >> j & 1) != 0) inside[t] += inside[t ^ (1U << j)];
+    }
+  }
+  double fitting = 0;
+  for (std::uint32_t x = 0; x <= all; ++x) fitting += north[x] * inside[all & ~x];
+  return fitting / (static_cast<double>(g.north.size()) * static_cast<double>(g.south.size()));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -84,7 +127,9 @@ int main(int argc, char** argv) {
   quadrant_scratch scratch;
   std::mt19937_64 random(seed);
   std::uniform_int_distribution<std::size_t> draw(0, ep.size() - 1);
-  std::printf("n,index,weight,north,south,shared_bits,solutions,pairs_per_solution,count_seconds,ns_per_solution\n");
+  std::printf(
+      "n,index,weight,north,south,shared_bits,solutions,pairs_per_solution,count_seconds,ns_per_solution,surviving_k12,"
+      "surviving_k16,surviving_k20,surviving_k24\n");
   for (int i = 0; i < samples; ++i) {
     const std::size_t index = draw(random);
     const quadrant_task task = quadrant_task_of(ep, index);
@@ -96,10 +141,12 @@ int main(int argc, char** argv) {
     const std::uint64_t solutions = k.count_pairs(g.north, g.south, scratch.pairs);
     const double seconds = thread_seconds() - start;
     const double pairs = static_cast<double>(g.north.size()) * static_cast<double>(g.south.size());
-    std::printf("%d,%zu,%d,%zu,%zu,%d,%llu,%.1f,%.6f,%.3f\n", n, index, task.weight, g.north.size(), g.south.size(),
-                std::popcount(north_bits & south_bits), static_cast<unsigned long long>(solutions),
+    std::printf("%d,%zu,%d,%zu,%zu,%d,%llu,%.1f,%.6f,%.3f,%.5f,%.5f,%.5f,%.5f\n", n, index, task.weight, g.north.size(),
+                g.south.size(), std::popcount(north_bits & south_bits), static_cast<unsigned long long>(solutions),
                 solutions ? pairs / static_cast<double>(solutions) : 0.0, seconds,
-                solutions ? seconds * 1e9 / static_cast<double>(solutions) : 0.0);
+                solutions ? seconds * 1e9 / static_cast<double>(solutions) : 0.0,
+                surviving_share(g, north_bits & south_bits, 12), surviving_share(g, north_bits & south_bits, 16),
+                surviving_share(g, north_bits & south_bits, 20), surviving_share(g, north_bits & south_bits, 24));
     if (!dump.empty()) {
       for (const auto& [suffix, list] : {std::pair{"north", &g.north}, std::pair{"south", &g.south}}) {
         const std::string path = dump + "/n" + std::to_string(n) + "_" + std::to_string(index) + "." + suffix;
