@@ -3,6 +3,14 @@
 // A strict reader for one JSON object (RFC 8259), for files the tool reads
 // back (`nqueens merge`): they may have been edited, truncated or written by
 // something else, so nothing is guessed, wrapped or passed through unchecked.
+//
+// Hand-written on purpose. A version on Debian's nlohmann-json3 3.11 (SAX)
+// was built and checked against this one on 7 million mutated inputs
+// (2026-11-24, issue 29): the same decisions, but 430 lines against 414,
+// because SAX events carry no byte offsets: it followed the text with a
+// cursor and read nlohmann's error wording to say which byte was wrong,
+// which a new nlohmann could change silently. It also refused numbers past
+// a double's range that are valid JSON.
 
 #include <cstddef>
 #include <stdexcept>

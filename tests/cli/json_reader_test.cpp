@@ -60,6 +60,10 @@ TEST(JsonReaderTest, ReadsACountOutput) {
 TEST(JsonReaderTest, CountsAreExact128BitIntegers) {
   EXPECT_EQ(json_members::parse("{\"v\":340282366920938463463374607431768211455}").get_unsigned("v", 0, any), any);
   EXPECT_EQ(json_members::parse("{\"v\":0}").get_unsigned("v", 0, any), 0u);
+  // Either side of 2^64: the text as written decides, not a 64-bit conversion.
+  EXPECT_EQ(json_members::parse("{\"v\":18446744073709551615}").get_unsigned("v", 0, any), (uint128{1} << 64) - 1);
+  EXPECT_EQ(json_members::parse("{\"v\":18446744073709551616}").get_unsigned("v", 0, any), uint128{1} << 64);
+  EXPECT_EQ(json_members::parse("{\"v\":-9223372036854775809}").find("v")->text, "-9223372036854775809");
   // 2^128 and a value that wraps to a small number if value * 10 is unchecked.
   EXPECT_EQ(count_error("{\"v\":340282366920938463463374607431768211456}"), "byte 6: \"v\" does not fit in 128 bits");
   EXPECT_EQ(count_error("{\"v\":340282366920938463463374607431768218450}"), "byte 6: \"v\" does not fit in 128 bits");
@@ -98,6 +102,8 @@ TEST(JsonReaderTest, RefusesAnythingButWhitespaceAroundTheObject) {
   EXPECT_EQ(parse_error("{\"n\":1} x"), "byte 9: unexpected text after the object");
   EXPECT_EQ(parse_error("{\"n\":1}{}"), "byte 8: unexpected text after the object");
   EXPECT_EQ(parse_error(std::string("{\"n\":1}\0", 8)), "byte 8: unexpected text after the object");
+  // A NUL byte is a byte that does not belong, not the end of the input.
+  EXPECT_EQ(parse_error(std::string("{\"n\":1\0}", 8)), "byte 7: unexpected 0x00: expected ',' or '}'");
   EXPECT_TRUE(parses(" \t\r\n{\"n\":1} \t\r\n"));
   EXPECT_EQ(parse_error(""), "byte 1: expected a JSON object ('{')");
   EXPECT_EQ(parse_error("[1]"), "byte 1: expected a JSON object ('{')");
