@@ -10,8 +10,6 @@
 // the 12, 16, 20 and 24 likeliest-colliding bits would leave. With DUMP_DIR, writes each group as raw
 // 64-bit masks (n<N>_<index>.north / .south) for offline study.
 
-#include <time.h>
-
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -28,17 +26,12 @@
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
 #include "run/plan_access.hpp"
+#include "thread_clock.hpp"
 
 namespace {
 
 using namespace nqueens;
 using namespace nqueens::detail;
-
-double thread_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
 
 struct groups {
   std::vector<std::uint64_t> north, south;
@@ -137,9 +130,9 @@ int main(int argc, char** argv) {
     std::uint64_t north_bits = 0, south_bits = 0;
     for (const auto a : g.north) north_bits |= a;
     for (const auto b : g.south) south_bits |= b;
-    const double start = thread_seconds();
+    const double start = nqueens::bench::thread_seconds();
     const std::uint64_t solutions = k.count_pairs(g.north, g.south, scratch.pairs);
-    const double seconds = thread_seconds() - start;
+    const double seconds = nqueens::bench::thread_seconds() - start;
     const double pairs = static_cast<double>(g.north.size()) * static_cast<double>(g.south.size());
     std::printf("%d,%zu,%d,%zu,%zu,%d,%llu,%.1f,%.6f,%.3f,%.5f,%.5f,%.5f,%.5f\n", n, index, task.weight, g.north.size(),
                 g.south.size(), std::popcount(north_bits & south_bits), static_cast<unsigned long long>(solutions),

@@ -19,8 +19,6 @@
 // solutions) on stdout, then the estimate on stderr. One thread: the figures
 // are thread-seconds.
 
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -38,6 +36,7 @@
 #include "nqueens/execute.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/plan.hpp"
+#include "thread_clock.hpp"
 
 namespace {
 
@@ -55,13 +54,6 @@ std::pair<double, double> mean_and_error(const std::vector<double>& x) {
   for (const double v : x) squares += (v - mean) * (v - mean);
   const double n = static_cast<double>(x.size());
   return {mean, x.size() > 1 ? std::sqrt(squares / (n - 1) / n) : 0.0};
-}
-
-// CPU seconds this thread has run.
-double thread_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 int run(int argc, char** argv) {
@@ -100,9 +92,9 @@ int run(int argc, char** argv) {
     const std::size_t to = std::min(size, from + static_cast<std::size_t>(length));
     sample s;
     for (std::size_t i = from; i < to; ++i) {
-      const double begin = thread_seconds();
+      const double begin = nqueens::bench::thread_seconds();
       const nqueens::subproblem_count c = context.solve(i);
-      s.seconds += thread_seconds() - begin;
+      s.seconds += nqueens::bench::thread_seconds() - begin;
       s.solutions += static_cast<double>(c.total);
     }
     const double count = static_cast<double>(to - from);
