@@ -12,8 +12,12 @@
 
 namespace nqueens {
 
-/// Which search strategy a plan uses. The values are written into checkpoint
-/// journals: a new engine takes the next number, and none is renumbered.
+/// Which search strategy a plan uses: an engine's number, the one checkpoint
+/// journals store. The set is open: each engine's registry entry gives its
+/// number (a new one takes the next, none is renumbered), and the values named
+/// here are shorthands for the built-in engines. An engine without a name here
+/// is reached through all_engines() or parse_engine(); a number no engine has
+/// is refused by plan and count (std::invalid_argument).
 enum class engine {
   /// Border queens pre-placed, one per class of the 8 board symmetries, then
   /// row-by-row bitmask backtracking. Classifies each solution it reaches too.
@@ -36,7 +40,8 @@ inline constexpr engine default_engine = engine::symmetric;
 /// Every registered engine, in the registry's order.
 std::span<const engine> all_engines() noexcept;
 
-/// Lower-case name used on the command line, in JSON and in journals.
+/// Lower-case name used on the command line, in JSON and in journals;
+/// "unknown" for a number no engine has.
 std::string_view to_string(engine e) noexcept;
 
 /// Parses a name produced by to_string(engine); nullopt for anything else.
@@ -45,16 +50,19 @@ std::optional<engine> parse_engine(std::string_view name) noexcept;
 /// Comma-separated list of every engine name, for help and error messages.
 std::string_view engine_names() noexcept;
 
-/// One line on how the engine counts, for help text.
+/// True when some engine has number `e`.
+bool is_registered(engine e) noexcept;
+
+/// One line on how the engine counts, for help text ("" when unregistered).
 std::string_view engine_summary(engine e) noexcept;
 
 /// True when the engine classifies solutions itself (one per class under the
 /// board's symmetries). Every count has the fundamental count either way
 /// (count_result::unique, by Burnside's lemma); a classifying engine's is
-/// checked against it.
+/// checked against it. False when unregistered.
 bool counts_unique(engine e) noexcept;
 
-/// Largest board size the engine takes.
+/// Largest board size the engine takes (0 when unregistered).
 int engine_max_board_size(engine e) noexcept;
 
 /// The engine `--engine auto` picks for an n-board: the fastest one, from this

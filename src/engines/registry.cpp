@@ -2,29 +2,43 @@
 
 #include <array>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 #include "nqueens/memory.hpp"
 
 namespace nqueens::detail {
 
-// Defined in each engine's folder.
-extern const engine_definition symmetric_engine;
-extern const engine_definition mirror_engine;
-extern const engine_definition quadrant_engine;
+// The one list: help text, `--engine` choices and `auto` follow it. One line
+// per engine, naming the engine_definition its folder defines.
+#define NQUEENS_REGISTERED_ENGINES(ENGINE) \
+  ENGINE(symmetric_engine)                 \
+  ENGINE(mirror_engine)                    \
+  ENGINE(quadrant_engine)
+
+#define NQUEENS_DECLARE_ENGINE(definition) extern const engine_definition definition;
+NQUEENS_REGISTERED_ENGINES(NQUEENS_DECLARE_ENGINE)
+#undef NQUEENS_DECLARE_ENGINE
 
 namespace {
-// The one list: help text, `--engine` choices and `auto` follow it.
-const std::array<const engine_definition*, 3> engines = {&symmetric_engine, &mirror_engine, &quadrant_engine};
+#define NQUEENS_ENGINE_ADDRESS(definition) &definition,
+const std::array engines = {NQUEENS_REGISTERED_ENGINES(NQUEENS_ENGINE_ADDRESS)};
+#undef NQUEENS_ENGINE_ADDRESS
 }  // namespace
 
 std::span<const engine_definition* const> registered_engines() noexcept { return engines; }
 
-const engine_definition& definition_of(engine e) noexcept {
+const engine_definition* find_definition(engine e) noexcept {
   for (const engine_definition* d : engines) {
-    if (d->id == e) return *d;
+    if (d->id == e) return d;
   }
-  return *engines.front();  // unreachable for a registered engine
+  return nullptr;
+}
+
+const engine_definition& definition_of(engine e) {
+  if (const engine_definition* d = find_definition(e)) return *d;
+  throw std::invalid_argument("no engine has number " + std::to_string(static_cast<int>(e)) +
+                              " (engines: " + std::string(engine_names()) + ")");
 }
 
 }  // namespace nqueens::detail
@@ -40,7 +54,12 @@ std::span<const engine> all_engines() noexcept {
   return ids;
 }
 
-std::string_view to_string(engine e) noexcept { return detail::definition_of(e).name; }
+std::string_view to_string(engine e) noexcept {
+  const detail::engine_definition* d = detail::find_definition(e);
+  return d != nullptr ? d->name : "unknown";
+}
+
+bool is_registered(engine e) noexcept { return detail::find_definition(e) != nullptr; }
 
 std::optional<engine> parse_engine(std::string_view name) noexcept {
   for (const detail::engine_definition* d : detail::engines) {
@@ -58,11 +77,20 @@ std::string_view engine_names() noexcept {
   return names;
 }
 
-std::string_view engine_summary(engine e) noexcept { return detail::definition_of(e).summary; }
+std::string_view engine_summary(engine e) noexcept {
+  const detail::engine_definition* d = detail::find_definition(e);
+  return d != nullptr ? d->summary : "";
+}
 
-bool counts_unique(engine e) noexcept { return detail::definition_of(e).counts_unique; }
+bool counts_unique(engine e) noexcept {
+  const detail::engine_definition* d = detail::find_definition(e);
+  return d != nullptr && d->counts_unique;
+}
 
-int engine_max_board_size(engine e) noexcept { return detail::definition_of(e).max_board_size; }
+int engine_max_board_size(engine e) noexcept {
+  const detail::engine_definition* d = detail::find_definition(e);
+  return d != nullptr ? d->max_board_size : 0;
+}
 
 engine shared_plan_engine(int n) noexcept { return fastest_engine(n, std::numeric_limits<std::uint64_t>::max()); }
 

@@ -1,9 +1,9 @@
 #pragma once
 
 // The one list of engines (registry.cpp). Adding an engine: a folder
-// src/engines/<name>/ defining an engine_definition, a value in the public
-// enum (include/nqueens/engine.hpp), and one line in registry.cpp; the tests'
-// engine axis then covers it.
+// src/engines/<name>/ defining an engine_definition with its own number, and
+// one line in registry.cpp's list; the build picks up the folder's sources
+// and the tests' engine axis covers it.
 
 #include <span>
 
@@ -14,7 +14,10 @@ namespace nqueens::detail {
 /// Every engine, in the order help text lists them.
 std::span<const engine_definition* const> registered_engines() noexcept;
 
-/// The definition of `e`. Precondition: `e` is registered.
-const engine_definition& definition_of(engine e) noexcept;
+/// The definition of engine number `e`, or null when no engine has it.
+const engine_definition* find_definition(engine e) noexcept;
+
+/// The definition of `e`; throws std::invalid_argument when no engine has it.
+const engine_definition& definition_of(engine e);
 
 }  // namespace nqueens::detail

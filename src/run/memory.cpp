@@ -31,7 +31,8 @@ std::uint64_t default_memory_limit() noexcept {
 }
 
 std::uint64_t memory_estimate(int n, engine kind, int threads, std::uint64_t max_memory) noexcept {
-  const auto estimate = detail::definition_of(kind).memory_estimate;
+  const detail::engine_definition* definition = detail::find_definition(kind);
+  const auto estimate = definition != nullptr ? definition->memory_estimate : nullptr;
   if (estimate == nullptr) return 0;
   return estimate(n, threads == 0 ? hardware_threads() : threads,
                   max_memory == 0 ? default_memory_limit() : max_memory);
