@@ -206,9 +206,18 @@ class engine_plan;
 /// engine's plan and index < p.size().
 quadrant_task quadrant_task_of(const engine_plan& p, std::size_t index);
 
+/// A run of a group's halves that share their west row set: the halves
+/// before `end` and from the previous run's end. A group's runs come in
+/// increasing order of `rows` (the order of the joins).
+struct row_run {
+  std::uint32_t rows = 0;
+  std::size_t end = 0;
+};
+
 /// Reusable buffers of one thread's solves.
 struct quadrant_scratch {
   std::vector<std::uint64_t> north, south;
+  std::vector<row_run> north_runs, south_runs;  // even n: the groups by west row set (transposition.inc)
   // A subproblem's quarters, when the run keeps no tables: the north's, then
   // the south's (both at once when counted in slices).
   quarter_list west, east, south_west, south_east;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engines/quadrant/quadrant.hpp"
+#include "engines/quadrant/transposition.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/subsets.hpp"
 #include "kernels/target.hpp"
