@@ -150,7 +150,7 @@ TEST(TranspositionKeyTest, IsTheLeastImageAndTheSameForTheWholeClass) {
 // alike; small boards are full of ties (the row set of a half equal to the
 // subproblem's own least one), so every tie path is taken.
 TEST(TranspositionTest, EverySubproblemCountsItsClassShare) {
-  for (int n = 4; n <= 12; n += 2) {
+  for (int n = 4; n <= 13; ++n) {
     const std::map<north_class, std::uint64_t> expected = expected_shares(n);
     const detail::half_board_tables tables(n);
     for (const int split : {1, 3}) {
@@ -164,15 +164,17 @@ TEST(TranspositionTest, EverySubproblemCountsItsClassShare) {
           std::map<north_class, std::uint64_t> got;
           std::map<north_class, std::uint64_t> weights;
           for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
-            const detail::quadrant_task t = detail::quadrant_task_of(engine_plan, i);
+            detail::quadrant_task t = detail::quadrant_task_of(engine_plan, i);
+            EXPECT_EQ(t.transposed, detail::transposition_filtered(n));
+            t.transposed = n >= 4;  // odd boards too, which run it from n = 21
             got[{t.north, t.middle}] += v.kernels->solve(source, t, p.split_depth(), scratch);
             weights[{t.north, t.middle}] = t.weight;
           }
           for (const auto& [c, count] : got) {
             const auto it = expected.find(c);
             EXPECT_EQ(count, (it == expected.end() ? 0 : it->second) * weights[c])
-                << "n = " << n << ", north " << c.north << ", middle " << c.middle << ", " << v.name
-                << ", slices " << split << ", tables " << source.has_tables();
+                << "n = " << n << ", north " << c.north << ", middle " << c.middle << ", " << v.name << ", slices "
+                << split << ", tables " << source.has_tables();
           }
         }
       }

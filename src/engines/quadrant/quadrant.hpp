@@ -44,6 +44,15 @@ constexpr std::uint64_t north_mask(std::uint32_t left, std::uint32_t right) noex
   return std::uint64_t{left} | (std::uint64_t{right} << 32);
 }
 
+/// Odd n: a half that holds the middle column's queen (column h = n/2)
+/// carries that queen's row in its own search (0..h-1) plus one in bits
+/// 28..31, above every diagonal (n <= 27), for the transposition filter; a
+/// south half's, turned (a rotation by 32), in bits 60..63. No other half
+/// sets them, so they never meet and never count.
+constexpr std::uint64_t column_h_row_tag(int row) noexcept { return std::uint64_t(row + 1) << 28; }
+inline constexpr std::uint64_t column_h_row_bits = std::uint64_t{15} << 28;
+static_assert(column_h_row_tag(12) <= column_h_row_bits, "n = 27 has h - 1 = 12 rows to tag");
+
 /// The mask of a south half from the attack masks for row h-1 of its
 /// upside-down search (left = up-right diagonals, right = up-left ones),
 /// shifted one row down so that equal bits mean the same diagonal as in
@@ -198,6 +207,10 @@ struct quadrant_task {
   std::int8_t middle = -1;  ///< -1 for even n
   std::uint8_t weight = 1;
   std::uint8_t slice = 0;
+  /// Counted under the transposition filter (transposition.hpp): the class's
+  /// share of the solutions, not all of them; the plan sets it
+  /// (transposition_filtered), tests force it.
+  bool transposed = false;
 };
 
 class engine_plan;
@@ -214,10 +227,26 @@ struct row_run {
   std::size_t end = 0;
 };
 
+/// Odd n: the quarter placements a group's joins skip, and the buffers that
+/// hold the others of one row set. A placement whose diagonals meet the
+/// middle queen makes no half; nor, where the transposition filter drops
+/// the halves whose middle column's queen lies on a row below `drop_rows`,
+/// does one that holds that queen there (its row tag, column_h_row_tag).
+struct quarter_skip {
+  std::uint64_t queen = 0;
+  std::uint64_t drop_rows = 0;
+  std::array<std::vector<std::uint64_t>, 2> masks;  // of the join's outer list, of its inner one
+  std::array<std::vector<std::uint32_t>, 2> signatures;
+  bool skips(std::uint64_t mask) const noexcept {
+    return (mask & queen) != 0 || ((mask & column_h_row_bits) >> 28) - 1 < drop_rows;  // tag 0: no such queen
+  }
+};
+
 /// Reusable buffers of one thread's solves.
 struct quadrant_scratch {
+  quarter_skip north_skip, south_skip;  // odd n
   std::vector<std::uint64_t> north, south;
-  std::vector<row_run> north_runs, south_runs;  // even n: the groups by west row set (transposition.inc)
+  std::vector<row_run> north_runs, south_runs;  // the groups by west row set (transposition.inc)
   // A subproblem's quarters, when the run keeps no tables: the north's, then
   // the south's (both at once when counted in slices).
   quarter_list west, east, south_west, south_east;

@@ -24,6 +24,7 @@
 #include "engines/engine.hpp"
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant.hpp"
+#include "engines/quadrant/transposition.hpp"
 #include "isa/cpu_features.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/plan.hpp"
@@ -86,7 +87,7 @@ class quadrant_plan final : public engine_plan {
   quadrant_task task(std::size_t index) const {
     const auto slices = static_cast<std::size_t>(slices_);
     const column_class c = classes_.at(index / slices);
-    return {c.north, c.middle, c.weight, static_cast<std::uint8_t>(index % slices)};
+    return {c.north, c.middle, c.weight, static_cast<std::uint8_t>(index % slices), transposition_filtered(n_)};
   }
 
   // Every task in order, one pass over the classes.
@@ -94,7 +95,9 @@ class quadrant_plan final : public engine_plan {
     std::vector<quadrant_task> tasks;
     tasks.reserve(size());
     classes_.for_each([&](const column_class& c) {
-      for (int k = 0; k < slices_; ++k) tasks.push_back({c.north, c.middle, c.weight, static_cast<std::uint8_t>(k)});
+      for (int k = 0; k < slices_; ++k) {
+        tasks.push_back({c.north, c.middle, c.weight, static_cast<std::uint8_t>(k), transposition_filtered(n_)});
+      }
     });
     return tasks;
   }
@@ -104,10 +107,10 @@ class quadrant_plan final : public engine_plan {
   // the same bytes as when the plan was a list (nqueens-plan/4), so journals
   // and shards of earlier runs still match where counts mean the same.
   void add_to_fingerprint(fnv1a& hash, const std::atomic<bool>* cancel) const override {
-    // Even n: a subproblem's count is its share under the transposition
-    // filter (transposition.hpp), not every solution of its class; a journal
+    // A subproblem's count is its class's share under the transposition
+    // filter (transposition.hpp), not every solution of its class: a journal
     // of the earlier plans must not mix with it.
-    if (n_ % 2 == 0) hash.add_text("transposition filter");
+    if (transposition_filtered(n_)) hash.add_text("transposition filter");
     std::size_t classes = 0;
     classes_.for_each([&](const column_class& c) {
       // 2 * 10^8 subproblems at n = 25 with 12 slices take 9 s: a look per

@@ -12,6 +12,8 @@
 #include <cstring>
 #include <span>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "engines/quadrant/quadrant.hpp"

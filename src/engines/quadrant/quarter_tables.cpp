@@ -42,6 +42,7 @@ std::uint64_t crossing(int n, int h, int row, int column) noexcept {
   // nothing, and say so to the static analyzer.
   if (left < n) bits |= std::uint64_t{1} << (left & 31);
   if (right >= 0) bits |= std::uint64_t{1} << (32 + (right & 31));
+  if (n % 2 != 0 && column == h) bits |= column_h_row_tag(row);  // the transposition filter reads it
   return bits;
 }
 

@@ -21,21 +21,52 @@
 // subproblem's own class, a north half whose west row set X has
 // min(X, ~X) < c never counts (X outside [c, ~c]), likewise a south half;
 // a pair with both strictly inside counts twice; only the halves whose row
-// set is c or ~c (the ties) need the second component. Checked by the engine
-// tests against every published count.
+// set is c or ~c (the ties) need the second component.
+//
+// Odd n: the classes are of (middle queen's column m, set), and the
+// transposition maps m to m', the row of the middle column's queen. Classes
+// rank first by the distance of m from the nearest edge, the same for every
+// member; with m in the centre column (so m' too) the pairs are ranked as
+// above. Otherwise one half holds the middle column's queen, and its row
+// gives m' alone: a half whose m' is nearer the edge than the subproblem's m
+// never counts, one farther counts twice with every half of the other group,
+// and only those at the same distance (the ties) read the rest of the
+// order: between the two images whose middle queen lies below h, the least
+// of (P without m's index, Q, whether h is in the set) — the first component
+// from the half that holds the middle column, the others from the other
+// half. Checked by the engine tests against every solution of small boards.
 
+#include <algorithm>
 #include <cstdint>
 
 #include "kernels/bits.hpp"
 
 namespace nqueens::detail {
 
-/// A class of sets under the mirror and the flip, as its least (P, Q) pair.
+/// Whether the quadrant engine counts n's subproblems under the filter. Odd
+/// boards below 21 are not: there a subproblem takes tens of microseconds,
+/// and the filter's extra passes and counts cost more than its pairs save
+/// (n = 17 8% slower, n = 19 within noise, n = 21 1.33x faster; one thread,
+/// nqueens_reach_sample on the same draws, Intel Xeon, 2026-11-25); nor are
+/// boards of h = n/2 < 2, where c = ~c.
+constexpr bool transposition_filtered(int n) noexcept { return n >= 4 && (n % 2 == 0 || n >= 21); }
+
+/// A class of sets (odd n: of (middle queen, set) pairs) under the mirror
+/// and the flip, as its least image.
 struct transposition_key {
-  std::uint32_t first = 0;   ///< c: the least of P, Q, ~P, ~Q
-  std::uint32_t second = 0;  ///< a: the second component of the least pair
-  friend constexpr bool operator==(const transposition_key&, const transposition_key&) = default;
+  std::uint32_t first = 0;   ///< c: the least of P, Q, ~P, ~Q (odd n off centre: of P and ~P, m's index taken out)
+  std::uint32_t second = 0;  ///< a: the second component of the least image
+  int beta = 0;              ///< odd n off centre: whether the least image holds index h
+  friend constexpr auto operator<=>(const transposition_key&, const transposition_key&) = default;
 };
+
+/// `bits` without bit `at`: the bits above it move down one.
+/// Precondition: 0 <= at < 32.
+constexpr std::uint32_t squeeze_bit(std::uint32_t bits, int at) noexcept {
+  const std::uint32_t below = bits & ((std::uint32_t{1} << at) - 1);
+  return below | static_cast<std::uint32_t>((std::uint64_t{bits} >> (at + 1)) << at);
+}
+static_assert(squeeze_bit(0b10110, 2) == 0b1010 && squeeze_bit(0b1, 0) == 0);
 
 /// The h low bits of `bits` in reverse order (bit j to bit h - 1 - j).
 /// Precondition: 0 <= h <= 32 and bits < 2^h.
@@ -59,15 +90,29 @@ constexpr transposition_key transposition_key_of_pair(std::uint32_t p, std::uint
   return least;
 }
 
-/// The class of a set of h = n/2 of n indices (bit i = index i).
-/// Precondition: n even, 2 <= n <= 32, popcount(set) == n / 2.
-constexpr transposition_key transposition_key_of(std::uint32_t set, int n) noexcept {
+/// The class of (middle, set): a set of h = n/2 of the n indices (bit i =
+/// index i) and, for odd n, the middle queen's column (-1 for even n).
+/// Precondition: 2 <= n <= 32, popcount(set) == n / 2, middle not in set.
+constexpr transposition_key transposition_key_of(std::uint32_t set, int n, int middle = -1) noexcept {
   const int h = n / 2;
-  return transposition_key_of_pair(set & low_bits(h), reverse_low_bits(set >> h, h), h);
+  const std::uint32_t low = set & low_bits(h);
+  const std::uint32_t high = reverse_low_bits(set >> (n - h), h);  // indices above h, mirrored
+  if (n % 2 == 0 || middle == h) return transposition_key_of_pair(low, high, h);
+  // The image with the middle below h, and its flip.
+  const int at = middle < h ? middle : n - 1 - middle;
+  const std::uint32_t p = squeeze_bit(middle < h ? low : high, at), q = middle < h ? high : low;
+  const int beta = static_cast<int>((set >> h) & 1U);
+  const transposition_key image{p, q, beta};
+  const transposition_key flipped{low_bits(h - 1) & ~p, low_bits(h) & ~q, 1 - beta};
+  return std::min(image, flipped);
 }
 // Columns {0, 1, 5} of a 6-board: P = {0, 1}, Q = mirror({5}) = {0}; the
 // least of (3, 1), (1, 3), (4, 6), (6, 4).
 static_assert(transposition_key_of(0b100011, 6) == transposition_key{1, 3});
 static_assert(transposition_key_of(0b000111, 6) == transposition_key{0, 7});
+// Middle queen in column 0 of a 5-board, north columns {2, 3}: P = {} (index
+// 0 taken out), Q = {1} (column 3 mirrored), index 2 = h in the set: (0, 2, 1);
+// its flip is (1, 1, 0).
+static_assert(transposition_key_of(0b01100, 5, 0) == transposition_key{0, 2, 1});
 
 }  // namespace nqueens::detail
