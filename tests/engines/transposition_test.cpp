@@ -147,7 +147,8 @@ TEST(TranspositionKeyTest, IsTheLeastImageAndTheSameForTheWholeClass) {
 
 // Each subproblem counts its class's share, slice by slice, on every
 // compiled kernel variant and from whole tables and per-subproblem quarters
-// alike; small boards are full of ties (the row set of a half equal to the
+// alike (groups joined and counted in slices), its ties ruled out by tags
+// and counted apart; small boards are full of ties (the row set of a half equal to the
 // subproblem's own least one), so every tie path is taken.
 TEST(TranspositionTest, EverySubproblemCountsItsClassShare) {
   for (int n = 4; n <= 13; ++n) {
@@ -161,6 +162,8 @@ TEST(TranspositionTest, EverySubproblemCountsItsClassShare) {
            {detail::quarter_source(n, &tables), detail::quarter_source(n, nullptr, 7)}) {
         for (const detail::quadrant_kernel_variant& v : detail::quadrant_kernel_variants()) {
           if (!detail::cpu_supports(v)) continue;
+          // Ties ruled out by tags and counted apart (by_cost picks one of them).
+          scratch.ties = split == 1 ? detail::tie_counting::tags : detail::tie_counting::apart;
           std::map<north_class, std::uint64_t> got;
           std::map<north_class, std::uint64_t> weights;
           for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {

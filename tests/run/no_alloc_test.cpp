@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "engines/quadrant/quadrant.hpp"
 #include "engines/row_engine.hpp"
 #include "kernels/backtrack.hpp"
 #include "nqueens/execute.hpp"
@@ -71,6 +72,32 @@ TEST(NoAllocationTest, EveryEngineSolvesAWholePlanWithoutAllocating) {
           EXPECT_EQ(total, *published_total(n)) << to_string(e) << ", " << to_string(kernels) << ", n = " << n;
         }
       }
+    }
+  }
+}
+
+// The transposition filter on odd boards (which plans use from n = 21),
+// forced on a small one: the partition by the middle column's queen, the
+// skipped quarter placements and the tie counts allocate nothing once warm,
+// whole or in slices, on every compiled kernel variant.
+TEST(NoAllocationTest, OddBoardsTransposedSolveWithoutAllocating) {
+  const int n = 13;
+  const plan p(n, {.kind = engine::quadrant});
+  const detail::half_board_tables tables(n);
+  for (const detail::quarter_source& source :
+       {detail::quarter_source(n, &tables), detail::quarter_source(n, nullptr, 37)}) {
+    for (const detail::quadrant_kernel_variant& v : detail::quadrant_kernel_variants()) {
+      if (!detail::cpu_supports(v)) continue;
+      detail::quadrant_scratch scratch;
+      std::vector<detail::quadrant_task> tasks;
+      for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
+        tasks.push_back(detail::quadrant_task_of(*detail::plan_access::engine(p), i));
+        tasks.back().transposed = true;
+      }
+      for (const detail::quadrant_task& t : tasks) v.kernels->solve(source, t, p.split_depth(), scratch);
+      const long before = allocations.load();
+      for (const detail::quadrant_task& t : tasks) v.kernels->solve(source, t, p.split_depth(), scratch);
+      EXPECT_EQ(allocations.load() - before, 0) << v.name << ", tables " << source.has_tables();
     }
   }
 }

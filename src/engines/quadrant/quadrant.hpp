@@ -242,8 +242,15 @@ struct quarter_skip {
   }
 };
 
+/// How the transposition filter keeps a subproblem's ties out of its main
+/// count (transposition.inc): by tag bits, or counted apart; `by_cost`
+/// takes tags unless they would cost every visit one more load. Tests force
+/// each.
+enum class tie_counting : std::uint8_t { by_cost, tags, apart };
+
 /// Reusable buffers of one thread's solves.
 struct quadrant_scratch {
+  tie_counting ties = tie_counting::by_cost;
   quarter_skip north_skip, south_skip;  // odd n
   std::vector<std::uint64_t> north, south;
   std::vector<row_run> north_runs, south_runs;  // the groups by west row set (transposition.inc)

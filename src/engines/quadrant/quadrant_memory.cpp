@@ -125,6 +125,9 @@ memory_parts quadrant_memory_parts(int n) noexcept {
   const double sets = static_cast<double>(binomial(n, h));
   m.largest_group = 3.0 * half_placements(n) / sets;
   m.groups_per_thread = 120.0 * m.largest_group + 1e6;
+  // Odd n: the joins' copies of one row set's placements of each quarter, less
+  // those they skip (quarter_skip).
+  if (n % 2 != 0) m.groups_per_thread += 2 * 12.0 * largest_row_set_group(h, n - h);
   // The plan: about C(n, h)/4 classes for even n, n C(n-1, h)/4 = (h + 1)
   // C(n, h)/4 for odd n (970 288 at n = 21). The context lists each task of
   // a plan up to listed_plan_size (8 bytes); the ranked classes' block
