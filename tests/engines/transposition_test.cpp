@@ -55,7 +55,8 @@ using index_set = std::vector<bool>;  // member i of {0..n-1}
 // A class of (middle, set) under the mirror (i to n-1-i, for both) and the
 // flip (the set becomes the indices outside it and the middle), as the
 // order of transposition.hpp ranks it: even n by the least (P, Q) of the
-// four images; odd n by the middle's distance from the edge, then among the
+// four images; odd n first by the middle's distance from the edge, the
+// nearer the higher (the key holds minus the distance), then among the
 // images whose middle lies below h, by the least (P without the middle,
 // Q, whether h is in the set). P, Q: the set's indices below h, and the
 // mirrors of those above h (for odd n, h itself is neither), as bit masks.
@@ -89,7 +90,7 @@ class_key key_of(int n, int middle, const index_set& set) {
       if (s[static_cast<std::size_t>(n - 1 - i)]) q |= 1U << i;
     }
     const int beta = n % 2 != 0 && s[static_cast<std::size_t>(h)] ? 1 : 0;
-    least = std::min(least, class_key{middle < 0 ? 0 : std::min(m, n - 1 - m), p, q, beta});
+    least = std::min(least, class_key{middle < 0 ? 0 : -std::min(m, n - 1 - m), p, q, beta});
   }
   return least;
 }
@@ -167,9 +168,7 @@ TEST(TranspositionTest, EverySubproblemCountsItsClassShare) {
           std::map<north_class, std::uint64_t> got;
           std::map<north_class, std::uint64_t> weights;
           for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
-            detail::quadrant_task t = detail::quadrant_task_of(engine_plan, i);
-            EXPECT_EQ(t.transposed, detail::transposition_filtered(n));
-            t.transposed = n >= 4;  // odd boards too, which run it from n = 21
+            const detail::quadrant_task t = detail::quadrant_task_of(engine_plan, i);
             got[{t.north, t.middle}] += v.kernels->solve(source, t, p.split_depth(), scratch);
             weights[{t.north, t.middle}] = t.weight;
           }

@@ -76,10 +76,10 @@ TEST(NoAllocationTest, EveryEngineSolvesAWholePlanWithoutAllocating) {
   }
 }
 
-// The transposition filter on odd boards (which plans use from n = 21),
-// forced on a small one: the partition by the middle column's queen, the
-// skipped quarter placements and the tie counts allocate nothing once warm,
-// whole or in slices, on every compiled kernel variant.
+// The transposition filter on an odd board, whole and in slices, its ties
+// ruled out by tags and counted apart: the partition by the middle column's
+// queen, the skipped quarter placements and the tie counts allocate nothing
+// once warm, on every compiled kernel variant.
 TEST(NoAllocationTest, OddBoardsTransposedSolveWithoutAllocating) {
   const int n = 13;
   const plan p(n, {.kind = engine::quadrant});
@@ -88,16 +88,19 @@ TEST(NoAllocationTest, OddBoardsTransposedSolveWithoutAllocating) {
        {detail::quarter_source(n, &tables), detail::quarter_source(n, nullptr, 37)}) {
     for (const detail::quadrant_kernel_variant& v : detail::quadrant_kernel_variants()) {
       if (!detail::cpu_supports(v)) continue;
-      detail::quadrant_scratch scratch;
-      std::vector<detail::quadrant_task> tasks;
-      for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
-        tasks.push_back(detail::quadrant_task_of(*detail::plan_access::engine(p), i));
-        tasks.back().transposed = true;
+      for (const detail::tie_counting ties : {detail::tie_counting::tags, detail::tie_counting::apart}) {
+        detail::quadrant_scratch scratch;
+        scratch.ties = ties;
+        std::vector<detail::quadrant_task> tasks;
+        for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
+          tasks.push_back(detail::quadrant_task_of(*detail::plan_access::engine(p), i));
+        }
+        for (const detail::quadrant_task& t : tasks) v.kernels->solve(source, t, p.split_depth(), scratch);
+        const long before = allocations.load();
+        for (const detail::quadrant_task& t : tasks) v.kernels->solve(source, t, p.split_depth(), scratch);
+        EXPECT_EQ(allocations.load() - before, 0)
+            << v.name << ", tables " << source.has_tables() << ", ties " << static_cast<int>(ties);
       }
-      for (const detail::quadrant_task& t : tasks) v.kernels->solve(source, t, p.split_depth(), scratch);
-      const long before = allocations.load();
-      for (const detail::quadrant_task& t : tasks) v.kernels->solve(source, t, p.split_depth(), scratch);
-      EXPECT_EQ(allocations.load() - before, 0) << v.name << ", tables " << source.has_tables();
     }
   }
 }

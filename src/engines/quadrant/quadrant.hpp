@@ -201,16 +201,13 @@ std::uint64_t quadrant_memory_bytes(int n, int threads, std::uint64_t max_memory
 /// exactly the columns `north` (bit c = column c), with the middle row's
 /// queen (odd n) in column `middle`; slice `slice` of the plan's slices of
 /// those north halves; `weight` column sets stand for it under the board's
-/// symmetries.
+/// symmetries. For n >= 4 it counts their share under the transposition
+/// filter (transposition.hpp), not all of them.
 struct quadrant_task {
   std::uint32_t north = 0;
   std::int8_t middle = -1;  ///< -1 for even n
   std::uint8_t weight = 1;
   std::uint8_t slice = 0;
-  /// Counted under the transposition filter (transposition.hpp): the class's
-  /// share of the solutions, not all of them; the plan sets it
-  /// (transposition_filtered), tests force it.
-  bool transposed = false;
 };
 
 class engine_plan;
@@ -230,15 +227,15 @@ struct row_run {
 /// Odd n: the quarter placements a group's joins skip, and the buffers that
 /// hold the others of one row set. A placement whose diagonals meet the
 /// middle queen makes no half; nor, where the transposition filter drops
-/// the halves whose middle column's queen lies on a row below `drop_rows`,
+/// the halves whose middle column's queen lies on a row past `last_row`,
 /// does one that holds that queen there (its row tag, column_h_row_tag).
 struct quarter_skip {
   std::uint64_t queen = 0;
-  std::uint64_t drop_rows = 0;
+  std::uint64_t last_row = 14;                      // no row: a tag is at most 15
   std::array<std::vector<std::uint64_t>, 2> masks;  // of the join's outer list, of its inner one
   std::array<std::vector<std::uint32_t>, 2> signatures;
   bool skips(std::uint64_t mask) const noexcept {
-    return (mask & queen) != 0 || ((mask & column_h_row_bits) >> 28) - 1 < drop_rows;  // tag 0: no such queen
+    return (mask & queen) != 0 || (mask & column_h_row_bits) > column_h_row_tag(static_cast<int>(last_row));
   }
 };
 

@@ -87,7 +87,7 @@ class quadrant_plan final : public engine_plan {
   quadrant_task task(std::size_t index) const {
     const auto slices = static_cast<std::size_t>(slices_);
     const column_class c = classes_.at(index / slices);
-    return {c.north, c.middle, c.weight, static_cast<std::uint8_t>(index % slices), transposition_filtered(n_)};
+    return {c.north, c.middle, c.weight, static_cast<std::uint8_t>(index % slices)};
   }
 
   // Every task in order, one pass over the classes.
@@ -95,9 +95,7 @@ class quadrant_plan final : public engine_plan {
     std::vector<quadrant_task> tasks;
     tasks.reserve(size());
     classes_.for_each([&](const column_class& c) {
-      for (int k = 0; k < slices_; ++k) {
-        tasks.push_back({c.north, c.middle, c.weight, static_cast<std::uint8_t>(k), transposition_filtered(n_)});
-      }
+      for (int k = 0; k < slices_; ++k) tasks.push_back({c.north, c.middle, c.weight, static_cast<std::uint8_t>(k)});
     });
     return tasks;
   }
