@@ -6,7 +6,7 @@
 //
 // Hand-written on purpose. A version on Debian's nlohmann-json3 3.11 (SAX)
 // was built and checked against this one on 7 million mutated inputs
-// (2026-11-24, issue 29): the same decisions, but 430 lines against 414,
+// (2026-11-24): the same decisions, but 430 lines against 414,
 // because SAX events carry no byte offsets: it followed the text with a
 // cursor and read nlohmann's error wording to say which byte was wrong,
 // which a new nlohmann could change silently. It also refused numbers past

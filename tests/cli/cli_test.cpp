@@ -756,7 +756,7 @@ TEST(CliCheckTest, StdinLinesAreCheckedOneByOne) {
   EXPECT_NE(r.out.find("2 placements checked: 1 is not a solution"), std::string::npos) << r.out;
 }
 
-// Issue 28, item 5: separate placements are never merged into one board.
+// Separate placements are never merged into one board.
 TEST(CliCheckTest, EachOperandIsAPlacementOfItsOwn) {
   const cli_run two = run_cli("check '1 3 0 2' '2 0 3 1'");
   EXPECT_EQ(two.status, 0) << two.err;

@@ -2,8 +2,8 @@
 // `nqueens-mpi` as a user or a cluster would, breaks something (a kill -9, a
 // full disk, a second run, a mismatched rank, a damaged file) and checks that
 // the tools either finish with the exact count or refuse with the documented
-// exit status, leaving every journal valid. The cases named Defect<k> are the
-// reproductions of issue 16, one per defect.
+// exit status, leaving every journal valid. The cases named Defect<k> each
+// reproduce one defect found by trying the tools as users would.
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -98,7 +98,7 @@ class FaultTest : public ::testing::Test {
 };
 
 // 1. Running a finished MPI job again reports the journal, never appends.
-// With workers too (issue 28): with nothing to do, rank 0 must still release
+// With workers too: with nothing to do, rank 0 must still release
 // them, or the job hangs in MPI_Finalize.
 TEST_F(FaultTest, Defect01FinishedMpiJournalIsNotAppendedTo) {
   SKIP_WITHOUT_MPI();
@@ -506,7 +506,7 @@ TEST_F(FaultTest, Defect12TableBuildStopsOnSignal) {
   EXPECT_EQ(bytes_of(j).substr(0, 8), "NQCKPT\r\n");
 }
 
-// Issue 28, item 3: a signal while a large plan is built (n = 25 with 12
+// A signal while a large plan is built (n = 25 with 12
 // slices: 2 * 10^8 subproblems, seconds of fingerprinting), or while the run
 // lists what it has to count, is answered within a second: exit 130, nothing
 // counted, no more memory taken, the journal absent or a bare header.
@@ -601,7 +601,7 @@ TEST_F(FaultTest, KilledMpiRankThenResumeWithCount) {
   }
 }
 
-// Issue 28: a journal that holds every record but not the completion mark (a
+// A journal that holds every record but not the completion mark (a
 // run killed between the two) is finished by a job with workers: exit 0, the
 // result, and the mark, with nothing counted again. The workers, given no
 // work, must be released (status -1: the job hung in MPI_Finalize).
@@ -624,7 +624,7 @@ TEST_F(FaultTest, UnmarkedFinishedMpiJournalGetsItsMark) {
   }
 }
 
-// Issue 28: a job whose mpirun dies (kill -9, or the SIGTERM of `timeout`)
+// A job whose mpirun dies (kill -9, or the SIGTERM of `timeout`)
 // leaves no rank running. The signal goes to mpirun alone: a process-group
 // kill would hide a rank that stays. Each run takes the journal its
 // predecessor left (a rank left holding it would have it refused), and a
@@ -676,7 +676,7 @@ TEST_F(FaultTest, RankWhoseLauncherDiesExits) {
   EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
 }
 
-// Issue 28, item 2: a closed standard descriptor must not become a file the
+// A closed standard descriptor must not become a file the
 // tool opens. Each of stdin, stdout and stderr closed in turn: runs without
 // and with a journal finish (stdout lost is exit 3), a finished journal
 // run again is left byte for byte, and a plain count then resumes it.

@@ -66,7 +66,7 @@ TEST(DispatchOrderTest, ReplayedEtaIsExactWhenEstimatesAreProportional) {
 }
 
 TEST(DispatchOrderTest, QuadrantEtaStaysWithinAFifthOnMeasuredTimes) {
-  // Issue 18: the quadrant plan's subproblems all weigh 1 while their costs
+  // The quadrant plan's subproblems all weigh 1 while their costs
   // span orders of magnitude and drift along the plan. Replayed on measured
   // per-subproblem times (each the fastest of three runs, so that a noisy
   // neighbour or the first run's cold buffers do not count), the ETA stays
