@@ -29,9 +29,8 @@ failure failure_of(const std::exception_ptr& error) {
     // given --max-memory) cannot serve, reported like a usage error.
     return {2, e.what()};
   } catch (const run_cancelled&) {  // a signal while the command planned
-    const int sig = stop_signal() == SIGTERM ? SIGTERM : SIGINT;
-    return {128 + sig, std::string("interrupted by ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") +
-                           " before counting began; nothing was counted"};
+    const int sig = stop_signal();
+    return {128 + sig, "interrupted by " + signal_name(sig) + " before counting began; nothing was counted"};
   } catch (const usage_error& e) {
     return {2, e.what()};
   } catch (const std::invalid_argument& e) {  // isa_error (NQUEENS_ISA) among them

@@ -82,7 +82,8 @@ std::string usage_text() {
          usage_line("--version", "Print the version and the instruction set the kernels use") +
          "\n"
          "Exit status: 0 ok, 1 a count differs from the published value, 2 usage error,\n"
-         "3 runtime failure, 130/143 interrupted by SIGINT/SIGTERM.\n";
+         "3 runtime failure, 128 + signal interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131\n"
+         "SIGQUIT, 138/140 SIGUSR1/SIGUSR2, 152 SIGXCPU; a journal is flushed first).\n";
 }
 
 // True for text a user meant as a board size: "12", "12x", "-3", " 12", "+12"

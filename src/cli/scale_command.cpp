@@ -67,15 +67,15 @@ int run_scale(const std::vector<std::string>& args) {
   opts.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n));
   std::optional<output_file> csv_file;  // checked before the runs: a bad path fails at once
   if (result.count("csv")) csv_file.emplace(result["csv"].as<std::string>(), "--csv file");
-  // SIGINT/SIGTERM end the runs early and return here, so that the CSV's
+  // A stop signal ends the runs early and return here, so that the CSV's
   // temporary file is removed and its target keeps its old contents.
   install_stop_handlers();
   opts.cancel = &stop_requested();
 
   const scaling_result r = measure_scaling(n, threads, repeat, opts);
   if (!r.complete || stop_requested()) {  // as count: a signal is never swallowed
-    const int sig = stop_signal() == SIGTERM ? SIGTERM : SIGINT;
-    std::cerr << "nqueens: interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << "; no rows printed"
+    const int sig = stop_signal();
+    std::cerr << "nqueens: interrupted by " << signal_name(sig) << "; no rows printed"
               << (csv_file ? ", " + result["csv"].as<std::string>() + " left as it was" : std::string()) << '\n';
     return 128 + sig;
   }

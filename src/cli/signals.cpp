@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <csignal>
 #include <filesystem>
 #include <iostream>
@@ -9,26 +10,55 @@
 namespace nqueens::cli {
 namespace {
 
+constexpr std::array<int, 7> caught = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGXCPU};
+
 std::atomic<bool> stop{false};
 std::atomic<int> signal_number{0};
 static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
               "signal handlers may only touch lock-free atomics");
 
 extern "C" void on_stop_signal(int sig) {
-  if (stop.exchange(true)) _exit(128 + sig);  // the second signal: leave now
+  if (stop.exchange(true)) {
+    // The kernel repeats SIGXCPU every CPU second past the soft limit (every
+    // 1/16 s of wall time on 16 threads): a repeat is not a second request.
+    if (sig == SIGXCPU && signal_number.load() == SIGXCPU) return;
+    _exit(128 + sig);  // a second signal: leave now
+  }
   signal_number.store(sig);
 }
 
-// Gives SIGINT and SIGTERM the action `handler`.
+// Gives every caught signal the action `handler`.
 void set_stop_action(void (*handler)(int)) {
   struct sigaction action {};
   action.sa_handler = handler;
   sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
+  for (const int sig : caught) sigaction(sig, &action, nullptr);
 }
 
 }  // namespace
+
+std::span<const int> stop_signals() { return caught; }
+
+std::string signal_name(int sig) {
+  switch (sig) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGQUIT:
+      return "SIGQUIT";
+    case SIGUSR1:
+      return "SIGUSR1";
+    case SIGUSR2:
+      return "SIGUSR2";
+    case SIGXCPU:
+      return "SIGXCPU";
+    default:
+      return "signal " + std::to_string(sig);
+  }
+}
 
 void install_stop_handlers() { set_stop_action(on_stop_signal); }
 
@@ -36,17 +66,13 @@ void restore_default_stop_handlers() { set_stop_action(SIG_DFL); }
 
 const std::atomic<bool>& stop_requested() { return stop; }
 
-int stop_signal() { return signal_number.load(); }
-
-namespace {
-
-const char* signal_name(int sig) { return sig == SIGTERM ? "SIGTERM" : "SIGINT"; }
-
-}  // namespace
+int stop_signal() {
+  const int sig = signal_number.load();
+  return sig == 0 ? SIGINT : sig;
+}
 
 int report_interruption_before_counting(const std::string& checkpoint, int sig, const std::string& who) {
   if (sig == 0) sig = stop_signal();
-  if (sig == 0) sig = SIGINT;
   std::cerr << who << ": interrupted by " << signal_name(sig) << " before counting began; nothing was counted"
             << (checkpoint.empty() || !std::filesystem::exists(checkpoint)  // not created yet
                     ? std::string()
@@ -62,7 +88,7 @@ int report_interruption(const count_result& r, const std::string& checkpoint, in
             << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
                                    : "run the same command again to resume from " + checkpoint)
             << '\n';
-  return 128 + (sig == 0 ? SIGINT : sig);
+  return 128 + sig;
 }
 
 }  // namespace nqueens::cli

@@ -1,28 +1,39 @@
 #pragma once
 
-// SIGINT/SIGTERM for long counts: the first asks the count to stop handing out
-// work (it then flushes its journal and returns); the second exits at once,
-// leaving the journal valid up to its last whole record.
+// The signals that end a long count: SIGINT (Ctrl-C), SIGTERM, SIGHUP (a
+// closed terminal or a dropped ssh session), SIGQUIT (Ctrl-\), SIGUSR1 and
+// SIGUSR2 (what batch schedulers such as Slurm's --signal send before a time
+// limit) and SIGXCPU (a CPU-time limit). The first asks the count to stop
+// handing out work (it then flushes its journal and returns); a second exits
+// at once, leaving the journal valid up to its last whole record.
 
 #include <atomic>
+#include <span>
 #include <string>
 
 #include "nqueens/count.hpp"
 
 namespace nqueens::cli {
 
+/// Every signal install_stop_handlers catches, in the order docs list them.
+std::span<const int> stop_signals();
+
+/// "SIGHUP" for SIGHUP, and so on for every stop signal; "signal N" else.
+std::string signal_name(int sig);
+
 /// Installs the handlers. Call once, before counting.
 void install_stop_handlers();
 
-/// Gives SIGINT and SIGTERM their default action back (ending the process
-/// with 128 + signal): for the last moments of a run, where nothing would
-/// look at stop_requested() any more.
+/// Gives every stop signal its default action back (ending the process with
+/// 128 + signal): for the last moments of a run, where nothing would look at
+/// stop_requested() any more.
 void restore_default_stop_handlers();
 
-/// Set by the first SIGINT or SIGTERM.
+/// Set by the first stop signal.
 const std::atomic<bool>& stop_requested();
 
-/// The signal that asked to stop (SIGINT or SIGTERM), 0 if none.
+/// The signal that asked to stop, SIGINT if none did (the status a
+/// cancelled run reports, 128 + this).
 int stop_signal();
 
 /// Tells on stderr how far an interrupted count `r` got and whether its work

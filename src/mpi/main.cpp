@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
   args.front() = "nqueens-mpi";
   if (rank != 0) std::cout.setstate(std::ios::badbit);  // rank 0 alone prints (--help included)
-  // SIGINT/SIGTERM (mpirun forwards them): rank 0 hands out no more work and
+  // The stop signals (mpirun forwards them): rank 0 hands out no more work and
   // flushes its journal; the others cut their chunk short.
   cli::install_stop_handlers();
 

@@ -35,7 +35,7 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
   std::vector<std::uint64_t> chunk;
   for (int chunks = 1;; ++chunks) {
     if (cli::stop_requested()) {
-      results.push_back(static_cast<std::uint64_t>(cli::stop_signal() == 0 ? SIGINT : cli::stop_signal()));
+      results.push_back(static_cast<std::uint64_t>(cli::stop_signal()));
       MPI_Send(results.data(), static_cast<int>(results.size()), MPI_UINT64_T, 0, tag_stopped, MPI_COMM_WORLD);
       return;
     }

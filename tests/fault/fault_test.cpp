@@ -489,6 +489,32 @@ TEST_F(FaultTest, Defect12SignalsAreNeverSwallowed) {
   EXPECT_GE(tested, 3) << "the runs finished before they could be stopped";
 }
 
+// Every signal that ends a run as users meet it (a closed terminal, Ctrl-\\,
+// a scheduler's warning before its time limit, a CPU limit) flushes the
+// journal however long its interval, names itself and exits 128 + signal;
+// the journal then resumes to the exact total.
+TEST_F(FaultTest, EveryStopSignalFlushesTheJournal) {
+  for (const int sig : {SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGXCPU}) {
+    const std::string name = sig == SIGHUP    ? "SIGHUP"
+                             : sig == SIGQUIT ? "SIGQUIT"
+                             : sig == SIGUSR1 ? "SIGUSR1"
+                             : sig == SIGUSR2 ? "SIGUSR2"
+                                              : "SIGXCPU";
+    SCOPED_TRACE(name);
+    const std::string j = path(name + ".ckpt");
+    child c({nq, "count", std::to_string(long_n), "--checkpoint", j, "--checkpoint-interval", "600"});
+    ASSERT_TRUE(wait_for_size(j, 63, c));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    c.signal(sig);
+    const finished r = c.wait();
+    EXPECT_EQ(r.status, 128 + sig) << r.err;
+    EXPECT_NE(r.err.find("interrupted by " + name + " after "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("resume from " + j), std::string::npos) << r.err;
+    EXPECT_GT(fs::file_size(j), 64u) << "nothing was flushed";
+    if (sig == SIGXCPU) expect_resumes_to(j, long_n, long_total);
+  }
+}
+
 TEST_F(FaultTest, Defect12TableBuildStopsOnSignal) {
   const std::string j = path("tables.ckpt");
   // n = 22: the quarter tables take seconds to build, the plan well under one.
