@@ -21,6 +21,14 @@
 
 namespace nqueens {
 
+/// The range of count_options::checkpoint_interval_seconds (the CLI's
+/// --checkpoint-interval takes the same).
+inline constexpr double min_checkpoint_interval_seconds = 0.01;
+inline constexpr double max_checkpoint_interval_seconds = 3600;
+/// The most count_options::max_memory below which nothing can run, 1 MiB
+/// (0 is the default, half the physical memory).
+inline constexpr std::uint64_t min_max_memory = std::uint64_t{1} << 20;
+
 /// Options for count().
 struct count_options {
   engine kind = default_engine;
@@ -34,11 +42,12 @@ struct count_options {
   /// journal of the same run is resumed; a finished one is just read.
   std::string checkpoint;
   /// Longest time between journal flushes (each ends with fsync): the most
-  /// work a crash can lose.
+  /// work a crash can lose. From min_ to max_checkpoint_interval_seconds.
   double checkpoint_interval_seconds = 2.0;
   /// Called from a helper thread about every progress_interval_seconds, and
   /// once more at the end (progress::last).
   std::function<void(const progress&)> on_progress;
+  /// Finite and >= 0; 0 reports at every tick of the helper thread.
   double progress_interval_seconds = 0.25;
   /// When set and true, no further subproblems are started; the count
   /// returns with complete == false and the journal flushed. Set before the
@@ -46,7 +55,7 @@ struct count_options {
   /// are read or built), count() throws run_cancelled instead.
   const std::atomic<bool>* cancel = nullptr;
   /// Bytes the run may use, its lists and the engine's tables together; 0 =
-  /// half the physical memory. A run that would need more throws
+  /// half the physical memory, else at least min_max_memory. A run that would need more throws
   /// memory_limit_error before allocating (see check_run_memory).
   std::uint64_t max_memory = 0;
   /// Kernels to run (see isa.hpp); empty for active_isa(). Throws isa_error
@@ -92,6 +101,12 @@ struct count_result {
   /// Subproblems in that shard (== subproblems for the whole plan).
   std::size_t shard_subproblems = 0;
 };
+
+/// Throws std::invalid_argument naming the first field of `options` that is
+/// out of its documented range (count() and symmetric_counts() call it
+/// first): NaN or out-of-range intervals, a max_memory under 1 MiB, kernels
+/// or an engine that name none, a bad thread count, split depth or shard.
+void validate(const count_options& options);
 
 /// Counts every solution of the n-queens problem on an n x n board, with the
 /// fundamental count and the rotation-symmetric counts.

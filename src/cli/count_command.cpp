@@ -67,7 +67,8 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
     const std::string text = result["checkpoint-interval"].as<std::string>();
     char* end = nullptr;
     const double seconds = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !(seconds >= 0.01 && seconds <= 3600)) {
+    if (text.empty() || *end != '\0' ||
+        !(seconds >= min_checkpoint_interval_seconds && seconds <= max_checkpoint_interval_seconds)) {
       throw usage_error("invalid --checkpoint-interval '" + text + "': expected seconds from 0.01 to 3600");
     }
     opts.checkpoint_interval_seconds = seconds;

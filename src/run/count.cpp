@@ -1,13 +1,62 @@
 #include "nqueens/count.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
 
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/memory.hpp"
+#include "nqueens/threads.hpp"
 #include "run/executor.hpp"
 #include "run/run_driver.hpp"
 
 namespace nqueens {
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& field, const std::string& value, const std::string& expected) {
+  throw std::invalid_argument("count_options::" + field + " " + value + " is out of range: expected " + expected);
+}
+
+std::string text_of(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+}  // namespace
+
+void validate(const count_options& o) {
+  if (!(o.checkpoint_interval_seconds >= min_checkpoint_interval_seconds &&
+        o.checkpoint_interval_seconds <= max_checkpoint_interval_seconds)) {
+    refuse("checkpoint_interval_seconds", text_of(o.checkpoint_interval_seconds), "seconds from 0.01 to 3600");
+  }
+  if (!(o.progress_interval_seconds >= 0 && std::isfinite(o.progress_interval_seconds))) {
+    refuse("progress_interval_seconds", text_of(o.progress_interval_seconds), "finite seconds, at least 0");
+  }
+  if (o.max_memory != 0 && o.max_memory < min_max_memory) {
+    refuse("max_memory", std::to_string(o.max_memory) + " bytes", "0 (automatic) or at least 1 MiB");
+  }
+  if (o.kernels && std::ranges::find(all_isas(), *o.kernels) == all_isas().end()) {
+    refuse("kernels", std::to_string(static_cast<int>(*o.kernels)), "one of portable, avx2, avx512");
+  }
+  if (!is_registered(o.kind)) {
+    refuse("kind", std::to_string(static_cast<int>(o.kind)), "one of " + std::string(engine_names()));
+  }
+  if (o.threads < 0 || o.threads > max_threads) {
+    refuse("threads", std::to_string(o.threads), "0 (every hardware thread) to " + std::to_string(max_threads));
+  }
+  if (o.split_depth < 0 || o.split_depth > max_split_depth) {
+    refuse("split_depth", std::to_string(o.split_depth), "0 (automatic) to " + std::to_string(max_split_depth));
+  }
+  if (o.shard.count < 1 || o.shard.count > max_shards || o.shard.index < 0 || o.shard.index >= o.shard.count) {
+    refuse("shard", std::to_string(o.shard.index) + "/" + std::to_string(o.shard.count),
+           "I/M with 0 <= I < M <= " + std::to_string(max_shards));
+  }
+}
 
 namespace {
 
@@ -20,6 +69,7 @@ checkpoint_file take_journal(const count_options& options) {
 }  // namespace
 
 count_result count(int n, const count_options& options) {
+  validate(options);
   const auto start = std::chrono::steady_clock::now();
   checkpoint_file journal = take_journal(options);
   // A bound the engine alone cannot keep is refused before the plan, which
@@ -36,6 +86,7 @@ count_result count(int n, const count_options& options) {
 }
 
 count_result symmetric_counts(int n, const count_options& options) {
+  validate(options);
   const auto start = std::chrono::steady_clock::now();
   checkpoint_file journal = take_journal(options);
   const plan p(n, plan_options{.scope = plan_scope::rotational, .cancel = options.cancel});

@@ -4,6 +4,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_group.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,10 @@ run_context::run_context(const plan& p, std::optional<isa> kernels, int threads,
                                            detail::plan_access::rotation(p), p.engine_subproblems(),
                                            kernels ? *kernels : active_isa(), nullptr, p.fingerprint(), nullptr})) {
   state& s = *state_;
+  if (std::ranges::find(all_isas(), s.kernels) == all_isas().end()) {
+    throw std::invalid_argument("kernels " + std::to_string(static_cast<int>(s.kernels)) +
+                                " name no instruction set: expected one of portable, avx2, avx512");
+  }
   if (!cpu_supports(s.kernels)) {
     throw isa_error("this CPU cannot run the " + std::string(to_string(s.kernels)) + " kernels");
   }

@@ -496,7 +496,7 @@ TEST(QuadrantMemoryTest, RefusesUpFrontWhenOverTheBound) {
   options.max_memory = 1024;
   EXPECT_THROW(execute(p, options), memory_limit_error);
   count_options count_opts{.kind = engine::quadrant};
-  count_opts.max_memory = 1024;
+  count_opts.max_memory = min_max_memory;
   try {
     count(14, count_opts);
     FAIL() << "no memory_limit_error";

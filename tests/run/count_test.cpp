@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdint>
+#include <limits>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -100,6 +104,54 @@ TEST(CountCancelTest, BeforeCountingThrowsRunCancelled) {
   count_options o;
   o.cancel = &cancel;
   EXPECT_THROW(symmetric_counts(12, o), run_cancelled);
+}
+
+// The library refuses what the CLI refuses, naming the field: an interval
+// that is NaN would never flush (or report), 0 and -1 mean nothing, and a
+// kernels value that names no instruction set is not "a CPU that lacks it".
+TEST(CountOptionsTest, OutOfRangeFieldsAreRefusedByName) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto refused = [](count_options o, const std::string& field) {
+    for (const bool rotational : {false, true}) {
+      try {
+        rotational ? symmetric_counts(8, o) : count(8, o);
+        ADD_FAILURE() << field << " accepted";
+      } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("count_options::" + field + " "), std::string::npos) << e.what();
+      }
+    }
+  };
+  for (const double bad : {nan, inf, 0.0, -1.0, 0.001, 3601.0}) {
+    count_options o;
+    o.checkpoint_interval_seconds = bad;
+    refused(o, "checkpoint_interval_seconds");
+  }
+  for (const double bad : {nan, inf, -inf, -0.5}) {
+    count_options o;
+    o.progress_interval_seconds = bad;
+    refused(o, "progress_interval_seconds");
+  }
+  for (const std::uint64_t bad : {std::uint64_t{1}, std::uint64_t{1024}, min_max_memory - 1}) {
+    count_options o;
+    o.max_memory = bad;
+    refused(o, "max_memory");
+  }
+  count_options o;
+  o.kernels = static_cast<isa>(7);
+  refused(o, "kernels");
+  refused({.kind = static_cast<engine>(99)}, "kind");
+  refused({.threads = -1}, "threads");
+  refused({.split_depth = -1}, "split_depth");
+  refused({.shard = {.index = 2, .count = 2}}, "shard");
+  // The ends of each range are taken.
+  count_options edges;
+  edges.checkpoint_interval_seconds = min_checkpoint_interval_seconds;
+  edges.progress_interval_seconds = 0;
+  edges.max_memory = std::uint64_t{64} << 20;
+  EXPECT_EQ(count(8, edges).total, 92U);
+  edges.checkpoint_interval_seconds = max_checkpoint_interval_seconds;
+  EXPECT_EQ(count(8, edges).total, 92U);
 }
 
 }  // namespace
