@@ -65,11 +65,16 @@ class checkpoint_file {
   bool empty() const noexcept { return path_.empty(); }
   /// True when the file exists (and is open and locked).
   bool exists() const noexcept { return fd_ >= 0; }
+  /// True when the file could only be opened for reading (its permissions, a
+  /// read-only file system): enough for a finished journal, which is only
+  /// read; checkpoint_journal refuses any other.
+  bool read_only() const noexcept { return read_only_; }
 
  private:
   friend class checkpoint_journal;
   std::string path_;
   int fd_ = -1;
+  bool read_only_ = false;
 };
 
 /// An open journal for one plan. record() is thread-safe and does no I/O;
@@ -82,7 +87,8 @@ class checkpoint_journal {
   /// Opens `file` for shard `shard` of plan `p` (the whole plan by default),
   /// creating it when missing. An existing journal must name the same run and
   /// shard; its records are read in bounded memory, and a torn tail is cut off
-  /// the file (any byte after a completion mark is damage). Throws
+  /// the file (any byte after a completion mark is damage). A read-only file
+  /// is taken only when it holds a finished run. Throws
   /// checkpoint_error; run_cancelled once `*cancel` is set (null: never)
   /// while the records are read, leaving the file as it was.
   checkpoint_journal(checkpoint_file file, const plan& p, shard_spec shard = {},

@@ -29,6 +29,12 @@ checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shar
   state_->held.assign((p.size() + 63) / 64, 0);
   if (state_->file.exists()) {
     load(p, shard, cancel);
+    if (state_->file.read_only() && !state_->complete) {
+      throw checkpoint_error(checkpoint_error::reason::unusable,
+                             journal_name(state_->path) +
+                                 " cannot be written (it is read-only) and its run is not finished; make it writable "
+                                 "to resume, or give another --checkpoint");
+    }
   } else {
     create(p, shard);
   }

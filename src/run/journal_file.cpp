@@ -60,7 +60,9 @@ void lock_exclusively(int fd, const std::string& path) {
 }
 
 void sync_directory_of(const std::string& path) {
-  const auto dir = std::filesystem::absolute(path).parent_path();
+  std::error_code error;  // a working directory deleted meanwhile: nothing to sync
+  const auto dir = std::filesystem::absolute(path, error).parent_path();
+  if (error) return;
   if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
     ::fsync(dfd);
     ::close(dfd);
@@ -92,6 +94,13 @@ checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
   // and read return at once instead of waiting for a writer; fstat then
   // checks what was opened.
   fd_ = ::open(path_.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd_ < 0 && (errno == EACCES || errno == EROFS)) {
+    // A finished journal is only read: its owner may have made it read-only.
+    const int error = errno;
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    read_only_ = fd_ >= 0;
+    if (fd_ < 0) errno = error;
+  }
   if (fd_ < 0) fail(reason::unusable, "cannot open " + journal_name(path_) + ": " + std::strerror(errno));
   try {
     struct stat opened {};
@@ -127,13 +136,14 @@ checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
 }
 
 checkpoint_file::checkpoint_file(checkpoint_file&& other) noexcept
-    : path_(std::move(other.path_)), fd_(std::exchange(other.fd_, -1)) {}
+    : path_(std::move(other.path_)), fd_(std::exchange(other.fd_, -1)), read_only_(other.read_only_) {}
 
 checkpoint_file& checkpoint_file::operator=(checkpoint_file&& other) noexcept {
   if (this != &other) {
     if (fd_ >= 0) ::close(fd_);
     path_ = std::move(other.path_);
     fd_ = std::exchange(other.fd_, -1);
+    read_only_ = other.read_only_;
   }
   return *this;
 }
@@ -150,7 +160,6 @@ checkpoint_file::~checkpoint_file() {
 // the microseconds between its creation and its link).
 void checkpoint_journal::create(const plan& p, shard_spec shard) {
   const auto header = header_for(p, shard);
-  const std::filesystem::path target = std::filesystem::absolute(state_->path);
   int& fd = state_->file.fd_;
   // Nothing is created before counting starts unless it is whole: every
   // failure here is a refusal (exit 2), the disk-full kind included.
@@ -167,6 +176,11 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
     if (detail::write_all(fd, header.data(), header.size()) != header.size() || ::fsync(fd) != 0)
       refuse("cannot write", errno, temporary);
   };
+  // A relative name in a working directory that was deleted has no absolute
+  // path: that too is a journal that cannot be created.
+  std::error_code absolute_error;
+  const std::filesystem::path target = std::filesystem::absolute(state_->path, absolute_error);
+  if (absolute_error) refuse("cannot create", absolute_error.value(), "");
   fd = ::open(target.parent_path().c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
   if (fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == EROFS)) {
     refuse("cannot create", errno, "");

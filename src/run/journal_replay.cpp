@@ -169,6 +169,9 @@ void checkpoint_journal::load(const plan& p, shard_spec shard, const std::atomic
       }
     }
   }
+  if (keep != offset && state_->file.read_only()) {
+    fail(reason::unusable, name + " is read-only and ends in a torn record that must be cut off; make it writable");
+  }
   if (keep != offset) {
     state_->dropped_bytes = static_cast<std::size_t>(offset - keep);
     if (::ftruncate(fd, static_cast<off_t>(keep)) != 0 || ::fsync(fd) != 0) {

@@ -515,6 +515,64 @@ TEST_F(FaultTest, EveryStopSignalFlushesTheJournal) {
   }
 }
 
+// Runs argv as an unprivileged user when this is root (root ignores file
+// permissions), through util-linux's setpriv; empty when that cannot be done.
+std::vector<std::string> without_privileges(std::vector<std::string> argv) {
+  if (::geteuid() != 0) return argv;
+  if (!fs::exists("/usr/bin/setpriv")) return {};
+  argv.insert(argv.begin(), {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
+  return argv;
+}
+
+// A finished journal is only read, so it is reported whatever its
+// permissions; an unfinished one that cannot be written is refused (exit 2,
+// naming it) before anything is counted, and left as it was.
+TEST_F(FaultTest, ReadOnlyJournalIsReportedWhenFinishedRefusedWhenNot) {
+  fs::permissions(dir_, fs::perms::all);  // the unprivileged user reaches the files
+  const std::string done = path("done.ckpt");
+  ASSERT_EQ(run({nq, "count", "12", "--checkpoint", done}).status, 0);
+  fs::permissions(done, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  const std::vector<std::string> report = without_privileges({nq, "count", "12", "--checkpoint", done});
+  if (report.empty()) GTEST_SKIP() << "running as root without setpriv";
+  const std::string before = bytes_of(done);
+  finished r = run(report);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("resumed: 1342 of 1342"), std::string::npos) << r.out;
+  EXPECT_EQ(bytes_of(done), before);
+
+  const std::string half = path("half.ckpt");
+  {
+    child c({nq, "count", std::to_string(long_n), "--checkpoint", half, "--checkpoint-interval", "0.01"});
+    ASSERT_TRUE(wait_for_size(half, 64 + 10 * 48, c));
+    c.signal(SIGKILL);
+    c.wait();
+  }
+  fs::permissions(half, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  const std::string unfinished = bytes_of(half);
+  r = run(without_privileges({nq, "count", std::to_string(long_n), "--checkpoint", half}));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("checkpoint '" + half + "' cannot be written (it is read-only)"), std::string::npos) << r.err;
+  EXPECT_EQ(bytes_of(half), unfinished);
+}
+
+// A journal that cannot be created is a refusal (exit 2, one line naming
+// it), whatever the cause: here a relative name in a working directory that
+// was deleted, which has no absolute path.
+TEST_F(FaultTest, JournalThatCannotBeCreatedIsExitTwo) {
+  const finished r = run({"/bin/sh", "-c",
+                          "cd '" + dir_.string() + "' && mkdir gone && cd gone && rmdir '" + path("gone") +
+                              "' && exec '" + nq + "' count 12 --checkpoint x.ckpt"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("cannot create checkpoint 'x.ckpt'"), std::string::npos) << r.err;
+  const finished missing = run({nq, "count", "12", "--checkpoint", path("no/such/dir/x.ckpt")});
+  EXPECT_EQ(missing.status, 2) << missing.err;
+  EXPECT_NE(missing.err.find("cannot create checkpoint '" + path("no/such/dir/x.ckpt") + "'"), std::string::npos)
+      << missing.err;
+}
+
 TEST_F(FaultTest, Defect12TableBuildStopsOnSignal) {
   const std::string j = path("tables.ckpt");
   // n = 22: the quarter tables take seconds to build, the plan well under one.
