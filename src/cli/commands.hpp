@@ -21,7 +21,27 @@ struct count_request {
   bool json = false;
   bool progress = false;
   bool terminal = false;
+  /// +1 for --progress, -1 for --no-progress, 0 for neither (then `progress`
+  /// follows `terminal`).
+  int progress_option = 0;
+  /// nqueens-mpi: each rank's worker threads, rank 0 first; printed with the
+  /// result ("MPI: ..." and the JSON's "ranks" and "rank_threads"). Empty for
+  /// nqueens count.
+  std::vector<int> rank_threads;
 };
+
+/// One option of a count as the user gave it: "--threads" and "2", "N" and
+/// "12"; an empty value when it was left out, "yes" for a flag given.
+struct count_setting {
+  std::string option;
+  std::string value;
+};
+
+/// Every option of `request` that shapes the run or what it leaves behind or
+/// prints (N, --engine, --split-depth, --threads, --max-memory, --checkpoint,
+/// --checkpoint-interval, --json, --progress): what nqueens-mpi's ranks must
+/// agree on. --engine auto appears as the engine it chose.
+std::vector<count_setting> count_settings(const count_request& request);
 
 /// Parses `count`'s arguments (args[0] names the program in help and errors);
 /// nullopt when --help was printed. `plan_is_shared`: other processes count

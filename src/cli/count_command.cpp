@@ -1,6 +1,8 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -76,15 +78,64 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   if (result.count("progress") && result.count("no-progress")) {
     throw usage_error("--progress and --no-progress contradict each other");
   }
+  request.progress_option = result.count("progress") ? 1 : result.count("no-progress") ? -1 : 0;
   request.terminal = ::isatty(STDERR_FILENO) != 0;
   request.progress = result.count("progress") != 0 || (request.terminal && result.count("no-progress") == 0);
   request.json = result.count("json") != 0;
   return request;
 }
 
+namespace {
+
+// "1 rank x 2 threads", "3 ranks x 1 thread", "2 ranks, 3 threads (1 + 2)".
+std::string describe_ranks(const std::vector<int>& rank_threads) {
+  const std::size_t ranks = rank_threads.size();
+  const auto plural = [](std::size_t k, const char* what) {
+    return std::to_string(k) + " " + what + (k == 1 ? "" : "s");
+  };
+  if (std::all_of(rank_threads.begin(), rank_threads.end(), [&](int t) { return t == rank_threads.front(); })) {
+    return plural(ranks, "rank") + " x " + plural(static_cast<std::size_t>(rank_threads.front()), "thread");
+  }
+  std::string sum;
+  int total = 0;
+  for (const int t : rank_threads) {
+    sum += (sum.empty() ? "" : " + ") + std::to_string(t);
+    total += t;
+  }
+  return plural(ranks, "rank") + ", " + plural(static_cast<std::size_t>(total), "thread") + " (" + sum + ")";
+}
+
+}  // namespace
+
+std::vector<count_setting> count_settings(const count_request& request) {
+  const count_options& o = request.options;
+  const auto number_or_none = [](auto value) { return value == 0 ? std::string() : std::to_string(value); };
+  char interval[32];
+  std::snprintf(interval, sizeof interval, "%g", o.checkpoint_interval_seconds);
+  return {
+      {"N", std::to_string(request.n)},
+      {"--engine", std::string(to_string(o.kind))},
+      {"--split-depth", number_or_none(o.split_depth)},
+      {"--threads", number_or_none(o.threads)},
+      {"--max-memory", o.max_memory == 0 ? std::string() : std::to_string(o.max_memory) + " bytes"},
+      {"--checkpoint", o.checkpoint},
+      {"--checkpoint-interval", interval},
+      {"--json", request.json ? "yes" : ""},
+      {"--progress", request.progress_option > 0 ? "yes" : ""},
+      {"--no-progress", request.progress_option < 0 ? "yes" : ""},
+  };
+}
+
 int print_count_result(const count_result& r, const count_request& request) {
   if (request.json) {
-    std::cout << count_json(r) << '\n';
+    std::string json = count_json(r);
+    if (!request.rank_threads.empty()) {  // nqueens-mpi: how many ranks ran, with how many threads each
+      std::string threads;
+      for (const int t : request.rank_threads) threads += (threads.empty() ? "" : ",") + std::to_string(t);
+      json.pop_back();  // the closing brace
+      json += ",\"ranks\":" + std::to_string(request.rank_threads.size()) + ",\"rank_threads\":[" + threads + "]}";
+    }
+    std::cout << json << '\n';
   } else if (!r.shard.whole()) {
     std::cout << "shard " << r.shard.index << "/" << r.shard.count << " of Q(" << r.n << "): " << to_string(r.total)
               << " solutions, " << to_string(r.symmetric_180) << " unchanged by a half turn, "
@@ -108,6 +159,7 @@ int print_count_result(const count_result& r, const count_request& request) {
       std::cout << "  resumed: " << r.resumed << " of " << r.subproblems << " subproblems taken from "
                 << request.options.checkpoint << '\n';
     }
+    if (!request.rank_threads.empty()) std::cout << "  MPI: " << describe_ranks(request.rank_threads) << '\n';
   }
   return r.check.ok() ? 0 : 1;
 }

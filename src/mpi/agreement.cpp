@@ -12,16 +12,61 @@
 #include "cli/signals.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/memory.hpp"
+#include "nqueens/threads.hpp"
 #include "nqueens/version.hpp"
 
 namespace nqueens::mpi {
 namespace {
 
 // "plan 0123456789abcdef (n = 12, engine quadrant, split depth 2)"
-std::string describe_plan(const std::array<std::uint64_t, 5>& w) {
+std::string describe_plan(const std::array<std::uint64_t, 6>& w) {
   if (w[2] == 0) return "no plan (it was given --help or --version)";
   return "plan " + format_fingerprint(w[1]) + " (n = " + std::to_string(w[2]) + ", engine " +
          std::string(to_string(static_cast<engine>(w[3]))) + ", split depth " + std::to_string(w[4]) + ")";
+}
+
+// Each rank's `mine` at rank 0, rank 0's first; empty elsewhere. Collective.
+std::vector<std::string> gather_text(const std::string& mine, int rank, int ranks) {
+  const int length = static_cast<int>(mine.size());
+  std::vector<int> lengths(rank == 0 ? static_cast<std::size_t>(ranks) : 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<int> offsets(lengths.size(), 0);
+  int text_size = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    offsets[r] = text_size;
+    text_size += lengths[r];
+  }
+  std::string text(static_cast<std::size_t>(text_size), '\0');
+  MPI_Gatherv(mine.data(), length, MPI_CHAR, text.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::vector<std::string> all;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    all.push_back(text.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+  }
+  return all;
+}
+
+// A request's options as lines "option\tvalue".
+std::string settings_text(const cli::count_request& request) {
+  std::string text;
+  for (const cli::count_setting& s : cli::count_settings(request)) text += s.option + '\t' + s.value + '\n';
+  return text;
+}
+
+std::vector<cli::count_setting> settings_of(const std::string& text) {
+  std::vector<cli::count_setting> settings;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t tab = text.find('\t', at);
+    const std::size_t end = text.find('\n', tab);
+    settings.push_back({text.substr(at, tab - at), text.substr(tab + 1, end - tab - 1)});
+    at = end + 1;
+  }
+  return settings;
+}
+
+// "--checkpoint mx.ckpt", "--json", "no --checkpoint", "N 12".
+std::string describe_setting(const cli::count_setting& s) {
+  if (s.value.empty()) return "no " + s.option;
+  return s.value == "yes" ? s.option : s.option + " " + s.value;
 }
 
 }  // namespace
@@ -35,8 +80,12 @@ readiness prepare(const std::vector<std::string>& args, int rank) {
       return ready;
     }
     // Every rank parses the same command line, so every rank agrees on errors.
-    ready.request = cli::parse_count_request(args, /*plan_is_shared=*/true);
-    if (!ready.request) return ready;  // --help
+    // `nqueens-mpi count 12` reads as `nqueens count 12` does.
+    std::vector<std::string> count_args = args;
+    if (count_args.size() > 1 && count_args[1] == "count") count_args.erase(count_args.begin() + 1);
+    ready.request = cli::parse_count_request(count_args, /*plan_is_shared=*/true);
+    if (!ready.request) return ready;                // --help
+    ready.settings = settings_text(*ready.request);  // as given, before rank 0 prices its lists
     count_options& o = ready.request->options;
     if (!o.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
     if (rank == 0 && !o.checkpoint.empty()) ready.journal = checkpoint_file(o.checkpoint);
@@ -58,61 +107,72 @@ readiness prepare(const std::vector<std::string>& args, int rank) {
   return ready;
 }
 
-int agree(const readiness& ready, int rank, int ranks) {
-  std::array<std::uint64_t, 5> mine{static_cast<std::uint64_t>(ready.status), 0, 0, 0, 0};
+agreement agree(const readiness& ready, int rank, int ranks) {
+  std::array<std::uint64_t, 6> mine{static_cast<std::uint64_t>(ready.status), 0, 0, 0, 0, 0};
   if (ready.status == 0 && ready.p) {
-    mine = {0, ready.p->fingerprint(), static_cast<std::uint64_t>(ready.p->board_size()),
-            static_cast<std::uint64_t>(ready.p->kind()), static_cast<std::uint64_t>(ready.p->split_depth())};
+    mine = {0,
+            ready.p->fingerprint(),
+            static_cast<std::uint64_t>(ready.p->board_size()),
+            static_cast<std::uint64_t>(ready.p->kind()),
+            static_cast<std::uint64_t>(ready.p->split_depth()),
+            static_cast<std::uint64_t>(resolve_threads(ready.request->options.threads))};
   }
-  std::vector<std::uint64_t> all(rank == 0 ? 5 * static_cast<std::size_t>(ranks) : 0);
-  MPI_Gather(mine.data(), 5, MPI_UINT64_T, all.data(), 5, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  // The problems, as text, to rank 0 (a refusal is worded where it happened).
-  const int length = static_cast<int>(ready.problem.size());
-  std::vector<int> lengths(rank == 0 ? static_cast<std::size_t>(ranks) : 0);
-  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  std::vector<int> offsets(lengths.size(), 0);
-  int text_size = 0;
-  for (std::size_t r = 0; r < lengths.size(); ++r) {
-    offsets[r] = text_size;
-    text_size += lengths[r];
-  }
-  std::string text(static_cast<std::size_t>(text_size), '\0');
-  MPI_Gatherv(ready.problem.data(), length, MPI_CHAR, text.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
-              MPI_COMM_WORLD);
+  constexpr int words = static_cast<int>(mine.size());
+  std::vector<std::uint64_t> all(rank == 0 ? words * static_cast<std::size_t>(ranks) : 0);
+  MPI_Gather(mine.data(), words, MPI_UINT64_T, all.data(), words, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  // The problems, as text, to rank 0 (a refusal is worded where it happened),
+  // and every rank's options.
+  const std::vector<std::string> problems = gather_text(ready.problem, rank, ranks);
+  const std::vector<std::string> settings = gather_text(ready.settings, rank, ranks);
 
-  int verdict = 0;
+  agreement result;
+  int& verdict = result.verdict;
   if (rank == 0) {
     std::vector<std::string> lines;
     const auto add_line = [&](const std::string& line) {
       if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
     };
     for (int r = 0; r < ranks; ++r) {
-      const auto status = static_cast<int>(all[5 * static_cast<std::size_t>(r)]);
+      const auto status = static_cast<int>(all[words * static_cast<std::size_t>(r)]);
       if (status == 0) continue;
       if (verdict == 0 || status == 2) verdict = status;
-      const std::string problem = text.substr(static_cast<std::size_t>(offsets[static_cast<std::size_t>(r)]),
-                                              static_cast<std::size_t>(lengths[static_cast<std::size_t>(r)]));
+      const std::string& problem = problems[static_cast<std::size_t>(r)];
       // Rank 0's and every rank's usage errors read alike: name the rank only
       // where its problem is its own.
       add_line(r == 0 || problem == ready.problem ? problem : "rank " + std::to_string(r) + ": " + problem);
     }
     if (verdict == 0) {  // a rank given --help or --version has plan 0: it disagrees with one that counts
-      std::array<std::uint64_t, 5> root{};
-      std::copy_n(all.begin(), 5, root.begin());
+      std::array<std::uint64_t, words> root{};
+      std::copy_n(all.begin(), words, root.begin());
+      const std::vector<cli::count_setting> root_settings = settings_of(settings.front());
       for (int r = 1; r < ranks; ++r) {
-        std::array<std::uint64_t, 5> other{};
-        std::copy_n(all.begin() + 5 * static_cast<std::ptrdiff_t>(r), 5, other.begin());
-        if (other[1] == root[1]) continue;
-        verdict = 2;
-        add_line("rank " + std::to_string(r) + " built " + describe_plan(other) + ", rank 0 " + describe_plan(root) +
-                 ": every rank must count the same plan (give each the same N, --engine and --split-depth); "
-                 "nothing was counted");
+        std::array<std::uint64_t, words> other{};
+        std::copy_n(all.begin() + words * static_cast<std::ptrdiff_t>(r), words, other.begin());
+        result.rank_threads.push_back(static_cast<int>(other[5]));
+        if (other[1] != root[1]) {
+          verdict = 2;
+          add_line("rank " + std::to_string(r) + " built " + describe_plan(other) + ", rank 0 " + describe_plan(root) +
+                   ": every rank must count the same plan (give each the same N, --engine and --split-depth); "
+                   "nothing was counted");
+          continue;
+        }
+        // The same plan, but an option only one rank was given would be
+        // ignored in silence (a worker's --checkpoint, --threads, --json...).
+        const std::vector<cli::count_setting> theirs = settings_of(settings[static_cast<std::size_t>(r)]);
+        for (std::size_t k = 0; k < theirs.size() && k < root_settings.size(); ++k) {
+          if (theirs[k].value == root_settings[k].value) continue;
+          verdict = 2;
+          add_line("rank " + std::to_string(r) + " was given " + describe_setting(theirs[k]) + ", rank 0 " +
+                   describe_setting(root_settings[k]) +
+                   ": every rank must be given the same options; nothing was counted");
+        }
       }
+      result.rank_threads.insert(result.rank_threads.begin(), static_cast<int>(root[5]));
     }
     for (const std::string& line : lines) std::cerr << "nqueens-mpi: " << line << '\n';
   }
   MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  return verdict;
+  return result;
 }
 
 }  // namespace nqueens::mpi

@@ -1,7 +1,8 @@
 #pragma once
 
 // Before anything is counted, every rank reports whether it can run (its
-// arguments, memory and CPU) and the fingerprint of the plan it built; rank 0
+// arguments, memory and CPU), the fingerprint of the plan it built and every
+// option it was given that shapes the run (cli::count_settings); rank 0
 // compares them with its own. Any refusal or disagreement ends the whole job
 // there, with one line per problem on rank 0's stderr and the journal
 // untouched.
@@ -22,6 +23,7 @@ struct readiness {
   int status = 0;
   std::string problem;
   std::optional<cli::count_request> request;  ///< empty for --help and --version
+  std::string settings;                       ///< the request's options as given, for agree() to compare
   std::optional<plan> p;
   checkpoint_file journal;  ///< rank 0's, taken (locked) before planning
 };
@@ -30,8 +32,16 @@ struct readiness {
 /// does; never throws.
 readiness prepare(const std::vector<std::string>& args, int rank);
 
-/// Every rank's readiness and plan to rank 0, which decides for the job: 0
-/// to go on, else the exit status every rank returns. Collective.
-int agree(const readiness& ready, int rank, int ranks);
+/// What the ranks agreed on.
+struct agreement {
+  /// 0 to go on, else the exit status every rank returns.
+  int verdict = 0;
+  /// Each rank's worker threads, rank 0 first (rank 0 alone; empty elsewhere).
+  std::vector<int> rank_threads;
+};
+
+/// Every rank's readiness, plan and options to rank 0, which decides for the
+/// job. Collective.
+agreement agree(const readiness& ready, int rank, int ranks);
 
 }  // namespace nqueens::mpi

@@ -50,9 +50,7 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, checkpoint_
                                     "nqueens-mpi: rank " + std::to_string(stopped->first));
   }
   if (!r.complete) throw std::runtime_error("the job ended with subproblems missing: no total");
-  const int status = cli::print_count_result(r, request);
-  if (!request.json) std::cout << "  MPI: " << ranks << " ranks x " << r.threads << " threads\n";
-  return status;
+  return cli::print_count_result(r, request);
 }
 
 // The end of a job that had started counting: every rank must stop, now.
@@ -96,7 +94,8 @@ int main(int argc, char** argv) {
   cli::install_stop_handlers();
 
   readiness ready = prepare(args, rank);
-  const int verdict = agree(ready, rank, ranks);
+  const agreement agreed = agree(ready, rank, ranks);
+  const int verdict = agreed.verdict;
   if (verdict != 0 || !ready.request) {
     ready.journal = checkpoint_file();  // unlocked, untouched
     MPI_Finalize();
@@ -105,6 +104,7 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     if (rank == 0) {
+      ready.request->rank_threads = agreed.rank_threads;
       status = run_rank0(*ready.request, *ready.p, ranks, std::move(ready.journal));
     } else {
       run_worker(*ready.request, *ready.p, rank);

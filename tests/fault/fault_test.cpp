@@ -143,6 +143,52 @@ TEST_F(FaultTest, Defect02RanksWithDifferentPlansRefuse) {
   EXPECT_EQ(bytes_of(j), journal);
 }
 
+// Every option that shapes the run or what it leaves behind must be the same
+// on every rank, or the job is refused naming the rank and the option: a
+// worker's own --checkpoint, --threads or --json would otherwise be ignored
+// in silence. The JSON says how many ranks ran, with how many threads each.
+TEST_F(FaultTest, RanksMustAgreeOnEveryOption) {
+  SKIP_WITHOUT_MPI();
+  const std::string j = path("mx.ckpt");
+  const auto mpmd = [&](int first_ranks, std::vector<std::string> first, std::vector<std::string> last) {
+    std::vector<std::string> argv = mpi_job(first_ranks, std::move(first));
+    for (const char* a : {":", "-np", "1"}) argv.push_back(a);
+    argv.push_back(mpi);
+    argv.insert(argv.end(), last.begin(), last.end());
+    return argv;
+  };
+  struct disagreement {
+    std::vector<std::string> first, last;
+    int first_ranks;
+    std::string line;
+  };
+  const std::vector<disagreement> cases = {
+      {{"15"}, {"15", "--checkpoint", j}, 1, "rank 1 was given --checkpoint " + j + ", rank 0 no --checkpoint"},
+      {{"12", "--threads", "1"}, {"12", "--threads", "2"}, 1, "rank 1 was given --threads 2, rank 0 --threads 1"},
+      {{"12", "--json"}, {"12"}, 2, "rank 2 was given no --json, rank 0 --json"},
+      {{"12", "--checkpoint-interval", "5"}, {"12"}, 2, "rank 2 was given --checkpoint-interval 2, rank 0 "},
+  };
+  for (const disagreement& d : cases) {
+    SCOPED_TRACE(d.line);
+    const finished r = run(mpmd(d.first_ranks, d.first, d.last), {mpi_env}, 60);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("nqueens-mpi: " + d.line), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("every rank must be given the same options; nothing was counted"), std::string::npos);
+    EXPECT_EQ(r.out, "");
+    EXPECT_FALSE(fs::exists(j));
+  }
+  for (const int ranks : {2, 3}) {
+    const finished r = run(mpi_job(ranks, {"count", "12", "--threads", "1", "--json"}), {mpi_env}, 60);
+    EXPECT_EQ(r.status, 0) << r.err;
+    const std::string threads = ranks == 2 ? "[1,1]" : "[1,1,1]";
+    EXPECT_NE(r.out.find("\"ranks\":" + std::to_string(ranks) + ",\"rank_threads\":" + threads + "}"),
+              std::string::npos)
+        << r.out;
+  }
+  const finished one = run(mpi_job(1, {"12", "--threads", "1"}), {mpi_env}, 60);
+  EXPECT_NE(one.out.find("  MPI: 1 rank x 1 thread\n"), std::string::npos) << one.out;
+}
+
 // 3. A rank that refuses (memory, here) ends the job at once with its message.
 TEST_F(FaultTest, Defect03RankThatRefusesEndsTheJob) {
   SKIP_WITHOUT_MPI();
