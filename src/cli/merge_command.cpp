@@ -15,85 +15,13 @@
 #include "cli/json.hpp"
 #include "cli/json_reader.hpp"
 #include "cli/output.hpp"
+#include "cli/shard_file.hpp"
 #include "cli/shared_options.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/verify.hpp"
 
 namespace nqueens::cli {
-namespace {
-
-struct shard_file {
-  std::string name;
-  int n = 0;
-  std::string engine;
-  std::string fingerprint;
-  int shard = 0;
-  int shards = 0;
-  uint128 total = 0;
-  uint128 symmetric_180 = 0;
-  uint128 symmetric_90 = 0;
-};
-
-// The whole of a shard file, refused past max_json_bytes without reading on.
-std::string read_bounded(const std::string& name) {
-  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw usage_error("cannot read '" + name + "': " + std::strerror(errno));
-  std::string text;
-  char buffer[65536];
-  while (text.size() <= max_json_bytes) {  // one byte past the bound is enough to refuse
-    const ssize_t got = ::read(fd, buffer, std::min(sizeof buffer, max_json_bytes + 1 - text.size()));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      const int error = errno;
-      ::close(fd);
-      throw usage_error("cannot read '" + name + "': " + std::strerror(error));
-    }
-    if (got == 0) break;
-    text.append(buffer, static_cast<std::size_t>(got));
-  }
-  ::close(fd);
-  return text;
-}
-
-bool is_fingerprint(std::string_view text) {
-  return text.size() == 16 &&
-         std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-}
-
-// Everything taken from the file is checked here, so that what merge prints
-// (engine, fingerprint, counts) is well-formed whatever the file held.
-shard_file read_shard_file(const std::string& name) {
-  const std::string text = read_bounded(name);
-  try {
-    const json_members members = json_members::parse(text);
-    shard_file f;
-    f.name = name;
-    f.n = static_cast<int>(members.get_unsigned("n", min_board_size, max_board_size));
-    const std::string& engine_name = members.get_string("engine");
-    const auto kind = parse_engine(engine_name);
-    if (!kind) {
-      throw json_error(members.find("engine")->offset, "\"engine\" is not one of " + std::string(engine_names()));
-    }
-    f.engine = std::string(to_string(*kind));
-    f.fingerprint = members.get_string("plan_fingerprint");
-    if (!is_fingerprint(f.fingerprint)) {
-      throw json_error(members.find("plan_fingerprint")->offset,
-                       "\"plan_fingerprint\" is not 16 lower-case hex digits");
-    }
-    f.shards = static_cast<int>(members.get_unsigned("shards", 1, max_shards));
-    f.shard = static_cast<int>(members.get_unsigned("shard", 0, static_cast<uint128>(f.shards - 1)));
-    constexpr uint128 any = std::numeric_limits<uint128>::max();
-    f.total = members.get_unsigned("total", 0, any);
-    f.symmetric_180 = members.get_unsigned("symmetric_180", 0, any);
-    f.symmetric_90 = members.get_unsigned("symmetric_90", 0, any);
-    return f;
-  } catch (const json_error& e) {
-    throw usage_error(name + ": " + e.what());
-  }
-}
-
-}  // namespace
 
 int run_merge(const std::vector<std::string>& args) {
   cxxopts::Options options("nqueens merge",
@@ -112,6 +40,15 @@ int run_merge(const std::vector<std::string>& args) {
   if (result.count("files") == 0) throw usage_error("merge needs the shard files to add up");
   std::vector<shard_file> files;
   for (const std::string& name : result["files"].as<std::vector<std::string>>()) files.push_back(read_shard_file(name));
+  // Every file's fields must make the plan its fingerprint names, and its
+  // shard of it; each distinct plan is rebuilt once.
+  std::map<std::string, plan> plans;
+  for (const shard_file& f : files) {
+    const std::string key = std::to_string(f.n) + " " + f.engine + " " + std::to_string(f.split_depth);
+    auto it = plans.find(key);
+    if (it == plans.end()) it = plans.emplace(key, plan_of(f)).first;
+    check_against_plan(f, it->second);
+  }
 
   // Every problem is reported, by file name, before giving up.
   std::vector<std::string> problems;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli/json.hpp"
+#include "cli/shard_file.hpp"
 
 namespace nqueens::cli {
 
@@ -60,7 +61,8 @@ std::string count_json(const count_result& r) {
       .add("resumed", r.resumed)
       .add("shard", r.shard.index)
       .add("shards", r.shard.count)
-      .add("shard_subproblems", r.shard_subproblems);
+      .add("shard_subproblems", r.shard_subproblems)
+      .add("checksum", shard_checksum(shard_fields_of(r)));
   return o.str();
 }
 

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "support/shard_json.hpp"
+
 namespace {
 
 struct cli_run {
@@ -411,8 +413,10 @@ TEST_F(CliShardTest, MergeDerivesTheFundamentalCountAndRefusesInconsistentParts)
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"total\":14200,\"unique\":1787,\"symmetric_180\":80,\"symmetric_90\":8,"), std::string::npos)
       << r.out;
-  r = run_script("sed -i 's/\"symmetric_180\":\\([0-9]*\\)/\"symmetric_180\":1\\1/' " + a + " && $NQ merge " + a + " " +
-                 b);
+  std::string text = slurp(a);
+  text.insert(text.find("\"symmetric_180\":") + 16, "1");
+  std::ofstream(a, std::ios::trunc) << nqueens::test::resigned(text);  // past the checksum, to Burnside's check
+  r = run_cli("merge " + a + " " + b);
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("not a multiple of 8"), std::string::npos) << r.err;
 }
@@ -432,6 +436,7 @@ TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
   struct bad_shard {
     std::string text;
     const char* message;
+    bool resign = false;  // the checksum made to match, to reach the checks behind it
   };
   const bad_shard cases[] = {
       // Above 2^128: once wrapped silently to a small total.
@@ -451,12 +456,27 @@ TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
       {replaced("\"shard\":0", "\"shard\":2"), "\"shard\" 2 is out of range: expected an integer from 0 to 1"},
       {replaced("\"n\":12", "\"m\":12"), "no \"n\" member"},
       {good + std::string(std::size_t{1} << 20, ' '), "larger than 1048576 bytes"},
+      // A digit changed in transit, which Burnside's divisibility cannot see.
+      {replaced("\"total\":6994", "\"total\":6995"), "the checksum does not match the counts"},
+      {replaced("\"total\":6994", "\"total\":7002"), "the checksum does not match the counts"},
+      {replaced("\"symmetric_90\":4", "\"symmetric_90\":5"), "the checksum does not match the counts"},
+      {replaced("\"shard_subproblems\":671", "\"shard_subproblems\":672"), "the checksum does not match"},
+      {replaced(",\"checksum\":\"", ",\"sum\":\""), "no \"checksum\": it was written by an nqueens older"},
+      // A part of a run claims no verified total and no fundamental count.
+      {replaced("\"verified\":null", "\"verified\":true"), "\"verified\" must be null in shard 0/2"},
+      {replaced("\"unique\":null", "\"unique\":1787"), "\"unique\" must be null in shard 0/2"},
+      // Fields that contradict the plan the fingerprint names.
+      {replaced("\"split_depth\":4", "\"split_depth\":3"), "plan d0fe00b6c56b4b19 is not the plan its fields make",
+       true},
+      {replaced("\"subproblems\":1342", "\"subproblems\":1343"), "\"subproblems\" 1343 contradicts its plan", true},
+      {replaced("\"shard_subproblems\":671", "\"shard_subproblems\":670"),
+       "\"shard_subproblems\" 670 contradicts shard 0/2 of its plan, which holds 671", true},
   };
   const std::string bad =
       (std::filesystem::temp_directory_path() / ("nqueens-bad-shard-" + std::to_string(::getpid()) + ".json")).string();
   files_.push_back(bad);
   for (const bad_shard& c : cases) {
-    std::ofstream(bad, std::ios::binary | std::ios::trunc) << c.text;
+    std::ofstream(bad, std::ios::binary | std::ios::trunc) << (c.resign ? nqueens::test::resigned(c.text) : c.text);
     const cli_run r = run_cli(std::string("merge ").append(bad).append(" ").append(b));
     EXPECT_EQ(r.status, 2) << c.message << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;

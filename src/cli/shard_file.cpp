@@ -1,0 +1,166 @@
+#include "cli/shard_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string_view>
+
+#include "cli/arguments.hpp"
+#include "cli/json_reader.hpp"
+#include "nqueens/engine.hpp"
+#include "nqueens/plan.hpp"
+#include "nqueens/shard.hpp"
+
+namespace nqueens::cli {
+namespace {
+
+// The whole of a shard file, refused past max_json_bytes without reading on.
+std::string read_bounded(const std::string& name) {
+  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw usage_error("cannot read '" + name + "': " + std::strerror(errno));
+  std::string text;
+  char buffer[65536];
+  while (text.size() <= max_json_bytes) {  // one byte past the bound is enough to refuse
+    const ssize_t got = ::read(fd, buffer, std::min(sizeof buffer, max_json_bytes + 1 - text.size()));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      const int error = errno;
+      ::close(fd);
+      throw usage_error("cannot read '" + name + "': " + std::strerror(error));
+    }
+    if (got == 0) break;
+    text.append(buffer, static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  return text;
+}
+
+bool is_hex16(std::string_view text) {
+  return text.size() == 16 &&
+         std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+// 64-bit FNV-1a, as plan fingerprints: stable across machines and builds.
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  return hash;
+}
+
+}  // namespace
+
+std::string shard_checksum(const shard_file& f) {
+  // Every field merge reads, in a fixed order and spelling: the file's own
+  // layout (spaces, member order) may change on the way without harm.
+  const std::string canonical = "n=" + std::to_string(f.n) + ";engine=" + f.engine +
+                                ";split_depth=" + std::to_string(f.split_depth) +
+                                ";subproblems=" + std::to_string(f.subproblems) + ";plan_fingerprint=" + f.fingerprint +
+                                ";shard=" + std::to_string(f.shard) + ";shards=" + std::to_string(f.shards) +
+                                ";shard_subproblems=" + std::to_string(f.shard_subproblems) +
+                                ";total=" + to_string(f.total) + ";symmetric_180=" + to_string(f.symmetric_180) +
+                                ";symmetric_90=" + to_string(f.symmetric_90) + ";";
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(fnv1a(canonical)));
+  return text;
+}
+
+shard_file shard_fields_of(const count_result& r) {
+  shard_file f;
+  f.n = r.n;
+  f.engine = std::string(to_string(r.kind));
+  f.split_depth = r.split_depth;
+  f.subproblems = r.subproblems;
+  f.fingerprint = format_fingerprint(r.plan_fingerprint);
+  f.shard = r.shard.index;
+  f.shards = r.shard.count;
+  f.shard_subproblems = r.shard_subproblems;
+  f.total = r.total;
+  f.symmetric_180 = r.symmetric_180;
+  f.symmetric_90 = r.symmetric_90;
+  return f;
+}
+
+// Everything taken from the file is checked here, so that what merge prints
+// (engine, fingerprint, counts) is well-formed whatever the file held.
+shard_file read_shard_file(const std::string& name) {
+  const std::string text = read_bounded(name);
+  try {
+    const json_members members = json_members::parse(text);
+    shard_file f;
+    f.name = name;
+    f.n = static_cast<int>(members.get_unsigned("n", min_board_size, max_board_size));
+    const std::string& engine_name = members.get_string("engine");
+    const auto kind = parse_engine(engine_name);
+    if (!kind) {
+      throw json_error(members.find("engine")->offset, "\"engine\" is not one of " + std::string(engine_names()));
+    }
+    f.engine = std::string(to_string(*kind));
+    f.split_depth = static_cast<int>(members.get_unsigned("split_depth", 0, max_split_depth));
+    constexpr uint128 any_size = std::numeric_limits<std::size_t>::max();
+    f.subproblems = static_cast<std::size_t>(members.get_unsigned("subproblems", 1, any_size));
+    f.fingerprint = members.get_string("plan_fingerprint");
+    if (!is_hex16(f.fingerprint)) {
+      throw json_error(members.find("plan_fingerprint")->offset,
+                       "\"plan_fingerprint\" is not 16 lower-case hex digits");
+    }
+    f.shards = static_cast<int>(members.get_unsigned("shards", 1, max_shards));
+    f.shard = static_cast<int>(members.get_unsigned("shard", 0, static_cast<uint128>(f.shards - 1)));
+    f.shard_subproblems = static_cast<std::size_t>(members.get_unsigned("shard_subproblems", 0, f.subproblems));
+    constexpr uint128 any = std::numeric_limits<uint128>::max();
+    f.total = members.get_unsigned("total", 0, any);
+    f.symmetric_180 = members.get_unsigned("symmetric_180", 0, any);
+    f.symmetric_90 = members.get_unsigned("symmetric_90", 0, any);
+    // A part of a run verifies nothing and has no fundamental count: a file
+    // that claims either was not written by `count --shard`.
+    if (f.shards > 1) {
+      for (const char* key : {"unique", "verified"}) {
+        const json_value* v = members.find(key);
+        if (v != nullptr && v->type != json_type::null) {
+          throw json_error(v->offset, "\"" + std::string(key) + "\" must be null in shard " + std::to_string(f.shard) +
+                                          "/" + std::to_string(f.shards) + ": a part of a run is verified only by merge");
+        }
+      }
+    }
+    const json_value* checksum = members.find("checksum");
+    if (checksum == nullptr) {
+      throw json_error("no \"checksum\": it was written by an nqueens older than this merge; count that shard again");
+    }
+    const std::string& written = members.get_string("checksum");
+    if (!is_hex16(written) || written != shard_checksum(f)) {
+      throw json_error(checksum->offset,
+                       "the checksum does not match the counts: the file was changed after it was written");
+    }
+    return f;
+  } catch (const json_error& e) {
+    throw usage_error(name + ": " + e.what());
+  }
+}
+
+plan plan_of(const shard_file& f) {
+  return plan(f.n, {.kind = *parse_engine(f.engine), .split_depth = f.split_depth});
+}
+
+void check_against_plan(const shard_file& f, const plan& p) {
+  const auto refuse = [&](const std::string& what) {
+    throw usage_error(f.name + ": " + what + " (n = " + std::to_string(f.n) + ", engine " + f.engine +
+                      ", split depth " + std::to_string(f.split_depth) + " make plan " +
+                      format_fingerprint(p.fingerprint()) + " of " + std::to_string(p.size()) + " subproblems)");
+  };
+  if (format_fingerprint(p.fingerprint()) != f.fingerprint) {
+    refuse("plan " + f.fingerprint + " is not the plan its fields make");
+  }
+  if (p.size() != f.subproblems) refuse("\"subproblems\" " + std::to_string(f.subproblems) + " contradicts its plan");
+  const std::size_t mine = shard_indices(p, {.index = f.shard, .count = f.shards}).size();
+  if (mine != f.shard_subproblems) {
+    refuse("\"shard_subproblems\" " + std::to_string(f.shard_subproblems) + " contradicts shard " +
+           std::to_string(f.shard) + "/" + std::to_string(f.shards) + " of its plan, which holds " +
+           std::to_string(mine));
+  }
+}
+
+}  // namespace nqueens::cli

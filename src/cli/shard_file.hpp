@@ -1,0 +1,52 @@
+#pragma once
+
+// A shard file: the --json output of `nqueens count N --shard I/M`, which
+// `nqueens merge` adds up. It carries a checksum of the fields merge reads,
+// so that a digit changed in transit is refused rather than merged into a
+// wrong Q(n) that Burnside's divisibility cannot always see.
+
+#include <string>
+
+#include "nqueens/count.hpp"
+#include "nqueens/count_types.hpp"
+#include "nqueens/plan.hpp"
+
+namespace nqueens::cli {
+
+/// What merge reads from a shard file, checked for form (read_shard_file)
+/// and against the plan its fingerprint names (check_against_plan).
+struct shard_file {
+  std::string name;
+  int n = 0;
+  std::string engine;
+  int split_depth = 0;
+  std::size_t subproblems = 0;
+  std::string fingerprint;
+  int shard = 0;
+  int shards = 0;
+  std::size_t shard_subproblems = 0;
+  uint128 total = 0;
+  uint128 symmetric_180 = 0;
+  uint128 symmetric_90 = 0;
+};
+
+/// The checksum of a count's shard fields, 16 lower-case hex digits: the
+/// "checksum" member of count's JSON.
+std::string shard_checksum(const shard_file& f);
+
+/// The shard fields of a count `r`.
+shard_file shard_fields_of(const count_result& r);
+
+/// Reads and checks shard file `name`: strict JSON, every field in range, no
+/// verified total or fundamental count in a part of a run, the checksum
+/// matching. Throws usage_error naming the file.
+shard_file read_shard_file(const std::string& name);
+
+/// The plan that `f`'s n, engine and split depth make.
+plan plan_of(const shard_file& f);
+
+/// Refuses (usage_error naming the file) a fingerprint, subproblem count or
+/// shard size of `f` that contradicts `p`, plan_of(f).
+void check_against_plan(const shard_file& f, const plan& p);
+
+}  // namespace nqueens::cli
