@@ -38,8 +38,10 @@ struct check_result {
 };
 
 /// Checks the placement with a queen in column `columns[r]` of row r on an
-/// n x n board, n = columns.size(). O(n) time and memory, so it checks
-/// n = 1,000,000 in milliseconds. An empty placement is a (trivial) solution.
+/// n x n board, n = columns.size(). O(n) time and 5 bits of memory a queen
+/// (a bit per line), so it checks n = 1,000,000 in milliseconds and 10^8 in
+/// 62 MB beside the placement; finding the reported pairs' second queens
+/// scans down their lines. An empty placement is a (trivial) solution.
 /// Throws std::invalid_argument when a column lies outside 0..n-1.
 check_result check(std::span<const int> columns, std::size_t max_reported = 100);
 

@@ -264,7 +264,13 @@ std::string printable(std::string_view text) {
 }  // namespace
 
 std::vector<int> parse_placement(std::string_view text) {
+  // Exactly as many columns as there are numbers: growing by doubling would
+  // hold up to twice a 10^8-queen placement while it is read.
   std::vector<int> columns;
+  columns.reserve(static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [&](const char& c) {
+    const bool digit = c >= '0' && c <= '9';
+    return digit && (&c == text.data() || !(*(&c - 1) >= '0' && *(&c - 1) <= '9'));
+  })));
   std::size_t i = 0;
   const auto skip_space = [&] {
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;

@@ -57,13 +57,12 @@ std::uint64_t fnv1a(std::string_view text) {
 std::string shard_checksum(const shard_file& f) {
   // Every field merge reads, in a fixed order and spelling: the file's own
   // layout (spaces, member order) may change on the way without harm.
-  const std::string canonical = "n=" + std::to_string(f.n) + ";engine=" + f.engine +
-                                ";split_depth=" + std::to_string(f.split_depth) +
-                                ";subproblems=" + std::to_string(f.subproblems) + ";plan_fingerprint=" + f.fingerprint +
-                                ";shard=" + std::to_string(f.shard) + ";shards=" + std::to_string(f.shards) +
-                                ";shard_subproblems=" + std::to_string(f.shard_subproblems) +
-                                ";total=" + to_string(f.total) + ";symmetric_180=" + to_string(f.symmetric_180) +
-                                ";symmetric_90=" + to_string(f.symmetric_90) + ";";
+  const std::string canonical =
+      "n=" + std::to_string(f.n) + ";engine=" + f.engine + ";split_depth=" + std::to_string(f.split_depth) +
+      ";subproblems=" + std::to_string(f.subproblems) + ";plan_fingerprint=" + f.fingerprint +
+      ";shard=" + std::to_string(f.shard) + ";shards=" + std::to_string(f.shards) +
+      ";shard_subproblems=" + std::to_string(f.shard_subproblems) + ";total=" + to_string(f.total) +
+      ";symmetric_180=" + to_string(f.symmetric_180) + ";symmetric_90=" + to_string(f.symmetric_90) + ";";
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(fnv1a(canonical)));
   return text;
@@ -122,7 +121,8 @@ shard_file read_shard_file(const std::string& name) {
         const json_value* v = members.find(key);
         if (v != nullptr && v->type != json_type::null) {
           throw json_error(v->offset, "\"" + std::string(key) + "\" must be null in shard " + std::to_string(f.shard) +
-                                          "/" + std::to_string(f.shards) + ": a part of a run is verified only by merge");
+                                          "/" + std::to_string(f.shards) +
+                                          ": a part of a run is verified only by merge");
         }
       }
     }
@@ -141,9 +141,7 @@ shard_file read_shard_file(const std::string& name) {
   }
 }
 
-plan plan_of(const shard_file& f) {
-  return plan(f.n, {.kind = *parse_engine(f.engine), .split_depth = f.split_depth});
-}
+plan plan_of(const shard_file& f) { return plan(f.n, {.kind = *parse_engine(f.engine), .split_depth = f.split_depth}); }
 
 void check_against_plan(const shard_file& f, const plan& p) {
   const auto refuse = [&](const std::string& what) {

@@ -1,44 +1,102 @@
 #include "nqueens/check.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <deque>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace nqueens {
+namespace {
+
+// One bit per column, diagonal and anti-diagonal: 5 bits a queen, so that a
+// placement of 10^8 queens is checked in 62 MB (`first 100000000 | check`).
+class line_bits {
+ public:
+  explicit line_bits(std::size_t n)
+      : n_(n), columns_(words(n)), diagonals_(words(2 * n)), anti_diagonals_(words(2 * n)) {}
+
+  /// Marks the lines of the queen at (row, column); returns, for each line
+  /// (column, diagonal, anti-diagonal), whether it was marked already.
+  std::array<bool, 3> mark(std::size_t row, std::size_t column) {
+    return {test_and_set(columns_, column), test_and_set(diagonals_, row + (n_ - 1) - column),
+            test_and_set(anti_diagonals_, row + column)};
+  }
+
+ private:
+  static std::vector<std::uint64_t> words(std::size_t bits) { return std::vector<std::uint64_t>((bits + 63) / 64); }
+  static bool test_and_set(std::vector<std::uint64_t>& bits, std::size_t at) {
+    const std::uint64_t mask = std::uint64_t{1} << (at % 64);
+    const bool was = (bits[at / 64] & mask) != 0;
+    bits[at / 64] |= mask;
+    return was;
+  }
+
+  std::size_t n_;
+  std::vector<std::uint64_t> columns_, diagonals_, anti_diagonals_;
+};
+
+// The index of `line` through (row, column) among lines of its kind.
+std::size_t line_index(attack_line line, std::size_t n, std::size_t row, std::size_t column) {
+  switch (line) {
+    case attack_line::column:
+      return column;
+    case attack_line::diagonal:
+      return row + (n - 1) - column;
+    case attack_line::anti_diagonal:
+      break;
+  }
+  return row + column;
+}
+
+}  // namespace
 
 check_result check(std::span<const int> columns, std::size_t max_reported) {
   const std::size_t n = columns.size();
   check_result result;
   result.n = n;
-  // Scanning rows downwards, the previous queen seen on a line is the one the
-  // current queen attacks along it (any earlier one is blocked by it).
-  constexpr std::size_t none = static_cast<std::size_t>(-1);
-  std::vector<std::size_t> last_on_column(n, none);
-  std::vector<std::size_t> last_on_diagonal(n == 0 ? 0 : 2 * n - 1, none);
-  std::vector<std::size_t> last_on_anti_diagonal(n == 0 ? 0 : 2 * n - 1, none);
-  std::vector<attack> found;
   for (std::size_t row = 0; row < n; ++row) {
     const int column = columns[row];
     if (column < 0 || static_cast<std::size_t>(column) >= n) {
       throw std::invalid_argument("the queen of row " + std::to_string(row) + " is in column " +
                                   std::to_string(column) + ", outside 0.." + std::to_string(n - 1));
     }
-    const auto c = static_cast<std::size_t>(column);
-    const auto meet = [&](std::size_t& last, attack_line line) {
-      if (last != none) found.push_back({last, row, line});
-      last = row;
-    };
-    meet(last_on_column[c], attack_line::column);
-    meet(last_on_diagonal[row + (n - 1) - c], attack_line::diagonal);
-    meet(last_on_anti_diagonal[row + c], attack_line::anti_diagonal);
   }
-  std::sort(found.begin(), found.end(), [](const attack& a, const attack& b) {
-    if (a.first_row != b.first_row) return a.first_row < b.first_row;
-    return a.line < b.line;
-  });
-  result.attack_count = found.size();
-  if (found.size() > max_reported) found.resize(max_reported);
-  result.attacks = std::move(found);
+  // Each queen after the first on a line attacks the one before it (any
+  // earlier one is blocked by it): the pairs are the queens that find their
+  // line taken.
+  {
+    line_bits seen(n);
+    for (std::size_t row = 0; row < n; ++row) {
+      for (const bool taken : seen.mark(row, static_cast<std::size_t>(columns[row]))) result.attack_count += taken;
+    }
+  }
+  if (result.attack_count == 0 || max_reported == 0) return result;
+  // The pairs with the smallest first rows: scanning upwards, a queen whose
+  // line is taken below it starts a pair; the last max_reported found, in
+  // (row, line) order, are the ones to report.
+  std::deque<attack> first;
+  {
+    line_bits below(n);
+    for (std::size_t row = n; row-- > 0;) {
+      const std::array<bool, 3> taken = below.mark(row, static_cast<std::size_t>(columns[row]));
+      for (int line = 2; line >= 0; --line) {
+        if (!taken[static_cast<std::size_t>(line)]) continue;
+        first.push_front({row, row, static_cast<attack_line>(line)});
+        if (first.size() > max_reported) first.pop_back();
+      }
+    }
+  }
+  // Each pair's second queen: the next one down its line.
+  for (attack& a : first) {
+    const std::size_t line = line_index(a.line, n, a.first_row, static_cast<std::size_t>(columns[a.first_row]));
+    std::size_t row = a.first_row + 1;
+    while (line_index(a.line, n, row, static_cast<std::size_t>(columns[row])) != line) ++row;
+    a.second_row = row;
+  }
+  result.attacks.assign(first.begin(), first.end());
   return result;
 }
 

@@ -861,6 +861,21 @@ TEST_F(FaultTest, InterruptedRunWithAClosedDescriptorKeepsItsRecords) {
 }
 
 // `check` with stdin closed names the read error (exit 3), not "no placement".
+// `first N | check` holds a few bytes a queen, not 53: a placement of 10^8
+// queens fits in under 2 GB (1.4 GB measured), so here 2 * 10^7 queens must
+// take under 20 bytes each, the text of the line (9 bytes) included.
+TEST_F(FaultTest, CheckOfAHugePlacementStaysInBoundedMemory) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "the sanitizers' shadow memory is not the tool's";
+#endif
+  const std::string placement = path("huge.txt");
+  ASSERT_EQ(run({nq, "first", "20000000"}, {.stdout_path = placement}).status, 0);
+  const finished r = run({"/bin/sh", "-c", "exec '" + nq + "' check < '" + placement + "'"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "1 placement checked: a solution\n");
+  EXPECT_LT(r.max_rss_kib, 20 * 20000000L / 1024) << "KiB at peak";
+}
+
 TEST_F(FaultTest, CheckWithStdinClosedReportsTheReadError) {
   const finished r = run({nq, "check"}, {.closed = {0}});
   EXPECT_EQ(r.status, 3);

@@ -2,16 +2,18 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 #include <vector>
 
 namespace {
 
-// O(n^2) reference: pairs on a shared line with no queen strictly between.
-std::size_t brute_force_attacks(const std::vector<int>& q) {
+// O(n^2) reference: pairs on a shared line with no queen strictly between,
+// ordered by (first row, line).
+std::vector<nqueens::attack> brute_force_attack_list(const std::vector<int>& q) {
   const int n = static_cast<int>(q.size());
-  std::size_t pairs = 0;
+  std::vector<nqueens::attack> pairs;
   for (int a = 0; a < n; ++a) {
     for (int b = a + 1; b < n; ++b) {
       const int dc = q[b] - q[a];
@@ -22,11 +24,20 @@ std::size_t brute_force_attacks(const std::vector<int>& q) {
         // The square of the line a-b in row k, reached by the same step.
         blocked = q[k] == q[a] + dc / dr * (k - a);
       }
-      if (!blocked) ++pairs;
+      if (blocked) continue;
+      const auto line = dc == 0    ? nqueens::attack_line::column
+                        : dc == dr ? nqueens::attack_line::diagonal
+                                   : nqueens::attack_line::anti_diagonal;
+      pairs.push_back({static_cast<std::size_t>(a), static_cast<std::size_t>(b), line});
     }
   }
+  std::stable_sort(pairs.begin(), pairs.end(), [](const nqueens::attack& x, const nqueens::attack& y) {
+    return x.first_row != y.first_row ? x.first_row < y.first_row : x.line < y.line;
+  });
   return pairs;
 }
+
+std::size_t brute_force_attacks(const std::vector<int>& q) { return brute_force_attack_list(q).size(); }
 
 TEST(CheckTest, AcceptsASolution) {
   const std::vector<int> q = {1, 3, 0, 2};
@@ -81,6 +92,24 @@ TEST(CheckTest, AgreesWithPairwiseCheckOnRandomPlacements) {
     ASSERT_EQ(r.attack_count, expected) << "trial " << trial;
     ASSERT_EQ(r.attacks.size(), expected);
     ASSERT_EQ(r.is_solution(), expected == 0);
+  }
+}
+
+// The pairs reported are the first ones in (first row, line) order, each with
+// the next queen down its line, whatever the limit.
+TEST(CheckTest, ReportsTheFirstPairsInOrder) {
+  std::mt19937 random(777);
+  for (int trial = 0; trial < 5000; ++trial) {
+    const int n = 1 + static_cast<int>(random() % 12);
+    std::vector<int> q(static_cast<std::size_t>(n));
+    for (int& c : q) c = static_cast<int>(random() % static_cast<unsigned>(n));
+    const std::size_t limit = random() % 6;
+    std::vector<nqueens::attack> expected = brute_force_attack_list(q);
+    const std::size_t all = expected.size();
+    if (expected.size() > limit) expected.resize(limit);
+    const nqueens::check_result r = nqueens::check(q, limit);
+    ASSERT_EQ(r.attack_count, all) << "trial " << trial;
+    ASSERT_EQ(r.attacks, expected) << "trial " << trial;
   }
 }
 
