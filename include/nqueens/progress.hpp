@@ -26,6 +26,9 @@ struct progress {
   std::optional<double> eta_seconds;
   /// Solutions counted so far (journal included).
   uint128 total_so_far = 0;
+  /// The part of total_so_far taken from the journal: what this run counted
+  /// is the difference (its pace in solutions per second).
+  uint128 total_resumed = 0;
   int threads = 0;
   /// True for the last snapshot of the run.
   bool last = false;

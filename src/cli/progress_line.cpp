@@ -1,47 +1,160 @@
 #include "cli/progress_line.hpp"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
 
 namespace nqueens::cli {
 
 std::string format_duration(double seconds) {
   char text[32];
+  if (!(seconds >= 0)) seconds = 0;
   if (seconds < 60) {
     std::snprintf(text, sizeof text, "%.1fs", seconds);
   } else if (seconds < 3600) {
     const long s = std::lround(seconds);
     std::snprintf(text, sizeof text, "%ldm%02lds", s / 60, s % 60);
-  } else {
+  } else if (seconds < 86400) {
     const long m = std::lround(seconds / 60);
     std::snprintf(text, sizeof text, "%ldh%02ldm", m / 60, m % 60);
+  } else {
+    const long h = std::lround(seconds / 3600);
+    std::snprintf(text, sizeof text, "%ldd%02ldh", h / 24, h % 24);
   }
   return text;
 }
 
-std::string format_progress(const progress& p) {
-  char text[256];
-  const std::string eta = p.eta_seconds ? "ETA " + format_duration(*p.eta_seconds) : "ETA --";
-  std::snprintf(text, sizeof text, "%5.1f%%  %s elapsed  %s  %s solutions  %zu/%zu subproblems  %d thread%s",
-                100.0 * p.fraction, format_duration(p.elapsed_seconds).c_str(), eta.c_str(),
-                to_string(p.total_so_far).c_str(), p.finished, p.subproblems, p.threads, p.threads == 1 ? "" : "s");
+std::string format_scaled(double value) {
+  char text[32];
+  if (!(value >= 0)) value = 0;
+  if (value < 1000) {
+    std::snprintf(text, sizeof text, "%.0f", value);
+    return text;
+  }
+  constexpr std::array<const char*, 6> prefixes = {"k", "M", "G", "T", "P", "E"};
+  std::size_t k = 0;
+  value /= 1000;
+  while (value >= 999.5 && k + 1 < prefixes.size()) {
+    value /= 1000;
+    ++k;
+  }
+  std::snprintf(text, sizeof text,
+                value < 9.995   ? "%.2f %s"
+                : value < 99.95 ? "%.1f %s"
+                                : "%.0f %s",
+                value, prefixes[k]);
   return text;
 }
+
+std::string format_grouped(std::uint64_t value) {
+  std::string digits = std::to_string(value);
+  for (std::size_t at = digits.size(); at > 3; at -= 3) digits.insert(at - 3, 1, ',');
+  return digits;
+}
+
+std::string format_progress(const progress& p, int width) {
+  char percent[16];
+  std::snprintf(percent, sizeof percent, "%5.1f%%", 100.0 * std::clamp(p.fraction, 0.0, 1.0));
+  const double counted = static_cast<double>(p.total_so_far - p.total_resumed);
+  // The fields in the order they are shown; `rank` says which go first when
+  // the line is narrow (0 stays always).
+  struct field {
+    int rank;
+    std::string text;
+    bool bar = false;
+  };
+  std::vector<field> fields = {
+      {0, percent},
+      {2, "", true},
+      {1, p.eta_seconds ? "ETA " + format_duration(*p.eta_seconds) : "ETA --"},
+      {5, format_duration(p.elapsed_seconds) + " elapsed"},
+      {3, format_scaled(static_cast<double>(p.total_so_far)) + " solutions"},
+      {4, p.elapsed_seconds > 0 && counted > 0 ? format_scaled(counted / p.elapsed_seconds) + "/s" : ""},
+      {6, format_grouped(p.finished) + "/" + format_grouped(p.subproblems) + " subproblems"},
+      {7, std::to_string(p.threads) + (p.threads == 1 ? " thread" : " threads")},
+  };
+  constexpr std::size_t separator = 2, bar_least = 10, bar_most = 30;
+  const auto shown = [&](const field& f) { return f.bar ? width > 0 : !f.text.empty(); };
+  const auto size_of = [&](const field& f) { return f.bar ? bar_least + 2 : f.text.size(); };
+  // Greedy by rank: a field is kept when it still fits beside those kept.
+  const std::size_t limit = width > 0 ? static_cast<std::size_t>(width) : SIZE_MAX;
+  std::vector<bool> kept(fields.size(), false);
+  std::size_t used = 0;
+  for (int rank = 0; rank <= 7; ++rank) {
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      if (fields[k].rank != rank || !shown(fields[k])) continue;
+      const std::size_t size = size_of(fields[k]) + (used == 0 ? 0 : separator);
+      if (rank == 0 || (limit >= used && size <= limit - used)) {
+        kept[k] = true;
+        used += size;
+      }
+    }
+  }
+  std::string line;
+  for (std::size_t k = 0; k < fields.size(); ++k) {
+    if (!kept[k]) continue;
+    if (!line.empty()) line.append(fields[k].bar ? 1 : separator, ' ');
+    if (fields[k].bar) {
+      // The room left widens the bar, up to bar_most.
+      const std::size_t inner = bar_least + std::min(bar_most - bar_least, limit - std::min(limit, used));
+      const auto filled = static_cast<std::size_t>(std::floor(std::clamp(p.fraction, 0.0, 1.0) * inner));
+      line += '[' + std::string(filled, '#') + std::string(inner - filled, '.') + ']';
+    } else {
+      line += fields[k].text;
+    }
+  }
+  if (line.size() > limit) line.resize(limit);  // narrower than the percent alone
+  return line;
+}
+
+int terminal_columns(int fd) {
+  winsize size{};
+  if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  if (const char* columns = std::getenv("COLUMNS")) {
+    const int value = std::atoi(columns);
+    if (value > 0) return value;
+  }
+  return 80;
+}
+
+bool terminal_takes_escapes() {
+  const char* term = std::getenv("TERM");
+  return term != nullptr && *term != '\0' && std::strcmp(term, "dumb") != 0;
+}
+
+progress_printer::progress_printer(bool terminal, int fd)
+    : terminal_(terminal), escapes_(terminal && terminal_takes_escapes()), fd_(fd) {}
 
 void progress_printer::operator()(const progress& p) {
+  std::FILE* out = stderr;
   if (terminal_) {
-    // \r and erase-to-end redraw the line; the last snapshot clears it so the
-    // result starts on a clean line.
-    if (p.last) {
-      std::fputs("\r\033[K", stderr);
+    // One column is left free: a line that fills the last one makes some
+    // terminals wrap, and the next \r would redraw only the new row.
+    const int width = std::max(1, terminal_columns(fd_) - 1);
+    const std::string line = p.last ? std::string() : format_progress(p, width);
+    if (escapes_) {
+      std::fprintf(out, "\r%s\033[K", line.c_str());
     } else {
-      std::fprintf(stderr, "\r\033[K%s", format_progress(p).c_str());
+      // No erase-line: spaces cover what the last line left, then \r
+      // returns to where the next one starts.
+      const std::size_t cover = drawn_ > line.size() ? drawn_ - line.size() : 0;
+      std::fprintf(out, "\r%s%s", line.c_str(), std::string(cover, ' ').c_str());
+      if (cover > 0 || p.last) std::fputc('\r', out);
+      if (cover > 0 && !p.last) std::fprintf(out, "%s", line.c_str());
     }
+    drawn_ = line.size();
   } else if (p.last || p.elapsed_seconds >= next_plain_) {
     next_plain_ = p.elapsed_seconds + 10.0;
-    std::fprintf(stderr, "progress: %s\n", format_progress(p).c_str());
+    std::fprintf(out, "progress: %s\n", format_progress(p).c_str());
   }
-  std::fflush(stderr);
+  std::fflush(out);
 }
 
 }  // namespace nqueens::cli

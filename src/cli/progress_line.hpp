@@ -1,29 +1,54 @@
 #pragma once
 
-// The --progress display on stderr: one line redrawn in place on a terminal,
-// or a plain line every 10 seconds when stderr is a file or a pipe.
+// The --progress display on stderr. On a terminal: one line redrawn in place,
+// cut to the terminal's width (read at every redraw, so a resize is followed)
+// by dropping the least useful fields first, with a bar where there is room;
+// where TERM says the terminal takes no escape sequences (dumb, or unset), it
+// is redrawn with a carriage return and spaces alone. Elsewhere (a file, a
+// pipe, a batch log): a plain line every 10 seconds.
 
+#include <cstdint>
 #include <string>
 
 #include "nqueens/progress.hpp"
 
 namespace nqueens::cli {
 
-/// "42.3%  1m12s elapsed  ETA 1m38s  123456789 solutions  4212/13070 subproblems  2 threads"
-std::string format_progress(const progress& p);
+/// Within `width` characters (0: no limit and no bar, for logs), e.g.
+/// " 42.3% [#####.......] ETA 1m38s  1m12s elapsed  14.8 G solutions  206 M/s
+/// 4,212/13,070 subproblems  2 threads". Fields are kept in the order percent,
+/// ETA, bar, solutions, pace, elapsed, subproblems, threads while they fit.
+std::string format_progress(const progress& p, int width = 0);
 
-/// Seconds as "8.2s", "1m12s" or "3h05m".
+/// Seconds as "8.2s", "1m12s", "3h05m" or "2d03h".
 std::string format_duration(double seconds);
+
+/// A count for the eye, three significant digits: "950", "14.8 k", "4.97 G".
+std::string format_scaled(double value);
+
+/// Digits grouped by thousands: "13,070".
+std::string format_grouped(std::uint64_t value);
+
+/// The columns of the terminal on `fd` (TIOCGWINSZ), else $COLUMNS, else 80.
+int terminal_columns(int fd);
+
+/// True when $TERM names a terminal that takes escape sequences: set, and
+/// not "dumb".
+bool terminal_takes_escapes();
 
 class progress_printer {
  public:
-  explicit progress_printer(bool terminal) : terminal_(terminal) {}
+  /// `terminal`: `fd` is a terminal, redrawn in place.
+  explicit progress_printer(bool terminal, int fd = 2);
   /// Prints `p` if it is time to (always on a terminal; every 10 s otherwise).
   void operator()(const progress& p);
 
  private:
   bool terminal_;
+  bool escapes_;
+  int fd_;
   double next_plain_ = 0.0;
+  std::size_t drawn_ = 0;  // characters of the line on screen, for a redraw without escapes
 };
 
 }  // namespace nqueens::cli

@@ -33,6 +33,7 @@ struct run_state {
   std::uint64_t work_total = 0;
   std::uint64_t work_done = 0;
   std::uint64_t work_done_before = 0;  // from the journal
+  uint128 total_before = 0;            // from the journal
   totals sums;                         // the journal's, then each report's
 };
 
@@ -42,6 +43,7 @@ progress snapshot(run_state& st, std::size_t subproblems, int threads, clock_typ
   p.subproblems = subproblems;
   p.finished = st.sums.finished;
   p.total_so_far = st.sums.total;
+  p.total_resumed = st.total_before;
   p.threads = threads;
   p.last = last;
   p.elapsed_seconds = seconds_since(start);
@@ -125,6 +127,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   const bool watch = options.on_progress || journal || options.cancel != nullptr;
   run_state state;
   if (journal) state.sums = journal->held();
+  state.total_before = state.sums.total;
   // Progress weighs subproblems by their estimates; equal ones (the
   // quadrant plan's) need no sum over the plan.
   const bool weighed = options.on_progress && !p.uniform_work();
