@@ -2,23 +2,59 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "nqueens/threads.hpp"
 
 namespace nqueens::cli {
 
+namespace {
+
+// The length of the integer by number_rule at the start of `text`: 0 for none
+// (no digit, or a leading zero followed by more digits).
+std::size_t plain_digits(std::string_view text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  return digits > 1 && text.front() == '0' ? 0 : digits;
+}
+
+}  // namespace
+
 long long parse_integer(std::string_view text, std::string_view what, long long lo, long long hi) {
   const std::string range = "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
-  long long value = 0;
-  const char* first = text.data();
-  const char* last = text.data() + text.size();
-  if (!text.empty() && text.front() == '+') ++first;  // from_chars rejects a leading '+'
-  const auto [end, error] = std::from_chars(first, last, value);
-  if (text.empty() || error == std::errc::invalid_argument || end != last) {
-    throw usage_error("invalid " + std::string(what) + " '" + std::string(text) + "': " + range);
+  const std::size_t digits = plain_digits(text);
+  if (!text.empty() && text.front() == '-' && plain_digits(text.substr(1)) == text.size() - 1) {
+    throw usage_error(std::string(what) + " " + std::string(text) + " is out of range: " + range);
   }
+  if (digits == 0 || digits != text.size()) {
+    throw usage_error("invalid " + std::string(what) + " '" + std::string(text) + "': " + range + ", in " +
+                      number_rule);
+  }
+  long long value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error == std::errc::result_out_of_range || value < lo || value > hi) {
+    throw usage_error(std::string(what) + " " + std::string(text) + " is out of range: " + range);
+  }
+  return value;
+}
+
+double parse_seconds(std::string_view text, std::string_view what, double lo, double hi) {
+  char range[96];
+  std::snprintf(range, sizeof range, "expected seconds from %g to %g", lo, hi);
+  std::size_t digits = plain_digits(text);
+  if (digits > 0 && digits < text.size() && text[digits] == '.') {
+    std::size_t fraction = digits + 1;
+    while (fraction < text.size() && text[fraction] >= '0' && text[fraction] <= '9') ++fraction;
+    digits = fraction > digits + 1 ? fraction : 0;
+  }
+  if (digits == 0 || digits != text.size()) {
+    throw usage_error("invalid " + std::string(what) + " '" + std::string(text) + "': " + range + ", in " +
+                      number_rule + " (a fraction such as 2.5 allowed)");
+  }
+  const double value = std::strtod(std::string(text).c_str(), nullptr);
+  if (!(value >= lo && value <= hi)) {
     throw usage_error(std::string(what) + " " + std::string(text) + " is out of range: " + range);
   }
   return value;
@@ -37,8 +73,7 @@ std::uint64_t parse_byte_size(std::string_view text, std::string_view what) {
     return usage_error("invalid " + std::string(what) + " '" + std::string(text) +
                        "': expected a size such as 512M, 8G or 1T (at least 1M)");
   };
-  std::size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  const std::size_t digits = plain_digits(text);
   if (digits == 0 || digits > 15) throw invalid();
   int shift = 0;
   const std::string_view suffix = text.substr(digits);
@@ -93,7 +128,7 @@ std::vector<std::string> value_option_names(const cxxopts::Options& options) {
 
 bool printed_help(const cxxopts::ParseResult& result, cxxopts::Options& options, const std::string& tail) {
   if (result.count("help") == 0) return false;
-  std::cout << options.help() << '\n' << tail;
+  std::cout << options.help({""}) << '\n' << tail;  // the board size operand has a group of its own, unlisted
   return true;
 }
 
@@ -129,7 +164,7 @@ std::string single_positional(const cxxopts::ParseResult& result, std::string_vi
 }
 
 void add_board_size_operand(cxxopts::Options& options) {
-  options.add_options()("n", "Board size", cxxopts::value<std::vector<std::string>>());
+  options.add_options("operands")("n", "Board size", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"n"});
 }
 

@@ -19,9 +19,19 @@ class usage_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Parses a base-10 integer that must make up all of `text` and lie in
-/// [lo, hi]; `what` names the value in the error ("board size", "--threads").
+/// The one way numbers are written on the command line, for every option and
+/// operand: plain decimal digits, with no sign, no leading zero (but "0"), no
+/// spaces, no base prefix; seconds may add a fraction ("2.5"). Said in the
+/// README and the man page.
+inline constexpr const char* number_rule = "plain decimal digits, no sign, no leading zero";
+
+/// Parses an integer written by number_rule that must lie in [lo, hi];
+/// `what` names the value in the error ("board size", "--threads").
 long long parse_integer(std::string_view text, std::string_view what, long long lo, long long hi);
+
+/// Parses seconds: an integer by number_rule, optionally followed by '.' and
+/// digits, in [lo, hi].
+double parse_seconds(std::string_view text, std::string_view what, double lo, double hi);
 
 /// The smallest board size is_valid_board_size accepts, for messages that
 /// name the range; the library's predicate stays the one rule.

@@ -25,15 +25,16 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
                         cxxopts::value<std::string>())(
       "shard", "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
       cxxopts::value<std::string>())(
-      "checkpoint", "Journal of finished subproblems: resume from it, keep it up to date (fsync every 2 s)",
-      cxxopts::value<std::string>())("checkpoint-interval", "Seconds between journal flushes (fsync)",
-                                     cxxopts::value<std::string>()->default_value("2"))(
       "max-memory",
       "Memory the run may use (the engine's tables, the plan and its lists), e.g. 8G, 512M (default: half the physical "
       "memory)",
-      cxxopts::value<std::string>())("progress", "Show progress on stderr (default when stderr is a terminal)")(
-      "no-progress", "Never show progress");
-  add_shared_options(options, {.threads = worker_threads_help, .engine = "auto", .json = true});
+      cxxopts::value<std::string>());
+  add_long_run_options(options);
+  add_shared_options(options, {.threads = worker_threads_help,
+                               .engine = "auto",
+                               .engine_auto = "the fastest engine for N that fits in --max-memory (by N alone with "
+                                              "--shard, --checkpoint or MPI, so that every part agrees)",
+                               .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
   if (printed_help(result, options, "N is a board size from " + board_size_range() + ".\n\n" + engines_help())) {
@@ -52,10 +53,9 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   if (result.count("max-memory"))
     opts.max_memory = parse_byte_size(result["max-memory"].as<std::string>(), "--max-memory");
   if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
-  if (result.count("checkpoint")) {
-    opts.checkpoint = result["checkpoint"].as<std::string>();
-    if (opts.checkpoint.empty()) throw usage_error("--checkpoint needs a file name");
-  }
+  const long_run_choice long_run = read_long_run_options(result);
+  opts.checkpoint = long_run.checkpoint;
+  opts.checkpoint_interval_seconds = long_run.checkpoint_interval_seconds;
   // A plan that other processes share (shards, a journal resumed elsewhere,
   // MPI ranks) must not depend on this node's memory: auto then goes by n
   // alone, and a node it does not fit refuses rather than count another plan.
@@ -65,22 +65,9 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   } else {
     opts.kind = shared_plan ? shared_plan_engine(request.n) : fastest_engine(request.n, opts.max_memory);
   }
-  {
-    const std::string text = result["checkpoint-interval"].as<std::string>();
-    char* end = nullptr;
-    const double seconds = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' ||
-        !(seconds >= min_checkpoint_interval_seconds && seconds <= max_checkpoint_interval_seconds)) {
-      throw usage_error("invalid --checkpoint-interval '" + text + "': expected seconds from 0.01 to 3600");
-    }
-    opts.checkpoint_interval_seconds = seconds;
-  }
-  if (result.count("progress") && result.count("no-progress")) {
-    throw usage_error("--progress and --no-progress contradict each other");
-  }
-  request.progress_option = result.count("progress") ? 1 : result.count("no-progress") ? -1 : 0;
-  request.terminal = ::isatty(STDERR_FILENO) != 0;
-  request.progress = result.count("progress") != 0 || (request.terminal && result.count("no-progress") == 0);
+  request.progress_option = long_run.progress_option;
+  request.terminal = long_run.terminal;
+  request.progress = long_run.progress;
   request.json = result.count("json") != 0;
   return request;
 }

@@ -23,9 +23,10 @@ int run_plan(const std::vector<std::string>& args) {
       "split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>())(
       "max-memory", "Memory a count may use, as for count: refuse a plan that would need more, e.g. 8G, 512M",
       cxxopts::value<std::string>());
-  add_shared_options(
-      options,
-      {.threads = "Worker threads for --stats (default: all hardware threads)", .engine = "auto", .json = true});
+  add_shared_options(options, {.threads = "Worker threads for --stats (default: all hardware threads)",
+                               .engine = "auto",
+                               .engine_auto = "the fastest engine for N that fits in --max-memory",
+                               .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
   if (printed_help(result, options, engines_help())) return 0;

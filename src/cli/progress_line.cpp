@@ -104,7 +104,8 @@ std::string format_progress(const progress& p, int width) {
     if (fields[k].bar) {
       // The room left widens the bar, up to bar_most.
       const std::size_t inner = bar_least + std::min(bar_most - bar_least, limit - std::min(limit, used));
-      const auto filled = static_cast<std::size_t>(std::floor(std::clamp(p.fraction, 0.0, 1.0) * inner));
+      const auto filled =
+          static_cast<std::size_t>(std::floor(std::clamp(p.fraction, 0.0, 1.0) * static_cast<double>(inner)));
       line += '[' + std::string(filled, '#') + std::string(inner - filled, '.') + ']';
     } else {
       line += fields[k].text;

@@ -3,6 +3,7 @@
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/count.hpp"
@@ -19,8 +20,7 @@ int run_rotational(const std::vector<std::string>& args) {
                            "member of each symmetry class.) 'nqueens count' reports these counts too.");
   options.custom_help("N [options]");
   options.positional_help("");
-  options.add_options()("checkpoint", "Journal of finished subproblems: resume from it, keep it up to date",
-                        cxxopts::value<std::string>());
+  add_long_run_options(options);
   add_shared_options(options, {.threads = worker_threads_help, .engine = "", .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
@@ -32,10 +32,11 @@ int run_rotational(const std::vector<std::string>& args) {
   const int n = board_size_operand(result);
   count_options opts;
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
-  if (result.count("checkpoint")) {
-    opts.checkpoint = result["checkpoint"].as<std::string>();
-    if (opts.checkpoint.empty()) throw usage_error("--checkpoint needs a file name");
-  }
+  const long_run_choice long_run = read_long_run_options(result);
+  opts.checkpoint = long_run.checkpoint;
+  opts.checkpoint_interval_seconds = long_run.checkpoint_interval_seconds;
+  progress_printer printer(long_run.terminal);
+  if (long_run.progress) opts.on_progress = [&printer](const progress& p) { printer(p); };
   install_stop_handlers();
   opts.cancel = &stop_requested();
 

@@ -1,8 +1,9 @@
 #pragma once
 
-// The options several commands share (--threads, --engine, --json, --help),
+// The options several commands share (--threads, --engine, --json, --help,
+// and the long runs' --checkpoint, --checkpoint-interval and --progress),
 // declared once so that their spelling, short forms and help read the same in
-// every command. Header-only: src/CMakeLists.txt lists the CLI's sources.
+// every command.
 
 #include <algorithm>
 #include <cxxopts.hpp>
@@ -24,6 +25,8 @@ struct shared_options {
   /// --engine (-e) default: "auto" (the fastest engine for N) or an engine
   /// name; empty: no --engine.
   std::string engine;
+  /// What "auto" means for this command, naming only options it takes.
+  std::string engine_auto = "the fastest engine for N";
   /// Adds --json.
   bool json = false;
 };
@@ -34,10 +37,7 @@ inline void add_shared_options(cxxopts::Options& options, const shared_options& 
   if (!which.threads.empty()) add("t,threads", which.threads, cxxopts::value<std::string>());
   if (!which.engine.empty()) {
     const std::string choice = which.engine == "auto" ? "auto, " : "";
-    const std::string rule = which.engine == "auto"
-                                 ? "; auto = the fastest engine for N that fits in --max-memory (by N alone with "
-                                   "--shard, --checkpoint or MPI, so that every part agrees)"
-                                 : "";
+    const std::string rule = which.engine == "auto" ? "; auto = " + which.engine_auto : "";
     // cxxopts appends the default.
     add("e,engine", "Counting engine: " + choice + std::string(engine_names()) + rule,
         cxxopts::value<std::string>()->default_value(which.engine));
@@ -45,6 +45,28 @@ inline void add_shared_options(cxxopts::Options& options, const shared_options& 
   if (which.json) add("json", "Print one JSON object instead of text");
   add("h,help", "Show this help");
 }
+
+/// --checkpoint-interval's and --progress's own: a journal's flushes and the
+/// progress display, for the commands that count for long (count, rotational).
+inline void add_long_run_options(cxxopts::Options& options) {
+  options.add_options()(
+      "checkpoint", "Journal of finished subproblems: resume from it, keep it up to date (fsync every 2 s)",
+      cxxopts::value<std::string>())("checkpoint-interval", "Seconds between journal flushes (fsync), 0.01 to 3600",
+                                     cxxopts::value<std::string>()->default_value("2"))(
+      "progress", "Show progress on stderr (default when stderr is a terminal)")("no-progress", "Never show progress");
+}
+
+/// What add_long_run_options' options asked for.
+struct long_run_choice {
+  std::string checkpoint;
+  double checkpoint_interval_seconds = 2;
+  bool progress = false;
+  int progress_option = 0;  ///< +1 --progress, -1 --no-progress, 0 neither
+  bool terminal = false;    ///< stderr is a terminal
+};
+
+/// Reads add_long_run_options' options; throws usage_error.
+long_run_choice read_long_run_options(const cxxopts::ParseResult& result);
 
 /// "Engines:" and one line per engine, for the help of a command with --engine.
 inline std::string engines_help() {

@@ -24,6 +24,7 @@ int run_verify(const std::vector<std::string>& args) {
                            "solutions unchanged by a half and a quarter turn against the published tables.\n"
                            "Exit status 1 when any count differs.");
   options.custom_help("[options]");
+  options.positional_help("");
   options.add_options()("from", "First board size",
                         cxxopts::value<std::string>()->default_value(std::to_string(default_from)))(
       "to", "Last board size", cxxopts::value<std::string>()->default_value(std::to_string(default_to)))(

@@ -38,27 +38,37 @@ std::uint64_t memory_estimate(int n, engine kind, int threads, std::uint64_t max
                   max_memory == 0 ? default_memory_limit() : max_memory);
 }
 
-namespace {
+namespace {}  // namespace
 
-std::string format_bytes(std::uint64_t bytes) {
-  char text[32];
-  const double mib = static_cast<double>(bytes) / (1024.0 * 1024.0);
-  if (mib < 1024) {
-    std::snprintf(text, sizeof text, "%.0f MiB", mib);
+std::string format_bytes(std::uint64_t bytes, int decimals) {
+  char text[48];
+  const auto value = static_cast<double>(bytes);
+  if (decimals > 3 || bytes < 1024) {
+    std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+  } else if (value >= 1024.0 * 1024 * 1024) {
+    std::snprintf(text, sizeof text, "%.*f GiB", 1 + decimals, value / (1024.0 * 1024 * 1024));
+  } else if (value >= 1024.0 * 1024) {
+    std::snprintf(text, sizeof text, "%.*f MiB", decimals, value / (1024.0 * 1024));
   } else {
-    std::snprintf(text, sizeof text, "%.1f GiB", mib / 1024.0);
+    std::snprintf(text, sizeof text, "%.*f KiB", decimals, value / 1024.0);
   }
   return text;
 }
 
-}  // namespace
+int digits_to_tell(std::uint64_t need, std::uint64_t limit) {
+  int decimals = 0;
+  while (decimals <= 3 && format_bytes(need, decimals) == format_bytes(limit, decimals)) ++decimals;
+  return decimals;
+}
 
 void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   if (limit == 0) limit = default_memory_limit();
   const std::uint64_t need = memory_estimate(n, kind, threads, limit);
   if (need <= limit) return;
-  throw memory_limit_error("the " + std::string(to_string(kind)) + " engine needs about " + format_bytes(need) +
-                           " for n = " + std::to_string(n) + ", more than the " + format_bytes(limit) +
+  const int decimals = digits_to_tell(need, limit);
+  throw memory_limit_error("the " + std::string(to_string(kind)) + " engine needs about " +
+                           format_bytes(need, decimals) + " for n = " + std::to_string(n) + ", more than the " +
+                           format_bytes(limit, decimals) +
                            " allowed (--max-memory); choose another --engine, or raise --max-memory");
 }
 
@@ -81,15 +91,17 @@ std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, 
   const std::uint64_t left = lists < limit ? limit - lists : 0;
   const std::uint64_t engine = left > 0 ? memory_estimate(p.board_size(), p.kind(), threads, left) : 0;
   if (lists < limit && engine <= left) return left;
+  const int decimals = digits_to_tell(lists + engine, limit);
   const std::string lists_text =
       "its lists (the plan's " + std::to_string(p.size()) + " subproblems" +
       (shard.whole() ? std::string() : ", shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count)) +
-      ") about " + format_bytes(lists);
+      ") about " + format_bytes(lists, decimals);
   const std::string what = engine > 0 ? "the " + std::string(to_string(p.kind())) + " engine needs about " +
-                                            format_bytes(engine) + " for n = " + std::to_string(p.board_size()) +
-                                            " and " + lists_text
+                                            format_bytes(engine, decimals) +
+                                            " for n = " + std::to_string(p.board_size()) + " and " + lists_text
                                       : "the count of n = " + std::to_string(p.board_size()) + " needs " + lists_text;
-  throw memory_limit_error(what + ", more than the " + format_bytes(limit) +
+  throw memory_limit_error(what + (engine > 0 ? ", together about " + format_bytes(lists + engine, decimals) : "") +
+                           ", more than the " + format_bytes(limit, decimals) +
                            " allowed (--max-memory); choose a smaller --split-depth, another --engine, or raise "
                            "--max-memory");
 }

@@ -833,8 +833,46 @@ TEST(CliCheckTest, UnreadableStandardInputIsNamed) {
   EXPECT_TRUE(closed.out.empty()) << closed.out;
 }
 
-// Items 5 and 6: each message names what the user gave, whole and readable.
-TEST(CliTest, Issue28MessagesNameWhatWasGiven) {
+// One rule for every number on the command line, option or operand: plain
+// decimal digits, no sign, no leading zero, no spaces, no base prefix;
+// seconds may have a fraction. What one option refuses, every option refuses.
+TEST(CliTest, EveryNumberIsReadByTheSameRule) {
+  for (const char* refused : {"count +12",
+                              "count 012",
+                              "count 0x10",
+                              "count 12 --threads 0x2",
+                              "count 12 --threads ' 2'",
+                              "count 12 --threads 02",
+                              "count 12 --checkpoint-interval 0x10",
+                              "count 12 --checkpoint-interval ' 2'",
+                              "count 12 --checkpoint-interval 1e1",
+                              "count 12 --checkpoint-interval .5",
+                              "count 12 --checkpoint-interval 2.",
+                              "count 12 --checkpoint-interval +2",
+                              "count 12 --shard -0/2",
+                              "count 12 --shard 00/2",
+                              "count 12 --shard 0/+2",
+                              "count 12 --max-memory 08G",
+                              "count 12 --split-depth +2",
+                              "verify --to 08",
+                              "scale 8 --threads 1,02",
+                              "list 8 --limit 0x5",
+                              "first 08",
+                              "rotational 12 --checkpoint-interval 0x1"}) {
+    const cli_run r = run_script(std::string("$NQ ") + refused);
+    EXPECT_EQ(r.status, 2) << refused << ": " << r.out << r.err;
+    EXPECT_EQ(lines_in(r.err), 1) << refused << ": " << r.err;
+  }
+  for (const char* accepted : {"count 12 --checkpoint-interval 2.5 --json",
+                               "count 12 --checkpoint-interval 0.01 --json", "count 12 --shard 0/2 --json",
+                               "count 12 --threads 1 --json", "rotational 12 --checkpoint-interval 5 --no-progress"}) {
+    const cli_run r = run_script(std::string("$NQ ") + accepted);
+    EXPECT_EQ(r.status, 0) << accepted << ": " << r.err;
+  }
+}
+
+// Each message names what the user gave, whole and readable.
+TEST(CliTest, MessagesNameWhatWasGiven) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"$NQ first -1", "board size -1 is out of range: expected an integer from 1 to 100000000"},
       {"$NQ check -1", "columns are counted from 0: '-1' is negative"},
@@ -846,11 +884,16 @@ TEST(CliTest, Issue28MessagesNameWhatWasGiven) {
       {"$NQ count 16 --engine mirror --split-depth 12",
        "split depth 12 gives more than 4194304 subproblems for n = 16 (depth 8 already does): "
        "choose a smaller --split-depth"},
-      {"$NQ ' 12'", "invalid board size ' 12': expected an integer from 1 to 32"},
-      {"$NQ '12 '", "invalid board size '12 ': expected an integer from 1 to 32"},
-      {"$NQ scale 8 --threads 1,", "invalid --threads '': expected an integer from 1 to 1024"},
-      {"$NQ scale 8 --threads ,1", "invalid --threads '': expected an integer from 1 to 1024"},
-      {"$NQ scale 8 --threads 1,,2", "invalid --threads '': expected an integer from 1 to 1024"},
+      {"$NQ ' 12'",
+       "invalid board size ' 12': expected an integer from 1 to 32, in plain decimal digits, no sign, no leading zero"},
+      {"$NQ '12 '",
+       "invalid board size '12 ': expected an integer from 1 to 32, in plain decimal digits, no sign, no leading zero"},
+      {"$NQ scale 8 --threads 1,",
+       "invalid --threads '': expected an integer from 1 to 1024, in plain decimal digits, no sign, no leading zero"},
+      {"$NQ scale 8 --threads ,1",
+       "invalid --threads '': expected an integer from 1 to 1024, in plain decimal digits, no sign, no leading zero"},
+      {"$NQ scale 8 --threads 1,,2",
+       "invalid --threads '': expected an integer from 1 to 1024, in plain decimal digits, no sign, no leading zero"},
   };
   for (const auto& [script, message] : cases) {
     const cli_run r = run_script(script);
@@ -884,7 +927,9 @@ INSTANTIATE_TEST_SUITE_P(
     BadInputs, CliBadInputTest,
     ::testing::Values(
         bad_input{"count", "missing board size"},
-        bad_input{"count abc", "invalid board size 'abc': expected an integer from 1 to 32"},
+        bad_input{"count abc",
+                  "invalid board size 'abc': expected an integer from 1 to 32, in plain decimal digits, no sign, no "
+                  "leading zero"},
         bad_input{"count 0", "board size 0 is out of range: expected an integer from 1 to 32"},
         bad_input{"count -4", "board size -4 is out of range"}, bad_input{"-4", "board size -4 is out of range"},
         bad_input{"count 33", "board size 33 is out of range"},
@@ -917,7 +962,7 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"scale 10 --csv /dev/null", "cannot write --csv file '/dev/null': not a regular file"},
         bad_input{"scale", "missing board size"}, bad_input{"plan 40", "board size 40 is out of range"},
         bad_input{"count 10 --checkpoint /nonexistent-dir/q.ckpt", "cannot create checkpoint"},
-        bad_input{"count 10 --checkpoint-interval 0", "invalid --checkpoint-interval '0'"},
+        bad_input{"count 10 --checkpoint-interval 0", "--checkpoint-interval 0 is out of range"},
         bad_input{"count 10 --progress --no-progress", "contradict"},
         bad_input{"count 10 --shard 4/4", "shard index I 4 is out of range: expected an integer from 0 to 3"},
         bad_input{"count 10 --shard 1", "invalid --shard '1': expected I/M"},

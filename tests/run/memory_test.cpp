@@ -63,6 +63,32 @@ TEST(MemoryTest, RunMemoryLeavesTheEngineWhatTheListsDoNotTake) {
   EXPECT_NO_THROW(check_run_memory(p, smallest + lists, 1));
 }
 
+// A refusal's two figures never read alike, however close they are: "about
+// 12 MiB ... more than the 12 MiB allowed" told the user nothing.
+TEST(MemoryTest, RefusalsTellTheNeedFromTheLimit) {
+  EXPECT_EQ(format_bytes(12 << 20), "12 MiB");
+  EXPECT_EQ(format_bytes(3u << 30), "3.0 GiB");
+  EXPECT_EQ(format_bytes(300 << 10), "300 KiB");
+  EXPECT_EQ(format_bytes(1000), "1000 bytes");
+  EXPECT_EQ(format_bytes((12 << 20) + 1, 4), "12582913 bytes");
+  EXPECT_EQ(digits_to_tell(12 << 20, 12 << 20), 4);
+  EXPECT_EQ(digits_to_tell(13 << 20, 12 << 20), 0);
+  const std::uint64_t need = memory_estimate(18, engine::quadrant, 1, 1);
+  for (const std::uint64_t limit : {need - 1, need - 1000, need - (std::uint64_t{1} << 19), need / 2}) {
+    try {
+      check_memory(18, engine::quadrant, limit, 1);
+      ADD_FAILURE() << "accepted " << limit << " for " << need;
+    } catch (const memory_limit_error& e) {
+      const std::string what = e.what();
+      const std::size_t about = what.find("needs about ") + 12;
+      const std::string need_text = what.substr(about, what.find(" for n") - about);
+      const std::size_t than = what.find("more than the ") + 14;
+      const std::string limit_text = what.substr(than, what.find(" allowed") - than);
+      EXPECT_NE(need_text, limit_text) << what;
+    }
+  }
+}
+
 // count() refuses before it allocates the lists or creates a journal.
 TEST(MemoryTest, CountRefusesListsPastTheBoundBeforeTheJournal) {
   const fs::path journal = fs::temp_directory_path() / ("nqueens-memory-" + std::to_string(::getpid()) + ".ckpt");

@@ -197,7 +197,7 @@ extern const engine_definition quadrant_engine = {
     .name = "quadrant",
     .summary =
         "half boards joined from quarter-board tables, disjoint (north, south) pairs counted 512 at a time "
-        "(fastest from n = 16; needs memory, see --max-memory)",
+        "(fastest from n = 16; needs the most memory)",
     .counts_unique = false,
     .max_board_size = max_quadrant_board_size,
     // Measured one thread (best of 3, `nqueens count N --engine E -t 1`):
