@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -1113,6 +1114,80 @@ TEST(CliProgressTest, TheLineFitsTheTerminalAndRedrawsInPlace) {
     ASSERT_GE(pieces.size(), 2u) << d.before;
     for (const std::string& piece : pieces) EXPECT_LE(piece.size(), 79u) << piece;
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The long options a command's --help lists (its own parser's list).
+std::set<std::string> options_in_help(const std::string& help) {
+  std::set<std::string> options;
+  std::istringstream lines(help);
+  for (std::string line; std::getline(lines, line);) {
+    std::size_t at = std::string::npos;
+    if (line.rfind("  -", 0) == 0 && line.size() > 6 && line.compare(4, 4, ", --") == 0) at = 6;
+    if (line.rfind("      --", 0) == 0) at = 6;
+    if (at == std::string::npos) continue;
+    const std::size_t end = line.find_first_not_of("abcdefghijklmnopqrstuvwxyz-", at + 2);
+    options.insert(line.substr(at, end - at));
+  }
+  return options;
+}
+
+const std::vector<std::string> every_command = {"count", "verify", "scale", "rotational", "plan",
+                                                "merge", "list",   "first", "check"};
+
+// Help, completion and man page agree with what each command takes: every
+// option a help text mentions is one its command takes; the completion
+// offers exactly the options of each command's help; the man page names
+// every option, and none that no command takes.
+TEST(CliTest, HelpCompletionAndManPageAgreeWithTheCommands) {
+  std::set<std::string> all = {"--version"};
+  for (const std::string& command : every_command) {
+    SCOPED_TRACE(command);
+    const cli_run help = run_cli(command + " --help");
+    ASSERT_EQ(help.status, 0);
+    const std::set<std::string> taken = options_in_help(help.out);
+    EXPECT_TRUE(taken.contains("--help"));
+    all.insert(taken.begin(), taken.end());
+    // Mentioned anywhere in the text, the description of another option
+    // included; a quoted command line ('nqueens count N --shard I/M') is
+    // another command's.
+    std::string text = help.out;
+    for (std::size_t open; (open = text.find('\'')) != std::string::npos;) {
+      const std::size_t close = text.find('\'', open + 1);
+      text.erase(open, close == std::string::npos ? std::string::npos : close - open + 1);
+    }
+    for (std::size_t at = text.find("--"); at != std::string::npos; at = text.find("--", at + 2)) {
+      const std::size_t end = text.find_first_not_of("abcdefghijklmnopqrstuvwxyz-", at + 2);
+      const std::string mentioned = text.substr(at, end - at);
+      EXPECT_TRUE(taken.contains(mentioned)) << mentioned << " is mentioned but not taken";
+    }
+    EXPECT_EQ(help.out.find("\n  -n "), std::string::npos) << "the operand is listed as an option";
+    EXPECT_EQ(help.out.find("positional parameters"), std::string::npos);
+    // The completion, sourced into bash, completing "nqueens COMMAND --".
+    const cli_run completion = run_cli_command(
+        "bash -c 'source " NQUEENS_SOURCE_DIR "/packaging/nqueens.bash-completion; COMP_WORDS=(" NQUEENS_CLI_PATH " " +
+        command + " --); COMP_CWORD=2; _nqueens; printf \"%s\\n\" \"${COMPREPLY[@]}\"'");
+    ASSERT_EQ(completion.status, 0) << completion.err;
+    std::set<std::string> offered;
+    std::istringstream words(completion.out);
+    for (std::string word; words >> word;) offered.insert(word);
+    EXPECT_EQ(offered, taken);
+  }
+  std::set<std::string> in_man;
+  const std::string man = slurp(NQUEENS_SOURCE_DIR "/packaging/nqueens.1");
+  for (std::size_t at = man.find("\\-\\-"); at != std::string::npos; at = man.find("\\-\\-", at + 4)) {
+    std::string name = "--";
+    std::size_t k = at + 4;
+    while (k < man.size() && ((man[k] >= 'a' && man[k] <= 'z') || man.compare(k, 2, "\\-") == 0)) {
+      name += man[k] == '\\' ? '-' : man[k];
+      k += man[k] == '\\' ? 2 : 1;
+    }
+    in_man.insert(name);
+  }
+  EXPECT_EQ(in_man, all);
 }
 
 }  // namespace
