@@ -1,17 +1,103 @@
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/shared_options.hpp"
+#include "cli/signals.hpp"
+#include "nqueens/estimate.hpp"
 #include "nqueens/isa.hpp"
+#include "nqueens/known_counts.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/scaling.hpp"
 #include "nqueens/threads.hpp"
 
 namespace nqueens::cli {
+namespace {
+
+// "2.31e+14 +- 3.5%" style, for a projection and its error.
+std::string with_error(double value, double error, const char* format) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  char share[32];
+  std::snprintf(share, sizeof share, " +- %.1f%%", value > 0 ? 100.0 * error / value : 0.0);
+  return std::string(text) + share;
+}
+
+// `plan N --estimate`: samples the plan and prints the projection.
+int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& result, int threads, bool json,
+                   std::uint64_t engine_memory) {
+  estimate_options eo;
+  eo.threads = threads;
+  eo.seconds = parse_seconds(result["estimate-seconds"].as<std::string>(), "--estimate-seconds", 0.1, 3600);
+  eo.max_memory = engine_memory;
+  int cores = 0;
+  if (result.count("cores"))
+    cores = static_cast<int>(parse_integer(result["cores"].as<std::string>(), "--cores", 1, 100000000));
+  install_stop_handlers();
+  eo.cancel = &stop_requested();
+  const cost_estimate e = estimate_cost(p, eo);
+  const int n = p.board_size();
+  const std::optional<uint128> published = published_total(n);
+  // How many standard errors the sample's Q(n) is off the published value
+  // (negative: no published value or no spread to measure it by).
+  const double off =
+      published && e.total_error > 0 ? std::abs(e.total - static_cast<double>(*published)) / e.total_error : -1.0;
+  if (json) {
+    o.add("threads", e.threads)
+        .add("sample_seconds", e.sample_seconds)
+        .add("setup_seconds", e.setup_seconds)
+        .add("sample_runs", e.runs)
+        .add("run_length", e.run_length)
+        .add("sampled_subproblems", e.sampled)
+        .add("thread_hours", e.thread_seconds / 3600)
+        .add("thread_hours_error", e.thread_seconds_error / 3600)
+        .add("wall_seconds", e.wall_seconds(e.threads))
+        .add("wall_seconds_error", e.thread_seconds_error / e.threads);
+    if (cores > 0) {
+      o.add("cores", cores)
+          .add("wall_seconds_on_cores", e.wall_seconds(cores))
+          .add("wall_seconds_on_cores_error", e.thread_seconds_error / cores);
+    }
+    o.add("projected_total", e.total).add("projected_total_error", e.total_error);
+    std::cout << o.str() << '\n';
+    return 0;
+  }
+  std::printf("plan for n = %d: engine %s, split depth %d, %s subproblems, fingerprint %s\n", n,
+              std::string(to_string(p.kind())).c_str(), p.split_depth(), format_grouped(p.size()).c_str(),
+              format_fingerprint(p.fingerprint()).c_str());
+  std::printf(
+      "estimate from %.1f s of sampling on %d thread%s: %s random draws of %zu subproblem%s, the tables "
+      "built in %s\n",
+      e.sample_seconds, e.threads, e.threads == 1 ? "" : "s", format_grouped(e.runs).c_str(), e.run_length,
+      e.run_length == 1 ? "" : "s", format_duration(e.setup_seconds).c_str());
+  std::printf("  whole count          %s thread-hours (one standard error)\n",
+              with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str());
+  std::printf("  here, %2d thread%s      about %s wall, the tables included\n", e.threads, e.threads == 1 ? " " : "s",
+              format_duration(e.wall_seconds(e.threads)).c_str());
+  if (cores > 0) {
+    std::printf("  on %d core%s%*s about %s wall\n", cores, cores == 1 ? "" : "s",
+                std::max(1, 15 - static_cast<int>(std::to_string(cores).size()) - (cores == 1 ? 0 : 1)), "",
+                format_duration(e.wall_seconds(cores)).c_str());
+  }
+  std::printf("  Q(%d) from the sample %s", n, with_error(e.total, e.total_error, "%.4g").c_str());
+  if (off >= 0) {
+    std::printf("; published %s, %.1f errors off\n", to_string(*published).c_str(), off);
+  } else {
+    std::printf("\n");
+  }
+  std::printf("  (every thread busy to the end; a count's last subproblems leave some idle)\n");
+  return 0;
+}
+
+}  // namespace
 
 int run_plan(const std::vector<std::string>& args) {
   cxxopts::Options options("nqueens plan",
@@ -20,7 +106,13 @@ int run_plan(const std::vector<std::string>& args) {
   options.custom_help("N [options]");
   options.positional_help("");
   options.add_options()("stats", "Run the plan and report per-subproblem times and the speed-up bound")(
-      "split-depth", "Leading rows fixed per subproblem (default: automatic)", cxxopts::value<std::string>())(
+      "estimate",
+      "Sample the plan on every thread and project what the whole count will cost: thread-hours, and wall time "
+      "here and on --cores")("estimate-seconds", "Seconds to sample for --estimate, 0.1 to 3600",
+                             cxxopts::value<std::string>()->default_value("10"))(
+      "cores", "With --estimate, also project the wall time on this many cores (a cluster, say)",
+      cxxopts::value<std::string>())("split-depth", "Leading rows fixed per subproblem (default: automatic)",
+                                     cxxopts::value<std::string>())(
       "max-memory", "Memory a count may use, as for count: refuse a plan that would need more, e.g. 8G, 512M",
       cxxopts::value<std::string>());
   add_shared_options(options, {.threads = "Worker threads for --stats (default: all hardware threads)",
@@ -62,6 +154,13 @@ int run_plan(const std::vector<std::string>& args) {
       .add("plan_fingerprint", fingerprint);
   const std::uint64_t memory = memory_estimate(n, p.kind(), threads, engine_memory) + run_lists_estimate(p);
   if (memory > 0) o.add("memory_estimate_bytes", memory);
+  if (result.count("estimate")) {
+    if (result.count("stats")) throw usage_error("--estimate and --stats are two ways to time the plan: give one");
+    return print_estimate(p, o, result, threads, json, engine_memory);
+  }
+  if (result.count("estimate-seconds") || result.count("cores")) {
+    throw usage_error("--estimate-seconds and --cores go with --estimate");
+  }
   if (!result.count("stats")) {
     if (json) {
       std::cout << o.str() << '\n';

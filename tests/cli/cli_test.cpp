@@ -1191,3 +1191,34 @@ TEST(CliTest, HelpCompletionAndManPageAgreeWithTheCommands) {
 }
 
 }  // namespace
+
+namespace {
+
+// `plan N --estimate` samples for about the time asked and projects the
+// count's thread-hours and wall time, here and on --cores, in text and JSON;
+// it goes with no --stats, and --cores or --estimate-seconds with it alone.
+TEST(CliTest, PlanEstimateProjectsTheCost) {
+  cli_run r = run_cli("plan 16 --estimate --estimate-seconds 0.5 --cores 64 --threads 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("estimate from 0."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("thread-hours (one standard error)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("here,  2 threads      about "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("on 64 cores"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Q(16) from the sample "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("published 14772512, "), std::string::npos) << r.out;
+  r = run_cli("plan 16 --estimate --estimate-seconds 0.5 --cores 64 --json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* key : {"\"thread_hours\":", "\"thread_hours_error\":", "\"wall_seconds\":", "\"cores\":64,",
+                          "\"wall_seconds_on_cores\":", "\"projected_total\":", "\"sample_runs\":"}) {
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+  }
+  EXPECT_EQ(lines_in(r.out), 1);
+  for (const char* bad : {"plan 16 --estimate --stats", "plan 16 --cores 4", "plan 16 --estimate-seconds 2",
+                          "plan 16 --estimate --estimate-seconds 0", "plan 16 --estimate --cores 0"}) {
+    r = run_cli(bad);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_EQ(lines_in(r.err), 1) << bad << ": " << r.err;
+  }
+}
+
+}  // namespace

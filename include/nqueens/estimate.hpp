@@ -1,0 +1,71 @@
+#pragma once
+
+/// \file
+/// What a count will cost, before it is run: random runs of the plan's
+/// subproblems are counted for a bounded time on every thread, and their mean
+/// CPU time per subproblem, times the plan's size, projects the whole count's
+/// thread-hours. A plan is indexed, so runs from uniformly random starts are
+/// an unbiased sample; each run's own mean is one draw, and the spread of the
+/// draws gives the estimate's standard error (docs/reach.md).
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "nqueens/isa.hpp"
+#include "nqueens/plan.hpp"
+
+namespace nqueens {
+
+/// How to sample a plan.
+struct estimate_options {
+  /// Threads sampling at once (0: every hardware thread): the CPU time of a
+  /// subproblem is measured as a count on that many threads would pay it.
+  int threads = 0;
+  /// Wall-clock seconds to sample for, the tables' build not included; a
+  /// subproblem that has begun is finished, so the budget may be passed by
+  /// one subproblem per thread.
+  double seconds = 10;
+  /// Stop after this many runs, whatever the time (0: the time alone). Runs
+  /// are drawn in a fixed order from `seed`, so a fixed number is the same
+  /// sample on every machine.
+  std::size_t max_runs = 0;
+  std::uint64_t seed = 1;
+  /// Bytes the engine may use (0: default_memory_limit()), as for count().
+  std::uint64_t max_memory = 0;
+  std::optional<isa> kernels;
+  /// When set and true, sampling stops (the table build too: run_cancelled).
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+/// A projection of a whole count from a sample. Errors are one standard
+/// error (about a 68% interval; twice it, about 95%).
+struct cost_estimate {
+  std::size_t subproblems = 0;  ///< the plan's, what was sampled from
+  std::size_t runs = 0;         ///< draws
+  std::size_t sampled = 0;      ///< subproblems counted
+  std::size_t run_length = 0;   ///< consecutive subproblems a draw counts
+  int threads = 0;
+  double sample_seconds = 0;  ///< wall-clock seconds spent sampling
+  double setup_seconds = 0;   ///< building the engine's tables, paid once by a count
+  /// CPU seconds of the whole count, and its error.
+  double thread_seconds = 0;
+  double thread_seconds_error = 0;
+  /// Q(n) projected the same way: a check on the sample against the
+  /// published value (a count's subproblems sum to it exactly).
+  double total = 0;
+  double total_error = 0;
+
+  /// Wall-clock seconds of the count on `cores` threads, the tables' build
+  /// included, were every thread busy to the end.
+  double wall_seconds(int cores) const noexcept;
+};
+
+/// Samples `p` as estimate_options says. Throws std::invalid_argument for a
+/// thread count outside 0..max_threads, seconds that are not finite and
+/// positive, or a plan without subproblems to sample; isa_error and
+/// run_cancelled as run_context does.
+cost_estimate estimate_cost(const plan& p, const estimate_options& options = {});
+
+}  // namespace nqueens
