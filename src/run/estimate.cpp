@@ -43,9 +43,7 @@ std::pair<double, double> mean_and_error(const std::vector<double>& x) {
 // quarter lists, which a real run builds once for several: a lone index
 // would pay for them alone. From n = 26 on, building them is about 2% of a
 // subproblem (docs/reach.md), and single indices spread the sample wider.
-std::size_t run_length_for(const plan& p) {
-  return p.uniform_work() && p.board_size() < 26 ? 4 : 1;
-}
+std::size_t run_length_for(const plan& p) { return p.uniform_work() && p.board_size() < 26 ? 4 : 1; }
 
 }  // namespace
 

@@ -1,0 +1,82 @@
+// `nqueens check`: placements from operands and standard input.
+
+#include "support/cli_run.hpp"
+
+namespace nqueens::test {
+namespace {
+
+TEST(CliCheckTest, SolutionExitsZero) {
+  const cli_run r = run_cli("check 1 3 0 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "solution: 4 queens, no two attack each other\n");
+  EXPECT_EQ(run_cli("check '(1, 3, 0, 2)'").status, 0);
+  EXPECT_EQ(run_cli("check 1,3,0,2").status, 0);
+}
+
+TEST(CliCheckTest, AttackingQueensAreNamedAndExitOne) {
+  const cli_run r = run_cli("check '(1, 1, 0, 2)'");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("rows 0 and 1: same column (1)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rows 1 and 2: same anti-diagonal (columns 1 and 0)"), std::string::npos) << r.out;
+}
+
+TEST(CliCheckTest, StdinLinesAreCheckedOneByOne) {
+  const cli_run r = run_script("printf '1 3 0 2\\n\\n0 1\\n' | $NQ check");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("line 3: not a solution"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 placements checked: 1 is not a solution"), std::string::npos) << r.out;
+}
+
+// Separate placements are never merged into one board.
+TEST(CliCheckTest, EachOperandIsAPlacementOfItsOwn) {
+  const cli_run two = run_cli("check '1 3 0 2' '2 0 3 1'");
+  EXPECT_EQ(two.status, 0) << two.err;
+  EXPECT_EQ(two.out, "2 placements checked: all are solutions\n");
+  const cli_run bad = run_cli("check '1 3 0 2' '(1, 1)'");
+  EXPECT_EQ(bad.status, 1) << bad.err;
+  EXPECT_EQ(bad.out,
+            "placement 2: not a solution: 1 pair of queens attack each other\n"
+            "  rows 0 and 1: same column (1)\n"
+            "2 placements checked: 1 is not a solution\n");
+  // Lines inside one operand are placements too: `check "$(nqueens list 6)"`.
+  const cli_run lines = run_script("$NQ check \"$($NQ list 6)\"");
+  EXPECT_EQ(lines.status, 0) << lines.err;
+  EXPECT_EQ(lines.out, "4 placements checked: all are solutions\n");
+  // Operands that are not each a whole placement are one, as the shell split
+  // it: numbers, the tool's own output unquoted, a bracket or comma per word.
+  for (const char* split :
+       {"check 2 0 3 1", "check 1, 3, 0, 2", "check [1 3 0 2]", "check 1 3 '0 2'", "check '(1,' 3, 0, '2)'"}) {
+    const cli_run r = run_cli(split);
+    EXPECT_EQ(r.status, 0) << split << ": " << r.err;
+    EXPECT_EQ(r.out, "solution: 4 queens, no two attack each other\n") << split;
+  }
+  const cli_run first = run_script("$NQ check $($NQ first 8)");
+  EXPECT_EQ(first.status, 0) << first.err;
+  EXPECT_EQ(first.out, "solution: 8 queens, no two attack each other\n");
+}
+
+// A lone CR ends a line, as on a terminal; CRLF stays one line break.
+TEST(CliCheckTest, ALoneCarriageReturnEndsALine) {
+  for (const char* input : {"1 3 0 2\\r2 0 3 1\\n", "1 3 0 2\\r\\n2 0 3 1\\r\\n", "1 3 0 2\\r2 0 3 1"}) {
+    const cli_run r = run_script(std::string("printf '") + input + "' | $NQ check");
+    EXPECT_EQ(r.status, 0) << input << ": " << r.err;
+    EXPECT_EQ(r.out, "2 placements checked: all are solutions\n") << input;
+  }
+  const cli_run numbered = run_script("printf '1 3 0 2\\r\\r\\n0 1\\r\\n' | $NQ check");
+  EXPECT_EQ(numbered.status, 1) << numbered.err;
+  EXPECT_EQ(numbered.out.rfind("line 3: not a solution", 0), 0u) << numbered.out;
+}
+
+// A standard input that cannot be read is a failure (exit 3) that says why.
+TEST(CliCheckTest, UnreadableStandardInputIsNamed) {
+  const cli_run directory = run_script("$NQ check < /tmp");
+  EXPECT_EQ(directory.status, 3);
+  EXPECT_EQ(directory.err, "nqueens: cannot read standard input: Is a directory\n");
+  const cli_run closed = run_script("$NQ check <&-");
+  EXPECT_EQ(closed.status, 3);
+  EXPECT_EQ(closed.err, "nqueens: cannot read standard input: Bad file descriptor\n");
+  EXPECT_TRUE(closed.out.empty()) << closed.out;
+}
+
+}  // namespace
+}  // namespace nqueens::test

@@ -1,0 +1,182 @@
+// `nqueens count` run as users run it: totals, JSON, engines, journals under signals and full disks.
+
+#include "support/cli_run.hpp"
+
+namespace nqueens::test {
+namespace {
+
+TEST(CliTest, CountPrintsVerifiedTotal) {
+  const cli_run r = run_cli("count 8 --threads 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(8) = 92"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 threads"), std::string::npos) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(CliTest, BareNumberIsShorthandForCount) {
+  const cli_run r = run_cli("10");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(10) = 724"), std::string::npos) << r.out;
+}
+
+TEST(CliTest, CountJsonIsOneObjectWithExactTotal) {
+  const cli_run r = run_cli("count 9 --json -t 1");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_in(r.out), 1);
+  EXPECT_EQ(r.out.front(), '{');
+  for (const char* field : {"\"n\":9", "\"total\":352", "\"threads\":1", "\"verified\":true",
+                            "\"seconds\":", "\"engine\":\"symmetric\"", "\"unique\":46"}) {
+    EXPECT_NE(r.out.find(field), std::string::npos) << field << " in " << r.out;
+  }
+}
+
+// Every engine gives the four counts, each verified: the fundamental count
+// comes from the rotation-symmetric ones (Burnside), not from the engine.
+TEST(CliTest, CountPrintsAllFourCountsForEveryEngine) {
+  for (const char* engine : {"symmetric", "mirror", "quadrant"}) {
+    const cli_run r = run_cli(std::string("count 12 --engine ") + engine);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("unique = 1787  verified"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("unchanged by a half turn: 80  verified (OEIS A032522)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("unchanged by a quarter turn: 8  verified (OEIS A033148)"), std::string::npos) << r.out;
+    const cli_run j = run_cli(std::string("count 12 --json --engine ") + engine);
+    EXPECT_NE(j.out.find("\"n\":12,\"total\":14200,\"unique\":1787,\"symmetric_180\":80,\"symmetric_90\":8,"),
+              std::string::npos)
+        << j.out;
+    EXPECT_NE(j.out.find("\"verified\":true"), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find(std::string("\"engine\":\"") + engine + "\""), std::string::npos) << j.out;
+  }
+}
+
+// Signal and kill tests need a count that is still running when the signal
+// lands and a resume that finishes soon. They signal once the run's journal
+// holds a finished subproblem (whatever the build's speed) and 0.2 s more; Q(17) runs for over a second in Release and
+// under ASan (measured 1.2 s and 3.6 s on 2 threads). ThreadSanitizer runs the kernel 5-15 times slower, so Q(16)
+// there.
+#ifdef NQUEENS_SANITIZED_THREAD
+constexpr const char* long_n = "16";
+constexpr const char* long_total = "14772512";
+#else
+constexpr const char* long_n = "17";
+constexpr const char* long_total = "95815104";
+#endif
+
+class CliCheckpointTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    journal_ = (std::filesystem::temp_directory_path() /
+                ("nqueens-cli-" + std::to_string(::getpid()) + "-" +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".ckpt"))
+                   .string();
+    std::filesystem::remove(journal_);
+  }
+  void TearDown() override { std::filesystem::remove(journal_); }
+  // Resumes the journal and checks the exact result and how much was reused.
+  void expect_resumes_exactly(const std::string& n, const std::string& total) {
+    const cli_run r = run_cli("count " + n + " --checkpoint " + journal_);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Q(" + n + ") = " + total + "  verified"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
+  }
+  // Starts `count long_n <options> --checkpoint journal`, runs `signal_commands`
+  // (with $pid) once the journal holds a finished subproblem and the count has
+  // run 0.2 s more, and returns how the count ended.
+  cli_run interrupt_count(const std::string& options, const std::string& signal_commands) {
+    // Past the 64-byte header: a record is in, so the signal lands mid-count
+    // (not while the tables are built, which takes seconds under TSan).
+    return run_script(
+        std::string("$NQ count ") + long_n + " " + options + " --checkpoint-interval 0.1 --checkpoint " + journal_ +
+        " & pid=$!; i=0; until [ \"$(stat -c %s " + journal_ +
+        " 2>/dev/null || echo 0)\" -gt 64 ] || [ $i -ge 6000 ]; do sleep 0.01; i=$((i+1)); done; sleep 0.2; " +
+        signal_commands + "; wait $pid");
+  }
+  std::string journal_;
+};
+
+TEST_F(CliCheckpointTest, KillNineMidRunThenResume) {
+  const cli_run killed = interrupt_count("--threads 2 --checkpoint-interval 0.02", "kill -9 $pid");
+  EXPECT_EQ(killed.status, 137) << killed.err;
+  expect_resumes_exactly(long_n, long_total);
+}
+
+TEST_F(CliCheckpointTest, SigintStopsWritesTheJournalAndExits130) {
+  const cli_run r = interrupt_count("--threads 1", "kill -INT $pid");
+  EXPECT_EQ(r.status, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted by SIGINT after"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("run the same command again to resume"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  expect_resumes_exactly(long_n, long_total);
+}
+
+TEST_F(CliCheckpointTest, SigtermExits143AndResumes) {
+  const cli_run r = interrupt_count("", "kill -TERM $pid");
+  EXPECT_EQ(r.status, 143) << r.err;
+  EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
+  expect_resumes_exactly(long_n, long_total);
+}
+
+TEST_F(CliCheckpointTest, SecondSigintExitsAtOnceLeavingAValidJournal) {
+  const cli_run r = interrupt_count("--checkpoint-interval 0.02", "kill -INT $pid; kill -INT $pid");
+  EXPECT_EQ(r.status, 130) << r.err;
+  expect_resumes_exactly(long_n, long_total);
+}
+
+TEST_F(CliCheckpointTest, FullDiskIsReportedAndTheJournalStaysUsable) {
+  // A file-size limit of 2 KiB stands in for a full disk: the journal's
+  // writes fail (EFBIG) after its first few dozen records.
+  const cli_run r = run_script("ulimit -f 2; $NQ count 15 --checkpoint " + journal_ + " --checkpoint-interval 0.01");
+  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("writing checkpoint"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
+  expect_resumes_exactly("15", "2279184");
+}
+
+TEST_F(CliCheckpointTest, JournalOfAnotherBoardIsRefusedWithExitTwo) {
+  ASSERT_EQ(run_cli("count 12 --checkpoint " + journal_).status, 0);
+  const cli_run r = run_cli("count 13 --checkpoint " + journal_);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("belongs to another run (n = 12"), std::string::npos) << r.err;
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
+}
+
+TEST_F(CliCheckpointTest, ProgressGoesToStderrOnly) {
+  const cli_run r = run_cli("count 15 --progress --json --checkpoint " + journal_);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_in(r.out), 1) << r.out;
+  EXPECT_NE(r.err.find("progress: 100.0%"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("subproblems  "), std::string::npos) << r.err;
+}
+
+TEST(CliTest, QuadrantEngineCountsAndVerifies) {
+  const cli_run r = run_cli("count 12 --engine quadrant --threads 2 --max-memory 64M");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("engine quadrant"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unique = 1787  verified"), std::string::npos) << r.out;  // from the rotation-symmetric counts
+}
+
+// Squeezed below its tables, the quadrant engine still counts exactly.
+TEST(CliTest, QuadrantCountsExactlyInLittleMemory) {
+  const cli_run r = run_cli("count 16 --engine quadrant --threads 2 --max-memory 11M");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(16) = 14772512  verified"), std::string::npos) << r.out;
+}
+
+TEST(CliTest, QuadrantWorksWithJournalsAndShards) {
+  const cli_run r = run_script(
+      "rm -f quadrant.ckpt q0.json q1.json; $NQ count 14 --engine quadrant --checkpoint quadrant.ckpt >/dev/null && "
+      "$NQ count 14 --engine quadrant --checkpoint quadrant.ckpt && "
+      "$NQ count 14 --engine quadrant --shard 0/2 --json > q0.json && "
+      "$NQ count 14 --engine quadrant --shard 1/2 --json > q1.json && $NQ merge q0.json q1.json; "
+      "status=$?; rm -f quadrant.ckpt q0.json q1.json; exit $status");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("merged 2 shards of engine quadrant"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), 'Q'), 2) << r.out;  // both totals printed, both verified
+  EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace nqueens::test

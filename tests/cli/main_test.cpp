@@ -1,0 +1,362 @@
+// The tool as a whole (src/cli/main.cpp): help, version, exit statuses, the instruction
+// set, and the rules every command shares (numbers, messages, help that matches the parsers).
+
+#include <set>
+
+#include "support/cli_run.hpp"
+
+namespace nqueens::test {
+namespace {
+
+TEST(CliTest, HelpAndVersion) {
+  EXPECT_EQ(run_cli("--help").status, 0);
+  EXPECT_NE(run_cli("--help").out.find("verify"), std::string::npos);
+  EXPECT_EQ(run_cli("count --help").status, 0);
+  EXPECT_NE(run_cli("count --help").out.find("--threads"), std::string::npos);
+  const cli_run v = run_cli("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.out.rfind("nqueens ", 0), 0u) << v.out;
+}
+
+// Output that never arrived is a failure: every command, its help and the
+// version, with standard output on /dev/full (each write fails with ENOSPC),
+// exit 3 with one line, whatever they computed.
+TEST(CliTest, LostStandardOutputIsExitThree) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const std::string shard =
+      (std::filesystem::temp_directory_path() / ("nqueens-full-" + std::to_string(::getpid()) + ".json")).string();
+  ASSERT_EQ(run_script("$NQ count 8 --json > " + shard).status, 0);
+  for (const std::string& args : std::vector<std::string>{
+           "count 8 --shard 0/2 --json", "count 8", "merge " + shard, "merge --json " + shard, "verify --to 8",
+           "check 1 3 0 2", "plan 8", "scale 8 --threads 1 --repeat 1", "rotational 8", "list 8", "first 8",
+           "first 1000000", "--version", "--help", "count --help", "merge --help"}) {
+    const cli_run r = run_script("$NQ " + args + " >/dev/full");
+    EXPECT_EQ(r.status, 3) << args << ": " << r.err;
+    EXPECT_EQ(r.err, "nqueens: cannot write to standard output: No space left on device\n") << args;
+  }
+  std::filesystem::remove(shard);
+  // A usage error says more than the lost output.
+  const cli_run usage = run_script("$NQ count 33 >/dev/full");
+  EXPECT_EQ(usage.status, 2);
+  EXPECT_EQ(lines_in(usage.err), 1) << usage.err;
+}
+
+TEST(CliTest, ClosedStandardOutputIsExitThreeOnlyWhenWrittenTo) {
+  const cli_run version = run_script("$NQ --version >&-");
+  EXPECT_EQ(version.status, 3);
+  EXPECT_EQ(version.err, "nqueens: cannot write to standard output: Bad file descriptor\n");
+  // `first 2` prints nothing on stdout: nothing was lost, its own status stays.
+  const cli_run none = run_script("$NQ first 2 >&-");
+  EXPECT_EQ(none.status, 1);
+  EXPECT_EQ(none.err, "nqueens: no solution exists for N = 2\n");
+  // A reader that goes away still ends list and first quietly.
+  const cli_run first = run_script("($NQ first 100000; echo \"first exited $?\" >&2) | head -c 4");
+  EXPECT_EQ(first.out, "(1, ");
+  EXPECT_EQ(first.err, "first exited 0\n");
+}
+
+TEST(CliTest, HelpListsEveryCommandAndEachHasItsOwnHelp) {
+  const cli_run r = run_cli("--help");
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* command : {"count", "verify", "scale", "plan", "merge", "list", "first", "check"}) {
+    EXPECT_NE(r.out.find(std::string("\n  ") + command + " "), std::string::npos) << command << " in " << r.out;
+    const cli_run help = run_cli(std::string(command) + " --help");
+    EXPECT_EQ(help.status, 0) << command << ": " << help.err;
+    EXPECT_NE(help.out.find("nqueens " + std::string(command)), std::string::npos) << help.out;
+    EXPECT_NE(help.out.find("-h, --help"), std::string::npos) << help.out;
+  }
+  EXPECT_NE(r.out.find("\n  N            Shorthand for 'count N'"), std::string::npos) << r.out;
+}
+
+// The value of "key" in a one-line JSON object, when it is a string.
+std::string json_string(const std::string& json, const std::string& key) {
+  const std::string open = "\"" + key + "\":\"";
+  const auto start = json.find(open);
+  if (start == std::string::npos) return "<no " + key + ">";
+  const auto first = start + open.size();
+  return json.substr(first, json.find('"', first) - first);
+}
+
+bool is_isa_name(const std::string& name) { return name == "portable" || name == "avx2" || name == "avx512"; }
+
+TEST(CliTest, VersionNamesTheInstructionSet) {
+  const cli_run r = run_cli("--version");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_in(r.out), 2) << r.out;
+  const auto line = r.out.find("\nisa: ");
+  ASSERT_NE(line, std::string::npos) << r.out;
+  EXPECT_TRUE(is_isa_name(r.out.substr(line + 6, r.out.size() - line - 7))) << r.out;
+}
+
+TEST(CliTest, EveryJsonOutputNamesTheInstructionSet) {
+  const cli_run count = run_cli("count 8 --json");
+  EXPECT_EQ(count.status, 0) << count.err;
+  EXPECT_TRUE(is_isa_name(json_string(count.out, "isa"))) << count.out;
+  const std::string shard =
+      (std::filesystem::temp_directory_path() / ("nqueens-isa-" + std::to_string(::getpid()) + ".json")).string();
+  for (const std::string args : {"verify --to 6 --json", "scale 8 --threads 1 --repeat 1 --json", "plan 8 --json",
+                                 "plan 8 --stats --threads 1 --json"}) {
+    const cli_run r = run_cli(args);
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    EXPECT_EQ(lines_in(r.out), 1) << r.out;
+    EXPECT_EQ(json_string(r.out, "isa"), json_string(count.out, "isa")) << args << ": " << r.out;
+  }
+  const cli_run merge = run_script("$NQ count 8 --json > " + shard + " && $NQ merge --json " + shard);
+  std::filesystem::remove(shard);
+  EXPECT_EQ(merge.status, 0) << merge.err;
+  EXPECT_EQ(json_string(merge.out, "isa"), json_string(count.out, "isa")) << merge.out;
+}
+
+TEST(CliTest, UnknownIsaIsAOneLineUsageError) {
+  for (const char* command : {"count 8", "verify --to 6", "8", "--version"}) {
+    const cli_run r = run_script(std::string("NQUEENS_ISA=bogus $NQ ") + command);
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_TRUE(r.out.empty()) << command << ": " << r.out;  // checked before verify's table header
+    EXPECT_EQ(lines_in(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("nqueens: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("NQUEENS_ISA"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(run_script("NQUEENS_ISA=bogus $NQ --help").status, 0);  // help still says how to use the tool
+}
+
+TEST(CliTest, PortableIsaCountsTheSameTotals) {
+  const cli_run r = run_script("NQUEENS_ISA=portable $NQ count 10 --json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json_string(r.out, "isa"), "portable") << r.out;
+  EXPECT_NE(r.out.find("\"total\":724,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << r.out;
+}
+
+// One rule for every number on the command line, option or operand: plain
+// decimal digits, no sign, no leading zero, no spaces, no base prefix;
+// seconds may have a fraction. What one option refuses, every option refuses.
+TEST(CliTest, EveryNumberIsReadByTheSameRule) {
+  for (const char* refused : {"count +12",
+                              "count 012",
+                              "count 0x10",
+                              "count 12 --threads 0x2",
+                              "count 12 --threads ' 2'",
+                              "count 12 --threads 02",
+                              "count 12 --checkpoint-interval 0x10",
+                              "count 12 --checkpoint-interval ' 2'",
+                              "count 12 --checkpoint-interval 1e1",
+                              "count 12 --checkpoint-interval .5",
+                              "count 12 --checkpoint-interval 2.",
+                              "count 12 --checkpoint-interval +2",
+                              "count 12 --shard -0/2",
+                              "count 12 --shard 00/2",
+                              "count 12 --shard 0/+2",
+                              "count 12 --max-memory 08G",
+                              "count 12 --split-depth +2",
+                              "verify --to 08",
+                              "scale 8 --threads 1,02",
+                              "list 8 --limit 0x5",
+                              "first 08",
+                              "rotational 12 --checkpoint-interval 0x1"}) {
+    const cli_run r = run_script(std::string("$NQ ") + refused);
+    EXPECT_EQ(r.status, 2) << refused << ": " << r.out << r.err;
+    EXPECT_EQ(lines_in(r.err), 1) << refused << ": " << r.err;
+  }
+  for (const char* accepted : {"count 12 --checkpoint-interval 2.5 --json",
+                               "count 12 --checkpoint-interval 0.01 --json", "count 12 --shard 0/2 --json",
+                               "count 12 --threads 1 --json", "rotational 12 --checkpoint-interval 5 --no-progress"}) {
+    const cli_run r = run_script(std::string("$NQ ") + accepted);
+    EXPECT_EQ(r.status, 0) << accepted << ": " << r.err;
+  }
+}
+
+// Each message names what the user gave, whole and readable.
+TEST(CliTest, MessagesNameWhatWasGiven) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"$NQ first -1", "board size -1 is out of range: expected an integer from 1 to 100000000"},
+      {"$NQ check -1", "columns are counted from 0: '-1' is negative"},
+      {"$NQ check '1 -12 0'", "columns are counted from 0: '-12' is negative"},
+      {"printf '1 3\\0 0 2\\n' | $NQ check",
+       "line 1: unexpected character '\\x00' in the placement (expected column numbers)"},
+      {"$NQ check \"$(printf '1 3 \\033 2')\"",
+       "unexpected character '\\x1b' in the placement (expected column numbers)"},
+      {"$NQ count 16 --engine mirror --split-depth 12",
+       "split depth 12 gives more than 4194304 subproblems for n = 16 (depth 8 already does): "
+       "choose a smaller --split-depth"},
+      {"$NQ ' 12'",
+       "invalid board size ' 12': expected an integer from 1 to 32, in plain decimal digits, no sign, no leading zero"},
+      {"$NQ '12 '",
+       "invalid board size '12 ': expected an integer from 1 to 32, in plain decimal digits, no sign, no leading zero"},
+      {"$NQ scale 8 --threads 1,",
+       "invalid --threads '': expected an integer from 1 to 1024, in plain decimal digits, no sign, no leading zero"},
+      {"$NQ scale 8 --threads ,1",
+       "invalid --threads '': expected an integer from 1 to 1024, in plain decimal digits, no sign, no leading zero"},
+      {"$NQ scale 8 --threads 1,,2",
+       "invalid --threads '': expected an integer from 1 to 1024, in plain decimal digits, no sign, no leading zero"},
+  };
+  for (const auto& [script, message] : cases) {
+    const cli_run r = run_script(script);
+    EXPECT_EQ(r.status, 2) << script;
+    EXPECT_EQ(r.err, "nqueens: " + message + "\n") << script;
+    EXPECT_TRUE(r.out.empty()) << script << ": " << r.out;
+  }
+}
+
+struct bad_input {
+  const char* args;
+  const char* message;  // a fragment the one-line error must contain
+};
+
+// Shows the arguments in test names and failure messages.
+void PrintTo(const bad_input& c, std::ostream* os) { *os << '"' << c.args << '"'; }
+
+class CliBadInputTest : public ::testing::TestWithParam<bad_input> {};
+
+TEST_P(CliBadInputTest, ExitsTwoWithOneLineError) {
+  const bad_input& c = GetParam();
+  const cli_run r = run_cli(c.args);
+  EXPECT_EQ(r.status, 2) << c.args;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("nqueens: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(c.message), std::string::npos) << "stderr was: " << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInputs, CliBadInputTest,
+    ::testing::Values(
+        bad_input{"count", "missing board size"},
+        bad_input{"count abc",
+                  "invalid board size 'abc': expected an integer from 1 to 32, in plain decimal digits, no sign, no "
+                  "leading zero"},
+        bad_input{"count 0", "board size 0 is out of range: expected an integer from 1 to 32"},
+        bad_input{"count -4", "board size -4 is out of range"}, bad_input{"-4", "board size -4 is out of range"},
+        bad_input{"count 33", "board size 33 is out of range"},
+        bad_input{"count 99999999999999999999", "is out of range"}, bad_input{"count 12x", "invalid board size '12x'"},
+        bad_input{"12x", "invalid board size '12x'"}, bad_input{"count 8 9", "expected one board size"},
+        bad_input{"count 8 --threads 0", "--threads 0 is out of range: expected an integer from 1"},
+        bad_input{"count 8 --threads -2", "--threads -2 is out of range"},
+        bad_input{"count 8 --threads two", "invalid --threads 'two'"},
+        // A negative number after an option that takes a value is that value; after a
+        // flag it is a board size.
+        bad_input{"count 8 -t -2", "--threads -2 is out of range"},
+        bad_input{"count 8 --engine -1", "unknown engine '-1'"},
+        bad_input{"count 8 --split-depth -1", "--split-depth -1 is out of range"},
+        bad_input{"count 8 --json -3", "board size -3 is out of range"},
+        bad_input{"list 8 --limit -5", "--limit -5 is out of range"},
+        bad_input{"scale 10 -r -1", "--repeat -1 is out of range"},
+        bad_input{"verify --from -3", "--from -3 is out of range"}, bad_input{"merge -3", "unexpected argument '-3'"},
+        bad_input{"count 8 --threads", "missing an argument"}, bad_input{"count 8 --frobnicate", "frobnicate"},
+        bad_input{"count 8 --engine warp", "unknown engine 'warp'"},
+        bad_input{"count 8 --split-depth 0", "--split-depth 0 is out of range"},
+        bad_input{"verify --from 9 --to 5", "--from 9 is greater than --to 5"},
+        bad_input{"verify --to 28", "--to 28 is out of range: expected an integer from 1 to 27"},
+        bad_input{"verify --from 0", "--from 0 is out of range"}, bad_input{"verify 12", "unexpected argument '12'"},
+        bad_input{"frobnicate", "unknown command 'frobnicate'"},
+        bad_input{"scale 10 --threads 1,0", "--threads 0 is out of range"},
+        bad_input{"scale 10 --threads 1,x", "invalid --threads 'x'"},
+        bad_input{"scale 10 --repeat 0", "--repeat 0 is out of range"},
+        bad_input{"scale 10 --csv /nonexistent-dir/s.csv", "cannot write --csv file"},
+        bad_input{"scale 10 --csv /", "cannot write --csv file '/': it is a directory"},
+        bad_input{"scale 10 --csv /dev/null", "cannot write --csv file '/dev/null': not a regular file"},
+        bad_input{"scale", "missing board size"}, bad_input{"plan 40", "board size 40 is out of range"},
+        bad_input{"count 10 --checkpoint /nonexistent-dir/q.ckpt", "cannot create checkpoint"},
+        bad_input{"count 10 --checkpoint-interval 0", "--checkpoint-interval 0 is out of range"},
+        bad_input{"count 10 --progress --no-progress", "contradict"},
+        bad_input{"count 10 --shard 4/4", "shard index I 4 is out of range: expected an integer from 0 to 3"},
+        bad_input{"count 10 --shard 1", "invalid --shard '1': expected I/M"},
+        bad_input{"count 10 --shard 0/0", "shard count M 0 is out of range"},
+        bad_input{"merge", "merge needs the shard files"},
+        bad_input{"merge /nonexistent.json", "cannot read '/nonexistent.json'"},
+        bad_input{"plan 12 --split-depth 13", "--split-depth 13 is out of range"}, bad_input{"", "missing command"},
+        bad_input{"list", "missing board size"}, bad_input{"list 33", "board size 33 is out of range"},
+        bad_input{"list 6 --format fen", "--format fen describes a chess board: it needs N = 8, not 6"},
+        bad_input{"list 8 --format ascii", "unknown --format 'ascii': expected tuple, board or fen"},
+        bad_input{"list 8 --limit 0", "--limit 0 is out of range"},
+        bad_input{"list 8 --threads 0", "--threads 0 is out of range"},
+        bad_input{"first 0", "board size 0 is out of range"},
+        bad_input{"first 100000001", "board size 100000001 is out of range"},
+        bad_input{"first 5000 --format board", "--format board draws at most 1000 columns"},
+        bad_input{"first 9 --format fen", "it needs N = 8, not 9"},
+        bad_input{"check 1 3 x 2", "unexpected character 'x'"}, bad_input{"check 1,,3", "empty entry"},
+        bad_input{"check 1,3,", "empty entry (a trailing comma)"}, bad_input{"check -", "unexpected character '-'"},
+        bad_input{"check 1 3 0 4", "the queen of row 3 is in column 4, outside 0..3"},
+        bad_input{"check", "no placement given"},
+        bad_input{"count 14 --engine quadrant --max-memory 1M",
+                  "MiB for n = 14, more than the 1 MiB allowed (--max-memory)"},
+        bad_input{"count 14 --max-memory 12x", "invalid --max-memory '12x'"},
+        bad_input{"count 14 --max-memory 100K", "invalid --max-memory '100K'"},
+        bad_input{"plan 22 --engine quadrant --max-memory 1M",
+                  "MiB for n = 22, more than the 1 MiB allowed (--max-memory)"},
+        bad_input{"plan 14 --max-memory 12x", "invalid --max-memory '12x'"},
+        bad_input{"count 29 --engine quadrant", "the quadrant engine handles n up to 28"},
+        bad_input{"plan 28 --engine quadrant --threads 2 --max-memory 2G",
+                  "GiB for n = 28, more than the 2.0 GiB allowed (--max-memory)"}));
+
+// The long options a command's --help lists (its own parser's list).
+std::set<std::string> options_in_help(const std::string& help) {
+  std::set<std::string> options;
+  std::istringstream lines(help);
+  for (std::string line; std::getline(lines, line);) {
+    std::size_t at = std::string::npos;
+    if (line.rfind("  -", 0) == 0 && line.size() > 6 && line.compare(4, 4, ", --") == 0) at = 6;
+    if (line.rfind("      --", 0) == 0) at = 6;
+    if (at == std::string::npos) continue;
+    const std::size_t end = line.find_first_not_of("abcdefghijklmnopqrstuvwxyz-", at + 2);
+    options.insert(line.substr(at, end - at));
+  }
+  return options;
+}
+
+const std::vector<std::string> every_command = {"count", "verify", "scale", "rotational", "plan",
+                                                "merge", "list",   "first", "check"};
+
+// Help, completion and man page agree with what each command takes: every
+// option a help text mentions is one its command takes; the completion
+// offers exactly the options of each command's help; the man page names
+// every option, and none that no command takes.
+TEST(CliTest, HelpCompletionAndManPageAgreeWithTheCommands) {
+  std::set<std::string> all = {"--version"};
+  for (const std::string& command : every_command) {
+    SCOPED_TRACE(command);
+    const cli_run help = run_cli(command + " --help");
+    ASSERT_EQ(help.status, 0);
+    const std::set<std::string> taken = options_in_help(help.out);
+    EXPECT_TRUE(taken.contains("--help"));
+    all.insert(taken.begin(), taken.end());
+    // Mentioned anywhere in the text, the description of another option
+    // included; a quoted command line ('nqueens count N --shard I/M') is
+    // another command's.
+    std::string text = help.out;
+    for (std::size_t open; (open = text.find('\'')) != std::string::npos;) {
+      const std::size_t close = text.find('\'', open + 1);
+      text.erase(open, close == std::string::npos ? std::string::npos : close - open + 1);
+    }
+    for (std::size_t at = text.find("--"); at != std::string::npos; at = text.find("--", at + 2)) {
+      const std::size_t end = text.find_first_not_of("abcdefghijklmnopqrstuvwxyz-", at + 2);
+      const std::string mentioned = text.substr(at, end - at);
+      EXPECT_TRUE(taken.contains(mentioned)) << mentioned << " is mentioned but not taken";
+    }
+    EXPECT_EQ(help.out.find("\n  -n "), std::string::npos) << "the operand is listed as an option";
+    EXPECT_EQ(help.out.find("positional parameters"), std::string::npos);
+    // The completion, sourced into bash, completing "nqueens COMMAND --".
+    const cli_run completion = run_cli_command(
+        "bash -c 'source " NQUEENS_SOURCE_DIR "/packaging/nqueens.bash-completion; COMP_WORDS=(" NQUEENS_CLI_PATH " " +
+        command + " --); COMP_CWORD=2; _nqueens; printf \"%s\\n\" \"${COMPREPLY[@]}\"'");
+    ASSERT_EQ(completion.status, 0) << completion.err;
+    std::set<std::string> offered;
+    std::istringstream words(completion.out);
+    for (std::string word; words >> word;) offered.insert(word);
+    EXPECT_EQ(offered, taken);
+  }
+  std::set<std::string> in_man;
+  const std::string man = slurp(NQUEENS_SOURCE_DIR "/packaging/nqueens.1");
+  for (std::size_t at = man.find("\\-\\-"); at != std::string::npos; at = man.find("\\-\\-", at + 4)) {
+    std::string name = "--";
+    std::size_t k = at + 4;
+    while (k < man.size() && ((man[k] >= 'a' && man[k] <= 'z') || man.compare(k, 2, "\\-") == 0)) {
+      name += man[k] == '\\' ? '-' : man[k];
+      k += man[k] == '\\' ? 2 : 1;
+    }
+    in_man.insert(name);
+  }
+  EXPECT_EQ(in_man, all);
+}
+
+}  // namespace
+}  // namespace nqueens::test

@@ -1,0 +1,162 @@
+// `nqueens merge` and the shard files of `count --shard` it adds up.
+
+#include "support/cli_run.hpp"
+#include "support/shard_json.hpp"
+
+namespace nqueens::test {
+namespace {
+
+class CliShardTest : public ::testing::Test {
+ protected:
+  // Counts shard k of `shards` of Q(n) into its own JSON file; returns the file.
+  std::string shard_file(int n, int k, int shards, const std::string& extra = "") {
+    std::string file = (std::filesystem::temp_directory_path() /
+                        ("nqueens-shard-" + std::to_string(::getpid()) + "-" + std::to_string(n) + "-" +
+                         std::to_string(k) + "of" + std::to_string(shards) + ".json"))
+                           .string();
+    files_.push_back(file);
+    const cli_run r = run_cli("count " + std::to_string(n) + " --shard " + std::to_string(k) + "/" +
+                              std::to_string(shards) + " --json " + extra);
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::ofstream(file) << r.out;
+    return file;
+  }
+  void TearDown() override {
+    for (const auto& f : files_) std::filesystem::remove(f);
+  }
+  std::vector<std::string> files_;
+};
+
+TEST_F(CliShardTest, FourShardsMergeToTheVerifiedCounts) {
+  std::string all;
+  for (int k = 0; k < 4; ++k) all += " " + shard_file(13, k, 4);
+  const cli_run r = run_cli("merge" + all);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(13) = 73712  verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unique = 9233  verified"), std::string::npos) << r.out;
+}
+
+TEST_F(CliShardTest, MoreShardsThanSubproblemsAndOneShard) {
+  std::string all;
+  for (int k = 0; k < 40; ++k) all += " " + shard_file(5, k, 40);  // the 5-board plan is tiny
+  EXPECT_EQ(run_cli("merge" + all).status, 0);
+  EXPECT_EQ(run_cli("merge " + shard_file(11, 0, 1)).status, 0);
+}
+
+TEST_F(CliShardTest, MissingDuplicateAndForeignShardsAreNamed) {
+  const std::string a = shard_file(12, 0, 3), b = shard_file(12, 1, 3), c = shard_file(12, 2, 3);
+  const std::string other = shard_file(11, 2, 3);
+  cli_run r = run_cli("merge " + a + " " + b);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("1 of 3 shards missing: 2"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;  // never a partial sum presented as a total
+  r = run_cli("merge " + a + " " + b + " " + b + " " + c);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("shard 1/3 is given twice: " + b + " and " + b), std::string::npos) << r.err;
+  r = run_cli("merge " + a + " " + b + " " + other);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(other + " belongs to another run (n = 11"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("shards missing: 2"), std::string::npos) << r.err;
+}
+
+// The rotation-symmetric parts are summed and the fundamental count derived;
+// shards whose counts cannot all be right (Q + P + 2R not a multiple of 8)
+// are a mismatch, exit 1, not a crash.
+TEST_F(CliShardTest, MergeDerivesTheFundamentalCountAndRefusesInconsistentParts) {
+  const std::string a = shard_file(12, 0, 2), b = shard_file(12, 1, 2);
+  cli_run r = run_cli("merge --json " + a + " " + b);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"total\":14200,\"unique\":1787,\"symmetric_180\":80,\"symmetric_90\":8,"), std::string::npos)
+      << r.out;
+  std::string text = slurp(a);
+  text.insert(text.find("\"symmetric_180\":") + 16, "1");
+  std::ofstream(a, std::ios::trunc) << resigned(text);  // past the checksum, to Burnside's check
+  r = run_cli("merge " + a + " " + b);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("not a multiple of 8"), std::string::npos) << r.err;
+}
+
+// A shard file that is not strictly the JSON `count --json` writes is a usage
+// error (exit 2) naming the file and the byte, never wrapped, guessed or
+// echoed raw into the output.
+TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
+  const std::string a = shard_file(12, 0, 2), b = shard_file(12, 1, 2);
+  const std::string good = slurp(a);
+  ASSERT_NE(good.find("\"total\":6994,"), std::string::npos) << good;
+  const auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string text = good;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  struct bad_shard {
+    std::string text;
+    const char* message;
+    bool resign = false;  // the checksum made to match, to reach the checks behind it
+  };
+  const bad_shard cases[] = {
+      // Above 2^128: once wrapped silently to a small total.
+      {replaced("\"total\":6994", "\"total\":340282366920938463463374607431768218450"),
+       "byte 17: \"total\" does not fit in 128 bits"},
+      {replaced("\"total\":6994", "\"total\":\"6994\""), "\"total\" must be a number, not a string"},
+      {replaced("\"total\":6994", "\"total\":6994.0"), "\"total\" must be a whole number"},
+      {replaced("{\"n\":12,", "{\"n\":12,\"n\":13,"), "byte 9: duplicate key \"n\""},
+      {good + "{}", "unexpected text after the object"},
+      {replaced("\"engine\":\"symmetric\"", "\"engine\":\"sym\x1b[2Jmetric\""), "raw control character 0x1b"},
+      {replaced("\"engine\":\"symmetric\"",
+                "\"engine\":\"sym\xff"
+                "metric\""),
+       "invalid UTF-8 in a string"},
+      {replaced("\"engine\":\"symmetric\"", "\"engine\":\"sym\\u001b[2Jmetric\""), "\"engine\" is not one of"},
+      {replaced("\"plan_fingerprint\":\"", "\"plan_fingerprint\":\"\\n"), "\"plan_fingerprint\" is not 16"},
+      {replaced("\"shard\":0", "\"shard\":2"), "\"shard\" 2 is out of range: expected an integer from 0 to 1"},
+      {replaced("\"n\":12", "\"m\":12"), "no \"n\" member"},
+      {good + std::string(std::size_t{1} << 20, ' '), "larger than 1048576 bytes"},
+      // A digit changed in transit, which Burnside's divisibility cannot see.
+      {replaced("\"total\":6994", "\"total\":6995"), "the checksum does not match the counts"},
+      {replaced("\"total\":6994", "\"total\":7002"), "the checksum does not match the counts"},
+      {replaced("\"symmetric_90\":4", "\"symmetric_90\":5"), "the checksum does not match the counts"},
+      {replaced("\"shard_subproblems\":671", "\"shard_subproblems\":672"), "the checksum does not match"},
+      {replaced(",\"checksum\":\"", ",\"sum\":\""), "no \"checksum\": it was written by an nqueens older"},
+      // A part of a run claims no verified total and no fundamental count.
+      {replaced("\"verified\":null", "\"verified\":true"), "\"verified\" must be null in shard 0/2"},
+      {replaced("\"unique\":null", "\"unique\":1787"), "\"unique\" must be null in shard 0/2"},
+      // Fields that contradict the plan the fingerprint names.
+      {replaced("\"split_depth\":4", "\"split_depth\":3"), "plan d0fe00b6c56b4b19 is not the plan its fields make",
+       true},
+      {replaced("\"subproblems\":1342", "\"subproblems\":1343"), "\"subproblems\" 1343 contradicts its plan", true},
+      {replaced("\"shard_subproblems\":671", "\"shard_subproblems\":670"),
+       "\"shard_subproblems\" 670 contradicts shard 0/2 of its plan, which holds 671", true},
+  };
+  const std::string bad =
+      (std::filesystem::temp_directory_path() / ("nqueens-bad-shard-" + std::to_string(::getpid()) + ".json")).string();
+  files_.push_back(bad);
+  for (const bad_shard& c : cases) {
+    std::ofstream(bad, std::ios::binary | std::ios::trunc) << (c.resign ? resigned(c.text) : c.text);
+    const cli_run r = run_cli(std::string("merge ").append(bad).append(" ").append(b));
+    EXPECT_EQ(r.status, 2) << c.message << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(lines_in(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("nqueens: " + bad + ": ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;  // nothing read reaches the terminal raw
+  }
+  EXPECT_EQ(run_cli("merge " + a + " " + b).status, 0);  // the untouched files still merge
+}
+
+TEST_F(CliShardTest, ShardsWithTheirOwnJournals) {
+  const auto journal = std::filesystem::temp_directory_path() / ("nqueens-shard-" + std::to_string(::getpid()));
+  std::string all;
+  for (int k = 0; k < 2; ++k) {
+    const std::string j = journal.string() + "-" + std::to_string(k) + ".ckpt";
+    files_.push_back(j);
+    all += " " + shard_file(13, k, 2, "--checkpoint " + j);
+  }
+  EXPECT_EQ(run_cli("merge" + all).status, 0);
+  // A shard's journal is refused for another shard.
+  const cli_run r = run_cli("count 13 --shard 1/2 --checkpoint " + journal.string() + "-0.ckpt");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("shard 0/2"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace nqueens::test

@@ -1,0 +1,82 @@
+// `nqueens plan`: the plan, its memory, --stats and --estimate.
+
+#include "support/cli_run.hpp"
+
+namespace nqueens::test {
+namespace {
+
+TEST(CliTest, PlanStatsReportsTheBound) {
+  const cli_run r = run_cli("plan 12 --stats --json --threads 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* field : {"\"subproblems\":", "\"total_seconds\":", "\"longest_seconds\":", "\"bound\":",
+                            "\"total\":14200", "\"verified\":true"}) {
+    EXPECT_NE(r.out.find(field), std::string::npos) << field << " in " << r.out;
+  }
+  const cli_run text = run_cli("plan 12");
+  EXPECT_EQ(text.status, 0);
+  EXPECT_NE(text.out.find("subproblems, fingerprint"), std::string::npos) << text.out;
+}
+
+// plan takes count's memory bound: the estimate follows it (the quadrant
+// engine drops its whole tables, then slices its groups) and stays within it.
+TEST(CliTest, PlanPricesTheMemoryBound) {
+  const cli_run roomy = run_cli("plan 22 --engine quadrant --threads 2 --max-memory 64G --json");
+  ASSERT_EQ(roomy.status, 0) << roomy.err;
+  const cli_run squeezed = run_cli("plan 22 --engine quadrant --threads 2 --max-memory 300M --json");
+  ASSERT_EQ(squeezed.status, 0) << squeezed.err;
+  const auto estimate = [](const std::string& out) {
+    const std::size_t at = out.find("\"memory_estimate_bytes\":");
+    return at == std::string::npos ? 0.0 : std::stod(out.substr(at + 24));
+  };
+  EXPECT_GT(estimate(roomy.out), 1.5e9) << roomy.out;  // the whole tables
+  EXPECT_GT(estimate(squeezed.out), 0.0) << squeezed.out;
+  EXPECT_LE(estimate(squeezed.out), 300.0 * 1024 * 1024) << squeezed.out;
+  const cli_run text = run_cli("plan 20 --engine quadrant --threads 2 --max-memory 128M");
+  EXPECT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("memory: about"), std::string::npos) << text.out;
+}
+
+// Boards past the whole tables' reach plan within 8 GiB: the plan is ranked
+// (7 * 10^7 subproblems at n = 27), each subproblem builds its own quarters.
+TEST(CliTest, QuadrantPlansEveryBoardUpTo28Within8GiB) {
+  for (const int n : {25, 26, 27, 28}) {
+    const cli_run r = run_cli("plan " + std::to_string(n) + " --engine quadrant --threads 2 --max-memory 8G --json");
+    ASSERT_EQ(r.status, 0) << n << ": " << r.err;
+    const std::size_t at = r.out.find("\"memory_estimate_bytes\":");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const double estimate = std::stod(r.out.substr(at + 24));
+    EXPECT_GT(estimate, 1e9) << r.out;
+    EXPECT_LE(estimate, 8.0 * 1024 * 1024 * 1024) << r.out;
+    EXPECT_NE(r.out.find("\"subproblems\":"), std::string::npos) << r.out;
+  }
+}
+
+// `plan N --estimate` samples for about the time asked and projects the
+// count's thread-hours and wall time, here and on --cores, in text and JSON;
+// it goes with no --stats, and --cores or --estimate-seconds with it alone.
+TEST(CliTest, PlanEstimateProjectsTheCost) {
+  cli_run r = run_cli("plan 16 --estimate --estimate-seconds 0.5 --cores 64 --threads 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("estimate from 0."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("thread-hours (one standard error)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("here,  2 threads      about "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("on 64 cores"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Q(16) from the sample "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("published 14772512, "), std::string::npos) << r.out;
+  r = run_cli("plan 16 --estimate --estimate-seconds 0.5 --cores 64 --json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* key : {"\"thread_hours\":", "\"thread_hours_error\":", "\"wall_seconds\":", "\"cores\":64,",
+                          "\"wall_seconds_on_cores\":", "\"projected_total\":", "\"sample_runs\":"}) {
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+  }
+  EXPECT_EQ(lines_in(r.out), 1);
+  for (const char* bad : {"plan 16 --estimate --stats", "plan 16 --cores 4", "plan 16 --estimate-seconds 2",
+                          "plan 16 --estimate --estimate-seconds 0", "plan 16 --estimate --cores 0"}) {
+    r = run_cli(bad);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_EQ(lines_in(r.err), 1) << bad << ": " << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace nqueens::test

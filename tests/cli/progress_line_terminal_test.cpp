@@ -1,0 +1,134 @@
+// The progress line (src/cli/progress_line.cpp) on a real pseudo-terminal.
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <sys/ioctl.h>
+
+#include <chrono>
+#include <csignal>
+
+#include "support/cli_run.hpp"
+
+namespace nqueens::test {
+namespace {
+
+// What `nqueens count` drew on a pseudo-terminal of `columns` columns before
+// it was stopped: `before` from its start, `after` from 0.6 s after the
+// terminal was resized to `resized_columns` (0: not resized).
+struct pty_drawing {
+  std::string before, after;
+};
+
+pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0) {
+  winsize size{};
+  size.ws_row = 24;
+  size.ws_col = static_cast<unsigned short>(columns);
+  int master = -1, slave = -1;
+  if (::openpty(&master, &slave, nullptr, nullptr, &size) != 0) return {};
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setsid();
+    ::ioctl(slave, TIOCSCTTY, 0);
+    const int null = ::open("/dev/null", O_RDWR);
+    ::dup2(null, 0);
+    ::dup2(null, 1);
+    ::dup2(slave, 2);
+    ::close(master);
+    if (term != nullptr) {
+      ::setenv("TERM", term, 1);
+    } else {
+      ::unsetenv("TERM");
+    }
+    ::unsetenv("COLUMNS");
+    ::execl(NQUEENS_CLI_PATH, NQUEENS_CLI_PATH, "count", "17", "--engine", "symmetric", "--threads", "1", "--progress",
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(slave);
+  const auto read_for = [&](double seconds, std::string& into) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < end) {
+      pollfd p{master, POLLIN, 0};
+      if (::poll(&p, 1, 20) <= 0) continue;
+      char buffer[4096];
+      const ssize_t got = ::read(master, buffer, sizeof buffer);
+      if (got <= 0) break;  // EIO: the other side is closed
+      into.append(buffer, static_cast<std::size_t>(got));
+    }
+  };
+  pty_drawing d;
+  read_for(1.3, d.before);
+  if (resized_columns > 0) {
+    size.ws_col = static_cast<unsigned short>(resized_columns);
+    ::ioctl(master, TIOCSWINSZ, &size);
+    std::string settling;
+    read_for(0.6, settling);
+    read_for(1.0, d.after);
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  ::close(master);
+  return d;
+}
+
+// The redrawn pieces of a drawing: split at \r, erase-line escapes removed,
+// the first and last (perhaps cut by the reading window) left out.
+std::vector<std::string> redraws(const std::string& drawing) {
+  std::vector<std::string> pieces;
+  std::size_t at = 0;
+  while (at <= drawing.size()) {
+    const std::size_t next = std::min(drawing.find('\r', at), drawing.size());
+    std::string piece = drawing.substr(at, next - at);
+    for (std::size_t e; (e = piece.find("\033[K")) != std::string::npos;) piece.erase(e, 3);
+    pieces.push_back(piece);
+    at = next + 1;
+  }
+  if (pieces.size() >= 2) pieces.erase(pieces.begin());
+  if (!pieces.empty()) pieces.pop_back();
+  return pieces;
+}
+
+// On a real terminal the progress line is redrawn in place and never wider
+// than the terminal less one column, at 20, 40, 80 and 132 columns and after a
+// resize: no line is ever added (a line that wraps scrolls one up at every
+// redraw). With TERM=dumb or no TERM it writes no escape sequence at all.
+TEST(CliProgressTest, TheLineFitsTheTerminalAndRedrawsInPlace) {
+  for (const int columns : {20, 40, 80, 132}) {
+    SCOPED_TRACE(std::to_string(columns) + " columns");
+    const pty_drawing d = draw_on_pty(columns, "xterm");
+    EXPECT_EQ(d.before.find('\n'), std::string::npos) << d.before;
+    const std::vector<std::string> pieces = redraws(d.before);
+    ASSERT_GE(pieces.size(), 2u) << d.before;
+    for (const std::string& piece : pieces) {
+      EXPECT_LE(piece.size(), static_cast<std::size_t>(columns - 1)) << piece;
+      EXPECT_NE(piece.find('%'), std::string::npos) << piece;
+    }
+    EXPECT_NE(d.before.find("\033[K"), std::string::npos);
+    if (columns >= 80) {  // room for the bar, the ETA, the solutions and their pace
+      EXPECT_NE(pieces.back().find("]  ETA "), std::string::npos) << pieces.back();
+      EXPECT_NE(pieces.back().find(" solutions  "), std::string::npos) << pieces.back();
+      EXPECT_NE(pieces.back().find("/s"), std::string::npos) << pieces.back();
+    }
+  }
+  {
+    SCOPED_TRACE("resized from 132 to 50 columns");
+    const pty_drawing d = draw_on_pty(132, "xterm", 50);
+    const std::vector<std::string> pieces = redraws(d.after);
+    ASSERT_GE(pieces.size(), 2u) << d.after;
+    for (const std::string& piece : pieces) EXPECT_LE(piece.size(), 49u) << piece;
+    EXPECT_GT(redraws(d.before).back().size(), 49u);
+  }
+  for (const char* term : {"dumb", static_cast<const char*>(nullptr)}) {
+    SCOPED_TRACE(term == nullptr ? "no TERM" : "TERM=dumb");
+    const pty_drawing d = draw_on_pty(80, term);
+    EXPECT_EQ(d.before.find('\033'), std::string::npos) << d.before;
+    EXPECT_EQ(d.before.find('\n'), std::string::npos) << d.before;
+    const std::vector<std::string> pieces = redraws(d.before);
+    ASSERT_GE(pieces.size(), 2u) << d.before;
+    for (const std::string& piece : pieces) EXPECT_LE(piece.size(), 79u) << piece;
+  }
+}
+
+}  // namespace
+}  // namespace nqueens::test

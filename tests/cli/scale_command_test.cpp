@@ -1,0 +1,94 @@
+// `nqueens scale`: one row per thread count, and its CSV file.
+
+#include "support/cli_run.hpp"
+
+namespace nqueens::test {
+namespace {
+
+TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
+  const auto csv = std::filesystem::temp_directory_path() / ("nqueens-scale-" + std::to_string(::getpid()) + ".csv");
+  const cli_run r = run_cli("scale 10 --threads 2,1 --repeat 2 --csv " + csv.string());
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("every run counted the same total, verified"), std::string::npos) << r.out;
+  const std::string rows = slurp(csv);
+  std::filesystem::remove(csv);
+  EXPECT_EQ(rows.rfind("threads,median_seconds,speedup,efficiency,total,runs\n", 0), 0u) << rows;
+  EXPECT_NE(rows.find("\n1,"), std::string::npos) << rows;
+  EXPECT_NE(rows.find(",1.0000,1.0000,724,2\n"), std::string::npos) << rows;
+  EXPECT_NE(rows.find("\n2,"), std::string::npos) << rows;
+  EXPECT_EQ(lines_in(rows), 3);
+}
+
+// scale's --csv file is written to a temporary file in its target's directory
+// and renamed over it at the end: whole or untouched, never a journal, no
+// temporary file left behind.
+class CliCsvTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("nqueens-csv-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    csv_ = (dir_ / "f.csv").string();
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  // Names in the directory other than f.csv (a temporary file left behind).
+  std::string others() const {
+    std::string names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
+      if (entry.path().filename() != "f.csv") names += entry.path().filename().string() + " ";
+    }
+    return names;
+  }
+  std::filesystem::path dir_;
+  std::string csv_;
+};
+
+TEST_F(CliCsvTest, ReplacesTheOldContentsOnSuccess) {
+  std::ofstream(csv_) << "old\n";
+  const cli_run r = run_cli("scale 8 --threads 1 --repeat 1 --csv " + csv_);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(csv_).rfind("threads,median_seconds,speedup,efficiency,total,runs\n1,", 0), 0u) << slurp(csv_);
+  EXPECT_EQ(others(), "");
+}
+
+TEST_F(CliCsvTest, SigtermMidRunLeavesTheOldContents) {
+  std::ofstream(csv_) << "old\n";
+  // Signalled once the temporary file is open (unnamed, so seen in /proc; the
+  // handlers follow at once), long before 2000 runs of Q(14) end.
+  const cli_run r =
+      run_script("cd " + dir_.string() + " && { $NQ scale 14 --repeat 1000 --csv f.csv & pid=$!; i=0; " +
+                 "until ls -l /proc/$pid/fd 2>/dev/null | grep -qF \"$(pwd -P)/\" || [ $i -ge 3000 ]; do sleep 0.01; " +
+                 "i=$((i+1)); done; sleep 0.2; kill -TERM $pid; wait $pid; }");
+  EXPECT_EQ(r.status, 143) << r.err;
+  EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(slurp(csv_), "old\n");
+  EXPECT_EQ(others(), "");  // the handler let the temporary file be removed
+}
+
+TEST_F(CliCsvTest, NeverOverwritesACheckpointJournal) {
+  const std::string journal = "NQCKPT\r\n" + std::string(56, '\x01');
+  std::ofstream(csv_, std::ios::binary) << journal;
+  const cli_run r = run_cli("scale 8 --threads 1 --repeat 1 --csv " + csv_);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("cannot write --csv file '" + csv_ + "': it is a checkpoint journal"), std::string::npos)
+      << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;  // refused before any run
+  EXPECT_EQ(slurp(csv_), journal);
+  EXPECT_EQ(others(), "");
+}
+
+TEST_F(CliCsvTest, WritesThroughASymlinkAndKeepsIt) {
+  std::ofstream(dir_ / "target.csv") << "old\n";
+  std::filesystem::create_symlink("target.csv", csv_);
+  EXPECT_EQ(run_cli("scale 8 --threads 1 --repeat 1 --csv " + csv_).status, 0);
+  EXPECT_TRUE(std::filesystem::is_symlink(csv_));
+  EXPECT_EQ(slurp(dir_ / "target.csv").rfind("threads,", 0), 0u);
+  std::filesystem::create_symlink(".", dir_ / "dir.csv");
+  const cli_run r = run_cli("scale 8 --csv " + (dir_ / "dir.csv").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("a symlink to something other than a file"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace nqueens::test

@@ -1,0 +1,37 @@
+// `nqueens verify`: every board of a range against the published tables.
+
+#include "support/cli_run.hpp"
+
+namespace nqueens::test {
+namespace {
+
+TEST(CliTest, VerifyChecksAllFourColumnsWithTheAutoEngine) {
+  const cli_run r = run_cli("verify --from 12 --to 17 --json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"engine\":\"auto\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("{\"n\":16,\"total\":14772512,\"unique\":1846955,\"symmetric_180\":3000,\"symmetric_90\":64,"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\"engine\":\"quadrant\""), std::string::npos) << r.out;  // auto picks it at 16 and 17
+  EXPECT_NE(r.out.find("\"ok\":true"), std::string::npos) << r.out;
+}
+
+TEST(CliTest, VerifyDefaultRangePasses) {
+  const cli_run r = run_cli("verify");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("MISMATCH"), r.out.find("OK"));  // sanity: a table was printed
+  EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("all 15 counts match"), std::string::npos) << r.out;
+}
+
+TEST(CliTest, VerifyJsonListsEveryBoard) {
+  const cli_run r = run_cli("verify --from 4 --to 9 --json --threads 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_in(r.out), 1);
+  EXPECT_NE(r.out.find("\"ok\":true"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"n\":9,\"total\":352"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"n\":10,"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace nqueens::test
