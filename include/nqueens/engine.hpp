@@ -19,8 +19,10 @@ namespace nqueens {
 /// is reached through all_engines() or parse_engine(); a number no engine has
 /// is refused by plan and count (std::invalid_argument).
 enum class engine {
-  /// Border queens pre-placed, one per class of the 8 board symmetries, then
-  /// row-by-row bitmask backtracking. Classifies each solution it reaches too.
+  /// Row-by-row bitmask backtracking over one member of every class of the 8
+  /// board symmetries: the member whose row-0 queen is nearest a corner of
+  /// its border line, bounded by that distance (Takaken's bounds). Classifies
+  /// each solution it reaches too.
   symmetric = 0,
   /// Row-by-row bitmask backtracking; the first rows split into subproblems,
   /// halved by the left-right mirror.

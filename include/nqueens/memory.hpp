@@ -38,7 +38,8 @@ std::uint64_t default_memory_limit() noexcept;
 /// tabled sizes; 0 for engines that need next to nothing. An engine may
 /// trade speed for memory: the quadrant engine keeps its whole quarter tables
 /// only where they fit in `max_memory`, and otherwise builds each
-/// subproblem's quarters (a few percent slower), so a smaller bound can give
+/// subproblem's quarters (about 3x slower at n = 18: the README's
+/// `count 18 --max-memory 16M`), so a smaller bound can give
 /// a smaller estimate. A run given `max_memory` uses the layout priced here.
 std::uint64_t memory_estimate(int n, engine kind, int threads = 0, std::uint64_t max_memory = 0) noexcept;
 

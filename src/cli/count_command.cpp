@@ -21,8 +21,11 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   cxxopts::Options options(args.front(), "Count every solution of the n-queens problem on an N x N board.");
   options.custom_help("N [options]");
   options.positional_help("");
-  options.add_options()("split-depth", "Leading rows fixed per subproblem (default: automatic)",
-                        cxxopts::value<std::string>())(
+  options.add_options()(
+      "split-depth",
+      "How finely the plan is cut: rows fixed per subproblem, or for the quadrant engine slices of each "
+      "class (default: automatic)",
+      cxxopts::value<std::string>())(
       "shard", "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
       cxxopts::value<std::string>())(
       "max-memory",

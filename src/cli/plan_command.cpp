@@ -111,8 +111,11 @@ int run_plan(const std::vector<std::string>& args) {
       "here and on --cores")("estimate-seconds", "Seconds to sample for --estimate, 0.1 to 3600",
                              cxxopts::value<std::string>()->default_value("10"))(
       "cores", "With --estimate, also project the wall time on this many cores (a cluster, say)",
-      cxxopts::value<std::string>())("split-depth", "Leading rows fixed per subproblem (default: automatic)",
-                                     cxxopts::value<std::string>())(
+      cxxopts::value<std::string>())(
+      "split-depth",
+      "How finely the plan is cut: rows fixed per subproblem, or for the quadrant engine slices of each "
+      "class (default: automatic)",
+      cxxopts::value<std::string>())(
       "max-memory", "Memory a count may use, as for count: refuse a plan that would need more, e.g. 8G, 512M",
       cxxopts::value<std::string>());
   add_shared_options(options, {.threads = "Worker threads for --stats (default: all hardware threads)",

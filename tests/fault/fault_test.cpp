@@ -1,9 +1,9 @@
-// The fault-injection suite: each case runs the real `nqueens` and
-// `nqueens-mpi` as a user or a cluster would, breaks something (a kill -9, a
+// The fault-injection suite: each case runs the real `nqueens` as a user or
+// a cluster would (nqueens-mpi's cases are tests/mpi's), breaks something (a kill -9, a
 // full disk, a second run, a mismatched rank, a damaged file) and checks that
 // the tools either finish with the exact count or refuse with the documented
-// exit status, leaving every journal valid. The cases named Defect<k> each
-// reproduce one defect found by trying the tools as users would.
+// exit status, leaving every journal valid. Many reproduce a defect found by
+// trying the tools as users would.
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -17,236 +17,12 @@
 #include <thread>
 #include <vector>
 
+#include "support/fault_fixture.hpp"
 #include "support/process.hpp"
 #include "support/shard_json.hpp"
 
 namespace nqueens::test {
 namespace {
-
-namespace fs = std::filesystem;
-
-const std::string nq = NQUEENS_CLI_PATH;
-const std::string mpi = NQUEENS_MPI_PATH;  // empty: built without MPI
-const std::string mpirun = NQUEENS_MPIRUN_PATH;
-const std::vector<std::string> mpi_env = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
-                                          "OMPI_MCA_rmaps_base_oversubscribe=1"};
-
-#ifdef NQUEENS_SANITIZED  // sanitized kernels run 10-50x slower: smaller boards, same faults
-constexpr int long_n = 16;
-constexpr const char* long_total = "14772512";
-#else
-constexpr int long_n = 19;
-constexpr const char* long_total = "4968057848";
-#endif
-
-#define SKIP_WITHOUT_MPI() \
-  if (mpi.empty() || mpirun.empty()) GTEST_SKIP() << "built without MPI"
-
-int lines_in(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
-
-// Waits up to `seconds` until no running process has `needle` in its command
-// line (signal 0 only counts them).
-bool none_left(const std::string& needle, double seconds) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (signal_matching(needle, 0) > 0) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return true;
-}
-
-class FaultTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("nqueens-fault-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  static std::string bytes_of(const std::string& file) { return read_file(file); }
-  static void write(const std::string& file, const std::string& bytes) {
-    std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
-  }
-  std::vector<std::string> mpi_job(int ranks, std::vector<std::string> args) const {
-    std::vector<std::string> argv = {mpirun, "-np", std::to_string(ranks), mpi};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return argv;
-  }
-  // Waits until `file` is longer than `size` bytes (a run has journaled work).
-  static bool wait_for_size(const std::string& file, std::uintmax_t size, child& c, double seconds = 60) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (std::chrono::steady_clock::now() < deadline && c.running()) {
-      std::error_code ec;
-      if (fs::file_size(file, ec) > size && !ec) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return false;
-  }
-  // Resumes `journal` with `count` and expects the exact, verified total.
-  static void expect_resumes_to(const std::string& journal, int n, const std::string& total,
-                                const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> argv = {nq, "count", std::to_string(n), "--checkpoint", journal, "--json"};
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    const finished r = run(argv);
-    EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("\"total\":" + total + ","), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << r.out;
-  }
-
-  fs::path dir_;
-};
-
-// 1. Running a finished MPI job again reports the journal, never appends.
-// With workers too: with nothing to do, rank 0 must still release
-// them, or the job hangs in MPI_Finalize.
-TEST_F(FaultTest, Defect01FinishedMpiJournalIsNotAppendedTo) {
-  SKIP_WITHOUT_MPI();
-  for (const int ranks : {1, 2, 3}) {
-    SCOPED_TRACE(std::to_string(ranks) + " ranks");
-    const std::string j = path("m" + std::to_string(ranks) + ".ckpt");
-    ASSERT_EQ(run(mpi_job(ranks, {"8", "--checkpoint", j}), {mpi_env}, 60).status, 0);
-    const std::string first = bytes_of(j);
-    for (int again = 0; again < 2; ++again) {
-      const finished r = run(mpi_job(ranks, {"8", "--checkpoint", j}), {mpi_env}, 60);
-      ASSERT_EQ(r.status, 0) << "status -1 means it hung\n" << r.err;
-      EXPECT_NE(r.out.find("Q(8) = 92  verified"), std::string::npos) << r.out;
-      EXPECT_EQ(bytes_of(j), first);
-    }
-    const finished r = run({nq, "count", "8", "--checkpoint", j});
-    EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("resumed: 16 of 16"), std::string::npos) << r.out;
-  }
-}
-
-// 2. Ranks that built different plans end the job before counting: exit 2,
-// one line naming both plans, the journal untouched (here: never created,
-// then left byte for byte).
-TEST_F(FaultTest, Defect02RanksWithDifferentPlansRefuse) {
-  SKIP_WITHOUT_MPI();
-  const std::string j = path("mx.ckpt");
-  std::vector<std::string> argv = mpi_job(1, {"12", "--engine", "quadrant", "--checkpoint", j});
-  for (const char* a : {":", "-np", "1"}) argv.push_back(a);
-  argv.push_back(mpi);
-  for (const char* a : {"12", "--engine", "symmetric"}) argv.push_back(a);
-  finished r = run(argv, {mpi_env});
-  EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_NE(r.err.find("nqueens-mpi: rank 1 built plan d0fe00b6c56b4b19 (n = 12, engine symmetric"), std::string::npos)
-      << r.err;
-  EXPECT_NE(r.err.find("rank 0 plan 36d9edb8762261c1 (n = 12, engine quadrant"), std::string::npos) << r.err;
-  EXPECT_EQ(r.out, "");
-  EXPECT_FALSE(fs::exists(j));
-  ASSERT_EQ(run({nq, "count", "12", "--engine", "quadrant", "--checkpoint", j}).status, 0);
-  const std::string journal = bytes_of(j);
-  r = run(argv, {mpi_env});
-  EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(bytes_of(j), journal);
-}
-
-// Every option that shapes the run or what it leaves behind must be the same
-// on every rank, or the job is refused naming the rank and the option: a
-// worker's own --checkpoint, --threads or --json would otherwise be ignored
-// in silence. The JSON says how many ranks ran, with how many threads each.
-TEST_F(FaultTest, RanksMustAgreeOnEveryOption) {
-  SKIP_WITHOUT_MPI();
-  const std::string j = path("mx.ckpt");
-  const auto mpmd = [&](int first_ranks, std::vector<std::string> first, std::vector<std::string> last) {
-    std::vector<std::string> argv = mpi_job(first_ranks, std::move(first));
-    for (const char* a : {":", "-np", "1"}) argv.push_back(a);
-    argv.push_back(mpi);
-    argv.insert(argv.end(), last.begin(), last.end());
-    return argv;
-  };
-  struct disagreement {
-    std::vector<std::string> first, last;
-    int first_ranks;
-    std::string line;
-  };
-  const std::vector<disagreement> cases = {
-      {{"15"}, {"15", "--checkpoint", j}, 1, "rank 1 was given --checkpoint " + j + ", rank 0 no --checkpoint"},
-      {{"12", "--threads", "1"}, {"12", "--threads", "2"}, 1, "rank 1 was given --threads 2, rank 0 --threads 1"},
-      {{"12", "--json"}, {"12"}, 2, "rank 2 was given no --json, rank 0 --json"},
-      {{"12", "--checkpoint-interval", "5"}, {"12"}, 2, "rank 2 was given --checkpoint-interval 2, rank 0 "},
-  };
-  for (const disagreement& d : cases) {
-    SCOPED_TRACE(d.line);
-    const finished r = run(mpmd(d.first_ranks, d.first, d.last), {mpi_env}, 60);
-    EXPECT_EQ(r.status, 2) << r.err;
-    EXPECT_NE(r.err.find("nqueens-mpi: " + d.line), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("every rank must be given the same options; nothing was counted"), std::string::npos);
-    EXPECT_EQ(r.out, "");
-    EXPECT_FALSE(fs::exists(j));
-  }
-  for (const int ranks : {2, 3}) {
-    const finished r = run(mpi_job(ranks, {"count", "12", "--threads", "1", "--json"}), {mpi_env}, 60);
-    EXPECT_EQ(r.status, 0) << r.err;
-    const std::string threads = ranks == 2 ? "[1,1]" : "[1,1,1]";
-    EXPECT_NE(r.out.find("\"ranks\":" + std::to_string(ranks) + ",\"rank_threads\":" + threads + "}"),
-              std::string::npos)
-        << r.out;
-  }
-  const finished one = run(mpi_job(1, {"12", "--threads", "1"}), {mpi_env}, 60);
-  EXPECT_NE(one.out.find("  MPI: 1 rank x 1 thread\n"), std::string::npos) << one.out;
-}
-
-// 3. A rank that refuses (memory, here) ends the job at once with its message.
-TEST_F(FaultTest, Defect03RankThatRefusesEndsTheJob) {
-  SKIP_WITHOUT_MPI();
-  std::vector<std::string> argv = mpi_job(1, {"12"});
-  for (const char* a : {":", "-np", "1"}) argv.push_back(a);
-  argv.push_back(mpi);
-  for (const char* a : {"12", "--engine", "quadrant", "--max-memory", "1M"}) argv.push_back(a);
-  const finished r = run(argv, {mpi_env}, 60);
-  EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
-  EXPECT_NE(r.err.find("nqueens-mpi: rank 1: the quadrant engine needs about"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("choose another --engine"), std::string::npos) << r.err;
-}
-
-// Ranks given different commands (--help on one) disagree like different plans.
-TEST_F(FaultTest, RankGivenHelpAloneEndsTheJob) {
-  SKIP_WITHOUT_MPI();
-  std::vector<std::string> argv = mpi_job(1, {"--help"});
-  for (const char* a : {":", "-np", "1"}) argv.push_back(a);
-  argv.push_back(mpi);
-  argv.push_back("12");
-  const finished r = run(argv, {mpi_env}, 60);
-  EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
-  EXPECT_NE(r.err.find("rank 0 no plan (it was given --help or --version)"), std::string::npos) << r.err;
-}
-
-// SIGTERM to one worker rank alone stops the whole job as if rank 0 had
-// it: 143, naming the rank, the journal resumable; the other workers leave.
-TEST_F(FaultTest, SignalToOneWorkerStopsTheJob) {
-  SKIP_WITHOUT_MPI();
-  for (const int ranks : {2, 3}) {
-    SCOPED_TRACE(std::to_string(ranks) + " ranks");
-    const std::string j = path("worker" + std::to_string(ranks) + ".ckpt");
-    child c(mpi_job(ranks, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval",
-                            "0.05"}),
-            {mpi_env});
-    ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c));
-    // Rank 1: the process of this job whose environment says so.
-    pid_t worker = 0;
-    for (const auto& entry : fs::directory_iterator("/proc")) {
-      const std::string name = entry.path().filename().string();
-      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-      std::string cmdline = read_file(entry.path() / "cmdline"), environ = read_file(entry.path() / "environ");
-      for (char& ch : environ) ch = ch == '\0' ? '\n' : ch;
-      if (cmdline.find(j) != std::string::npos && cmdline.find("mpirun") == std::string::npos &&
-          environ.find("\nOMPI_COMM_WORLD_RANK=1\n") != std::string::npos) {
-        worker = static_cast<pid_t>(std::stol(name));
-      }
-    }
-    ASSERT_NE(worker, 0) << "rank 1 not found";
-    ::kill(worker, SIGTERM);
-    const finished r = c.wait(60);
-    EXPECT_EQ(r.status, 143) << "status -1 means it hung\n" << r.err;
-    EXPECT_NE(r.err.find("nqueens-mpi: rank 1: interrupted by SIGTERM"), std::string::npos) << r.err;
-    EXPECT_EQ(r.out.find("Q(17)"), std::string::npos) << r.out;
-    expect_resumes_to(j, 17, "95815104", {"--engine", "symmetric"});
-  }
-}
 
 // Each shard's total fits in 128 bits, their sum does not: they cannot all
 // be right (exit 1, as for counts that contradict each other).
@@ -281,36 +57,6 @@ TEST_F(FaultTest, JournalIsCreatedWholeWithoutProc) {
   expect_resumes_to(j, 10, "724");
 }
 
-// 4 and "rank 0's disk full": a journal write failure on rank 0 is exit 3
-// with the reason, not SIGABRT or SIGXFSZ; the journal keeps its whole
-// records and resumes.
-TEST_F(FaultTest, Defect04MpiJournalWriteFailureExitsThree) {
-  SKIP_WITHOUT_MPI();
-  for (const int ranks : {1, 2, 3}) {
-    SCOPED_TRACE(std::to_string(ranks) + " ranks");
-    const std::string j = path("full" + std::to_string(ranks) + ".ckpt");
-    const std::vector<std::string> args = {"15", "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "0.01"};
-    // The limit on rank 0 alone: mpirun's own files need more. Workers, if
-    // any, are a second part of the same job.
-    std::vector<std::string> argv = {mpirun, "-np", "1", "sh", "-c", "ulimit -f 8; exec \"$0\" \"$@\"", mpi};
-    argv.insert(argv.end(), args.begin(), args.end());
-    if (ranks > 1) {
-      for (const std::string& a : {std::string(":"), std::string("-np"), std::to_string(ranks - 1), mpi}) {
-        argv.push_back(a);
-      }
-      argv.insert(argv.end(), args.begin(), args.end());
-    }
-    const finished r = run(argv, {mpi_env}, 60);
-    EXPECT_EQ(r.status, 3) << "status -1 means it hung\n" << r.err;
-    EXPECT_NE(r.err.find("nqueens-mpi: writing checkpoint '" + j + "' failed: File too large"), std::string::npos)
-        << r.err;
-    EXPECT_EQ(r.err.find("terminate called"), std::string::npos) << r.err;
-    EXPECT_EQ(r.out.find("Q(15)"), std::string::npos) << r.out;
-    EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
-    expect_resumes_to(j, 15, "2279184");
-  }
-}
-
 // The same for the plain tool, whose limit is its own.
 TEST_F(FaultTest, CountJournalWriteFailureExitsThree) {
   const std::string j = path("full.ckpt");
@@ -323,29 +69,9 @@ TEST_F(FaultTest, CountJournalWriteFailureExitsThree) {
   expect_resumes_to(j, 15, "2279184");
 }
 
-// 5. One rank alone flushes its journal during the run, and so does rank 0
-// with workers: a kill -9 keeps it.
-TEST_F(FaultTest, Defect05SingleRankFlushesItsJournal) {
-  SKIP_WITHOUT_MPI();
-  for (const int ranks : {1, 2, 3}) {
-    SCOPED_TRACE(std::to_string(ranks) + " ranks");
-    const std::string j = path("one" + std::to_string(ranks) + ".ckpt");
-    child c(mpi_job(ranks, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval",
-                            "0.05"}),
-            {mpi_env});
-    ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c)) << "no records were flushed while the job ran";
-    EXPECT_GE(signal_matching(j, SIGKILL), ranks + 1);  // mpirun and its ranks, which are no children of this process
-    c.wait();
-    const finished r = run({nq, "count", "17", "--engine", "symmetric", "--checkpoint", j});
-    EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("Q(17) = 95815104  verified"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
-  }
-}
-
-// 6. merge reads strict JSON: a shard file that is malformed or out of range
+// merge reads strict JSON: a shard file that is malformed or out of range
 // is exit 2 naming it, never a wrapped or guessed count.
-TEST_F(FaultTest, Defect06MergeRefusesMalformedShardFiles) {
+TEST_F(FaultTest, MergeRefusesMalformedShardFiles) {
   const std::string s0 = path("s0.json"), s1 = path("s1.json");
   ASSERT_EQ(run({nq, "count", "12", "--shard", "0/2", "--json"}, {.stdout_path = s0}).status, 0);
   ASSERT_EQ(run({nq, "count", "12", "--shard", "1/2", "--json"}, {.stdout_path = s1}).status, 0);
@@ -380,8 +106,8 @@ TEST_F(FaultTest, Defect06MergeRefusesMalformedShardFiles) {
   EXPECT_EQ(run({nq, "merge", s0}).status, 1);  // a missing shard stays exit 1
 }
 
-// 7. A result that could not be written is a failure, for every command.
-TEST_F(FaultTest, Defect07LostStandardOutputIsExitThree) {
+// A result that could not be written is a failure, for every command.
+TEST_F(FaultTest, LostStandardOutputIsExitThree) {
   const std::string s0 = path("s0.json"), s1 = path("s1.json");
   ASSERT_EQ(run({nq, "count", "8", "--shard", "0/2", "--json"}, {.stdout_path = s0}).status, 0);
   ASSERT_EQ(run({nq, "count", "8", "--shard", "1/2", "--json"}, {.stdout_path = s1}).status, 0);
@@ -405,9 +131,9 @@ TEST_F(FaultTest, Defect07LostStandardOutputIsExitThree) {
       << r.err;
 }
 
-// 11. A CSV is replaced whole or not at all, and a journal is never taken
+// A CSV is replaced whole or not at all, and a journal is never taken
 // for one.
-TEST_F(FaultTest, Defect11CsvSurvivesAStopAndNeverOverwritesAJournal) {
+TEST_F(FaultTest, CsvSurvivesAStopAndNeverOverwritesAJournal) {
   const std::string csv = path("res.csv");
   write(csv, "old contents\n");
   child c({nq, "scale", "12", "--repeat", "1000", "--csv", csv});
@@ -424,9 +150,9 @@ TEST_F(FaultTest, Defect11CsvSurvivesAStopAndNeverOverwritesAJournal) {
   EXPECT_EQ(bytes_of(j), journal);
 }
 
-// 8. A crash during one flush can leave many records' worth of zeros, or a
+// A crash during one flush can leave many records' worth of zeros, or a
 // record cut short: cut off, and the count resumes from what is whole.
-TEST_F(FaultTest, Defect08TornTailOfManyRecordsIsRepaired) {
+TEST_F(FaultTest, TornTailOfManyRecordsIsRepaired) {
   const std::string j = path("torn.ckpt");
   child c({nq, "count", "16", "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval",
            "0.02"});
@@ -449,9 +175,9 @@ TEST_F(FaultTest, Defect08TornTailOfManyRecordsIsRepaired) {
   EXPECT_NE(r.err.find("record 1 at byte 112 is damaged"), std::string::npos) << r.err;
 }
 
-// 9. Only a journal's header is read before it is trusted: a foreign file of
+// Only a journal's header is read before it is trusted: a foreign file of
 // any size costs 64 bytes and is "not a journal" (exit 2).
-TEST_F(FaultTest, Defect09ForeignFilesAreRefusedFromTheirHeader) {
+TEST_F(FaultTest, ForeignFilesAreRefusedFromTheirHeader) {
   const std::string big = path("big.bin");
   write(big, std::string(64 << 20, 'z'));
   finished r = run({nq, "count", "10", "--checkpoint", big});
@@ -470,9 +196,9 @@ TEST_F(FaultTest, Defect09ForeignFilesAreRefusedFromTheirHeader) {
   EXPECT_EQ(fs::file_size(sparse), std::uintmax_t{1} << 40);
 }
 
-// 10. One journal, one run: a second is refused while the first holds it;
+// One journal, one run: a second is refused while the first holds it;
 // a symlink and an empty file are refused and left as they are.
-TEST_F(FaultTest, Defect10OneJournalOneRun) {
+TEST_F(FaultTest, OneJournalOneRun) {
   const std::string j = path("shared.ckpt");
   child first({nq, "count", std::to_string(long_n), "--threads", "1", "--checkpoint", j});
   ASSERT_TRUE(wait_for_size(j, 63, first));
@@ -498,10 +224,10 @@ TEST_F(FaultTest, Defect10OneJournalOneRun) {
   EXPECT_EQ(fs::file_size(empty), 0u);
 }
 
-// 12. A shard never takes another engine because of its node's memory: it
+// A shard never takes another engine because of its node's memory: it
 // refuses with advice. A signal is never swallowed, not even by a run that
 // finishes within the first tick, and it stops a table build.
-TEST_F(FaultTest, Defect12ShardsRefuseRatherThanChangePlan) {
+TEST_F(FaultTest, ShardsRefuseRatherThanChangePlan) {
   finished r = run({nq, "count", "16", "--shard", "1/2", "--max-memory", "1M"});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("the quadrant engine needs about"), std::string::npos) << r.err;
@@ -511,7 +237,7 @@ TEST_F(FaultTest, Defect12ShardsRefuseRatherThanChangePlan) {
   EXPECT_FALSE(fs::exists(path("j.ckpt")));
 }
 
-TEST_F(FaultTest, Defect12SignalsAreNeverSwallowed) {
+TEST_F(FaultTest, SignalsAreNeverSwallowed) {
   // The run is frozen (SIGSTOP) at a moment in its first milliseconds, the
   // SIGTERM queued, and the run resumed: whatever it was doing, it must
   // answer 143, never finish as if nothing had come.
@@ -629,7 +355,7 @@ TEST_F(FaultTest, JournalThatCannotBeCreatedIsExitTwo) {
       << missing.err;
 }
 
-TEST_F(FaultTest, Defect12TableBuildStopsOnSignal) {
+TEST_F(FaultTest, TableBuildStopsOnSignal) {
   const std::string j = path("tables.ckpt");
   // n = 22: the quarter tables take seconds to build, the plan well under one.
   child c({nq, "count", "22", "--engine", "quadrant", "--checkpoint", j});
@@ -678,29 +404,6 @@ TEST_F(FaultTest, SignalWhilePlanningOrListingIsAnsweredAtOnce) {
 #endif
 }
 
-// The same under MPI, where every rank plans: SIGINT to the job while it
-// plans ends it within seconds, with 2 and 3 ranks, nothing counted and no
-// rank left.
-TEST_F(FaultTest, SignalWhileMpiRanksPlanEndsTheJob) {
-  SKIP_WITHOUT_MPI();
-  const std::string j = path("mpiplan.ckpt");
-  for (const int ranks : {2, 3}) {
-    SCOPED_TRACE(std::to_string(ranks) + " ranks");
-    child c(mpi_job(ranks, {"25", "--engine", "quadrant", "--split-depth", "12", "--checkpoint", j}), {mpi_env});
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // started, planning (seconds)
-    const auto sent = std::chrono::steady_clock::now();
-    c.signal(SIGINT, true);  // as Ctrl-C does: mpirun and its ranks
-    const finished r = c.wait(120);
-    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count(), 10.0);
-    EXPECT_NE(r.status, 0) << r.err;
-    EXPECT_NE(r.status, -1) << "it hung: " << r.err;
-    EXPECT_EQ(r.out.find("Q(25)"), std::string::npos) << r.out;
-    EXPECT_TRUE(none_left(j, 10)) << "a rank outlived the job";
-    signal_matching(j, SIGKILL);
-    EXPECT_FALSE(fs::exists(j));
-  }
-}
-
 // kill -9 at 20 random moments (planning and table building included) on one
 // journal, then a resume: the exact total, and no run ever refused the
 // journal its predecessor left.
@@ -718,102 +421,6 @@ TEST_F(FaultTest, KillNineAtRandomMomentsThenResume) {
     ASSERT_TRUE(r.status == 137 || r.status == 0) << "seed " << seed << ", kill " << k << ": " << r.err;
   }
   expect_resumes_to(j, long_n, long_total, {"--engine", "quadrant"});
-}
-
-// kill -9 of one MPI rank mid-run ends the job loudly; rank 0's journal then
-// resumes with a plain count to the exact total.
-TEST_F(FaultTest, KilledMpiRankThenResumeWithCount) {
-  SKIP_WITHOUT_MPI();
-  for (const int ranks : {2, 3}) {
-    SCOPED_TRACE(std::to_string(ranks) + " ranks");
-    const std::string j = path("rank" + std::to_string(ranks) + ".ckpt");
-    const finished r = run(mpi_job(ranks, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j,
-                                           "--checkpoint-interval", "0.02"}),
-                           {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_MPI_TEST_DIE_RANK=1:2"}}, 60);
-    EXPECT_NE(r.status, 0);
-    EXPECT_NE(r.status, -1) << "it hung\n" << r.err;
-    EXPECT_EQ(r.out.find("Q(17)"), std::string::npos) << r.out;
-    ASSERT_TRUE(fs::exists(j));
-    const finished resumed = run({nq, "count", "17", "--engine", "symmetric", "--checkpoint", j});
-    EXPECT_EQ(resumed.status, 0) << resumed.err;
-    EXPECT_NE(resumed.out.find("Q(17) = 95815104  verified"), std::string::npos) << resumed.out;
-    EXPECT_NE(resumed.out.find("resumed: "), std::string::npos) << resumed.out;
-  }
-}
-
-// A journal that holds every record but not the completion mark (a
-// run killed between the two) is finished by a job with workers: exit 0, the
-// result, and the mark, with nothing counted again. The workers, given no
-// work, must be released (status -1: the job hung in MPI_Finalize).
-TEST_F(FaultTest, UnmarkedFinishedMpiJournalGetsItsMark) {
-  SKIP_WITHOUT_MPI();
-  for (const int ranks : {2, 3}) {
-    SCOPED_TRACE(std::to_string(ranks) + " ranks");
-    const std::string j = path("unmarked" + std::to_string(ranks) + ".ckpt");
-    ASSERT_EQ(run(mpi_job(ranks, {"12", "--checkpoint", j}), {mpi_env}, 60).status, 0);
-    const std::string marked = bytes_of(j);
-    write(j, marked.substr(0, marked.size() - 48));  // the mark is the last record
-    const finished r = run(mpi_job(ranks, {"12", "--checkpoint", j}), {mpi_env}, 60);
-    ASSERT_EQ(r.status, 0) << "status -1 means it hung\n" << r.err;
-    EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("resumed: 1342 of 1342"), std::string::npos) << r.out;
-    EXPECT_EQ(bytes_of(j), marked) << "the completion mark was not written";
-    const finished count = run({nq, "count", "12", "--checkpoint", j});
-    EXPECT_EQ(count.status, 0) << count.err;
-    EXPECT_NE(count.out.find("resumed: 1342 of 1342"), std::string::npos) << count.out;
-  }
-}
-
-// A job whose mpirun dies (kill -9, or the SIGTERM of `timeout`)
-// leaves no rank running. The signal goes to mpirun alone: a process-group
-// kill would hide a rank that stays. Each run takes the journal its
-// predecessor left (a rank left holding it would have it refused), and a
-// plain count finishes it to the exact total.
-TEST_F(FaultTest, KilledMpirunLeavesNoRankRunning) {
-  SKIP_WITHOUT_MPI();
-#ifdef NQUEENS_SANITIZED
-  const std::string n = "16", total = "14772512";
-#else
-  const std::string n = "18", total = "666090624";  // longer than the 10 s a rank is given to go
-#endif
-  const std::string j = path("mpirun.ckpt");
-  for (const int sig : {SIGKILL, SIGTERM}) {
-    for (const int ranks : {2, 3}) {
-      SCOPED_TRACE(std::to_string(ranks) + " ranks, " + (sig == SIGKILL ? "SIGKILL" : "SIGTERM"));
-      const std::uintmax_t before = fs::exists(j) ? fs::file_size(j) : 64;
-      child c(mpi_job(ranks, {n, "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval",
-                              "0.05"}),
-              {mpi_env});
-      ASSERT_TRUE(wait_for_size(j, before + 10 * 48, c)) << "no records were flushed while the job ran";
-      c.signal(sig);
-      EXPECT_TRUE(none_left(j, 10)) << "a rank outlived mpirun";
-      signal_matching(j, SIGKILL);  // whatever happened, nothing is left for the next run
-      const finished r = c.wait(60);
-      if (sig == SIGTERM) EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
-      EXPECT_EQ(r.out.find("Q(" + n + ")"), std::string::npos) << r.out;
-      EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
-    }
-  }
-  expect_resumes_to(j, std::stoi(n), total, {"--engine", "symmetric"});
-}
-
-// The same without Open MPI's help (it usually notices a dead mpirun within a
-// second, another launcher may not): a rank watches its launcher itself. A
-// shell stands in for one here (PMI_RANK in the environment, as MPICH's
-// launcher sets it; MPI itself starts a singleton) and is killed alone: the
-// rank, counting for minutes otherwise, must go within seconds.
-TEST_F(FaultTest, RankWhoseLauncherDiesExits) {
-  SKIP_WITHOUT_MPI();
-  const std::string j = path("orphan.ckpt");
-  child c({"sh", "-c", "\"$0\" \"$@\" & wait", mpi, std::to_string(long_n), "--engine", "symmetric", "--threads", "1",
-           "--checkpoint", j, "--checkpoint-interval", "0.05"},
-          {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "PMI_RANK=0"}});
-  ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c)) << "no records were flushed while the rank ran";
-  c.signal(SIGKILL);  // the shell alone
-  EXPECT_TRUE(none_left(j, 10)) << "the rank outlived its launcher";
-  signal_matching(j, SIGKILL);
-  c.wait();
-  EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
 }
 
 // A closed standard descriptor must not become a file the
@@ -843,7 +450,7 @@ TEST_F(FaultTest, ClosedStandardDescriptorNeverReceivesTheJournal) {
   }
 }
 
-// Item 2 on unfinished journals: a run stopped by SIGINT with a standard
+// On unfinished journals: a run stopped by SIGINT with a standard
 // descriptor closed keeps its records, and resuming it the same way finishes.
 TEST_F(FaultTest, InterruptedRunWithAClosedDescriptorKeepsItsRecords) {
 #ifdef NQUEENS_SANITIZED
@@ -892,7 +499,7 @@ TEST_F(FaultTest, CheckWithStdinClosedReportsTheReadError) {
   EXPECT_EQ(run({nq, "check", "1 3 0 2"}, {.closed = {0}}).status, 0);
 }
 
-// Item 4: kill -9 of `scale --csv` at any moment leaves the directory as it
+// kill -9 of `scale --csv` at any moment leaves the directory as it
 // was (no hidden temporary file beside the CSV); a run that ends replaces it.
 TEST_F(FaultTest, KilledScaleLeavesNoTemporaryCsvBehind) {
   const std::string csv = path("keep.csv");

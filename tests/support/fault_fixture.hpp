@@ -1,0 +1,98 @@
+#pragma once
+
+// What the fault-injection suites share (tests/fault, tests/mpi): the tools'
+// paths, MPI's environment, boards that run long enough to be interrupted,
+// and a fixture with a directory of its own per test.
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/process.hpp"
+
+namespace nqueens::test {
+
+namespace fs = std::filesystem;
+
+const std::string nq = NQUEENS_CLI_PATH;
+const std::string mpi = NQUEENS_MPI_PATH;  // empty: built without MPI
+const std::string mpirun = NQUEENS_MPIRUN_PATH;
+const std::vector<std::string> mpi_env = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+                                          "OMPI_MCA_rmaps_base_oversubscribe=1"};
+
+#ifdef NQUEENS_SANITIZED  // sanitized kernels run 10-50x slower: smaller boards, same faults
+constexpr int long_n = 16;
+constexpr const char* long_total = "14772512";
+#else
+constexpr int long_n = 19;
+constexpr const char* long_total = "4968057848";
+#endif
+
+#define SKIP_WITHOUT_MPI() \
+  if (mpi.empty() || mpirun.empty()) GTEST_SKIP() << "built without MPI"
+
+inline int lines_in(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+// Waits up to `seconds` until no running process has `needle` in its command
+// line (signal 0 only counts them).
+inline bool none_left(const std::string& needle, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (signal_matching(needle, 0) > 0) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return true;
+}
+
+class FaultTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("nqueens-fault-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  static std::string bytes_of(const std::string& file) { return read_file(file); }
+  static void write(const std::string& file, const std::string& bytes) {
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  }
+  std::vector<std::string> mpi_job(int ranks, std::vector<std::string> args) const {
+    std::vector<std::string> argv = {mpirun, "-np", std::to_string(ranks), mpi};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return argv;
+  }
+  // Waits until `file` is longer than `size` bytes (a run has journaled work).
+  static bool wait_for_size(const std::string& file, std::uintmax_t size, child& c, double seconds = 60) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < deadline && c.running()) {
+      std::error_code ec;
+      if (fs::file_size(file, ec) > size && !ec) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
+  // Resumes `journal` with `count` and expects the exact, verified total.
+  static void expect_resumes_to(const std::string& journal, int n, const std::string& total,
+                                const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> argv = {nq, "count", std::to_string(n), "--checkpoint", journal, "--json"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    const finished r = run(argv);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\"total\":" + total + ","), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << r.out;
+  }
+
+  fs::path dir_;
+};
+
+}  // namespace nqueens::test
