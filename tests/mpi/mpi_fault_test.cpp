@@ -339,6 +339,5 @@ TEST_F(FaultTest, RankWhoseLauncherDiesExits) {
   EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
 }
 
-
 }  // namespace
 }  // namespace nqueens::test

@@ -1,0 +1,58 @@
+#include "run/progress_meter.hpp"
+
+namespace nqueens::detail {
+
+progress_meter::progress_meter(const plan& p, const shard_members& mine, std::span<const std::size_t> todo,
+                               const totals& resumed, bool weigh, int threads,
+                               std::chrono::steady_clock::time_point start)
+    : plan_(p),
+      weigh_(weigh),
+      uniform_(p.uniform_work()),
+      subproblems_(mine.size()),
+      threads_(threads),
+      start_(start),
+      total_resumed_(resumed.total),
+      sums_(resumed) {
+  if (!weigh_) return;
+  std::uint64_t left = 0;
+  for (const std::size_t i : todo) left += uniform_ ? 1 : p.estimated_work(i);
+  if (uniform_) {
+    work_total_ = mine.size();
+  } else {
+    for (std::size_t k = 0; k < mine.size(); ++k) work_total_ += p.estimated_work(mine[k]);
+  }
+  work_done_ = work_total_ - left;
+  work_done_before_ = work_done_;
+}
+
+void progress_meter::finished(std::size_t index, const subproblem_count& c) {
+  const std::lock_guard lock(mutex_);
+  accumulate(sums_, c);
+  if (weigh_) work_done_ += uniform_ ? 1 : plan_.estimated_work(index);
+}
+
+totals progress_meter::sums() const {
+  const std::lock_guard lock(mutex_);
+  return sums_;
+}
+
+progress progress_meter::snapshot(bool last) const {
+  const std::lock_guard lock(mutex_);
+  progress p;
+  p.subproblems = subproblems_;
+  p.finished = sums_.finished;
+  p.total_so_far = sums_.total;
+  p.total_resumed = total_resumed_;
+  p.threads = threads_;
+  p.last = last;
+  p.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  p.fraction = work_total_ == 0 ? 1.0 : static_cast<double>(work_done_) / static_cast<double>(work_total_);
+  const std::uint64_t done_now = work_done_ - work_done_before_;
+  const std::uint64_t left = work_total_ - work_done_;
+  if (done_now > 0 && p.elapsed_seconds > 0) {
+    p.eta_seconds = p.elapsed_seconds * static_cast<double>(left) / static_cast<double>(done_now);
+  }
+  return p;
+}
+
+}  // namespace nqueens::detail

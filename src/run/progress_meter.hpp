@@ -1,0 +1,56 @@
+#pragma once
+
+// The run's progress and its sums, as the workers report finished
+// subproblems: the reduce step (accumulate, reduce.hpp) and the progress
+// snapshots (progress.hpp) of one run. Work is weighed by each subproblem's
+// estimate (plan::estimated_work; equal ones, the quadrant plan's, are
+// counted without a sum over the plan), and the ETA is this run's pace: the
+// subproblems taken from a journal count as done but not as paced.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <span>
+
+#include "nqueens/plan.hpp"
+#include "nqueens/progress.hpp"
+#include "nqueens/reduce.hpp"
+#include "run/shard_members.hpp"
+
+namespace nqueens::detail {
+
+class progress_meter {
+ public:
+  /// A run of the subproblems `todo` of shard `mine` of `p`, the others
+  /// taken from a journal whose sums are `resumed`. `weigh`: measure work
+  /// (only a run that reports progress needs it). Times count from `start`.
+  progress_meter(const plan& p, const shard_members& mine, std::span<const std::size_t> todo, const totals& resumed,
+                 bool weigh, int threads, std::chrono::steady_clock::time_point start);
+
+  /// Adds subproblem `index`'s counts. Thread-safe (one lock a subproblem:
+  /// noise next to its microseconds to seconds).
+  void finished(std::size_t index, const subproblem_count& c);
+
+  /// The sums so far (the journal's included).
+  totals sums() const;
+
+  /// A snapshot for count_options::on_progress.
+  progress snapshot(bool last) const;
+
+ private:
+  const plan& plan_;
+  bool weigh_;
+  bool uniform_;
+  std::size_t subproblems_;
+  int threads_;
+  std::chrono::steady_clock::time_point start_;
+  uint128 total_resumed_;
+  mutable std::mutex mutex_;
+  std::uint64_t work_total_ = 0;
+  std::uint64_t work_done_ = 0;
+  std::uint64_t work_done_before_ = 0;  // from the journal
+  totals sums_;                         // the journal's, then each report's
+};
+
+}  // namespace nqueens::detail
