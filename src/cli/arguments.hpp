@@ -61,36 +61,3 @@ shard_spec parse_shard(std::string_view text);
 bool looks_like_negative_number(std::string_view text) noexcept;
 
 }  // namespace nqueens::cli
-
-#include <cxxopts.hpp>
-#include <vector>
-
-namespace nqueens::cli {
-
-/// Every spelling ("-t", "--threads") of the options in `options` that take
-/// the next argument as their value, read from cxxopts' own option list.
-std::vector<std::string> value_option_names(const cxxopts::Options& options);
-
-/// Parses `args` (args[0] is the program name) with `options`. A bare negative
-/// number that is not the value of an option (value_option_names) is reported
-/// as a board size out of range (1 to `largest_board_size`) when
-/// `board_size_positional`, else as unexpected, rather than as an unknown
-/// option. cxxopts errors become usage_error.
-cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::vector<std::string>& args,
-                                        bool board_size_positional, int largest_board_size = max_board_size);
-
-/// When `result` asked for --help: prints `options`' help, a blank line and
-/// `tail` to standard output, and returns true.
-bool printed_help(const cxxopts::ParseResult& result, cxxopts::Options& options, const std::string& tail = {});
-
-/// The single positional argument (the board size), or a usage_error when it
-/// is missing or repeated.
-std::string single_positional(const cxxopts::ParseResult& result, std::string_view name, std::string_view what);
-
-/// Declares the positional board size N (the option "n"), after the options.
-void add_board_size_operand(cxxopts::Options& options);
-
-/// The board size N given to add_board_size_operand's options (parse_board_size).
-int board_size_operand(const cxxopts::ParseResult& result);
-
-}  // namespace nqueens::cli

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/arguments.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/placement_io.hpp"
 #include "cli/shared_options.hpp"
@@ -126,7 +127,7 @@ int run_check(const std::vector<std::string>& args) {
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "-h" || arg == "--help") {
-      std::cout << options.help() << '\n';
+      print_help(options);
       return 0;
     }
     if (arg.size() > 1 && arg[0] == '-' && !looks_like_negative_number(arg)) {

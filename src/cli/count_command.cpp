@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "cli/arguments.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/arguments.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/placement_io.hpp"
 #include "cli/shared_options.hpp"

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "cli/arguments.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/json_reader.hpp"
@@ -33,10 +34,7 @@ int run_merge(const std::vector<std::string>& args) {
   add_shared_options(options, {.json = true});
   options.parse_positional({"files"});
   const auto result = parse_command_line(options, args, false);
-  if (result.count("help")) {
-    std::cout << options.help({""}) << '\n';
-    return 0;
-  }
+  if (printed_help(result, options)) return 0;
   if (result.count("files") == 0) throw usage_error("merge needs the shard files to add up");
   std::vector<shard_file> files;
   for (const std::string& name : result["files"].as<std::vector<std::string>>()) files.push_back(read_shard_file(name));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/arguments.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"

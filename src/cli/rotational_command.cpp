@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "cli/arguments.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "cli/arguments.hpp"
+#include "cli/command_line.hpp"
 #include "nqueens/engine.hpp"
 
 namespace nqueens::cli {

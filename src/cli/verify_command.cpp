@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/arguments.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
@@ -32,10 +33,9 @@ int run_verify(const std::vector<std::string>& args) {
   add_shared_options(options, {.threads = worker_threads_help, .engine = "auto", .json = true});
   options.parse_positional({"extra"});
   const auto result = parse_command_line(options, args, false);
-  if (result.count("help")) {
-    std::cout << options.help({""}) << "\nBoard sizes with published counts: 1 to " << max_published_board_size
-              << ".\n\n"
-              << engines_help();
+  if (printed_help(result, options,
+                   "Board sizes with published counts: 1 to " + std::to_string(max_published_board_size) + ".\n\n" +
+                       engines_help())) {
     return 0;
   }
   if (result.count("extra")) {
