@@ -1,20 +1,166 @@
-// The journal a run appends to: records queued by the workers, written and
-// fsynced by each flush, and the completion mark. Its bytes are
-// journal_layout's; its file journal_file.cpp's; its replay journal_replay.cpp's.
+// The checkpoint journal (checkpoint.hpp): its file, opened and locked before
+// the plan is built (checkpoint_file) or created whole once it is; the
+// records the workers queue, written and fsynced by each flush; the
+// completion mark. Its bytes are journal_layout's, its replay
+// journal_replay's, its POSIX calls journal_io's.
 
 #include "nqueens/checkpoint.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <utility>
 
 #include "run/journal_io.hpp"
 #include "run/journal_layout.hpp"
+#include "run/journal_replay.hpp"
 #include "run/journal_state.hpp"
 
 namespace nqueens {
+
+namespace {
+using namespace detail::journal;  // NOLINT(google-build-using-namespace): the format's own names
+using detail::fail;
+using detail::journal_name;
+}  // namespace
+
+checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
+  using reason = checkpoint_error::reason;
+  if (path_.empty()) fail(reason::unusable, "a checkpoint needs a file name");
+  struct stat st {};
+  if (::lstat(path_.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;  // created, whole, once the plan is known
+    fail(reason::unusable, "cannot open " + journal_name(path_) + ": " + std::strerror(errno));
+  }
+  // A symlink could point a requeued job at some other run's journal, or at a
+  // file that is not ours to write.
+  if (S_ISLNK(st.st_mode))
+    fail(reason::unusable, journal_name(path_) + " is a symbolic link; give the journal's real path");
+  if (!S_ISREG(st.st_mode)) fail(reason::unusable, journal_name(path_) + " is not a regular file");
+  // O_NONBLOCK: should a FIFO replace the file after the check above, open
+  // and read return at once instead of waiting for a writer; fstat then
+  // checks what was opened.
+  fd_ = ::open(path_.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd_ < 0 && (errno == EACCES || errno == EROFS)) {
+    // A finished journal is only read: its owner may have made it read-only.
+    const int error = errno;
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    read_only_ = fd_ >= 0;
+    if (fd_ < 0) errno = error;
+  }
+  if (fd_ < 0) fail(reason::unusable, "cannot open " + journal_name(path_) + ": " + std::strerror(errno));
+  try {
+    struct stat opened {};
+    if (::fstat(fd_, &opened) != 0 || !S_ISREG(opened.st_mode)) {
+      fail(reason::unusable, journal_name(path_) + " is not a regular file");
+    }
+    ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
+    detail::lock_exclusively(fd_, path_);
+    // The header first, so that no more than 64 bytes of a file that is not a
+    // journal are ever read. An empty file is not a journal either: a journal
+    // is created with its header.
+    std::array<unsigned char, header_size> h{};
+    const ssize_t got = detail::read_up_to(fd_, h.data(), h.size());
+    if (got < 0) fail(reason::unusable, "cannot read " + journal_name(path_) + ": " + std::strerror(errno));
+    if (static_cast<std::size_t>(got) < magic.size() || std::memcmp(h.data(), magic.data(), magic.size()) != 0) {
+      fail(reason::corrupt, journal_name(path_) + " is not an nqueens checkpoint journal (" +
+                                (got == 0 ? std::string("an empty file") : std::string("another kind of file")) +
+                                "); it is left as it is: give another --checkpoint");
+    }
+    if (static_cast<std::size_t>(got) < h.size() || !checksum_matches(h.data(), header::checksum)) {
+      fail(reason::corrupt, journal_name(path_) + " has a damaged header (checksum mismatch)");
+    }
+    if (get(h.data(), header::version) != format_version) {
+      fail(reason::foreign, journal_name(path_) + " has journal format " +
+                                std::to_string(get(h.data(), header::version)) + ", this build reads format " +
+                                std::to_string(format_version) +
+                                " (finish that run with the build that started it, or start afresh)");
+    }
+  } catch (...) {
+    ::close(fd_);
+    throw;
+  }
+}
+
+checkpoint_file::checkpoint_file(checkpoint_file&& other) noexcept
+    : path_(std::move(other.path_)), fd_(std::exchange(other.fd_, -1)), read_only_(other.read_only_) {}
+
+checkpoint_file& checkpoint_file::operator=(checkpoint_file&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    path_ = std::move(other.path_);
+    fd_ = std::exchange(other.fd_, -1);
+    read_only_ = other.read_only_;
+  }
+  return *this;
+}
+
+checkpoint_file::~checkpoint_file() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+// A new journal appears whole or not at all: an unnamed file (O_TMPFILE) in
+// the target's directory gets the header, is locked and fsynced, then linked
+// under its name. link() never replaces a file: if another run created the
+// journal meanwhile, this one is refused. Where O_TMPFILE or /proc is missing,
+// a named temporary file does the same (and is left behind only by a kill in
+// the microseconds between its creation and its link).
+void checkpoint_journal::create(const plan& p, shard_spec shard) {
+  const auto header = header_for(p, shard);
+  int& fd = state_->file.fd_;
+  // Nothing is created before counting starts unless it is whole: every
+  // failure here is a refusal (exit 2), the disk-full kind included.
+  const auto refuse = [&](const std::string& what, int error, const std::string& temporary) {
+    if (!temporary.empty()) ::unlink(temporary.c_str());
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+    fail(checkpoint_error::reason::unusable,
+         error == EEXIST ? journal_name(state_->path) + " was created by another run meanwhile; it is left to that run"
+                         : what + " " + journal_name(state_->path) + ": " + std::strerror(error));
+  };
+  const auto prepare = [&](const std::string& temporary) {
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) refuse("cannot lock", errno, temporary);
+    if (detail::write_all(fd, header.data(), header.size()) != header.size() || ::fsync(fd) != 0)
+      refuse("cannot write", errno, temporary);
+  };
+  // A relative name in a working directory that was deleted has no absolute
+  // path: that too is a journal that cannot be created.
+  std::error_code absolute_error;
+  const std::filesystem::path target = std::filesystem::absolute(state_->path, absolute_error);
+  if (absolute_error) refuse("cannot create", absolute_error.value(), "");
+  fd = ::open(target.parent_path().c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+  if (fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == EROFS)) {
+    refuse("cannot create", errno, "");
+  }
+  if (fd >= 0) {
+    prepare("");
+    const std::string self = "/proc/self/fd/" + std::to_string(fd);
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, target.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+      detail::sync_directory_of(state_->path);
+      return;
+    }
+    if (errno == EEXIST || std::filesystem::exists("/proc/self/fd")) refuse("cannot create", errno, "");
+    ::close(fd);  // no /proc to link through: the named way below
+    fd = -1;
+  }
+  std::string hidden = target.filename().string();
+  hidden.insert(0, 1, '.');
+  hidden.append(".XXXXXX");
+  std::string temporary = (target.parent_path() / hidden).string();
+  fd = ::mkstemp(temporary.data());
+  if (fd < 0) refuse("cannot create", errno, "");
+  ::fchmod(fd, 0644);
+  prepare(temporary);
+  if (::link(temporary.c_str(), target.c_str()) != 0) refuse("cannot create", errno, temporary);
+  ::unlink(temporary.c_str());
+  detail::sync_directory_of(state_->path);
+}
 
 using detail::journal_name;
 using detail::journal::record_for;
@@ -109,6 +255,15 @@ void checkpoint_journal::mark_complete() {
   const auto bytes = record_for(record_type::complete, 0, {});
   append(bytes.data(), bytes.size());
   state_->complete = true;
+}
+
+void checkpoint_journal::load(const plan& p, shard_spec shard, const std::atomic<bool>* cancel) {
+  detail::journal_contents c =
+      detail::replay_journal(state_->file.fd_, state_->path, state_->file.read_only(), p, shard, cancel);
+  state_->held = std::move(c.held);
+  state_->held_sums = c.sums;
+  state_->complete = c.complete;
+  state_->dropped_bytes = c.dropped_bytes;
 }
 
 }  // namespace nqueens

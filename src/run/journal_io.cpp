@@ -1,0 +1,64 @@
+// The POSIX calls a journal is made of (journal_io.hpp).
+
+#include "run/journal_io.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace nqueens::detail {
+
+
+std::size_t write_all(int fd, const unsigned char* data, std::size_t size) {
+  std::size_t written = 0;
+  while (written < size) {
+    const ssize_t n = ::write(fd, data + written, size - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // errno says why (a short write of 0: ENOSPC on the next)
+    written += static_cast<std::size_t>(n);
+  }
+  return written;
+}
+
+ssize_t read_up_to(int fd, unsigned char* data, std::size_t size) {
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::read(fd, data + got, size - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  return static_cast<ssize_t>(got);
+}
+
+std::string journal_name(const std::string& path) { return "checkpoint '" + path + "'"; }
+
+[[noreturn]] void fail(checkpoint_error::reason why, const std::string& what) { throw checkpoint_error(why, what); }
+
+void lock_exclusively(int fd, const std::string& path) {
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EINTR) continue;
+    if (errno == EWOULDBLOCK) {
+      fail(checkpoint_error::reason::unusable,
+           journal_name(path) + " is in use by another run (locked); wait for it to end, or give another --checkpoint");
+    }
+    fail(checkpoint_error::reason::unusable, "cannot lock " + journal_name(path) + ": " + std::strerror(errno));
+  }
+}
+
+void sync_directory_of(const std::string& path) {
+  std::error_code error;  // a working directory deleted meanwhile: nothing to sync
+  const auto dir = std::filesystem::absolute(path, error).parent_path();
+  if (error) return;
+  if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+}  // namespace nqueens::detail
