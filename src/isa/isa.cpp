@@ -5,27 +5,18 @@
 #include <mutex>
 #include <string>
 
-#include "isa/cpu_features.hpp"
+#include "isa/implementation.hpp"
 
 namespace nqueens {
 namespace {
 
 constexpr std::array<isa, 3> every_isa = {isa::portable, isa::avx2, isa::avx512};
 
-// The CPUID checks are GCC's (libgcc's cpu model, which also asks the
-// operating system, via XGETBV, whether it saves the AVX and AVX-512
-// registers): one query per feature, made once.
+// True when the CPU runs some implementation of `kernels` (the CPUID
+// checks are each implementation's, isa/implementation.cpp).
 bool detect(isa kernels) noexcept {
-  __builtin_cpu_init();
-  switch (kernels) {
-    case isa::portable:
-      return true;
-    case isa::avx2:
-      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
-             __builtin_cpu_supports("popcnt");
-    case isa::avx512:
-      return detect(isa::avx2) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-             __builtin_cpu_supports("avx512vl");
+  for (const detail::implementation& i : detail::implementations()) {
+    if (i.kernels == kernels && i.cpu_runs()) return true;
   }
   return false;
 }
@@ -105,15 +96,4 @@ isa active_isa() {
   return *chosen.kernels;
 }
 
-namespace detail {
-
-bool cpu_has_avx512_vpopcntdq() noexcept {
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return cpu_supports(isa::avx512) && __builtin_cpu_supports("avx512vpopcntdq");
-  }();
-  return has;
-}
-
-}  // namespace detail
 }  // namespace nqueens

@@ -1,25 +1,11 @@
 #include "kernels/backtrack.hpp"
 
+#include "isa/implementation.hpp"
 #include "kernels/bits.hpp"
 
 namespace nqueens::detail {
 
-// Defined by search_<isa>.cpp.
-extern const search_kernels portable_search_kernels;
-extern const search_kernels avx2_search_kernels;
-extern const search_kernels avx512_search_kernels;
-
-const search_kernels& search_kernels_for(isa kernels) noexcept {
-  switch (kernels) {
-    case isa::portable:
-      return portable_search_kernels;
-    case isa::avx2:
-      return avx2_search_kernels;
-    case isa::avx512:
-      break;
-  }
-  return avx512_search_kernels;
-}
+const search_kernels& search_kernels_for(isa kernels) noexcept { return *implementation_for(kernels).search; }
 
 board_state place_prefix(int n, std::span<const std::uint8_t> columns) noexcept {
   board_state s;

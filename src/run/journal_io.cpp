@@ -12,7 +12,6 @@
 
 namespace nqueens::detail {
 
-
 std::size_t write_all(int fd, const unsigned char* data, std::size_t size) {
   std::size_t written = 0;
   while (written < size) {

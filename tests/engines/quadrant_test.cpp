@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engines/quadrant/column_classes.hpp"
+#include "isa/implementation.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
@@ -208,14 +209,14 @@ std::uint64_t brute_force_disjoint_pairs(const std::vector<std::uint64_t>& a, co
 
 // Every compiled pair counter (each instruction set, AVX-512 with and
 // without VPOPCNTDQ) against brute force.
-class DisjointPairsTest : public ::testing::TestWithParam<detail::quadrant_kernel_variant> {
+class DisjointPairsTest : public ::testing::TestWithParam<detail::implementation> {
  protected:
   void SetUp() override {
-    if (!detail::cpu_supports(GetParam())) GTEST_SKIP() << "this CPU cannot run the " << GetParam().name << " kernels";
+    if (!GetParam().cpu_runs()) GTEST_SKIP() << "this CPU cannot run the " << GetParam().name << " kernels";
   }
   std::uint64_t count_pairs(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b,
                             detail::pair_scratch& scratch) const {
-    return GetParam().kernels->count_pairs(a, b, scratch);
+    return GetParam().quadrant->count_pairs(a, b, scratch);
   }
 };
 
@@ -331,9 +332,9 @@ TEST_P(DisjointPairsTest, EdgeCases) {
   EXPECT_EQ(count_pairs(top, many, scratch), 129u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Variants, DisjointPairsTest, ::testing::ValuesIn(detail::quadrant_kernel_variants()),
+INSTANTIATE_TEST_SUITE_P(Variants, DisjointPairsTest, ::testing::ValuesIn(detail::implementations()),
                          [](const auto& info) {
-                           std::string name = info.param.name;
+                           std::string name(info.param.name);
                            std::replace(name.begin(), name.end(), '+', '_');
                            return name;
                          });
@@ -348,12 +349,12 @@ TEST(QuadrantKernelTest, EveryVariantSolvesLikeThePortableOne) {
     detail::quadrant_scratch scratch;
     for (const detail::quarter_source& source :
          {detail::quarter_source(n, &tables), detail::quarter_source(n, nullptr)}) {
-      for (const detail::quadrant_kernel_variant& v : detail::quadrant_kernel_variants()) {
-        if (!detail::cpu_supports(v)) continue;
+      for (const detail::implementation& v : detail::implementations()) {
+        if (!v.cpu_runs()) continue;
         std::uint64_t total = 0;
         for (const detail::quadrant_task& t : tasks) {
-          const std::uint64_t got = v.kernels->solve(source, t, p.split_depth(), scratch);
-          ASSERT_EQ(got, detail::quadrant_kernel_variants()[0].kernels->solve(source, t, p.split_depth(), scratch))
+          const std::uint64_t got = v.quadrant->solve(source, t, p.split_depth(), scratch);
+          ASSERT_EQ(got, detail::implementations()[0].quadrant->solve(source, t, p.split_depth(), scratch))
               << v.name << ", n = " << n << ", north " << t.north << ", tables " << source.has_tables();
           total += got;
         }
@@ -431,9 +432,9 @@ TEST(QuadrantKernelTest, EveryVariantJoinsTheSameHalves) {
                                  east = tables.east().on(t.north >> h);
       const int k = std::popcount(t.north & ((1U << h) - 1));
       const std::size_t count = detail::quadrant_kernels_for(isa::portable).north_halves(west, east, h, k, expected);
-      for (const detail::quadrant_kernel_variant& v : detail::quadrant_kernel_variants()) {
-        if (!detail::cpu_supports(v)) continue;
-        ASSERT_EQ(v.kernels->north_halves(west, east, h, k, got), count);
+      for (const detail::implementation& v : detail::implementations()) {
+        if (!v.cpu_runs()) continue;
+        ASSERT_EQ(v.quadrant->north_halves(west, east, h, k, got), count);
         ASSERT_TRUE(std::equal(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(count), expected.begin()))
             << v.name << ", n = " << n << ", north " << t.north;
       }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engines/quadrant/quadrant.hpp"
+#include "isa/implementation.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"
 #include "run/plan_access.hpp"
@@ -161,15 +162,15 @@ TEST(TranspositionTest, EverySubproblemCountsItsClassShare) {
       detail::quadrant_scratch scratch;
       for (const detail::quarter_source& source :
            {detail::quarter_source(n, &tables), detail::quarter_source(n, nullptr, 7)}) {
-        for (const detail::quadrant_kernel_variant& v : detail::quadrant_kernel_variants()) {
-          if (!detail::cpu_supports(v)) continue;
+        for (const detail::implementation& v : detail::implementations()) {
+          if (!v.cpu_runs()) continue;
           // Ties ruled out by tags and counted apart (by_cost picks one of them).
           scratch.ties = split == 1 ? detail::tie_counting::tags : detail::tie_counting::apart;
           std::map<north_class, std::uint64_t> got;
           std::map<north_class, std::uint64_t> weights;
           for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
             const detail::quadrant_task t = detail::quadrant_task_of(engine_plan, i);
-            got[{t.north, t.middle}] += v.kernels->solve(source, t, p.split_depth(), scratch);
+            got[{t.north, t.middle}] += v.quadrant->solve(source, t, p.split_depth(), scratch);
             weights[{t.north, t.middle}] = t.weight;
           }
           for (const auto& [c, count] : got) {

@@ -11,6 +11,7 @@
 
 #include "engines/quadrant/quadrant.hpp"
 #include "engines/row_engine.hpp"
+#include "isa/implementation.hpp"
 #include "kernels/backtrack.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
@@ -86,8 +87,8 @@ TEST(NoAllocationTest, OddBoardsTransposedSolveWithoutAllocating) {
   const detail::half_board_tables tables(n);
   for (const detail::quarter_source& source :
        {detail::quarter_source(n, &tables), detail::quarter_source(n, nullptr, 37)}) {
-    for (const detail::quadrant_kernel_variant& v : detail::quadrant_kernel_variants()) {
-      if (!detail::cpu_supports(v)) continue;
+    for (const detail::implementation& v : detail::implementations()) {
+      if (!v.cpu_runs()) continue;
       for (const detail::tie_counting ties : {detail::tie_counting::tags, detail::tie_counting::apart}) {
         detail::quadrant_scratch scratch;
         scratch.ties = ties;
@@ -95,9 +96,9 @@ TEST(NoAllocationTest, OddBoardsTransposedSolveWithoutAllocating) {
         for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
           tasks.push_back(detail::quadrant_task_of(*detail::plan_access::engine(p), i));
         }
-        for (const detail::quadrant_task& t : tasks) v.kernels->solve(source, t, p.split_depth(), scratch);
+        for (const detail::quadrant_task& t : tasks) v.quadrant->solve(source, t, p.split_depth(), scratch);
         const long before = allocations.load();
-        for (const detail::quadrant_task& t : tasks) v.kernels->solve(source, t, p.split_depth(), scratch);
+        for (const detail::quadrant_task& t : tasks) v.quadrant->solve(source, t, p.split_depth(), scratch);
         EXPECT_EQ(allocations.load() - before, 0)
             << v.name << ", tables " << source.has_tables() << ", ties " << static_cast<int>(ties);
       }

@@ -276,23 +276,9 @@ struct quadrant_kernels {
                                pair_scratch& scratch);
 };
 
-/// One compiled set of quadrant kernels and what it needs from the CPU.
-struct quadrant_kernel_variant {
-  const char* name;
-  isa needs;
-  bool needs_vpopcntdq;
-  const quadrant_kernels* kernels;
-};
-
-/// Every compiled variant, narrowest first (tests run each the CPU supports).
-std::span<const quadrant_kernel_variant> quadrant_kernel_variants() noexcept;
-
-/// True when this CPU can run `v`.
-bool cpu_supports(const quadrant_kernel_variant& v) noexcept;
-
-/// The kernels for `kernels`: the widest variant of that instruction set the
-/// CPU supports (the AVX-512 ones use VPOPCNTDQ where the CPU has it).
-/// Precondition: cpu_supports(kernels).
+/// The kernels for `kernels`: those of implementation_for(kernels) (the
+/// AVX-512 ones use VPOPCNTDQ where the CPU has it; every compiled set is
+/// in isa/implementation.hpp's list). Precondition: cpu_supports(kernels).
 const quadrant_kernels& quadrant_kernels_for(isa kernels) noexcept;
 
 }  // namespace nqueens::detail

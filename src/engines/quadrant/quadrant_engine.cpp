@@ -25,40 +25,14 @@
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant.hpp"
 #include "engines/quadrant/transposition.hpp"
-#include "isa/cpu_features.hpp"
+#include "isa/implementation.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/plan.hpp"
 #include "run/fingerprint.hpp"
 
 namespace nqueens::detail {
 
-// Defined by quadrant_kernel_<isa>.cpp.
-extern const quadrant_kernels portable_quadrant_kernels;
-extern const quadrant_kernels avx2_quadrant_kernels;
-extern const quadrant_kernels avx512_quadrant_kernels;
-extern const quadrant_kernels avx512_vpopcntdq_quadrant_kernels;
-
-std::span<const quadrant_kernel_variant> quadrant_kernel_variants() noexcept {
-  static const std::array<quadrant_kernel_variant, 4> variants = {{
-      {"portable", isa::portable, false, &portable_quadrant_kernels},
-      {"avx2", isa::avx2, false, &avx2_quadrant_kernels},
-      {"avx512", isa::avx512, false, &avx512_quadrant_kernels},
-      {"avx512+vpopcntdq", isa::avx512, true, &avx512_vpopcntdq_quadrant_kernels},
-  }};
-  return variants;
-}
-
-bool cpu_supports(const quadrant_kernel_variant& v) noexcept {
-  return nqueens::cpu_supports(v.needs) && (!v.needs_vpopcntdq || cpu_has_avx512_vpopcntdq());
-}
-
-const quadrant_kernels& quadrant_kernels_for(isa kernels) noexcept {
-  const quadrant_kernels* best = &portable_quadrant_kernels;
-  for (const quadrant_kernel_variant& v : quadrant_kernel_variants()) {
-    if (v.needs == kernels && cpu_supports(v)) best = v.kernels;
-  }
-  return *best;
-}
+const quadrant_kernels& quadrant_kernels_for(isa kernels) noexcept { return *implementation_for(kernels).quadrant; }
 
 std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
                                    pair_scratch& scratch, isa kernels) {
