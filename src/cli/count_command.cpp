@@ -22,17 +22,12 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   cxxopts::Options options(args.front(), "Count every solution of the n-queens problem on an N x N board.");
   options.custom_help("N [options]");
   options.positional_help("");
-  options.add_options()(
-      "split-depth",
-      "How finely the plan is cut: rows fixed per subproblem, or for the quadrant engine slices of each "
-      "class (default: automatic)",
-      cxxopts::value<std::string>())(
-      "shard", "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
-      cxxopts::value<std::string>())(
-      "max-memory",
-      "Memory the run may use (the engine's tables, the plan and its lists), e.g. 8G, 512M (default: half the physical "
-      "memory)",
-      cxxopts::value<std::string>());
+  add_plan_shape_options(options,
+                         "Memory the run may use (the engine's tables, the plan and its lists), e.g. 8G, 512M "
+                         "(default: half the physical memory)");
+  options.add_options()("shard",
+                        "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
+                        cxxopts::value<std::string>());
   add_long_run_options(options);
   add_shared_options(options, {.threads = worker_threads_help,
                                .engine = "auto",
@@ -50,12 +45,9 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   count_options& opts = request.options;
   const std::string engine_name = result["engine"].as<std::string>();
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
-  if (result.count("split-depth")) {
-    opts.split_depth =
-        static_cast<int>(parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
-  }
-  if (result.count("max-memory"))
-    opts.max_memory = parse_byte_size(result["max-memory"].as<std::string>(), "--max-memory");
+  const plan_shape shape = read_plan_shape(result);
+  opts.split_depth = shape.split_depth;
+  opts.max_memory = shape.max_memory;
   if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
   const long_run_choice long_run = read_long_run_options(result);
   opts.checkpoint = long_run.checkpoint;

@@ -20,35 +20,16 @@
 #include "cli/shared_options.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"
+#include "nqueens/reduce.hpp"
 #include "nqueens/verify.hpp"
 
 namespace nqueens::cli {
 
-int run_merge(const std::vector<std::string>& args) {
-  cxxopts::Options options("nqueens merge",
-                           "Add up the --json outputs of 'nqueens count N --shard I/M' for I = 0..M-1 and verify\n"
-                           "the total. Exit 1 if a shard is missing, given twice, or from another run.");
-  options.custom_help("FILE... [options]");
-  options.positional_help("");
-  options.add_options()("files", "", cxxopts::value<std::vector<std::string>>());
-  add_shared_options(options, {.json = true});
-  options.parse_positional({"files"});
-  const auto result = parse_command_line(options, args, false);
-  if (printed_help(result, options)) return 0;
-  if (result.count("files") == 0) throw usage_error("merge needs the shard files to add up");
-  std::vector<shard_file> files;
-  for (const std::string& name : result["files"].as<std::vector<std::string>>()) files.push_back(read_shard_file(name));
-  // Every file's fields must make the plan its fingerprint names, and its
-  // shard of it; each distinct plan is rebuilt once.
-  std::map<std::string, plan> plans;
-  for (const shard_file& f : files) {
-    const std::string key = std::to_string(f.n) + " " + f.engine + " " + std::to_string(f.split_depth);
-    auto it = plans.find(key);
-    if (it == plans.end()) it = plans.emplace(key, plan_of(f)).first;
-    check_against_plan(f, it->second);
-  }
+namespace {
 
-  // Every problem is reported, by file name, before giving up.
+// What keeps `files` from making up one whole run: files of another run,
+// shards given twice, shards missing.
+std::vector<std::string> problems_of(const std::vector<shard_file>& files) {
   std::vector<std::string> problems;
   const shard_file& first = files.front();
   std::map<int, std::string> seen;
@@ -78,30 +59,15 @@ int run_merge(const std::vector<std::string>& args) {
     problems.push_back(std::to_string(missing.size()) + " of " + std::to_string(first.shards) +
                        " shards missing: " + list);
   }
-  if (!problems.empty()) {
-    for (const std::string& p : problems) std::cerr << "nqueens merge: " << p << '\n';
-    std::cerr << "nqueens merge: no total: the shards do not make up one whole run\n";
-    return 1;
-  }
+  return problems;
+}
 
-  uint128 total = 0, symmetric_180 = 0, symmetric_90 = 0;
-  uint128 unique = 0;
-  try {
-    for (const shard_file& f : files) {
-      total = checked_add(total, f.total);
-      symmetric_180 = checked_add(symmetric_180, f.symmetric_180);
-      symmetric_90 = checked_add(symmetric_90, f.symmetric_90);
-    }
-    unique = fundamental_count(first.n, total, symmetric_180, symmetric_90);
-  } catch (const std::overflow_error&) {  // each file's count fits, their sum does not: they cannot all be right
-    std::cerr << "nqueens merge: the shards' counts add up past 2^128, so they cannot all be right\n";
-    return 1;
-  } catch (const std::domain_error& e) {  // the shards' counts cannot all be right
-    std::cerr << "nqueens merge: " << e.what() << '\n';
-    return 1;
-  }
+// The merged counts, verified, as text or JSON; returns the exit status.
+int print_merged(const shard_file& first, const totals& sums, bool json) {
+  const uint128 total = sums.total, unique = sums.unique;
+  const uint128 symmetric_180 = sums.symmetric_180, symmetric_90 = sums.symmetric_90;
   const verification check = verify(first.n, total, unique, symmetric_180, symmetric_90);
-  if (result.count("json")) {
+  if (json) {
     json_object o;
     o.add("n", first.n)
         .add("total", total)
@@ -128,6 +94,61 @@ int run_merge(const std::vector<std::string>& args) {
               << '\n';
   }
   return check.ok() ? 0 : 1;
+}
+
+}  // namespace
+
+int run_merge(const std::vector<std::string>& args) {
+  cxxopts::Options options("nqueens merge",
+                           "Add up the --json outputs of 'nqueens count N --shard I/M' for I = 0..M-1 and verify\n"
+                           "the total. Exit 1 if a shard is missing, given twice, or from another run.");
+  options.custom_help("FILE... [options]");
+  options.positional_help("");
+  options.add_options()("files", "", cxxopts::value<std::vector<std::string>>());
+  add_shared_options(options, {.json = true});
+  options.parse_positional({"files"});
+  const auto result = parse_command_line(options, args, false);
+  if (printed_help(result, options)) return 0;
+  if (result.count("files") == 0) throw usage_error("merge needs the shard files to add up");
+  std::vector<shard_file> files;
+  for (const std::string& name : result["files"].as<std::vector<std::string>>()) files.push_back(read_shard_file(name));
+  // Every file's fields must make the plan its fingerprint names, and its
+  // shard of it; each distinct plan is rebuilt once.
+  std::map<std::string, plan> plans;
+  for (const shard_file& f : files) {
+    const std::string key = std::to_string(f.n) + " " + f.engine + " " + std::to_string(f.split_depth);
+    auto it = plans.find(key);
+    if (it == plans.end()) it = plans.emplace(key, plan_of(f)).first;
+    check_against_plan(f, it->second);
+  }
+
+  // Every problem is reported, by file name, before giving up.
+  const std::vector<std::string> problems = problems_of(files);
+  if (!problems.empty()) {
+    for (const std::string& p : problems) std::cerr << "nqueens merge: " << p << '\n';
+    std::cerr << "nqueens merge: no total: the shards do not make up one whole run\n";
+    return 1;
+  }
+  const shard_file& first = files.front();
+
+  uint128 total = 0, symmetric_180 = 0, symmetric_90 = 0;
+  uint128 unique = 0;
+  try {
+    for (const shard_file& f : files) {
+      total = checked_add(total, f.total);
+      symmetric_180 = checked_add(symmetric_180, f.symmetric_180);
+      symmetric_90 = checked_add(symmetric_90, f.symmetric_90);
+    }
+    unique = fundamental_count(first.n, total, symmetric_180, symmetric_90);
+  } catch (const std::overflow_error&) {  // each file's count fits, their sum does not: they cannot all be right
+    std::cerr << "nqueens merge: the shards' counts add up past 2^128, so they cannot all be right\n";
+    return 1;
+  } catch (const std::domain_error& e) {  // the shards' counts cannot all be right
+    std::cerr << "nqueens merge: " << e.what() << '\n';
+    return 1;
+  }
+  const totals sums{.total = total, .unique = unique, .symmetric_180 = symmetric_180, .symmetric_90 = symmetric_90};
+  return print_merged(first, sums, result.count("json") != 0);
 }
 
 }  // namespace nqueens::cli

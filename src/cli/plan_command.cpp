@@ -100,86 +100,29 @@ int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& re
 
 }  // namespace
 
-int run_plan(const std::vector<std::string>& args) {
-  cxxopts::Options options("nqueens plan",
-                           "Describe the plan for N: its subproblems and fingerprint. With --stats, run it once,\n"
-                           "timing every subproblem, and print how evenly the work is spread.");
-  options.custom_help("N [options]");
-  options.positional_help("");
-  options.add_options()("stats", "Run the plan and report per-subproblem times and the speed-up bound")(
-      "estimate",
-      "Sample the plan on every thread and project what the whole count will cost: thread-hours, and wall time "
-      "here and on --cores")("estimate-seconds", "Seconds to sample for --estimate, 0.1 to 3600",
-                             cxxopts::value<std::string>()->default_value("10"))(
-      "cores", "With --estimate, also project the wall time on this many cores (a cluster, say)",
-      cxxopts::value<std::string>())(
-      "split-depth",
-      "How finely the plan is cut: rows fixed per subproblem, or for the quadrant engine slices of each "
-      "class (default: automatic)",
-      cxxopts::value<std::string>())(
-      "max-memory", "Memory a count may use, as for count: refuse a plan that would need more, e.g. 8G, 512M",
-      cxxopts::value<std::string>());
-  add_shared_options(options, {.threads = "Worker threads for --stats (default: all hardware threads)",
-                               .engine = "auto",
-                               .engine_auto = "the fastest engine for N that fits in --max-memory",
-                               .json = true});
-  add_board_size_operand(options);
-  const auto result = parse_command_line(options, args, true);
-  if (printed_help(result, options, engines_help())) return 0;
-  const int n = board_size_operand(result);
-  std::uint64_t max_memory = 0;  // default_memory_limit()
-  if (result.count("max-memory")) {
-    max_memory = parse_byte_size(result["max-memory"].as<std::string>(), "--max-memory");
-  }
-  plan_options po;
-  po.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n, max_memory));
-  if (result.count("split-depth")) {
-    po.split_depth =
-        static_cast<int>(parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
-  }
-  int threads = 0;
-  if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
-  const bool json = result.count("json") != 0;
-  // What a count with these options would be refused for, refused here too
-  // (exit 2), before the plan is built.
-  check_memory(n, po.kind, max_memory, threads);
-  po.max_memory = max_memory != 0 ? max_memory : default_memory_limit();
-  const plan p(n, po);
-  // The run's lists too, as a count of the whole plan would hold them.
-  const std::uint64_t engine_memory = check_run_memory(p, max_memory, threads);
-  const std::string fingerprint = format_fingerprint(p.fingerprint());
+namespace {
 
-  json_object o;
-  o.add("n", n)
-      .add("engine", to_string(p.kind()))
-      .add("isa", to_string(active_isa()))
-      .add("split_depth", p.split_depth())
-      .add("subproblems", p.size())
-      .add("plan_fingerprint", fingerprint);
-  const std::uint64_t memory = memory_estimate(n, p.kind(), threads, engine_memory) + run_lists_estimate(p);
-  if (memory > 0) o.add("memory_estimate_bytes", memory);
-  if (result.count("estimate")) {
-    if (result.count("stats")) throw usage_error("--estimate and --stats are two ways to time the plan: give one");
-    return print_estimate(p, o, result, threads, json, engine_memory);
-  }
-  if (result.count("estimate-seconds") || result.count("cores")) {
-    throw usage_error("--estimate-seconds and --cores go with --estimate");
-  }
-  if (!result.count("stats")) {
-    if (json) {
-      std::cout << o.str() << '\n';
-    } else {
-      std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", n,
-                  std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(), fingerprint.c_str());
-      if (memory > 0) {
-        std::printf("memory: about %.1f MiB at the peak on %d threads\n",
-                    static_cast<double>(memory) / (1024.0 * 1024.0), threads == 0 ? hardware_threads() : threads);
-      }
-    }
+// `plan N`: the plan's size, fingerprint and the memory a count would need.
+int print_plan(const plan& p, json_object& o, std::uint64_t memory, int threads, bool json) {
+  if (json) {
+    std::cout << o.str() << '\n';
     return 0;
   }
+  std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", p.board_size(),
+              std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(),
+              format_fingerprint(p.fingerprint()).c_str());
+  if (memory > 0) {
+    std::printf("memory: about %.1f MiB at the peak on %d threads\n", static_cast<double>(memory) / (1024.0 * 1024.0),
+                threads == 0 ? hardware_threads() : threads);
+  }
+  return 0;
+}
 
+// `plan N --stats`: one timed run of every subproblem, and how evenly the
+// work is spread.
+int print_stats(const plan& p, json_object& o, int threads, bool json) {
   const load_balance lb = measure_load_balance(p, threads);
+  const int n = p.board_size();
   if (json) {
     o.add("threads", lb.threads)
         .add("wall_seconds", lb.wall_seconds)
@@ -192,21 +135,83 @@ int run_plan(const std::vector<std::string>& args) {
         .add("total", lb.total)
         .add_raw("verified", verified_json(lb.check));
     std::cout << o.str() << '\n';
-  } else {
-    std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", n,
-                std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(), fingerprint.c_str());
-    std::printf("timed run on %d thread%s: %.3f s wall, Q(%d) = %s %s\n", lb.threads, lb.threads == 1 ? "" : "s",
-                lb.wall_seconds, n, to_string(lb.total).c_str(),
-                describe(lb.check.total, lb.check.published_total, "A000170").c_str());
-    std::printf("  work (sum of subproblem times)  %10.3f s\n", lb.total_seconds);
-    std::printf("  longest subproblem              %10.6f s  (%.3f%% of the work)\n", lb.longest_seconds,
-                100.0 * lb.longest_share);
-    std::printf("  median subproblem               %10.6f s\n", lb.median_seconds);
-    std::printf("  speed-up bound (work / longest) %10.0f\n", lb.bound);
-    std::printf("  ETA error, replayed, 10-90%%     %+9.1f%%  (progress ETA on these times, dispatch order)\n",
-                100.0 * lb.eta_worst_error);
+    return lb.check.ok() ? 0 : 1;
   }
+  std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", n,
+              std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(),
+              format_fingerprint(p.fingerprint()).c_str());
+  std::printf("timed run on %d thread%s: %.3f s wall, Q(%d) = %s %s\n", lb.threads, lb.threads == 1 ? "" : "s",
+              lb.wall_seconds, n, to_string(lb.total).c_str(),
+              describe(lb.check.total, lb.check.published_total, "A000170").c_str());
+  std::printf("  work (sum of subproblem times)  %10.3f s\n", lb.total_seconds);
+  std::printf("  longest subproblem              %10.6f s  (%.3f%% of the work)\n", lb.longest_seconds,
+              100.0 * lb.longest_share);
+  std::printf("  median subproblem               %10.6f s\n", lb.median_seconds);
+  std::printf("  speed-up bound (work / longest) %10.0f\n", lb.bound);
+  std::printf("  ETA error, replayed, 10-90%%     %+9.1f%%  (progress ETA on these times, dispatch order)\n",
+              100.0 * lb.eta_worst_error);
   return lb.check.ok() ? 0 : 1;
+}
+
+}  // namespace
+
+int run_plan(const std::vector<std::string>& args) {
+  cxxopts::Options options("nqueens plan",
+                           "Describe the plan for N: its subproblems and fingerprint. With --stats, run it once,\n"
+                           "timing every subproblem, and print how evenly the work is spread.");
+  options.custom_help("N [options]");
+  options.positional_help("");
+  options.add_options()("stats", "Run the plan and report per-subproblem times and the speed-up bound")(
+      "estimate",
+      "Sample the plan on every thread and project what the whole count will cost: thread-hours, and wall time "
+      "here and on --cores")("estimate-seconds", "Seconds to sample for --estimate, 0.1 to 3600",
+                             cxxopts::value<std::string>()->default_value("10"))(
+      "cores", "With --estimate, also project the wall time on this many cores (a cluster, say)",
+      cxxopts::value<std::string>());
+  add_plan_shape_options(options,
+                         "Memory a count may use, as for count: refuse a plan that would need more, e.g. 8G, "
+                         "512M");
+  add_shared_options(options, {.threads = "Worker threads for --stats (default: all hardware threads)",
+                               .engine = "auto",
+                               .engine_auto = "the fastest engine for N that fits in --max-memory",
+                               .json = true});
+  add_board_size_operand(options);
+  const auto result = parse_command_line(options, args, true);
+  if (printed_help(result, options, engines_help())) return 0;
+  const int n = board_size_operand(result);
+  const plan_shape shape = read_plan_shape(result);
+  plan_options po;
+  po.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n, shape.max_memory));
+  po.split_depth = shape.split_depth;
+  int threads = 0;
+  if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
+  const bool json = result.count("json") != 0;
+  if (result.count("estimate") && result.count("stats")) {
+    throw usage_error("--estimate and --stats are two ways to time the plan: give one");
+  }
+  if (!result.count("estimate") && (result.count("estimate-seconds") || result.count("cores"))) {
+    throw usage_error("--estimate-seconds and --cores go with --estimate");
+  }
+  // What a count with these options would be refused for, refused here too
+  // (exit 2), before the plan is built; then the run's lists, as a count of
+  // the whole plan would hold them.
+  check_memory(n, po.kind, shape.max_memory, threads);
+  po.max_memory = shape.max_memory != 0 ? shape.max_memory : default_memory_limit();
+  const plan p(n, po);
+  const std::uint64_t engine_memory = check_run_memory(p, shape.max_memory, threads);
+
+  json_object o;
+  o.add("n", n)
+      .add("engine", to_string(p.kind()))
+      .add("isa", to_string(active_isa()))
+      .add("split_depth", p.split_depth())
+      .add("subproblems", p.size())
+      .add("plan_fingerprint", format_fingerprint(p.fingerprint()));
+  const std::uint64_t memory = memory_estimate(n, p.kind(), threads, engine_memory) + run_lists_estimate(p);
+  if (memory > 0) o.add("memory_estimate_bytes", memory);
+  if (result.count("estimate")) return print_estimate(p, o, result, threads, json, engine_memory);
+  if (result.count("stats")) return print_stats(p, o, threads, json);
+  return print_plan(p, o, memory, threads, json);
 }
 
 }  // namespace nqueens::cli

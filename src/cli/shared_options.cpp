@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "nqueens/count.hpp"
+#include "nqueens/plan.hpp"
 
 namespace nqueens::cli {
 
@@ -22,6 +23,18 @@ long_run_choice read_long_run_options(const cxxopts::ParseResult& result) {
   choice.terminal = ::isatty(STDERR_FILENO) != 0;
   choice.progress = choice.progress_option > 0 || (choice.terminal && choice.progress_option == 0);
   return choice;
+}
+
+plan_shape read_plan_shape(const cxxopts::ParseResult& result) {
+  plan_shape shape;
+  if (result.count("split-depth")) {
+    shape.split_depth =
+        static_cast<int>(parse_integer(result["split-depth"].as<std::string>(), "--split-depth", 1, max_split_depth));
+  }
+  if (result.count("max-memory")) {
+    shape.max_memory = parse_byte_size(result["max-memory"].as<std::string>(), "--max-memory");
+  }
+  return shape;
 }
 
 }  // namespace nqueens::cli

@@ -68,6 +68,26 @@ struct long_run_choice {
 /// Reads add_long_run_options' options; throws usage_error.
 long_run_choice read_long_run_options(const cxxopts::ParseResult& result);
 
+/// --split-depth and --max-memory: how finely a plan is cut and the memory a
+/// count may use (count and plan take them alike). `max_memory_help` says
+/// what the bound covers for the command.
+inline void add_plan_shape_options(cxxopts::Options& options, const std::string& max_memory_help) {
+  options.add_options()("split-depth",
+                        "How finely the plan is cut: rows fixed per subproblem, or for the quadrant engine slices of "
+                        "each class (default: automatic)",
+                        cxxopts::value<std::string>())("max-memory", max_memory_help, cxxopts::value<std::string>());
+}
+
+/// What add_plan_shape_options' options asked for (0: automatic / the
+/// default bound).
+struct plan_shape {
+  int split_depth = 0;
+  std::uint64_t max_memory = 0;
+};
+
+/// Reads add_plan_shape_options' options; throws usage_error.
+plan_shape read_plan_shape(const cxxopts::ParseResult& result);
+
 /// "Engines:" and one line per engine, for the help of a command with --engine.
 inline std::string engines_help() {
   std::string text = "Engines:\n";

@@ -17,6 +17,20 @@ namespace {
 constexpr int default_from = 1;
 constexpr int default_to = 15;
 
+// One board's row of the table; a mismatch adds the published values.
+void print_row(const count_result& r, bool ok) {
+  std::printf("%4d %20s %18s %12s %10s %-10s %9.3f  %s\n", r.n, to_string(r.total).c_str(),
+              r.unique ? to_string(*r.unique).c_str() : "-", to_string(r.symmetric_180).c_str(),
+              to_string(r.symmetric_90).c_str(), std::string(to_string(r.kind)).c_str(), r.seconds,
+              ok ? "OK" : "MISMATCH");
+  if (!ok) {
+    std::printf("     published: %s %s %s %s\n", to_string(*r.check.published_total).c_str(),
+                to_string(*r.check.published_unique).c_str(), to_string(*r.check.published_symmetric_180).c_str(),
+                to_string(*r.check.published_symmetric_90).c_str());
+  }
+  std::fflush(stdout);  // a long range shows each row as it finishes
+}
+
 }  // namespace
 
 int run_verify(const std::vector<std::string>& args) {
@@ -76,16 +90,7 @@ int run_verify(const std::vector<std::string>& args) {
       json_object row;
       rows += add_counts(row, r).add("verified", ok).add("engine", to_string(r.kind)).add("seconds", r.seconds).str();
     } else {
-      std::printf("%4d %20s %18s %12s %10s %-10s %9.3f  %s\n", n, to_string(r.total).c_str(),
-                  r.unique ? to_string(*r.unique).c_str() : "-", to_string(r.symmetric_180).c_str(),
-                  to_string(r.symmetric_90).c_str(), std::string(to_string(r.kind)).c_str(), r.seconds,
-                  ok ? "OK" : "MISMATCH");
-      if (!ok) {
-        std::printf("     published: %s %s %s %s\n", to_string(*r.check.published_total).c_str(),
-                    to_string(*r.check.published_unique).c_str(), to_string(*r.check.published_symmetric_180).c_str(),
-                    to_string(*r.check.published_symmetric_90).c_str());
-      }
-      std::fflush(stdout);  // a long range shows each row as it finishes
+      print_row(r, ok);
     }
   }
   const int checked = to - from + 1;
