@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <bit>
 #include <functional>
+#include <ostream>
 #include <random>
 #include <set>
 #include <tuple>
@@ -24,6 +25,12 @@
 #include "support/axes.hpp"
 
 namespace nqueens {
+namespace detail {
+
+// Test names and failures show an implementation by its name.
+void PrintTo(const implementation& i, std::ostream* os) { *os << i.name; }
+
+}  // namespace detail
 namespace {
 
 // Every task of a quadrant plan, in order, each found from its index.
