@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "engines/fingerprint.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/memory.hpp"
-#include "run/fingerprint.hpp"
 
 namespace nqueens::detail {
 

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "run/fingerprint.hpp"
+#include "engines/fingerprint.hpp"
 
 namespace nqueens::detail::journal {
 

@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "engines/fingerprint.hpp"
 #include "engines/registry.hpp"
 #include "engines/rotation/rotation_plan.hpp"
-#include "run/fingerprint.hpp"
 
 namespace nqueens {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "engines/fingerprint.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
-#include "run/fingerprint.hpp"
 
 namespace nqueens {
 namespace {

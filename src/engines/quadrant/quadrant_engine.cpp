@@ -22,13 +22,13 @@
 #include <string>
 
 #include "engines/engine.hpp"
+#include "engines/fingerprint.hpp"
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant.hpp"
 #include "engines/quadrant/transposition.hpp"
 #include "isa/implementation.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/plan.hpp"
-#include "run/fingerprint.hpp"
 
 namespace nqueens::detail {
 

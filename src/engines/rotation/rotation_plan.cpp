@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "run/fingerprint.hpp"
+#include "engines/fingerprint.hpp"
 
 namespace nqueens::detail {
 namespace {
