@@ -73,57 +73,34 @@ subproblem_count run_context::solve(std::size_t index) const {
   return detail::solve_rotation_task(s.n, (*s.rotation)[index - s.engine_size], *s.search);
 }
 
-execution execute(const plan& p, std::span<const std::size_t> indices, const execute_options& options,
-                  const run_context* context) {
-  detail::worker_arena arena(options.threads);
-  if (context != nullptr && context->plan_fingerprint() != p.fingerprint()) {
-    throw std::invalid_argument("the run context was built for another plan");
-  }
+namespace {
+
+// Refuses an index outside the plan or listed twice (it would be counted
+// twice). Returns false when `cancel` came first.
+bool check_indices(const plan& p, std::span<const std::size_t> indices, const std::atomic<bool>* cancel) {
   std::vector<std::uint64_t> listed((p.size() + 63) / 64, 0);  // a bit per subproblem: 9 MiB at n = 27
-  const auto cancelled = [&] { return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed); };
-  bool stopped = false;
   for (std::size_t k = 0; k < indices.size(); ++k) {
     // 2 * 10^8 indices take a second: a cancel is looked at every 2^16.
-    if (k % 65536 == 0 && cancelled()) {
-      stopped = true;
-      break;
-    }
+    if (k % 65536 == 0 && cancel != nullptr && cancel->load(std::memory_order_relaxed)) return false;
     const std::size_t index = indices[k];
     if (index >= p.size()) {
       throw std::invalid_argument("subproblem index " + std::to_string(index) + " is outside the plan of " +
                                   std::to_string(p.size()));
     }
     const std::uint64_t bit = std::uint64_t{1} << (index % 64);
-    if ((listed[index / 64] & bit) != 0) {  // it would be counted twice
+    if ((listed[index / 64] & bit) != 0) {
       throw std::invalid_argument("subproblem index " + std::to_string(index) + " is listed twice");
     }
     listed[index / 64] |= bit;
   }
-  listed = {};
-  execution run;
-  run.plan_size = p.size();
-  run.threads = arena.threads();
-  const bool keep = options.keep_results;
-  if (keep) {
-    run.indices.assign(indices.begin(), indices.end());
-    run.counts.assign(indices.size(), subproblem_count{});
-    run.finished.assign(indices.size(), 0);
-    if (options.time_subproblems) run.subproblem_seconds.assign(indices.size(), 0.0);
-  }
+  return true;
+}
 
-  if (stopped) return run;  // cancelled before anything ran: nothing finished
-  const auto start = std::chrono::steady_clock::now();
-  std::optional<run_context> own;
-  if (context == nullptr && !indices.empty()) {
-    check_memory(p.board_size(), p.kind(), options.max_memory, run.threads);
-    try {
-      own.emplace(p, options.kernels, run.threads, options.cancel, options.max_memory);
-    } catch (const run_cancelled&) {
-      return run;  // cancelled before anything ran: nothing finished
-    }
-    context = &*own;
-  }
-  run.kernels = context != nullptr ? context->kernels() : (options.kernels ? *options.kernels : active_isa());
+// Runs `indices` on `arena`, one subproblem per task, into `run`.
+void run_tasks(detail::worker_arena& arena, std::span<const std::size_t> indices, const execute_options& options,
+               const run_context& context, execution& run) {
+  const auto cancelled = [&] { return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed); };
+  const bool keep = options.keep_results;
   arena.execute([&] {
     // A cancel cancels the loop's task group: oneTBB then starts none of the
     // tasks left (2 * 10^8 at n = 25 with 12 slices, 10 s of empty tasks
@@ -142,7 +119,7 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
             const std::size_t index = indices[i];
             const auto begin =
                 options.time_subproblems ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-            const subproblem_count c = context->solve(index);
+            const subproblem_count c = context.solve(index);
             if (keep) {
               if (options.time_subproblems) {
                 run.subproblem_seconds[i] =
@@ -158,6 +135,40 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
         },
         tbb::simple_partitioner(), group);
   });
+}
+
+}  // namespace
+
+execution execute(const plan& p, std::span<const std::size_t> indices, const execute_options& options,
+                  const run_context* context) {
+  detail::worker_arena arena(options.threads);
+  if (context != nullptr && context->plan_fingerprint() != p.fingerprint()) {
+    throw std::invalid_argument("the run context was built for another plan");
+  }
+  const bool go = check_indices(p, indices, options.cancel);
+  execution run;
+  run.plan_size = p.size();
+  run.threads = arena.threads();
+  if (options.keep_results) {
+    run.indices.assign(indices.begin(), indices.end());
+    run.counts.assign(indices.size(), subproblem_count{});
+    run.finished.assign(indices.size(), 0);
+    if (options.time_subproblems) run.subproblem_seconds.assign(indices.size(), 0.0);
+  }
+  if (!go) return run;  // cancelled before anything ran: nothing finished
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<run_context> own;
+  if (context == nullptr && !indices.empty()) {
+    check_memory(p.board_size(), p.kind(), options.max_memory, run.threads);
+    try {
+      own.emplace(p, options.kernels, run.threads, options.cancel, options.max_memory);
+    } catch (const run_cancelled&) {
+      return run;  // cancelled before anything ran: nothing finished
+    }
+    context = &*own;
+  }
+  run.kernels = context != nullptr ? context->kernels() : (options.kernels ? *options.kernels : active_isa());
+  if (context != nullptr) run_tasks(arena, indices, options, *context, run);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }

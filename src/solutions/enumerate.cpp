@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -93,68 +94,90 @@ solution_range::iterator solution_range::begin() noexcept { return iterator(sear
 
 solution_range solutions(int n) { return solution_range(n); }
 
-enumerate_result enumerate(int n, const enumerate_options& options, const solution_visitor& visit) {
-  require_valid_board_size(n);
-  detail::worker_arena arena(options.threads);
-  const int threads = arena.threads();
-  const isa kernels = active_isa();
-  // The canonical member of a class has the smallest first entry, and the
-  // left-right mirror maps q[0] to n - 1 - q[0]: so q[0] <= (n - 1) / 2.
-  const int max_first_column = options.unique ? (n - 1) / 2 : n - 1;
-  // Tasks search the last 10 rows below a prefix: small enough (< 1 ms, a
-  // few thousand solutions per batch at most n) that memory stays bounded
-  // and a stop takes effect at once, large enough that the serial prefix
-  // search above them is a few percent of the work.
-  const int prefix_rows = std::max(0, n - 10);
-  static_assert(10 <= detail::max_packed_rows);
-  const std::size_t prefixes_per_batch = prefix_rows <= 1 ? 1 : prefix_rows == 2 ? 4 : prefix_rows == 3 ? 16 : 64;
-  const auto width = static_cast<std::size_t>(n);
+namespace {
 
-  detail::lexicographic_search prefix_search(n, solution_view{}, prefix_rows, max_first_column);
-  std::atomic<bool> stop{false};
-  enumerate_result result;
-  bool prefixes_exhausted = false;
+// One enumeration: a pipeline that cuts prefixes into batches in order
+// (cut), searches the batches in parallel (search) and hands their
+// solutions to the visitor in order (deliver).
+class enumeration {
+ public:
+  enumeration(int n, const enumerate_options& options, const solution_visitor& visit)
+      : n_(n),
+        options_(options),
+        visit_(visit),
+        kernels_(active_isa()),
+        // The canonical member of a class has the smallest first entry, and
+        // the left-right mirror maps q[0] to n - 1 - q[0]: so q[0] <= (n - 1) / 2.
+        max_first_column_(options.unique ? (n - 1) / 2 : n - 1),
+        // Tasks search the last 10 rows below a prefix: small enough (< 1 ms,
+        // a few thousand solutions per batch at most n) that memory stays
+        // bounded and a stop takes effect at once, large enough that the
+        // serial prefix search above them is a few percent of the work.
+        prefix_rows_(std::max(0, n - 10)),
+        prefixes_per_batch_(prefix_rows_ <= 1   ? 1
+                            : prefix_rows_ == 2 ? 4
+                            : prefix_rows_ == 3 ? 16
+                                                : 64),
+        prefix_search_(n, solution_view{}, prefix_rows_, max_first_column_) {
+    static_assert(10 <= detail::max_packed_rows);
+  }
 
+  enumerate_result run(detail::worker_arena& arena) {
+    // A few batches in flight per thread keep every worker busy while the
+    // delivery waits for the oldest; more would only hold memory.
+    const auto tokens = static_cast<std::size_t>(arena.threads()) * 4;
+    arena.execute([&] {
+      tbb::parallel_pipeline(
+          tokens,
+          tbb::make_filter<void, batch*>(tbb::filter_mode::serial_in_order,
+                                         [this](tbb::flow_control& fc) { return cut(fc); }) &
+              tbb::make_filter<batch*, batch*>(tbb::filter_mode::parallel, [this](batch* b) { return search(b); }) &
+              tbb::make_filter<batch*, void>(tbb::filter_mode::serial_in_order, [this](batch* b) { deliver(b); }));
+    });
+    result_.complete = !stop_.load() && prefixes_exhausted_;
+    return result_;
+  }
+
+ private:
   // Batches are recycled (cut takes, deliver gives back): the pool owns them
   // all, so none leaks when a visitor throws mid-pipeline.
-  std::vector<std::unique_ptr<batch>> pool;
-  std::vector<batch*> idle;
-  std::mutex pool_mutex;
-  const auto take_batch = [&]() -> batch* {
-    const std::lock_guard lock(pool_mutex);
-    if (idle.empty()) return pool.emplace_back(std::make_unique<batch>()).get();
-    batch* b = idle.back();
-    idle.pop_back();
+  batch* take_batch() {
+    const std::lock_guard lock(pool_mutex_);
+    if (idle_.empty()) return pool_.emplace_back(std::make_unique<batch>()).get();
+    batch* b = idle_.back();
+    idle_.pop_back();
     b->prefixes.clear();
     b->queens.clear();
     b->class_sizes.clear();
     return b;
-  };
-  const auto return_batch = [&](batch* b) {
-    const std::lock_guard lock(pool_mutex);
-    idle.push_back(b);
-  };
-  const auto should_stop = [&] {
-    if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
-      stop.store(true, std::memory_order_relaxed);
-    }
-    return stop.load(std::memory_order_relaxed);
-  };
+  }
 
-  const auto cut = [&](tbb::flow_control& fc) -> batch* {
-    if (should_stop() || prefixes_exhausted) {
+  void return_batch(batch* b) {
+    const std::lock_guard lock(pool_mutex_);
+    idle_.push_back(b);
+  }
+
+  bool should_stop() {
+    if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed)) {
+      stop_.store(true, std::memory_order_relaxed);
+    }
+    return stop_.load(std::memory_order_relaxed);
+  }
+
+  batch* cut(tbb::flow_control& fc) {
+    if (should_stop() || prefixes_exhausted_) {
       fc.stop();
       return nullptr;
     }
     batch* b = take_batch();
-    b->prefixes.reserve(prefixes_per_batch * static_cast<std::size_t>(prefix_rows));
+    b->prefixes.reserve(prefixes_per_batch_ * static_cast<std::size_t>(prefix_rows_));
     std::size_t taken = 0;
-    while (taken < prefixes_per_batch) {
-      if (!prefix_search.next(&stop)) {
-        prefixes_exhausted = true;
+    while (taken < prefixes_per_batch_) {
+      if (!prefix_search_.next(&stop_)) {
+        prefixes_exhausted_ = true;
         break;
       }
-      const auto prefix = prefix_search.queens();
+      const auto prefix = prefix_search_.queens();
       b->prefixes.insert(b->prefixes.end(), prefix.begin(), prefix.end());
       ++taken;
     }
@@ -163,27 +186,27 @@ enumerate_result enumerate(int n, const enumerate_options& options, const soluti
       fc.stop();
       return nullptr;
     }
-    if (prefix_rows == 0) b->prefixes.clear();  // the one empty prefix
+    if (prefix_rows_ == 0) b->prefixes.clear();  // the one empty prefix
     return b;
-  };
+  }
 
-  const auto keep = [&](batch* b, solution_view q) {
-    if (options.unique) {
+  bool keep(batch* b, solution_view q) const {
+    if (options_.unique) {
       const int class_size = class_size_if_canonical(q);
       if (class_size == 0) return false;
       b->class_sizes.push_back(static_cast<std::uint8_t>(class_size));
     }
     b->queens.insert(b->queens.end(), q.begin(), q.end());
     return true;
-  };
+  }
 
-  const auto search = [&](batch* b) -> batch* {
-    const auto rows = static_cast<std::size_t>(prefix_rows);
+  batch* search(batch* b) {
+    const auto rows = static_cast<std::size_t>(prefix_rows_);
     if (rows == 0) {  // a small board: one ordered search does it all
-      detail::lexicographic_search completions(n, solution_view{}, n, max_first_column);
+      detail::lexicographic_search completions(n_, solution_view{}, n_, max_first_column_);
       std::uint64_t found = 0;
-      while (completions.next(&stop)) {
-        if (keep(b, completions.queens()) && ++found == options.limit) break;
+      while (completions.next(&stop_)) {
+        if (keep(b, completions.queens()) && ++found == options_.limit) break;
       }
       return b;
     }
@@ -194,52 +217,60 @@ enumerate_result enumerate(int n, const enumerate_options& options, const soluti
     std::uint64_t found = 0;
     std::array<std::uint8_t, max_board_size> queens{};
     const std::size_t count = b->prefixes.size() / rows;
-    for (std::size_t i = 0; i < count && !stop.load(std::memory_order_relaxed); ++i) {
+    for (std::size_t i = 0; i < count && !stop_.load(std::memory_order_relaxed); ++i) {
       const solution_view prefix = solution_view(b->prefixes).subspan(i * rows, rows);
       std::copy(prefix.begin(), prefix.end(), queens.begin());
       b->keys.clear();
-      detail::collect_completions(n, prefix, b->keys, kernels);
+      detail::collect_completions(n_, prefix, b->keys, kernels_);
       std::sort(b->keys.begin(), b->keys.end());
       for (const std::uint64_t key : b->keys) {
-        detail::unpack_completion(key, n, prefix_rows, queens);
+        detail::unpack_completion(key, n_, prefix_rows_, queens);
         // No batch can contribute more than the limit.
-        if (keep(b, solution_view(queens.data(), width)) && ++found == options.limit) return b;
+        if (keep(b, solution_view(queens.data(), static_cast<std::size_t>(n_))) && ++found == options_.limit) {
+          return b;
+        }
       }
     }
     return b;
-  };
+  }
 
-  const auto deliver_all = [&](const batch* b) {
+  void deliver(batch* b) {
+    const auto width = static_cast<std::size_t>(n_);
     const std::size_t count = b->queens.size() / width;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (should_stop()) return;
+    for (std::size_t i = 0; i < count && !should_stop(); ++i) {
       const listed_solution s{solution_view(b->queens).subspan(i * width, width),
-                              options.unique ? b->class_sizes[i] : 1};
-      if (!visit(s)) {
-        stop.store(true, std::memory_order_relaxed);
-        return;
-      }
-      if (++result.delivered == options.limit) {
-        stop.store(true, std::memory_order_relaxed);
-        return;
+                              options_.unique ? b->class_sizes[i] : 1};
+      if (!visit_(s) || ++result_.delivered == options_.limit) {
+        stop_.store(true, std::memory_order_relaxed);
+        break;
       }
     }
-  };
-  const auto deliver = [&](batch* b) {
-    deliver_all(b);
     return_batch(b);
-  };
+  }
 
-  // A few batches in flight per thread keep every worker busy while the
-  // delivery waits for the oldest; more would only hold memory.
-  const auto tokens = static_cast<std::size_t>(threads) * 4;
-  arena.execute([&] {
-    tbb::parallel_pipeline(tokens, tbb::make_filter<void, batch*>(tbb::filter_mode::serial_in_order, cut) &
-                                       tbb::make_filter<batch*, batch*>(tbb::filter_mode::parallel, search) &
-                                       tbb::make_filter<batch*, void>(tbb::filter_mode::serial_in_order, deliver));
-  });
-  result.complete = !stop.load() && prefixes_exhausted;
-  return result;
+  int n_;
+  const enumerate_options& options_;
+  const solution_visitor& visit_;
+  isa kernels_;
+  int max_first_column_;
+  int prefix_rows_;
+  std::size_t prefixes_per_batch_;
+  detail::lexicographic_search prefix_search_;
+  std::atomic<bool> stop_{false};
+  bool prefixes_exhausted_ = false;
+  enumerate_result result_;
+  std::vector<std::unique_ptr<batch>> pool_;
+  std::vector<batch*> idle_;
+  std::mutex pool_mutex_;
+};
+
+}  // namespace
+
+enumerate_result enumerate(int n, const enumerate_options& options, const solution_visitor& visit) {
+  require_valid_board_size(n);
+  detail::worker_arena arena(options.threads);
+  enumeration e(n, options, visit);
+  return e.run(arena);
 }
 
 }  // namespace nqueens
