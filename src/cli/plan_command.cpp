@@ -23,6 +23,14 @@
 namespace nqueens::cli {
 namespace {
 
+// "plan for n = 20: engine quadrant, split depth 1, 48,880 subproblems,
+// fingerprint f93b86e1b28dbc92": the first line of every form of `plan`.
+void print_plan_line(const plan& p) {
+  std::printf("plan for n = %d: engine %s, split depth %d, %s subproblems, fingerprint %s\n", p.board_size(),
+              std::string(to_string(p.kind())).c_str(), p.split_depth(), format_grouped(p.size()).c_str(),
+              format_fingerprint(p.fingerprint()).c_str());
+}
+
 // "2.31e+14 +- 3.5%" style, for a projection and its error.
 std::string with_error(double value, double error, const char* format) {
   char text[64];
@@ -71,9 +79,7 @@ int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& re
     std::cout << o.str() << '\n';
     return 0;
   }
-  std::printf("plan for n = %d: engine %s, split depth %d, %s subproblems, fingerprint %s\n", n,
-              std::string(to_string(p.kind())).c_str(), p.split_depth(), format_grouped(p.size()).c_str(),
-              format_fingerprint(p.fingerprint()).c_str());
+  print_plan_line(p);
   std::printf(
       "estimate from %.1f s of sampling on %d thread%s: %s random draws of %zu subproblem%s, the tables "
       "built in %s\n",
@@ -108,9 +114,7 @@ int print_plan(const plan& p, json_object& o, std::uint64_t memory, int threads,
     std::cout << o.str() << '\n';
     return 0;
   }
-  std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", p.board_size(),
-              std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(),
-              format_fingerprint(p.fingerprint()).c_str());
+  print_plan_line(p);
   if (memory > 0) {
     std::printf("memory: about %.1f MiB at the peak on %d threads\n", static_cast<double>(memory) / (1024.0 * 1024.0),
                 threads == 0 ? hardware_threads() : threads);
@@ -137,9 +141,7 @@ int print_stats(const plan& p, json_object& o, int threads, bool json) {
     std::cout << o.str() << '\n';
     return lb.check.ok() ? 0 : 1;
   }
-  std::printf("plan for n = %d: engine %s, split depth %d, %zu subproblems, fingerprint %s\n", n,
-              std::string(to_string(p.kind())).c_str(), p.split_depth(), p.size(),
-              format_fingerprint(p.fingerprint()).c_str());
+  print_plan_line(p);
   std::printf("timed run on %d thread%s: %.3f s wall, Q(%d) = %s %s\n", lb.threads, lb.threads == 1 ? "" : "s",
               lb.wall_seconds, n, to_string(lb.total).c_str(),
               describe(lb.check.total, lb.check.published_total, "A000170").c_str());
