@@ -4,4 +4,4 @@
 #define NQUEENS_ISA_TARGET NQUEENS_TARGET_AVX512
 #define NQUEENS_SEARCH batched
 #define NQUEENS_SEARCH_IS_BATCHED 1
-#include "kernels/search_for_isa.hpp"
+#include "kernels/search_for_isa.inc"

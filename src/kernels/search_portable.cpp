@@ -3,4 +3,4 @@
 #define NQUEENS_ISA_TARGET NQUEENS_TARGET_BASELINE
 #define NQUEENS_SEARCH scalar
 #define NQUEENS_SEARCH_IS_BATCHED 0
-#include "kernels/search_for_isa.hpp"
+#include "kernels/search_for_isa.inc"

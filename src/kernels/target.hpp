@@ -14,6 +14,10 @@
 
 #define NQUEENS_PRAGMA(text) _Pragma(#text)
 
+// NQUEENS_CONCAT(avx2, _search_kernels): the name of one set's kernel table.
+#define NQUEENS_CONCAT_(a, b) a##b
+#define NQUEENS_CONCAT(a, b) NQUEENS_CONCAT_(a, b)
+
 #define NQUEENS_TARGET_BASELINE NQUEENS_PRAGMA(GCC push_options)
 #define NQUEENS_TARGET_AVX2 NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target("avx2,bmi,bmi2,popcnt"))
 #define NQUEENS_TARGET_AVX512 \

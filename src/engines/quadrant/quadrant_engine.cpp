@@ -34,11 +34,6 @@ namespace nqueens::detail {
 
 const quadrant_kernels& quadrant_kernels_for(isa kernels) noexcept { return *implementation_for(kernels).quadrant; }
 
-std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
-                                   pair_scratch& scratch, isa kernels) {
-  return quadrant_kernels_for(kernels).count_pairs(north, south, scratch);
-}
-
 namespace {
 
 // A larger plan is a mistake (far too many slices), not a useful run; and a

@@ -5,4 +5,4 @@
 #define NQUEENS_HAS_AVX2 1
 #define NQUEENS_HAS_BMI2 1
 #define NQUEENS_ISA_TARGET NQUEENS_TARGET_AVX512_VPOPCNTDQ
-#include "engines/quadrant/quadrant_kernel_for_isa.hpp"
+#include "engines/quadrant/quadrant_kernel_for_isa.inc"
