@@ -16,6 +16,7 @@
 
 #include "cli/arguments.hpp"
 #include "run/journal_layout.hpp"
+#include "run/posix_io.hpp"
 
 namespace nqueens::cli {
 namespace {
@@ -24,14 +25,8 @@ namespace {
 // replace: a file that starts with a journal's magic bytes.
 bool starts_like_a_journal(int fd) {
   std::array<unsigned char, detail::journal::magic.size()> head{};
-  std::size_t got = 0;
-  while (got < head.size()) {
-    const ssize_t n = ::read(fd, head.data() + got, head.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<std::size_t>(n);
-  }
-  return got == head.size() && head == detail::journal::magic;
+  return detail::read_up_to(fd, head.data(), head.size()) == static_cast<ssize_t>(head.size()) &&
+         head == detail::journal::magic;
 }
 
 // ".<name>.XXXXXX" beside `target`: the hidden temporary file's name, the X's
@@ -111,12 +106,7 @@ void output_file::fail(const std::string& step, int error) const {
 }
 
 void output_file::write(std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t n = ::write(fd_, text.data(), text.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail("writing", errno);
-    text.remove_prefix(static_cast<std::size_t>(n));
-  }
+  if (detail::write_all(fd_, text.data(), text.size()) != text.size()) fail("writing", errno);
 }
 
 // A name for the unnamed file, to rename over the target: a kill from here

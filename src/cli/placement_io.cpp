@@ -12,6 +12,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/standard_output.hpp"
+#include "run/posix_io.hpp"
 
 namespace nqueens::cli {
 
@@ -45,19 +46,12 @@ void buffered_output::append(std::string_view text) {
 }
 
 bool buffered_output::flush() {
-  std::size_t done = 0;
-  while (done < used_ && !closed_) {
-    const ssize_t written = ::write(fd_, buffer_.data() + done, used_ - done);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EPIPE) {
-        closed_ = true;
-        break;
-      }
+  if (!closed_ && detail::write_all(fd_, buffer_.data(), used_) != used_) {
+    if (errno != EPIPE) {
       if (fd_ == STDOUT_FILENO) throw output_error(errno);
       throw std::runtime_error(std::string("cannot write the output: ") + std::strerror(errno));
     }
-    done += static_cast<std::size_t>(written);
+    closed_ = true;  // the reader is gone (`list 30 | head`): not an error
   }
   used_ = 0;
   return !closed_;
@@ -207,10 +201,7 @@ bool line_reader::fill() {
   buffer_.clear();
   if (fd_ < 0) return false;
   buffer_.resize(std::size_t{1} << 16);
-  ssize_t n = 0;
-  do {
-    n = ::read(fd_, buffer_.data(), buffer_.size());
-  } while (n < 0 && errno == EINTR);
+  const ssize_t n = detail::read_some(fd_, buffer_.data(), buffer_.size());
   if (n < 0) throw input_error(errno);
   buffer_.resize(static_cast<std::size_t>(n));
   if (n == 0) fd_ = -1;  // a terminal is not asked again after its end of input

@@ -15,6 +15,7 @@
 #include "nqueens/engine.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/shard.hpp"
+#include "run/posix_io.hpp"
 
 namespace nqueens::cli {
 namespace {
@@ -26,8 +27,7 @@ std::string read_bounded(const std::string& name) {
   std::string text;
   char buffer[65536];
   while (text.size() <= max_json_bytes) {  // one byte past the bound is enough to refuse
-    const ssize_t got = ::read(fd, buffer, std::min(sizeof buffer, max_json_bytes + 1 - text.size()));
-    if (got < 0 && errno == EINTR) continue;
+    const ssize_t got = detail::read_some(fd, buffer, std::min(sizeof buffer, max_json_bytes + 1 - text.size()));
     if (got < 0) {
       const int error = errno;
       ::close(fd);

@@ -12,29 +12,6 @@
 
 namespace nqueens::detail {
 
-std::size_t write_all(int fd, const unsigned char* data, std::size_t size) {
-  std::size_t written = 0;
-  while (written < size) {
-    const ssize_t n = ::write(fd, data + written, size - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // errno says why (a short write of 0: ENOSPC on the next)
-    written += static_cast<std::size_t>(n);
-  }
-  return written;
-}
-
-ssize_t read_up_to(int fd, unsigned char* data, std::size_t size) {
-  std::size_t got = 0;
-  while (got < size) {
-    const ssize_t n = ::read(fd, data + got, size - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return -1;
-    if (n == 0) break;
-    got += static_cast<std::size_t>(n);
-  }
-  return static_cast<ssize_t>(got);
-}
-
 std::string journal_name(const std::string& path) { return "checkpoint '" + path + "'"; }
 
 [[noreturn]] void fail(checkpoint_error::reason why, const std::string& what) { throw checkpoint_error(why, what); }

@@ -1,8 +1,8 @@
 #pragma once
 
 // The POSIX calls a journal is made of, shared by its creation, its replay
-// and its appends: whole writes and reads, the lock, the directory's fsync,
-// and its messages.
+// and its appends: the lock, the directory's fsync, and its messages (whole
+// reads and writes are posix_io.hpp's).
 
 #include <sys/types.h>
 
@@ -10,15 +10,9 @@
 #include <string>
 
 #include "nqueens/checkpoint.hpp"
+#include "run/posix_io.hpp"
 
 namespace nqueens::detail {
-
-/// write() until all `size` bytes are out or one fails; returns the bytes
-/// written (fewer than `size` on failure, errno then says why).
-std::size_t write_all(int fd, const unsigned char* data, std::size_t size);
-
-/// read() up to `size` bytes (fewer only at the end of the file); -1 on error.
-ssize_t read_up_to(int fd, unsigned char* data, std::size_t size);
 
 /// "checkpoint 'PATH'", as every message names a journal.
 std::string journal_name(const std::string& path);

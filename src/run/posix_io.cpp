@@ -1,0 +1,40 @@
+#include "run/posix_io.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace nqueens::detail {
+
+ssize_t read_some(int fd, void* data, std::size_t size) {
+  for (;;) {
+    const ssize_t n = ::read(fd, data, size);
+    if (n >= 0 || errno != EINTR) return n;
+  }
+}
+
+ssize_t read_up_to(int fd, void* data, std::size_t size) {
+  auto* bytes = static_cast<unsigned char*>(data);
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = read_some(fd, bytes + got, size - got);
+    if (n < 0) return -1;
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  return static_cast<ssize_t>(got);
+}
+
+std::size_t write_all(int fd, const void* data, std::size_t size) {
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  std::size_t written = 0;
+  while (written < size) {
+    const ssize_t n = ::write(fd, bytes + written, size - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // errno says why (a short write of 0: ENOSPC on the next)
+    written += static_cast<std::size_t>(n);
+  }
+  return written;
+}
+
+}  // namespace nqueens::detail

@@ -1,0 +1,23 @@
+#pragma once
+
+// Whole reads and writes on a file descriptor, with the EINTR retries POSIX
+// asks for written once: the journal's, and the CLI's files and streams.
+
+#include <sys/types.h>
+
+#include <cstddef>
+
+namespace nqueens::detail {
+
+/// One read() of up to `size` bytes, retried on EINTR: what is there now (a
+/// terminal's line, a pipe's chunk); 0 at the end, -1 on error (errno says).
+ssize_t read_some(int fd, void* data, std::size_t size);
+
+/// read() up to `size` bytes (fewer only at the end of the file); -1 on error.
+ssize_t read_up_to(int fd, void* data, std::size_t size);
+
+/// write() until all `size` bytes are out or one fails; returns the bytes
+/// written (fewer than `size` on failure, errno then says why).
+std::size_t write_all(int fd, const void* data, std::size_t size);
+
+}  // namespace nqueens::detail
