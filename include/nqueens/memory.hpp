@@ -61,4 +61,16 @@ std::uint64_t run_lists_estimate(const plan& p, shard_spec shard = {}) noexcept;
 /// left to the engine: the bound to build its tables within.
 std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads = 0, shard_spec shard = {});
 
+/// A plan built as a count builds it, within `max_memory` bytes (0:
+/// default_memory_limit()) for a run on `threads` threads of shard `shard`:
+/// check_memory first (the plan can take seconds to build), then the plan
+/// (`options.max_memory` set from `max_memory`), then check_run_memory.
+struct planned_run {
+  plan p;
+  /// What check_run_memory left the engine: the bound its context is given.
+  std::uint64_t engine_memory = 0;
+};
+planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_memory, int threads = 0,
+                               shard_spec shard = {});
+
 }  // namespace nqueens

@@ -194,13 +194,11 @@ int run_plan(const std::vector<std::string>& args) {
   if (!result.count("estimate") && (result.count("estimate-seconds") || result.count("cores"))) {
     throw usage_error("--estimate-seconds and --cores go with --estimate");
   }
-  // What a count with these options would be refused for, refused here too
-  // (exit 2), before the plan is built; then the run's lists, as a count of
-  // the whole plan would hold them.
-  check_memory(n, po.kind, shape.max_memory, threads);
-  po.max_memory = shape.max_memory != 0 ? shape.max_memory : default_memory_limit();
-  const plan p(n, po);
-  const std::uint64_t engine_memory = check_run_memory(p, shape.max_memory, threads);
+  // What a count of the whole plan with these options would be refused for
+  // (exit 2) is refused here too.
+  const planned_run run = plan_within_memory(n, po, shape.max_memory, threads);
+  const plan& p = run.p;
+  const std::uint64_t engine_memory = run.engine_memory;
 
   json_object o;
   o.add("n", n)

@@ -72,17 +72,12 @@ count_result count(int n, const count_options& options) {
   validate(options);
   const auto start = std::chrono::steady_clock::now();
   checkpoint_file journal = take_journal(options);
-  // A bound the engine alone cannot keep is refused before the plan, which
-  // can take seconds; the run's lists are priced once the plan is known.
-  check_memory(n, options.kind, options.max_memory, options.threads);
-  const plan p(n, plan_options{.kind = options.kind,
-                               .split_depth = options.split_depth,
-                               .cancel = options.cancel,
-                               .max_memory = options.max_memory != 0 ? options.max_memory : default_memory_limit()});
   // Before a journal file is created, and before the lists are allocated.
-  const std::uint64_t engine_memory = check_run_memory(p, options.max_memory, options.threads, options.shard);
-  detail::arena_executor arena(options.threads, options.kernels, engine_memory);
-  return detail::drive(p, options, arena, start, std::move(journal));
+  const planned_run run =
+      plan_within_memory(n, {.kind = options.kind, .split_depth = options.split_depth, .cancel = options.cancel},
+                         options.max_memory, options.threads, options.shard);
+  detail::arena_executor arena(options.threads, options.kernels, run.engine_memory);
+  return detail::drive(run.p, options, arena, start, std::move(journal));
 }
 
 count_result symmetric_counts(int n, const count_options& options) {

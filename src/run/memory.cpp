@@ -106,4 +106,14 @@ std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, 
                            "--max-memory");
 }
 
+planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_memory, int threads, shard_spec shard) {
+  // A bound the engine alone cannot keep is refused before the plan, which
+  // can take seconds; the run's lists are priced once the plan is known.
+  check_memory(n, options.kind, max_memory, threads);
+  options.max_memory = max_memory != 0 ? max_memory : default_memory_limit();
+  planned_run run{plan(n, options), 0};
+  run.engine_memory = check_run_memory(run.p, max_memory, threads, shard);
+  return run;
+}
+
 }  // namespace nqueens
