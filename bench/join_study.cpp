@@ -21,7 +21,9 @@
 #include <vector>
 
 #include "engines/engine.hpp"
-#include "engines/quadrant/quadrant.hpp"
+#include "engines/quadrant/quadrant_engine.hpp"
+#include "engines/quadrant/quadrant_kernels.hpp"
+#include "engines/quadrant/quadrant_memory.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"

@@ -15,7 +15,7 @@
 namespace nqueens::detail {
 
 struct search_kernels;    // kernels/backtrack.hpp
-struct quadrant_kernels;  // engines/quadrant/quadrant.hpp
+struct quadrant_kernels;  // engines/quadrant/quadrant_kernels.hpp
 
 struct implementation {
   /// "avx512+vpopcntdq": the kernels' own name (tests and benchmarks).

@@ -1,8 +1,6 @@
 // The quadrant engine: its counts, its plan of column-set classes, its
 // disjoint-pair counter and its memory bound.
 
-#include "engines/quadrant/quadrant.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +13,9 @@
 #include <vector>
 
 #include "engines/quadrant/column_classes.hpp"
+#include "engines/quadrant/quadrant_engine.hpp"
+#include "engines/quadrant/quadrant_kernels.hpp"
+#include "engines/quadrant/quadrant_memory.hpp"
 #include "isa/implementation.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"

@@ -14,7 +14,9 @@
 #include <tuple>
 #include <vector>
 
-#include "engines/quadrant/quadrant.hpp"
+#include "engines/quadrant/quadrant_engine.hpp"
+#include "engines/quadrant/quadrant_kernels.hpp"
+#include "engines/quadrant/quadrant_memory.hpp"
 #include "isa/implementation.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"

@@ -9,7 +9,9 @@
 #include <span>
 #include <vector>
 
-#include "engines/quadrant/quadrant.hpp"
+#include "engines/quadrant/quadrant_engine.hpp"
+#include "engines/quadrant/quadrant_kernels.hpp"
+#include "engines/quadrant/quadrant_memory.hpp"
 #include "engines/row_engine.hpp"
 #include "isa/implementation.hpp"
 #include "kernels/backtrack.hpp"

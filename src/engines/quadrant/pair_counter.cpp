@@ -1,6 +1,6 @@
 #include "engines/quadrant/pair_counter.hpp"
 
-#include "engines/quadrant/quadrant.hpp"
+#include "engines/quadrant/quadrant_kernels.hpp"
 #include "isa/implementation.hpp"
 
 namespace nqueens::detail {

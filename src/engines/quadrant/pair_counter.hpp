@@ -2,7 +2,7 @@
 
 // Counting disjoint pairs: given two lists of 64-bit masks, how many pairs
 // (a, b), a from the first and b from the second, have a & b == 0. The
-// quadrant engine spends most of its time here (see quadrant.hpp).
+// quadrant engine spends most of its time here (see quarter_tables.hpp).
 
 #include <cstdint>
 #include <span>

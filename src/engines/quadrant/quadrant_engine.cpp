@@ -13,6 +13,8 @@
 // higher and 1 for each whose ranks the same (transposition.hpp), and that
 // share is found on about 72% of the halves and 56% of the pairs (n = 20).
 
+#include "engines/quadrant/quadrant_engine.hpp"
+
 #include <tbb/enumerable_thread_specific.h>
 
 #include <algorithm>
@@ -24,15 +26,13 @@
 #include "engines/engine.hpp"
 #include "engines/fingerprint.hpp"
 #include "engines/quadrant/column_classes.hpp"
-#include "engines/quadrant/quadrant.hpp"
+#include "engines/quadrant/quadrant_memory.hpp"
 #include "engines/quadrant/transposition.hpp"
 #include "isa/implementation.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/plan.hpp"
 
 namespace nqueens::detail {
-
-const quadrant_kernels& quadrant_kernels_for(isa kernels) noexcept { return *implementation_for(kernels).quadrant; }
 
 namespace {
 

@@ -2,11 +2,13 @@
 // plan take, from tabled counts of quarter and half boards, and the layout
 // (whole tables, per-subproblem lists, slices) that fits a bound.
 
+#include "engines/quadrant/quadrant_memory.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 #include "engines/quadrant/column_classes.hpp"
-#include "engines/quadrant/quadrant.hpp"
+#include "engines/quadrant/quarter_tables.hpp"
 #include "nqueens/memory.hpp"
 
 namespace nqueens::detail {

@@ -2,6 +2,8 @@
 // the whole tables, or each subproblem's lists. The memory they take is
 // priced in quadrant_memory.cpp.
 
+#include "engines/quadrant/quarter_tables.hpp"
+
 #include <tbb/parallel_invoke.h>
 
 #include <algorithm>
@@ -11,7 +13,6 @@
 #include <vector>
 
 #include "engines/quadrant/column_classes.hpp"
-#include "engines/quadrant/quadrant.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/memory.hpp"

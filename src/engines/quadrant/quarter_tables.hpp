@@ -1,6 +1,6 @@
 #pragma once
 
-// The quadrant engine: its tables and kernels. A solution splits into a north half (rows
+// The quadrant engine's quarter boards, what its kernels join. A solution splits into a north half (rows
 // 0..h-1, h = n/2) and a south half (the last h rows; for odd n the middle
 // row between them holds one queen, fixed per subproblem). A half is reduced
 // to the diagonals it sends across the middle, read where they cross: for the
@@ -27,9 +27,6 @@
 #include <cstdint>
 #include <span>
 #include <vector>
-
-#include "engines/quadrant/pair_counter.hpp"
-#include "nqueens/isa.hpp"
 
 namespace nqueens::detail {
 
@@ -169,116 +166,5 @@ class quarter_source {
   std::size_t max_group_;
   bool compact_lists_;  // quarter_list::build's `compact`
 };
-
-// Plans up to this size are listed whole in a run's context (8 bytes a
-// task, 32 MiB at n = 23), where a subproblem takes microseconds to
-// milliseconds; beyond, each solve finds its task from its index (a walk of
-// up to 1024 column sets, microseconds next to a subproblem's seconds).
-inline constexpr std::size_t listed_plan_size = std::size_t{1} << 22;
-
-/// How a quadrant run of board n on `threads` threads fits in `max_memory`
-/// (0 = default_memory_limit()), and what it then needs at the peak.
-struct quadrant_layout {
-  /// The whole quarter tables (fastest, where they fit), or each
-  /// subproblem's quarters built when it runs.
-  bool tables = true;
-  /// The most half boards per group before a subproblem is counted in
-  /// slices (0: never sliced).
-  std::size_t max_group = 0;
-  /// Quarter lists built to hold 12 bytes a placement and no more (two
-  /// searches each), where memory is tight.
-  bool compact_lists = false;
-  /// Peak bytes: tables or quarter lists, the plan and each thread's buffers
-  /// (from tabled placement counts). More than `max_memory` when no layout fits.
-  std::uint64_t bytes = 0;
-};
-quadrant_layout quadrant_layout_for(int n, int threads, std::uint64_t max_memory) noexcept;
-
-/// quadrant_layout_for(n, threads, max_memory).bytes.
-std::uint64_t quadrant_memory_bytes(int n, int threads, std::uint64_t max_memory) noexcept;
-
-/// One subproblem: the solutions whose north half, rows 0..n/2-1, uses
-/// exactly the columns `north` (bit c = column c), with the middle row's
-/// queen (odd n) in column `middle`; slice `slice` of the plan's slices of
-/// those north halves; `weight` column sets stand for it under the board's
-/// symmetries. For n >= 4 it counts their share under the transposition
-/// filter (transposition.hpp), not all of them.
-struct quadrant_task {
-  std::uint32_t north = 0;
-  std::int8_t middle = -1;  ///< -1 for even n
-  std::uint8_t weight = 1;
-  std::uint8_t slice = 0;
-};
-
-class engine_plan;
-
-/// Task `index` of a quadrant plan. Precondition: `p` is the quadrant
-/// engine's plan and index < p.size().
-quadrant_task quadrant_task_of(const engine_plan& p, std::size_t index);
-
-/// A run of a group's halves that share their west row set: the halves
-/// before `end` and from the previous run's end. A group's runs come in
-/// increasing order of `rows` (the order of the joins).
-struct row_run {
-  std::uint32_t rows = 0;
-  std::size_t end = 0;
-};
-
-/// Odd n: the quarter placements a group's joins skip, and the buffers that
-/// hold the others of one row set. A placement whose diagonals meet the
-/// middle queen makes no half; nor, where the transposition filter drops
-/// the halves whose middle column's queen lies on a row past `last_row`,
-/// does one that holds that queen there (its row tag, column_h_row_tag).
-struct quarter_skip {
-  std::uint64_t queen = 0;
-  std::uint64_t last_row = 14;                      // no row: a tag is at most 15
-  std::array<std::vector<std::uint64_t>, 2> masks;  // of the join's outer list, of its inner one
-  std::array<std::vector<std::uint32_t>, 2> signatures;
-  bool skips(std::uint64_t mask) const noexcept {
-    return (mask & queen) != 0 || (mask & column_h_row_bits) > column_h_row_tag(static_cast<int>(last_row));
-  }
-};
-
-/// How the transposition filter keeps a subproblem's ties out of its main
-/// count (transposition.inc): by tag bits, or counted apart; `by_cost`
-/// takes tags unless they would cost every visit one more load. Tests force
-/// each.
-enum class tie_counting : std::uint8_t { by_cost, tags, apart };
-
-/// Reusable buffers of one thread's solves.
-struct quadrant_scratch {
-  tie_counting ties = tie_counting::by_cost;
-  quarter_skip north_skip, south_skip;  // odd n
-  std::vector<std::uint64_t> north, south;
-  std::vector<row_run> north_runs, south_runs;  // the groups by west row set (transposition.inc)
-  // A subproblem's quarters, when the run keeps no tables: the north's, then
-  // the south's (both at once when counted in slices).
-  quarter_list west, east, south_west, south_east;
-  pair_scratch pairs;
-};
-
-/// The quadrant kernels of one instruction set (quadrant_kernel.inc).
-struct quadrant_kernels {
-  /// The solutions one task stands for (weight included), of `slices`.
-  /// Allocates nothing once `scratch` has grown. Throws std::overflow_error
-  /// past 2^64.
-  std::uint64_t (*solve)(const quarter_source& quarters, const quadrant_task& task, int slices,
-                         quadrant_scratch& scratch);
-  /// Writes to out[0..count) every placement of the north half (rows 0..h-1)
-  /// joined from `west` and `east`, the quarters of one column set with
-  /// `west_queens` queens in the west, as north_mask, and returns count.
-  /// `out` only grows (its size is a capacity). The order is fixed for given
-  /// n and columns.
-  std::size_t (*north_halves)(const quarter_view& west, const quarter_view& east, int h, int west_queens,
-                              std::vector<std::uint64_t>& out);
-  /// count_disjoint_pairs (pair_counter.hpp) for this instruction set.
-  std::uint64_t (*count_pairs)(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
-                               pair_scratch& scratch);
-};
-
-/// The kernels for `kernels`: those of implementation_for(kernels) (the
-/// AVX-512 ones use VPOPCNTDQ where the CPU has it; every compiled set is
-/// in isa/implementation.hpp's list). Precondition: cpu_supports(kernels).
-const quadrant_kernels& quadrant_kernels_for(isa kernels) noexcept;
 
 }  // namespace nqueens::detail

@@ -1,0 +1,19 @@
+#pragma once
+
+// The quadrant engine's plan (quadrant_engine.cpp): one task per class of
+// north column sets (with the middle queen for odd n, in slices where the
+// memory bound asks), registered as `quadrant_engine` in the registry.
+
+#include <cstddef>
+
+#include "engines/quadrant/quadrant_kernels.hpp"
+
+namespace nqueens::detail {
+
+class engine_plan;
+
+/// Task `index` of a quadrant plan. Precondition: `p` is the quadrant
+/// engine's plan and index < p.size().
+quadrant_task quadrant_task_of(const engine_plan& p, std::size_t index);
+
+}  // namespace nqueens::detail
