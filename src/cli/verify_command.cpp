@@ -31,6 +31,40 @@ void print_row(const count_result& r, bool ok) {
   std::fflush(stdout);  // a long range shows each row as it finishes
 }
 
+// What a verify run found, for its last line or its JSON object.
+struct verify_summary {
+  int from = 0, to = 0;
+  std::optional<nqueens::engine> chosen;  // empty: auto
+  isa kernels = isa::portable;
+  int threads = 0;
+  double seconds = 0;
+  int mismatches = 0;
+  std::string rows;  // the JSON rows, comma-separated
+};
+
+void print_summary(const verify_summary& v, bool json) {
+  const int checked = v.to - v.from + 1;
+  if (json) {
+    std::cout << json_object()
+                     .add("from", v.from)
+                     .add("to", v.to)
+                     .add("engine", v.chosen ? to_string(*v.chosen) : std::string_view("auto"))
+                     .add("isa", to_string(v.kernels))
+                     .add("threads", v.threads)
+                     .add("seconds", v.seconds)
+                     .add("checked", checked)
+                     .add("mismatches", v.mismatches)
+                     .add("ok", v.mismatches == 0)
+                     .add_raw("results", "[" + v.rows + "]")
+                     .str()
+              << '\n';
+  } else if (v.mismatches == 0) {
+    std::printf("all %d counts match the published values (%.3f s)\n", checked, v.seconds);
+  } else {
+    std::printf("%d of %d counts DO NOT match the published values\n", v.mismatches, checked);
+  }
+}
+
 }  // namespace
 
 int run_verify(const std::vector<std::string>& args) {
@@ -93,26 +127,15 @@ int run_verify(const std::vector<std::string>& args) {
       print_row(r, ok);
     }
   }
-  const int checked = to - from + 1;
-  if (json) {
-    std::cout << json_object()
-                     .add("from", from)
-                     .add("to", to)
-                     .add("engine", chosen ? to_string(*chosen) : std::string_view("auto"))
-                     .add("isa", to_string(kernels))
-                     .add("threads", threads)
-                     .add("seconds", seconds)
-                     .add("checked", checked)
-                     .add("mismatches", mismatches)
-                     .add("ok", mismatches == 0)
-                     .add_raw("results", "[" + rows + "]")
-                     .str()
-              << '\n';
-  } else if (mismatches == 0) {
-    std::printf("all %d counts match the published values (%.3f s)\n", checked, seconds);
-  } else {
-    std::printf("%d of %d counts DO NOT match the published values\n", mismatches, checked);
-  }
+  print_summary({.from = from,
+                 .to = to,
+                 .chosen = chosen,
+                 .kernels = kernels,
+                 .threads = threads,
+                 .seconds = seconds,
+                 .mismatches = mismatches,
+                 .rows = rows},
+                json);
   return mismatches == 0 ? 0 : 1;
 }
 
