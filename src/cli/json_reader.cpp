@@ -5,6 +5,8 @@
 #include <set>
 #include <utility>
 
+#include "cli/message_text.hpp"
+
 namespace nqueens::cli {
 namespace {
 
@@ -52,12 +54,6 @@ void append_utf8(std::string& out, unsigned code_point) {
     out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
     out += static_cast<char>(0x80 | (code_point & 0x3F));
   }
-}
-
-std::string hex_byte(unsigned char c) {
-  char buffer[8];
-  std::snprintf(buffer, sizeof buffer, "0x%02x", c);
-  return buffer;
 }
 
 const char* type_name(json_type t) {
@@ -399,8 +395,7 @@ std::string quote_for_message(std::string_view text) {
       std::snprintf(buffer, sizeof buffer, "\\u%04x", c1 ? static_cast<unsigned char>(text[i + 1]) : c);
       out += buffer;
     } else if (length == 0) {  // not UTF-8: shown as the byte, never passed on
-      std::snprintf(buffer, sizeof buffer, "\\x%02x", c);
-      out += buffer;
+      out += byte_escape(c);
       i += 1;
       continue;
     } else {

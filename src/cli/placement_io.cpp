@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "cli/arguments.hpp"
+#include "cli/message_text.hpp"
 #include "cli/standard_output.hpp"
 #include "run/posix_io.hpp"
 
@@ -232,27 +233,6 @@ bool line_reader::next(std::string& line) {
     }
   }
 }
-
-namespace {
-
-// `text` for a message: printable ASCII as it is, any other byte as \xNN (a
-// NUL would cut the message short, a control byte garble the terminal).
-std::string printable(std::string_view text) {
-  std::string shown;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte < 0x7f) {
-      shown += c;
-    } else {
-      char escaped[5];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-      shown += escaped;
-    }
-  }
-  return shown;
-}
-
-}  // namespace
 
 std::vector<int> parse_placement(std::string_view text) {
   // Exactly as many columns as there are numbers: growing by doubling would
