@@ -23,6 +23,9 @@ struct shard_spec {
 /// Largest number of shards accepted.
 inline constexpr int max_shards = 1 << 20;
 
+/// Throws std::invalid_argument unless 0 <= s.index < s.count <= max_shards.
+void require_valid_shard(shard_spec s);
+
 /// The subproblem indices of shard `s` of `p`, in increasing order. Shards
 /// are balanced by estimated work (estimate_work): subproblems are taken from
 /// the largest down and each goes to the shard with the least work so far

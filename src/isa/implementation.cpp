@@ -1,6 +1,7 @@
 #include "isa/implementation.hpp"
 
 #include <array>
+#include <vector>
 
 namespace nqueens::detail {
 
@@ -49,8 +50,8 @@ std::span<const implementation> implementations() noexcept { return every_implem
 
 const implementation& implementation_for(isa kernels) noexcept {
   // Decided once: CPUID does not change under a running program.
-  static const std::array<const implementation*, 3> widest = [] {
-    std::array<const implementation*, 3> best{};
+  static const std::vector<const implementation*> widest = [] {
+    std::vector<const implementation*> best(all_isas().size(), nullptr);  // by the public set's number
     for (const implementation& i : every_implementation) {
       const auto k = static_cast<std::size_t>(i.kernels);
       if (k < best.size() && i.cpu_runs()) best[k] = &i;

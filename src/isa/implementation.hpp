@@ -2,10 +2,11 @@
 
 // One object per compiled set of hot kernels, as simdjson's implementations:
 // the CPU features it needs and every kernel built for it, in one list
-// (implementation.cpp). Adding an instruction set is one entry there, its
+// (implementation.cpp). Adding a kernel set is one entry there and its
 // kernel sources (kernels/search_<isa>.cpp, engines/quadrant/
-// quadrant_kernel_<isa>.cpp) and, for a new public name, one value of
-// nqueens::isa; docs/engines.md walks through it.
+// quadrant_kernel_<isa>.cpp). A new public name also takes one value of
+// nqueens::isa, and in isa/isa.cpp its place in every_isa, its spelling in
+// to_string and in the NQUEENS_ISA message; docs/engines.md walks through it.
 
 #include <span>
 #include <string_view>

@@ -10,7 +10,8 @@
 // in one file could be the copy the linker keeps for every caller.
 //
 // GCC does not define __AVX2__ and friends inside such a region (C++), so the
-// kernels test the NQUEENS_HAS_* macros each per-ISA file sets instead.
+// per-ISA files say what their kernels may use instead: the quadrant
+// kernels' NQUEENS_HAS_* macros, the search's NQUEENS_SEARCH_IS_BATCHED.
 
 #define NQUEENS_PRAGMA(text) _Pragma(#text)
 

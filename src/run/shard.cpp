@@ -11,7 +11,6 @@
 #include "run/shard_members.hpp"
 
 namespace nqueens {
-namespace {
 
 void require_valid_shard(shard_spec s) {
   if (s.count < 1 || s.count > max_shards || s.index < 0 || s.index >= s.count) {
@@ -19,8 +18,6 @@ void require_valid_shard(shard_spec s) {
                                 " is out of range: expected I/M with 0 <= I < M <= " + std::to_string(max_shards));
   }
 }
-
-}  // namespace
 
 std::vector<std::size_t> shard_indices(const plan& p, shard_spec s) {
   require_valid_shard(s);
@@ -54,26 +51,3 @@ std::vector<std::size_t> shard_indices(const plan& p, shard_spec s) {
 }
 
 }  // namespace nqueens
-
-namespace nqueens::detail {
-
-shard_members::shard_members(const plan& p, shard_spec s) : listed_(!p.uniform_work()) {
-  require_valid_shard(s);
-  if (listed_) {
-    members_ = shard_indices(p, s);
-    size_ = members_.size();
-    return;
-  }
-  // Equal estimates: the greedy assignment of shard_indices deals the
-  // indices out in turn, index i to shard i mod M.
-  first_ = static_cast<std::size_t>(s.index);
-  step_ = static_cast<std::size_t>(s.count);
-  size_ = p.size() > first_ ? (p.size() - first_ + step_ - 1) / step_ : 0;
-}
-
-bool shard_members::contains(std::size_t index) const noexcept {
-  if (listed_) return std::binary_search(members_.begin(), members_.end(), index);
-  return index >= first_ && (index - first_) % step_ == 0 && (index - first_) / step_ < size_;
-}
-
-}  // namespace nqueens::detail
