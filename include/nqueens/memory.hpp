@@ -9,28 +9,11 @@
 #include <string>
 
 #include "nqueens/engine.hpp"
+#include "nqueens/memory_limit.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/shard.hpp"
 
 namespace nqueens {
-
-/// A run refused because it would need more memory than allowed.
-class memory_limit_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-/// `bytes` for a message: "12 MiB", "1.5 GiB", "300 KiB", with `decimals`
-/// more digits than that; "12582912 bytes" past 3 more.
-std::string format_bytes(std::uint64_t bytes, int decimals = 0);
-
-/// The fewest extra digits (format_bytes) at which `need` and `limit` read
-/// differently: a refusal never says "about 12 MiB, more than the 12 MiB".
-int digits_to_tell(std::uint64_t need, std::uint64_t limit);
-
-/// Half the physical memory of this machine (or of its cgroup's limit): the
-/// default memory bound.
-std::uint64_t default_memory_limit() noexcept;
 
 /// Peak bytes an engine needs for an n-board on `threads` threads
 /// (0 = hardware_threads()) when allowed `max_memory` bytes (0 =

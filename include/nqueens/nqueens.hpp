@@ -12,10 +12,12 @@
 #include "nqueens/dispatch.hpp"      // IWYU pragma: export
 #include "nqueens/engine.hpp"        // IWYU pragma: export
 #include "nqueens/enumerate.hpp"     // IWYU pragma: export
+#include "nqueens/estimate.hpp"      // IWYU pragma: export
 #include "nqueens/execute.hpp"       // IWYU pragma: export
 #include "nqueens/first.hpp"         // IWYU pragma: export
 #include "nqueens/known_counts.hpp"  // IWYU pragma: export
 #include "nqueens/memory.hpp"        // IWYU pragma: export
+#include "nqueens/memory_limit.hpp"  // IWYU pragma: export
 #include "nqueens/plan.hpp"          // IWYU pragma: export
 #include "nqueens/progress.hpp"      // IWYU pragma: export
 #include "nqueens/reduce.hpp"        // IWYU pragma: export

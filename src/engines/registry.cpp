@@ -1,11 +1,13 @@
 #include "engines/registry.hpp"
 
+#include <tbb/info.h>
+
 #include <array>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
-#include "nqueens/memory.hpp"
+#include "nqueens/memory_limit.hpp"
 
 namespace nqueens::detail {
 
@@ -99,7 +101,9 @@ engine fastest_engine(int n, std::uint64_t max_memory) noexcept {
   const detail::engine_definition* best = nullptr;
   for (const detail::engine_definition* d : detail::engines) {
     if (d->auto_from == 0 || d->auto_from > n || n > d->max_board_size) continue;
-    if (memory_estimate(n, d->id, 0, max_memory) > max_memory) continue;
+    if (d->memory_estimate != nullptr &&
+        d->memory_estimate(n, tbb::info::default_concurrency(), max_memory) > max_memory)
+      continue;
     if (best == nullptr || d->auto_from > best->auto_from) best = d;
   }
   return best != nullptr ? best->id : detail::engines.front()->id;

@@ -6,7 +6,7 @@
 
 #include "engines/fingerprint.hpp"
 #include "kernels/bits.hpp"
-#include "nqueens/memory.hpp"
+#include "nqueens/memory_limit.hpp"
 
 namespace nqueens::detail {
 

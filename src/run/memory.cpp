@@ -12,24 +12,6 @@
 
 namespace nqueens {
 
-std::uint64_t default_memory_limit() noexcept {
-  const long pages = ::sysconf(_SC_PHYS_PAGES);
-  const long page_size = ::sysconf(_SC_PAGE_SIZE);
-  std::uint64_t memory = pages > 0 && page_size > 0
-                             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size)
-                             : std::uint64_t{8} << 30;  // unknown: assume a small machine
-  // In a container the cgroup's limit, not the host's memory, is what a run
-  // may use (cgroup v2, then v1; "max" or an absent file means no limit).
-  for (const char* file : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
-    if (std::FILE* f = std::fopen(file, "r")) {
-      unsigned long long limit = 0;
-      if (std::fscanf(f, "%llu", &limit) == 1 && limit > 0) memory = std::min<std::uint64_t>(memory, limit);
-      std::fclose(f);
-    }
-  }
-  return memory / 2;
-}
-
 std::uint64_t memory_estimate(int n, engine kind, int threads, std::uint64_t max_memory) noexcept {
   const detail::engine_definition* definition = detail::find_definition(kind);
   const auto estimate = definition != nullptr ? definition->memory_estimate : nullptr;
@@ -39,27 +21,6 @@ std::uint64_t memory_estimate(int n, engine kind, int threads, std::uint64_t max
 }
 
 namespace {}  // namespace
-
-std::string format_bytes(std::uint64_t bytes, int decimals) {
-  char text[48];
-  const auto value = static_cast<double>(bytes);
-  if (decimals > 3 || bytes < 1024) {
-    std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
-  } else if (value >= 1024.0 * 1024 * 1024) {
-    std::snprintf(text, sizeof text, "%.*f GiB", 1 + decimals, value / (1024.0 * 1024 * 1024));
-  } else if (value >= 1024.0 * 1024) {
-    std::snprintf(text, sizeof text, "%.*f MiB", decimals, value / (1024.0 * 1024));
-  } else {
-    std::snprintf(text, sizeof text, "%.*f KiB", decimals, value / 1024.0);
-  }
-  return text;
-}
-
-int digits_to_tell(std::uint64_t need, std::uint64_t limit) {
-  int decimals = 0;
-  while (decimals <= 3 && format_bytes(need, decimals) == format_bytes(limit, decimals)) ++decimals;
-  return decimals;
-}
 
 void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   if (limit == 0) limit = default_memory_limit();

@@ -9,7 +9,7 @@
 
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quarter_tables.hpp"
-#include "nqueens/memory.hpp"
+#include "nqueens/memory_limit.hpp"
 
 namespace nqueens::detail {
 namespace {
