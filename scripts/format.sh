@@ -5,7 +5,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 nq_ensure_packages clang-format
 cd "$NQ_ROOT"
-mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.inc' '*.h')
+mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.inc' '*.h' '*.cu')
 if [[ ${1:-} == --check ]]; then
   bad=()
   for f in "${files[@]}"; do

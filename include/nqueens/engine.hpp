@@ -33,6 +33,11 @@ enum class engine {
   /// pairs with disjoint diagonals. Needs memory for its tables (see
   /// memory_estimate).
   quadrant = 2,
+  /// The quadrant engine's join counted on an NVIDIA GPU (CUDA): per
+  /// subproblem, the half joins, the keying and the bit-sliced pair count
+  /// all run on the device. Refused where no GPU is usable; never picked by
+  /// `auto`.
+  gpu = 3,
 };
 
 /// The engine a plan or count uses when none is named: it takes every board
@@ -54,6 +59,11 @@ std::string_view engine_names() noexcept;
 
 /// True when some engine has number `e`.
 bool is_registered(engine e) noexcept;
+
+/// Throws std::invalid_argument, in one line saying why, when this machine
+/// cannot run engine `e` (the GPU engine where no GPU is usable), or when no
+/// engine has number `e`. count() asks before it takes a journal.
+void check_runnable(engine e);
 
 /// One line on how the engine counts, for help text ("" when unregistered).
 std::string_view engine_summary(engine e) noexcept;

@@ -87,6 +87,9 @@ struct engine_definition {
   /// default_memory_limit()): an engine may trade speed for memory and price
   /// the layout it would choose for that bound; null for next to nothing.
   std::uint64_t (*memory_estimate)(int n, int threads, std::uint64_t max_memory) noexcept = nullptr;
+  /// Throws std::invalid_argument, saying why, when this machine cannot run
+  /// the engine (the GPU engine where no GPU is usable); null: any machine can.
+  void (*check_runnable)() = nullptr;
 };
 
 }  // namespace nqueens::detail

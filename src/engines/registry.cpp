@@ -16,7 +16,8 @@ namespace nqueens::detail {
 #define NQUEENS_REGISTERED_ENGINES(ENGINE) \
   ENGINE(symmetric_engine)                 \
   ENGINE(mirror_engine)                    \
-  ENGINE(quadrant_engine)
+  ENGINE(quadrant_engine)                  \
+  ENGINE(gpu_engine)
 
 #define NQUEENS_DECLARE_ENGINE(definition) extern const engine_definition definition;
 NQUEENS_REGISTERED_ENGINES(NQUEENS_DECLARE_ENGINE)
@@ -77,6 +78,11 @@ std::string_view engine_names() noexcept {
     return out;
   }();
   return names;
+}
+
+void check_runnable(engine e) {
+  const detail::engine_definition& d = detail::definition_of(e);
+  if (d.check_runnable != nullptr) d.check_runnable();
 }
 
 std::string_view engine_summary(engine e) noexcept {

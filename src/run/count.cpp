@@ -56,6 +56,7 @@ void validate(const count_options& o) {
     refuse("shard", std::to_string(o.shard.index) + "/" + std::to_string(o.shard.count),
            "I/M with 0 <= I < M <= " + std::to_string(max_shards));
   }
+  check_runnable(o.kind);  // before a journal is taken: a refused run leaves no file
 }
 
 namespace {

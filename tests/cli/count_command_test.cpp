@@ -180,3 +180,48 @@ TEST(CliTest, QuadrantWorksWithJournalsAndShards) {
 
 }  // namespace
 }  // namespace nqueens::test
+
+namespace nqueens::test {
+namespace {
+
+// The GPU engine through the tool, on the backend CTest names (NQUEENS_GPU:
+// emulated here and in CI, the device under scripts/gpu.sh): journals,
+// shards and progress as for any engine.
+TEST(CliTest, GpuEngineWorksWithJournalsShardsAndProgress) {
+  const cli_run r = run_script(
+      "rm -f gpu.ckpt g0.json g1.json; "
+      "$NQ count 12 --engine gpu --checkpoint gpu.ckpt >/dev/null && "
+      "$NQ count 12 --engine gpu --checkpoint gpu.ckpt && "
+      "$NQ count 12 --engine gpu --shard 0/2 --json > g0.json && "
+      "$NQ count 12 --engine gpu --shard 1/2 --json > g1.json && $NQ merge g0.json g1.json && "
+      "$NQ count 13 --engine gpu --progress; "
+      "status=$?; rm -f gpu.ckpt g0.json g1.json; exit $status");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("merged 2 shards of engine gpu"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Q(13) = 73712  verified"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos) << r.out;
+}
+
+// Where no GPU is usable the engine is refused before anything is written
+// (no journal is left behind), in one line, exit 2. On a GPU machine the
+// same command counts.
+TEST(CliTest, GpuEngineWithoutAGpuIsRefusedInOneLine) {
+  const cli_run r = run_script(
+      "rm -f nogpu.ckpt; env -u NQUEENS_GPU $NQ count 10 --engine gpu --checkpoint nogpu.ckpt; status=$?; "
+      "if [ -e nogpu.ckpt ]; then echo journal left; fi; rm -f nogpu.ckpt; exit $status");
+  if (r.status == 0) {
+    EXPECT_NE(r.out.find("Q(10) = 724  verified"), std::string::npos) << r.out;
+    return;
+  }
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--engine gpu needs an NVIDIA GPU: "), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("journal left"), std::string::npos) << r.out;
+  const cli_run wrong = run_cli_command("NQUEENS_GPU=cpu " + std::string(NQUEENS_CLI_PATH) + " count 8 --engine gpu");
+  EXPECT_EQ(wrong.status, 2);
+  EXPECT_NE(wrong.err.find("NQUEENS_GPU='cpu' names no GPU backend"), std::string::npos) << wrong.err;
+}
+
+}  // namespace
+}  // namespace nqueens::test

@@ -25,6 +25,7 @@
 
 #include "engines/engine.hpp"
 #include "engines/fingerprint.hpp"
+#include "engines/quadrant/class_plan.hpp"
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant_memory.hpp"
 #include "engines/quadrant/transposition.hpp"
@@ -36,77 +37,19 @@ namespace nqueens::detail {
 
 namespace {
 
-// A larger plan is a mistake (far too many slices), not a useful run; and a
-// journal writes indices in 32 bits.
-constexpr std::size_t max_plan_size = std::size_t{1} << 31;
-
-class quadrant_plan final : public engine_plan {
+class quadrant_plan final : public class_plan {
  public:
-  quadrant_plan(int n, int slices, column_classes classes) : n_(n), slices_(slices), classes_(std::move(classes)) {
-    if (classes_.size() > max_plan_size / static_cast<std::size_t>(slices)) {
-      throw std::invalid_argument("the quadrant plan for n = " + std::to_string(n) + " would exceed " +
-                                  std::to_string(max_plan_size) + " subproblems: choose fewer slices");
-    }
-  }
+  using class_plan::class_plan;
 
-  std::size_t size() const noexcept override { return classes_.size() * static_cast<std::size_t>(slices_); }
-  int split_depth() const noexcept override { return slices_; }
-  std::size_t bytes() const noexcept override { return classes_.bytes(); }
-
-  quadrant_task task(std::size_t index) const {
-    const auto slices = static_cast<std::size_t>(slices_);
-    const column_class c = classes_.at(index / slices);
-    return {c.north, c.middle, c.weight, static_cast<std::uint8_t>(index % slices)};
-  }
-
-  // Every task in order, one pass over the classes.
-  std::vector<quadrant_task> tasks() const {
-    std::vector<quadrant_task> tasks;
-    tasks.reserve(size());
-    classes_.for_each([&](const column_class& c) {
-      for (int k = 0; k < slices_; ++k) tasks.push_back({c.north, c.middle, c.weight, static_cast<std::uint8_t>(k)});
-    });
-    return tasks;
-  }
-
-  // Each task as the row-by-row plans write a subproblem (a column per row,
-  // the middle queen the only one placed), then its column set and slice:
-  // the same bytes as when the plan was a list (nqueens-plan/4), so journals
-  // and shards of earlier runs still match where counts mean the same.
   void add_to_fingerprint(fnv1a& hash, const std::atomic<bool>* cancel) const override {
     // A subproblem's count is its class's share under the transposition
     // filter (transposition.hpp), not every solution of its class: a journal
     // of the earlier plans must not mix with it.
-    if (transposition_filtered(n_)) hash.add_text("transposition filter");
-    std::size_t classes = 0;
-    classes_.for_each([&](const column_class& c) {
-      // 2 * 10^8 subproblems at n = 25 with 12 slices take 9 s: a look per
-      // 2^12 classes (under a millisecond) keeps a signal answered at once.
-      if (classes++ % 4096 == 0) throw_if_cancelled(cancel);
-      for (int k = 0; k < slices_; ++k) {
-        for (int r = 0; r < n_; ++r) {
-          hash.add_byte(r == n_ / 2 && c.middle >= 0 ? static_cast<std::uint8_t>(c.middle) : std::uint8_t{0xFF});
-        }
-        hash.add_byte(c.weight);
-        hash.add_byte(0);
-        hash.add_u64(c.north);
-        hash.add_byte(static_cast<std::uint8_t>(k));
-      }
-    });
+    add_tasks_to_fingerprint(hash, cancel, transposition_filtered(board_size()) ? "transposition filter" : "");
   }
-
-  // A task's cost depends on the sizes of its two groups, known only once the
-  // tables are built: count every one alike.
-  std::uint64_t estimated_work(std::size_t) const override { return 1; }
-  bool uniform_work() const noexcept override { return true; }
 
   std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,
                                                const std::atomic<bool>* cancel) const override;
-
- private:
-  int n_;
-  int slices_;
-  column_classes classes_;
 };
 
 class quadrant_context final : public engine_context {
@@ -138,20 +81,13 @@ class quadrant_context final : public engine_context {
 
 std::unique_ptr<engine_context> quadrant_plan::make_context(isa kernels, int threads, std::uint64_t max_memory,
                                                             const std::atomic<bool>* cancel) const {
-  return std::make_unique<quadrant_context>(n_, *this, kernels, quadrant_layout_for(n_, threads, max_memory), cancel);
+  return std::make_unique<quadrant_context>(board_size(), *this, kernels,
+                                            quadrant_layout_for(board_size(), threads, max_memory), cancel);
 }
 
 std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t, std::uint64_t) {  // a block table: KiB
   column_classes classes(n);
-  // Slices only matter where there are few column sets (n < 14): every
-  // slice builds both groups again (n = 16 took 0.43 s in 2 slices per class
-  // against 0.25 s in one), so only enough for a few hundred tasks.
-  int slices = split_depth;
-  if (slices == 0) {
-    constexpr std::size_t enough_tasks = 256;
-    slices = static_cast<int>(
-        std::clamp<std::size_t>((enough_tasks + classes.size() - 1) / classes.size(), 1, max_split_depth));
-  }
+  const int slices = class_plan::slices_for(classes, split_depth);
   return std::make_unique<quadrant_plan>(n, slices, std::move(classes));
 }
 

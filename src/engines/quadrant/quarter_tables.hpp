@@ -92,6 +92,10 @@ class quarter_table {
   }
   std::size_t size() const noexcept { return masks_.size(); }
   std::size_t bytes() const noexcept;
+  /// The arrays behind on(), for a copy elsewhere (the GPU engine's).
+  std::span<const std::uint32_t> offsets() const noexcept { return offsets_; }
+  std::span<const std::uint64_t> masks() const noexcept { return masks_; }
+  std::span<const std::uint32_t> signatures() const noexcept { return signatures_; }
 
  private:
   int rows_ = 0;  // h

@@ -1,0 +1,77 @@
+#pragma once
+
+// One subproblem as the GPU kernels see it (gpu_kernels.hpp): where the
+// quarter tables and the per-stream buffers are, and the state the kernels
+// hand each other through memory between launches. Plain data, the same
+// whether the pointers are device memory or, emulated, host memory.
+
+#include <cstdint>
+
+namespace nqueens::detail::gpu {
+
+/// Threads of every block of every kernel.
+inline constexpr std::uint32_t block_threads = 256;
+/// South halves per table block: what one block of the visit kernel holds.
+inline constexpr std::uint32_t south_per_block = 256;
+inline constexpr std::uint32_t words_per_block = south_per_block / 32;
+/// Bits of a digit: a table row is indexed by a north code's digit.
+inline constexpr std::uint32_t digit_bits = 7;
+inline constexpr std::uint32_t digit_values = 1U << digit_bits;
+/// 7 digits of 7 bits hold the 48 diagonals of n = 24 with no key bit.
+inline constexpr std::uint32_t max_digits = 7;
+/// The most key bits: 4096 buckets per group.
+inline constexpr std::uint32_t max_key_bits = 12;
+inline constexpr std::uint32_t max_buckets = 1U << max_key_bits;
+/// What the last kernel writes once every check held.
+inline constexpr std::uint32_t finished_mark = 0x600DC0DEU;
+
+/// One quarter's whole table (quarter_table): placements on (columns, rows)
+/// are [offsets[columns << h | rows], the next offset).
+struct quarter_arrays {
+  const std::uint32_t* offsets = nullptr;
+  const std::uint64_t* masks = nullptr;
+  const std::uint32_t* signatures = nullptr;
+};
+
+/// How a subproblem's halves are encoded, chosen on the device from both
+/// groups: code bit j is mask bit position[j], for the `used` bits (those
+/// set in some north and some south half: no other bit can collide); the
+/// first key_bits are the key (the likeliest to collide), the rest digits.
+struct code_layout {
+  std::uint32_t used = 0;
+  std::uint32_t key_bits = 0;
+  std::uint32_t digits = 0;
+  std::uint8_t position[64] = {};
+};
+
+/// What the kernels write, per stream; cleared by the first kernel.
+struct job_state {
+  std::uint32_t group_size[2];  // north, south halves joined
+  std::uint64_t bits_in[2];     // OR of each group's masks
+  std::uint32_t bit_count[2][64];
+  code_layout layout;
+  std::uint32_t bucket_start[2][max_buckets + 1];  // halves of each group before each key
+  std::uint32_t cursor[2][max_buckets];
+  std::uint32_t block_start[max_buckets + 1];  // south table blocks before each key
+  std::uint64_t pairs;
+  std::uint32_t finished;
+  std::uint32_t fault;  // nonzero: a check failed (which one)
+};
+
+/// One subproblem on one stream.
+struct gpu_job {
+  int n = 0;
+  int h = 0;
+  int middle = -1;                      ///< the middle row's queen, -1 for even n
+  std::uint32_t columns[2] = {};        ///< the north's, the south's (as a north half: the same rows 0..h-1)
+  int west_queens[2] = {};              ///< queens of each group in the west quarter
+  std::uint32_t row_sets[2] = {};       ///< C(h, west_queens)
+  std::uint32_t slices = 1, slice = 0;  ///< the north row sets of rank % slices == slice
+  quarter_arrays west, east;
+  std::uint64_t* halves[2] = {};  ///< each group as joined, then as codes
+  std::uint64_t* codes[2] = {};   ///< the codes sorted by key
+  std::uint32_t capacity[2] = {};
+  job_state* state = nullptr;
+};
+
+}  // namespace nqueens::detail::gpu

@@ -1,0 +1,458 @@
+#pragma once
+
+// The GPU engine's kernels: one subproblem of the quadrant plan counted
+// whole on the device, in launches that hand each other their results
+// through memory (gpu_job.hpp):
+//
+//   clear    the job's state
+//   join     the north and south groups from the quarter tables, a block per
+//            west row set (the quadrant engine's join, quarter_tables.hpp)
+//   stats    how often each diagonal is set in each group
+//   layout   the code: the diagonals both groups use, the likeliest to
+//            collide first (the key), the rest in 7-bit digits
+//   encode   each half as its code; a histogram of the keys
+//   scan     where each key's halves and south table blocks begin
+//   scatter  the codes sorted by key
+//   visit    a block per 256 south halves of one key: their bit-sliced
+//            tables (a 256-bit row per digit value: the halves that have
+//            none of its bits) in shared memory, then every north half
+//            whose key misses theirs ANDs one row per digit, 32 pairs a word
+//   finish   the checks, and the mark that says all of it ran
+//
+// Each kernel is a struct: `items(job)` blocks of work (a launch strides
+// over them), `phases` run in order with a barrier between them, each
+// `run(phase, job, item, thread, shared)` for one thread of one block. A
+// thread keeps nothing between phases but what it wrote to `shared` or to
+// the job's memory. So the same source runs on the GPU (gpu_device.cu) and,
+// a block and a thread at a time, on the CPU (gpu_emulator.cpp), where
+// the tests check it against the quadrant engine.
+//
+// The idea of bit-sliced disjointness tests over key-partitioned groups is
+// the quadrant engine's (pair_counter.inc); on the GPU a block's tables live
+// in shared memory and each thread visits with its own north half.
+
+#include <cstdint>
+
+#include "engines/gpu/gpu_job.hpp"
+#include "engines/gpu/gpu_portable.hpp"
+
+namespace nqueens::detail::gpu {
+
+NQUEENS_HD inline std::uint32_t low_mask(std::uint32_t bits) {
+  return bits >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << bits) - 1;
+}
+
+/// C(members, size), 0 when size > members.
+NQUEENS_HD inline std::uint32_t binomial(int members, int size) {
+  if (size < 0 || size > members) return 0;
+  std::uint64_t r = 1;
+  for (int i = 1; i <= size; ++i)
+    r = r * static_cast<std::uint64_t>(members - size + i) / static_cast<std::uint64_t>(i);
+  return static_cast<std::uint32_t>(r);
+}
+
+/// The subset of `size` members of {0..members-1} of colexicographic rank
+/// `rank`. Precondition: rank < binomial(members, size).
+NQUEENS_HD inline std::uint32_t nth_subset(std::uint32_t rank, int members, int size) {
+  std::uint32_t set = 0;
+  for (int bit = members - 1; bit >= 0 && size > 0; --bit) {
+    const std::uint32_t before = binomial(bit, size);  // subsets of the lower bits alone
+    if (rank >= before) {
+      set |= std::uint32_t{1} << bit;
+      rank -= before;
+      --size;
+    }
+  }
+  return set;
+}
+
+/// A joined half as its group counts it, or false when it makes no solution
+/// with the middle queen (odd n). The north's mask is its diagonals at row
+/// h; the south's, built as a north half, is turned upside down: for even n
+/// as south_mask (quarter_tables.hpp), for odd n by swapping its left and
+/// right masks (the middle row lies between the halves).
+NQUEENS_HD inline bool orient(const gpu_job& job, int group, std::uint64_t& mask) {
+  if (job.middle < 0) {
+    if (group == 1) {
+      const std::uint32_t full = low_mask(static_cast<std::uint32_t>(job.n));
+      const auto left = static_cast<std::uint32_t>(mask), right = static_cast<std::uint32_t>(mask >> 32);
+      mask = std::uint64_t{(right << 1) & full} | (std::uint64_t{left >> 1} << 32);
+    }
+    return true;
+  }
+  if (group == 1) mask = (mask << 32) | (mask >> 32);
+  const std::uint64_t queen = (std::uint64_t{1} << job.middle) | (std::uint64_t{1} << (32 + job.middle));
+  return (mask & queen) == 0;
+}
+
+NQUEENS_HD inline std::uint32_t halves_total(const gpu_job& job) {
+  return job.state->group_size[0] + job.state->group_size[1];
+}
+
+NQUEENS_HD inline std::uint32_t items_for(std::uint32_t elements) {
+  return (elements + block_threads - 1) / block_threads;
+}
+
+/// Element `index` of both groups as one list: (group, index in it).
+NQUEENS_HD inline int group_of(const gpu_job& job, std::uint32_t& index) {
+  if (index < job.state->group_size[0]) return 0;
+  index -= job.state->group_size[0];
+  return 1;
+}
+
+struct no_shared {
+  int unused;
+};
+
+struct clear_kernel {
+  static constexpr int phases = 1;
+  using shared = no_shared;
+  NQUEENS_HD static std::uint32_t items(const gpu_job&) { return 1; }
+  NQUEENS_HD static void run(int, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared&) {
+    job_state& s = *job.state;
+    for (std::uint32_t i = thread; i < max_buckets; i += block_threads) s.cursor[0][i] = s.cursor[1][i] = 0;
+    for (std::uint32_t i = thread; i < 64; i += block_threads) s.bit_count[0][i] = s.bit_count[1][i] = 0;
+    if (thread == 0) {
+      s.group_size[0] = s.group_size[1] = 0;
+      s.bits_in[0] = s.bits_in[1] = 0;
+      s.layout = code_layout{};
+      s.pairs = 0;
+      s.finished = 0;
+      s.fault = 0;
+    }
+  }
+};
+
+struct join_kernel {
+  static constexpr int phases = 1;
+  using shared = no_shared;
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return job.row_sets[0] + job.row_sets[1]; }
+  NQUEENS_HD static void run(int, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared&) {
+    const int group = item < job.row_sets[0] ? 0 : 1;
+    const std::uint32_t rank = group == 0 ? item : item - job.row_sets[0];
+    if (group == 0 && rank % job.slices != job.slice) return;  // another slice's row sets
+    const std::uint32_t rows = nth_subset(rank, job.h, job.west_queens[group]);
+    const std::uint32_t all_rows = low_mask(static_cast<std::uint32_t>(job.h));
+    const std::uint64_t west_key = (std::uint64_t{job.columns[group] & all_rows} << job.h) | rows;
+    const std::uint64_t east_key = (std::uint64_t{job.columns[group] >> job.h} << job.h) | (all_rows & ~rows);
+    const std::uint32_t west_begin = job.west.offsets[west_key], west_end = job.west.offsets[west_key + 1];
+    const std::uint32_t east_begin = job.east.offsets[east_key], east_end = job.east.offsets[east_key + 1];
+    const std::uint32_t east_count = east_end - east_begin;
+    const std::uint64_t products = std::uint64_t{west_end - west_begin} * east_count;
+    job_state& s = *job.state;
+    for (std::uint64_t p = thread; p < products; p += block_threads) {
+      const std::uint32_t w = west_begin + static_cast<std::uint32_t>(p / east_count);
+      const std::uint32_t e = east_begin + static_cast<std::uint32_t>(p % east_count);
+      if ((job.west.signatures[w] & job.east.signatures[e]) != 0) continue;
+      std::uint64_t mask = job.west.masks[w] | job.east.masks[e];
+      if (!orient(job, group, mask)) continue;
+      const std::uint32_t at = atomic_add(&s.group_size[group], 1U);
+      if (at < job.capacity[group]) {
+        job.halves[group][at] = mask;
+      } else {
+        s.fault = 1;  // more halves than the host's bound: a bug, never a wrong count
+      }
+    }
+  }
+};
+
+struct stats_kernel {
+  static constexpr int phases = 3;
+  struct shared {
+    std::uint32_t count[2][64];
+    std::uint64_t bits[2];
+  };
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return items_for(halves_total(job)); }
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
+    job_state& s = *job.state;
+    if (phase == 0) {
+      if (thread < 128) sh.count[thread / 64][thread % 64] = 0;
+      if (thread < 2) sh.bits[thread] = 0;
+    } else if (phase == 1) {
+      std::uint32_t index = item * block_threads + thread;
+      if (index >= halves_total(job)) return;
+      const int group = group_of(job, index);
+      const std::uint64_t mask = job.halves[group][index];
+      for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1) {
+        atomic_add(&sh.count[group][popcount64((rest & (~rest + 1)) - 1)], 1U);
+      }
+      atomic_or(&sh.bits[group], mask);
+    } else {
+      if (thread < 128 && sh.count[thread / 64][thread % 64] != 0) {
+        atomic_add(&s.bit_count[thread / 64][thread % 64], sh.count[thread / 64][thread % 64]);
+      }
+      if (thread < 2) atomic_or(&s.bits_in[thread], sh.bits[thread]);
+    }
+  }
+};
+
+/// The code layout for groups with these bit counts: key bits while a key's
+/// south halves would still fill a table block on average, taken by the
+/// chance a random pair collides on them (the product of the bit's counts).
+NQUEENS_HD inline code_layout choose_layout(const job_state& s, std::uint32_t& fault) {
+  code_layout layout;
+  const std::uint64_t used = s.bits_in[0] & s.bits_in[1];
+  layout.used = static_cast<std::uint32_t>(popcount64(used));
+  const std::uint32_t south = s.group_size[1];
+  while (layout.key_bits < max_key_bits && layout.key_bits < layout.used &&
+         (south >> (layout.key_bits + 1)) >= south_per_block) {
+    ++layout.key_bits;
+  }
+  std::uint64_t taken = 0;
+  for (std::uint32_t j = 0; j < layout.key_bits; ++j) {
+    int best = -1;
+    std::uint64_t best_chance = 0;
+    for (int b = 0; b < 64; ++b) {
+      if (((used & ~taken) >> b & 1U) == 0) continue;
+      const std::uint64_t chance = std::uint64_t{s.bit_count[0][b]} * s.bit_count[1][b];
+      if (best < 0 || chance > best_chance) {
+        best = b;
+        best_chance = chance;
+      }
+    }
+    layout.position[j] = static_cast<std::uint8_t>(best);
+    taken |= std::uint64_t{1} << best;
+  }
+  std::uint32_t j = layout.key_bits;
+  for (int b = 0; b < 64; ++b) {
+    if (((used & ~taken) >> b & 1U) != 0) layout.position[j++] = static_cast<std::uint8_t>(b);
+  }
+  layout.digits = (layout.used - layout.key_bits + digit_bits - 1) / digit_bits;
+  if (layout.digits > max_digits) fault = 2;
+  return layout;
+}
+
+struct layout_kernel {
+  static constexpr int phases = 1;
+  using shared = no_shared;
+  NQUEENS_HD static std::uint32_t items(const gpu_job&) { return 1; }
+  NQUEENS_HD static void run(int, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared&) {
+    if (thread == 0) job.state->layout = choose_layout(*job.state, job.state->fault);
+  }
+};
+
+NQUEENS_HD inline std::uint64_t encode(const code_layout& layout, std::uint64_t mask) {
+  std::uint64_t code = 0;
+  for (std::uint32_t j = 0; j < layout.used; ++j) code |= ((mask >> layout.position[j]) & 1U) << j;
+  return code;
+}
+
+NQUEENS_HD inline std::uint32_t key_of(const code_layout& layout, std::uint64_t code) {
+  return static_cast<std::uint32_t>(code) & low_mask(layout.key_bits);
+}
+
+NQUEENS_HD inline std::uint32_t digit_of(const code_layout& layout, std::uint64_t code, std::uint32_t digit) {
+  return static_cast<std::uint32_t>(code >> (layout.key_bits + digit * digit_bits)) & (digit_values - 1);
+}
+
+struct encode_kernel {
+  static constexpr int phases = 1;
+  using shared = no_shared;
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return items_for(halves_total(job)); }
+  NQUEENS_HD static void run(int, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared&) {
+    std::uint32_t index = item * block_threads + thread;
+    if (index >= halves_total(job)) return;
+    const int group = group_of(job, index);
+    const code_layout& layout = job.state->layout;
+    const std::uint64_t code = encode(layout, job.halves[group][index]);
+    job.halves[group][index] = code;
+    atomic_add(&job.state->cursor[group][key_of(layout, code)], 1U);
+  }
+};
+
+struct scan_kernel {
+  static constexpr int phases = 3;
+  struct shared {
+    std::uint32_t partial[3][block_threads];  // north halves, south halves, south blocks
+  };
+  NQUEENS_HD static std::uint32_t items(const gpu_job&) { return 1; }
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared& sh) {
+    job_state& s = *job.state;
+    const std::uint32_t keys = 1U << s.layout.key_bits;
+    const std::uint32_t chunk = (keys + block_threads - 1) / block_threads;
+    const std::uint32_t first = thread * chunk, last = first + chunk < keys ? first + chunk : keys;
+    if (phase == 0) {
+      std::uint32_t sums[3] = {0, 0, 0};
+      for (std::uint32_t k = first; k < last; ++k) {
+        sums[0] += s.cursor[0][k];
+        sums[1] += s.cursor[1][k];
+        sums[2] += (s.cursor[1][k] + south_per_block - 1) / south_per_block;
+      }
+      for (int r = 0; r < 3; ++r) sh.partial[r][thread] = sums[r];
+    } else if (phase == 1) {
+      if (thread >= 3) return;
+      std::uint32_t running = 0;
+      for (std::uint32_t t = 0; t < block_threads; ++t) {
+        const std::uint32_t here = sh.partial[thread][t];
+        sh.partial[thread][t] = running;
+        running += here;
+      }
+      if (thread < 2) {
+        s.bucket_start[thread][keys] = running;
+        if (running != s.group_size[thread]) s.fault = 3;
+      } else {
+        s.block_start[keys] = running;
+      }
+    } else {
+      std::uint32_t at[3] = {sh.partial[0][thread], sh.partial[1][thread], sh.partial[2][thread]};
+      for (std::uint32_t k = first; k < last; ++k) {
+        const std::uint32_t north = s.cursor[0][k], south = s.cursor[1][k];
+        s.bucket_start[0][k] = s.cursor[0][k] = at[0];
+        s.bucket_start[1][k] = s.cursor[1][k] = at[1];
+        s.block_start[k] = at[2];
+        at[0] += north;
+        at[1] += south;
+        at[2] += (south + south_per_block - 1) / south_per_block;
+      }
+    }
+  }
+};
+
+struct scatter_kernel {
+  static constexpr int phases = 1;
+  using shared = no_shared;
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return items_for(halves_total(job)); }
+  NQUEENS_HD static void run(int, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared&) {
+    std::uint32_t index = item * block_threads + thread;
+    if (index >= halves_total(job)) return;
+    const int group = group_of(job, index);
+    const std::uint64_t code = job.halves[group][index];
+    const std::uint32_t at = atomic_add(&job.state->cursor[group][key_of(job.state->layout, code)], 1U);
+    job.codes[group][at] = code;
+  }
+};
+
+struct visit_kernel {
+  static constexpr int phases = 6;
+  struct shared {
+    std::uint64_t south[south_per_block];
+    std::uint32_t valid[words_per_block];
+    std::uint32_t without_bit[max_digits][digit_bits][words_per_block];  // halves lacking digit bit b
+    // table[d][w][v]: word w of the halves whose digit d has no bit of v.
+    // Indexed by the value last, so that a warp's threads, each with its
+    // own value, read from different banks.
+    std::uint32_t table[max_digits][words_per_block][digit_values];
+    std::uint64_t partial[block_threads];
+    std::uint32_t key, first, count;
+  };
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) {
+    return job.state->block_start[1U << job.state->layout.key_bits];
+  }
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
+    const job_state& s = *job.state;
+    const code_layout& layout = s.layout;
+    const std::uint32_t keys = 1U << layout.key_bits;
+    switch (phase) {
+      case 0:  // which key's south halves this block holds
+        if (thread == 0) {
+          std::uint32_t low = 0, high = keys;  // block_start[low] <= item < block_start[high]
+          while (high - low > 1) {
+            const std::uint32_t mid = (low + high) / 2;
+            (s.block_start[mid] <= item ? low : high) = mid;
+          }
+          sh.key = low;
+          sh.first = s.bucket_start[1][low] + (item - s.block_start[low]) * south_per_block;
+          const std::uint32_t left = s.bucket_start[1][low + 1] - sh.first;
+          sh.count = left < south_per_block ? left : south_per_block;
+        }
+        return;
+      case 1:
+        sh.south[thread] = thread < sh.count ? job.codes[1][sh.first + thread] : 0;
+        if (thread < words_per_block) {
+          const std::uint32_t from = thread * 32;
+          sh.valid[thread] = sh.count <= from ? 0 : sh.count - from >= 32 ? ~0U : low_mask(sh.count - from);
+        }
+        return;
+      case 2:
+        for (std::uint32_t job_index = thread; job_index < layout.digits * digit_bits * words_per_block;
+             job_index += block_threads) {
+          const std::uint32_t w = job_index % words_per_block, b = job_index / words_per_block % digit_bits;
+          const std::uint32_t d = job_index / (words_per_block * digit_bits);
+          std::uint32_t word = 0;
+          for (std::uint32_t j = 0; j < 32; ++j) {
+            word |= ((digit_of(layout, sh.south[w * 32 + j], d) >> b & 1U) ^ 1U) << j;
+          }
+          sh.without_bit[d][b][w] = word;
+        }
+        return;
+      case 3:
+        for (std::uint32_t job_index = thread; job_index < layout.digits * words_per_block * digit_values;
+             job_index += block_threads) {
+          const std::uint32_t v = job_index % digit_values, w = job_index / digit_values % words_per_block;
+          const std::uint32_t d = job_index / (digit_values * words_per_block);
+          std::uint32_t entry = d == 0 ? sh.valid[w] : ~0U;
+          for (std::uint32_t b = 0; b < digit_bits; ++b) {
+            if ((v >> b & 1U) != 0) entry &= sh.without_bit[d][b][w];
+          }
+          sh.table[d][w][v] = entry;
+        }
+        return;
+      case 4: {
+        // Every north half whose key misses this block's: the keys that
+        // are subsets of the free ones.
+        const std::uint32_t free = (keys - 1) & ~sh.key;
+        std::uint64_t fits = 0;
+        std::uint32_t key = 0;
+        do {
+          for (std::uint32_t i = s.bucket_start[0][key] + thread; i < s.bucket_start[0][key + 1]; i += block_threads) {
+            const std::uint64_t code = job.codes[0][i];
+            std::uint32_t digit[max_digits];
+            for (std::uint32_t d = 0; d < layout.digits; ++d) digit[d] = digit_of(layout, code, d);
+            for (std::uint32_t w = 0; w < words_per_block; ++w) {
+              std::uint32_t fit = layout.digits == 0 ? sh.valid[w] : sh.table[0][w][digit[0]];
+              for (std::uint32_t d = 1; d < layout.digits; ++d) fit &= sh.table[d][w][digit[d]];
+              fits += static_cast<std::uint64_t>(popcount32(fit));
+            }
+          }
+          key = (key - free) & free;  // the next subset of `free`
+        } while (key != 0);
+        sh.partial[thread] = fits;
+        return;
+      }
+      default:
+        if (thread == 0) {
+          std::uint64_t sum = 0;
+          for (std::uint32_t t = 0; t < block_threads; ++t) sum += sh.partial[t];
+          atomic_add(&job.state->pairs, sum);
+        }
+        return;
+    }
+  }
+};
+
+struct finish_kernel {
+  static constexpr int phases = 1;
+  using shared = no_shared;
+  NQUEENS_HD static std::uint32_t items(const gpu_job&) { return 1; }
+  NQUEENS_HD static void run(int, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared&) {
+    if (thread != 0) return;
+    job_state& s = *job.state;
+    const std::uint32_t keys = 1U << s.layout.key_bits;
+    for (int g = 0; g < 2; ++g) {
+      if (s.group_size[g] > job.capacity[g]) s.fault = 1;
+      for (std::uint32_t k = 0; k < keys; ++k) {
+        if (s.cursor[g][k] != s.bucket_start[g][k + 1]) s.fault = 4;  // a key's halves not all sorted
+      }
+    }
+    if (s.fault == 0) s.finished = finished_mark;
+  }
+};
+
+/// One subproblem's launches, in order, for a launcher (the device's or the
+/// emulator's) with `template <class Kernel> void run(std::uint32_t most_blocks)`.
+/// `most_blocks` bounds the kernel's items from what the host knows.
+template <class Launcher>
+void launch_subproblem(Launcher& launcher, const gpu_job& job) {
+  const std::uint32_t element_blocks = items_for(job.capacity[0] + job.capacity[1]);
+  launcher.template run<clear_kernel>(1);
+  launcher.template run<join_kernel>(job.row_sets[0] + job.row_sets[1]);
+  launcher.template run<stats_kernel>(element_blocks);
+  launcher.template run<layout_kernel>(1);
+  launcher.template run<encode_kernel>(element_blocks);
+  launcher.template run<scan_kernel>(1);
+  launcher.template run<scatter_kernel>(element_blocks);
+  launcher.template run<visit_kernel>(items_for(job.capacity[1]) + max_buckets);
+  launcher.template run<finish_kernel>(1);
+}
+
+}  // namespace nqueens::detail::gpu

@@ -1,0 +1,64 @@
+#pragma once
+
+// What lets one kernel source run on the GPU and, emulated, on the CPU: the
+// kernels' bodies are functions of (item, thread) marked NQUEENS_HD, and
+// every primitive that differs between the two (popcount, atomics) is one
+// small function here with both versions. The host versions are exact for
+// the emulator, which runs a launch's threads one after another.
+
+#include <bit>
+#include <cstdint>
+
+#ifdef __CUDACC__
+#define NQUEENS_HD __host__ __device__
+#else
+#define NQUEENS_HD
+#endif
+
+namespace nqueens::detail::gpu {
+
+NQUEENS_HD inline int popcount64(std::uint64_t x) {
+#ifdef __CUDA_ARCH__
+  return __popcll(x);
+#else
+  return std::popcount(x);
+#endif
+}
+
+NQUEENS_HD inline int popcount32(std::uint32_t x) {
+#ifdef __CUDA_ARCH__
+  return __popc(x);
+#else
+  return std::popcount(x);
+#endif
+}
+
+/// *at += value; returns the old value.
+NQUEENS_HD inline std::uint32_t atomic_add(std::uint32_t* at, std::uint32_t value) {
+#ifdef __CUDA_ARCH__
+  return atomicAdd(reinterpret_cast<unsigned int*>(at), value);
+#else
+  const std::uint32_t old = *at;
+  *at += value;
+  return old;
+#endif
+}
+
+NQUEENS_HD inline void atomic_add(std::uint64_t* at, std::uint64_t value) {
+#ifdef __CUDA_ARCH__
+  static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
+  atomicAdd(reinterpret_cast<unsigned long long*>(at), static_cast<unsigned long long>(value));
+#else
+  *at += value;
+#endif
+}
+
+NQUEENS_HD inline void atomic_or(std::uint64_t* at, std::uint64_t value) {
+#ifdef __CUDA_ARCH__
+  atomicOr(reinterpret_cast<unsigned long long*>(at), static_cast<unsigned long long>(value));
+#else
+  *at |= value;
+#endif
+}
+
+}  // namespace nqueens::detail::gpu
