@@ -29,7 +29,7 @@ STEP_SECONDS=${NQ_GPU_STEP_SECONDS:-240}
 
 if [[ ${1:-} == fetch ]]; then
   mkdir -p "$DEBS"
-  (cd "$DEBS" && apt-get download libtbb-dev libtbb12 libtbbmalloc2 libcxxopts-dev libgtest-dev)
+  (cd "$DEBS" && apt-get download libtbb-dev libtbb12 libtbbmalloc2 libtbbbind-2-5 libcxxopts-dev libgtest-dev)
   ls -l "$DEBS"
   exit 0
 fi
@@ -101,7 +101,7 @@ for step in "${steps[@]}"; do
         start=$(date +%s.%N)
         status=0
         json=$(timeout "$STEP_SECONDS" "$NQ" count "$n" --engine gpu --json 2>>"$FIGURES") || status=$?
-        seconds=$(echo "$(date +%s.%N) - $start" | bc)
+        seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
         note "$json"
         if ((status == 124)); then
           note "Q($n): cut after ${STEP_SECONDS} s"
@@ -111,7 +111,7 @@ for step in "${steps[@]}"; do
           failed=1
           break
         fi
-        note "Q($n) = ${published[$n]} exact on the GPU in $seconds s wall: $(echo "scale=4; $seconds * 10^9 / ${published[$n]}" | bc) GPU-ns per solution"
+        note "Q($n) = ${published[$n]} exact on the GPU in $seconds s wall: $(awk -v s="$seconds" -v q="${published[$n]}" 'BEGIN { printf "%.4f", s * 1e9 / q }') GPU-ns per solution"
       done
       # The CPU engine on the same machine, for the ratio.
       measured "$NQ" count 20 --engine quadrant

@@ -195,6 +195,7 @@ detail::gpu::job_state count_with_kernels(synthetic_groups groups) {
   job.capacity[1] = static_cast<std::uint32_t>(groups.south.size() - 1);
   job.state = state.get();
   auto shared_stats = std::make_unique<stats_kernel::shared>();
+  auto shared_layout = std::make_unique<layout_kernel::shared>();
   auto shared_scan = std::make_unique<scan_kernel::shared>();
   auto shared_visit = std::make_unique<visit_kernel::shared>();
   no_shared none{};
@@ -202,7 +203,7 @@ detail::gpu::job_state count_with_kernels(synthetic_groups groups) {
   state->group_size[0] = job.capacity[0];  // as the join leaves them
   state->group_size[1] = job.capacity[1];
   emulate_launch<stats_kernel>(job, *shared_stats);
-  emulate_launch<layout_kernel>(job, none);
+  emulate_launch<layout_kernel>(job, *shared_layout);
   emulate_launch<encode_kernel>(job, none);
   emulate_launch<scan_kernel>(job, *shared_scan);
   emulate_launch<scatter_kernel>(job, none);

@@ -11,6 +11,7 @@ namespace {
 // Each kernel's shared memory, one block's at a time.
 struct emulated_shared {
   stats_kernel::shared stats;
+  layout_kernel::shared layout;
   scan_kernel::shared scan;
   visit_kernel::shared visit;
   no_shared none;
@@ -19,6 +20,8 @@ struct emulated_shared {
   typename Kernel::shared& of() {
     if constexpr (std::is_same_v<typename Kernel::shared, stats_kernel::shared>) {
       return stats;
+    } else if constexpr (std::is_same_v<typename Kernel::shared, layout_kernel::shared>) {
+      return layout;
     } else if constexpr (std::is_same_v<typename Kernel::shared, scan_kernel::shared>) {
       return scan;
     } else if constexpr (std::is_same_v<typename Kernel::shared, visit_kernel::shared>) {

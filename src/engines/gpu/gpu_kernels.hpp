@@ -139,12 +139,22 @@ struct join_kernel {
     const std::uint32_t east_begin = job.east.offsets[east_key], east_end = job.east.offsets[east_key + 1];
     const std::uint32_t east_count = east_end - east_begin;
     const std::uint64_t products = std::uint64_t{west_end - west_begin} * east_count;
+    if (products == 0) return;
     job_state& s = *job.state;
+    // Product p = (w, e) in row-major order; a thread steps block_threads
+    // products at a time, carrying (w, e) rather than dividing each time.
+    std::uint32_t w = west_begin + thread / east_count, e = east_begin + thread % east_count;
+    const std::uint32_t w_step = block_threads / east_count, e_step = block_threads % east_count;
     for (std::uint64_t p = thread; p < products; p += block_threads) {
-      const std::uint32_t w = west_begin + static_cast<std::uint32_t>(p / east_count);
-      const std::uint32_t e = east_begin + static_cast<std::uint32_t>(p % east_count);
-      if ((job.west.signatures[w] & job.east.signatures[e]) != 0) continue;
-      std::uint64_t mask = job.west.masks[w] | job.east.masks[e];
+      const std::uint32_t here_w = w, here_e = e;
+      w += w_step;
+      e += e_step;
+      if (e >= east_end) {
+        e -= east_count;
+        ++w;
+      }
+      if ((job.west.signatures[here_w] & job.east.signatures[here_e]) != 0) continue;
+      std::uint64_t mask = job.west.masks[here_w] | job.east.masks[here_e];
       if (!orient(job, group, mask)) continue;
       const std::uint32_t at = atomic_add(&s.group_size[group], 1U);
       if (at < job.capacity[group]) {
@@ -186,48 +196,56 @@ struct stats_kernel {
   }
 };
 
-/// The code layout for groups with these bit counts: key bits while a key's
-/// south halves would still fill a table block on average, taken by the
-/// chance a random pair collides on them (the product of the bit's counts).
-NQUEENS_HD inline code_layout choose_layout(const job_state& s, std::uint32_t& fault) {
-  code_layout layout;
-  const std::uint64_t used = s.bits_in[0] & s.bits_in[1];
-  layout.used = static_cast<std::uint32_t>(popcount64(used));
-  const std::uint32_t south = s.group_size[1];
-  while (layout.key_bits < max_key_bits && layout.key_bits < layout.used &&
-         (south >> (layout.key_bits + 1)) >= south_per_block) {
-    ++layout.key_bits;
-  }
-  std::uint64_t taken = 0;
-  for (std::uint32_t j = 0; j < layout.key_bits; ++j) {
-    int best = -1;
-    std::uint64_t best_chance = 0;
-    for (int b = 0; b < 64; ++b) {
-      if (((used & ~taken) >> b & 1U) == 0) continue;
-      const std::uint64_t chance = std::uint64_t{s.bit_count[0][b]} * s.bit_count[1][b];
-      if (best < 0 || chance > best_chance) {
-        best = b;
-        best_chance = chance;
-      }
-    }
-    layout.position[j] = static_cast<std::uint8_t>(best);
-    taken |= std::uint64_t{1} << best;
-  }
-  std::uint32_t j = layout.key_bits;
-  for (int b = 0; b < 64; ++b) {
-    if (((used & ~taken) >> b & 1U) != 0) layout.position[j++] = static_cast<std::uint8_t>(b);
-  }
-  layout.digits = (layout.used - layout.key_bits + digit_bits - 1) / digit_bits;
-  if (layout.digits > max_digits) fault = 2;
-  return layout;
+/// Key bits for groups of these sizes: while a key's south halves would
+/// still fill a table block on average, at most max_key_bits and `used`.
+NQUEENS_HD inline std::uint32_t key_bits_for(std::uint32_t south, std::uint32_t used) {
+  std::uint32_t bits = 0;
+  while (bits < max_key_bits && bits < used && (south >> (bits + 1)) >= south_per_block) ++bits;
+  return bits;
 }
 
+/// The code: the diagonals both groups use, ranked by the chance a random
+/// pair collides on them (the product of their counts; ties to the lower
+/// bit), the first key_bits of them the key, the others in increasing order
+/// as digits. A thread per bit: each finds its rank, then its place.
 struct layout_kernel {
-  static constexpr int phases = 1;
-  using shared = no_shared;
+  static constexpr int phases = 3;
+  struct shared {
+    std::uint64_t chance[64];
+    std::uint32_t rank[64];
+  };
   NQUEENS_HD static std::uint32_t items(const gpu_job&) { return 1; }
-  NQUEENS_HD static void run(int, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared&) {
-    if (thread == 0) job.state->layout = choose_layout(*job.state, job.state->fault);
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared& sh) {
+    job_state& s = *job.state;
+    const std::uint64_t used = s.bits_in[0] & s.bits_in[1];
+    const auto used_count = static_cast<std::uint32_t>(popcount64(used));
+    const std::uint32_t key_bits = key_bits_for(s.group_size[1], used_count);
+    const bool mine = thread < 64 && (used >> thread & 1U) != 0;
+    if (phase == 0) {
+      if (thread < 64) sh.chance[thread] = mine ? std::uint64_t{s.bit_count[0][thread]} * s.bit_count[1][thread] : 0;
+    } else if (phase == 1) {
+      if (!mine) return;
+      std::uint32_t rank = 0;
+      for (std::uint32_t b = 0; b < 64; ++b) {
+        const bool before = sh.chance[b] > sh.chance[thread] || (sh.chance[b] == sh.chance[thread] && b < thread);
+        rank += (used >> b & 1U) != 0 && before ? 1U : 0U;
+      }
+      sh.rank[thread] = rank;
+    } else {
+      if (thread == 0) {
+        s.layout.used = used_count;
+        s.layout.key_bits = key_bits;
+        s.layout.digits = (used_count - key_bits + digit_bits - 1) / digit_bits;
+        if (s.layout.digits > max_digits) s.fault = 2;
+      }
+      if (!mine) return;
+      std::uint32_t place = sh.rank[thread];
+      if (place >= key_bits) {  // a digit bit: after the key, in bit order
+        place = key_bits;
+        for (std::uint32_t b = 0; b < thread; ++b) place += (used >> b & 1U) != 0 && sh.rank[b] >= key_bits ? 1U : 0U;
+      }
+      s.layout.position[place] = static_cast<std::uint8_t>(thread);
+    }
   }
 };
 
@@ -396,11 +414,17 @@ struct visit_kernel {
         do {
           for (std::uint32_t i = s.bucket_start[0][key] + thread; i < s.bucket_start[0][key + 1]; i += block_threads) {
             const std::uint64_t code = job.codes[0][i];
+            // Unrolled to constant indices: the digits stay in registers.
             std::uint32_t digit[max_digits];
-            for (std::uint32_t d = 0; d < layout.digits; ++d) digit[d] = digit_of(layout, code, d);
+            NQUEENS_UNROLL
+            for (std::uint32_t d = 0; d < max_digits; ++d) digit[d] = digit_of(layout, code, d);
+            NQUEENS_UNROLL
             for (std::uint32_t w = 0; w < words_per_block; ++w) {
               std::uint32_t fit = layout.digits == 0 ? sh.valid[w] : sh.table[0][w][digit[0]];
-              for (std::uint32_t d = 1; d < layout.digits; ++d) fit &= sh.table[d][w][digit[d]];
+              NQUEENS_UNROLL
+              for (std::uint32_t d = 1; d < max_digits; ++d) {
+                if (d < layout.digits) fit &= sh.table[d][w][digit[d]];
+              }
               fits += static_cast<std::uint64_t>(popcount32(fit));
             }
           }
@@ -421,20 +445,22 @@ struct visit_kernel {
 };
 
 struct finish_kernel {
-  static constexpr int phases = 1;
+  static constexpr int phases = 2;
   using shared = no_shared;
   NQUEENS_HD static std::uint32_t items(const gpu_job&) { return 1; }
-  NQUEENS_HD static void run(int, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared&) {
-    if (thread != 0) return;
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared&) {
     job_state& s = *job.state;
-    const std::uint32_t keys = 1U << s.layout.key_bits;
-    for (int g = 0; g < 2; ++g) {
-      if (s.group_size[g] > job.capacity[g]) s.fault = 1;
-      for (std::uint32_t k = 0; k < keys; ++k) {
-        if (s.cursor[g][k] != s.bucket_start[g][k + 1]) s.fault = 4;  // a key's halves not all sorted
+    if (phase == 0) {
+      const std::uint32_t keys = 1U << s.layout.key_bits;
+      for (std::uint32_t k = thread; k < keys; k += block_threads) {
+        for (int g = 0; g < 2; ++g) {
+          if (s.cursor[g][k] != s.bucket_start[g][k + 1]) s.fault = 4;  // a key's halves not all sorted
+        }
       }
+      if (thread < 2 && s.group_size[thread] > job.capacity[thread]) s.fault = 1;
+    } else if (thread == 0 && s.fault == 0) {
+      s.finished = finished_mark;
     }
-    if (s.fault == 0) s.finished = finished_mark;
   }
 };
 

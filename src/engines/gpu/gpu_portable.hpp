@@ -11,8 +11,10 @@
 
 #ifdef __CUDACC__
 #define NQUEENS_HD __host__ __device__
+#define NQUEENS_UNROLL _Pragma("unroll")
 #else
 #define NQUEENS_HD
+#define NQUEENS_UNROLL
 #endif
 
 namespace nqueens::detail::gpu {
