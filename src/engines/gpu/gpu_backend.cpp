@@ -1,10 +1,12 @@
 #include "engines/gpu/gpu_backend.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 #include <string>
 
 #include "engines/gpu/gpu_kernels.hpp"
+#include "engines/quadrant/transposition.hpp"
 #include "kernels/bits.hpp"
 
 namespace nqueens::detail::gpu {
@@ -23,6 +25,34 @@ std::uint32_t joined_at_most(const half_board_tables& tables, std::uint32_t colu
   }
   if (most > UINT32_MAX) throw std::length_error("a GPU group would pass 2^32 halves");
   return static_cast<std::uint32_t>(most);
+}
+
+// The quadrant engine's pair_rule_for (quadrant_kernel.inc), as the kernels read it.
+transposition_rule rule_for(int n, const quadrant_task& task) {
+  transposition_rule r;
+  if (!transposition_filtered(n)) return r;
+  const int h = n / 2, middle = task.middle;
+  const transposition_key key = transposition_key_of(task.north, n, middle);
+  r.c = key.first;
+  r.a = key.second;
+  r.a_bar = low_bits(h) & ~key.second;
+  if (n % 2 == 0 || middle == h) {
+    r.kind = transposition_rule::row_window;
+    r.c_bar = low_bits(h) & ~key.first;
+    r.a_inside = r.a > r.c && r.a < r.c_bar;
+    r.a_bar_inside = r.a_bar > r.c && r.a_bar < r.c_bar;
+    return r;
+  }
+  r.kind = transposition_rule::column_h;
+  r.c_bar = low_bits(h - 1) & ~key.first;
+  r.holder = ((task.north >> h) & 1U) != 0 ? 0 : 1;
+  r.distance = static_cast<std::uint32_t>(std::min(middle, n - 1 - middle));
+  const int beta = middle < h ? 1 : 0;
+  r.above = beta > key.beta ? r.a : r.a + 1;
+  r.to_a_bar = 1 - beta > key.beta;
+  r.once_c = beta == key.beta;
+  r.once_c_bar = 1 - beta == key.beta;
+  return r;
 }
 
 }  // namespace
@@ -44,7 +74,22 @@ gpu_job job_for(const quadrant_task& task, int slices, const half_board_tables& 
   job.slice = task.slice;
   job.west = backend.west();
   job.east = backend.east();
+  job.rule = rule_for(job.n, task);
   return job;
+}
+
+std::uint64_t solutions_of(const gpu_job& job, pair_counts counts, std::uint64_t weight) {
+  std::uint64_t share = counts.pairs;
+  if (job.rule.kind != transposition_rule::every_pair &&
+      (__builtin_mul_overflow(counts.pairs, std::uint64_t{2}, &share) ||
+       __builtin_add_overflow(share, counts.once, &share))) {
+    throw std::overflow_error("a GPU subproblem has more than 2^64 solutions");
+  }
+  std::uint64_t total = 0;
+  if (__builtin_mul_overflow(share, weight, &total)) {
+    throw std::overflow_error("a GPU subproblem has more than 2^64 solutions");
+  }
+  return total;
 }
 
 void check_finished(const job_state& state, const gpu_job& job) {

@@ -16,14 +16,20 @@
 
 namespace nqueens::detail::gpu {
 
+/// What the kernels count for one subproblem (job_state's pairs and once).
+struct pair_counts {
+  std::uint64_t pairs = 0;
+  std::uint64_t once = 0;
+};
+
 /// One counting thread's buffers on a backend.
 class gpu_stream {
  public:
   virtual ~gpu_stream() = default;
-  /// The disjoint (north, south) pairs of `job` (its host-known fields set;
-  /// the stream sets the buffers and state). Throws std::runtime_error when
-  /// a launch fails or the kernels' own checks do not all hold.
-  virtual std::uint64_t pairs(gpu_job job) = 0;
+  /// The counts of `job` (its host-known fields set; the stream sets the
+  /// buffers and state). Throws std::runtime_error when a launch fails or
+  /// the kernels' own checks do not all hold.
+  virtual pair_counts pairs(gpu_job job) = 0;
 };
 
 class gpu_backend {
@@ -42,6 +48,11 @@ class gpu_backend {
 /// slices: columns, queens, row sets and the groups' bounds, read from the
 /// host's copy of the tables; the quarter arrays from `backend`.
 gpu_job job_for(const quadrant_task& task, int slices, const half_board_tables& tables, const gpu_backend& backend);
+
+/// The solutions `counts` stand for under the job's rule (2 * pairs + once
+/// under the transposition filter), times `weight`. Throws
+/// std::overflow_error past 2^64.
+std::uint64_t solutions_of(const gpu_job& job, pair_counts counts, std::uint64_t weight);
 
 /// Throws std::runtime_error naming the fault when the state the kernels
 /// left does not carry the finished mark.

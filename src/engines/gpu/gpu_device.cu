@@ -96,6 +96,7 @@ class cuda_stream final : public gpu_stream {
     for (int g = 0; g < 2; ++g) {
       cudaFree(halves_[g]);
       cudaFree(codes_[g]);
+      cudaFree(once_[g]);
     }
     cudaFree(state_);
     cudaFreeHost(tail_);
@@ -104,22 +105,25 @@ class cuda_stream final : public gpu_stream {
   cuda_stream(const cuda_stream&) = delete;
   cuda_stream& operator=(const cuda_stream&) = delete;
 
-  std::uint64_t pairs(gpu_job job) override {
+  pair_counts pairs(gpu_job job) override {
     check(cudaSetDevice(device_), "cudaSetDevice");
     for (int g = 0; g < 2; ++g) {
       if (job.capacity[g] + std::size_t{1} > size_[g]) {
         check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
         cudaFree(halves_[g]);
         cudaFree(codes_[g]);
-        halves_[g] = codes_[g] = nullptr;
+        cudaFree(once_[g]);
+        halves_[g] = codes_[g] = once_[g] = nullptr;
         size_[g] = 0;
         const std::size_t size = job.capacity[g] + std::size_t{1} + job.capacity[g] / 4;  // room to grow
         check(cudaMalloc(&halves_[g], size * sizeof(std::uint64_t)), "cudaMalloc (halves)");
         check(cudaMalloc(&codes_[g], size * sizeof(std::uint64_t)), "cudaMalloc (codes)");
+        check(cudaMalloc(&once_[g], size * sizeof(std::uint64_t)), "cudaMalloc (once list)");
         size_[g] = size;
       }
       job.halves[g] = halves_[g];
       job.codes[g] = codes_[g];
+      job.once_list[g] = once_[g];
     }
     job.state = state_;
     job_ = &job;
@@ -130,7 +134,7 @@ class cuda_stream final : public gpu_stream {
           "cudaMemcpyAsync (result)");
     check(cudaStreamSynchronize(stream_), "a kernel of the GPU engine");
     check_finished(*tail_, job);
-    return tail_->pairs;
+    return {tail_->pairs, tail_->once};
   }
 
   // The launcher launch_subproblem calls.
@@ -147,6 +151,7 @@ class cuda_stream final : public gpu_stream {
   cudaStream_t stream_ = nullptr;
   std::uint64_t* halves_[2] = {};
   std::uint64_t* codes_[2] = {};
+  std::uint64_t* once_[2] = {};
   std::size_t size_[2] = {};
   job_state* state_ = nullptr;
   job_state* tail_ = nullptr;  // pinned: the copy back is asynchronous

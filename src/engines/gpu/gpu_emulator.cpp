@@ -10,6 +10,8 @@ namespace {
 
 // Each kernel's shared memory, one block's at a time.
 struct emulated_shared {
+  join_kernel::shared join;
+  once_kernel::shared once;
   stats_kernel::shared stats;
   layout_kernel::shared layout;
   scan_kernel::shared scan;
@@ -18,7 +20,11 @@ struct emulated_shared {
 
   template <class Kernel>
   typename Kernel::shared& of() {
-    if constexpr (std::is_same_v<typename Kernel::shared, stats_kernel::shared>) {
+    if constexpr (std::is_same_v<typename Kernel::shared, join_kernel::shared>) {
+      return join;
+    } else if constexpr (std::is_same_v<typename Kernel::shared, once_kernel::shared>) {
+      return once;
+    } else if constexpr (std::is_same_v<typename Kernel::shared, stats_kernel::shared>) {
       return stats;
     } else if constexpr (std::is_same_v<typename Kernel::shared, layout_kernel::shared>) {
       return layout;
@@ -34,22 +40,24 @@ struct emulated_shared {
 
 class emulated_stream final : public gpu_stream {
  public:
-  std::uint64_t pairs(gpu_job job) override {
+  pair_counts pairs(gpu_job job) override {
     for (int g = 0; g < 2; ++g) {
       // A slot more than the bound, so that an empty group has an address.
       if (halves_[g].size() < job.capacity[g] + std::size_t{1}) {
         halves_[g].resize(job.capacity[g] + std::size_t{1});
         codes_[g].resize(job.capacity[g] + std::size_t{1});
+        once_[g].resize(job.capacity[g] + std::size_t{1});
       }
       job.halves[g] = halves_[g].data();
       job.codes[g] = codes_[g].data();
+      job.once_list[g] = once_[g].data();
     }
     job.state = state_.get();
     std::memset(static_cast<void*>(state_.get()), 0xFF, sizeof(job_state));  // the kernels must set all they read
     job_ = &job;
     launch_subproblem(*this, job);
     check_finished(*state_, job);
-    return state_->pairs;
+    return {state_->pairs, state_->once};
   }
 
   // The launcher launch_subproblem calls.
@@ -59,7 +67,7 @@ class emulated_stream final : public gpu_stream {
   }
 
  private:
-  std::vector<std::uint64_t> halves_[2], codes_[2];
+  std::vector<std::uint64_t> halves_[2], codes_[2], once_[2];
   std::unique_ptr<job_state> state_ = std::make_unique<job_state>();
   std::unique_ptr<emulated_shared> shared_ = std::make_unique<emulated_shared>();
   const gpu_job* job_ = nullptr;

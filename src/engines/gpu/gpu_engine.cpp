@@ -1,11 +1,12 @@
 // The GPU engine's plan, run context and registry entry: the quadrant
 // engine's subproblems (one per class of north column sets under the mirror
 // and the flip, weighted), each counted whole on a CUDA device by the
-// kernels of gpu_kernels.hpp: the half joins, the keying and the pair count.
-// It counts every pair of a class, not the transposition filter's share
-// (quadrant engine), so its plan has its own fingerprint. A slice of a class
-// takes the north row sets of its rank modulo the slices: per-subproblem
-// counts are the same on every run, as journals, shards and MPI need.
+// kernels of gpu_kernels.hpp: the half joins, the transposition filter, the
+// keying and the pair count. A subproblem counts what the quadrant engine's
+// does; a slice of a class takes the north row sets of its rank modulo the
+// slices (not the quadrant engine's slices), so the plan has its own
+// fingerprint, and per-subproblem counts are the same on every run, as
+// journals, shards and MPI need.
 //
 // Where no GPU is usable it refuses before counting; NQUEENS_GPU=emulate
 // runs the same kernels on the CPU (gpu_emulator.hpp), which is how every
@@ -51,9 +52,9 @@ class gpu_plan final : public class_plan {
  public:
   using class_plan::class_plan;
 
-  // Every pair of a class, not the quadrant engine's share of them.
+  // The quadrant engine's share of each class, but sliced by north row set.
   void add_to_fingerprint(fnv1a& hash, const std::atomic<bool>* cancel) const override {
-    add_tasks_to_fingerprint(hash, cancel, "gpu: every pair of a class, slices by north row set");
+    add_tasks_to_fingerprint(hash, cancel, "gpu: transposition share, slices by north row set");
   }
 
   std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,
@@ -71,12 +72,8 @@ class gpu_context final : public engine_context {
     const quadrant_task task = plan_.task(index);
     std::unique_ptr<gpu::gpu_stream>& stream = streams_.local();
     if (!stream) stream = backend_->open_stream();
-    const std::uint64_t pairs = stream->pairs(gpu::job_for(task, plan_.split_depth(), tables_, *backend_));
-    std::uint64_t total = 0;
-    if (__builtin_mul_overflow(pairs, std::uint64_t{task.weight}, &total)) {
-      throw std::overflow_error("a GPU subproblem has more than 2^64 solutions");
-    }
-    return {total, 0};
+    const gpu::gpu_job job = gpu::job_for(task, plan_.split_depth(), tables_, *backend_);
+    return {gpu::solutions_of(job, stream->pairs(job), task.weight), 0};
   }
 
  private:

@@ -25,6 +25,35 @@ inline constexpr std::uint32_t max_buckets = 1U << max_key_bits;
 /// What the last kernel writes once every check held.
 inline constexpr std::uint32_t finished_mark = 0x600DC0DEU;
 
+/// How a subproblem counts under the transposition filter (the quadrant
+/// engine's transposition.hpp, from which the host fills it): every pair
+/// once (boards of h < 2); or the row window of even n (and of odd n with
+/// the middle queen in the centre column); or, odd n otherwise, by the row
+/// of the middle column's queen in the group that holds it. A kept pair
+/// counts twice unless a tie tag rules it out; pairs that share a category
+/// bit count once more each (2 * twice + once, as the quadrant engine).
+struct transposition_rule {
+  enum : std::uint32_t { every_pair, row_window, column_h };
+  std::uint32_t kind = every_pair;
+  std::uint32_t c = 0, c_bar = 0, a = 0, a_bar = 0;  ///< the subproblem's class (c, a) and complements
+  bool a_inside = false, a_bar_inside = false;       ///< row window: a, ~a strictly inside (c, ~c)
+  std::uint32_t holder = 0;                          ///< column_h: the group holding the middle column's queen
+  std::uint32_t distance = 0;                        ///< column_h: the middle queen's distance from the edge
+  std::uint32_t above = 0;                           ///< column_h: the other group's row sets from here count twice
+  bool to_a_bar = false;                             ///< column_h: ~a itself counts twice with a ~c tie
+  bool once_c = false, once_c_bar = false;           ///< column_h: whether the c, ~c ties count once with a, ~a
+};
+
+/// Mask bits the filter adds to a half (free for n <= 24: the diagonals
+/// are bits 0..23 and 32..55): the tie tags, which take part in the count
+/// (a pair sharing one is not counted twice), and the once categories,
+/// which do not.
+inline constexpr std::uint64_t tag_c = std::uint64_t{1} << 28, tag_c_bar = std::uint64_t{1} << 29;
+inline constexpr std::uint64_t tag_low = std::uint64_t{1} << 30, tag_high = std::uint64_t{1} << 31;
+inline constexpr int category_shift = 56;
+inline constexpr std::uint64_t category_bits = std::uint64_t{15} << category_shift;
+inline constexpr std::uint64_t diagonal_bits = 0x00FFFFFF'0FFFFFFFULL;  ///< what the once pairs must not share
+
 /// One quarter's whole table (quarter_table): placements on (columns, rows)
 /// are [offsets[columns << h | rows], the next offset).
 struct quarter_arrays {
@@ -53,7 +82,9 @@ struct job_state {
   std::uint32_t bucket_start[2][max_buckets + 1];  // halves of each group before each key
   std::uint32_t cursor[2][max_buckets];
   std::uint32_t block_start[max_buckets + 1];  // south table blocks before each key
-  std::uint64_t pairs;
+  std::uint32_t once_size[2];                  // halves with a once category, in once_list
+  std::uint64_t pairs;                         // disjoint pairs, tags included: twice each under a filter
+  std::uint64_t once;                          // pairs sharing a once category, per category shared
   std::uint32_t finished;
   std::uint32_t fault;  // nonzero: a check failed (which one)
 };
@@ -68,9 +99,11 @@ struct gpu_job {
   std::uint32_t row_sets[2] = {};       ///< C(h, west_queens)
   std::uint32_t slices = 1, slice = 0;  ///< the north row sets of rank % slices == slice
   quarter_arrays west, east;
-  std::uint64_t* halves[2] = {};  ///< each group as joined, then as codes
-  std::uint64_t* codes[2] = {};   ///< the codes sorted by key
+  std::uint64_t* halves[2] = {};     ///< each group as joined, then as codes
+  std::uint64_t* codes[2] = {};      ///< the codes sorted by key
+  std::uint64_t* once_list[2] = {};  ///< the halves with a once category (as many as the group may hold)
   std::uint32_t capacity[2] = {};
+  transposition_rule rule;
   job_state* state = nullptr;
 };
 

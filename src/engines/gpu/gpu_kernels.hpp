@@ -6,7 +6,10 @@
 //
 //   clear    the job's state
 //   join     the north and south groups from the quarter tables, a block per
-//            west row set (the quadrant engine's join, quarter_tables.hpp)
+//            west row set (the quadrant engine's join, quarter_tables.hpp),
+//            each half kept, tagged and categorised by the transposition
+//            filter (classify); the halves with a once category also listed
+//   once     the pairs of listed halves that share a category, every pair tried
 //   stats    how often each diagonal is set in each group
 //   layout   the code: the diagonals both groups use, the likeliest to
 //            collide first (the key), the rest in 7-bit digits
@@ -85,6 +88,67 @@ NQUEENS_HD inline bool orient(const gpu_job& job, int group, std::uint64_t& mask
   return (mask & queen) == 0;
 }
 
+/// `bits` without bit `at` (transposition.hpp's squeeze_bit).
+NQUEENS_HD inline std::uint32_t squeeze(std::uint32_t bits, std::uint32_t at) {
+  const std::uint32_t below = bits & ((std::uint32_t{1} << at) - 1);
+  return below | static_cast<std::uint32_t>((std::uint64_t{bits} >> (at + 1)) << at);
+}
+
+/// Whether the row window keeps a group's west row set: min(X, ~X) >= c.
+NQUEENS_HD inline bool in_window(const transposition_rule& r, std::uint32_t rows) {
+  return r.kind != transposition_rule::row_window || (rows >= r.c && rows <= r.c_bar);
+}
+
+/// The transposition filter on one oriented half of `group` with west row
+/// set `rows`: false when it never counts; else its tie tags and once
+/// categories are ORed into `mask` (the quadrant engine's tag_runs and
+/// partition_by_column_h, transposition.inc, half by half).
+NQUEENS_HD inline bool classify(const gpu_job& job, int group, std::uint32_t rows, std::uint64_t& mask) {
+  const transposition_rule& r = job.rule;
+  std::uint64_t tags = 0, categories = 0;
+  if (r.kind == transposition_rule::row_window) {
+    if (group == 0) {
+      tags = rows == r.c       ? tag_c
+             : rows == r.c_bar ? tag_c_bar
+                               : (rows <= r.a ? tag_low : 0) | (rows >= r.a_bar ? tag_high : 0);
+      categories = (rows == r.c ? 1U : 0U) | (rows == r.c_bar ? 2U : 0U) | (r.a_inside && rows == r.a ? 4U : 0U) |
+                   (r.a_bar_inside && rows == r.a_bar ? 8U : 0U);
+    } else {
+      tags = (rows == r.c ? tag_low : 0) | (rows == r.c_bar ? tag_high : 0) | (rows <= r.a ? tag_c : 0) |
+             (rows >= r.a_bar ? tag_c_bar : 0);
+      categories = (rows == r.a ? 1U : 0U) | (rows == r.a_bar ? 2U : 0U) | (r.a_inside && rows == r.c ? 4U : 0U) |
+                   (r.a_bar_inside && rows == r.c_bar ? 8U : 0U);
+    }
+  } else if (r.kind == transposition_rule::column_h) {
+    if (static_cast<std::uint32_t>(group) == r.holder) {
+      // The middle column's queen's row, from its tag (north_mask's bits
+      // 28..31; the south's are turned to 60..63).
+      const int shift = group == 0 ? 28 : 60;
+      const auto row = static_cast<std::uint32_t>((mask >> shift) & 15U) - 1;
+      mask &= ~(std::uint64_t{15} << shift);
+      if (row > r.distance) return false;
+      if (row == r.distance) {
+        const std::uint32_t p = squeeze(rows, r.distance);
+        const std::uint32_t p_bar = low_mask(static_cast<std::uint32_t>(job.h - 1)) & ~p;
+        if (p == r.c) {
+          tags = tag_c;
+          categories = r.once_c ? 1U : 0U;
+        } else if (p_bar == r.c) {
+          tags = tag_c_bar;
+          categories = r.once_c_bar ? 2U : 0U;
+        } else if ((p < p_bar ? p : p_bar) < r.c) {
+          return false;
+        }
+      }
+    } else {
+      tags = (rows < r.above ? tag_c : 0) | (rows > r.a_bar || (rows == r.a_bar && !r.to_a_bar) ? tag_c_bar : 0);
+      categories = (rows == r.a ? 1U : 0U) | (rows == r.a_bar ? 2U : 0U);
+    }
+  }
+  mask |= tags | (categories << category_shift);
+  return true;
+}
+
 NQUEENS_HD inline std::uint32_t halves_total(const gpu_job& job) {
   return job.state->group_size[0] + job.state->group_size[1];
 }
@@ -116,7 +180,9 @@ struct clear_kernel {
       s.group_size[0] = s.group_size[1] = 0;
       s.bits_in[0] = s.bits_in[1] = 0;
       s.layout = code_layout{};
+      s.once_size[0] = s.once_size[1] = 0;
       s.pairs = 0;
+      s.once = 0;
       s.finished = 0;
       s.fault = 0;
     }
@@ -124,21 +190,21 @@ struct clear_kernel {
 };
 
 struct join_kernel {
-  static constexpr int phases = 1;
-  using shared = no_shared;
+  static constexpr int phases = 2;
+  // The block's row set and its quarters' placements, found once (thread 0).
+  struct shared {
+    std::uint32_t group, rows, west_begin, west_end, east_begin, east_end;
+  };
   NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return job.row_sets[0] + job.row_sets[1]; }
-  NQUEENS_HD static void run(int, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared&) {
-    const int group = item < job.row_sets[0] ? 0 : 1;
-    const std::uint32_t rank = group == 0 ? item : item - job.row_sets[0];
-    if (group == 0 && rank % job.slices != job.slice) return;  // another slice's row sets
-    const std::uint32_t rows = nth_subset(rank, job.h, job.west_queens[group]);
-    const std::uint32_t all_rows = low_mask(static_cast<std::uint32_t>(job.h));
-    const std::uint64_t west_key = (std::uint64_t{job.columns[group] & all_rows} << job.h) | rows;
-    const std::uint64_t east_key = (std::uint64_t{job.columns[group] >> job.h} << job.h) | (all_rows & ~rows);
-    const std::uint32_t west_begin = job.west.offsets[west_key], west_end = job.west.offsets[west_key + 1];
-    const std::uint32_t east_begin = job.east.offsets[east_key], east_end = job.east.offsets[east_key + 1];
-    const std::uint32_t east_count = east_end - east_begin;
-    const std::uint64_t products = std::uint64_t{west_end - west_begin} * east_count;
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
+    if (phase == 0) {
+      if (thread == 0) find_quarters(job, item, sh);
+      return;
+    }
+    const int group = static_cast<int>(sh.group);
+    const std::uint32_t rows = sh.rows, west_begin = sh.west_begin, east_begin = sh.east_begin;
+    const std::uint32_t east_end = sh.east_end, east_count = east_end - east_begin;
+    const std::uint64_t products = std::uint64_t{sh.west_end - west_begin} * east_count;
     if (products == 0) return;
     job_state& s = *job.state;
     // Product p = (w, e) in row-major order; a thread steps block_threads
@@ -155,13 +221,70 @@ struct join_kernel {
       }
       if ((job.west.signatures[here_w] & job.east.signatures[here_e]) != 0) continue;
       std::uint64_t mask = job.west.masks[here_w] | job.east.masks[here_e];
-      if (!orient(job, group, mask)) continue;
+      if (!orient(job, group, mask) || !classify(job, group, rows, mask)) continue;
       const std::uint32_t at = atomic_add(&s.group_size[group], 1U);
       if (at < job.capacity[group]) {
         job.halves[group][at] = mask;
       } else {
         s.fault = 1;  // more halves than the host's bound: a bug, never a wrong count
       }
+      if ((mask & category_bits) != 0) {
+        const std::uint32_t listed = atomic_add(&s.once_size[group], 1U);
+        if (listed < job.capacity[group]) job.once_list[group][listed] = mask;
+      }
+    }
+  }
+
+  // Item `item`'s group and west row set, and where its west and east
+  // quarters' placements lie (empty where this slice or the row window
+  // skips the row set).
+  NQUEENS_HD static void find_quarters(const gpu_job& job, std::uint32_t item, shared& sh) {
+    const int group = item < job.row_sets[0] ? 0 : 1;
+    const std::uint32_t rank = group == 0 ? item : item - job.row_sets[0];
+    const std::uint32_t rows = nth_subset(rank, job.h, job.west_queens[group]);
+    sh.group = static_cast<std::uint32_t>(group);
+    sh.rows = rows;
+    sh.west_begin = sh.west_end = sh.east_begin = sh.east_end = 0;
+    if ((group == 0 && rank % job.slices != job.slice) || !in_window(job.rule, rows)) return;
+    const std::uint32_t all_rows = low_mask(static_cast<std::uint32_t>(job.h));
+    const std::uint64_t west_key = (std::uint64_t{job.columns[group] & all_rows} << job.h) | rows;
+    const std::uint64_t east_key = (std::uint64_t{job.columns[group] >> job.h} << job.h) | (all_rows & ~rows);
+    sh.west_begin = job.west.offsets[west_key];
+    sh.west_end = job.west.offsets[west_key + 1];
+    sh.east_begin = job.east.offsets[east_key];
+    sh.east_end = job.east.offsets[east_key + 1];
+  }
+};
+
+struct once_kernel {
+  static constexpr int phases = 2;
+  struct shared {
+    std::uint64_t partial[block_threads];
+  };
+  // A list past its bound is the finish kernel's fault; never read past it.
+  NQUEENS_HD static std::uint32_t listed(const gpu_job& job, int group) {
+    const std::uint32_t size = job.state->once_size[group];
+    return size < job.capacity[group] ? size : job.capacity[group];
+  }
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return items_for(listed(job, 0)); }
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
+    if (phase == 0) {
+      std::uint64_t once = 0;
+      const std::uint32_t i = item * block_threads + thread;
+      if (i < listed(job, 0)) {
+        const std::uint64_t north = job.once_list[0][i];
+        for (std::uint32_t j = 0; j < listed(job, 1); ++j) {
+          const std::uint64_t south = job.once_list[1][j];
+          if ((north & south & diagonal_bits) == 0) {
+            once += static_cast<std::uint64_t>(popcount64(north & south & category_bits));
+          }
+        }
+      }
+      sh.partial[thread] = once;
+    } else if (thread == 0) {
+      std::uint64_t sum = 0;
+      for (std::uint32_t t = 0; t < block_threads; ++t) sum += sh.partial[t];
+      atomic_add(&job.state->once, sum);
     }
   }
 };
@@ -182,7 +305,7 @@ struct stats_kernel {
       std::uint32_t index = item * block_threads + thread;
       if (index >= halves_total(job)) return;
       const int group = group_of(job, index);
-      const std::uint64_t mask = job.halves[group][index];
+      const std::uint64_t mask = job.halves[group][index] & ~category_bits;  // not part of the count
       for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1) {
         atomic_add(&sh.count[group][popcount64((rest & (~rest + 1)) - 1)], 1U);
       }
@@ -457,7 +580,9 @@ struct finish_kernel {
           if (s.cursor[g][k] != s.bucket_start[g][k + 1]) s.fault = 4;  // a key's halves not all sorted
         }
       }
-      if (thread < 2 && s.group_size[thread] > job.capacity[thread]) s.fault = 1;
+      if (thread < 2 && (s.group_size[thread] > job.capacity[thread] || s.once_size[thread] > job.capacity[thread])) {
+        s.fault = 1;
+      }
     } else if (thread == 0 && s.fault == 0) {
       s.finished = finished_mark;
     }
@@ -472,6 +597,7 @@ void launch_subproblem(Launcher& launcher, const gpu_job& job) {
   const std::uint32_t element_blocks = items_for(job.capacity[0] + job.capacity[1]);
   launcher.template run<clear_kernel>(1);
   launcher.template run<join_kernel>(job.row_sets[0] + job.row_sets[1]);
+  launcher.template run<once_kernel>(items_for(job.capacity[0]));
   launcher.template run<stats_kernel>(element_blocks);
   launcher.template run<layout_kernel>(1);
   launcher.template run<encode_kernel>(element_blocks);
