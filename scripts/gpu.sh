@@ -11,7 +11,7 @@
 #       build     unpack .gpu-debs/ (when there) and build build/gpu (tests on the device)
 #       test      the GPU engine's tests against the device (ctest -R gpu)
 #       sanitize  compute-sanitizer memcheck, racecheck and synccheck on small counts
-#       time      Q(18..23) on the GPU, wall seconds and GPU-ns per solution
+#       time      Q(18..23) on the GPU (NQ_GPU_SIZES, 12..24), wall seconds and GPU-ns per solution
 #       scale     `nqueens scale 20 --threads 1,2,4,8,16` and `scale 22 --threads 16` on the CPU
 #     default: build test sanitize time scale
 #
@@ -94,9 +94,10 @@ for step in "${steps[@]}"; do
       measured compute-sanitizer --tool memcheck --error-exitcode 9 "$NQ" count 12 --engine gpu --threads 4
       ;;
     time)
-      declare -A published=([18]=666090624 [19]=4968057848 [20]=39029188884 [21]=314666222712
-        [22]=2691008701644 [23]=24233937684440)
-      for n in 18 19 20 21 22 23; do
+      declare -A published=([12]=14200 [13]=73712 [14]=365596 [15]=2279184 [16]=14772512 [17]=95815104
+        [18]=666090624 [19]=4968057848 [20]=39029188884 [21]=314666222712 [22]=2691008701644
+        [23]=24233937684440 [24]=227514171973736)
+      for n in ${NQ_GPU_SIZES:-18 19 20 21 22 23}; do
         note "\$ nqueens count $n --engine gpu --json"
         start=$(date +%s.%N)
         status=0
