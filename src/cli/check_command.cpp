@@ -1,3 +1,5 @@
+#include "cli/check_command.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/commands.hpp"
 #include "cli/placement_io.hpp"
 #include "cli/shared_options.hpp"
 #include "nqueens/check.hpp"

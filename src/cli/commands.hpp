@@ -1,63 +1,35 @@
 #pragma once
 
-// Sub-commands of the `nqueens` tool. Each takes its arguments with args[0]
-// set to "nqueens <command>", prints its own output and returns the exit
-// status: 0 ok, 1 count mismatch, 2 usage error (thrown as usage_error).
+// The sub-commands of the `nqueens` tool (commands.cpp): the one list that
+// drives both dispatch and the usage text. Each command lives in
+// <name>_command.{hpp,cpp}, takes its arguments with args[0] set to
+// "nqueens <command>", prints its own output and returns the exit status:
+// 0 ok, 1 count mismatch, 2 usage error (thrown as usage_error).
 
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "nqueens/count.hpp"
-
 namespace nqueens::cli {
 
-int run_count(const std::vector<std::string>& args);
-
-/// The options of `count` (shared with nqueens-mpi).
-struct count_request {
-  int n = 0;
-  count_options options;
-  bool json = false;
-  bool progress = false;
-  bool terminal = false;
-  /// +1 for --progress, -1 for --no-progress, 0 for neither (then `progress`
-  /// follows `terminal`).
-  int progress_option = 0;
-  /// nqueens-mpi: each rank's worker threads, rank 0 first; printed with the
-  /// result ("MPI: ..." and the JSON's "ranks" and "rank_threads"). Empty for
-  /// nqueens count.
-  std::vector<int> rank_threads;
+struct command {
+  std::string name;
+  std::string operands;  ///< as shown in the usage text, e.g. "N"
+  std::string summary;   ///< one line for the usage text
+  int (*run)(const std::vector<std::string>& args);
+  /// `nqueens N ...` means this command (one command has it).
+  bool takes_shorthand = false;
 };
 
-/// One option of a count as the user gave it: "--threads" and "2", "N" and
-/// "12"; an empty value when it was left out, "yes" for a flag given.
-struct count_setting {
-  std::string option;
-  std::string value;
-};
+/// Every command, in the order the usage text lists them.
+const std::vector<command>& commands();
 
-/// Every option of `request` that shapes the run or what it leaves behind or
-/// prints (N, --engine, --split-depth, --threads, --max-memory, --checkpoint,
-/// --checkpoint-interval, --json, --progress): what nqueens-mpi's ranks must
-/// agree on. --engine auto appears as the engine it chose.
-std::vector<count_setting> count_settings(const count_request& request);
+/// The command called `name`, or null.
+const command* find_command(const std::string& name);
 
-/// Parses `count`'s arguments (args[0] names the program in help and errors);
-/// nullopt when --help was printed. `plan_is_shared`: other processes count
-/// the same plan (nqueens-mpi's ranks), as with --shard or --checkpoint, so
-/// `--engine auto` goes by N alone. Throws usage_error.
-std::optional<count_request> parse_count_request(const std::vector<std::string>& args, bool plan_is_shared = false);
+/// The command `nqueens N` stands for.
+const command& shorthand_command();
 
-/// Prints a finished count as text or JSON; returns the exit status.
-int print_count_result(const count_result& r, const count_request& request);
-int run_verify(const std::vector<std::string>& args);
-int run_scale(const std::vector<std::string>& args);
-int run_plan(const std::vector<std::string>& args);
-int run_merge(const std::vector<std::string>& args);
-int run_list(const std::vector<std::string>& args);
-int run_first(const std::vector<std::string>& args);
-int run_check(const std::vector<std::string>& args);
-int run_rotational(const std::vector<std::string>& args);
+/// `nqueens --help`: the commands, the options and the exit statuses.
+std::string usage_text();
 
 }  // namespace nqueens::cli

@@ -1,3 +1,5 @@
+#include "cli/count_command.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/shared_options.hpp"

@@ -1,3 +1,5 @@
+#include "cli/list_command.hpp"
+
 #include <unistd.h>
 
 #include <csignal>
@@ -6,7 +8,6 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/commands.hpp"
 #include "cli/placement_io.hpp"
 #include "cli/shared_options.hpp"
 #include "nqueens/board.hpp"

@@ -1,3 +1,5 @@
+#include "cli/merge_command.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -12,7 +14,6 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/json_reader.hpp"
 #include "cli/output.hpp"

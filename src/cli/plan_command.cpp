@@ -1,3 +1,5 @@
+#include "cli/plan_command.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -7,7 +9,6 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"

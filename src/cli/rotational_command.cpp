@@ -1,8 +1,9 @@
+#include "cli/rotational_command.hpp"
+
 #include <iostream>
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/shared_options.hpp"

@@ -1,3 +1,5 @@
+#include "cli/scale_command.hpp"
+
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -6,7 +8,6 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
 #include "cli/output_file.hpp"

@@ -1,9 +1,10 @@
+#include "cli/verify_command.hpp"
+
 #include <cstdio>
 #include <iostream>
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
 #include "cli/shared_options.hpp"

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.hpp"
+#include "cli/count_command.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/signals.hpp"

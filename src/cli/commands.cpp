@@ -1,0 +1,76 @@
+#include "cli/commands.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "cli/arguments.hpp"
+#include "cli/check_command.hpp"
+#include "cli/count_command.hpp"
+#include "cli/first_command.hpp"
+#include "cli/list_command.hpp"
+#include "cli/merge_command.hpp"
+#include "cli/plan_command.hpp"
+#include "cli/rotational_command.hpp"
+#include "cli/scale_command.hpp"
+#include "cli/verify_command.hpp"
+
+namespace nqueens::cli {
+
+namespace {
+
+// "  name     summary", the summary in column 15.
+std::string usage_line(const std::string& name, const std::string& summary) {
+  std::string line = "  " + name;
+  line.resize(std::max<std::size_t>(line.size() + 2, 15), ' ');
+  return line + summary + '\n';
+}
+
+}  // namespace
+
+const std::vector<command>& commands() {
+  static const std::vector<command> table = {
+      {"count", "N", "Count the solutions on an N x N board (N from " + board_size_range() + ")", run_count, true},
+      {"verify", "", "Count a range of N and check each against the published table", run_verify},
+      {"scale", "N", "Time the count with 1, 2, 4, ... threads: speed-up and efficiency", run_scale},
+      {"rotational", "N", "Count the solutions a half or a quarter turn leaves unchanged (N up to 32)", run_rotational},
+      {"plan", "N", "Describe the plan for N; --stats times every subproblem", run_plan},
+      {"merge", "F...", "Add up the --json outputs of 'count N --shard I/M' and verify", run_merge},
+      {"list", "N", "Print the solutions, smallest tuple first (--unique: one per class)", run_list},
+      {"first", "N", "Print one solution, built by formula, for N up to 100,000,000", run_first},
+      {"check", "[P...]", "Check placements such as \"1 3 0 2\" (or every line of stdin)", run_check},
+  };
+  return table;
+}
+
+const command* find_command(const std::string& name) {
+  for (const command& c : commands()) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+// The command `nqueens N` stands for.
+const command& shorthand_command() {
+  for (const command& c : commands()) {
+    if (c.takes_shorthand) return c;
+  }
+  throw std::logic_error("no command takes the 'nqueens N' shorthand");
+}
+
+std::string usage_text() {
+  std::string text = "Usage: nqueens <command> [options]\n\nCommands:\n";
+  for (const command& c : commands()) {
+    text += usage_line(c.operands.empty() ? c.name : c.name + " " + c.operands, c.summary);
+  }
+  const command& shorthand = shorthand_command();
+  text += usage_line(shorthand.operands, "Shorthand for '" + shorthand.name + " " + shorthand.operands + "'");
+  return text + "\nOptions:\n" +
+         usage_line("-h, --help", "Show this help; 'nqueens <command> --help' shows a command's options") +
+         usage_line("--version", "Print the version and the instruction set the kernels use") +
+         "\n"
+         "Exit status: 0 ok, 1 a count differs from the published value, 2 usage error,\n"
+         "3 runtime failure, 128 + signal interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131\n"
+         "SIGQUIT, 138/140 SIGUSR1/SIGUSR2, 152 SIGXCPU; a journal is flushed first).\n";
+}
+
+}  // namespace nqueens::cli

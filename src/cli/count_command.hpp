@@ -1,0 +1,55 @@
+#pragma once
+
+// `nqueens count` (count_command.cpp): its options, shared with nqueens-mpi,
+// which parses and prints a count the same way.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nqueens/count.hpp"
+
+namespace nqueens::cli {
+
+/// `nqueens count N [options]`; returns the exit status.
+int run_count(const std::vector<std::string>& args);
+
+/// The options of `count` (shared with nqueens-mpi).
+struct count_request {
+  int n = 0;
+  count_options options;
+  bool json = false;
+  bool progress = false;
+  bool terminal = false;
+  /// +1 for --progress, -1 for --no-progress, 0 for neither (then `progress`
+  /// follows `terminal`).
+  int progress_option = 0;
+  /// nqueens-mpi: each rank's worker threads, rank 0 first; printed with the
+  /// result ("MPI: ..." and the JSON's "ranks" and "rank_threads"). Empty for
+  /// nqueens count.
+  std::vector<int> rank_threads;
+};
+
+/// One option of a count as the user gave it: "--threads" and "2", "N" and
+/// "12"; an empty value when it was left out, "yes" for a flag given.
+struct count_setting {
+  std::string option;
+  std::string value;
+};
+
+/// Every option of `request` that shapes the run or what it leaves behind or
+/// prints (N, --engine, --split-depth, --threads, --max-memory, --checkpoint,
+/// --checkpoint-interval, --json, --progress): what nqueens-mpi's ranks must
+/// agree on. --engine auto appears as the engine it chose.
+std::vector<count_setting> count_settings(const count_request& request);
+
+/// Parses `count`'s arguments (args[0] names the program in help and errors);
+/// nullopt when --help was printed. `plan_is_shared`: other processes count
+/// the same plan (nqueens-mpi's ranks), as with --shard or --checkpoint, so
+/// `--engine auto` goes by N alone. Throws usage_error.
+std::optional<count_request> parse_count_request(const std::vector<std::string>& args, bool plan_is_shared = false);
+
+/// Prints a finished count as text or JSON; returns the exit status.
+int print_count_result(const count_result& r, const count_request& request);
+
+}  // namespace nqueens::cli
