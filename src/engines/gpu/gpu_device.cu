@@ -35,6 +35,18 @@ int local_rank() {
   return 0;
 }
 
+template <class Kernel>
+__global__ void __launch_bounds__(block_threads) kernel_of(gpu_job job) {
+  __shared__ typename Kernel::shared shared;
+  const std::uint32_t items = Kernel::items(job);
+  for (std::uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
+    for (int phase = 0; phase < Kernel::phases; ++phase) {
+      Kernel::run(phase, job, item, threadIdx.x, shared);
+      __syncthreads();
+    }
+  }
+}
+
 struct chosen_device {
   int index = -1;
   cudaDeviceProp properties{};
@@ -54,21 +66,22 @@ chosen_device choose_device() {
     d.why = "no CUDA device is visible";
     return d;
   }
-  d.index = local_rank() % count;
-  check(cudaGetDeviceProperties(&d.properties, d.index), "cudaGetDeviceProperties");
-  return d;
-}
-
-template <class Kernel>
-__global__ void __launch_bounds__(block_threads) kernel_of(gpu_job job) {
-  __shared__ typename Kernel::shared shared;
-  const std::uint32_t items = Kernel::items(job);
-  for (std::uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
-    for (int phase = 0; phase < Kernel::phases; ++phase) {
-      Kernel::run(phase, job, item, threadIdx.x, shared);
-      __syncthreads();
-    }
+  const int index = local_rank() % count;
+  check(cudaGetDeviceProperties(&d.properties, index), "cudaGetDeviceProperties");
+  // The kernels are built for NQUEENS_CUDA_ARCHITECTURES only: a GPU with no
+  // image for them is refused here, not at the first launch.
+  cudaFuncAttributes attributes{};
+  check(cudaSetDevice(index), "cudaSetDevice");
+  const cudaError_t image = cudaFuncGetAttributes(&attributes, kernel_of<clear_kernel>);
+  if (image != cudaSuccess) {
+    cudaGetLastError();
+    d.why = std::string(d.properties.name) + " (compute capability " + std::to_string(d.properties.major) + "." +
+            std::to_string(d.properties.minor) + ") has no image of the kernels: " + cudaGetErrorString(image) +
+            " (configure with -DNQUEENS_CUDA_ARCHITECTURES for it)";
+    return d;
   }
+  d.index = index;
+  return d;
 }
 
 template <typename T>
@@ -86,22 +99,17 @@ constexpr std::size_t tail_bytes = sizeof(job_state) - tail_offset;
 class cuda_stream final : public gpu_stream {
  public:
   cuda_stream(int device, std::uint32_t max_grid) : device_(device), max_grid_(max_grid) {
-    check(cudaSetDevice(device_), "cudaSetDevice");
-    check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
-    check(cudaMalloc(&state_, sizeof(job_state)), "cudaMalloc (state)");
-    check(cudaMallocHost(&tail_, sizeof(job_state)), "cudaMallocHost");
-  }
-  ~cuda_stream() override {
-    cudaSetDevice(device_);
-    for (int g = 0; g < 2; ++g) {
-      cudaFree(halves_[g]);
-      cudaFree(codes_[g]);
-      cudaFree(once_[g]);
+    try {
+      check(cudaSetDevice(device_), "cudaSetDevice");
+      check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+      check(cudaMalloc(&state_, sizeof(job_state)), "cudaMalloc (state)");
+      check(cudaMallocHost(&tail_, sizeof(job_state)), "cudaMallocHost");
+    } catch (...) {
+      release();
+      throw;
     }
-    cudaFree(state_);
-    cudaFreeHost(tail_);
-    cudaStreamDestroy(stream_);
   }
+  ~cuda_stream() override { release(); }
   cuda_stream(const cuda_stream&) = delete;
   cuda_stream& operator=(const cuda_stream&) = delete;
 
@@ -112,18 +120,16 @@ class cuda_stream final : public gpu_stream {
         check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
         cudaFree(halves_[g]);
         cudaFree(codes_[g]);
-        cudaFree(once_[g]);
-        halves_[g] = codes_[g] = once_[g] = nullptr;
+        halves_[g] = codes_[g] = nullptr;
         size_[g] = 0;
         const std::size_t size = job.capacity[g] + std::size_t{1} + job.capacity[g] / 4;  // room to grow
         check(cudaMalloc(&halves_[g], size * sizeof(std::uint64_t)), "cudaMalloc (halves)");
         check(cudaMalloc(&codes_[g], size * sizeof(std::uint64_t)), "cudaMalloc (codes)");
-        check(cudaMalloc(&once_[g], size * sizeof(std::uint64_t)), "cudaMalloc (once list)");
         size_[g] = size;
       }
       job.halves[g] = halves_[g];
       job.codes[g] = codes_[g];
-      job.once_list[g] = once_[g];
+      job.once_list[g] = codes_[g];  // free until scatter
     }
     job.state = state_;
     job_ = &job;
@@ -146,12 +152,23 @@ class cuda_stream final : public gpu_stream {
   }
 
  private:
+  // Frees what was made (null handles are no-ops).
+  void release() noexcept {
+    cudaSetDevice(device_);
+    for (int g = 0; g < 2; ++g) {
+      cudaFree(halves_[g]);
+      cudaFree(codes_[g]);
+    }
+    cudaFree(state_);
+    cudaFreeHost(tail_);
+    if (stream_ != nullptr) cudaStreamDestroy(stream_);
+  }
+
   int device_;
   std::uint32_t max_grid_;
   cudaStream_t stream_ = nullptr;
   std::uint64_t* halves_[2] = {};
   std::uint64_t* codes_[2] = {};
-  std::uint64_t* once_[2] = {};
   std::size_t size_[2] = {};
   job_state* state_ = nullptr;
   job_state* tail_ = nullptr;  // pinned: the copy back is asynchronous

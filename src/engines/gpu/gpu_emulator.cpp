@@ -46,11 +46,10 @@ class emulated_stream final : public gpu_stream {
       if (halves_[g].size() < job.capacity[g] + std::size_t{1}) {
         halves_[g].resize(job.capacity[g] + std::size_t{1});
         codes_[g].resize(job.capacity[g] + std::size_t{1});
-        once_[g].resize(job.capacity[g] + std::size_t{1});
       }
       job.halves[g] = halves_[g].data();
       job.codes[g] = codes_[g].data();
-      job.once_list[g] = once_[g].data();
+      job.once_list[g] = codes_[g].data();  // free until scatter
     }
     job.state = state_.get();
     std::memset(static_cast<void*>(state_.get()), 0xFF, sizeof(job_state));  // the kernels must set all they read
@@ -67,7 +66,7 @@ class emulated_stream final : public gpu_stream {
   }
 
  private:
-  std::vector<std::uint64_t> halves_[2], codes_[2], once_[2];
+  std::vector<std::uint64_t> halves_[2], codes_[2];
   std::unique_ptr<job_state> state_ = std::make_unique<job_state>();
   std::unique_ptr<emulated_shared> shared_ = std::make_unique<emulated_shared>();
   const gpu_job* job_ = nullptr;

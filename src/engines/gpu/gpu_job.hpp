@@ -17,8 +17,9 @@ inline constexpr std::uint32_t words_per_block = south_per_block / 32;
 /// Bits of a digit: a table row is indexed by a north code's digit.
 inline constexpr std::uint32_t digit_bits = 7;
 inline constexpr std::uint32_t digit_values = 1U << digit_bits;
-/// 7 digits of 7 bits hold the 48 diagonals of n = 24 with no key bit.
-inline constexpr std::uint32_t max_digits = 7;
+/// 8 digits of 7 bits hold the diagonals both groups can use at n = 24
+/// (at most 46) and the 4 tie tags with no key bit (groups too small for one).
+inline constexpr std::uint32_t max_digits = 8;
 /// The most key bits: 4096 buckets per group.
 inline constexpr std::uint32_t max_key_bits = 12;
 inline constexpr std::uint32_t max_buckets = 1U << max_key_bits;
@@ -101,7 +102,7 @@ struct gpu_job {
   quarter_arrays west, east;
   std::uint64_t* halves[2] = {};     ///< each group as joined, then as codes
   std::uint64_t* codes[2] = {};      ///< the codes sorted by key
-  std::uint64_t* once_list[2] = {};  ///< the halves with a once category (as many as the group may hold)
+  std::uint64_t* once_list[2] = {};  ///< the halves with a once category: the codes' buffer, free until scatter
   std::uint32_t capacity[2] = {};
   transposition_rule rule;
   job_state* state = nullptr;

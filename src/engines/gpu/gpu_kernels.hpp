@@ -149,9 +149,14 @@ NQUEENS_HD inline bool classify(const gpu_job& job, int group, std::uint32_t row
   return true;
 }
 
-NQUEENS_HD inline std::uint32_t halves_total(const gpu_job& job) {
-  return job.state->group_size[0] + job.state->group_size[1];
+/// A group's halves as the join wrote them: never past its bound, which
+/// the join reports (fault 1) rather than write beyond.
+NQUEENS_HD inline std::uint32_t group_size(const gpu_job& job, int group) {
+  const std::uint32_t size = job.state->group_size[group];
+  return size < job.capacity[group] ? size : job.capacity[group];
 }
+
+NQUEENS_HD inline std::uint32_t halves_total(const gpu_job& job) { return group_size(job, 0) + group_size(job, 1); }
 
 NQUEENS_HD inline std::uint32_t items_for(std::uint32_t elements) {
   return (elements + block_threads - 1) / block_threads;
@@ -159,8 +164,8 @@ NQUEENS_HD inline std::uint32_t items_for(std::uint32_t elements) {
 
 /// Element `index` of both groups as one list: (group, index in it).
 NQUEENS_HD inline int group_of(const gpu_job& job, std::uint32_t& index) {
-  if (index < job.state->group_size[0]) return 0;
-  index -= job.state->group_size[0];
+  if (index < group_size(job, 0)) return 0;
+  index -= group_size(job, 0);
   return 1;
 }
 
@@ -483,6 +488,8 @@ struct visit_kernel {
     const job_state& s = *job.state;
     const code_layout& layout = s.layout;
     const std::uint32_t keys = 1U << layout.key_bits;
+    // More digits than the tables hold is fault 2 (layout): never index past them.
+    const std::uint32_t digits = layout.digits < max_digits ? layout.digits : max_digits;
     switch (phase) {
       case 0:  // which key's south halves this block holds
         if (thread == 0) {
@@ -505,7 +512,7 @@ struct visit_kernel {
         }
         return;
       case 2:
-        for (std::uint32_t job_index = thread; job_index < layout.digits * digit_bits * words_per_block;
+        for (std::uint32_t job_index = thread; job_index < digits * digit_bits * words_per_block;
              job_index += block_threads) {
           const std::uint32_t w = job_index % words_per_block, b = job_index / words_per_block % digit_bits;
           const std::uint32_t d = job_index / (words_per_block * digit_bits);
@@ -517,7 +524,7 @@ struct visit_kernel {
         }
         return;
       case 3:
-        for (std::uint32_t job_index = thread; job_index < layout.digits * words_per_block * digit_values;
+        for (std::uint32_t job_index = thread; job_index < digits * words_per_block * digit_values;
              job_index += block_threads) {
           const std::uint32_t v = job_index % digit_values, w = job_index / digit_values % words_per_block;
           const std::uint32_t d = job_index / (digit_values * words_per_block);
@@ -543,10 +550,10 @@ struct visit_kernel {
             for (std::uint32_t d = 0; d < max_digits; ++d) digit[d] = digit_of(layout, code, d);
             NQUEENS_UNROLL
             for (std::uint32_t w = 0; w < words_per_block; ++w) {
-              std::uint32_t fit = layout.digits == 0 ? sh.valid[w] : sh.table[0][w][digit[0]];
+              std::uint32_t fit = digits == 0 ? sh.valid[w] : sh.table[0][w][digit[0]];
               NQUEENS_UNROLL
               for (std::uint32_t d = 1; d < max_digits; ++d) {
-                if (d < layout.digits) fit &= sh.table[d][w][digit[d]];
+                if (d < digits) fit &= sh.table[d][w][digit[d]];
               }
               fits += static_cast<std::uint64_t>(popcount32(fit));
             }
