@@ -10,6 +10,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
+#include "cli/message_text.hpp"
 #include "cli/placement_io.hpp"
 #include "cli/shared_options.hpp"
 #include "nqueens/check.hpp"
@@ -35,19 +36,20 @@ bool check_one(const std::string& text, const std::string& where) {
     throw usage_error(where + e.what());
   }
   if (r.is_solution()) return true;
-  std::printf("%snot a solution: %zu pair%s of queens attack each other\n", where.c_str(), r.attack_count,
-              r.attack_count == 1 ? "" : "s");
+  std::cout << formatted("%snot a solution: %zu pair%s of queens attack each other\n", where.c_str(), r.attack_count,
+                         r.attack_count == 1 ? "" : "s");
   for (const attack& a : r.attacks) {
     const int c1 = columns[a.first_row];
     const int c2 = columns[a.second_row];
     if (a.line == attack_line::column) {
-      std::printf("  rows %zu and %zu: same column (%d)\n", a.first_row, a.second_row, c1);
+      std::cout << formatted("  rows %zu and %zu: same column (%d)\n", a.first_row, a.second_row, c1);
     } else {
-      std::printf("  rows %zu and %zu: same %s (columns %d and %d)\n", a.first_row, a.second_row, to_string(a.line), c1,
-                  c2);
+      std::cout << formatted("  rows %zu and %zu: same %s (columns %d and %d)\n", a.first_row, a.second_row,
+                             to_string(a.line), c1, c2);
     }
   }
-  if (r.attack_count > r.attacks.size()) std::printf("  ... and %zu more\n", r.attack_count - r.attacks.size());
+  if (r.attack_count > r.attacks.size())
+    std::cout << formatted("  ... and %zu more\n", r.attack_count - r.attacks.size());
   return false;
 }
 
@@ -98,12 +100,12 @@ std::vector<std::string> operand_placements(const std::vector<std::string>& oper
 int summarize(std::size_t checked, std::size_t failed) {
   if (checked == 0) throw usage_error("no placement given (as arguments or on standard input)");
   if (failed == 0) {
-    std::printf("%zu placement%s checked: %s\n", checked, checked == 1 ? "" : "s",
-                checked == 1 ? "a solution" : "all are solutions");
+    std::cout << formatted("%zu placement%s checked: %s\n", checked, checked == 1 ? "" : "s",
+                           checked == 1 ? "a solution" : "all are solutions");
     return 0;
   }
-  std::printf("%zu placement%s checked: %zu %s not a solution\n", checked, checked == 1 ? "" : "s", failed,
-              failed == 1 ? "is" : "are");
+  std::cout << formatted("%zu placement%s checked: %zu %s not a solution\n", checked, checked == 1 ? "" : "s", failed,
+                         failed == 1 ? "is" : "are");
   return 1;
 }
 
@@ -152,7 +154,7 @@ int run_check(const std::vector<std::string>& args) {
   if (placements.size() == 1) {
     const bool ok = check_one(placements.front(), "");
     const std::size_t n = parse_placement(placements.front()).size();
-    if (ok) std::printf("solution: %zu queen%s, no two attack each other\n", n, n == 1 ? "" : "s");
+    if (ok) std::cout << formatted("solution: %zu queen%s, no two attack each other\n", n, n == 1 ? "" : "s");
     return ok ? 0 : 1;
   }
   for (const std::string& placement : placements) {

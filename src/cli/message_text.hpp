@@ -1,13 +1,18 @@
 #pragma once
 
-// Text read from the user or a file, made safe for a one-line message: no
-// byte that would cut it short (NUL) or act on the terminal (a control
-// byte) is ever echoed raw.
+// Text for the tool's output and messages: printf-style formatting into a
+// string (standard output is written through std::cout alone), and text
+// read from the user or a file made safe for a one-line message: no byte
+// that would cut it short (NUL) or act on the terminal (a control byte) is
+// ever echoed raw.
 
 #include <string>
 #include <string_view>
 
 namespace nqueens::cli {
+
+/// `format` and its arguments as std::snprintf writes them.
+std::string formatted(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 /// "\x1b": one byte as a C-style escape.
 std::string byte_escape(unsigned char byte);

@@ -10,6 +10,7 @@
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
 #include "cli/json.hpp"
+#include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/shared_options.hpp"
@@ -27,9 +28,9 @@ namespace {
 // "plan for n = 20: engine quadrant, split depth 1, 48,880 subproblems,
 // fingerprint f93b86e1b28dbc92": the first line of every form of `plan`.
 void print_plan_line(const plan& p) {
-  std::printf("plan for n = %d: engine %s, split depth %d, %s subproblems, fingerprint %s\n", p.board_size(),
-              std::string(to_string(p.kind())).c_str(), p.split_depth(), format_grouped(p.size()).c_str(),
-              format_fingerprint(p.fingerprint()).c_str());
+  std::cout << formatted("plan for n = %d: engine %s, split depth %d, %s subproblems, fingerprint %s\n", p.board_size(),
+                         std::string(to_string(p.kind())).c_str(), p.split_depth(), format_grouped(p.size()).c_str(),
+                         format_fingerprint(p.fingerprint()).c_str());
 }
 
 // "2.31e+14 +- 3.5%" style, for a projection and its error.
@@ -81,27 +82,27 @@ int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& re
     return 0;
   }
   print_plan_line(p);
-  std::printf(
+  std::cout << formatted(
       "estimate from %.1f s of sampling on %d thread%s: %s random draws of %zu subproblem%s, the tables "
       "built in %s\n",
       e.sample_seconds, e.threads, e.threads == 1 ? "" : "s", format_grouped(e.runs).c_str(), e.run_length,
       e.run_length == 1 ? "" : "s", format_duration(e.setup_seconds).c_str());
-  std::printf("  whole count          %s thread-hours (one standard error)\n",
-              with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str());
-  std::printf("  here, %2d thread%s      about %s wall, the tables included\n", e.threads, e.threads == 1 ? " " : "s",
-              format_duration(e.wall_seconds(e.threads)).c_str());
+  std::cout << formatted("  whole count          %s thread-hours (one standard error)\n",
+                         with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str());
+  std::cout << formatted("  here, %2d thread%s      about %s wall, the tables included\n", e.threads,
+                         e.threads == 1 ? " " : "s", format_duration(e.wall_seconds(e.threads)).c_str());
   if (cores > 0) {
-    std::printf("  on %d core%s%*s about %s wall\n", cores, cores == 1 ? "" : "s",
-                std::max(1, 15 - static_cast<int>(std::to_string(cores).size()) - (cores == 1 ? 0 : 1)), "",
-                format_duration(e.wall_seconds(cores)).c_str());
+    std::cout << formatted("  on %d core%s%*s about %s wall\n", cores, cores == 1 ? "" : "s",
+                           std::max(1, 15 - static_cast<int>(std::to_string(cores).size()) - (cores == 1 ? 0 : 1)), "",
+                           format_duration(e.wall_seconds(cores)).c_str());
   }
-  std::printf("  Q(%d) from the sample %s", n, with_error(e.total, e.total_error, "%.4g").c_str());
+  std::cout << formatted("  Q(%d) from the sample %s", n, with_error(e.total, e.total_error, "%.4g").c_str());
   if (off >= 0) {
-    std::printf("; published %s, %.1f errors off\n", to_string(*published).c_str(), off);
+    std::cout << formatted("; published %s, %.1f errors off\n", to_string(*published).c_str(), off);
   } else {
-    std::printf("\n");
+    std::cout << formatted("\n");
   }
-  std::printf("  (every thread busy to the end; a count's last subproblems leave some idle)\n");
+  std::cout << formatted("  (every thread busy to the end; a count's last subproblems leave some idle)\n");
   return 0;
 }
 
@@ -117,8 +118,9 @@ int print_plan(const plan& p, json_object& o, std::uint64_t memory, int threads,
   }
   print_plan_line(p);
   if (memory > 0) {
-    std::printf("memory: about %.1f MiB at the peak on %d threads\n", static_cast<double>(memory) / (1024.0 * 1024.0),
-                threads == 0 ? hardware_threads() : threads);
+    std::cout << formatted("memory: about %.1f MiB at the peak on %d threads\n",
+                           static_cast<double>(memory) / (1024.0 * 1024.0),
+                           threads == 0 ? hardware_threads() : threads);
   }
   return 0;
 }
@@ -143,16 +145,16 @@ int print_stats(const plan& p, json_object& o, int threads, bool json) {
     return lb.check.ok() ? 0 : 1;
   }
   print_plan_line(p);
-  std::printf("timed run on %d thread%s: %.3f s wall, Q(%d) = %s %s\n", lb.threads, lb.threads == 1 ? "" : "s",
-              lb.wall_seconds, n, to_string(lb.total).c_str(),
-              describe(lb.check.total, lb.check.published_total, "A000170").c_str());
-  std::printf("  work (sum of subproblem times)  %10.3f s\n", lb.total_seconds);
-  std::printf("  longest subproblem              %10.6f s  (%.3f%% of the work)\n", lb.longest_seconds,
-              100.0 * lb.longest_share);
-  std::printf("  median subproblem               %10.6f s\n", lb.median_seconds);
-  std::printf("  speed-up bound (work / longest) %10.0f\n", lb.bound);
-  std::printf("  ETA error, replayed, 10-90%%     %+9.1f%%  (progress ETA on these times, dispatch order)\n",
-              100.0 * lb.eta_worst_error);
+  std::cout << formatted("timed run on %d thread%s: %.3f s wall, Q(%d) = %s %s\n", lb.threads,
+                         lb.threads == 1 ? "" : "s", lb.wall_seconds, n, to_string(lb.total).c_str(),
+                         describe(lb.check.total, lb.check.published_total, "A000170").c_str());
+  std::cout << formatted("  work (sum of subproblem times)  %10.3f s\n", lb.total_seconds);
+  std::cout << formatted("  longest subproblem              %10.6f s  (%.3f%% of the work)\n", lb.longest_seconds,
+                         100.0 * lb.longest_share);
+  std::cout << formatted("  median subproblem               %10.6f s\n", lb.median_seconds);
+  std::cout << formatted("  speed-up bound (work / longest) %10.0f\n", lb.bound);
+  std::cout << formatted("  ETA error, replayed, 10-90%%     %+9.1f%%  (progress ETA on these times, dispatch order)\n",
+                         100.0 * lb.eta_worst_error);
   return lb.check.ok() ? 0 : 1;
 }
 

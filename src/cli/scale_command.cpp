@@ -9,6 +9,7 @@
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
 #include "cli/json.hpp"
+#include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/output_file.hpp"
 #include "cli/shared_options.hpp"
@@ -108,17 +109,17 @@ int run_scale(const std::vector<std::string>& args) {
                      .str()
               << '\n';
   } else {
-    std::printf("Q(%d) with engine %s, median of %d run%s per row\n", n, std::string(to_string(opts.kind)).c_str(),
-                repeat, repeat == 1 ? "" : "s");
-    std::printf("%8s %12s %9s %11s %20s\n", "threads", "seconds", "speedup", "efficiency", "total");
+    std::cout << formatted("Q(%d) with engine %s, median of %d run%s per row\n", n,
+                           std::string(to_string(opts.kind)).c_str(), repeat, repeat == 1 ? "" : "s");
+    std::cout << formatted("%8s %12s %9s %11s %20s\n", "threads", "seconds", "speedup", "efficiency", "total");
     for (const scaling_row& row : r.rows) {
-      std::printf("%8d %12.3f %8.2fx %10.1f%% %20s\n", row.threads, row.median_seconds, row.speedup,
-                  100.0 * row.efficiency, to_string(row.total).c_str());
+      std::cout << formatted("%8d %12.3f %8.2fx %10.1f%% %20s\n", row.threads, row.median_seconds, row.speedup,
+                             100.0 * row.efficiency, to_string(row.total).c_str());
     }
-    std::printf("%s\n", r.consistent ? ("every run counted the same total, " +
-                                        describe(r.check.total, r.check.published_total, "A000170"))
-                                           .c_str()
-                                     : "TOTALS DIFFER between runs");
+    std::cout << formatted("%s\n", r.consistent ? ("every run counted the same total, " +
+                                                   describe(r.check.total, r.check.published_total, "A000170"))
+                                                      .c_str()
+                                                : "TOTALS DIFFER between runs");
   }
   return r.consistent && r.check.ok() ? 0 : 1;
 }

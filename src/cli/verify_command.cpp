@@ -6,6 +6,7 @@
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
 #include "cli/json.hpp"
+#include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/shared_options.hpp"
 #include "nqueens/count.hpp"
@@ -20,14 +21,15 @@ constexpr int default_to = 15;
 
 // One board's row of the table; a mismatch adds the published values.
 void print_row(const count_result& r, bool ok) {
-  std::printf("%4d %20s %18s %12s %10s %-10s %9.3f  %s\n", r.n, to_string(r.total).c_str(),
-              r.unique ? to_string(*r.unique).c_str() : "-", to_string(r.symmetric_180).c_str(),
-              to_string(r.symmetric_90).c_str(), std::string(to_string(r.kind)).c_str(), r.seconds,
-              ok ? "OK" : "MISMATCH");
+  std::cout << formatted("%4d %20s %18s %12s %10s %-10s %9.3f  %s\n", r.n, to_string(r.total).c_str(),
+                         r.unique ? to_string(*r.unique).c_str() : "-", to_string(r.symmetric_180).c_str(),
+                         to_string(r.symmetric_90).c_str(), std::string(to_string(r.kind)).c_str(), r.seconds,
+                         ok ? "OK" : "MISMATCH");
   if (!ok) {
-    std::printf("     published: %s %s %s %s\n", to_string(*r.check.published_total).c_str(),
-                to_string(*r.check.published_unique).c_str(), to_string(*r.check.published_symmetric_180).c_str(),
-                to_string(*r.check.published_symmetric_90).c_str());
+    std::cout << formatted("     published: %s %s %s %s\n", to_string(*r.check.published_total).c_str(),
+                           to_string(*r.check.published_unique).c_str(),
+                           to_string(*r.check.published_symmetric_180).c_str(),
+                           to_string(*r.check.published_symmetric_90).c_str());
   }
   std::fflush(stdout);  // a long range shows each row as it finishes
 }
@@ -60,9 +62,9 @@ void print_summary(const verify_summary& v, bool json) {
                      .str()
               << '\n';
   } else if (v.mismatches == 0) {
-    std::printf("all %d counts match the published values (%.3f s)\n", checked, v.seconds);
+    std::cout << formatted("all %d counts match the published values (%.3f s)\n", checked, v.seconds);
   } else {
-    std::printf("%d of %d counts DO NOT match the published values\n", v.mismatches, checked);
+    std::cout << formatted("%d of %d counts DO NOT match the published values\n", v.mismatches, checked);
   }
 }
 
@@ -103,8 +105,8 @@ int run_verify(const std::vector<std::string>& args) {
   const bool json = result.count("json") != 0;
 
   if (!json) {
-    std::printf("%4s %20s %18s %12s %10s %-10s %9s  %s\n", "n", "total", "unique", "half turn", "quarter", "engine",
-                "seconds", "status");
+    std::cout << formatted("%4s %20s %18s %12s %10s %-10s %9s  %s\n", "n", "total", "unique", "half turn", "quarter",
+                           "engine", "seconds", "status");
     std::fflush(stdout);
   }
   int mismatches = 0;
