@@ -164,17 +164,34 @@ TEST(CliTest, QuadrantCountsExactlyInLittleMemory) {
   EXPECT_NE(r.out.find("Q(16) = 14772512  verified"), std::string::npos) << r.out;
 }
 
+// A count of `n` with `engine` twice on one journal (the second resumes),
+// then in two shards merged; `then` runs after, in the same script.
+cli_run journal_and_shards(const std::string& engine, int n, const std::string& then = "") {
+  const std::string count = "$NQ count " + std::to_string(n) + " --engine " + engine;
+  return run_script("rm -f j.ckpt s0.json s1.json; " + count + " --checkpoint j.ckpt >/dev/null && " + count +
+                    " --checkpoint j.ckpt && " + count + " --shard 0/2 --json > s0.json && " + count +
+                    " --shard 1/2 --json > s1.json && $NQ merge s0.json s1.json" + then +
+                    "; status=$?; rm -f j.ckpt s0.json s1.json; exit $status");
+}
+
 TEST(CliTest, QuadrantWorksWithJournalsAndShards) {
-  const cli_run r = run_script(
-      "rm -f quadrant.ckpt q0.json q1.json; $NQ count 14 --engine quadrant --checkpoint quadrant.ckpt >/dev/null && "
-      "$NQ count 14 --engine quadrant --checkpoint quadrant.ckpt && "
-      "$NQ count 14 --engine quadrant --shard 0/2 --json > q0.json && "
-      "$NQ count 14 --engine quadrant --shard 1/2 --json > q1.json && $NQ merge q0.json q1.json; "
-      "status=$?; rm -f quadrant.ckpt q0.json q1.json; exit $status");
+  const cli_run r = journal_and_shards("quadrant", 14);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("merged 2 shards of engine quadrant"), std::string::npos) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), 'Q'), 2) << r.out;  // both totals printed, both verified
+  EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos) << r.out;
+}
+
+// The GPU engine through the tool, on the backend CTest names (NQUEENS_GPU:
+// emulated here and in CI, the device under scripts/gpu.sh): journals,
+// shards and progress as for any engine.
+TEST(CliTest, GpuEngineWorksWithJournalsShardsAndProgress) {
+  const cli_run r = journal_and_shards("gpu", 12, " && $NQ count 13 --engine gpu --progress");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("merged 2 shards of engine gpu"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Q(13) = 73712  verified"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos) << r.out;
 }
 
@@ -183,25 +200,6 @@ TEST(CliTest, QuadrantWorksWithJournalsAndShards) {
 
 namespace nqueens::test {
 namespace {
-
-// The GPU engine through the tool, on the backend CTest names (NQUEENS_GPU:
-// emulated here and in CI, the device under scripts/gpu.sh): journals,
-// shards and progress as for any engine.
-TEST(CliTest, GpuEngineWorksWithJournalsShardsAndProgress) {
-  const cli_run r = run_script(
-      "rm -f gpu.ckpt g0.json g1.json; "
-      "$NQ count 12 --engine gpu --checkpoint gpu.ckpt >/dev/null && "
-      "$NQ count 12 --engine gpu --checkpoint gpu.ckpt && "
-      "$NQ count 12 --engine gpu --shard 0/2 --json > g0.json && "
-      "$NQ count 12 --engine gpu --shard 1/2 --json > g1.json && $NQ merge g0.json g1.json && "
-      "$NQ count 13 --engine gpu --progress; "
-      "status=$?; rm -f gpu.ckpt g0.json g1.json; exit $status");
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("merged 2 shards of engine gpu"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("Q(13) = 73712  verified"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos) << r.out;
-}
 
 // Where no GPU is usable the engine is refused before anything is written
 // (no journal is left behind), in one line, exit 2. On a GPU machine the

@@ -391,7 +391,10 @@ NQUEENS_HD inline std::uint32_t digit_of(const code_layout& layout, std::uint64_
   return static_cast<std::uint32_t>(code >> (layout.key_bits + digit * digit_bits)) & (digit_values - 1);
 }
 
-struct encode_kernel {
+// A kernel with one thread per half of both groups: Each::half(job, group,
+// index) for each.
+template <class Each>
+struct each_half_kernel {
   static constexpr int phases = 1;
   using shared = no_shared;
   NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return items_for(halves_total(job)); }
@@ -399,12 +402,20 @@ struct encode_kernel {
     std::uint32_t index = item * block_threads + thread;
     if (index >= halves_total(job)) return;
     const int group = group_of(job, index);
+    Each::half(job, group, index);
+  }
+};
+
+// Each half as its code, in place; its key counted.
+struct encode_half {
+  NQUEENS_HD static void half(const gpu_job& job, int group, std::uint32_t index) {
     const code_layout& layout = job.state->layout;
     const std::uint64_t code = encode(layout, job.halves[group][index]);
     job.halves[group][index] = code;
     atomic_add(&job.state->cursor[group][key_of(layout, code)], 1U);
   }
 };
+using encode_kernel = each_half_kernel<encode_half>;
 
 struct scan_kernel {
   static constexpr int phases = 3;
@@ -454,19 +465,15 @@ struct scan_kernel {
   }
 };
 
-struct scatter_kernel {
-  static constexpr int phases = 1;
-  using shared = no_shared;
-  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return items_for(halves_total(job)); }
-  NQUEENS_HD static void run(int, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared&) {
-    std::uint32_t index = item * block_threads + thread;
-    if (index >= halves_total(job)) return;
-    const int group = group_of(job, index);
+// Each code to its place among its key's (the scan left each key's cursor at its start).
+struct scatter_half {
+  NQUEENS_HD static void half(const gpu_job& job, int group, std::uint32_t index) {
     const std::uint64_t code = job.halves[group][index];
     const std::uint32_t at = atomic_add(&job.state->cursor[group][key_of(job.state->layout, code)], 1U);
     job.codes[group][at] = code;
   }
 };
+using scatter_kernel = each_half_kernel<scatter_half>;
 
 struct visit_kernel {
   static constexpr int phases = 6;
