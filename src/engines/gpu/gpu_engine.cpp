@@ -66,10 +66,11 @@ class gpu_context final : public engine_context {
   gpu_context(const gpu_plan& plan, bool emulated, const std::atomic<bool>* cancel)
       : plan_(plan),
         tables_(plan.board_size(), cancel),
-        backend_(emulated ? gpu::emulated_backend(tables_) : gpu::device_backend(tables_)) {}
+        backend_(emulated ? gpu::emulated_backend(tables_) : gpu::device_backend(tables_)),
+        tasks_(plan.size() <= listed_plan_size ? plan.tasks() : std::vector<quadrant_task>{}) {}
 
   subproblem_count solve(std::size_t index) override {
-    const quadrant_task task = plan_.task(index);
+    const quadrant_task task = tasks_.empty() ? plan_.task(index) : tasks_[index];
     std::unique_ptr<gpu::gpu_stream>& stream = streams_.local();
     if (!stream) stream = backend_->open_stream();
     const gpu::gpu_job job = gpu::job_for(task, plan_.split_depth(), tables_, *backend_);
@@ -80,6 +81,7 @@ class gpu_context final : public engine_context {
   const gpu_plan& plan_;
   const half_board_tables tables_;  // the host's copy: the job bounds read it, the emulator runs on it
   const std::unique_ptr<gpu::gpu_backend> backend_;
+  const std::vector<quadrant_task> tasks_;  // the plan's, where it is small (as the quadrant engine)
   tbb::enumerable_thread_specific<std::unique_ptr<gpu::gpu_stream>> streams_;  // one per counting thread
 };
 
