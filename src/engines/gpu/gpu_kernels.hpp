@@ -196,9 +196,14 @@ struct clear_kernel {
 
 struct join_kernel {
   static constexpr int phases = 2;
-  // The block's row set and its quarters' placements, found once (thread 0).
+  /// Halves a thread keeps before it reserves their places, with one
+  /// atomic add for all of them rather than one each (one address takes
+  /// every reservation of a group).
+  static constexpr std::uint32_t batch = 8;
   struct shared {
+    // The block's row set and its quarters' placements, found once (thread 0).
     std::uint32_t group, rows, west_begin, west_end, east_begin, east_end;
+    std::uint64_t kept[batch][block_threads];  // each thread's own column of kept halves
   };
   NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return job.row_sets[0] + job.row_sets[1]; }
   NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
@@ -212,6 +217,7 @@ struct join_kernel {
     const std::uint64_t products = std::uint64_t{sh.west_end - west_begin} * east_count;
     if (products == 0) return;
     job_state& s = *job.state;
+    std::uint32_t kept = 0;
     // Product p = (w, e) in row-major order; a thread steps block_threads
     // products at a time, carrying (w, e) rather than dividing each time.
     std::uint32_t w = west_begin + thread / east_count, e = east_begin + thread % east_count;
@@ -227,17 +233,29 @@ struct join_kernel {
       if ((job.west.signatures[here_w] & job.east.signatures[here_e]) != 0) continue;
       std::uint64_t mask = job.west.masks[here_w] | job.east.masks[here_e];
       if (!orient(job, group, mask) || !classify(job, group, rows, mask)) continue;
-      const std::uint32_t at = atomic_add(&s.group_size[group], 1U);
-      if (at < job.capacity[group]) {
-        job.halves[group][at] = mask;
-      } else {
-        s.fault = 1;  // more halves than the host's bound: a bug, never a wrong count
-      }
-      if ((mask & category_bits) != 0) {
+      sh.kept[kept++][thread] = mask;
+      if (kept == batch) kept = store(job, group, thread, kept, sh);
+      if ((mask & category_bits) != 0) {  // few: the tie row sets
         const std::uint32_t listed = atomic_add(&s.once_size[group], 1U);
         if (listed < job.capacity[group]) job.once_list[group][listed] = mask;
       }
     }
+    store(job, group, thread, kept, sh);
+  }
+
+  // Writes the thread's `count` kept halves to their group, and returns 0.
+  NQUEENS_HD static std::uint32_t store(const gpu_job& job, int group, std::uint32_t thread, std::uint32_t count,
+                                        const shared& sh) {
+    if (count == 0) return 0;
+    const std::uint32_t at = atomic_add(&job.state->group_size[group], count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      if (at + i < job.capacity[group]) {
+        job.halves[group][at + i] = sh.kept[i][thread];
+      } else {
+        job.state->fault = 1;  // more halves than the host's bound: a bug, never a wrong count
+      }
+    }
+    return 0;
   }
 
   // Item `item`'s group and west row set, and where its west and east
