@@ -59,7 +59,13 @@ measured() {
 if compgen -G "$DEBS/*.deb" >/dev/null; then
   PREFIX=/tmp/nqueens-gpu-prefix
   mkdir -p "$PREFIX"
-  for deb in "$DEBS"/*.deb; do dpkg-deb -x "$deb" "$PREFIX"; done
+  for deb in "$DEBS"/*.deb; do
+    if command -v dpkg-deb >/dev/null; then
+      dpkg-deb -x "$deb" "$PREFIX"
+    else  # a .deb is an ar archive around data.tar.xz (Debian 12's)
+      ar p "$deb" data.tar.xz | tar -xJ -C "$PREFIX"
+    fi
+  done
   export CMAKE_PREFIX_PATH=$PREFIX/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
   export LD_LIBRARY_PATH=$PREFIX/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
