@@ -117,6 +117,21 @@ TEST_F(CliCheckpointTest, SigtermExits143AndResumes) {
   expect_resumes_exactly(long_n, long_total);
 }
 
+// The GPU engine (on the backend CTest names) stops like any other: the
+// journal flushed, exit 143, and the same command resumes exactly.
+TEST_F(CliCheckpointTest, GpuEngineSigtermExits143AndResumes) {
+  const std::string count = "$NQ count 16 --engine gpu --threads 1 --checkpoint " + journal_;
+  const cli_run r = run_script(count + " --checkpoint-interval 0.05 & pid=$!; i=0; until [ \"$(stat -c %s " + journal_ +
+                               " 2>/dev/null || echo 0)\" -gt 64 ] || [ $i -ge 6000 ]; do sleep 0.01; i=$((i+1)); "
+                               "done; kill -TERM $pid; wait $pid");
+  EXPECT_EQ(r.status, 143) << r.out << r.err;
+  EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
+  const cli_run resumed = run_script(count);
+  EXPECT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_NE(resumed.out.find("Q(16) = 14772512  verified"), std::string::npos) << resumed.out;
+  EXPECT_NE(resumed.out.find("resumed: "), std::string::npos) << resumed.out;
+}
+
 TEST_F(CliCheckpointTest, SecondSigintExitsAtOnceLeavingAValidJournal) {
   const cli_run r = interrupt_count("--checkpoint-interval 0.02", "kill -INT $pid; kill -INT $pid");
   EXPECT_EQ(r.status, 130) << r.err;
