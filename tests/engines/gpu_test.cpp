@@ -23,6 +23,7 @@
 #include "engines/gpu/gpu_kernels.hpp"
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
+#include "engines/quadrant/transposition.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/engine.hpp"
@@ -275,6 +276,16 @@ TEST(GpuKernelsTest, NthSubsetVisitsEverySubsetOnce) {
         seen.insert(set);
       }
       EXPECT_EQ(seen.size(), count) << members << " choose " << size;
+    }
+  }
+}
+
+// The device ranks a block's row set as the quadrant engine does, or the
+// two engines' shares would differ.
+TEST(GpuKernelsTest, RankRowSetIsTheQuadrantEnginesRank) {
+  for (int h = 2; h <= 14; ++h) {
+    for (std::uint32_t rows = 0; rows <= detail::low_bits(h); ++rows) {
+      ASSERT_EQ(detail::gpu::rank_row_set(rows, static_cast<std::uint32_t>(h)), detail::rank_rows(rows, h));
     }
   }
 }

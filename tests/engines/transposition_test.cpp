@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <tuple>
@@ -79,18 +80,29 @@ class_key key_of(int n, int middle, const index_set& set) {
       images.emplace_back(middle < 0 ? -1 : (mirror != 0 ? n - 1 - middle : middle), s);
     }
   }
+  // Even n, or the middle in the centre column: the h indices from each edge
+  // rank in the order 0, h - 1, 1, 2, ..., h - 2, most significant first.
+  std::vector<int> significance;  // significance[i]: the bit index i takes
+  if (h >= 2) {
+    significance.assign(static_cast<std::size_t>(h), 0);
+    significance[0] = h - 1;
+    significance[static_cast<std::size_t>(h - 1)] = h - 2;
+    for (int i = 1; i + 1 < h; ++i) significance[static_cast<std::size_t>(i)] = h - 2 - i;
+  }
   class_key least{n, ~0U, ~0U, 2};
   for (const auto& [m, s] : images) {
     if (n % 2 != 0 && m != h && m > h) continue;  // the images with the middle below h (or at it)
+    const bool ranked = h >= 2 && (n % 2 == 0 || m == h);
+    const auto bit_of = [&](int i) { return ranked ? significance[static_cast<std::size_t>(i)] : i; };
     std::uint32_t p = 0, q = 0;
     int bit = 0;
     for (int i = 0; i < h; ++i) {
       if (n % 2 != 0 && m != h && i == m) continue;  // P without the middle's index
-      if (s[static_cast<std::size_t>(i)]) p |= 1U << bit;
+      if (s[static_cast<std::size_t>(i)]) p |= 1U << bit_of(bit);
       ++bit;
     }
     for (int i = 0; i < h; ++i) {
-      if (s[static_cast<std::size_t>(n - 1 - i)]) q |= 1U << i;
+      if (s[static_cast<std::size_t>(n - 1 - i)]) q |= 1U << bit_of(i);
     }
     const int beta = n % 2 != 0 && s[static_cast<std::size_t>(h)] ? 1 : 0;
     least = std::min(least, class_key{middle < 0 ? 0 : -std::min(m, n - 1 - m), p, q, beta});
@@ -145,6 +157,27 @@ TEST(TranspositionKeyTest, IsTheLeastImageAndTheSameForTheWholeClass) {
         EXPECT_LE(k.first, k.second);
         EXPECT_LE(k.second, all & ~k.first);
       }
+    }
+  }
+}
+
+// The joins walk the row sets in ranked order and read the tables at their
+// unranked sets: a wrong inverse would join the wrong placements.
+TEST(TranspositionKeyTest, RankRowsPermutesTheBitsAndUnrankRowsUndoesIt) {
+  for (int h = 2; h <= 14; ++h) {
+    const std::uint32_t all = detail::low_bits(h);
+    std::uint32_t images = 0;
+    for (int d = 0; d < h; ++d) {
+      const std::uint32_t image = detail::rank_rows(1U << d, h);
+      EXPECT_EQ(std::popcount(image), 1);
+      images |= image;
+    }
+    EXPECT_EQ(images, all);
+    EXPECT_EQ(detail::rank_rows(1U, h), 1U << (h - 1));             // the edge most significant
+    EXPECT_EQ(detail::rank_rows(1U << (h - 1), h), 1U << (h - 2));  // then the centre
+    for (std::uint32_t x = 0; x <= all; ++x) {
+      EXPECT_EQ(detail::unrank_rows(detail::rank_rows(x, h), h), x);
+      EXPECT_EQ(detail::rank_rows(all & ~x, h), all & ~detail::rank_rows(x, h));
     }
   }
 }

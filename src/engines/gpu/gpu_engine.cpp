@@ -54,7 +54,7 @@ class gpu_plan final : public class_plan {
 
   // The quadrant engine's share of each class, but sliced by north row set.
   void add_to_fingerprint(fnv1a& hash, const std::atomic<bool>* cancel) const override {
-    add_tasks_to_fingerprint(hash, cancel, "gpu: transposition share, slices by north row set");
+    add_tasks_to_fingerprint(hash, cancel, "gpu: transposition share (ranked rows), slices by north row set");
   }
 
   std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,

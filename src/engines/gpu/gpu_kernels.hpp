@@ -94,7 +94,15 @@ NQUEENS_HD inline std::uint32_t squeeze(std::uint32_t bits, std::uint32_t at) {
   return below | static_cast<std::uint32_t>((std::uint64_t{bits} >> (at + 1)) << at);
 }
 
-/// Whether the row window keeps a group's west row set: min(X, ~X) >= c.
+/// A row set as the row window ranks it (transposition.hpp's rank_rows):
+/// bit 0 to h - 1, bit h - 1 to h - 2, bits 1..h-2 reversed below them.
+NQUEENS_HD inline std::uint32_t rank_row_set(std::uint32_t bits, std::uint32_t h) {
+  std::uint32_t inner = 0;
+  for (std::uint32_t d = 1; d + 1 < h; ++d) inner |= ((bits >> d) & 1U) << (h - 2 - d);
+  return ((bits & 1U) << (h - 1)) | (((bits >> (h - 1)) & 1U) << (h - 2)) | inner;
+}
+
+/// Whether the row window keeps a group's west row set (ranked): min(X, ~X) >= c.
 NQUEENS_HD inline bool in_window(const transposition_rule& r, std::uint32_t rows) {
   return r.kind != transposition_rule::row_window || (rows >= r.c && rows <= r.c_bar);
 }
@@ -201,7 +209,7 @@ struct join_kernel {
   /// every reservation of a group).
   static constexpr std::uint32_t batch = 8;
   struct shared {
-    // The block's row set and its quarters' placements, found once (thread 0).
+    // The block's row set (as the filter reads it) and its quarters' placements, found once (thread 0).
     std::uint32_t group, rows, west_begin, west_end, east_begin, east_end;
     std::uint64_t kept[batch][block_threads];  // each thread's own column of kept halves
   };
@@ -266,9 +274,11 @@ struct join_kernel {
     const std::uint32_t rank = group == 0 ? item : item - job.row_sets[0];
     const std::uint32_t rows = nth_subset(rank, job.h, job.west_queens[group]);
     sh.group = static_cast<std::uint32_t>(group);
-    sh.rows = rows;
+    // The filter reads the row window's sets ranked, the tables by rows.
+    sh.rows =
+        job.rule.kind == transposition_rule::row_window ? rank_row_set(rows, static_cast<std::uint32_t>(job.h)) : rows;
     sh.west_begin = sh.west_end = sh.east_begin = sh.east_end = 0;
-    if ((group == 0 && rank % job.slices != job.slice) || !in_window(job.rule, rows)) return;
+    if ((group == 0 && rank % job.slices != job.slice) || !in_window(job.rule, sh.rows)) return;
     const std::uint32_t all_rows = low_mask(static_cast<std::uint32_t>(job.h));
     const std::uint64_t west_key = (std::uint64_t{job.columns[group] & all_rows} << job.h) | rows;
     const std::uint64_t east_key = (std::uint64_t{job.columns[group] >> job.h} << job.h) | (all_rows & ~rows);

@@ -43,9 +43,11 @@ class quadrant_plan final : public class_plan {
 
   void add_to_fingerprint(fnv1a& hash, const std::atomic<bool>* cancel) const override {
     // A subproblem's count is its class's share under the transposition
-    // filter (transposition.hpp), not every solution of its class: a journal
-    // of the earlier plans must not mix with it.
-    add_tasks_to_fingerprint(hash, cancel, transposition_filtered(board_size()) ? "transposition filter" : "");
+    // filter's order (transposition.hpp), not every solution of its class:
+    // a journal of the earlier plans (no filter, or rows in plain order)
+    // must not mix with it.
+    add_tasks_to_fingerprint(hash, cancel,
+                             transposition_filtered(board_size()) ? "transposition filter, ranked rows" : "");
   }
 
   std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,
