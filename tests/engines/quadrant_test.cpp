@@ -181,22 +181,23 @@ TEST(ColumnClassesTest, LargeBoardsAreRankedInOrder) {
 
 // Fingerprints pinned, so that a change of plan is a decision: a journal,
 // shard or MPI rank of another plan is refused. The earlier plans hashed as
-// in the comments: the filter with its row sets in plain order (centre most
+// in the comments: the filter with its joins in ranked order (the same
+// shares, other slices), with its row sets in plain order (centre most
 // significant), then before the transposition filter (transposition.hpp),
 // whose subproblems counted every solution of their class (those were the
 // list plan's of commit 586ada2, kept by the ranked plan); their journals
 // are refused, never mixed in.
 TEST(QuadrantPlanTest, FingerprintsArePinned) {
   EXPECT_EQ(format_fingerprint(plan(12, {.kind = engine::quadrant}).fingerprint()),
-            "9fc4c30916e22367");  // 36d9edb8762261c1, 8977d226e0952f00
+            "27827b46ddc960d7");  // 9fc4c30916e22367, 36d9edb8762261c1, 8977d226e0952f00
   EXPECT_EQ(format_fingerprint(plan(15, {.kind = engine::quadrant}).fingerprint()),
-            "0fe4f24eb400e962");  // 4a6b33ac2502eaa6, 20c40541364c031b
+            "b39f16a3050c710c");  // 0fe4f24eb400e962, 4a6b33ac2502eaa6, 20c40541364c031b
   EXPECT_EQ(format_fingerprint(plan(15, {.kind = engine::quadrant, .split_depth = 3}).fingerprint()),
-            "d6fba249cfb4ce21");  // da7c90c052229327, bab39240034b15e2
+            "e8f6d923969e8bfd");  // d6fba249cfb4ce21, da7c90c052229327, bab39240034b15e2
   EXPECT_EQ(format_fingerprint(plan(16, {.kind = engine::quadrant}).fingerprint()),
-            "1828e9ba873d74d3");  // 90791f57b052ff67, b2f6ccd512fc6658
+            "9b1caf392be6a27d");  // 1828e9ba873d74d3, 90791f57b052ff67, b2f6ccd512fc6658
   EXPECT_EQ(format_fingerprint(plan(21, {.kind = engine::quadrant}).fingerprint()),
-            "94c3fbdcc8a34f8d");  // 66009fabad711551, f9fcc7e27f41ae7c
+            "243271c00e9a6a2b");  // 94c3fbdcc8a34f8d, 66009fabad711551, f9fcc7e27f41ae7c
 }
 
 TEST(QuadrantPlanTest, SlicesMultiplyTheSubproblemsAndChangeTheFingerprint) {

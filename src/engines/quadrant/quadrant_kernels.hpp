@@ -30,11 +30,24 @@ struct quadrant_task {
 };
 
 /// A run of a group's halves that share their west row set: the halves
-/// before `end` and from the previous run's end. A group's runs come in
-/// increasing order of `rows` (the order of the joins).
+/// before `end` and from the previous run's end. A group's runs come in the
+/// order of its joins (increasing row sets); under the transposition
+/// filter's row window `rows` holds the set ranked (rank_rows), and the
+/// ties counted apart first put the runs in its order (run_sorter).
 struct row_run {
   std::uint32_t rows = 0;
   std::size_t end = 0;
+};
+
+/// Room to put a group's runs in increasing order of `rows`, the halves
+/// moving with them.
+struct run_sorter {
+  struct placed {
+    std::uint32_t rows;
+    std::size_t begin, end;
+  };
+  std::vector<placed> runs;
+  std::vector<std::uint64_t> halves;
 };
 
 /// Odd n: the quarter placements a group's joins skip, and the buffers that
@@ -64,6 +77,7 @@ struct quadrant_scratch {
   quarter_skip north_skip, south_skip;  // odd n
   std::vector<std::uint64_t> north, south;
   std::vector<row_run> north_runs, south_runs;  // the groups by west row set (transposition.inc)
+  run_sorter sorter;
   // A subproblem's quarters, when the run keeps no tables: the north's, then
   // the south's (both at once when counted in slices).
   quarter_list west, east, south_west, south_east;

@@ -122,11 +122,12 @@ memory_parts quadrant_memory_parts(int n) noexcept {
   m.lists_per_thread = m.compact_lists_per_thread + 4 * 32.0 * largest;
   // Per thread: the two groups of one subproblem (grown with join slack),
   // the pair counter's sorted and bit-sliced copies of the south group and
-  // its per-north entries: about 120 bytes per half board of the largest
+  // its per-north entries, and room to reorder a group's runs (run_sorter):
+  // about 128 bytes per half board of the largest
   // group, which is about 3 times the average (measured 2.7 at n = 18).
   const double sets = static_cast<double>(binomial(n, h));
   m.largest_group = 3.0 * half_placements(n) / sets;
-  m.groups_per_thread = 120.0 * m.largest_group + 1e6;
+  m.groups_per_thread = 128.0 * m.largest_group + 1e6;
   // Odd n: the joins' copies of one row set's placements of each quarter, less
   // those they skip (quarter_skip).
   if (n % 2 != 0) m.groups_per_thread += 2 * 12.0 * largest_row_set_group(h, n - h);
@@ -165,7 +166,7 @@ quadrant_layout quadrant_layout_for(int n, int threads, std::uint64_t max_memory
   layout.bytes = with_margin(m.plan + t * (m.lists_per_thread + m.groups_per_thread));
   if (layout.bytes <= max_memory && m.largest_group < pair_counter_limit) return layout;
   // Slices, with compact lists: each thread's groups get what is left, at
-  // 120 bytes per half board of a group (see quadrant_memory_parts); at
+  // 128 bytes per half board of a group (see quadrant_memory_parts); at
   // least one row set's placements of a quarter, so that a slice can always
   // take one more outer placement's joins.
   layout.compact_lists = true;
@@ -174,9 +175,9 @@ quadrant_layout quadrant_layout_for(int n, int threads, std::uint64_t max_memory
   const double left = (static_cast<double>(max_memory) - 8.0 * 1024 * 1024) / 1.1 - fixed;
   const double fewest = largest_row_set_group(n / 2, n - n / 2) + 4096;
   const double halves =
-      std::clamp(std::floor((left / t - small_buffers) / 120.0), fewest, static_cast<double>(pair_counter_limit));
+      std::clamp(std::floor((left / t - small_buffers) / 128.0), fewest, static_cast<double>(pair_counter_limit));
   layout.max_group = static_cast<std::size_t>(halves);
-  layout.bytes = with_margin(fixed + t * (120.0 * halves + small_buffers));
+  layout.bytes = with_margin(fixed + t * (128.0 * halves + small_buffers));
   return layout;
 }
 

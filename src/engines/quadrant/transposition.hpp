@@ -74,11 +74,18 @@ static_assert(squeeze_bit(0b10110, 2) == 0b1010 && squeeze_bit(0b1, 0) == 0);
 /// The h low bits of `bits` in reverse order (bit j to bit h - 1 - j).
 /// Precondition: 0 <= h <= 32 and bits < 2^h.
 constexpr std::uint32_t reverse_low_bits(std::uint32_t bits, int h) noexcept {
-  std::uint32_t out = 0;
-  for (int j = 0; j < h; ++j) out |= ((bits >> j) & 1U) << (h - 1 - j);
-  return out;
+  // All 32 bits reversed by swapping halves, then shifted down: no loop,
+  // since the joins rank each row set they visit (a loop here cost Q(18)
+  // about 3%).
+  bits = ((bits >> 1) & 0x55555555U) | ((bits & 0x55555555U) << 1);
+  bits = ((bits >> 2) & 0x33333333U) | ((bits & 0x33333333U) << 2);
+  bits = ((bits >> 4) & 0x0F0F0F0FU) | ((bits & 0x0F0F0F0FU) << 4);
+  bits = ((bits >> 8) & 0x00FF00FFU) | ((bits & 0x00FF00FFU) << 8);
+  bits = (bits >> 16) | (bits << 16);
+  return h == 0 ? 0 : bits >> (32 - h);
 }
 static_assert(reverse_low_bits(0b0011, 4) == 0b1100 && reverse_low_bits(0b0100, 3) == 0b0001);
+static_assert(reverse_low_bits(0, 0) == 0 && reverse_low_bits(1, 1) == 1 && reverse_low_bits(1, 32) == 0x80000000U);
 
 /// An h-bit set (bit d: the index d from the nearest edge) as the filter
 /// ranks it: the edge index most significant, then the centre's (h - 1),
@@ -99,15 +106,10 @@ constexpr std::uint32_t rank_rows(std::uint32_t bits, int h) noexcept {
   return ((bits & 1U) << (h - 1)) | (((bits >> (h - 1)) & 1U) << (h - 2)) | inner;
 }
 
-/// The set rank_rows maps to `ranked`.
-constexpr std::uint32_t unrank_rows(std::uint32_t ranked, int h) noexcept {
-  const std::uint32_t inner = reverse_low_bits(ranked & low_bits(h - 2), h - 2);
-  return ((ranked >> (h - 1)) & 1U) | (((ranked >> (h - 2)) & 1U) << (h - 1)) | (inner << 1);
-}
 // Edge (bit 0) first, centre (bit 5) second, then bits 1..4 in turn.
 static_assert(rank_rows(0b000001, 6) == 0b100000 && rank_rows(0b100000, 6) == 0b010000);
 static_assert(rank_rows(0b000010, 6) == 0b001000 && rank_rows(0b010000, 6) == 0b000001);
-static_assert(unrank_rows(rank_rows(0b101101, 6), 6) == 0b101101 && rank_rows(0b10, 2) == 0b01);
+static_assert(rank_rows(0b101101, 6) == 0b110110 && rank_rows(0b10, 2) == 0b01);
 
 /// The class of the pair (p, q) of h-bit sets: the least of its four images.
 constexpr transposition_key transposition_key_of_pair(std::uint32_t p, std::uint32_t q, int h) noexcept {
