@@ -46,9 +46,10 @@ class quadrant_plan final : public class_plan {
     // filter's order (transposition.hpp), not every solution of its class:
     // a journal of the earlier plans (no filter, or rows in plain order)
     // must not mix with it.
-    add_tasks_to_fingerprint(
-        hash, cancel,
-        transposition_filtered(board_size()) ? "transposition filter, ranked rows, slices in table order" : "");
+    add_tasks_to_fingerprint(hash, cancel,
+                             transposition_filtered(board_size())
+                                 ? "transposition filter, ranked rows, slices in table order before the partition"
+                                 : "");
   }
 
   std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,

@@ -33,7 +33,9 @@ struct quadrant_task {
 /// before `end` and from the previous run's end. A group's runs come in the
 /// order of its joins (increasing row sets); under the transposition
 /// filter's row window `rows` holds the set ranked (rank_rows), and the
-/// ties counted apart first put the runs in its order (run_sorter).
+/// ties counted apart first put the runs in its order (run_sorter); the
+/// group holding an odd board's middle column is partitioned into its own
+/// three runs (partition_by_column_h).
 struct row_run {
   std::uint32_t rows = 0;
   std::size_t end = 0;

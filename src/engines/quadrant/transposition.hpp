@@ -131,7 +131,10 @@ constexpr transposition_key transposition_key_of(std::uint32_t set, int n, int m
   const int h = n / 2;
   const std::uint32_t low = set & low_bits(h);
   const std::uint32_t high = reverse_low_bits(set >> (n - h), h);  // indices above h, mirrored
-  if (n % 2 == 0 || middle == h) return transposition_key_of_pair(rank_rows(low, h), rank_rows(high, h), h);
+  if (n % 2 == 0 || middle == h) {
+    if (h < 2) return transposition_key_of_pair(low, high, h);  // one bit: nothing to rank
+    return transposition_key_of_pair(rank_rows(low, h), rank_rows(high, h), h);
+  }
   // The image with the middle below h, and its flip.
   const int at = middle < h ? middle : n - 1 - middle;
   const std::uint32_t p = squeeze_bit(middle < h ? low : high, at), q = middle < h ? high : low;
