@@ -270,6 +270,26 @@ TEST_P(DisjointPairsTest, MatchesBruteForceOnLargeGroupsSplitByTheirKeyBits) {
   }
 }
 
+TEST_P(DisjointPairsTest, CountsTheSameWhicheverListIsLarger) {
+  // The smaller list is walked and the larger blocked, whichever argument
+  // it is: both orders, with the larger list on either side, against brute force.
+  std::mt19937_64 random(2);
+  detail::pair_scratch scratch;
+  for (int trial = 0; trial < 4; ++trial) {
+    const auto mask = [&] { return random() & random() & 0xFFFFFFFFFFULL; };
+    std::vector<std::uint64_t> small(300 + random() % 300), large(5000 + random() % 3000);
+    for (auto& x : small) x = mask();
+    for (auto& y : large) y = mask();
+    const std::uint64_t expected = brute_force_disjoint_pairs(small, large);
+    ASSERT_GT(expected, 0u);
+    ASSERT_EQ(count_pairs(small, large, scratch), expected) << "trial " << trial;
+    ASSERT_EQ(count_pairs(large, small, scratch), expected) << "trial " << trial;
+    // The walked list's per-mask entries are sized by the smaller list.
+    EXPECT_EQ(scratch.entries.size() % small.size(), 0u);
+    EXPECT_LT(scratch.entries.size(), large.size());
+  }
+}
+
 TEST_P(DisjointPairsTest, MatchesBruteForceWhereThePartitionTreeIsDeep) {
   // Tens of thousands of masks on each side key a tree of 6 bits;
   // bits set with unequal frequencies (as a half board's middle diagonals

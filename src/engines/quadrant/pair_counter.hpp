@@ -20,6 +20,7 @@ struct alignas(64) block_bits {
 
 /// Reusable buffers of count_disjoint_pairs: keep one per thread, and the
 /// count allocates nothing once they have grown to the largest lists seen.
+/// Here `north` is the list the count walks and `south` the one it blocks.
 struct pair_scratch {
   /// A key bit more doubles the tree's classes; one is added while a class
   /// would still hold this many masks of the smaller list on average (tests
@@ -38,10 +39,11 @@ struct pair_scratch {
 };
 
 /// Number of pairs (a, b), a in `north`, b in `south`, with a & b == 0; any
-/// masks, in any order, counted with the kernels of `kernels`. `north` must
-/// hold fewer than 2^32 masks and `south` fewer than 2^31 (its blocks are
-/// padded): offsets into them are 32-bit to halve the scratch memory (larger
-/// lists throw std::length_error).
+/// masks, in any order, counted with the kernels of `kernels`; the smaller
+/// list is walked mask by mask and the larger cut into blocks, whichever is
+/// `north`. The smaller must hold fewer than 2^32 masks and the larger fewer
+/// than 2^31 (its blocks are padded): offsets into them are 32-bit to halve
+/// the scratch memory (larger lists throw std::length_error).
 /// Precondition: cpu_supports(kernels).
 std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
                                    pair_scratch& scratch, isa kernels);
