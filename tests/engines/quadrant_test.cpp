@@ -181,7 +181,8 @@ TEST(ColumnClassesTest, LargeBoardsAreRankedInOrder) {
 
 // Fingerprints pinned, so that a change of plan is a decision: a journal,
 // shard or MPI rank of another plan is refused. The earlier plans hashed as
-// in the comments: the odd boards' slices taken after the partition by the
+// in the comments: the quarters walked row by row (another order within a
+// group, so other slices), the odd boards' slices taken after the partition by the
 // middle column, the filter with its joins in ranked order (the same
 // shares, other slices), with its row sets in plain order (centre most
 // significant), then before the transposition filter (transposition.hpp),
@@ -189,16 +190,21 @@ TEST(ColumnClassesTest, LargeBoardsAreRankedInOrder) {
 // list plan's of commit 586ada2, kept by the ranked plan); their journals
 // are refused, never mixed in.
 TEST(QuadrantPlanTest, FingerprintsArePinned) {
-  EXPECT_EQ(format_fingerprint(plan(12, {.kind = engine::quadrant}).fingerprint()),
-            "3744aef879348787");  // 27827b46ddc960d7, 9fc4c30916e22367, 36d9edb8762261c1, 8977d226e0952f00
-  EXPECT_EQ(format_fingerprint(plan(15, {.kind = engine::quadrant}).fingerprint()),
-            "50dc41d190984166");  // b39f16a3050c710c, 0fe4f24eb400e962, 4a6b33ac2502eaa6, 20c40541364c031b
-  EXPECT_EQ(format_fingerprint(plan(15, {.kind = engine::quadrant, .split_depth = 3}).fingerprint()),
-            "33887dddbbf0dccd");  // e8f6d923969e8bfd, d6fba249cfb4ce21, da7c90c052229327, bab39240034b15e2
-  EXPECT_EQ(format_fingerprint(plan(16, {.kind = engine::quadrant}).fingerprint()),
-            "07277ec6f5403c8f");  // 9b1caf392be6a27d, 1828e9ba873d74d3, 90791f57b052ff67, b2f6ccd512fc6658
-  EXPECT_EQ(format_fingerprint(plan(21, {.kind = engine::quadrant}).fingerprint()),
-            "43d11d5cb2b58985");  // 243271c00e9a6a2b, 94c3fbdcc8a34f8d, 66009fabad711551, f9fcc7e27f41ae7c
+  EXPECT_EQ(
+      format_fingerprint(plan(12, {.kind = engine::quadrant}).fingerprint()),
+      "585208aa41d87873");  // 3744aef879348787, 27827b46ddc960d7, 9fc4c30916e22367, 36d9edb8762261c1, 8977d226e0952f00
+  EXPECT_EQ(
+      format_fingerprint(plan(15, {.kind = engine::quadrant}).fingerprint()),
+      "870ed2e4203ccd3a");  // 50dc41d190984166, b39f16a3050c710c, 0fe4f24eb400e962, 4a6b33ac2502eaa6, 20c40541364c031b
+  EXPECT_EQ(
+      format_fingerprint(plan(15, {.kind = engine::quadrant, .split_depth = 3}).fingerprint()),
+      "5d3716ac0232ba7d");  // 33887dddbbf0dccd, e8f6d923969e8bfd, d6fba249cfb4ce21, da7c90c052229327, bab39240034b15e2
+  EXPECT_EQ(
+      format_fingerprint(plan(16, {.kind = engine::quadrant}).fingerprint()),
+      "85a8a54159fd4ee3");  // 07277ec6f5403c8f, 9b1caf392be6a27d, 1828e9ba873d74d3, 90791f57b052ff67, b2f6ccd512fc6658
+  EXPECT_EQ(
+      format_fingerprint(plan(21, {.kind = engine::quadrant}).fingerprint()),
+      "650b508bb02eeed5");  // 43d11d5cb2b58985, 243271c00e9a6a2b, 94c3fbdcc8a34f8d, 66009fabad711551, f9fcc7e27f41ae7c
 }
 
 TEST(QuadrantPlanTest, SlicesMultiplyTheSubproblemsAndChangeTheFingerprint) {

@@ -43,12 +43,15 @@ class quadrant_plan final : public class_plan {
 
   void add_to_fingerprint(fnv1a& hash, const std::atomic<bool>* cancel) const override {
     // A subproblem's count is its class's share under the transposition
-    // filter's order (transposition.hpp), not every solution of its class:
-    // a journal of the earlier plans (no filter, or rows in plain order)
-    // must not mix with it.
+    // filter's order (transposition.hpp), not every solution of its class,
+    // and a slice's is that of a range of its group, whose order follows the
+    // quarters' (walked column by column): a journal of the earlier plans (no
+    // filter, rows in plain order, quarters walked row by row) must not mix
+    // with it.
     add_tasks_to_fingerprint(hash, cancel,
                              transposition_filtered(board_size())
-                                 ? "transposition filter, ranked rows, slices in table order before the partition"
+                                 ? "transposition filter, ranked rows, slices in table order before the partition, "
+                                   "quarters by column"
                                  : "");
   }
 

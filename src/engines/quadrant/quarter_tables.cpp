@@ -47,45 +47,65 @@ std::uint64_t crossing(int n, int h, int row, int column) noexcept {
   return bits;
 }
 
-// The one search over a quarter's rows, each row empty or holding a queen on
-// an allowed column: leaf(rows, columns, mask, signature) for each placement
-// that uses at least `queens` columns. The whole tables allow every column
-// and want none (every placement, once); a subproblem's lists allow the
-// columns of its set and want them all (sharing every prefix among the row
-// sets, unlike a search per row set, which took 5x longer). A build that
-// takes minutes (n = 28) looks at `cancel` (null for the lists) on row 3:
-// often enough to stop within a fraction of a second, rarely enough to cost
-// nothing; it then throws run_cancelled.
+// The one search over a quarter, column by column from its highest column
+// down, each column empty or holding a queen on a free row:
+// leaf(rows, columns, mask, signature) for each placement whose columns hold
+// every column of `required` and no column outside `allowed`. The whole
+// tables allow every column and require none (every placement, once); a
+// subproblem's lists allow and require the columns of its set (sharing every
+// prefix among the row sets). Deciding the highest column first, an empty
+// column before a queen, gives the placements in increasing order of their
+// column sets, so the tables, keyed by column set first, are written front
+// to back: a walk row by row wrote them at random, 80% of their build time
+// at n = 20. A placement's rows are a column set's own business: within one
+// (columns, rows) group the tables and the lists hold the same order. A build
+// that takes minutes (n = 28) looks at `cancel` (null for the lists) three
+// columns down: often enough to stop within a fraction of a second, rarely
+// enough to cost nothing; it then throws run_cancelled.
 template <typename Leaf>
 struct quarter_walker {
-  int n, h, first_column, queens;
-  std::uint32_t full, allowed;  // the quarter's columns; those a queen may take
+  int n, h, first_column, width;
+  std::uint32_t all_rows, allowed, required;
   const std::atomic<bool>* cancel;
   Leaf& leaf;
-  void walk(int row, std::uint32_t rows, int placed, std::uint32_t used, std::uint32_t left, std::uint32_t right,
-            std::uint64_t mask, std::uint32_t sig) {
-    if (h - row < queens - placed) return;  // too few rows left for the set
-    if (cancel != nullptr && row == std::min(h, 3) && cancel->load(std::memory_order_relaxed)) throw run_cancelled();
-    if (row == h) {
-      leaf(rows, used, mask, sig);
+  // Column `column` (of the quarter) and those below it are open; `up` and
+  // `down` are the rows its diagonals attack in this column; `free_rows` and
+  // `still_required` count the rows without a queen and the required
+  // columns without one.
+  void walk(int column, std::uint32_t columns, std::uint32_t rows, std::uint32_t up, std::uint32_t down,
+            std::uint64_t mask, std::uint32_t sig, int free_rows, int still_required) {
+    if (cancel != nullptr && column == width - 1 - std::min(width, 3) && cancel->load(std::memory_order_relaxed)) {
+      throw run_cancelled();
+    }
+    if (column < 0) {
+      leaf(rows, columns, mask, sig);
       return;
     }
-    walk(row + 1, rows, placed, used, (left << 1) & full, right >> 1, mask, sig);  // no queen on this row
-    for (std::uint32_t free = allowed & ~(used | left | right); free != 0; free = clear_lowest_bit(free)) {
-      const std::uint32_t bit = lowest_bit(free);
-      const int column = first_column + column_of(bit);
-      walk(row + 1, rows | (std::uint32_t{1} << row), placed + 1, used | bit, ((left | bit) << 1) & full,
-           (right | bit) >> 1, mask | crossing(n, h, row, column), sig | signature(h, row, column));
+    if (free_rows < still_required) return;  // too few rows left for the required columns
+    const std::uint32_t bit = std::uint32_t{1} << column;
+    if ((required & bit) == 0) {
+      walk(column - 1, columns, rows, (up << 1) & all_rows, down >> 1, mask, sig, free_rows, still_required);
+    }
+    if ((allowed & bit) == 0) return;
+    const int board_column = first_column + column;
+    const int required_after = still_required - ((required & bit) != 0 ? 1 : 0);
+    for (std::uint32_t open = all_rows & ~(rows | up | down); open != 0; open = clear_lowest_bit(open)) {
+      const std::uint32_t row_bit = lowest_bit(open);
+      const int row = std::countr_zero(row_bit);
+      walk(column - 1, columns | bit, rows | row_bit, ((up | row_bit) << 1) & all_rows, (down | row_bit) >> 1,
+           mask | crossing(n, h, row, board_column), sig | signature(h, row, board_column), free_rows - 1,
+           required_after);
     }
   }
 };
 
-// Every placement on the quarter (the whole tables).
+// Every placement on the quarter (the whole tables), in increasing order of
+// their column sets.
 template <typename Leaf>
 void enumerate_quarter(int n, int h, int first_column, int width, const std::atomic<bool>* cancel, Leaf&& leaf) {
-  const std::uint32_t full = low_bits(width);
-  quarter_walker<std::remove_reference_t<Leaf>>{n, h, first_column, 0, full, full, cancel, leaf}.walk(0, 0, 0, 0, 0, 0,
-                                                                                                      0, 0);
+  quarter_walker<std::remove_reference_t<Leaf>>{n, h,      first_column, width, low_bits(h), low_bits(width),
+                                                0, cancel, leaf}
+      .walk(width - 1, 0, 0, 0, 0, 0, 0, h, 0);
 }
 
 }  // namespace
@@ -146,8 +166,8 @@ quarter_view quarter_list::build(int n, int first_column, int width, std::uint32
   built_ = key;
   const auto search = [&](auto&& leaf) {
     quarter_walker<std::remove_reference_t<decltype(leaf)>>{
-        n, h, first_column, std::popcount(columns), full, columns & full, nullptr, leaf}
-        .walk(0, 0, 0, 0, 0, 0, 0, 0);
+        n, h, first_column, width, low_bits(h), columns & full, columns & full, nullptr, leaf}
+        .walk(width - 1, 0, 0, 0, 0, 0, 0, h, std::popcount(columns & full));
   };
   offsets_.assign((std::size_t{1} << h) + 1, 0);
   if (compact) {
