@@ -181,7 +181,8 @@ TEST(ColumnClassesTest, LargeBoardsAreRankedInOrder) {
 
 // Fingerprints pinned, so that a change of plan is a decision: a journal,
 // shard or MPI rank of another plan is refused. The earlier plans hashed as
-// in the comments: the quarters walked row by row (another order within a
+// in the comments: slices as index ranges of the group (where there are
+// slices: n = 12, and 15 in 3), the quarters walked row by row (another order within a
 // group, so other slices), the odd boards' slices taken after the partition by the
 // middle column, the filter with its joins in ranked order (the same
 // shares, other slices), with its row sets in plain order (centre most
@@ -190,15 +191,15 @@ TEST(ColumnClassesTest, LargeBoardsAreRankedInOrder) {
 // list plan's of commit 586ada2, kept by the ranked plan); their journals
 // are refused, never mixed in.
 TEST(QuadrantPlanTest, FingerprintsArePinned) {
-  EXPECT_EQ(
-      format_fingerprint(plan(12, {.kind = engine::quadrant}).fingerprint()),
-      "585208aa41d87873");  // 3744aef879348787, 27827b46ddc960d7, 9fc4c30916e22367, 36d9edb8762261c1, 8977d226e0952f00
+  EXPECT_EQ(format_fingerprint(plan(12, {.kind = engine::quadrant}).fingerprint()),
+            "aaf834a94c0968be");  // 585208aa41d87873, 3744aef879348787, 27827b46ddc960d7, 9fc4c30916e22367,
+                                  // 36d9edb8762261c1, 8977d226e0952f00
   EXPECT_EQ(
       format_fingerprint(plan(15, {.kind = engine::quadrant}).fingerprint()),
       "870ed2e4203ccd3a");  // 50dc41d190984166, b39f16a3050c710c, 0fe4f24eb400e962, 4a6b33ac2502eaa6, 20c40541364c031b
-  EXPECT_EQ(
-      format_fingerprint(plan(15, {.kind = engine::quadrant, .split_depth = 3}).fingerprint()),
-      "5d3716ac0232ba7d");  // 33887dddbbf0dccd, e8f6d923969e8bfd, d6fba249cfb4ce21, da7c90c052229327, bab39240034b15e2
+  EXPECT_EQ(format_fingerprint(plan(15, {.kind = engine::quadrant, .split_depth = 3}).fingerprint()),
+            "a0e556539c476c78");  // 5d3716ac0232ba7d, 33887dddbbf0dccd, e8f6d923969e8bfd, d6fba249cfb4ce21,
+                                  // da7c90c052229327, bab39240034b15e2
   EXPECT_EQ(
       format_fingerprint(plan(16, {.kind = engine::quadrant}).fingerprint()),
       "85a8a54159fd4ee3");  // 07277ec6f5403c8f, 9b1caf392be6a27d, 1828e9ba873d74d3, 90791f57b052ff67, b2f6ccd512fc6658
@@ -214,6 +215,24 @@ TEST(QuadrantPlanTest, SlicesMultiplyTheSubproblemsAndChangeTheFingerprint) {
   EXPECT_NE(one.fingerprint(), three.fingerprint());
   EXPECT_EQ(one.fingerprint(), plan(12, {.kind = engine::quadrant, .split_depth = 1}).fingerprint());
   EXPECT_THROW(plan(detail::max_quadrant_board_size + 1, {.kind = engine::quadrant}), std::invalid_argument);
+}
+
+// From n = 28 an automatic plan gives each class slots to fill by its size,
+// and reports them as its split depth, which makes the same plan again (a
+// shard file or journal names the depth, not how it was chosen); below, a
+// class takes every slice.
+TEST(QuadrantPlanTest, SlicesBySizeFromTwentyEight) {
+  const int n = detail::slices_by_size_from;
+  const plan automatic(n, {.kind = engine::quadrant});
+  const plan one(n, {.kind = engine::quadrant, .split_depth = 1});
+  EXPECT_EQ(automatic.split_depth(), detail::slots_by_size);
+  EXPECT_EQ(automatic.engine_subproblems(), std::size_t{detail::slots_by_size} * one.engine_subproblems());
+  EXPECT_TRUE(detail::quadrant_slicing_of(*detail::plan_access::engine(automatic)).by_size());
+  EXPECT_EQ(automatic.fingerprint(),
+            plan(n, {.kind = engine::quadrant, .split_depth = automatic.split_depth()}).fingerprint());
+  EXPECT_NE(automatic.fingerprint(), one.fingerprint());
+  const plan below(n - 2, {.kind = engine::quadrant, .split_depth = 3});
+  EXPECT_FALSE(detail::quadrant_slicing_of(*detail::plan_access::engine(below)).by_size());
 }
 
 std::uint64_t brute_force_disjoint_pairs(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
@@ -390,8 +409,10 @@ TEST(QuadrantKernelTest, EveryVariantSolvesLikeThePortableOne) {
         if (!v.cpu_runs()) continue;
         std::uint64_t total = 0;
         for (const detail::quadrant_task& t : tasks) {
-          const std::uint64_t got = v.quadrant->solve(source, t, p.split_depth(), scratch);
-          ASSERT_EQ(got, detail::implementations()[0].quadrant->solve(source, t, p.split_depth(), scratch))
+          const std::uint64_t got =
+              v.quadrant->solve(source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
+          ASSERT_EQ(got, detail::implementations()[0].quadrant->solve(
+                             source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch))
               << v.name << ", n = " << n << ", north " << t.north << ", tables " << source.has_tables();
           total += got;
         }
@@ -414,13 +435,55 @@ TEST(QuadrantKernelTest, SlicedGroupsCountLikeWholeOnes) {
       const detail::quarter_source sliced(n, nullptr, max_group, max_group == 1000);  // compact lists too
       std::uint64_t total = 0;
       for (const detail::quadrant_task& t : tasks) {
-        const std::uint64_t got = k.solve(sliced, t, p.split_depth(), scratch);
-        ASSERT_EQ(got, k.solve(whole, t, p.split_depth(), scratch))
+        const std::uint64_t got =
+            k.solve(sliced, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
+        ASSERT_EQ(got, k.solve(whole, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch))
             << "n = " << n << ", north " << t.north << ", max group " << max_group;
         total += got;
       }
       EXPECT_EQ(total, *published_total(n)) << max_group;
     }
+  }
+}
+
+// Slices by size (class_slicing.hpp): a class's slots add up to its whole
+// count whatever share of them its size takes; with a share too large for
+// any class only the first slot counts, with one too small every slot is the
+// slice it would be with every class sliced; each slot counts the same from
+// groups built whole and built in pieces (another memory bound).
+TEST(QuadrantKernelTest, SlicesBySizeAddUpToTheWholeClass) {
+  for (const int n : {11, 12, 14}) {
+    const plan p(n, {.kind = engine::quadrant, .split_depth = 1});
+    const auto& tasks = tasks_of(p);
+    detail::quadrant_scratch scratch, pieces_scratch;
+    const detail::quadrant_kernels& k = detail::quadrant_kernels_for(active_isa());
+    const detail::quarter_source whole(n, nullptr);
+    const detail::quarter_source pieces(n, nullptr, 41);
+    constexpr int slots = 4;
+    const detail::class_slicing every{slots}, none{slots, 1e30}, all{slots, 1}, some{slots, n == 14 ? 3e4 : 3e2};
+    std::set<int> slots_counting;  // how many slots of a class count, under `some`
+    std::uint64_t total = 0;
+    for (const detail::quadrant_task& t : tasks) {
+      const std::uint64_t class_count = k.solve(whole, t, detail::class_slicing{1}, scratch);
+      std::uint64_t sum = 0;
+      int counting = 0;
+      for (std::uint8_t slot = 0; slot < slots; ++slot) {
+        detail::quadrant_task s = t;
+        s.slice = slot;
+        const std::uint64_t got = k.solve(whole, s, some, scratch);
+        ASSERT_EQ(got, k.solve(pieces, s, some, pieces_scratch)) << "n = " << n << ", north " << t.north;
+        ASSERT_EQ(k.solve(whole, s, none, scratch), slot == 0 ? class_count : 0) << "n = " << n;
+        ASSERT_EQ(k.solve(whole, s, all, scratch), k.solve(whole, s, every, scratch)) << "n = " << n;
+        sum += got;
+        counting = got != 0 ? slot + 1 : counting;
+      }
+      ASSERT_EQ(sum, class_count) << "n = " << n << ", north " << t.north;
+      slots_counting.insert(counting);
+      total += sum;
+    }
+    EXPECT_EQ(total, *published_total(n));
+    EXPECT_TRUE(slots_counting.contains(1)) << "n = " << n << ": some class should take one slot";
+    EXPECT_TRUE(slots_counting.contains(slots)) << "n = " << n << ": some class should take every slot";
   }
 }
 

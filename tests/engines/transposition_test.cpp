@@ -209,7 +209,8 @@ TEST(TranspositionTest, EverySubproblemCountsItsClassShare) {
           std::map<north_class, std::uint64_t> weights;
           for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
             const detail::quadrant_task t = detail::quadrant_task_of(engine_plan, i);
-            got[{t.north, t.middle}] += v.quadrant->solve(source, t, p.split_depth(), scratch);
+            got[{t.north, t.middle}] +=
+                v.quadrant->solve(source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
             weights[{t.north, t.middle}] = t.weight;
           }
           for (const auto& [c, count] : got) {
@@ -238,8 +239,9 @@ TEST(TranspositionTest, EachSliceCountsTheSameWholeOrInPieces) {
       const detail::quarter_source whole(n, &tables), pieces(n, nullptr, 7);
       for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
         const detail::quadrant_task t = detail::quadrant_task_of(engine_plan, i);
-        EXPECT_EQ(v.quadrant->solve(whole, t, p.split_depth(), whole_scratch),
-                  v.quadrant->solve(pieces, t, p.split_depth(), pieces_scratch))
+        EXPECT_EQ(
+            v.quadrant->solve(whole, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), whole_scratch),
+            v.quadrant->solve(pieces, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), pieces_scratch))
             << "n = " << n << ", subproblem " << i << ", " << v.name;
       }
       break;  // one kernel: the slicing is the same code for each

@@ -99,9 +99,11 @@ TEST(NoAllocationTest, TransposedBoardsSolveWithoutAllocatingInBothTieModes) {
           for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
             tasks.push_back(detail::quadrant_task_of(*detail::plan_access::engine(p), i));
           }
-          for (const detail::quadrant_task& t : tasks) v.quadrant->solve(source, t, p.split_depth(), scratch);
+          for (const detail::quadrant_task& t : tasks)
+            v.quadrant->solve(source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
           const long before = allocations.load();
-          for (const detail::quadrant_task& t : tasks) v.quadrant->solve(source, t, p.split_depth(), scratch);
+          for (const detail::quadrant_task& t : tasks)
+            v.quadrant->solve(source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
           EXPECT_EQ(allocations.load() - before, 0) << "n " << n << ", " << v.name << ", tables " << source.has_tables()
                                                     << ", ties " << static_cast<int>(ties);
         }

@@ -18,9 +18,9 @@ constexpr std::size_t max_plan_size = std::size_t{1} << 31;
 
 }  // namespace
 
-class_plan::class_plan(int n, int slices, column_classes classes)
-    : n_(n), slices_(slices), classes_(std::move(classes)) {
-  if (classes_.size() > max_plan_size / static_cast<std::size_t>(slices)) {
+class_plan::class_plan(int n, class_slicing slicing, column_classes classes)
+    : n_(n), slicing_(slicing), classes_(std::move(classes)) {
+  if (classes_.size() > max_plan_size / static_cast<std::size_t>(slicing_.slices)) {
     throw std::invalid_argument("the quadrant plan for n = " + std::to_string(n) + " would exceed " +
                                 std::to_string(max_plan_size) + " subproblems: choose fewer slices");
   }
@@ -37,7 +37,7 @@ int class_plan::slices_for(const column_classes& classes, int split_depth) noexc
 }
 
 quadrant_task class_plan::task(std::size_t index) const {
-  const auto slices = static_cast<std::size_t>(slices_);
+  const auto slices = static_cast<std::size_t>(slicing_.slices);
   const column_class c = classes_.at(index / slices);
   return {c.north, c.middle, c.weight, static_cast<std::uint8_t>(index % slices)};
 }
@@ -46,7 +46,8 @@ std::vector<quadrant_task> class_plan::tasks() const {
   std::vector<quadrant_task> tasks;
   tasks.reserve(size());
   classes_.for_each([&](const column_class& c) {
-    for (int k = 0; k < slices_; ++k) tasks.push_back({c.north, c.middle, c.weight, static_cast<std::uint8_t>(k)});
+    for (int k = 0; k < slicing_.slices; ++k)
+      tasks.push_back({c.north, c.middle, c.weight, static_cast<std::uint8_t>(k)});
   });
   return tasks;
 }
@@ -58,7 +59,7 @@ void class_plan::add_tasks_to_fingerprint(fnv1a& hash, const std::atomic<bool>* 
     // 2 * 10^8 subproblems at n = 25 with 12 slices take 9 s: a look per
     // 2^12 classes (under a millisecond) keeps a signal answered at once.
     if (classes++ % 4096 == 0) throw_if_cancelled(cancel);
-    for (int k = 0; k < slices_; ++k) {
+    for (int k = 0; k < slicing_.slices; ++k) {
       for (int r = 0; r < n_; ++r) {
         hash.add_byte(r == n_ / 2 && c.middle >= 0 ? static_cast<std::uint8_t>(c.middle) : std::uint8_t{0xFF});
       }

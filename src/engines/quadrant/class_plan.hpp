@@ -1,8 +1,8 @@
 #pragma once
 
 // A plan of quadrant tasks: one per class of north column sets (with the
-// middle queen for odd n), each in `slices` slices, in the order of
-// column_classes. The quadrant and GPU engines' plans are both this list;
+// middle queen for odd n), each in `slices` slices (class_slicing.hpp), in
+// the order of column_classes. The quadrant and GPU engines' plans are both this list;
 // they differ in what a task counts (each adds its own marker to the
 // fingerprint) and in what runs it (make_context).
 
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engines/engine.hpp"
+#include "engines/quadrant/class_slicing.hpp"
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 
@@ -21,14 +22,14 @@ namespace nqueens::detail {
 class class_plan : public engine_plan {
  public:
   /// Throws std::invalid_argument when the plan would pass 2^31 subproblems.
-  class_plan(int n, int slices, column_classes classes);
+  class_plan(int n, class_slicing slicing, column_classes classes);
 
   /// Slices per class for `split_depth` (0: automatic, enough for a few
   /// hundred tasks where there are few classes).
   static int slices_for(const column_classes& classes, int split_depth) noexcept;
 
-  std::size_t size() const noexcept override { return classes_.size() * static_cast<std::size_t>(slices_); }
-  int split_depth() const noexcept override { return slices_; }
+  std::size_t size() const noexcept override { return classes_.size() * static_cast<std::size_t>(slicing_.slices); }
+  int split_depth() const noexcept override { return slicing_.slices; }
   std::size_t bytes() const noexcept override { return classes_.bytes(); }
   // A task's cost depends on the sizes of its two groups, known only once the
   // tables are built: count every one alike.
@@ -36,6 +37,7 @@ class class_plan : public engine_plan {
   bool uniform_work() const noexcept override { return true; }
 
   int board_size() const noexcept { return n_; }
+  const class_slicing& slicing() const noexcept { return slicing_; }
   /// Task `index`. Precondition: index < size().
   quadrant_task task(std::size_t index) const;
   /// Every task in order, one pass over the classes.
@@ -49,7 +51,7 @@ class class_plan : public engine_plan {
 
  private:
   int n_;
-  int slices_;
+  class_slicing slicing_;
   column_classes classes_;
 };
 

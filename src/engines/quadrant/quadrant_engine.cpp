@@ -44,15 +44,21 @@ class quadrant_plan final : public class_plan {
   void add_to_fingerprint(fnv1a& hash, const std::atomic<bool>* cancel) const override {
     // A subproblem's count is its class's share under the transposition
     // filter's order (transposition.hpp), not every solution of its class,
-    // and a slice's is that of a range of its group, whose order follows the
-    // quarters' (walked column by column): a journal of the earlier plans (no
-    // filter, rows in plain order, quarters walked row by row) must not mix
-    // with it.
-    add_tasks_to_fingerprint(hash, cancel,
-                             transposition_filtered(board_size())
-                                 ? "transposition filter, ranked rows, slices in table order before the partition, "
-                                   "quarters by column"
-                                 : "");
+    // and a slice's is that of the halves of its group at its stride, whose
+    // order follows the quarters' (walked column by column); by size, a
+    // class takes as many slices as its bound asks: a journal of the earlier
+    // plans (no filter, rows in plain order, quarters walked row by row,
+    // slices of index ranges) must not mix with it.
+    std::string marker = transposition_filtered(board_size())
+                             ? "transposition filter, ranked rows, slices in table order before the partition, "
+                               "quarters by column"
+                             : "";
+    if (slicing().slices > 1) marker += ", slices by stride";
+    if (slicing().by_size()) {
+      marker += ", by size, bound pairs a slice " +
+                std::to_string(static_cast<unsigned long long>(slicing().pairs_per_slice));
+    }
+    add_tasks_to_fingerprint(hash, cancel, marker);
   }
 
   std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,
@@ -74,7 +80,7 @@ class quadrant_context final : public engine_context {
 
   subproblem_count solve(std::size_t index) override {
     const quadrant_task task = tasks_.empty() ? plan_.task(index) : tasks_[index];
-    return {kernels_.solve(source_, task, plan_.split_depth(), scratch_.local()), 0};
+    return {kernels_.solve(source_, task, plan_.slicing(), scratch_.local()), 0};
   }
 
  private:
@@ -94,14 +100,18 @@ std::unique_ptr<engine_context> quadrant_plan::make_context(isa kernels, int thr
 
 std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t, std::uint64_t) {  // a block table: KiB
   column_classes classes(n);
-  const int slices = class_plan::slices_for(classes, split_depth);
-  return std::make_unique<quadrant_plan>(n, slices, std::move(classes));
+  const class_slicing slicing = class_slicing_for(n, split_depth, class_plan::slices_for(classes, split_depth));
+  return std::make_unique<quadrant_plan>(n, slicing, std::move(classes));
 }
 
 }  // namespace
 
 quadrant_task quadrant_task_of(const engine_plan& p, std::size_t index) {
   return static_cast<const quadrant_plan&>(p).task(index);
+}
+
+const class_slicing& quadrant_slicing_of(const engine_plan& p) {
+  return static_cast<const quadrant_plan&>(p).slicing();
 }
 
 extern const engine_definition quadrant_engine = {

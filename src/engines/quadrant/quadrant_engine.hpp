@@ -15,5 +15,7 @@ class engine_plan;
 /// Task `index` of a quadrant plan. Precondition: `p` is the quadrant
 /// engine's plan and index < p.size().
 quadrant_task quadrant_task_of(const engine_plan& p, std::size_t index);
+/// How a quadrant plan slices its classes. Precondition: as quadrant_task_of.
+const class_slicing& quadrant_slicing_of(const engine_plan& p);
 
 }  // namespace nqueens::detail

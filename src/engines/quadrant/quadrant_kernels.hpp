@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "engines/quadrant/class_slicing.hpp"
 #include "engines/quadrant/pair_counter.hpp"
 #include "engines/quadrant/quarter_tables.hpp"
 #include "nqueens/isa.hpp"
@@ -19,7 +20,7 @@ namespace nqueens::detail {
 /// One subproblem: the solutions whose north half, rows 0..n/2-1, uses
 /// exactly the columns `north` (bit c = column c), with the middle row's
 /// queen (odd n) in column `middle`; slice `slice` of the plan's slices of
-/// those north halves; `weight` column sets stand for it under the board's
+/// those north halves (class_slicing.hpp); `weight` column sets stand for it under the board's
 /// symmetries. For n >= 4 it counts their share under the transposition
 /// filter (transposition.hpp), not all of them.
 struct quadrant_task {
@@ -88,10 +89,10 @@ struct quadrant_scratch {
 
 /// The quadrant kernels of one instruction set (quadrant_kernel.inc).
 struct quadrant_kernels {
-  /// The solutions one task stands for (weight included), of `slices`.
-  /// Allocates nothing once `scratch` has grown. Throws std::overflow_error
-  /// past 2^64.
-  std::uint64_t (*solve)(const quarter_source& quarters, const quadrant_task& task, int slices,
+  /// The solutions one task stands for (weight included), its slice of
+  /// `slicing` (0 for a slot its class leaves empty). Allocates nothing once
+  /// `scratch` has grown. Throws std::overflow_error past 2^64.
+  std::uint64_t (*solve)(const quarter_source& quarters, const quadrant_task& task, const class_slicing& slicing,
                          quadrant_scratch& scratch);
   /// Writes to out[0..count) every placement of the north half (rows 0..h-1)
   /// joined from `west` and `east`, the quarters of one column set with

@@ -1,0 +1,61 @@
+#pragma once
+
+// How a quadrant plan cuts each class of north column sets into slices.
+//
+// Slice k of s takes the north halves at positions k, k + s, k + 2s, ... of
+// the class's north group (as the joins make it, before the filter's
+// partition), every slice meeting the whole south group: so each slice holds
+// its share of every row set's run. (Index ranges did not: at n = 28 the last
+// of 2 slices took 62-64% of the time, the last of 4 38%.)
+//
+// By size (n = 28): most classes take a few minutes, a few take over
+// fifteen, and which ones is known only from their quarters. So every class
+// gets `slices` slots, and uses as many of them as its size asks:
+// ceil(bound / pairs_per_slice), bound being the product of its two groups'
+// upper bounds (every west-east pair of the row sets the joins visit, known
+// from the quarters before any join); the other slots count nothing.
+// Measured at n = 28 (AMD EPYC, one thread, 30 draws): a class took at most
+// 2.3e-15 s per bound pair (mean 1.8e2 s, the longest 1.1e3 s at a bound of
+// 5.3e17); an extra slice costs about a second (its groups built again).
+
+#include <algorithm>
+#include <cmath>
+
+namespace nqueens::detail {
+
+/// The board size from which an automatic plan slices by size, and its slots.
+inline constexpr int slices_by_size_from = 28;
+inline constexpr int slots_by_size = 4;
+/// A slice's share of the bound pairs when slicing by size: at most about
+/// 2.3e-15 s x 2e17 = 8 minutes on one thread (AMD EPYC). Of 400 random
+/// classes of n = 28, 43% take 2 or 3 slots (a bound of 5.7e17 at most), 0.56
+/// extra slices a class; 1.5e17 would cap a slice at 6 minutes for 0.87.
+inline constexpr double bound_pairs_per_slice = 2e17;
+
+struct class_slicing {
+  int slices = 1;
+  double pairs_per_slice = 0;  ///< 0: every class takes all its slices
+
+  bool by_size() const noexcept { return pairs_per_slice > 0; }
+
+  /// How many of its slices a class whose groups' bounds multiply to
+  /// `bound_pairs` takes: all of them, or (by size) enough for
+  /// pairs_per_slice each, at least one.
+  int slices_used(double bound_pairs) const noexcept {
+    if (!by_size()) return slices;
+    const double wanted = std::ceil(bound_pairs / pairs_per_slice);
+    return wanted >= slices ? slices : std::max(1, static_cast<int>(wanted));
+  }
+};
+
+/// The slicing of a quadrant plan for n: `slices` per class (class_plan::
+/// slices_for's choice for `split_depth`), every class taking all of them
+/// below slices_by_size_from; from there by size, in slots_by_size slots
+/// where the depth is automatic (0). An explicit depth gives the slots, so
+/// the depth the plan reports makes the same plan again (shards, journals).
+inline class_slicing class_slicing_for(int n, int split_depth, int slices) noexcept {
+  if (n < slices_by_size_from) return {slices, 0};
+  return {split_depth == 0 ? slots_by_size : slices, bound_pairs_per_slice};
+}
+
+}  // namespace nqueens::detail
