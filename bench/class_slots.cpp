@@ -1,0 +1,65 @@
+// Times every slice of chosen classes of a quadrant plan: how a class's work
+// splits across its slices, and what slicing costs (docs/reach.md, "Heavy
+// classes sliced by size"). A quadrant plan lists each class's slices side
+// by side, so class c's slices are the subproblems c x D .. c x D + D - 1
+// (D the plan's split depth).
+//
+//   nqueens_class_slots N SPLIT_DEPTH MAX_MEMORY CLASS...
+//
+// SPLIT_DEPTH 0 is the automatic plan (at n = 28: 4 slots filled by size;
+// 1 there: never sliced). MAX_MEMORY (bytes, 0: the default) sizes the
+// layout of a one-thread run. Prints a CSV line per slice (n, class, slice,
+// slices, thread CPU seconds, solutions) on stdout and each class's total
+// on stderr.
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+#include "nqueens/execute.hpp"
+#include "nqueens/plan.hpp"
+#include "thread_clock.hpp"
+
+int main(int argc, char** argv) {
+  if (argc < 5) {
+    std::fprintf(stderr, "usage: nqueens_class_slots N SPLIT_DEPTH MAX_MEMORY_BYTES CLASS...\n");
+    return 2;
+  }
+  const int n = std::atoi(argv[1]);
+  const int split_depth = std::atoi(argv[2]);
+  const std::uint64_t max_memory = std::strtoull(argv[3], nullptr, 10);
+  if (n < 4 || n > 28 || split_depth < 0 || split_depth > nqueens::max_split_depth) {
+    std::fprintf(stderr, "nqueens_class_slots: bad arguments\n");
+    return 2;
+  }
+  const nqueens::plan p(n, {.kind = nqueens::engine::quadrant, .split_depth = split_depth});
+  const nqueens::run_context context(p, std::nullopt, 1, nullptr, max_memory);
+  const auto slices = static_cast<std::size_t>(p.split_depth());
+  const std::size_t classes = p.engine_subproblems() / slices;
+  for (int a = 4; a < argc; ++a) {
+    char* end = nullptr;
+    const std::size_t c = std::strtoull(argv[a], &end, 10);
+    if (end == argv[a] || *end != '\0' || c >= classes) {
+      std::fprintf(stderr, "nqueens_class_slots: class %s is not one of the plan's %zu\n", argv[a], classes);
+      return 2;
+    }
+    double total = 0;
+    unsigned long long solutions = 0;
+    for (std::size_t k = 0; k < slices; ++k) {
+      const double begin = nqueens::bench::thread_seconds();
+      const nqueens::subproblem_count count = context.solve(c * slices + k);
+      const double seconds = nqueens::bench::thread_seconds() - begin;
+      total += seconds;
+      solutions += count.total;
+      if (std::printf("%d,%zu,%zu,%zu,%.6f,%llu\n", n, c, k, slices, seconds,
+                      static_cast<unsigned long long>(count.total)) < 0 ||
+          std::fflush(stdout) != 0) {
+        std::fprintf(stderr, "nqueens_class_slots: cannot write the output\n");
+        return 1;
+      }
+    }
+    std::fprintf(stderr, "n = %d, class %zu: %zu slices, %.6f s, %llu solutions\n", n, c, slices, total, solutions);
+  }
+  return 0;
+}
