@@ -181,8 +181,8 @@ TEST(ColumnClassesTest, LargeBoardsAreRankedInOrder) {
 
 // Fingerprints pinned, so that a change of plan is a decision: a journal,
 // shard or MPI rank of another plan is refused. The earlier plans hashed as
-// in the comments: slices as index ranges of the group (where there are
-// slices: n = 12, and 15 in 3), the quarters walked row by row (another order within a
+// in the comments: slices always of the north group (where there are
+// slices: n = 12, and 15 in 3), as index ranges of it, the quarters walked row by row (another order within a
 // group, so other slices), the odd boards' slices taken after the partition by the
 // middle column, the filter with its joins in ranked order (the same
 // shares, other slices), with its row sets in plain order (centre most
@@ -192,14 +192,14 @@ TEST(ColumnClassesTest, LargeBoardsAreRankedInOrder) {
 // are refused, never mixed in.
 TEST(QuadrantPlanTest, FingerprintsArePinned) {
   EXPECT_EQ(format_fingerprint(plan(12, {.kind = engine::quadrant}).fingerprint()),
-            "aaf834a94c0968be");  // 585208aa41d87873, 3744aef879348787, 27827b46ddc960d7, 9fc4c30916e22367,
-                                  // 36d9edb8762261c1, 8977d226e0952f00
+            "8b4c5c71fb196ca4");  // aaf834a94c0968be, 585208aa41d87873, 3744aef879348787, 27827b46ddc960d7,
+                                  // 9fc4c30916e22367, 36d9edb8762261c1, 8977d226e0952f00
   EXPECT_EQ(
       format_fingerprint(plan(15, {.kind = engine::quadrant}).fingerprint()),
       "870ed2e4203ccd3a");  // 50dc41d190984166, b39f16a3050c710c, 0fe4f24eb400e962, 4a6b33ac2502eaa6, 20c40541364c031b
   EXPECT_EQ(format_fingerprint(plan(15, {.kind = engine::quadrant, .split_depth = 3}).fingerprint()),
-            "a0e556539c476c78");  // 5d3716ac0232ba7d, 33887dddbbf0dccd, e8f6d923969e8bfd, d6fba249cfb4ce21,
-                                  // da7c90c052229327, bab39240034b15e2
+            "bbab0ef77235b28e");  // a0e556539c476c78, 5d3716ac0232ba7d, 33887dddbbf0dccd, e8f6d923969e8bfd,
+                                  // d6fba249cfb4ce21, da7c90c052229327, bab39240034b15e2
   EXPECT_EQ(
       format_fingerprint(plan(16, {.kind = engine::quadrant}).fingerprint()),
       "85a8a54159fd4ee3");  // 07277ec6f5403c8f, 9b1caf392be6a27d, 1828e9ba873d74d3, 90791f57b052ff67, b2f6ccd512fc6658
@@ -450,41 +450,45 @@ TEST(QuadrantKernelTest, SlicedGroupsCountLikeWholeOnes) {
 // count whatever share of them its size takes; with a share too large for
 // any class only the first slot counts, with one too small every slot is the
 // slice it would be with every class sliced; each slot counts the same from
-// groups built whole and built in pieces (another memory bound).
+// groups built whole and built in pieces (another memory bound), pieces a
+// slice fills from many joins. All of it with the north groups sliced, the
+// south ones, and each class's choice.
 TEST(QuadrantKernelTest, SlicesBySizeAddUpToTheWholeClass) {
-  for (const int n : {11, 12, 14}) {
-    const plan p(n, {.kind = engine::quadrant, .split_depth = 1});
-    const auto& tasks = tasks_of(p);
-    detail::quadrant_scratch scratch, pieces_scratch;
-    const detail::quadrant_kernels& k = detail::quadrant_kernels_for(active_isa());
-    const detail::quarter_source whole(n, nullptr);
-    const detail::quarter_source pieces(n, nullptr, 41);
-    constexpr int slots = 4;
-    const detail::class_slicing every{slots}, none{slots, 1e30}, all{slots, 1}, some{slots, n == 14 ? 3e4 : 3e2};
-    std::set<int> slots_counting;  // how many slots of a class count, under `some`
-    std::uint64_t total = 0;
-    for (const detail::quadrant_task& t : tasks) {
-      const std::uint64_t class_count = k.solve(whole, t, detail::class_slicing{1}, scratch);
-      std::uint64_t sum = 0;
-      int counting = 0;
-      for (std::uint8_t slot = 0; slot < slots; ++slot) {
-        detail::quadrant_task s = t;
-        s.slice = slot;
-        const std::uint64_t got = k.solve(whole, s, some, scratch);
-        ASSERT_EQ(got, k.solve(pieces, s, some, pieces_scratch)) << "n = " << n << ", north " << t.north;
-        ASSERT_EQ(k.solve(whole, s, none, scratch), slot == 0 ? class_count : 0) << "n = " << n;
-        ASSERT_EQ(k.solve(whole, s, all, scratch), k.solve(whole, s, every, scratch)) << "n = " << n;
-        sum += got;
-        counting = got != 0 ? slot + 1 : counting;
+  for (const double south_from : {detail::larger_group_sliced_from, 0.0, 1e30})
+    for (const int n : {11, 12, 14}) {
+      const plan p(n, {.kind = engine::quadrant, .split_depth = 1});
+      const auto& tasks = tasks_of(p);
+      detail::quadrant_scratch scratch, pieces_scratch;
+      const detail::quadrant_kernels& k = detail::quadrant_kernels_for(active_isa());
+      const detail::quarter_source whole(n, nullptr);
+      const detail::quarter_source pieces(n, nullptr, 41);
+      constexpr int slots = 4;
+      const detail::class_slicing every{slots, 0, south_from}, none{slots, 1e30, south_from}, all{slots, 1, south_from},
+          some{slots, n == 14 ? 3e4 : 3e2, south_from};
+      std::set<int> slots_counting;  // how many slots of a class count, under `some`
+      std::uint64_t total = 0;
+      for (const detail::quadrant_task& t : tasks) {
+        const std::uint64_t class_count = k.solve(whole, t, detail::class_slicing{1}, scratch);
+        std::uint64_t sum = 0;
+        int counting = 0;
+        for (std::uint8_t slot = 0; slot < slots; ++slot) {
+          detail::quadrant_task s = t;
+          s.slice = slot;
+          const std::uint64_t got = k.solve(whole, s, some, scratch);
+          ASSERT_EQ(got, k.solve(pieces, s, some, pieces_scratch)) << "n = " << n << ", north " << t.north;
+          ASSERT_EQ(k.solve(whole, s, none, scratch), slot == 0 ? class_count : 0) << "n = " << n;
+          ASSERT_EQ(k.solve(whole, s, all, scratch), k.solve(whole, s, every, scratch)) << "n = " << n;
+          sum += got;
+          counting = got != 0 ? slot + 1 : counting;
+        }
+        ASSERT_EQ(sum, class_count) << "n = " << n << ", north " << t.north;
+        slots_counting.insert(counting);
+        total += sum;
       }
-      ASSERT_EQ(sum, class_count) << "n = " << n << ", north " << t.north;
-      slots_counting.insert(counting);
-      total += sum;
+      EXPECT_EQ(total, *published_total(n));
+      EXPECT_TRUE(slots_counting.contains(1)) << "n = " << n << ": some class should take one slot";
+      EXPECT_TRUE(slots_counting.contains(slots)) << "n = " << n << ": some class should take every slot";
     }
-    EXPECT_EQ(total, *published_total(n));
-    EXPECT_TRUE(slots_counting.contains(1)) << "n = " << n << ": some class should take one slot";
-    EXPECT_TRUE(slots_counting.contains(slots)) << "n = " << n << ": some class should take every slot";
-  }
 }
 
 // A quarter built for one column set holds exactly the table's placements on

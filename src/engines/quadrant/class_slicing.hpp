@@ -2,11 +2,33 @@
 
 // How a quadrant plan cuts each class of north column sets into slices.
 //
-// Slice k of s takes the north halves at positions k, k + s, k + 2s, ... of
-// the class's north group (as the joins make it, before the filter's
-// partition), every slice meeting the whole south group: so each slice holds
-// its share of every row set's run. (Index ranges did not: at n = 28 the last
-// of 2 slices took 62-64% of the time, the last of 4 38%.)
+// Slice k of s takes the halves at positions k, k + s, k + 2s, ... of one
+// of the class's groups, as the joins make it, before the filter's
+// partition; every slice meets the whole other group. So each slice holds
+// its share of every row set's run. (Index ranges did not: at n = 28 the
+// last of 2 slices took 62-64% of the time, the last of 4 38%.)
+//
+// Which group: the pair count walks the smaller of its lists and prepares
+// the larger (sorted, blocked, transposed), and skips more pairs the larger
+// that list is (a deeper partition tree). So a class slices its north
+// group, the larger list staying whole and prepared again for each slice,
+// unless its south group is at least 8 times larger: then preparing the
+// south again would cost more than the coarser tree of a sliced south
+// (group sizes from joined_count, the same for any memory bound). A slice
+// counted in pieces fills each piece with its halves, so it makes as many
+// counts as the whole class. Measured at n = 28 (AMD EPYC, one thread,
+// 8 GiB: pieces of 5.1e7 halves):
+// - class 310224 (north 8.4e6 halves, south 3.9e8): 43.6 s whole, 53.0 s
+//   in 2 slices of the north (the south prepared twice); 38.8 s against
+//   37.3 s in 2 slices of the south with full pieces (53.6 s in half-full
+//   pieces: a smaller list, a coarser tree);
+// - class 1548527 (north 7.5e7, south 1.8e8): 270-278 s whole, 313-318 s
+//   in 2 slices of either group in half-full pieces or of the south in full
+//   ones (a strided list keys worse than a contiguous piece: 12% more
+//   visits), 281 s in 2 slices of the north in full pieces;
+// - n = 26, class 826187 (north 1.9e6, south 3.5e6, whole): 6.10 s whole,
+//   5.58 s in 2 slices of the north, 10.7 s in 2 of the south (70% more
+//   visits).
 //
 // By size (n = 28): most classes take a few minutes, a few take over
 // fifteen, and which ones is known only from their quarters. So every class
@@ -16,9 +38,7 @@
 // from the quarters before any join); the other slots count nothing.
 // Measured at n = 28 (AMD EPYC, one thread, 30 draws): a class took at most
 // 2.3e-15 s per bound pair (mean 1.8e2 s, the longest 1.1e3 s at a bound of
-// 5.3e17). Slices cost time: a class of 13 s took 0.7 s more in 2 slices,
-// one of 266-278 s 14-15% more (two runs side by side); an explicit split
-// depth of 1 turns slicing by size off.
+// 5.3e17). An explicit split depth of 1 turns slicing by size off.
 
 #include <algorithm>
 #include <cmath>
@@ -33,12 +53,22 @@ inline constexpr int slots_by_size = 4;
 /// classes of n = 28, 43% take 2 or 3 slots (a bound of 5.7e17 at most), 0.56
 /// extra slices a class; 1.5e17 would cap a slice at 6 minutes for 0.87.
 inline constexpr double bound_pairs_per_slice = 2e17;
+/// How many times larger than the north group the south one must be to be
+/// the one sliced (see above: 46 times at class 310224, 2.4 at 1548527).
+inline constexpr double larger_group_sliced_from = 8;
 
 struct class_slicing {
   int slices = 1;
-  double pairs_per_slice = 0;  ///< 0: every class takes all its slices
+  double pairs_per_slice = 0;                           ///< 0: every class takes all its slices
+  double south_sliced_from = larger_group_sliced_from;  ///< tests set 0 (always) and infinity (never)
 
   bool by_size() const noexcept { return pairs_per_slice > 0; }
+
+  /// Whether a class whose groups hold these many halves (as the joins make
+  /// them) slices its south group, else its north one.
+  bool slices_south(double north_halves, double south_halves) const noexcept {
+    return south_halves >= south_sliced_from * north_halves;
+  }
 
   /// How many of its slices a class whose groups' bounds multiply to
   /// `bound_pairs` takes: all of them, or (by size) enough for

@@ -44,16 +44,17 @@ class quadrant_plan final : public class_plan {
   void add_to_fingerprint(fnv1a& hash, const std::atomic<bool>* cancel) const override {
     // A subproblem's count is its class's share under the transposition
     // filter's order (transposition.hpp), not every solution of its class,
-    // and a slice's is that of the halves of its group at its stride, whose
+    // and a slice's is that of the halves of one group at its stride, whose
     // order follows the quarters' (walked column by column); by size, a
     // class takes as many slices as its bound asks: a journal of the earlier
     // plans (no filter, rows in plain order, quarters walked row by row,
-    // slices of index ranges) must not mix with it.
+    // slices of index ranges, or always of the north group) must not mix
+    // with it.
     std::string marker = transposition_filtered(board_size())
                              ? "transposition filter, ranked rows, slices in table order before the partition, "
                                "quarters by column"
                              : "";
-    if (slicing().slices > 1) marker += ", slices by stride";
+    if (slicing().slices > 1) marker += ", slices by stride of the north group or of a south group 8 times larger";
     if (slicing().by_size()) {
       marker += ", by size, bound pairs a slice " +
                 std::to_string(static_cast<unsigned long long>(slicing().pairs_per_slice));

@@ -80,6 +80,7 @@ struct quadrant_scratch {
   quarter_skip north_skip, south_skip;  // odd n
   std::vector<std::uint64_t> north, south;
   std::vector<row_run> north_runs, south_runs;  // the groups by west row set (transposition.inc)
+  std::vector<row_run> tail_runs;               // a piece's newest part (next_slice_piece)
   run_sorter sorter;
   // A subproblem's quarters, when the run keeps no tables: the north's, then
   // the south's (both at once when counted in slices).
