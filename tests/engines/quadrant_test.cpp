@@ -258,7 +258,8 @@ class DisjointPairsTest : public ::testing::TestWithParam<detail::implementation
 
 TEST_P(DisjointPairsTest, MatchesBruteForceOnRandomBitsets) {
   std::mt19937_64 random(2026);
-  detail::pair_scratch scratch;
+  detail::pair_scratch scratch, prepared;  // short lists each against each, or prepared as long ones
+  prepared.each_against_each_pairs = 0;
   for (int trial = 0; trial < 400; ++trial) {
     // Sparse to dense masks, sizes across word boundaries (63, 64, 65 ...).
     const int density = 1 + trial % 6;
@@ -273,6 +274,7 @@ TEST_P(DisjointPairsTest, MatchesBruteForceOnRandomBitsets) {
     if (trial % 5 == 0 && !a.empty()) a[a.size() / 2] = a.front();        // repeated masks
     if (trial % 7 == 0) std::sort(a.begin(), a.end(), std::greater<>());  // order does not matter
     ASSERT_EQ(count_pairs(a, b, scratch), brute_force_disjoint_pairs(a, b)) << "trial " << trial;
+    ASSERT_EQ(count_pairs(a, b, prepared), brute_force_disjoint_pairs(a, b)) << "trial " << trial;
   }
 }
 
@@ -376,16 +378,19 @@ TEST_P(DisjointPairsTest, MatchesBruteForceAtTheDeepestTree) {
 }
 
 TEST_P(DisjointPairsTest, EdgeCases) {
-  detail::pair_scratch scratch;
-  const std::vector<std::uint64_t> none;
-  const std::vector<std::uint64_t> zero = {0};
-  std::vector<std::uint64_t> many(130, 0);
-  EXPECT_EQ(count_pairs(none, many, scratch), 0u);
-  EXPECT_EQ(count_pairs(zero, none, scratch), 0u);
-  EXPECT_EQ(count_pairs(zero, many, scratch), 130u);  // the empty mask fits everything
-  const std::vector<std::uint64_t> top = {std::uint64_t{1} << 63};
-  many[129] = std::uint64_t{1} << 63;
-  EXPECT_EQ(count_pairs(top, many, scratch), 129u);
+  for (const bool prepare : {false, true}) {  // each against each, or prepared as long lists
+    detail::pair_scratch scratch;
+    if (prepare) scratch.each_against_each_pairs = 0;
+    const std::vector<std::uint64_t> none;
+    const std::vector<std::uint64_t> zero = {0};
+    std::vector<std::uint64_t> many(130, 0);
+    EXPECT_EQ(count_pairs(none, many, scratch), 0u);
+    EXPECT_EQ(count_pairs(zero, none, scratch), 0u);
+    EXPECT_EQ(count_pairs(zero, many, scratch), 130u);  // the empty mask fits everything
+    const std::vector<std::uint64_t> top = {std::uint64_t{1} << 63};
+    many[129] = std::uint64_t{1} << 63;
+    EXPECT_EQ(count_pairs(top, many, scratch), 129u) << prepare;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, DisjointPairsTest, ::testing::ValuesIn(detail::implementations()),
