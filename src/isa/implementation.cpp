@@ -32,9 +32,14 @@ bool runs_avx512() noexcept {
          __builtin_cpu_supports("avx512vl");
 }
 
-// VPOPCNTDQ (Ice Lake, Zen 4 and later): the quadrant kernel counts each
-// block with vpopcntq instead of an adder tree.
-bool runs_avx512_vpopcntdq() noexcept { return runs_avx512() && __builtin_cpu_supports("avx512vpopcntdq"); }
+// VPOPCNTDQ, VBMI and GFNI (Ice Lake, Zen 4 and later: every CPU with the
+// first has the others but the Xeon Phi): the quadrant kernel counts each
+// block with vpopcntq instead of an adder tree, and transposes its blocks
+// with byte shuffles and affine transforms.
+bool runs_avx512_vpopcntdq() noexcept {
+  return runs_avx512() && __builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512vbmi") &&
+         __builtin_cpu_supports("gfni");
+}
 
 constexpr std::array<implementation, 4> every_implementation = {{
     {"portable", isa::portable, runs_anywhere, &portable_search_kernels, &portable_quadrant_kernels},

@@ -25,5 +25,5 @@
   NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt"))
 #define NQUEENS_TARGET_AVX512_VPOPCNTDQ \
   NQUEENS_PRAGMA(GCC push_options)      \
-  NQUEENS_PRAGMA(GCC target("avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,bmi,bmi2,popcnt"))
+  NQUEENS_PRAGMA(GCC target("avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi,gfni,avx2,bmi,bmi2,popcnt"))
 #define NQUEENS_TARGET_END NQUEENS_PRAGMA(GCC pop_options)
