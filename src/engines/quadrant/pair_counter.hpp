@@ -32,7 +32,9 @@ struct pair_scratch {
   /// more than the pairs. Tests set 0 to prepare every count.
   std::size_t each_against_each_pairs = std::size_t{1} << 13;
   std::vector<std::uint32_t> north_offsets, south_offsets, cursor;  // per key
-  std::vector<std::uint16_t> entries;                               // per north mask: its digits' table entries
+  std::vector<std::uint16_t> entries;  // per north mask: its digits' table entries; then entry_padding more
+  /// Entries past the last north mask's: the sieve reads them four at a time.
+  static constexpr std::size_t entry_padding = 3;
   std::vector<std::uint64_t> south_sorted;              // by key, each leaf of the tree padded to whole blocks
   std::vector<std::uint32_t> node_north, node_south;    // per tree node: masks under it
   std::vector<double> node_cost, zeta;                  // the cheapest tree below a node; a transform's buffer
