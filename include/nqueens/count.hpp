@@ -13,6 +13,7 @@
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count_types.hpp"
 #include "nqueens/engine.hpp"
+#include "nqueens/execute.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/progress.hpp"
@@ -100,6 +101,9 @@ struct count_result {
   shard_spec shard;
   /// Subproblems in that shard (== subproblems for the whole plan).
   std::size_t shard_subproblems = 0;
+  /// What the engine asked of a device in this process (the GPU engine's
+  /// launches and stream operations; zero for the CPU engines).
+  device_work device;
 };
 
 /// Throws std::invalid_argument naming the first field of `options` that is

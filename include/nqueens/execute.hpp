@@ -39,6 +39,16 @@ struct subproblem_count {
   friend bool operator==(const subproblem_count&, const subproblem_count&) = default;
 };
 
+/// What an engine that counts on an accelerator (the GPU engine) asked of
+/// it: kernel launches, and stream operations (launches, copies and waits),
+/// summed over its streams; zero for the CPU engines.
+struct device_work {
+  std::uint64_t launches = 0;
+  std::uint64_t operations = 0;
+
+  friend bool operator==(const device_work&, const device_work&) = default;
+};
+
 /// What running a plan needs beyond the plan: the engine's tables (the
 /// quadrant engine's quarter-board tables, gigabytes at n = 24) and each
 /// thread's buffers. Built for one plan and one instruction set, freed with
@@ -68,6 +78,15 @@ class run_context {
   /// nothing once this thread's buffers have grown. Throws std::overflow_error
   /// rather than wrap past 2^64, std::out_of_range for an index outside the plan.
   subproblem_count solve(std::size_t index) const;
+  /// Counts `indices` into `counts` (as long) on the calling thread, as
+  /// solve() each, in one call to the engine: how the GPU engine takes a
+  /// round of subproblems. Throws std::invalid_argument when the lengths
+  /// differ, else as solve().
+  void solve(std::span<const std::size_t> indices, std::span<subproblem_count> counts) const;
+  /// Subproblems the engine counts best in one call (1 but for the GPU engine).
+  std::size_t batch_size() const noexcept;
+  /// What the engine has asked of a device so far (see device_work).
+  device_work device() const noexcept;
 
  private:
   struct state;                   // the plan's parts it reads, the engine's tables, the kernels
@@ -83,7 +102,8 @@ struct execute_options {
   /// When set and true, no further subproblems are started; the ones already
   /// running finish and are reported. A table build in progress stops too.
   const std::atomic<bool>* cancel = nullptr;
-  /// Record each subproblem's wall-clock time in execution::subproblem_seconds.
+  /// Record each subproblem's wall-clock time in execution::subproblem_seconds
+  /// (for an engine that counts several in one call, their mean).
   bool time_subproblems = false;
   /// Bytes the engine may use; 0 means default_memory_limit(). A plan that
   /// needs more is refused up front (memory_limit_error). Not checked when a
@@ -113,6 +133,8 @@ struct execution {
   int threads = 0;
   isa kernels = isa::portable;
   double seconds = 0.0;
+  /// What this call asked of a device (see device_work).
+  device_work device;
 };
 
 /// Runs the subproblems listed in `indices` on an arena of `options.threads`

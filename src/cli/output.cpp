@@ -63,6 +63,9 @@ std::string count_json(const count_result& r) {
       .add("shards", r.shard.count)
       .add("shard_subproblems", r.shard_subproblems)
       .add("checksum", shard_checksum(shard_fields_of(r)));
+  if (r.kind == engine::gpu) {  // what the device was asked, per subproblem counted here a fraction of an operation
+    o.add("device_launches", r.device.launches).add("device_operations", r.device.operations);
+  }
   return o.str();
 }
 

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include "nqueens/engine.hpp"
@@ -33,6 +34,18 @@ class engine_context {
   /// The counts of subproblem `index`, on the calling thread. Called from
   /// many threads at once; allocates nothing once per-thread buffers grew.
   virtual subproblem_count solve(std::size_t index) = 0;
+  /// Subproblems the engine counts best in one call of solve_batch (a
+  /// device's round); executors hand it runs of up to this many. 1: one at
+  /// a time, as the CPU engines count.
+  virtual std::size_t batch_size() const noexcept { return 1; }
+  /// The counts of `indices` into `counts` (as long), on the calling
+  /// thread; as solve, one after another, unless the engine does better.
+  virtual void solve_batch(std::span<const std::size_t> indices, std::span<subproblem_count> counts) {
+    for (std::size_t k = 0; k < indices.size(); ++k) counts[k] = solve(indices[k]);
+  }
+  /// What the engine has asked of a device so far (zero for the CPU
+  /// engines). Thread-safe.
+  virtual device_work device() const noexcept { return {}; }
 };
 
 /// An engine's plan: its subproblems for one (n, split depth), in an order

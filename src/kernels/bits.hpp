@@ -5,10 +5,14 @@
 #include <bit>
 #include <cstdint>
 
+#include "kernels/host_device.hpp"
+
 namespace nqueens::detail {
 
 /// Mask with the low `n` bits set; valid for 0 <= n <= 32.
-constexpr std::uint32_t low_bits(int n) noexcept { return static_cast<std::uint32_t>((std::uint64_t{1} << n) - 1); }
+NQUEENS_HD constexpr std::uint32_t low_bits(int n) noexcept {
+  return static_cast<std::uint32_t>((std::uint64_t{1} << n) - 1);
+}
 static_assert(low_bits(0) == 0 && low_bits(1) == 1 && low_bits(8) == 0xFF);
 static_assert(low_bits(32) == 0xFFFFFFFFu);
 

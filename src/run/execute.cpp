@@ -73,6 +73,41 @@ subproblem_count run_context::solve(std::size_t index) const {
   return detail::solve_rotation_task(s.n, (*s.rotation)[index - s.engine_size], *s.search);
 }
 
+void run_context::solve(std::span<const std::size_t> indices, std::span<subproblem_count> counts) const {
+  if (indices.size() != counts.size()) {
+    throw std::invalid_argument("run_context::solve: " + std::to_string(indices.size()) + " indices for " +
+                                std::to_string(counts.size()) + " counts");
+  }
+  const state& s = *state_;
+  const auto of_engine = [&](std::size_t i) { return i < s.engine_size; };
+  if (s.engine == nullptr || !std::ranges::any_of(indices, of_engine)) {
+    for (std::size_t k = 0; k < indices.size(); ++k) counts[k] = solve(indices[k]);
+    return;
+  }
+  if (std::ranges::all_of(indices, of_engine)) {
+    s.engine->solve_batch(indices, counts);
+    return;
+  }
+  // The engine's subproblems in one call, the rotation tasks (the plan's end) one by one.
+  std::vector<std::size_t> engine_indices;
+  for (const std::size_t i : indices) {
+    if (of_engine(i)) engine_indices.push_back(i);
+  }
+  std::vector<subproblem_count> engine_counts(engine_indices.size());
+  s.engine->solve_batch(engine_indices, engine_counts);
+  for (std::size_t k = 0, e = 0; k < indices.size(); ++k) {
+    counts[k] = of_engine(indices[k]) ? engine_counts[e++] : solve(indices[k]);
+  }
+}
+
+std::size_t run_context::batch_size() const noexcept {
+  return state_->engine != nullptr ? std::max<std::size_t>(state_->engine->batch_size(), 1) : 1;
+}
+
+device_work run_context::device() const noexcept {
+  return state_->engine != nullptr ? state_->engine->device() : device_work{};
+}
+
 namespace {
 
 // Refuses an index outside the plan or listed twice (it would be counted
@@ -96,9 +131,61 @@ bool check_indices(const plan& p, std::span<const std::size_t> indices, const st
   return true;
 }
 
+// Runs `indices` on `arena`, a batch of the engine's batch_size() per
+// task, into `run`.
+void run_batches(detail::worker_arena& arena, std::span<const std::size_t> indices, const execute_options& options,
+                 const run_context& context, execution& run) {
+  const auto cancelled = [&] { return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed); };
+  const bool keep = options.keep_results;
+  const std::size_t batch_size = context.batch_size();
+  const std::size_t batches = (indices.size() + batch_size - 1) / batch_size;
+  arena.execute([&] {
+    tbb::task_group_context group;
+    // Whole batches (the last one short), one per task: a halved range
+    // would hand the engine rounds of half the size it asked for.
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, batches, 1),
+        [&](const tbb::blocked_range<std::size_t>& batch_range) {
+          if (cancelled()) {
+            group.cancel_group_execution();
+            return;
+          }
+          const std::size_t first = batch_range.begin() * batch_size;
+          const tbb::blocked_range<std::size_t> range(first, std::min(indices.size(), batch_range.end() * batch_size));
+          const std::span<const std::size_t> batch = indices.subspan(range.begin(), range.size());
+          std::vector<subproblem_count> own;
+          std::span<subproblem_count> counts;
+          if (keep) {
+            counts = std::span(run.counts).subspan(range.begin(), range.size());
+          } else {
+            own.resize(range.size());
+            counts = own;
+          }
+          const auto begin = std::chrono::steady_clock::now();
+          context.solve(batch, counts);
+          const double each =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() / double(range.size());
+          for (std::size_t k = 0; k < batch.size(); ++k) {
+            if (keep) {
+              // Each slot is written by exactly one task; the arena's join
+              // publishes the writes to the caller.
+              if (options.time_subproblems) run.subproblem_seconds[range.begin() + k] = each;
+              run.finished[range.begin() + k] = 1;
+            }
+            if (options.on_finished) options.on_finished(batch[k], counts[k]);
+          }
+        },
+        tbb::simple_partitioner(), group);
+  });
+}
+
 // Runs `indices` on `arena`, one subproblem per task, into `run`.
 void run_tasks(detail::worker_arena& arena, std::span<const std::size_t> indices, const execute_options& options,
                const run_context& context, execution& run) {
+  if (context.batch_size() > 1) {
+    run_batches(arena, indices, options, context, run);
+    return;
+  }
   const auto cancelled = [&] { return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed); };
   const bool keep = options.keep_results;
   arena.execute([&] {
@@ -168,7 +255,12 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
     context = &*own;
   }
   run.kernels = context != nullptr ? context->kernels() : (options.kernels ? *options.kernels : active_isa());
-  if (context != nullptr) run_tasks(arena, indices, options, *context, run);
+  if (context != nullptr) {
+    const device_work before = context->device();
+    run_tasks(arena, indices, options, *context, run);
+    const device_work after = context->device();
+    run.device = {after.launches - before.launches, after.operations - before.operations};
+  }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }

@@ -16,7 +16,9 @@ void arena_executor::run(const plan& p, std::span<const std::size_t> indices, co
   options.cancel = &stop;
   options.on_finished = report;
   options.keep_results = false;  // the driver sums the reports
-  execute(p, indices, options);
+  const execution done = execute(p, indices, options);
+  device_.launches += done.device.launches;
+  device_.operations += done.device.operations;
 }
 
 }  // namespace nqueens::detail

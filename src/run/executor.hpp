@@ -36,6 +36,8 @@ class executor {
   /// subproblem has been reported.
   virtual void run(const plan& p, std::span<const std::size_t> indices, const report_fn& report,
                    const std::atomic<bool>& stop) = 0;
+  /// What the runs so far asked of a device in this process.
+  virtual device_work device() const noexcept { return {}; }
 };
 
 /// The subproblems counted on a oneTBB arena in this process.
@@ -49,11 +51,13 @@ class arena_executor final : public executor {
   isa kernels() const override { return kernels_; }
   void run(const plan& p, std::span<const std::size_t> indices, const report_fn& report,
            const std::atomic<bool>& stop) override;
+  device_work device() const noexcept override { return device_; }
 
  private:
   int threads_;
   isa kernels_;
   std::uint64_t max_memory_;
+  device_work device_;
 };
 
 }  // namespace nqueens::detail

@@ -183,6 +183,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
                        r.threads, start);
   run_watched(p, options, exec, todo, journal.get(), meter);
   if (journal) journal->flush();
+  r.device = exec.device();
 
   // Reduce and verify; a finished journal gets its completion mark.
   settle(r, p, options, meter.sums());  // the executor has returned: no report is still running

@@ -3,13 +3,16 @@
 // the backend CTest names (NQUEENS_GPU: emulated on the CPU here and in CI,
 // the device under scripts/gpu.sh); the join and count without the filter
 // against brute force, and synthetic groups large enough to take key bits,
-// emulated; the kernels' own checks, and the engine's refusals.
+// emulated under several launch orders; the rounds (batches, memory
+// budget, cut jobs, marks); the kernels' own checks, and the engine's
+// refusals.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <random>
 #include <set>
@@ -21,6 +24,7 @@
 #include "engines/gpu/gpu_device.hpp"
 #include "engines/gpu/gpu_emulator.hpp"
 #include "engines/gpu/gpu_kernels.hpp"
+#include "engines/gpu/gpu_rounds.hpp"
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/transposition.hpp"
@@ -149,11 +153,107 @@ TEST(GpuEmulatedTest, WithoutTheFilterEveryPairMatchesBruteForce) {
     const detail::half_board_tables tables(n);
     const auto backend = detail::gpu::emulated_backend(tables);
     const auto stream = backend->open_stream();
+    detail::gpu::gpu_rounds rounds(*stream);
+    std::vector<detail::gpu::gpu_job> jobs;
+    std::vector<std::uint64_t> expected;
     for (const column_class& c : classes_of(n)) {
       detail::gpu::gpu_job job = detail::gpu::job_for({c.north, c.middle, c.weight, 0}, 1, tables, *backend);
       job.rule = {};
-      ASSERT_EQ(stream->pairs(job).pairs * c.weight, reference_count(tables, c)) << "n = " << n;
+      jobs.push_back(job);
+      expected.push_back(reference_count(tables, c) / c.weight);
     }
+    std::vector<detail::gpu::pair_counts> counts(jobs.size());
+    rounds.count(jobs, counts);  // every class of the board in rounds of up to 64
+    for (std::size_t k = 0; k < jobs.size(); ++k) ASSERT_EQ(counts[k].pairs, expected[k]) << "n = " << n << ", " << k;
+  }
+}
+
+struct counted_rounds {
+  std::vector<detail::gpu::pair_counts> counts;
+  device_work work;
+};
+
+// The pair counts of every class of n, in rounds on `backend`'s stream.
+counted_rounds round_counts(const detail::half_board_tables& tables, detail::gpu::gpu_backend& backend) {
+  const auto stream = backend.open_stream();
+  detail::gpu::gpu_rounds rounds(*stream);
+  std::vector<detail::gpu::gpu_job> jobs;
+  for (const column_class& c : classes_of(tables.board_size())) {
+    jobs.push_back(detail::gpu::job_for({c.north, c.middle, c.weight, 0}, 1, tables, backend));
+  }
+  std::vector<detail::gpu::pair_counts> counts(jobs.size());
+  rounds.count(jobs, counts);
+  return {counts, stream->work()};
+}
+
+// Whatever order the blocks and threads run in, however few blocks a
+// launch has, the counts are the same: the kernels assume no order within
+// a phase or between blocks, and nothing of shared memory from an item before.
+TEST(GpuEmulatedTest, CountsDoNotDependOnTheLaunchOrder) {
+  for (const int n : {12, 13}) {
+    const detail::half_board_tables tables(n);
+    const auto reference =
+        round_counts(tables, *detail::gpu::emulated_backend(tables, {.seed = 1, .max_grid = 64})).counts;
+    for (const auto& [seed, grid] : {std::pair<std::uint64_t, std::uint32_t>{2, 1}, {3, 2}, {4, 13}}) {
+      const auto counts =
+          round_counts(tables, *detail::gpu::emulated_backend(tables, {.seed = seed, .max_grid = grid})).counts;
+      ASSERT_EQ(counts.size(), reference.size());
+      for (std::size_t k = 0; k < counts.size(); ++k) {
+        EXPECT_EQ(counts[k].pairs, reference[k].pairs) << "n = " << n << ", seed " << seed << ", class " << k;
+        EXPECT_EQ(counts[k].once, reference[k].once) << "n = " << n << ", seed " << seed << ", class " << k;
+      }
+    }
+  }
+}
+
+// A stream too small for the round's jobs together takes them in several
+// rounds, and one too small for a job alone cuts it by row sets: the counts
+// are the same. One too small for a single row set's halves refuses, saying so.
+TEST(GpuEmulatedTest, AStreamsMemoryBoundsItsRoundsAndCutsLargeJobs) {
+  for (const int n : {12, 13}) {
+    const detail::half_board_tables tables(n);
+    const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
+    // Rounds of 5 jobs with room to spare, then rounds cut short by the
+    // memory and jobs cut by row sets: more rounds each time.
+    std::uint64_t rounds_before = reference.work.operations;
+    for (const std::uint64_t words : {std::uint64_t{1} << 19, std::uint64_t{400}}) {
+      const counted_rounds cut =
+          round_counts(tables, *detail::gpu::emulated_backend(tables, {.max_jobs = 5, .arena_words = words}));
+      EXPECT_GT(cut.work.operations, rounds_before) << "n = " << n << ", " << words << " words";
+      rounds_before = cut.work.operations;
+      const auto& counts = cut.counts;
+      for (std::size_t k = 0; k < counts.size(); ++k) {
+        EXPECT_EQ(counts[k].pairs, reference.counts[k].pairs) << "n = " << n << ", " << words << " words, class " << k;
+        EXPECT_EQ(counts[k].once, reference.counts[k].once) << "n = " << n << ", " << words << " words, class " << k;
+      }
+    }
+    try {
+      round_counts(tables, *detail::gpu::emulated_backend(tables, {.arena_words = 8}));
+      ADD_FAILURE() << "a stream of 8 words counted n = " << n;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("of device memory in one row set"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Every item of a round's jobs goes to exactly one block, whatever the grid.
+TEST(GpuKernelsTest, ForEachItemDealsEveryItemOnce) {
+  std::vector<detail::gpu::gpu_job> jobs(9);
+  for (std::size_t j = 0; j < jobs.size(); ++j) jobs[j].row_sets[0] = static_cast<std::uint32_t>((j * 7) % 5);
+  std::uint32_t total = 0;
+  for (const auto& job : jobs) total += detail::gpu::size_kernel::items(job);
+  for (const std::uint32_t grid : {1U, 2U, 3U, 7U, 40U}) {
+    std::map<std::pair<const detail::gpu::gpu_job*, std::uint32_t>, int> seen;
+    for (std::uint32_t block = 0; block < grid; ++block) {
+      detail::gpu::for_each_item<detail::gpu::size_kernel>(jobs.data(), static_cast<std::uint32_t>(jobs.size()), block,
+                                                           grid,
+                                                           [&](const detail::gpu::gpu_job& job, std::uint32_t item) {
+                                                             EXPECT_LT(item, detail::gpu::size_kernel::items(job));
+                                                             ++seen[{&job, item}];
+                                                           });
+    }
+    EXPECT_EQ(seen.size(), total) << "grid " << grid;
+    for (const auto& [where, times] : seen) EXPECT_EQ(times, 1) << "grid " << grid;
   }
 }
 
@@ -197,11 +297,20 @@ synthetic_groups draw_groups(std::size_t north, std::size_t south, std::uint64_t
   return {draw(north), draw(south)};
 }
 
-// Runs every kernel after the join on `groups`; returns the state.
-detail::gpu::job_state count_with_kernels(synthetic_groups groups) {
+struct kernels_left {
+  detail::gpu::job_state state;
+  detail::gpu::job_result result;
+};
+
+// Runs every kernel after the join on `groups` as one job (launch order from
+// `seed`); returns its state and result.
+kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1) {
   using namespace detail::gpu;
   gpu_job job;
+  job.sequence = 77;
   auto state = std::make_unique<job_state>();
+  auto result = std::make_unique<job_result>();
+  job.result = result.get();
   std::vector<std::uint64_t> codes[2] = {std::vector<std::uint64_t>(groups.north.size() + 1),
                                          std::vector<std::uint64_t>(groups.south.size() + 1)};
   groups.north.push_back(0);  // the slot past the end, as the streams keep
@@ -218,37 +327,41 @@ detail::gpu::job_state count_with_kernels(synthetic_groups groups) {
   auto shared_scan = std::make_unique<scan_kernel::shared>();
   auto shared_visit = std::make_unique<visit_kernel::shared>();
   no_shared none{};
-  emulate_launch<clear_kernel>(job, none);
+  launch_order order(seed, 5);
+  const std::span<const gpu_job> round(&job, 1);
+  emulate_launch<clear_kernel>(round, 1, order, none);
   state->group_size[0] = job.capacity[0];  // as the join leaves them
   state->group_size[1] = job.capacity[1];
-  emulate_launch<stats_kernel>(job, *shared_stats);
-  emulate_launch<layout_kernel>(job, *shared_layout);
-  emulate_launch<encode_kernel>(job, none);
-  emulate_launch<scan_kernel>(job, *shared_scan);
-  emulate_launch<scatter_kernel>(job, none);
-  emulate_launch<visit_kernel>(job, *shared_visit);
-  emulate_launch<finish_kernel>(job, none);
-  return *state;
+  emulate_launch<stats_kernel>(round, 5, order, *shared_stats);
+  emulate_launch<layout_kernel>(round, 1, order, *shared_layout);
+  emulate_launch<encode_kernel>(round, 5, order, none);
+  emulate_launch<scan_kernel>(round, 1, order, *shared_scan);
+  emulate_launch<scatter_kernel>(round, 5, order, none);
+  emulate_launch<visit_kernel>(round, 5, order, *shared_visit);
+  emulate_launch<finish_kernel>(round, 1, order, none);
+  return {*state, *result};
 }
 
 TEST(GpuKernelsTest, KeyedCountMatchesBruteForce) {
   for (const auto& [north, south, least_key_bits] :
-       {std::tuple<std::size_t, std::size_t, std::uint32_t>{3000, 40000, 6}, {257, 70000, 7}, {5000, 700, 1}}) {
+       {std::tuple<std::size_t, std::size_t, std::uint32_t>{3000, 40000, 6}, {257, 70000, 7}, {5000, 2000, 1}}) {
     const synthetic_groups groups = draw_groups(north, south, north + south);
-    const detail::gpu::job_state state = count_with_kernels(groups);
-    EXPECT_EQ(state.finished, detail::gpu::finished_mark) << north << " x " << south;
-    EXPECT_GE(state.layout.key_bits, least_key_bits) << north << " x " << south;
-    EXPECT_GT(state.layout.digits, 0U);
-    EXPECT_EQ(state.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
+    for (const std::uint64_t seed : {1, 2}) {
+      const auto [state, result] = count_with_kernels(groups, seed);
+      EXPECT_EQ(result.mark, detail::gpu::finished_mark ^ 77U) << north << " x " << south;
+      EXPECT_GE(state.layout.key_bits, least_key_bits) << north << " x " << south;
+      EXPECT_GT(state.layout.digits, 0U);
+      EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
+    }
   }
 }
 
 TEST(GpuKernelsTest, EmptyAndOddSizedGroupsCountExactly) {
   for (const auto& [north, south] : {std::pair<std::size_t, std::size_t>{0, 300}, {300, 0}, {1, 1}, {31, 513}}) {
     const synthetic_groups groups = draw_groups(north, south, 7);
-    const detail::gpu::job_state state = count_with_kernels(groups);
-    EXPECT_EQ(state.finished, detail::gpu::finished_mark);
-    EXPECT_EQ(state.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
+    const auto [state, result] = count_with_kernels(groups);
+    EXPECT_EQ(result.mark, detail::gpu::finished_mark ^ 77U);
+    EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
   }
 }
 
@@ -258,75 +371,105 @@ TEST(GpuKernelsTest, TheKeyLeadsWithTheLikeliestCollision) {
   synthetic_groups groups = draw_groups(600, 5000, 3);
   for (std::uint64_t& m : groups.north) m |= std::uint64_t{1} << 40;
   for (std::uint64_t& m : groups.south) m |= std::uint64_t{1} << 40;
-  const detail::gpu::job_state state = count_with_kernels(groups);
+  const auto [state, result] = count_with_kernels(groups);
   ASSERT_GE(state.layout.key_bits, 1U);
   EXPECT_EQ(state.layout.position[0], 40);
-  EXPECT_EQ(state.pairs, 0U);
+  EXPECT_EQ(result.pairs, 0U);
 }
 
-TEST(GpuKernelsTest, NthSubsetVisitsEverySubsetOnce) {
-  for (int members = 0; members <= 12; ++members) {
-    for (int size = 0; size <= members; ++size) {
-      std::set<std::uint32_t> seen;
-      const std::uint32_t count = detail::gpu::binomial(members, size);
-      for (std::uint32_t rank = 0; rank < count; ++rank) {
-        const std::uint32_t set = detail::gpu::nth_subset(rank, members, size);
-        EXPECT_EQ(std::popcount(set), size);
-        EXPECT_LT(set, std::uint32_t{1} << members);
-        seen.insert(set);
+// The visit's reads of its tables: the lanes of a warp share a row (their
+// north half's digit) and each reads its own word, so the 32 lanes read 32
+// different banks of 4 bytes: no conflict, whatever the digit.
+TEST(GpuKernelsTest, AWarpsTableReadsHitEveryBankOnce) {
+  using detail::gpu::visit_kernel;
+  auto shared = std::make_unique<visit_kernel::shared>();
+  const auto base = reinterpret_cast<std::uintptr_t>(shared.get());
+  for (std::uint32_t d = 0; d < detail::gpu::max_digits; ++d) {
+    for (std::uint32_t v = 0; v < detail::gpu::digit_values; ++v) {
+      std::set<std::uintptr_t> banks;
+      for (std::uint32_t lane = 0; lane < detail::gpu::warp_lanes; ++lane) {
+        banks.insert((reinterpret_cast<std::uintptr_t>(&shared->table[d][v][lane]) - base) / 4 % 32);
       }
-      EXPECT_EQ(seen.size(), count) << members << " choose " << size;
+      ASSERT_EQ(banks.size(), 32U) << "digit " << d << ", value " << v;
     }
   }
 }
 
-// The device ranks a block's row set as the quadrant engine does, or the
-// two engines' shares would differ.
-TEST(GpuKernelsTest, RankRowSetIsTheQuadrantEnginesRank) {
-  for (int h = 2; h <= 14; ++h) {
-    for (std::uint32_t rows = 0; rows <= detail::low_bits(h); ++rows) {
-      ASSERT_EQ(detail::gpu::rank_row_set(rows, static_cast<std::uint32_t>(h)), detail::rank_rows(rows, h));
-    }
-  }
-}
-
-// A count is returned only with the finished mark: a state the kernels did
-// not finish, or one where a check failed, is an error naming it.
-TEST(GpuKernelsTest, UnfinishedOrFaultedStatesAreErrors) {
-  detail::gpu::job_state state{};
-  const detail::gpu::gpu_job job;
-  EXPECT_THROW(detail::gpu::check_finished(state, job), std::runtime_error);
-  state.fault = 1;
+// A count is returned only with its job's mark for its round: a result the
+// kernels did not reach, one left from an earlier round (another sequence
+// number), one of the other kind of round, or one where a check failed, is
+// an error naming it.
+TEST(GpuKernelsTest, UnfinishedStaleOrFaultedResultsAreErrors) {
+  using detail::gpu::round_kind;
+  detail::gpu::job_result result{};
+  detail::gpu::gpu_job job;
+  job.sequence = 5;
+  EXPECT_THROW(detail::gpu::check_result(result, job, round_kind::counts), std::runtime_error);
+  result.mark = detail::gpu::finished_mark ^ 4U;  // the round before
+  EXPECT_THROW(detail::gpu::check_result(result, job, round_kind::counts), std::runtime_error);
+  result.mark = detail::gpu::sized_mark ^ 5U;
+  EXPECT_THROW(detail::gpu::check_result(result, job, round_kind::counts), std::runtime_error);
+  EXPECT_NO_THROW(detail::gpu::check_result(result, job, round_kind::sizes));
+  result.mark = detail::gpu::finished_mark ^ 5U;
+  EXPECT_NO_THROW(detail::gpu::check_result(result, job, round_kind::counts));
+  result.fault = static_cast<std::uint32_t>(detail::gpu::job_fault::group_past_bound);
   try {
-    detail::gpu::check_finished(state, job);
-    ADD_FAILURE() << "a faulted state passed";
+    detail::gpu::check_result(result, job, round_kind::counts);
+    ADD_FAILURE() << "a faulted result passed";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("outgrew its bound"), std::string::npos) << e.what();
   }
-  state.fault = 0;
-  state.finished = detail::gpu::finished_mark;
-  EXPECT_NO_THROW(detail::gpu::check_finished(state, job));
 }
 
-// A bound one half too small: the join notices, and the stream refuses to
-// return a count.
+// The size round gives each group exactly the halves its joins make (the
+// filter set aside, every half is kept); a bound one half too small: the
+// join notices, and the round refuses to return a count.
 TEST(GpuKernelsTest, AGroupPastItsBoundIsAnError) {
+  using namespace detail::gpu;
   const detail::half_board_tables tables(12);
-  const auto backend = detail::gpu::emulated_backend(tables);
+  const auto backend = emulated_backend(tables);
   const auto stream = backend->open_stream();
   const column_class c = classes_of(12)[5];
-  detail::gpu::gpu_job job = detail::gpu::job_for({c.north, -1, c.weight, 0}, 1, tables, *backend);
+  gpu_job job = job_for({c.north, -1, c.weight, 0}, 1, tables, *backend);
   job.rule = {};  // every half kept: the group's size is the join's
-  EXPECT_EQ(stream->pairs(job).pairs * c.weight, reference_count(tables, c));
   std::vector<std::uint64_t> halves;
   const std::size_t joined = detail::quadrant_kernels_for(isa::portable)
                                  .north_halves(tables.west().on(c.north & 63), tables.east().on(c.north >> 6), 6,
                                                std::popcount(c.north & 63U), halves);
   ASSERT_GT(joined, 0U);
-  job.capacity[0] = static_cast<std::uint32_t>(joined - 1);
-  EXPECT_THROW(stream->pairs(job), std::runtime_error);
-  job.capacity[0] = static_cast<std::uint32_t>(joined);  // exactly enough
-  EXPECT_EQ(stream->pairs(job).pairs * c.weight, reference_count(tables, c));
+  job.state = stream->state(0);
+  job.result = stream->result(0);
+  job.sequence = 1;
+  EXPECT_EQ(stream->run({&job, 1}, round_kind::sizes)[0].joined[0], joined);
+  const auto counted = [&](std::uint32_t north_capacity) {
+    job.sequence += 1;
+    job.capacity[0] = north_capacity;
+    job.capacity[1] = static_cast<std::uint32_t>(stream->arena_words() / 4);
+    job.halves[0] = stream->arena();
+    job.codes[0] = job.once_list[0] = job.halves[0] + north_capacity + 1;
+    job.halves[1] = job.codes[0] + north_capacity + 1;
+    job.codes[1] = job.once_list[1] = job.halves[1] + job.capacity[1] + 1;
+    const job_result result = stream->run({&job, 1}, round_kind::counts)[0];
+    check_result(result, job, round_kind::counts);
+    return result.pairs * c.weight;
+  };
+  EXPECT_THROW(counted(static_cast<std::uint32_t>(joined - 1)), std::runtime_error);
+  EXPECT_EQ(counted(static_cast<std::uint32_t>(joined)), reference_count(tables, c));  // exactly enough
+}
+
+// A count on the GPU engine takes a fraction of a stream operation per
+// subproblem: rounds of many subproblems, each a handful of launches and
+// copies. The figure comes with the count (count_result::device, and the
+// JSON's device_operations).
+TEST(GpuEmulatedTest, AStreamOperationCountsManySubproblems) {
+  const gpu_variable backend("emulate", /*unless_set=*/true);
+  const count_result r = count(14, {.kind = engine::gpu, .threads = 2});
+  ASSERT_EQ(r.total, 365596U);
+  EXPECT_GT(r.device.launches, 0U);
+  EXPECT_GT(r.device.operations, r.device.launches);
+  EXPECT_LE(r.device.operations, r.subproblems) << r.device.operations << " operations for " << r.subproblems;
+  const count_result cpu = count(14, {.kind = engine::quadrant, .threads = 2});
+  EXPECT_EQ(cpu.device, device_work{});
 }
 
 TEST(GpuEngineTest, AutoNeverPicksIt) {

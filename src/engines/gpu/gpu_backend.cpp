@@ -13,20 +13,6 @@ namespace nqueens::detail::gpu {
 
 namespace {
 
-// Every west-east product of one group: no more halves can be joined.
-std::uint32_t joined_at_most(const half_board_tables& tables, std::uint32_t columns, int queens) {
-  const int h = tables.board_size() / 2;
-  const quarter_view west = tables.west().on(columns & low_bits(h));
-  const quarter_view east = tables.east().on(columns >> h);
-  std::uint64_t most = 0;
-  for (std::uint32_t rank = 0; rank < binomial(h, queens); ++rank) {
-    const std::uint32_t rows = nth_subset(rank, h, queens);
-    most += std::uint64_t{west.masks_on(rows).size()} * east.masks_on(low_bits(h) & ~rows).size();
-  }
-  if (most > UINT32_MAX) throw std::length_error("a GPU group would pass 2^32 halves");
-  return static_cast<std::uint32_t>(most);
-}
-
 // The quadrant engine's pair_rule_for (quadrant_kernel.inc), as the kernels read it.
 transposition_rule rule_for(int n, const quadrant_task& task) {
   transposition_rule r;
@@ -67,11 +53,10 @@ gpu_job job_for(const quadrant_task& task, int slices, const half_board_tables& 
   job.columns[1] = full & ~task.north & (task.middle >= 0 ? ~(std::uint32_t{1} << task.middle) : full);
   for (int g = 0; g < 2; ++g) {
     job.west_queens[g] = std::popcount(job.columns[g] & low_bits(job.h));
-    job.row_sets[g] = binomial(job.h, job.west_queens[g]);
-    job.capacity[g] = joined_at_most(tables, job.columns[g], job.west_queens[g]);
+    job.row_sets[g] = static_cast<std::uint32_t>(binomial(job.h, job.west_queens[g]));
   }
-  job.slices = static_cast<std::uint32_t>(slices);
-  job.slice = task.slice;
+  job.slices[0] = static_cast<std::uint32_t>(slices);
+  job.slice[0] = task.slice;
   job.west = backend.west();
   job.east = backend.east();
   job.rule = rule_for(job.n, task);
@@ -92,14 +77,28 @@ std::uint64_t solutions_of(const gpu_job& job, pair_counts counts, std::uint64_t
   return total;
 }
 
-void check_finished(const job_state& state, const gpu_job& job) {
-  if (state.finished == finished_mark) return;
-  static constexpr const char* faults[] = {"the kernels did not run to the end", "a group outgrew its bound",
-                                           "the code needs more digits than it holds", "the key histogram lost halves",
-                                           "the sort by key lost halves"};
-  const std::uint32_t fault = state.fault < 5 ? state.fault : 0;
-  throw std::runtime_error("GPU engine: subproblem with north columns " + std::to_string(job.columns[0]) +
-                           " failed its checks: " + faults[fault]);
+const char* fault_message(job_fault fault) noexcept {
+  switch (fault) {
+    case job_fault::none:
+      return "the kernels did not run to the end";
+    case job_fault::group_past_bound:
+      return "a group outgrew its bound";
+    case job_fault::too_many_digits:
+      return "the code needs more digits than it holds";
+    case job_fault::histogram_lost:
+      return "the key histogram lost halves";
+    case job_fault::sort_lost:
+      return "the sort by key lost halves";
+  }
+  return "an unknown fault";
+}
+
+void check_result(const job_result& result, const gpu_job& job, round_kind round) {
+  const std::uint32_t mark = (round == round_kind::sizes ? sized_mark : finished_mark) ^ job.sequence;
+  if (result.mark == mark && result.fault == 0) return;
+  const auto fault = static_cast<job_fault>(result.fault);
+  throw std::runtime_error("GPU engine: the job with north columns " + std::to_string(job.columns[0]) +
+                           " failed its checks: " + fault_message(result.fault != 0 ? fault : job_fault::none));
 }
 
 }  // namespace nqueens::detail::gpu

@@ -2,17 +2,20 @@
 
 // Where the GPU engine's kernels run: on a CUDA device (gpu_device.cu) or,
 // a block and a thread at a time, on the CPU (gpu_emulator.cpp); the engine
-// (gpu_engine.cpp) sees only this interface. A backend holds the quarter
-// tables where its kernels read them; a stream, one per counting thread,
-// holds that thread's buffers and counts one subproblem at a time.
+// (gpu_engine.cpp) and the rounds (gpu_rounds.hpp) see only this interface.
+// A backend holds the quarter tables where its kernels read them; a stream
+// holds one counting thread's memory, taken once when it opens, and runs
+// rounds of jobs: one copy in, one launch per kernel, one copy back, one wait.
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "engines/gpu/gpu_job.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quarter_tables.hpp"
+#include "nqueens/execute.hpp"
 
 namespace nqueens::detail::gpu {
 
@@ -22,20 +25,34 @@ struct pair_counts {
   std::uint64_t once = 0;
 };
 
-/// One counting thread's buffers on a backend.
+/// One counting thread's memory on a backend, and the rounds it runs.
 class gpu_stream {
  public:
   virtual ~gpu_stream() = default;
-  /// The counts of `job` (its host-known fields set; the stream sets the
-  /// buffers and state). Throws std::runtime_error when a launch fails or
-  /// the kernels' own checks do not all hold.
-  virtual pair_counts pairs(gpu_job job) = 0;
+  /// Jobs one round holds at most.
+  virtual std::uint32_t max_jobs() const noexcept = 0;
+  /// The buffer every job's halves and codes are cut from, as the kernels
+  /// address it, and its length in 64-bit words.
+  virtual std::uint64_t* arena() const noexcept = 0;
+  virtual std::uint64_t arena_words() const noexcept = 0;
+  /// Where job k of a round keeps its state and result, as the kernels
+  /// address them (k < max_jobs()).
+  virtual job_state* state(std::uint32_t k) const noexcept = 0;
+  virtual job_result* result(std::uint32_t k) const noexcept = 0;
+  /// One round: `jobs` (at most max_jobs(), their pointers set) copied to
+  /// the device, `round`'s kernels launched over them, the results copied
+  /// back and waited for. Returns the host's copy of the results, valid
+  /// until the next round. Throws std::runtime_error when a call fails.
+  virtual std::span<const job_result> run(std::span<const gpu_job> jobs, round_kind round) = 0;
+  /// The launches and stream operations of every round so far.
+  virtual device_work work() const noexcept = 0;
 };
 
 class gpu_backend {
  public:
   virtual ~gpu_backend() = default;
-  /// A new stream with its own buffers (called once per counting thread).
+  /// A new stream, its memory taken now (called once per counting thread).
+  /// Throws std::runtime_error when the device has not that much memory.
   virtual std::unique_ptr<gpu_stream> open_stream() = 0;
   /// The tables as the kernels address them.
   virtual quarter_arrays west() const noexcept = 0;
@@ -44,9 +61,10 @@ class gpu_backend {
   virtual std::string where() const = 0;
 };
 
-/// The host-known part of a job for `task` of an n-board plan in `slices`
-/// slices: columns, queens, row sets and the groups' bounds, read from the
-/// host's copy of the tables; the quarter arrays from `backend`.
+/// The host-known part of a job for `task` of an n-board plan whose classes
+/// are cut in `slices` slices of north row sets: columns, queens, row sets,
+/// the slice and the filter's rule; the quarter arrays from `backend`. Its
+/// buffers, capacities and sequence are the rounds' to set.
 gpu_job job_for(const quadrant_task& task, int slices, const half_board_tables& tables, const gpu_backend& backend);
 
 /// The solutions `counts` stand for under the job's rule (2 * pairs + once
@@ -54,8 +72,12 @@ gpu_job job_for(const quadrant_task& task, int slices, const half_board_tables& 
 /// std::overflow_error past 2^64.
 std::uint64_t solutions_of(const gpu_job& job, pair_counts counts, std::uint64_t weight);
 
-/// Throws std::runtime_error naming the fault when the state the kernels
-/// left does not carry the finished mark.
-void check_finished(const job_state& state, const gpu_job& job);
+/// What a fault means, for messages.
+const char* fault_message(job_fault fault) noexcept;
+
+/// Throws std::runtime_error naming the fault when `result` does not carry
+/// `job`'s mark for `round` (a round that did not reach it, or a check that
+/// failed).
+void check_result(const job_result& result, const gpu_job& job, round_kind round);
 
 }  // namespace nqueens::detail::gpu

@@ -1,12 +1,14 @@
-// The GPU engine's CUDA device: the tables copied once, a stream and
-// buffers per counting thread, the kernels of gpu_kernels.hpp launched in
-// order on it. Every CUDA call and launch is checked; the job's state is
-// poisoned before each subproblem, so a kernel that did not run leaves no
-// finished mark, and a count is only ever returned with it.
+// The GPU engine's CUDA device: the tables copied once; per counting
+// thread a stream and its memory, taken once when it opens within the
+// device's free memory (never freed or grown mid-run); rounds of jobs
+// launched on it, a launch per kernel per round (gpu_rounds.hpp). Every
+// CUDA call and launch is checked; a result is only ever taken with its
+// job's mark (gpu_backend.hpp's check_result).
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdlib>
 #include <stdexcept>
@@ -36,15 +38,14 @@ int local_rank() {
 }
 
 template <class Kernel>
-__global__ void __launch_bounds__(block_threads) kernel_of(gpu_job job) {
+__global__ void __launch_bounds__(block_threads) kernel_of(const gpu_job* jobs, std::uint32_t count) {
   __shared__ typename Kernel::shared shared;
-  const std::uint32_t items = Kernel::items(job);
-  for (std::uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
+  for_each_item<Kernel>(jobs, count, blockIdx.x, gridDim.x, [&](const gpu_job& job, std::uint32_t item) {
     for (int phase = 0; phase < Kernel::phases; ++phase) {
       Kernel::run(phase, job, item, threadIdx.x, shared);
       __syncthreads();
     }
-  }
+  });
 }
 
 struct chosen_device {
@@ -54,6 +55,9 @@ struct chosen_device {
 };
 
 chosen_device choose_device() {
+  // One hardware queue per stream (CUDA's default of 8 would serialise 16
+  // counting threads' streams in pairs); read when the context is made.
+  ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
   chosen_device d;
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
@@ -92,18 +96,30 @@ T* device_copy(const T* host, std::size_t count) {
   return out;
 }
 
-// What the host reads back: the job_state from `pairs` on.
-constexpr std::size_t tail_offset = offsetof(job_state, pairs);
-constexpr std::size_t tail_bytes = sizeof(job_state) - tail_offset;
+// Jobs a round holds: 64 rounds' worth of kernels and copies cost a
+// subproblem a fifth of a stream operation.
+constexpr std::uint32_t round_jobs = 64;
 
 class cuda_stream final : public gpu_stream {
  public:
-  cuda_stream(int device, std::uint32_t max_grid) : device_(device), max_grid_(max_grid) {
+  /// A stream with `bytes` of device memory in all.
+  cuda_stream(int device, std::uint32_t max_grid, std::uint64_t bytes) : device_(device), max_grid_(max_grid) {
     try {
       check(cudaSetDevice(device_), "cudaSetDevice");
       check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
-      check(cudaMalloc(&state_, sizeof(job_state)), "cudaMalloc (state)");
-      check(cudaMallocHost(&tail_, sizeof(job_state)), "cudaMallocHost");
+      check(cudaMalloc(&jobs_, round_jobs * sizeof(gpu_job)), "cudaMalloc (jobs)");
+      check(cudaMalloc(&states_, round_jobs * sizeof(job_state)), "cudaMalloc (states)");
+      check(cudaMalloc(&results_, round_jobs * sizeof(job_result)), "cudaMalloc (results)");
+      check(cudaMallocHost(&host_jobs_, round_jobs * sizeof(gpu_job)), "cudaMallocHost (jobs)");
+      check(cudaMallocHost(&host_results_, round_jobs * sizeof(job_result)), "cudaMallocHost (results)");
+      const std::uint64_t fixed = round_jobs * (sizeof(gpu_job) + sizeof(job_state) + sizeof(job_result));
+      if (bytes < fixed + (std::uint64_t{1} << 20)) {
+        throw std::runtime_error("GPU engine: a stream gets " + std::to_string(bytes >> 20) +
+                                 " MiB of device memory, too little: count with fewer threads");
+      }
+      arena_words_ = (bytes - fixed) / sizeof(std::uint64_t);
+      check(cudaMalloc(&arena_, arena_words_ * sizeof(std::uint64_t)), "cudaMalloc (arena)");
+      check(cudaMemset(results_, 0xFF, round_jobs * sizeof(job_result)), "cudaMemset (results)");
     } catch (...) {
       release();
       throw;
@@ -113,71 +129,74 @@ class cuda_stream final : public gpu_stream {
   cuda_stream(const cuda_stream&) = delete;
   cuda_stream& operator=(const cuda_stream&) = delete;
 
-  pair_counts pairs(gpu_job job) override {
+  std::uint32_t max_jobs() const noexcept override { return round_jobs; }
+  std::uint64_t* arena() const noexcept override { return arena_; }
+  std::uint64_t arena_words() const noexcept override { return arena_words_; }
+  job_state* state(std::uint32_t k) const noexcept override { return states_ + k; }
+  job_result* result(std::uint32_t k) const noexcept override { return results_ + k; }
+
+  std::span<const job_result> run(std::span<const gpu_job> jobs, round_kind round) override {
     check(cudaSetDevice(device_), "cudaSetDevice");
-    for (int g = 0; g < 2; ++g) {
-      if (job.capacity[g] + std::size_t{1} > size_[g]) {
-        check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
-        cudaFree(halves_[g]);
-        cudaFree(codes_[g]);
-        halves_[g] = codes_[g] = nullptr;
-        size_[g] = 0;
-        const std::size_t size = job.capacity[g] + std::size_t{1} + job.capacity[g] / 4;  // room to grow
-        check(cudaMalloc(&halves_[g], size * sizeof(std::uint64_t)), "cudaMalloc (halves)");
-        check(cudaMalloc(&codes_[g], size * sizeof(std::uint64_t)), "cudaMalloc (codes)");
-        size_[g] = size;
-      }
-      job.halves[g] = halves_[g];
-      job.codes[g] = codes_[g];
-      job.once_list[g] = codes_[g];  // free until scatter
-    }
-    job.state = state_;
-    job_ = &job;
-    check(cudaMemsetAsync(state_, 0xFF, sizeof(job_state), stream_), "cudaMemsetAsync (poison)");
-    launch_subproblem(*this, job);
-    check(cudaMemcpyAsync(reinterpret_cast<char*>(tail_) + tail_offset, reinterpret_cast<char*>(state_) + tail_offset,
-                          tail_bytes, cudaMemcpyDeviceToHost, stream_),
-          "cudaMemcpyAsync (result)");
+    count_ = static_cast<std::uint32_t>(jobs.size());
+    std::copy(jobs.begin(), jobs.end(), host_jobs_);
+    check(cudaMemcpyAsync(jobs_, host_jobs_, count_ * sizeof(gpu_job), cudaMemcpyHostToDevice, stream_),
+          "cudaMemcpyAsync (jobs)");
+    count_operation();
+    launch_round(*this, round, host_jobs_, count_);  // the bounds read the host's copy
+    check(cudaMemcpyAsync(host_results_, results_, count_ * sizeof(job_result), cudaMemcpyDeviceToHost, stream_),
+          "cudaMemcpyAsync (results)");
+    count_operation();
     check(cudaStreamSynchronize(stream_), "a kernel of the GPU engine");
-    check_finished(*tail_, job);
-    return {tail_->pairs, tail_->once};
+    count_operation();
+    return {host_results_, count_};
   }
 
-  // The launcher launch_subproblem calls.
+  device_work work() const noexcept override {
+    return {launches_.load(std::memory_order_relaxed), operations_.load(std::memory_order_relaxed)};
+  }
+
+  // The launcher launch_round calls.
   template <class Kernel>
-  void run(std::uint32_t most_blocks) {
-    const std::uint32_t grid = std::clamp<std::uint32_t>(most_blocks, 1, max_grid_);
-    kernel_of<Kernel><<<grid, block_threads, 0, stream_>>>(*job_);
+  void run(std::uint64_t most_blocks) {
+    const auto grid = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(most_blocks, 1, max_grid_));
+    kernel_of<Kernel><<<grid, block_threads, 0, stream_>>>(jobs_, count_);
     check(cudaGetLastError(), "a launch of the GPU engine");
+    launches_.fetch_add(1, std::memory_order_relaxed);
+    count_operation();
   }
 
  private:
+  void count_operation() noexcept { operations_.fetch_add(1, std::memory_order_relaxed); }
+
   // Frees what was made (null handles are no-ops).
   void release() noexcept {
     cudaSetDevice(device_);
-    for (int g = 0; g < 2; ++g) {
-      cudaFree(halves_[g]);
-      cudaFree(codes_[g]);
-    }
-    cudaFree(state_);
-    cudaFreeHost(tail_);
+    cudaFree(arena_);
+    cudaFree(jobs_);
+    cudaFree(states_);
+    cudaFree(results_);
+    cudaFreeHost(host_jobs_);
+    cudaFreeHost(host_results_);
     if (stream_ != nullptr) cudaStreamDestroy(stream_);
   }
 
   int device_;
   std::uint32_t max_grid_;
   cudaStream_t stream_ = nullptr;
-  std::uint64_t* halves_[2] = {};
-  std::uint64_t* codes_[2] = {};
-  std::size_t size_[2] = {};
-  job_state* state_ = nullptr;
-  job_state* tail_ = nullptr;  // pinned: the copy back is asynchronous
-  const gpu_job* job_ = nullptr;
+  std::uint64_t* arena_ = nullptr;
+  std::uint64_t arena_words_ = 0;
+  gpu_job* jobs_ = nullptr;
+  job_state* states_ = nullptr;
+  job_result* results_ = nullptr;
+  gpu_job* host_jobs_ = nullptr;  // pinned: the copies are asynchronous
+  job_result* host_results_ = nullptr;
+  std::uint32_t count_ = 0;
+  std::atomic<std::uint64_t> launches_{0}, operations_{0};
 };
 
 class cuda_backend final : public gpu_backend {
  public:
-  explicit cuda_backend(const half_board_tables& tables) : device_(choose_device()) {
+  cuda_backend(const half_board_tables& tables, int streams) : device_(choose_device()) {
     if (device_.index < 0) throw std::runtime_error("no usable GPU: " + device_.why);
     check(cudaSetDevice(device_.index), "cudaSetDevice");
     const quarter_table* quarters[2] = {&tables.west(), &tables.east()};
@@ -186,6 +205,12 @@ class cuda_backend final : public gpu_backend {
                     device_copy(quarters[q]->masks().data(), quarters[q]->masks().size()),
                     device_copy(quarters[q]->signatures().data(), quarters[q]->signatures().size())};
     }
+    // What the streams may take: the free memory less a margin for the
+    // runtime (a sixteenth, at least 512 MiB), shared evenly.
+    std::size_t free = 0, total = 0;
+    check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    const std::uint64_t margin = std::max<std::uint64_t>(free / 16, std::uint64_t{512} << 20);
+    stream_bytes_ = free > margin ? (free - margin) / static_cast<std::uint64_t>(std::max(streams, 1)) : 0;
   }
   ~cuda_backend() override {
     cudaSetDevice(device_.index);
@@ -201,7 +226,7 @@ class cuda_backend final : public gpu_backend {
   std::unique_ptr<gpu_stream> open_stream() override {
     // Blocks enough to fill every SM several times over; a launch strides beyond.
     const auto max_grid = static_cast<std::uint32_t>(device_.properties.multiProcessorCount * 8);
-    return std::make_unique<cuda_stream>(device_.index, max_grid);
+    return std::make_unique<cuda_stream>(device_.index, max_grid, stream_bytes_);
   }
   quarter_arrays west() const noexcept override { return arrays_[0]; }
   quarter_arrays east() const noexcept override { return arrays_[1]; }
@@ -210,6 +235,7 @@ class cuda_backend final : public gpu_backend {
  private:
   chosen_device device_;
   quarter_arrays arrays_[2];
+  std::uint64_t stream_bytes_ = 0;
 };
 
 }  // namespace
@@ -222,8 +248,8 @@ device_probe probe_device() {
                     std::to_string(d.properties.multiProcessorCount) + " SMs)"};
 }
 
-std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables) {
-  return std::make_unique<cuda_backend>(tables);
+std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, int streams) {
+  return std::make_unique<cuda_backend>(tables, streams);
 }
 
 }  // namespace nqueens::detail::gpu

@@ -21,8 +21,9 @@ struct device_probe {
 };
 device_probe probe_device();
 
-/// A backend on the probed device, the quarter tables copied to it.
-/// Throws std::runtime_error when a CUDA call fails.
-std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables);
+/// A backend on the probed device, the quarter tables copied to it, whose
+/// `streams` streams share the device memory left. Throws
+/// std::runtime_error when a CUDA call fails.
+std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, int streams);
 
 }  // namespace nqueens::detail::gpu

@@ -13,7 +13,7 @@ device_probe probe_device() {
           "and configure again)"};
 }
 
-std::unique_ptr<gpu_backend> device_backend(const half_board_tables&) {
+std::unique_ptr<gpu_backend> device_backend(const half_board_tables&, int) {
   throw std::runtime_error("this nqueens was built without CUDA");
 }
 

@@ -1,81 +1,90 @@
 #include "engines/gpu/gpu_emulator.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
-#include <type_traits>
 #include <vector>
 
 namespace nqueens::detail::gpu {
 
 namespace {
 
-// Each kernel's shared memory, one block's at a time.
-struct emulated_shared {
-  join_kernel::shared join;
-  once_kernel::shared once;
-  stats_kernel::shared stats;
-  layout_kernel::shared layout;
-  scan_kernel::shared scan;
-  visit_kernel::shared visit;
-  no_shared none;
-
-  template <class Kernel>
-  typename Kernel::shared& of() {
-    if constexpr (std::is_same_v<typename Kernel::shared, join_kernel::shared>) {
-      return join;
-    } else if constexpr (std::is_same_v<typename Kernel::shared, once_kernel::shared>) {
-      return once;
-    } else if constexpr (std::is_same_v<typename Kernel::shared, stats_kernel::shared>) {
-      return stats;
-    } else if constexpr (std::is_same_v<typename Kernel::shared, layout_kernel::shared>) {
-      return layout;
-    } else if constexpr (std::is_same_v<typename Kernel::shared, scan_kernel::shared>) {
-      return scan;
-    } else if constexpr (std::is_same_v<typename Kernel::shared, visit_kernel::shared>) {
-      return visit;
-    } else {
-      return none;
-    }
-  }
-};
+// Each kernel's shared memory, one per thread that emulates it (taken once).
+template <class Kernel>
+typename Kernel::shared& shared_of() {
+  thread_local const std::unique_ptr<typename Kernel::shared> memory = std::make_unique<typename Kernel::shared>();
+  return *memory;
+}
 
 class emulated_stream final : public gpu_stream {
  public:
-  pair_counts pairs(gpu_job job) override {
-    for (int g = 0; g < 2; ++g) {
-      // A slot more than the bound, so that an empty group has an address.
-      if (halves_[g].size() < job.capacity[g] + std::size_t{1}) {
-        halves_[g].resize(job.capacity[g] + std::size_t{1});
-        codes_[g].resize(job.capacity[g] + std::size_t{1});
-      }
-      job.halves[g] = halves_[g].data();
-      job.codes[g] = codes_[g].data();
-      job.once_list[g] = codes_[g].data();  // free until scatter
-    }
-    job.state = state_.get();
-    std::memset(static_cast<void*>(state_.get()), 0xFF, sizeof(job_state));  // the kernels must set all they read
-    job_ = &job;
-    launch_subproblem(*this, job);
-    check_finished(*state_, job);
-    return {state_->pairs, state_->once};
+  explicit emulated_stream(const emulator_options& options)
+      : options_(options),
+        arena_(options.arena_words),
+        states_(options.max_jobs),
+        results_(options.max_jobs),
+        copied_results_(options.max_jobs),
+        order_(options.seed, options.max_grid) {
+    jobs_.reserve(options.max_jobs);
+    // Memory a device hands over holds anything: the kernels must set all they read.
+    std::fill(arena_.begin(), arena_.end(), 0xA5A5A5A5A5A5A5A5ULL);
+    std::memset(static_cast<void*>(states_.data()), 0xFF, states_.size() * sizeof(job_state));
+    std::memset(static_cast<void*>(results_.data()), 0xFF, results_.size() * sizeof(job_result));
   }
 
-  // The launcher launch_subproblem calls.
+  std::uint32_t max_jobs() const noexcept override { return options_.max_jobs; }
+  std::uint64_t* arena() const noexcept override { return arena_.data(); }
+  std::uint64_t arena_words() const noexcept override { return arena_.size(); }
+  job_state* state(std::uint32_t k) const noexcept override { return &states_[k]; }
+  job_result* result(std::uint32_t k) const noexcept override { return &results_[k]; }
+
+  // As the device: the jobs copied, the launches, the results copied back,
+  // the wait; each counted as the device counts it.
+  std::span<const job_result> run(std::span<const gpu_job> jobs, round_kind round) override {
+    jobs_.assign(jobs.begin(), jobs.end());
+    count_operation();
+    launch_round(*this, round, jobs_.data(), static_cast<std::uint32_t>(jobs_.size()));
+    std::copy_n(results_.begin(), jobs.size(), copied_results_.begin());
+    count_operation();
+    count_operation();  // the wait
+    return {copied_results_.data(), jobs.size()};
+  }
+
+  device_work work() const noexcept override {
+    return {launches_.load(std::memory_order_relaxed), operations_.load(std::memory_order_relaxed)};
+  }
+
+  // The launcher launch_round calls.
   template <class Kernel>
-  void run(std::uint32_t) {
-    emulate_launch<Kernel>(*job_, shared_->of<Kernel>());
+  void run(std::uint64_t most_blocks) {
+    const auto grid = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(most_blocks, 1, options_.max_grid));
+    launches_.fetch_add(1, std::memory_order_relaxed);
+    count_operation();
+    emulate_launch<Kernel>(jobs_, grid, order_, shared_of<Kernel>());
   }
 
  private:
-  std::vector<std::uint64_t> halves_[2], codes_[2];
-  std::unique_ptr<job_state> state_ = std::make_unique<job_state>();
-  std::unique_ptr<emulated_shared> shared_ = std::make_unique<emulated_shared>();
-  const gpu_job* job_ = nullptr;
+  void count_operation() noexcept { operations_.fetch_add(1, std::memory_order_relaxed); }
+
+  emulator_options options_;
+  // The "device's" memory: the kernels write it through the jobs' pointers.
+  mutable std::vector<std::uint64_t> arena_;
+  mutable std::vector<job_state> states_;
+  mutable std::vector<job_result> results_;
+  std::vector<job_result> copied_results_;  // the host's copy
+  std::vector<gpu_job> jobs_;               // the device's copy of the round
+  launch_order order_;
+  std::atomic<std::uint64_t> launches_{0}, operations_{0};
 };
 
 class emulator final : public gpu_backend {
  public:
-  explicit emulator(const half_board_tables& tables) : tables_(tables) {}
-  std::unique_ptr<gpu_stream> open_stream() override { return std::make_unique<emulated_stream>(); }
+  emulator(const half_board_tables& tables, const emulator_options& options) : tables_(tables), options_(options) {}
+  std::unique_ptr<gpu_stream> open_stream() override {
+    emulator_options options = options_;
+    options.seed += streams_++;  // each stream its own order
+    return std::make_unique<emulated_stream>(options);
+  }
   quarter_arrays west() const noexcept override { return arrays(tables_.west()); }
   quarter_arrays east() const noexcept override { return arrays(tables_.east()); }
   std::string where() const override { return "emulated on the CPU (NQUEENS_GPU=emulate)"; }
@@ -85,12 +94,14 @@ class emulator final : public gpu_backend {
     return {t.offsets().data(), t.masks().data(), t.signatures().data()};
   }
   const half_board_tables& tables_;
+  const emulator_options options_;
+  std::atomic<std::uint64_t> streams_{0};
 };
 
 }  // namespace
 
-std::unique_ptr<gpu_backend> emulated_backend(const half_board_tables& tables) {
-  return std::make_unique<emulator>(tables);
+std::unique_ptr<gpu_backend> emulated_backend(const half_board_tables& tables, const emulator_options& options) {
+  return std::make_unique<emulator>(tables, options);
 }
 
 }  // namespace nqueens::detail::gpu

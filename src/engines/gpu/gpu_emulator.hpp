@@ -1,34 +1,87 @@
 #pragma once
 
-// The GPU engine's kernels run on the CPU: every block of a launch, and
-// every thread of a block phase by phase, one after another, over host
-// memory. Slow (a core does a GPU's work), exact, and the same source as on
-// the device: what the tests check against the quadrant engine on machines
-// with no GPU, and what NQUEENS_GPU=emulate selects.
+// The GPU engine's kernels run on the CPU, over host memory: slow (a core
+// does a GPU's work), exact, and the same source as on the device. What
+// the tests check against the quadrant engine on machines with no GPU, and
+// what NQUEENS_GPU=emulate selects.
+//
+// It is a harsher device than a real one in what a kernel may assume: a
+// launch's blocks run in a shuffled order, few of them (each takes several
+// items in turn, as for_each_item deals them), the threads of a block run
+// each phase in a shuffled order, and a block's shared memory is poisoned
+// before each of its items. A kernel that relied on an order within a phase,
+// between blocks, or on what shared memory held before would count wrong
+// here under some seed.
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cstring>
 #include <memory>
+#include <random>
+#include <span>
+#include <vector>
 
 #include "engines/gpu/gpu_backend.hpp"
 #include "engines/gpu/gpu_kernels.hpp"
 
 namespace nqueens::detail::gpu {
 
-/// One launch of `Kernel` on the CPU: every item as one block, every phase
-/// for every thread of it before the next phase (the barrier). `shared` is
-/// poisoned for each block, as a GPU block's shared memory starts undefined.
+/// How the emulator runs.
+struct emulator_options {
+  /// Seeds the order of blocks in a launch and of threads in a phase.
+  std::uint64_t seed = 1;
+  /// The most blocks a launch has: past it, blocks take several items.
+  std::uint32_t max_grid = 7;
+  /// Jobs a round holds, and each stream's arena in 64-bit words.
+  std::uint32_t max_jobs = 64;
+  std::uint64_t arena_words = std::uint64_t{1} << 19;  // 4 MiB
+};
+
+/// The shuffled orders of one stream's launches, drawn from its seed.
+class launch_order {
+ public:
+  launch_order(std::uint64_t seed, std::uint32_t max_grid) : random_(seed), blocks_(max_grid) {
+    for (std::uint32_t t = 0; t < block_threads; ++t) threads_[t] = t;
+  }
+  /// 0..grid-1 shuffled. Precondition: grid <= max_grid.
+  std::span<const std::uint32_t> blocks(std::uint32_t grid) {
+    for (std::uint32_t b = 0; b < grid; ++b) blocks_[b] = b;
+    std::shuffle(blocks_.begin(), blocks_.begin() + grid, random_);
+    return {blocks_.data(), grid};
+  }
+  /// 0..block_threads-1 shuffled.
+  std::span<const std::uint32_t> threads() {
+    std::shuffle(threads_.begin(), threads_.end(), random_);
+    return threads_;
+  }
+
+ private:
+  std::mt19937_64 random_;
+  std::vector<std::uint32_t> blocks_;
+  std::array<std::uint32_t, block_threads> threads_{};
+};
+
+/// One launch of `Kernel` over a round's `jobs` with `grid` blocks, on the
+/// CPU, in `order`: every phase for every thread of an item before the next
+/// phase (the barrier).
 template <class Kernel>
-void emulate_launch(const gpu_job& job, typename Kernel::shared& shared) {
-  const std::uint32_t items = Kernel::items(job);
-  for (std::uint32_t item = 0; item < items; ++item) {
-    std::memset(static_cast<void*>(&shared), 0xA5, sizeof shared);
-    for (int phase = 0; phase < Kernel::phases; ++phase) {
-      for (std::uint32_t thread = 0; thread < block_threads; ++thread) Kernel::run(phase, job, item, thread, shared);
-    }
+void emulate_launch(std::span<const gpu_job> jobs, std::uint32_t grid, launch_order& order,
+                    typename Kernel::shared& shared) {
+  for (const std::uint32_t block : order.blocks(grid)) {
+    for_each_item<Kernel>(jobs.data(), static_cast<std::uint32_t>(jobs.size()), block, grid,
+                          [&](const gpu_job& job, std::uint32_t item) {
+                            std::memset(static_cast<void*>(&shared), 0xA5, sizeof shared);
+                            for (int phase = 0; phase < Kernel::phases; ++phase) {
+                              for (const std::uint32_t thread : order.threads()) {
+                                Kernel::run(phase, job, item, thread, shared);
+                              }
+                            }
+                          });
   }
 }
 
 /// A backend over `tables` (kept by reference: they must outlive it).
-std::unique_ptr<gpu_backend> emulated_backend(const half_board_tables& tables);
+std::unique_ptr<gpu_backend> emulated_backend(const half_board_tables& tables, const emulator_options& options = {});
 
 }  // namespace nqueens::detail::gpu

@@ -1,30 +1,41 @@
 #pragma once
 
-// One subproblem as the GPU kernels see it (gpu_kernels.hpp): where the
-// quarter tables and the per-stream buffers are, and the state the kernels
-// hand each other through memory between launches. Plain data, the same
-// whether the pointers are device memory or, emulated, host memory.
+// One job as the GPU kernels see it (gpu_kernels.hpp): a subproblem, or a
+// slice of one that the device's memory could not hold whole; where the
+// quarter tables and its buffers are, the state the kernels hand each other
+// through memory between launches, and the result the host reads back. A
+// launch runs one kernel over a round of many jobs (gpu_rounds.hpp). Plain
+// data, the same whether the pointers are device memory or, emulated, host
+// memory.
 
 #include <cstdint>
 
 namespace nqueens::detail::gpu {
 
-/// Threads of every block of every kernel.
+/// Threads of every block of every kernel, in warps of 32 lanes.
 inline constexpr std::uint32_t block_threads = 256;
-/// South halves per table block: what one block of the visit kernel holds.
-inline constexpr std::uint32_t south_per_block = 256;
-inline constexpr std::uint32_t words_per_block = south_per_block / 32;
-/// Bits of a digit: a table row is indexed by a north code's digit.
-inline constexpr std::uint32_t digit_bits = 7;
+inline constexpr std::uint32_t warp_lanes = 32;
+inline constexpr std::uint32_t block_warps = block_threads / warp_lanes;
+/// South halves per table block: what one block of the visit kernel holds,
+/// a 32-bit word of them per lane of a warp.
+inline constexpr std::uint32_t words_per_block = warp_lanes;
+inline constexpr std::uint32_t south_per_block = words_per_block * 32;
+/// Bits of a digit: a table row is indexed by a north code's digit. Five
+/// bits keep a block's tables (10 digits x 32 values x 32 words) within
+/// the 48 KiB of static shared memory.
+inline constexpr std::uint32_t digit_bits = 5;
 inline constexpr std::uint32_t digit_values = 1U << digit_bits;
-/// 8 digits of 7 bits hold the diagonals both groups can use at n = 24
+/// 10 digits of 5 bits hold the diagonals both groups can use at n = 24
 /// (at most 46) and the 4 tie tags with no key bit (groups too small for one).
-inline constexpr std::uint32_t max_digits = 8;
-/// The most key bits: 4096 buckets per group.
-inline constexpr std::uint32_t max_key_bits = 12;
+inline constexpr std::uint32_t max_digits = 10;
+/// The most key bits: 16384 buckets per group.
+inline constexpr std::uint32_t max_key_bits = 14;
 inline constexpr std::uint32_t max_buckets = 1U << max_key_bits;
-/// What the last kernel writes once every check held.
+/// What the last kernel writes once every check held, with the job's
+/// sequence number: a result left from an earlier round never passes.
 inline constexpr std::uint32_t finished_mark = 0x600DC0DEU;
+/// What the size kernel's first block writes, likewise.
+inline constexpr std::uint32_t sized_mark = 0x512EDU;
 
 /// How a subproblem counts under the transposition filter (the quadrant
 /// engine's transposition.hpp, from which the host fills it): every pair
@@ -74,7 +85,7 @@ struct code_layout {
   std::uint8_t position[64] = {};
 };
 
-/// What the kernels write, per stream; cleared by the first kernel.
+/// What the kernels write, per job of a round; cleared by the first kernel.
 struct job_state {
   std::uint32_t group_size[2];  // north, south halves joined
   std::uint64_t bits_in[2];     // OR of each group's masks
@@ -86,19 +97,39 @@ struct job_state {
   std::uint32_t once_size[2];                  // halves with a once category, in once_list
   std::uint64_t pairs;                         // disjoint pairs, tags included: twice each under a filter
   std::uint64_t once;                          // pairs sharing a once category, per category shared
-  std::uint32_t finished;
-  std::uint32_t fault;  // nonzero: a check failed (which one)
+  std::uint32_t fault;                         // a job_fault other than none: a check failed
 };
 
-/// One subproblem on one stream.
+/// Why a job's kernels refused to finish (job_state::fault), each with its
+/// message in fault_message (gpu_backend.cpp).
+enum class job_fault : std::uint32_t {
+  none = 0,
+  group_past_bound,  ///< a group outgrew the capacity the size round gave it
+  too_many_digits,   ///< the code needs more digits than the tables hold
+  histogram_lost,    ///< the key histogram does not add up to the group
+  sort_lost,         ///< the sort by key lost halves
+};
+
+/// What the host copies back for each job of a round, all in one array.
+struct job_result {
+  std::uint64_t joined[2];  ///< size round: the halves each group's joins can make (signatures that fit)
+  std::uint64_t pairs;      ///< count round: job_state::pairs
+  std::uint64_t once;       ///< count round: job_state::once
+  std::uint32_t mark;       ///< sized_mark or finished_mark, XOR the job's sequence, once all of it ran
+  std::uint32_t fault;      ///< a job_fault
+};
+
+/// One job of a round on one stream.
 struct gpu_job {
   int n = 0;
   int h = 0;
-  int middle = -1;                      ///< the middle row's queen, -1 for even n
-  std::uint32_t columns[2] = {};        ///< the north's, the south's (as a north half: the same rows 0..h-1)
-  int west_queens[2] = {};              ///< queens of each group in the west quarter
-  std::uint32_t row_sets[2] = {};       ///< C(h, west_queens)
-  std::uint32_t slices = 1, slice = 0;  ///< the north row sets of rank % slices == slice
+  int middle = -1;                   ///< the middle row's queen, -1 for even n
+  std::uint32_t columns[2] = {};     ///< the north's, the south's (as a north half: the same rows 0..h-1)
+  int west_queens[2] = {};           ///< queens of each group in the west quarter
+  std::uint32_t row_sets[2] = {};    ///< C(h, west_queens)
+  std::uint32_t slices[2] = {1, 1};  ///< each group takes its row sets of rank % slices == slice
+  std::uint32_t slice[2] = {0, 0};
+  std::uint32_t sequence = 0;  ///< the round's number for this job, in its mark
   quarter_arrays west, east;
   std::uint64_t* halves[2] = {};     ///< each group as joined, then as codes
   std::uint64_t* codes[2] = {};      ///< the codes sorted by key
@@ -106,6 +137,10 @@ struct gpu_job {
   std::uint32_t capacity[2] = {};
   transposition_rule rule;
   job_state* state = nullptr;
+  job_result* result = nullptr;
 };
+
+/// Which kernels a round launches: the sizes of its jobs' groups, or their counts.
+enum class round_kind { sizes, counts };
 
 }  // namespace nqueens::detail::gpu

@@ -1,10 +1,18 @@
 #pragma once
 
-// The GPU engine's kernels: one subproblem of the quadrant plan counted
-// whole on the device, in launches that hand each other their results
-// through memory (gpu_job.hpp):
+// The GPU engine's kernels: jobs of the quadrant plan (a subproblem, or a
+// slice of one) counted on the device, in launches that hand each other
+// their results through memory (gpu_job.hpp). Each launch takes a whole
+// round of jobs (launch_round, below), so that a subproblem costs a
+// fraction of a launch, not ten. A round of sizes runs
 //
-//   clear    the job's state
+//   clear    each job's state and result
+//   size     the halves each group's joins can make, by signatures alone:
+//            what the host sizes its buffers from (gpu_rounds.hpp)
+//
+// and a round of counts
+//
+//   clear    each job's state and result
 //   join     the north and south groups from the quarter tables, a block per
 //            west row set (the quadrant engine's join, quarter_tables.hpp),
 //            each half kept, tagged and categorised by the transposition
@@ -16,14 +24,16 @@
 //   encode   each half as its code; a histogram of the keys
 //   scan     where each key's halves and south table blocks begin
 //   scatter  the codes sorted by key
-//   visit    a block per 256 south halves of one key: their bit-sliced
-//            tables (a 256-bit row per digit value: the halves that have
+//   visit    a block per 1024 south halves of one key: their bit-sliced
+//            tables (a 1024-bit row per digit value: the halves that have
 //            none of its bits) in shared memory, then every north half
-//            whose key misses theirs ANDs one row per digit, 32 pairs a word
-//   finish   the checks, and the mark that says all of it ran
+//            whose key misses theirs, a warp each, ANDs one row per digit,
+//            each lane its own word of 32 pairs
+//   finish   the checks, the result, and the mark that says all of it ran
 //
 // Each kernel is a struct: `items(job)` blocks of work (a launch strides
-// over them), `phases` run in order with a barrier between them, each
+// over those of every job of its round, for_each_item), `phases` run in
+// order with a barrier between them, each
 // `run(phase, job, item, thread, shared)` for one thread of one block. A
 // thread keeps nothing between phases but what it wrote to `shared` or to
 // the job's memory. So the same source runs on the GPU (gpu_device.cu) and,
@@ -38,36 +48,13 @@
 
 #include "engines/gpu/gpu_job.hpp"
 #include "engines/gpu/gpu_portable.hpp"
+#include "engines/quadrant/set_ranks.hpp"
+#include "kernels/bits.hpp"
 
 namespace nqueens::detail::gpu {
 
-NQUEENS_HD inline std::uint32_t low_mask(std::uint32_t bits) {
-  return bits >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << bits) - 1;
-}
-
-/// C(members, size), 0 when size > members.
-NQUEENS_HD inline std::uint32_t binomial(int members, int size) {
-  if (size < 0 || size > members) return 0;
-  std::uint64_t r = 1;
-  for (int i = 1; i <= size; ++i)
-    r = r * static_cast<std::uint64_t>(members - size + i) / static_cast<std::uint64_t>(i);
-  return static_cast<std::uint32_t>(r);
-}
-
-/// The subset of `size` members of {0..members-1} of colexicographic rank
-/// `rank`. Precondition: rank < binomial(members, size).
-NQUEENS_HD inline std::uint32_t nth_subset(std::uint32_t rank, int members, int size) {
-  std::uint32_t set = 0;
-  for (int bit = members - 1; bit >= 0 && size > 0; --bit) {
-    const std::uint32_t before = binomial(bit, size);  // subsets of the lower bits alone
-    if (rank >= before) {
-      set |= std::uint32_t{1} << bit;
-      rank -= before;
-      --size;
-    }
-  }
-  return set;
-}
+/// Records why a job cannot finish (any one of its faults is reported).
+NQUEENS_HD inline void raise_fault(job_state& s, job_fault fault) { s.fault = static_cast<std::uint32_t>(fault); }
 
 /// A joined half as its group counts it, or false when it makes no solution
 /// with the middle queen (odd n). The north's mask is its diagonals at row
@@ -77,7 +64,7 @@ NQUEENS_HD inline std::uint32_t nth_subset(std::uint32_t rank, int members, int 
 NQUEENS_HD inline bool orient(const gpu_job& job, int group, std::uint64_t& mask) {
   if (job.middle < 0) {
     if (group == 1) {
-      const std::uint32_t full = low_mask(static_cast<std::uint32_t>(job.n));
+      const std::uint32_t full = low_bits(job.n);
       const auto left = static_cast<std::uint32_t>(mask), right = static_cast<std::uint32_t>(mask >> 32);
       mask = std::uint64_t{(right << 1) & full} | (std::uint64_t{left >> 1} << 32);
     }
@@ -86,20 +73,6 @@ NQUEENS_HD inline bool orient(const gpu_job& job, int group, std::uint64_t& mask
   if (group == 1) mask = (mask << 32) | (mask >> 32);
   const std::uint64_t queen = (std::uint64_t{1} << job.middle) | (std::uint64_t{1} << (32 + job.middle));
   return (mask & queen) == 0;
-}
-
-/// `bits` without bit `at` (transposition.hpp's squeeze_bit).
-NQUEENS_HD inline std::uint32_t squeeze(std::uint32_t bits, std::uint32_t at) {
-  const std::uint32_t below = bits & ((std::uint32_t{1} << at) - 1);
-  return below | static_cast<std::uint32_t>((std::uint64_t{bits} >> (at + 1)) << at);
-}
-
-/// A row set as the row window ranks it (transposition.hpp's rank_rows):
-/// bit 0 to h - 1, bit h - 1 to h - 2, bits 1..h-2 reversed below them.
-NQUEENS_HD inline std::uint32_t rank_row_set(std::uint32_t bits, std::uint32_t h) {
-  std::uint32_t inner = 0;
-  for (std::uint32_t d = 1; d + 1 < h; ++d) inner |= ((bits >> d) & 1U) << (h - 2 - d);
-  return ((bits & 1U) << (h - 1)) | (((bits >> (h - 1)) & 1U) << (h - 2)) | inner;
 }
 
 /// Whether the row window keeps a group's west row set (ranked): min(X, ~X) >= c.
@@ -136,8 +109,8 @@ NQUEENS_HD inline bool classify(const gpu_job& job, int group, std::uint32_t row
       mask &= ~(std::uint64_t{15} << shift);
       if (row > r.distance) return false;
       if (row == r.distance) {
-        const std::uint32_t p = squeeze(rows, r.distance);
-        const std::uint32_t p_bar = low_mask(static_cast<std::uint32_t>(job.h - 1)) & ~p;
+        const std::uint32_t p = squeeze_bit(rows, static_cast<int>(r.distance));
+        const std::uint32_t p_bar = low_bits(job.h - 1) & ~p;
         if (p == r.c) {
           tags = tag_c;
           categories = r.once_c ? 1U : 0U;
@@ -196,8 +169,103 @@ struct clear_kernel {
       s.once_size[0] = s.once_size[1] = 0;
       s.pairs = 0;
       s.once = 0;
-      s.finished = 0;
       s.fault = 0;
+      *job.result = job_result{};
+    }
+  }
+};
+
+/// Where one block's joins read: its group, its west row set (as the
+/// filter reads it) and its quarters' placements, empty where the job's
+/// slice or the row window skips the row set.
+struct quarter_ranges {
+  std::uint32_t group, rows, west_begin, west_end, east_begin, east_end;
+};
+
+/// Item `item` of a join (one per row set of either group) as quarter_ranges.
+NQUEENS_HD inline void find_quarters(const gpu_job& job, std::uint32_t item, quarter_ranges& q) {
+  const int group = item < job.row_sets[0] ? 0 : 1;
+  const std::uint32_t rank = group == 0 ? item : item - job.row_sets[0];
+  const auto rows = static_cast<std::uint32_t>(unrank_subset(rank, job.h, job.west_queens[group]));
+  q.group = static_cast<std::uint32_t>(group);
+  // The filter reads the row window's sets ranked, the tables by rows.
+  q.rows = job.rule.kind == transposition_rule::row_window ? rank_rows(rows, job.h) : rows;
+  q.west_begin = q.west_end = q.east_begin = q.east_end = 0;
+  if (rank % job.slices[group] != job.slice[group] || !in_window(job.rule, q.rows)) return;
+  const std::uint32_t all_rows = low_bits(job.h);
+  const std::uint64_t west_key = (std::uint64_t{job.columns[group] & all_rows} << job.h) | rows;
+  const std::uint64_t east_key = (std::uint64_t{job.columns[group] >> job.h} << job.h) | (all_rows & ~rows);
+  q.west_begin = job.west.offsets[west_key];
+  q.west_end = job.west.offsets[west_key + 1];
+  q.east_begin = job.east.offsets[east_key];
+  q.east_end = job.east.offsets[east_key + 1];
+}
+
+/// The west-east products of a block's quarter_ranges that one thread
+/// takes, (w, e) in row-major order, every block_threads-th from `thread`:
+/// carried from one to the next rather than divided each time.
+class product_walk {
+ public:
+  NQUEENS_HD product_walk(const quarter_ranges& q, std::uint32_t thread)
+      : east_begin_(q.east_begin),
+        east_end_(q.east_end),
+        products_(std::uint64_t{q.west_end - q.west_begin} * (q.east_end - q.east_begin)),
+        at_(thread) {
+    const std::uint32_t east_count = q.east_end - q.east_begin;
+    if (products_ == 0) return;
+    w_ = q.west_begin + thread / east_count;
+    e_ = q.east_begin + thread % east_count;
+    w_step_ = block_threads / east_count;
+    e_step_ = block_threads % east_count;
+  }
+  /// The next product, or false when none is left.
+  NQUEENS_HD bool next(std::uint32_t& west, std::uint32_t& east) {
+    if (at_ >= products_) return false;
+    west = w_;
+    east = e_;
+    at_ += block_threads;
+    w_ += w_step_;
+    e_ += e_step_;
+    if (e_ >= east_end_) {
+      e_ -= east_end_ - east_begin_;
+      ++w_;
+    }
+    return true;
+  }
+
+ private:
+  std::uint32_t east_begin_, east_end_;
+  std::uint64_t products_, at_;
+  std::uint32_t w_ = 0, e_ = 0, w_step_ = 0, e_step_ = 0;
+};
+
+/// The halves a job's joins can make: every west-east pair of a block's row
+/// set whose signatures fit (before orientation and the filter drop some),
+/// a block per row set. The host sizes the job's buffers from it.
+struct size_kernel {
+  static constexpr int phases = 3;
+  struct shared {
+    quarter_ranges q;
+    std::uint64_t partial[block_threads];
+  };
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return job.row_sets[0] + job.row_sets[1]; }
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
+    if (phase == 0) {
+      if (thread == 0) find_quarters(job, item, sh.q);
+    } else if (phase == 1) {
+      std::uint64_t fitting = 0;
+      product_walk walk(sh.q, thread);
+      for (std::uint32_t w = 0, e = 0; walk.next(w, e);) {
+        fitting += (job.west.signatures[w] & job.east.signatures[e]) == 0 ? 1U : 0U;
+      }
+      sh.partial[thread] = fitting;
+    } else if (thread == 0) {
+      std::uint64_t sum = 0;
+      for (std::uint32_t t = 0; t < block_threads; ++t) sum += sh.partial[t];
+      if (sum != 0) atomic_add(&job.result->joined[sh.q.group], sum);
+      // Every block writes the same mark: whichever came last, it says the
+      // round's size kernel reached this job.
+      job.result->mark = sized_mark ^ job.sequence;
     }
   }
 };
@@ -209,37 +277,23 @@ struct join_kernel {
   /// every reservation of a group).
   static constexpr std::uint32_t batch = 8;
   struct shared {
-    // The block's row set (as the filter reads it) and its quarters' placements, found once (thread 0).
-    std::uint32_t group, rows, west_begin, west_end, east_begin, east_end;
+    quarter_ranges q;                          // found once (thread 0)
     std::uint64_t kept[batch][block_threads];  // each thread's own column of kept halves
   };
   NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return job.row_sets[0] + job.row_sets[1]; }
   NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
     if (phase == 0) {
-      if (thread == 0) find_quarters(job, item, sh);
+      if (thread == 0) find_quarters(job, item, sh.q);
       return;
     }
-    const int group = static_cast<int>(sh.group);
-    const std::uint32_t rows = sh.rows, west_begin = sh.west_begin, east_begin = sh.east_begin;
-    const std::uint32_t east_end = sh.east_end, east_count = east_end - east_begin;
-    const std::uint64_t products = std::uint64_t{sh.west_end - west_begin} * east_count;
-    if (products == 0) return;
+    const int group = static_cast<int>(sh.q.group);
+    const std::uint32_t rows = sh.q.rows;
     job_state& s = *job.state;
     std::uint32_t kept = 0;
-    // Product p = (w, e) in row-major order; a thread steps block_threads
-    // products at a time, carrying (w, e) rather than dividing each time.
-    std::uint32_t w = west_begin + thread / east_count, e = east_begin + thread % east_count;
-    const std::uint32_t w_step = block_threads / east_count, e_step = block_threads % east_count;
-    for (std::uint64_t p = thread; p < products; p += block_threads) {
-      const std::uint32_t here_w = w, here_e = e;
-      w += w_step;
-      e += e_step;
-      if (e >= east_end) {
-        e -= east_count;
-        ++w;
-      }
-      if ((job.west.signatures[here_w] & job.east.signatures[here_e]) != 0) continue;
-      std::uint64_t mask = job.west.masks[here_w] | job.east.masks[here_e];
+    product_walk walk(sh.q, thread);
+    for (std::uint32_t w = 0, e = 0; walk.next(w, e);) {
+      if ((job.west.signatures[w] & job.east.signatures[e]) != 0) continue;
+      std::uint64_t mask = job.west.masks[w] | job.east.masks[e];
       if (!orient(job, group, mask) || !classify(job, group, rows, mask)) continue;
       sh.kept[kept++][thread] = mask;
       if (kept == batch) kept = store(job, group, thread, kept, sh);
@@ -260,32 +314,10 @@ struct join_kernel {
       if (at + i < job.capacity[group]) {
         job.halves[group][at + i] = sh.kept[i][thread];
       } else {
-        job.state->fault = 1;  // more halves than the host's bound: a bug, never a wrong count
+        raise_fault(*job.state, job_fault::group_past_bound);  // a bug, never a wrong count
       }
     }
     return 0;
-  }
-
-  // Item `item`'s group and west row set, and where its west and east
-  // quarters' placements lie (empty where this slice or the row window
-  // skips the row set).
-  NQUEENS_HD static void find_quarters(const gpu_job& job, std::uint32_t item, shared& sh) {
-    const int group = item < job.row_sets[0] ? 0 : 1;
-    const std::uint32_t rank = group == 0 ? item : item - job.row_sets[0];
-    const std::uint32_t rows = nth_subset(rank, job.h, job.west_queens[group]);
-    sh.group = static_cast<std::uint32_t>(group);
-    // The filter reads the row window's sets ranked, the tables by rows.
-    sh.rows =
-        job.rule.kind == transposition_rule::row_window ? rank_row_set(rows, static_cast<std::uint32_t>(job.h)) : rows;
-    sh.west_begin = sh.west_end = sh.east_begin = sh.east_end = 0;
-    if ((group == 0 && rank % job.slices != job.slice) || !in_window(job.rule, sh.rows)) return;
-    const std::uint32_t all_rows = low_mask(static_cast<std::uint32_t>(job.h));
-    const std::uint64_t west_key = (std::uint64_t{job.columns[group] & all_rows} << job.h) | rows;
-    const std::uint64_t east_key = (std::uint64_t{job.columns[group] >> job.h} << job.h) | (all_rows & ~rows);
-    sh.west_begin = job.west.offsets[west_key];
-    sh.west_end = job.west.offsets[west_key + 1];
-    sh.east_begin = job.east.offsets[east_key];
-    sh.east_end = job.east.offsets[east_key + 1];
   }
 };
 
@@ -353,10 +385,11 @@ struct stats_kernel {
 };
 
 /// Key bits for groups of these sizes: while a key's south halves would
-/// still fill a table block on average, at most max_key_bits and `used`.
+/// still fill half a table block on average, at most max_key_bits and
+/// `used`. Each key bit spares the visits of the pairs that collide on it.
 NQUEENS_HD inline std::uint32_t key_bits_for(std::uint32_t south, std::uint32_t used) {
   std::uint32_t bits = 0;
-  while (bits < max_key_bits && bits < used && (south >> (bits + 1)) >= south_per_block) ++bits;
+  while (bits < max_key_bits && bits < used && (south >> (bits + 1)) >= south_per_block / 2) ++bits;
   return bits;
 }
 
@@ -392,7 +425,7 @@ struct layout_kernel {
         s.layout.used = used_count;
         s.layout.key_bits = key_bits;
         s.layout.digits = (used_count - key_bits + digit_bits - 1) / digit_bits;
-        if (s.layout.digits > max_digits) s.fault = 2;
+        if (s.layout.digits > max_digits) raise_fault(s, job_fault::too_many_digits);
       }
       if (!mine) return;
       std::uint32_t place = sh.rank[thread];
@@ -412,7 +445,7 @@ NQUEENS_HD inline std::uint64_t encode(const code_layout& layout, std::uint64_t 
 }
 
 NQUEENS_HD inline std::uint32_t key_of(const code_layout& layout, std::uint64_t code) {
-  return static_cast<std::uint32_t>(code) & low_mask(layout.key_bits);
+  return static_cast<std::uint32_t>(code) & low_bits(static_cast<int>(layout.key_bits));
 }
 
 NQUEENS_HD inline std::uint32_t digit_of(const code_layout& layout, std::uint64_t code, std::uint32_t digit) {
@@ -474,7 +507,7 @@ struct scan_kernel {
       }
       if (thread < 2) {
         s.bucket_start[thread][keys] = running;
-        if (running != s.group_size[thread]) s.fault = 3;
+        if (running != s.group_size[thread]) raise_fault(s, job_fault::histogram_lost);
       } else {
         s.block_start[keys] = running;
       }
@@ -506,14 +539,16 @@ using scatter_kernel = each_half_kernel<scatter_half>;
 struct visit_kernel {
   static constexpr int phases = 6;
   struct shared {
-    std::uint64_t south[south_per_block];
-    std::uint32_t valid[words_per_block];
+    union {
+      std::uint64_t south[south_per_block];  // phases 1-2: the block's south codes
+      // Phases 3-4: table[d][v][w] is word w of the halves whose digit d has
+      // no bit of v. A warp reads one row (its north half's digit), each
+      // lane its own word: the 32 lanes read the 32 banks.
+      std::uint32_t table[max_digits][digit_values][words_per_block];
+    };
     std::uint32_t without_bit[max_digits][digit_bits][words_per_block];  // halves lacking digit bit b
-    // table[d][w][v]: word w of the halves whose digit d has no bit of v.
-    // Indexed by the value last, so that a warp's threads, each with its
-    // own value, read from different banks.
-    std::uint32_t table[max_digits][words_per_block][digit_values];
-    std::uint64_t partial[block_threads];
+    std::uint32_t valid[words_per_block];
+    std::uint64_t fits;
     std::uint32_t key, first, count;
   };
   NQUEENS_HD static std::uint32_t items(const gpu_job& job) {
@@ -523,7 +558,7 @@ struct visit_kernel {
     const job_state& s = *job.state;
     const code_layout& layout = s.layout;
     const std::uint32_t keys = 1U << layout.key_bits;
-    // More digits than the tables hold is fault 2 (layout): never index past them.
+    // More digits than the tables hold is a fault (layout): never index past them.
     const std::uint32_t digits = layout.digits < max_digits ? layout.digits : max_digits;
     switch (phase) {
       case 0:  // which key's south halves this block holds
@@ -537,13 +572,18 @@ struct visit_kernel {
           sh.first = s.bucket_start[1][low] + (item - s.block_start[low]) * south_per_block;
           const std::uint32_t left = s.bucket_start[1][low + 1] - sh.first;
           sh.count = left < south_per_block ? left : south_per_block;
+          sh.fits = 0;
         }
         return;
       case 1:
-        sh.south[thread] = thread < sh.count ? job.codes[1][sh.first + thread] : 0;
+        for (std::uint32_t i = thread; i < south_per_block; i += block_threads) {
+          sh.south[i] = i < sh.count ? job.codes[1][sh.first + i] : 0;
+        }
         if (thread < words_per_block) {
           const std::uint32_t from = thread * 32;
-          sh.valid[thread] = sh.count <= from ? 0 : sh.count - from >= 32 ? ~0U : low_mask(sh.count - from);
+          sh.valid[thread] = sh.count <= from        ? 0
+                             : sh.count - from >= 32 ? ~0U
+                                                     : low_bits(static_cast<int>(sh.count - from));
         }
         return;
       case 2:
@@ -558,56 +598,48 @@ struct visit_kernel {
           sh.without_bit[d][b][w] = word;
         }
         return;
-      case 3:
-        for (std::uint32_t job_index = thread; job_index < digits * words_per_block * digit_values;
+      case 3:  // the codes are read: the tables take their place
+        for (std::uint32_t job_index = thread; job_index < digits * digit_values * words_per_block;
              job_index += block_threads) {
-          const std::uint32_t v = job_index % digit_values, w = job_index / digit_values % words_per_block;
-          const std::uint32_t d = job_index / (digit_values * words_per_block);
+          const std::uint32_t w = job_index % words_per_block, v = job_index / words_per_block % digit_values;
+          const std::uint32_t d = job_index / (words_per_block * digit_values);
           std::uint32_t entry = d == 0 ? sh.valid[w] : ~0U;
           for (std::uint32_t b = 0; b < digit_bits; ++b) {
             if ((v >> b & 1U) != 0) entry &= sh.without_bit[d][b][w];
           }
-          sh.table[d][w][v] = entry;
+          sh.table[d][v][w] = entry;
         }
         return;
       case 4: {
-        // Every north half whose key misses this block's: the keys that
-        // are subsets of the free ones.
+        // Every north half whose key misses this block's (the keys that are
+        // subsets of the free ones), a warp per half, a lane per word.
+        const std::uint32_t warp = thread / warp_lanes, lane = thread % warp_lanes;
         const std::uint32_t free = (keys - 1) & ~sh.key;
         std::uint64_t fits = 0;
         std::uint32_t key = 0;
         do {
-          for (std::uint32_t i = s.bucket_start[0][key] + thread; i < s.bucket_start[0][key + 1]; i += block_threads) {
+          for (std::uint32_t i = s.bucket_start[0][key] + warp; i < s.bucket_start[0][key + 1]; i += block_warps) {
             const std::uint64_t code = job.codes[0][i];
+            std::uint32_t fit = digits == 0 ? sh.valid[lane] : sh.table[0][digit_of(layout, code, 0)][lane];
             // Unrolled to constant indices: the digits stay in registers.
-            std::uint32_t digit[max_digits];
             NQUEENS_UNROLL
-            for (std::uint32_t d = 0; d < max_digits; ++d) digit[d] = digit_of(layout, code, d);
-            NQUEENS_UNROLL
-            for (std::uint32_t w = 0; w < words_per_block; ++w) {
-              std::uint32_t fit = digits == 0 ? sh.valid[w] : sh.table[0][w][digit[0]];
-              NQUEENS_UNROLL
-              for (std::uint32_t d = 1; d < max_digits; ++d) {
-                if (d < digits) fit &= sh.table[d][w][digit[d]];
-              }
-              fits += static_cast<std::uint64_t>(popcount32(fit));
+            for (std::uint32_t d = 1; d < max_digits; ++d) {
+              if (d < digits) fit &= sh.table[d][digit_of(layout, code, d)][lane];
             }
+            fits += static_cast<std::uint64_t>(popcount32(fit));
           }
           key = (key - free) & free;  // the next subset of `free`
         } while (key != 0);
-        sh.partial[thread] = fits;
+        if (fits != 0) atomic_add(&sh.fits, fits);
         return;
       }
       default:
-        if (thread == 0) {
-          std::uint64_t sum = 0;
-          for (std::uint32_t t = 0; t < block_threads; ++t) sum += sh.partial[t];
-          atomic_add(&job.state->pairs, sum);
-        }
+        if (thread == 0 && sh.fits != 0) atomic_add(&job.state->pairs, sh.fits);
         return;
     }
   }
 };
+static_assert(sizeof(visit_kernel::shared) <= 48 * 1024, "a block's static shared memory is at most 48 KiB");
 
 struct finish_kernel {
   static constexpr int phases = 2;
@@ -619,34 +651,67 @@ struct finish_kernel {
       const std::uint32_t keys = 1U << s.layout.key_bits;
       for (std::uint32_t k = thread; k < keys; k += block_threads) {
         for (int g = 0; g < 2; ++g) {
-          if (s.cursor[g][k] != s.bucket_start[g][k + 1]) s.fault = 4;  // a key's halves not all sorted
+          if (s.cursor[g][k] != s.bucket_start[g][k + 1]) raise_fault(s, job_fault::sort_lost);
         }
       }
       if (thread < 2 && (s.group_size[thread] > job.capacity[thread] || s.once_size[thread] > job.capacity[thread])) {
-        s.fault = 1;
+        raise_fault(s, job_fault::group_past_bound);
       }
-    } else if (thread == 0 && s.fault == 0) {
-      s.finished = finished_mark;
+    } else if (thread == 0) {
+      job_result& r = *job.result;
+      r.pairs = s.pairs;
+      r.once = s.once;
+      r.fault = s.fault;
+      if (s.fault == 0) r.mark = finished_mark ^ job.sequence;
     }
   }
 };
 
-/// One subproblem's launches, in order, for a launcher (the device's or the
-/// emulator's) with `template <class Kernel> void run(std::uint32_t most_blocks)`.
-/// `most_blocks` bounds the kernel's items from what the host knows.
+/// Calls each(job, item) for the items block `block` of a launch of
+/// `grid` blocks takes over the round's `count` jobs: item k of their items
+/// in sequence, for k = block, block + grid, ... (a block takes several in
+/// turn where they outnumber the grid). Block-uniform: every thread of the
+/// block reads the same counts.
+template <class Kernel, class Each>
+NQUEENS_HD void for_each_item(const gpu_job* jobs, std::uint32_t count, std::uint32_t block, std::uint32_t grid,
+                              Each&& each) {
+  std::uint64_t base = 0;  // the round's items before job j
+  for (std::uint32_t j = 0; j < count; ++j) {
+    const std::uint64_t end = base + Kernel::items(jobs[j]);
+    for (std::uint64_t k = base + (block + grid - base % grid) % grid; k < end; k += grid) {
+      each(jobs[j], static_cast<std::uint32_t>(k - base));
+    }
+    base = end;
+  }
+}
+
+/// A round's launches, in order, for a launcher (the device's or the
+/// emulator's) with `template <class Kernel> void run(std::uint64_t
+/// most_blocks)`: the one list of kernels both follow. `most_blocks` bounds
+/// the launch's items from what the host knows of `jobs`.
 template <class Launcher>
-void launch_subproblem(Launcher& launcher, const gpu_job& job) {
-  const std::uint32_t element_blocks = items_for(job.capacity[0] + job.capacity[1]);
-  launcher.template run<clear_kernel>(1);
-  launcher.template run<join_kernel>(job.row_sets[0] + job.row_sets[1]);
-  launcher.template run<once_kernel>(items_for(job.capacity[0]));
-  launcher.template run<stats_kernel>(element_blocks);
-  launcher.template run<layout_kernel>(1);
-  launcher.template run<encode_kernel>(element_blocks);
-  launcher.template run<scan_kernel>(1);
-  launcher.template run<scatter_kernel>(element_blocks);
-  launcher.template run<visit_kernel>(items_for(job.capacity[1]) + max_buckets);
-  launcher.template run<finish_kernel>(1);
+void launch_round(Launcher& launcher, round_kind round, const gpu_job* jobs, std::uint32_t count) {
+  std::uint64_t row_sets = 0, north = 0, halves = 0, south = 0;
+  for (std::uint32_t j = 0; j < count; ++j) {
+    row_sets += std::uint64_t{jobs[j].row_sets[0]} + jobs[j].row_sets[1];
+    north += items_for(jobs[j].capacity[0]);
+    halves += items_for(jobs[j].capacity[0]) + items_for(jobs[j].capacity[1]) + 1;
+    south += items_for(jobs[j].capacity[1]) + max_buckets;
+  }
+  launcher.template run<clear_kernel>(count);
+  if (round == round_kind::sizes) {
+    launcher.template run<size_kernel>(row_sets);
+    return;
+  }
+  launcher.template run<join_kernel>(row_sets);
+  launcher.template run<once_kernel>(north);
+  launcher.template run<stats_kernel>(halves);
+  launcher.template run<layout_kernel>(count);
+  launcher.template run<encode_kernel>(halves);
+  launcher.template run<scan_kernel>(count);
+  launcher.template run<scatter_kernel>(halves);
+  launcher.template run<visit_kernel>(south);
+  launcher.template run<finish_kernel>(count);
 }
 
 }  // namespace nqueens::detail::gpu

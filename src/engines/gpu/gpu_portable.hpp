@@ -9,13 +9,7 @@
 #include <bit>
 #include <cstdint>
 
-#ifdef __CUDACC__
-#define NQUEENS_HD __host__ __device__
-#define NQUEENS_UNROLL _Pragma("unroll")
-#else
-#define NQUEENS_HD
-#define NQUEENS_UNROLL
-#endif
+#include "kernels/host_device.hpp"
 
 namespace nqueens::detail::gpu {
 

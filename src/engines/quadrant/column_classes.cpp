@@ -9,45 +9,6 @@
 
 namespace nqueens::detail {
 
-namespace {
-
-// Column c to column n - 1 - c: the 32 bits reversed in five swaps, then
-// shifted down (planning calls this 10^8 times at n = 27).
-std::uint32_t mirror_columns(std::uint32_t set, int n) noexcept {
-  std::uint32_t x = set;
-  x = ((x >> 1) & 0x55555555U) | ((x & 0x55555555U) << 1);
-  x = ((x >> 2) & 0x33333333U) | ((x & 0x33333333U) << 2);
-  x = ((x >> 4) & 0x0F0F0F0FU) | ((x & 0x0F0F0F0FU) << 4);
-  x = ((x >> 8) & 0x00FF00FFU) | ((x & 0x00FF00FFU) << 8);
-  x = (x >> 16) | (x << 16);
-  return x >> (32 - n);
-}
-
-}  // namespace
-
-std::uint64_t binomial(int n, int k) noexcept {
-  if (k < 0 || k > n) return 0;
-  k = std::min(k, n - k);
-  std::uint64_t c = 1;
-  for (int i = 1; i <= k; ++i) c = c * static_cast<std::uint64_t>(n - k + i) / static_cast<std::uint64_t>(i);
-  return c;  // exact: each step is C(n - k + i, i); no overflow for n <= 32
-}
-
-std::uint64_t unrank_subset(std::uint64_t rank, int members, int size) noexcept {
-  // Increasing order is colex order: the largest member c is the largest
-  // with C(c, size) <= rank, and the rest is the (rank - C(c, size))-th
-  // subset of size - 1 below c.
-  std::uint64_t bits = 0;
-  int c = members;
-  for (int k = size; k >= 1; --k) {
-    do --c;
-    while (binomial(c, k) > rank);
-    bits |= std::uint64_t{1} << c;
-    rank -= binomial(c, k);
-  }
-  return bits;
-}
-
 // The orbit of (m, N) is {(m, N), (m, R), (m', N'), (m', R')}: R the other
 // columns (the flip), ' the mirror. Pairs compare by middle, then set.
 std::uint8_t class_weight(int n, int middle, std::uint32_t north) noexcept {
@@ -57,7 +18,7 @@ std::uint8_t class_weight(int n, int middle, std::uint32_t north) noexcept {
   if (middle > mirrored_middle || rest < north) return 0;
   const std::uint8_t flip = rest != north ? 2 : 1;
   if (middle < mirrored_middle) return 2 * flip;  // the mirror moves the middle queen: twice as many
-  const std::uint32_t mirrored = mirror_columns(north, n), mirrored_rest = mirror_columns(rest, n);
+  const std::uint32_t mirrored = reverse_low_bits(north, n), mirrored_rest = reverse_low_bits(rest, n);
   if (mirrored < north || mirrored_rest < north) return 0;
   const bool mirror_fixes = mirrored == north || mirrored == rest;  // the orbit folds in two
   return mirror_fixes ? flip : static_cast<std::uint8_t>(2 * flip);

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engines/quadrant/set_ranks.hpp"
 #include "kernels/subsets.hpp"
 
 namespace nqueens::detail {
@@ -33,14 +34,6 @@ struct column_class {
 /// The orbit weight of (middle, north) when it is the least member of its
 /// orbit, 0 when it is not. Precondition: north has n/2 columns, none the middle one.
 std::uint8_t class_weight(int n, int middle, std::uint32_t north) noexcept;
-
-/// The `rank`-th subset of `size` members of {0..members-1} in increasing
-/// order (as next_subset visits them), as a bit mask.
-/// Precondition: rank < C(members, size), members <= 32.
-std::uint64_t unrank_subset(std::uint64_t rank, int members, int size) noexcept;
-
-/// C(n, k) for n <= 32 (0 when k is out of range).
-std::uint64_t binomial(int n, int k) noexcept;
 
 class column_classes {
  public:

@@ -1,0 +1,60 @@
+#pragma once
+
+// One stream's rounds: how a run of subproblems reaches the device in a few
+// launches rather than ten each. A round of sizes measures the groups of
+// every job not yet sized (by signatures, on the device); rounds of counts
+// then take as many sized jobs as the stream's memory holds, each cut from
+// the one arena the stream took when it opened. A job too large for the
+// arena alone is cut in two by its larger group's row sets (the pieces add
+// up to it, as slices do) and sized again. Nothing is allocated on the
+// device after the stream opened, and nothing on the host once the lists
+// here have grown.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "engines/gpu/gpu_backend.hpp"
+
+namespace nqueens::detail::gpu {
+
+class gpu_rounds {
+ public:
+  /// Rounds on `stream`, which must outlive this.
+  explicit gpu_rounds(gpu_stream& stream) : stream_(stream) {}
+
+  /// Adds each job's counts to out[k] (jobs[k]'s: its host-known fields
+  /// set, as job_for leaves them). Throws std::runtime_error when a round
+  /// fails its checks, or when a job does not fit the arena even cut to
+  /// single row sets.
+  void count(std::span<const gpu_job> jobs, std::span<pair_counts> out);
+
+  /// The 64-bit words a job of these group capacities takes of the arena:
+  /// halves and codes for each group, with a slot more so that an empty
+  /// group has an address.
+  static std::uint64_t words_for(std::uint64_t north, std::uint64_t south) noexcept {
+    return 2 * (north + 1) + 2 * (south + 1);
+  }
+
+ private:
+  struct piece {
+    gpu_job job;
+    std::uint32_t owner;  // its index in count()'s jobs
+    bool sized;
+    std::uint64_t joined[2];
+  };
+
+  void size_pieces();
+  bool cut_pieces_too_large();
+  void count_pieces(std::span<pair_counts> out);
+  // Runs round_ (its jobs numbered, their state and result set here).
+  std::span<const job_result> run_round(round_kind round);
+
+  gpu_stream& stream_;
+  std::vector<piece> pieces_;
+  std::vector<gpu_job> round_;
+  std::vector<std::uint32_t> round_pieces_;  // which piece each job of round_ is
+  std::uint32_t sequence_ = 0;
+};
+
+}  // namespace nqueens::detail::gpu
