@@ -236,6 +236,21 @@ TEST(GpuEmulatedTest, AStreamsMemoryBoundsItsRoundsAndCutsLargeJobs) {
   }
 }
 
+// The emulator's orders run every thread of a phase once, and every block
+// of a launch once, whatever the draw.
+TEST(GpuKernelsTest, EmulatedOrdersArePermutations) {
+  detail::gpu::launch_order order(9, 13);
+  for (int draw = 0; draw < 50; ++draw) {
+    const auto threads = order.threads();
+    std::set<std::uint32_t> seen;
+    for (std::uint32_t k = 0; k < detail::gpu::block_threads; ++k) seen.insert(threads[k]);
+    EXPECT_EQ(seen.size(), detail::gpu::block_threads);
+    EXPECT_LT(*seen.rbegin(), detail::gpu::block_threads);
+    const auto blocks = order.blocks(13);
+    EXPECT_EQ(std::set<std::uint32_t>(blocks.begin(), blocks.end()).size(), 13U);
+  }
+}
+
 // Every item of a round's jobs goes to exactly one block, whatever the grid.
 TEST(GpuKernelsTest, ForEachItemDealsEveryItemOnce) {
   std::vector<detail::gpu::gpu_job> jobs(9);

@@ -47,6 +47,7 @@ class IsaPathTest : public ::testing::TestWithParam<std::tuple<isa, engine>> {};
 TEST_P(IsaPathTest, VerifiesOneToFifteen) {
   const auto [kernels, kind] = GetParam();
   NQUEENS_SKIP_UNLESS_SUPPORTED(kernels);
+  NQUEENS_SKIP_GPU_UNLESS_PORTABLE(kind, kernels);
   const tool_run r = run_with_isa(kernels, "verify --from 1 --to 15 --engine " + name_of(kind));
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("all 15 counts match"), std::string::npos) << r.out;

@@ -168,6 +168,7 @@ class EngineIsaCountTest : public ::testing::TestWithParam<std::tuple<engine, is
 TEST_P(EngineIsaCountTest, MatchesThePublishedCounts) {
   const auto [e, kernels, n] = GetParam();
   NQUEENS_SKIP_UNLESS_SUPPORTED(kernels);
+  NQUEENS_SKIP_GPU_UNLESS_PORTABLE(e, kernels);
   count_options options{.kind = e, .threads = 2};
   options.kernels = kernels;
   const count_result r = count(n, options);

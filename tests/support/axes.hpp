@@ -31,6 +31,17 @@ inline std::string name_of(engine e) { return std::string(to_string(e)); }
 
 }  // namespace nqueens::testing
 
+/// Skips the current test for the GPU engine with any instruction set but
+/// the portable one: its kernels are the same whichever set the CPU runs
+/// (only the plan's rotation tasks use one, which every other engine's
+/// tests cover on each set), and emulated they are the suite's slowest.
+#define NQUEENS_SKIP_GPU_UNLESS_PORTABLE(kind, kernels)                                               \
+  do {                                                                                                \
+    if ((kind) == ::nqueens::engine::gpu && (kernels) != ::nqueens::isa::portable) {                  \
+      GTEST_SKIP() << "the GPU engine's kernels do not depend on the instruction set: portable only"; \
+    }                                                                                                 \
+  } while (false)
+
 /// Skips the current test when this CPU cannot run `kernels`.
 #define NQUEENS_SKIP_UNLESS_SUPPORTED(kernels)                                                   \
   do {                                                                                           \

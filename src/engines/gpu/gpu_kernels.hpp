@@ -160,7 +160,6 @@ struct clear_kernel {
   NQUEENS_HD static std::uint32_t items(const gpu_job&) { return 1; }
   NQUEENS_HD static void run(int, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared&) {
     job_state& s = *job.state;
-    for (std::uint32_t i = thread; i < max_buckets; i += block_threads) s.cursor[0][i] = s.cursor[1][i] = 0;
     for (std::uint32_t i = thread; i < 64; i += block_threads) s.bit_count[0][i] = s.bit_count[1][i] = 0;
     if (thread == 0) {
       s.group_size[0] = s.group_size[1] = 0;
@@ -421,6 +420,8 @@ struct layout_kernel {
       }
       sh.rank[thread] = rank;
     } else {
+      // The histogram's cursors, for the keys this layout has only.
+      for (std::uint32_t k = thread; k < (1U << key_bits); k += block_threads) s.cursor[0][k] = s.cursor[1][k] = 0;
       if (thread == 0) {
         s.layout.used = used_count;
         s.layout.key_bits = key_bits;
