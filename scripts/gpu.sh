@@ -1,31 +1,37 @@
 #!/usr/bin/env bash
-# The GPU engine on a machine with an NVIDIA GPU, in one call: build, the
-# tests on the device, compute-sanitizer, timings and the CPU's scaling,
-# every figure with its command in one file.
+# The GPU engine on a GPU machine, one device-tool call per step, every figure
+# with its command in one file.
 #
-#   scripts/gpu.sh fetch            here (Debian, with apt): Debian's oneTBB, cxxopts and
-#                                   GoogleTest .debs into .gpu-debs/ (git ignores it: the device
-#                                   tool's call names it in `carry`), for a GPU machine with no
-#                                   package registry
-#   scripts/gpu.sh [STEP...]        on the GPU machine; steps, in order:
-#       build     unpack .gpu-debs/ (when there) and build build/gpu (tests on the device)
-#       test      the GPU engine's tests against the device (ctest -R gpu)
-#       sanitize  compute-sanitizer memcheck, racecheck and synccheck on small counts
-#       time      Q(18..23) on the GPU (NQ_GPU_SIZES, 12..24), wall seconds and GPU-ns per solution
-#       scale     `nqueens scale 20 --threads 1,2,4,8,16` and `scale 22 --threads 16` on the CPU
-#     default: build test sanitize time scale
+#   scripts/gpu.sh fetch                  here (Debian, with apt): Debian's oneTBB, cxxopts and
+#                                         GoogleTest .debs into .gpu-debs/ (git ignores it: the
+#                                         device call names it in `carry`), for a GPU machine
+#                                         with no package registry
+#   scripts/gpu.sh [--emulate] [STEP...]  steps (default: device), each one device call:
+#     device   540 s in all; its parts, in order, with their caps in seconds: machine 20
+#              (nvidia-smi, nvcc, CPU), build 240 (build/gpu, tests on the device), test 90
+#              (ctest -R gpu), counts 60 (Q(8..18), each exact), memcheck 60 (Q(12)),
+#              racecheck 45 and synccheck 30 (Q(9)), threads16 60 and threads32 60 (Q(20)),
+#              q22 150 (beside nvidia-smi dmon), q23 240 (where Q(22)'s time x 9 fits),
+#              scale 120 (`nqueens scale 20`, quadrant engine, 1..16 threads)
+#     profile  300 s in all: build 200, ncu 240 (one visit kernel of Q(22), after
+#              NQ_NCU_SKIP=10 launches of it)
+#   --emulate  here, with no GPU: NQUEENS_GPU=emulate, nq_build's build/release (untimed),
+#              small boards (counts 8..12, 13 for 20, 14 for 22, 15 for 23, scale 12 on 1,2
+#              threads), ctest's GpuKernelsTest and GpuEngineTest alone (test.sh runs the
+#              rest), no nvidia-smi, nvcc, compute-sanitizer or ncu (the counts alone);
+#              170 s for device, 60 s for profile
 #
-# Figures go to $OUT/gpu-figures.txt where OUT is set (the device tool's
-# folder), else build/gpu/gpu-figures.txt. A step that passes its time limit
-# (NQ_GPU_STEP_SECONDS, default 240) is cut and the file says so: the script
-# always ends, with what it measured. Exits non-zero when a test, a check or
-# a count fails: a count that differs from the published one is a failure.
+# A part gets at most its cap, never more than what is left of the step less
+# what the parts after it keep; one cut by `timeout` says "(cut after N s)"
+# and the script goes on. NQ_GPU_SECONDS sets every step's total,
+# NQ_GPU_STEP_SECONDS lowers every cap. Figures go to $OUT/gpu-figures.txt
+# where OUT is set (at most 7 flat files there), else the build folder. Exits
+# non-zero when a count differs from the published one or a part fails, not
+# when one is cut or skipped for time.
 set -euo pipefail
 NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$NQ_ROOT"
 DEBS=$NQ_ROOT/.gpu-debs
-BUILD=$NQ_ROOT/build/gpu
-STEP_SECONDS=${NQ_GPU_STEP_SECONDS:-240}
 
 if [[ ${1:-} == fetch ]]; then
   mkdir -p "$DEBS"
@@ -34,105 +40,462 @@ if [[ ${1:-} == fetch ]]; then
   exit 0
 fi
 
+EMULATE=0
+if [[ ${1:-} == --emulate ]]; then
+  EMULATE=1
+  shift
+fi
 steps=("$@")
-((${#steps[@]} > 0)) || steps=(build test sanitize time scale)
+((${#steps[@]} > 0)) || steps=(device)
+for step in "${steps[@]}"; do
+  case $step in
+    device | profile) ;;
+    *)
+      echo "gpu.sh: unknown step '$step' (device, profile, or fetch; --emulate first to run here)" >&2
+      exit 2
+      ;;
+  esac
+done
+
+# The published Q(n) (OEIS A000170): a count that differs is a failure.
+declare -A published=([8]=92 [9]=352 [10]=724 [11]=2680 [12]=14200 [13]=73712 [14]=365596 [15]=2279184
+  [16]=14772512 [17]=95815104 [18]=666090624 [19]=4968057848 [20]=39029188884 [21]=314666222712
+  [22]=2691008701644 [23]=24233937684440 [24]=227514171973736)
+
+if ((EMULATE)); then
+  # shellcheck source=/dev/null
+  source "$NQ_ROOT/scripts/common.sh"  # nq_build, NQ_BUILD_DIR
+  BUILD=$NQ_BUILD_DIR
+  export NQUEENS_GPU=emulate
+  TESTS='^Gpu(Kernels|Engine)Test\.'  # the emulated engine-axis tests take minutes on 2 cores
+  COUNTS=(8 9 10 11 12) MEMCHECK_N=12 RACE_N=9 THREADS_N=13 DMON_N=14 BIG_N=15 NCU_N=14
+  SCALE_N=12 SCALE_THREADS=1,2 DEVICE_SECONDS=170 PROFILE_SECONDS=60
+else
+  BUILD=$NQ_ROOT/build/gpu
+  export NQUEENS_GPU=device
+  TESTS='Gpu|gpu'
+  COUNTS=(8 9 10 11 12 13 14 15 16 17 18) MEMCHECK_N=12 RACE_N=9 THREADS_N=20 DMON_N=22 BIG_N=23 NCU_N=22
+  SCALE_N=20 SCALE_THREADS=1,2,4,8,16 DEVICE_SECONDS=540 PROFILE_SECONDS=300
+fi
+NQ=$BUILD/nqueens
+STEP_CAP=${NQ_GPU_STEP_SECONDS:-100000}
+FINAL_RESERVE=8  # seconds kept at the end of a step: a cut command's grace, the summary
 mkdir -p "$BUILD"
-FIGURES=${OUT:-$BUILD}/gpu-figures.txt
+FIGDIR=${OUT:-$BUILD}
+mkdir -p "$FIGDIR"
+FIGURES=$FIGDIR/gpu-figures.txt
 : >"$FIGURES"
 failed=0
+DMON_PID=
+trap '[[ -z $DMON_PID ]] || kill "$DMON_PID" 2>/dev/null || true' EXIT
+
 note() { echo "$*" | tee -a "$FIGURES"; }
-# Runs a command under the step limit; its output goes to the figures file.
-measured() {
-  note "\$ $*"
-  local status=0
-  timeout "$STEP_SECONDS" "$@" 2>&1 | tee -a "$FIGURES" || status=$?
-  if ((status == 124)); then
-    note "(cut after ${STEP_SECONDS} s)"
-  elif ((status != 0)); then
-    note "(exit $status)"
+now() { date +%s; }
+wall_now() { date +%s.%N; }
+seconds_since() { awk -v a="$1" -v b="$(wall_now)" 'BEGIN { printf "%.3f", b - a }'; }
+# A command as the figures show it: nqueens for its path, odd words quoted.
+shown() {
+  local arg words=()
+  for arg in "$@"; do
+    arg=${arg//"$NQ"/nqueens}
+    [[ $arg =~ ^[A-Za-z0-9_./:=,+%@-]*$ ]] || arg="'$arg'"
+    words+=("$arg")
+  done
+  echo "${words[*]}"
+}
+# Seconds left to the part under way.
+part_left() { echo $((part_deadline - $(now))); }
+# One field of a one-line JSON object (numbers, true/false/null), empty when absent.
+json_value() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" <<<"$2"; }
+
+# limited SECONDS FILE COMMAND...: COMMAND under `timeout`, its output into
+# FILE (the figures: also shown). Sets rc; a cut or a failure marks the part.
+limited() {
+  local seconds=$1 file=$2
+  shift 2
+  note "\$ $(shown "$@")"
+  rc=0
+  [[ $file == "$FIGURES" ]] || : >"$file"
+  if ((seconds < 1)); then
+    rc=124
+  elif [[ $file == "$FIGURES" ]]; then
+    timeout -k 5 "$seconds" "$@" 2>&1 | tee -a "$FIGURES" || rc=$?
+  else
+    timeout -k 5 "$seconds" "$@" >"$file" 2>&1 || rc=$?
+  fi
+  if ((rc == 124 || rc == 137)); then
+    note "(cut after $part_limit s)"
+    part_status="cut after $part_limit s"
+  elif ((rc != 0)); then
+    note "(exit $rc)"
+    part_status="FAILED (exit $rc)"
     failed=1
   fi
   return 0
 }
 
-# Debian's packages unpacked beside the build, where the machine has none.
-if compgen -G "$DEBS/*.deb" >/dev/null; then
-  PREFIX=/tmp/nqueens-gpu-prefix
-  mkdir -p "$PREFIX"
-  for deb in "$DEBS"/*.deb; do
-    if command -v dpkg-deb >/dev/null; then
-      dpkg-deb -x "$deb" "$PREFIX"
-    else  # a .deb is an ar archive around data.tar.xz (Debian 12's)
-      ar p "$deb" data.tar.xz | tar -xJ -C "$PREFIX"
+# count_exact N SECONDS [OPTION...]: `nqueens count N --engine gpu --json`,
+# checked against the published Q(N); wall seconds and GPU-ns per solution,
+# and the device's launches and operations where the JSON has them. Sets
+# count_wall; returns 1 when the count was cut or failed.
+count_exact() {
+  local n=$1 seconds=$2
+  shift 2
+  local cmd=("$NQ" count "$n" --engine gpu "$@" --json) json start status=0
+  count_wall=
+  note "\$ $(shown "${cmd[@]}")"
+  start=$(wall_now)
+  if ((seconds < 1)); then
+    status=124
+  else
+    json=$(timeout -k 5 "$seconds" "${cmd[@]}" 2>>"$FIGURES") || status=$?
+  fi
+  local wall total
+  wall=$(seconds_since "$start")
+  [[ -z ${json:-} ]] || note "$json"
+  total=$(json_value total "${json:-}")
+  if ((status == 124 || status == 137)); then
+    note "Q($n): (cut after $part_limit s)"
+    part_status="cut after $part_limit s"
+    return 1
+  elif ((status != 0)) || [[ $total != "${published[$n]}" ]]; then
+    note "Q($n): FAILED (exit $status, total ${total:-none}, published ${published[$n]})"
+    part_status="FAILED: Q($n)"
+    failed=1
+    return 1
+  fi
+  count_wall=$wall
+  local where="on the GPU" engine_seconds launches operations subproblems
+  ((EMULATE)) && where="emulated (NQUEENS_GPU=emulate)"
+  engine_seconds=$(json_value seconds "$json")
+  note "Q($n) = $total exact $where in $wall s wall (engine ${engine_seconds:-?} s):" \
+    "$(awk -v s="$wall" -v q="$total" 'BEGIN { printf "%.4f", s * 1e9 / q }') GPU-ns per solution"
+  launches=$(json_value device_launches "$json")
+  operations=$(json_value device_operations "$json")
+  subproblems=$(json_value subproblems "$json")
+  if [[ -n $launches || -n $operations ]]; then
+    local per="?"
+    [[ -z $operations || ${subproblems:-0} == 0 ]] ||
+      per=$(awk -v o="$operations" -v s="$subproblems" 'BEGIN { printf "%.4g", o / s }')
+    note "Q($n): ${launches:-?} device launches, ${operations:-?} device operations over" \
+      "${subproblems:-?} subproblems: $per operations per subproblem"
+  fi
+  return 0
+}
+
+# The tools of the GPU machine, each noted as skipped under emulation.
+gpu_tool() {
+  if ((EMULATE)); then
+    note "$1: skipped under emulation"
+    return 1
+  fi
+  local candidate
+  for candidate in "$(command -v "$1" || true)" "/usr/local/cuda/bin/$1" /opt/nvidia/nsight-compute/*/"$1" \
+    /opt/nvidia/*/"$1"; do
+    if [[ -n $candidate && -x $candidate ]]; then
+      tool=$candidate
+      return 0
     fi
   done
-  export CMAKE_PREFIX_PATH=$PREFIX/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
-  export LD_LIBRARY_PATH=$PREFIX/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
+  note "$1: not found, skipped"
+  return 1
+}
+
 export PATH=/usr/local/cuda/bin:$PATH
-NQ=$BUILD/nqueens
 
-note "# nqueens GPU figures, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-note "# $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi')"
-note "# CPU: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+# ---- the parts, each within part_deadline ----
 
-for step in "${steps[@]}"; do
-  case $step in
-    build)
-      generator=()
-      command -v ninja >/dev/null && generator=(-G Ninja)
-      cmake -S . -B "$BUILD" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DNQUEENS_BUILD_BENCH=OFF \
-        -DNQUEENS_TEST_GPU=device >"$BUILD/configure.log" 2>&1 || { tail -30 "$BUILD/configure.log"; exit 1; }
-      grep -q 'GPU engine device code ON' "$BUILD/configure.log" || { echo "gpu.sh: CMake found no CUDA" >&2; exit 1; }
-      cmake --build "$BUILD" --parallel "$(nproc)" --target nqueens_cli nqueens_tests nqueens_cli_test \
-        >"$BUILD/build.log" 2>&1 || { tail -40 "$BUILD/build.log"; exit 1; }
-      note "built $NQ: $("$NQ" --version | head -1)"
-      ;;
-    test)
-      # Every test that names the GPU engine, now on the device: the engine
-      # axis (counts, plans, journals, shards) and the subproblem checks.
-      measured ctest --test-dir "$BUILD" -R 'gpu|Gpu' -j 4 --timeout 600 --output-on-failure
-      ;;
-    sanitize)
-      for tool in memcheck racecheck synccheck; do
-        measured compute-sanitizer --tool "$tool" --error-exitcode 9 "$NQ" count 9 --engine gpu --threads 2
-      done
-      measured compute-sanitizer --tool memcheck --error-exitcode 9 "$NQ" count 12 --engine gpu --threads 4
-      ;;
-    time)
-      declare -A published=([12]=14200 [13]=73712 [14]=365596 [15]=2279184 [16]=14772512 [17]=95815104
-        [18]=666090624 [19]=4968057848 [20]=39029188884 [21]=314666222712 [22]=2691008701644
-        [23]=24233937684440 [24]=227514171973736)
-      for n in ${NQ_GPU_SIZES:-18 19 20 21 22 23}; do
-        note "\$ nqueens count $n --engine gpu --json"
-        start=$(date +%s.%N)
-        status=0
-        json=$(timeout "$STEP_SECONDS" "$NQ" count "$n" --engine gpu --json 2>>"$FIGURES") || status=$?
-        seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
-        note "$json"
-        if ((status == 124)); then
-          note "Q($n): cut after ${STEP_SECONDS} s"
-          break
-        elif ((status != 0)) || [[ $json != *"\"total\":${published[$n]},"* ]]; then
-          note "Q($n): FAILED (exit $status)"
-          failed=1
-          break
+part_machine() {
+  note "# CPU: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  if gpu_tool nvidia-smi; then
+    limited "$(part_left)" "$FIGURES" "$tool" \
+      --query-gpu=name,memory.total,driver_version,clocks.max.sm,power.limit --format=csv
+  fi
+  if gpu_tool nvcc; then
+    limited "$(part_left)" "$FIGURES" "$tool" --version
+  fi
+  if [[ $part_status == FAILED* ]]; then  # a note, not a failure: the parts after it tell
+    part_status="incomplete (${part_status#FAILED })"
+    failed=$failed_before_part
+  fi
+}
+
+# part_build LIMIT [TARGET...]: build/gpu configured for the device (every
+# target when none is named), or (emulated) nq_build's Release build, untimed.
+part_build() {
+  shift
+  if ((EMULATE)); then
+    note "\$ nq_build  (scripts/common.sh: $BUILD, Release, every target; untimed under emulation)"
+    if ! nq_build >"$BUILD/gpu-build.log" 2>&1; then
+      tail -40 "$BUILD/gpu-build.log" | tee -a "$FIGURES"
+      part_status="FAILED"
+    fi
+  else
+    # Debian's packages unpacked beside the build, where the machine has none.
+    if compgen -G "$DEBS/*.deb" >/dev/null; then
+      local prefix=/tmp/nqueens-gpu-prefix deb
+      note "unpacking $(cd "$DEBS" && echo *.deb) into $prefix"
+      mkdir -p "$prefix"
+      for deb in "$DEBS"/*.deb; do
+        if command -v dpkg-deb >/dev/null; then
+          dpkg-deb -x "$deb" "$prefix"
+        else  # a .deb is an ar archive around data.tar.xz (Debian 12's)
+          ar p "$deb" data.tar.xz | tar -xJ -C "$prefix"
         fi
-        note "Q($n) = ${published[$n]} exact on the GPU in $seconds s wall: $(awk -v s="$seconds" -v q="${published[$n]}" 'BEGIN { printf "%.4f", s * 1e9 / q }') GPU-ns per solution"
       done
-      # The CPU engine on the same machine, for the ratio.
-      measured "$NQ" count 20 --engine quadrant
+      [[ :${CMAKE_PREFIX_PATH:-}: == *":$prefix/usr:"* ]] ||
+        export CMAKE_PREFIX_PATH=$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
+      [[ :${LD_LIBRARY_PATH:-}: == *":$prefix/usr/lib/x86_64-linux-gnu:"* ]] ||
+        export LD_LIBRARY_PATH=$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    fi
+    local generator=()
+    command -v ninja >/dev/null && generator=(-G Ninja)
+    limited "$(part_left)" "$BUILD/configure.log" cmake -S . -B "$BUILD" "${generator[@]}" \
+      -DCMAKE_BUILD_TYPE=Release -DNQUEENS_BUILD_BENCH=OFF -DNQUEENS_TEST_GPU=device
+    if ((rc == 0)) && ! grep -q 'GPU engine device code ON' "$BUILD/configure.log"; then
+      note "gpu.sh: CMake found no CUDA compiler"
+      part_status="FAILED: no CUDA"
+    elif ((rc == 0)); then
+      local targets=()
+      (($# == 0)) || targets=(--target "$@")
+      limited "$(part_left)" "$BUILD/build.log" cmake --build "$BUILD" --parallel "$(nproc)" "${targets[@]}"
+      [[ $rc == 0 || ! -f $BUILD/build.log ]] || tail -40 "$BUILD/build.log" | tee -a "$FIGURES"
+      [[ $rc == 0 || -z ${OUT:-} ]] || cp "$BUILD/build.log" "$FIGDIR/gpu-build.log"
+    else
+      tail -30 "$BUILD/configure.log" | tee -a "$FIGURES"
+    fi
+  fi
+  if [[ $part_status == ok && -x $NQ ]]; then
+    note "built $(shown "$NQ"): $("$NQ" --version | head -1)"
+  else
+    [[ $part_status != ok ]] || part_status="FAILED: no $(shown "$NQ")"
+    [[ $part_status == cut* ]] || failed=1  # cut for time: the parts after it are skipped, no failure
+    built=0
+  fi
+}
+
+part_test() {
+  local jobs=4
+  ((EMULATE)) && jobs=$(nproc)
+  limited "$(part_left)" "$FIGDIR/gpu-ctest.log" ctest --test-dir "$BUILD" -R "$TESTS" -j "$jobs" \
+    --timeout "$(part_left)" --output-on-failure
+  # The verdict and the failures, from the log's end (its last lines where cut).
+  if grep -q 'tests passed' "$FIGDIR/gpu-ctest.log"; then
+    sed -n '/tests passed/,$p' "$FIGDIR/gpu-ctest.log" | tee -a "$FIGURES"
+  else
+    tail -5 "$FIGDIR/gpu-ctest.log" | tee -a "$FIGURES"
+  fi
+  note "(the whole log: $(shown "$FIGDIR/gpu-ctest.log"))"
+}
+
+part_counts() {
+  local n
+  for n in "${COUNTS[@]}"; do
+    count_exact "$n" "$(part_left)" || break
+  done
+}
+
+# sanitized TOOL N THREADS: the count under compute-sanitizer (emulated: the
+# count alone); a sanitizer that refuses the device is noted, not a failure.
+sanitized() {
+  local count=("$NQ" count "$2" --engine gpu --threads "$3")
+  if ! gpu_tool compute-sanitizer; then
+    ((EMULATE)) && limited "$(part_left)" "$FIGURES" "${count[@]}"
+    return 0
+  fi
+  local log=$BUILD/sanitizer-$1.log
+  limited "$(part_left)" "$log" "$tool" --tool "$1" --error-exitcode 9 "${count[@]}"
+  tail -25 "$log" | tee -a "$FIGURES"  # the count and the sanitizer's summary
+  if ((rc != 0 && rc != 124 && rc != 137)) && grep -qi 'not supported' "$log"; then
+    note "compute-sanitizer refused the device: $1 skipped"
+    part_status="skipped: the device refused"
+    failed=$((failed_before_part))
+  fi
+}
+big_wall=
+part_q22() {
+  local dmon=$FIGDIR/gpu-dmon.txt
+  if gpu_tool nvidia-smi; then
+    note "\$ nvidia-smi dmon -s u -o T >$(shown "$dmon") &  (beside the count, then stopped)"
+    "$tool" dmon -s u -o T >"$dmon" 2>&1 &
+    DMON_PID=$!
+  fi
+  count_exact "$DMON_N" "$(part_left)" && big_wall=$count_wall
+  if [[ -n $DMON_PID ]]; then
+    kill "$DMON_PID" 2>/dev/null || true
+    wait "$DMON_PID" 2>/dev/null || true
+    DMON_PID=
+    note "dmon: $(awk '/^#/ { if (!sm) { sub(/^# */, ""); for (i = 1; i <= NF; i++) { if ($i == "sm") sm = i
+        if ($i == "mem") mem = i } } next }
+      sm && $sm ~ /^[0-9]+$/ { k++; s += $sm; if ($sm > top) top = $sm; m += $mem }
+      END { if (k) printf "%d samples, SM busy %.0f%% mean, %d%% at most; memory busy %.0f%% mean", k, s / k, top, m / k
+        else printf "no samples" }' "$dmon") ($(shown "$dmon"))"
+  fi
+}
+
+# Q(23) only where Q(22)'s time, scaled by the solutions, fits what is left.
+part_q23() {
+  local left expected
+  left=$(part_left)
+  if [[ -z $big_wall ]]; then
+    note "Q($BIG_N): skipped, Q($DMON_N) was not timed"
+    part_status="skipped"
+    return 0
+  fi
+  expected=$(awk -v t="$big_wall" -v a="${published[$BIG_N]}" -v b="${published[$DMON_N]}" \
+    'BEGIN { printf "%d", t * a / b + 1 }')
+  if ((expected > left)); then
+    note "Q($BIG_N): skipped, about $expected s expected (Q($DMON_N)'s time x Q($BIG_N) / Q($DMON_N)), $left s left"
+    part_status="skipped: about $expected s expected"
+    return 0
+  fi
+  count_exact "$BIG_N" "$left" || true
+}
+
+part_scale() {
+  limited "$(part_left)" "$FIGURES" "$NQ" scale "$SCALE_N" --threads "$SCALE_THREADS" --repeat 1 \
+    --engine quadrant --csv "$FIGDIR/gpu-scale.csv"
+}
+
+# ncu on one launch of the visit kernel (its demangled name holds
+# visit_kernel) of an NCU_N count, with the sections this ncu has; the
+# report and its details page under FIGDIR, its key figures in the file.
+part_ncu() {
+  local count=("$NQ" count "$NCU_N" --engine gpu --threads 1)
+  if ! gpu_tool ncu; then
+    if ((EMULATE)); then
+      note "ncu --kernel-name-base demangled --kernel-name regex:visit_kernel ... $(shown "${count[@]}"): the count alone"
+      count_exact "$NCU_N" "$(part_left)" --threads 1 || true
+    fi
+    return 0
+  fi
+  local ncu=$tool help sections=() section options=()
+  help=$("$ncu" --help 2>&1 || true)
+  local available
+  available=$("$ncu" --list-sections 2>&1 || true)
+  for section in MemoryWorkloadAnalysis_Tables Occupancy WarpStateStats SchedulerStats SpeedOfLight LaunchStats; do
+    if grep -qw -- "$section" <<<"$available"; then
+      sections+=(--section "$section")
+    else
+      note "ncu: no section $section here"
+    fi
+  done
+  [[ $help != *--clock-control* ]] || options+=(--clock-control none)  # the card's clocks as found
+  if [[ $help == *--kill* ]]; then
+    options+=(--kill yes)  # ends the count once the launch is profiled
+  else
+    note "ncu: no --kill here: Q(18) profiled instead, counted to its end"
+    count=("$NQ" count 18 --engine gpu --threads 1)
+  fi
+  local report=$FIGDIR/gpu-ncu-visit details=()
+  [[ $help != *--print-details* ]] || details=(--print-details all)
+  rm -f "$report.ncu-rep"
+  limited $(($(part_left) - 20)) "$FIGURES" "$ncu" --kernel-name-base demangled --kernel-name regex:visit_kernel \
+    --launch-skip "${NQ_NCU_SKIP:-10}" --launch-count 1 "${options[@]}" "${sections[@]}" \
+    --export "$report" --force-overwrite "${count[@]}"
+  if [[ ! -f $report.ncu-rep ]]; then
+    note "ncu wrote no report"
+    [[ $part_status != ok ]] || part_status="FAILED: no report"
+    failed=1
+    return 0
+  fi
+  if [[ $part_status == FAILED* ]]; then  # the count ended by --kill: the report is what counts
+    note "(ncu's exit $rc: the report was written)"
+    part_status=ok
+    failed=$((failed_before_part))
+  fi
+  # Reading the report back: 20 s kept for it.
+  timeout 10 "$ncu" --import "$report.ncu-rep" --page details "${details[@]}" \
+    >"$FIGDIR/gpu-ncu-details.txt" 2>&1 || true
+  note "# ncu: the visit kernel (details page: $(shown "$FIGDIR/gpu-ncu-details.txt"))"
+  grep -E 'visit_kernel|Block Size|Grid Size|Registers Per Thread|Shared Memory Configuration Size|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued|Issued Warp|No Eligible|Compute \(SM\) Throughput|Memory Throughput|Duration|Bank' \
+    "$FIGDIR/gpu-ncu-details.txt" | tee -a "$FIGURES" || true
+  note "# ncu raw: shared-memory bank conflicts, occupancy, stall reasons (cycles per issued instruction, largest first)"
+  local raw
+  raw=$(timeout 10 "$ncu" --import "$report.ncu-rep" --page raw 2>&1 || true)
+  grep -E 'bank_conflicts|wavefronts_mem_shared|warps_active\.avg\.pct_of_peak|occupancy' <<<"$raw" | tee -a "$FIGURES" || true
+  grep -E 'issue_stalled_[a-z_]+_per_issue_active\.ratio' <<<"$raw" |
+    awk '{ v = $NF; gsub(/,/, "", v); print v, $1 }' | sort -gr | head -12 | tee -a "$FIGURES" || true
+}
+
+# ---- the scheduler ----
+
+# run_parts SECONDS NAME:CAP:KEEP...: each part in order, under at most its
+# cap (and NQ_GPU_STEP_SECONDS), never more than what is left of SECONDS less
+# what the parts after it keep (KEEP, given for 540 s, scales with SECONDS).
+run_parts() {
+  local budget=$1
+  shift
+  local specs=("$@") i j name cap keep left started
+  local deadline=$(($(now) + budget - FINAL_RESERVE))
+  for ((i = 0; i < ${#specs[@]}; i++)); do
+    IFS=: read -r name cap _ <<<"${specs[i]}"
+    keep=0
+    for ((j = i + 1; j < ${#specs[@]}; j++)); do
+      keep=$((keep + ${specs[j]##*:} * budget / 540))
+    done
+    left=$((deadline - $(now)))
+    part_limit=$((cap < STEP_CAP ? cap : STEP_CAP))
+    part_limit=$((part_limit < left - keep ? part_limit : left - keep))
+    part_status=ok
+    failed_before_part=$failed
+    started=$(now)
+    if ((built == 0)) && [[ $name != machine ]]; then
+      note "## $name: skipped, no build"
+      part_status="skipped: no build"
+    elif ((EMULATE)) && [[ $name == build ]]; then
+      note "## build (untimed under emulation)"
+      part_build 0 "${build_targets[@]}"
+      deadline=$((deadline + $(now) - started))
+    elif ((part_limit < 1)); then
+      note "## $name: skipped, $left s left and $keep s kept for the parts after it"
+      part_status="skipped for time"
+    else
+      note "## $name: limit $part_limit s (cap $cap, $left s left, $keep s kept for the parts after it)"
+      part_deadline=$(($(now) + part_limit))
+      case $name in
+        machine) part_machine ;;
+        build) part_build "$part_limit" "${build_targets[@]}" ;;
+        test) part_test ;;
+        counts) part_counts ;;
+        memcheck) sanitized memcheck "$MEMCHECK_N" 4 ;;
+        racecheck) sanitized racecheck "$RACE_N" 2 ;;
+        synccheck) sanitized synccheck "$RACE_N" 2 ;;
+        threads16) count_exact "$THREADS_N" "$(part_left)" --threads 16 || true ;;
+        threads32) count_exact "$THREADS_N" "$(part_left)" --threads 32 || true ;;
+        q22) part_q22 ;;
+        q23) part_q23 ;;
+        scale) part_scale ;;
+        ncu) part_ncu ;;
+      esac
+    fi
+    summary+=("$(printf '#   %-10s %4d s  %s' "$name" $(($(now) - started)) "$part_status")")
+  done
+}
+
+note "# nqueens GPU figures, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$( ((EMULATE)) && echo ', EMULATED (NQUEENS_GPU=emulate)')"
+built=1
+for step in "${steps[@]}"; do
+  summary=()
+  step_start=$(now)
+  case $step in
+    device)
+      budget=${NQ_GPU_SECONDS:-$DEVICE_SECONDS}
+      note "# step device: $budget s"
+      build_targets=()  # all: every test that ctest -R gpu names has its program
+      # NAME:CAP:KEEP; scale keeps the most, since a cut scale prints no row.
+      run_parts "$budget" machine:20:5 build:240:0 test:90:30 counts:60:15 memcheck:60:15 racecheck:45:10 \
+        synccheck:30:10 threads16:60:15 threads32:60:15 q22:150:30 q23:240:0 scale:120:75
       ;;
-    scale)
-      measured "$NQ" scale 20 --threads 1,2,4,8,16 --repeat 1 --engine quadrant --csv "$BUILD/scale20.csv"
-      measured "$NQ" scale 22 --threads 16 --repeat 1 --engine quadrant
-      [[ -n ${OUT:-} && -f $BUILD/scale20.csv ]] && cp "$BUILD/scale20.csv" "$OUT/"
-      ;;
-    *)
-      echo "gpu.sh: unknown step '$step' (build, test, sanitize, time, scale, or fetch)" >&2
-      exit 2
+    profile)
+      budget=${NQ_GPU_SECONDS:-$PROFILE_SECONDS}
+      note "# step profile: $budget s"
+      build_targets=(nqueens_cli)
+      run_parts "$budget" build:200:0 ncu:240:60
       ;;
   esac
+  note "# summary of $step: $(($(now) - step_start)) s"
+  for line in "${summary[@]}"; do note "$line"; done
 done
-note "# figures in $FIGURES"
+note "# figures in $(shown "$FIGURES")$( ((failed)) && echo ': FAILED')"
 exit "$failed"
