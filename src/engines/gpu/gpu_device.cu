@@ -62,8 +62,19 @@ chosen_device choose_device() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
-    d.why = cudaGetErrorString(status);
     cudaGetLastError();  // clear it: the process goes on without a GPU
+    // The runtime calls a missing driver "insufficient": say which it is.
+    int driver = 0;
+    if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) {
+      d.why = "no NVIDIA driver is installed (libcuda.so.1 was not found)";
+    } else if (status == cudaErrorInsufficientDriver) {
+      d.why = "the NVIDIA driver supports CUDA " + std::to_string(driver / 1000) + "." +
+              std::to_string(driver % 1000 / 10) + ", older than the CUDA " + std::to_string(CUDART_VERSION / 1000) +
+              "." + std::to_string(CUDART_VERSION % 1000 / 10) + " this nqueens was built with: update the driver";
+    } else {
+      d.why = cudaGetErrorString(status);
+    }
+    cudaGetLastError();
     return d;
   }
   if (count == 0) {
@@ -238,9 +249,7 @@ class cuda_backend final : public gpu_backend {
   std::uint64_t stream_bytes_ = 0;
 };
 
-}  // namespace
-
-device_probe probe_device() {
+device_probe probe() {
   const chosen_device d = choose_device();
   if (d.index < 0) return {false, d.why};
   return {true, std::string(d.properties.name) + " (device " + std::to_string(d.index) + ", " +
@@ -248,8 +257,18 @@ device_probe probe_device() {
                     std::to_string(d.properties.multiProcessorCount) + " SMs)"};
 }
 
-std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, int streams) {
+std::unique_ptr<gpu_backend> backend(const half_board_tables& tables, int streams) {
   return std::make_unique<cuda_backend>(tables, streams);
 }
 
+const device_module module{&probe, &backend};
+
+}  // namespace
+
 }  // namespace nqueens::detail::gpu
+
+// What gpu_device_loader.cpp looks up (device_module_symbol).
+extern "C" __attribute__((visibility("default"))) const nqueens::detail::gpu::device_module*
+nqueens_gpu_device_module() {
+  return &nqueens::detail::gpu::module;
+}

@@ -1,10 +1,11 @@
 #pragma once
 
-// The CUDA device behind the GPU engine: gpu_device.cu where CMake found
-// CUDA, gpu_device_absent.cpp (which says so) where it did not. The CUDA
-// runtime is linked statically and reaches the driver at run time, so the
-// binaries start on machines without the NVIDIA driver; there the probe
-// says why no GPU is usable.
+// The CUDA device behind the GPU engine. Its code (gpu_device.cu) is a
+// module, libnqueens-gpu.so, built where CMake found CUDA and loaded when a
+// GPU run first asks (gpu_device_loader.cpp): the CUDA runtime, linked
+// statically into it, never reaches the tools' or the installed library's
+// link line, so both build and run where there is no CUDA toolkit and no
+// NVIDIA driver; there the probe says why no GPU is usable.
 
 #include <memory>
 #include <string>
@@ -23,7 +24,16 @@ device_probe probe_device();
 
 /// A backend on the probed device, the quarter tables copied to it, whose
 /// `streams` streams share the device memory left. Throws
-/// std::runtime_error when a CUDA call fails.
+/// std::runtime_error when a CUDA call fails or no module is found.
 std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, int streams);
+
+/// What the module gives: the two functions above. It exports one C symbol,
+/// device_module_symbol, a function returning a pointer to this.
+struct device_module {
+  device_probe (*probe)();
+  std::unique_ptr<gpu_backend> (*backend)(const half_board_tables& tables, int streams);
+};
+inline constexpr const char* device_module_symbol = "nqueens_gpu_device_module";
+inline constexpr const char* device_module_file = "libnqueens-gpu.so";
 
 }  // namespace nqueens::detail::gpu

@@ -1,0 +1,88 @@
+// Finds and loads the GPU engine's device module (gpu_device.hpp) the first
+// time a GPU run asks, and says why none is usable where it cannot: a build
+// without CUDA, or a module that is not where it was installed.
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engines/gpu/gpu_device.hpp"
+
+namespace nqueens::detail::gpu {
+
+namespace {
+
+struct loaded_module {
+  const device_module* module = nullptr;
+  std::string why;  // when none
+};
+
+// Where the module may be, in order: NQUEENS_GPU_MODULE; beside the running
+// program (the build tree); ../LIBDIR/nqueens from it (the installed
+// tools); the install prefix's LIBDIR/nqueens (programs built against the
+// installed library).
+std::vector<std::filesystem::path> module_places() {
+  std::vector<std::filesystem::path> places;
+  if (const char* asked = std::getenv("NQUEENS_GPU_MODULE"); asked != nullptr && *asked != '\0') {
+    places.emplace_back(asked);
+    return places;
+  }
+  std::error_code error;
+  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    places.push_back(program.parent_path() / device_module_file);
+    places.push_back(program.parent_path() / ".." / NQUEENS_INSTALL_LIBDIR / "nqueens" / device_module_file);
+  }
+  places.push_back(std::filesystem::path(NQUEENS_INSTALL_FULL_LIBDIR) / "nqueens" / device_module_file);
+  return places;
+}
+
+loaded_module load() {
+  if (!NQUEENS_GPU_MODULE_BUILT) {
+    return {nullptr,
+            "this nqueens was built without CUDA (CMake found no CUDA compiler: install the CUDA toolkit and "
+            "configure again)"};
+  }
+  std::string tried;
+  for (const std::filesystem::path& place : module_places()) {
+    std::error_code error;
+    if (!std::filesystem::exists(place, error)) {
+      tried += (tried.empty() ? "" : ", ") + place.lexically_normal().string();
+      continue;
+    }
+    void* handle = ::dlopen(place.c_str(), RTLD_NOW | RTLD_LOCAL);  // kept open: the backends live in it
+    if (handle == nullptr) return {nullptr, "the GPU module " + place.string() + " does not load: " + ::dlerror()};
+    using entry = const device_module* (*)();
+    const auto find = reinterpret_cast<entry>(::dlsym(handle, device_module_symbol));
+    if (find == nullptr) return {nullptr, place.string() + " is not nqueens' GPU module"};
+    return {find(), {}};
+  }
+  return {nullptr, std::string("its device module ") + device_module_file + " is not installed (looked for " + tried +
+                       "; NQUEENS_GPU_MODULE names another place)"};
+}
+
+const loaded_module& module_once() {
+  static const loaded_module once = load();
+  return once;
+}
+
+}  // namespace
+
+device_probe probe_device() {
+  const loaded_module& loaded = module_once();
+  if (loaded.module == nullptr) return {false, loaded.why};
+  return loaded.module->probe();
+}
+
+std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, int streams) {
+  const loaded_module& loaded = module_once();
+  if (loaded.module == nullptr) throw std::runtime_error("no usable GPU: " + loaded.why);
+  return loaded.module->backend(tables, streams);
+}
+
+}  // namespace nqueens::detail::gpu
