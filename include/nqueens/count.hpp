@@ -46,7 +46,9 @@ struct count_options {
   /// work a crash can lose. From min_ to max_checkpoint_interval_seconds.
   double checkpoint_interval_seconds = 2.0;
   /// Called from a helper thread about every progress_interval_seconds, and
-  /// once more at the end (progress::last).
+  /// once more at the end (progress::last). It may throw: the count then
+  /// starts no further subproblem, flushes its journal, and count()
+  /// rethrows the exception, whenever it was thrown.
   std::function<void(const progress&)> on_progress;
   /// Finite and >= 0; 0 reports at every tick of the helper thread.
   double progress_interval_seconds = 0.25;

@@ -18,6 +18,19 @@
 
 namespace nqueens {
 
+/// Runs a sample takes at least before its spread is trusted to stop it
+/// early, and under which a projection is flagged (estimate_warnings).
+inline constexpr std::size_t min_estimate_runs = 30;
+
+/// What ended the sampling.
+enum class estimate_end {
+  time,       ///< estimate_options::seconds ran out
+  precise,    ///< the standard error came within target_error
+  exhausted,  ///< every subproblem was counted: the figures are exact
+  runs,       ///< estimate_options::max_runs were drawn
+  cancelled,  ///< the cancel flag was set (estimate_cost throws run_cancelled)
+};
+
 /// How to sample a plan.
 struct estimate_options {
   /// Threads sampling at once (0: every hardware thread): the CPU time of a
@@ -31,6 +44,9 @@ struct estimate_options {
   /// are drawn in a fixed order from `seed`, so a fixed number is the same
   /// sample on every machine.
   std::size_t max_runs = 0;
+  /// Stop once the thread time's standard error is within this fraction of
+  /// it, after at least min_estimate_runs runs (0: sample the whole time).
+  double target_error = 0.02;
   std::uint64_t seed = 1;
   /// Bytes the engine may use (0: default_memory_limit()), as for count().
   std::uint64_t max_memory = 0;
@@ -56,6 +72,9 @@ struct cost_estimate {
   /// published value (a count's subproblems sum to it exactly).
   double total = 0;
   double total_error = 0;
+  /// What ended the sampling; with `exhausted` every figure is exact (its
+  /// errors 0).
+  estimate_end ended = estimate_end::time;
 
   /// Wall-clock seconds of the count on `cores` threads, the tables' build
   /// included, were every thread busy to the end.

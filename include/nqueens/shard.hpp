@@ -36,4 +36,10 @@ void require_valid_shard(shard_spec s);
 /// Throws std::invalid_argument unless 0 <= s.index < s.count <= max_shards.
 std::vector<std::size_t> shard_indices(const plan& p, shard_spec s);
 
+/// How many subproblems each of the `count` shards of `p` holds (element k:
+/// shard_indices(p, {k, count}).size()), dealing the plan once: what merge
+/// checks thousands of shard files against. Throws std::invalid_argument
+/// unless 1 <= count <= max_shards.
+std::vector<std::size_t> shard_sizes(const plan& p, int count);
+
 }  // namespace nqueens

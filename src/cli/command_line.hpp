@@ -21,7 +21,8 @@ std::vector<std::string> value_option_names(const cxxopts::Options& options);
 /// number that is not the value of an option (value_option_names) is reported
 /// as a board size out of range (1 to `largest_board_size`) when
 /// `board_size_positional`, else as unexpected, rather than as an unknown
-/// option. cxxopts errors become usage_error.
+/// option. cxxopts errors become usage_error, and so do a flag given a
+/// value ("--json=false") and an option given twice (but the operands).
 cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::vector<std::string>& args,
                                         bool board_size_positional, int largest_board_size = max_board_size);
 

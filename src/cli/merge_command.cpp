@@ -114,13 +114,17 @@ int run_merge(const std::vector<std::string>& args) {
   std::vector<shard_file> files;
   for (const std::string& name : result["files"].as<std::vector<std::string>>()) files.push_back(read_shard_file(name));
   // Every file's fields must make the plan its fingerprint names, and its
-  // shard of it; each distinct plan is rebuilt once.
+  // shard of it; each distinct plan is rebuilt, and dealt into its shards,
+  // once (4 096 files of one plan: one deal, not 4 096).
   std::map<std::string, plan> plans;
+  std::map<std::pair<std::string, int>, std::vector<std::size_t>> dealt;
   for (const shard_file& f : files) {
     const std::string key = std::to_string(f.n) + " " + f.engine + " " + std::to_string(f.split_depth);
     auto it = plans.find(key);
     if (it == plans.end()) it = plans.emplace(key, plan_of(f)).first;
-    check_against_plan(f, it->second);
+    auto sizes = dealt.find({key, f.shards});
+    if (sizes == dealt.end()) sizes = dealt.emplace(std::pair{key, f.shards}, shard_sizes(it->second, f.shards)).first;
+    check_against_plan(f, it->second, sizes->second);
   }
 
   // Every problem is reported, by file name, before giving up.

@@ -42,6 +42,52 @@ std::string with_error(double value, double error, const char* format) {
   return std::string(text) + share;
 }
 
+// What ended the sampling, for the JSON and the text.
+const char* end_name(estimate_end end) {
+  switch (end) {
+    case estimate_end::precise:
+      return "precise";
+    case estimate_end::exhausted:
+      return "exhausted";
+    case estimate_end::runs:
+      return "runs";
+    case estimate_end::cancelled:
+      return "cancelled";
+    case estimate_end::time:
+      break;
+  }
+  return "time";
+}
+
+std::string end_text(estimate_end end, double seconds) {
+  switch (end) {
+    case estimate_end::precise:
+      return formatted("stopped once its standard error was within %.0f%%", 100 * estimate_options{}.target_error);
+    case estimate_end::exhausted:
+      return "every subproblem counted: exact";
+    default:
+      return formatted("stopped at the %s limit", format_duration(seconds).c_str());
+  }
+}
+
+// Warns on stderr when a projection means little: too few draws, or a
+// sample whose Q(n) is far off the published value.
+void warn_about(const cost_estimate& e, int n, double off) {
+  if (e.ended == estimate_end::exhausted) return;
+  if (e.runs < min_estimate_runs) {
+    std::cerr << formatted(
+        "nqueens: warning: the estimate rests on %zu draw%s, fewer than %zu: it means little; sample longer "
+        "(--estimate-seconds)\n",
+        e.runs, e.runs == 1 ? "" : "s", min_estimate_runs);
+  }
+  if (off > 4) {
+    std::cerr << formatted(
+        "nqueens: warning: the sample's Q(%d) is %.0f standard errors off the published value: the sample is "
+        "too small or too uneven to trust; sample longer (--estimate-seconds)\n",
+        n, off);
+  }
+}
+
 // `plan N --estimate`: samples the plan and prints the projection.
 int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& result, int threads, bool json,
                    std::uint64_t engine_memory) {
@@ -61,6 +107,7 @@ int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& re
   // (negative: no published value or no spread to measure it by).
   const double off =
       published && e.total_error > 0 ? std::abs(e.total - static_cast<double>(*published)) / e.total_error : -1.0;
+  warn_about(e, n, off);
   if (json) {
     o.add("threads", e.threads)
         .add("sample_seconds", e.sample_seconds)
@@ -77,16 +124,16 @@ int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& re
           .add("wall_seconds_on_cores", e.wall_seconds(cores))
           .add("wall_seconds_on_cores_error", e.thread_seconds_error / cores);
     }
-    o.add("projected_total", e.total).add("projected_total_error", e.total_error);
+    o.add("projected_total", e.total).add("projected_total_error", e.total_error).add("ended", end_name(e.ended));
     std::cout << o.str() << '\n';
     return 0;
   }
   print_plan_line(p);
   std::cout << formatted(
-      "estimate from %.1f s of sampling on %d thread%s: %s random draws of %zu subproblem%s, the tables "
+      "estimate from %.1f s of sampling on %d thread%s: %s random draws of %zu subproblem%s (%s), the tables "
       "built in %s\n",
       e.sample_seconds, e.threads, e.threads == 1 ? "" : "s", format_grouped(e.runs).c_str(), e.run_length,
-      e.run_length == 1 ? "" : "s", format_duration(e.setup_seconds).c_str());
+      e.run_length == 1 ? "" : "s", end_text(e.ended, eo.seconds).c_str(), format_duration(e.setup_seconds).c_str());
   std::cout << formatted("  whole count          %s thread-hours (one standard error)\n",
                          with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str());
   std::cout << formatted("  here, %2d thread%s      about %s wall, the tables included\n", e.threads,

@@ -133,6 +133,20 @@ bool terminal_takes_escapes() {
 progress_printer::progress_printer(bool terminal, int fd)
     : terminal_(terminal), escapes_(terminal && terminal_takes_escapes()), fd_(fd) {}
 
+progress_printer::~progress_printer() { finish(); }
+
+void progress_printer::finish() noexcept {
+  if (!terminal_ || drawn_ == 0) return;
+  if (escapes_) {
+    std::fputs("\r\033[K", stderr);
+  } else {
+    const auto width = static_cast<std::size_t>(std::max(1, terminal_columns(fd_) - 1));
+    std::fprintf(stderr, "\r%s\r", std::string(std::min(drawn_, width), ' ').c_str());
+  }
+  std::fflush(stderr);
+  drawn_ = 0;
+}
+
 void progress_printer::operator()(const progress& p) {
   std::FILE* out = stderr;
   if (terminal_) {
@@ -144,8 +158,10 @@ void progress_printer::operator()(const progress& p) {
       std::fprintf(out, "\r%s\033[K", line.c_str());
     } else {
       // No erase-line: spaces cover what the last line left, then \r
-      // returns to where the next one starts.
-      const std::size_t cover = drawn_ > line.size() ? drawn_ - line.size() : 0;
+      // returns to where the next one starts. Never past the width: on a
+      // terminal that shrank, the spaces would wrap and scroll.
+      const std::size_t old = std::min(drawn_, static_cast<std::size_t>(width));
+      const std::size_t cover = old > line.size() ? old - line.size() : 0;
       std::fprintf(out, "\r%s%s", line.c_str(), std::string(cover, ' ').c_str());
       if (cover > 0 || p.last) std::fputc('\r', out);
       if (cover > 0 && !p.last) std::fprintf(out, "%s", line.c_str());

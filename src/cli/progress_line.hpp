@@ -40,8 +40,15 @@ class progress_printer {
  public:
   /// `terminal`: `fd` is a terminal, redrawn in place.
   explicit progress_printer(bool terminal, int fd = 2);
+  /// Clears a line left on the terminal (finish()).
+  ~progress_printer();
+  progress_printer(const progress_printer&) = delete;
+  progress_printer& operator=(const progress_printer&) = delete;
   /// Prints `p` if it is time to (always on a terminal; every 10 s otherwise).
   void operator()(const progress& p);
+  /// Clears the line drawn on the terminal, if any, so that what comes next
+  /// (an error, on a count that failed) starts on a row of its own.
+  void finish() noexcept;
 
  private:
   bool terminal_;

@@ -46,7 +46,8 @@ shard_file read_shard_file(const std::string& name);
 plan plan_of(const shard_file& f);
 
 /// Refuses (usage_error naming the file) a fingerprint, subproblem count or
-/// shard size of `f` that contradicts `p`, plan_of(f).
-void check_against_plan(const shard_file& f, const plan& p);
+/// shard size of `f` that contradicts `p`, plan_of(f), whose shards of
+/// f.shards hold `shard_sizes` subproblems (shard_sizes(p, f.shards)).
+void check_against_plan(const shard_file& f, const plan& p, const std::vector<std::size_t>& shard_sizes);
 
 }  // namespace nqueens::cli

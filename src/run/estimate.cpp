@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "nqueens/cancelled.hpp"
+#include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/threads.hpp"
 
@@ -27,17 +29,71 @@ double thread_cpu_seconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-// Mean of `x` and its standard error.
-std::pair<double, double> mean_and_error(const std::vector<double>& x) {
-  if (x.empty()) return {0, 0};
-  double sum = 0;
-  for (const double v : x) sum += v;
-  const double n = static_cast<double>(x.size());
-  const double mean = sum / n;
-  double squares = 0;
-  for (const double v : x) squares += (v - mean) * (v - mean);
-  return {mean, x.size() > 1 ? std::sqrt(squares / (n - 1) / n) : 0.0};
-}
+// A running mean and spread of draws (Welford's update: one pass, no list).
+class running_mean {
+ public:
+  void add(double x) noexcept {
+    ++count_;
+    const double delta = x - mean_;
+    mean_ += delta / static_cast<double>(count_);
+    squares_ += delta * (x - mean_);
+  }
+  std::size_t count() const noexcept { return count_; }
+  double mean() const noexcept { return mean_; }
+  /// The mean's standard error for draws without replacement from
+  /// `population` (the finite population correction: 0 once all are drawn).
+  double error(std::size_t population) const noexcept {
+    if (count_ < 2) return 0;
+    const auto n = static_cast<double>(count_);
+    const double left = 1 - n / static_cast<double>(std::max(population, count_));
+    return std::sqrt(squares_ / (n - 1) / n * left);
+  }
+
+ private:
+  std::size_t count_ = 0;
+  double mean_ = 0, squares_ = 0;
+};
+
+// The blocks of a plan in a random order drawn from a seed without a list
+// (10^8 subproblems would need 800 MB): a four-round Feistel network on the
+// next even power of two, walked until it lands inside (at most four steps
+// on average). Every block comes once in the first `blocks` draws.
+class block_order {
+ public:
+  block_order(std::size_t blocks, std::uint64_t seed) : blocks_(blocks) {
+    while ((std::uint64_t{1} << (2 * half_bits_)) < blocks) ++half_bits_;
+    std::uint64_t state = seed;
+    for (std::uint64_t& key : keys_) key = splitmix(state);
+  }
+  std::size_t operator[](std::size_t k) const noexcept {
+    std::uint64_t x = k;
+    do x = permute(x);
+    while (x >= blocks_);
+    return static_cast<std::size_t>(x);
+  }
+
+ private:
+  static std::uint64_t splitmix(std::uint64_t& state) noexcept {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t permute(std::uint64_t x) const noexcept {
+    const std::uint64_t mask = (std::uint64_t{1} << half_bits_) - 1;
+    std::uint64_t left = x >> half_bits_, right = x & mask;
+    for (const std::uint64_t key : keys_) {
+      std::uint64_t mixed = right ^ key;
+      const std::uint64_t next = left ^ (splitmix(mixed) & mask);
+      left = right;
+      right = next;
+    }
+    return (left << half_bits_) | right;
+  }
+  std::size_t blocks_;
+  int half_bits_ = 1;
+  std::uint64_t keys_[4] = {};
+};
 
 // Consecutive subproblems per draw. The quadrant engine's neighbours share
 // quarter lists, which a real run builds once for several: a lone index
@@ -56,6 +112,13 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   if (!(options.seconds > 0 && std::isfinite(options.seconds))) {
     throw std::invalid_argument("sampling seconds must be finite and positive");
   }
+  if (!(options.target_error >= 0 && std::isfinite(options.target_error))) {
+    throw std::invalid_argument("the target error must be finite and at least 0");
+  }
+  if (options.max_memory != 0 && options.max_memory < min_max_memory) {
+    throw std::invalid_argument("max_memory " + std::to_string(options.max_memory) +
+                                " is under the least a run can use (1 MiB): give 0 for the default");
+  }
   // Every subproblem, the few that count the rotation-symmetric solutions
   // too: a count runs them all (theirs add nothing to Q(n)).
   const std::size_t size = p.size();
@@ -70,24 +133,42 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   e.setup_seconds = std::chrono::duration<double>(sampling - start).count();
   const auto deadline = sampling + std::chrono::duration<double>(options.seconds);
 
+  // Runs are whole blocks of run_length, drawn without replacement: once
+  // every block is drawn the sums are exact, and the standard error shrinks
+  // to 0 on the way (the finite population correction).
+  const std::size_t blocks = (size + e.run_length - 1) / e.run_length;
+  const block_order order(blocks, options.seed);
   std::mutex mutex;  // the draws and the results: once a run, noise next to its subproblems
-  std::mt19937_64 random(options.seed);
-  std::uniform_int_distribution<std::size_t> first(0, size - 1);
   std::size_t drawn = 0;
-  std::vector<double> seconds, solutions;
+  running_mean seconds, solutions;
+  double all_seconds = 0, all_solutions = 0;
+  std::optional<estimate_end> end_reason;
   std::exception_ptr failure;
+  // Why sampling ended, decided under the mutex by the first who saw it.
+  const auto ended = [&](std::chrono::steady_clock::time_point now) -> std::optional<estimate_end> {
+    if (options.cancel != nullptr && options.cancel->load()) return estimate_end::cancelled;
+    if (drawn == blocks) return estimate_end::exhausted;
+    if (options.max_runs != 0 && drawn >= options.max_runs) return estimate_end::runs;
+    const std::size_t done = seconds.count();
+    if (options.target_error > 0 && done >= min_estimate_runs && seconds.mean() > 0 &&
+        seconds.error(blocks) <= options.target_error * seconds.mean()) {
+      return estimate_end::precise;
+    }
+    if (drawn > 0 && now >= deadline) return estimate_end::time;
+    return std::nullopt;
+  };
   const auto sample = [&] {
     try {
       for (;;) {
         std::size_t from = 0;
         {
           const std::lock_guard lock(mutex);
-          const bool first_run = drawn == 0;
-          if (failure || (options.max_runs != 0 && drawn >= options.max_runs)) return;
-          if (!first_run && std::chrono::steady_clock::now() >= deadline) return;
-          if (options.cancel != nullptr && options.cancel->load()) return;
-          from = first(random);
-          ++drawn;
+          if (failure) return;
+          if (const auto end = ended(std::chrono::steady_clock::now())) {
+            if (!end_reason) end_reason = *end;
+            return;
+          }
+          from = order[drawn++] * e.run_length;
         }
         const std::size_t to = std::min(size, from + e.run_length);
         double cpu = 0, found = 0;
@@ -99,8 +180,10 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
         }
         const auto count = static_cast<double>(to - from);
         const std::lock_guard lock(mutex);
-        seconds.push_back(cpu / count);
-        solutions.push_back(found / count);
+        seconds.add(cpu / count);
+        solutions.add(found / count);
+        all_seconds += cpu;
+        all_solutions += found;
         e.sampled += to - from;
       }
     } catch (...) {
@@ -115,14 +198,18 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   if (failure) std::rethrow_exception(failure);
   if (options.cancel != nullptr && options.cancel->load()) throw run_cancelled();
   e.sample_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sampling).count();
-  e.runs = seconds.size();
+  e.runs = seconds.count();
+  e.ended = end_reason.value_or(estimate_end::time);
+  if (e.sampled == size) {  // every subproblem: the sums themselves
+    e.thread_seconds = all_seconds;
+    e.total = all_solutions;
+    return e;
+  }
   const auto whole = static_cast<double>(size);
-  const auto [t, t_error] = mean_and_error(seconds);
-  const auto [q, q_error] = mean_and_error(solutions);
-  e.thread_seconds = t * whole;
-  e.thread_seconds_error = t_error * whole;
-  e.total = q * whole;
-  e.total_error = q_error * whole;
+  e.thread_seconds = seconds.mean() * whole;
+  e.thread_seconds_error = seconds.error(blocks) * whole;
+  e.total = solutions.mean() * whole;
+  e.total_error = solutions.error(blocks) * whole;
   return e;
 }
 

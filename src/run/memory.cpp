@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include "engines/registry.hpp"
@@ -23,6 +24,12 @@ std::uint64_t memory_estimate(int n, engine kind, int threads, std::uint64_t max
 namespace {}  // namespace
 
 void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
+  // A board the engine does not take is refused for that, not priced.
+  const detail::engine_definition* definition = detail::find_definition(kind);
+  if (definition != nullptr && n > definition->max_board_size) {
+    throw std::invalid_argument("the " + std::string(definition->name) + " engine handles n up to " +
+                                std::to_string(definition->max_board_size));
+  }
   if (limit == 0) limit = default_memory_limit();
   const std::uint64_t need = memory_estimate(n, kind, threads, limit);
   if (need <= limit) return;

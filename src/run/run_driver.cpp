@@ -99,16 +99,28 @@ void run_watched(const plan& p, const count_options& options, executor& exec, co
     if (options.on_progress || journal != nullptr || options.cancel != nullptr) {
       auto last_progress = clock_type::now();
       auto last_flush = clock_type::now();
-      helper.emplace(0.05, [&, last_progress, last_flush]() mutable {
+      bool stop_seen = false;
+      helper.emplace(0.05, [&, last_progress, last_flush, stop_seen]() mutable {
         if (options.cancel != nullptr && options.cancel->load()) stop = true;
+        // A stop saves what is finished at once, before the running
+        // subproblems end: a scheduler's kill -9 may follow within seconds.
+        const bool save_now = stop && !stop_seen;
+        stop_seen = stop_seen || stop;
         const auto now = clock_type::now();
         if (options.on_progress &&
             std::chrono::duration<double>(now - last_progress).count() >= options.progress_interval_seconds) {
           last_progress = now;
-          options.on_progress(meter.snapshot(false));
+          try {
+            options.on_progress(meter.snapshot(false));
+          } catch (...) {
+            // The caller's callback ends the count: count() rethrows it.
+            if (!helper_error) helper_error = std::current_exception();
+            stop = true;
+            return;
+          }
         }
-        if (journal != nullptr &&
-            std::chrono::duration<double>(now - last_flush).count() >= options.checkpoint_interval_seconds) {
+        if (journal != nullptr && (save_now || std::chrono::duration<double>(now - last_flush).count() >=
+                                                   options.checkpoint_interval_seconds)) {
           last_flush = now;
           try {
             journal->flush();

@@ -86,8 +86,10 @@ class CliCheckpointTest : public ::testing::Test {
   cli_run interrupt_count(const std::string& options, const std::string& signal_commands) {
     // Past the 64-byte header: a record is in, so the signal lands mid-count
     // (not while the tables are built, which takes seconds under TSan).
+    const std::string interval =
+        options.find("--checkpoint-interval") == std::string::npos ? " --checkpoint-interval 0.1" : "";
     return run_script(
-        std::string("$NQ count ") + long_n + " " + options + " --checkpoint-interval 0.1 --checkpoint " + journal_ +
+        std::string("$NQ count ") + long_n + " " + options + interval + " --checkpoint " + journal_ +
         " & pid=$!; i=0; until [ \"$(stat -c %s " + journal_ +
         " 2>/dev/null || echo 0)\" -gt 64 ] || [ $i -ge 6000 ]; do sleep 0.01; i=$((i+1)); done; sleep 0.2; " +
         signal_commands + "; wait $pid");

@@ -188,6 +188,20 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
        "invalid --threads '': expected an integer from 1 to 1024, in plain decimal digits, no sign, no leading zero"},
       {"$NQ scale 8 --threads 1,,2",
        "invalid --threads '': expected an integer from 1 to 1024, in plain decimal digits, no sign, no leading zero"},
+      // A flag takes no value (it would act as if given), and an option
+      // given twice would keep its last value in silence.
+      {"$NQ count 12 --json=false", "--json takes no value ('--json=false'): give --json alone, or leave it out"},
+      {"$NQ count 12 --progress=false",
+       "--progress takes no value ('--progress=false'): give --progress alone, or leave it out"},
+      {"$NQ plan 12 --estimate=false",
+       "--estimate takes no value ('--estimate=false'): give --estimate alone, or leave it out"},
+      {"$NQ list 6 --unique=false", "--unique takes no value ('--unique=false'): give --unique alone, or leave it out"},
+      {"$NQ count 12 --shard 0/2 --shard 1/2", "--shard was given 2 times: give it once"},
+      {"$NQ count 12 -t 1 --threads 2", "--threads was given 2 times: give it once"},
+      {"$NQ count 12 --json --json", "--json was given 2 times: give it once"},
+      // A board the engine does not take is refused for that, not priced.
+      {"$NQ plan 25 --engine gpu", "the gpu engine handles n up to 24"},
+      {"$NQ plan 25 --engine gpu --max-memory 16777215T", "the gpu engine handles n up to 24"},
   };
   for (const auto& [script, message] : cases) {
     const cli_run r = run_script(script);

@@ -20,7 +20,7 @@ struct pty_drawing {
   std::string before, after;
 };
 
-pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0) {
+pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0, const char* shell = nullptr) {
   winsize size{};
   size.ws_row = 24;
   size.ws_col = static_cast<unsigned short>(columns);
@@ -41,6 +41,10 @@ pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0) 
       ::unsetenv("TERM");
     }
     ::unsetenv("COLUMNS");
+    if (shell != nullptr) {  // $NQ in it is the tool
+      ::setenv("NQ", NQUEENS_CLI_PATH, 1);
+      ::execl("/bin/sh", "sh", "-c", shell, static_cast<char*>(nullptr));
+    }
     ::execl(NQUEENS_CLI_PATH, NQUEENS_CLI_PATH, "count", "17", "--engine", "symmetric", "--threads", "1", "--progress",
             static_cast<char*>(nullptr));
     ::_exit(127);
@@ -127,6 +131,12 @@ TEST(CliProgressTest, TheLineFitsTheTerminalAndRedrawsInPlace) {
     const std::vector<std::string> pieces = redraws(d.before);
     ASSERT_GE(pieces.size(), 2u) << d.before;
     for (const std::string& piece : pieces) EXPECT_LE(piece.size(), 79u) << piece;
+    // Shrunk to 20 columns: the spaces that cover the old line are cut to
+    // the new width too, or they would wrap and scroll.
+    const pty_drawing shrunk = draw_on_pty(80, term, 20);
+    const std::vector<std::string> after = redraws(shrunk.after);
+    ASSERT_GE(after.size(), 2u) << shrunk.after;
+    for (const std::string& piece : after) EXPECT_LE(piece.size(), 19u) << "'" << piece << "'";
   }
 }
 

@@ -1,7 +1,12 @@
 #include "cli/progress_line.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace nqueens::cli {
@@ -59,6 +64,64 @@ TEST(ProgressLineTest, NumbersReadAtAGlance) {
   EXPECT_EQ(format_duration(72), "1m12s");
   EXPECT_EQ(format_duration(3 * 3600 + 300), "3h05m");
   EXPECT_EQ(format_duration(51 * 3600), "2d03h");
+}
+
+// What a progress_printer on a terminal writes to stderr while `use` runs
+// (stderr sent to a file for the while), with TERM set to `term`.
+template <class Use>
+std::string printed(const char* term, Use use) {
+  const std::string file = ::testing::TempDir() + "progress-" + std::to_string(::getpid());
+  std::fflush(stderr);
+  const int saved = ::dup(2);
+  std::FILE* out = std::fopen(file.c_str(), "w");
+  ::dup2(::fileno(out), 2);
+  const char* old_term = std::getenv("TERM");
+  const std::string kept = old_term != nullptr ? old_term : "";
+  ::setenv("TERM", term, 1);
+  use();
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  std::fclose(out);
+  old_term != nullptr ? ::setenv("TERM", kept.c_str(), 1) : ::unsetenv("TERM");
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(file.c_str());
+  return text.str();
+}
+
+// A count that fails while its line is drawn (its journal cannot be
+// written, say) prints its error on a row of its own: the printer, undone
+// as the error leaves the command, clears the line first; with escape
+// sequences or, for TERM=dumb, with spaces and a carriage return.
+TEST(ProgressPrinterTest, ClearsItsLineWhenItEnds) {
+  const progress p = hours_into_a_long_run();
+  const std::string with_escapes = printed("xterm", [&] {
+    progress_printer printer(true);
+    printer(p);
+  });
+  EXPECT_NE(with_escapes.find('%'), std::string::npos) << with_escapes;
+  EXPECT_TRUE(with_escapes.ends_with("\r\033[K")) << with_escapes;
+  const std::string dumb = printed("dumb", [&] {
+    progress_printer printer(true);
+    printer(p);
+  });
+  EXPECT_EQ(dumb.find('\033'), std::string::npos) << dumb;
+  const std::size_t drawn = dumb.find('\r', 1);
+  ASSERT_NE(drawn, std::string::npos) << dumb;
+  EXPECT_EQ(dumb.substr(drawn), "\r" + std::string(drawn - 1, ' ') + "\r") << dumb;
+  // Nothing is left to clear after the last snapshot, nor where nothing was drawn.
+  progress last = p;
+  last.last = true;
+  const std::string finished = printed("xterm", [&] {
+    progress_printer printer(true);
+    printer(p);
+    printer(last);
+  });
+  EXPECT_TRUE(finished.ends_with("\r\033[K")) << finished;
+  EXPECT_EQ(finished.find("\r\033[K\r\033[K"), std::string::npos) << finished;
+  EXPECT_EQ(printed("xterm", [] { progress_printer printer(true); }), "");
 }
 
 }  // namespace

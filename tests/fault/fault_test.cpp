@@ -12,7 +12,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -295,6 +297,52 @@ TEST_F(FaultTest, EveryStopSignalFlushesTheJournal) {
     EXPECT_GT(fs::file_size(j), 64u) << "nothing was flushed";
     if (sig == SIGXCPU) expect_resumes_to(j, n, total);
   }
+}
+
+// CPU seconds a child has used (utime + stime from /proc): a measure of
+// how far it got that a loaded machine does not stretch.
+double cpu_seconds_of(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t after_name = text.rfind(')');
+  if (after_name == std::string::npos) return 0;
+  std::istringstream fields(text.substr(after_name + 2));
+  std::string field;
+  unsigned long long ticks[2] = {0, 0};
+  for (int k = 3; k <= 15 && fields >> field; ++k) {  // fields 14 and 15: utime, stime
+    if (k >= 14) ticks[k - 14] = std::stoull(field);
+  }
+  return static_cast<double>(ticks[0] + ticks[1]) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+// A stop saves every finished subproblem at once, before the running ones
+// end: subproblems of seconds (n = 19, split depth 1) and a 600 s flush
+// interval, a SIGTERM, then the kill -9 a scheduler sends after its grace
+// period. The journal must hold records by then.
+TEST_F(FaultTest, StopSavesFinishedWorkBeforeTheRunningSubproblemsEnd) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "minutes when sanitized";
+#endif
+  const std::string j = path("term.ckpt");
+  child c({nq, "count", "19", "--engine", "symmetric", "--split-depth", "1", "--threads", "2", "--checkpoint", j,
+           "--checkpoint-interval", "600"});
+  ASSERT_TRUE(wait_for_size(j, 63, c));
+  // Some subproblems finished (most take far less than a CPU second), none
+  // flushed yet: the interval is 600 s.
+  while (c.running() && cpu_seconds_of(c.pid()) < 4) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_TRUE(c.running());
+  EXPECT_EQ(fs::file_size(j), 64u);
+  c.signal(SIGTERM);
+  // Saved at once: well before the subproblems under way end (seconds each).
+  const auto saved = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (fs::file_size(j) == 64u && c.running() && std::chrono::steady_clock::now() < saved) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const bool still_running = c.running();
+  c.signal(SIGKILL);
+  (void)c.wait();
+  EXPECT_GT(fs::file_size(j), 64u) << "nothing was saved";
+  EXPECT_TRUE(still_running) << "it ended first: the test no longer shows a save before the end";
 }
 
 // Runs argv as an unprivileged user when this is root (root ignores file

@@ -106,6 +106,29 @@ TEST(CountCancelTest, BeforeCountingThrowsRunCancelled) {
   EXPECT_THROW(symmetric_counts(12, o), run_cancelled);
 }
 
+// A progress callback that throws ends the count, and count() rethrows it,
+// whether it threw while counting or on the last snapshot; the process
+// goes on (it used to terminate when the helper thread threw).
+TEST(CountCallbackTest, AThrowingProgressCallbackEndsTheCountAndIsRethrown) {
+  struct stop_here : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+  for (const bool on_last : {false, true}) {
+    int calls = 0;
+    count_options o;
+    o.kind = engine::symmetric;
+    o.threads = 2;
+    o.progress_interval_seconds = 0;  // every tick of the helper thread
+    o.on_progress = [&](const progress& p) {
+      ++calls;
+      if (p.last || !on_last) throw stop_here(p.last ? "last" : "while counting");
+    };
+    // n = 16 with the symmetric engine runs for about a second: a tick comes first.
+    EXPECT_THROW(count(on_last ? 8 : 16, o), stop_here) << on_last;
+    EXPECT_GE(calls, 1);
+  }
+}
+
 // The library refuses what the CLI refuses, naming the field: an interval
 // that is NaN would never flush (or report), 0 and -1 mean nothing, and a
 // kernels value that names no instruction set is not "a CPU that lacks it".

@@ -65,34 +65,31 @@ TEST(DispatchOrderTest, ReplayedEtaIsExactWhenEstimatesAreProportional) {
   EXPECT_LT(replayed_eta_error(order, seconds, work), -0.5);
 }
 
-TEST(DispatchOrderTest, QuadrantEtaStaysWithinAFifthOnMeasuredTimes) {
-  // The quadrant plan's subproblems all weigh 1 while their costs
-  // span orders of magnitude and drift along the plan. Replayed on measured
-  // per-subproblem times (each the fastest of three runs, so that a noisy
-  // neighbour or the first run's cold buffers do not count), the ETA stays
-  // within 20% in dispatch order, and leaves that bound in plan order.
+TEST(DispatchOrderTest, QuadrantEtaStaysWithinAFifthOnItsCosts) {
+  // The quadrant plan's subproblems all weigh 1 while their costs span
+  // orders of magnitude and drift along the plan. Replayed on each
+  // subproblem's cost, the ETA stays within 20% in dispatch order, and
+  // leaves that bound in plan order. The cost is the subproblem's solution
+  // count, which follows its time (the pairs it counts) and, unlike a
+  // measured time, is the same on a loaded machine: a busy neighbour must
+  // not turn this red.
   const plan p(17, {.kind = engine::quadrant});
   const std::vector<std::size_t> plan_order = first_indices(p.size());
   const std::vector<std::size_t> order = dispatch_order(plan_order);
   execute_options options;
   options.threads = 2;
-  options.time_subproblems = true;
-  std::vector<double> seconds(p.size(), 1e300);
-  for (int run = 0; run < 3; ++run) {
-    const execution e = execute(p, order, options);
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      seconds[order[k]] = std::min(seconds[order[k]], e.subproblem_seconds[k]);
-    }
-  }
+  const execution e = execute(p, plan_order, options);
+  std::vector<double> cost(p.size());
+  for (std::size_t k = 0; k < plan_order.size(); ++k) cost[plan_order[k]] = 1 + static_cast<double>(e.counts[k].total);
   const std::vector<std::uint64_t> work = estimate_work(p);
-  EXPECT_LT(std::fabs(replayed_eta_error(order, seconds, work)), 0.2) << replayed_eta_error(order, seconds, work);
-  EXPECT_GT(std::fabs(replayed_eta_error(plan_order, seconds, work)), 0.2);  // about 26% at n = 17
+  EXPECT_LT(std::fabs(replayed_eta_error(order, cost, work)), 0.2) << replayed_eta_error(order, cost, work);
+  EXPECT_GT(std::fabs(replayed_eta_error(plan_order, cost, work)), 0.2) << replayed_eta_error(plan_order, cost, work);
 }
 
 TEST(DispatchOrderTest, LoadBalanceReplaysTheEta) {
   const plan p(12);
   const load_balance lb = measure_load_balance(p, 1);
-  EXPECT_LT(std::fabs(lb.eta_worst_error), 10.0);  // computed, and finite
+  EXPECT_TRUE(std::isfinite(lb.eta_worst_error));  // computed: its size is the machine's, not a defect's
   EXPECT_EQ(lb.subproblems, p.size());
 }
 

@@ -13,33 +13,71 @@ namespace {
 
 // The sample's own Q(n) is the check that it samples the plan fairly: every
 // engine's projection lies within 4 of its standard errors of the published
-// count (the same draws every time: a fixed seed and number of runs).
+// count (the same draws every time: a fixed seed and number of runs). A plan
+// of fewer blocks than that is counted whole: exact.
 TEST(EstimateTest, ProjectsQWithinItsStatedError) {
   for (const engine e : testing::registered_engines()) {
     for (const int n : {10, 13, 16}) {
       SCOPED_TRACE(std::string(to_string(e)) + " n = " + std::to_string(n));
       const plan p(n, {.kind = e});
-      const cost_estimate c = estimate_cost(p, {.threads = 2, .seconds = 3600, .max_runs = 400, .seed = 7});
+      const cost_estimate c =
+          estimate_cost(p, {.threads = 2, .seconds = 3600, .max_runs = 400, .target_error = 0, .seed = 7});
       const auto published = static_cast<double>(*published_total(n));
-      EXPECT_EQ(c.runs, 400u);
       EXPECT_EQ(c.subproblems, p.size());
+      EXPECT_GT(c.thread_seconds, 0);
+      EXPECT_EQ(c.threads, 2);
+      EXPECT_NEAR(c.wall_seconds(4), c.setup_seconds + c.thread_seconds / 4, 1e-12);
+      if (c.ended == estimate_end::exhausted) {
+        EXPECT_LE(c.runs, 400u);
+        EXPECT_EQ(c.sampled, p.size());
+        EXPECT_EQ(c.total, published);
+        EXPECT_EQ(c.total_error, 0);
+        EXPECT_EQ(c.thread_seconds_error, 0);
+        continue;
+      }
+      EXPECT_EQ(c.ended, estimate_end::runs);
+      EXPECT_EQ(c.runs, 400u);
       EXPECT_GT(c.total_error, 0);
       EXPECT_LE(std::abs(c.total - published), 4 * c.total_error) << c.total << " +- " << c.total_error;
       EXPECT_LT(c.total_error, 0.5 * published);  // 400 draws say something
-      EXPECT_GT(c.thread_seconds, 0);
       EXPECT_GE(c.thread_seconds_error, 0);
-      EXPECT_EQ(c.threads, 2);
-      EXPECT_NEAR(c.wall_seconds(4), c.setup_seconds + c.thread_seconds / 4, 1e-12);
     }
   }
+}
+
+// A plan sampled to its end is counted exactly once each: the sum is Q(n)
+// itself, however the threads took the draws. Guards the order of the
+// draws (each block once) and the stop.
+TEST(EstimateTest, SamplingEveryBlockIsExact) {
+  for (const int n : {8, 11, 12}) {
+    for (const std::uint64_t seed : {1, 2, 99}) {
+      const plan p(n, {.kind = engine::symmetric});
+      const cost_estimate c = estimate_cost(p, {.threads = 2, .seconds = 3600, .target_error = 0, .seed = seed});
+      EXPECT_EQ(c.ended, estimate_end::exhausted) << n;
+      EXPECT_EQ(c.sampled, p.size()) << n;
+      EXPECT_EQ(c.total, static_cast<double>(*published_total(n))) << n << ", seed " << seed;
+      EXPECT_EQ(c.total_error, 0) << n;
+    }
+  }
+}
+
+// Sampling stops once the error is small enough, long before a generous
+// time limit: an estimate costs a fraction of what it estimates.
+TEST(EstimateTest, StopsOncePreciseEnough) {
+  const plan p(17, {.kind = engine::quadrant});
+  const cost_estimate c = estimate_cost(p, {.threads = 2, .seconds = 3600, .target_error = 0.2});
+  EXPECT_EQ(c.ended, estimate_end::precise);
+  EXPECT_GE(c.runs, min_estimate_runs);
+  EXPECT_LE(c.thread_seconds_error, 0.2 * c.thread_seconds);
+  EXPECT_LT(c.sampled, p.size());
 }
 
 // The draws depend on the seed alone, not on the threads that ran them.
 TEST(EstimateTest, TheSameSeedDrawsTheSameSample) {
   const plan p(14, {.kind = engine::quadrant});
-  const cost_estimate one = estimate_cost(p, {.threads = 1, .max_runs = 200, .seed = 3});
-  const cost_estimate two = estimate_cost(p, {.threads = 2, .max_runs = 200, .seed = 3});
-  const cost_estimate other = estimate_cost(p, {.threads = 2, .max_runs = 200, .seed = 4});
+  const cost_estimate one = estimate_cost(p, {.threads = 1, .max_runs = 200, .target_error = 0, .seed = 3});
+  const cost_estimate two = estimate_cost(p, {.threads = 2, .max_runs = 200, .target_error = 0, .seed = 3});
+  const cost_estimate other = estimate_cost(p, {.threads = 2, .max_runs = 200, .target_error = 0, .seed = 4});
   EXPECT_DOUBLE_EQ(one.total, two.total);
   EXPECT_EQ(one.sampled, two.sampled);
   EXPECT_NE(one.total, other.total);
@@ -50,6 +88,8 @@ TEST(EstimateTest, RefusesWhatCannotBeSampled) {
   EXPECT_THROW(estimate_cost(p, {.threads = -1}), std::invalid_argument);
   EXPECT_THROW(estimate_cost(p, {.seconds = 0}), std::invalid_argument);
   EXPECT_THROW(estimate_cost(p, {.seconds = std::nan("")}), std::invalid_argument);
+  EXPECT_THROW(estimate_cost(p, {.target_error = -0.1}), std::invalid_argument);
+  EXPECT_THROW(estimate_cost(p, {.max_memory = 1}), std::invalid_argument);  // as count() refuses it
 }
 
 }  // namespace

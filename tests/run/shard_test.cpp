@@ -91,6 +91,25 @@ TEST(ShardBalanceTest, RejectsBadShards) {
   EXPECT_THROW(shard_indices(p, {0, max_shards + 1}), std::invalid_argument);
 }
 
+// One deal gives every shard's size, as each shard's own list does (merge
+// checks thousands of files against it).
+TEST(ShardBalanceTest, ShardSizesMatchEveryShardsList) {
+  for (const engine kind : all_engines()) {
+    const plan p(11, {.kind = kind});
+    for (const int count : {1, 3, 7, static_cast<int>(p.size()) + 2}) {
+      const std::vector<std::size_t> sizes = shard_sizes(p, count);
+      ASSERT_EQ(sizes.size(), static_cast<std::size_t>(count));
+      std::size_t sum = 0;
+      for (int k = 0; k < count; ++k) {
+        EXPECT_EQ(sizes[static_cast<std::size_t>(k)], shard_indices(p, {k, count}).size()) << to_string(kind);
+        sum += sizes[static_cast<std::size_t>(k)];
+      }
+      EXPECT_EQ(sum, p.size());
+    }
+  }
+  EXPECT_THROW(shard_sizes(plan(8), 0), std::invalid_argument);
+}
+
 // The run's view of a shard (computed, not listed, where estimates are
 // equal) names exactly the indices shard_indices lists.
 TEST(ShardMembersTest, MatchShardIndicesOnEveryKindOfPlan) {
