@@ -59,10 +59,15 @@ if [[ -n $cuda && -d $cuda && $(id -u) -eq 0 ]] && command -v unshare >/dev/null
 else
   build_consumer
 fi
-# Where no GPU is usable (no driver here), --engine gpu refuses in one line, exit 2.
+# Where no GPU is usable (no driver here), --engine gpu refuses in one line,
+# exit 2; where one is, it counts.
+if nvidia-smi >/dev/null 2>&1; then
+  /usr/bin/nqueens count 8 --engine gpu | grep -q 'Q(8) = 92  verified'
+fi
 gpu_status=0
 gpu_refusal=$(/usr/bin/nqueens count 8 --engine gpu 2>&1) || gpu_status=$?
-[[ $gpu_status == 2 && $gpu_refusal == "nqueens: --engine gpu needs an NVIDIA GPU: "* && $gpu_refusal != *$'\n'* ]] ||
+nvidia-smi >/dev/null 2>&1 ||
+  [[ $gpu_status == 2 && $gpu_refusal == "nqueens: --engine gpu needs an NVIDIA GPU: "* && $gpu_refusal != *$'\n'* ]] ||
   { echo "package.sh: --engine gpu did not refuse in one line (exit $gpu_status): $gpu_refusal" >&2; exit 1; }
 rm -rf "$consumer"
 echo "package.sh: $deb installs and works"

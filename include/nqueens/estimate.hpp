@@ -41,8 +41,9 @@ struct estimate_options {
   /// one subproblem per thread.
   double seconds = 10;
   /// Stop after this many runs, whatever the time (0: the time alone). Runs
-  /// are drawn in a fixed order from `seed`, so a fixed number is the same
-  /// sample on every machine.
+  /// are drawn in a fixed order from `seed`, so a fixed number (with
+  /// target_error 0, which stops on measured times) is the same sample on
+  /// every machine.
   std::size_t max_runs = 0;
   /// Stop once the thread time's standard error is within this fraction of
   /// it, after at least min_estimate_runs runs (0: sample the whole time).

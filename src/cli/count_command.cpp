@@ -161,6 +161,7 @@ int run_count(const std::vector<std::string>& args) {
   try {
     counted = count(request->n, opts);
   } catch (const run_cancelled&) {
+    printer.finish();  // a line drawn while the tables were built
     return report_interruption_before_counting(opts.checkpoint);
   }
   const count_result& r = *counted;

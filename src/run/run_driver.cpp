@@ -104,19 +104,21 @@ void run_watched(const plan& p, const count_options& options, executor& exec, co
         if (options.cancel != nullptr && options.cancel->load()) stop = true;
         // A stop saves what is finished at once, before the running
         // subproblems end: a scheduler's kill -9 may follow within seconds.
-        const bool save_now = stop && !stop_seen;
+        bool save_now = stop && !stop_seen;
         stop_seen = stop_seen || stop;
         const auto now = clock_type::now();
-        if (options.on_progress &&
+        if (options.on_progress && !helper_error &&
             std::chrono::duration<double>(now - last_progress).count() >= options.progress_interval_seconds) {
           last_progress = now;
           try {
             options.on_progress(meter.snapshot(false));
           } catch (...) {
-            // The caller's callback ends the count: count() rethrows it.
-            if (!helper_error) helper_error = std::current_exception();
+            // The caller's callback ends the count (count() rethrows it);
+            // what is finished is saved below, at once.
+            helper_error = std::current_exception();
             stop = true;
-            return;
+            save_now = true;
+            stop_seen = true;
           }
         }
         if (journal != nullptr && (save_now || std::chrono::duration<double>(now - last_flush).count() >=

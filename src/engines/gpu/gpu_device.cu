@@ -130,7 +130,8 @@ class cuda_stream final : public gpu_stream {
       }
       arena_words_ = (bytes - fixed) / sizeof(std::uint64_t);
       check(cudaMalloc(&arena_, arena_words_ * sizeof(std::uint64_t)), "cudaMalloc (arena)");
-      check(cudaMemset(results_, 0xFF, round_jobs * sizeof(job_result)), "cudaMemset (results)");
+      // On this stream: a non-blocking stream does not wait for the legacy default one.
+      check(cudaMemsetAsync(results_, 0xFF, round_jobs * sizeof(job_result), stream_), "cudaMemsetAsync (results)");
     } catch (...) {
       release();
       throw;
@@ -147,19 +148,15 @@ class cuda_stream final : public gpu_stream {
   job_result* result(std::uint32_t k) const noexcept override { return results_ + k; }
 
   std::span<const job_result> run(std::span<const gpu_job> jobs, round_kind round) override {
-    check(cudaSetDevice(device_), "cudaSetDevice");
-    count_ = static_cast<std::uint32_t>(jobs.size());
-    std::copy(jobs.begin(), jobs.end(), host_jobs_);
-    check(cudaMemcpyAsync(jobs_, host_jobs_, count_ * sizeof(gpu_job), cudaMemcpyHostToDevice, stream_),
-          "cudaMemcpyAsync (jobs)");
-    count_operation();
-    launch_round(*this, round, host_jobs_, count_);  // the bounds read the host's copy
-    check(cudaMemcpyAsync(host_results_, results_, count_ * sizeof(job_result), cudaMemcpyDeviceToHost, stream_),
-          "cudaMemcpyAsync (results)");
-    count_operation();
-    check(cudaStreamSynchronize(stream_), "a kernel of the GPU engine");
-    count_operation();
-    return {host_results_, count_};
+    try {
+      return run_round(jobs, round);
+    } catch (...) {
+      // What was queued may still read the pinned jobs: wait for it before
+      // the stream goes back to the pool (its own error is the one thrown).
+      cudaStreamSynchronize(stream_);
+      cudaGetLastError();
+      throw;
+    }
   }
 
   device_work work() const noexcept override {
@@ -177,6 +174,22 @@ class cuda_stream final : public gpu_stream {
   }
 
  private:
+  std::span<const job_result> run_round(std::span<const gpu_job> jobs, round_kind round) {
+    check(cudaSetDevice(device_), "cudaSetDevice");
+    count_ = static_cast<std::uint32_t>(jobs.size());
+    std::copy(jobs.begin(), jobs.end(), host_jobs_);
+    check(cudaMemcpyAsync(jobs_, host_jobs_, count_ * sizeof(gpu_job), cudaMemcpyHostToDevice, stream_),
+          "cudaMemcpyAsync (jobs)");
+    count_operation();
+    launch_round(*this, round, host_jobs_, count_);  // the bounds read the host's copy
+    check(cudaMemcpyAsync(host_results_, results_, count_ * sizeof(job_result), cudaMemcpyDeviceToHost, stream_),
+          "cudaMemcpyAsync (results)");
+    count_operation();
+    check(cudaStreamSynchronize(stream_), "a kernel of the GPU engine");
+    count_operation();
+    return {host_results_, count_};
+  }
+
   void count_operation() noexcept { operations_.fetch_add(1, std::memory_order_relaxed); }
 
   // Frees what was made (null handles are no-ops).
@@ -211,10 +224,15 @@ class cuda_backend final : public gpu_backend {
     if (device_.index < 0) throw std::runtime_error("no usable GPU: " + device_.why);
     check(cudaSetDevice(device_.index), "cudaSetDevice");
     const quarter_table* quarters[2] = {&tables.west(), &tables.east()};
-    for (int q = 0; q < 2; ++q) {
-      arrays_[q] = {device_copy(quarters[q]->offsets().data(), quarters[q]->offsets().size()),
-                    device_copy(quarters[q]->masks().data(), quarters[q]->masks().size()),
-                    device_copy(quarters[q]->signatures().data(), quarters[q]->signatures().size())};
+    try {  // a half-built backend frees what it copied (15 GiB of tables at n = 24)
+      for (int q = 0; q < 2; ++q) {
+        arrays_[q].offsets = device_copy(quarters[q]->offsets().data(), quarters[q]->offsets().size());
+        arrays_[q].masks = device_copy(quarters[q]->masks().data(), quarters[q]->masks().size());
+        arrays_[q].signatures = device_copy(quarters[q]->signatures().data(), quarters[q]->signatures().size());
+      }
+    } catch (...) {
+      free_tables();
+      throw;
     }
     // What the streams may take: the free memory less a margin for the
     // runtime (a sixteenth, at least 512 MiB), shared evenly.
@@ -223,14 +241,7 @@ class cuda_backend final : public gpu_backend {
     const std::uint64_t margin = std::max<std::uint64_t>(free / 16, std::uint64_t{512} << 20);
     stream_bytes_ = free > margin ? (free - margin) / static_cast<std::uint64_t>(std::max(streams, 1)) : 0;
   }
-  ~cuda_backend() override {
-    cudaSetDevice(device_.index);
-    for (const quarter_arrays& a : arrays_) {
-      cudaFree(const_cast<std::uint32_t*>(a.offsets));
-      cudaFree(const_cast<std::uint64_t*>(a.masks));
-      cudaFree(const_cast<std::uint32_t*>(a.signatures));
-    }
-  }
+  ~cuda_backend() override { free_tables(); }
   cuda_backend(const cuda_backend&) = delete;
   cuda_backend& operator=(const cuda_backend&) = delete;
 
@@ -244,6 +255,15 @@ class cuda_backend final : public gpu_backend {
   std::string where() const override { return device_.properties.name; }
 
  private:
+  void free_tables() noexcept {  // null pointers are no-ops
+    cudaSetDevice(device_.index);
+    for (const quarter_arrays& a : arrays_) {
+      cudaFree(const_cast<std::uint32_t*>(a.offsets));
+      cudaFree(const_cast<std::uint64_t*>(a.masks));
+      cudaFree(const_cast<std::uint32_t*>(a.signatures));
+    }
+  }
+
   chosen_device device_;
   quarter_arrays arrays_[2];
   std::uint64_t stream_bytes_ = 0;
@@ -261,7 +281,7 @@ std::unique_ptr<gpu_backend> backend(const half_board_tables& tables, int stream
   return std::make_unique<cuda_backend>(tables, streams);
 }
 
-const device_module module{&probe, &backend};
+const device_module module{device_module_abi, &probe, &backend};
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 // link line, so both build and run where there is no CUDA toolkit and no
 // NVIDIA driver; there the probe says why no GPU is usable.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -30,9 +31,15 @@ std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, int
 /// What the module gives: the two functions above. It exports one C symbol,
 /// device_module_symbol, a function returning a pointer to this.
 struct device_module {
+  /// device_module_abi as the module was built: a library of another
+  /// layout refuses it rather than hand it jobs it would misread.
+  std::uint64_t abi;
   device_probe (*probe)();
   std::unique_ptr<gpu_backend> (*backend)(const half_board_tables& tables, int streams);
 };
+inline constexpr std::uint64_t device_module_abi =
+    (std::uint64_t{1} << 48) ^ (std::uint64_t{sizeof(gpu_job)} << 32) ^ (std::uint64_t{sizeof(job_state)} << 8) ^
+    sizeof(job_result) ^ (std::uint64_t{sizeof(half_board_tables)} << 40) ^ (std::uint64_t{max_key_bits} << 56);
 inline constexpr const char* device_module_symbol = "nqueens_gpu_device_module";
 inline constexpr const char* device_module_file = "libnqueens-gpu.so";
 

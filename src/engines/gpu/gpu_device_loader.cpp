@@ -60,7 +60,11 @@ loaded_module load() {
     using entry = const device_module* (*)();
     const auto find = reinterpret_cast<entry>(::dlsym(handle, device_module_symbol));
     if (find == nullptr) return {nullptr, place.string() + " is not nqueens' GPU module"};
-    return {find(), {}};
+    const device_module* module = find();
+    if (module->abi != device_module_abi) {
+      return {nullptr, "the GPU module " + place.string() + " was built from another version of nqueens"};
+    }
+    return {module, {}};
   }
   return {nullptr, std::string("its device module ") + device_module_file + " is not installed (looked for " + tried +
                        "; NQUEENS_GPU_MODULE names another place)"};

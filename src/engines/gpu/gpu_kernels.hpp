@@ -20,7 +20,7 @@
 //   once     the pairs of listed halves that share a category, every pair tried
 //   stats    how often each diagonal is set in each group
 //   layout   the code: the diagonals both groups use, the likeliest to
-//            collide first (the key), the rest in 7-bit digits
+//            collide first (the key), the rest in 5-bit digits
 //   encode   each half as its code; a histogram of the keys
 //   scan     where each key's halves and south table blocks begin
 //   scatter  the codes sorted by key
