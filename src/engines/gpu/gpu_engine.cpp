@@ -201,7 +201,7 @@ extern const engine_definition gpu_engine = {
     .id = engine::gpu,
     .name = "gpu",
     .summary =
-        "the quadrant join on an NVIDIA GPU (CUDA), each subproblem whole on the device; refused where no GPU "
+        "the quadrant join on an NVIDIA GPU (CUDA), up to 64 subproblems per launch; refused where no GPU "
         "is usable (NQUEENS_GPU=emulate runs its kernels on the CPU, slowly, for tests)",
     .counts_unique = false,
     .max_board_size = max_gpu_board_size,
