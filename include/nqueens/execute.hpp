@@ -76,13 +76,16 @@ class run_context {
 
   /// Counts subproblem `index` on the calling thread. Thread-safe; allocates
   /// nothing once this thread's buffers have grown. Throws std::overflow_error
-  /// rather than wrap past 2^64, std::out_of_range for an index outside the plan.
-  subproblem_count solve(std::size_t index) const;
+  /// rather than wrap past 2^64, std::out_of_range for an index outside the
+  /// plan, subproblem_cancelled once `*cancel` is set (null: never) before
+  /// the count ends.
+  subproblem_count solve(std::size_t index, const std::atomic<bool>* cancel = nullptr) const;
   /// Counts `indices` into `counts` (as long) on the calling thread, as
   /// solve() each, in one call to the engine: how the GPU engine takes a
   /// round of subproblems. Throws std::invalid_argument when the lengths
-  /// differ, else as solve().
-  void solve(std::span<const std::size_t> indices, std::span<subproblem_count> counts) const;
+  /// differ, else as solve(); when cancelled, none of `counts` is meant.
+  void solve(std::span<const std::size_t> indices, std::span<subproblem_count> counts,
+             const std::atomic<bool>* cancel = nullptr) const;
   /// Subproblems the engine counts best in one call (1 but for the GPU engine).
   std::size_t batch_size() const noexcept;
   /// What the engine has asked of a device so far (see device_work).
@@ -99,8 +102,9 @@ struct execute_options {
   int threads = 0;
   /// Called once per finished subproblem, concurrently from worker threads.
   std::function<void(std::size_t index, const subproblem_count&)> on_finished;
-  /// When set and true, no further subproblems are started; the ones already
-  /// running finish and are reported. A table build in progress stops too.
+  /// When set and true, no further subproblems are started and the ones
+  /// running stop within a fraction of a second, unfinished (their counts
+  /// are lost, never partial); a table build in progress stops too.
   const std::atomic<bool>* cancel = nullptr;
   /// Record each subproblem's wall-clock time in execution::subproblem_seconds
   /// (for an engine that counts several in one call, their mean).

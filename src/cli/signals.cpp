@@ -27,12 +27,31 @@ extern "C" void on_stop_signal(int sig) {
   signal_number.store(sig);
 }
 
-// Gives every caught signal the action `handler`.
+// Which caught signals stay ignored, looked up once, before this program
+// changed any: SIGHUP where the process started with it ignored, as nohup
+// starts it (a nohup'd count must outlive the terminal). A shell without
+// job control starts its background jobs with SIGINT and SIGQUIT ignored
+// too, yet a script's `kill -INT $pid` means stop: those are caught anyway.
+const std::array<bool, caught.size()>& ignored_at_start() {
+  static const std::array<bool, caught.size()> ignored = [] {
+    std::array<bool, caught.size()> result{};
+    for (std::size_t k = 0; k < caught.size(); ++k) {
+      struct sigaction current {};
+      result[k] = caught[k] == SIGHUP && sigaction(SIGHUP, nullptr, &current) == 0 && current.sa_handler == SIG_IGN;
+    }
+    return result;
+  }();
+  return ignored;
+}
+
+// Gives every caught signal not ignored from the start the action `handler`.
 void set_stop_action(void (*handler)(int)) {
   struct sigaction action {};
   action.sa_handler = handler;
   sigemptyset(&action.sa_mask);
-  for (const int sig : caught) sigaction(sig, &action, nullptr);
+  for (std::size_t k = 0; k < caught.size(); ++k) {
+    if (!ignored_at_start()[k]) sigaction(caught[k], &action, nullptr);
+  }
 }
 
 }  // namespace

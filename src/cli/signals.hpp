@@ -5,7 +5,8 @@
 // SIGUSR2 (what batch schedulers such as Slurm's --signal send before a time
 // limit) and SIGXCPU (a CPU-time limit). The first asks the count to stop
 // handing out work (it then flushes its journal and returns); a second exits
-// at once, leaving the journal valid up to its last whole record.
+// at once, leaving the journal valid up to its last whole record. SIGHUP,
+// where the process was started with it ignored (nohup), stays ignored.
 
 #include <atomic>
 #include <span>

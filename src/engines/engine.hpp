@@ -33,15 +33,19 @@ class engine_context {
   virtual ~engine_context() = default;
   /// The counts of subproblem `index`, on the calling thread. Called from
   /// many threads at once; allocates nothing once per-thread buffers grew.
-  virtual subproblem_count solve(std::size_t index) = 0;
+  /// Looks at `cancel` (null: never) often enough that the longest
+  /// subproblem stops within a fraction of a second, and then throws
+  /// subproblem_cancelled.
+  virtual subproblem_count solve(std::size_t index, const std::atomic<bool>* cancel) = 0;
   /// Subproblems the engine counts best in one call of solve_batch (a
   /// device's round); executors hand it runs of up to this many. 1: one at
   /// a time, as the CPU engines count.
   virtual std::size_t batch_size() const noexcept { return 1; }
   /// The counts of `indices` into `counts` (as long), on the calling
   /// thread; as solve, one after another, unless the engine does better.
-  virtual void solve_batch(std::span<const std::size_t> indices, std::span<subproblem_count> counts) {
-    for (std::size_t k = 0; k < indices.size(); ++k) counts[k] = solve(indices[k]);
+  virtual void solve_batch(std::span<const std::size_t> indices, std::span<subproblem_count> counts,
+                           const std::atomic<bool>* cancel) {
+    for (std::size_t k = 0; k < indices.size(); ++k) counts[k] = solve(indices[k], cancel);
   }
   /// What the engine has asked of a device so far (zero for the CPU
   /// engines). Thread-safe.

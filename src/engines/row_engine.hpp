@@ -70,6 +70,17 @@ std::unique_ptr<engine_plan> make_row_plan_with(int n, int split_depth, std::siz
   return make_row_plan(n, split_depth, target_subproblems, Rules, max_bytes);
 }
 
+/// Open rows above which a row context's search is split by its next row,
+/// with a look at the cancel flag before each part.
+inline constexpr int rows_between_cancel_looks = 16;
+
+/// The context make_context builds for a row plan, its searches split while
+/// more than `rows_between_looks` rows are open and a cancel flag is given
+/// (tests split small boards to check that the parts add up).
+/// Precondition: `p` came from make_row_plan.
+std::unique_ptr<engine_context> make_row_context(const engine_plan& p, isa kernels,
+                                                 int rows_between_looks = rows_between_cancel_looks);
+
 /// The subproblems of a row plan. Precondition: `p` came from make_row_plan.
 const std::vector<row_prefix>& row_subproblems(const engine_plan& p) noexcept;
 

@@ -8,9 +8,12 @@
 
 namespace nqueens::mpi {
 
-constexpr int tag_results = 1;  // worker -> 0: a record per subproblem of its last chunk; asks for more
+constexpr int tag_results = 1;  // worker -> 0: the header, a record per subproblem of its last chunk; asks for more
 constexpr int tag_chunk = 2;    // 0 -> worker: subproblem indices; none means stop
-constexpr int tag_stopped = 3;  // worker -> 0: its last records, then the signal that stopped it; it leaves
+constexpr int tag_stopped = 3;  // worker -> 0: the header, its last records, then the signal that stopped it; it leaves
+// What a worker's message starts with: the device launches and operations
+// of its last chunk (zero but for the GPU engine), summed into the job's.
+constexpr std::size_t header_words = 2;
 // A result record: index, total, unique, symmetric_180, symmetric_90.
 constexpr std::size_t record_words = 5;
 

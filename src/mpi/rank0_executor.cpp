@@ -29,6 +29,7 @@ void rank0_executor::release_workers() {
     MPI_Status status;
     MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
     receive(status, buffer);
+    add_header(buffer);
     --waiting_;
     // A request here carries no records: every chunk handed out was
     // answered inside run().
@@ -59,7 +60,10 @@ void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, co
       options.cancel = &halt_;
       for (auto chunk = next_chunk(); !chunk.empty(); chunk = next_chunk()) {
         const std::vector<std::size_t> mine(chunk.begin(), chunk.end());
-        execute(p, mine, options, &*context_);
+        const execution done = execute(p, mine, options, &*context_);
+        const std::lock_guard lock(device_mutex_);
+        device_.launches += done.device.launches;
+        device_.operations += done.device.operations;
       }
     } catch (...) {
       local_error = std::current_exception();
@@ -94,9 +98,10 @@ void rank0_executor::serve_workers(const plan& p, const detail::report_fn& repor
       continue;
     }
     receive(status, buffer);
+    add_header(buffer);
     const bool leaving = status.MPI_TAG == tag_stopped;
-    const std::size_t records = leaving && !buffer.empty() ? buffer.size() - 1 : buffer.size();
-    for (std::size_t k = 0; k + record_words <= records; k += record_words) {
+    const std::size_t records = leaving ? buffer.size() - 1 : buffer.size();
+    for (std::size_t k = header_words; k + record_words <= records; k += record_words) {
       const auto index = static_cast<std::size_t>(buffer[k]);
       if (index >= p.size()) throw std::runtime_error("a rank reported an unexpected subproblem");
       report(index, {buffer[k + 1], buffer[k + 2], buffer[k + 3], buffer[k + 4]});
@@ -114,7 +119,21 @@ void rank0_executor::serve_workers(const plan& p, const detail::report_fn& repor
 }
 
 void rank0_executor::note_stop(int rank, const std::vector<std::uint64_t>& message) {
-  if (!worker_stop_ && !message.empty()) worker_stop_ = std::pair{rank, static_cast<int>(message.back())};
+  if (!worker_stop_ && message.size() > header_words) {
+    worker_stop_ = std::pair{rank, static_cast<int>(message.back())};
+  }
+}
+
+void rank0_executor::add_header(const std::vector<std::uint64_t>& message) {
+  if (message.size() < header_words) throw std::runtime_error("a rank sent a message without its header");
+  const std::lock_guard lock(device_mutex_);
+  device_.launches += message[0];
+  device_.operations += message[1];
+}
+
+device_work rank0_executor::device() const noexcept {
+  const std::lock_guard lock(device_mutex_);
+  return device_;
 }
 
 std::vector<std::uint64_t> rank0_executor::next_chunk() {

@@ -49,6 +49,9 @@ class rank0_executor final : public detail::executor {
   void run(const plan& p, std::span<const std::size_t> indices, const detail::report_fn& report,
            const std::atomic<bool>& stop) override;
 
+  /// What every rank asked of its device (zero but for the GPU engine).
+  device_work device() const noexcept override;
+
  private:
   // Answers every worker's request with the next chunk until each got an
   // empty one or left, and rank 0's own thread is done; passes a stop on to
@@ -58,6 +61,10 @@ class rank0_executor final : public detail::executor {
 
   // A tag_stopped message ends with the signal: the first one is reported.
   void note_stop(int rank, const std::vector<std::uint64_t>& message);
+
+  // Adds a worker message's header to the job's device work; throws
+  // std::runtime_error for a message too short to hold it.
+  void add_header(const std::vector<std::uint64_t>& message);
 
   // The next chunk: a quarter of the remaining work's fair share per rank;
   // none once stopped.
@@ -77,6 +84,8 @@ class rank0_executor final : public detail::executor {
   std::atomic<bool> failed_{false};
   std::atomic<bool> abandoned_{false};
   std::optional<std::pair<int, int>> worker_stop_;  // written by the serving (main) thread only
+  mutable std::mutex device_mutex_;
+  device_work device_;  // every rank's, rank 0's own thread's included
 };
 
 }  // namespace nqueens::mpi

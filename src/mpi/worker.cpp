@@ -31,7 +31,7 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
     const char* colon = std::strchr(die, ':');
     die_at_chunk = colon != nullptr ? std::max(1, std::atoi(colon + 1)) : 1;
   }
-  std::vector<std::uint64_t> results;  // nothing yet: the first message only asks for work
+  std::vector<std::uint64_t> results(header_words, 0);  // no records yet: the first message only asks for work
   std::vector<std::uint64_t> chunk;
   for (int chunks = 1;; ++chunks) {
     if (cli::stop_requested()) {
@@ -48,7 +48,7 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
     MPI_Recv(chunk.data(), size, MPI_UINT64_T, 0, tag_chunk, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (chunk.empty()) return;
     if (chunks == die_at_chunk) std::raise(SIGKILL);
-    results.clear();
+    results.assign(header_words, 0);
     if (!context) {
       try {
         context.emplace(p, request.options.kernels, threads, &cli::stop_requested(), request.options.max_memory);
@@ -58,6 +58,8 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
     }
     const std::vector<std::size_t> indices(chunk.begin(), chunk.end());
     const execution run = execute(p, indices, options, &*context);
+    results[0] = run.device.launches;
+    results[1] = run.device.operations;
     for (std::size_t k = 0; k < run.indices.size(); ++k) {
       if (run.finished[k] == 0) continue;  // cancelled: rank 0 does not count it as done
       const subproblem_count& c = run.counts[k];

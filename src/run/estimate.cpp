@@ -174,7 +174,7 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
         double cpu = 0, found = 0;
         for (std::size_t i = from; i < to; ++i) {
           const double begin = thread_cpu_seconds();
-          const subproblem_count c = context.solve(i);
+          const subproblem_count c = context.solve(i, options.cancel);
           cpu += thread_cpu_seconds() - begin;
           found += static_cast<double>(c.total);
         }
@@ -186,6 +186,8 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
         all_solutions += found;
         e.sampled += to - from;
       }
+    } catch (const subproblem_cancelled&) {
+      // The run under way is dropped; the cancel is thrown below as any other.
     } catch (...) {
       const std::lock_guard lock(mutex);
       if (!failure) failure = std::current_exception();

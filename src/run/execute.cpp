@@ -63,17 +63,20 @@ isa run_context::kernels() const noexcept { return state_->kernels; }
 
 std::uint64_t run_context::plan_fingerprint() const noexcept { return state_->fingerprint; }
 
-subproblem_count run_context::solve(std::size_t index) const {
+subproblem_count run_context::solve(std::size_t index, const std::atomic<bool>* cancel) const {
   const state& s = *state_;
-  if (index < s.engine_size) return s.engine->solve(index);
+  if (index < s.engine_size) return s.engine->solve(index, cancel);
   if (index - s.engine_size >= s.rotation->size()) {
     throw std::out_of_range("subproblem index " + std::to_string(index) + " is outside the plan of " +
                             std::to_string(s.engine_size + s.rotation->size()));
   }
+  // A rotation task takes milliseconds at n = 28: the flag is looked at once.
+  detail::stop_if_cancelled(cancel);
   return detail::solve_rotation_task(s.n, (*s.rotation)[index - s.engine_size], *s.search);
 }
 
-void run_context::solve(std::span<const std::size_t> indices, std::span<subproblem_count> counts) const {
+void run_context::solve(std::span<const std::size_t> indices, std::span<subproblem_count> counts,
+                        const std::atomic<bool>* cancel) const {
   if (indices.size() != counts.size()) {
     throw std::invalid_argument("run_context::solve: " + std::to_string(indices.size()) + " indices for " +
                                 std::to_string(counts.size()) + " counts");
@@ -81,11 +84,11 @@ void run_context::solve(std::span<const std::size_t> indices, std::span<subprobl
   const state& s = *state_;
   const auto of_engine = [&](std::size_t i) { return i < s.engine_size; };
   if (s.engine == nullptr || !std::ranges::any_of(indices, of_engine)) {
-    for (std::size_t k = 0; k < indices.size(); ++k) counts[k] = solve(indices[k]);
+    for (std::size_t k = 0; k < indices.size(); ++k) counts[k] = solve(indices[k], cancel);
     return;
   }
   if (std::ranges::all_of(indices, of_engine)) {
-    s.engine->solve_batch(indices, counts);
+    s.engine->solve_batch(indices, counts, cancel);
     return;
   }
   // The engine's subproblems in one call, the rotation tasks (the plan's end) one by one.
@@ -94,9 +97,9 @@ void run_context::solve(std::span<const std::size_t> indices, std::span<subprobl
     if (of_engine(i)) engine_indices.push_back(i);
   }
   std::vector<subproblem_count> engine_counts(engine_indices.size());
-  s.engine->solve_batch(engine_indices, engine_counts);
+  s.engine->solve_batch(engine_indices, engine_counts, cancel);
   for (std::size_t k = 0, e = 0; k < indices.size(); ++k) {
-    counts[k] = of_engine(indices[k]) ? engine_counts[e++] : solve(indices[k]);
+    counts[k] = of_engine(indices[k]) ? engine_counts[e++] : solve(indices[k], cancel);
   }
 }
 
@@ -162,7 +165,12 @@ void run_batches(detail::worker_arena& arena, std::span<const std::size_t> indic
             counts = own;
           }
           const auto begin = std::chrono::steady_clock::now();
-          context.solve(batch, counts);
+          try {
+            context.solve(batch, counts, options.cancel);
+          } catch (const subproblem_cancelled&) {
+            group.cancel_group_execution();  // the batch stays unfinished
+            return;
+          }
           const double each =
               std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() / double(range.size());
           for (std::size_t k = 0; k < batch.size(); ++k) {
@@ -206,7 +214,13 @@ void run_tasks(detail::worker_arena& arena, std::span<const std::size_t> indices
             const std::size_t index = indices[i];
             const auto begin =
                 options.time_subproblems ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-            const subproblem_count c = context.solve(index);
+            subproblem_count c;
+            try {
+              c = context.solve(index, options.cancel);
+            } catch (const subproblem_cancelled&) {
+              group.cancel_group_execution();  // the subproblem stays unfinished
+              return;
+            }
             if (keep) {
               if (options.time_subproblems) {
                 run.subproblem_seconds[i] =

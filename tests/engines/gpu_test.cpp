@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdlib>
 #include <map>
@@ -29,6 +30,7 @@
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/transposition.hpp"
 #include "kernels/bits.hpp"
+#include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/execute.hpp"
@@ -485,6 +487,31 @@ TEST(GpuEmulatedTest, AStreamOperationCountsManySubproblems) {
   EXPECT_LE(r.device.operations, r.subproblems) << r.device.operations << " operations for " << r.subproblems;
   const count_result cpu = count(14, {.kind = engine::quadrant, .threads = 2});
   EXPECT_EQ(cpu.device, device_work{});
+}
+
+// A cancel ends a batch at its next round (subproblem_cancelled), and the
+// stream serves the next batch exactly: n = 13's classes in rounds of 5, the
+// flag already set, then again without it.
+TEST(GpuEmulatedTest, ACancelEndsABatchAndLeavesTheStreamWhole) {
+  const detail::half_board_tables tables(13);
+  const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
+  const auto backend = detail::gpu::emulated_backend(tables, {.max_jobs = 5});
+  const auto stream = backend->open_stream();
+  detail::gpu::gpu_rounds rounds(*stream);
+  std::vector<detail::gpu::gpu_job> jobs;
+  for (const column_class& c : classes_of(13)) {
+    jobs.push_back(detail::gpu::job_for({c.north, c.middle, c.weight, 0}, 1, tables, *backend));
+  }
+  std::vector<detail::gpu::pair_counts> counts(jobs.size());
+  const std::atomic<bool> cancel{true};
+  EXPECT_THROW(rounds.count(jobs, counts, &cancel), subproblem_cancelled);
+  counts.assign(jobs.size(), {});
+  rounds.count(jobs, counts);
+  ASSERT_EQ(counts.size(), reference.counts.size());
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    EXPECT_EQ(counts[k].pairs, reference.counts[k].pairs) << "class " << k;
+    EXPECT_EQ(counts[k].once, reference.counts[k].once) << "class " << k;
+  }
 }
 
 TEST(GpuEngineTest, AutoNeverPicksIt) {

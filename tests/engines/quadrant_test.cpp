@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <functional>
 #include <ostream>
@@ -17,6 +18,7 @@
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_memory.hpp"
 #include "isa/implementation.hpp"
+#include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
@@ -509,6 +511,26 @@ TEST(QuarterListTest, HoldsTheTablesPlacementsOnEachColumnSet) {
       }
     }
     EXPECT_EQ(placements, tables.west().size() + tables.east().size()) << n;
+  }
+}
+
+// A build cancelled midway leaves no list behind: the same column set asked
+// again is built anew, and matches the table (a list kept half-made would
+// count a resumed subproblem wrong).
+TEST(QuarterListTest, CancelledBuildIsNotReused) {
+  const int n = 14, h = n / 2;
+  const detail::half_board_tables tables(n);
+  const std::uint32_t columns = 0b1011011;
+  for (const bool compact : {false, true}) {
+    detail::quarter_list list;
+    const std::atomic<bool> cancel{true};
+    EXPECT_THROW((void)list.build(n, 0, h, columns, compact, &cancel), subproblem_cancelled);
+    const detail::quarter_view built = list.build(n, 0, h, columns, compact);
+    const detail::quarter_view tabled = tables.west().on(columns);
+    for (std::uint32_t rows = 0; rows < (1U << h); ++rows) {
+      const auto a = built.masks_on(rows), b = tabled.masks_on(rows);
+      ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << "compact " << compact << ", rows " << rows;
+    }
   }
 }
 

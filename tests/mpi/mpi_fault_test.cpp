@@ -220,6 +220,30 @@ TEST_F(FaultTest, SingleRankFlushesItsJournal) {
   }
 }
 
+// A GPU job's JSON counts what every rank asked of its device, not rank
+// 0's alone (nor nothing): the workers' work comes with their records.
+// Emulated (no GPU here), n = 14 on 2 and 3 ranks.
+TEST_F(FaultTest, GpuJobReportsEveryRanksDeviceWork) {
+  SKIP_WITHOUT_MPI();
+  for (const int ranks : {2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const finished r = run(mpi_job(ranks, {"14", "--engine", "gpu", "--threads", "1", "--json"}),
+                           {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_GPU=emulate"}}, 120);
+    ASSERT_EQ(r.status, 0) << "status -1 means it hung\n" << r.err;
+    EXPECT_NE(r.out.find("\"total\":365596,"), std::string::npos) << r.out;
+    const std::size_t at = r.out.find("\"device_launches\":");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const unsigned long long launches = std::stoull(r.out.substr(at + 18));
+    const std::size_t ops_at = r.out.find("\"device_operations\":");
+    ASSERT_NE(ops_at, std::string::npos) << r.out;
+    const unsigned long long operations = std::stoull(r.out.substr(ops_at + 20));
+    // A rank that counts launches a size and a count round at least (which
+    // ranks get chunks depends on the machine's load: rank 0 counts too).
+    EXPECT_GE(launches, 2ULL) << r.out;
+    EXPECT_GT(operations, launches) << r.out;
+  }
+}
+
 // The same under MPI, where every rank plans: SIGINT to the job while it
 // plans ends it within seconds, with 2 and 3 ranks, nothing counted and no
 // rank left.

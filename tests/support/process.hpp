@@ -32,10 +32,11 @@ struct process_options {
 };
 
 struct finished {
-  int status = -1;       ///< exit status, 128 + signal if killed, -1 if it hung
-  std::string out, err;  ///< stdout (unless redirected) and stderr
-  long max_rss_kib = 0;  ///< peak resident memory of the process
-  double seconds = 0;    ///< from start to exit
+  int status = -1;         ///< exit status, 128 + signal if killed, -1 if it hung
+  std::string out, err;    ///< stdout (unless redirected) and stderr
+  long max_rss_kib = 0;    ///< peak resident memory of the process
+  double cpu_seconds = 0;  ///< user + system CPU time of the process
+  double seconds = 0;      ///< from start to exit
 };
 
 inline std::string read_file(const std::filesystem::path& path) {
@@ -61,6 +62,9 @@ class child {
     if (pid_ < 0) throw std::runtime_error("fork failed");
     if (pid_ == 0) {
       ::setpgid(0, 0);
+      // The signals a test sends act as at a terminal, whatever the runner
+      // ignores (nohup ignores SIGHUP, which the tool then keeps ignored).
+      for (const int sig : {SIGINT, SIGQUIT, SIGHUP, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU}) ::signal(sig, SIG_DFL);
       for (const std::string& e : options.env) ::putenv(const_cast<char*>(e.c_str()));
       if (options.file_size_limit >= 0) {
         const rlimit limit{static_cast<rlim_t>(options.file_size_limit), static_cast<rlim_t>(options.file_size_limit)};
@@ -135,6 +139,8 @@ class child {
     done_ = true;
     result_.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
     result_.max_rss_kib = usage.ru_maxrss;
+    const auto seconds_of = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * t.tv_usec; };
+    result_.cpu_seconds = seconds_of(usage.ru_utime) + seconds_of(usage.ru_stime);
     result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engines/gpu/gpu_device.hpp"
@@ -25,7 +26,8 @@ struct loaded_module {
 // Where the module may be, in order: NQUEENS_GPU_MODULE; beside the running
 // program (the build tree); ../LIBDIR/nqueens from it (the installed
 // tools); the install prefix's LIBDIR/nqueens (programs built against the
-// installed library).
+// installed library); where it was built (programs of a project that built
+// nqueens as a subdirectory).
 std::vector<std::filesystem::path> module_places() {
   std::vector<std::filesystem::path> places;
   if (const char* asked = std::getenv("NQUEENS_GPU_MODULE"); asked != nullptr && *asked != '\0') {
@@ -39,6 +41,7 @@ std::vector<std::filesystem::path> module_places() {
     places.push_back(program.parent_path() / ".." / NQUEENS_INSTALL_LIBDIR / "nqueens" / device_module_file);
   }
   places.push_back(std::filesystem::path(NQUEENS_INSTALL_FULL_LIBDIR) / "nqueens" / device_module_file);
+  if (const std::string_view built_at = NQUEENS_GPU_MODULE_BUILT_AT; !built_at.empty()) places.emplace_back(built_at);
   return places;
 }
 

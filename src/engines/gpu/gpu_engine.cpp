@@ -83,15 +83,16 @@ class gpu_context final : public engine_context {
         tasks_(plan.size() <= listed_plan_size ? plan.tasks() : std::vector<quadrant_task>{}),
         most_streams_(static_cast<std::size_t>(std::max(threads, 1))) {}
 
-  subproblem_count solve(std::size_t index) override {
+  subproblem_count solve(std::size_t index, const std::atomic<bool>* cancel) override {
     subproblem_count c;
-    solve_batch({&index, 1}, {&c, 1});
+    solve_batch({&index, 1}, {&c, 1}, cancel);
     return c;
   }
 
   std::size_t batch_size() const noexcept override { return gpu_batch; }
 
-  void solve_batch(std::span<const std::size_t> indices, std::span<subproblem_count> out) override {
+  void solve_batch(std::span<const std::size_t> indices, std::span<subproblem_count> out,
+                   const std::atomic<bool>* cancel) override {
     const stream_lease lease(*this);
     counting_stream& s = lease.stream();
     s.jobs.clear();
@@ -102,7 +103,7 @@ class gpu_context final : public engine_context {
       s.weights.push_back(task.weight);
     }
     s.counts.assign(indices.size(), gpu::pair_counts{});
-    s.rounds.count(s.jobs, s.counts);
+    s.rounds.count(s.jobs, s.counts, cancel);
     for (std::size_t k = 0; k < indices.size(); ++k)
       out[k] = {gpu::solutions_of(s.jobs[k], s.counts[k], s.weights[k]), 0};
   }

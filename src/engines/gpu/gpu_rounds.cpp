@@ -3,9 +3,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "nqueens/cancelled.hpp"
+
 namespace nqueens::detail::gpu {
 
-void gpu_rounds::count(std::span<const gpu_job> jobs, std::span<pair_counts> out) {
+void gpu_rounds::count(std::span<const gpu_job> jobs, std::span<pair_counts> out, const std::atomic<bool>* cancel) {
+  cancel_ = cancel;
   pieces_.clear();
   for (std::uint32_t k = 0; k < jobs.size(); ++k) pieces_.push_back({jobs[k], k, false, {0, 0}});
   do {
@@ -15,6 +18,7 @@ void gpu_rounds::count(std::span<const gpu_job> jobs, std::span<pair_counts> out
 }
 
 std::span<const job_result> gpu_rounds::run_round(round_kind round) {
+  stop_if_cancelled(cancel_);  // a round takes up to seconds: between rounds is soon enough
   for (std::uint32_t k = 0; k < round_.size(); ++k) {
     round_[k].sequence = ++sequence_;
     round_[k].state = stream_.state(k);

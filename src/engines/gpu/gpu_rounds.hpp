@@ -10,6 +10,7 @@
 // device after the stream opened, and nothing on the host once the lists
 // here have grown.
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -26,8 +27,9 @@ class gpu_rounds {
   /// Adds each job's counts to out[k] (jobs[k]'s: its host-known fields
   /// set, as job_for leaves them). Throws std::runtime_error when a round
   /// fails its checks, or when a job does not fit the arena even cut to
-  /// single row sets.
-  void count(std::span<const gpu_job> jobs, std::span<pair_counts> out);
+  /// single row sets; subproblem_cancelled when `*cancel` (null: never) is
+  /// set before a round, with `out` partly added to.
+  void count(std::span<const gpu_job> jobs, std::span<pair_counts> out, const std::atomic<bool>* cancel = nullptr);
 
   /// The 64-bit words a job of these group capacities takes of the arena:
   /// halves and codes for each group, with a slot more so that an empty
@@ -55,6 +57,7 @@ class gpu_rounds {
   std::vector<gpu_job> round_;
   std::vector<std::uint32_t> round_pieces_;  // which piece each job of round_ is
   std::uint32_t sequence_ = 0;
+  const std::atomic<bool>* cancel_ = nullptr;  // count()'s, looked at before each round
 };
 
 }  // namespace nqueens::detail::gpu

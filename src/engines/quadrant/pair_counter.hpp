@@ -4,6 +4,7 @@
 // (a, b), a from the first and b from the second, have a & b == 0. The
 // quadrant engine spends most of its time here (see quarter_tables.hpp).
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -31,6 +32,10 @@ struct pair_scratch {
   /// hold fewer than 10^4 pairs, where preparing a block of 512 masks costs
   /// more than the pairs. Tests set 0 to prepare every count.
   std::size_t each_against_each_pairs = std::size_t{1} << 13;
+  /// Looked at between blocks of the count, and by the quadrant kernel
+  /// between its steps (null: never): once set, they throw
+  /// subproblem_cancelled. A block takes microseconds to milliseconds.
+  const std::atomic<bool>* cancel = nullptr;
   std::vector<std::uint32_t> north_offsets, south_offsets, cursor;  // per key
   std::vector<std::uint16_t> entries;  // per north mask: its digits' table entries; then entry_padding more
   /// Entries past the last north mask's: the sieve reads them four at a time.

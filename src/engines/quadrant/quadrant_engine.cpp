@@ -79,9 +79,11 @@ class quadrant_context final : public engine_context {
         tasks_(plan.size() <= listed_plan_size ? plan.tasks() : std::vector<quadrant_task>{}),
         kernels_(quadrant_kernels_for(kernels)) {}
 
-  subproblem_count solve(std::size_t index) override {
+  subproblem_count solve(std::size_t index, const std::atomic<bool>* cancel) override {
     const quadrant_task task = tasks_.empty() ? plan_.task(index) : tasks_[index];
-    return {kernels_.solve(source_, task, plan_.slicing(), scratch_.local()), 0};
+    quadrant_scratch& scratch = scratch_.local();
+    scratch.pairs.cancel = cancel;
+    return {kernels_.solve(source_, task, plan_.slicing(), scratch), 0};
   }
 
  private:

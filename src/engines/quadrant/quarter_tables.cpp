@@ -60,14 +60,16 @@ std::uint64_t crossing(int n, int h, int row, int column) noexcept {
 // to back: a walk row by row wrote them at random, 80% of their build time
 // at n = 20. A placement's rows are a column set's own business: within one
 // (columns, rows) group the tables and the lists hold the same order. A build
-// that takes minutes (n = 28) looks at `cancel` (null for the lists) three
-// columns down: often enough to stop within a fraction of a second, rarely
-// enough to cost nothing; it then throws run_cancelled.
+// that takes minutes (the tables, n = 24) or seconds (a subproblem's lists,
+// n = 28) looks at `cancel` three columns down: often enough to stop within
+// a fraction of a second, rarely enough to cost nothing; `stop` then throws
+// (run_cancelled for the tables, subproblem_cancelled for the lists).
 template <typename Leaf>
 struct quarter_walker {
   int n, h, first_column, width;
   std::uint32_t all_rows, allowed, required;
   const std::atomic<bool>* cancel;
+  void (*stop)(const std::atomic<bool>*);
   Leaf& leaf;
   // Column `column` (of the quarter) and those below it are open; `up` and
   // `down` are the rows its diagonals attack in this column; `free_rows` and
@@ -75,9 +77,7 @@ struct quarter_walker {
   // columns without one.
   void walk(int column, std::uint32_t columns, std::uint32_t rows, std::uint32_t up, std::uint32_t down,
             std::uint64_t mask, std::uint32_t sig, int free_rows, int still_required) {
-    if (cancel != nullptr && column == width - 1 - std::min(width, 3) && cancel->load(std::memory_order_relaxed)) {
-      throw run_cancelled();
-    }
+    if (cancel != nullptr && column == width - 1 - std::min(width, 3)) stop(cancel);
     if (column < 0) {
       leaf(rows, columns, mask, sig);
       return;
@@ -111,7 +111,8 @@ void enumerate_pattern(int n, int h, int first_column, int width, int top_column
   const std::uint32_t top = low_bits(width) & ~low_bits(width - top_columns);
   const std::uint32_t required = pattern << (width - top_columns);
   quarter_walker<std::remove_reference_t<Leaf>>{
-      n, h, first_column, width, low_bits(h), low_bits(width) & ~(top & ~required), required, cancel, leaf}
+      n,        h,      first_column,        width, low_bits(h), low_bits(width) & ~(top & ~required),
+      required, cancel, &throw_if_cancelled, leaf}
       .walk(width - 1, 0, 0, 0, 0, 0, 0, h, std::popcount(required));
 }
 
@@ -178,17 +179,19 @@ void resize_exactly(std::vector<T>& v, std::size_t size) {
 
 }  // namespace
 
-quarter_view quarter_list::build(int n, int first_column, int width, std::uint32_t columns, bool compact) {
+quarter_view quarter_list::build(int n, int first_column, int width, std::uint32_t columns, bool compact,
+                                 const std::atomic<bool>* cancel) {
   const int h = n / 2;
   const std::uint32_t full = low_bits(width);
   // Neighbouring subproblems of a plan share column sets (the east ones
-  // change slowly): the last list is kept.
+  // change slowly): the last list is kept, once whole (a cancelled build
+  // leaves none).
   const std::array<int, 4> key = {n, first_column, width, static_cast<int>(columns)};
   if (key == built_) return {offsets_.data(), masks_.data(), signatures_.data()};
-  built_ = key;
+  built_ = {-1, -1, -1, -1};
   const auto search = [&](auto&& leaf) {
     quarter_walker<std::remove_reference_t<decltype(leaf)>>{
-        n, h, first_column, width, low_bits(h), columns & full, columns & full, nullptr, leaf}
+        n, h, first_column, width, low_bits(h), columns & full, columns & full, cancel, &stop_if_cancelled, leaf}
         .walk(width - 1, 0, 0, 0, 0, 0, 0, h, std::popcount(columns & full));
   };
   offsets_.assign((std::size_t{1} << h) + 1, 0);
@@ -218,6 +221,7 @@ quarter_view quarter_list::build(int n, int first_column, int width, std::uint32
   }
   for (std::size_t k = offsets_.size() - 1; k > 0; --k) offsets_[k] = offsets_[k - 1];
   offsets_[0] = 0;
+  built_ = key;
   return {offsets_.data(), masks_.data(), signatures_.data()};
 }
 
@@ -226,13 +230,14 @@ std::size_t quarter_list::bytes() const noexcept {
          signatures_.capacity() * sizeof(std::uint32_t) + found_.capacity() * sizeof(placement);
 }
 
-std::array<quarter_view, 2> quarter_source::quarters(std::uint32_t columns, quarter_list& west,
-                                                     quarter_list& east) const {
+std::array<quarter_view, 2> quarter_source::quarters(std::uint32_t columns, quarter_list& west, quarter_list& east,
+                                                     const std::atomic<bool>* cancel) const {
   const int h = n_ / 2;
   const std::uint32_t west_columns = columns & low_bits(h);
   const std::uint32_t east_columns = columns >> h;
   if (tables_ != nullptr) return {tables_->west().on(west_columns), tables_->east().on(east_columns)};
-  return {west.build(n_, 0, h, west_columns, compact_lists_), east.build(n_, h, n_ - h, east_columns, compact_lists_)};
+  return {west.build(n_, 0, h, west_columns, compact_lists_, cancel),
+          east.build(n_, h, n_ - h, east_columns, compact_lists_, cancel)};
 }
 
 }  // namespace nqueens::detail

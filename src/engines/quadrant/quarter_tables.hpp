@@ -134,7 +134,9 @@ class quarter_list {
   /// column; valid until the next build (which reuses it when it asks for
   /// the same). `compact`: 12 bytes a placement, no more (searching twice);
   /// else a search into a 16-byte scratch record each, then grouped.
-  quarter_view build(int n, int first_column, int width, std::uint32_t columns, bool compact = false);
+  /// Throws subproblem_cancelled once `*cancel` is set (null: never).
+  quarter_view build(int n, int first_column, int width, std::uint32_t columns, bool compact = false,
+                     const std::atomic<bool>* cancel = nullptr);
   std::size_t bytes() const noexcept;
 
  private:
@@ -161,8 +163,10 @@ class quarter_source {
   bool has_tables() const noexcept { return tables_ != nullptr; }
   std::size_t max_group() const noexcept { return max_group_; }
   /// The west and east quarters of the north halves using exactly `columns`
-  /// (bit c = column c; h of them), from the tables or built in `west`, `east`.
-  std::array<quarter_view, 2> quarters(std::uint32_t columns, quarter_list& west, quarter_list& east) const;
+  /// (bit c = column c; h of them), from the tables or built in `west`,
+  /// `east` (a build throws subproblem_cancelled once `*cancel` is set).
+  std::array<quarter_view, 2> quarters(std::uint32_t columns, quarter_list& west, quarter_list& east,
+                                       const std::atomic<bool>* cancel = nullptr) const;
 
  private:
   int n_;
