@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs the whole Release suite under full load, as a busy shared machine
+# would: one CPU hog per core beside CTest, the suite RUNS times in a row
+# (default 3). A test that fails here asserts on timing, not on a defect.
+#   scripts/load_test.sh [RUNS] [ctest options]
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+runs=${1:-3}
+shift || true
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/load_test.sh [RUNS] [ctest options]" >&2; exit 2; }
+nq_build
+cores=$(nproc)
+hogs=()
+stop_hogs() { ((${#hogs[@]})) && kill "${hogs[@]}" 2>/dev/null; wait "${hogs[@]}" 2>/dev/null || true; }
+trap stop_hogs EXIT
+for ((k = 0; k < cores; ++k)); do
+  (while :; do :; done) &
+  hogs+=($!)
+done
+echo "load_test: $cores CPU hogs beside the suite, $runs runs" >&2
+cd "$NQ_BUILD_DIR"
+status=0
+for ((run = 1; run <= runs; ++run)); do
+  start=$(date +%s)
+  if ctest --output-on-failure -j "$cores" "$@" > "load-test-$run.log" 2>&1; then
+    echo "load_test: run $run passed in $(($(date +%s) - start)) s ($(grep -o '[0-9]* tests passed\|tests passed, [0-9]* tests failed out of [0-9]*' "load-test-$run.log" | tail -1))" >&2
+  else
+    status=1
+    echo "load_test: run $run FAILED in $(($(date +%s) - start)) s; see $NQ_BUILD_DIR/load-test-$run.log:" >&2
+    grep -A30 'The following tests FAILED' "load-test-$run.log" >&2 || tail -20 "load-test-$run.log" >&2
+  fi
+done
+exit $status
