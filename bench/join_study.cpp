@@ -39,7 +39,7 @@ struct groups {
   std::vector<std::uint64_t> north, south;
 };
 
-// A task's two groups, whole (slice 0 of 1), as quadrant_kernel.inc's solve
+// A task's two groups, whole (slice 0 of 1), as quadrant_solve.inc's solve
 // builds them.
 groups groups_of(int n, const quadrant_task& s, const quadrant_kernels& k, quadrant_scratch& scratch) {
   const int h = n / 2;

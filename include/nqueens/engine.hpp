@@ -40,6 +40,10 @@ enum class engine {
   gpu = 3,
 };
 
+/// Deepest split a plan can ask for: for the row-by-row engines, rows
+/// 0..max_split_depth-1 fixed; for the quadrant engine, slices per class.
+inline constexpr int max_split_depth = 12;
+
 /// The engine a plan or count uses when none is named: it takes every board
 /// size in next to no memory.
 inline constexpr engine default_engine = engine::symmetric;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -32,6 +33,10 @@ std::span<const isa> all_isas() noexcept;
 
 /// "portable", "avx2" or "avx512".
 std::string_view to_string(isa kernels) noexcept;
+
+/// Every name of all_isas(), comma-separated ("portable, avx2, avx512"),
+/// for help and error messages.
+std::string isa_names();
 
 /// Parses a name produced by to_string(isa); nullopt for anything else.
 std::optional<isa> parse_isa(std::string_view name) noexcept;

@@ -25,10 +25,6 @@ struct plan_access;
 struct rotation_task;
 }  // namespace detail
 
-/// Deepest split a plan can ask for: for the row-by-row engines, rows
-/// 0..max_split_depth-1 fixed; for the quadrant engine, slices per class.
-inline constexpr int max_split_depth = 12;
-
 /// What a plan counts.
 enum class plan_scope {
   /// Every solution (the engine's subproblems), then the solutions unchanged

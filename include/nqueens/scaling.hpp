@@ -1,8 +1,7 @@
 #pragma once
 
 /// \file
-/// Measurements over whole runs: thread scaling, and how evenly a plan's work
-/// is spread over its subproblems (the speed-up it can allow at most).
+/// Thread scaling: a whole count timed on 1, 2, 4, ... threads.
 
 #include <cstddef>
 #include <span>
@@ -47,33 +46,5 @@ std::vector<int> default_thread_counts();
 /// for a bad n, thread count or repeat < 1.
 scaling_result measure_scaling(int n, std::span<const int> thread_counts, int repeat,
                                const count_options& options = {});
-
-/// How a plan's work is spread over its subproblems, from one timed run.
-struct load_balance {
-  std::size_t subproblems = 0;
-  int split_depth = 0;
-  int threads = 0;
-  double wall_seconds = 0.0;
-  /// Sum of the per-subproblem times: the work.
-  double total_seconds = 0.0;
-  double longest_seconds = 0.0;
-  double median_seconds = 0.0;
-  /// longest / total.
-  double longest_share = 0.0;
-  /// total / longest: no thread count can finish faster than the longest
-  /// subproblem, so this bounds the speed-up of any run of this plan.
-  double bound = 0.0;
-  /// dispatch_order's ETA replayed on these times (replayed_eta_error):
-  /// the worst relative error between 10% and 90% of the estimated work.
-  double eta_worst_error = 0.0;
-  uint128 total = 0;
-  /// The fundamental count, (Q + P + 2R) / 8 from the run's own counts.
-  uint128 unique = 0;
-  verification check;
-};
-
-/// Runs every subproblem of `p` on `threads` threads (0: all) in dispatch
-/// order, as a count would, timing each.
-load_balance measure_load_balance(const plan& p, int threads);
 
 }  // namespace nqueens

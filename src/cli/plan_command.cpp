@@ -19,8 +19,8 @@
 #include "nqueens/isa.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/memory.hpp"
-#include "nqueens/scaling.hpp"
 #include "nqueens/threads.hpp"
+#include "run/load_balance.hpp"
 
 namespace nqueens::cli {
 namespace {
@@ -175,7 +175,7 @@ int print_plan(const plan& p, json_object& o, std::uint64_t memory, int threads,
 // `plan N --stats`: one timed run of every subproblem, and how evenly the
 // work is spread.
 int print_stats(const plan& p, json_object& o, int threads, bool json) {
-  const load_balance lb = measure_load_balance(p, threads);
+  const detail::load_balance lb = detail::measure_load_balance(p, threads);
   const int n = p.board_size();
   if (json) {
     o.add("threads", lb.threads)

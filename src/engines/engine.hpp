@@ -18,8 +18,8 @@
 #include <string_view>
 
 #include "nqueens/engine.hpp"
-#include "nqueens/execute.hpp"
 #include "nqueens/isa.hpp"
+#include "nqueens/subproblem_count.hpp"
 
 namespace nqueens::detail {
 

@@ -14,7 +14,7 @@
 #include "engines/engine.hpp"
 #include "kernels/backtrack.hpp"
 #include "nqueens/board.hpp"
-#include "nqueens/plan.hpp"
+#include "nqueens/engine.hpp"
 
 namespace nqueens::detail {
 

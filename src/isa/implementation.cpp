@@ -3,53 +3,78 @@
 #include <array>
 #include <vector>
 
+#include "isa/features.hpp"
+
 namespace nqueens::detail {
-
-// Defined by kernels/search_<isa>.cpp and engines/quadrant/quadrant_kernel_<isa>.cpp.
-extern const search_kernels portable_search_kernels;
-extern const search_kernels avx2_search_kernels;
-extern const search_kernels avx512_search_kernels;
-extern const quadrant_kernels portable_quadrant_kernels;
-extern const quadrant_kernels avx2_quadrant_kernels;
-extern const quadrant_kernels avx512_quadrant_kernels;
-extern const quadrant_kernels avx512_vpopcntdq_quadrant_kernels;
-
 namespace {
 
-// The CPUID checks are GCC's (libgcc's cpu model, which also asks the
-// operating system, via XGETBV, whether it saves the AVX and AVX-512
-// registers). Every CPUID test of the project is here.
-bool runs_anywhere() noexcept { return true; }
+// Every CPUID test of the project: GCC's (libgcc's cpu model, which also
+// asks the operating system, via XGETBV, whether it saves the AVX and
+// AVX-512 registers), one per feature name the lists in features.hpp use.
+// __builtin_cpu_supports takes only a literal, hence a test per name.
+struct feature_test {
+  std::string_view name;
+  bool (*present)() noexcept;
+};
 
-bool runs_avx2() noexcept {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
-         __builtin_cpu_supports("popcnt");
-}
+#define NQUEENS_FEATURE(literal)                                            \
+  feature_test {                                                            \
+    literal, []() noexcept { return __builtin_cpu_supports(literal) != 0; } \
+  }
+constexpr std::array<feature_test, 10> feature_tests = {{
+    NQUEENS_FEATURE("avx2"),
+    NQUEENS_FEATURE("bmi"),
+    NQUEENS_FEATURE("bmi2"),
+    NQUEENS_FEATURE("popcnt"),
+    NQUEENS_FEATURE("avx512f"),
+    NQUEENS_FEATURE("avx512bw"),
+    NQUEENS_FEATURE("avx512vl"),
+    NQUEENS_FEATURE("avx512vpopcntdq"),
+    NQUEENS_FEATURE("avx512vbmi"),
+    NQUEENS_FEATURE("gfni"),
+}};
+#undef NQUEENS_FEATURE
 
-bool runs_avx512() noexcept {
-  return runs_avx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl");
-}
-
-// VPOPCNTDQ, VBMI and GFNI (Ice Lake, Zen 4 and later: every CPU with the
-// first has the others but the Xeon Phi): the quadrant kernel counts each
-// block with vpopcntq instead of an adder tree, and transposes its blocks
-// with byte shuffles and affine transforms.
-bool runs_avx512_vpopcntdq() noexcept {
-  return runs_avx512() && __builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512vbmi") &&
-         __builtin_cpu_supports("gfni");
-}
-
-constexpr std::array<implementation, 4> every_implementation = {{
-    {"portable", isa::portable, runs_anywhere, &portable_search_kernels, &portable_quadrant_kernels},
-    {"avx2", isa::avx2, runs_avx2, &avx2_search_kernels, &avx2_quadrant_kernels},
-    {"avx512", isa::avx512, runs_avx512, &avx512_search_kernels, &avx512_quadrant_kernels},
-    {"avx512+vpopcntdq", isa::avx512, runs_avx512_vpopcntdq, &avx512_search_kernels,
-     &avx512_vpopcntdq_quadrant_kernels},
+constexpr std::array<implementation, implementation_count> every_implementation = {{
+    {"portable", isa::portable, NQUEENS_FEATURES_PORTABLE, 0},
+    {"avx2", isa::avx2, NQUEENS_FEATURES_AVX2, 1},
+    {"avx512", isa::avx512, NQUEENS_FEATURES_AVX512, 2},
+    {"avx512+vpopcntdq", isa::avx512, NQUEENS_FEATURES_AVX512_VPOPCNTDQ, 3},
 }};
 
+constexpr bool indices_are_places() {
+  for (std::size_t k = 0; k < every_implementation.size(); ++k) {
+    if (every_implementation[k].index != k) return false;
+  }
+  return true;
+}
+static_assert(indices_are_places(), "an implementation's index is its place in the list");
+
 }  // namespace
+
+bool cpu_has(std::string_view feature) noexcept {
+  __builtin_cpu_init();
+  for (const feature_test& t : feature_tests) {
+    if (t.name == feature) return t.present();
+  }
+  return false;
+}
+
+bool feature_known(std::string_view feature) noexcept {
+  for (const feature_test& t : feature_tests) {
+    if (t.name == feature) return true;
+  }
+  return false;
+}
+
+bool implementation::cpu_runs() const noexcept {
+  for (std::string_view rest = features; !rest.empty();) {
+    const std::size_t comma = rest.find(',');
+    if (!cpu_has(rest.substr(0, comma))) return false;
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  return true;
+}
 
 std::span<const implementation> implementations() noexcept { return every_implementation; }
 

@@ -2,7 +2,6 @@
 
 #include <array>
 #include <cstdlib>
-#include <mutex>
 #include <string>
 
 #include "isa/implementation.hpp"
@@ -38,7 +37,7 @@ choice choose() {
   const std::optional<isa> wanted = parse_isa(forced);
   if (!wanted) {
     return {std::nullopt,
-            "NQUEENS_ISA='" + std::string(forced) + "' is not an instruction set: expected portable, avx2 or avx512"};
+            "NQUEENS_ISA='" + std::string(forced) + "' is not an instruction set: expected one of " + isa_names()};
   }
   if (!detect(*wanted)) {
     return {std::nullopt, "NQUEENS_ISA=" + std::string(forced) + " is not supported by this CPU (it supports " + [] {
@@ -64,6 +63,12 @@ std::string_view to_string(isa kernels) noexcept {
       break;
   }
   return "avx512";
+}
+
+std::string isa_names() {
+  std::string names;
+  for (const isa k : every_isa) names += (names.empty() ? "" : ", ") + std::string(to_string(k));
+  return names;
 }
 
 std::optional<isa> parse_isa(std::string_view name) noexcept {

@@ -1,11 +1,30 @@
 #include "kernels/backtrack.hpp"
 
+#include <array>
+
 #include "isa/implementation.hpp"
 #include "kernels/bits.hpp"
 
 namespace nqueens::detail {
 
-const search_kernels& search_kernels_for(isa kernels) noexcept { return *implementation_for(kernels).search; }
+// Defined by search_<isa>.cpp, one per instruction set: the implementation
+// with VPOPCNTDQ runs the AVX-512 search (it gains nothing from it).
+extern const search_kernels portable_search_kernels;
+extern const search_kernels avx2_search_kernels;
+extern const search_kernels avx512_search_kernels;
+
+namespace {
+
+// By implementation index (isa/implementation.cpp's list).
+constexpr std::array<const search_kernels*, 4> by_implementation = {&portable_search_kernels, &avx2_search_kernels,
+                                                                    &avx512_search_kernels, &avx512_search_kernels};
+static_assert(by_implementation.size() == implementation_count, "one table per implementation");
+
+}  // namespace
+
+const search_kernels& search_kernels_for(isa kernels) noexcept {
+  return *by_implementation[implementation_for(kernels).index];
+}
 
 board_state place_prefix(int n, std::span<const std::uint8_t> columns) noexcept {
   board_state s;

@@ -13,17 +13,19 @@
 // per-ISA files say what their kernels may use instead: the quadrant
 // kernels' NQUEENS_HAS_* macros, the search's NQUEENS_SEARCH_IS_BATCHED.
 
-#define NQUEENS_PRAGMA(text) _Pragma(#text)
+// Two steps, so that a macro in `text` (a feature list) is expanded first.
+#define NQUEENS_PRAGMA_(text) _Pragma(#text)
+#define NQUEENS_PRAGMA(text) NQUEENS_PRAGMA_(text)
+
+#include "isa/features.hpp"
 
 // NQUEENS_CONCAT(avx2, _search_kernels): the name of one set's kernel table.
 #define NQUEENS_CONCAT_(a, b) a##b
 #define NQUEENS_CONCAT(a, b) NQUEENS_CONCAT_(a, b)
 
 #define NQUEENS_TARGET_BASELINE NQUEENS_PRAGMA(GCC push_options)
-#define NQUEENS_TARGET_AVX2 NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target("avx2,bmi,bmi2,popcnt"))
-#define NQUEENS_TARGET_AVX512 \
-  NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt"))
+#define NQUEENS_TARGET_AVX2 NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target(NQUEENS_FEATURES_AVX2))
+#define NQUEENS_TARGET_AVX512 NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target(NQUEENS_FEATURES_AVX512))
 #define NQUEENS_TARGET_AVX512_VPOPCNTDQ \
-  NQUEENS_PRAGMA(GCC push_options)      \
-  NQUEENS_PRAGMA(GCC target("avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi,gfni,avx2,bmi,bmi2,popcnt"))
+  NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target(NQUEENS_FEATURES_AVX512_VPOPCNTDQ))
 #define NQUEENS_TARGET_END NQUEENS_PRAGMA(GCC pop_options)

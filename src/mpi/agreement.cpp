@@ -3,9 +3,11 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <array>
+#include <cstdint>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cli/arguments.hpp"
 #include "cli/exit_status.hpp"
@@ -18,11 +20,34 @@
 namespace nqueens::mpi {
 namespace {
 
+// What a rank tells rank 0 about the run it is ready for, sent as six
+// 64-bit words.
+struct rank_plan {
+  std::uint64_t status = 0;       // 0: ready; else the exit status of its refusal
+  std::uint64_t fingerprint = 0;  // the plan's; 0 with no plan (--help, --version)
+  std::uint64_t n = 0;
+  std::uint64_t kind = 0;  // the engine's number
+  std::uint64_t split_depth = 0;
+  std::uint64_t threads = 0;  // its worker threads, resolved
+};
+constexpr int rank_plan_words = 6;
+static_assert(sizeof(rank_plan) == rank_plan_words * sizeof(std::uint64_t), "sent as MPI_UINT64_T words");
+
+rank_plan plan_of(const readiness& ready) {
+  if (ready.status != 0 || !ready.p) return {.status = static_cast<std::uint64_t>(ready.status)};
+  return {.status = 0,
+          .fingerprint = ready.p->fingerprint(),
+          .n = static_cast<std::uint64_t>(ready.p->board_size()),
+          .kind = static_cast<std::uint64_t>(ready.p->kind()),
+          .split_depth = static_cast<std::uint64_t>(ready.p->split_depth()),
+          .threads = static_cast<std::uint64_t>(resolve_threads(ready.request->options.threads))};
+}
+
 // "plan 0123456789abcdef (n = 12, engine quadrant, split depth 2)"
-std::string describe_plan(const std::array<std::uint64_t, 6>& w) {
-  if (w[2] == 0) return "no plan (it was given --help or --version)";
-  return "plan " + format_fingerprint(w[1]) + " (n = " + std::to_string(w[2]) + ", engine " +
-         std::string(to_string(static_cast<engine>(w[3]))) + ", split depth " + std::to_string(w[4]) + ")";
+std::string describe_plan(const rank_plan& p) {
+  if (p.n == 0) return "no plan (it was given --help or --version)";
+  return "plan " + format_fingerprint(p.fingerprint) + " (n = " + std::to_string(p.n) + ", engine " +
+         std::string(to_string(static_cast<engine>(p.kind))) + ", split depth " + std::to_string(p.split_depth) + ")";
 }
 
 // Each rank's `mine` at rank 0, rank 0's first; empty elsewhere. Collective.
@@ -108,71 +133,82 @@ readiness prepare(const std::vector<std::string>& args, int rank) {
   return ready;
 }
 
-agreement agree(const readiness& ready, int rank, int ranks) {
-  std::array<std::uint64_t, 6> mine{static_cast<std::uint64_t>(ready.status), 0, 0, 0, 0, 0};
-  if (ready.status == 0 && ready.p) {
-    mine = {0,
-            ready.p->fingerprint(),
-            static_cast<std::uint64_t>(ready.p->board_size()),
-            static_cast<std::uint64_t>(ready.p->kind()),
-            static_cast<std::uint64_t>(ready.p->split_depth()),
-            static_cast<std::uint64_t>(resolve_threads(ready.request->options.threads))};
-  }
-  constexpr int words = static_cast<int>(mine.size());
-  std::vector<std::uint64_t> all(rank == 0 ? words * static_cast<std::size_t>(ranks) : 0);
-  MPI_Gather(mine.data(), words, MPI_UINT64_T, all.data(), words, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  // The problems, as text, to rank 0 (a refusal is worded where it happened),
-  // and every rank's options.
-  const std::vector<std::string> problems = gather_text(ready.problem, rank, ranks);
-  const std::vector<std::string> settings = gather_text(ready.settings, rank, ranks);
+namespace {
 
+// Everything the ranks said, rank 0's first: at rank 0 only.
+struct reports {
+  std::vector<rank_plan> plans;
+  std::vector<std::string> problems;  // a refusal, worded where it happened
+  std::vector<std::string> settings;  // the options as given (settings_text)
+};
+
+// Every rank's plan, problem and options to rank 0. Collective.
+reports gather_reports(const readiness& ready, int rank, int ranks) {
+  const rank_plan mine = plan_of(ready);
+  reports all;
+  all.plans.resize(rank == 0 ? static_cast<std::size_t>(ranks) : 0);
+  MPI_Gather(&mine, rank_plan_words, MPI_UINT64_T, all.plans.data(), rank_plan_words, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  all.problems = gather_text(ready.problem, rank, ranks);
+  all.settings = gather_text(ready.settings, rank, ranks);
+  return all;
+}
+
+// Rank 0's decision: the ranks' refusals first (a usage error, 2, wins),
+// then, when all are ready, any rank whose plan or options differ from rank
+// 0's. Adds each line to tell to `lines`, once.
+agreement judge(const reports& all, const std::string& own_problem, std::vector<std::string>& lines) {
+  const auto add_line = [&](const std::string& line) {
+    if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
+  };
   agreement result;
-  int& verdict = result.verdict;
+  for (std::size_t r = 0; r < all.plans.size(); ++r) {
+    const auto status = static_cast<int>(all.plans[r].status);
+    if (status == 0) continue;
+    if (result.verdict == 0 || status == 2) result.verdict = status;
+    // Rank 0's and every rank's usage errors read alike: name the rank only
+    // where its problem is its own.
+    const std::string& problem = all.problems[r];
+    add_line(r == 0 || problem == own_problem ? problem : "rank " + std::to_string(r) + ": " + problem);
+  }
+  if (result.verdict != 0) return result;
+  // A rank given --help or --version has no plan: it disagrees with one that counts.
+  const rank_plan& root = all.plans.front();
+  const std::vector<cli::count_setting> root_settings = settings_of(all.settings.front());
+  result.rank_threads.push_back(static_cast<int>(root.threads));
+  for (std::size_t r = 1; r < all.plans.size(); ++r) {
+    const rank_plan& other = all.plans[r];
+    result.rank_threads.push_back(static_cast<int>(other.threads));
+    if (other.fingerprint != root.fingerprint) {
+      result.verdict = 2;
+      add_line("rank " + std::to_string(r) + " built " + describe_plan(other) + ", rank 0 " + describe_plan(root) +
+               ": every rank must count the same plan (give each the same N, --engine and --split-depth); "
+               "nothing was counted");
+      continue;
+    }
+    // The same plan, but an option only one rank was given would be ignored
+    // in silence (a worker's --checkpoint, --threads, --json...).
+    const std::vector<cli::count_setting> theirs = settings_of(all.settings[r]);
+    for (std::size_t k = 0; k < theirs.size() && k < root_settings.size(); ++k) {
+      if (theirs[k].value == root_settings[k].value) continue;
+      result.verdict = 2;
+      add_line("rank " + std::to_string(r) + " was given " + describe_setting(theirs[k]) + ", rank 0 " +
+               describe_setting(root_settings[k]) + ": every rank must be given the same options; nothing was counted");
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+agreement agree(const readiness& ready, int rank, int ranks) {
+  const reports all = gather_reports(ready, rank, ranks);
+  agreement result;
   if (rank == 0) {
     std::vector<std::string> lines;
-    const auto add_line = [&](const std::string& line) {
-      if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
-    };
-    for (int r = 0; r < ranks; ++r) {
-      const auto status = static_cast<int>(all[words * static_cast<std::size_t>(r)]);
-      if (status == 0) continue;
-      if (verdict == 0 || status == 2) verdict = status;
-      const std::string& problem = problems[static_cast<std::size_t>(r)];
-      // Rank 0's and every rank's usage errors read alike: name the rank only
-      // where its problem is its own.
-      add_line(r == 0 || problem == ready.problem ? problem : "rank " + std::to_string(r) + ": " + problem);
-    }
-    if (verdict == 0) {  // a rank given --help or --version has plan 0: it disagrees with one that counts
-      std::array<std::uint64_t, words> root{};
-      std::copy_n(all.begin(), words, root.begin());
-      const std::vector<cli::count_setting> root_settings = settings_of(settings.front());
-      for (int r = 1; r < ranks; ++r) {
-        std::array<std::uint64_t, words> other{};
-        std::copy_n(all.begin() + words * static_cast<std::ptrdiff_t>(r), words, other.begin());
-        result.rank_threads.push_back(static_cast<int>(other[5]));
-        if (other[1] != root[1]) {
-          verdict = 2;
-          add_line("rank " + std::to_string(r) + " built " + describe_plan(other) + ", rank 0 " + describe_plan(root) +
-                   ": every rank must count the same plan (give each the same N, --engine and --split-depth); "
-                   "nothing was counted");
-          continue;
-        }
-        // The same plan, but an option only one rank was given would be
-        // ignored in silence (a worker's --checkpoint, --threads, --json...).
-        const std::vector<cli::count_setting> theirs = settings_of(settings[static_cast<std::size_t>(r)]);
-        for (std::size_t k = 0; k < theirs.size() && k < root_settings.size(); ++k) {
-          if (theirs[k].value == root_settings[k].value) continue;
-          verdict = 2;
-          add_line("rank " + std::to_string(r) + " was given " + describe_setting(theirs[k]) + ", rank 0 " +
-                   describe_setting(root_settings[k]) +
-                   ": every rank must be given the same options; nothing was counted");
-        }
-      }
-      result.rank_threads.insert(result.rank_threads.begin(), static_cast<int>(root[5]));
-    }
+    result = judge(all, ready.problem, lines);
     for (const std::string& line : lines) std::cerr << "nqueens-mpi: " << line << '\n';
   }
-  MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&result.verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return result;
 }
 

@@ -41,7 +41,7 @@ void validate(const count_options& o) {
     refuse("max_memory", std::to_string(o.max_memory) + " bytes", "0 (automatic) or at least 1 MiB");
   }
   if (o.kernels && std::ranges::find(all_isas(), *o.kernels) == all_isas().end()) {
-    refuse("kernels", std::to_string(static_cast<int>(*o.kernels)), "one of portable, avx2, avx512");
+    refuse("kernels", std::to_string(static_cast<int>(*o.kernels)), "one of " + isa_names());
   }
   if (!is_registered(o.kind)) {
     refuse("kind", std::to_string(static_cast<int>(o.kind)), "one of " + std::string(engine_names()));

@@ -1,4 +1,4 @@
-#include "nqueens/dispatch.hpp"
+#include "run/dispatch.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,12 +6,12 @@
 
 #include "run/dispatch_positions.hpp"
 
-namespace nqueens {
+namespace nqueens::detail {
 
 std::vector<std::size_t> dispatch_order(std::span<const std::size_t> indices) {
   std::vector<std::size_t> order;
   order.reserve(indices.size());
-  detail::for_each_dispatch_position(indices.size(), [&](std::size_t k) { order.push_back(indices[k]); });
+  for_each_dispatch_position(indices.size(), [&](std::size_t k) { order.push_back(indices[k]); });
   return order;
 }
 
@@ -35,4 +35,4 @@ double replayed_eta_error(std::span<const std::size_t> order, std::span<const do
   return worst;
 }
 
-}  // namespace nqueens
+}  // namespace nqueens::detail

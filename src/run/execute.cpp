@@ -37,7 +37,7 @@ run_context::run_context(const plan& p, std::optional<isa> kernels, int threads,
   state& s = *state_;
   if (std::ranges::find(all_isas(), s.kernels) == all_isas().end()) {
     throw std::invalid_argument("kernels " + std::to_string(static_cast<int>(s.kernels)) +
-                                " name no instruction set: expected one of portable, avx2, avx512");
+                                " name no instruction set: expected one of " + isa_names());
   }
   if (!cpu_supports(s.kernels)) {
     throw isa_error("this CPU cannot run the " + std::string(to_string(s.kernels)) + " kernels");

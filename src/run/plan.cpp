@@ -7,6 +7,7 @@
 #include "engines/fingerprint.hpp"
 #include "engines/registry.hpp"
 #include "engines/rotation/rotation_plan.hpp"
+#include "nqueens/cancelled.hpp"
 
 namespace nqueens {
 

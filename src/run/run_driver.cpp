@@ -15,7 +15,7 @@
 #include "nqueens/progress.hpp"
 #include "nqueens/reduce.hpp"
 #include "run/dispatch_positions.hpp"
-#include "run/progress_meter.hpp"
+#include "run/run_tally.hpp"
 #include "run/shard_members.hpp"
 
 namespace nqueens::detail {
@@ -86,13 +86,13 @@ std::vector<std::size_t> subproblems_left(const shard_members& mine, const check
 // while it runs. A journal that cannot be written stops the run: its error
 // is rethrown here.
 void run_watched(const plan& p, const count_options& options, executor& exec, const std::vector<std::size_t>& todo,
-                 checkpoint_journal* journal, progress_meter& meter) {
+                 checkpoint_journal* journal, run_tally& tally) {
   // A cancel that came during planning stops the run before it starts.
   std::atomic<bool> stop{options.cancel != nullptr && options.cancel->load()};
   std::exception_ptr helper_error;
   const report_fn report = [&](std::size_t index, const subproblem_count& c) {
     if (journal != nullptr) journal->record(index, c);
-    meter.finished(index, c);
+    tally.finished(index, c);
   };
   {
     std::optional<helper_thread> helper;
@@ -111,7 +111,7 @@ void run_watched(const plan& p, const count_options& options, executor& exec, co
             std::chrono::duration<double>(now - last_progress).count() >= options.progress_interval_seconds) {
           last_progress = now;
           try {
-            options.on_progress(meter.snapshot(false));
+            options.on_progress(tally.snapshot(false));
           } catch (...) {
             // The caller's callback ends the count (count() rethrows it);
             // what is finished is saved below, at once.
@@ -193,16 +193,16 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   const std::vector<std::size_t> todo = subproblems_left(mine, journal.get(), r.resumed, options.cancel);
 
   // Execute, reducing as the subproblems finish (the journal's sums first).
-  progress_meter meter(p, mine, todo, journal ? journal->held() : totals{}, static_cast<bool>(options.on_progress),
-                       r.threads, start);
-  run_watched(p, options, exec, todo, journal.get(), meter);
+  run_tally tally(p, mine, todo, journal ? journal->held() : totals{}, static_cast<bool>(options.on_progress),
+                  r.threads, start);
+  run_watched(p, options, exec, todo, journal.get(), tally);
   if (journal) journal->flush();
   r.device = exec.device();
 
   // Reduce and verify; a finished journal gets its completion mark.
-  settle(r, p, options, meter.sums());  // the executor has returned: no report is still running
+  settle(r, p, options, tally.sums());  // the executor has returned: no report is still running
   if (r.complete && journal && !journal->complete()) journal->mark_complete();
-  if (options.on_progress) options.on_progress(meter.snapshot(true));
+  if (options.on_progress) options.on_progress(tally.snapshot(true));
   r.seconds = seconds_since(start);
   return r;
 }

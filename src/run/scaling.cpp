@@ -5,24 +5,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "nqueens/dispatch.hpp"
-#include "nqueens/execute.hpp"
-#include "nqueens/progress.hpp"
-#include "nqueens/reduce.hpp"
 #include "nqueens/threads.hpp"
+#include "run/median.hpp"
 
 namespace nqueens {
-namespace {
-
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  const std::size_t mid = values.size() / 2;
-  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-
-}  // namespace
-
 std::vector<int> default_thread_counts() {
   const int hardware = hardware_threads();
   std::vector<int> counts;
@@ -88,7 +74,7 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
       }
     }
     if (!result.complete) break;
-    row.median_seconds = median_of(row.seconds);
+    row.median_seconds = detail::median_of(row.seconds);
     result.rows.push_back(row);
   }
   if (result.rows.empty()) return result;
@@ -98,37 +84,6 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
     row.efficiency = row.speedup / row.threads;
   }
   return result;
-}
-
-load_balance measure_load_balance(const plan& p, int threads) {
-  execute_options options;
-  options.threads = threads;
-  options.time_subproblems = true;
-  std::vector<std::size_t> all(p.size());
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-  const std::vector<std::size_t> order = dispatch_order(all);
-  const execution run = execute(p, order, options);
-  const totals sums = reduce(run);
-
-  load_balance lb;
-  lb.subproblems = p.size();
-  lb.split_depth = p.split_depth();
-  lb.threads = run.threads;
-  lb.wall_seconds = run.seconds;
-  for (const double s : run.subproblem_seconds) {
-    lb.total_seconds += s;
-    lb.longest_seconds = std::max(lb.longest_seconds, s);
-  }
-  lb.median_seconds = median_of(run.subproblem_seconds);
-  lb.longest_share = lb.total_seconds > 0 ? lb.longest_seconds / lb.total_seconds : 0.0;
-  lb.bound = lb.longest_seconds > 0 ? lb.total_seconds / lb.longest_seconds : 0.0;
-  std::vector<double> seconds(p.size(), 0.0);  // by subproblem index, as the replay reads them
-  for (std::size_t k = 0; k < run.indices.size(); ++k) seconds[run.indices[k]] = run.subproblem_seconds[k];
-  lb.eta_worst_error = replayed_eta_error(order, seconds, estimate_work(p));
-  lb.total = sums.total;
-  lb.unique = fundamental_count(p.board_size(), sums.total, sums.symmetric_180, sums.symmetric_90);
-  lb.check = verify(p.board_size(), sums.total, lb.unique, sums.symmetric_180, sums.symmetric_90);
-  return lb;
 }
 
 }  // namespace nqueens

@@ -1,9 +1,41 @@
 // `nqueens count` run as users run it: totals, JSON, engines, journals under signals and full disks.
 
+#include "cli/count_command.hpp"
+
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+
 #include "support/cli_run.hpp"
 
 namespace nqueens::test {
 namespace {
+
+// Every option `count --help` lists is either one that nqueens-mpi's ranks
+// compare (count_settings) or one named as not compared, with its reason
+// (count_options_not_compared): an option added to the parser alone fails
+// here, not silently in a job whose ranks disagree on it.
+TEST(CliTest, EveryCountOptionIsComparedAcrossRanksOrSaysWhyNot) {
+  const cli_run help = run_cli("count --help");
+  ASSERT_EQ(help.status, 0) << help.err;
+  std::set<std::string> listed;
+  const std::regex option(R"(^\s+(?:-\w, )?(--[a-z-]+))");
+  std::smatch m;
+  std::istringstream lines(help.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (std::regex_search(line, m, option)) listed.insert(m[1]);
+  }
+  ASSERT_GE(listed.size(), 8u) << help.out;
+  std::set<std::string> accounted;
+  for (const cli::count_setting& s : cli::count_settings(cli::count_request{})) accounted.insert(s.option);
+  for (const std::string_view o : cli::count_options_not_compared) accounted.emplace(o);
+  for (const std::string& o : listed) EXPECT_TRUE(accounted.contains(o)) << o << " is neither compared nor excused";
+  for (const std::string& o : accounted) {
+    if (o != "N") EXPECT_TRUE(listed.contains(o)) << o << " is no longer an option of count";
+  }
+}
 
 TEST(CliTest, CountPrintsVerifiedTotal) {
   const cli_run r = run_cli("count 8 --threads 2");

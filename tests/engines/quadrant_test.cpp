@@ -238,7 +238,7 @@ class DisjointPairsTest : public ::testing::TestWithParam<detail::implementation
   }
   std::uint64_t count_pairs(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b,
                             detail::pair_scratch& scratch) const {
-    return GetParam().quadrant->count_pairs(a, b, scratch);
+    return detail::quadrant_kernels_of(GetParam()).count_pairs(a, b, scratch);
   }
 };
 
@@ -400,10 +400,10 @@ TEST(QuadrantKernelTest, EveryVariantSolvesLikeThePortableOne) {
         if (!v.cpu_runs()) continue;
         std::uint64_t total = 0;
         for (const detail::quadrant_task& t : tasks) {
-          const std::uint64_t got =
-              v.quadrant->solve(source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
-          ASSERT_EQ(got, detail::implementations()[0].quadrant->solve(
-                             source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch))
+          const std::uint64_t got = detail::quadrant_kernels_of(v).solve(
+              source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
+          ASSERT_EQ(got, detail::quadrant_kernels_of(detail::implementations()[0])
+                             .solve(source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch))
               << v.name << ", n = " << n << ", north " << t.north << ", tables " << source.has_tables();
           total += got;
         }
@@ -549,7 +549,7 @@ TEST(QuadrantKernelTest, EveryVariantJoinsTheSameHalves) {
       const std::size_t count = detail::quadrant_kernels_for(isa::portable).north_halves(west, east, h, k, expected);
       for (const detail::implementation& v : detail::implementations()) {
         if (!v.cpu_runs()) continue;
-        ASSERT_EQ(v.quadrant->north_halves(west, east, h, k, got), count);
+        ASSERT_EQ(detail::quadrant_kernels_of(v).north_halves(west, east, h, k, got), count);
         ASSERT_TRUE(std::equal(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(count), expected.begin()))
             << v.name << ", n = " << n << ", north " << t.north;
       }
@@ -620,39 +620,6 @@ TEST(QuadrantMemoryTest, RefusesUpFrontWhenOverTheBound) {
     EXPECT_NE(std::string(e.what()).find("for n = 14"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW(check_memory(14, engine::symmetric, 1));  // backtracking needs nothing
-}
-
-}  // namespace
-}  // namespace nqueens
-
-namespace nqueens {
-namespace {
-
-// Shards, journals and MPI ranks share a plan: auto goes by n alone there,
-// the same on a node of any memory (a node it does not fit then refuses).
-TEST(FastestEngineTest, SharedPlansGoByBoardSizeAlone) {
-  for (int n = 1; n <= 27; ++n) {
-    EXPECT_EQ(shared_plan_engine(n), fastest_engine(n, std::uint64_t{1} << 62)) << n;
-  }
-  EXPECT_EQ(shared_plan_engine(18), engine::quadrant);
-  EXPECT_NE(fastest_engine(18, std::uint64_t{1} << 20), shared_plan_engine(18));
-  EXPECT_EQ(shared_plan_engine(15), engine::symmetric);
-}
-
-TEST(FastestEngineTest, QuadrantFrom16WhenItFits) {
-  constexpr std::uint64_t plenty = std::uint64_t{1} << 50;
-  EXPECT_EQ(fastest_engine(18, plenty), engine::quadrant);
-  EXPECT_EQ(fastest_engine(20, plenty), engine::quadrant);
-  EXPECT_EQ(fastest_engine(18, std::uint64_t{1} << 20), engine::symmetric);  // tables do not fit
-  EXPECT_EQ(fastest_engine(17, plenty), engine::quadrant);
-  EXPECT_EQ(fastest_engine(19, plenty), engine::quadrant);
-  EXPECT_EQ(fastest_engine(16, plenty), engine::quadrant);
-  EXPECT_EQ(fastest_engine(15, plenty), engine::symmetric);
-  EXPECT_EQ(fastest_engine(8, plenty), engine::symmetric);
-  // Up to 28 in bounded memory (docs/reach.md: 30x the symmetric engine's speed at n = 24), then past its range.
-  EXPECT_EQ(fastest_engine(26, plenty), engine::quadrant);
-  EXPECT_EQ(fastest_engine(28, std::uint64_t{8} << 30), engine::quadrant);
-  EXPECT_EQ(fastest_engine(29, plenty), engine::symmetric);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_memory.hpp"
@@ -161,6 +162,31 @@ TEST(TranspositionKeyTest, IsTheLeastImageAndTheSameForTheWholeClass) {
   }
 }
 
+// The one rule both engines count by (filter_of): which pairs it ranks by
+// row sets and which by the middle column's queen, on every class of the
+// boards 1..15, and the fields each kind reads.
+TEST(TranspositionFilterTest, NamesTheRuleOfEverySubproblem) {
+  for (int n = 1; n <= 15; ++n) {
+    const int h = n / 2;
+    detail::column_classes(n).for_each([&](const detail::column_class& c) {
+      const detail::subproblem_filter f = detail::filter_of(n, c.north, c.middle);
+      if (n < 4) {
+        EXPECT_EQ(f.kind, detail::subproblem_filter::every_pair) << n;
+        return;
+      }
+      EXPECT_EQ(f.key, detail::transposition_key_of(c.north, n, c.middle)) << n;
+      if (n % 2 == 0 || c.middle == h) {
+        EXPECT_EQ(f.kind, detail::subproblem_filter::row_window) << n;
+        return;
+      }
+      EXPECT_EQ(f.kind, detail::subproblem_filter::column_h) << n;
+      EXPECT_EQ(f.north_holds, ((c.north >> h) & 1U) != 0) << n;
+      EXPECT_EQ(f.distance, std::min<int>(c.middle, n - 1 - c.middle)) << n;
+      EXPECT_EQ(f.beta, c.middle < h ? 1 : 0) << n;
+    });
+  }
+}
+
 // The filter's order must be a permutation of the bits, or it would not
 // commute with the complement and the mirror (and the identity would fail).
 TEST(TranspositionKeyTest, RankRowsPermutesTheBits) {
@@ -209,8 +235,8 @@ TEST(TranspositionTest, EverySubproblemCountsItsClassShare) {
           std::map<north_class, std::uint64_t> weights;
           for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
             const detail::quadrant_task t = detail::quadrant_task_of(engine_plan, i);
-            got[{t.north, t.middle}] +=
-                v.quadrant->solve(source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
+            got[{t.north, t.middle}] += detail::quadrant_kernels_of(v).solve(
+                source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
             weights[{t.north, t.middle}] = t.weight;
           }
           for (const auto& [c, count] : got) {
@@ -239,9 +265,10 @@ TEST(TranspositionTest, EachSliceCountsTheSameWholeOrInPieces) {
       const detail::quarter_source whole(n, &tables), pieces(n, nullptr, 7);
       for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
         const detail::quadrant_task t = detail::quadrant_task_of(engine_plan, i);
-        EXPECT_EQ(
-            v.quadrant->solve(whole, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), whole_scratch),
-            v.quadrant->solve(pieces, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), pieces_scratch))
+        EXPECT_EQ(detail::quadrant_kernels_of(v).solve(
+                      whole, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), whole_scratch),
+                  detail::quadrant_kernels_of(v).solve(
+                      pieces, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), pieces_scratch))
             << "n = " << n << ", subproblem " << i << ", " << v.name;
       }
       break;  // one kernel: the slicing is the same code for each

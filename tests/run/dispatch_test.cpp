@@ -1,4 +1,4 @@
-#include "nqueens/dispatch.hpp"
+#include "run/dispatch.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,11 +10,14 @@
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/progress.hpp"
-#include "nqueens/scaling.hpp"
 #include "run/dispatch_positions.hpp"
+#include "run/load_balance.hpp"
 
 namespace nqueens {
 namespace {
+
+using detail::dispatch_order;
+using detail::replayed_eta_error;
 
 std::vector<std::size_t> first_indices(std::size_t size, std::size_t offset = 0) {
   std::vector<std::size_t> v(size);
@@ -88,7 +91,7 @@ TEST(DispatchOrderTest, QuadrantEtaStaysWithinAFifthOnItsCosts) {
 
 TEST(DispatchOrderTest, LoadBalanceReplaysTheEta) {
   const plan p(12);
-  const load_balance lb = measure_load_balance(p, 1);
+  const detail::load_balance lb = detail::measure_load_balance(p, 1);
   EXPECT_TRUE(std::isfinite(lb.eta_worst_error));  // computed: its size is the machine's, not a defect's
   EXPECT_EQ(lb.subproblems, p.size());
 }

@@ -101,10 +101,12 @@ TEST(NoAllocationTest, TransposedBoardsSolveWithoutAllocatingInBothTieModes) {
             tasks.push_back(detail::quadrant_task_of(*detail::plan_access::engine(p), i));
           }
           for (const detail::quadrant_task& t : tasks)
-            v.quadrant->solve(source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
+            detail::quadrant_kernels_of(v).solve(source, t,
+                                                 detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
           const long before = allocations.load();
           for (const detail::quadrant_task& t : tasks)
-            v.quadrant->solve(source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
+            detail::quadrant_kernels_of(v).solve(source, t,
+                                                 detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
           EXPECT_EQ(allocations.load() - before, 0) << "n " << n << ", " << v.name << ", tables " << source.has_tables()
                                                     << ", ties " << static_cast<int>(ties);
         }

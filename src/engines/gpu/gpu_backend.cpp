@@ -13,31 +13,31 @@ namespace nqueens::detail::gpu {
 
 namespace {
 
-// The quadrant engine's pair_rule_for (quadrant_kernel.inc), as the kernels read it.
+// The filter's rule (filter_of, as the quadrant engine's join counts it),
+// in the fields the kernels read.
 transposition_rule rule_for(int n, const quadrant_task& task) {
+  const subproblem_filter f = filter_of(n, task.north, task.middle);
   transposition_rule r;
-  if (!transposition_filtered(n)) return r;
-  const int h = n / 2, middle = task.middle;
-  const transposition_key key = transposition_key_of(task.north, n, middle);
-  r.c = key.first;
-  r.a = key.second;
-  r.a_bar = low_bits(h) & ~key.second;
-  if (n % 2 == 0 || middle == h) {
+  if (f.kind == subproblem_filter::every_pair) return r;
+  const int h = n / 2;
+  r.c = f.key.first;
+  r.a = f.key.second;
+  r.a_bar = low_bits(h) & ~f.key.second;
+  if (f.kind == subproblem_filter::row_window) {
     r.kind = transposition_rule::row_window;
-    r.c_bar = low_bits(h) & ~key.first;
+    r.c_bar = low_bits(h) & ~f.key.first;
     r.a_inside = r.a > r.c && r.a < r.c_bar;
     r.a_bar_inside = r.a_bar > r.c && r.a_bar < r.c_bar;
     return r;
   }
   r.kind = transposition_rule::column_h;
-  r.c_bar = low_bits(h - 1) & ~key.first;
-  r.holder = ((task.north >> h) & 1U) != 0 ? 0 : 1;
-  r.distance = static_cast<std::uint32_t>(std::min(middle, n - 1 - middle));
-  const int beta = middle < h ? 1 : 0;
-  r.above = beta > key.beta ? r.a : r.a + 1;
-  r.to_a_bar = 1 - beta > key.beta;
-  r.once_c = beta == key.beta;
-  r.once_c_bar = 1 - beta == key.beta;
+  r.c_bar = low_bits(h - 1) & ~f.key.first;
+  r.holder = f.north_holds ? 0 : 1;
+  r.distance = static_cast<std::uint32_t>(f.distance);
+  r.above = f.beta > f.key.beta ? r.a : r.a + 1;
+  r.to_a_bar = 1 - f.beta > f.key.beta;
+  r.once_c = f.beta == f.key.beta;
+  r.once_c_bar = 1 - f.beta == f.key.beta;
   return r;
 }
 

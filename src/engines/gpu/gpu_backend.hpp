@@ -15,7 +15,7 @@
 #include "engines/gpu/gpu_job.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quarter_tables.hpp"
-#include "nqueens/execute.hpp"
+#include "nqueens/subproblem_count.hpp"
 
 namespace nqueens::detail::gpu {
 

@@ -6,7 +6,7 @@
 
 #include "engines/fingerprint.hpp"
 #include "nqueens/cancelled.hpp"
-#include "nqueens/plan.hpp"
+#include "nqueens/engine.hpp"
 
 namespace nqueens::detail {
 

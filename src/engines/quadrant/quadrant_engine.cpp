@@ -31,7 +31,7 @@
 #include "engines/quadrant/transposition.hpp"
 #include "isa/implementation.hpp"
 #include "kernels/bits.hpp"
-#include "nqueens/plan.hpp"
+#include "nqueens/engine.hpp"
 
 namespace nqueens::detail {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// The quadrant engine's per-instruction-set kernels (quadrant_kernel.inc,
+// The quadrant engine's per-instruction-set kernels (quadrant_solve.inc,
 // compiled once per set): one subproblem's solve, the half-board join and
 // the pair counter, with the task and the per-thread buffers they take.
 
@@ -88,7 +88,7 @@ struct quadrant_scratch {
   pair_scratch pairs;
 };
 
-/// The quadrant kernels of one instruction set (quadrant_kernel.inc).
+/// The quadrant kernels of one instruction set (quadrant_solve.inc).
 struct quadrant_kernels {
   /// The solutions one task stands for (weight included), its slice of
   /// `slicing` (0 for a slot its class leaves empty). Allocates nothing once
@@ -107,9 +107,14 @@ struct quadrant_kernels {
                                pair_scratch& scratch);
 };
 
+struct implementation;  // isa/implementation.hpp
+
 /// The kernels for `kernels`: those of implementation_for(kernels) (the
 /// AVX-512 ones use VPOPCNTDQ where the CPU has it; every compiled set is
 /// in isa/implementation.hpp's list). Precondition: cpu_supports(kernels).
 const quadrant_kernels& quadrant_kernels_for(isa kernels) noexcept;
+
+/// The kernels compiled for implementation `i` (tests compare them).
+const quadrant_kernels& quadrant_kernels_of(const implementation& i) noexcept;
 
 }  // namespace nqueens::detail

@@ -15,8 +15,7 @@
 
 #include "engines/quadrant/column_classes.hpp"
 #include "kernels/bits.hpp"
-#include "nqueens/execute.hpp"
-#include "nqueens/memory.hpp"
+#include "nqueens/cancelled.hpp"
 
 namespace nqueens::detail {
 

@@ -12,7 +12,7 @@
 
 #include "kernels/backtrack.hpp"
 #include "kernels/rotation.hpp"
-#include "nqueens/execute.hpp"
+#include "nqueens/subproblem_count.hpp"
 
 namespace nqueens::detail {
 

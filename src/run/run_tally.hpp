@@ -20,13 +20,13 @@
 
 namespace nqueens::detail {
 
-class progress_meter {
+class run_tally {
  public:
   /// A run of the subproblems `todo` of shard `mine` of `p`, the others
   /// taken from a journal whose sums are `resumed`. `weigh`: measure work
   /// (only a run that reports progress needs it). Times count from `start`.
-  progress_meter(const plan& p, const shard_members& mine, std::span<const std::size_t> todo, const totals& resumed,
-                 bool weigh, int threads, std::chrono::steady_clock::time_point start);
+  run_tally(const plan& p, const shard_members& mine, std::span<const std::size_t> todo, const totals& resumed,
+            bool weigh, int threads, std::chrono::steady_clock::time_point start);
 
   /// Adds subproblem `index`'s counts. Thread-safe (one lock a subproblem:
   /// noise next to its microseconds to seconds).

@@ -1,14 +1,14 @@
 #pragma once
 
-/// \file
-/// The order in which a run hands its subproblems to an executor.
+// The order in which a run hands its subproblems to an executor, and the
+// replay that checks its ETA: the run's internals, not the library's API.
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
 
-namespace nqueens {
+namespace nqueens::detail {
 
 /// `indices` reordered so that every prefix is spread evenly over the plan:
 /// position k takes element (k * stride) mod size, with a stride near
@@ -29,4 +29,4 @@ std::vector<std::size_t> dispatch_order(std::span<const std::size_t> indices);
 double replayed_eta_error(std::span<const std::size_t> order, std::span<const double> seconds,
                           std::span<const std::uint64_t> work);
 
-}  // namespace nqueens
+}  // namespace nqueens::detail

@@ -1,10 +1,9 @@
-#include "run/progress_meter.hpp"
+#include "run/run_tally.hpp"
 
 namespace nqueens::detail {
 
-progress_meter::progress_meter(const plan& p, const shard_members& mine, std::span<const std::size_t> todo,
-                               const totals& resumed, bool weigh, int threads,
-                               std::chrono::steady_clock::time_point start)
+run_tally::run_tally(const plan& p, const shard_members& mine, std::span<const std::size_t> todo, const totals& resumed,
+                     bool weigh, int threads, std::chrono::steady_clock::time_point start)
     : plan_(p),
       weigh_(weigh),
       uniform_(p.uniform_work()),
@@ -25,18 +24,18 @@ progress_meter::progress_meter(const plan& p, const shard_members& mine, std::sp
   work_done_before_ = work_done_;
 }
 
-void progress_meter::finished(std::size_t index, const subproblem_count& c) {
+void run_tally::finished(std::size_t index, const subproblem_count& c) {
   const std::lock_guard lock(mutex_);
   accumulate(sums_, c);
   if (weigh_) work_done_ += uniform_ ? 1 : plan_.estimated_work(index);
 }
 
-totals progress_meter::sums() const {
+totals run_tally::sums() const {
   const std::lock_guard lock(mutex_);
   return sums_;
 }
 
-progress progress_meter::snapshot(bool last) const {
+progress run_tally::snapshot(bool last) const {
   const std::lock_guard lock(mutex_);
   progress p;
   p.subproblems = subproblems_;

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Fails, naming the file and the include, when a source includes a layer
+# above its own. The layers, top down:
+#
+#   mpi -> cli -> run, solutions -> engines -> kernels -> isa
+#
+# A folder of src/ is its layer. A public header include/nqueens/X.hpp is
+# the layer of the source that implements it (src/*/X.cpp); one that no
+# source implements (board.hpp, cancelled.hpp, engine.hpp, version.hpp,
+# subproblem_count.hpp) is vocabulary any layer may use, and the umbrella
+# nqueens.hpp, which includes them all, is above every layer.
+#   scripts/check_layers.sh [ROOT]   # ROOT: the repository (default: this one)
+set -euo pipefail
+root=${1:-"$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"}
+[[ -d $root/src && -d $root/include/nqueens ]] || { echo "check_layers: no src/ and include/nqueens/ under $root" >&2; exit 2; }
+
+# Sets rank to a layer's rank: 0 for vocabulary, empty for what is no layer.
+rank_of_layer() {
+  case $1 in
+    isa) rank=1 ;;
+    kernels) rank=2 ;;
+    engines) rank=3 ;;
+    run | solutions) rank=4 ;;
+    cli) rank=5 ;;
+    mpi) rank=6 ;;
+    umbrella) rank=7 ;;
+    vocabulary) rank=0 ;;
+    *) rank="" ;;
+  esac
+}
+
+# The layer of a public header's name (X.hpp): where X.cpp lives.
+declare -A public_layer
+for header in "$root"/include/nqueens/*.hpp; do
+  name=$(basename "$header" .hpp)
+  impl=$(find "$root/src" -name "$name.cpp" -print -quit)
+  if [[ $name == nqueens ]]; then
+    public_layer[$name]=umbrella
+  elif [[ -n $impl ]]; then
+    rel=${impl#"$root/src/"}
+    public_layer[$name]=${rel%%/*}
+  else
+    public_layer[$name]=vocabulary
+  fi
+done
+
+# Sets included_layer to the layer of an included path, as written in the
+# #include; `from` is the includer's layer.
+layer_of_include() {
+  local path=$1 from=$2
+  if [[ $path == nqueens/*.hpp ]]; then
+    local name=${path#nqueens/}
+    name=${name%.hpp}
+    included_layer=${public_layer[$name]:-vocabulary}
+    return
+  fi
+  rank_of_layer "${path%%/*}"
+  if [[ -n $rank && $path == */* ]]; then
+    included_layer=${path%%/*}
+  else
+    included_layer=$from  # a file beside the includer
+  fi
+}
+
+violations=0
+while IFS= read -r file; do
+  rel=${file#"$root/"}
+  if [[ $rel == include/nqueens/* ]]; then
+    name=$(basename "$file" .hpp)
+    layer=${public_layer[$name]}
+  else
+    layer=${rel#src/}
+    layer=${layer%%/*}
+  fi
+  rank_of_layer "$layer"
+  own=$rank
+  [[ -n $own ]] || continue  # src/CMakeLists.txt and the like
+  while IFS= read -r line; do
+    [[ $line =~ \"([^\"]+)\" ]] || continue
+    included=${BASH_REMATCH[1]}
+    layer_of_include "$included" "$layer"
+    target=$included_layer
+    rank_of_layer "$target"
+    theirs=$rank
+    if [[ -n $theirs && $theirs -gt $own ]]; then
+      echo "check_layers: $rel ($layer) includes \"$included\" ($target), a layer above it" >&2
+      violations=$((violations + 1))
+    fi
+  done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" || true)
+done < <(find "$root/src" "$root/include/nqueens" -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.inc' -o -name '*.cu' -o -name '*.in' \) | sort)
+
+if ((violations > 0)); then
+  echo "check_layers: $violations include(s) cross the layers mpi -> cli -> run, solutions -> engines -> kernels -> isa" >&2
+  exit 1
+fi
+echo "check_layers: every include keeps to the layers" >&2

@@ -1,0 +1,55 @@
+// The one list of compiled kernel sets: each one's CPU features are names
+// the CPUID test knows, narrowest first (each set needs what the one before
+// it needs), each at its index, and what the CPU runs agrees with the public
+// sets it reports.
+
+#include "isa/implementation.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace nqueens {
+namespace {
+
+std::set<std::string> features_of(const detail::implementation& i) {
+  std::set<std::string> names;
+  for (std::string_view rest = i.features; !rest.empty();) {
+    const std::size_t comma = rest.find(',');
+    names.emplace(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  return names;
+}
+
+TEST(ImplementationTest, FeaturesAreKnownAndGrowWithEachSet) {
+  const auto all = detail::implementations();
+  ASSERT_EQ(all.size(), detail::implementation_count);
+  std::set<std::string> before;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const detail::implementation& i = all[k];
+    EXPECT_EQ(i.index, k) << i.name;
+    const std::set<std::string> mine = features_of(i);
+    for (const std::string& f : mine) EXPECT_TRUE(detail::feature_known(f)) << i.name << ": " << f;
+    for (const std::string& f : before) EXPECT_TRUE(mine.contains(f)) << i.name << " lacks " << f;
+    before = mine;
+  }
+  EXPECT_TRUE(all.front().features.empty()) << "the portable set needs nothing";
+  EXPECT_FALSE(detail::feature_known("sse9"));
+  EXPECT_FALSE(detail::cpu_has("sse9"));
+}
+
+TEST(ImplementationTest, WhatTheCpuRunsIsWhatItSupports) {
+  for (const isa k : all_isas()) {
+    bool runs_some = false;
+    for (const detail::implementation& i : detail::implementations()) runs_some |= i.kernels == k && i.cpu_runs();
+    EXPECT_EQ(runs_some, cpu_supports(k)) << to_string(k);
+  }
+  EXPECT_TRUE(detail::implementations().front().cpu_runs());
+  EXPECT_EQ(isa_names(), "portable, avx2, avx512");
+}
+
+}  // namespace
+}  // namespace nqueens
