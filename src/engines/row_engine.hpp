@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engines/engine.hpp"
-#include "kernels/backtrack.hpp"
+#include "kernels/search.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/engine.hpp"
 

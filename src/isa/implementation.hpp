@@ -4,7 +4,7 @@
 // its name, the public instruction set it implements and the CPU features it
 // needs (isa/features.hpp), in one list (implementation.cpp). No engine is
 // named here: each keeps its own table of kernels by implementation index
-// (kernels/backtrack.cpp, engines/quadrant/quadrant_kernels.cpp), so adding
+// (kernels/search.cpp, engines/quadrant/quadrant_kernels.cpp), so adding
 // an engine touches no file of isa/, and adding an implementation is one
 // entry here, its features, and one entry in each of those tables (their
 // static_asserts count them). A new public name also takes one value of

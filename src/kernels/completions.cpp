@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <exception>
 
-#include "kernels/backtrack.hpp"
 #include "kernels/bits.hpp"
+#include "kernels/search.hpp"
 
 namespace nqueens::detail {
 

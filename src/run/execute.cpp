@@ -11,7 +11,7 @@
 
 #include "engines/engine.hpp"
 #include "engines/rotation/rotation_plan.hpp"
-#include "kernels/backtrack.hpp"
+#include "kernels/search.hpp"
 #include "nqueens/memory.hpp"
 #include "run/arena.hpp"
 #include "run/plan_access.hpp"

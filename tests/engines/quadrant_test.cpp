@@ -1,5 +1,6 @@
-// The quadrant engine: its counts, its plan of column-set classes, its
-// disjoint-pair counter and its memory bound.
+// The quadrant engine: its counts, its plan and its kernels' solves (the
+// pair counter, the classes, the quarter tables and the memory bound have
+// their own files).
 
 #include <gtest/gtest.h>
 
@@ -28,12 +29,6 @@
 #include "support/axes.hpp"
 
 namespace nqueens {
-namespace detail {
-
-// Test names and failures show an implementation by its name.
-void PrintTo(const implementation& i, std::ostream* os) { *os << i.name; }
-
-}  // namespace detail
 namespace {
 
 // Every task of a quadrant plan, in order, each found from its index.
@@ -103,68 +98,6 @@ TEST(QuadrantPlanTest, ClassesCoverEveryNorthColumnSetOnce) {
   }
 }
 
-// The classes as the plan listed them before it was ranked: every (middle,
-// north) pair in order, kept when it is the least of its orbit sorted as
-// pairs, weighted by the orbit's distinct members.
-std::vector<detail::column_class> listed_classes(int n) {
-  const int half = n / 2;
-  const std::uint32_t full = (1U << n) - 1;
-  const auto mirror = [n](std::uint32_t set) {
-    std::uint32_t m = 0;
-    for (int c = 0; c < n; ++c) m |= ((set >> c) & 1U) << (n - 1 - c);
-    return m;
-  };
-  std::vector<detail::column_class> classes;
-  for (int middle = n % 2 == 0 ? -1 : 0; middle < (n % 2 == 0 ? 0 : n); ++middle) {
-    for (std::uint32_t north = 0; north <= full; ++north) {
-      if (std::popcount(north) != half || (middle >= 0 && ((north >> middle) & 1U) != 0)) continue;
-      const std::uint32_t rest = full & ~north & (middle >= 0 ? ~(1U << middle) : full);
-      const int m = middle >= 0 ? n - 1 - middle : -1;
-      std::vector<std::pair<int, std::uint32_t>> orbit = {
-          {middle, north}, {middle, rest}, {m, mirror(north)}, {m, mirror(rest)}};
-      std::sort(orbit.begin(), orbit.end());
-      if (orbit[0] != std::pair{middle, north}) continue;
-      const auto weight = static_cast<std::uint8_t>(std::unique(orbit.begin(), orbit.end()) - orbit.begin());
-      classes.push_back({north, static_cast<std::int8_t>(middle), weight});
-    }
-  }
-  return classes;
-}
-
-// The ranked classes are the listed ones, in the same order, whether walked
-// in one pass or each found from its rank.
-TEST(ColumnClassesTest, RankedClassesAreTheListedOnes) {
-  for (int n = 1; n <= 19; ++n) {
-    const std::vector<detail::column_class> expected = listed_classes(n);
-    const detail::column_classes classes(n);
-    ASSERT_EQ(classes.size(), expected.size()) << n;
-    std::vector<detail::column_class> walked;
-    classes.for_each([&](const detail::column_class& c) { walked.push_back(c); });
-    EXPECT_EQ(walked, expected) << n;
-    for (std::size_t i = 0; i < expected.size(); ++i) ASSERT_EQ(classes.at(i), expected[i]) << n << ", " << i;
-  }
-}
-
-// Plans of 10^7 subproblems are ranked, not listed: n = 27's, walked at a
-// sample of ranks, are the least members of their orbits, in increasing
-// order, with weights that add up right at the ends.
-TEST(ColumnClassesTest, LargeBoardsAreRankedInOrder) {
-  const detail::column_classes classes(27);
-  // (h + 1) C(n, h) / 4 pairs of a middle column and a north set, nearly all
-  // in orbits of 4.
-  EXPECT_NEAR(static_cast<double>(classes.size()), 14.0 * 20058300 / 4, 14.0 * 20058300 / 400);
-  EXPECT_LT(classes.bytes(), std::size_t{8} << 20);
-  std::pair<int, std::uint32_t> previous{-2, 0};
-  for (std::size_t i = 0; i < classes.size(); i += classes.size() / 997) {
-    const detail::column_class c = classes.at(i);
-    EXPECT_EQ(std::popcount(c.north), 13);
-    EXPECT_EQ(detail::class_weight(27, c.middle, c.north), c.weight);
-    EXPECT_GT(std::pair(int{c.middle}, c.north), previous) << i;
-    previous = {c.middle, c.north};
-  }
-  EXPECT_EQ(classes.at(0), (detail::column_class{(1U << 14) - 2, 0, 4}));  // columns 1..13, middle queen in 0
-}
-
 // Fingerprints pinned, so that a change of plan is a decision: a journal,
 // shard or MPI rank of another plan is refused. The earlier plans hashed as
 // in the comments: slices always of the north group (where there are
@@ -220,171 +153,6 @@ TEST(QuadrantPlanTest, SlicesBySizeFromTwentyEight) {
   const plan below(n - 2, {.kind = engine::quadrant, .split_depth = 3});
   EXPECT_FALSE(detail::quadrant_slicing_of(*detail::plan_access::engine(below)).by_size());
 }
-
-std::uint64_t brute_force_disjoint_pairs(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
-  std::uint64_t pairs = 0;
-  for (const std::uint64_t x : a) {
-    for (const std::uint64_t y : b) pairs += (x & y) == 0 ? 1 : 0;
-  }
-  return pairs;
-}
-
-// Every compiled pair counter (each instruction set, AVX-512 with and
-// without VPOPCNTDQ) against brute force.
-class DisjointPairsTest : public ::testing::TestWithParam<detail::implementation> {
- protected:
-  void SetUp() override {
-    if (!GetParam().cpu_runs()) GTEST_SKIP() << "this CPU cannot run the " << GetParam().name << " kernels";
-  }
-  std::uint64_t count_pairs(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b,
-                            detail::pair_scratch& scratch) const {
-    return detail::quadrant_kernels_of(GetParam()).count_pairs(a, b, scratch);
-  }
-};
-
-TEST_P(DisjointPairsTest, MatchesBruteForceOnRandomBitsets) {
-  std::mt19937_64 random(2026);
-  detail::pair_scratch scratch, prepared;  // short lists each against each, or prepared as long ones
-  prepared.each_against_each_pairs = 0;
-  for (int trial = 0; trial < 400; ++trial) {
-    // Sparse to dense masks, sizes across word boundaries (63, 64, 65 ...).
-    const int density = 1 + trial % 6;
-    const auto mask = [&] {
-      std::uint64_t m = ~std::uint64_t{0};
-      for (int k = 0; k < density; ++k) m &= random();
-      return m & (trial % 3 == 0 ? std::uint64_t{0xFFFFF} : ~std::uint64_t{0});  // few bits, or all 64
-    };
-    std::vector<std::uint64_t> a(random() % 150), b(random() % 200);
-    for (auto& x : a) x = mask();
-    for (auto& y : b) y = mask();
-    if (trial % 5 == 0 && !a.empty()) a[a.size() / 2] = a.front();        // repeated masks
-    if (trial % 7 == 0) std::sort(a.begin(), a.end(), std::greater<>());  // order does not matter
-    ASSERT_EQ(count_pairs(a, b, scratch), brute_force_disjoint_pairs(a, b)) << "trial " << trial;
-    ASSERT_EQ(count_pairs(a, b, prepared), brute_force_disjoint_pairs(a, b)) << "trial " << trial;
-  }
-}
-
-TEST_P(DisjointPairsTest, MatchesBruteForceOnLargeGroupsSplitByTheirKeyBits) {
-  // Thousands of south masks: a few key bits split both lists (leaves
-  // padded to whole blocks), with empty masks, masks of every bit, and 10
-  // to 48 bits in play (6- and 7-bit digits).
-  std::mt19937_64 random(18);
-  detail::pair_scratch scratch;
-  for (int trial = 0; trial < 8; ++trial) {
-    const std::uint64_t fields[] = {0x3FFFF, 0x3FFFF0000FFFFULL, 0x3FF, 0xFFFFFFFFFFFFULL};
-    const std::uint64_t field = fields[trial % 4];
-    const auto mask = [&] { return random() & random() & field; };
-    std::vector<std::uint64_t> a(1500 + random() % 1500), b(1500 + random() % (trial < 4 ? 3000 : 40000));
-    for (auto& x : a) x = mask();
-    for (auto& y : b) y = mask() | (trial % 3 == 2 ? random() & field : 0);  // denser south masks
-    a.back() = 0;
-    b.front() = ~std::uint64_t{0};  // collides with every non-empty north mask
-    ASSERT_EQ(count_pairs(a, b, scratch), brute_force_disjoint_pairs(a, b)) << "trial " << trial;
-  }
-}
-
-TEST_P(DisjointPairsTest, CountsTheSameWhicheverListIsLarger) {
-  // The smaller list is walked and the larger blocked, whichever argument
-  // it is: both orders, with the larger list on either side, against brute force.
-  std::mt19937_64 random(2);
-  detail::pair_scratch scratch;
-  for (int trial = 0; trial < 4; ++trial) {
-    const auto mask = [&] { return random() & random() & 0xFFFFFFFFFFULL; };
-    std::vector<std::uint64_t> small(300 + random() % 300), large(5000 + random() % 3000);
-    for (auto& x : small) x = mask();
-    for (auto& y : large) y = mask();
-    const std::uint64_t expected = brute_force_disjoint_pairs(small, large);
-    ASSERT_GT(expected, 0u);
-    ASSERT_EQ(count_pairs(small, large, scratch), expected) << "trial " << trial;
-    ASSERT_EQ(count_pairs(large, small, scratch), expected) << "trial " << trial;
-    // The walked list's per-mask entries are sized by the smaller list.
-    EXPECT_EQ((scratch.entries.size() - detail::pair_scratch::entry_padding) % small.size(), 0u);
-    EXPECT_LT(scratch.entries.size(), large.size());
-  }
-}
-
-TEST_P(DisjointPairsTest, MatchesBruteForceWhereThePartitionTreeIsDeep) {
-  // Tens of thousands of masks on each side key a tree of 6 bits;
-  // bits set with unequal frequencies (as a half board's middle diagonals
-  // are) leave leaves at every depth, from whole buckets to open subtrees.
-  std::mt19937_64 random(22);
-  detail::pair_scratch scratch;
-  const auto mask = [&](int skew) {
-    std::uint64_t m = 0;
-    for (int bit = 0; bit < 40; ++bit) {
-      const std::uint64_t chance = 8 + (bit * skew) % 48;  // out of 64
-      if ((random() & 63U) < chance) m |= std::uint64_t{1} << bit;
-    }
-    return m;
-  };
-  std::vector<std::uint64_t> a(16000 + random() % 512), b(16000 + random() % 512);
-  for (auto& x : a) x = mask(7) & mask(13);
-  for (auto& y : b) y = mask(11) & mask(5);
-  ASSERT_EQ(count_pairs(a, b, scratch), brute_force_disjoint_pairs(a, b));
-}
-
-TEST_P(DisjointPairsTest, MatchesBruteForceAtTheDeepestTree) {
-  // The most key bits the tree takes (16) need 2^17 masks a side: drawn
-  // from pools of a thousand distinct masks each, so that the brute force
-  // counts pool pairs times their multiplicities. Lowering the masks per
-  // class lets the tree go that deep on lists a test can check.
-  std::mt19937_64 random(26);
-  const auto mask = [&](int skew) {
-    std::uint64_t m = 0;
-    for (int bit = 0; bit < 44; ++bit) {
-      if ((random() & 63U) < 16 + (bit * skew) % 32) m |= std::uint64_t{1} << bit;
-    }
-    return m;
-  };
-  std::vector<std::uint64_t> north_pool(1000), south_pool(1100);
-  for (auto& x : north_pool) x = mask(7) & mask(3);
-  for (auto& y : south_pool) y = mask(5) & mask(11);
-  std::vector<std::uint64_t> north_uses(north_pool.size()), south_uses(south_pool.size());
-  std::vector<std::uint64_t> a(140000), b(150000);
-  for (auto& x : a) {
-    const std::size_t k = random() % north_pool.size();
-    x = north_pool[k];
-    ++north_uses[k];
-  }
-  for (auto& y : b) {
-    const std::size_t k = random() % south_pool.size();
-    y = south_pool[k];
-    ++south_uses[k];
-  }
-  std::uint64_t expected = 0;
-  for (std::size_t i = 0; i < north_pool.size(); ++i) {
-    for (std::size_t j = 0; j < south_pool.size(); ++j) {
-      if ((north_pool[i] & south_pool[j]) == 0) expected += north_uses[i] * south_uses[j];
-    }
-  }
-  detail::pair_scratch scratch;
-  scratch.masks_per_key_class = 1;
-  ASSERT_EQ(count_pairs(a, b, scratch), expected);
-  EXPECT_EQ(scratch.north_offsets.size(), (std::size_t{1} << 16) + 1);  // the tree took all 16 key bits
-}
-
-TEST_P(DisjointPairsTest, EdgeCases) {
-  for (const bool prepare : {false, true}) {  // each against each, or prepared as long lists
-    detail::pair_scratch scratch;
-    if (prepare) scratch.each_against_each_pairs = 0;
-    const std::vector<std::uint64_t> none;
-    const std::vector<std::uint64_t> zero = {0};
-    std::vector<std::uint64_t> many(130, 0);
-    EXPECT_EQ(count_pairs(none, many, scratch), 0u);
-    EXPECT_EQ(count_pairs(zero, none, scratch), 0u);
-    EXPECT_EQ(count_pairs(zero, many, scratch), 130u);  // the empty mask fits everything
-    const std::vector<std::uint64_t> top = {std::uint64_t{1} << 63};
-    many[129] = std::uint64_t{1} << 63;
-    EXPECT_EQ(count_pairs(top, many, scratch), 129u) << prepare;
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(Variants, DisjointPairsTest, ::testing::ValuesIn(detail::implementations()),
-                         [](const auto& info) {
-                           std::string name(info.param.name);
-                           std::replace(name.begin(), name.end(), '+', '_');
-                           return name;
-                         });
 
 // Whole quadrant solves of every compiled variant agree with the portable
 // one, from the whole tables and from each subproblem's own quarters.
@@ -482,58 +250,6 @@ TEST(QuadrantKernelTest, SlicesBySizeAddUpToTheWholeClass) {
     }
 }
 
-// A quarter built for one column set holds exactly the table's placements on
-// it, row set by row set, in the same order.
-TEST(QuarterListTest, HoldsTheTablesPlacementsOnEachColumnSet) {
-  for (const int n : {7, 8, 11, 14}) {
-    const detail::half_board_tables tables(n);
-    const int h = n / 2;
-    detail::quarter_list list, compact;
-    std::size_t placements = 0;
-    for (const bool west : {true, false}) {
-      const detail::quarter_table& table = west ? tables.west() : tables.east();
-      const int width = west ? h : n - h;
-      for (std::uint32_t columns = 0; columns < (1U << width); ++columns) {
-        const detail::quarter_view built = list.build(n, west ? 0 : h, width, columns);
-        const detail::quarter_view small = compact.build(n, west ? 0 : h, width, columns, true);
-        const detail::quarter_view tabled = table.on(columns);
-        for (std::uint32_t rows = 0; rows < (1U << h); ++rows) {
-          const auto a = built.masks_on(rows), b = tabled.masks_on(rows), c = small.masks_on(rows);
-          ASSERT_TRUE(std::equal(c.begin(), c.end(), b.begin(), b.end())) << "compact, n = " << n;
-          const auto z = small.signatures_on(rows), y2 = tabled.signatures_on(rows);
-          ASSERT_TRUE(std::equal(z.begin(), z.end(), y2.begin(), y2.end())) << "compact, n = " << n;
-          ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end()))
-              << "n = " << n << ", west " << west << ", columns " << columns << ", rows " << rows;
-          const auto x = built.signatures_on(rows), y = tabled.signatures_on(rows);
-          ASSERT_TRUE(std::equal(x.begin(), x.end(), y.begin(), y.end()));
-          placements += a.size();
-        }
-      }
-    }
-    EXPECT_EQ(placements, tables.west().size() + tables.east().size()) << n;
-  }
-}
-
-// A build cancelled midway leaves no list behind: the same column set asked
-// again is built anew, and matches the table (a list kept half-made would
-// count a resumed subproblem wrong).
-TEST(QuarterListTest, CancelledBuildIsNotReused) {
-  const int n = 14, h = n / 2;
-  const detail::half_board_tables tables(n);
-  const std::uint32_t columns = 0b1011011;
-  for (const bool compact : {false, true}) {
-    detail::quarter_list list;
-    const std::atomic<bool> cancel{true};
-    EXPECT_THROW((void)list.build(n, 0, h, columns, compact, &cancel), subproblem_cancelled);
-    const detail::quarter_view built = list.build(n, 0, h, columns, compact);
-    const detail::quarter_view tabled = tables.west().on(columns);
-    for (std::uint32_t rows = 0; rows < (1U << h); ++rows) {
-      const auto a = built.masks_on(rows), b = tabled.masks_on(rows);
-      ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << "compact " << compact << ", rows " << rows;
-    }
-  }
-}
-
 // The quarter joins of every instruction set build the same groups, in the
 // same order, as the portable one.
 TEST(QuadrantKernelTest, EveryVariantJoinsTheSameHalves) {
@@ -555,71 +271,6 @@ TEST(QuadrantKernelTest, EveryVariantJoinsTheSameHalves) {
       }
     }
   }
-}
-
-TEST(QuadrantMemoryTest, EstimateGrowsAndCoversTheTables) {
-  constexpr std::uint64_t unbounded = UINT64_MAX;  // always the whole tables
-  for (int n = 6; n <= 24; ++n) {
-    EXPECT_GT(memory_estimate(n, engine::quadrant, 2, unbounded),
-              memory_estimate(n - 1, engine::quadrant, 2, unbounded))
-        << n;
-    EXPECT_TRUE(detail::quadrant_layout_for(n, 2, unbounded).tables);
-  }
-  EXPECT_EQ(memory_estimate(20, engine::symmetric), 0u);
-  // The real tables stay within the estimate.
-  for (const int n : {10, 13, 14}) {
-    const detail::half_board_tables tables(n);
-    EXPECT_LE(tables.bytes(), memory_estimate(n, engine::quadrant, 1)) << n;
-  }
-}
-
-// Under a bound the whole tables do not fit, the engine builds each
-// subproblem's quarters, then also slices its groups; the estimate follows
-// the bound, and the counts stay exact.
-TEST(QuadrantMemoryTest, SmallerBoundsChooseSmallerLayouts) {
-  constexpr std::uint64_t mib = 1024 * 1024;
-  const detail::quadrant_layout roomy = detail::quadrant_layout_for(20, 2, 64ULL << 30);
-  EXPECT_TRUE(roomy.tables);
-  const detail::quadrant_layout lists = detail::quadrant_layout_for(20, 2, 128 * mib);
-  EXPECT_FALSE(lists.tables);
-  EXPECT_LE(lists.bytes, 128 * mib);
-  EXPECT_LT(lists.bytes, roomy.bytes);
-  const detail::quadrant_layout squeezed = detail::quadrant_layout_for(18, 2, 16 * mib);
-  EXPECT_FALSE(squeezed.tables);
-  EXPECT_LE(squeezed.bytes, 16 * mib);
-  EXPECT_LE(memory_estimate(18, engine::quadrant, 2, 16 * mib), 16 * mib);
-  for (int n = 22; n <= 24; ++n) {  // boards whose tables alone pass the bound, sliced
-    const detail::quadrant_layout l = detail::quadrant_layout_for(n, 2, 1024 * mib);
-    EXPECT_FALSE(l.tables) << n;
-    EXPECT_LE(l.bytes, 1024 * mib) << n;
-  }
-  // A run given a bound its tables do not fit counts exactly, in slices.
-  const std::uint64_t tight = 10 * mib;
-  const detail::quadrant_layout small = detail::quadrant_layout_for(14, 2, tight);
-  ASSERT_FALSE(small.tables);
-  ASSERT_NE(small.max_group, 0U);
-  ASSERT_LE(small.bytes, tight);
-  count_options o;
-  o.kind = engine::quadrant;
-  o.threads = 2;
-  o.max_memory = tight;
-  EXPECT_EQ(count(14, o).total, *published_total(14));
-}
-
-TEST(QuadrantMemoryTest, RefusesUpFrontWhenOverTheBound) {
-  const plan p(14, {.kind = engine::quadrant});
-  execute_options options;
-  options.max_memory = 1024;
-  EXPECT_THROW(execute(p, options), memory_limit_error);
-  count_options count_opts{.kind = engine::quadrant};
-  count_opts.max_memory = min_max_memory;
-  try {
-    count(14, count_opts);
-    FAIL() << "no memory_limit_error";
-  } catch (const memory_limit_error& e) {
-    EXPECT_NE(std::string(e.what()).find("for n = 14"), std::string::npos) << e.what();
-  }
-  EXPECT_NO_THROW(check_memory(14, engine::symmetric, 1));  // backtracking needs nothing
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // full disk, a second run, a mismatched rank, a damaged file) and checks that
 // the tools either finish with the exact count or refuse with the documented
 // exit status, leaving every journal valid. Many reproduce a defect found by
-// trying the tools as users would.
+// trying the tools as users would. The signals' cases are in
+// signal_fault_test.cpp.
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -239,130 +240,6 @@ TEST_F(FaultTest, ShardsRefuseRatherThanChangePlan) {
   EXPECT_FALSE(fs::exists(path("j.ckpt")));
 }
 
-TEST_F(FaultTest, SignalsAreNeverSwallowed) {
-  // The run is frozen (SIGSTOP) at a moment in its first milliseconds, the
-  // SIGTERM queued, and the run resumed: whatever it was doing, it must
-  // answer 143, never finish as if nothing had come.
-  int tested = 0;
-  for (int attempt = 0; attempt < 10; ++attempt) {
-    child c({nq, "count", "12", "--checkpoint", path("s" + std::to_string(attempt) + ".ckpt")});
-    std::this_thread::sleep_for(std::chrono::microseconds(attempt * 700));
-    c.signal(SIGSTOP);
-    char state = c.state();
-    for (int k = 0; k < 1000 && state != 'T' && state != 'Z'; ++k) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      state = c.state();
-    }
-    if (state != 'T') continue;  // it had finished already: nothing to tell
-    ++tested;
-    c.signal(SIGTERM);
-    c.signal(SIGCONT);
-    const finished r = c.wait();
-    // Killed before its handler was installed, or told: 143 either way.
-    EXPECT_EQ(r.status, 143) << "attempt " << attempt << ": " << r.out << r.err;
-  }
-  EXPECT_GE(tested, 3) << "the runs finished before they could be stopped";
-}
-
-// Every signal that ends a run as users meet it (a closed terminal, Ctrl-\\,
-// a scheduler's warning before its time limit, a CPU limit) flushes the
-// journal however long its interval, names itself and exits 128 + signal;
-// the journal then resumes to the exact total.
-TEST_F(FaultTest, EveryStopSignalFlushesTheJournal) {
-  // Still running 1.5 s after it starts, under the sanitizers too (Q(16)
-  // takes about 1.1 s under ThreadSanitizer, Q(17) about 4).
-#ifdef NQUEENS_SANITIZED
-  const int n = 17;
-  const std::string total = "95815104";
-#else
-  const int n = long_n;
-  const std::string total = long_total;
-#endif
-  for (const int sig : {SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGXCPU}) {
-    const std::string name = sig == SIGHUP    ? "SIGHUP"
-                             : sig == SIGQUIT ? "SIGQUIT"
-                             : sig == SIGUSR1 ? "SIGUSR1"
-                             : sig == SIGUSR2 ? "SIGUSR2"
-                                              : "SIGXCPU";
-    SCOPED_TRACE(name);
-    const std::string j = path(name + ".ckpt");
-    child c({nq, "count", std::to_string(n), "--checkpoint", j, "--checkpoint-interval", "600"});
-    ASSERT_TRUE(wait_for_size(j, 63, c));
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-    c.signal(sig);
-    const finished r = c.wait();
-    EXPECT_EQ(r.status, 128 + sig) << r.err;
-    EXPECT_NE(r.err.find("interrupted by " + name + " after "), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("resume from " + j), std::string::npos) << r.err;
-    EXPECT_GT(fs::file_size(j), 64u) << "nothing was flushed";
-    if (sig == SIGXCPU) expect_resumes_to(j, n, total);
-  }
-}
-
-// CPU seconds a child has used (utime + stime from /proc): a measure of
-// how far it got that a loaded machine does not stretch.
-double cpu_seconds_of(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const std::size_t after_name = text.rfind(')');
-  if (after_name == std::string::npos) return 0;
-  std::istringstream fields(text.substr(after_name + 2));
-  std::string field;
-  unsigned long long ticks[2] = {0, 0};
-  for (int k = 3; k <= 15 && fields >> field; ++k) {  // fields 14 and 15: utime, stime
-    if (k >= 14) ticks[k - 14] = std::stoull(field);
-  }
-  return static_cast<double>(ticks[0] + ticks[1]) / static_cast<double>(::sysconf(_SC_CLK_TCK));
-}
-
-// A stop ends the subproblems under way too, within a second whatever they
-// cost: subproblems of up to 15 s (n = 19, split depth 1) and a 600 s flush
-// interval, then a SIGTERM. The finished ones are in the journal, the
-// cancelled ones are not (the report's count is the journal's).
-TEST_F(FaultTest, StopEndsTheRunningSubproblemsAndSavesTheFinishedOnes) {
-#ifdef NQUEENS_SANITIZED
-  GTEST_SKIP() << "minutes when sanitized";
-#endif
-  const std::string j = path("term.ckpt");
-  child c({nq, "count", "19", "--engine", "symmetric", "--split-depth", "1", "--threads", "2", "--checkpoint", j,
-           "--checkpoint-interval", "600"});
-  ASSERT_TRUE(wait_for_size(j, 63, c));
-  // Some subproblems finished, none flushed yet (the interval is 600 s), and
-  // both threads are inside subproblems of seconds.
-  while (c.running() && cpu_seconds_of(c.pid()) < 4) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_TRUE(c.running());
-  EXPECT_EQ(fs::file_size(j), 64u);
-  const double cpu_before = cpu_seconds_of(c.pid());
-  c.signal(SIGTERM);
-  const finished r = c.wait(60);
-  // CPU time, not wall time, so that a loaded machine does not stretch it:
-  // the two threads had seconds of their subproblems left.
-  EXPECT_LT(r.cpu_seconds - cpu_before, 2.0) << "the running subproblems were not stopped";
-  EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
-  EXPECT_NE(r.err.find("interrupted by SIGTERM after "), std::string::npos) << r.err;
-  const std::uintmax_t records = (fs::file_size(j) - 64) / 48;
-  EXPECT_GT(records, 0u) << "nothing was saved";
-  EXPECT_NE(r.err.find("after " + std::to_string(records) + " of 1660 subproblems"), std::string::npos)
-      << records << " records: " << r.err;
-}
-
-// SIGHUP ignored when the tool started (nohup) stays ignored: the count
-// goes on; SIGTERM still stops it.
-TEST_F(FaultTest, SignalIgnoredAtStartStaysIgnored) {
-  const std::string j = path("nohup.ckpt");
-  child c({"/bin/sh", "-c",
-           "trap '' HUP; exec '" + nq + "' count " + std::to_string(long_n) + " --checkpoint '" + j +
-               "' --checkpoint-interval 600"});
-  ASSERT_TRUE(wait_for_size(j, 63, c));
-  c.signal(SIGHUP);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  EXPECT_TRUE(c.running()) << "SIGHUP, ignored by the caller, stopped the count";
-  c.signal(SIGTERM);
-  const finished r = c.wait(60);
-  EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
-  EXPECT_NE(r.err.find("interrupted by SIGTERM after "), std::string::npos) << r.err;
-}
-
 // Runs argv as an unprivileged user when this is root (root ignores file
 // permissions), through util-linux's setpriv; empty when that cannot be done.
 std::vector<std::string> without_privileges(std::vector<std::string> argv) {
@@ -419,56 +296,6 @@ TEST_F(FaultTest, JournalThatCannotBeCreatedIsExitTwo) {
   EXPECT_EQ(missing.status, 2) << missing.err;
   EXPECT_NE(missing.err.find("cannot create checkpoint '" + path("no/such/dir/x.ckpt") + "'"), std::string::npos)
       << missing.err;
-}
-
-TEST_F(FaultTest, TableBuildStopsOnSignal) {
-  const std::string j = path("tables.ckpt");
-  // n = 22: the quarter tables take seconds to build, the plan well under one.
-  child c({nq, "count", "22", "--engine", "quadrant", "--checkpoint", j});
-  ASSERT_TRUE(wait_for_size(j, 63, c));  // the journal exists: planning is over
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  const double cpu_before = cpu_seconds_of(c.pid());
-  c.signal(SIGINT);
-  const finished r = c.wait();
-  EXPECT_EQ(r.status, 130) << r.err;
-  EXPECT_NE(r.err.find("interrupted by SIGINT"), std::string::npos) << r.err;
-  // CPU time from the signal on, which a loaded machine does not stretch:
-  // the build had many CPU-seconds left.
-  EXPECT_LT(r.cpu_seconds - cpu_before, 2.0) << "the table build did not stop";
-  EXPECT_EQ(fs::file_size(j), 64u);
-  EXPECT_EQ(bytes_of(j).substr(0, 8), "NQCKPT\r\n");
-}
-
-// A signal while a large plan is built (n = 25 with 12
-// slices: 2 * 10^8 subproblems, seconds of fingerprinting), or while the run
-// lists what it has to count, is answered within a second: exit 130, nothing
-// counted, no more memory taken, the journal absent or a bare header.
-TEST_F(FaultTest, SignalWhilePlanningOrListingIsAnsweredAtOnce) {
-  const std::string j = path("plan.ckpt");
-  const std::vector<std::string> argv = {nq,   "count",        "25", "--engine", "quadrant", "--split-depth",
-                                         "12", "--checkpoint", j};
-  const auto interrupt = [](child& c) {
-    const double cpu_before = cpu_seconds_of(c.pid());
-    c.signal(SIGINT);
-    const finished r = c.wait(120);
-    EXPECT_LT(r.cpu_seconds - cpu_before, 1.0);  // CPU time: a loaded machine does not stretch it
-    EXPECT_EQ(r.status, 130) << r.err;
-    EXPECT_NE(r.err.find("interrupted by SIGINT before counting began"), std::string::npos) << r.err;
-    return r;
-  };
-  {
-    child c(argv);
-    std::this_thread::sleep_for(std::chrono::milliseconds(700));  // planning: the fingerprint takes seconds
-    const finished r = interrupt(c);
-    EXPECT_LT(r.max_rss_kib, 256L * 1024) << "planning took memory it did not need";
-    EXPECT_FALSE(fs::exists(j));
-  }
-#ifndef NQUEENS_SANITIZED  // the same polls, minutes of planning when sanitized
-  child c(argv);
-  ASSERT_TRUE(wait_for_size(j, 63, c, 120));  // planned: the journal exists, the list is being built
-  interrupt(c);
-  EXPECT_EQ(fs::file_size(j), 64u);
-#endif
 }
 
 // kill -9 at 20 random moments (planning and table building included) on one

@@ -14,7 +14,7 @@
 #include "engines/quadrant/quadrant_memory.hpp"
 #include "engines/row_engine.hpp"
 #include "isa/implementation.hpp"
-#include "kernels/backtrack.hpp"
+#include "kernels/search.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/plan.hpp"

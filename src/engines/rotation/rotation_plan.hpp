@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/backtrack.hpp"
 #include "kernels/rotation.hpp"
+#include "kernels/search.hpp"
 #include "nqueens/subproblem_count.hpp"
 
 namespace nqueens::detail {

@@ -1,4 +1,4 @@
-#include "kernels/backtrack.hpp"
+#include "kernels/search.hpp"
 
 #include <array>
 

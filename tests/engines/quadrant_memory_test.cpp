@@ -1,0 +1,100 @@
+// The quadrant engine's memory: its estimate, the layouts it picks under a
+// bound, and the refusals.
+
+#include "engines/quadrant/quadrant_memory.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <functional>
+#include <ostream>
+#include <random>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "engines/quadrant/column_classes.hpp"
+#include "engines/quadrant/quadrant_engine.hpp"
+#include "engines/quadrant/quadrant_kernels.hpp"
+#include "isa/implementation.hpp"
+#include "nqueens/cancelled.hpp"
+#include "nqueens/count.hpp"
+#include "nqueens/execute.hpp"
+#include "nqueens/known_counts.hpp"
+#include "nqueens/memory.hpp"
+#include "nqueens/plan.hpp"
+#include "run/plan_access.hpp"
+#include "support/axes.hpp"
+
+namespace nqueens {
+namespace {
+
+TEST(QuadrantMemoryTest, EstimateGrowsAndCoversTheTables) {
+  constexpr std::uint64_t unbounded = UINT64_MAX;  // always the whole tables
+  for (int n = 6; n <= 24; ++n) {
+    EXPECT_GT(memory_estimate(n, engine::quadrant, 2, unbounded),
+              memory_estimate(n - 1, engine::quadrant, 2, unbounded))
+        << n;
+    EXPECT_TRUE(detail::quadrant_layout_for(n, 2, unbounded).tables);
+  }
+  EXPECT_EQ(memory_estimate(20, engine::symmetric), 0u);
+  // The real tables stay within the estimate.
+  for (const int n : {10, 13, 14}) {
+    const detail::half_board_tables tables(n);
+    EXPECT_LE(tables.bytes(), memory_estimate(n, engine::quadrant, 1)) << n;
+  }
+}
+
+// Under a bound the whole tables do not fit, the engine builds each
+// subproblem's quarters, then also slices its groups; the estimate follows
+// the bound, and the counts stay exact.
+TEST(QuadrantMemoryTest, SmallerBoundsChooseSmallerLayouts) {
+  constexpr std::uint64_t mib = 1024 * 1024;
+  const detail::quadrant_layout roomy = detail::quadrant_layout_for(20, 2, 64ULL << 30);
+  EXPECT_TRUE(roomy.tables);
+  const detail::quadrant_layout lists = detail::quadrant_layout_for(20, 2, 128 * mib);
+  EXPECT_FALSE(lists.tables);
+  EXPECT_LE(lists.bytes, 128 * mib);
+  EXPECT_LT(lists.bytes, roomy.bytes);
+  const detail::quadrant_layout squeezed = detail::quadrant_layout_for(18, 2, 16 * mib);
+  EXPECT_FALSE(squeezed.tables);
+  EXPECT_LE(squeezed.bytes, 16 * mib);
+  EXPECT_LE(memory_estimate(18, engine::quadrant, 2, 16 * mib), 16 * mib);
+  for (int n = 22; n <= 24; ++n) {  // boards whose tables alone pass the bound, sliced
+    const detail::quadrant_layout l = detail::quadrant_layout_for(n, 2, 1024 * mib);
+    EXPECT_FALSE(l.tables) << n;
+    EXPECT_LE(l.bytes, 1024 * mib) << n;
+  }
+  // A run given a bound its tables do not fit counts exactly, in slices.
+  const std::uint64_t tight = 10 * mib;
+  const detail::quadrant_layout small = detail::quadrant_layout_for(14, 2, tight);
+  ASSERT_FALSE(small.tables);
+  ASSERT_NE(small.max_group, 0U);
+  ASSERT_LE(small.bytes, tight);
+  count_options o;
+  o.kind = engine::quadrant;
+  o.threads = 2;
+  o.max_memory = tight;
+  EXPECT_EQ(count(14, o).total, *published_total(14));
+}
+
+TEST(QuadrantMemoryTest, RefusesUpFrontWhenOverTheBound) {
+  const plan p(14, {.kind = engine::quadrant});
+  execute_options options;
+  options.max_memory = 1024;
+  EXPECT_THROW(execute(p, options), memory_limit_error);
+  count_options count_opts{.kind = engine::quadrant};
+  count_opts.max_memory = min_max_memory;
+  try {
+    count(14, count_opts);
+    FAIL() << "no memory_limit_error";
+  } catch (const memory_limit_error& e) {
+    EXPECT_NE(std::string(e.what()).find("for n = 14"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(check_memory(14, engine::symmetric, 1));  // backtracking needs nothing
+}
+
+}  // namespace
+}  // namespace nqueens

@@ -1,0 +1,86 @@
+// The quarter tables and the quarter lists built per subproblem: the same
+// placements, and a cancelled build never reused.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <functional>
+#include <ostream>
+#include <random>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "engines/quadrant/column_classes.hpp"
+#include "engines/quadrant/quadrant_engine.hpp"
+#include "engines/quadrant/quadrant_kernels.hpp"
+#include "engines/quadrant/quadrant_memory.hpp"
+#include "isa/implementation.hpp"
+#include "nqueens/cancelled.hpp"
+#include "nqueens/count.hpp"
+#include "nqueens/execute.hpp"
+#include "nqueens/known_counts.hpp"
+#include "nqueens/memory.hpp"
+#include "nqueens/plan.hpp"
+#include "run/plan_access.hpp"
+#include "support/axes.hpp"
+
+namespace nqueens {
+namespace {
+
+// A quarter built for one column set holds exactly the table's placements on
+// it, row set by row set, in the same order.
+TEST(QuarterListTest, HoldsTheTablesPlacementsOnEachColumnSet) {
+  for (const int n : {7, 8, 11, 14}) {
+    const detail::half_board_tables tables(n);
+    const int h = n / 2;
+    detail::quarter_list list, compact;
+    std::size_t placements = 0;
+    for (const bool west : {true, false}) {
+      const detail::quarter_table& table = west ? tables.west() : tables.east();
+      const int width = west ? h : n - h;
+      for (std::uint32_t columns = 0; columns < (1U << width); ++columns) {
+        const detail::quarter_view built = list.build(n, west ? 0 : h, width, columns);
+        const detail::quarter_view small = compact.build(n, west ? 0 : h, width, columns, true);
+        const detail::quarter_view tabled = table.on(columns);
+        for (std::uint32_t rows = 0; rows < (1U << h); ++rows) {
+          const auto a = built.masks_on(rows), b = tabled.masks_on(rows), c = small.masks_on(rows);
+          ASSERT_TRUE(std::equal(c.begin(), c.end(), b.begin(), b.end())) << "compact, n = " << n;
+          const auto z = small.signatures_on(rows), y2 = tabled.signatures_on(rows);
+          ASSERT_TRUE(std::equal(z.begin(), z.end(), y2.begin(), y2.end())) << "compact, n = " << n;
+          ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end()))
+              << "n = " << n << ", west " << west << ", columns " << columns << ", rows " << rows;
+          const auto x = built.signatures_on(rows), y = tabled.signatures_on(rows);
+          ASSERT_TRUE(std::equal(x.begin(), x.end(), y.begin(), y.end()));
+          placements += a.size();
+        }
+      }
+    }
+    EXPECT_EQ(placements, tables.west().size() + tables.east().size()) << n;
+  }
+}
+
+// A build cancelled midway leaves no list behind: the same column set asked
+// again is built anew, and matches the table (a list kept half-made would
+// count a resumed subproblem wrong).
+TEST(QuarterListTest, CancelledBuildIsNotReused) {
+  const int n = 14, h = n / 2;
+  const detail::half_board_tables tables(n);
+  const std::uint32_t columns = 0b1011011;
+  for (const bool compact : {false, true}) {
+    detail::quarter_list list;
+    const std::atomic<bool> cancel{true};
+    EXPECT_THROW((void)list.build(n, 0, h, columns, compact, &cancel), subproblem_cancelled);
+    const detail::quarter_view built = list.build(n, 0, h, columns, compact);
+    const detail::quarter_view tabled = tables.west().on(columns);
+    for (std::uint32_t rows = 0; rows < (1U << h); ++rows) {
+      const auto a = built.masks_on(rows), b = tabled.masks_on(rows);
+      ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << "compact " << compact << ", rows " << rows;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace nqueens
