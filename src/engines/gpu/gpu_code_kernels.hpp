@@ -1,0 +1,167 @@
+#pragma once
+
+// The GPU kernels that code and sort the halves by key: layout, encode, scan
+// and scatter
+// (gpu_kernels.hpp says how the kernels fit together).
+
+#include <cstdint>
+
+#include "engines/gpu/gpu_kernel_support.hpp"
+
+namespace nqueens::detail::gpu {
+
+/// Key bits for groups of these sizes: while a key's south halves would
+/// still fill half a table block on average, at most max_key_bits and
+/// `used`. Each key bit spares the visits of the pairs that collide on it.
+NQUEENS_HD inline std::uint32_t key_bits_for(std::uint32_t south, std::uint32_t used) {
+  std::uint32_t bits = 0;
+  while (bits < max_key_bits && bits < used && (south >> (bits + 1)) >= south_per_block / 2) ++bits;
+  return bits;
+}
+
+/// The code: the diagonals both groups use, ranked by the chance a random
+/// pair collides on them (the product of their counts; ties to the lower
+/// bit), the first key_bits of them the key, the others in increasing order
+/// as digits. A thread per bit: each finds its rank, then its place.
+struct layout_kernel {
+  static constexpr int phases = 3;
+  struct shared {
+    std::uint64_t chance[64];
+    std::uint32_t rank[64];
+  };
+  NQUEENS_HD static std::uint32_t items(const gpu_job&) { return 1; }
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared& sh) {
+    job_state& s = *job.state;
+    const std::uint64_t used = s.bits_in[0] & s.bits_in[1];
+    const auto used_count = static_cast<std::uint32_t>(popcount64(used));
+    const std::uint32_t key_bits = key_bits_for(s.group_size[1], used_count);
+    const bool mine = thread < 64 && (used >> thread & 1U) != 0;
+    if (phase == 0) {
+      if (thread < 64) sh.chance[thread] = mine ? std::uint64_t{s.bit_count[0][thread]} * s.bit_count[1][thread] : 0;
+    } else if (phase == 1) {
+      if (!mine) return;
+      std::uint32_t rank = 0;
+      for (std::uint32_t b = 0; b < 64; ++b) {
+        const bool before = sh.chance[b] > sh.chance[thread] || (sh.chance[b] == sh.chance[thread] && b < thread);
+        rank += (used >> b & 1U) != 0 && before ? 1U : 0U;
+      }
+      sh.rank[thread] = rank;
+    } else {
+      // The histogram's cursors, for the keys this layout has only.
+      for (std::uint32_t k = thread; k < (1U << key_bits); k += block_threads) s.cursor[0][k] = s.cursor[1][k] = 0;
+      if (thread == 0) {
+        s.layout.used = used_count;
+        s.layout.key_bits = key_bits;
+        s.layout.digits = (used_count - key_bits + digit_bits - 1) / digit_bits;
+        if (s.layout.digits > max_digits) raise_fault(s, job_fault::too_many_digits);
+      }
+      if (!mine) return;
+      std::uint32_t place = sh.rank[thread];
+      if (place >= key_bits) {  // a digit bit: after the key, in bit order
+        place = key_bits;
+        for (std::uint32_t b = 0; b < thread; ++b) place += (used >> b & 1U) != 0 && sh.rank[b] >= key_bits ? 1U : 0U;
+      }
+      s.layout.position[place] = static_cast<std::uint8_t>(thread);
+    }
+  }
+};
+
+NQUEENS_HD inline std::uint64_t encode(const code_layout& layout, std::uint64_t mask) {
+  std::uint64_t code = 0;
+  for (std::uint32_t j = 0; j < layout.used; ++j) code |= ((mask >> layout.position[j]) & 1U) << j;
+  return code;
+}
+
+NQUEENS_HD inline std::uint32_t key_of(const code_layout& layout, std::uint64_t code) {
+  return static_cast<std::uint32_t>(code) & low_bits(static_cast<int>(layout.key_bits));
+}
+
+NQUEENS_HD inline std::uint32_t digit_of(const code_layout& layout, std::uint64_t code, std::uint32_t digit) {
+  return static_cast<std::uint32_t>(code >> (layout.key_bits + digit * digit_bits)) & (digit_values - 1);
+}
+
+// A kernel with one thread per half of both groups: Each::half(job, group,
+// index) for each.
+template <class Each>
+struct each_half_kernel {
+  static constexpr int phases = 1;
+  using shared = no_shared;
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return items_for(halves_total(job)); }
+  NQUEENS_HD static void run(int, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared&) {
+    std::uint32_t index = item * block_threads + thread;
+    if (index >= halves_total(job)) return;
+    const int group = group_of(job, index);
+    Each::half(job, group, index);
+  }
+};
+
+// Each half as its code, in place; its key counted.
+struct encode_half {
+  NQUEENS_HD static void half(const gpu_job& job, int group, std::uint32_t index) {
+    const code_layout& layout = job.state->layout;
+    const std::uint64_t code = encode(layout, job.halves[group][index]);
+    job.halves[group][index] = code;
+    atomic_add(&job.state->cursor[group][key_of(layout, code)], 1U);
+  }
+};
+using encode_kernel = each_half_kernel<encode_half>;
+
+struct scan_kernel {
+  static constexpr int phases = 3;
+  struct shared {
+    std::uint32_t partial[3][block_threads];  // north halves, south halves, south blocks
+  };
+  NQUEENS_HD static std::uint32_t items(const gpu_job&) { return 1; }
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared& sh) {
+    job_state& s = *job.state;
+    const std::uint32_t keys = 1U << s.layout.key_bits;
+    const std::uint32_t chunk = (keys + block_threads - 1) / block_threads;
+    const std::uint32_t first = thread * chunk, last = first + chunk < keys ? first + chunk : keys;
+    if (phase == 0) {
+      std::uint32_t sums[3] = {0, 0, 0};
+      for (std::uint32_t k = first; k < last; ++k) {
+        sums[0] += s.cursor[0][k];
+        sums[1] += s.cursor[1][k];
+        sums[2] += (s.cursor[1][k] + south_per_block - 1) / south_per_block;
+      }
+      for (int r = 0; r < 3; ++r) sh.partial[r][thread] = sums[r];
+    } else if (phase == 1) {
+      if (thread >= 3) return;
+      std::uint32_t running = 0;
+      for (std::uint32_t t = 0; t < block_threads; ++t) {
+        const std::uint32_t here = sh.partial[thread][t];
+        sh.partial[thread][t] = running;
+        running += here;
+      }
+      if (thread < 2) {
+        s.bucket_start[thread][keys] = running;
+        if (running != s.group_size[thread]) raise_fault(s, job_fault::histogram_lost);
+      } else {
+        s.block_start[keys] = running;
+      }
+    } else {
+      std::uint32_t at[3] = {sh.partial[0][thread], sh.partial[1][thread], sh.partial[2][thread]};
+      for (std::uint32_t k = first; k < last; ++k) {
+        const std::uint32_t north = s.cursor[0][k], south = s.cursor[1][k];
+        s.bucket_start[0][k] = s.cursor[0][k] = at[0];
+        s.bucket_start[1][k] = s.cursor[1][k] = at[1];
+        s.block_start[k] = at[2];
+        at[0] += north;
+        at[1] += south;
+        at[2] += (south + south_per_block - 1) / south_per_block;
+      }
+    }
+  }
+};
+
+// Each code to its place among its key's (the scan left each key's cursor at its start).
+struct scatter_half {
+  NQUEENS_HD static void half(const gpu_job& job, int group, std::uint32_t index) {
+    const std::uint64_t code = job.halves[group][index];
+    const std::uint32_t at = atomic_add(&job.state->cursor[group][key_of(job.state->layout, code)], 1U);
+    job.codes[group][at] = code;
+  }
+};
+using scatter_kernel = each_half_kernel<scatter_half>;
+
+}  // namespace nqueens::detail::gpu

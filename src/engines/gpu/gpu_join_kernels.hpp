@@ -1,0 +1,241 @@
+#pragma once
+
+// The GPU kernels that build the groups: clear, size, join, once and stats
+// (gpu_kernels.hpp says how the kernels fit together).
+
+#include <cstdint>
+
+#include "engines/gpu/gpu_kernel_support.hpp"
+
+namespace nqueens::detail::gpu {
+
+struct clear_kernel {
+  static constexpr int phases = 1;
+  using shared = no_shared;
+  NQUEENS_HD static std::uint32_t items(const gpu_job&) { return 1; }
+  NQUEENS_HD static void run(int, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared&) {
+    job_state& s = *job.state;
+    for (std::uint32_t i = thread; i < 64; i += block_threads) s.bit_count[0][i] = s.bit_count[1][i] = 0;
+    if (thread == 0) {
+      s.group_size[0] = s.group_size[1] = 0;
+      s.bits_in[0] = s.bits_in[1] = 0;
+      s.layout = code_layout{};
+      s.once_size[0] = s.once_size[1] = 0;
+      s.pairs = 0;
+      s.once = 0;
+      s.fault = 0;
+      *job.result = job_result{};
+    }
+  }
+};
+
+/// Where one block's joins read: its group, its west row set (as the
+/// filter reads it) and its quarters' placements, empty where the job's
+/// slice or the row window skips the row set.
+struct quarter_ranges {
+  std::uint32_t group, rows, west_begin, west_end, east_begin, east_end;
+};
+
+/// Item `item` of a join (one per row set of either group) as quarter_ranges.
+NQUEENS_HD inline void find_quarters(const gpu_job& job, std::uint32_t item, quarter_ranges& q) {
+  const int group = item < job.row_sets[0] ? 0 : 1;
+  const std::uint32_t rank = group == 0 ? item : item - job.row_sets[0];
+  const auto rows = static_cast<std::uint32_t>(unrank_subset(rank, job.h, job.west_queens[group]));
+  q.group = static_cast<std::uint32_t>(group);
+  // The filter reads the row window's sets ranked, the tables by rows.
+  q.rows = job.rule.kind == transposition_rule::row_window ? rank_rows(rows, job.h) : rows;
+  q.west_begin = q.west_end = q.east_begin = q.east_end = 0;
+  if (rank % job.slices[group] != job.slice[group] || !in_window(job.rule, q.rows)) return;
+  const std::uint32_t all_rows = low_bits(job.h);
+  const std::uint64_t west_key = (std::uint64_t{job.columns[group] & all_rows} << job.h) | rows;
+  const std::uint64_t east_key = (std::uint64_t{job.columns[group] >> job.h} << job.h) | (all_rows & ~rows);
+  q.west_begin = job.west.offsets[west_key];
+  q.west_end = job.west.offsets[west_key + 1];
+  q.east_begin = job.east.offsets[east_key];
+  q.east_end = job.east.offsets[east_key + 1];
+}
+
+/// The west-east products of a block's quarter_ranges that one thread
+/// takes, (w, e) in row-major order, every block_threads-th from `thread`:
+/// carried from one to the next rather than divided each time.
+class product_walk {
+ public:
+  NQUEENS_HD product_walk(const quarter_ranges& q, std::uint32_t thread)
+      : east_begin_(q.east_begin),
+        east_end_(q.east_end),
+        products_(std::uint64_t{q.west_end - q.west_begin} * (q.east_end - q.east_begin)),
+        at_(thread) {
+    const std::uint32_t east_count = q.east_end - q.east_begin;
+    if (products_ == 0) return;
+    w_ = q.west_begin + thread / east_count;
+    e_ = q.east_begin + thread % east_count;
+    w_step_ = block_threads / east_count;
+    e_step_ = block_threads % east_count;
+  }
+  /// The next product, or false when none is left.
+  NQUEENS_HD bool next(std::uint32_t& west, std::uint32_t& east) {
+    if (at_ >= products_) return false;
+    west = w_;
+    east = e_;
+    at_ += block_threads;
+    w_ += w_step_;
+    e_ += e_step_;
+    if (e_ >= east_end_) {
+      e_ -= east_end_ - east_begin_;
+      ++w_;
+    }
+    return true;
+  }
+
+ private:
+  std::uint32_t east_begin_, east_end_;
+  std::uint64_t products_, at_;
+  std::uint32_t w_ = 0, e_ = 0, w_step_ = 0, e_step_ = 0;
+};
+
+/// The halves a job's joins can make: every west-east pair of a block's row
+/// set whose signatures fit (before orientation and the filter drop some),
+/// a block per row set. The host sizes the job's buffers from it.
+struct size_kernel {
+  static constexpr int phases = 3;
+  struct shared {
+    quarter_ranges q;
+    std::uint64_t partial[block_threads];
+  };
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return job.row_sets[0] + job.row_sets[1]; }
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
+    if (phase == 0) {
+      if (thread == 0) find_quarters(job, item, sh.q);
+    } else if (phase == 1) {
+      std::uint64_t fitting = 0;
+      product_walk walk(sh.q, thread);
+      for (std::uint32_t w = 0, e = 0; walk.next(w, e);) {
+        fitting += (job.west.signatures[w] & job.east.signatures[e]) == 0 ? 1U : 0U;
+      }
+      sh.partial[thread] = fitting;
+    } else if (thread == 0) {
+      std::uint64_t sum = 0;
+      for (std::uint32_t t = 0; t < block_threads; ++t) sum += sh.partial[t];
+      if (sum != 0) atomic_add(&job.result->joined[sh.q.group], sum);
+      // Every block writes the same mark: whichever came last, it says the
+      // round's size kernel reached this job.
+      job.result->mark = sized_mark ^ job.sequence;
+    }
+  }
+};
+
+struct join_kernel {
+  static constexpr int phases = 2;
+  /// Halves a thread keeps before it reserves their places, with one
+  /// atomic add for all of them rather than one each (one address takes
+  /// every reservation of a group).
+  static constexpr std::uint32_t batch = 8;
+  struct shared {
+    quarter_ranges q;                          // found once (thread 0)
+    std::uint64_t kept[batch][block_threads];  // each thread's own column of kept halves
+  };
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return job.row_sets[0] + job.row_sets[1]; }
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
+    if (phase == 0) {
+      if (thread == 0) find_quarters(job, item, sh.q);
+      return;
+    }
+    const int group = static_cast<int>(sh.q.group);
+    const std::uint32_t rows = sh.q.rows;
+    job_state& s = *job.state;
+    std::uint32_t kept = 0;
+    product_walk walk(sh.q, thread);
+    for (std::uint32_t w = 0, e = 0; walk.next(w, e);) {
+      if ((job.west.signatures[w] & job.east.signatures[e]) != 0) continue;
+      std::uint64_t mask = job.west.masks[w] | job.east.masks[e];
+      if (!orient(job, group, mask) || !classify(job, group, rows, mask)) continue;
+      sh.kept[kept++][thread] = mask;
+      if (kept == batch) kept = store(job, group, thread, kept, sh);
+      if ((mask & category_bits) != 0) {  // few: the tie row sets
+        const std::uint32_t listed = atomic_add(&s.once_size[group], 1U);
+        if (listed < job.capacity[group]) job.once_list[group][listed] = mask;
+      }
+    }
+    store(job, group, thread, kept, sh);
+  }
+
+  // Writes the thread's `count` kept halves to their group, and returns 0.
+  NQUEENS_HD static std::uint32_t store(const gpu_job& job, int group, std::uint32_t thread, std::uint32_t count,
+                                        const shared& sh) {
+    if (count == 0) return 0;
+    const std::uint32_t at = atomic_add(&job.state->group_size[group], count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      if (at + i < job.capacity[group]) {
+        job.halves[group][at + i] = sh.kept[i][thread];
+      } else {
+        raise_fault(*job.state, job_fault::group_past_bound);  // a bug, never a wrong count
+      }
+    }
+    return 0;
+  }
+};
+
+struct once_kernel {
+  static constexpr int phases = 2;
+  struct shared {
+    std::uint64_t partial[block_threads];
+  };
+  // A list past its bound is the finish kernel's fault; never read past it.
+  NQUEENS_HD static std::uint32_t listed(const gpu_job& job, int group) {
+    const std::uint32_t size = job.state->once_size[group];
+    return size < job.capacity[group] ? size : job.capacity[group];
+  }
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return items_for(listed(job, 0)); }
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
+    if (phase == 0) {
+      std::uint64_t once = 0;
+      const std::uint32_t i = item * block_threads + thread;
+      if (i < listed(job, 0)) {
+        const std::uint64_t north = job.once_list[0][i];
+        for (std::uint32_t j = 0; j < listed(job, 1); ++j) {
+          const std::uint64_t south = job.once_list[1][j];
+          if ((north & south & diagonal_bits) == 0) {
+            once += static_cast<std::uint64_t>(popcount64(north & south & category_bits));
+          }
+        }
+      }
+      sh.partial[thread] = once;
+    } else if (thread == 0) {
+      std::uint64_t sum = 0;
+      for (std::uint32_t t = 0; t < block_threads; ++t) sum += sh.partial[t];
+      atomic_add(&job.state->once, sum);
+    }
+  }
+};
+
+struct stats_kernel {
+  static constexpr int phases = 3;
+  struct shared {
+    std::uint32_t count[2][64];
+    std::uint64_t bits[2];
+  };
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return items_for(halves_total(job)); }
+  NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
+    job_state& s = *job.state;
+    if (phase == 0) {
+      if (thread < 128) sh.count[thread / 64][thread % 64] = 0;
+      if (thread < 2) sh.bits[thread] = 0;
+    } else if (phase == 1) {
+      std::uint32_t index = item * block_threads + thread;
+      if (index >= halves_total(job)) return;
+      const int group = group_of(job, index);
+      const std::uint64_t mask = job.halves[group][index] & ~category_bits;  // not part of the count
+      for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1) {
+        atomic_add(&sh.count[group][popcount64((rest & (~rest + 1)) - 1)], 1U);
+      }
+      atomic_or(&sh.bits[group], mask);
+    } else {
+      if (thread < 128 && sh.count[thread / 64][thread % 64] != 0) {
+        atomic_add(&s.bit_count[thread / 64][thread % 64], sh.count[thread / 64][thread % 64]);
+      }
+      if (thread < 2) atomic_or(&s.bits_in[thread], sh.bits[thread]);
+    }
+  }
+};
+
+}  // namespace nqueens::detail::gpu
