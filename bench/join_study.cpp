@@ -24,6 +24,7 @@
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_memory.hpp"
+#include "engines/quadrant/quadrant_solve.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
@@ -50,8 +51,8 @@ groups groups_of(int n, const quadrant_task& s, const quadrant_kernels& k, quadr
   const auto nq = source.quarters(s.north, scratch.west, scratch.east);
   const auto sq = source.quarters(south_columns, scratch.south_west, scratch.south_east);
   groups g;
-  std::size_t nc = k.north_halves(nq[0], nq[1], h, std::popcount(s.north & low_bits(h)), g.north);
-  std::size_t sc = k.north_halves(sq[0], sq[1], h, std::popcount(south_columns & low_bits(h)), g.south);
+  std::size_t nc = north_halves(k, nq[0], nq[1], h, std::popcount(s.north & low_bits(h)), g.north);
+  std::size_t sc = north_halves(k, sq[0], sq[1], h, std::popcount(south_columns & low_bits(h)), g.south);
   g.north.resize(nc);
   g.south.resize(sc);
   const std::uint64_t queen = middle >= 0 ? north_mask(1U << middle, 1U << middle) : 0;

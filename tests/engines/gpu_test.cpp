@@ -28,6 +28,7 @@
 #include "engines/gpu/gpu_rounds.hpp"
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
+#include "engines/quadrant/quadrant_solve.hpp"
 #include "engines/quadrant/transposition.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/cancelled.hpp"
@@ -87,8 +88,8 @@ std::uint64_t reference_count(const detail::half_board_tables& tables, const col
   const auto halves = [&](std::uint32_t columns) {
     std::vector<std::uint64_t> out;
     const std::size_t count =
-        kernels.north_halves(tables.west().on(columns & detail::low_bits(h)), tables.east().on(columns >> h), h,
-                             std::popcount(columns & detail::low_bits(h)), out);
+        detail::north_halves(kernels, tables.west().on(columns & detail::low_bits(h)), tables.east().on(columns >> h),
+                             h, std::popcount(columns & detail::low_bits(h)), out);
     out.resize(count);
     return out;
   };
@@ -450,9 +451,9 @@ TEST(GpuKernelsTest, AGroupPastItsBoundIsAnError) {
   gpu_job job = job_for({c.north, -1, c.weight, 0}, 1, tables, *backend);
   job.rule = {};  // every half kept: the group's size is the join's
   std::vector<std::uint64_t> halves;
-  const std::size_t joined = detail::quadrant_kernels_for(isa::portable)
-                                 .north_halves(tables.west().on(c.north & 63), tables.east().on(c.north >> 6), 6,
-                                               std::popcount(c.north & 63U), halves);
+  const std::size_t joined =
+      detail::north_halves(detail::quadrant_kernels_for(isa::portable), tables.west().on(c.north & 63),
+                           tables.east().on(c.north >> 6), 6, std::popcount(c.north & 63U), halves);
   ASSERT_GT(joined, 0U);
   job.state = stream->state(0);
   job.result = stream->result(0);

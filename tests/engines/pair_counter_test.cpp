@@ -17,6 +17,7 @@
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_memory.hpp"
+#include "engines/quadrant/quarter_tables.hpp"
 #include "isa/implementation.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"

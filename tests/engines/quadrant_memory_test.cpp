@@ -18,6 +18,7 @@
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
+#include "engines/quadrant/quarter_tables.hpp"
 #include "isa/implementation.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"

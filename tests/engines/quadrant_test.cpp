@@ -18,6 +18,7 @@
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_memory.hpp"
+#include "engines/quadrant/quadrant_solve.hpp"
 #include "isa/implementation.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"
@@ -168,10 +169,11 @@ TEST(QuadrantKernelTest, EveryVariantSolvesLikeThePortableOne) {
         if (!v.cpu_runs()) continue;
         std::uint64_t total = 0;
         for (const detail::quadrant_task& t : tasks) {
-          const std::uint64_t got = detail::quadrant_kernels_of(v).solve(
-              source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
-          ASSERT_EQ(got, detail::quadrant_kernels_of(detail::implementations()[0])
-                             .solve(source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch))
+          const std::uint64_t got =
+              detail::solve_task(detail::quadrant_kernels_of(v), source, t,
+                                 detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
+          ASSERT_EQ(got, detail::solve_task(detail::quadrant_kernels_of(detail::implementations()[0]), source, t,
+                                            detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch))
               << v.name << ", n = " << n << ", north " << t.north << ", tables " << source.has_tables();
           total += got;
         }
@@ -195,8 +197,9 @@ TEST(QuadrantKernelTest, SlicedGroupsCountLikeWholeOnes) {
       std::uint64_t total = 0;
       for (const detail::quadrant_task& t : tasks) {
         const std::uint64_t got =
-            k.solve(sliced, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
-        ASSERT_EQ(got, k.solve(whole, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch))
+            detail::solve_task(k, sliced, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
+        ASSERT_EQ(
+            got, detail::solve_task(k, whole, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch))
             << "n = " << n << ", north " << t.north << ", max group " << max_group;
         total += got;
       }
@@ -227,16 +230,18 @@ TEST(QuadrantKernelTest, SlicesBySizeAddUpToTheWholeClass) {
       std::set<int> slots_counting;  // how many slots of a class count, under `some`
       std::uint64_t total = 0;
       for (const detail::quadrant_task& t : tasks) {
-        const std::uint64_t class_count = k.solve(whole, t, detail::class_slicing{1}, scratch);
+        const std::uint64_t class_count = detail::solve_task(k, whole, t, detail::class_slicing{1}, scratch);
         std::uint64_t sum = 0;
         int counting = 0;
         for (std::uint8_t slot = 0; slot < slots; ++slot) {
           detail::quadrant_task s = t;
           s.slice = slot;
-          const std::uint64_t got = k.solve(whole, s, some, scratch);
-          ASSERT_EQ(got, k.solve(pieces, s, some, pieces_scratch)) << "n = " << n << ", north " << t.north;
-          ASSERT_EQ(k.solve(whole, s, none, scratch), slot == 0 ? class_count : 0) << "n = " << n;
-          ASSERT_EQ(k.solve(whole, s, all, scratch), k.solve(whole, s, every, scratch)) << "n = " << n;
+          const std::uint64_t got = detail::solve_task(k, whole, s, some, scratch);
+          ASSERT_EQ(got, detail::solve_task(k, pieces, s, some, pieces_scratch))
+              << "n = " << n << ", north " << t.north;
+          ASSERT_EQ(detail::solve_task(k, whole, s, none, scratch), slot == 0 ? class_count : 0) << "n = " << n;
+          ASSERT_EQ(detail::solve_task(k, whole, s, all, scratch), detail::solve_task(k, whole, s, every, scratch))
+              << "n = " << n;
           sum += got;
           counting = got != 0 ? slot + 1 : counting;
         }
@@ -262,10 +267,11 @@ TEST(QuadrantKernelTest, EveryVariantJoinsTheSameHalves) {
       const detail::quarter_view west = tables.west().on(t.north & ((1U << h) - 1)),
                                  east = tables.east().on(t.north >> h);
       const int k = std::popcount(t.north & ((1U << h) - 1));
-      const std::size_t count = detail::quadrant_kernels_for(isa::portable).north_halves(west, east, h, k, expected);
+      const std::size_t count =
+          detail::north_halves(detail::quadrant_kernels_for(isa::portable), west, east, h, k, expected);
       for (const detail::implementation& v : detail::implementations()) {
         if (!v.cpu_runs()) continue;
-        ASSERT_EQ(detail::quadrant_kernels_of(v).north_halves(west, east, h, k, got), count);
+        ASSERT_EQ(detail::north_halves(detail::quadrant_kernels_of(v), west, east, h, k, got), count);
         ASSERT_TRUE(std::equal(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(count), expected.begin()))
             << v.name << ", n = " << n << ", north " << t.north;
       }

@@ -1,6 +1,8 @@
 // The quarter tables and the quarter lists built per subproblem: the same
 // placements, and a cancelled build never reused.
 
+#include "engines/quadrant/quarter_tables.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -19,6 +19,7 @@
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_memory.hpp"
+#include "engines/quadrant/quadrant_solve.hpp"
 #include "isa/implementation.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"
@@ -235,8 +236,9 @@ TEST(TranspositionTest, EverySubproblemCountsItsClassShare) {
           std::map<north_class, std::uint64_t> weights;
           for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
             const detail::quadrant_task t = detail::quadrant_task_of(engine_plan, i);
-            got[{t.north, t.middle}] += detail::quadrant_kernels_of(v).solve(
-                source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
+            got[{t.north, t.middle}] +=
+                detail::solve_task(detail::quadrant_kernels_of(v), source, t,
+                                   detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
             weights[{t.north, t.middle}] = t.weight;
           }
           for (const auto& [c, count] : got) {
@@ -265,10 +267,10 @@ TEST(TranspositionTest, EachSliceCountsTheSameWholeOrInPieces) {
       const detail::quarter_source whole(n, &tables), pieces(n, nullptr, 7);
       for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
         const detail::quadrant_task t = detail::quadrant_task_of(engine_plan, i);
-        EXPECT_EQ(detail::quadrant_kernels_of(v).solve(
-                      whole, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), whole_scratch),
-                  detail::quadrant_kernels_of(v).solve(
-                      pieces, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), pieces_scratch))
+        EXPECT_EQ(detail::solve_task(detail::quadrant_kernels_of(v), whole, t,
+                                     detail::quadrant_slicing_of(*detail::plan_access::engine(p)), whole_scratch),
+                  detail::solve_task(detail::quadrant_kernels_of(v), pieces, t,
+                                     detail::quadrant_slicing_of(*detail::plan_access::engine(p)), pieces_scratch))
             << "n = " << n << ", subproblem " << i << ", " << v.name;
       }
       break;  // one kernel: the slicing is the same code for each

@@ -12,6 +12,7 @@
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_memory.hpp"
+#include "engines/quadrant/quadrant_solve.hpp"
 #include "engines/row_engine.hpp"
 #include "isa/implementation.hpp"
 #include "kernels/search.hpp"
@@ -101,12 +102,12 @@ TEST(NoAllocationTest, TransposedBoardsSolveWithoutAllocatingInBothTieModes) {
             tasks.push_back(detail::quadrant_task_of(*detail::plan_access::engine(p), i));
           }
           for (const detail::quadrant_task& t : tasks)
-            detail::quadrant_kernels_of(v).solve(source, t,
-                                                 detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
+            detail::solve_task(detail::quadrant_kernels_of(v), source, t,
+                               detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
           const long before = allocations.load();
           for (const detail::quadrant_task& t : tasks)
-            detail::quadrant_kernels_of(v).solve(source, t,
-                                                 detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
+            detail::solve_task(detail::quadrant_kernels_of(v), source, t,
+                               detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
           EXPECT_EQ(allocations.load() - before, 0) << "n " << n << ", " << v.name << ", tables " << source.has_tables()
                                                     << ", ties " << static_cast<int>(ties);
         }

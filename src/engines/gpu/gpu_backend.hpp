@@ -13,7 +13,7 @@
 #include <string>
 
 #include "engines/gpu/gpu_job.hpp"
-#include "engines/quadrant/quadrant_kernels.hpp"
+#include "engines/quadrant/quadrant_task.hpp"
 #include "engines/quadrant/quarter_tables.hpp"
 #include "nqueens/subproblem_count.hpp"
 

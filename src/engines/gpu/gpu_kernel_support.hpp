@@ -43,7 +43,7 @@ NQUEENS_HD inline bool in_window(const transposition_rule& r, std::uint32_t rows
 /// The transposition filter on one oriented half of `group` with west row
 /// set `rows`: false when it never counts; else its tie tags and once
 /// categories are ORed into `mask` (the quadrant engine's tag_runs and
-/// partition_by_column_h, transposition.inc, half by half).
+/// partition_by_column_h, transposed_pairs.cpp, half by half).
 NQUEENS_HD inline bool classify(const gpu_job& job, int group, std::uint32_t rows, std::uint64_t& mask) {
   const transposition_rule& r = job.rule;
   std::uint64_t tags = 0, categories = 0;

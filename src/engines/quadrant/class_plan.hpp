@@ -15,7 +15,7 @@
 #include "engines/engine.hpp"
 #include "engines/quadrant/class_slicing.hpp"
 #include "engines/quadrant/column_classes.hpp"
-#include "engines/quadrant/quadrant_kernels.hpp"
+#include "engines/quadrant/quadrant_task.hpp"
 
 namespace nqueens::detail {
 

@@ -27,7 +27,9 @@
 #include "engines/fingerprint.hpp"
 #include "engines/quadrant/class_plan.hpp"
 #include "engines/quadrant/column_classes.hpp"
+#include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_memory.hpp"
+#include "engines/quadrant/quadrant_solve.hpp"
 #include "engines/quadrant/transposition.hpp"
 #include "isa/implementation.hpp"
 #include "kernels/bits.hpp"
@@ -83,7 +85,7 @@ class quadrant_context final : public engine_context {
     const quadrant_task task = tasks_.empty() ? plan_.task(index) : tasks_[index];
     quadrant_scratch& scratch = scratch_.local();
     scratch.pairs.cancel = cancel;
-    return {kernels_.solve(source_, task, plan_.slicing(), scratch), 0};
+    return {solve_task(kernels_, source_, task, plan_.slicing(), scratch), 0};
   }
 
  private:

@@ -6,7 +6,8 @@
 
 #include <cstddef>
 
-#include "engines/quadrant/quadrant_kernels.hpp"
+#include "engines/quadrant/class_slicing.hpp"
+#include "engines/quadrant/quadrant_task.hpp"
 
 namespace nqueens::detail {
 

@@ -98,7 +98,7 @@ constexpr transposition_key transposition_key_of(std::uint32_t set, int n, int m
   return std::min(image, flipped);
 }
 /// How one subproblem's pairs count under the filter: the one rule both the
-/// quadrant engine's join (pair_rule, quadrant_solve.inc) and the GPU
+/// quadrant engine's join (pair_rule, quadrant_solve.cpp) and the GPU
 /// engine's kernels (transposition_rule, gpu_job.hpp) are built from.
 struct subproblem_filter {
   enum kind_t { every_pair, row_window, column_h } kind = every_pair;

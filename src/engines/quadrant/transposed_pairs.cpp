@@ -1,22 +1,18 @@
-// The transposition filter's count (transposition.hpp): a subproblem's
-// north and south groups, each kept to the west row sets in [c, ~c] and in
-// runs by row set, counted as
-//
-//   2 * #{pairs that count twice} + #{pairs that count once}.
-//
-// The pairs that count twice are every kept pair but those a tie rules out.
-// Two ways to rule them out: tag bits outside the board's diagonals, set on
-// a tie's halves and on the halves of the other group it must not meet (a
-// pair that shares a tag is not disjoint), all in the one count; or the
-// ties counted apart, each tie run against its range of the other group,
-// each such count preparing that range again. A tag is one more bit in
-// play, at worst one more digit per visit, so tags serve unless that digit
-// costs more than the preparations (tags_cost_a_load). As key bits instead
-// (the lowest, or the highest, of the partition tree's key) tags cost more:
-// n = 24 took 15% longer, n = 20 10-35% (Intel Xeon, 2026-11-25,
-// nqueens_reach_sample on the same draws). The pairs that count once are
-// between two single row sets, counted apart (a few small counts).
-// Included by quadrant_solve.inc; needs count_disjoint_pairs.
+#include "engines/quadrant/transposed_pairs.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <utility>
+
+#include "engines/quadrant/digit_widths.hpp"
+#include "engines/quadrant/quarter_tables.hpp"
+#include "engines/quadrant/set_ranks.hpp"
+#include "kernels/bits.hpp"
+
+namespace nqueens::detail {
+
+namespace {
 
 // Four bits no half's mask uses for n <= 28 (left diagonals are bits 0..n-1).
 constexpr std::uint64_t tie_tag_c = std::uint64_t{1} << 28;      // north row set c; south row sets <= a
@@ -24,71 +20,6 @@ constexpr std::uint64_t tie_tag_c_bar = std::uint64_t{1} << 29;  // north row se
 constexpr std::uint64_t tie_tag_low = std::uint64_t{1} << 30;    // south row set c; north in (c, ~c), <= a
 constexpr std::uint64_t tie_tag_high = std::uint64_t{1} << 31;   // south row set ~c; north in (c, ~c), >= ~a
 static_assert(max_quadrant_board_size <= 28, "the tie tags sit just above the left diagonals of n = 28");
-
-// The halves of `list` whose row sets lie in [lowest, highest]: one run, or
-// runs in increasing order of their row sets.
-std::span<std::uint64_t> halves_with_rows(std::span<std::uint64_t> list, std::span<const row_run> runs,
-                                          std::uint32_t lowest, std::uint32_t highest) noexcept {
-  std::size_t begin = 0, start = 0, end = 0;
-  bool found = false;
-  for (const row_run& r : runs) {
-    if (r.rows >= lowest && r.rows <= highest) {
-      if (!found) begin = start;
-      found = true;
-      end = r.end;
-    }
-    start = r.end;
-  }
-  return found ? list.subspan(begin, end - begin) : std::span<std::uint64_t>{};
-}
-
-// ORs tag(rows) into each run's halves. (Loops over a run's halves read its
-// end once: a half's store could alias it, both 64-bit, so reading r.end
-// in the loop reloaded it per half and kept the loop scalar: 3% of Q(18).)
-template <typename Tag>
-void tag_runs(std::span<std::uint64_t> list, std::span<const row_run> runs, const Tag& tag) noexcept {
-  std::size_t start = 0;
-  for (const row_run& r : runs) {
-    const std::uint64_t bits = tag(r.rows);
-    const std::size_t end = r.end;
-    if (bits != 0) {
-      for (std::size_t i = start; i < end; ++i) list[i] |= bits;
-    }
-    start = end;
-  }
-}
-
-// Puts the runs of `list` in increasing order of their row sets, the halves
-// moving with them through the sorter: the joins make them in the order of
-// the quarter tables, and the ties counted apart take ranges of them.
-void order_runs(std::span<std::uint64_t> list, std::span<row_run> runs, run_sorter& sorter) {
-  const auto by_rows = [](const auto& x, const auto& y) { return x.rows < y.rows; };
-  if (std::is_sorted(runs.begin(), runs.end(), by_rows)) return;
-  sorter.runs.clear();
-  std::size_t begin = 0;
-  for (const row_run& r : runs) {
-    sorter.runs.push_back({r.rows, begin, r.end});
-    begin = r.end;
-  }
-  std::sort(sorter.runs.begin(), sorter.runs.end(), by_rows);
-  if (sorter.halves.size() < list.size()) sorter.halves.resize(list.size());
-  std::size_t at = 0;
-  for (std::size_t i = 0; i < sorter.runs.size(); ++i) {
-    const run_sorter::placed& r = sorter.runs[i];
-    std::copy(list.begin() + static_cast<std::ptrdiff_t>(r.begin), list.begin() + static_cast<std::ptrdiff_t>(r.end),
-              sorter.halves.begin() + static_cast<std::ptrdiff_t>(at));
-    at += r.end - r.begin;
-    runs[i] = {r.rows, at};
-  }
-  std::copy(sorter.halves.begin(), sorter.halves.begin() + static_cast<std::ptrdiff_t>(at), list.begin());
-}
-
-std::uint64_t checked_sum(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t sum = 0;
-  if (__builtin_add_overflow(a, b, &sum))
-    throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
-  return sum;
-}
 
 // Whether the tags `live` would make the count of north and south load one
 // table entry more per visit, on groups large enough for the visits to
@@ -117,22 +48,26 @@ bool use_tags(tie_counting ties, std::span<const std::uint64_t> north, std::span
          (ties == tie_counting::by_cost && !tags_cost_a_load(north, south, live, scratch));
 }
 
-// 2 * (pairs counting twice) + (pairs counting once) of a north and a south
-// group (or slices of them) kept to [c, ~c], for the subproblem of class
-// `key`. Sets tag bits in both lists (harmless to a later call: a list's
-// tags depend on its own row sets only); counting the ties apart, puts both
-// lists' runs in order first (the halves move with them).
+}  // namespace
+
+std::uint64_t checked_sum(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum))
+    throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
+  return sum;
+}
+
 std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run> north_runs,
                                std::span<std::uint64_t> south, std::span<row_run> south_runs, transposition_key key,
-                               int h, tie_counting ties, run_sorter& sorter, pair_scratch& scratch) {
+                               int h, tie_counting ties, run_sorter& sorter, const pair_count& count) {
   const std::uint32_t all = low_bits(h);
   const std::uint32_t c = key.first, c_bar = all & ~c, a = key.second, a_bar = all & ~a;
   // Once: (north c, south a), (north ~c, south ~a), (north a, south c) and
   // (north ~a, south ~c), the last two only where a or ~a lies inside (c, ~c).
   // Counted before the north has tags (the south's cannot meet an untagged north).
   const auto pairs_of = [&](std::uint32_t north_rows, std::uint32_t south_rows) {
-    return count_disjoint_pairs(halves_with_rows(north, north_runs, north_rows, north_rows),
-                                halves_with_rows(south, south_runs, south_rows, south_rows), scratch);
+    return count(halves_with_rows(north, north_runs, north_rows, north_rows),
+                 halves_with_rows(south, south_runs, south_rows, south_rows));
   };
   std::uint64_t once = checked_sum(pairs_of(c, a), pairs_of(c_bar, a_bar));
   if (a > c && a < c_bar) once = checked_sum(once, pairs_of(a, c));
@@ -145,7 +80,7 @@ std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run
   const std::uint64_t live = (has(north_runs, c) ? tie_tag_c : 0) | (has(north_runs, c_bar) ? tie_tag_c_bar : 0) |
                              (has(south_runs, c) ? tie_tag_low : 0) | (has(south_runs, c_bar) ? tie_tag_high : 0);
   std::uint64_t twice = 0;
-  if (use_tags(ties, north, south, live, scratch)) {
+  if (use_tags(ties, north, south, live, count.scratch)) {
     tag_runs(north, north_runs, [&](std::uint32_t x) {
       if (x == c) return tie_tag_c & live;
       if (x == c_bar) return tie_tag_c_bar & live;
@@ -156,7 +91,7 @@ std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run
               (y >= a_bar ? tie_tag_c_bar : 0)) &
              live;
     });
-    twice = count_disjoint_pairs(north, south, scratch);
+    twice = count(north, south);
   } else {
     // The same pairs as the tags leave, counted apart: the halves strictly
     // inside (c, ~c) on both sides, then each tie run against the other
@@ -168,10 +103,9 @@ std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run
       return lowest <= highest ? halves_with_rows(list, runs, lowest, highest) : std::span<std::uint64_t>{};
     };
     const auto pairs = [&](std::span<const std::uint64_t> x, std::span<const std::uint64_t> y) {
-      return count_disjoint_pairs(x, y, scratch);  // which is walked, which blocked: it decides
+      return count(x, y);  // which is walked, which blocked: it decides
     };
-    twice = count_disjoint_pairs(rows(north, north_runs, c + 1, c_bar - 1), rows(south, south_runs, c + 1, c_bar - 1),
-                                 scratch);
+    twice = count(rows(north, north_runs, c + 1, c_bar - 1), rows(south, south_runs, c + 1, c_bar - 1));
     twice = checked_sum(twice, pairs(rows(north, north_runs, c, c), rows(south, south_runs, a + 1, UINT32_MAX)));
     if (a_bar > 0) {
       twice = checked_sum(twice, pairs(rows(north, north_runs, c_bar, c_bar), rows(south, south_runs, 0, a_bar - 1)));
@@ -185,15 +119,6 @@ std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run
   if (twice > (UINT64_MAX - once) / 2) throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
   return 2 * twice + once;
 }
-
-// Odd n, middle queen off the centre column: the group that holds the
-// middle column's queen, each half's m' read from its row tag (bits
-// `tag_shift`..+3). Its halves are partitioned in place into those that
-// count twice with every half of the other group, then the tie runs of
-// P = c and of P = ~c (P: the half's west row set, m's distance taken out),
-// the rest dropped; the row tags are cleared. `runs` (by row set) becomes
-// {twice_rows, c, ~c}; returns how many are kept.
-constexpr std::uint32_t twice_rows = UINT32_MAX;
 
 std::size_t partition_by_column_h(std::uint64_t* list, std::vector<row_run>& runs, int tag_shift, int distance,
                                   std::uint32_t c, int h) noexcept {
@@ -247,16 +172,12 @@ std::size_t partition_by_column_h(std::uint64_t* list, std::vector<row_run>& run
   return kept;
 }
 
-// 2 * (pairs counting twice) + (pairs counting once) of the group holding
-// the middle column's queen, partitioned as above, and the other group (or
-// slices of them), for the subproblem of class `key` whose middle queen's
-// transposed image lies in the set (`beta` 1) or not. Sets tag bits in both.
 std::uint64_t column_h_pairs(std::span<std::uint64_t> holder, std::span<const row_run> holder_runs,
                              std::span<std::uint64_t> other, std::span<const row_run> other_runs, transposition_key key,
-                             int beta, int h, tie_counting ties, pair_scratch& scratch) {
+                             int beta, int h, tie_counting ties, const pair_count& count) {
   const std::uint32_t c = key.first, c_bar = low_bits(h - 1) & ~c, a = key.second, a_bar = low_bits(h) & ~a;
   const auto pairs = [&](std::span<const std::uint64_t> x, std::span<const std::uint64_t> y) {
-    return count_disjoint_pairs(x, y, scratch);  // which is walked, which blocked: it decides
+    return count(x, y);  // which is walked, which blocked: it decides
   };
   // A tie of P = c ranks (Q, beta) against (a, key.beta), Q the other half's
   // row set; one of P = ~c ranks (~Q, 1 - beta).
@@ -277,7 +198,7 @@ std::uint64_t column_h_pairs(std::span<std::uint64_t> holder, std::span<const ro
       std::any_of(holder_runs.begin(), holder_runs.end(), [c_bar](const row_run& r) { return r.rows == c_bar; });
   const std::uint64_t live = (has_c ? tie_tag_c : 0) | (has_c_bar ? tie_tag_c_bar : 0);
   std::uint64_t twice = 0;
-  if (use_tags(ties, holder, other, live, scratch)) {
+  if (use_tags(ties, holder, other, live, count.scratch)) {
     tag_runs(holder, holder_runs, [&](std::uint32_t p) {
       return p == c ? tie_tag_c : p == c_bar ? tie_tag_c_bar : std::uint64_t{0};
     });
@@ -297,3 +218,5 @@ std::uint64_t column_h_pairs(std::span<std::uint64_t> holder, std::span<const ro
   if (twice > (UINT64_MAX - once) / 2) throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
   return 2 * twice + once;
 }
+
+}  // namespace nqueens::detail

@@ -1,228 +1,19 @@
-// The quadrant engine's hot code: the quarter joins that build a
-// subproblem's north and south groups, and the count of their disjoint pairs.
-// Included once per instruction set by quadrant_kernel_<isa>.cpp, inside its
-// target region and namespace (see kernels/target.hpp); the NQUEENS_HAS_*
-// macros select the wide paths. Needs <algorithm>, <array>, <bit>,
-// <cstring>, <span>, <stdexcept>, <vector>, <immintrin.h>, kernels/bits.hpp,
-// kernels/subsets.hpp and quarter_tables.hpp.
+#include "engines/quadrant/quadrant_solve.hpp"
 
-#include "engines/quadrant/pair_counter.inc"
-#include "engines/quadrant/transposition.inc"
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
 
-// Writes to out[count..) mask_a | mask_b for every pair whose signatures are
-// disjoint, and returns the new count. May write up to join_slack entries
-// past the last one kept. With `turn` (low_bits(n), even n), writes each as
-// the south half it makes (south_mask), a pass fewer over a south group
-// than turning it afterwards (Q(18) 1-2% faster); 0 writes them as they are.
-constexpr std::size_t join_slack = 16;
+#include "engines/quadrant/transposition.hpp"
+#include "kernels/bits.hpp"
+#include "kernels/subsets.hpp"
+#include "nqueens/cancelled.hpp"
 
-std::size_t join(std::span<const std::uint64_t> outer_masks, std::span<const std::uint32_t> outer_sigs,
-                 std::span<const std::uint64_t> inner_masks, std::span<const std::uint32_t> inner_sigs,
-                 std::uint64_t* out, std::size_t count, std::uint32_t turn = 0) noexcept {
-  const std::size_t m = inner_masks.size();
-  const auto turned = [turn](std::uint64_t x) {
-    return turn == 0 ? x : south_mask(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(x >> 32), turn);
-  };
-#if NQUEENS_HAS_AVX512
-  // south_mask on 8 masks: the right diagonals one up into the low half,
-  // the left ones one down into the high half (bits 32..62: the left
-  // diagonal 0 and the right one's bit 63 drop out).
-  const lanes right_keep = ~lanes{} & (turn & ~std::uint32_t{1});
-  const lanes left_keep = ~lanes{} & std::uint64_t{0x7FFFFFFF00000000};
-  const auto turned_8 = [&](__m512i x) {
-    if (turn == 0) return x;
-    const auto v = reinterpret_cast<lanes>(x);  // GCC's vector shifts: its intrinsics warn here
-    return reinterpret_cast<__m512i>(((v >> 31) & right_keep) | ((v << 31) & left_keep));
-  };
-#endif
-  for (std::size_t i = 0; i < outer_masks.size(); ++i) {
-    const std::uint64_t mask = outer_masks[i];
-    const std::uint32_t sig = outer_sigs[i];
-    std::size_t j = 0;
-#if NQUEENS_HAS_AVX512
-    // 16 pairs per step: test the signatures, compress the fitting masks.
-    const __m512i sig_v = _mm512_set1_epi32(static_cast<int>(sig));
-    const __m512i mask_v = turned_8(_mm512_set1_epi64(static_cast<long long>(mask)));
-    for (; j < m; j += 16) {
-      const __mmask16 live = m - j >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1U << (m - j)) - 1);
-      const __mmask16 fit =
-          _mm512_mask_testn_epi32_mask(live, _mm512_maskz_loadu_epi32(live, inner_sigs.data() + j), sig_v);
-      const auto low = static_cast<__mmask8>(fit), high = static_cast<__mmask8>(fit >> 8);
-      const __m512i first = _mm512_maskz_loadu_epi64(low, inner_masks.data() + j);
-      _mm512_storeu_si512(out + count, _mm512_or_si512(turned_8(_mm512_maskz_compress_epi64(low, first)), mask_v));
-      count += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(low)));
-      // On whether j + 8 lies inside the list, not on whether any of its
-      // members fit: a branch on the data mispredicted (Q(18) 4% slower).
-      if (m - j > 8) {
-        const __m512i second = _mm512_maskz_loadu_epi64(high, inner_masks.data() + j + 8);
-        _mm512_storeu_si512(out + count, _mm512_or_si512(turned_8(_mm512_maskz_compress_epi64(high, second)), mask_v));
-        count += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(high)));
-      }
-    }
-#endif
-    for (; j < m; ++j) {  // branch-free: write, keep when they fit
-      out[count] = turned(mask | inner_masks[j]);
-      count += (sig & inner_sigs[j]) == 0 ? 1 : 0;
-    }
-  }
-  return count;
-}
+namespace nqueens::detail {
 
-// Where a sliced join stopped: its row set and outer placement. A join
-// walks the sets of its queens' rows in increasing order, the order of the
-// quarter tables (walking them in the filter's ranked order read the tables
-// out of order: Q(18) 4% slower), and skips those whose rank_rows lies
-// outside [lowest, highest] when `ranked` (the filter's row window); the
-// runs it records hold the ranked sets then, the row sets otherwise.
-struct join_cursor {
-  std::uint32_t rows = 0;
-  std::size_t outer = 0;
-  bool done = false;
-  bool ranked = false;
-  std::uint32_t lowest = 0, highest = UINT32_MAX;
-};
-
-// Whether the cursor's row set is one its join makes halves of.
-bool joins_rows(const join_cursor& at, int h) noexcept {
-  if (!at.ranked) return true;
-  const std::uint32_t ranked = rank_rows(at.rows, h);
-  return ranked >= at.lowest && ranked <= at.highest;
-}
-
-// The row set a run of the cursor's halves is recorded under.
-std::uint32_t run_rows(const join_cursor& at, int h) noexcept { return at.ranked ? rank_rows(at.rows, h) : at.rows; }
-
-// Moves the cursor to its next row set that joins_rows, or marks it done.
-void next_rows(join_cursor& at, int h) noexcept {
-  do {
-    at.outer = 0;
-    if (at.rows == 0) {
-      at.done = true;
-      return;
-    }
-    at.rows = static_cast<std::uint32_t>(next_subset(at.rows));
-    at.done = at.rows > low_bits(h);
-  } while (!at.done && !joins_rows(at, h));
-}
-
-// A cursor at the first set of `queens` rows (of h) that joins_rows, with
-// the ranked window [lowest, highest] when `ranked`; done at once when there
-// is none.
-join_cursor cursor_from(int h, int queens, bool ranked = false, std::uint32_t lowest = 0,
-                        std::uint32_t highest = UINT32_MAX) noexcept {
-  join_cursor at{low_bits(queens), 0, false, ranked, lowest, highest};
-  if (!joins_rows(at, h)) next_rows(at, h);
-  return at;
-}
-
-// The placements of a quarter's list that `skip` keeps, in its buffers k.
-std::pair<std::span<const std::uint64_t>, std::span<const std::uint32_t>> kept_placements(
-    std::span<const std::uint64_t> masks, std::span<const std::uint32_t> signatures, quarter_skip& skip,
-    std::size_t k) {
-  std::vector<std::uint64_t>& kept_masks = skip.masks[k];
-  std::vector<std::uint32_t>& kept_signatures = skip.signatures[k];
-  if (kept_masks.size() < masks.size()) {
-    kept_masks.resize(masks.size());
-    kept_signatures.resize(masks.size());
-  }
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < masks.size(); ++i) {
-    kept_masks[kept] = masks[i];
-    kept_signatures[kept] = signatures[i];
-    kept += skip.skips(masks[i]) ? 0 : 1;
-  }
-  return {{kept_masks.data(), kept}, {kept_signatures.data(), kept}};
-}
-
-// north_halves from `at` on, stopping before `capacity` halves would be
-// passed (but always taking at least one outer placement's joins); writes
-// out[0..count) and returns count. `out` must hold capacity + join_slack.
-// With `runs`, records there where each row set's halves end.
-// With `skip`, the placements it skips make no half. `turn`: join's.
-std::size_t next_halves(const quarter_view& west, const quarter_view& east, int h, std::vector<std::uint64_t>& out,
-                        join_cursor& at, std::size_t capacity, std::vector<row_run>* runs = nullptr,
-                        quarter_skip* skip = nullptr, std::size_t start_at = 0, std::uint32_t turn = 0) {
-  const std::uint32_t all_rows = low_bits(h);
-  std::size_t count = start_at;
-  if (runs != nullptr && start_at == 0) runs->clear();
-  const auto close_run = [&](std::uint32_t rows, std::size_t start) {
-    if (runs != nullptr && count > start) runs->push_back({rows, count});
-  };
-  while (!at.done) {
-    const std::uint32_t rows = at.rows;
-    const std::size_t start = count;
-    const std::span<const std::uint64_t> west_masks = west.masks_on(rows);
-    const std::span<const std::uint64_t> east_masks = east.masks_on(all_rows & ~rows);
-    if (!west_masks.empty() && !east_masks.empty()) {
-      const bool west_outer = west_masks.size() <= east_masks.size();
-      auto outer = west_outer ? west_masks : east_masks;
-      auto outer_sigs = west_outer ? west.signatures_on(rows) : east.signatures_on(all_rows & ~rows);
-      const auto inner = west_outer ? east_masks : west_masks;
-      const auto inner_sigs = west_outer ? east.signatures_on(all_rows & ~rows) : west.signatures_on(rows);
-      auto inner_masks = inner;
-      auto inner_signatures = inner_sigs;
-      if (skip != nullptr) {  // a copy of each list, for joins that make no half
-        std::tie(outer, outer_sigs) = kept_placements(outer, outer_sigs, *skip, 0);
-        std::tie(inner_masks, inner_signatures) = kept_placements(inner, inner_sigs, *skip, 1);
-      }
-      while (at.outer < outer.size()) {
-        const std::size_t room =
-            capacity > count ? (capacity - count) / std::max<std::size_t>(1, inner_masks.size()) : 0;
-        if (room == 0 && count > 0) {  // full: the next slice goes on from here
-          close_run(run_rows(at, h), start);
-          return count;
-        }
-        const std::size_t take = std::min(std::max<std::size_t>(room, 1), outer.size() - at.outer);
-        const std::size_t most = count + take * inner_masks.size() + join_slack;
-        if (out.size() < most) out.resize(most);
-        count = join(outer.subspan(at.outer, take), outer_sigs.subspan(at.outer, take), inner_masks, inner_signatures,
-                     out.data(), count, turn);
-        at.outer += take;
-      }
-    }
-    close_run(run_rows(at, h), start);
-    next_rows(at, h);
-  }
-  return count;
-}
-
-std::size_t north_halves(const quarter_view& west, const quarter_view& east, int h, int west_queens,
-                         std::vector<std::uint64_t>& out) {
-  join_cursor at = cursor_from(h, west_queens);  // row sets of west_queens rows, in increasing order
-  return next_halves(west, east, h, out, at, SIZE_MAX);
-}
-
-// Keeps out[0..count) where keep(mask) (which may change the mask), in
-// order, and returns how many are kept; with `runs`, their ends follow and
-// runs left empty go.
-template <typename Keep>
-std::size_t keep_halves(std::uint64_t* out, std::size_t count, std::vector<row_run>* runs, const Keep& keep) noexcept {
-  std::size_t kept = 0;
-  if (runs == nullptr) {
-    for (std::size_t i = 0; i < count; ++i) {
-      std::uint64_t mask = out[i];
-      const bool k = keep(mask);
-      out[kept] = mask;
-      kept += k ? 1 : 0;
-    }
-    return kept;
-  }
-  std::size_t start = 0, runs_kept = 0;
-  for (row_run& r : *runs) {
-    const std::size_t end = r.end;  // read once (see tag_runs)
-    for (std::size_t i = start; i < end; ++i) {
-      std::uint64_t mask = out[i];
-      const bool k = keep(mask);
-      out[kept] = mask;
-      kept += k ? 1 : 0;
-    }
-    start = end;
-    const std::size_t first = runs_kept == 0 ? 0 : (*runs)[runs_kept - 1].end;
-    if (kept > first) (*runs)[runs_kept++] = {r.rows, kept};
-  }
-  runs->resize(runs_kept);
-  return kept;
-}
+namespace {
 
 // The south halves of a subproblem are north halves of the other columns,
 // turned: upside down for even n (south_mask, which their joins apply:
@@ -372,18 +163,18 @@ std::size_t settle_south(const pair_rule& rule, int n, int middle, std::uint64_t
 // (order_runs).
 std::uint64_t group_pairs(const pair_rule& rule, int h, std::span<std::uint64_t> north, std::span<row_run> north_runs,
                           std::span<std::uint64_t> south, std::span<row_run> south_runs, tie_counting ties,
-                          run_sorter& sorter, pair_scratch& scratch) {
+                          run_sorter& sorter, const pair_count& count) {
   switch (rule.filter) {
     case pair_rule::row_window:
-      return transposed_pairs(north, north_runs, south, south_runs, rule.key, h, ties, sorter, scratch);
+      return transposed_pairs(north, north_runs, south, south_runs, rule.key, h, ties, sorter, count);
     case pair_rule::column_h:
       return rule.north_holds
-                 ? column_h_pairs(north, north_runs, south, south_runs, rule.key, rule.beta, h, ties, scratch)
-                 : column_h_pairs(south, south_runs, north, north_runs, rule.key, rule.beta, h, ties, scratch);
+                 ? column_h_pairs(north, north_runs, south, south_runs, rule.key, rule.beta, h, ties, count)
+                 : column_h_pairs(south, south_runs, north, north_runs, rule.key, rule.beta, h, ties, count);
     case pair_rule::every_pair:
       break;
   }
-  return count_disjoint_pairs(north, south, scratch);
+  return count(north, south);
 }
 
 std::uint64_t weighted(std::uint64_t pairs, const quadrant_task& s) {
@@ -401,14 +192,14 @@ std::uint64_t weighted(std::uint64_t pairs, const quadrant_task& s) {
 // drops the halves whose diagonals meet the middle queen first (a north
 // group); `first` counts the group's positions passed; `turn` is join's (a
 // south group). Returns how many are kept in out[0..), their runs in `runs`.
-std::size_t next_slice_piece(const quarter_view& west, const quarter_view& east, int h, std::vector<std::uint64_t>& out,
-                             join_cursor& at, std::size_t capacity, std::vector<row_run>* runs, quarter_skip* skip,
-                             int middle, std::size_t& first, unsigned slice, unsigned slices,
-                             std::vector<row_run>& tail_runs, std::uint32_t turn = 0) {
+std::size_t next_slice_piece(const quadrant_kernels& k, const quarter_view& west, const quarter_view& east, int h,
+                             std::vector<std::uint64_t>& out, join_cursor& at, std::size_t capacity,
+                             std::vector<row_run>* runs, quarter_skip* skip, int middle, std::size_t& first,
+                             unsigned slice, unsigned slices, std::vector<row_run>& tail_runs, std::uint32_t turn = 0) {
   std::size_t kept = 0;
   do {
     const std::size_t runs_before = runs != nullptr && kept > 0 ? runs->size() : 0;
-    const std::size_t end = next_halves(west, east, h, out, at, capacity, runs, skip, kept, turn);
+    const std::size_t end = k.join_group(west, east, h, out, at, capacity, runs, skip, kept, turn);
     if (end == kept) break;  // full
     // The new halves out[kept..end) and their runs, as a list of their own.
     std::vector<row_run>* part_runs = nullptr;
@@ -442,9 +233,9 @@ std::size_t next_slice_piece(const quarter_view& west, const quarter_view& east,
 // memory. Counts the plan's slice s.slice of `slices` of the south group
 // (`slice_south`) or of the north one, each piece filled with the slice's
 // halves (next_slice_piece).
-std::uint64_t solve_in_slices(const quarter_source& source, const quadrant_task& s, unsigned slices, bool slice_south,
-                              const std::array<quarter_view, 2>& north_quarters, int north_queens,
-                              const std::array<quarter_view, 2>& south_quarters, int south_queens,
+std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& source, const quadrant_task& s,
+                              unsigned slices, bool slice_south, const std::array<quarter_view, 2>& north_quarters,
+                              int north_queens, const std::array<quarter_view, 2>& south_quarters, int south_queens,
                               quadrant_scratch& scratch) {
   const int n = source.board_size();
   const int h = n / 2;
@@ -465,7 +256,7 @@ std::uint64_t solve_in_slices(const quarter_source& source, const quadrant_task&
   const unsigned north_slices = slice_south ? 1 : slices, south_slices = slice_south ? slices : 1;
   while (!south_at.done) {
     std::size_t south_count =
-        next_slice_piece(south_west, south_east, h, scratch.south, south_at, capacity, south_runs, south_skip, -1,
+        next_slice_piece(k, south_west, south_east, h, scratch.south, south_at, capacity, south_runs, south_skip, -1,
                          south_first, s.slice, south_slices, scratch.tail_runs, south_turn(n));
     south_count = settle_south(rule, n, middle, scratch.south.data(), south_count, south_runs);
     const std::span<std::uint64_t> south(scratch.south.data(), south_count);
@@ -476,20 +267,28 @@ std::uint64_t solve_in_slices(const quarter_source& source, const quadrant_task&
     while (!north_at.done) {
       stop_if_cancelled(scratch.pairs.cancel);  // pieces are rebuilt per south piece: seconds at n = 28
       const std::size_t mine =
-          next_slice_piece(north_west, north_east, h, scratch.north, north_at, capacity, north_runs, north_skip, middle,
-                           first, s.slice, north_slices, scratch.tail_runs);
+          next_slice_piece(k, north_west, north_east, h, scratch.north, north_at, capacity, north_runs, north_skip,
+                           middle, first, s.slice, north_slices, scratch.tail_runs);
       const std::size_t kept = partition_north(rule, n, scratch.north.data(), mine, north_runs);
       if (kept == 0) continue;
       pairs = checked_sum(
           pairs, group_pairs(rule, h, std::span<std::uint64_t>(scratch.north.data(), kept), scratch.north_runs, south,
-                             scratch.south_runs, scratch.ties, scratch.sorter, scratch.pairs));
+                             scratch.south_runs, scratch.ties, scratch.sorter, {k, scratch.pairs}));
     }
   }
   return weighted(pairs, s);
 }
 
-std::uint64_t solve(const quarter_source& source, const quadrant_task& s, const class_slicing& slicing,
-                    quadrant_scratch& scratch) {
+}  // namespace
+
+std::size_t north_halves(const quadrant_kernels& k, const quarter_view& west, const quarter_view& east, int h,
+                         int west_queens, std::vector<std::uint64_t>& out) {
+  join_cursor at = cursor_from(h, west_queens);  // row sets of west_queens rows, in increasing order
+  return k.join_group(west, east, h, out, at, SIZE_MAX, nullptr, nullptr, 0, 0);
+}
+
+std::uint64_t solve_task(const quadrant_kernels& k, const quarter_source& source, const quadrant_task& s,
+                         const class_slicing& slicing, quadrant_scratch& scratch) {
   const int n = source.board_size();
   const int h = n / 2;
   const std::uint32_t full = low_bits(n);
@@ -521,26 +320,28 @@ std::uint64_t solve(const quarter_source& source, const quadrant_task& s, const 
           static_cast<double>(joined_count(south_quarters[0], south_quarters[1], h, rule.first(h, south_queens))));
   // Bounded memory: groups that would not fit at once are counted in slices.
   if (source.max_group() != 0 && (north_most > source.max_group() || south_most > source.max_group())) {
-    return solve_in_slices(source, s, slices, slice_south, north_quarters, north_queens, south_quarters, south_queens,
-                           scratch);
+    return solve_in_slices(k, source, s, slices, slice_south, north_quarters, north_queens, south_quarters,
+                           south_queens, scratch);
   }
   std::vector<row_run>* const north_runs = rule.runs() ? &scratch.north_runs : nullptr;
   std::vector<row_run>* const south_runs = rule.runs() ? &scratch.south_runs : nullptr;
   const auto [north_skip, south_skip] = quarter_skips(rule, middle, scratch);
   join_cursor north_at = rule.first(h, north_queens);
-  std::size_t north_count =
-      next_halves(north_quarters[0], north_quarters[1], h, scratch.north, north_at, SIZE_MAX, north_runs, north_skip);
+  std::size_t north_count = k.join_group(north_quarters[0], north_quarters[1], h, scratch.north, north_at, SIZE_MAX,
+                                         north_runs, north_skip, 0, 0);
   north_count = keep_north(middle, scratch.north.data(), north_count, north_runs);
   north_count = keep_slice(scratch.north.data(), north_count, north_runs, 0, s.slice, slice_south ? 1 : slices);
   join_cursor south_at = rule.first(h, south_queens);
-  std::size_t south_count = next_halves(south_quarters[0], south_quarters[1], h, scratch.south, south_at, SIZE_MAX,
-                                        south_runs, south_skip, 0, south_turn(n));
+  std::size_t south_count = k.join_group(south_quarters[0], south_quarters[1], h, scratch.south, south_at, SIZE_MAX,
+                                         south_runs, south_skip, 0, south_turn(n));
   south_count = keep_slice(scratch.south.data(), south_count, south_runs, 0, s.slice, slice_south ? slices : 1);
   south_count = settle_south(rule, n, middle, scratch.south.data(), south_count, south_runs);
   const std::size_t kept = partition_north(rule, n, scratch.north.data(), north_count, north_runs);
   const std::uint64_t pairs =
       group_pairs(rule, h, std::span<std::uint64_t>(scratch.north.data(), kept), scratch.north_runs,
                   std::span<std::uint64_t>(scratch.south.data(), south_count), scratch.south_runs, scratch.ties,
-                  scratch.sorter, scratch.pairs);
+                  scratch.sorter, {k, scratch.pairs});
   return weighted(pairs, s);
 }
+
+}  // namespace nqueens::detail

@@ -1,0 +1,88 @@
+#pragma once
+
+// How a group's halves are joined from the quarters of its columns, row set
+// by row set: the cursor that walks the row sets (where a join stopped, so
+// that a group can be built a piece at a time), and the quarter placements
+// an odd board's joins skip. Inline: the orchestration (quadrant_solve.cpp)
+// and every instruction set's join (quadrant_join.inc) step the cursor.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "engines/quadrant/quarter_tables.hpp"
+#include "engines/quadrant/set_ranks.hpp"
+#include "kernels/bits.hpp"
+#include "kernels/subsets.hpp"
+
+namespace nqueens::detail {
+
+/// How many entries past the last one it keeps a join may write.
+inline constexpr std::size_t join_slack = 16;
+
+/// Where a sliced join stopped: its row set and outer placement. A join
+/// walks the sets of its queens' rows in increasing order, the order of the
+/// quarter tables (walking them in the filter's ranked order read the tables
+/// out of order: Q(18) 4% slower), and skips those whose rank_rows lies
+/// outside [lowest, highest] when `ranked` (the filter's row window); the
+/// runs it records hold the ranked sets then, the row sets otherwise.
+struct join_cursor {
+  std::uint32_t rows = 0;
+  std::size_t outer = 0;
+  bool done = false;
+  bool ranked = false;
+  std::uint32_t lowest = 0, highest = UINT32_MAX;
+};
+
+/// Whether the cursor's row set is one its join makes halves of.
+inline bool joins_rows(const join_cursor& at, int h) noexcept {
+  if (!at.ranked) return true;
+  const std::uint32_t ranked = rank_rows(at.rows, h);
+  return ranked >= at.lowest && ranked <= at.highest;
+}
+
+/// The row set a run of the cursor's halves is recorded under.
+inline std::uint32_t run_rows(const join_cursor& at, int h) noexcept {
+  return at.ranked ? rank_rows(at.rows, h) : at.rows;
+}
+
+/// Moves the cursor to its next row set that joins_rows, or marks it done.
+inline void next_rows(join_cursor& at, int h) noexcept {
+  do {
+    at.outer = 0;
+    if (at.rows == 0) {
+      at.done = true;
+      return;
+    }
+    at.rows = static_cast<std::uint32_t>(next_subset(at.rows));
+    at.done = at.rows > low_bits(h);
+  } while (!at.done && !joins_rows(at, h));
+}
+
+/// A cursor at the first set of `queens` rows (of h) that joins_rows, with
+/// the ranked window [lowest, highest] when `ranked`; done at once when there
+/// is none.
+inline join_cursor cursor_from(int h, int queens, bool ranked = false, std::uint32_t lowest = 0,
+                               std::uint32_t highest = UINT32_MAX) noexcept {
+  join_cursor at{low_bits(queens), 0, false, ranked, lowest, highest};
+  if (!joins_rows(at, h)) next_rows(at, h);
+  return at;
+}
+
+/// Odd n: the quarter placements a group's joins skip, and the buffers that
+/// hold the others of one row set. A placement whose diagonals meet the
+/// middle queen makes no half; nor, where the transposition filter drops
+/// the halves whose middle column's queen lies on a row past `last_row`,
+/// does one that holds that queen there (its row tag, column_h_row_tag).
+struct quarter_skip {
+  std::uint64_t queen = 0;
+  std::uint64_t last_row = 14;                      // no row: a tag is at most 15
+  std::array<std::vector<std::uint64_t>, 2> masks;  // of the join's outer list, of its inner one
+  std::array<std::vector<std::uint32_t>, 2> signatures;
+  bool skips(std::uint64_t mask) const noexcept {
+    return (mask & queen) != 0 || (mask & column_h_row_bits) > column_h_row_tag(static_cast<int>(last_row));
+  }
+};
+
+}  // namespace nqueens::detail
