@@ -11,6 +11,9 @@ inline constexpr int max_threads = 1024;
 /// Number of hardware threads oneTBB would use by default (honours CPU affinity).
 int hardware_threads() noexcept;
 
+/// `threads`, or hardware_threads() for 0 (unchecked: resolve_threads checks).
+int threads_or_hardware(int threads) noexcept;
+
 /// `threads`, or hardware_threads() for 0. Throws std::invalid_argument
 /// naming the valid range unless 0 <= threads <= max_threads.
 int resolve_threads(int threads);

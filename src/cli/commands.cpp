@@ -12,7 +12,10 @@
 #include "cli/plan_command.hpp"
 #include "cli/rotational_command.hpp"
 #include "cli/scale_command.hpp"
+#include "cli/signals.hpp"
 #include "cli/verify_command.hpp"
+#include "nqueens/isa.hpp"
+#include "nqueens/version.hpp"
 
 namespace nqueens::cli {
 
@@ -23,6 +26,33 @@ std::string usage_line(const std::string& name, const std::string& summary) {
   std::string line = "  " + name;
   line.resize(std::max<std::size_t>(line.size() + 2, 15), ' ');
   return line + summary + '\n';
+}
+
+// The exit statuses, the signals' from the list the handlers catch, wrapped
+// at 88 columns.
+std::string exit_status_text() {
+  std::string words =
+      "Exit status: 0 ok, 1 a count differs from the published value, 2 usage error, 3 runtime failure, 128 + "
+      "signal interrupted (";
+  const std::span<const int> signals = stop_signals();
+  for (std::size_t k = 0; k < signals.size(); ++k) {
+    words += std::to_string(128 + signals[k]) + " " + signal_name(signals[k]) + (k + 1 < signals.size() ? ", " : "");
+  }
+  words += "; a journal is flushed first).";
+  std::string text, line;
+  std::size_t start = 0;
+  while (start < words.size()) {
+    std::size_t end = words.find(' ', start);
+    if (end == std::string::npos) end = words.size();
+    const std::string word = words.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > 88) {
+      text += line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return text + line + "\n";
 }
 
 }  // namespace
@@ -66,11 +96,12 @@ std::string usage_text() {
   text += usage_line(shorthand.operands, "Shorthand for '" + shorthand.name + " " + shorthand.operands + "'");
   return text + "\nOptions:\n" +
          usage_line("-h, --help", "Show this help; 'nqueens <command> --help' shows a command's options") +
-         usage_line("--version", "Print the version and the instruction set the kernels use") +
-         "\n"
-         "Exit status: 0 ok, 1 a count differs from the published value, 2 usage error,\n"
-         "3 runtime failure, 128 + signal interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131\n"
-         "SIGQUIT, 138/140 SIGUSR1/SIGUSR2, 152 SIGXCPU; a journal is flushed first).\n";
+         usage_line("--version", "Print the version and the instruction set the kernels use") + "\n" +
+         exit_status_text();
+}
+
+std::string version_text(const std::string& program) {
+  return program + " " + std::string(version()) + "\nisa: " + std::string(to_string(active_isa())) + "\n";
 }
 
 }  // namespace nqueens::cli

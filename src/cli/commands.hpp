@@ -32,4 +32,8 @@ const command& shorthand_command();
 /// `nqueens --help`: the commands, the options and the exit statuses.
 std::string usage_text();
 
+/// What `PROGRAM --version` prints: the build's version and the kernels in
+/// use (which build runs on each node of a job).
+std::string version_text(const std::string& program);
+
 }  // namespace nqueens::cli

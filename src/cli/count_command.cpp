@@ -129,13 +129,7 @@ int print_count_result(const count_result& r, const count_request& request) {
               << ", " << r.shard_subproblems << " of " << r.subproblems << " subproblems, " << format_seconds(r.seconds)
               << '\n';
   } else {
-    std::cout << "Q(" << r.n << ") = " << to_string(r.total) << "  "
-              << describe(r.check.total, r.check.published_total, "A000170") << '\n';
-    if (r.unique) {
-      std::cout << "unique = " << to_string(*r.unique) << "  "
-                << describe(r.check.unique, r.check.published_unique, "A002562") << '\n';
-    }
-    std::cout << describe_symmetric_counts(r.symmetric_180, r.symmetric_90, r.check);
+    std::cout << describe_counts(counts_of(r));
     std::cout << "  engine " << to_string(r.kind) << ", " << r.threads << (r.threads == 1 ? " thread" : " threads")
               << ", " << r.subproblems << " subproblems (split depth " << r.split_depth << "), "
               << format_seconds(r.seconds) << '\n';

@@ -25,8 +25,7 @@ int run_first(const std::vector<std::string>& args) {
                            "to 100,000,000. Check it with: nqueens first N | nqueens check");
   options.custom_help("N [options]");
   options.positional_help("");
-  options.add_options()("f,format", "tuple, board (N <= 1000) or fen (N = 8)",
-                        cxxopts::value<std::string>()->default_value("tuple"));
+  add_format_option(options, "tuple, board (N <= 1000) or fen (N = 8)");
   add_shared_options(options, {});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true, max_constructed_board_size);

@@ -12,6 +12,7 @@
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/placement_io.hpp"
 #include "cli/standard_descriptors.hpp"
 #include "cli/standard_output.hpp"
 #include "nqueens/engine.hpp"
@@ -41,22 +42,27 @@ int dispatch(const std::vector<std::string>& argv) {
   // NQUEENS_ISA is checked once, before any command reads or writes anything:
   // a wrong one is a one-line usage error (isa_error, exit 2), not a failure
   // halfway through a table, a journal or a merge.
-  const nqueens::isa kernels = nqueens::active_isa();
-  // Hidden: the registry's engines and the build's instruction sets, a name a
-  // line, for the shell completion and the test suite (their one source).
+  static_cast<void>(nqueens::active_isa());
+  // Hidden: the registry's engines, the build's instruction sets, the
+  // commands and the placement formats, a name a line, for the shell
+  // completion and the test suite (their one source).
   if (first == "--list") {
     const std::string what = argv.size() == 3 ? argv[2] : "";
     if (what == "engines") {
       for (const nqueens::engine e : nqueens::all_engines()) std::cout << nqueens::to_string(e) << '\n';
     } else if (what == "isas") {
       for (const nqueens::isa k : nqueens::all_isas()) std::cout << nqueens::to_string(k) << '\n';
+    } else if (what == "commands") {
+      for (const command& c : commands()) std::cout << c.name << '\n';
+    } else if (what == "formats") {
+      for (const std::string_view name : placement_format_names) std::cout << name << '\n';
     } else {
-      throw usage_error("--list takes 'engines' or 'isas'");
+      throw usage_error("--list takes 'engines', 'isas', 'commands' or 'formats'");
     }
     return 0;
   }
   if (first == "--version" || first == "-V") {
-    std::cout << "nqueens " << nqueens::version() << "\nisa: " << nqueens::to_string(kernels) << '\n';
+    std::cout << version_text("nqueens");
     return 0;
   }
   std::vector<std::string> rest(argv.begin() + 2, argv.end());

@@ -68,17 +68,10 @@ int print_merged(const shard_file& first, const totals& sums, bool json) {
   const uint128 total = sums.total, unique = sums.unique;
   const uint128 symmetric_180 = sums.symmetric_180, symmetric_90 = sums.symmetric_90;
   const verification check = verify(first.n, total, unique, symmetric_180, symmetric_90);
+  const counts_shown shown{first.n, total, unique, symmetric_180, symmetric_90, check};
   if (json) {
     json_object o;
-    o.add("n", first.n)
-        .add("total", total)
-        .add("unique", unique)
-        .add("symmetric_180", symmetric_180)
-        .add("symmetric_90", symmetric_90)
-        .add("published_total", check.published_total)
-        .add("published_unique", check.published_unique)
-        .add("published_symmetric_180", check.published_symmetric_180)
-        .add("published_symmetric_90", check.published_symmetric_90)
+    add_counts(o, shown)
         .add_raw("verified", verified_json(check))
         .add("engine", first.engine)
         .add("isa", to_string(active_isa()))  // this machine's; each shard file names its own
@@ -86,11 +79,7 @@ int print_merged(const shard_file& first, const totals& sums, bool json) {
         .add("shards", first.shards);
     std::cout << o.str() << '\n';
   } else {
-    std::cout << "Q(" << first.n << ") = " << to_string(total) << "  "
-              << describe(check.total, check.published_total, "A000170") << '\n';
-    std::cout << "unique = " << to_string(unique) << "  " << describe(check.unique, check.published_unique, "A002562")
-              << '\n';
-    std::cout << describe_symmetric_counts(symmetric_180, symmetric_90, check);
+    std::cout << describe_counts(shown);
     std::cout << "  merged " << first.shards << " shards of engine " << first.engine << ", plan " << first.fingerprint
               << '\n';
   }

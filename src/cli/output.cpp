@@ -35,21 +35,35 @@ std::string format_seconds(double seconds) {
   return buffer;
 }
 
-json_object& add_counts(json_object& o, const count_result& r) {
-  return o.add("n", r.n)
-      .add("total", r.total)
-      .add("unique", r.unique)
-      .add("symmetric_180", r.symmetric_180)
-      .add("symmetric_90", r.symmetric_90)
-      .add("published_total", r.check.published_total)
-      .add("published_unique", r.check.published_unique)
-      .add("published_symmetric_180", r.check.published_symmetric_180)
-      .add("published_symmetric_90", r.check.published_symmetric_90);
+counts_shown counts_of(const count_result& r) {
+  return {r.n, r.total, r.unique, r.symmetric_180, r.symmetric_90, r.check};
+}
+
+json_object& add_counts(json_object& o, const counts_shown& c) {
+  return o.add("n", c.n)
+      .add("total", c.total)
+      .add("unique", c.unique)
+      .add("symmetric_180", c.symmetric_180)
+      .add("symmetric_90", c.symmetric_90)
+      .add("published_total", c.check.published_total)
+      .add("published_unique", c.check.published_unique)
+      .add("published_symmetric_180", c.check.published_symmetric_180)
+      .add("published_symmetric_90", c.check.published_symmetric_90);
+}
+
+std::string describe_counts(const counts_shown& c) {
+  std::string text = "Q(" + std::to_string(c.n) + ") = " + to_string(c.total) + "  " +
+                     describe(c.check.total, c.check.published_total, "A000170") + "\n";
+  if (c.unique) {
+    text += "unique = " + to_string(*c.unique) + "  " + describe(c.check.unique, c.check.published_unique, "A002562") +
+            "\n";
+  }
+  return text + describe_symmetric_counts(c.symmetric_180, c.symmetric_90, c.check);
 }
 
 std::string count_json(const count_result& r) {
   json_object o;
-  add_counts(o, r)
+  add_counts(o, counts_of(r))
       .add_raw("verified", verified_json(r))
       .add("engine", to_string(r.kind))
       .add("isa", to_string(r.kernels))

@@ -29,9 +29,26 @@ std::string format_seconds(double seconds);
 /// names the kernels that counted.
 std::string count_json(const count_result& r);
 
-/// The counts of `r` and their published values, as count's JSON and each
-/// row of verify's write them.
-json_object& add_counts(json_object& o, const count_result& r);
+/// A whole run's counts and their check: what count prints of its run and
+/// merge of its shards, in the same words.
+struct counts_shown {
+  int n = 0;
+  uint128 total = 0;
+  std::optional<uint128> unique;
+  uint128 symmetric_180 = 0, symmetric_90 = 0;
+  verification check;
+};
+
+/// The counts of `r`.
+counts_shown counts_of(const count_result& r);
+
+/// The counts and their published values, as count's JSON, each row of
+/// verify's and merge's write them.
+json_object& add_counts(json_object& o, const counts_shown& c);
+
+/// "Q(n) = ...  verified (OEIS A000170)", the unique count's line where
+/// there is one, and the rotation-symmetric lines.
+std::string describe_counts(const counts_shown& c);
 
 /// One JSON object for `nqueens rotational` (README, "Commands").
 std::string symmetric_counts_json(const count_result& r);

@@ -18,10 +18,20 @@
 namespace nqueens::cli {
 
 placement_format parse_placement_format(const std::string& text) {
-  if (text == "tuple") return placement_format::tuple;
-  if (text == "board") return placement_format::board;
-  if (text == "fen") return placement_format::fen;
-  throw usage_error("unknown --format '" + text + "': expected tuple, board or fen");
+  for (std::size_t k = 0; k < placement_format_names.size(); ++k) {
+    if (text == placement_format_names[k]) return static_cast<placement_format>(k);
+  }
+  std::string expected;
+  for (std::size_t k = 0; k < placement_format_names.size(); ++k) {
+    expected += (k == 0 ? "" : k + 1 == placement_format_names.size() ? " or " : ", ");
+    expected += placement_format_names[k];
+  }
+  throw usage_error("unknown --format '" + text + "': expected " + expected);
+}
+
+void add_format_option(cxxopts::Options& options, const std::string& help) {
+  options.add_options()("f,format", help,
+                        cxxopts::value<std::string>()->default_value(std::string(placement_format_names[0])));
 }
 
 buffered_output::buffered_output(int fd, std::size_t capacity) : fd_(fd), buffer_(capacity) {}

@@ -5,8 +5,10 @@
 // text formats, lines read from standard input, and a lenient parser for
 // tuples.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cxxopts.hpp>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -15,8 +17,13 @@
 
 namespace nqueens::cli {
 
-/// Output formats of `list` and `first`.
+/// Output formats of `list` and `first`, and their names, in order.
 enum class placement_format { tuple, board, fen };
+inline constexpr std::array<std::string_view, 3> placement_format_names = {"tuple", "board", "fen"};
+
+/// Adds -f/--format (default: tuple) to a command's options; `help` says
+/// what each format writes there.
+void add_format_option(cxxopts::Options& options, const std::string& help);
 
 /// Parses --format's value; throws usage_error. `fen` needs n == 8 (checked
 /// by the caller, which knows n).

@@ -25,6 +25,9 @@
 namespace nqueens::cli {
 namespace {
 
+// --estimate-seconds's range.
+constexpr double min_estimate_seconds = 0.1, max_estimate_seconds = 3600;
+
 // "plan for n = 20: engine quadrant, split depth 1, 48,880 subproblems,
 // fingerprint f93b86e1b28dbc92": the first line of every form of `plan`.
 void print_plan_line(const plan& p) {
@@ -93,7 +96,8 @@ int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& re
                    std::uint64_t engine_memory) {
   estimate_options eo;
   eo.threads = threads;
-  eo.seconds = parse_seconds(result["estimate-seconds"].as<std::string>(), "--estimate-seconds", 0.1, 3600);
+  eo.seconds = parse_seconds(result["estimate-seconds"].as<std::string>(), "--estimate-seconds", min_estimate_seconds,
+                             max_estimate_seconds);
   eo.max_memory = engine_memory;
   int cores = 0;
   if (result.count("cores"))
@@ -166,8 +170,7 @@ int print_plan(const plan& p, json_object& o, std::uint64_t memory, int threads,
   print_plan_line(p);
   if (memory > 0) {
     std::cout << formatted("memory: about %.1f MiB at the peak on %d threads\n",
-                           static_cast<double>(memory) / (1024.0 * 1024.0),
-                           threads == 0 ? hardware_threads() : threads);
+                           static_cast<double>(memory) / (1024.0 * 1024.0), threads_or_hardware(threads));
   }
   return 0;
 }
@@ -216,8 +219,10 @@ int run_plan(const std::vector<std::string>& args) {
   options.add_options()("stats", "Run the plan and report per-subproblem times and the speed-up bound")(
       "estimate",
       "Sample the plan on every thread and project what the whole count will cost: thread-hours, and wall time "
-      "here and on --cores")("estimate-seconds", "Seconds to sample for --estimate, 0.1 to 3600",
-                             cxxopts::value<std::string>()->default_value("10"))(
+      "here and on --cores")(
+      "estimate-seconds",
+      formatted("Seconds to sample for --estimate, %g to %g", min_estimate_seconds, max_estimate_seconds),
+      cxxopts::value<std::string>()->default_value(formatted("%g", estimate_options{}.seconds)))(
       "cores", "With --estimate, also project the wall time on this many cores (a cluster, say)",
       cxxopts::value<std::string>());
   add_plan_shape_options(options,
@@ -256,7 +261,8 @@ int run_plan(const std::vector<std::string>& args) {
       .add("isa", to_string(active_isa()))
       .add("split_depth", p.split_depth())
       .add("subproblems", p.size())
-      .add("plan_fingerprint", format_fingerprint(p.fingerprint()));
+      .add("plan_fingerprint", format_fingerprint(p.fingerprint()))
+      .add("published_total", verify(n, std::nullopt).published_total);  // what a count must give (null: unknown)
   const std::uint64_t memory = memory_estimate(n, p.kind(), threads, engine_memory) + run_lists_estimate(p);
   if (memory > 0) o.add("memory_estimate_bytes", memory);
   if (result.count("estimate")) return print_estimate(p, o, result, threads, json, engine_memory);

@@ -12,6 +12,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/json_reader.hpp"
+#include "engines/fingerprint.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/shard.hpp"
@@ -45,13 +46,6 @@ bool is_hex16(std::string_view text) {
          std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
-// 64-bit FNV-1a, as plan fingerprints: stable across machines and builds.
-std::uint64_t fnv1a(std::string_view text) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-  return hash;
-}
-
 }  // namespace
 
 std::string shard_checksum(const shard_file& f) {
@@ -63,9 +57,9 @@ std::string shard_checksum(const shard_file& f) {
       ";shard=" + std::to_string(f.shard) + ";shards=" + std::to_string(f.shards) +
       ";shard_subproblems=" + std::to_string(f.shard_subproblems) + ";total=" + to_string(f.total) +
       ";symmetric_180=" + to_string(f.symmetric_180) + ";symmetric_90=" + to_string(f.symmetric_90) + ";";
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(fnv1a(canonical)));
-  return text;
+  detail::fnv1a hash;  // as plan fingerprints: stable across machines and builds
+  hash.add_text(canonical);
+  return format_fingerprint(hash.value());
 }
 
 shard_file shard_fields_of(const count_result& r) {

@@ -2,10 +2,24 @@
 
 #include <unistd.h>
 
+#include "cli/message_text.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/plan.hpp"
 
 namespace nqueens::cli {
+
+void add_long_run_options(cxxopts::Options& options) {
+  // The texts read the library's default and range: one place says them.
+  const std::string interval = formatted("%g", count_options{}.checkpoint_interval_seconds);
+  options.add_options()(
+      "checkpoint",
+      "Journal of finished subproblems: resume from it, keep it up to date (fsync every " + interval + " s)",
+      cxxopts::value<std::string>())("checkpoint-interval",
+                                     formatted("Seconds between journal flushes (fsync), %g to %g",
+                                               min_checkpoint_interval_seconds, max_checkpoint_interval_seconds),
+                                     cxxopts::value<std::string>()->default_value(interval))(
+      "progress", "Show progress on stderr (default when stderr is a terminal)")("no-progress", "Never show progress");
+}
 
 long_run_choice read_long_run_options(const cxxopts::ParseResult& result) {
   long_run_choice choice;

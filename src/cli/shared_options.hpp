@@ -48,13 +48,7 @@ inline void add_shared_options(cxxopts::Options& options, const shared_options& 
 
 /// --checkpoint-interval's and --progress's own: a journal's flushes and the
 /// progress display, for the commands that count for long (count, rotational).
-inline void add_long_run_options(cxxopts::Options& options) {
-  options.add_options()(
-      "checkpoint", "Journal of finished subproblems: resume from it, keep it up to date (fsync every 2 s)",
-      cxxopts::value<std::string>())("checkpoint-interval", "Seconds between journal flushes (fsync), 0.01 to 3600",
-                                     cxxopts::value<std::string>()->default_value("2"))(
-      "progress", "Show progress on stderr (default when stderr is a terminal)")("no-progress", "Never show progress");
-}
+void add_long_run_options(cxxopts::Options& options);
 
 /// What add_long_run_options' options asked for.
 struct long_run_choice {

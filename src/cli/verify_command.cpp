@@ -125,7 +125,11 @@ int run_verify(const std::vector<std::string>& args) {
     if (json) {
       rows += rows.empty() ? "" : ",";
       json_object row;
-      rows += add_counts(row, r).add("verified", ok).add("engine", to_string(r.kind)).add("seconds", r.seconds).str();
+      rows += add_counts(row, counts_of(r))
+                  .add("verified", ok)
+                  .add("engine", to_string(r.kind))
+                  .add("seconds", r.seconds)
+                  .str();
     } else {
       print_row(r, ok);
     }

@@ -29,6 +29,10 @@ std::uint64_t default_memory_limit() noexcept {
   return memory / 2;
 }
 
+std::uint64_t memory_limit_or_default(std::uint64_t max_memory) noexcept {
+  return max_memory != 0 ? max_memory : default_memory_limit();
+}
+
 std::string format_bytes(std::uint64_t bytes, int decimals) {
   char text[48];
   const auto value = static_cast<double>(bytes);

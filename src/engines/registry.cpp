@@ -103,7 +103,7 @@ int engine_max_board_size(engine e) noexcept {
 engine shared_plan_engine(int n) noexcept { return fastest_engine(n, std::numeric_limits<std::uint64_t>::max()); }
 
 engine fastest_engine(int n, std::uint64_t max_memory) noexcept {
-  if (max_memory == 0) max_memory = default_memory_limit();
+  max_memory = memory_limit_or_default(max_memory);
   const detail::engine_definition* best = nullptr;
   for (const detail::engine_definition* d : detail::engines) {
     if (d->auto_from == 0 || d->auto_from > n || n > d->max_board_size) continue;

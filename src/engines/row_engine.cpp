@@ -21,7 +21,7 @@ namespace {
 
 // A larger plan is a mistake (an explicit split depth far too deep for n), not
 // a useful run: refuse it before it exhausts memory.
-constexpr std::size_t max_plan_size = std::size_t{1} << 22;
+constexpr std::size_t max_row_plan_size = std::size_t{1} << 22;
 
 // Fixes row `row` in every subproblem that leaves it open, keeping the order:
 // children replace their parent, in column order. `depth` is the split depth
@@ -29,7 +29,7 @@ constexpr std::size_t max_plan_size = std::size_t{1} << 22;
 std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vector<row_prefix>& level, int row,
                                   int depth) {
   std::vector<row_prefix> next;
-  next.reserve(std::min(level.size() * 4, max_plan_size));
+  next.reserve(std::min(level.size() * 4, max_row_plan_size));
   for (const row_prefix& s : level) {
     if (s.has_queen(row)) {
       next.push_back(s);
@@ -40,10 +40,10 @@ std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vect
       row_prefix child = s;
       child.columns[static_cast<std::size_t>(row)] = static_cast<std::uint8_t>(column_of(free));
       next.push_back(child);
-      if (next.size() > max_plan_size) {
+      if (next.size() > max_row_plan_size) {
         const std::string already = row + 1 < depth ? " (depth " + std::to_string(row + 1) + " already does)" : "";
         throw std::invalid_argument("split depth " + std::to_string(depth) + " gives more than " +
-                                    std::to_string(max_plan_size) + " subproblems for n = " + std::to_string(n) +
+                                    std::to_string(max_row_plan_size) + " subproblems for n = " + std::to_string(n) +
                                     already + ": choose a smaller --split-depth");
       }
     }

@@ -35,11 +35,15 @@ constexpr std::array<feature_test, 10> feature_tests = {{
 }};
 #undef NQUEENS_FEATURE
 
+constexpr implementation entry(std::string_view name, isa kernels, std::string_view features) {
+  return {name, kernels, features, implementation_index(name)};
+}
+
 constexpr std::array<implementation, implementation_count> every_implementation = {{
-    {"portable", isa::portable, NQUEENS_FEATURES_PORTABLE, 0},
-    {"avx2", isa::avx2, NQUEENS_FEATURES_AVX2, 1},
-    {"avx512", isa::avx512, NQUEENS_FEATURES_AVX512, 2},
-    {"avx512+vpopcntdq", isa::avx512, NQUEENS_FEATURES_AVX512_VPOPCNTDQ, 3},
+    entry("portable", isa::portable, NQUEENS_FEATURES_PORTABLE),
+    entry("avx2", isa::avx2, NQUEENS_FEATURES_AVX2),
+    entry("avx512", isa::avx512, NQUEENS_FEATURES_AVX512),
+    entry("avx512+vpopcntdq", isa::avx512, NQUEENS_FEATURES_AVX512_VPOPCNTDQ),
 }};
 
 constexpr bool indices_are_places() {
@@ -48,7 +52,7 @@ constexpr bool indices_are_places() {
   }
   return true;
 }
-static_assert(indices_are_places(), "an implementation's index is its place in the list");
+static_assert(indices_are_places(), "the list follows implementation_names");
 
 }  // namespace
 

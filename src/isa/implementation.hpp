@@ -4,13 +4,15 @@
 // its name, the public instruction set it implements and the CPU features it
 // needs (isa/features.hpp), in one list (implementation.cpp). No engine is
 // named here: each keeps its own table of kernels by implementation index
-// (kernels/search.cpp, engines/quadrant/quadrant_kernels.cpp), so adding
-// an engine touches no file of isa/, and adding an implementation is one
-// entry here, its features, and one entry in each of those tables (their
-// static_asserts count them). A new public name also takes one value of
+// (kernels/search.cpp, engines/quadrant/quadrant_kernels.cpp), filled by
+// name (implementation_index), so adding an engine touches no file of isa/,
+// and adding an implementation is its name here, its entry and features in
+// implementation.cpp, and one entry in each of those tables (their
+// static_asserts find any left empty). A new public name also takes one value of
 // nqueens::isa and its place in isa.cpp's every_isa; docs/engines.md walks
 // through it.
 
+#include <array>
 #include <cstddef>
 #include <span>
 #include <string_view>
@@ -33,8 +35,20 @@ struct implementation {
   bool cpu_runs() const noexcept;
 };
 
-/// How many implementations this build holds.
-inline constexpr std::size_t implementation_count = 4;
+/// The implementations this build holds, narrowest first: their names, in
+/// the order of implementations() and of the engines' kernel tables.
+inline constexpr std::array<std::string_view, 4> implementation_names = {"portable", "avx2", "avx512",
+                                                                         "avx512+vpopcntdq"};
+inline constexpr std::size_t implementation_count = implementation_names.size();
+
+/// The index of the implementation named `name`; not a constant expression
+/// (so a compile error in a kernel table) for a name not in the list.
+constexpr std::size_t implementation_index(std::string_view name) {
+  for (std::size_t k = 0; k < implementation_names.size(); ++k) {
+    if (implementation_names[k] == name) return k;
+  }
+  throw "no implementation of this name";
+}
 
 /// Every implementation this build holds, narrowest first.
 std::span<const implementation> implementations() noexcept;

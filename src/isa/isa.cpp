@@ -9,6 +9,13 @@
 namespace nqueens {
 namespace {
 
+// "portable, avx2, avx512": the names of `sets`, as every message lists them.
+std::string names_of(std::span<const isa> sets) {
+  std::string names;
+  for (const isa k : sets) names += (names.empty() ? "" : ", ") + std::string(to_string(k));
+  return names;
+}
+
 constexpr std::array<isa, 3> every_isa = {isa::portable, isa::avx2, isa::avx512};
 
 // True when the CPU runs some implementation of `kernels` (the CPUID
@@ -40,11 +47,8 @@ choice choose() {
             "NQUEENS_ISA='" + std::string(forced) + "' is not an instruction set: expected one of " + isa_names()};
   }
   if (!detect(*wanted)) {
-    return {std::nullopt, "NQUEENS_ISA=" + std::string(forced) + " is not supported by this CPU (it supports " + [] {
-              std::string names;
-              for (const isa k : supported_isas()) names += (names.empty() ? "" : ", ") + std::string(to_string(k));
-              return names;
-            }() + ")"};
+    return {std::nullopt, "NQUEENS_ISA=" + std::string(forced) + " is not supported by this CPU (it supports " +
+                              names_of(supported_isas()) + ")"};
   }
   return {wanted, {}};
 }
@@ -65,11 +69,7 @@ std::string_view to_string(isa kernels) noexcept {
   return "avx512";
 }
 
-std::string isa_names() {
-  std::string names;
-  for (const isa k : every_isa) names += (names.empty() ? "" : ", ") + std::string(to_string(k));
-  return names;
-}
+std::string isa_names() { return names_of(every_isa); }
 
 std::optional<isa> parse_isa(std::string_view name) noexcept {
   for (const isa k : every_isa) {

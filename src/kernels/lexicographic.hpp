@@ -11,6 +11,7 @@
 #include <span>
 
 #include "kernels/bits.hpp"
+#include "kernels/search.hpp"
 #include "nqueens/board.hpp"
 
 namespace nqueens::detail {
@@ -24,18 +25,12 @@ class lexicographic_search {
   lexicographic_search(int n, std::span<const std::uint8_t> prefix, int depth, int max_first_column) noexcept
       : n_(n), base_(static_cast<int>(prefix.size())), depth_(depth), row_(base_) {
     const std::uint32_t full = low_bits(n);
-    std::uint32_t columns = 0, left = 0, right = 0;
-    for (int r = 0; r < base_; ++r) {
-      const std::uint32_t bit = std::uint32_t{1} << prefix[static_cast<std::size_t>(r)];
-      queens_[static_cast<std::size_t>(r)] = prefix[static_cast<std::size_t>(r)];
-      columns |= bit;
-      left = ((left | bit) << 1) & full;
-      right = (right | bit) >> 1;
-    }
-    columns_[base_] = columns;
-    left_[base_] = left;
-    right_[base_] = right;
-    std::uint32_t free = full & ~(columns | left | right);
+    for (int r = 0; r < base_; ++r) queens_[static_cast<std::size_t>(r)] = prefix[static_cast<std::size_t>(r)];
+    const board_state placed = place_prefix(n, prefix);
+    columns_[base_] = placed.columns;
+    left_[base_] = placed.left;
+    right_[base_] = placed.right;
+    std::uint32_t free = full & ~(placed.columns | placed.left | placed.right);
     if (base_ == 0) free &= low_bits(max_first_column + 1);
     remaining_[base_] = free;
   }

@@ -1,5 +1,6 @@
 #include "kernels/search.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "isa/implementation.hpp"
@@ -15,10 +16,17 @@ extern const search_kernels avx512_search_kernels;
 
 namespace {
 
-// By implementation index (isa/implementation.cpp's list).
-constexpr std::array<const search_kernels*, 4> by_implementation = {&portable_search_kernels, &avx2_search_kernels,
-                                                                    &avx512_search_kernels, &avx512_search_kernels};
-static_assert(by_implementation.size() == implementation_count, "one table per implementation");
+// By implementation index, filled by name (isa/implementation.hpp).
+constexpr std::array<const search_kernels*, implementation_count> by_implementation = [] {
+  std::array<const search_kernels*, implementation_count> t{};
+  t[implementation_index("portable")] = &portable_search_kernels;
+  t[implementation_index("avx2")] = &avx2_search_kernels;
+  t[implementation_index("avx512")] = &avx512_search_kernels;
+  t[implementation_index("avx512+vpopcntdq")] = &avx512_search_kernels;
+  return t;
+}();
+static_assert(std::ranges::none_of(by_implementation, [](const search_kernels* k) { return k == nullptr; }),
+              "a table entry per implementation");
 
 }  // namespace
 

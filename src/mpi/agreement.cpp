@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/arguments.hpp"
+#include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/isa.hpp"
@@ -99,9 +100,9 @@ std::string describe_setting(const cli::count_setting& s) {
 readiness prepare(const std::vector<std::string>& args, int rank) {
   readiness ready;
   try {
-    const isa kernels = active_isa();  // a bad NQUEENS_ISA is refused before any work
+    static_cast<void>(active_isa());  // a bad NQUEENS_ISA is refused before any work
     if (args.size() == 2 && (args[1] == "--version" || args[1] == "-V")) {  // which build runs on each node
-      std::cout << "nqueens-mpi " << version() << "\nisa: " << to_string(kernels) << '\n';
+      std::cout << cli::version_text("nqueens-mpi");
       return ready;
     }
     // Every rank parses the same command line, so every rank agrees on errors.
@@ -118,11 +119,10 @@ readiness prepare(const std::vector<std::string>& args, int rank) {
     // Every rank builds its own tables: each must fit, checked before the
     // plan (seconds at 10^8 subproblems), which a signal stops.
     check_memory(ready.request->n, o.kind, o.max_memory, o.threads);
-    ready.p.emplace(ready.request->n,
-                    plan_options{.kind = o.kind,
-                                 .split_depth = o.split_depth,
-                                 .cancel = &cli::stop_requested(),
-                                 .max_memory = o.max_memory != 0 ? o.max_memory : default_memory_limit()});
+    ready.p.emplace(ready.request->n, plan_options{.kind = o.kind,
+                                                   .split_depth = o.split_depth,
+                                                   .cancel = &cli::stop_requested(),
+                                                   .max_memory = memory_limit_or_default(o.max_memory)});
     // Rank 0 lists the plan's subproblems too; a worker holds a chunk.
     if (rank == 0) o.max_memory = check_run_memory(*ready.p, o.max_memory, o.threads);
   } catch (...) {  // as nqueens would exit, with the same line

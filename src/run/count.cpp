@@ -32,7 +32,9 @@ std::string text_of(double value) {
 void validate(const count_options& o) {
   if (!(o.checkpoint_interval_seconds >= min_checkpoint_interval_seconds &&
         o.checkpoint_interval_seconds <= max_checkpoint_interval_seconds)) {
-    refuse("checkpoint_interval_seconds", text_of(o.checkpoint_interval_seconds), "seconds from 0.01 to 3600");
+    refuse(
+        "checkpoint_interval_seconds", text_of(o.checkpoint_interval_seconds),
+        "seconds from " + text_of(min_checkpoint_interval_seconds) + " to " + text_of(max_checkpoint_interval_seconds));
   }
   if (!(o.progress_interval_seconds >= 0 && std::isfinite(o.progress_interval_seconds))) {
     refuse("progress_interval_seconds", text_of(o.progress_interval_seconds), "finite seconds, at least 0");

@@ -45,7 +45,7 @@ run_context::run_context(const plan& p, std::optional<isa> kernels, int threads,
   s.search = &detail::search_kernels_for(s.kernels);
   if (s.plan == nullptr) return;
   detail::worker_arena arena(threads);
-  if (max_memory == 0) max_memory = default_memory_limit();
+  max_memory = memory_limit_or_default(max_memory);
   arena.execute([&] {  // tables built on the arena's threads
     s.engine = s.plan->make_context(s.kernels, arena.threads(), max_memory, cancel);
   });

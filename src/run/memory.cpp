@@ -17,11 +17,8 @@ std::uint64_t memory_estimate(int n, engine kind, int threads, std::uint64_t max
   const detail::engine_definition* definition = detail::find_definition(kind);
   const auto estimate = definition != nullptr ? definition->memory_estimate : nullptr;
   if (estimate == nullptr) return 0;
-  return estimate(n, threads == 0 ? hardware_threads() : threads,
-                  max_memory == 0 ? default_memory_limit() : max_memory);
+  return estimate(n, threads_or_hardware(threads), memory_limit_or_default(max_memory));
 }
-
-namespace {}  // namespace
 
 void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   // A board the engine does not take is refused for that, not priced.
@@ -30,7 +27,7 @@ void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
     throw std::invalid_argument("the " + std::string(definition->name) + " engine handles n up to " +
                                 std::to_string(definition->max_board_size));
   }
-  if (limit == 0) limit = default_memory_limit();
+  limit = memory_limit_or_default(limit);
   const std::uint64_t need = memory_estimate(n, kind, threads, limit);
   if (need <= limit) return;
   const int decimals = digits_to_tell(need, limit);
@@ -54,7 +51,7 @@ std::uint64_t run_lists_estimate(const plan& p, shard_spec shard) noexcept {
 }
 
 std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {
-  if (limit == 0) limit = default_memory_limit();
+  limit = memory_limit_or_default(limit);
   const std::uint64_t lists = run_lists_estimate(p, shard);
   const std::uint64_t left = lists < limit ? limit - lists : 0;
   const std::uint64_t engine = left > 0 ? memory_estimate(p.board_size(), p.kind(), threads, left) : 0;
@@ -78,7 +75,7 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
   // A bound the engine alone cannot keep is refused before the plan, which
   // can take seconds; the run's lists are priced once the plan is known.
   check_memory(n, options.kind, max_memory, threads);
-  options.max_memory = max_memory != 0 ? max_memory : default_memory_limit();
+  options.max_memory = memory_limit_or_default(max_memory);
   planned_run run{plan(n, options), 0};
   run.engine_memory = check_run_memory(run.p, max_memory, threads, shard);
   return run;

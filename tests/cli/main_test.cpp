@@ -370,6 +370,16 @@ TEST(CliTest, HelpCompletionAndManPageAgreeWithTheCommands) {
     in_man.insert(name);
   }
   EXPECT_EQ(in_man, all);
+  // The completion's first word: the commands, from the tool itself.
+  const cli_run commands = run_cli_command("bash -c 'source " NQUEENS_SOURCE_DIR
+                                           "/packaging/nqueens.bash-completion; COMP_WORDS=(" NQUEENS_CLI_PATH
+                                           " \"\"); COMP_CWORD=1; _nqueens; printf \"%s\\n\" \"${COMPREPLY[@]}\"'");
+  std::set<std::string> offered;
+  std::istringstream words(commands.out);
+  for (std::string word; words >> word;) offered.insert(word);
+  std::set<std::string> expected(every_command.begin(), every_command.end());
+  expected.insert({"--help", "--version"});
+  EXPECT_EQ(offered, expected);
 }
 
 }  // namespace

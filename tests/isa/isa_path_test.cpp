@@ -79,13 +79,22 @@ INSTANTIATE_TEST_SUITE_P(EveryIsa, IsaCountTest, ::testing::ValuesIn(all_isas())
                          [](const auto& info) { return name_of(info.param); });
 
 // The hidden --list prints the same lists, for the completion and CTest.
-TEST(ListTest, NamesEveryEngineAndIsa) {
+TEST(ListTest, NamesEveryEngineIsaCommandAndFormat) {
   std::string engines, isas;
   for (const engine e : registered_engines()) engines += name_of(e) + "\n";
   for (const isa k : all_isas()) isas += name_of(k) + "\n";
   EXPECT_EQ(run_with_isa(isa::portable, "--list engines").out, engines);
   EXPECT_EQ(run_with_isa(isa::portable, "--list isas").out, isas);
   EXPECT_EQ(run_with_isa(isa::portable, "--list nothing").status, 2);
+  // The commands in the order of the usage text, and the formats --format takes.
+  const std::string commands = run_with_isa(isa::portable, "--list commands").out;
+  EXPECT_EQ(commands.substr(0, 6), "count\n") << commands;
+  const std::string usage = run_with_isa(isa::portable, "--help").out;
+  for (std::size_t at = 0, end; (end = commands.find('\n', at)) != std::string::npos; at = end + 1) {
+    EXPECT_NE(usage.find("\n  " + commands.substr(at, end - at) + " "), std::string::npos)
+        << commands.substr(at, end - at);
+  }
+  EXPECT_EQ(run_with_isa(isa::portable, "--list formats").out, "tuple\nboard\nfen\n");
 }
 
 }  // namespace

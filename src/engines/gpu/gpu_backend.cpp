@@ -6,42 +6,11 @@
 #include <string>
 
 #include "engines/gpu/gpu_kernels.hpp"
-#include "engines/quadrant/transposition.hpp"
+#include "engines/quadrant/filter_rule.hpp"
+#include "engines/quadrant/transposed_pairs.hpp"
 #include "kernels/bits.hpp"
 
 namespace nqueens::detail::gpu {
-
-namespace {
-
-// The filter's rule (filter_of, as the quadrant engine's join counts it),
-// in the fields the kernels read.
-transposition_rule rule_for(int n, const quadrant_task& task) {
-  const subproblem_filter f = filter_of(n, task.north, task.middle);
-  transposition_rule r;
-  if (f.kind == subproblem_filter::every_pair) return r;
-  const int h = n / 2;
-  r.c = f.key.first;
-  r.a = f.key.second;
-  r.a_bar = low_bits(h) & ~f.key.second;
-  if (f.kind == subproblem_filter::row_window) {
-    r.kind = transposition_rule::row_window;
-    r.c_bar = low_bits(h) & ~f.key.first;
-    r.a_inside = r.a > r.c && r.a < r.c_bar;
-    r.a_bar_inside = r.a_bar > r.c && r.a_bar < r.c_bar;
-    return r;
-  }
-  r.kind = transposition_rule::column_h;
-  r.c_bar = low_bits(h - 1) & ~f.key.first;
-  r.holder = f.north_holds ? 0 : 1;
-  r.distance = static_cast<std::uint32_t>(f.distance);
-  r.above = f.beta > f.key.beta ? r.a : r.a + 1;
-  r.to_a_bar = 1 - f.beta > f.key.beta;
-  r.once_c = f.beta == f.key.beta;
-  r.once_c_bar = 1 - f.beta == f.key.beta;
-  return r;
-}
-
-}  // namespace
 
 gpu_job job_for(const quadrant_task& task, int slices, const half_board_tables& tables, const gpu_backend& backend) {
   gpu_job job;
@@ -59,22 +28,14 @@ gpu_job job_for(const quadrant_task& task, int slices, const half_board_tables& 
   job.slice[0] = task.slice;
   job.west = backend.west();
   job.east = backend.east();
-  job.rule = rule_for(job.n, task);
+  job.rule = filter_rule_of(job.n, task.north, task.middle);
   return job;
 }
 
 std::uint64_t solutions_of(const gpu_job& job, pair_counts counts, std::uint64_t weight) {
-  std::uint64_t share = counts.pairs;
-  if (job.rule.kind != transposition_rule::every_pair &&
-      (__builtin_mul_overflow(counts.pairs, std::uint64_t{2}, &share) ||
-       __builtin_add_overflow(share, counts.once, &share))) {
-    throw std::overflow_error("a GPU subproblem has more than 2^64 solutions");
-  }
-  std::uint64_t total = 0;
-  if (__builtin_mul_overflow(share, weight, &total)) {
-    throw std::overflow_error("a GPU subproblem has more than 2^64 solutions");
-  }
-  return total;
+  const std::uint64_t share =
+      job.rule.kind == filter_rule::every_pair ? counts.pairs : filtered_share(counts.pairs, counts.once);
+  return weighted_share(share, weight);
 }
 
 const char* fault_message(job_fault fault) noexcept {

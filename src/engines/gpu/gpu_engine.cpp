@@ -80,7 +80,7 @@ class gpu_context final : public engine_context {
       : plan_(plan),
         tables_(plan.board_size(), cancel),
         backend_(emulated ? gpu::emulated_backend(tables_) : gpu::device_backend(tables_, std::max(threads, 1))),
-        tasks_(plan.size() <= listed_plan_size ? plan.tasks() : std::vector<quadrant_task>{}),
+        tasks_(plan),
         most_streams_(static_cast<std::size_t>(std::max(threads, 1))) {}
 
   subproblem_count solve(std::size_t index, const std::atomic<bool>* cancel) override {
@@ -98,7 +98,7 @@ class gpu_context final : public engine_context {
     s.jobs.clear();
     s.weights.clear();
     for (const std::size_t index : indices) {
-      const quadrant_task task = tasks_.empty() ? plan_.task(index) : tasks_[index];
+      const quadrant_task task = tasks_[index];
       s.jobs.push_back(gpu::job_for(task, plan_.split_depth(), tables_, *backend_));
       s.weights.push_back(task.weight);
     }
@@ -163,7 +163,7 @@ class gpu_context final : public engine_context {
   const gpu_plan& plan_;
   const half_board_tables tables_;  // the host's copy: the emulator runs on it
   const std::unique_ptr<gpu::gpu_backend> backend_;
-  const std::vector<quadrant_task> tasks_;  // the plan's, where it is small (as the quadrant engine)
+  const task_lookup tasks_;
   const std::size_t most_streams_;
   mutable std::mutex mutex_;
   std::condition_variable freed_;

@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include "engines/quadrant/filter_rule.hpp"
+
 namespace nqueens::detail::gpu {
 
 /// Threads of every block of every kernel, in warps of 32 lanes.
@@ -37,31 +39,10 @@ inline constexpr std::uint32_t finished_mark = 0x600DC0DEU;
 /// What the size kernel's first block writes, likewise.
 inline constexpr std::uint32_t sized_mark = 0x512EDU;
 
-/// How a subproblem counts under the transposition filter (the quadrant
-/// engine's transposition.hpp, from which the host fills it): every pair
-/// once (boards of h < 2); or the row window of even n (and of odd n with
-/// the middle queen in the centre column); or, odd n otherwise, by the row
-/// of the middle column's queen in the group that holds it. A kept pair
-/// counts twice unless a tie tag rules it out; pairs that share a category
-/// bit count once more each (2 * twice + once, as the quadrant engine).
-struct transposition_rule {
-  enum : std::uint32_t { every_pair, row_window, column_h };
-  std::uint32_t kind = every_pair;
-  std::uint32_t c = 0, c_bar = 0, a = 0, a_bar = 0;  ///< the subproblem's class (c, a) and complements
-  bool a_inside = false, a_bar_inside = false;       ///< row window: a, ~a strictly inside (c, ~c)
-  std::uint32_t holder = 0;                          ///< column_h: the group holding the middle column's queen
-  std::uint32_t distance = 0;                        ///< column_h: the middle queen's distance from the edge
-  std::uint32_t above = 0;                           ///< column_h: the other group's row sets from here count twice
-  bool to_a_bar = false;                             ///< column_h: ~a itself counts twice with a ~c tie
-  bool once_c = false, once_c_bar = false;           ///< column_h: whether the c, ~c ties count once with a, ~a
-};
-
-/// Mask bits the filter adds to a half (free for n <= 24: the diagonals
-/// are bits 0..23 and 32..55): the tie tags, which take part in the count
-/// (a pair sharing one is not counted twice), and the once categories,
-/// which do not.
-inline constexpr std::uint64_t tag_c = std::uint64_t{1} << 28, tag_c_bar = std::uint64_t{1} << 29;
-inline constexpr std::uint64_t tag_low = std::uint64_t{1} << 30, tag_high = std::uint64_t{1} << 31;
+/// Mask bits the filter adds to a half besides its tie tags (filter_rule.hpp):
+/// the once categories (free for n <= 24: the diagonals are bits 0..23 and
+/// 32..55), bit k where the half belongs to once pair k (once_pairs_of),
+/// which do not take part in the count.
 inline constexpr int category_shift = 56;
 inline constexpr std::uint64_t category_bits = std::uint64_t{15} << category_shift;
 inline constexpr std::uint64_t diagonal_bits = 0x00FFFFFF'0FFFFFFFULL;  ///< what the once pairs must not share
@@ -135,7 +116,7 @@ struct gpu_job {
   std::uint64_t* codes[2] = {};      ///< the codes sorted by key
   std::uint64_t* once_list[2] = {};  ///< the halves with a once category: the codes' buffer, free until scatter
   std::uint32_t capacity[2] = {};
-  transposition_rule rule;
+  filter_rule rule;
   job_state* state = nullptr;
   job_result* result = nullptr;
 };

@@ -8,7 +8,8 @@
 
 #include "engines/gpu/gpu_job.hpp"
 #include "engines/gpu/gpu_portable.hpp"
-#include "engines/quadrant/set_ranks.hpp"
+#include "engines/quadrant/filter_rule.hpp"
+#include "engines/quadrant/half_masks.hpp"
 #include "kernels/bits.hpp"
 
 namespace nqueens::detail::gpu {
@@ -18,72 +19,63 @@ NQUEENS_HD inline void raise_fault(job_state& s, job_fault fault) { s.fault = st
 
 /// A joined half as its group counts it, or false when it makes no solution
 /// with the middle queen (odd n). The north's mask is its diagonals at row
-/// h; the south's, built as a north half, is turned upside down: for even n
-/// as south_mask (quarter_tables.hpp), for odd n by swapping its left and
-/// right masks (the middle row lies between the halves).
+/// h; the south's, built as a north half, is turned upside down
+/// (half_masks.hpp): for even n as south_mask, for odd n by odd_south_mask.
 NQUEENS_HD inline bool orient(const gpu_job& job, int group, std::uint64_t& mask) {
   if (job.middle < 0) {
     if (group == 1) {
-      const std::uint32_t full = low_bits(job.n);
-      const auto left = static_cast<std::uint32_t>(mask), right = static_cast<std::uint32_t>(mask >> 32);
-      mask = std::uint64_t{(right << 1) & full} | (std::uint64_t{left >> 1} << 32);
+      mask = south_mask(static_cast<std::uint32_t>(mask), static_cast<std::uint32_t>(mask >> 32), low_bits(job.n));
     }
     return true;
   }
-  if (group == 1) mask = (mask << 32) | (mask >> 32);
-  const std::uint64_t queen = (std::uint64_t{1} << job.middle) | (std::uint64_t{1} << (32 + job.middle));
-  return (mask & queen) == 0;
+  if (group == 1) mask = odd_south_mask(mask);
+  return (mask & middle_queen_mask(job.middle)) == 0;
 }
 
 /// Whether the row window keeps a group's west row set (ranked): min(X, ~X) >= c.
-NQUEENS_HD inline bool in_window(const transposition_rule& r, std::uint32_t rows) {
-  return r.kind != transposition_rule::row_window || (rows >= r.c && rows <= r.c_bar);
+NQUEENS_HD inline bool in_window(const filter_rule& r, std::uint32_t rows) {
+  return r.kind != filter_rule::row_window || (rows >= r.c && rows <= r.c_bar);
+}
+
+/// The once categories of a half of group `group` (0: the first of
+/// once_pairs, 1: the second) whose row set (column_h's holder: P squeezed)
+/// is `rows`.
+NQUEENS_HD inline std::uint64_t once_categories(const filter_rule& r, int group, std::uint32_t rows) {
+  const once_pairs once = once_pairs_of(r);
+  std::uint64_t categories = 0;
+  NQUEENS_UNROLL
+  for (int k = 0; k < 4; ++k) {
+    const std::uint32_t set = group == 0 ? once.first[k] : once.second[k];
+    categories |= ((once.valid >> k) & 1U) != 0 && rows == set ? std::uint64_t{1} << k : 0;
+  }
+  return categories;
 }
 
 /// The transposition filter on one oriented half of `group` with west row
 /// set `rows`: false when it never counts; else its tie tags and once
-/// categories are ORed into `mask` (the quadrant engine's tag_runs and
-/// partition_by_column_h, transposed_pairs.cpp, half by half).
+/// categories are ORed into `mask` (filter_rule.hpp's rules, as the quadrant
+/// engine's partition_by_column_h and tags apply them, half by half).
 NQUEENS_HD inline bool classify(const gpu_job& job, int group, std::uint32_t rows, std::uint64_t& mask) {
-  const transposition_rule& r = job.rule;
+  const filter_rule& r = job.rule;
   std::uint64_t tags = 0, categories = 0;
-  if (r.kind == transposition_rule::row_window) {
-    if (group == 0) {
-      tags = rows == r.c       ? tag_c
-             : rows == r.c_bar ? tag_c_bar
-                               : (rows <= r.a ? tag_low : 0) | (rows >= r.a_bar ? tag_high : 0);
-      categories = (rows == r.c ? 1U : 0U) | (rows == r.c_bar ? 2U : 0U) | (r.a_inside && rows == r.a ? 4U : 0U) |
-                   (r.a_bar_inside && rows == r.a_bar ? 8U : 0U);
-    } else {
-      tags = (rows == r.c ? tag_low : 0) | (rows == r.c_bar ? tag_high : 0) | (rows <= r.a ? tag_c : 0) |
-             (rows >= r.a_bar ? tag_c_bar : 0);
-      categories = (rows == r.a ? 1U : 0U) | (rows == r.a_bar ? 2U : 0U) | (r.a_inside && rows == r.c ? 4U : 0U) |
-                   (r.a_bar_inside && rows == r.c_bar ? 8U : 0U);
-    }
-  } else if (r.kind == transposition_rule::column_h) {
+  if (r.kind == filter_rule::row_window) {
+    tags = group == 0 ? north_tie_tags(r, rows) : south_tie_tags(r, rows);
+    categories = once_categories(r, group, rows);
+  } else if (r.kind == filter_rule::column_h) {
     if (static_cast<std::uint32_t>(group) == r.holder) {
-      // The middle column's queen's row, from its tag (north_mask's bits
-      // 28..31; the south's are turned to 60..63).
-      const int shift = group == 0 ? 28 : 60;
-      const auto row = static_cast<std::uint32_t>((mask >> shift) & 15U) - 1;
+      // The middle column's queen's row, from its tag (turned with a south half).
+      const int shift = group == 0 ? north_row_tag_shift : south_row_tag_shift;
+      const int row = column_h_row_of(mask, shift);
       mask &= ~(std::uint64_t{15} << shift);
-      if (row > r.distance) return false;
-      if (row == r.distance) {
-        const std::uint32_t p = squeeze_bit(rows, static_cast<int>(r.distance));
-        const std::uint32_t p_bar = low_bits(job.h - 1) & ~p;
-        if (p == r.c) {
-          tags = tag_c;
-          categories = r.once_c ? 1U : 0U;
-        } else if (p_bar == r.c) {
-          tags = tag_c_bar;
-          categories = r.once_c_bar ? 2U : 0U;
-        } else if ((p < p_bar ? p : p_bar) < r.c) {
-          return false;
-        }
-      }
+      const holder_kind kind = holder_kind_of(r, row, holder_kind_at_distance(r, rows));
+      if (kind == holder_kind::dropped) return false;
+      tags = holder_tie_tags(kind);
+      categories = kind == holder_kind::tie_c       ? once_categories(r, 0, r.c)
+                   : kind == holder_kind::tie_c_bar ? once_categories(r, 0, r.c_bar)
+                                                    : 0;
     } else {
-      tags = (rows < r.above ? tag_c : 0) | (rows > r.a_bar || (rows == r.a_bar && !r.to_a_bar) ? tag_c_bar : 0);
-      categories = (rows == r.a ? 1U : 0U) | (rows == r.a_bar ? 2U : 0U);
+      tags = other_tie_tags(r, rows);
+      categories = once_categories(r, 1, rows);
     }
   }
   mask |= tags | (categories << category_shift);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engines/fingerprint.hpp"
+#include "engines/quadrant/quadrant_memory.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/engine.hpp"
 
@@ -14,15 +15,15 @@ namespace {
 
 // A larger plan is a mistake (far too many slices), not a useful run; and a
 // journal writes indices in 32 bits.
-constexpr std::size_t max_plan_size = std::size_t{1} << 31;
+constexpr std::size_t max_class_plan_size = std::size_t{1} << 31;
 
 }  // namespace
 
 class_plan::class_plan(int n, class_slicing slicing, column_classes classes)
     : n_(n), slicing_(slicing), classes_(std::move(classes)) {
-  if (classes_.size() > max_plan_size / static_cast<std::size_t>(slicing_.slices)) {
+  if (classes_.size() > max_class_plan_size / static_cast<std::size_t>(slicing_.slices)) {
     throw std::invalid_argument("the quadrant plan for n = " + std::to_string(n) + " would exceed " +
-                                std::to_string(max_plan_size) + " subproblems: choose fewer slices");
+                                std::to_string(max_class_plan_size) + " subproblems: choose fewer slices");
   }
 }
 
@@ -70,5 +71,8 @@ void class_plan::add_tasks_to_fingerprint(fnv1a& hash, const std::atomic<bool>* 
     }
   });
 }
+
+task_lookup::task_lookup(const class_plan& plan)
+    : plan_(plan), tasks_(plan.size() <= listed_plan_size ? plan.tasks() : std::vector<quadrant_task>{}) {}
 
 }  // namespace nqueens::detail

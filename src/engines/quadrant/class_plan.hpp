@@ -55,4 +55,17 @@ class class_plan : public engine_plan {
   column_classes classes_;
 };
 
+/// A plan's tasks as its contexts read them: listed once where the plan
+/// holds at most listed_plan_size (quadrant_memory.hpp, which prices the
+/// list), else found per index.
+class task_lookup {
+ public:
+  explicit task_lookup(const class_plan& plan);
+  quadrant_task operator[](std::size_t index) const { return tasks_.empty() ? plan_.task(index) : tasks_[index]; }
+
+ private:
+  const class_plan& plan_;
+  const std::vector<quadrant_task> tasks_;
+};
+
 }  // namespace nqueens::detail

@@ -77,7 +77,8 @@ inline join_cursor cursor_from(int h, int queens, bool ranked = false, std::uint
 /// does one that holds that queen there (its row tag, column_h_row_tag).
 struct quarter_skip {
   std::uint64_t queen = 0;
-  std::uint64_t last_row = 14;                      // no row: a tag is at most 15
+  static constexpr std::uint64_t no_last_row = 14;  // a tag is at most 15: it skips none
+  std::uint64_t last_row = no_last_row;
   std::array<std::vector<std::uint64_t>, 2> masks;  // of the join's outer list, of its inner one
   std::array<std::vector<std::uint32_t>, 2> signatures;
   bool skips(std::uint64_t mask) const noexcept {

@@ -78,11 +78,11 @@ class quadrant_context final : public engine_context {
       : tables_(layout.tables ? std::make_unique<half_board_tables>(n, cancel) : nullptr),
         source_(n, tables_.get(), layout.max_group, layout.compact_lists),
         plan_(plan),
-        tasks_(plan.size() <= listed_plan_size ? plan.tasks() : std::vector<quadrant_task>{}),
+        tasks_(plan),
         kernels_(quadrant_kernels_for(kernels)) {}
 
   subproblem_count solve(std::size_t index, const std::atomic<bool>* cancel) override {
-    const quadrant_task task = tasks_.empty() ? plan_.task(index) : tasks_[index];
+    const quadrant_task task = tasks_[index];
     quadrant_scratch& scratch = scratch_.local();
     scratch.pairs.cancel = cancel;
     return {solve_task(kernels_, source_, task, plan_.slicing(), scratch), 0};
@@ -92,7 +92,7 @@ class quadrant_context final : public engine_context {
   const std::unique_ptr<const half_board_tables> tables_;
   const quarter_source source_;
   const quadrant_plan& plan_;
-  const std::vector<quadrant_task> tasks_;  // the plan's, where it is small
+  const task_lookup tasks_;
   const quadrant_kernels& kernels_;
   tbb::enumerable_thread_specific<quadrant_scratch> scratch_;  // one set of buffers per thread
 };

@@ -1,5 +1,6 @@
 #include "engines/quadrant/quadrant_kernels.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "isa/implementation.hpp"
@@ -14,10 +15,17 @@ extern const quadrant_kernels avx512_vpopcntdq_quadrant_kernels;
 
 namespace {
 
-// By implementation index (isa/implementation.cpp's list).
-constexpr std::array<const quadrant_kernels*, 4> by_implementation = {
-    &portable_quadrant_kernels, &avx2_quadrant_kernels, &avx512_quadrant_kernels, &avx512_vpopcntdq_quadrant_kernels};
-static_assert(by_implementation.size() == implementation_count, "one table per implementation");
+// By implementation index, filled by name (isa/implementation.hpp).
+constexpr std::array<const quadrant_kernels*, implementation_count> by_implementation = [] {
+  std::array<const quadrant_kernels*, implementation_count> t{};
+  t[implementation_index("portable")] = &portable_quadrant_kernels;
+  t[implementation_index("avx2")] = &avx2_quadrant_kernels;
+  t[implementation_index("avx512")] = &avx512_quadrant_kernels;
+  t[implementation_index("avx512+vpopcntdq")] = &avx512_vpopcntdq_quadrant_kernels;
+  return t;
+}();
+static_assert(std::ranges::none_of(by_implementation, [](const quadrant_kernels* k) { return k == nullptr; }),
+              "a table entry per implementation");
 
 }  // namespace
 

@@ -152,7 +152,7 @@ std::uint64_t with_margin(double bytes) noexcept {
 }  // namespace
 
 quadrant_layout quadrant_layout_for(int n, int threads, std::uint64_t max_memory) noexcept {
-  if (max_memory == 0) max_memory = default_memory_limit();
+  max_memory = memory_limit_or_default(max_memory);
   const memory_parts m = quadrant_memory_parts(n);
   const double t = std::max(threads, 1);
   // The pair counter takes groups of fewer than 2^31 halves: a larger one

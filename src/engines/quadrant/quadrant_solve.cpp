@@ -6,7 +6,8 @@
 #include <tuple>
 #include <utility>
 
-#include "engines/quadrant/transposition.hpp"
+#include "engines/quadrant/filter_rule.hpp"
+#include "engines/quadrant/half_masks.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/subsets.hpp"
 #include "nqueens/cancelled.hpp"
@@ -25,9 +26,9 @@ namespace {
 std::size_t turn_south(int middle, std::uint64_t* out, std::size_t count,
                        std::vector<row_run>* runs = nullptr) noexcept {
   if (middle < 0) return count;  // turned by the join
-  const std::uint64_t queen = north_mask(std::uint32_t{1} << middle, std::uint32_t{1} << middle);
+  const std::uint64_t queen = middle_queen_mask(middle);
   return keep_halves(out, count, runs, [queen](std::uint64_t& mask) {
-    mask = std::rotl(mask, 32);
+    mask = odd_south_mask(mask);
     return (mask & queen) == 0;
   });
 }
@@ -39,7 +40,7 @@ std::uint32_t south_turn(int n) noexcept { return n % 2 == 0 ? low_bits(n) : 0; 
 std::size_t keep_north(int middle, std::uint64_t* out, std::size_t count,
                        std::vector<row_run>* runs = nullptr) noexcept {
   if (middle < 0) return count;
-  const std::uint64_t queen = north_mask(std::uint32_t{1} << middle, std::uint32_t{1} << middle);
+  const std::uint64_t queen = middle_queen_mask(middle);
   return keep_halves(out, count, runs, [queen](const std::uint64_t& mask) { return (mask & queen) == 0; });
 }
 
@@ -70,50 +71,24 @@ std::size_t joined_count(const quarter_view& west, const quarter_view& east, int
   return count;
 }
 
-// How a subproblem's pairs count under the transposition filter
-// (transposition.hpp): by the row sets of both groups, kept to [c, ~c]
-// (even n, and odd n with the middle queen in the centre column); or by the
-// row of the middle column's queen in the group that holds it (odd n
-// otherwise). Boards with h < 2 count every pair once (transposition_filtered).
-struct pair_rule {
-  enum { every_pair, row_window, column_h } filter = every_pair;
-  transposition_key key;
-  std::uint32_t lowest = 0, highest = UINT32_MAX;  // row_window: the row sets both groups keep
-  bool north_holds = false;                        // column_h: which group holds the middle column's queen
-  int distance = 0;                                // column_h: the middle queen's distance from the edge
-  int beta = 0;                                    // column_h: whether the transposed set holds index h
-  /// Whether the groups are built with their runs.
-  bool runs() const noexcept { return filter != every_pair; }
-  /// Where the joins of a group of `queens` west rows (of h) start: under
-  /// the row window they skip the sets whose rank_rows lies outside it.
-  join_cursor first(int h, int queens) const noexcept {
-    return cursor_from(h, queens, filter == row_window, lowest, highest);
-  }
-};
-
-pair_rule pair_rule_for(int n, const quadrant_task& s) noexcept {
-  const subproblem_filter f = filter_of(n, s.north, s.middle);
-  switch (f.kind) {
-    case subproblem_filter::row_window:
-      return {pair_rule::row_window, f.key, f.key.first, low_bits(n / 2) & ~f.key.first};
-    case subproblem_filter::column_h:
-      return {pair_rule::column_h, f.key, 0, UINT32_MAX, f.north_holds, f.distance, f.beta};
-    case subproblem_filter::every_pair:
-      break;
-  }
-  return {};
+// Where the joins of a group of `queens` west rows (of h) start: under the
+// row window they skip the sets whose rank_rows lies outside [c, ~c].
+join_cursor first_rows(const filter_rule& rule, int h, int queens) noexcept {
+  return rule.kind == filter_rule::row_window ? cursor_from(h, queens, true, rule.c, rule.c_bar)
+                                              : cursor_from(h, queens);
 }
+
+// Whether the groups are built with their runs by row set.
+bool with_runs(const filter_rule& rule) noexcept { return rule.kind != filter_rule::every_pair; }
 
 // Odd n: sets which quarter placements the joins of each group skip
 // (quarter_skip) and returns them, north then south; even n: none.
-std::array<quarter_skip*, 2> quarter_skips(const pair_rule& rule, int middle, quadrant_scratch& scratch) noexcept {
-  if (middle < 0 || rule.filter == pair_rule::every_pair) return {nullptr, nullptr};
-  const std::uint64_t queen = north_mask(std::uint32_t{1} << middle, std::uint32_t{1} << middle);
-  const auto distance = static_cast<std::uint64_t>(rule.distance);
-  const bool column_h = rule.filter == pair_rule::column_h;
-  scratch.north_skip.queen = scratch.south_skip.queen = queen;
-  scratch.north_skip.last_row = column_h && rule.north_holds ? distance : 14;
-  scratch.south_skip.last_row = column_h && !rule.north_holds ? distance : 14;
+std::array<quarter_skip*, 2> quarter_skips(const filter_rule& rule, int middle, quadrant_scratch& scratch) noexcept {
+  if (middle < 0 || rule.kind == filter_rule::every_pair) return {nullptr, nullptr};
+  const bool column_h = rule.kind == filter_rule::column_h;
+  scratch.north_skip.queen = scratch.south_skip.queen = middle_queen_mask(middle);
+  scratch.north_skip.last_row = column_h && rule.holder == 0 ? rule.distance : quarter_skip::no_last_row;
+  scratch.south_skip.last_row = column_h && rule.holder == 1 ? rule.distance : quarter_skip::no_last_row;
   return {&scratch.north_skip, &scratch.south_skip};
 }
 
@@ -124,10 +99,10 @@ std::array<quarter_skip*, 2> quarter_skips(const pair_rule& rule, int middle, qu
 // before this partition, so that a group built whole and one built in
 // pieces (another memory bound: another shard, rank or resumed run) give
 // each slice the same halves; a south group's slices before settle_south.
-std::size_t partition_north(const pair_rule& rule, int n, std::uint64_t* list, std::size_t count,
+std::size_t partition_north(const filter_rule& rule, std::uint64_t* list, std::size_t count,
                             std::vector<row_run>* runs) noexcept {
-  if (rule.filter == pair_rule::column_h && rule.north_holds) {
-    count = partition_by_column_h(list, *runs, 28, rule.distance, rule.key.first, n / 2);
+  if (rule.kind == filter_rule::column_h && rule.holder == 0) {
+    count = partition_by_column_h(list, *runs, north_row_tag_shift, rule);
   }
   return count;
 }
@@ -149,11 +124,11 @@ std::size_t keep_slice(std::uint64_t* out, std::size_t count, std::vector<row_ru
 
 // A south group (or piece) as the rule counts it: turned (turn_south, odd n), then
 // partitioned where the south holds the middle column's queen.
-std::size_t settle_south(const pair_rule& rule, int n, int middle, std::uint64_t* list, std::size_t count,
+std::size_t settle_south(const filter_rule& rule, int middle, std::uint64_t* list, std::size_t count,
                          std::vector<row_run>* runs) noexcept {
   count = turn_south(middle, list, count, runs);
-  if (rule.filter == pair_rule::column_h && !rule.north_holds) {
-    count = partition_by_column_h(list, *runs, 60, rule.distance, rule.key.first, n / 2);
+  if (rule.kind == filter_rule::column_h && rule.holder == 1) {
+    count = partition_by_column_h(list, *runs, south_row_tag_shift, rule);
   }
   return count;
 }
@@ -161,28 +136,19 @@ std::size_t settle_south(const pair_rule& rule, int n, int middle, std::uint64_t
 // The pairs of a north and a south group (or of slices of them), as the rule
 // counts them; may set tag bits in both, and reorder both with their runs
 // (order_runs).
-std::uint64_t group_pairs(const pair_rule& rule, int h, std::span<std::uint64_t> north, std::span<row_run> north_runs,
+std::uint64_t group_pairs(const filter_rule& rule, std::span<std::uint64_t> north, std::span<row_run> north_runs,
                           std::span<std::uint64_t> south, std::span<row_run> south_runs, tie_counting ties,
                           run_sorter& sorter, const pair_count& count) {
-  switch (rule.filter) {
-    case pair_rule::row_window:
-      return transposed_pairs(north, north_runs, south, south_runs, rule.key, h, ties, sorter, count);
-    case pair_rule::column_h:
-      return rule.north_holds
-                 ? column_h_pairs(north, north_runs, south, south_runs, rule.key, rule.beta, h, ties, count)
-                 : column_h_pairs(south, south_runs, north, north_runs, rule.key, rule.beta, h, ties, count);
-    case pair_rule::every_pair:
+  switch (rule.kind) {
+    case filter_rule::row_window:
+      return transposed_pairs(north, north_runs, south, south_runs, rule, ties, sorter, count);
+    case filter_rule::column_h:
+      return rule.holder == 0 ? column_h_pairs(north, north_runs, south, south_runs, rule, ties, count)
+                              : column_h_pairs(south, south_runs, north, north_runs, rule, ties, count);
+    case filter_rule::every_pair:
       break;
   }
   return count(north, south);
-}
-
-std::uint64_t weighted(std::uint64_t pairs, const quadrant_task& s) {
-  std::uint64_t total = 0;
-  if (__builtin_mul_overflow(pairs, std::uint64_t{s.weight}, &total)) {
-    throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
-  }
-  return total;
 }
 
 // The next piece of slice `slice` of `slices` of a group (keep_slice), from
@@ -240,9 +206,9 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
   const int n = source.board_size();
   const int h = n / 2;
   const int middle = static_cast<int>(s.middle);
-  const pair_rule rule = pair_rule_for(n, s);
-  std::vector<row_run>* const north_runs = rule.runs() ? &scratch.north_runs : nullptr;
-  std::vector<row_run>* const south_runs = rule.runs() ? &scratch.south_runs : nullptr;
+  const filter_rule rule = filter_rule_of(n, s.north, s.middle);
+  std::vector<row_run>* const north_runs = with_runs(rule) ? &scratch.north_runs : nullptr;
+  std::vector<row_run>* const south_runs = with_runs(rule) ? &scratch.south_runs : nullptr;
   const auto [north_skip, south_skip] = quarter_skips(rule, middle, scratch);
   const std::size_t capacity = source.max_group();
   scratch.north.reserve(capacity + join_slack);  // exactly: the bound is the point
@@ -251,32 +217,32 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
   const auto [north_west, north_east] = north_quarters;
   const auto [south_west, south_east] = south_quarters;
   std::uint64_t pairs = 0;
-  join_cursor south_at = rule.first(h, south_queens);
+  join_cursor south_at = first_rows(rule, h, south_queens);
   std::size_t south_first = 0;
   const unsigned north_slices = slice_south ? 1 : slices, south_slices = slice_south ? slices : 1;
   while (!south_at.done) {
     std::size_t south_count =
         next_slice_piece(k, south_west, south_east, h, scratch.south, south_at, capacity, south_runs, south_skip, -1,
                          south_first, s.slice, south_slices, scratch.tail_runs, south_turn(n));
-    south_count = settle_south(rule, n, middle, scratch.south.data(), south_count, south_runs);
+    south_count = settle_south(rule, middle, scratch.south.data(), south_count, south_runs);
     const std::span<std::uint64_t> south(scratch.south.data(), south_count);
     // Each piece of the north group: `first` is the index of its first half
     // in the whole group (as keep_north leaves it, before partition_north).
-    join_cursor north_at = rule.first(h, north_queens);
+    join_cursor north_at = first_rows(rule, h, north_queens);
     std::size_t first = 0;
     while (!north_at.done) {
       stop_if_cancelled(scratch.pairs.cancel);  // pieces are rebuilt per south piece: seconds at n = 28
       const std::size_t mine =
           next_slice_piece(k, north_west, north_east, h, scratch.north, north_at, capacity, north_runs, north_skip,
                            middle, first, s.slice, north_slices, scratch.tail_runs);
-      const std::size_t kept = partition_north(rule, n, scratch.north.data(), mine, north_runs);
+      const std::size_t kept = partition_north(rule, scratch.north.data(), mine, north_runs);
       if (kept == 0) continue;
-      pairs = checked_sum(
-          pairs, group_pairs(rule, h, std::span<std::uint64_t>(scratch.north.data(), kept), scratch.north_runs, south,
-                             scratch.south_runs, scratch.ties, scratch.sorter, {k, scratch.pairs}));
+      pairs =
+          checked_sum(pairs, group_pairs(rule, std::span<std::uint64_t>(scratch.north.data(), kept), scratch.north_runs,
+                                         south, scratch.south_runs, scratch.ties, scratch.sorter, {k, scratch.pairs}));
     }
   }
-  return weighted(pairs, s);
+  return weighted_share(pairs, s.weight);
 }
 
 }  // namespace
@@ -301,13 +267,13 @@ std::uint64_t solve_task(const quadrant_kernels& k, const quarter_source& source
       source.quarters(south_columns, scratch.south_west, scratch.south_east, scratch.pairs.cancel);
   const int north_queens = std::popcount(s.north & low_bits(h));
   const int south_queens = std::popcount(south_columns & low_bits(h));
-  const pair_rule rule = pair_rule_for(n, s);
+  const filter_rule rule = filter_rule_of(n, s.north, s.middle);
   // The groups' bounds (only the row sets the filter keeps are joined), for
   // slices by size and for the memory bound.
   std::size_t north_most = 0, south_most = 0;
   if (slicing.by_size() || slicing.slices > 1 || source.max_group() != 0) {
-    north_most = joined_at_most(north_quarters[0], north_quarters[1], h, rule.first(h, north_queens));
-    south_most = joined_at_most(south_quarters[0], south_quarters[1], h, rule.first(h, south_queens));
+    north_most = joined_at_most(north_quarters[0], north_quarters[1], h, first_rows(rule, h, north_queens));
+    south_most = joined_at_most(south_quarters[0], south_quarters[1], h, first_rows(rule, h, south_queens));
   }
   const int used = slicing.slices_used(static_cast<double>(north_most) * static_cast<double>(south_most));
   if (s.slice >= used) return 0;  // a slot its class's size leaves empty
@@ -316,32 +282,33 @@ std::uint64_t solve_task(const quadrant_kernels& k, const quarter_source& source
   const bool slice_south =
       slices > 1 &&
       slicing.slices_south(
-          static_cast<double>(joined_count(north_quarters[0], north_quarters[1], h, rule.first(h, north_queens))),
-          static_cast<double>(joined_count(south_quarters[0], south_quarters[1], h, rule.first(h, south_queens))));
+          static_cast<double>(joined_count(north_quarters[0], north_quarters[1], h, first_rows(rule, h, north_queens))),
+          static_cast<double>(
+              joined_count(south_quarters[0], south_quarters[1], h, first_rows(rule, h, south_queens))));
   // Bounded memory: groups that would not fit at once are counted in slices.
   if (source.max_group() != 0 && (north_most > source.max_group() || south_most > source.max_group())) {
     return solve_in_slices(k, source, s, slices, slice_south, north_quarters, north_queens, south_quarters,
                            south_queens, scratch);
   }
-  std::vector<row_run>* const north_runs = rule.runs() ? &scratch.north_runs : nullptr;
-  std::vector<row_run>* const south_runs = rule.runs() ? &scratch.south_runs : nullptr;
+  std::vector<row_run>* const north_runs = with_runs(rule) ? &scratch.north_runs : nullptr;
+  std::vector<row_run>* const south_runs = with_runs(rule) ? &scratch.south_runs : nullptr;
   const auto [north_skip, south_skip] = quarter_skips(rule, middle, scratch);
-  join_cursor north_at = rule.first(h, north_queens);
+  join_cursor north_at = first_rows(rule, h, north_queens);
   std::size_t north_count = k.join_group(north_quarters[0], north_quarters[1], h, scratch.north, north_at, SIZE_MAX,
                                          north_runs, north_skip, 0, 0);
   north_count = keep_north(middle, scratch.north.data(), north_count, north_runs);
   north_count = keep_slice(scratch.north.data(), north_count, north_runs, 0, s.slice, slice_south ? 1 : slices);
-  join_cursor south_at = rule.first(h, south_queens);
+  join_cursor south_at = first_rows(rule, h, south_queens);
   std::size_t south_count = k.join_group(south_quarters[0], south_quarters[1], h, scratch.south, south_at, SIZE_MAX,
                                          south_runs, south_skip, 0, south_turn(n));
   south_count = keep_slice(scratch.south.data(), south_count, south_runs, 0, s.slice, slice_south ? slices : 1);
-  south_count = settle_south(rule, n, middle, scratch.south.data(), south_count, south_runs);
-  const std::size_t kept = partition_north(rule, n, scratch.north.data(), north_count, north_runs);
+  south_count = settle_south(rule, middle, scratch.south.data(), south_count, south_runs);
+  const std::size_t kept = partition_north(rule, scratch.north.data(), north_count, north_runs);
   const std::uint64_t pairs =
-      group_pairs(rule, h, std::span<std::uint64_t>(scratch.north.data(), kept), scratch.north_runs,
+      group_pairs(rule, std::span<std::uint64_t>(scratch.north.data(), kept), scratch.north_runs,
                   std::span<std::uint64_t>(scratch.south.data(), south_count), scratch.south_runs, scratch.ties,
                   scratch.sorter, {k, scratch.pairs});
-  return weighted(pairs, s);
+  return weighted_share(pairs, s.weight);
 }
 
 }  // namespace nqueens::detail

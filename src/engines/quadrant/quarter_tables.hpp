@@ -28,6 +28,8 @@
 #include <span>
 #include <vector>
 
+#include "engines/quadrant/half_masks.hpp"
+
 namespace nqueens::detail {
 
 /// Largest board the quadrant engine takes: beyond n = 24 it builds each
@@ -35,28 +37,6 @@ namespace nqueens::detail {
 /// at n = 24); beyond 28 half-board masks and groups would need more than
 /// its 64-bit masks and 32-bit pair offsets.
 inline constexpr int max_quadrant_board_size = 28;
-
-/// The mask of a north half from its attack masks for row h.
-constexpr std::uint64_t north_mask(std::uint32_t left, std::uint32_t right) noexcept {
-  return std::uint64_t{left} | (std::uint64_t{right} << 32);
-}
-
-/// Odd n: a half that holds the middle column's queen (column h = n/2)
-/// carries that queen's row in its own search (0..h-1) plus one in bits
-/// 28..31, above every diagonal (n <= 27), for the transposition filter; a
-/// south half's, turned (a rotation by 32), in bits 60..63. No other half
-/// sets them, so they never meet and never count.
-constexpr std::uint64_t column_h_row_tag(int row) noexcept { return std::uint64_t(row + 1) << 28; }
-inline constexpr std::uint64_t column_h_row_bits = std::uint64_t{15} << 28;
-static_assert(column_h_row_tag(12) <= column_h_row_bits, "n = 27 has h - 1 = 12 rows to tag");
-
-/// The mask of a south half from the attack masks for row h-1 of its
-/// upside-down search (left = up-right diagonals, right = up-left ones),
-/// shifted one row down so that equal bits mean the same diagonal as in
-/// north_mask. Precondition: full = low_bits(n).
-constexpr std::uint64_t south_mask(std::uint32_t left, std::uint32_t right, std::uint32_t full) noexcept {
-  return std::uint64_t{(right << 1) & full} | (std::uint64_t{left >> 1} << 32);
-}
 
 /// The placements of one quarter on one column set, by the rows they use:
 /// what a half board's join reads. Row set r's placements are

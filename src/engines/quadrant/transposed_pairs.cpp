@@ -6,19 +6,14 @@
 #include <utility>
 
 #include "engines/quadrant/digit_widths.hpp"
+#include "engines/quadrant/half_masks.hpp"
 #include "engines/quadrant/quarter_tables.hpp"
-#include "engines/quadrant/set_ranks.hpp"
 #include "kernels/bits.hpp"
 
 namespace nqueens::detail {
 
 namespace {
 
-// Four bits no half's mask uses for n <= 28 (left diagonals are bits 0..n-1).
-constexpr std::uint64_t tie_tag_c = std::uint64_t{1} << 28;      // north row set c; south row sets <= a
-constexpr std::uint64_t tie_tag_c_bar = std::uint64_t{1} << 29;  // north row set ~c; south row sets >= ~a
-constexpr std::uint64_t tie_tag_low = std::uint64_t{1} << 30;    // south row set c; north in (c, ~c), <= a
-constexpr std::uint64_t tie_tag_high = std::uint64_t{1} << 31;   // south row set ~c; north in (c, ~c), >= ~a
 static_assert(max_quadrant_board_size <= 28, "the tie tags sit just above the left diagonals of n = 28");
 
 // Whether the tags `live` would make the count of north and south load one
@@ -57,21 +52,39 @@ std::uint64_t checked_sum(std::uint64_t a, std::uint64_t b) {
   return sum;
 }
 
+// Each once pair's halves, first group's against the second's.
+std::uint64_t once_count(std::span<std::uint64_t> first, std::span<const row_run> first_runs,
+                         std::span<std::uint64_t> second, std::span<const row_run> second_runs, const filter_rule& rule,
+                         const pair_count& count) {
+  const once_pairs once = once_pairs_of(rule);
+  std::uint64_t total = 0;
+  for (int k = 0; k < 4; ++k) {
+    if ((once.valid >> k & 1U) == 0) continue;
+    total = checked_sum(total, count(halves_with_rows(first, first_runs, once.first[k], once.first[k]),
+                                     halves_with_rows(second, second_runs, once.second[k], once.second[k])));
+  }
+  return total;
+}
+
+std::uint64_t filtered_share(std::uint64_t twice, std::uint64_t once) {
+  if (twice > (UINT64_MAX - once) / 2) throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
+  return 2 * twice + once;
+}
+
+std::uint64_t weighted_share(std::uint64_t share, std::uint64_t weight) {
+  std::uint64_t total = 0;
+  if (__builtin_mul_overflow(share, weight, &total)) {
+    throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
+  }
+  return total;
+}
+
 std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run> north_runs,
-                               std::span<std::uint64_t> south, std::span<row_run> south_runs, transposition_key key,
-                               int h, tie_counting ties, run_sorter& sorter, const pair_count& count) {
-  const std::uint32_t all = low_bits(h);
-  const std::uint32_t c = key.first, c_bar = all & ~c, a = key.second, a_bar = all & ~a;
-  // Once: (north c, south a), (north ~c, south ~a), (north a, south c) and
-  // (north ~a, south ~c), the last two only where a or ~a lies inside (c, ~c).
+                               std::span<std::uint64_t> south, std::span<row_run> south_runs, const filter_rule& rule,
+                               tie_counting ties, run_sorter& sorter, const pair_count& count) {
+  const std::uint32_t c = rule.c, c_bar = rule.c_bar, a = rule.a, a_bar = rule.a_bar;
   // Counted before the north has tags (the south's cannot meet an untagged north).
-  const auto pairs_of = [&](std::uint32_t north_rows, std::uint32_t south_rows) {
-    return count(halves_with_rows(north, north_runs, north_rows, north_rows),
-                 halves_with_rows(south, south_runs, south_rows, south_rows));
-  };
-  std::uint64_t once = checked_sum(pairs_of(c, a), pairs_of(c_bar, a_bar));
-  if (a > c && a < c_bar) once = checked_sum(once, pairs_of(a, c));
-  if (a_bar > c && a_bar < c_bar) once = checked_sum(once, pairs_of(a_bar, c_bar));
+  const std::uint64_t once = once_count(north, north_runs, south, south_runs, rule, count);
   // A tag only where both sides have its tie (else it would cost a pass
   // and rule out nothing).
   const auto has = [](std::span<const row_run> runs, std::uint32_t rows) {
@@ -81,16 +94,8 @@ std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run
                              (has(south_runs, c) ? tie_tag_low : 0) | (has(south_runs, c_bar) ? tie_tag_high : 0);
   std::uint64_t twice = 0;
   if (use_tags(ties, north, south, live, count.scratch)) {
-    tag_runs(north, north_runs, [&](std::uint32_t x) {
-      if (x == c) return tie_tag_c & live;
-      if (x == c_bar) return tie_tag_c_bar & live;
-      return ((x <= a ? tie_tag_low : 0) | (x >= a_bar ? tie_tag_high : 0)) & live;
-    });
-    tag_runs(south, south_runs, [&](std::uint32_t y) {
-      return ((y == c ? tie_tag_low : 0) | (y == c_bar ? tie_tag_high : 0) | (y <= a ? tie_tag_c : 0) |
-              (y >= a_bar ? tie_tag_c_bar : 0)) &
-             live;
-    });
+    tag_runs(north, north_runs, [&](std::uint32_t x) { return north_tie_tags(rule, x) & live; });
+    tag_runs(south, south_runs, [&](std::uint32_t y) { return south_tie_tags(rule, y) & live; });
     twice = count(north, south);
   } else {
     // The same pairs as the tags leave, counted apart: the halves strictly
@@ -102,48 +107,42 @@ std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run
                          std::uint32_t highest) {
       return lowest <= highest ? halves_with_rows(list, runs, lowest, highest) : std::span<std::uint64_t>{};
     };
-    const auto pairs = [&](std::span<const std::uint64_t> x, std::span<const std::uint64_t> y) {
-      return count(x, y);  // which is walked, which blocked: it decides
-    };
     twice = count(rows(north, north_runs, c + 1, c_bar - 1), rows(south, south_runs, c + 1, c_bar - 1));
-    twice = checked_sum(twice, pairs(rows(north, north_runs, c, c), rows(south, south_runs, a + 1, UINT32_MAX)));
+    twice = checked_sum(twice, count(rows(north, north_runs, c, c), rows(south, south_runs, a + 1, UINT32_MAX)));
     if (a_bar > 0) {
-      twice = checked_sum(twice, pairs(rows(north, north_runs, c_bar, c_bar), rows(south, south_runs, 0, a_bar - 1)));
+      twice = checked_sum(twice, count(rows(north, north_runs, c_bar, c_bar), rows(south, south_runs, 0, a_bar - 1)));
     }
-    twice = checked_sum(twice, pairs(rows(south, south_runs, c, c), rows(north, north_runs, a + 1, c_bar - 1)));
+    twice = checked_sum(twice, count(rows(south, south_runs, c, c), rows(north, north_runs, a + 1, c_bar - 1)));
     if (a_bar > 0) {
       twice =
-          checked_sum(twice, pairs(rows(south, south_runs, c_bar, c_bar), rows(north, north_runs, c + 1, a_bar - 1)));
+          checked_sum(twice, count(rows(south, south_runs, c_bar, c_bar), rows(north, north_runs, c + 1, a_bar - 1)));
     }
   }
-  if (twice > (UINT64_MAX - once) / 2) throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
-  return 2 * twice + once;
+  return filtered_share(twice, once);
 }
 
-std::size_t partition_by_column_h(std::uint64_t* list, std::vector<row_run>& runs, int tag_shift, int distance,
-                                  std::uint32_t c, int h) noexcept {
-  enum : std::uint64_t { dropped = 0, twice = 1, tie_c = 2, tie_c_bar = 3 };
+std::size_t partition_by_column_h(std::uint64_t* list, std::vector<row_run>& runs, int tag_shift,
+                                  const filter_rule& rule) noexcept {
   const std::uint64_t tag_bits = std::uint64_t{15} << tag_shift;
-  const std::uint32_t all = low_bits(h - 1);
-  // The category of each half, in its tag bits.
+  // The kind of each half, in its tag bits.
   std::array<std::size_t, 4> sizes{};
   std::size_t start = 0;
   for (const row_run& r : runs) {
-    const std::uint32_t p = squeeze_bit(r.rows, distance), p_bar = all & ~p;
-    const std::uint64_t at_distance = p == c                   ? tie_c
-                                      : p_bar == c             ? tie_c_bar
-                                      : std::min(p, p_bar) > c ? twice
-                                                               : dropped;
+    const holder_kind at_distance = holder_kind_at_distance(rule, r.rows);
     const std::size_t end = r.end;  // read once (see tag_runs)
     for (std::size_t i = start; i < end; ++i) {
-      const int row = static_cast<int>((list[i] >> tag_shift) & 15U) - 1;
-      const std::uint64_t kind = row < distance ? twice : row > distance ? dropped : at_distance;
+      const auto kind =
+          static_cast<std::uint64_t>(holder_kind_of(rule, column_h_row_of(list[i], tag_shift), at_distance));
       list[i] = (list[i] & ~tag_bits) | (kind << tag_shift);
       ++sizes[kind];
     }
     start = end;
   }
-  // In place, by category: twice, tie c, tie ~c, dropped.
+  // In place, by kind: twice, tie c, tie ~c, dropped.
+  constexpr auto twice = static_cast<std::uint64_t>(holder_kind::twice);
+  constexpr auto tie_c = static_cast<std::uint64_t>(holder_kind::tie_c);
+  constexpr auto tie_c_bar = static_cast<std::uint64_t>(holder_kind::tie_c_bar);
+  constexpr auto dropped = static_cast<std::uint64_t>(holder_kind::dropped);
   std::array<std::size_t, 4> next{}, last{};
   const std::array<std::uint64_t, 4> order = {twice, tie_c, tie_c_bar, dropped};
   std::size_t at = 0;
@@ -166,33 +165,18 @@ std::size_t partition_by_column_h(std::uint64_t* list, std::vector<row_run>& run
   const std::size_t kept = sizes[twice] + sizes[tie_c] + sizes[tie_c_bar];
   for (std::size_t i = 0; i < kept; ++i) list[i] &= ~tag_bits;
   runs.clear();
-  for (const auto& [rows, kind] : {std::pair{twice_rows, twice}, std::pair{c, tie_c}, std::pair{all & ~c, tie_c_bar}}) {
+  for (const auto& [rows, kind] :
+       {std::pair{twice_rows, twice}, std::pair{rule.c, tie_c}, std::pair{rule.c_bar, tie_c_bar}}) {
     if (sizes[kind] != 0) runs.push_back({rows, last[kind]});
   }
   return kept;
 }
 
 std::uint64_t column_h_pairs(std::span<std::uint64_t> holder, std::span<const row_run> holder_runs,
-                             std::span<std::uint64_t> other, std::span<const row_run> other_runs, transposition_key key,
-                             int beta, int h, tie_counting ties, const pair_count& count) {
-  const std::uint32_t c = key.first, c_bar = low_bits(h - 1) & ~c, a = key.second, a_bar = low_bits(h) & ~a;
-  const auto pairs = [&](std::span<const std::uint64_t> x, std::span<const std::uint64_t> y) {
-    return count(x, y);  // which is walked, which blocked: it decides
-  };
-  // A tie of P = c ranks (Q, beta) against (a, key.beta), Q the other half's
-  // row set; one of P = ~c ranks (~Q, 1 - beta).
-  std::uint64_t once = 0;
-  if (beta == key.beta) {
-    once = pairs(halves_with_rows(holder, holder_runs, c, c), halves_with_rows(other, other_runs, a, a));
-  }
-  if (1 - beta == key.beta) {
-    once = checked_sum(once, pairs(halves_with_rows(holder, holder_runs, c_bar, c_bar),
-                                   halves_with_rows(other, other_runs, a_bar, a_bar)));
-  }
-  // The other group's row sets a tie run counts twice with: above a (or
-  // from a, when beta ranks higher), below ~a (or to ~a).
-  const std::uint32_t above = beta > key.beta ? a : a + 1;
-  const bool to_a_bar = 1 - beta > key.beta;
+                             std::span<std::uint64_t> other, std::span<const row_run> other_runs,
+                             const filter_rule& rule, tie_counting ties, const pair_count& count) {
+  const std::uint32_t c = rule.c, c_bar = rule.c_bar, a_bar = rule.a_bar;
+  const std::uint64_t once = once_count(holder, holder_runs, other, other_runs, rule, count);
   const bool has_c = std::any_of(holder_runs.begin(), holder_runs.end(), [c](const row_run& r) { return r.rows == c; });
   const bool has_c_bar =
       std::any_of(holder_runs.begin(), holder_runs.end(), [c_bar](const row_run& r) { return r.rows == c_bar; });
@@ -200,23 +184,21 @@ std::uint64_t column_h_pairs(std::span<std::uint64_t> holder, std::span<const ro
   std::uint64_t twice = 0;
   if (use_tags(ties, holder, other, live, count.scratch)) {
     tag_runs(holder, holder_runs, [&](std::uint32_t p) {
-      return p == c ? tie_tag_c : p == c_bar ? tie_tag_c_bar : std::uint64_t{0};
+      return holder_tie_tags(p == c ? holder_kind::tie_c : p == c_bar ? holder_kind::tie_c_bar : holder_kind::twice);
     });
-    tag_runs(other, other_runs, [&](std::uint32_t q) {
-      return ((q < above ? tie_tag_c : 0) | (q > a_bar || (q == a_bar && !to_a_bar) ? tie_tag_c_bar : 0)) & live;
-    });
-    twice = pairs(holder, other);
+    tag_runs(other, other_runs, [&](std::uint32_t q) { return other_tie_tags(rule, q) & live; });
+    twice = count(holder, other);
   } else {
-    twice = pairs(halves_with_rows(holder, holder_runs, twice_rows, twice_rows), other);
-    twice = checked_sum(twice, pairs(halves_with_rows(holder, holder_runs, c, c),
-                                     halves_with_rows(other, other_runs, above, UINT32_MAX)));
-    if (a_bar > 0 || to_a_bar) {
-      twice = checked_sum(twice, pairs(halves_with_rows(holder, holder_runs, c_bar, c_bar),
-                                       halves_with_rows(other, other_runs, 0, to_a_bar ? a_bar : a_bar - 1)));
+    // which is walked, which blocked: count decides
+    twice = count(halves_with_rows(holder, holder_runs, twice_rows, twice_rows), other);
+    twice = checked_sum(twice, count(halves_with_rows(holder, holder_runs, c, c),
+                                     halves_with_rows(other, other_runs, rule.above, UINT32_MAX)));
+    if (a_bar > 0 || rule.to_a_bar) {
+      twice = checked_sum(twice, count(halves_with_rows(holder, holder_runs, c_bar, c_bar),
+                                       halves_with_rows(other, other_runs, 0, rule.to_a_bar ? a_bar : a_bar - 1)));
     }
   }
-  if (twice > (UINT64_MAX - once) / 2) throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
-  return 2 * twice + once;
+  return filtered_share(twice, once);
 }
 
 }  // namespace nqueens::detail

@@ -24,9 +24,9 @@
 #include <span>
 #include <vector>
 
+#include "engines/quadrant/filter_rule.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/row_runs.hpp"
-#include "engines/quadrant/transposition.hpp"
 
 namespace nqueens::detail {
 
@@ -41,32 +41,38 @@ inline constexpr std::uint32_t twice_rows = UINT32_MAX;
 /// a + b; throws std::overflow_error past 2^64.
 std::uint64_t checked_sum(std::uint64_t a, std::uint64_t b);
 
-/// 2 * (pairs counting twice) + (pairs counting once) of a north and a
-/// south group (or slices of them) kept to [c, ~c], for the subproblem of
-/// class `key`. Sets tag bits in both lists (harmless to a later call: a
-/// list's tags depend on its own row sets only); counting the ties apart,
-/// puts both lists' runs in order first (the halves move with them).
-std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run> north_runs,
-                               std::span<std::uint64_t> south, std::span<row_run> south_runs, transposition_key key,
-                               int h, tie_counting ties, run_sorter& sorter, const pair_count& count);
+/// 2 * twice + once: what a subproblem's pairs count under the filter;
+/// throws std::overflow_error past 2^64. The GPU engine's total too.
+std::uint64_t filtered_share(std::uint64_t twice, std::uint64_t once);
 
-/// Odd n, middle queen off the centre column: partitions the group that
-/// holds the middle column's queen, each half's m' read from its row tag
-/// (bits `tag_shift`..+3), in place into those that count twice with every
-/// half of the other group, then the tie runs of P = c and of P = ~c (P:
-/// the half's west row set, m's distance taken out), the rest dropped; the
-/// row tags are cleared. `runs` (by row set) becomes {twice_rows, c, ~c};
-/// returns how many are kept.
-std::size_t partition_by_column_h(std::uint64_t* list, std::vector<row_run>& runs, int tag_shift, int distance,
-                                  std::uint32_t c, int h) noexcept;
+/// share * weight: the solutions a subproblem stands for, its class's
+/// members included; throws std::overflow_error past 2^64.
+std::uint64_t weighted_share(std::uint64_t share, std::uint64_t weight);
+
+/// 2 * (pairs counting twice) + (pairs counting once) of a north and a
+/// south group (or slices of them) kept to [c, ~c], for the row window
+/// `rule`. Sets tag bits in both lists (harmless to a later call: a list's
+/// tags depend on its own row sets only); counting the ties apart, puts
+/// both lists' runs in order first (the halves move with them).
+std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run> north_runs,
+                               std::span<std::uint64_t> south, std::span<row_run> south_runs, const filter_rule& rule,
+                               tie_counting ties, run_sorter& sorter, const pair_count& count);
+
+/// Odd n, middle queen off the centre column (rule column_h): partitions
+/// the group that holds the middle column's queen in place by holder_kind,
+/// each half's row read from its row tag at `tag_shift`: first those that
+/// count twice with every half of the other group, then the tie runs of
+/// P = c and of P = ~c, the rest dropped; the row tags are cleared. `runs`
+/// (by row set) becomes {twice_rows, c, ~c}; returns how many are kept.
+std::size_t partition_by_column_h(std::uint64_t* list, std::vector<row_run>& runs, int tag_shift,
+                                  const filter_rule& rule) noexcept;
 
 /// 2 * (pairs counting twice) + (pairs counting once) of the group holding
 /// the middle column's queen, partitioned by partition_by_column_h, and the
-/// other group (or slices of them), for the subproblem of class `key` whose
-/// middle queen's transposed image lies in the set (`beta` 1) or not. Sets
-/// tag bits in both.
+/// other group (or slices of them), for the column_h `rule`. Sets tag bits
+/// in both.
 std::uint64_t column_h_pairs(std::span<std::uint64_t> holder, std::span<const row_run> holder_runs,
-                             std::span<std::uint64_t> other, std::span<const row_run> other_runs, transposition_key key,
-                             int beta, int h, tie_counting ties, const pair_count& count);
+                             std::span<std::uint64_t> other, std::span<const row_run> other_runs,
+                             const filter_rule& rule, tie_counting ties, const pair_count& count);
 
 }  // namespace nqueens::detail

@@ -97,9 +97,9 @@ constexpr transposition_key transposition_key_of(std::uint32_t set, int n, int m
   const transposition_key flipped{low_bits(h - 1) & ~p, low_bits(h) & ~q, 1 - beta};
   return std::min(image, flipped);
 }
-/// How one subproblem's pairs count under the filter: the one rule both the
-/// quadrant engine's join (pair_rule, quadrant_solve.cpp) and the GPU
-/// engine's kernels (transposition_rule, gpu_job.hpp) are built from.
+/// How one subproblem's pairs count under the filter: what filter_rule
+/// (filter_rule.hpp), the rule both the quadrant engine's count and the GPU
+/// engine's kernels read, is built from.
 struct subproblem_filter {
   enum kind_t { every_pair, row_window, column_h } kind = every_pair;
   /// every_pair: boards the filter leaves alone (transposition_filtered);

@@ -1,0 +1,116 @@
+#pragma once
+
+// The transposition filter's rule for one subproblem (transposition.hpp) in
+// the form both of its counts read it: the quadrant engine's
+// (transposed_pairs.cpp) and the GPU engine's kernels
+// (gpu_kernel_support.hpp), from filter_of (filter_rule.cpp). The window's bounds, the tie tags a half takes,
+// which halves of the group holding the middle column's queen count, and
+// the pairs of row sets counted once: each written here once, NQUEENS_HD so
+// that nvcc compiles the same functions for the device.
+
+#include <cstdint>
+
+#include "engines/quadrant/set_ranks.hpp"
+#include "kernels/bits.hpp"
+#include "kernels/host_device.hpp"
+
+namespace nqueens::detail {
+
+/// Four bits no half's mask uses for n <= 28 (the left diagonals are bits
+/// 0..n-1, the right ones from 32): a pair that shares one is not counted
+/// twice.
+inline constexpr std::uint64_t tie_tag_c = std::uint64_t{1} << 28;      // north row set c; south row sets <= a
+inline constexpr std::uint64_t tie_tag_c_bar = std::uint64_t{1} << 29;  // north row set ~c; south row sets >= ~a
+inline constexpr std::uint64_t tie_tag_low = std::uint64_t{1} << 30;    // south row set c; north in (c, ~c), <= a
+inline constexpr std::uint64_t tie_tag_high = std::uint64_t{1} << 31;   // south row set ~c; north in (c, ~c), >= ~a
+
+/// How one subproblem counts under the filter: every pair once (boards of
+/// h < 2); or the row window (even n, and odd n with the middle queen in the
+/// centre column): both groups by their ranked west row sets, kept to
+/// [c, ~c]; or, odd n otherwise, by the row of the middle column's queen in
+/// the group that holds it (its row set P squeezed: the queen's index taken
+/// out). A kept pair counts twice unless a tie tag rules it out; the pairs
+/// of once_pairs count once more (2 * twice + once).
+struct filter_rule {
+  enum kind_t : std::uint32_t { every_pair, row_window, column_h };
+  kind_t kind = every_pair;
+  std::uint32_t c = 0, c_bar = 0, a = 0, a_bar = 0;  ///< the subproblem's class (c, a) and complements
+  bool a_inside = false, a_bar_inside = false;       ///< row window: a, ~a strictly inside (c, ~c)
+  std::uint32_t holder = 0;    ///< column_h: the group holding the middle column's queen (0 north, 1 south)
+  std::uint32_t distance = 0;  ///< column_h: the middle queen's distance from the nearer edge
+  std::uint32_t above = 0;     ///< column_h: the other group's row sets from here count twice with a c tie
+  bool to_a_bar = false;       ///< column_h: ~a itself counts twice with a ~c tie
+  bool once_c = false, once_c_bar = false;  ///< column_h: whether the c, ~c ties count once with a, ~a
+};
+
+/// The rule of filter_of(n, north, middle) (transposition.hpp).
+filter_rule filter_rule_of(int n, std::uint32_t north, int middle) noexcept;
+
+/// Row window: the tie tags of a north half of ranked west row set `rows`.
+NQUEENS_HD constexpr std::uint64_t north_tie_tags(const filter_rule& r, std::uint32_t rows) noexcept {
+  if (rows == r.c) return tie_tag_c;
+  if (rows == r.c_bar) return tie_tag_c_bar;
+  return (rows <= r.a ? tie_tag_low : 0) | (rows >= r.a_bar ? tie_tag_high : 0);
+}
+
+/// Row window: the tie tags of a south half of ranked west row set `rows`.
+NQUEENS_HD constexpr std::uint64_t south_tie_tags(const filter_rule& r, std::uint32_t rows) noexcept {
+  return (rows == r.c ? tie_tag_low : 0) | (rows == r.c_bar ? tie_tag_high : 0) | (rows <= r.a ? tie_tag_c : 0) |
+         (rows >= r.a_bar ? tie_tag_c_bar : 0);
+}
+
+/// Column_h: what a half of the holding group is.
+enum class holder_kind : std::uint32_t { dropped = 0, twice = 1, tie_c = 2, tie_c_bar = 3 };
+
+/// Column_h: what a half of the holding group with west row set `rows` is
+/// when the middle column's queen lies at the rule's distance.
+NQUEENS_HD constexpr holder_kind holder_kind_at_distance(const filter_rule& r, std::uint32_t rows) noexcept {
+  const std::uint32_t p = squeeze_bit(rows, static_cast<int>(r.distance));
+  if (p == r.c) return holder_kind::tie_c;
+  if (p == r.c_bar) return holder_kind::tie_c_bar;
+  return p > r.c && p < r.c_bar ? holder_kind::twice : holder_kind::dropped;  // min(P, ~P) against c
+}
+
+/// Column_h: what a half of the holding group is whose middle-column queen
+/// lies on row `row`, `at_distance` being holder_kind_at_distance of its
+/// row set: nearer the edge than the middle queen counts twice, farther
+/// never.
+NQUEENS_HD constexpr holder_kind holder_kind_of(const filter_rule& r, int row, holder_kind at_distance) noexcept {
+  const auto distance = static_cast<int>(r.distance);
+  return row < distance ? holder_kind::twice : row > distance ? holder_kind::dropped : at_distance;
+}
+
+/// Column_h: the tie tag of a holding half.
+NQUEENS_HD constexpr std::uint64_t holder_tie_tags(holder_kind kind) noexcept {
+  return kind == holder_kind::tie_c ? tie_tag_c : kind == holder_kind::tie_c_bar ? tie_tag_c_bar : 0;
+}
+
+/// Column_h: the tie tags of a half of the other group with west row set
+/// `rows`.
+NQUEENS_HD constexpr std::uint64_t other_tie_tags(const filter_rule& r, std::uint32_t rows) noexcept {
+  return (rows < r.above ? tie_tag_c : 0) | (rows > r.a_bar || (rows == r.a_bar && !r.to_a_bar) ? tie_tag_c_bar : 0);
+}
+
+/// The pairs of row sets whose halves count once: slot k (where bit k of
+/// `valid` is set) pairs the first group's set first[k] (the north's; under
+/// column_h the holder's, P squeezed) with the second's second[k].
+struct once_pairs {
+  std::uint32_t first[4] = {};
+  std::uint32_t second[4] = {};
+  std::uint32_t valid = 0;
+};
+
+/// Row window: (c, a), (~c, ~a), and (a, c), (~a, ~c) where a or ~a lies
+/// strictly inside (c, ~c). Column_h: (c, a) and (~c, ~a) where the tie's
+/// beta matches. None otherwise.
+NQUEENS_HD constexpr once_pairs once_pairs_of(const filter_rule& r) noexcept {
+  once_pairs o{{r.c, r.c_bar, r.a, r.a_bar}, {r.a, r.a_bar, r.c, r.c_bar}, 0};
+  if (r.kind == filter_rule::row_window) {
+    o.valid = 3U | (r.a_inside ? 4U : 0U) | (r.a_bar_inside ? 8U : 0U);
+  } else if (r.kind == filter_rule::column_h) {
+    o.valid = (r.once_c ? 1U : 0U) | (r.once_c_bar ? 2U : 0U);
+  }
+  return o;
+}
+
+}  // namespace nqueens::detail
