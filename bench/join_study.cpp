@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engines/engine.hpp"
+#include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_memory.hpp"
@@ -47,7 +48,7 @@ groups groups_of(int n, const quadrant_task& s, const quadrant_kernels& k, quadr
   const std::uint32_t full = low_bits(n);
   const int middle = s.middle;
   const quarter_source source(n, nullptr);
-  const std::uint32_t south_columns = full & ~s.north & (middle >= 0 ? ~(std::uint32_t{1} << middle) : full);
+  const std::uint32_t south_columns = south_columns_of(n, s.north, middle);
   const auto nq = source.quarters(s.north, scratch.west, scratch.east);
   const auto sq = source.quarters(south_columns, scratch.south_west, scratch.south_east);
   groups g;

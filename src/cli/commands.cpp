@@ -6,6 +6,7 @@
 #include "cli/arguments.hpp"
 #include "cli/check_command.hpp"
 #include "cli/count_command.hpp"
+#include "cli/exit_status.hpp"
 #include "cli/first_command.hpp"
 #include "cli/list_command.hpp"
 #include "cli/merge_command.hpp"
@@ -36,7 +37,8 @@ std::string exit_status_text() {
       "signal interrupted (";
   const std::span<const int> signals = stop_signals();
   for (std::size_t k = 0; k < signals.size(); ++k) {
-    words += std::to_string(128 + signals[k]) + " " + signal_name(signals[k]) + (k + 1 < signals.size() ? ", " : "");
+    words += std::to_string(interrupted_status(signals[k])) + " " + signal_name(signals[k]) +
+             (k + 1 < signals.size() ? ", " : "");
   }
   words += "; a journal is flushed first).";
   std::string text, line;

@@ -30,7 +30,8 @@ failure failure_of(const std::exception_ptr& error) {
     return {2, e.what()};
   } catch (const run_cancelled&) {  // a signal while the command planned
     const int sig = stop_signal();
-    return {128 + sig, "interrupted by " + signal_name(sig) + " before counting began; nothing was counted"};
+    return {interrupted_status(sig),
+            "interrupted by " + signal_name(sig) + " before counting began; nothing was counted"};
   } catch (const usage_error& e) {
     return {2, e.what()};
   } catch (const std::invalid_argument& e) {  // isa_error (NQUEENS_ISA) among them

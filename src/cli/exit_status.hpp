@@ -11,6 +11,10 @@
 
 namespace nqueens::cli {
 
+/// The exit status of a process stopped by signal `sig`: 128 + sig, as a
+/// shell reports a process the signal killed.
+constexpr int interrupted_status(int sig) noexcept { return 128 + sig; }
+
 struct failure {
   int status = 3;
   std::string message;  ///< one line, without the program's name

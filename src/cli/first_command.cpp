@@ -32,10 +32,7 @@ int run_first(const std::vector<std::string>& args) {
   if (printed_help(result, options)) return 0;
   const int n = static_cast<int>(parse_integer(single_positional(result, "n", "board size N"), "board size",
                                                min_board_size, max_constructed_board_size));
-  const placement_format format = parse_placement_format(result["format"].as<std::string>());
-  if (format == placement_format::fen && n != 8) {
-    throw usage_error("--format fen describes a chess board: it needs N = 8, not " + std::to_string(n));
-  }
+  const placement_format format = parse_placement_format(result["format"].as<std::string>(), n);
   if (format == placement_format::board && n > max_drawn_board) {
     throw usage_error("--format board draws at most " + std::to_string(max_drawn_board) + " columns; use tuple");
   }

@@ -31,10 +31,7 @@ int run_list(const std::vector<std::string>& args) {
   const auto result = parse_command_line(options, args, true);
   if (printed_help(result, options, "N is a board size from " + board_size_range() + ".\n")) return 0;
   const int n = board_size_operand(result);
-  const placement_format format = parse_placement_format(result["format"].as<std::string>());
-  if (format == placement_format::fen && n != 8) {
-    throw usage_error("--format fen describes a chess board: it needs N = 8, not " + std::to_string(n));
-  }
+  const placement_format format = parse_placement_format(result["format"].as<std::string>(), n);
   enumerate_options opts;
   opts.unique = result.count("unique") != 0;
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());

@@ -90,20 +90,7 @@ int run_command(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  reserve_standard_descriptors("nqueens");  // before anything opens a file
-  // Past a file-size limit, write() should fail with EFBIG (reported), not
-  // kill the process.
-  std::signal(SIGXFSZ, SIG_IGN);
+  prepare_standard_streams("nqueens");
   buffer_standard_output();
-  const int status = run_command(std::vector<std::string>(argv, argv + argc));
-  try {
-    close_standard_output();
-  } catch (const output_error& e) {
-    // Lost output outranks success and a count mismatch (whose report it
-    // held); a usage error, a failure or an interruption says more.
-    if (status != 0 && status != 1) return status;
-    std::cerr << "nqueens: " << e.what() << '\n';
-    return 3;
-  }
-  return status;
+  return status_after_closing_output(run_command(std::vector<std::string>(argv, argv + argc)), "nqueens");
 }

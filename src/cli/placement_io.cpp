@@ -17,9 +17,14 @@
 
 namespace nqueens::cli {
 
-placement_format parse_placement_format(const std::string& text) {
+placement_format parse_placement_format(const std::string& text, int n) {
   for (std::size_t k = 0; k < placement_format_names.size(); ++k) {
-    if (text == placement_format_names[k]) return static_cast<placement_format>(k);
+    if (text != placement_format_names[k]) continue;
+    const auto format = static_cast<placement_format>(k);
+    if (format == placement_format::fen && n != 8) {
+      throw usage_error("--format fen describes a chess board: it needs N = 8, not " + std::to_string(n));
+    }
+    return format;
   }
   std::string expected;
   for (std::size_t k = 0; k < placement_format_names.size(); ++k) {

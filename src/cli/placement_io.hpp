@@ -25,9 +25,9 @@ inline constexpr std::array<std::string_view, 3> placement_format_names = {"tupl
 /// what each format writes there.
 void add_format_option(cxxopts::Options& options, const std::string& help);
 
-/// Parses --format's value; throws usage_error. `fen` needs n == 8 (checked
-/// by the caller, which knows n).
-placement_format parse_placement_format(const std::string& text);
+/// Parses --format's value for a board of size n; throws usage_error for a
+/// name not in placement_format_names, or fen (a chess board) where n != 8.
+placement_format parse_placement_format(const std::string& text, int n);
 
 /// A large buffer in front of a file descriptor. A reader that went away
 /// (EPIPE) is not an error: the writer just reports closed() so the producer

@@ -8,6 +8,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
+#include "cli/exit_status.hpp"
 #include "cli/json.hpp"
 #include "cli/message_text.hpp"
 #include "cli/output.hpp"
@@ -80,7 +81,7 @@ int run_scale(const std::vector<std::string>& args) {
     const int sig = stop_signal();
     std::cerr << "nqueens: interrupted by " << signal_name(sig) << "; no rows printed"
               << (csv_file ? ", " + result["csv"].as<std::string>() + " left as it was" : std::string()) << '\n';
-    return 128 + sig;
+    return interrupted_status(sig);
   }
   if (csv_file) {
     csv_file->write(csv_of(r));

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli/exit_status.hpp"
+
 namespace nqueens::cli {
 namespace {
 
@@ -22,7 +24,7 @@ extern "C" void on_stop_signal(int sig) {
     // The kernel repeats SIGXCPU every CPU second past the soft limit (every
     // 1/16 s of wall time on 16 threads): a repeat is not a second request.
     if (sig == SIGXCPU && signal_number.load() == SIGXCPU) return;
-    _exit(128 + sig);  // a second signal: leave now
+    _exit(interrupted_status(sig));  // a second signal: leave now
   }
   signal_number.store(sig);
 }
@@ -97,7 +99,7 @@ int report_interruption_before_counting(const std::string& checkpoint, int sig, 
                     ? std::string()
                     : " this time: run the same command again to resume from " + checkpoint)
             << '\n';
-  return 128 + sig;
+  return interrupted_status(sig);
 }
 
 int report_interruption(const count_result& r, const std::string& checkpoint, int sig, const std::string& who) {
@@ -107,7 +109,7 @@ int report_interruption(const count_result& r, const std::string& checkpoint, in
             << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
                                    : "run the same command again to resume from " + checkpoint)
             << '\n';
-  return 128 + sig;
+  return interrupted_status(sig);
 }
 
 }  // namespace nqueens::cli

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -22,6 +23,11 @@ void reserve_standard_descriptors(const char* program) noexcept {
     [[maybe_unused]] const ssize_t ignored = ::write(STDERR_FILENO, message.data(), message.size());
     std::_Exit(3);
   }
+}
+
+void prepare_standard_streams(const char* program) noexcept {
+  reserve_standard_descriptors(program);
+  std::signal(SIGXFSZ, SIG_IGN);
 }
 
 }  // namespace nqueens::cli

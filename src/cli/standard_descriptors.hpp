@@ -14,4 +14,10 @@ namespace nqueens::cli {
 /// open): running on would risk writing into a journal.
 void reserve_standard_descriptors(const char* program) noexcept;
 
+/// What a tool does first, before anything opens a file:
+/// reserve_standard_descriptors, and SIGXFSZ ignored, so that a write past
+/// a file-size limit fails with EFBIG (reported, exit 3) rather than
+/// killing the process.
+void prepare_standard_streams(const char* program) noexcept;
+
 }  // namespace nqueens::cli

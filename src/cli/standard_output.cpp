@@ -46,4 +46,17 @@ void close_standard_output() {
   if (failed) throw output_error(error);
 }
 
+int status_after_closing_output(int status, const char* program) {
+  try {
+    close_standard_output();
+  } catch (const output_error& e) {
+    // Lost output outranks success and a count mismatch (whose report it
+    // held).
+    if (status != 0 && status != 1) return status;
+    std::cerr << program << ": " << e.what() << '\n';
+    return 3;
+  }
+  return status;
+}
+
 }  // namespace nqueens::cli

@@ -32,4 +32,9 @@ void buffer_standard_output() noexcept;
 /// normally when it did, else throws output_error. Call once, at the end.
 void close_standard_output();
 
+/// The process's exit status once its output is closed: `status`, or 3
+/// with a line on stderr ("PROGRAM: ...") when the output was lost, unless
+/// `status` already says more (a usage error, a failure, an interruption).
+int status_after_closing_output(int status, const char* program);
+
 }  // namespace nqueens::cli

@@ -38,6 +38,13 @@ const engine_definition* find_definition(engine e) noexcept {
   return nullptr;
 }
 
+void require_board_taken(const engine_definition& engine, int n) {
+  if (n > engine.max_board_size) {
+    throw std::invalid_argument("the " + std::string(engine.name) + " engine handles n up to " +
+                                std::to_string(engine.max_board_size));
+  }
+}
+
 const engine_definition& definition_of(engine e) {
   if (const engine_definition* d = find_definition(e)) return *d;
   throw std::invalid_argument("no engine has number " + std::to_string(static_cast<int>(e)) +

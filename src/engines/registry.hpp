@@ -20,4 +20,8 @@ const engine_definition* find_definition(engine e) noexcept;
 /// The definition of `e`; throws std::invalid_argument when no engine has it.
 const engine_definition& definition_of(engine e);
 
+/// Throws std::invalid_argument ("the E engine handles n up to N") when
+/// `engine` takes no board of size n.
+void require_board_taken(const engine_definition& engine, int n);
+
 }  // namespace nqueens::detail

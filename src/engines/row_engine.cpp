@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "engines/checked_count.hpp"
 #include "engines/fingerprint.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/cancelled.hpp"
@@ -52,11 +53,7 @@ std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vect
 }
 
 subproblem_count checked_sum(const subproblem_count& a, const subproblem_count& b) {
-  subproblem_count sum;
-  if (__builtin_add_overflow(a.total, b.total, &sum.total) || __builtin_add_overflow(a.unique, b.unique, &sum.unique)) {
-    throw std::overflow_error("a subproblem has more than 2^64 solutions");
-  }
-  return sum;
+  return {detail::checked_sum(a.total, b.total), detail::checked_sum(a.unique, b.unique)};
 }
 
 // Counts each subproblem with the search; given a cancel flag, splits a
@@ -194,11 +191,7 @@ std::uint32_t candidate_columns(int n, const row_rules& rules, const row_prefix&
 subproblem_count weighted_count(int n, const row_prefix& s, const search_start& start, const search_kernels& search,
                                 bool completions_are_classes) {
   const std::uint64_t completions = search.count(n, start);
-  std::uint64_t total = 0;
-  if (__builtin_mul_overflow(completions, std::uint64_t{s.weight}, &total)) {
-    throw std::overflow_error("a subproblem has more than 2^64 solutions");
-  }
-  return {total, completions_are_classes ? completions : 0};
+  return {checked_product(completions, std::uint64_t{s.weight}), completions_are_classes ? completions : 0};
 }
 
 search_start prepare(int n, const row_rules& rules, const row_prefix& s) noexcept {

@@ -50,6 +50,32 @@ constexpr std::size_t implementation_index(std::string_view name) {
   throw "no implementation of this name";
 }
 
+/// One engine's kernels by implementation, filled by name at compile time
+/// (put), and complete() once each implementation has its entry: what
+/// every engine's table is (kernels/search.cpp,
+/// engines/quadrant/quadrant_kernels.cpp).
+template <typename Kernels>
+class kernel_table {
+ public:
+  constexpr kernel_table& put(std::string_view name, const Kernels& kernels) {
+    const std::size_t k = implementation_index(name);
+    entries_[k] = &kernels;
+    filled_[k] = true;
+    return *this;
+  }
+  constexpr bool complete() const noexcept {
+    for (const bool filled : filled_) {
+      if (!filled) return false;
+    }
+    return true;
+  }
+  const Kernels& operator[](std::size_t index) const noexcept { return *entries_[index]; }
+
+ private:
+  std::array<const Kernels*, implementation_names.size()> entries_{};
+  std::array<bool, implementation_names.size()> filled_{};
+};
+
 /// Every implementation this build holds, narrowest first.
 std::span<const implementation> implementations() noexcept;
 

@@ -1,6 +1,5 @@
 #include "kernels/search.hpp"
 
-#include <algorithm>
 #include <array>
 
 #include "isa/implementation.hpp"
@@ -16,22 +15,18 @@ extern const search_kernels avx512_search_kernels;
 
 namespace {
 
-// By implementation index, filled by name (isa/implementation.hpp).
-constexpr std::array<const search_kernels*, implementation_count> by_implementation = [] {
-  std::array<const search_kernels*, implementation_count> t{};
-  t[implementation_index("portable")] = &portable_search_kernels;
-  t[implementation_index("avx2")] = &avx2_search_kernels;
-  t[implementation_index("avx512")] = &avx512_search_kernels;
-  t[implementation_index("avx512+vpopcntdq")] = &avx512_search_kernels;
-  return t;
-}();
-static_assert(std::ranges::none_of(by_implementation, [](const search_kernels* k) { return k == nullptr; }),
-              "a table entry per implementation");
+// By implementation, filled by name (isa/implementation.hpp).
+constexpr kernel_table<search_kernels> by_implementation = kernel_table<search_kernels>{}
+                                                               .put("portable", portable_search_kernels)
+                                                               .put("avx2", avx2_search_kernels)
+                                                               .put("avx512", avx512_search_kernels)
+                                                               .put("avx512+vpopcntdq", avx512_search_kernels);
+static_assert(by_implementation.complete(), "a table entry per implementation");
 
 }  // namespace
 
 const search_kernels& search_kernels_for(isa kernels) noexcept {
-  return *by_implementation[implementation_for(kernels).index];
+  return by_implementation[implementation_for(kernels).index];
 }
 
 board_state place_prefix(int n, std::span<const std::uint8_t> columns) noexcept {

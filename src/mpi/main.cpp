@@ -60,27 +60,11 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, checkpoint_
   std::_Exit(status);  // MPI_Abort does not return; should it, leave anyway
 }
 
-// Rank 0's standard output, flushed and checked as nqueens checks its own:
-// a result that did not reach its file is a failure (3), not a success.
-int close_stdout(int status) {
-  try {
-    cli::close_standard_output();
-  } catch (const cli::output_error& e) {
-    if (status != 0 && status != 1) return status;  // a failure or an interruption says more
-    std::cerr << "nqueens-mpi: " << e.what() << '\n';
-    return 3;
-  }
-  return status;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  cli::reserve_standard_descriptors("nqueens-mpi");  // before MPI_Init opens anything
-  // Past a file-size limit, write() fails with EFBIG and the journal reports
-  // it (exit 3), rather than SIGXFSZ killing the rank.
-  std::signal(SIGXFSZ, SIG_IGN);
-  exit_with_launcher();  // before MPI_Init, which waits for the launcher
+  cli::prepare_standard_streams("nqueens-mpi");  // before MPI_Init opens anything
+  exit_with_launcher();                          // before MPI_Init, which waits for the launcher
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0, ranks = 1;
@@ -99,7 +83,7 @@ int main(int argc, char** argv) {
   if (verdict != 0 || !ready.request) {
     ready.journal = checkpoint_file();  // unlocked, untouched
     MPI_Finalize();
-    return rank == 0 && verdict == 0 ? close_stdout(0) : verdict;
+    return rank == 0 && verdict == 0 ? cli::status_after_closing_output(0, "nqueens-mpi") : verdict;
   }
   int status = 0;
   try {
@@ -113,7 +97,7 @@ int main(int argc, char** argv) {
     const cli::failure f = cli::failure_of(std::current_exception());
     abort_job(rank, f.message, f.status);
   }
-  if (rank == 0) status = close_stdout(status);
+  if (rank == 0) status = cli::status_after_closing_output(status, "nqueens-mpi");
   MPI_Finalize();
   return status;
 }

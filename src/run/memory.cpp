@@ -10,6 +10,7 @@
 #include "engines/registry.hpp"
 #include "nqueens/threads.hpp"
 #include "run/plan_access.hpp"
+#include "run/shard_members.hpp"
 
 namespace nqueens {
 
@@ -23,10 +24,7 @@ std::uint64_t memory_estimate(int n, engine kind, int threads, std::uint64_t max
 void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   // A board the engine does not take is refused for that, not priced.
   const detail::engine_definition* definition = detail::find_definition(kind);
-  if (definition != nullptr && n > definition->max_board_size) {
-    throw std::invalid_argument("the " + std::string(definition->name) + " engine handles n up to " +
-                                std::to_string(definition->max_board_size));
-  }
+  if (definition != nullptr) detail::require_board_taken(*definition, n);
   limit = memory_limit_or_default(limit);
   const std::uint64_t need = memory_estimate(n, kind, threads, limit);
   if (need <= limit) return;
@@ -46,7 +44,7 @@ std::uint64_t run_lists_estimate(const plan& p, shard_spec shard) noexcept {
   if (!p.uniform_work()) return 40 * size + bits;  // dealt out: every index, its estimate, the shard twice
   const auto first = static_cast<std::uint64_t>(shard.index);
   const auto step = static_cast<std::uint64_t>(std::max(shard.count, 1));
-  const std::uint64_t mine = size > first ? (size - first + step - 1) / step : 0;
+  const std::uint64_t mine = detail::dealt_in_turn(size, first, step);
   return 8 * mine + bits;
 }
 

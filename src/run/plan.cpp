@@ -19,10 +19,7 @@ constexpr std::string_view plan_format = "nqueens-plan/4";
 plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind), scope_(options.scope) {
   const detail::engine_definition& engine = detail::definition_of(options.kind);
   require_valid_board_size(n);
-  if (scope_ == plan_scope::all && n > engine.max_board_size) {
-    throw std::invalid_argument("the " + std::string(engine.name) + " engine handles n up to " +
-                                std::to_string(engine.max_board_size));
-  }
+  if (scope_ == plan_scope::all) detail::require_board_taken(engine, n);
   if (options.split_depth < 0 || options.split_depth > max_split_depth) {
     throw std::invalid_argument("split depth " + std::to_string(options.split_depth) +
                                 " is out of range: expected 0 (automatic) to " + std::to_string(max_split_depth));

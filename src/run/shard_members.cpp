@@ -19,7 +19,7 @@ shard_members::shard_members(const plan& p, shard_spec s) : listed_(!p.uniform_w
   // indices out in turn, index i to shard i mod M.
   first_ = static_cast<std::size_t>(s.index);
   step_ = static_cast<std::size_t>(s.count);
-  size_ = p.size() > first_ ? (p.size() - first_ + step_ - 1) / step_ : 0;
+  size_ = dealt_in_turn(p.size(), first_, step_);
 }
 
 bool shard_members::contains(std::size_t index) const noexcept {

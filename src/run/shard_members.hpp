@@ -15,6 +15,12 @@
 
 namespace nqueens::detail {
 
+/// How many of indices 0..size-1 a shard dealt indices in turn gets: first,
+/// first + step, ... (shard `first` of `step`, equal estimates).
+constexpr std::size_t dealt_in_turn(std::size_t size, std::size_t first, std::size_t step) noexcept {
+  return size > first ? (size - first + step - 1) / step : 0;
+}
+
 class shard_members {
  public:
   /// Throws std::invalid_argument for a shard out of range (as shard_indices).

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engines/gpu/gpu_kernels.hpp"
+#include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/filter_rule.hpp"
 #include "engines/quadrant/transposed_pairs.hpp"
 #include "kernels/bits.hpp"
@@ -17,11 +18,10 @@ gpu_job job_for(const quadrant_task& task, int slices, const half_board_tables& 
   job.n = tables.board_size();
   job.h = job.n / 2;
   job.middle = task.middle;
-  const std::uint32_t full = low_bits(job.n);
   job.columns[0] = task.north;
-  job.columns[1] = full & ~task.north & (task.middle >= 0 ? ~(std::uint32_t{1} << task.middle) : full);
+  job.columns[1] = south_columns_of(job.n, task.north, task.middle);
   for (int g = 0; g < 2; ++g) {
-    job.west_queens[g] = std::popcount(job.columns[g] & low_bits(job.h));
+    job.west_queens[g] = west_queens_of(job.columns[g], job.h);
     job.row_sets[g] = static_cast<std::uint32_t>(binomial(job.h, job.west_queens[g]));
   }
   job.slices[0] = static_cast<std::uint32_t>(slices);
@@ -35,7 +35,7 @@ gpu_job job_for(const quadrant_task& task, int slices, const half_board_tables& 
 std::uint64_t solutions_of(const gpu_job& job, pair_counts counts, std::uint64_t weight) {
   const std::uint64_t share =
       job.rule.kind == filter_rule::every_pair ? counts.pairs : filtered_share(counts.pairs, counts.once);
-  return weighted_share(share, weight);
+  return checked_product(share, weight);
 }
 
 const char* fault_message(job_fault fault) noexcept {

@@ -7,16 +7,18 @@
 #include <cstdint>
 
 #include "engines/gpu/gpu_kernel_support.hpp"
+#include "engines/quadrant/digit_widths.hpp"
 
 namespace nqueens::detail::gpu {
 
-/// Key bits for groups of these sizes: while a key's south halves would
-/// still fill half a table block on average, at most max_key_bits and
-/// `used`. Each key bit spares the visits of the pairs that collide on it.
+/// Key bits for groups of these sizes: the pair counter's rule
+/// (key_bits_within, digit_widths.hpp) over the south group, while a key's
+/// south halves would still fill half a table block on average, at most
+/// this engine's max_key_bits. Each key bit spares the visits of the pairs
+/// that collide on it.
 NQUEENS_HD inline std::uint32_t key_bits_for(std::uint32_t south, std::uint32_t used) {
-  std::uint32_t bits = 0;
-  while (bits < max_key_bits && bits < used && (south >> (bits + 1)) >= south_per_block / 2) ++bits;
-  return bits;
+  return static_cast<std::uint32_t>(
+      key_bits_within(south, static_cast<int>(used), south_per_block / 2, static_cast<int>(max_key_bits)));
 }
 
 /// The code: the diagonals both groups use, ranked by the chance a random

@@ -107,10 +107,6 @@ T* device_copy(const T* host, std::size_t count) {
   return out;
 }
 
-// Jobs a round holds: 64 rounds' worth of kernels and copies cost a
-// subproblem a fifth of a stream operation.
-constexpr std::uint32_t round_jobs = 64;
-
 class cuda_stream final : public gpu_stream {
  public:
   /// A stream with `bytes` of device memory in all.

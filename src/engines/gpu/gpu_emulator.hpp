@@ -33,7 +33,7 @@ struct emulator_options {
   /// The most blocks a launch has: past it, blocks take several items.
   std::uint32_t max_grid = 7;
   /// Jobs a round holds, and each stream's arena in 64-bit words.
-  std::uint32_t max_jobs = 64;
+  std::uint32_t max_jobs = round_jobs;
   std::uint64_t arena_words = std::uint64_t{1} << 19;  // 4 MiB
 };
 

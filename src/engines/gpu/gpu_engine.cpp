@@ -2,7 +2,7 @@
 // engine's subproblems (one per class of north column sets under the mirror
 // and the flip, weighted), counted on a CUDA device by the kernels of
 // gpu_kernels.hpp (the half joins, the transposition filter, the keying and
-// the pair count), a round of up to 64 subproblems per launch
+// the pair count), a round of a round of subproblems per launch
 // (gpu_rounds.hpp). A subproblem counts what the quadrant engine's
 // does; a slice of a class takes the north row sets of its rank modulo the
 // slices (not the quadrant engine's slices), so the plan has its own
@@ -36,10 +36,6 @@
 namespace nqueens::detail {
 
 namespace {
-
-/// The largest board: the whole quarter tables (15 GiB at n = 24) sit on
-/// the host and on the device.
-constexpr int max_gpu_board_size = 24;
 
 // Which backend NQUEENS_GPU asks for: the device (unset, empty or
 // "device"), or the emulator ("emulate").
@@ -121,7 +117,7 @@ class gpu_context final : public engine_context {
 
  private:
   /// Subproblems per call: a round's worth.
-  static constexpr std::size_t gpu_batch = 64;
+  static constexpr std::size_t gpu_batch = gpu::round_jobs;
 
   // A stream of the context's, this thread's until the lease ends: one of
   // those free, else a new one while fewer than the threads the device's
@@ -202,11 +198,11 @@ extern const engine_definition gpu_engine = {
     .id = engine::gpu,
     .name = "gpu",
     .summary =
-        "the quadrant join on an NVIDIA GPU (CUDA), up to 64 subproblems per launch; refused where no GPU "
+        "the quadrant join on an NVIDIA GPU (CUDA), a round of subproblems per launch; refused where no GPU "
         "is usable (NQUEENS_GPU=emulate runs its kernels on the CPU, slowly, for tests)",
     .counts_unique = false,
-    .max_board_size = max_gpu_board_size,
-    .auto_from = 0,  // never picked by auto: it needs a device
+    .max_board_size = gpu::max_gpu_board_size,  // the whole tables (15 GiB at n = 24) on host and device
+    .auto_from = 0,                             // never picked by auto: it needs a device
     .make_plan = &make_plan,
     .memory_estimate = &gpu_memory_bytes,
     .check_runnable = &check_gpu_runnable,

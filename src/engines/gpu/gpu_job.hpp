@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "engines/quadrant/filter_rule.hpp"
+#include "engines/quadrant/half_masks.hpp"
 
 namespace nqueens::detail::gpu {
 
@@ -39,13 +40,24 @@ inline constexpr std::uint32_t finished_mark = 0x600DC0DEU;
 /// What the size kernel's first block writes, likewise.
 inline constexpr std::uint32_t sized_mark = 0x512EDU;
 
+/// Jobs a round holds: 64 rounds' worth of kernels and copies cost a
+/// subproblem a fifth of a stream operation. The device's and the
+/// emulator's streams hold this many, and the engine hands them as many.
+inline constexpr std::uint32_t round_jobs = 64;
+
 /// Mask bits the filter adds to a half besides its tie tags (filter_rule.hpp):
 /// the once categories (free for n <= 24: the diagonals are bits 0..23 and
 /// 32..55), bit k where the half belongs to once pair k (once_pairs_of),
 /// which do not take part in the count.
 inline constexpr int category_shift = 56;
 inline constexpr std::uint64_t category_bits = std::uint64_t{15} << category_shift;
-inline constexpr std::uint64_t diagonal_bits = 0x00FFFFFF'0FFFFFFFULL;  ///< what the once pairs must not share
+/// What the once pairs must not share: the diagonals, neither the tags nor
+/// the categories (nor the south's turned free bits above them).
+inline constexpr std::uint64_t diagonal_bits = ~(free_bits | category_bits | (free_bits << 32));
+/// The largest board the GPU engine takes: its right diagonals (bits 32 on)
+/// must stay below the categories.
+inline constexpr int max_gpu_board_size = 24;
+static_assert(32 + max_gpu_board_size <= category_shift, "the categories sit above the right diagonals");
 
 /// One quarter's whole table (quarter_table): placements on (columns, rows)
 /// are [offsets[columns << h | rows], the next offset).

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "engines/gpu/gpu_kernel_support.hpp"
+#include "engines/quadrant/quarter_tables.hpp"
 
 namespace nqueens::detail::gpu {
 
@@ -47,8 +48,8 @@ NQUEENS_HD inline void find_quarters(const gpu_job& job, std::uint32_t item, qua
   q.west_begin = q.west_end = q.east_begin = q.east_end = 0;
   if (rank % job.slices[group] != job.slice[group] || !in_window(job.rule, q.rows)) return;
   const std::uint32_t all_rows = low_bits(job.h);
-  const std::uint64_t west_key = (std::uint64_t{job.columns[group] & all_rows} << job.h) | rows;
-  const std::uint64_t east_key = (std::uint64_t{job.columns[group] >> job.h} << job.h) | (all_rows & ~rows);
+  const std::size_t west_key = quarter_slot(job.columns[group] & all_rows, rows, job.h);
+  const std::size_t east_key = quarter_slot(job.columns[group] >> job.h, all_rows & ~rows, job.h);
   q.west_begin = job.west.offsets[west_key];
   q.west_end = job.west.offsets[west_key + 1];
   q.east_begin = job.east.offsets[east_key];

@@ -66,7 +66,7 @@ NQUEENS_HD inline bool classify(const gpu_job& job, int group, std::uint32_t row
       // The middle column's queen's row, from its tag (turned with a south half).
       const int shift = group == 0 ? north_row_tag_shift : south_row_tag_shift;
       const int row = column_h_row_of(mask, shift);
-      mask &= ~(std::uint64_t{15} << shift);
+      mask &= ~row_tag_bits(shift);
       const holder_kind kind = holder_kind_of(r, row, holder_kind_at_distance(r, rows));
       if (kind == holder_kind::dropped) return false;
       tags = holder_tie_tags(kind);

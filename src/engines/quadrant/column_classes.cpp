@@ -12,8 +12,7 @@ namespace nqueens::detail {
 // The orbit of (m, N) is {(m, N), (m, R), (m', N'), (m', R')}: R the other
 // columns (the flip), ' the mirror. Pairs compare by middle, then set.
 std::uint8_t class_weight(int n, int middle, std::uint32_t north) noexcept {
-  const std::uint32_t full = low_bits(n);
-  const std::uint32_t rest = full & ~north & (middle >= 0 ? ~(std::uint32_t{1} << middle) : full);
+  const std::uint32_t rest = south_columns_of(n, north, middle);
   const int mirrored_middle = middle >= 0 ? n - 1 - middle : -1;
   if (middle > mirrored_middle || rest < north) return 0;
   const std::uint8_t flip = rest != north ? 2 : 1;

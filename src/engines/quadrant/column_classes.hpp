@@ -14,14 +14,27 @@
 // classes come before it: class i is then one walk through a single block
 // (combinatorial number system: the r-th k-subset in increasing order).
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "engines/quadrant/set_ranks.hpp"
+#include "kernels/bits.hpp"
 #include "kernels/subsets.hpp"
 
 namespace nqueens::detail {
+
+/// The south half's columns of a board whose north half holds `north` and
+/// whose middle row (odd n) holds its queen in column `middle` (-1: none).
+constexpr std::uint32_t south_columns_of(int n, std::uint32_t north, int middle) noexcept {
+  const std::uint32_t full = low_bits(n);
+  return full & ~north & (middle >= 0 ? ~(std::uint32_t{1} << middle) : full);
+}
+
+/// How many of a half's queens, in `columns`, stand in the west (columns
+/// below h): the rows its west quarter holds.
+constexpr int west_queens_of(std::uint32_t columns, int h) noexcept { return std::popcount(columns & low_bits(h)); }
 
 /// One class of (middle column, north column set).
 struct column_class {

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "kernels/host_device.hpp"
+
 namespace nqueens::detail {
 
 // The partition tree's depth: up to 65536 classes. Measured on real groups
@@ -29,15 +31,22 @@ inline constexpr int narrow_digit_bits = 6;
 inline constexpr int max_digits = (64 + narrow_digit_bits - 1) / narrow_digit_bits;
 inline constexpr int max_table_entries = 65536 / 64;  // entries are byte offsets: 16 bits
 
-/// The key bits of a count whose smaller list holds `smaller` masks: a key
-/// bit more doubles the classes; a class should hold a few masks of each
-/// list on average, or the tree's bookkeeping outweighs what it skips.
-constexpr int key_bits_for(std::size_t smaller, std::uint64_t used, std::size_t masks_per_class) noexcept {
+/// The key bits of a count of a list of `masks` (the one the key classes
+/// split), `used_bits` bits in play: a key bit more doubles the classes; a
+/// class should hold `per_class` masks on average, or the bookkeeping
+/// outweighs what it skips; at most `most`. The GPU engine's code takes its
+/// key by the same rule with its own limits (gpu_code_kernels.hpp).
+NQUEENS_HD constexpr int key_bits_within(std::uint64_t masks, int used_bits, std::uint64_t per_class,
+                                         int most) noexcept {
   int key_bits = 0;
-  while (key_bits < max_key_bits && key_bits < std::popcount(used) && (smaller >> (key_bits + 1)) >= masks_per_class) {
-    ++key_bits;
-  }
+  while (key_bits < most && key_bits < used_bits && (masks >> (key_bits + 1)) >= per_class) ++key_bits;
   return key_bits;
+}
+
+/// The pair counter's key bits: key_bits_within the smaller list, a few
+/// masks of it per class (masks_per_class), at most max_key_bits.
+constexpr int key_bits_for(std::size_t smaller, std::uint64_t used, std::size_t masks_per_class) noexcept {
+  return key_bits_within(smaller, std::popcount(used), masks_per_class, max_key_bits);
 }
 
 /// Digits of 7 bits where that saves a digit and the tables stay within

@@ -10,19 +10,19 @@
 
 #include <cstdint>
 
+#include "engines/quadrant/half_masks.hpp"
 #include "engines/quadrant/set_ranks.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/host_device.hpp"
 
 namespace nqueens::detail {
 
-/// Four bits no half's mask uses for n <= 28 (the left diagonals are bits
-/// 0..n-1, the right ones from 32): a pair that shares one is not counted
-/// twice.
-inline constexpr std::uint64_t tie_tag_c = std::uint64_t{1} << 28;      // north row set c; south row sets <= a
-inline constexpr std::uint64_t tie_tag_c_bar = std::uint64_t{1} << 29;  // north row set ~c; south row sets >= ~a
-inline constexpr std::uint64_t tie_tag_low = std::uint64_t{1} << 30;    // south row set c; north in (c, ~c), <= a
-inline constexpr std::uint64_t tie_tag_high = std::uint64_t{1} << 31;   // south row set ~c; north in (c, ~c), >= ~a
+/// The tie tags, in the four free bits above the left diagonals
+/// (half_masks.hpp): a pair that shares one is not counted twice.
+inline constexpr std::uint64_t tie_tag_c = std::uint64_t{1} << free_bits_shift;  // north c; south sets <= a
+inline constexpr std::uint64_t tie_tag_c_bar = tie_tag_c << 1;  // north row set ~c; south row sets >= ~a
+inline constexpr std::uint64_t tie_tag_low = tie_tag_c << 2;    // south row set c; north in (c, ~c), <= a
+inline constexpr std::uint64_t tie_tag_high = tie_tag_c << 3;   // south row set ~c; north in (c, ~c), >= ~a
 
 /// How one subproblem counts under the filter: every pair once (boards of
 /// h < 2); or the row window (even n, and odd n with the middle queen in the

@@ -77,7 +77,7 @@ inline join_cursor cursor_from(int h, int queens, bool ranked = false, std::uint
 /// does one that holds that queen there (its row tag, column_h_row_tag).
 struct quarter_skip {
   std::uint64_t queen = 0;
-  static constexpr std::uint64_t no_last_row = 14;  // a tag is at most 15: it skips none
+  static constexpr std::uint64_t no_last_row = max_tagged_row;  // skips no row
   std::uint64_t last_row = no_last_row;
   std::array<std::vector<std::uint64_t>, 2> masks;  // of the join's outer list, of its inner one
   std::array<std::vector<std::uint32_t>, 2> signatures;

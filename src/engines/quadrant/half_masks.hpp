@@ -16,20 +16,30 @@ NQUEENS_HD constexpr std::uint64_t north_mask(std::uint32_t left, std::uint32_t 
   return std::uint64_t{left} | (std::uint64_t{right} << 32);
 }
 
+/// The four bits above every left diagonal (bits 0..n-1, n <= 28): the
+/// transposition filter's marks live there, an odd board's row tag while
+/// a group is built, the tie tags (filter_rule.hpp) once it is counted.
+inline constexpr int free_bits_shift = 28;
+inline constexpr std::uint64_t free_bits = std::uint64_t{15} << free_bits_shift;
+
 /// Odd n: a half that holds the middle column's queen (column h = n/2)
-/// carries that queen's row in its own search (0..h-1) plus one in bits
-/// 28..31, above every diagonal (n <= 27), for the transposition filter; a
-/// south half's, turned (a rotation by 32), in bits 60..63. No other half
-/// sets them, so they never meet and never count.
-inline constexpr int north_row_tag_shift = 28;
+/// carries that queen's row in its own search (0..h-1) plus one in the free
+/// bits, for the transposition filter; a south half's, turned (a rotation
+/// by 32), 32 bits higher. No other half sets them, so they never meet and
+/// never count.
+inline constexpr int north_row_tag_shift = free_bits_shift;
 inline constexpr int south_row_tag_shift = north_row_tag_shift + 32;
+/// The most a row tag holds: row 14 (a tag of 15).
+inline constexpr int max_tagged_row = 14;
 NQUEENS_HD constexpr std::uint64_t column_h_row_tag(int row) noexcept {
   return std::uint64_t(row + 1) << north_row_tag_shift;
 }
-inline constexpr std::uint64_t column_h_row_bits = std::uint64_t{15} << north_row_tag_shift;
+inline constexpr std::uint64_t column_h_row_bits = free_bits;
+/// The tag bits at `shift` (north_ or south_row_tag_shift).
+NQUEENS_HD constexpr std::uint64_t row_tag_bits(int shift) noexcept { return std::uint64_t{15} << shift; }
 /// The row a half's tag at `shift` holds (-1: none).
 NQUEENS_HD constexpr int column_h_row_of(std::uint64_t mask, int shift) noexcept {
-  return static_cast<int>((mask >> shift) & 15U) - 1;
+  return static_cast<int>((mask & row_tag_bits(shift)) >> shift) - 1;
 }
 static_assert(column_h_row_tag(12) <= column_h_row_bits, "n = 27 has h - 1 = 12 rows to tag");
 

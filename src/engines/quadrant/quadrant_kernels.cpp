@@ -1,6 +1,5 @@
 #include "engines/quadrant/quadrant_kernels.hpp"
 
-#include <algorithm>
 #include <array>
 
 #include "isa/implementation.hpp"
@@ -15,21 +14,18 @@ extern const quadrant_kernels avx512_vpopcntdq_quadrant_kernels;
 
 namespace {
 
-// By implementation index, filled by name (isa/implementation.hpp).
-constexpr std::array<const quadrant_kernels*, implementation_count> by_implementation = [] {
-  std::array<const quadrant_kernels*, implementation_count> t{};
-  t[implementation_index("portable")] = &portable_quadrant_kernels;
-  t[implementation_index("avx2")] = &avx2_quadrant_kernels;
-  t[implementation_index("avx512")] = &avx512_quadrant_kernels;
-  t[implementation_index("avx512+vpopcntdq")] = &avx512_vpopcntdq_quadrant_kernels;
-  return t;
-}();
-static_assert(std::ranges::none_of(by_implementation, [](const quadrant_kernels* k) { return k == nullptr; }),
-              "a table entry per implementation");
+// By implementation, filled by name (isa/implementation.hpp).
+constexpr kernel_table<quadrant_kernels> by_implementation =
+    kernel_table<quadrant_kernels>{}
+        .put("portable", portable_quadrant_kernels)
+        .put("avx2", avx2_quadrant_kernels)
+        .put("avx512", avx512_quadrant_kernels)
+        .put("avx512+vpopcntdq", avx512_vpopcntdq_quadrant_kernels);
+static_assert(by_implementation.complete(), "a table entry per implementation");
 
 }  // namespace
 
-const quadrant_kernels& quadrant_kernels_of(const implementation& i) noexcept { return *by_implementation[i.index]; }
+const quadrant_kernels& quadrant_kernels_of(const implementation& i) noexcept { return by_implementation[i.index]; }
 
 const quadrant_kernels& quadrant_kernels_for(isa kernels) noexcept {
   return quadrant_kernels_of(implementation_for(kernels));

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/filter_rule.hpp"
 #include "engines/quadrant/half_masks.hpp"
 #include "kernels/bits.hpp"
@@ -242,7 +243,7 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
                                          south, scratch.south_runs, scratch.ties, scratch.sorter, {k, scratch.pairs}));
     }
   }
-  return weighted_share(pairs, s.weight);
+  return checked_product(pairs, s.weight);
 }
 
 }  // namespace
@@ -257,16 +258,15 @@ std::uint64_t solve_task(const quadrant_kernels& k, const quarter_source& source
                          const class_slicing& slicing, quadrant_scratch& scratch) {
   const int n = source.board_size();
   const int h = n / 2;
-  const std::uint32_t full = low_bits(n);
   const int middle = static_cast<int>(s.middle);
-  const std::uint32_t south_columns = full & ~s.north & (middle >= 0 ? ~(std::uint32_t{1} << middle) : full);
+  const std::uint32_t south_columns = south_columns_of(n, s.north, middle);
   // A run without tables builds the quarters here: seconds at n = 28.
   const std::array<quarter_view, 2> north_quarters =
       source.quarters(s.north, scratch.west, scratch.east, scratch.pairs.cancel);
   const std::array<quarter_view, 2> south_quarters =
       source.quarters(south_columns, scratch.south_west, scratch.south_east, scratch.pairs.cancel);
-  const int north_queens = std::popcount(s.north & low_bits(h));
-  const int south_queens = std::popcount(south_columns & low_bits(h));
+  const int north_queens = west_queens_of(s.north, h);
+  const int south_queens = west_queens_of(south_columns, h);
   const filter_rule rule = filter_rule_of(n, s.north, s.middle);
   // The groups' bounds (only the row sets the filter keeps are joined), for
   // slices by size and for the memory bound.
@@ -308,7 +308,7 @@ std::uint64_t solve_task(const quadrant_kernels& k, const quarter_source& source
       group_pairs(rule, std::span<std::uint64_t>(scratch.north.data(), kept), scratch.north_runs,
                   std::span<std::uint64_t>(scratch.south.data(), south_count), scratch.south_runs, scratch.ties,
                   scratch.sorter, {k, scratch.pairs});
-  return weighted_share(pairs, s.weight);
+  return checked_product(pairs, s.weight);
 }
 
 }  // namespace nqueens::detail

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "engines/quadrant/half_masks.hpp"
+#include "kernels/host_device.hpp"
 
 namespace nqueens::detail {
 
@@ -37,6 +38,7 @@ namespace nqueens::detail {
 /// at n = 24); beyond 28 half-board masks and groups would need more than
 /// its 64-bit masks and 32-bit pair offsets.
 inline constexpr int max_quadrant_board_size = 28;
+static_assert(max_quadrant_board_size <= free_bits_shift, "the filter's free bits sit above the left diagonals");
 
 /// The placements of one quarter on one column set, by the rows they use:
 /// what a half board's join reads. Row set r's placements are
@@ -56,6 +58,14 @@ struct quarter_view {
   }
 };
 
+/// Where a quarter table keeps the placements on `columns` (bit j = the
+/// table's column j) and `rows` (of its `row_bits` rows): the index of
+/// their first offset; the next index's is their end. The CPU's views and
+/// the GPU engine's kernels read the tables by it.
+NQUEENS_HD constexpr std::size_t quarter_slot(std::uint32_t columns, std::uint32_t rows, int row_bits) noexcept {
+  return (std::size_t{columns} << row_bits) | rows;
+}
+
 /// Every placement of non-attacking queens, any number, at most one per row
 /// and column, on rows 0..h-1 and `width` columns from `first_column` of an
 /// n-board; grouped by the rows and columns it uses. 2^(h + width) offsets:
@@ -68,7 +78,7 @@ class quarter_table {
 
   /// The placements using exactly `columns` (bit j = column first_column + j).
   quarter_view on(std::uint32_t columns) const noexcept {
-    return {offsets_.data() + (std::size_t{columns} << rows_), masks_.data(), signatures_.data()};
+    return {offsets_.data() + quarter_slot(columns, 0, rows_), masks_.data(), signatures_.data()};
   }
   std::size_t size() const noexcept { return masks_.size(); }
   std::size_t bytes() const noexcept;

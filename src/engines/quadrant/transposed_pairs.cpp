@@ -14,8 +14,6 @@ namespace nqueens::detail {
 
 namespace {
 
-static_assert(max_quadrant_board_size <= 28, "the tie tags sit just above the left diagonals of n = 28");
-
 // Whether the tags `live` would make the count of north and south load one
 // table entry more per visit, on groups large enough for the visits to
 // outweigh preparing them again: then the ties' pairs are cheaper counted
@@ -45,13 +43,6 @@ bool use_tags(tie_counting ties, std::span<const std::uint64_t> north, std::span
 
 }  // namespace
 
-std::uint64_t checked_sum(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t sum = 0;
-  if (__builtin_add_overflow(a, b, &sum))
-    throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
-  return sum;
-}
-
 // Each once pair's halves, first group's against the second's.
 std::uint64_t once_count(std::span<std::uint64_t> first, std::span<const row_run> first_runs,
                          std::span<std::uint64_t> second, std::span<const row_run> second_runs, const filter_rule& rule,
@@ -67,16 +58,7 @@ std::uint64_t once_count(std::span<std::uint64_t> first, std::span<const row_run
 }
 
 std::uint64_t filtered_share(std::uint64_t twice, std::uint64_t once) {
-  if (twice > (UINT64_MAX - once) / 2) throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
-  return 2 * twice + once;
-}
-
-std::uint64_t weighted_share(std::uint64_t share, std::uint64_t weight) {
-  std::uint64_t total = 0;
-  if (__builtin_mul_overflow(share, weight, &total)) {
-    throw std::overflow_error("a quadrant subproblem has more than 2^64 solutions");
-  }
-  return total;
+  return checked_sum(checked_sum(twice, twice), once);
 }
 
 std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run> north_runs,
@@ -123,7 +105,7 @@ std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run
 
 std::size_t partition_by_column_h(std::uint64_t* list, std::vector<row_run>& runs, int tag_shift,
                                   const filter_rule& rule) noexcept {
-  const std::uint64_t tag_bits = std::uint64_t{15} << tag_shift;
+  const std::uint64_t tag_bits = row_tag_bits(tag_shift);
   // The kind of each half, in its tag bits.
   std::array<std::size_t, 4> sizes{};
   std::size_t start = 0;

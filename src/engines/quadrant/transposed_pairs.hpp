@@ -24,6 +24,7 @@
 #include <span>
 #include <vector>
 
+#include "engines/checked_count.hpp"
 #include "engines/quadrant/filter_rule.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/row_runs.hpp"
@@ -38,16 +39,9 @@ enum class tie_counting : std::uint8_t { by_cost, tags, apart };
 /// The run partition_by_column_h gives the halves that count twice.
 inline constexpr std::uint32_t twice_rows = UINT32_MAX;
 
-/// a + b; throws std::overflow_error past 2^64.
-std::uint64_t checked_sum(std::uint64_t a, std::uint64_t b);
-
-/// 2 * twice + once: what a subproblem's pairs count under the filter;
-/// throws std::overflow_error past 2^64. The GPU engine's total too.
+/// 2 * twice + once: what a subproblem's pairs count under the filter
+/// (checked_count.hpp's overflow check). The GPU engine's total too.
 std::uint64_t filtered_share(std::uint64_t twice, std::uint64_t once);
-
-/// share * weight: the solutions a subproblem stands for, its class's
-/// members included; throws std::overflow_error past 2^64.
-std::uint64_t weighted_share(std::uint64_t share, std::uint64_t weight);
 
 /// 2 * (pairs counting twice) + (pairs counting once) of a north and a
 /// south group (or slices of them) kept to [c, ~c], for the row window
