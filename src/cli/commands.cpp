@@ -11,10 +11,12 @@
 #include "cli/list_command.hpp"
 #include "cli/merge_command.hpp"
 #include "cli/plan_command.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/rotational_command.hpp"
 #include "cli/scale_command.hpp"
 #include "cli/signals.hpp"
 #include "cli/verify_command.hpp"
+#include "nqueens/first.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/version.hpp"
 
@@ -64,11 +66,14 @@ const std::vector<command>& commands() {
       {"count", "N", "Count the solutions on an N x N board (N from " + board_size_range() + ")", run_count, true},
       {"verify", "", "Count a range of N and check each against the published table", run_verify},
       {"scale", "N", "Time the count with 1, 2, 4, ... threads: speed-up and efficiency", run_scale},
-      {"rotational", "N", "Count the solutions a half or a quarter turn leaves unchanged (N up to 32)", run_rotational},
+      {"rotational", "N",
+       "Count the solutions a half or a quarter turn leaves unchanged (N from " + board_size_range() + ")",
+       run_rotational},
       {"plan", "N", "Describe the plan for N; --stats times every subproblem", run_plan},
       {"merge", "F...", "Add up the --json outputs of 'count N --shard I/M' and verify", run_merge},
       {"list", "N", "Print the solutions, smallest tuple first (--unique: one per class)", run_list},
-      {"first", "N", "Print one solution, built by formula, for N up to 100,000,000", run_first},
+      {"first", "N", "Print one solution, built by formula, for N up to " + format_grouped(max_constructed_board_size),
+       run_first},
       {"check", "[P...]", "Check placements such as \"1 3 0 2\" (or every line of stdin)", run_check},
   };
   return table;

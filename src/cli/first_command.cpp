@@ -9,6 +9,7 @@
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
 #include "cli/placement_io.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/shared_options.hpp"
 #include "nqueens/first.hpp"
 
@@ -22,10 +23,12 @@ constexpr int max_drawn_board = 1000;
 int run_first(const std::vector<std::string>& args) {
   cxxopts::Options options("nqueens first",
                            "Print one solution on an N x N board, built by formula (no search), for N up\n"
-                           "to 100,000,000. Check it with: nqueens first N | nqueens check");
+                           "to " +
+                               format_grouped(max_constructed_board_size) +
+                               ". Check it with: nqueens first N | nqueens check");
   options.custom_help("N [options]");
   options.positional_help("");
-  add_format_option(options, "tuple, board (N <= 1000) or fen (N = 8)");
+  add_format_option(options, "tuple, board (N <= " + std::to_string(max_drawn_board) + ") or fen (N = 8)");
   add_shared_options(options, {});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true, max_constructed_board_size);

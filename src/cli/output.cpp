@@ -53,10 +53,10 @@ json_object& add_counts(json_object& o, const counts_shown& c) {
 
 std::string describe_counts(const counts_shown& c) {
   std::string text = "Q(" + std::to_string(c.n) + ") = " + to_string(c.total) + "  " +
-                     describe(c.check.total, c.check.published_total, "A000170") + "\n";
+                     describe(c.check.total, c.check.published_total, oeis_total) + "\n";
   if (c.unique) {
-    text += "unique = " + to_string(*c.unique) + "  " + describe(c.check.unique, c.check.published_unique, "A002562") +
-            "\n";
+    text += "unique = " + to_string(*c.unique) + "  " +
+            describe(c.check.unique, c.check.published_unique, oeis_unique) + "\n";
   }
   return text + describe_symmetric_counts(c.symmetric_180, c.symmetric_90, c.check);
 }
@@ -102,9 +102,9 @@ std::string symmetric_counts_json(const count_result& r) {
 
 std::string describe_symmetric_counts(uint128 symmetric_180, uint128 symmetric_90, const verification& check) {
   return "unchanged by a half turn: " + to_string(symmetric_180) + "  " +
-         describe(check.symmetric_180, check.published_symmetric_180, "A032522") +
+         describe(check.symmetric_180, check.published_symmetric_180, oeis_symmetric_180) +
          "\nunchanged by a quarter turn: " + to_string(symmetric_90) + "  " +
-         describe(check.symmetric_90, check.published_symmetric_90, "A033148") + "\n";
+         describe(check.symmetric_90, check.published_symmetric_90, oeis_symmetric_90) + "\n";
 }
 
 }  // namespace nqueens::cli

@@ -11,6 +11,12 @@
 
 namespace nqueens::cli {
 
+/// The OEIS sequences the counts are checked against.
+inline constexpr const char* oeis_total = "A000170";          ///< Q(n)
+inline constexpr const char* oeis_unique = "A002562";         ///< fundamental solutions
+inline constexpr const char* oeis_symmetric_180 = "A032522";  ///< unchanged by a half turn
+inline constexpr const char* oeis_symmetric_90 = "A033148";   ///< unchanged by a quarter turn
+
 /// "verified (OEIS A000170)", "MISMATCH: published value is N" or
 /// "not verified (no published value)" for one counted value.
 std::string describe(verdict v, std::optional<std::uint64_t> published, const char* sequence);

@@ -197,7 +197,7 @@ int print_stats(const plan& p, json_object& o, int threads, bool json) {
   print_plan_line(p);
   std::cout << formatted("timed run on %d thread%s: %.3f s wall, Q(%d) = %s %s\n", lb.threads,
                          lb.threads == 1 ? "" : "s", lb.wall_seconds, n, to_string(lb.total).c_str(),
-                         describe(lb.check.total, lb.check.published_total, "A000170").c_str());
+                         describe(lb.check.total, lb.check.published_total, oeis_total).c_str());
   std::cout << formatted("  work (sum of subproblem times)  %10.3f s\n", lb.total_seconds);
   std::cout << formatted("  longest subproblem              %10.6f s  (%.3f%% of the work)\n", lb.longest_seconds,
                          100.0 * lb.longest_share);

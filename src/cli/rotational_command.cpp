@@ -14,12 +14,14 @@
 namespace nqueens::cli {
 
 int run_rotational(const std::vector<std::string>& args) {
-  cxxopts::Options options("nqueens rotational",
-                           "Count the solutions on an N x N board that a half turn (180 degrees) or a quarter turn\n"
-                           "(90 degrees) of the board leaves unchanged, and check them against OEIS A032522 and\n"
-                           "A033148. A small search next to Q(N): it builds only the queens of a half or a quarter\n"
-                           "of the board. (Not the 'symmetric' engine, which counts every solution by searching one\n"
-                           "member of each symmetry class.) 'nqueens count' reports these counts too.");
+  cxxopts::Options options(
+      "nqueens rotational",
+      "Count the solutions on an N x N board that a half turn (180 degrees) or a quarter turn\n"
+      "(90 degrees) of the board leaves unchanged, and check them against OEIS " +
+          std::string(oeis_symmetric_180) + " and\n" + oeis_symmetric_90 +
+          ". A small search next to Q(N): it builds only the queens of a half or a quarter\n"
+          "of the board. (Not the 'symmetric' engine, which counts every solution by searching one\n"
+          "member of each symmetry class.) 'nqueens count' reports these counts too.");
   options.custom_help("N [options]");
   options.positional_help("");
   add_long_run_options(options);

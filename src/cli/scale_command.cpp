@@ -118,7 +118,7 @@ int run_scale(const std::vector<std::string>& args) {
                              100.0 * row.efficiency, to_string(row.total).c_str());
     }
     std::cout << formatted("%s\n", r.consistent ? ("every run counted the same total, " +
-                                                   describe(r.check.total, r.check.published_total, "A000170"))
+                                                   describe(r.check.total, r.check.published_total, oeis_total))
                                                       .c_str()
                                                 : "TOTALS DIFFER between runs");
   }

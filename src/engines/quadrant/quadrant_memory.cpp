@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "engines/quadrant/column_classes.hpp"
+#include "engines/quadrant/quadrant_task.hpp"
 #include "engines/quadrant/quarter_tables.hpp"
 #include "nqueens/memory_limit.hpp"
 
@@ -103,6 +104,12 @@ double half_placements(int n) noexcept {
   return last * (last / before + 2.5);
 }
 
+// Bytes a quarter placement takes in a table or a list (its mask and
+// signature), and a half board in a thread's groups and the pair counter's
+// copies of them (see quadrant_memory_parts).
+constexpr double bytes_per_placement = sizeof(std::uint64_t) + sizeof(std::uint32_t);
+constexpr double bytes_per_half = 128.0;
+
 struct memory_parts {
   double tables, lists_per_thread, compact_lists_per_thread, largest_group, groups_per_thread, plan;
 };
@@ -110,7 +117,7 @@ struct memory_parts {
 memory_parts quadrant_memory_parts(int n) noexcept {
   const int h = n / 2;
   const auto quarter = [&](int w) {
-    return 12.0 * quarter_placements(h, w) + 4.0 * std::ldexp(1.0, h + w);  // masks and signatures, offsets
+    return bytes_per_placement * quarter_placements(h, w) + 4.0 * std::ldexp(1.0, h + w);  // and offsets
   };
   memory_parts m{};
   m.tables = quarter(h) + quarter(n - h);
@@ -118,7 +125,7 @@ memory_parts quadrant_memory_parts(int n) noexcept {
   // placement of the largest column set, and 2^h offsets; 16 more for the
   // search's scratch records (grown by doubling, so up to 32) unless compact.
   const double largest = largest_quarter_list(h, n - h);
-  m.compact_lists_per_thread = 4 * (12.0 * largest + 4.0 * std::ldexp(1.0, h));
+  m.compact_lists_per_thread = 4 * (bytes_per_placement * largest + 4.0 * std::ldexp(1.0, h));
   m.lists_per_thread = m.compact_lists_per_thread + 4 * 32.0 * largest;
   // Per thread: the two groups of one subproblem (grown with join slack),
   // the pair counter's sorted and bit-sliced copies of the south group and
@@ -127,27 +134,31 @@ memory_parts quadrant_memory_parts(int n) noexcept {
   // group, which is about 3 times the average (measured 2.7 at n = 18).
   const double sets = static_cast<double>(binomial(n, h));
   m.largest_group = 3.0 * half_placements(n) / sets;
-  m.groups_per_thread = 128.0 * m.largest_group + 1e6;
+  m.groups_per_thread = bytes_per_half * m.largest_group + 1e6;
   // Odd n: the joins' copies of one row set's placements of each quarter, less
   // those they skip (quarter_skip).
-  if (n % 2 != 0) m.groups_per_thread += 2 * 12.0 * largest_row_set_group(h, n - h);
+  if (n % 2 != 0) m.groups_per_thread += 2 * bytes_per_placement * largest_row_set_group(h, n - h);
   // The plan: about C(n, h)/4 classes for even n, n C(n-1, h)/4 = (h + 1)
   // C(n, h)/4 for odd n (970 288 at n = 21). The context lists each task of
   // a plan up to listed_plan_size (8 bytes); the ranked classes' block
   // table is 32 bytes per 1024 sets. (The run's own lists are priced by
   // run_lists_estimate, for the plan it really has.)
   const double subproblems = (n % 2 == 0 ? sets : (n - h) * sets) / 4.0;
-  m.plan = (subproblems <= static_cast<double>(listed_plan_size) ? 8.0 * subproblems : 0.0) +
+  m.plan = (subproblems <= static_cast<double>(listed_plan_size) ? sizeof(quadrant_task) * subproblems : 0.0) +
            32.0 * (n % 2 == 0 ? sets : (n - h) * sets) / 1024;
   return m;
 }
 
 // 10% and 8 MiB of margin: measured 206 MiB at n = 20 on 2 threads (the
 // whole process) against 192 MiB without it.
+constexpr double margin_factor = 1.1, margin_bytes = 8.0 * 1024 * 1024;
 std::uint64_t with_margin(double bytes) noexcept {
-  const double total = 1.1 * bytes + 8.0 * 1024 * 1024;
+  const double total = margin_factor * bytes + margin_bytes;
   return total >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(total);
 }
+
+// What is left of `bytes` once with_margin's margin is taken out.
+double without_margin(double bytes) noexcept { return (bytes - margin_bytes) / margin_factor; }
 
 }  // namespace
 
@@ -172,12 +183,12 @@ quadrant_layout quadrant_layout_for(int n, int threads, std::uint64_t max_memory
   layout.compact_lists = true;
   const double fixed = m.plan + t * m.compact_lists_per_thread;
   constexpr double small_buffers = 256 * 1024;  // the pair counter's per-key arrays and block table
-  const double left = (static_cast<double>(max_memory) - 8.0 * 1024 * 1024) / 1.1 - fixed;
+  const double left = without_margin(static_cast<double>(max_memory)) - fixed;
   const double fewest = largest_row_set_group(n / 2, n - n / 2) + 4096;
-  const double halves =
-      std::clamp(std::floor((left / t - small_buffers) / 128.0), fewest, static_cast<double>(pair_counter_limit));
+  const double halves = std::clamp(std::floor((left / t - small_buffers) / bytes_per_half), fewest,
+                                   static_cast<double>(pair_counter_limit));
   layout.max_group = static_cast<std::size_t>(halves);
-  layout.bytes = with_margin(fixed + t * (128.0 * halves + small_buffers));
+  layout.bytes = with_margin(fixed + t * (bytes_per_half * halves + small_buffers));
   return layout;
 }
 
