@@ -41,7 +41,7 @@ struct groups {
   std::vector<std::uint64_t> north, south;
 };
 
-// A task's two groups, whole (slice 0 of 1), as quadrant_solve.inc's solve
+// A task's two groups, whole (slice 0 of 1), as quadrant_solve.cpp's solve_task
 // builds them.
 groups groups_of(int n, const quadrant_task& s, const quadrant_kernels& k, quadrant_scratch& scratch) {
   const int h = n / 2;
