@@ -20,6 +20,8 @@ namespace nqueens::detail {
 // an n = 26 subproblem and 10% at n = 24 (n <= 22 rarely has the masks for
 // more than 12); 20 was slower than 16 again.
 inline constexpr int max_key_bits = 16;
+// Keys of at least this many bits rank them by collision chance (pair_layout.inc).
+inline constexpr int ranked_key_bits = 10;
 inline constexpr int max_free_bits = 6;  // key bits a leaf leaves open: a table of 64 entries per block
 // Digits of 7 bits (tables of 128 entries) where they save a digit and the
 // tables stay within the 16-bit byte offsets of the north entries: 10%
