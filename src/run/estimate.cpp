@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "nqueens/cancelled.hpp"
@@ -140,7 +141,12 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   const block_order order(blocks, options.seed);
   std::mutex mutex;  // the draws and the results: once a run, noise next to its subproblems
   std::size_t drawn = 0;
-  running_mean seconds, solutions;
+  running_mean seconds;  // as the runs finish: for the stop once precise enough
+  // Each run's seconds and solutions per subproblem, in the order drawn: the
+  // figures are summed in that order after sampling, so that the same seed
+  // gives the same estimate to the last bit on any number of threads (summed
+  // as the runs finished, two threads' totals differed in the 15th digit).
+  std::vector<std::pair<double, double>> per_run;
   double all_seconds = 0, all_solutions = 0;
   std::optional<estimate_end> end_reason;
   std::exception_ptr failure;
@@ -160,7 +166,7 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   const auto sample = [&] {
     try {
       for (;;) {
-        std::size_t from = 0;
+        std::size_t from = 0, run = 0;
         {
           const std::lock_guard lock(mutex);
           if (failure) return;
@@ -168,7 +174,9 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
             if (!end_reason) end_reason = *end;
             return;
           }
-          from = order[drawn++] * e.run_length;
+          run = drawn++;
+          from = order[run] * e.run_length;
+          per_run.resize(drawn);
         }
         const std::size_t to = std::min(size, from + e.run_length);
         double cpu = 0, found = 0;
@@ -181,7 +189,7 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
         const auto count = static_cast<double>(to - from);
         const std::lock_guard lock(mutex);
         seconds.add(cpu / count);
-        solutions.add(found / count);
+        per_run[run] = {cpu / count, found / count};
         all_seconds += cpu;
         all_solutions += found;
         e.sampled += to - from;
@@ -200,7 +208,12 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   if (failure) std::rethrow_exception(failure);
   if (options.cancel != nullptr && options.cancel->load()) throw run_cancelled();
   e.sample_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sampling).count();
-  e.runs = seconds.count();
+  running_mean run_seconds, solutions;
+  for (const auto& [run_seconds_each, solutions_each] : per_run) {
+    run_seconds.add(run_seconds_each);
+    solutions.add(solutions_each);
+  }
+  e.runs = run_seconds.count();
   e.ended = end_reason.value_or(estimate_end::time);
   if (e.sampled == size) {  // every subproblem: the sums themselves
     e.thread_seconds = all_seconds;
@@ -208,8 +221,8 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
     return e;
   }
   const auto whole = static_cast<double>(size);
-  e.thread_seconds = seconds.mean() * whole;
-  e.thread_seconds_error = seconds.error(blocks) * whole;
+  e.thread_seconds = run_seconds.mean() * whole;
+  e.thread_seconds_error = run_seconds.error(blocks) * whole;
   e.total = solutions.mean() * whole;
   e.total_error = solutions.error(blocks) * whole;
   return e;
