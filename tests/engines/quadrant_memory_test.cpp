@@ -18,6 +18,7 @@
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
+#include "engines/quadrant/quadrant_solve.hpp"
 #include "engines/quadrant/quarter_tables.hpp"
 #include "isa/implementation.hpp"
 #include "nqueens/cancelled.hpp"
@@ -79,6 +80,43 @@ TEST(QuadrantMemoryTest, SmallerBoundsChooseSmallerLayouts) {
   o.threads = 2;
   o.max_memory = tight;
   EXPECT_EQ(count(14, o).total, *published_total(14));
+}
+
+// Counted in slices, each thread's share holds its quarter lists and its
+// groups' pieces: the larger the lists, the smaller the pieces, 64 bytes a
+// half, within the fewest halves and the pair counter's limit.
+TEST(QuadrantMemoryTest, PiecesGetWhatTheListsLeave) {
+  constexpr std::uint64_t gib = 1024ULL * 1024 * 1024;
+  const detail::quadrant_layout l = detail::quadrant_layout_for(28, 1, 2 * gib);
+  ASSERT_FALSE(l.tables);
+  ASSERT_TRUE(l.compact_lists);
+  ASSERT_NE(l.thread_bytes, 0U);
+  EXPECT_LE(l.bytes, 2 * gib);
+  const std::uint64_t lists = 300ULL << 20;  // about what one n = 28 subproblem's four lists hold
+  const std::size_t pieces = detail::group_capacity(l, lists);
+  EXPECT_EQ(pieces - detail::group_capacity(l, lists + 64 * 1000), 1000U);
+  EXPECT_GT(pieces, 16'000'000U);  // 1.6 GiB beside the lists
+  EXPECT_EQ(detail::group_capacity(l, l.thread_bytes), l.fewest_halves);
+  EXPECT_LE(detail::group_capacity(l, 0), l.max_group);
+  // Two threads share twice the bound: about as much each (the fixed margin is shared).
+  const detail::quadrant_layout two = detail::quadrant_layout_for(28, 2, 4 * gib);
+  EXPECT_NEAR(static_cast<double>(two.thread_bytes), static_cast<double>(l.thread_bytes), 1e-2 * l.thread_bytes);
+}
+
+// A subproblem whose quarter lists would grow past the thread's share beside
+// the group buffers an earlier one left releases those buffers first.
+TEST(QuadrantMemoryTest, ListsThatWouldPassTheShareReleaseTheGroups) {
+  const int n = 14;
+  const plan p(n, {.kind = engine::quadrant});
+  const detail::quadrant_layout share{
+      .tables = false, .max_group = 5000, .compact_lists = true, .thread_bytes = 400000, .fewest_halves = 1000};
+  const detail::quarter_source source(n, nullptr, share);
+  const detail::quadrant_kernels& k = detail::quadrant_kernels_for(active_isa());
+  detail::quadrant_scratch scratch;
+  scratch.north.reserve(1 << 20);  // 8 MiB: far past the share
+  const detail::quadrant_task t = detail::quadrant_task_of(*detail::plan_access::engine(p), 0);
+  (void)detail::solve_task(k, source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
+  EXPECT_LT(scratch.north.capacity(), std::size_t{1} << 20);
 }
 
 TEST(QuadrantMemoryTest, RefusesUpFrontWhenOverTheBound) {

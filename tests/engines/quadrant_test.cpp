@@ -184,7 +184,8 @@ TEST(QuadrantKernelTest, EveryVariantSolvesLikeThePortableOne) {
 }
 
 // Groups counted in slices (north x south, in bounded memory) give each
-// task's exact count, for any bound, with the plan's own slices too.
+// task's exact count, for any bound, with the plan's own slices too: pieces
+// of a fixed size, or as large as a thread's share leaves beside its lists.
 TEST(QuadrantKernelTest, SlicedGroupsCountLikeWholeOnes) {
   for (const int n : {9, 12, 14}) {
     const plan p(n, {.kind = engine::quadrant, .split_depth = 2});
@@ -192,8 +193,18 @@ TEST(QuadrantKernelTest, SlicedGroupsCountLikeWholeOnes) {
     detail::quadrant_scratch scratch;
     const detail::quadrant_kernels& k = detail::quadrant_kernels_for(active_isa());
     const detail::quarter_source whole(n, nullptr);
-    for (const std::size_t max_group : {std::size_t{n == 9 ? 1U : 37U}, std::size_t{1000}}) {
-      const detail::quarter_source sliced(n, nullptr, max_group, max_group == 1000);  // compact lists too
+    const detail::quadrant_layout share{.tables = false,
+                                        .max_group = 5000,
+                                        .compact_lists = true,
+                                        .thread_bytes = 400000,  // pieces of 1000 to 5000 halves
+                                        .fewest_halves = 1000};
+    for (const std::size_t max_group : {std::size_t{n == 9 ? 1U : 37U}, std::size_t{1000}, std::size_t{0}}) {
+      const detail::quarter_source sliced =
+          max_group == 0
+              ? detail::quarter_source(n, nullptr, share)
+              : detail::quarter_source(
+                    n, nullptr,
+                    {.tables = false, .max_group = max_group, .compact_lists = max_group == 1000});  // compact too
       std::uint64_t total = 0;
       for (const detail::quadrant_task& t : tasks) {
         const std::uint64_t got =
@@ -223,7 +234,7 @@ TEST(QuadrantKernelTest, SlicesBySizeAddUpToTheWholeClass) {
       detail::quadrant_scratch scratch, pieces_scratch;
       const detail::quadrant_kernels& k = detail::quadrant_kernels_for(active_isa());
       const detail::quarter_source whole(n, nullptr);
-      const detail::quarter_source pieces(n, nullptr, 41);
+      const detail::quarter_source pieces(n, nullptr, {.tables = false, .max_group = 41});
       constexpr int slots = 4;
       const detail::class_slicing every{slots, 0, south_from}, none{slots, 1e30, south_from}, all{slots, 1, south_from},
           some{slots, n == 14 ? 3e4 : 3e2, south_from};

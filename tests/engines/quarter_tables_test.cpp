@@ -64,6 +64,27 @@ TEST(QuarterListTest, HoldsTheTablesPlacementsOnEachColumnSet) {
   }
 }
 
+// A compact list counted first (bytes_to_build) tells the bytes it then
+// holds, and builds the same placements as one built at once; a count for
+// other columns in between is not taken for the first one's.
+TEST(QuarterListTest, CountedFirstTellsItsBytesAndBuildsTheSame) {
+  const int n = 14, h = n / 2;
+  const detail::half_board_tables tables(n);
+  detail::quarter_list list;
+  for (const std::uint32_t columns : {0b1011011U, 0b1111111U, 0b0000001U, 0b1111111U}) {
+    const std::size_t bytes = list.bytes_to_build(n, 0, h, columns);
+    (void)list.bytes_to_build(n, 0, h, columns ^ 0b1000000U);  // another count, dropped by the build below
+    const detail::quarter_view built = list.build(n, 0, h, columns, true);
+    if (columns != 0b0000001U) EXPECT_EQ(list.bytes(), bytes) << columns;  // a smaller list keeps the capacity
+    EXPECT_EQ(list.bytes_to_build(n, 0, h, columns), list.bytes()) << "built already: nothing to count";
+    const detail::quarter_view tabled = tables.west().on(columns);
+    for (std::uint32_t rows = 0; rows < (1U << h); ++rows) {
+      const auto a = built.masks_on(rows), b = tabled.masks_on(rows);
+      ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << columns << ", rows " << rows;
+    }
+  }
+}
+
 // A build cancelled midway leaves no list behind: the same column set asked
 // again is built anew, and matches the table (a list kept half-made would
 // count a resumed subproblem wrong).

@@ -227,7 +227,8 @@ TEST(TranspositionTest, EverySubproblemCountsItsClassShare) {
       const detail::engine_plan& engine_plan = *detail::plan_access::engine(p);
       detail::quadrant_scratch scratch;
       for (const detail::quarter_source& source :
-           {detail::quarter_source(n, &tables), detail::quarter_source(n, nullptr, 7)}) {
+           {detail::quarter_source(n, &tables),
+            detail::quarter_source(n, nullptr, {.tables = false, .max_group = 7})}) {
         for (const detail::implementation& v : detail::implementations()) {
           if (!v.cpu_runs()) continue;
           // Ties ruled out by tags and counted apart (by_cost picks one of them).
@@ -264,7 +265,7 @@ TEST(TranspositionTest, EachSliceCountsTheSameWholeOrInPieces) {
     for (const detail::implementation& v : detail::implementations()) {
       if (!v.cpu_runs()) continue;
       detail::quadrant_scratch whole_scratch, pieces_scratch;
-      const detail::quarter_source whole(n, &tables), pieces(n, nullptr, 7);
+      const detail::quarter_source whole(n, &tables), pieces(n, nullptr, {.tables = false, .max_group = 7});
       for (std::size_t i = 0; i < p.engine_subproblems(); ++i) {
         const detail::quadrant_task t = detail::quadrant_task_of(engine_plan, i);
         EXPECT_EQ(detail::solve_task(detail::quadrant_kernels_of(v), whole, t,

@@ -90,8 +90,13 @@ TEST(NoAllocationTest, TransposedBoardsSolveWithoutAllocatingInBothTieModes) {
   for (const int n : {12, 13}) {  // even: the ties counted apart reorder the runs; odd: the middle's partition
     const plan p(n, {.kind = engine::quadrant});
     const detail::half_board_tables tables(n);
+    // Pieces of 37 halves at most, or as the quarter lists leave room in a
+    // thread's share (the fewest: 37), compact lists.
+    const detail::quadrant_layout share{
+        .tables = false, .max_group = 1000, .compact_lists = true, .thread_bytes = 300000, .fewest_halves = 37};
     for (const detail::quarter_source& source :
-         {detail::quarter_source(n, &tables), detail::quarter_source(n, nullptr, 37)}) {
+         {detail::quarter_source(n, &tables), detail::quarter_source(n, nullptr, {.tables = false, .max_group = 37}),
+          detail::quarter_source(n, nullptr, share)}) {
       for (const detail::implementation& v : detail::implementations()) {
         if (!v.cpu_runs()) continue;
         for (const detail::tie_counting ties : {detail::tie_counting::tags, detail::tie_counting::apart}) {

@@ -76,7 +76,7 @@ class quadrant_context final : public engine_context {
   quadrant_context(int n, const quadrant_plan& plan, isa kernels, const quadrant_layout& layout,
                    const std::atomic<bool>* cancel)
       : tables_(layout.tables ? std::make_unique<half_board_tables>(n, cancel) : nullptr),
-        source_(n, tables_.get(), layout.max_group, layout.compact_lists),
+        source_(n, tables_.get(), layout),
         plan_(plan),
         tasks_(plan),
         kernels_(quadrant_kernels_for(kernels)) {}

@@ -109,6 +109,17 @@ double half_placements(int n) noexcept {
 // copies of them (see quadrant_memory_parts).
 constexpr double bytes_per_placement = sizeof(std::uint64_t) + sizeof(std::uint32_t);
 constexpr double bytes_per_half = 128.0;
+// Where groups are counted in slices, their buffers grow exactly
+// (exact_growth.hpp) to pieces of at most c halves each: per half of c, 8
+// bytes each in the north, the south and the run sorter's copy; up to 16 of
+// table entries for the walked list (7 digits of 2 bytes: 48 bits beside
+// 16 key bits), 8 for the blocked list's sorted copy and 8.1 for its bit
+// rows (65 of 64 bytes per 512), both padded to whole blocks, measured 1.13
+// at n = 28 for pieces of 5e7 and 1.5 for 5e6 (64 bytes a half allows 1.5);
+// under 1 for the per-key arrays (about 58 bytes a key, a key per 64 halves
+// or more).
+constexpr double bytes_per_piece_half = 64.0;
+constexpr double small_buffers = 256 * 1024;  // the block table and the rest
 
 struct memory_parts {
   double tables, lists_per_thread, compact_lists_per_thread, largest_group, groups_per_thread, plan;
@@ -176,20 +187,26 @@ quadrant_layout quadrant_layout_for(int n, int threads, std::uint64_t max_memory
   layout.max_group = pair_counter_limit;
   layout.bytes = with_margin(m.plan + t * (m.lists_per_thread + m.groups_per_thread));
   if (layout.bytes <= max_memory && m.largest_group < pair_counter_limit) return layout;
-  // Slices, with compact lists: each thread's groups get what is left, at
-  // 128 bytes per half board of a group (see quadrant_memory_parts); at
-  // least one row set's placements of a quarter, so that a slice can always
-  // take one more outer placement's joins.
+  // Slices, with compact lists: each thread gets an equal share of what is
+  // left, for its lists and its groups' pieces (group_capacity), enough at
+  // least for the largest column sets' lists beside the fewest halves.
   layout.compact_lists = true;
-  const double fixed = m.plan + t * m.compact_lists_per_thread;
-  constexpr double small_buffers = 256 * 1024;  // the pair counter's per-key arrays and block table
-  const double left = without_margin(static_cast<double>(max_memory)) - fixed;
   const double fewest = largest_row_set_group(n / 2, n - n / 2) + 4096;
-  const double halves = std::clamp(std::floor((left / t - small_buffers) / bytes_per_half), fewest,
-                                   static_cast<double>(pair_counter_limit));
-  layout.max_group = static_cast<std::size_t>(halves);
-  layout.bytes = with_margin(fixed + t * (bytes_per_half * halves + small_buffers));
+  const double least = m.compact_lists_per_thread + bytes_per_piece_half * fewest + small_buffers;
+  const double share = (without_margin(static_cast<double>(max_memory)) - m.plan) / t;
+  const double thread_bytes = std::max(std::floor(share), least);
+  layout.fewest_halves = static_cast<std::size_t>(fewest);
+  layout.thread_bytes = thread_bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(thread_bytes);
+  layout.max_group = pair_counter_limit;
+  layout.bytes = with_margin(m.plan + t * thread_bytes);
   return layout;
+}
+
+std::size_t group_capacity(const quadrant_layout& layout, std::uint64_t list_bytes) noexcept {
+  const double left = static_cast<double>(layout.thread_bytes) - static_cast<double>(list_bytes) - small_buffers;
+  const double halves = std::floor(left / bytes_per_piece_half);
+  return static_cast<std::size_t>(
+      std::clamp(halves, static_cast<double>(layout.fewest_halves), static_cast<double>(layout.max_group)));
 }
 
 std::uint64_t quadrant_memory_bytes(int n, int threads, std::uint64_t max_memory) noexcept {

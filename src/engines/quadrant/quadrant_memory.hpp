@@ -26,11 +26,23 @@ struct quadrant_layout {
   /// Quarter lists built to hold 12 bytes a placement and no more (two
   /// searches each), where memory is tight.
   bool compact_lists = false;
+  /// Where counted in slices: the bytes each thread may hold in its quarter
+  /// lists and groups together, and the fewest halves a group piece takes
+  /// (one row set's placements of a quarter, so that a piece can always
+  /// take one more outer placement's joins). Each subproblem's groups get
+  /// what its quarters leave (group_capacity): at n = 28 a subproblem's four
+  /// lists hold about a tenth of what the largest column sets could.
+  std::uint64_t thread_bytes = 0;
+  std::size_t fewest_halves = 0;
   /// Peak bytes: tables or quarter lists, the plan and each thread's buffers
   /// (from tabled placement counts). More than `max_memory` when no layout fits.
   std::uint64_t bytes = 0;
 };
 quadrant_layout quadrant_layout_for(int n, int threads, std::uint64_t max_memory) noexcept;
+
+/// The most halves each group of a subproblem may hold at once, in a layout
+/// counted in slices, where its thread's quarter lists hold `list_bytes`.
+std::size_t group_capacity(const quadrant_layout& layout, std::uint64_t list_bytes) noexcept;
 
 /// quadrant_layout_for(n, threads, max_memory).bytes.
 std::uint64_t quadrant_memory_bytes(int n, int threads, std::uint64_t max_memory) noexcept;

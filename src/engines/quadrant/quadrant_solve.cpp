@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "engines/quadrant/column_classes.hpp"
+#include "engines/quadrant/exact_growth.hpp"
 #include "engines/quadrant/filter_rule.hpp"
 #include "engines/quadrant/half_masks.hpp"
 #include "kernels/bits.hpp"
@@ -201,8 +202,9 @@ std::size_t next_slice_piece(const quadrant_kernels& k, const quarter_view& west
 // (`slice_south`) or of the north one, each piece filled with the slice's
 // halves (next_slice_piece).
 std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& source, const quadrant_task& s,
-                              unsigned slices, bool slice_south, const std::array<quarter_view, 2>& north_quarters,
-                              int north_queens, const std::array<quarter_view, 2>& south_quarters, int south_queens,
+                              std::size_t capacity, unsigned slices, bool slice_south,
+                              const std::array<quarter_view, 2>& north_quarters, int north_queens,
+                              const std::array<quarter_view, 2>& south_quarters, int south_queens,
                               quadrant_scratch& scratch) {
   const int n = source.board_size();
   const int h = n / 2;
@@ -211,7 +213,6 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
   std::vector<row_run>* const north_runs = with_runs(rule) ? &scratch.north_runs : nullptr;
   std::vector<row_run>* const south_runs = with_runs(rule) ? &scratch.south_runs : nullptr;
   const auto [north_skip, south_skip] = quarter_skips(rule, middle, scratch);
-  const std::size_t capacity = source.max_group();
   scratch.north.reserve(capacity + join_slack);  // exactly: the bound is the point
   scratch.south.reserve(capacity + join_slack);
   scratch.sorter.halves.reserve(capacity + join_slack);
@@ -248,6 +249,17 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
 
 }  // namespace
 
+std::size_t quadrant_scratch::group_bytes() const noexcept {
+  return held_bytes(north) + held_bytes(south) + held_bytes(sorter.halves) + pairs.list_bytes();
+}
+
+void quadrant_scratch::release_groups() noexcept {
+  std::vector<std::uint64_t>().swap(north);
+  std::vector<std::uint64_t>().swap(south);
+  std::vector<std::uint64_t>().swap(sorter.halves);
+  pairs.release_lists();
+}
+
 std::size_t north_halves(const quadrant_kernels& k, const quarter_view& west, const quarter_view& east, int h,
                          int west_queens, std::vector<std::uint64_t>& out) {
   join_cursor at = cursor_from(h, west_queens);  // row sets of west_queens rows, in increasing order
@@ -260,6 +272,14 @@ std::uint64_t solve_task(const quadrant_kernels& k, const quarter_source& source
   const int h = n / 2;
   const int middle = static_cast<int>(s.middle);
   const std::uint32_t south_columns = south_columns_of(n, s.north, middle);
+  // A bounded run first makes room for the quarter lists it is about to
+  // build, where they would grow past its share beside the groups' buffers.
+  if (source.thread_bytes() != 0) {
+    const std::uint64_t lists =
+        source.bytes_to_build(s.north, scratch.west, scratch.east, scratch.pairs.cancel) +
+        source.bytes_to_build(south_columns, scratch.south_west, scratch.south_east, scratch.pairs.cancel);
+    if (lists + scratch.group_bytes() > source.thread_bytes()) scratch.release_groups();
+  }
   // A run without tables builds the quarters here: seconds at n = 28.
   const std::array<quarter_view, 2> north_quarters =
       source.quarters(s.north, scratch.west, scratch.east, scratch.pairs.cancel);
@@ -271,7 +291,7 @@ std::uint64_t solve_task(const quadrant_kernels& k, const quarter_source& source
   // The groups' bounds (only the row sets the filter keeps are joined), for
   // slices by size and for the memory bound.
   std::size_t north_most = 0, south_most = 0;
-  if (slicing.by_size() || slicing.slices > 1 || source.max_group() != 0) {
+  if (slicing.by_size() || slicing.slices > 1 || source.bounded()) {
     north_most = joined_at_most(north_quarters[0], north_quarters[1], h, first_rows(rule, h, north_queens));
     south_most = joined_at_most(south_quarters[0], south_quarters[1], h, first_rows(rule, h, south_queens));
   }
@@ -285,10 +305,17 @@ std::uint64_t solve_task(const quadrant_kernels& k, const quarter_source& source
           static_cast<double>(joined_count(north_quarters[0], north_quarters[1], h, first_rows(rule, h, north_queens))),
           static_cast<double>(
               joined_count(south_quarters[0], south_quarters[1], h, first_rows(rule, h, south_queens))));
-  // Bounded memory: groups that would not fit at once are counted in slices.
-  if (source.max_group() != 0 && (north_most > source.max_group() || south_most > source.max_group())) {
-    return solve_in_slices(k, source, s, slices, slice_south, north_quarters, north_queens, south_quarters,
+  // Bounded memory: groups that would not fit at once are counted in
+  // pieces, as large as the quarter lists leave room for.
+  const std::size_t capacity = source.max_group(scratch.west.bytes() + scratch.east.bytes() +
+                                                scratch.south_west.bytes() + scratch.south_east.bytes());
+  if (source.bounded() && (north_most > capacity || south_most > capacity)) {
+    return solve_in_slices(k, source, s, capacity, slices, slice_south, north_quarters, north_queens, south_quarters,
                            south_queens, scratch);
+  }
+  if (source.thread_bytes() != 0) {  // grown once, exactly, within the capacity (the join's own growth may double)
+    scratch.north.reserve(north_most + join_slack);
+    scratch.south.reserve(south_most + join_slack);
   }
   std::vector<row_run>* const north_runs = with_runs(rule) ? &scratch.north_runs : nullptr;
   std::vector<row_run>* const south_runs = with_runs(rule) ? &scratch.south_runs : nullptr;

@@ -34,6 +34,12 @@ struct quadrant_scratch {
   // the south's (both at once when counted in slices).
   quarter_list west, east, south_west, south_east;
   pair_scratch pairs;
+
+  /// The bytes held by the buffers that grow with the groups, and their
+  /// release: a bounded run makes room so before a subproblem's quarter
+  /// lists grow (its groups then get what the lists leave).
+  std::size_t group_bytes() const noexcept;
+  void release_groups() noexcept;
 };
 
 /// The solutions `task` stands for (weight included), its slice of

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engines/quadrant/column_classes.hpp"
+#include "engines/quadrant/exact_growth.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/cancelled.hpp"
 
@@ -163,48 +164,58 @@ half_board_tables::half_board_tables(int n, const std::atomic<bool>* cancel) : n
                        [&] { east_ = quarter_table(n, n / 2, n - n / 2, cancel); });
 }
 
-namespace {
-
-// Makes `v` hold `size` elements with no more capacity than that when it
-// must grow (a vector's own growth can double it, and holds old and new at once).
-template <typename T>
-void resize_exactly(std::vector<T>& v, std::size_t size) {
-  if (size > v.capacity()) {
-    std::vector<T>().swap(v);
-    v.reserve(size);
-  }
-  v.resize(size);
+template <typename Leaf>
+void quarter_list::search(int n, int first_column, int width, std::uint32_t columns, const std::atomic<bool>* cancel,
+                          Leaf&& leaf) {
+  const int h = n / 2;
+  const std::uint32_t full = low_bits(width);
+  quarter_walker<std::remove_reference_t<Leaf>>{
+      n, h, first_column, width, low_bits(h), columns & full, columns & full, cancel, &stop_if_cancelled, leaf}
+      .walk(width - 1, 0, 0, 0, 0, 0, 0, h, std::popcount(columns & full));
 }
 
-}  // namespace
+void quarter_list::count_compact(const std::array<int, 4>& key, const std::atomic<bool>* cancel) {
+  const auto [n, first_column, width, columns] = key;
+  built_ = counted_ = no_list;
+  offsets_.assign((std::size_t{1} << (n / 2)) + 1, 0);
+  search(n, first_column, width, static_cast<std::uint32_t>(columns), cancel,
+         [&](std::uint32_t rows, std::uint32_t, std::uint64_t, std::uint32_t) { ++offsets_[rows + 1]; });
+  for (std::size_t k = 1; k < offsets_.size(); ++k) offsets_[k] += offsets_[k - 1];
+  counted_ = key;
+}
+
+std::size_t quarter_list::bytes_to_build(int n, int first_column, int width, std::uint32_t columns,
+                                         const std::atomic<bool>* cancel) {
+  const std::array<int, 4> key = {n, first_column, width, static_cast<int>(columns)};
+  if (key != built_ && key != counted_) count_compact(key, cancel);
+  const std::size_t placements = key == built_ ? masks_.size() : offsets_.back();
+  return held_bytes(offsets_) + std::max(masks_.capacity(), placements) * sizeof(std::uint64_t) +
+         std::max(signatures_.capacity(), placements) * sizeof(std::uint32_t) + held_bytes(found_);
+}
 
 quarter_view quarter_list::build(int n, int first_column, int width, std::uint32_t columns, bool compact,
                                  const std::atomic<bool>* cancel) {
-  const int h = n / 2;
-  const std::uint32_t full = low_bits(width);
   // Neighbouring subproblems of a plan share column sets (the east ones
   // change slowly): the last list is kept, once whole (a cancelled build
   // leaves none).
   const std::array<int, 4> key = {n, first_column, width, static_cast<int>(columns)};
   if (key == built_) return {offsets_.data(), masks_.data(), signatures_.data()};
-  built_ = {-1, -1, -1, -1};
-  const auto search = [&](auto&& leaf) {
-    quarter_walker<std::remove_reference_t<decltype(leaf)>>{
-        n, h, first_column, width, low_bits(h), columns & full, columns & full, cancel, &stop_if_cancelled, leaf}
-        .walk(width - 1, 0, 0, 0, 0, 0, 0, h, std::popcount(columns & full));
-  };
-  offsets_.assign((std::size_t{1} << h) + 1, 0);
   if (compact) {
-    // Twice the search, to hold 12 bytes a placement and no scratch.
-    search([&](std::uint32_t rows, std::uint32_t, std::uint64_t, std::uint32_t) { ++offsets_[rows + 1]; });
+    // Twice the search, to hold 12 bytes a placement and no scratch: the
+    // first may have run already (bytes_to_build).
+    if (key != counted_) count_compact(key, cancel);
   } else {
+    built_ = counted_ = no_list;
+    offsets_.assign((std::size_t{1} << (n / 2)) + 1, 0);
     found_.clear();
-    search([&](std::uint32_t rows, std::uint32_t, std::uint64_t mask, std::uint32_t sig) {
-      found_.push_back({mask, sig, rows});
-    });
+    search(n, first_column, width, columns, cancel,
+           [&](std::uint32_t rows, std::uint32_t, std::uint64_t mask, std::uint32_t sig) {
+             found_.push_back({mask, sig, rows});
+           });
     for (const placement& p : found_) ++offsets_[p.rows + 1];
+    for (std::size_t k = 1; k < offsets_.size(); ++k) offsets_[k] += offsets_[k - 1];
   }
-  for (std::size_t k = 1; k < offsets_.size(); ++k) offsets_[k] += offsets_[k - 1];
+  counted_ = no_list;
   resize_exactly(masks_, offsets_.back());
   resize_exactly(signatures_, offsets_.back());
   // offsets_[rows] ends as the end of the group: shifted back below.
@@ -214,7 +225,7 @@ quarter_view quarter_list::build(int n, int first_column, int width, std::uint32
     signatures_[at] = sig;
   };
   if (compact) {
-    search(place);
+    search(n, first_column, width, columns, cancel, place);
   } else {
     for (const placement& p : found_) place(p.rows, 0, p.mask, p.signature);
   }
@@ -235,8 +246,16 @@ std::array<quarter_view, 2> quarter_source::quarters(std::uint32_t columns, quar
   const std::uint32_t west_columns = columns & low_bits(h);
   const std::uint32_t east_columns = columns >> h;
   if (tables_ != nullptr) return {tables_->west().on(west_columns), tables_->east().on(east_columns)};
-  return {west.build(n_, 0, h, west_columns, compact_lists_, cancel),
-          east.build(n_, h, n_ - h, east_columns, compact_lists_, cancel)};
+  return {west.build(n_, 0, h, west_columns, layout_.compact_lists, cancel),
+          east.build(n_, h, n_ - h, east_columns, layout_.compact_lists, cancel)};
+}
+
+std::size_t quarter_source::bytes_to_build(std::uint32_t columns, quarter_list& west, quarter_list& east,
+                                           const std::atomic<bool>* cancel) const {
+  if (tables_ != nullptr || !layout_.compact_lists) return west.bytes() + east.bytes();
+  const int h = n_ / 2;
+  return west.bytes_to_build(n_, 0, h, columns & low_bits(h), cancel) +
+         east.bytes_to_build(n_, h, n_ - h, columns >> h, cancel);
 }
 
 }  // namespace nqueens::detail

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "engines/quadrant/half_masks.hpp"
+#include "engines/quadrant/quadrant_memory.hpp"
 #include "kernels/host_device.hpp"
 
 namespace nqueens::detail {
@@ -127,6 +128,12 @@ class quarter_list {
   /// Throws subproblem_cancelled once `*cancel` is set (null: never).
   quarter_view build(int n, int first_column, int width, std::uint32_t columns, bool compact = false,
                      const std::atomic<bool>* cancel = nullptr);
+  /// The bytes the list will hold once a compact build of these columns
+  /// has run: it counts their placements first (the build's first search,
+  /// which the build then skips), so that a bounded run can make room
+  /// before the list grows.
+  std::size_t bytes_to_build(int n, int first_column, int width, std::uint32_t columns,
+                             const std::atomic<bool>* cancel = nullptr);
   std::size_t bytes() const noexcept;
 
  private:
@@ -134,9 +141,17 @@ class quarter_list {
     std::uint64_t mask;
     std::uint32_t signature, rows;
   };
-  std::array<int, 4> built_ = {-1, -1, -1, -1};  // n, first column, width, columns of the last build
-  std::vector<placement> found_;                 // in search order
-  std::vector<std::uint32_t> offsets_;           // 2^h + 1, by row set
+  static constexpr std::array<int, 4> no_list = {-1, -1, -1, -1};
+  template <typename Leaf>
+  static void search(int n, int first_column, int width, std::uint32_t columns, const std::atomic<bool>* cancel,
+                     Leaf&& leaf);
+  // Counts the placements of `key` by row set into offsets_, as ends
+  // (compact builds' first search).
+  void count_compact(const std::array<int, 4>& key, const std::atomic<bool>* cancel);
+  std::array<int, 4> built_ = no_list;    // n, first column, width, columns of the last build
+  std::array<int, 4> counted_ = no_list;  // of the last count_compact, while offsets_ hold its ends
+  std::vector<placement> found_;          // in search order
+  std::vector<std::uint32_t> offsets_;    // 2^h + 1, by row set
   std::vector<std::uint64_t> masks_;
   std::vector<std::uint32_t> signatures_;
 };
@@ -144,25 +159,36 @@ class quarter_list {
 /// Where a run's quarters come from: the whole tables, or (null) each
 /// subproblem's own, built in its thread's quarter_lists; and the most half
 /// boards a group may hold at once (0: no bound), beyond which a subproblem
-/// is counted in slices, north x south.
+/// is counted in slices, north x south: as `layout` says (quadrant_memory.hpp).
 class quarter_source {
  public:
-  quarter_source(int n, const half_board_tables* tables, std::size_t max_group = 0, bool compact_lists = false) noexcept
-      : n_(n), tables_(tables), max_group_(max_group), compact_lists_(compact_lists) {}
+  quarter_source(int n, const half_board_tables* tables, const quadrant_layout& layout = {}) noexcept
+      : n_(n), tables_(tables), layout_(layout) {}
   int board_size() const noexcept { return n_; }
   bool has_tables() const noexcept { return tables_ != nullptr; }
-  std::size_t max_group() const noexcept { return max_group_; }
+  /// Whether groups may be counted in slices (a bound on them).
+  bool bounded() const noexcept { return layout_.max_group != 0; }
+  /// The most halves a group may hold at once (0: no bound), where the
+  /// thread's quarter lists hold `list_bytes`.
+  std::size_t max_group(std::uint64_t list_bytes) const noexcept {
+    return layout_.thread_bytes == 0 ? layout_.max_group : group_capacity(layout_, list_bytes);
+  }
+  /// Where nonzero, the bytes a thread may hold in its lists and groups.
+  std::uint64_t thread_bytes() const noexcept { return layout_.thread_bytes; }
   /// The west and east quarters of the north halves using exactly `columns`
   /// (bit c = column c; h of them), from the tables or built in `west`,
   /// `east` (a build throws subproblem_cancelled once `*cancel` is set).
   std::array<quarter_view, 2> quarters(std::uint32_t columns, quarter_list& west, quarter_list& east,
                                        const std::atomic<bool>* cancel = nullptr) const;
+  /// The bytes `west` and `east` will hold once quarters(columns, west,
+  /// east) has built them; for compact lists only (else what they hold).
+  std::size_t bytes_to_build(std::uint32_t columns, quarter_list& west, quarter_list& east,
+                             const std::atomic<bool>* cancel = nullptr) const;
 
  private:
   int n_;
   const half_board_tables* tables_;
-  std::size_t max_group_;
-  bool compact_lists_;  // quarter_list::build's `compact`
+  quadrant_layout layout_;
 };
 
 }  // namespace nqueens::detail

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engines/quadrant/exact_growth.hpp"
+
 namespace nqueens::detail {
 
 std::span<std::uint64_t> halves_with_rows(std::span<std::uint64_t> list, std::span<const row_run> runs,
@@ -31,7 +33,7 @@ void order_runs(std::span<std::uint64_t> list, std::span<row_run> runs, run_sort
     begin = r.end;
   }
   std::sort(sorter.runs.begin(), sorter.runs.end(), by_rows);
-  if (sorter.halves.size() < list.size()) sorter.halves.resize(list.size());
+  if (sorter.halves.size() < list.size()) resize_exactly(sorter.halves, list.size());
   std::size_t at = 0;
   for (std::size_t i = 0; i < sorter.runs.size(); ++i) {
     const run_sorter::placed& r = sorter.runs[i];

@@ -1,0 +1,30 @@
+#pragma once
+
+// Scratch arrays that grow to exactly what they must hold: a vector's own
+// growth can double its capacity and holds the old and the new arrays at
+// once, where a memory bound prices each array by its size (quadrant_memory).
+
+#include <cstddef>
+#include <vector>
+
+namespace nqueens::detail {
+
+/// Makes `v` hold `size` elements, with no more capacity than that where it
+/// must grow. What it held is lost when it grows: for scratch that is
+/// written before it is read.
+template <typename T>
+void resize_exactly(std::vector<T>& v, std::size_t size) {
+  if (size > v.capacity()) {
+    std::vector<T>().swap(v);
+    v.reserve(size);
+  }
+  v.resize(size);
+}
+
+/// The bytes `v` holds (its capacity).
+template <typename T>
+std::size_t held_bytes(const std::vector<T>& v) noexcept {
+  return v.capacity() * sizeof(T);
+}
+
+}  // namespace nqueens::detail
