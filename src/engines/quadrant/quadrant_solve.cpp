@@ -9,6 +9,7 @@
 #include "engines/quadrant/column_classes.hpp"
 #include "engines/quadrant/exact_growth.hpp"
 #include "engines/quadrant/filter_rule.hpp"
+#include "engines/quadrant/group_pieces.hpp"
 #include "engines/quadrant/half_masks.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/subsets.hpp"
@@ -154,16 +155,18 @@ std::uint64_t group_pairs(const filter_rule& rule, std::span<std::uint64_t> nort
 }
 
 // The next piece of slice `slice` of `slices` of a group (keep_slice), from
-// `at` on: joined piece by piece and kept to the slice until about
-// `capacity` halves are kept, so that a slice's pieces are as full as a
-// whole group's (the pair count skips more of larger lists). `middle` >= 0
-// drops the halves whose diagonals meet the middle queen first (a north
-// group); `first` counts the group's positions passed; `turn` is join's (a
-// south group). Returns how many are kept in out[0..), their runs in `runs`.
+// `at` on, of the halves `filter` takes: joined piece by piece and kept to
+// the slice and the filter until about `capacity` halves are kept, so that
+// a piece is as full as a whole group (the pair count skips more of larger
+// lists). `middle` >= 0 drops the halves whose diagonals meet the middle
+// queen first (a north group); `first` counts the group's positions passed
+// (the filter does not change them); `turn` is join's (a south group).
+// Returns how many are kept in out[0..), their runs in `runs`.
 std::size_t next_slice_piece(const quadrant_kernels& k, const quarter_view& west, const quarter_view& east, int h,
                              std::vector<std::uint64_t>& out, join_cursor& at, std::size_t capacity,
                              std::vector<row_run>* runs, quarter_skip* skip, int middle, std::size_t& first,
-                             unsigned slice, unsigned slices, std::vector<row_run>& tail_runs, std::uint32_t turn = 0) {
+                             unsigned slice, unsigned slices, const piece_filter& filter,
+                             std::vector<row_run>& tail_runs, std::uint32_t turn = 0) {
   std::size_t kept = 0;
   do {
     const std::size_t runs_before = runs != nullptr && kept > 0 ? runs->size() : 0;
@@ -179,8 +182,12 @@ std::size_t next_slice_piece(const quadrant_kernels& k, const quarter_view& west
       part_runs = &tail_runs;
     }
     std::size_t count = keep_north(middle, out.data() + kept, end - kept, part_runs);
-    const std::size_t mine = keep_slice(out.data() + kept, count, part_runs, first, slice, slices);
+    std::size_t mine = keep_slice(out.data() + kept, count, part_runs, first, slice, slices);
     first += count;
+    if (filter.cuts()) {
+      mine = keep_halves(out.data() + kept, mine, part_runs,
+                         [&filter](const std::uint64_t& m) { return filter.takes(m); });
+    }
     if (runs != nullptr) {
       for (const row_run& r : tail_runs) {
         if (!runs->empty() && runs->back().rows == r.rows) {
@@ -191,16 +198,48 @@ std::size_t next_slice_piece(const quadrant_kernels& k, const quarter_view& west
       }
     }
     kept += mine;
-  } while (!at.done && slices > 1);
+  } while (!at.done && (slices > 1 || filter.cuts()));
   return kept;
 }
 
-// A subproblem whose groups would pass the run's bound: both groups are
-// built a piece at a time, and every north piece meets every south piece.
-// The north halves are built again for each south piece: slower, in bounded
-// memory. Counts the plan's slice s.slice of `slices` of the south group
-// (`slice_south`) or of the north one, each piece filled with the slice's
-// halves (next_slice_piece).
+// One group of a subproblem counted in pieces: its quarters, where its joins
+// start, and how its pieces are taken and settled for the count.
+struct group_side {
+  quarter_view west, east;
+  join_cursor start;
+  std::vector<std::uint64_t>* out;
+  std::vector<row_run>* runs;
+  quarter_skip* skip;
+  int middle;          // the north's (keep_north), -1 for the south
+  std::uint32_t turn;  // join's
+  bool turned;         // odd n's south: its masks are turned once joined (settle_south)
+  unsigned slices;     // the plan's slices of this group (1: not sliced)
+};
+
+// Samples `samples` (emptied first) with every step-th half of a group, as
+// the count sees it, joined into the side's buffer a capacity at a time.
+void sample_group(const quadrant_kernels& k, const group_side& g, int h, std::size_t capacity, std::size_t step,
+                  std::vector<std::uint64_t>& samples) {
+  samples.clear();
+  join_cursor at = g.start;
+  std::size_t next = 0;  // the next sample's position in the group
+  std::size_t passed = 0;
+  while (!at.done) {
+    const std::size_t end = k.join_group(g.west, g.east, h, *g.out, at, capacity, nullptr, g.skip, 0, g.turn);
+    for (; next < passed + end; next += step) {
+      const std::uint64_t mask = (*g.out)[next - passed];
+      samples.push_back(g.turned ? odd_south_mask(mask) : mask);
+    }
+    passed += end;
+  }
+}
+
+// A subproblem whose groups would pass the thread's share: the larger group
+// (outer) is built a piece at a time, cut by shared bits (group_pieces.hpp),
+// and each of its pieces meets the inner group's halves that can pair with
+// it, themselves in pieces, built again for each outer piece: slower, in
+// bounded memory. Counts the plan's slice s.slice of `slices` of the south
+// group (`slice_south`) or of the north one.
 std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& source, const quadrant_task& s,
                               std::size_t capacity, unsigned slices, bool slice_south,
                               const std::array<quarter_view, 2>& north_quarters, int north_queens,
@@ -210,38 +249,88 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
   const int h = n / 2;
   const int middle = static_cast<int>(s.middle);
   const filter_rule rule = filter_rule_of(n, s.north, s.middle);
-  std::vector<row_run>* const north_runs = with_runs(rule) ? &scratch.north_runs : nullptr;
-  std::vector<row_run>* const south_runs = with_runs(rule) ? &scratch.south_runs : nullptr;
   const auto [north_skip, south_skip] = quarter_skips(rule, middle, scratch);
   scratch.north.reserve(capacity + join_slack);  // exactly: the bound is the point
   scratch.south.reserve(capacity + join_slack);
   scratch.sorter.halves.reserve(capacity + join_slack);
-  const auto [north_west, north_east] = north_quarters;
-  const auto [south_west, south_east] = south_quarters;
+  group_side north{north_quarters[0],
+                   north_quarters[1],
+                   first_rows(rule, h, north_queens),
+                   &scratch.north,
+                   with_runs(rule) ? &scratch.north_runs : nullptr,
+                   north_skip,
+                   middle,
+                   0,
+                   false,
+                   slice_south ? 1 : slices};
+  group_side south{south_quarters[0],
+                   south_quarters[1],
+                   first_rows(rule, h, south_queens),
+                   &scratch.south,
+                   with_runs(rule) ? &scratch.south_runs : nullptr,
+                   south_skip,
+                   -1,
+                   south_turn(n),
+                   middle >= 0,
+                   slice_south ? slices : 1};
+  // The outer group: the larger, cut by the bits chosen from samples of both.
+  const double north_halves = static_cast<double>(joined_count(north.west, north.east, h, north.start));
+  const double south_halves = static_cast<double>(joined_count(south.west, south.east, h, south.start));
+  const bool outer_is_south = south_halves >= north_halves;
+  group_side& outer = outer_is_south ? south : north;
+  group_side& inner = outer_is_south ? north : south;
+  const double outer_halves = outer_is_south ? south_halves : north_halves;
+  const double inner_halves = outer_is_south ? north_halves : south_halves;
+  constexpr std::size_t samples_per_group = 4096;
+  const auto step = [](double halves) {
+    return std::max<std::size_t>(1, static_cast<std::size_t>(halves / samples_per_group));
+  };
+  sample_group(k, outer, h, capacity, step(outer_halves), scratch.outer_samples);
+  sample_group(k, inner, h, capacity, step(inner_halves), scratch.inner_samples);
+  // Pieces filled to 90% of the estimate: the samples' shares are estimates.
+  const double fill = 0.9 * static_cast<double>(capacity);
+  const std::uint64_t bits = choose_piece_bits(scratch.outer_samples, scratch.inner_samples, outer_halves, fill);
+  const int cut = std::popcount(bits);
+  const std::array<double, 64> outer_sizes = pattern_sizes(scratch.outer_samples, bits, outer_halves);
+  const std::array<double, 64> inner_sizes = pattern_sizes(scratch.inner_samples, bits, inner_halves);
+  const std::uint64_t every_pattern = cut == max_piece_bits ? ~std::uint64_t{0} : (std::uint64_t{1} << (1 << cut)) - 1;
+
+  // Builds the next piece of `g` that `filter` takes from `at`, as the
+  // count takes it: settled (the south) or partitioned (the north).
+  const auto next_piece = [&](group_side& g, join_cursor& at, std::size_t& first, const piece_filter& filter) {
+    const bool is_south = &g == &south;
+    const std::size_t count = next_slice_piece(k, g.west, g.east, h, *g.out, at, capacity, g.runs, g.skip, g.middle,
+                                               first, s.slice, g.slices, filter, scratch.tail_runs, g.turn);
+    return is_south ? settle_south(rule, middle, g.out->data(), count, g.runs)
+                    : partition_north(rule, g.out->data(), count, g.runs);
+  };
   std::uint64_t pairs = 0;
-  join_cursor south_at = first_rows(rule, h, south_queens);
-  std::size_t south_first = 0;
-  const unsigned north_slices = slice_south ? 1 : slices, south_slices = slice_south ? slices : 1;
-  while (!south_at.done) {
-    std::size_t south_count =
-        next_slice_piece(k, south_west, south_east, h, scratch.south, south_at, capacity, south_runs, south_skip, -1,
-                         south_first, s.slice, south_slices, scratch.tail_runs, south_turn(n));
-    south_count = settle_south(rule, middle, scratch.south.data(), south_count, south_runs);
-    const std::span<std::uint64_t> south(scratch.south.data(), south_count);
-    // Each piece of the north group: `first` is the index of its first half
-    // in the whole group (as keep_north leaves it, before partition_north).
-    join_cursor north_at = first_rows(rule, h, north_queens);
-    std::size_t first = 0;
-    while (!north_at.done) {
-      stop_if_cancelled(scratch.pairs.cancel);  // pieces are rebuilt per south piece: seconds at n = 28
-      const std::size_t mine =
-          next_slice_piece(k, north_west, north_east, h, scratch.north, north_at, capacity, north_runs, north_skip,
-                           middle, first, s.slice, north_slices, scratch.tail_runs);
-      const std::size_t kept = partition_north(rule, scratch.north.data(), mine, north_runs);
-      if (kept == 0) continue;
-      pairs =
-          checked_sum(pairs, group_pairs(rule, std::span<std::uint64_t>(scratch.north.data(), kept), scratch.north_runs,
-                                         south, scratch.south_runs, scratch.ties, scratch.sorter, {k, scratch.pairs}));
+  for (int outer_from = 0; outer_from < (1 << cut);) {
+    const piece_filter outer_filter{bits, next_patterns(outer_sizes, every_pattern, cut, outer_from, fill),
+                                    outer.turned};
+    const std::uint64_t pairing = pairing_patterns(outer_filter.patterns, cut);
+    join_cursor outer_at = outer.start;
+    std::size_t outer_first = 0;
+    while (!outer_at.done) {
+      const std::size_t outer_count = next_piece(outer, outer_at, outer_first, outer_filter);
+      if (outer_count == 0) continue;
+      for (int inner_from = 0; inner_from < (1 << cut);) {
+        const piece_filter inner_filter{bits, next_patterns(inner_sizes, pairing, cut, inner_from, fill), inner.turned};
+        if (inner_filter.patterns == 0) break;
+        join_cursor inner_at = inner.start;
+        std::size_t inner_first = 0;
+        while (!inner_at.done) {
+          stop_if_cancelled(scratch.pairs.cancel);  // pieces are rebuilt per outer piece: seconds at n = 28
+          const std::size_t inner_count = next_piece(inner, inner_at, inner_first, inner_filter);
+          if (inner_count == 0) continue;
+          const std::size_t north_count = outer_is_south ? inner_count : outer_count;
+          const std::size_t south_count = outer_is_south ? outer_count : inner_count;
+          pairs = checked_sum(
+              pairs, group_pairs(rule, std::span<std::uint64_t>(scratch.north.data(), north_count), scratch.north_runs,
+                                 std::span<std::uint64_t>(scratch.south.data(), south_count), scratch.south_runs,
+                                 scratch.ties, scratch.sorter, {k, scratch.pairs}));
+        }
+      }
     }
   }
   return checked_product(pairs, s.weight);

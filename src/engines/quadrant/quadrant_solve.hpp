@@ -34,6 +34,8 @@ struct quadrant_scratch {
   // the south's (both at once when counted in slices).
   quarter_list west, east, south_west, south_east;
   pair_scratch pairs;
+  // Samples of a subproblem's groups counted in pieces (group_pieces.hpp).
+  std::vector<std::uint64_t> outer_samples, inner_samples;
 
   /// The bytes held by the buffers that grow with the groups, and their
   /// release: a bounded run makes room so before a subproblem's quarter
