@@ -15,9 +15,12 @@ std::uint32_t pattern_of(std::uint64_t mask, std::uint64_t bits) noexcept {
   return pattern;
 }
 
-bool piece_filter::takes(std::uint64_t mask) const noexcept {
-  if (bits == 0) return true;
-  return (patterns >> pattern_of(turned ? odd_south_mask(mask) : mask, bits) & 1U) != 0;
+piece_filter::piece_filter(std::uint64_t bits, std::uint64_t patterns, bool turned) noexcept : patterns_(patterns) {
+  for (; bits != 0 && count_ < max_piece_bits; bits &= bits - 1, ++count_) {
+    const int bit = std::countr_zero(bits);
+    // A turned mask's bit b is the joined mask's bit b + 32 (mod 64): odd_south_mask.
+    shift_[static_cast<std::size_t>(count_)] = static_cast<std::uint8_t>(turned ? (bit + 32) % 64 : bit);
+  }
 }
 
 std::uint64_t pairing_patterns(std::uint64_t patterns, int bits) noexcept {

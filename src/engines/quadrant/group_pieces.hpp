@@ -29,13 +29,27 @@ std::uint32_t pattern_of(std::uint64_t mask, std::uint64_t bits) noexcept;
 /// Which halves of a group a piece takes, beyond its plan slice: those whose
 /// pattern is in `patterns` (bit p: pattern p); every half where `bits` is 0.
 /// `turned`: the masks are read as an odd board's south halves, turned
-/// (odd_south_mask), as the count sees them.
-struct piece_filter {
-  std::uint64_t bits = 0;
-  std::uint64_t patterns = ~std::uint64_t{0};
-  bool turned = false;
-  bool cuts() const noexcept { return bits != 0; }
-  bool takes(std::uint64_t mask) const noexcept;
+/// (odd_south_mask), as the count sees them. Read for every half of a group
+/// once per piece: inline and without a branch per bit (a call with one
+/// took 18% of a cut n = 28 class).
+class piece_filter {
+ public:
+  piece_filter() = default;
+  piece_filter(std::uint64_t bits, std::uint64_t patterns, bool turned) noexcept;
+  bool cuts() const noexcept { return count_ != 0; }
+  std::uint64_t patterns() const noexcept { return patterns_; }
+  bool takes(std::uint64_t mask) const noexcept {
+    std::uint32_t pattern = 0;
+    for (int j = 0; j < count_; ++j) {
+      pattern |= static_cast<std::uint32_t>(mask >> shift_[static_cast<std::size_t>(j)] & 1U) << j;
+    }
+    return (patterns_ >> pattern & 1U) != 0;
+  }
+
+ private:
+  std::uint64_t patterns_ = ~std::uint64_t{0};
+  std::array<std::uint8_t, max_piece_bits> shift_{};  // where each bit of the pattern is read
+  int count_ = 0;
 };
 
 /// The patterns of the other group that can pair with a piece holding

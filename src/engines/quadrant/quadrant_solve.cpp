@@ -308,7 +308,7 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
   for (int outer_from = 0; outer_from < (1 << cut);) {
     const piece_filter outer_filter{bits, next_patterns(outer_sizes, every_pattern, cut, outer_from, fill),
                                     outer.turned};
-    const std::uint64_t pairing = pairing_patterns(outer_filter.patterns, cut);
+    const std::uint64_t pairing = pairing_patterns(outer_filter.patterns(), cut);
     join_cursor outer_at = outer.start;
     std::size_t outer_first = 0;
     while (!outer_at.done) {
@@ -316,7 +316,7 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
       if (outer_count == 0) continue;
       for (int inner_from = 0; inner_from < (1 << cut);) {
         const piece_filter inner_filter{bits, next_patterns(inner_sizes, pairing, cut, inner_from, fill), inner.turned};
-        if (inner_filter.patterns == 0) break;
+        if (inner_filter.patterns() == 0) break;
         join_cursor inner_at = inner.start;
         std::size_t inner_first = 0;
         while (!inner_at.done) {
