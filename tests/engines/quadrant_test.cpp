@@ -196,8 +196,8 @@ TEST(QuadrantKernelTest, SlicedGroupsCountLikeWholeOnes) {
     const detail::quadrant_layout share{.tables = false,
                                         .max_group = 5000,
                                         .compact_lists = true,
-                                        .thread_bytes = 400000,  // pieces of 1000 to 5000 halves
-                                        .fewest_halves = 1000};
+                                        .thread_bytes = 300000,  // pieces of a few hundred halves, cut
+                                        .fewest_halves = 64};
     for (const std::size_t max_group : {std::size_t{n == 9 ? 1U : 37U}, std::size_t{1000}, std::size_t{0}}) {
       const detail::quarter_source sliced =
           max_group == 0

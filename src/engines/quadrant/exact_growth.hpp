@@ -21,6 +21,17 @@ void resize_exactly(std::vector<T>& v, std::size_t size) {
   v.resize(size);
 }
 
+/// Makes `v` able to hold `size` elements, with no more capacity than that
+/// where it must grow; what it held is lost then (reserve would copy it,
+/// holding the old and the new arrays at once).
+template <typename T>
+void reserve_exactly(std::vector<T>& v, std::size_t size) {
+  if (size > v.capacity()) {
+    std::vector<T>().swap(v);
+    v.reserve(size);
+  }
+}
+
 /// The bytes `v` holds (its capacity).
 template <typename T>
 std::size_t held_bytes(const std::vector<T>& v) noexcept {

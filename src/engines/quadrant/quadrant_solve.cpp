@@ -219,12 +219,13 @@ struct group_side {
 // Samples `samples` (emptied first) with every step-th half of a group, as
 // the count sees it, joined into the side's buffer a capacity at a time.
 void sample_group(const quadrant_kernels& k, const group_side& g, int h, std::size_t capacity, std::size_t step,
-                  std::vector<std::uint64_t>& samples) {
+                  std::vector<std::uint64_t>& samples, const std::atomic<bool>* cancel) {
   samples.clear();
   join_cursor at = g.start;
   std::size_t next = 0;  // the next sample's position in the group
   std::size_t passed = 0;
   while (!at.done) {
+    stop_if_cancelled(cancel);  // a whole group's joins: a second at n = 28
     const std::size_t end = k.join_group(g.west, g.east, h, *g.out, at, capacity, nullptr, g.skip, 0, g.turn);
     for (; next < passed + end; next += step) {
       const std::uint64_t mask = (*g.out)[next - passed];
@@ -250,9 +251,9 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
   const int middle = static_cast<int>(s.middle);
   const filter_rule rule = filter_rule_of(n, s.north, s.middle);
   const auto [north_skip, south_skip] = quarter_skips(rule, middle, scratch);
-  scratch.north.reserve(capacity + join_slack);  // exactly: the bound is the point
-  scratch.south.reserve(capacity + join_slack);
-  scratch.sorter.halves.reserve(capacity + join_slack);
+  reserve_exactly(scratch.north, capacity + join_slack);  // exactly: the bound is the point
+  reserve_exactly(scratch.south, capacity + join_slack);
+  reserve_exactly(scratch.sorter.halves, capacity + join_slack);
   group_side north{north_quarters[0],
                    north_quarters[1],
                    first_rows(rule, h, north_queens),
@@ -274,6 +275,7 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
                    middle >= 0,
                    slice_south ? slices : 1};
   // The outer group: the larger, cut by the bits chosen from samples of both.
+  stop_if_cancelled(scratch.pairs.cancel);  // each count below scans a whole group's joins
   const double north_halves = static_cast<double>(joined_count(north.west, north.east, h, north.start));
   const double south_halves = static_cast<double>(joined_count(south.west, south.east, h, south.start));
   const bool outer_is_south = south_halves >= north_halves;
@@ -285,8 +287,8 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
   const auto step = [](double halves) {
     return std::max<std::size_t>(1, static_cast<std::size_t>(halves / samples_per_group));
   };
-  sample_group(k, outer, h, capacity, step(outer_halves), scratch.outer_samples);
-  sample_group(k, inner, h, capacity, step(inner_halves), scratch.inner_samples);
+  sample_group(k, outer, h, capacity, step(outer_halves), scratch.outer_samples, scratch.pairs.cancel);
+  sample_group(k, inner, h, capacity, step(inner_halves), scratch.inner_samples, scratch.pairs.cancel);
   // Pieces filled to 90% of the estimate: the samples' shares are estimates.
   const double fill = 0.9 * static_cast<double>(capacity);
   const std::uint64_t bits = choose_piece_bits(scratch.outer_samples, scratch.inner_samples, outer_halves, fill);
@@ -312,6 +314,7 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
     join_cursor outer_at = outer.start;
     std::size_t outer_first = 0;
     while (!outer_at.done) {
+      stop_if_cancelled(scratch.pairs.cancel);
       const std::size_t outer_count = next_piece(outer, outer_at, outer_first, outer_filter);
       if (outer_count == 0) continue;
       for (int inner_from = 0; inner_from < (1 << cut);) {
@@ -403,8 +406,8 @@ std::uint64_t solve_task(const quadrant_kernels& k, const quarter_source& source
                            south_queens, scratch);
   }
   if (source.thread_bytes() != 0) {  // grown once, exactly, within the capacity (the join's own growth may double)
-    scratch.north.reserve(north_most + join_slack);
-    scratch.south.reserve(south_most + join_slack);
+    reserve_exactly(scratch.north, north_most + join_slack);
+    reserve_exactly(scratch.south, south_most + join_slack);
   }
   std::vector<row_run>* const north_runs = with_runs(rule) ? &scratch.north_runs : nullptr;
   std::vector<row_run>* const south_runs = with_runs(rule) ? &scratch.south_runs : nullptr;
