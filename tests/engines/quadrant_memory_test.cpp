@@ -115,8 +115,43 @@ TEST(QuadrantMemoryTest, ListsThatWouldPassTheShareReleaseTheGroups) {
   detail::quadrant_scratch scratch;
   scratch.north.reserve(1 << 20);  // 8 MiB: far past the share
   const detail::quadrant_task t = detail::quadrant_task_of(*detail::plan_access::engine(p), 0);
-  (void)detail::solve_task(k, source, t, detail::quadrant_slicing_of(*detail::plan_access::engine(p)), scratch);
+  const detail::class_slicing slicing = detail::quadrant_slicing_of(*detail::plan_access::engine(p));
+  const std::uint64_t count = detail::solve_task(k, source, t, slicing, scratch);
   EXPECT_LT(scratch.north.capacity(), std::size_t{1} << 20);
+  // 120 kB alone is within the share beside n = 14's lists, but past the
+  // sorted copy's part of the pieces they leave room for (12 bytes a half
+  // of about 2000): let go all the same, and the count unchanged.
+  detail::quadrant_scratch held;
+  held.pairs.south_sorted.reserve(15000);
+  EXPECT_EQ(detail::solve_task(k, source, t, slicing, held), count);
+  EXPECT_LT(held.pairs.south_sorted.capacity(), 15000U);
+}
+
+// Each group buffer holding more than its part of the pieces' budget is let
+// go, and only those: whatever sizes earlier subproblems left, the buffers
+// then grow to at most the parts, which sum to the 64 bytes a half the
+// share prices.
+TEST(QuadrantMemoryTest, BuffersPastTheirPartOfThePiecesAreLetGo) {
+  const std::size_t halves = 100000;
+  const detail::piece_budget budget = detail::piece_budget_for(halves);
+  EXPECT_GE(budget.group_bytes, 8 * halves);
+  EXPECT_GE(budget.entry_bytes, 16 * halves);
+  EXPECT_LE(3 * budget.group_bytes + budget.entry_bytes + budget.blocked_bytes + budget.row_bytes,
+            64 * halves + 64 * 1024);
+  detail::quadrant_scratch scratch;
+  scratch.north.reserve(budget.group_bytes / 8);          // at its part: kept
+  scratch.south.reserve(budget.group_bytes / 8 + 1);      // past it: let go
+  scratch.sorter.halves.reserve(10);                      // kept
+  scratch.pairs.entries.reserve(budget.entry_bytes);      // 2 bytes each: let go
+  scratch.pairs.south_sorted.reserve(1000);               // kept
+  scratch.pairs.rows.reserve(budget.row_bytes / 64 + 1);  // let go
+  scratch.keep_within(budget);
+  EXPECT_EQ(scratch.north.capacity(), budget.group_bytes / 8);
+  EXPECT_EQ(scratch.south.capacity(), 0U);
+  EXPECT_EQ(scratch.sorter.halves.capacity(), 10U);
+  EXPECT_EQ(scratch.pairs.entries.capacity(), 0U);
+  EXPECT_EQ(scratch.pairs.south_sorted.capacity(), 1000U);
+  EXPECT_EQ(scratch.pairs.rows.capacity(), 0U);
 }
 
 TEST(QuadrantMemoryTest, RefusesUpFrontWhenOverTheBound) {

@@ -38,4 +38,11 @@ std::size_t held_bytes(const std::vector<T>& v) noexcept {
   return v.capacity() * sizeof(T);
 }
 
+/// Lets `v` go where it holds more than `bytes`: scratch kept at its largest
+/// size would hold that beside what other buffers grow to next.
+template <typename T>
+void release_beyond(std::vector<T>& v, std::size_t bytes) noexcept {
+  if (held_bytes(v) > bytes) std::vector<T>().swap(v);
+}
+
 }  // namespace nqueens::detail

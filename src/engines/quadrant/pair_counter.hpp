@@ -48,11 +48,6 @@ struct pair_scratch {
   std::vector<std::uint8_t> block_free;                 // per block: its open (low) key bits
   std::vector<block_bits> rows;                         // bit-sliced south blocks: per bit, which members lack it
   std::vector<block_bits> table;                        // one block's digit tables
-
-  /// The bytes held by the buffers that grow with the lists (they grow
-  /// exactly: exact_growth.hpp), and their release.
-  std::size_t list_bytes() const noexcept;
-  void release_lists() noexcept;
 };
 
 /// Number of pairs (a, b), a in `north`, b in `south`, with a & b == 0; any

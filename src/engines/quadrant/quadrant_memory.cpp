@@ -110,15 +110,23 @@ double half_placements(int n) noexcept {
 constexpr double bytes_per_placement = sizeof(std::uint64_t) + sizeof(std::uint32_t);
 constexpr double bytes_per_half = 128.0;
 // Where groups are counted in slices, their buffers grow exactly
-// (exact_growth.hpp) to pieces of at most c halves each: per half of c, 8
-// bytes each in the north, the south and the run sorter's copy; up to 16 of
-// table entries for the walked list (7 digits of 2 bytes: 48 bits beside
-// 16 key bits), 8 for the blocked list's sorted copy and 8.1 for its bit
-// rows (65 of 64 bytes per 512), both padded to whole blocks, measured 1.13
-// at n = 28 for pieces of 5e7 and 1.5 for 5e6 (64 bytes a half allows 1.5);
-// under 1 for the per-key arrays (about 58 bytes a key, a key per 64 halves
-// or more).
-constexpr double bytes_per_piece_half = 64.0;
+// (exact_growth.hpp) to pieces of at most c halves each, and each buffer is
+// priced per half of c (piece_budget_for): 8 bytes each in the north, the
+// south and the run sorter's copy; 16 of table entries for the walked list
+// (up to 8 digits of 2 bytes: 48 bits beside 16 key bits); 12 for the
+// blocked list's sorted copy and 12 for its bit rows (up to 65 of 64 bytes
+// per 512), both padded to whole blocks: 1.5 times a piece, where the
+// padding measured 1.13 at n = 28 for pieces of 5e7 and 1.5 for 5e6. The
+// per-key arrays are under 1 (about 58 bytes a key, a key per 64 halves or
+// more).
+constexpr double group_bytes_per_half = 8.0, entry_bytes_per_half = 16.0, blocked_bytes_per_half = 12.0,
+                 row_bytes_per_half = 12.0;
+constexpr double bytes_per_piece_half =
+    3 * group_bytes_per_half + entry_bytes_per_half + blocked_bytes_per_half + row_bytes_per_half;
+static_assert(bytes_per_piece_half == 64.0);
+// What a buffer holds beyond its share of the halves: a join's slack, the
+// entries' padding, a leaf's last block and rows.
+constexpr std::size_t piece_buffer_slack = 8 * 1024;
 constexpr double small_buffers = 256 * 1024;  // the block table and the rest
 
 struct memory_parts {
@@ -207,6 +215,16 @@ std::size_t group_capacity(const quadrant_layout& layout, std::uint64_t list_byt
   const double halves = std::floor(left / bytes_per_piece_half);
   return static_cast<std::size_t>(
       std::clamp(halves, static_cast<double>(layout.fewest_halves), static_cast<double>(layout.max_group)));
+}
+
+piece_budget piece_budget_for(std::size_t capacity) noexcept {
+  const auto part = [capacity](double bytes_per_half) {
+    return static_cast<std::size_t>(bytes_per_half) * capacity + piece_buffer_slack;
+  };
+  return {.group_bytes = part(group_bytes_per_half),
+          .entry_bytes = part(entry_bytes_per_half),
+          .blocked_bytes = part(blocked_bytes_per_half),
+          .row_bytes = part(row_bytes_per_half)};
 }
 
 std::uint64_t quadrant_memory_bytes(int n, int threads, std::uint64_t max_memory) noexcept {

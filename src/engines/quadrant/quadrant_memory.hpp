@@ -44,6 +44,20 @@ quadrant_layout quadrant_layout_for(int n, int threads, std::uint64_t max_memory
 /// counted in slices, where its thread's quarter lists hold `list_bytes`.
 std::size_t group_capacity(const quadrant_layout& layout, std::uint64_t list_bytes) noexcept;
 
+/// What each of a thread's group buffers may hold where pieces take at most
+/// `capacity` halves: the parts of the bytes a half that group_capacity
+/// prices. Buffers keep the size of the largest piece they held; one that
+/// holds more than its part is let go before a subproblem grows the others
+/// (quadrant_scratch::keep_within), so that together they stay within the
+/// share however their sizes mix across subproblems.
+struct piece_budget {
+  std::size_t group_bytes = 0;    // each of the north, the south and the run sorter's copy
+  std::size_t entry_bytes = 0;    // the pair counter's table entries of the walked list
+  std::size_t blocked_bytes = 0;  // its sorted copy of the blocked list, padded to whole blocks
+  std::size_t row_bytes = 0;      // that copy's bit rows
+};
+piece_budget piece_budget_for(std::size_t capacity) noexcept;
+
 /// quadrant_layout_for(n, threads, max_memory).bytes.
 std::uint64_t quadrant_memory_bytes(int n, int threads, std::uint64_t max_memory) noexcept;
 

@@ -341,15 +341,13 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
 
 }  // namespace
 
-std::size_t quadrant_scratch::group_bytes() const noexcept {
-  return held_bytes(north) + held_bytes(south) + held_bytes(sorter.halves) + pairs.list_bytes();
-}
-
-void quadrant_scratch::release_groups() noexcept {
-  std::vector<std::uint64_t>().swap(north);
-  std::vector<std::uint64_t>().swap(south);
-  std::vector<std::uint64_t>().swap(sorter.halves);
-  pairs.release_lists();
+void quadrant_scratch::keep_within(const piece_budget& budget) noexcept {
+  release_beyond(north, budget.group_bytes);
+  release_beyond(south, budget.group_bytes);
+  release_beyond(sorter.halves, budget.group_bytes);
+  release_beyond(pairs.entries, budget.entry_bytes);
+  release_beyond(pairs.south_sorted, budget.blocked_bytes);
+  release_beyond(pairs.rows, budget.row_bytes);
 }
 
 std::size_t north_halves(const quadrant_kernels& k, const quarter_view& west, const quarter_view& east, int h,
@@ -365,12 +363,15 @@ std::uint64_t solve_task(const quadrant_kernels& k, const quarter_source& source
   const int middle = static_cast<int>(s.middle);
   const std::uint32_t south_columns = south_columns_of(n, s.north, middle);
   // A bounded run first makes room for the quarter lists it is about to
-  // build, where they would grow past its share beside the groups' buffers.
+  // build and for the pieces they leave room for: each group buffer an
+  // earlier subproblem left larger than its part of those pieces is let go
+  // (a sorted copy kept large from one subproblem beside entries grown large
+  // in the next could pass the share).
   if (source.thread_bytes() != 0) {
     const std::uint64_t lists =
         source.bytes_to_build(s.north, scratch.west, scratch.east, scratch.pairs.cancel) +
         source.bytes_to_build(south_columns, scratch.south_west, scratch.south_east, scratch.pairs.cancel);
-    if (lists + scratch.group_bytes() > source.thread_bytes()) scratch.release_groups();
+    scratch.keep_within(piece_budget_for(source.max_group(lists)));
   }
   // A run without tables builds the quarters here: seconds at n = 28.
   const std::array<quarter_view, 2> north_quarters =

@@ -15,6 +15,7 @@
 #include "engines/quadrant/group_join.hpp"
 #include "engines/quadrant/pair_counter.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
+#include "engines/quadrant/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_task.hpp"
 #include "engines/quadrant/quarter_tables.hpp"
 #include "engines/quadrant/row_runs.hpp"
@@ -37,11 +38,10 @@ struct quadrant_scratch {
   // Samples of a subproblem's groups counted in pieces (group_pieces.hpp).
   std::vector<std::uint64_t> outer_samples, inner_samples;
 
-  /// The bytes held by the buffers that grow with the groups, and their
-  /// release: a bounded run makes room so before a subproblem's quarter
-  /// lists grow (its groups then get what the lists leave).
-  std::size_t group_bytes() const noexcept;
-  void release_groups() noexcept;
+  /// Lets go each buffer that grows with the groups where it holds more than
+  /// its part of `budget`: a bounded run's subproblem does so before its
+  /// quarter lists and its groups grow (quadrant_memory.hpp, piece_budget).
+  void keep_within(const piece_budget& budget) noexcept;
 };
 
 /// The solutions `task` stands for (weight included), its slice of
