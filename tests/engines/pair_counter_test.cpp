@@ -11,6 +11,7 @@
 #include <random>
 #include <set>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "engines/quadrant/column_classes.hpp"
@@ -177,6 +178,37 @@ TEST_P(DisjointPairsTest, MatchesBruteForceAtTheDeepestTree) {
   scratch.masks_per_key_class = 1;
   ASSERT_EQ(count_pairs(a, b, scratch), expected);
   EXPECT_EQ(scratch.north_offsets.size(), (std::size_t{1} << 16) + 1);  // the tree took all 16 key bits
+}
+
+TEST_P(DisjointPairsTest, MatchesBruteForceWithTheWidestDigits) {
+  // Digits of 8 and 9 bits, which only long walked lists take (n = 28's),
+  // reached on short lists by lowering the threshold: 2000 walked masks
+  // key 4 bits, so 35, 38 and 47 bits in play leave 31, 34 and 43 for
+  // digits of 8, 8, 8, 7 bits, of 9, 9, 9, 7 and of 8 (five) and 3: tables
+  // of 960, 1728 and 1352 entries with the 64 of the open key bits, the
+  // last two past the 1024 that 6- and 7-bit digits keep to (offsets
+  // scaled by entry_scale).
+  std::mt19937_64 random(28);
+  detail::pair_scratch scratch;
+  scratch.widest_digits_from = 0;
+  for (const auto [bits, entries] : {std::pair{35, 960U}, std::pair{38, 1728U}, std::pair{47, 1352U}}) {
+    const std::uint64_t field = (std::uint64_t{1} << bits) - 1;
+    const auto mask = [&] { return random() & random() & field; };
+    std::vector<std::uint64_t> a(2000), b(5000 + random() % 3000);
+    for (auto& x : a) x = mask();
+    for (auto& y : b) y = mask();
+    const std::uint64_t expected = brute_force_disjoint_pairs(a, b);
+    ASSERT_GT(expected, 0U);
+    ASSERT_EQ(count_pairs(a, b, scratch), expected) << bits << " bits";
+    EXPECT_EQ(scratch.table.size(), entries) << bits << " bits: the wide tables";
+  }
+  // Below the threshold 38 bits keep to 7-bit digits: 7, 7, 7, 7, 6.
+  detail::pair_scratch narrow;
+  std::vector<std::uint64_t> a(2000), b(6000);
+  for (auto& x : a) x = random() & random() & 0x3FFFFFFFFFULL;
+  for (auto& y : b) y = random() & random() & 0x3FFFFFFFFFULL;
+  ASSERT_EQ(count_pairs(a, b, narrow), brute_force_disjoint_pairs(a, b));
+  EXPECT_EQ(narrow.table.size(), 4 * 128 + 64 + 64U);
 }
 
 TEST_P(DisjointPairsTest, EdgeCases) {

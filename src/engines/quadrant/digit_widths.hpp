@@ -24,14 +24,28 @@ inline constexpr int max_key_bits = 16;
 inline constexpr int ranked_key_bits = 10;
 inline constexpr int max_free_bits = 6;  // key bits a leaf leaves open: a table of 64 entries per block
 // Digits of 7 bits (tables of 128 entries) where they save a digit and the
-// tables stay within the 16-bit byte offsets of the north entries: 10%
+// tables stay within 1024 entries (64 KiB): 10%
 // faster at n = 20 than 6 bits (fewer loads per visit), 8 bits were slower
 // again (tables past L1). Where 7 bits save no digit, 6-bit tables are half
 // as much to build: Q(18) 2% faster.
 inline constexpr int wide_digit_bits = 7;
 inline constexpr int narrow_digit_bits = 6;
 inline constexpr int max_digits = (64 + narrow_digit_bits - 1) / narrow_digit_bits;
-inline constexpr int max_table_entries = 65536 / 64;  // entries are byte offsets: 16 bits
+inline constexpr int max_table_entries = 65536 / 64;  // 64 KiB of tables for 6- and 7-bit digits
+// Where the walked list is long, a block's tables are read by so many
+// visits that tables of up to 9-bit digits (512 entries, past L1) pay for
+// the load a visit they save: n = 28's 34 bits beside the key in four
+// digits instead of five, one class 7% faster, n = 26 9%, n = 24 6%, n = 22
+// 2% (Intel Xeon, Cascade Lake). On short lists their builds cost more
+// than they save (an n = 28 class 7% slower with them everywhere): from
+// 2^17 walked masks, which n = 20's groups never reach.
+inline constexpr int widest_digit_bits = 9;
+inline constexpr std::size_t widest_digits_from = std::size_t{1} << 17;
+// The walked list's entries are 16-bit table offsets in units of
+// entry_scale bytes (an address's scale: no instruction), so that tables
+// of up to 4096 entries of 64 bytes are within reach.
+inline constexpr int entry_scale = 4;
+inline constexpr int max_wide_table_entries = 65536 * entry_scale / 64;
 
 /// The key bits of a count of a list of `masks` (the one the key classes
 /// split), `used_bits` bits in play: a key bit more doubles the classes; a
@@ -51,11 +65,23 @@ constexpr int key_bits_for(std::size_t smaller, std::uint64_t used, std::size_t 
   return key_bits_within(smaller, std::popcount(used), masks_per_class, max_key_bits);
 }
 
-/// Digits of 7 bits where that saves a digit and the tables stay within
-/// their 16-bit offsets, else 6: {width, how many (at least one)}.
-constexpr std::pair<int, int> digits_for(int sliced_bits) noexcept {
+/// The digits of `sliced_bits` bits for a walked list of `walked` masks: 7
+/// bits where that saves a digit and the tables stay within
+/// max_table_entries, else 6; from `wide_from` walked masks, the narrowest
+/// of 8 and 9 that saves a digit more (fewer digits of 9 bits, where 8
+/// saves one already, cost more in tables: an n = 28 class 13% slower):
+/// {width, how many (at least one)}.
+constexpr std::pair<int, int> digits_for(int sliced_bits, std::size_t walked, std::size_t wide_from) noexcept {
   const int wide_digits = (sliced_bits + wide_digit_bits - 1) / wide_digit_bits;
   const int narrow_digits = (sliced_bits + narrow_digit_bits - 1) / narrow_digit_bits;
+  if (walked >= wide_from) {
+    for (int width = wide_digit_bits + 1; width <= widest_digit_bits; ++width) {
+      const int digits = (sliced_bits + width - 1) / width;
+      if (digits < wide_digits && (digits << width) + (1 << max_free_bits) <= max_wide_table_entries) {
+        return {width, digits};
+      }
+    }
+  }
   if (wide_digits < narrow_digits && (wide_digits << wide_digit_bits) + (1 << max_free_bits) <= max_table_entries) {
     return {wide_digit_bits, std::max(wide_digits, 1)};
   }
@@ -65,9 +91,10 @@ constexpr std::pair<int, int> digits_for(int sliced_bits) noexcept {
 /// The table entries a count of lists of these sizes, with bits `used` in
 /// play, loads per visit (as the pair counter lays them out).
 constexpr int loads_per_visit(std::size_t north_size, std::size_t south_size, std::uint64_t used,
-                              std::size_t masks_per_class) noexcept {
-  const int key_bits = key_bits_for(std::min(north_size, south_size), used, masks_per_class);
-  return digits_for(std::popcount(used) - key_bits).second;
+                              std::size_t masks_per_class, std::size_t wide_from) noexcept {
+  const std::size_t walked = std::min(north_size, south_size);
+  const int key_bits = key_bits_for(walked, used, masks_per_class);
+  return digits_for(std::popcount(used) - key_bits, walked, wide_from).second;
 }
 
 }  // namespace nqueens::detail

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "engines/quadrant/digit_widths.hpp"
 #include "nqueens/isa.hpp"
 
 namespace nqueens::detail {
@@ -32,6 +33,9 @@ struct pair_scratch {
   /// hold fewer than 10^4 pairs, where preparing a block of 512 masks costs
   /// more than the pairs. Tests set 0 to prepare every count.
   std::size_t each_against_each_pairs = std::size_t{1} << 13;
+  /// A walked list of at least this many masks takes digits of up to 9
+  /// bits (digit_widths.hpp; tests set 0 to reach them on short lists).
+  std::size_t widest_digits_from = detail::widest_digits_from;
   /// Looked at between blocks of the count, and by the quadrant kernel
   /// between its steps (null: never): once set, they throw
   /// subproblem_cancelled. A block takes microseconds to milliseconds.

@@ -30,8 +30,9 @@ bool tags_cost_a_load(std::span<const std::uint64_t> north, std::span<const std:
   for (const std::uint64_t x : north) in_north |= x;
   for (const std::uint64_t y : south) in_south |= y;
   const std::uint64_t used = in_north & in_south;
-  return loads_per_visit(north.size(), south.size(), used | live, scratch.masks_per_key_class) >
-         loads_per_visit(north.size(), south.size(), used, scratch.masks_per_key_class);
+  return loads_per_visit(north.size(), south.size(), used | live, scratch.masks_per_key_class,
+                         scratch.widest_digits_from) >
+         loads_per_visit(north.size(), south.size(), used, scratch.masks_per_key_class, scratch.widest_digits_from);
 }
 
 // Whether the ties are ruled out by tags (else counted apart).
