@@ -88,6 +88,22 @@ constexpr std::pair<int, int> digits_for(int sliced_bits, std::size_t walked, st
   return {narrow_digit_bits, std::max(narrow_digits, 1)};
 }
 
+/// Whether every layout digits_for can choose keeps its tables within
+/// max_wide_table_entries, each entry's scaled offset within 16 bits.
+constexpr bool every_layout_reachable() noexcept {
+  for (int sliced = 0; sliced <= 64; ++sliced) {
+    for (const std::size_t walked : {std::size_t{0}, widest_digits_from}) {
+      const auto [width, digits] = digits_for(sliced, walked, widest_digits_from);
+      const int entries = digits * (1 << width) + (1 << max_free_bits);
+      if (digits > max_digits || entries > max_wide_table_entries || (entries - 1) * 64 / entry_scale > 0xFFFF) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+static_assert(every_layout_reachable(), "a layout's tables would pass the 16-bit scaled entries");
+
 /// The table entries a count of lists of these sizes, with bits `used` in
 /// play, loads per visit (as the pair counter lays them out).
 constexpr int loads_per_visit(std::size_t north_size, std::size_t south_size, std::uint64_t used,

@@ -127,7 +127,7 @@ static_assert(bytes_per_piece_half == 64.0);
 // What a buffer holds beyond its share of the halves: a join's slack, the
 // entries' padding, a leaf's last block and rows.
 constexpr std::size_t piece_buffer_slack = 8 * 1024;
-constexpr double small_buffers = 256 * 1024;  // the block table and the rest
+constexpr double small_buffers = 512 * 1024;  // the block table (up to 196 KiB of 8- and 9-bit digits) and the rest
 
 struct memory_parts {
   double tables, lists_per_thread, compact_lists_per_thread, largest_group, groups_per_thread, plan;
