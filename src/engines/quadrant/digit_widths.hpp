@@ -34,7 +34,7 @@ inline constexpr int max_digits = (64 + narrow_digit_bits - 1) / narrow_digit_bi
 inline constexpr int max_table_entries = 65536 / 64;  // 64 KiB of tables for 6- and 7-bit digits
 // Where the walked list is long, a block's tables are read by so many
 // visits that tables of up to 9-bit digits (512 entries, past L1) pay for
-// the load a visit they save: n = 28's 34 bits beside the key in four
+// the load a visit they save: n = 28's 29-35 bits beside the key in four
 // digits instead of five, one class 7% faster, n = 26 9%, n = 24 6%, n = 22
 // 2% (Intel Xeon, Cascade Lake). On short lists their builds cost more
 // than they save (an n = 28 class 7% slower with them everywhere): from
