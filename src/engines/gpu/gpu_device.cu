@@ -17,6 +17,7 @@
 
 #include "engines/gpu/gpu_device.hpp"
 #include "engines/gpu/gpu_kernels.hpp"
+#include "engines/gpu/gpu_memory_share.hpp"
 
 namespace nqueens::detail::gpu {
 
@@ -35,6 +36,14 @@ int local_rank() {
     if (const char* value = std::getenv(name)) return std::atoi(value);
   }
   return 0;
+}
+
+// The ranks of the node (Open MPI, MPICH, Slurm), else 1.
+int local_size() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}) {
+    if (const char* value = std::getenv(name)) return std::max(std::atoi(value), 1);
+  }
+  return 1;
 }
 
 template <class Kernel>
@@ -124,8 +133,21 @@ class cuda_stream final : public gpu_stream {
         throw std::runtime_error("GPU engine: a stream gets " + std::to_string(bytes >> 20) +
                                  " MiB of device memory, too little: count with fewer threads");
       }
+      // Half as much while the device has too little free (another process
+      // took it since the share was set), down to a round of the smallest jobs.
       arena_words_ = (bytes - fixed) / sizeof(std::uint64_t);
-      check(cudaMalloc(&arena_, arena_words_ * sizeof(std::uint64_t)), "cudaMalloc (arena)");
+      for (;;) {
+        const cudaError_t status = cudaMalloc(&arena_, arena_words_ * sizeof(std::uint64_t));
+        if (status == cudaSuccess) break;
+        if (status != cudaErrorMemoryAllocation || arena_words_ < (std::uint64_t{1} << 18)) {
+          cudaGetLastError();
+          throw std::runtime_error(std::string("GPU engine: no device memory for a stream (") +
+                                   cudaGetErrorString(status) +
+                                   "): other processes hold it, or count with fewer threads");
+        }
+        cudaGetLastError();
+        arena_words_ /= 2;
+      }
       // On this stream: a non-blocking stream does not wait for the legacy default one.
       check(cudaMemsetAsync(results_, 0xFF, round_jobs * sizeof(job_result), stream_), "cudaMemsetAsync (results)");
     } catch (...) {
@@ -216,7 +238,8 @@ class cuda_stream final : public gpu_stream {
 
 class cuda_backend final : public gpu_backend {
  public:
-  cuda_backend(const half_board_tables& tables, int streams) : device_(choose_device()) {
+  cuda_backend(const half_board_tables& tables, int streams, std::uint64_t most_stream_bytes)
+      : device_(choose_device()) {
     if (device_.index < 0) throw std::runtime_error("no usable GPU: " + device_.why);
     check(cudaSetDevice(device_.index), "cudaSetDevice");
     const quarter_table* quarters[2] = {&tables.west(), &tables.east()};
@@ -230,12 +253,17 @@ class cuda_backend final : public gpu_backend {
       free_tables();
       throw;
     }
-    // What the streams may take: the free memory less a margin for the
-    // runtime (a sixteenth, at least 512 MiB), shared evenly.
+    // What each stream may take (gpu_memory_share.hpp): ranks of the node
+    // spread over its GPUs round robin, as choose_device does.
     std::size_t free = 0, total = 0;
     check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-    const std::uint64_t margin = std::max<std::uint64_t>(free / 16, std::uint64_t{512} << 20);
-    stream_bytes_ = free > margin ? (free - margin) / static_cast<std::uint64_t>(std::max(streams, 1)) : 0;
+    int devices = 1;
+    check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+    device_memory memory{free, total, 0, (local_size() + devices - 1) / std::max(devices, 1)};
+    for (const quarter_table* q : quarters) {
+      memory.tables += q->offsets().size_bytes() + q->masks().size_bytes() + q->signatures().size_bytes();
+    }
+    stream_bytes_ = stream_share(memory, streams, most_stream_bytes);
   }
   ~cuda_backend() override { free_tables(); }
   cuda_backend(const cuda_backend&) = delete;
@@ -273,8 +301,8 @@ device_probe probe() {
                     std::to_string(d.properties.multiProcessorCount) + " SMs)"};
 }
 
-std::unique_ptr<gpu_backend> backend(const half_board_tables& tables, int streams) {
-  return std::make_unique<cuda_backend>(tables, streams);
+std::unique_ptr<gpu_backend> backend(const half_board_tables& tables, int streams, std::uint64_t most_stream_bytes) {
+  return std::make_unique<cuda_backend>(tables, streams, most_stream_bytes);
 }
 
 const device_module module{device_module_abi, &probe, &backend};

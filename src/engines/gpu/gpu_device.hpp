@@ -24,21 +24,25 @@ struct device_probe {
 device_probe probe_device();
 
 /// A backend on the probed device, the quarter tables copied to it, whose
-/// `streams` streams share the device memory left. Throws
-/// std::runtime_error when a CUDA call fails or no module is found.
-std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, int streams);
+/// `streams` streams share the device memory left (gpu_memory_share.hpp),
+/// none taking more than `most_stream_bytes`. Throws std::runtime_error
+/// when a CUDA call fails or no module is found.
+std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, int streams,
+                                            std::uint64_t most_stream_bytes);
 
 /// What the module gives: the two functions above. It exports one C symbol,
 /// device_module_symbol, a function returning a pointer to this.
 struct device_module {
   /// device_module_abi as the module was built: a library of another
-  /// layout refuses it rather than hand it jobs it would misread.
+  /// layout or interface (the leading number, raised when these functions
+  /// change) refuses it rather than hand it jobs it would misread.
   std::uint64_t abi;
   device_probe (*probe)();
-  std::unique_ptr<gpu_backend> (*backend)(const half_board_tables& tables, int streams);
+  std::unique_ptr<gpu_backend> (*backend)(const half_board_tables& tables, int streams,
+                                          std::uint64_t most_stream_bytes);
 };
 inline constexpr std::uint64_t device_module_abi =
-    (std::uint64_t{1} << 48) ^ (std::uint64_t{sizeof(gpu_job)} << 32) ^ (std::uint64_t{sizeof(job_state)} << 8) ^
+    (std::uint64_t{2} << 48) ^ (std::uint64_t{sizeof(gpu_job)} << 32) ^ (std::uint64_t{sizeof(job_state)} << 8) ^
     sizeof(job_result) ^ (std::uint64_t{sizeof(half_board_tables)} << 40) ^ (std::uint64_t{max_key_bits} << 56);
 inline constexpr const char* device_module_symbol = "nqueens_gpu_device_module";
 inline constexpr const char* device_module_file = "libnqueens-gpu.so";

@@ -86,10 +86,11 @@ device_probe probe_device() {
   return loaded.module->probe();
 }
 
-std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, int streams) {
+std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, int streams,
+                                            std::uint64_t most_stream_bytes) {
   const loaded_module& loaded = module_once();
   if (loaded.module == nullptr) throw std::runtime_error("no usable GPU: " + loaded.why);
-  return loaded.module->backend(tables, streams);
+  return loaded.module->backend(tables, streams, most_stream_bytes);
 }
 
 }  // namespace nqueens::detail::gpu

@@ -29,6 +29,7 @@
 #include "engines/gpu/gpu_backend.hpp"
 #include "engines/gpu/gpu_device.hpp"
 #include "engines/gpu/gpu_emulator.hpp"
+#include "engines/gpu/gpu_memory_share.hpp"
 #include "engines/gpu/gpu_rounds.hpp"
 #include "engines/quadrant/class_plan.hpp"
 #include "engines/quadrant/quadrant_memory.hpp"
@@ -75,7 +76,10 @@ class gpu_context final : public engine_context {
   gpu_context(const gpu_plan& plan, bool emulated, int threads, const std::atomic<bool>* cancel)
       : plan_(plan),
         tables_(plan.board_size(), cancel),
-        backend_(emulated ? gpu::emulated_backend(tables_) : gpu::device_backend(tables_, std::max(threads, 1))),
+        backend_(emulated
+                     ? gpu::emulated_backend(tables_)
+                     : gpu::device_backend(tables_, std::max(threads, 1),
+                                           gpu::most_useful_stream_bytes(largest_group_halves(plan.board_size())))),
         tasks_(plan),
         most_streams_(static_cast<std::size_t>(std::max(threads, 1))) {}
 

@@ -34,7 +34,7 @@ class gpu_rounds {
   /// The 64-bit words a job of these group capacities takes of the arena:
   /// halves and codes for each group, with a slot more so that an empty
   /// group has an address.
-  static std::uint64_t words_for(std::uint64_t north, std::uint64_t south) noexcept {
+  static constexpr std::uint64_t words_for(std::uint64_t north, std::uint64_t south) noexcept {
     return 2 * (north + 1) + 2 * (south + 1);
   }
 

@@ -133,6 +133,14 @@ struct memory_parts {
   double tables, lists_per_thread, compact_lists_per_thread, largest_group, groups_per_thread, plan;
 };
 
+}  // namespace
+
+double largest_group_halves(int n) noexcept {
+  return 3.0 * half_placements(n) / static_cast<double>(binomial(n, n / 2));
+}
+
+namespace {
+
 memory_parts quadrant_memory_parts(int n) noexcept {
   const int h = n / 2;
   const auto quarter = [&](int w) {
@@ -152,7 +160,7 @@ memory_parts quadrant_memory_parts(int n) noexcept {
   // about 128 bytes per half board of the largest
   // group, which is about 3 times the average (measured 2.7 at n = 18).
   const double sets = static_cast<double>(binomial(n, h));
-  m.largest_group = 3.0 * half_placements(n) / sets;
+  m.largest_group = largest_group_halves(n);
   m.groups_per_thread = bytes_per_half * m.largest_group + 1e6;
   // Odd n: the joins' copies of one row set's placements of each quarter, less
   // those they skip (quarter_skip).

@@ -1,0 +1,49 @@
+#pragma once
+
+// How much device memory each stream of a GPU run takes when it opens (once:
+// nothing is freed or grown mid-run). Processes share a GPU (MPI ranks of a
+// node, or tests run side by side), so a run takes what its rounds can use,
+// not all that is free: on an H100 the first of several counts once took
+// all 80 GB, and the next failed its first cudaMalloc.
+
+#include <algorithm>
+#include <cstdint>
+
+#include "engines/gpu/gpu_job.hpp"
+#include "engines/gpu/gpu_rounds.hpp"
+
+namespace nqueens::detail::gpu {
+
+/// The most bytes a stream's rounds use where no group passes `largest`
+/// halves: a round of round_jobs jobs twice that large (a job past it is cut
+/// in pieces, gpu_rounds.hpp), at least 64 MiB.
+constexpr std::uint64_t most_useful_stream_bytes(double largest) noexcept {
+  const double halves = std::clamp(largest, 1.0, 4e9);
+  const double bytes = 2.0 * round_jobs * sizeof(std::uint64_t) *
+                       static_cast<double>(gpu_rounds::words_for(static_cast<std::uint64_t>(halves),
+                                                                 static_cast<std::uint64_t>(halves)));
+  return std::max(static_cast<std::uint64_t>(bytes), std::uint64_t{64} << 20);
+}
+
+/// What the device holds when a backend opens, and who shares it.
+struct device_memory {
+  std::uint64_t free = 0;    // cudaMemGetInfo's, after this process copied its tables
+  std::uint64_t total = 0;   // the device's
+  std::uint64_t tables = 0;  // this process's copy of the quarter tables
+  int sharers = 1;           // processes of the node counting on this device
+};
+
+/// Bytes each of `streams` streams takes: what is free less a margin for
+/// the runtime (a sixteenth, at least 512 MiB), within a like part of the
+/// device for each process sharing it (its tables counted in), and no more
+/// than `most_useful`.
+constexpr std::uint64_t stream_share(const device_memory& m, int streams, std::uint64_t most_useful) noexcept {
+  const std::uint64_t margin = std::max<std::uint64_t>(m.free / 16, std::uint64_t{512} << 20);
+  std::uint64_t usable = m.free > margin ? m.free - margin : 0;
+  const auto sharers = static_cast<std::uint64_t>(std::max(m.sharers, 1));
+  const std::uint64_t part = m.total / sharers, spent = margin / sharers + m.tables;
+  usable = std::min(usable, part > spent ? part - spent : 0);
+  return std::min(usable / static_cast<std::uint64_t>(std::max(streams, 1)), most_useful);
+}
+
+}  // namespace nqueens::detail::gpu
