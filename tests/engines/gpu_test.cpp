@@ -451,6 +451,33 @@ TEST(GpuKernelsTest, AWarpsTableReadsHitEveryBankOnce) {
   }
 }
 
+// The bit rows' reads of the south codes: each word's thread reads all 32 of
+// its halves, and at each step the 16 lanes of each half warp read 8-byte
+// codes in distinct bank pairs (all in one bank, they took 32 wavefronts).
+TEST(GpuKernelsTest, BitRowsReadsHitDistinctBankPairs) {
+  using detail::gpu::visit_kernel;
+  using detail::gpu::warp_lanes;
+  auto shared = std::make_unique<visit_kernel::shared>();
+  const auto base = reinterpret_cast<std::uintptr_t>(shared.get());
+  for (std::uint32_t w = 0; w < detail::gpu::words_per_block; ++w) {
+    std::set<std::uint32_t> halves;
+    for (std::uint32_t step = 0; step < 32; ++step) halves.insert(visit_kernel::bit_rows_slot(w, step));
+    ASSERT_EQ(halves.size(), 32U) << "word " << w;
+    ASSERT_EQ(*halves.begin(), w * 32) << "word " << w;
+    ASSERT_EQ(*halves.rbegin(), w * 32 + 31) << "word " << w;
+  }
+  for (std::uint32_t step = 0; step < 32; ++step) {
+    for (std::uint32_t half_warp = 0; half_warp < 2; ++half_warp) {
+      std::set<std::uintptr_t> pairs;
+      for (std::uint32_t lane = half_warp * warp_lanes / 2; lane < (half_warp + 1) * warp_lanes / 2; ++lane) {
+        const std::uint64_t* code = &shared->south[visit_kernel::bit_rows_slot(lane, step)];
+        pairs.insert((reinterpret_cast<std::uintptr_t>(code) - base) / 8 % 16);
+      }
+      ASSERT_EQ(pairs.size(), 16U) << "step " << step << ", half warp " << half_warp;
+    }
+  }
+}
+
 // A count is returned only with its job's mark for its round: a result the
 // kernels did not reach, one left from an earlier round (another sequence
 // number), one of the other kind of round, or one where a check failed, is

@@ -1,6 +1,6 @@
 // The GPU engine's CUDA device: the tables copied once; per counting
-// thread a stream and its memory, taken once when it opens within the
-// device's free memory (never freed or grown mid-run); rounds of jobs
+// thread a stream and its memory, taken once when it opens, its share of the
+// device (gpu_memory_share.hpp; never freed or grown mid-run); rounds of jobs
 // launched on it, a launch per kernel per round (gpu_rounds.hpp). Every
 // CUDA call and launch is checked; a result is only ever taken with its
 // job's mark (gpu_backend.hpp's check_result).

@@ -79,18 +79,29 @@ struct visit_kernel {
     }
   }
 
-  // Phase 2: for each digit bit, which halves lack it.
+  // Phase 2: for each digit bit, which halves lack it; a thread per digit
+  // and word, each half's digit taken once for its five bits.
   NQUEENS_HD static void bit_rows(const code_layout& layout, std::uint32_t digits, std::uint32_t thread, shared& sh) {
-    for (std::uint32_t job_index = thread; job_index < digits * digit_bits * words_per_block;
-         job_index += block_threads) {
-      const std::uint32_t w = job_index % words_per_block, b = job_index / words_per_block % digit_bits;
-      const std::uint32_t d = job_index / (words_per_block * digit_bits);
-      std::uint32_t word = 0;
-      for (std::uint32_t j = 0; j < 32; ++j) {
-        word |= ((digit_of(layout, sh.south[w * 32 + j], d) >> b & 1U) ^ 1U) << j;
+    for (std::uint32_t job_index = thread; job_index < digits * words_per_block; job_index += block_threads) {
+      const std::uint32_t w = job_index % words_per_block, d = job_index / words_per_block;
+      std::uint32_t lacking[digit_bits] = {};
+      for (std::uint32_t step = 0; step < 32; ++step) {
+        const std::uint32_t slot = bit_rows_slot(w, step), digit = digit_of(layout, sh.south[slot], d);
+        NQUEENS_UNROLL
+        for (std::uint32_t b = 0; b < digit_bits; ++b) lacking[b] |= ((digit >> b & 1U) ^ 1U) << (slot % 32);
       }
-      sh.without_bit[d][b][w] = word;
+      NQUEENS_UNROLL
+      for (std::uint32_t b = 0; b < digit_bits; ++b) sh.without_bit[d][b][w] = lacking[b];
     }
+  }
+
+  // The south half word w's thread reads at a step: each word's 32 in turn,
+  // from its own place, so that the 16 lanes of a half warp (words in a
+  // row) read 8-byte codes in 16 distinct bank pairs. In step, all lanes
+  // read the halves 32 apart, one bank: ncu on an H100 counted 291 million
+  // bank conflicts in 688 million shared-memory wavefronts of the visit.
+  NQUEENS_HD static constexpr std::uint32_t bit_rows_slot(std::uint32_t w, std::uint32_t step) {
+    return w * 32 + (step + w) % 32;
   }
 
   // Phase 3: the codes are read, the tables take their place.
