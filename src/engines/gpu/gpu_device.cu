@@ -38,10 +38,19 @@ int local_rank() {
   return 0;
 }
 
-// The ranks of the node (Open MPI, MPICH, Slurm), else 1.
-int local_size() {
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}) {
-    if (const char* value = std::getenv(name)) return std::max(std::atoi(value), 1);
+// How many processes count on each GPU of the node: NQUEENS_GPU_SHARERS
+// where set (1 where each rank has a GPU of its own, which a rank cannot
+// see), else the node's ranks (Open MPI, MPICH) over its GPUs, else 1. Not
+// Slurm's job-wide task count: a plain run inside a batch job inherits it.
+int gpu_sharers(int devices) {
+  if (const char* asked = std::getenv("NQUEENS_GPU_SHARERS"); asked != nullptr && *asked != '\0') {
+    return std::max(std::atoi(asked), 1);
+  }
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
+    if (const char* value = std::getenv(name)) {
+      const int ranks = std::max(std::atoi(value), 1);
+      return (ranks + std::max(devices, 1) - 1) / std::max(devices, 1);
+    }
   }
   return 1;
 }
@@ -128,18 +137,19 @@ class cuda_stream final : public gpu_stream {
       check(cudaMalloc(&results_, round_jobs * sizeof(job_result)), "cudaMalloc (results)");
       check(cudaMallocHost(&host_jobs_, round_jobs * sizeof(gpu_job)), "cudaMallocHost (jobs)");
       check(cudaMallocHost(&host_results_, round_jobs * sizeof(job_result)), "cudaMallocHost (results)");
-      const std::uint64_t fixed = round_jobs * (sizeof(gpu_job) + sizeof(job_state) + sizeof(job_result));
-      if (bytes < fixed + (std::uint64_t{1} << 20)) {
+      constexpr std::uint64_t least_arena_words = std::uint64_t{1} << 17;  // 1 MiB
+      if (bytes < stream_fixed_bytes + least_arena_words * sizeof(std::uint64_t)) {
         throw std::runtime_error("GPU engine: a stream gets " + std::to_string(bytes >> 20) +
-                                 " MiB of device memory, too little: count with fewer threads");
+                                 " MiB of device memory, too little: count with fewer threads (or set "
+                                 "NQUEENS_GPU_SHARERS=1 where each rank has a GPU of its own)");
       }
       // Half as much while the device has too little free (another process
-      // took it since the share was set), down to a round of the smallest jobs.
-      arena_words_ = (bytes - fixed) / sizeof(std::uint64_t);
+      // took it since the share was set), down to 1 MiB.
+      arena_words_ = (bytes - stream_fixed_bytes) / sizeof(std::uint64_t);
       for (;;) {
         const cudaError_t status = cudaMalloc(&arena_, arena_words_ * sizeof(std::uint64_t));
         if (status == cudaSuccess) break;
-        if (status != cudaErrorMemoryAllocation || arena_words_ < (std::uint64_t{1} << 18)) {
+        if (status != cudaErrorMemoryAllocation || arena_words_ / 2 < least_arena_words) {
           cudaGetLastError();
           throw std::runtime_error(std::string("GPU engine: no device memory for a stream (") +
                                    cudaGetErrorString(status) +
@@ -254,16 +264,17 @@ class cuda_backend final : public gpu_backend {
       throw;
     }
     // What each stream may take (gpu_memory_share.hpp): ranks of the node
-    // spread over its GPUs round robin, as choose_device does.
+    // spread over its GPUs round robin, as choose_device does; the cap is on
+    // the arena, beside the stream's fixed buffers.
     std::size_t free = 0, total = 0;
     check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
     int devices = 1;
     check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
-    device_memory memory{free, total, 0, (local_size() + devices - 1) / std::max(devices, 1)};
+    device_memory memory{free, total, 0, gpu_sharers(devices)};
     for (const quarter_table* q : quarters) {
       memory.tables += q->offsets().size_bytes() + q->masks().size_bytes() + q->signatures().size_bytes();
     }
-    stream_bytes_ = stream_share(memory, streams, most_stream_bytes);
+    stream_bytes_ = stream_share(memory, streams, most_stream_bytes + stream_fixed_bytes);
   }
   ~cuda_backend() override { free_tables(); }
   cuda_backend(const cuda_backend&) = delete;

@@ -14,9 +14,9 @@
 
 namespace nqueens::detail::gpu {
 
-/// The most bytes a stream's rounds use where no group passes `largest`
-/// halves: a round of round_jobs jobs twice that large (a job past it is cut
-/// in pieces, gpu_rounds.hpp), at least 64 MiB.
+/// The most arena bytes a stream's rounds use where no group passes
+/// `largest` halves: a round of round_jobs jobs twice that large (a job past
+/// it is cut in pieces, gpu_rounds.hpp), at least 64 MiB.
 constexpr std::uint64_t most_useful_stream_bytes(double largest) noexcept {
   const double halves = std::clamp(largest, 1.0, 4e9);
   const double bytes = 2.0 * round_jobs * sizeof(std::uint64_t) *
@@ -25,12 +25,16 @@ constexpr std::uint64_t most_useful_stream_bytes(double largest) noexcept {
   return std::max(static_cast<std::uint64_t>(bytes), std::uint64_t{64} << 20);
 }
 
+/// A stream's buffers beside its arena: a round's jobs, states and results.
+inline constexpr std::uint64_t stream_fixed_bytes =
+    round_jobs * (sizeof(gpu_job) + sizeof(job_state) + sizeof(job_result));
+
 /// What the device holds when a backend opens, and who shares it.
 struct device_memory {
   std::uint64_t free = 0;    // cudaMemGetInfo's, after this process copied its tables
   std::uint64_t total = 0;   // the device's
   std::uint64_t tables = 0;  // this process's copy of the quarter tables
-  int sharers = 1;           // processes of the node counting on this device
+  int sharers = 1;           // processes counting on this device (gpu_device.cu's gpu_sharers)
 };
 
 /// Bytes each of `streams` streams takes: what is free less a margin for
