@@ -155,6 +155,27 @@ TEST(QuadrantPlanTest, SlicesBySizeFromTwentyEight) {
   EXPECT_FALSE(detail::quadrant_slicing_of(*detail::plan_access::engine(below)).by_size());
 }
 
+// By size, a class takes a slice per pairs_per_slice bound pairs, up to
+// most_slices_by_bound, and every slot past it (a 3-slice class in 3 took
+// slices of 7 minutes at n = 28); never more slots than the plan has.
+TEST(QuadrantPlanTest, AClassPastTwoSlicesBySizeTakesEverySlot) {
+  static_assert(detail::most_slices_by_bound == 2);
+  const detail::class_slicing four{4, 100};
+  EXPECT_EQ(four.slices_used(0), 1);
+  EXPECT_EQ(four.slices_used(100), 1);
+  EXPECT_EQ(four.slices_used(101), 2);
+  EXPECT_EQ(four.slices_used(200), 2);
+  EXPECT_EQ(four.slices_used(201), 4);
+  EXPECT_EQ(four.slices_used(1e30), 4);
+  const detail::class_slicing eight{8, 100};
+  EXPECT_EQ(eight.slices_used(250), 8);
+  EXPECT_EQ(eight.slices_used(150), 2);
+  const detail::class_slicing one{1, 100};
+  EXPECT_EQ(one.slices_used(150), 1);
+  EXPECT_EQ(one.slices_used(1e30), 1);
+  EXPECT_EQ((detail::class_slicing{4, 0}.slices_used(1)), 4);  // not by size: every slice
+}
+
 // Whole quadrant solves of every compiled variant agree with the portable
 // one, from the whole tables and from each subproblem's own quarters.
 TEST(QuadrantKernelTest, EveryVariantSolvesLikeThePortableOne) {

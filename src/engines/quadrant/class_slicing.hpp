@@ -53,6 +53,13 @@ inline constexpr int slots_by_size = 4;
 /// classes of n = 28, 43% take 2 or 3 slots (a bound of 5.7e17 at most), 0.56
 /// extra slices a class; 1.5e17 would cap a slice at 6 minutes for 0.87.
 inline constexpr double bound_pairs_per_slice = 2e17;
+/// A class whose bound asks for more slices than this takes every slot: at
+/// 2e17 a slice, n = 28's 3-slice classes took slices of up to 7 minutes
+/// (Intel Xeon). Class 6464622 in 4 slices took 1.015x its time in 3, its
+/// longest slice 0.76x (464 s against 614 s, at once, one per vCPU), where a
+/// lower bound for every class cut those just over it in two at 1.2x their
+/// time.
+inline constexpr int most_slices_by_bound = 2;
 /// How many times larger than the north group the south one must be to be
 /// the one sliced (see above: 46 times at class 310224, 2.4 at 1548527).
 inline constexpr double larger_group_sliced_from = 8;
@@ -72,11 +79,12 @@ struct class_slicing {
 
   /// How many of its slices a class whose groups' bounds multiply to
   /// `bound_pairs` takes: all of them, or (by size) enough for
-  /// pairs_per_slice each, at least one.
+  /// pairs_per_slice each, at least one, and all of them past
+  /// most_slices_by_bound.
   int slices_used(double bound_pairs) const noexcept {
     if (!by_size()) return slices;
     const double wanted = std::ceil(bound_pairs / pairs_per_slice);
-    return wanted >= slices ? slices : std::max(1, static_cast<int>(wanted));
+    return wanted >= slices || wanted > most_slices_by_bound ? slices : std::max(1, static_cast<int>(wanted));
   }
 };
 

@@ -50,8 +50,8 @@ class quadrant_plan final : public class_plan {
     // order follows the quarters' (walked column by column); by size, a
     // class takes as many slices as its bound asks: a journal of the earlier
     // plans (no filter, rows in plain order, quarters walked row by row,
-    // slices of index ranges, or always of the north group) must not mix
-    // with it.
+    // slices of index ranges, always of the north group, or by size with
+    // a 3-slice class in 3) must not mix with it.
     std::string marker = transposition_filtered(board_size())
                              ? "transposition filter, ranked rows, slices in table order before the partition, "
                                "quarters by column"
@@ -59,7 +59,8 @@ class quadrant_plan final : public class_plan {
     if (slicing().slices > 1) marker += ", slices by stride of the north group or of a south group 8 times larger";
     if (slicing().by_size()) {
       marker += ", by size, bound pairs a slice " +
-                std::to_string(static_cast<unsigned long long>(slicing().pairs_per_slice));
+                std::to_string(static_cast<unsigned long long>(slicing().pairs_per_slice)) + ", every slot past " +
+                std::to_string(most_slices_by_bound) + " slices";
     }
     add_tasks_to_fingerprint(hash, cancel, marker);
   }
