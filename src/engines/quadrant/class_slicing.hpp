@@ -35,7 +35,8 @@
 // gets `slices` slots, and uses as many of them as its size asks:
 // ceil(bound / pairs_per_slice), bound being the product of its two groups'
 // upper bounds (every west-east pair of the row sets the joins visit, known
-// from the quarters before any join); the other slots count nothing.
+// from the quarters before any join), or all of them where that passes
+// most_slices_by_bound; the other slots count nothing.
 // Measured at n = 28 (AMD EPYC, one thread, 30 draws): a class took at most
 // 2.3e-15 s per bound pair (mean 1.8e2 s, the longest 1.1e3 s at a bound of
 // 5.3e17). An explicit split depth of 1 turns slicing by size off.
