@@ -36,6 +36,19 @@ namespace {
 using namespace nqueens;
 using namespace nqueens::mpi;
 
+// A job a signal stopped ends without MPI_Finalize, on every rank: once
+// mpirun itself was signalled it tears the job down, and a rank waiting in
+// MPI_Finalize would wait there for its SIGKILL instead of ending with
+// 128 + the signal, as nqueens does. Rank 0 flushes its journal and writes
+// its report before it lets any worker go: Open MPI's mpirun kills every
+// other rank as soon as one ends, so a worker that left first could take
+// rank 0's report with it.
+[[noreturn]] void leave_stopped(int status) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::_Exit(status);
+}
+
 int run_rank0(cli::count_request& request, const plan& p, int ranks, checkpoint_file journal) {
   const auto start = std::chrono::steady_clock::now();
   cli::progress_printer printer(request.terminal);
@@ -43,11 +56,16 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, checkpoint_
   request.options.cancel = &cli::stop_requested();
   rank0_executor executor(request.options, ranks);
   const count_result r = detail::drive(p, request.options, executor, start, std::move(journal));
-  executor.release_workers();  // whatever drive() did: MPI_Finalize must not wait for a worker
-  if (cli::stop_requested()) return cli::report_interruption(r, request.options.checkpoint, 0, "nqueens-mpi");
-  if (const auto stopped = executor.worker_stop()) {
-    return cli::report_interruption(r, request.options.checkpoint, stopped->second,
-                                    "nqueens-mpi: rank " + std::to_string(stopped->first));
+  executor.release_workers();  // whatever drive() did: no worker is left waiting for work
+  if (const int sig = executor.stopping_signal(); sig != 0) {
+    const auto stopped = executor.worker_stop();
+    const bool own = cli::stop_requested() || !stopped;
+    const int status = cli::status_after_closing_output(
+        cli::report_interruption(r, request.options.checkpoint, own ? 0 : sig,
+                                 own ? "nqueens-mpi" : "nqueens-mpi: rank " + std::to_string(stopped->first)),
+        "nqueens-mpi");
+    executor.dismiss_workers();
+    leave_stopped(status);
   }
   if (!r.complete) throw std::runtime_error("the job ended with subproblems missing: no total");
   return cli::print_count_result(r, request);
@@ -82,6 +100,8 @@ int main(int argc, char** argv) {
   const int verdict = agreed.verdict;
   if (verdict != 0 || !ready.request) {
     ready.journal = checkpoint_file();  // unlocked, untouched
+    // Stopped while planning: every rank was told the same verdict.
+    if (verdict > 128) leave_stopped(verdict);
     MPI_Finalize();
     return rank == 0 && verdict == 0 ? cli::status_after_closing_output(0, "nqueens-mpi") : verdict;
   }
@@ -90,8 +110,8 @@ int main(int argc, char** argv) {
     if (rank == 0) {
       ready.request->rank_threads = agreed.rank_threads;
       status = run_rank0(*ready.request, *ready.p, ranks, std::move(ready.journal));
-    } else {
-      run_worker(*ready.request, *ready.p, rank);
+    } else if (const int stopped = run_worker(*ready.request, *ready.p, rank); stopped != 0) {
+      leave_stopped(stopped);
     }
   } catch (...) {
     const cli::failure f = cli::failure_of(std::current_exception());

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cli/signals.hpp"
 #include "mpi/protocol.hpp"
 
 namespace nqueens::mpi {
@@ -30,15 +31,42 @@ void rank0_executor::release_workers() {
     MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
     receive(status, buffer);
     add_header(buffer);
-    --waiting_;
     // A request here carries no records: every chunk handed out was
     // answered inside run().
     if (status.MPI_TAG == tag_stopped) {
       note_stop(status.MPI_SOURCE, buffer);
+      held_.push_back(status.MPI_SOURCE);
+      --waiting_;
     } else {
-      MPI_Send(nullptr, 0, MPI_UINT64_T, status.MPI_SOURCE, tag_chunk, MPI_COMM_WORLD);
+      answer(status.MPI_SOURCE, {});
     }
   }
+}
+
+int rank0_executor::stopping_signal() const {
+  if (worker_stop_) return worker_stop_->second;
+  return cancel_ != nullptr && cancel_->load() ? cli::stop_signal() : 0;
+}
+
+void rank0_executor::answer(int worker, const std::vector<std::uint64_t>& chunk) {
+  if (!chunk.empty()) {
+    MPI_Send(chunk.data(), static_cast<int>(chunk.size()), MPI_UINT64_T, worker, tag_chunk, MPI_COMM_WORLD);
+    return;
+  }
+  --waiting_;
+  if (stopping_signal() != 0) {
+    held_.push_back(worker);
+    return;
+  }
+  MPI_Send(nullptr, 0, MPI_UINT64_T, worker, tag_chunk, MPI_COMM_WORLD);
+}
+
+void rank0_executor::dismiss_workers() {
+  const auto word = static_cast<std::uint64_t>(stopping_signal());
+  // Synchronous: a worker that never got the word would wait for mpirun to
+  // kill it rather than end by itself.
+  for (const int worker : held_) MPI_Ssend(&word, 1, MPI_UINT64_T, worker, tag_stop, MPI_COMM_WORLD);
+  held_.clear();
 }
 
 void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, const detail::report_fn& report,
@@ -108,13 +136,12 @@ void rank0_executor::serve_workers(const plan& p, const detail::report_fn& repor
     }
     if (leaving) {  // a signal reached that rank: the job stops, as if it had reached rank 0
       note_stop(status.MPI_SOURCE, buffer);
+      held_.push_back(status.MPI_SOURCE);
       halt_ = true;
       --waiting_;
       continue;
     }
-    const std::vector<std::uint64_t> chunk = next_chunk();
-    MPI_Send(chunk.data(), static_cast<int>(chunk.size()), MPI_UINT64_T, status.MPI_SOURCE, tag_chunk, MPI_COMM_WORLD);
-    if (chunk.empty()) --waiting_;
+    answer(status.MPI_SOURCE, next_chunk());
   }
 }
 

@@ -40,11 +40,20 @@ class rank0_executor final : public detail::executor {
   /// reports the interruption as if the signal were its own).
   std::optional<std::pair<int, int>> worker_stop() const { return worker_stop_; }
 
-  /// Answers every worker still waiting for work with an empty chunk (or
-  /// takes the message of one a signal stopped), so that each leaves and
-  /// MPI_Finalize can end the job. Rank 0 calls it whenever drive() returns:
-  /// run() serves no one when the journal left nothing to do.
+  /// Answers every worker still waiting for work with an empty chunk, so
+  /// that each leaves; once the job is stopping, holds each instead (and
+  /// takes the message of one a signal stopped) for dismiss_workers(). Rank
+  /// 0 calls it whenever drive() returns: run() serves no one when the
+  /// journal left nothing to do.
   void release_workers();
+
+  /// The signal that stops the job (rank 0's own, or the first a worker
+  /// reported); 0 while none has.
+  int stopping_signal() const;
+
+  /// Tells every worker held by a stop to leave, with 128 + the signal.
+  /// Rank 0 calls it once its own report is out.
+  void dismiss_workers();
 
   void run(const plan& p, std::span<const std::size_t> indices, const detail::report_fn& report,
            const std::atomic<bool>& stop) override;
@@ -61,6 +70,10 @@ class rank0_executor final : public detail::executor {
 
   // A tag_stopped message ends with the signal: the first one is reported.
   void note_stop(int rank, const std::vector<std::uint64_t>& message);
+
+  // Answers a worker's request with `chunk`; an empty one releases the
+  // worker: it is done, or held for dismiss_workers() once the job stops.
+  void answer(int worker, const std::vector<std::uint64_t>& chunk);
 
   // Adds a worker message's header to the job's device work; throws
   // std::runtime_error for a message too short to hold it.
@@ -84,6 +97,7 @@ class rank0_executor final : public detail::executor {
   std::atomic<bool> failed_{false};
   std::atomic<bool> abandoned_{false};
   std::optional<std::pair<int, int>> worker_stop_;  // written by the serving (main) thread only
+  std::vector<int> held_;                           // workers waiting for dismiss_workers(); the main thread's
   mutable std::mutex device_mutex_;
   device_work device_;  // every rank's, rank 0's own thread's included
 };

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "cli/exit_status.hpp"
 #include "cli/signals.hpp"
 #include "mpi/protocol.hpp"
 #include "nqueens/execute.hpp"
@@ -16,7 +17,7 @@
 
 namespace nqueens::mpi {
 
-void run_worker(const cli::count_request& request, const plan& p, int rank) {
+int run_worker(const cli::count_request& request, const plan& p, int rank) {
   const int threads = resolve_threads(request.options.threads);
   std::optional<run_context> context;  // built with the first chunk: none for a finished journal
   execute_options options;
@@ -35,18 +36,24 @@ void run_worker(const cli::count_request& request, const plan& p, int rank) {
   std::vector<std::uint64_t> chunk;
   for (int chunks = 1;; ++chunks) {
     if (cli::stop_requested()) {
-      results.push_back(static_cast<std::uint64_t>(cli::stop_signal()));
+      const int sig = cli::stop_signal();
+      results.push_back(static_cast<std::uint64_t>(sig));
       MPI_Send(results.data(), static_cast<int>(results.size()), MPI_UINT64_T, 0, tag_stopped, MPI_COMM_WORLD);
-      return;
+      // Rank 0 reports first, then dismisses this rank (main.cpp says why).
+      std::uint64_t word = 0;
+      MPI_Recv(&word, 1, MPI_UINT64_T, 0, tag_stop, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      return cli::interrupted_status(sig);
     }
     MPI_Send(results.data(), static_cast<int>(results.size()), MPI_UINT64_T, 0, tag_results, MPI_COMM_WORLD);
     MPI_Status status;
-    MPI_Probe(0, tag_chunk, MPI_COMM_WORLD, &status);
+    MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
     int size = 0;
     MPI_Get_count(&status, MPI_UINT64_T, &size);
     chunk.resize(static_cast<std::size_t>(size));
-    MPI_Recv(chunk.data(), size, MPI_UINT64_T, 0, tag_chunk, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (chunk.empty()) return;
+    MPI_Recv(chunk.data(), size, MPI_UINT64_T, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (status.MPI_TAG == tag_stop)
+      return cli::interrupted_status(chunk.empty() ? SIGTERM : static_cast<int>(chunk[0]));
+    if (chunk.empty()) return 0;
     if (chunks == die_at_chunk) std::raise(SIGKILL);
     results.assign(header_words, 0);
     if (!context) {

@@ -10,6 +10,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -167,6 +169,96 @@ TEST_F(FaultTest, SignalToOneWorkerStopsTheJob) {
     EXPECT_NE(r.err.find("nqueens-mpi: rank 1: interrupted by SIGTERM"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("Q(17)"), std::string::npos) << r.out;
     expect_resumes_to(j, 17, "95815104", {"--engine", "symmetric"});
+  }
+}
+
+// The ranks of the job whose command line holds `needle` (mpirun's
+// excluded), by rank: each process whose environment names its rank.
+std::map<int, pid_t> ranks_of(const std::string& needle) {
+  std::map<int, pid_t> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = read_file(entry.path() / "cmdline"), environ = read_file(entry.path() / "environ");
+    for (char& ch : environ) ch = ch == '\0' ? '\n' : ch;
+    const std::string key = "\nOMPI_COMM_WORLD_RANK=";
+    const std::size_t at = environ.find(key);
+    if (cmdline.find(needle) == std::string::npos || cmdline.find("mpirun") != std::string::npos ||
+        at == std::string::npos) {
+      continue;
+    }
+    found[std::atoi(environ.c_str() + at + key.size())] = static_cast<pid_t>(std::stol(name));
+  }
+  return found;
+}
+
+// SIGINT or SIGTERM to mpirun, as at a terminal or from a batch script.
+// Open MPI's mpirun (4.1) answers either by sending the ranks SIGTERM
+// (odls_base_sigkill_timeout seconds later, 1 by default), kills every rank
+// left as soon as one ends, and exits 1 whatever they do. So each rank must
+// end by itself on that SIGTERM, never in MPI_Finalize (which, mpirun
+// tearing the job down, waits for the SIGKILL), and rank 0 must flush its
+// journal and write its report, naming the signal it received, before any
+// worker leaves: a worker that left first took rank 0's report with it.
+// SIGUSR1, which mpirun forwards as is, ends the job with 128 + it.
+TEST_F(FaultTest, SignalToMpirunFlushesReportsAndEndsEveryRank) {
+  SKIP_WITHOUT_MPI();
+  for (const int sig : {SIGINT, SIGTERM, SIGUSR1}) {
+    for (const int ranks : {2, 3}) {
+      const std::string received = sig == SIGUSR1 ? "SIGUSR1" : "SIGTERM";
+      SCOPED_TRACE(std::to_string(ranks) + " ranks, signal " + std::to_string(sig));
+      const std::string j = path("to-launcher-" + std::to_string(sig) + "-" + std::to_string(ranks) + ".ckpt");
+      child c(
+          mpi_job(ranks, {std::to_string(long_n), "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "600"}),
+          {mpi_env});
+      ASSERT_TRUE(wait_for_size(j, 63, c));
+      std::map<int, pid_t> pids;
+      for (int k = 0; k < 2000 && static_cast<int>(pids.size()) < ranks; ++k) {
+        pids = ranks_of(j);
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+      ASSERT_EQ(static_cast<int>(pids.size()), ranks);
+      // Subproblems finished, none flushed (the interval is 600 s).
+      ASSERT_TRUE(wait_for_cpu_seconds(c, pids.at(0), 2.0));
+      c.signal(sig);  // mpirun alone
+      const finished r = c.wait(60);
+      EXPECT_NE(r.status, -1) << "it hung\n" << r.err;
+      EXPECT_NE(r.status, 0) << r.err;
+      if (sig == SIGUSR1) EXPECT_EQ(r.status, 128 + SIGUSR1) << r.err;
+      EXPECT_NE(r.err.find("nqueens-mpi: interrupted by " + received + " after "), std::string::npos) << r.err;
+      EXPECT_TRUE(none_left(j, 10)) << "a rank outlived mpirun";
+      EXPECT_GT(fs::file_size(j), 64u) << "rank 0 flushed nothing";
+      EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
+      EXPECT_EQ(r.out.find("Q("), std::string::npos) << r.out;
+      if (ranks == 3 && sig == SIGTERM) expect_resumes_to(j, long_n, long_total);
+    }
+  }
+}
+
+// SIGINT or SIGTERM to every rank, as srun and Slurm's scancel --signal
+// deliver it: every rank ends with 128 + the signal, so mpirun does too, and
+// rank 0 names the signal; the journal resumes to the exact count.
+TEST_F(FaultTest, SignalToEveryRankEndsTheJobWithItsStatus) {
+  SKIP_WITHOUT_MPI();
+  for (const int sig : {SIGINT, SIGTERM}) {
+    for (const int ranks : {2, 3}) {
+      const std::string name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+      SCOPED_TRACE(std::to_string(ranks) + " ranks, " + name);
+      const std::string j = path("to-ranks-" + std::to_string(sig) + "-" + std::to_string(ranks) + ".ckpt");
+      child c(mpi_job(ranks,
+                      {std::to_string(long_n), "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "0.05"}),
+              {mpi_env});
+      ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c));
+      std::map<int, pid_t> pids = ranks_of(j);
+      ASSERT_EQ(static_cast<int>(pids.size()), ranks);
+      for (const auto& [rank, pid] : pids) ::kill(pid, sig);
+      const finished r = c.wait(60);
+      EXPECT_EQ(r.status, 128 + sig) << "status -1 means it hung\n" << r.err;
+      EXPECT_NE(r.err.find("interrupted by " + name + " after "), std::string::npos) << r.err;
+      EXPECT_TRUE(none_left(j, 10)) << "a rank outlived mpirun";
+      EXPECT_EQ(r.out.find("Q("), std::string::npos) << r.out;
+      if (ranks == 3 && sig == SIGINT) expect_resumes_to(j, long_n, long_total);
+    }
   }
 }
 

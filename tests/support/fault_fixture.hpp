@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -50,6 +51,32 @@ inline bool none_left(const std::string& needle, double seconds) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return true;
+}
+
+// CPU seconds a process has used (utime + stime from /proc): a measure of
+// how far it got that a loaded machine does not stretch.
+inline double cpu_seconds_of(pid_t pid) {
+  const std::string text = read_file("/proc/" + std::to_string(pid) + "/stat");
+  const std::size_t after_name = text.rfind(')');
+  if (after_name == std::string::npos) return 0;
+  std::istringstream fields(text.substr(after_name + 2));
+  std::string field;
+  unsigned long long ticks[2] = {0, 0};
+  for (int k = 3; k <= 15 && fields >> field; ++k) {  // fields 14 and 15: utime, stime
+    if (k >= 14) ticks[k - 14] = std::stoull(field);
+  }
+  return static_cast<double>(ticks[0] + ticks[1]) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+// Waits until process `pid` (`c` or one of its children) has used `seconds`
+// of CPU time, as long as `c` runs: work done, however loaded the machine.
+inline bool wait_for_cpu_seconds(child& c, pid_t pid, double seconds, double deadline_seconds = 300) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(deadline_seconds);
+  while (c.running() && cpu_seconds_of(pid) < seconds) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return c.running();
 }
 
 class FaultTest : public ::testing::Test {
