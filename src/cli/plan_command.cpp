@@ -102,7 +102,6 @@ int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& re
   int cores = 0;
   if (result.count("cores"))
     cores = static_cast<int>(parse_integer(result["cores"].as<std::string>(), "--cores", 1, 100000000));
-  install_stop_handlers();
   eo.cancel = &stop_requested();
   const cost_estimate e = estimate_cost(p, eo);
   const int n = p.board_size();
@@ -249,11 +248,24 @@ int run_plan(const std::vector<std::string>& args) {
   if (!result.count("estimate") && (result.count("estimate-seconds") || result.count("cores"))) {
     throw usage_error("--estimate-seconds and --cores go with --estimate");
   }
-  // What a count of the whole plan with these options would be refused for
-  // (exit 2) is refused here too.
-  const planned_run run = plan_within_memory(n, po, shape.max_memory, threads);
-  const plan& p = run.p;
-  const std::uint64_t engine_memory = run.engine_memory;
+  // A large plan takes seconds to build (n = 28: about 2): a stop signal in
+  // them is answered, not left to kill the process without a word. --stats
+  // and the plain form check no flag past the plan: they take the signals'
+  // default action back once it is built.
+  install_stop_handlers();
+  po.cancel = &stop_requested();
+  std::optional<planned_run> planned;
+  try {
+    // What a count of the whole plan with these options would be refused
+    // for (exit 2) is refused here too.
+    planned = plan_within_memory(n, po, shape.max_memory, threads);
+  } catch (const run_cancelled&) {
+    return report_interruption_before_counting("");
+  }
+  if (!result.count("estimate")) restore_default_stop_handlers();
+  if (stop_requested()) return report_interruption_before_counting("");
+  const plan& p = planned->p;
+  const std::uint64_t engine_memory = planned->engine_memory;
 
   json_object o;
   o.add("n", n)

@@ -155,6 +155,24 @@ TEST_F(FaultTest, TableBuildStopsOnSignal) {
   EXPECT_EQ(bytes_of(j).substr(0, 8), "NQCKPT\r\n");
 }
 
+// `plan` builds the plan before it does anything else (n = 28: about 2 s of
+// fingerprinting): a stop signal then is answered with the usual line and
+// 128 + the signal, for --estimate and the plain form alike.
+TEST_F(FaultTest, SignalWhilePlanCommandBuildsThePlanIsAnswered) {
+  for (const bool estimate : {true, false}) {
+    SCOPED_TRACE(estimate ? "--estimate" : "plain");
+    std::vector<std::string> argv = {nq, "plan", "28"};
+    if (estimate) argv.push_back("--estimate");
+    child c(argv);
+    ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), 0.3));  // planning: past start-up, far from done
+    c.signal(SIGTERM);
+    const finished r = c.wait(60);
+    EXPECT_EQ(r.status, 143) << r.err;
+    EXPECT_NE(r.err.find("nqueens: interrupted by SIGTERM before counting began"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
 // A signal while a large plan is built (n = 25 with 12
 // slices: 2 * 10^8 subproblems, seconds of fingerprinting), or while the run
 // lists what it has to count, is answered within a second: exit 130, nothing
