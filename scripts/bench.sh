@@ -5,7 +5,7 @@
 # Output: bench-results/<date>-<host>.json (and the console table on stdout).
 # Extra arguments go to the benchmark binary.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-nq_build nqueens_bench
+NQ_WITH_TESTS=1 nq_build nqueens_bench
 out_dir=${NQ_BENCH_OUT:-$NQ_ROOT/bench-results}
 mkdir -p "$out_dir"
 out="$out_dir/$(date +%Y%m%d-%H%M%S)-$(hostname -s).json"

@@ -4,14 +4,19 @@ set -euo pipefail
 
 NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NQ_BUILD_DIR=${NQ_BUILD_DIR:-$NQ_ROOT/build/release}
-NQ_PACKAGES=(cmake ninja-build g++ libtbb-dev libcxxopts-dev libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin qemu-user)
+# What building and running the tools needs (nqueens-mpi included)...
+NQ_RUN_PACKAGES=(cmake ninja-build g++ libtbb-dev libcxxopts-dev libopenmpi-dev openmpi-bin)
+# ...and what the tests and benchmarks need on top (qemu-user runs the
+# default binary as other CPUs would).
+NQ_TEST_PACKAGES=(libgtest-dev libbenchmark-dev qemu-user)
+NQ_PACKAGES=("${NQ_RUN_PACKAGES[@]}" "${NQ_TEST_PACKAGES[@]}")
 
 # Installs the named Debian packages that are not installed yet; a no-op (and
 # no network) when everything is present, so every script can call it.
 nq_ensure_packages() {
   local missing=() p
   for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    nq_installed "$p" || missing+=("$p")
   done
   ((${#missing[@]} == 0)) && return 0
   echo "scripts: installing ${missing[*]}" >&2
@@ -21,13 +26,35 @@ nq_ensure_packages() {
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
-# nq_build [cmake target...]: configures $NQ_BUILD_DIR (Release) once, then
-# builds the given targets (all when none). Build output goes to stderr so the
-# tool's own output on stdout stays clean.
+# nq_installed PACKAGE...: whether every one is installed (no network).
+nq_installed() {
+  local p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || return 1
+  done
+}
+
+# nq_build [cmake target...]: installs what the build needs and configures
+# $NQ_BUILD_DIR (Release) once, then builds the given targets (all when
+# none). With NQ_WITH_TESTS=1 (scripts/test.sh) the test packages are
+# installed and the tests and benchmarks configured in; otherwise they are
+# built only where their packages are already there, so that running the
+# tool installs nothing it does not need. Build output goes to stderr so
+# the tool's own output on stdout stays clean.
 nq_build() {
-  nq_ensure_packages "${NQ_PACKAGES[@]}"
-  if [[ ! -f $NQ_BUILD_DIR/build.ninja ]]; then
-    cmake -S "$NQ_ROOT" -B "$NQ_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
+  local with_tests=OFF
+  if [[ ${NQ_WITH_TESTS:-0} == 1 ]]; then
+    nq_ensure_packages "${NQ_PACKAGES[@]}"
+    with_tests=ON
+  else
+    nq_ensure_packages "${NQ_RUN_PACKAGES[@]}"
+    nq_installed libgtest-dev libbenchmark-dev && with_tests=ON
+  fi
+  local cache=$NQ_BUILD_DIR/CMakeCache.txt
+  if [[ ! -f $NQ_BUILD_DIR/build.ninja ]] ||
+    { [[ $with_tests == ON ]] && grep -q '^NQUEENS_BUILD_TESTS:BOOL=OFF' "$cache" 2>/dev/null; }; then
+    cmake -S "$NQ_ROOT" -B "$NQ_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DNQUEENS_BUILD_TESTS=$with_tests -DNQUEENS_BUILD_BENCH=$with_tests >&2
   fi
   local targets=()
   (($# > 0)) && targets=(--target "$@")

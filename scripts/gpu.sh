@@ -226,7 +226,7 @@ part_build() {
   shift
   if ((EMULATE)); then
     note "\$ nq_build  (scripts/common.sh: $BUILD, Release, every target; untimed under emulation)"
-    if ! nq_build >"$BUILD/gpu-build.log" 2>&1; then
+    if ! NQ_WITH_TESTS=1 nq_build >"$BUILD/gpu-build.log" 2>&1; then
       tail -40 "$BUILD/gpu-build.log" | tee -a "$FIGURES"
       part_status="FAILED"
     fi

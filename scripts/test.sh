@@ -4,7 +4,7 @@
 # random order with more jobs than cores: a test that shares a file with
 # another, or counts on the machine's speed, fails here, not on a user's run.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-nq_build
+NQ_WITH_TESTS=1 nq_build
 cd "$NQ_BUILD_DIR"
 jobs=$(($(nproc) * 2))
 ((jobs < 8)) && jobs=8

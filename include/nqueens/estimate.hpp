@@ -66,6 +66,11 @@ struct cost_estimate {
   int threads = 0;
   double sample_seconds = 0;  ///< wall-clock seconds spent sampling
   double setup_seconds = 0;   ///< building the engine's tables, paid once by a count
+  /// The build's parts, from its wall and CPU time on `threads`: seconds on
+  /// one thread while the others wait, and CPU seconds spread over all.
+  /// On one thread the two cannot be told apart: all of it counts as spread.
+  double setup_serial_seconds = 0;
+  double setup_parallel_seconds = 0;
   /// CPU seconds of the whole count, and its error.
   double thread_seconds = 0;
   double thread_seconds_error = 0;
@@ -78,7 +83,8 @@ struct cost_estimate {
   estimate_end ended = estimate_end::time;
 
   /// Wall-clock seconds of the count on `cores` threads, the tables' build
-  /// included, were every thread busy to the end.
+  /// included (its serial part whole, its parallel part over the cores),
+  /// were every thread busy to the end.
   double wall_seconds(int cores) const noexcept;
 };
 

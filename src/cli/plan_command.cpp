@@ -115,6 +115,8 @@ int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& re
     o.add("threads", e.threads)
         .add("sample_seconds", e.sample_seconds)
         .add("setup_seconds", e.setup_seconds)
+        .add("setup_serial_seconds", e.setup_serial_seconds)
+        .add("setup_parallel_seconds", e.setup_parallel_seconds)
         .add("sample_runs", e.runs)
         .add("run_length", e.run_length)
         .add("sampled_subproblems", e.sampled)
@@ -134,9 +136,10 @@ int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& re
   print_plan_line(p);
   std::cout << formatted(
       "estimate from %.1f s of sampling on %d thread%s: %s random draws of %zu subproblem%s (%s), the tables "
-      "built in %s\n",
+      "built in %s%s\n",
       e.sample_seconds, e.threads, e.threads == 1 ? "" : "s", format_grouped(e.runs).c_str(), e.run_length,
-      e.run_length == 1 ? "" : "s", end_text(e.ended, eo.seconds).c_str(), format_duration(e.setup_seconds).c_str());
+      e.run_length == 1 ? "" : "s", end_text(e.ended, eo.seconds).c_str(), format_duration(e.setup_seconds).c_str(),
+      e.threads > 1 ? formatted(" (%s of it serial)", format_duration(e.setup_serial_seconds).c_str()).c_str() : "");
   std::cout << formatted("  whole count          %s thread-hours (one standard error)\n",
                          with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str());
   std::cout << formatted("  here, %2d thread%s      about %s wall, the tables included\n", e.threads,

@@ -1,5 +1,6 @@
 #include "nqueens/estimate.hpp"
 
+#include <sys/resource.h>
 #include <time.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -102,11 +104,38 @@ class block_order {
 // subproblem (docs/reach.md), and single indices spread the sample wider.
 std::size_t run_length_for(const plan& p) { return p.uniform_work() && p.board_size() < 26 ? 4 : 1; }
 
+// CPU seconds this process has used, every thread's (the tables' page
+// faults included).
+double process_cpu_seconds() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * t.tv_usec; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 }  // namespace
 
 double cost_estimate::wall_seconds(int cores) const noexcept {
-  return setup_seconds + (cores > 0 ? thread_seconds / cores : 0.0);
+  if (cores <= 0) return setup_seconds;
+  return setup_serial_seconds + (setup_parallel_seconds + thread_seconds) / cores;
 }
+
+namespace {
+
+// Splits a build of `wall` seconds that used `cpu` CPU seconds on `threads`
+// into its serial part S and its parallel work P: S + P = cpu and
+// S + P / threads = wall, clamped to what the equations allow. It takes the
+// threads to have cores of their own: on a loaded machine the build's CPU
+// time falls behind its wall time and it reads as more serial than it is
+// (a projection that errs low). Idle workers' brief spinning counts as work.
+std::pair<double, double> split_setup(double wall, double cpu, int threads) {
+  if (threads <= 1) return {0.0, wall};
+  const double t = threads;
+  const double serial = std::clamp((t * wall - cpu) / (t - 1), 0.0, wall);
+  return {serial, (wall - serial) * t};
+}
+
+}  // namespace
 
 cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   const int threads = resolve_threads(options.threads);
@@ -129,9 +158,12 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   e.threads = threads;
   e.run_length = run_length_for(p);
   const auto start = std::chrono::steady_clock::now();
+  const double cpu_at_start = process_cpu_seconds();
   const run_context context(p, options.kernels, threads, options.cancel, options.max_memory);
   const auto sampling = std::chrono::steady_clock::now();
   e.setup_seconds = std::chrono::duration<double>(sampling - start).count();
+  std::tie(e.setup_serial_seconds, e.setup_parallel_seconds) =
+      split_setup(e.setup_seconds, process_cpu_seconds() - cpu_at_start, threads);
   const auto deadline = sampling + std::chrono::duration<double>(options.seconds);
 
   // Runs are whole blocks of run_length, drawn without replacement: once

@@ -28,6 +28,7 @@
 #include <span>
 #include <vector>
 
+#include "engines/quadrant/default_init_allocator.hpp"
 #include "engines/quadrant/half_masks.hpp"
 #include "engines/quadrant/quadrant_memory.hpp"
 #include "kernels/host_device.hpp"
@@ -94,8 +95,9 @@ class quarter_table {
   // by columns, then rows: a half board's join reads every row set of one
   // column set, and so reads one contiguous stretch of the table.
   std::vector<std::uint32_t> offsets_ = {0, 0};
-  std::vector<std::uint64_t> masks_;
-  std::vector<std::uint32_t> signatures_;
+  // Filled whole by the second pass: never zeroed first.
+  std::vector<std::uint64_t, default_init_allocator<std::uint64_t>> masks_;
+  std::vector<std::uint32_t, default_init_allocator<std::uint32_t>> signatures_;
 };
 
 /// The two quarter tables of the north half of an n-board, built on the
