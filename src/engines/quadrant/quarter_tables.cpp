@@ -142,7 +142,7 @@ quarter_table::quarter_table(int n, int first_column, int width, const std::atom
   for (std::size_t k = 1; k < offsets_.size(); ++k) offsets_[k] += offsets_[k - 1];
   masks_.resize(offsets_.back());
   signatures_.resize(offsets_.back());
-  std::vector<std::uint32_t> cursor(offsets_.begin(), offsets_.end() - 1);
+  std::vector<std::uint32_t, table_allocator<std::uint32_t>> cursor(offsets_.begin(), offsets_.end() - 1);
   for_each_pattern(width, [&](int top_columns, std::uint32_t pattern) {
     enumerate_pattern(n, h, first_column, width, top_columns, pattern, cancel,
                       [&](std::uint32_t rows, std::uint32_t columns, std::uint64_t mask, std::uint32_t sig) {

@@ -28,9 +28,9 @@
 #include <span>
 #include <vector>
 
-#include "engines/quadrant/default_init_allocator.hpp"
 #include "engines/quadrant/half_masks.hpp"
 #include "engines/quadrant/quadrant_memory.hpp"
+#include "engines/quadrant/table_allocator.hpp"
 #include "kernels/host_device.hpp"
 
 namespace nqueens::detail {
@@ -94,10 +94,11 @@ class quarter_table {
   // 2^(h + width) + 1: group key is [offsets_[key], offsets_[key + 1]). Keyed
   // by columns, then rows: a half board's join reads every row set of one
   // column set, and so reads one contiguous stretch of the table.
-  std::vector<std::uint32_t> offsets_ = {0, 0};
-  // Filled whole by the second pass: never zeroed first.
-  std::vector<std::uint64_t, default_init_allocator<std::uint64_t>> masks_;
-  std::vector<std::uint32_t, default_init_allocator<std::uint32_t>> signatures_;
+  // On huge pages; the masks and signatures, filled whole by the second
+  // pass, are never zeroed first (table_allocator.hpp).
+  std::vector<std::uint32_t, table_allocator<std::uint32_t>> offsets_ = {0, 0};
+  std::vector<std::uint64_t, table_allocator<std::uint64_t>> masks_;
+  std::vector<std::uint32_t, table_allocator<std::uint32_t>> signatures_;
 };
 
 /// The two quarter tables of the north half of an n-board, built on the
