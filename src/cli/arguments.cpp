@@ -10,17 +10,7 @@
 
 namespace nqueens::cli {
 
-namespace {
-
-// The length of the integer by number_rule at the start of `text`: 0 for none
-// (no digit, or a leading zero followed by more digits).
-std::size_t plain_digits(std::string_view text) {
-  std::size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  return digits > 1 && text.front() == '0' ? 0 : digits;
-}
-
-}  // namespace
+using detail::plain_digits;  // the rule the environment is read by too
 
 long long parse_integer(std::string_view text, std::string_view what, long long lo, long long hi) {
   const std::string range = "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);

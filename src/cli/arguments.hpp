@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "engines/plain_number.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/shard.hpp"
 
@@ -23,7 +24,7 @@ class usage_error : public std::runtime_error {
 /// operand: plain decimal digits, with no sign, no leading zero (but "0"), no
 /// spaces, no base prefix; seconds may add a fraction ("2.5"). Said in the
 /// README and the man page.
-inline constexpr const char* number_rule = "plain decimal digits, no sign, no leading zero";
+inline constexpr const char* number_rule = detail::plain_number_rule;
 
 /// Parses an integer written by number_rule that must lie in [lo, hi];
 /// `what` names the value in the error ("board size", "--threads").
