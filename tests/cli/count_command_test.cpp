@@ -2,6 +2,9 @@
 
 #include "cli/count_command.hpp"
 
+#include <dlfcn.h>
+
+#include <filesystem>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -268,6 +271,38 @@ TEST(CliTest, GpuEngineWithoutAGpuIsRefusedInOneLine) {
   const cli_run wrong = run_cli_command("NQUEENS_GPU=cpu " + std::string(NQUEENS_CLI_PATH) + " count 8 --engine gpu");
   EXPECT_EQ(wrong.status, 2);
   EXPECT_NE(wrong.err.find("NQUEENS_GPU='cpu' names no GPU backend"), std::string::npos) << wrong.err;
+}
+
+// NQUEENS_GPU_MODULE names the user's file, and the refusal says what is
+// wrong with that file: one that is not nqueens' module is called that, one
+// that does not exist is called that (not "not installed", nor "names
+// another place"). Run in a directory of its own, so that a bare name
+// names no file there.
+TEST(CliTest, TheFileNqueensGpuModuleNamesIsJudgedAsGiven) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("nqueens-gpu-module-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  Dl_info libc{};
+  ASSERT_NE(::dladdr(reinterpret_cast<void*>(&::getpid), &libc), 0);
+  const auto refusal = [&](const std::string& module) {
+    return run_cli_command("cd " + dir.string() + " && NQUEENS_GPU=device NQUEENS_GPU_MODULE=" + module + " " +
+                           NQUEENS_CLI_PATH + " count 8 --engine gpu");
+  };
+  const std::string prefix = "nqueens: --engine gpu needs an NVIDIA GPU: the file NQUEENS_GPU_MODULE names, ";
+  const cli_run other = refusal(libc.dli_fname);
+  if (other.err.find("built without CUDA") != std::string::npos) {
+    std::filesystem::remove_all(dir);
+    GTEST_SKIP() << "no GPU module in this build";
+  }
+  EXPECT_EQ(other.status, 2) << other.err;
+  EXPECT_EQ(other.err, prefix + libc.dli_fname + ", is not nqueens' GPU module (libnqueens-gpu.so)\n");
+  for (const std::string missing : {std::string("libm.so.6"), (dir / "missing.so").string()}) {
+    const cli_run r = refusal(missing);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err,
+              prefix + missing + ", does not exist (it takes the path of nqueens' GPU module, libnqueens-gpu.so)\n");
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
