@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "support/cli_run.hpp"
 
@@ -37,6 +39,33 @@ TEST(CliTest, EveryCountOptionIsComparedAcrossRanksOrSaysWhyNot) {
   for (const std::string& o : listed) EXPECT_TRUE(accounted.contains(o)) << o << " is neither compared nor excused";
   for (const std::string& o : accounted) {
     if (o != "N") EXPECT_TRUE(listed.contains(o)) << o << " is no longer an option of count";
+  }
+}
+
+// An option the command does not have is refused in the tool's words, with
+// the nearest it has when that is a slip; an option missing its value too.
+// cxxopts said "Option ‘thread’ does not exist", curly quotes and no hint.
+TEST(CliTest, UnknownOptionsAreRefusedWithTheNearestOne) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"count 8 --thread 2", "unknown option '--thread' for 'count': did you mean '--threads'?"},
+      {"count 8 --max-mem 1G", "unknown option '--max-mem' for 'count': did you mean '--max-memory'?"},
+      {"count 8 --jsn", "unknown option '--jsn' for 'count': did you mean '--json'?"},
+      {"count 8 ---threads 2", "unknown option '---threads' for 'count': did you mean '--threads'?"},
+      {"plan 8 --estimat", "unknown option '--estimat' for 'plan': did you mean '--estimate'?"},
+      {"verify --form 3", "unknown option '--form' for 'verify': did you mean '--from'?"},
+      {"count 8 --frobnicate", "unknown option '--frobnicate' for 'count' ('nqueens count --help' lists its options)"},
+      {"count 8 -x", "unknown option '-x' for 'count' ('nqueens count --help' lists its options)"},
+      {"count 8 --=3", "unknown option '--=3' for 'count' ('nqueens count --help' lists its options)"},
+      {"count 8 --threads",
+       "option '--threads' needs a value, and none was given ('nqueens count --help' says what "
+       "it takes)"},
+      {"list 8 -f", "option '-f' needs a value, and none was given ('nqueens list --help' says what it takes)"},
+  };
+  for (const auto& [args, message] : cases) {
+    const cli_run r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.err, "nqueens: " + message + "\n") << args;
+    EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
   }
 }
 
