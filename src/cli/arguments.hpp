@@ -51,7 +51,7 @@ int parse_board_size(std::string_view text);
 int parse_threads(std::string_view text);
 
 /// A byte count: digits with an optional K, M, G or T suffix (powers of
-/// 1024), e.g. "512M"; at least 1 MiB.
+/// 1024), e.g. "512M"; from 1M to 16777215T, the most whole TiB 64 bits hold.
 std::uint64_t parse_byte_size(std::string_view text, std::string_view what);
 
 /// "I/M": shard I of M, 0 <= I < M.

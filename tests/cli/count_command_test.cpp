@@ -69,6 +69,30 @@ TEST(CliTest, UnknownOptionsAreRefusedWithTheNearestOne) {
   }
 }
 
+// --max-memory names the sizes it takes, the largest too, whatever it was
+// given: a suffix it does not know (16E), or a size past the largest.
+TEST(CliTest, MaxMemoryNamesTheLargestSize) {
+  const cli_run unknown = run_cli("count 8 --max-memory 16E");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_EQ(unknown.err,
+            "nqueens: invalid --max-memory '16E': expected a size from 1M to 16777215T (16 EiB less 1 TiB), such as "
+            "512M or 8G: plain decimal digits, no sign, no leading zero, then K, M, G or T (powers of 1024), or no "
+            "suffix for bytes\n");
+  for (const char* past : {"16777216T", "17179869184G", "18446744073709551615", "99999999999999999999999K"}) {
+    const cli_run r = run_cli(std::string("count 8 --max-memory ") + past);
+    EXPECT_EQ(r.status, 2) << past;
+    EXPECT_EQ(r.err, std::string("nqueens: --max-memory ") + past +
+                         " is out of range: expected a size from 1M to 16777215T (16 EiB less 1 TiB)\n");
+  }
+  const cli_run small = run_cli("count 8 --max-memory 1023K");
+  EXPECT_EQ(small.err,
+            "nqueens: --max-memory 1023K is out of range: expected a size from 1M to 16777215T (16 EiB "
+            "less 1 TiB)\n");
+  for (const char* accepted : {"16777215T", "1M", "1048576", "1024k"}) {
+    EXPECT_EQ(run_cli(std::string("count 8 --json --max-memory ") + accepted).status, 0) << accepted;
+  }
+}
+
 TEST(CliTest, CountPrintsVerifiedTotal) {
   const cli_run r = run_cli("count 8 --threads 2");
   EXPECT_EQ(r.status, 0) << r.err;

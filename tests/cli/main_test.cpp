@@ -294,7 +294,7 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"count 14 --engine quadrant --max-memory 1M",
                   "MiB for n = 14, more than the 1 MiB allowed (--max-memory)"},
         bad_input{"count 14 --max-memory 12x", "invalid --max-memory '12x'"},
-        bad_input{"count 14 --max-memory 100K", "invalid --max-memory '100K'"},
+        bad_input{"count 14 --max-memory 100K", "--max-memory 100K is out of range: expected a size from 1M"},
         bad_input{"plan 22 --engine quadrant --max-memory 1M",
                   "MiB for n = 22, more than the 1 MiB allowed (--max-memory)"},
         bad_input{"plan 14 --max-memory 12x", "invalid --max-memory '12x'"},
