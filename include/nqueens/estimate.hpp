@@ -49,7 +49,9 @@ struct estimate_options {
   /// it, after at least min_estimate_runs runs (0: sample the whole time).
   double target_error = 0.02;
   std::uint64_t seed = 1;
-  /// Bytes the engine may use (0: default_memory_limit()), as for count().
+  /// Bytes the run may use (0: default_memory_limit()), as for count(): a
+  /// plan whose count would be refused is refused (check_plan_memory), and
+  /// the engine samples within what the run's lists leave it.
   std::uint64_t max_memory = 0;
   std::optional<isa> kernels;
   /// When set and true, sampling stops (the table build too: run_cancelled).
@@ -90,8 +92,10 @@ struct cost_estimate {
 
 /// Samples `p` as estimate_options says. Throws std::invalid_argument for a
 /// thread count outside 0..max_threads, seconds that are not finite and
-/// positive, or a plan without subproblems to sample; isa_error and
-/// run_cancelled as run_context does.
+/// positive, or a plan without subproblems to sample; memory_limit_error,
+/// with count()'s message, where a count of `p` within max_memory would be
+/// refused (build `p` with plan_options::max_memory to be refused as count()
+/// is while the plan grows); isa_error and run_cancelled as run_context does.
 cost_estimate estimate_cost(const plan& p, const estimate_options& options = {});
 
 }  // namespace nqueens

@@ -44,10 +44,17 @@ std::uint64_t run_lists_estimate(const plan& p, shard_spec shard = {}) noexcept;
 /// left to the engine: the bound to build its tables within.
 std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads = 0, shard_spec shard = {});
 
+/// What a count checks of a plan already built, in the order count() does:
+/// check_memory (the engine alone, whose refusal names only it), then
+/// check_run_memory, whose bytes left to the engine it returns. Whatever
+/// runs a plan's subproblems as a count would (estimate_cost) refuses by
+/// this, with count()'s error.
+std::uint64_t check_plan_memory(const plan& p, std::uint64_t limit, int threads = 0, shard_spec shard = {});
+
 /// A plan built as a count builds it, within `max_memory` bytes (0:
 /// default_memory_limit()) for a run on `threads` threads of shard `shard`:
 /// check_memory first (the plan can take seconds to build), then the plan
-/// (`options.max_memory` set from `max_memory`), then check_run_memory.
+/// (`options.max_memory` set from `max_memory`), then check_plan_memory.
 struct planned_run {
   plan p;
   /// What check_run_memory left the engine: the bound its context is given.

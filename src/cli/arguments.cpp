@@ -1,6 +1,7 @@
 #include "cli/arguments.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -10,17 +11,7 @@
 
 namespace nqueens::cli {
 
-namespace {
-
-// The length of the integer by number_rule at the start of `text`: 0 for none
-// (no digit, or a leading zero followed by more digits).
-std::size_t plain_digits(std::string_view text) {
-  std::size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  return digits > 1 && text.front() == '0' ? 0 : digits;
-}
-
-}  // namespace
+using detail::plain_digits;  // the rule the environment is read by too
 
 long long parse_integer(std::string_view text, std::string_view what, long long lo, long long hi) {
   const std::string range = "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
@@ -69,29 +60,31 @@ std::string board_size_range() { return std::to_string(min_board_size) + " to " 
 int parse_threads(std::string_view text) { return static_cast<int>(parse_integer(text, "--threads", 1, max_threads)); }
 
 std::uint64_t parse_byte_size(std::string_view text, std::string_view what) {
-  const auto invalid = [&] {
-    return usage_error("invalid " + std::string(what) + " '" + std::string(text) +
-                       "': expected a size such as 512M, 8G or 1T (at least 1M)");
-  };
+  // Any suffix, one bound: the most whole TiB a 64-bit byte count holds.
+  constexpr std::uint64_t largest = (UINT64_MAX >> 40) << 40;
+  const std::string range = "expected a size from 1M to " + std::to_string(largest >> 40) + "T (16 EiB less 1 TiB)";
   const std::size_t digits = plain_digits(text);
-  if (digits == 0 || digits > 15) throw invalid();
-  int shift = 0;
   const std::string_view suffix = text.substr(digits);
-  if (suffix == "K" || suffix == "k")
-    shift = 10;
-  else if (suffix == "M" || suffix == "m")
-    shift = 20;
-  else if (suffix == "G" || suffix == "g")
-    shift = 30;
-  else if (suffix == "T" || suffix == "t")
-    shift = 40;
-  else if (!suffix.empty())
-    throw invalid();
-  const std::uint64_t value = std::stoull(std::string(text.substr(0, digits)));
-  if (value > (UINT64_MAX >> shift)) throw invalid();
-  const std::uint64_t bytes = value << shift;
-  if (bytes < (std::uint64_t{1} << 20)) throw invalid();
-  return bytes;
+  int shift = -1;
+  if (suffix.empty()) {
+    shift = 0;
+  } else if (suffix.size() == 1) {
+    const std::string_view units = "KMGT";
+    const std::size_t unit = units.find(static_cast<char>(std::toupper(static_cast<unsigned char>(suffix[0]))));
+    if (unit != std::string_view::npos) shift = 10 * static_cast<int>(unit + 1);
+  }
+  if (digits == 0 || shift < 0) {
+    throw usage_error("invalid " + std::string(what) + " '" + std::string(text) + "': " + range +
+                      ", such as 512M or 8G: " + number_rule +
+                      ", then K, M, G or T (powers of 1024), or no suffix for bytes");
+  }
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + digits, value);
+  if (error == std::errc::result_out_of_range || value > (largest >> shift) ||
+      (value << shift) < (std::uint64_t{1} << 20)) {
+    throw usage_error(std::string(what) + " " + std::string(text) + " is out of range: " + range);
+  }
+  return value << shift;
 }
 
 shard_spec parse_shard(std::string_view text) {

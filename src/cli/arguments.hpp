@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "engines/plain_number.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/shard.hpp"
 
@@ -23,7 +24,7 @@ class usage_error : public std::runtime_error {
 /// operand: plain decimal digits, with no sign, no leading zero (but "0"), no
 /// spaces, no base prefix; seconds may add a fraction ("2.5"). Said in the
 /// README and the man page.
-inline constexpr const char* number_rule = "plain decimal digits, no sign, no leading zero";
+inline constexpr const char* number_rule = detail::plain_number_rule;
 
 /// Parses an integer written by number_rule that must lie in [lo, hi];
 /// `what` names the value in the error ("board size", "--threads").
@@ -50,7 +51,7 @@ int parse_board_size(std::string_view text);
 int parse_threads(std::string_view text);
 
 /// A byte count: digits with an optional K, M, G or T suffix (powers of
-/// 1024), e.g. "512M"; at least 1 MiB.
+/// 1024), e.g. "512M"; from 1M to 16777215T, the most whole TiB 64 bits hold.
 std::uint64_t parse_byte_size(std::string_view text, std::string_view what);
 
 /// "I/M": shard I of M, 0 <= I < M.

@@ -118,23 +118,38 @@ int run_check(const std::vector<std::string>& args) {
                            "each line of it) is checked on its own; otherwise the operands are one placement\n"
                            "split into words (check 1 3 0 2). Without\n"
                            "operands, checks every line of standard input (so 'nqueens list 8 | nqueens check'\n"
-                           "checks all 92); a line ends at LF, CRLF or a lone CR.\n"
+                           "checks all 92); a line ends at LF, CRLF or a lone CR. '--' ends the options: a\n"
+                           "placement after it may start with '-'.\n"
                            "Exit status: 0 all are solutions, 1 some queens attack each other, 2 malformed input,\n"
                            "3 standard input cannot be read.");
   options.custom_help("[PLACEMENT...]");
   options.positional_help("");
   add_shared_options(options, {});
   // Placements are taken verbatim, not through cxxopts, which would split
-  // "1,,3" at commas and hide the empty entry.
+  // "1,,3" at commas and hide the empty entry. "--" ends the options, as in
+  // every POSIX tool.
   std::vector<std::string> operands;
+  bool options_end = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    if (arg == "-h" || arg == "--help") {
+    if (!options_end && arg == "--") {
+      options_end = true;
+      continue;
+    }
+    if (!options_end && (arg == "-h" || arg == "--help")) {
       print_help(options);
       return 0;
     }
-    if (arg.size() > 1 && arg[0] == '-' && !looks_like_negative_number(arg)) {
-      throw usage_error("unknown option '" + arg + "' (check takes only placements)");
+    if (!options_end && arg.size() > 1 && arg[0] == '-' && !looks_like_negative_number(arg)) {
+      throw usage_error("unknown option '" + arg +
+                        "' for 'check': it takes placements and -h/--help (a placement after '--' may start with "
+                        "'-')");
+    }
+    // An empty operand ("$EMPTY") is a mistake to name, not a placement to skip.
+    if (arg.find_first_not_of(" \t\r\n") == std::string::npos) {
+      throw usage_error("placement operand " + std::to_string(operands.size() + 1) + " is " +
+                        (arg.empty() ? "empty" : "blank ('" + printable(arg) + "')") +
+                        ": expected a placement such as \"1 3 0 2\"");
     }
     operands.push_back(arg);
   }

@@ -1,7 +1,9 @@
 #include "cli/command_line.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
+#include <string_view>
 
 namespace nqueens::cli {
 
@@ -69,12 +71,144 @@ void refuse_repeats(const std::vector<cxxopts::HelpOptionDetails>& all, const cx
   }
 }
 
+// Edits from `a` to `b`: insertions, deletions, substitutions and swaps of
+// two neighbours ("--form" for "--from" is one slip).
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// The command's long option nearest `given` (dashes and any "=value" left
+// out), when near enough to be a slip: a third of its letters wrong at most,
+// or the start of one option alone. Empty when none is.
+std::string nearest_option(const std::vector<cxxopts::HelpOptionDetails>& all, std::string_view given) {
+  while (given.starts_with('-')) given.remove_prefix(1);
+  given = given.substr(0, given.find('='));
+  if (given.empty()) return {};
+  std::string best, prefixed;
+  std::size_t best_distance = std::max<std::size_t>(1, given.size() / 3) + 1, prefixes = 0;
+  for (const cxxopts::HelpOptionDetails& o : all) {
+    for (const std::string& name : o.l) {
+      if (name.size() < 2) continue;  // the operand, not an option
+      if (given.size() >= 3 && name.starts_with(given)) {
+        ++prefixes;
+        prefixed = name;
+      }
+      const std::size_t distance = edit_distance(given, name);
+      if (distance < best_distance) {
+        best_distance = distance;
+        best = name;
+      }
+    }
+  }
+  if (best.empty() && prefixes == 1) best = prefixed;
+  return best.empty() ? best : "--" + best;
+}
+
+// "count" for `nqueens count`'s options, "" for a tool's own (nqueens-mpi).
+std::string command_of(const cxxopts::Options& options) {
+  const std::string& program = options.program();
+  const std::size_t space = program.find(' ');
+  return space == std::string::npos ? std::string() : program.substr(space + 1);
+}
+
+// How a message points at the command's options: "nqueens count --help".
+std::string help_of(const cxxopts::Options& options) { return options.program() + " --help"; }
+
+[[noreturn]] void refuse_unknown(const cxxopts::Options& options, const std::vector<cxxopts::HelpOptionDetails>& all,
+                                 const std::string& option, const std::string& arg) {
+  const std::string command = command_of(options);
+  std::string text = "unknown option '" + option + "'";
+  if (option != arg) text += " (in '" + arg + "')";
+  if (!command.empty()) text += " for '" + command + "'";
+  const std::string nearest = option.starts_with("--") || option.size() > 2 ? nearest_option(all, option) : "";
+  if (!nearest.empty()) throw usage_error(text + ": did you mean '" + nearest + "'?");
+  throw usage_error(text + " ('" + help_of(options) + "' lists its options)");
+}
+
+[[noreturn]] void refuse_missing_value(const cxxopts::Options& options, const std::string& option) {
+  throw usage_error("option '" + option + "' needs a value, and none was given ('" + help_of(options) +
+                    "' says what it takes)");
+}
+
+// Reads `args` as cxxopts will (its grammar, without a regex) and refuses in
+// the tool's words what cxxopts would refuse in its own (curly quotes, no
+// hint): an option the command does not have, with the nearest it has, and
+// an option that takes a value given none.
+void refuse_unknown_options(const cxxopts::Options& options, const std::vector<cxxopts::HelpOptionDetails>& all,
+                            const std::vector<std::string>& args) {
+  const auto find = [&](const auto& has_name) -> const cxxopts::HelpOptionDetails* {
+    for (const cxxopts::HelpOptionDetails& o : all) {
+      if (has_name(o)) return &o;
+    }
+    return nullptr;
+  };
+  const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--") return;  // operands from here on
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    if (arg[1] == '-') {
+      // --name or --name=value, a name of two characters or more.
+      std::size_t end = 2;
+      while (end < arg.size() && (alnum(arg[end]) || (end > 2 && (arg[end] == '-' || arg[end] == '_')))) ++end;
+      const std::string name = arg.substr(2, end - 2);
+      const cxxopts::HelpOptionDetails* o =
+          name.size() < 2 || (end < arg.size() && arg[end] != '=')
+              ? nullptr
+              : find([&](const cxxopts::HelpOptionDetails& d) { return std::ranges::find(d.l, name) != d.l.end(); });
+      if (o == nullptr) {
+        const std::string option = arg.substr(0, arg.find('='));
+        refuse_unknown(options, all, option.size() > 2 ? option : arg, arg);
+      }
+      if (o->has_implicit || end < arg.size()) continue;  // a flag, or its value after '='
+      if (i + 1 == args.size()) refuse_missing_value(options, "--" + name);
+      ++i;  // the value, whatever it looks like
+      continue;
+    }
+    if (looks_like_negative_number(arg)) continue;  // refused before, or a value
+    // -x, or -xyz: flags, the last of which may take a value, or a value
+    // option followed by its value ("-t4").
+    for (std::size_t k = 1; k < arg.size(); ++k) {
+      const std::string letter(1, arg[k]);
+      const cxxopts::HelpOptionDetails* o =
+          alnum(arg[k]) ? find([&](const cxxopts::HelpOptionDetails& d) { return d.s == letter; }) : nullptr;
+      if (o == nullptr) refuse_unknown(options, all, alnum(arg[k]) ? "-" + letter : arg, arg);
+      if (o->has_implicit) continue;
+      if (k + 1 < arg.size()) break;  // the rest is its value
+      if (i + 1 == args.size()) refuse_missing_value(options, "-" + letter);
+      ++i;
+    }
+  }
+}
+
+// cxxopts' own words, with straight quotes: what the checks above do not
+// foresee still reads in one charset.
+std::string plain_quotes(std::string text) {
+  for (const std::string_view curly : {"\u2018", "\u2019"}) {
+    for (std::size_t at = text.find(curly); at != std::string::npos; at = text.find(curly, at + 1)) {
+      text.replace(at, curly.size(), "'");
+    }
+  }
+  return text;
+}
+
 }  // namespace
 
 cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::vector<std::string>& args,
                                         bool board_size_positional, int largest_board_size) {
   const std::vector<cxxopts::HelpOptionDetails> all = every_option(options);
   refuse_flag_values(all, args);
+  refuse_unknown_options(options, all, args);
   const std::vector<std::string> value_options = value_option_names(options);
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (!looks_like_negative_number(args[i])) continue;
@@ -92,7 +226,7 @@ cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::ve
     refuse_repeats(all, result);
     return result;
   } catch (const cxxopts::exceptions::exception& e) {
-    throw usage_error(e.what());
+    throw usage_error(plain_quotes(e.what()));
   }
 }
 

@@ -1,8 +1,11 @@
 #pragma once
 
 // A minimal JSON object writer for the CLI's --json output: one line, keys in
-// insertion order, integers written exactly (128-bit totals included).
+// insertion order, integers written exactly (128-bit totals included), and
+// doubles as text that reads back to the same double.
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -20,10 +23,14 @@ class json_object {
   json_object& add(std::string_view key, int value) { return add_raw(key, std::to_string(value)); }
   json_object& add(std::string_view key, std::size_t value) { return add_raw(key, std::to_string(value)); }
   json_object& add(std::string_view key, uint128 value) { return add_raw(key, to_string(value)); }
+  /// The shortest text that reads back to the same double: a fixed count of
+  /// decimals wrote a thread-hour of 1e-8 as 0. JSON has no NaN or infinity:
+  /// they are null, "no figure".
   json_object& add(std::string_view key, double value) {
+    if (!std::isfinite(value)) return add_raw(key, "null");
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6f", value);
-    return add_raw(key, buffer);
+    const char* end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+    return add_raw(key, std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
   }
   template <typename T>
   json_object& add(std::string_view key, const std::optional<T>& value) {

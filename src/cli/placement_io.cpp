@@ -301,6 +301,11 @@ std::vector<int> parse_placement(std::string_view text) {
       continue;
     }
     if (ch >= '0' && ch <= '9') {
+      // A column is a number like any other the tool reads: "01" is refused.
+      const std::string_view number = text.substr(i, digits_from(i));
+      if (detail::plain_digits(number) != number.size()) {
+        throw usage_error("invalid column '" + std::string(number) + "': expected " + number_rule);
+      }
       int value = 0;
       const auto [end, error] = std::from_chars(text.data() + i, text.data() + text.size(), value);
       if (error != std::errc{}) {

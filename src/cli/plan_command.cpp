@@ -93,12 +93,12 @@ void warn_about(const cost_estimate& e, int n, double off) {
 
 // `plan N --estimate`: samples the plan and prints the projection.
 int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& result, int threads, bool json,
-                   std::uint64_t engine_memory) {
+                   std::uint64_t max_memory) {
   estimate_options eo;
   eo.threads = threads;
   eo.seconds = parse_seconds(result["estimate-seconds"].as<std::string>(), "--estimate-seconds", min_estimate_seconds,
                              max_estimate_seconds);
-  eo.max_memory = engine_memory;
+  eo.max_memory = max_memory;  // the run's bound: estimate_cost leaves the engine what the lists do not take
   int cores = 0;
   if (result.count("cores"))
     cores = static_cast<int>(parse_integer(result["cores"].as<std::string>(), "--cores", 1, 100000000));
@@ -280,7 +280,7 @@ int run_plan(const std::vector<std::string>& args) {
       .add("published_total", verify(n, std::nullopt).published_total);  // what a count must give (null: unknown)
   const std::uint64_t memory = memory_estimate(n, p.kind(), threads, engine_memory) + run_lists_estimate(p);
   if (memory > 0) o.add("memory_estimate_bytes", memory);
-  if (result.count("estimate")) return print_estimate(p, o, result, threads, json, engine_memory);
+  if (result.count("estimate")) return print_estimate(p, o, result, threads, json, shape.max_memory);
   if (result.count("stats")) return print_stats(p, o, threads, json);
   return print_plan(p, o, memory, threads, json);
 }

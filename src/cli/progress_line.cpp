@@ -9,7 +9,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <vector>
+
+#include "engines/plain_number.hpp"
 
 namespace nqueens::cli {
 
@@ -118,9 +121,13 @@ std::string format_progress(const progress& p, int width) {
 int terminal_columns(int fd) {
   winsize size{};
   if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  // As shells and terminals do, a COLUMNS that is not a width is ignored,
+  // not an error; but only a whole plain number is one (atoi took "120x" for
+  // 120 and wrapped 10 digits), no wider than a terminal can be (ws_col).
   if (const char* columns = std::getenv("COLUMNS")) {
-    const int value = std::atoi(columns);
-    if (value > 0) return value;
+    if (const auto value = detail::plain_integer(columns, 1, std::numeric_limits<unsigned short>::max())) {
+      return static_cast<int>(*value);
+    }
   }
   return 80;
 }

@@ -29,7 +29,8 @@ std::string format_scaled(double value);
 /// Digits grouped by thousands: "13,070".
 std::string format_grouped(std::uint64_t value);
 
-/// The columns of the terminal on `fd` (TIOCGWINSZ), else $COLUMNS, else 80.
+/// The columns of the terminal on `fd` (TIOCGWINSZ), else $COLUMNS where it
+/// is a plain number from 1 to 65535, else 80.
 int terminal_columns(int fd);
 
 /// True when $TERM names a terminal that takes escape sequences: set, and

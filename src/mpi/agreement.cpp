@@ -109,6 +109,12 @@ readiness prepare(const std::vector<std::string>& args, int rank) {
     // `nqueens-mpi count 12` reads as `nqueens count 12` does.
     std::vector<std::string> count_args = args;
     if (count_args.size() > 1 && count_args[1] == "count") count_args.erase(count_args.begin() + 1);
+    // Another command of nqueens ("merge x") would read as two board sizes.
+    if (count_args.size() > 1 && count_args[1] != "count" && cli::find_command(count_args[1]) != nullptr) {
+      throw cli::usage_error("'" + count_args[1] +
+                             "' is a command of nqueens, not of nqueens-mpi, which only counts: " +
+                             "mpirun -np R nqueens-mpi N [count options] (or run 'nqueens " + count_args[1] + "')");
+    }
     ready.request = cli::parse_count_request(count_args, /*plan_is_shared=*/true);
     if (!ready.request) return ready;                // --help
     ready.settings = settings_text(*ready.request);  // as given, before rank 0 prices its lists

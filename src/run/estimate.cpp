@@ -19,6 +19,7 @@
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
+#include "nqueens/memory.hpp"
 #include "nqueens/threads.hpp"
 
 namespace nqueens {
@@ -153,13 +154,16 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   // too: a count runs them all (theirs add nothing to Q(n)).
   const std::size_t size = p.size();
   if (size == 0) throw std::invalid_argument("the plan has no subproblems to sample");
+  // Refused as count() refuses this plan, before the tables are built; the
+  // engine gets what the run's lists leave it, as in a count.
+  const std::uint64_t engine_memory = check_plan_memory(p, options.max_memory, threads);
   cost_estimate e;
   e.subproblems = size;
   e.threads = threads;
   e.run_length = run_length_for(p);
   const auto start = std::chrono::steady_clock::now();
   const double cpu_at_start = process_cpu_seconds();
-  const run_context context(p, options.kernels, threads, options.cancel, options.max_memory);
+  const run_context context(p, options.kernels, threads, options.cancel, engine_memory);
   const auto sampling = std::chrono::steady_clock::now();
   e.setup_seconds = std::chrono::duration<double>(sampling - start).count();
   std::tie(e.setup_serial_seconds, e.setup_parallel_seconds) =

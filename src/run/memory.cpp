@@ -69,13 +69,18 @@ std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, 
                            "--max-memory");
 }
 
+std::uint64_t check_plan_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {
+  check_memory(p.board_size(), p.kind(), limit, threads);
+  return check_run_memory(p, limit, threads, shard);
+}
+
 planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_memory, int threads, shard_spec shard) {
   // A bound the engine alone cannot keep is refused before the plan, which
   // can take seconds; the run's lists are priced once the plan is known.
   check_memory(n, options.kind, max_memory, threads);
   options.max_memory = memory_limit_or_default(max_memory);
   planned_run run{plan(n, options), 0};
-  run.engine_memory = check_run_memory(run.p, max_memory, threads, shard);
+  run.engine_memory = check_plan_memory(run.p, max_memory, threads, shard);
   return run;
 }
 

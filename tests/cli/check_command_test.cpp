@@ -78,5 +78,57 @@ TEST(CliCheckTest, UnreadableStandardInputIsNamed) {
   EXPECT_TRUE(closed.out.empty()) << closed.out;
 }
 
+// A column is a number like every other the tool reads: no leading zero
+// ("01" was read as 1), in operands and on standard input alike.
+TEST(CliCheckTest, ColumnsFollowTheNumberRule) {
+  const cli_run operand = run_cli("check '01 3 0 2'");
+  EXPECT_EQ(operand.status, 2);
+  EXPECT_EQ(operand.err, "nqueens: invalid column '01': expected plain decimal digits, no sign, no leading zero\n");
+  EXPECT_TRUE(operand.out.empty()) << operand.out;
+  const cli_run line = run_script("printf '1 3 0 2\\n(1, 3, 00, 2)\\n' | $NQ check");
+  EXPECT_EQ(line.status, 2);
+  EXPECT_EQ(line.err,
+            "nqueens: line 2: invalid column '00': expected plain decimal digits, no sign, no leading zero\n");
+  EXPECT_EQ(run_cli("check '1 3 0 2' '(0)'").status, 0);  // "0" itself is a number
+}
+
+// An empty (or blank) operand is named, not skipped: `check "$P"` with P
+// unset checked nothing of it and said nothing.
+TEST(CliCheckTest, AnEmptyOperandIsNamed) {
+  const cli_run second = run_cli("check '1 3 0 2' ''");
+  EXPECT_EQ(second.status, 2);
+  EXPECT_EQ(second.err, "nqueens: placement operand 2 is empty: expected a placement such as \"1 3 0 2\"\n");
+  EXPECT_TRUE(second.out.empty()) << second.out;
+  const cli_run only = run_cli("check ''");
+  EXPECT_EQ(only.status, 2);
+  EXPECT_EQ(only.err, "nqueens: placement operand 1 is empty: expected a placement such as \"1 3 0 2\"\n");
+  const cli_run blank = run_cli("check 1 3 ' ' 0 2");
+  EXPECT_EQ(blank.status, 2);
+  EXPECT_EQ(blank.err, "nqueens: placement operand 3 is blank (' '): expected a placement such as \"1 3 0 2\"\n");
+}
+
+// "--" ends the options, as in every POSIX tool: what follows is a
+// placement, whatever it starts with.
+TEST(CliCheckTest, DoubleDashEndsTheOptions) {
+  const cli_run one = run_cli("check -- '1 3 0 2'");
+  EXPECT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(one.out, "solution: 4 queens, no two attack each other\n");
+  const cli_run two = run_cli("check '1 3 0 2' -- '2 0 3 1'");
+  EXPECT_EQ(two.status, 0) << two.err;
+  EXPECT_EQ(two.out, "2 placements checked: all are solutions\n");
+  const cli_run word = run_cli("check -- x");
+  EXPECT_EQ(word.status, 2);
+  EXPECT_EQ(word.err, "nqueens: unexpected character 'x' in the placement (expected column numbers)\n");
+  const cli_run help = run_cli("check -- --help");
+  EXPECT_EQ(help.status, 2);
+  EXPECT_TRUE(help.out.empty()) << help.out;
+  EXPECT_EQ(help.err, "nqueens: unexpected character '-' in the placement (expected column numbers)\n");
+  const cli_run option = run_cli("check --all 1 3 0 2");
+  EXPECT_EQ(option.status, 2);
+  EXPECT_EQ(option.err,
+            "nqueens: unknown option '--all' for 'check': it takes placements and -h/--help (a placement after '--' "
+            "may start with '-')\n");
+}
+
 }  // namespace
 }  // namespace nqueens::test

@@ -2,11 +2,16 @@
 
 #include "cli/count_command.hpp"
 
+#include <dlfcn.h>
+
+#include <filesystem>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "support/cli_run.hpp"
 
@@ -34,6 +39,57 @@ TEST(CliTest, EveryCountOptionIsComparedAcrossRanksOrSaysWhyNot) {
   for (const std::string& o : listed) EXPECT_TRUE(accounted.contains(o)) << o << " is neither compared nor excused";
   for (const std::string& o : accounted) {
     if (o != "N") EXPECT_TRUE(listed.contains(o)) << o << " is no longer an option of count";
+  }
+}
+
+// An option the command does not have is refused in the tool's words, with
+// the nearest it has when that is a slip; an option missing its value too.
+// cxxopts said "Option ‘thread’ does not exist", curly quotes and no hint.
+TEST(CliTest, UnknownOptionsAreRefusedWithTheNearestOne) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"count 8 --thread 2", "unknown option '--thread' for 'count': did you mean '--threads'?"},
+      {"count 8 --max-mem 1G", "unknown option '--max-mem' for 'count': did you mean '--max-memory'?"},
+      {"count 8 --jsn", "unknown option '--jsn' for 'count': did you mean '--json'?"},
+      {"count 8 ---threads 2", "unknown option '---threads' for 'count': did you mean '--threads'?"},
+      {"plan 8 --estimat", "unknown option '--estimat' for 'plan': did you mean '--estimate'?"},
+      {"verify --form 3", "unknown option '--form' for 'verify': did you mean '--from'?"},
+      {"count 8 --frobnicate", "unknown option '--frobnicate' for 'count' ('nqueens count --help' lists its options)"},
+      {"count 8 -x", "unknown option '-x' for 'count' ('nqueens count --help' lists its options)"},
+      {"count 8 --=3", "unknown option '--=3' for 'count' ('nqueens count --help' lists its options)"},
+      {"count 8 --threads",
+       "option '--threads' needs a value, and none was given ('nqueens count --help' says what "
+       "it takes)"},
+      {"list 8 -f", "option '-f' needs a value, and none was given ('nqueens list --help' says what it takes)"},
+  };
+  for (const auto& [args, message] : cases) {
+    const cli_run r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.err, "nqueens: " + message + "\n") << args;
+    EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
+  }
+}
+
+// --max-memory names the sizes it takes, the largest too, whatever it was
+// given: a suffix it does not know (16E), or a size past the largest.
+TEST(CliTest, MaxMemoryNamesTheLargestSize) {
+  const cli_run unknown = run_cli("count 8 --max-memory 16E");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_EQ(unknown.err,
+            "nqueens: invalid --max-memory '16E': expected a size from 1M to 16777215T (16 EiB less 1 TiB), such as "
+            "512M or 8G: plain decimal digits, no sign, no leading zero, then K, M, G or T (powers of 1024), or no "
+            "suffix for bytes\n");
+  for (const char* past : {"16777216T", "17179869184G", "18446744073709551615", "99999999999999999999999K"}) {
+    const cli_run r = run_cli(std::string("count 8 --max-memory ") + past);
+    EXPECT_EQ(r.status, 2) << past;
+    EXPECT_EQ(r.err, std::string("nqueens: --max-memory ") + past +
+                         " is out of range: expected a size from 1M to 16777215T (16 EiB less 1 TiB)\n");
+  }
+  const cli_run small = run_cli("count 8 --max-memory 1023K");
+  EXPECT_EQ(small.err,
+            "nqueens: --max-memory 1023K is out of range: expected a size from 1M to 16777215T (16 EiB "
+            "less 1 TiB)\n");
+  for (const char* accepted : {"16777215T", "1M", "1048576", "1024k"}) {
+    EXPECT_EQ(run_cli(std::string("count 8 --json --max-memory ") + accepted).status, 0) << accepted;
   }
 }
 
@@ -268,6 +324,38 @@ TEST(CliTest, GpuEngineWithoutAGpuIsRefusedInOneLine) {
   const cli_run wrong = run_cli_command("NQUEENS_GPU=cpu " + std::string(NQUEENS_CLI_PATH) + " count 8 --engine gpu");
   EXPECT_EQ(wrong.status, 2);
   EXPECT_NE(wrong.err.find("NQUEENS_GPU='cpu' names no GPU backend"), std::string::npos) << wrong.err;
+}
+
+// NQUEENS_GPU_MODULE names the user's file, and the refusal says what is
+// wrong with that file: one that is not nqueens' module is called that, one
+// that does not exist is called that (not "not installed", nor "names
+// another place"). Run in a directory of its own, so that a bare name
+// names no file there.
+TEST(CliTest, TheFileNqueensGpuModuleNamesIsJudgedAsGiven) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("nqueens-gpu-module-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  Dl_info libc{};
+  ASSERT_NE(::dladdr(reinterpret_cast<void*>(&::getpid), &libc), 0);
+  const auto refusal = [&](const std::string& module) {
+    return run_cli_command("cd " + dir.string() + " && NQUEENS_GPU=device NQUEENS_GPU_MODULE=" + module + " " +
+                           NQUEENS_CLI_PATH + " count 8 --engine gpu");
+  };
+  const std::string prefix = "nqueens: --engine gpu needs an NVIDIA GPU: the file NQUEENS_GPU_MODULE names, ";
+  const cli_run other = refusal(libc.dli_fname);
+  if (other.err.find("built without CUDA") != std::string::npos) {
+    std::filesystem::remove_all(dir);
+    GTEST_SKIP() << "no GPU module in this build";
+  }
+  EXPECT_EQ(other.status, 2) << other.err;
+  EXPECT_EQ(other.err, prefix + libc.dli_fname + ", is not nqueens' GPU module (libnqueens-gpu.so)\n");
+  for (const std::string missing : {std::string("libm.so.6"), (dir / "missing.so").string()}) {
+    const cli_run r = refusal(missing);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err,
+              prefix + missing + ", does not exist (it takes the path of nqueens' GPU module, libnqueens-gpu.so)\n");
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 // `nqueens plan`: the plan, its memory, --stats and --estimate.
 
+#include <cstdlib>
+
+#include "cli/json_reader.hpp"
 #include "support/cli_run.hpp"
 
 namespace nqueens::test {
@@ -75,6 +78,20 @@ TEST(CliTest, PlanEstimateProjectsTheCost) {
     r = run_cli(bad);
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_EQ(lines_in(r.err), 1) << bad << ": " << r.err;
+  }
+}
+
+// The JSON carries the figures the text shows, however small: n = 8's
+// thread-hours (about 1e-8) were written as 0.000000.
+TEST(CliTest, PlanEstimateJsonKeepsTinyFigures) {
+  const cli_run r = run_cli("plan 8 --estimate --estimate-seconds 0.5 --threads 1 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const cli::json_members m = cli::json_members::parse(r.out);
+  for (const char* key : {"thread_hours", "wall_seconds"}) {
+    const cli::json_value* v = m.find(key);
+    ASSERT_NE(v, nullptr) << key << " in " << r.out;
+    ASSERT_EQ(v->type, cli::json_type::number) << key << " in " << r.out;
+    EXPECT_GT(std::strtod(v->text.c_str(), nullptr), 0.0) << key << " in " << r.out;
   }
 }
 

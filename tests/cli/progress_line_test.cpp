@@ -1,5 +1,6 @@
 #include "cli/progress_line.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -89,6 +90,29 @@ std::string printed(const char* term, Use use) {
   text << in.rdbuf();
   std::remove(file.c_str());
   return text.str();
+}
+
+// Off a terminal the width is $COLUMNS, where it is a width: a plain number
+// from 1 to 65535. Anything else is ignored (80), as terminals ignore it:
+// atoi read "120x" as 120 and wrapped 99999999999 to a billion.
+TEST(ProgressLineTest, ColumnsAreAWholePlainNumberOrIgnored) {
+  const char* old_columns = std::getenv("COLUMNS");
+  const std::string kept = old_columns != nullptr ? old_columns : "";
+  const int not_a_terminal = ::open("/dev/null", O_RDONLY);
+  ASSERT_GE(not_a_terminal, 0);
+  const auto columns_for = [&](const char* value) {
+    ::setenv("COLUMNS", value, 1);
+    return terminal_columns(not_a_terminal);
+  };
+  EXPECT_EQ(columns_for("120"), 120);
+  EXPECT_EQ(columns_for("1"), 1);
+  EXPECT_EQ(columns_for("65535"), 65535);
+  for (const char* ignored :
+       {"120x", "0120", "+120", " 120", "1.5", "0", "-5", "", "abc", "65536", "99999999999", "4294967297"}) {
+    EXPECT_EQ(columns_for(ignored), 80) << "COLUMNS='" << ignored << "'";
+  }
+  ::close(not_a_terminal);
+  old_columns != nullptr ? ::setenv("COLUMNS", kept.c_str(), 1) : ::unsetenv("COLUMNS");
 }
 
 // A count that fails while its line is drawn (its journal cannot be

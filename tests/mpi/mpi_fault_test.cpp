@@ -127,6 +127,23 @@ TEST_F(FaultTest, RankThatRefusesEndsTheJob) {
   EXPECT_NE(r.err.find("choose another --engine"), std::string::npos) << r.err;
 }
 
+// nqueens-mpi only counts, and says so in its own words: another command
+// of nqueens is named as one ("merge x" read as two board sizes, "'x' is
+// extra"), an unknown option gets the nearest one, not cxxopts' text.
+TEST_F(FaultTest, MpiRefusesWhatItDoesNotTakeInItsOwnWords) {
+  SKIP_WITHOUT_MPI();
+  const finished merge = run(mpi_job(2, {"merge", "x"}), {mpi_env}, 60);
+  EXPECT_EQ(merge.status, 2) << "status -1 means it hung\n" << merge.err;
+  EXPECT_NE(merge.err.find("nqueens-mpi: 'merge' is a command of nqueens, not of nqueens-mpi, which only counts: "
+                           "mpirun -np R nqueens-mpi N [count options]"),
+            std::string::npos)
+      << merge.err;
+  const finished option = run(mpi_job(2, {"12", "--thread", "1"}), {mpi_env}, 60);
+  EXPECT_EQ(option.status, 2) << "status -1 means it hung\n" << option.err;
+  EXPECT_NE(option.err.find("nqueens-mpi: unknown option '--thread': did you mean '--threads'?\n"), std::string::npos)
+      << option.err;
+}
+
 // Ranks given different commands (--help on one) disagree like different plans.
 TEST_F(FaultTest, RankGivenHelpAloneEndsTheJob) {
   SKIP_WITHOUT_MPI();

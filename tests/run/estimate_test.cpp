@@ -3,9 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
+#include <string>
 
+#include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"
+#include "nqueens/memory.hpp"
 #include "support/axes.hpp"
 
 namespace nqueens {
@@ -111,6 +115,45 @@ TEST(EstimateTest, RefusesWhatCannotBeSampled) {
   EXPECT_THROW(estimate_cost(p, {.seconds = std::nan("")}), std::invalid_argument);
   EXPECT_THROW(estimate_cost(p, {.target_error = -0.1}), std::invalid_argument);
   EXPECT_THROW(estimate_cost(p, {.max_memory = 1}), std::invalid_argument);  // as count() refuses it
+}
+
+// Sampling runs the subproblems as a count would, so it is refused where
+// the count would be, with the same error: the quadrant engine's tables past
+// the bound (n = 20 in 1 MiB), or a row plan's lists (n = 12 at split depth
+// 6). It sampled both before.
+TEST(EstimateTest, RefusesWhatCountRefusesForMemory) {
+  const std::uint64_t bound = std::uint64_t{1} << 20;
+  struct refused_run {
+    int n;
+    engine kind;
+    int split_depth;
+  };
+  for (const refused_run c : {refused_run{20, engine::quadrant, 0}, refused_run{12, engine::symmetric, 6}}) {
+    SCOPED_TRACE(std::string(to_string(c.kind)) + " n = " + std::to_string(c.n));
+    std::string counted;
+    try {
+      count(c.n, {.kind = c.kind, .threads = 1, .split_depth = c.split_depth, .max_memory = bound});
+    } catch (const memory_limit_error& e) {
+      counted = e.what();
+    }
+    ASSERT_FALSE(counted.empty()) << "count() was not refused";
+    const plan p(c.n, {.kind = c.kind, .split_depth = c.split_depth, .max_memory = bound});
+    try {
+      estimate_cost(p, {.threads = 1, .max_runs = 1, .max_memory = bound});
+      ADD_FAILURE() << "sampled what count() refuses: " << counted;
+    } catch (const memory_limit_error& e) {
+      EXPECT_EQ(e.what(), counted);
+    }
+  }
+  // A plan built past the bound (count() refuses it as it grows) is refused
+  // for its lists.
+  const plan unbounded(16, {.kind = engine::symmetric, .split_depth = 6});
+  EXPECT_THROW(estimate_cost(unbounded, {.threads = 1, .max_runs = 1, .max_memory = bound}), memory_limit_error);
+  // Within the bound, it samples.
+  EXPECT_EQ(
+      estimate_cost(plan(12, {.kind = engine::symmetric}), {.threads = 1, .max_runs = 1, .max_memory = 64 * bound})
+          .runs,
+      1u);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "engines/gpu/gpu_device.hpp"
 #include "engines/gpu/gpu_kernels.hpp"
 #include "engines/gpu/gpu_memory_share.hpp"
+#include "engines/plain_number.hpp"
 
 namespace nqueens::detail::gpu {
 
@@ -30,10 +32,10 @@ void check(cudaError_t status, const char* what) {
 }
 
 // The node-local rank of an MPI job (Open MPI, MPICH, Slurm), else 0: one
-// rank per GPU.
+// rank per GPU. Read strictly: a rank atoi made 0 of would share GPU 0.
 int local_rank() {
   for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
-    if (const char* value = std::getenv(name)) return std::atoi(value);
+    if (const auto rank = environment_integer(name, 0, std::numeric_limits<int>::max())) return static_cast<int>(*rank);
   }
   return 0;
 }
@@ -43,13 +45,12 @@ int local_rank() {
 // see), else the node's ranks (Open MPI, MPICH) over its GPUs, else 1. Not
 // Slurm's job-wide task count: a plain run inside a batch job inherits it.
 int gpu_sharers(int devices) {
-  if (const char* asked = std::getenv("NQUEENS_GPU_SHARERS"); asked != nullptr && *asked != '\0') {
-    return std::max(std::atoi(asked), 1);
+  if (const auto asked = environment_integer("NQUEENS_GPU_SHARERS", 1, max_gpu_sharers)) {
+    return static_cast<int>(*asked);
   }
   for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
-    if (const char* value = std::getenv(name)) {
-      const int ranks = std::max(std::atoi(value), 1);
-      return (ranks + std::max(devices, 1) - 1) / std::max(devices, 1);
+    if (const auto ranks = environment_integer(name, 1, std::numeric_limits<int>::max())) {
+      return static_cast<int>((*ranks + std::max(devices, 1) - 1) / std::max(devices, 1));
     }
   }
   return 1;
@@ -69,6 +70,7 @@ __global__ void __launch_bounds__(block_threads) kernel_of(const gpu_job* jobs, 
 struct chosen_device {
   int index = -1;
   cudaDeviceProp properties{};
+  int sharers = 1;  // gpu_sharers, read when the device is chosen: a bad value is refused before any table is built
   std::string why;  // when none
 };
 
@@ -100,6 +102,7 @@ chosen_device choose_device() {
     return d;
   }
   const int index = local_rank() % count;
+  d.sharers = gpu_sharers(count);
   check(cudaGetDeviceProperties(&d.properties, index), "cudaGetDeviceProperties");
   // The kernels are built for NQUEENS_CUDA_ARCHITECTURES only: a GPU with no
   // image for them is refused here, not at the first launch.
@@ -268,9 +271,7 @@ class cuda_backend final : public gpu_backend {
     // the arena, beside the stream's fixed buffers.
     std::size_t free = 0, total = 0;
     check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-    int devices = 1;
-    check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
-    device_memory memory{free, total, 0, gpu_sharers(devices)};
+    device_memory memory{free, total, 0, device_.sharers};
     for (const quarter_table* q : quarters) {
       memory.tables += q->offsets().size_bytes() + q->masks().size_bytes() + q->signatures().size_bytes();
     }

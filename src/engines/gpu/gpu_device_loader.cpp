@@ -45,6 +45,14 @@ std::vector<std::filesystem::path> module_places() {
   return places;
 }
 
+// How a message names `place`: as the file NQUEENS_GPU_MODULE names where
+// it is set (the user's, whatever it holds), else as `found` and the path.
+std::string named(const std::filesystem::path& place, const std::string& found = "the GPU module ") {
+  const char* asked = std::getenv("NQUEENS_GPU_MODULE");
+  if (asked == nullptr || *asked == '\0') return found + place.string();
+  return "the file NQUEENS_GPU_MODULE names, " + place.string() + ",";
+}
+
 loaded_module load() {
   if (!NQUEENS_GPU_MODULE_BUILT) {
     return {nullptr,
@@ -59,18 +67,24 @@ loaded_module load() {
       continue;
     }
     void* handle = ::dlopen(place.c_str(), RTLD_NOW | RTLD_LOCAL);  // kept open: the backends live in it
-    if (handle == nullptr) return {nullptr, "the GPU module " + place.string() + " does not load: " + ::dlerror()};
+    if (handle == nullptr) return {nullptr, named(place) + " does not load: " + ::dlerror()};
     using entry = const device_module* (*)();
     const auto find = reinterpret_cast<entry>(::dlsym(handle, device_module_symbol));
-    if (find == nullptr) return {nullptr, place.string() + " is not nqueens' GPU module"};
+    if (find == nullptr) {
+      return {nullptr, named(place, "") + " is not nqueens' GPU module (" + device_module_file + ")"};
+    }
     const device_module* module = find();
     if (module->abi != device_module_abi) {
-      return {nullptr, "the GPU module " + place.string() + " was built from another version of nqueens"};
+      return {nullptr, named(place) + " was built from another version of nqueens"};
     }
     return {module, {}};
   }
+  if (const char* asked = std::getenv("NQUEENS_GPU_MODULE"); asked != nullptr && *asked != '\0') {
+    return {nullptr,
+            named(asked) + " does not exist (it takes the path of nqueens' GPU module, " + device_module_file + ")"};
+  }
   return {nullptr, std::string("its device module ") + device_module_file + " is not installed (looked for " + tried +
-                       "; NQUEENS_GPU_MODULE names another place)"};
+                       "; set NQUEENS_GPU_MODULE to its path)"};
 }
 
 const loaded_module& module_once() {

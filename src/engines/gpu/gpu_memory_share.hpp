@@ -29,6 +29,10 @@ constexpr std::uint64_t most_useful_stream_bytes(double largest) noexcept {
 inline constexpr std::uint64_t stream_fixed_bytes =
     round_jobs * (sizeof(gpu_job) + sizeof(job_state) + sizeof(job_result));
 
+/// The most processes NQUEENS_GPU_SHARERS may say share a GPU: far more
+/// than a node runs on one.
+inline constexpr int max_gpu_sharers = 1024;
+
 /// What the device holds when a backend opens, and who shares it.
 struct device_memory {
   std::uint64_t free = 0;    // cudaMemGetInfo's, after this process copied its tables
