@@ -5,9 +5,11 @@
 #   scripts/package.sh           # build the .deb
 #   scripts/package.sh --check   # then install it (dpkg -i) and try it:
 #                                # nqueens 8, the man page, the completion,
-#                                # and a project built against find_package(nqueens)
+#                                # a project built against find_package(nqueens),
+#                                # no installed file naming this tree, and the
+#                                # GPU module found where it was installed
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-nq_ensure_packages "${NQ_PACKAGES[@]}" dpkg-dev file
+nq_ensure_packages "${NQ_PACKAGES[@]}" dpkg-dev file binutils
 build=$NQ_ROOT/build/package-build
 out=$NQ_ROOT/build/package
 cmake -S "$NQ_ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
@@ -26,6 +28,21 @@ sudo=()
 [[ $(id -u) -ne 0 ]] && sudo=(sudo)
 "${sudo[@]}" dpkg -i "$deb" >&2
 dpkg-deb -f "$deb" Depends | grep -q libtbb || { echo "package.sh: no oneTBB in Depends" >&2; exit 1; }
+# No installed file names the tree it was built from (this source folder,
+# the build folder in it): a program that looked for its GPU module there
+# would load whatever another user puts at that path once the tree is gone.
+tree_paths=(-e "$NQ_ROOT" -e "$build" -e "$(cd "$NQ_ROOT" && pwd -P)")
+installed=0
+while IFS= read -r file; do
+  [[ -f $file && ! -L $file ]] || continue
+  installed=$((installed + 1))
+  named=$(strings -a "$file" | grep -F "${tree_paths[@]}" || true)  # all read: no early exit under pipefail
+  if [[ -n $named ]]; then
+    echo "package.sh: the installed $file names the build tree: ${named%%$'\n'*}" >&2
+    exit 1
+  fi
+done < <(dpkg -L nqueens)
+echo "package.sh: none of the $installed installed files names $NQ_ROOT"
 /usr/bin/nqueens 8 | grep -q 'Q(8) = 92  verified'
 /usr/bin/nqueens-mpi --version | grep -q '^nqueens-mpi '
 man -w nqueens >/dev/null && man nqueens 2>/dev/null | grep -q 'EXIT STATUS'
@@ -69,5 +86,16 @@ gpu_refusal=$(/usr/bin/nqueens count 8 --engine gpu 2>&1) || gpu_status=$?
 nvidia-smi >/dev/null 2>&1 ||
   [[ $gpu_status == 2 && $gpu_refusal == "nqueens: --engine gpu needs an NVIDIA GPU: "* && $gpu_refusal != *$'\n'* ]] ||
   { echo "package.sh: --engine gpu did not refuse in one line (exit $gpu_status): $gpu_refusal" >&2; exit 1; }
+# Where the package holds the GPU module, the tool and the consumer load it
+# from where it was installed: whatever the machine then says (no driver
+# here), neither says where it looked in vain.
+if dpkg -L nqueens | grep -q '/nqueens/libnqueens-gpu\.so$'; then
+  consumer_gpu=$(env -u NQUEENS_GPU_MODULE NQUEENS_GPU=device "$consumer/consumer" gpu 2>&1 || true)
+  for said in "$gpu_refusal" "$consumer_gpu"; do
+    [[ $said != *"looked for"* && $said != *"is refused"* ]] ||
+      { echo "package.sh: the installed GPU module was not loaded: $said" >&2; exit 1; }
+  done
+  echo "package.sh: the tool and the consumer found the installed GPU module"
+fi
 rm -rf "$consumer"
 echo "package.sh: $deb installs and works"

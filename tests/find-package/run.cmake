@@ -1,7 +1,10 @@
 # Installs the build in BUILD_DIR into WORK_DIR/prefix, then configures,
 # builds and runs the consumer project against it: what a user of the
-# installed package does. Fails on the first step that fails.
-foreach(var BUILD_DIR SOURCE_DIR WORK_DIR CXX_COMPILER GENERATOR)
+# installed package does. Then checks that no installed file names the
+# tree it was built in, and that the installed tool and the consumer look
+# for the GPU module in the prefix and nowhere else. Fails on the first
+# step that fails.
+foreach(var BUILD_DIR SOURCE_DIR WORK_DIR CXX_COMPILER GENERATOR PROJECT_DIR GPU_MODULE_INSTALL_DIR TOOLS_INSTALL_DIR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run.cmake needs -D${var}=...")
   endif()
@@ -29,3 +32,68 @@ endif()
 step(${configure})
 step(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 step(${WORK_DIR}/build/consumer)
+
+# No installed file names this tree: a program that looked for its GPU
+# module there would load whatever another user puts there once the tree is
+# gone. A build with debug information (the sanitizers' RelWithDebInfo)
+# names the source and build folders for debuggers, which load nothing from
+# them: there only the module's own build path is looked for.
+set(build_paths ${GPU_MODULE_BUILT_AT})
+if(BUILD_TYPE MATCHES "^(Release|MinSizeRel)$")
+  list(APPEND build_paths ${PROJECT_DIR} ${BUILD_DIR})
+endif()
+file(GLOB_RECURSE installed LIST_DIRECTORIES false ${prefix}/*)
+foreach(file IN LISTS installed)
+  file(STRINGS ${file} text)
+  foreach(path IN LISTS build_paths)
+    string(FIND "${text}" "${path}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "the installed ${file} names the build tree: ${path}")
+    endif()
+  endforeach()
+endforeach()
+list(LENGTH installed files)
+message(STATUS "no build path in the ${files} installed files")
+
+if(NOT GPU_MODULE_BUILT)
+  message(STATUS "built without CUDA: no GPU module to look for")
+  message(STATUS "find-package: every check passed")
+  return()
+endif()
+# What `--engine gpu` says on the device backend, NQUEENS_GPU_MODULE unset.
+function(gpu_says variable)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=NQUEENS_GPU_MODULE NQUEENS_GPU=device ${ARGN}
+                  OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  set(${variable} "${out}" PARENT_SCOPE)
+endfunction()
+set(consumer ${WORK_DIR}/build/consumer gpu)
+set(tool ${prefix}/${TOOLS_INSTALL_DIR}/nqueens count 8 --engine gpu)
+set(module ${prefix}/${GPU_MODULE_INSTALL_DIR}/libnqueens-gpu.so)
+if(NOT EXISTS ${module})
+  message(FATAL_ERROR "no GPU module installed at ${module}")
+endif()
+# Installed, the module is found by both (then the machine decides: where
+# it has no GPU, the module says why).
+gpu_says(consumer_says ${consumer})
+gpu_says(tool_says ${tool})
+foreach(said consumer_says tool_says)
+  if(${said} MATCHES "looked for|is refused")
+    message(FATAL_ERROR "the installed module was not loaded (${said}): ${${said}}")
+  endif()
+endforeach()
+# Gone, each says where it looked: the prefix alone (the tool beside itself
+# first, as in the build tree).
+file(RENAME ${module} ${WORK_DIR}/libnqueens-gpu.so)
+gpu_says(consumer_says ${consumer})
+gpu_says(tool_says ${tool})
+file(REAL_PATH ${prefix} real_prefix)
+set(consumer_looks "looked for ${module};")
+set(tool_looks "looked for ${real_prefix}/${TOOLS_INSTALL_DIR}/libnqueens-gpu.so, ${real_prefix}/${GPU_MODULE_INSTALL_DIR}/libnqueens-gpu.so;")
+foreach(who consumer tool)
+  string(FIND "${${who}_says}" "${${who}_looks}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the ${who} did not look for the GPU module in ${prefix} alone: ${${who}_says}")
+  endif()
+  message(STATUS "the ${who}: ${${who}_says}")
+endforeach()
+message(STATUS "find-package: every check passed")

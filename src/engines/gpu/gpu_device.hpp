@@ -8,8 +8,10 @@
 // NVIDIA driver; there the probe says why no GPU is usable.
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engines/gpu/gpu_backend.hpp"
 
@@ -46,5 +48,13 @@ inline constexpr std::uint64_t device_module_abi =
     sizeof(job_result) ^ (std::uint64_t{sizeof(half_board_tables)} << 40) ^ (std::uint64_t{max_key_bits} << 56);
 inline constexpr const char* device_module_symbol = "nqueens_gpu_device_module";
 inline constexpr const char* device_module_file = "libnqueens-gpu.so";
+
+/// Where the module is looked for, in order: NQUEENS_GPU_MODULE alone
+/// where it is set; else the directory the program names
+/// (nqueens_gpu_module_directory, gpu_device_loader.cpp) alone; else
+/// beside the program, then where the installed tools' module is from
+/// their folder (../LIBDIR/nqueens). Never a path fixed when the library
+/// was built.
+std::vector<std::filesystem::path> device_module_places();
 
 }  // namespace nqueens::detail::gpu

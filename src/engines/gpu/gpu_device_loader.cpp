@@ -1,6 +1,13 @@
 // Finds and loads the GPU engine's device module (gpu_device.hpp) the first
 // time a GPU run asks, and says why none is usable where it cannot: a build
-// without CUDA, or a module that is not where it was installed.
+// without CUDA, a module that is not where it was installed, or one that
+// another user could have changed (gpu_module_trust.hpp).
+//
+// The library holds no path of its own: it is static, so it cannot tell
+// where it was installed, and a path fixed when it was built names a build
+// tree, which may be gone and recreated by anyone. The program that links
+// it says where its module is (nqueens_gpu_module_directory below), else
+// the module is found from the program's own file.
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -9,12 +16,42 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "engines/gpu/gpu_device.hpp"
+#include "engines/gpu/gpu_module_trust.hpp"
+
+// The directory of the GPU module, defined (weakly) by the programs that
+// link nqueens::nqueens from an installed CMake package, where the package
+// lies (cmake/nqueens_gpu_module_directory.cpp, added by nqueensConfig.cmake),
+// and by the build tree's tests, where the module is built; undefined in the
+// tools, which find it from their own file.
+extern "C" __attribute__((weak)) const char* nqueens_gpu_module_directory();
 
 namespace nqueens::detail::gpu {
+
+std::vector<std::filesystem::path> device_module_places() {
+  std::vector<std::filesystem::path> places;
+  if (const char* asked = std::getenv("NQUEENS_GPU_MODULE"); asked != nullptr && *asked != '\0') {
+    places.emplace_back(asked);
+    return places;
+  }
+  if (nqueens_gpu_module_directory != nullptr) {
+    if (const char* directory = nqueens_gpu_module_directory(); directory != nullptr && *directory != '\0') {
+      places.push_back(std::filesystem::path(directory) / device_module_file);
+      return places;
+    }
+  }
+  // Beside the program: the build tree, where the module lies beside the
+  // tools; then the tools' way from BINDIR to LIBDIR/nqueens, installed.
+  std::error_code error;
+  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    places.push_back(program.parent_path() / device_module_file);
+    places.push_back(program.parent_path() / NQUEENS_TOOLS_TO_GPU_MODULE / device_module_file);
+  }
+  return places;
+}
 
 namespace {
 
@@ -22,28 +59,6 @@ struct loaded_module {
   const device_module* module = nullptr;
   std::string why;  // when none
 };
-
-// Where the module may be, in order: NQUEENS_GPU_MODULE; beside the running
-// program (the build tree); ../LIBDIR/nqueens from it (the installed
-// tools); the install prefix's LIBDIR/nqueens (programs built against the
-// installed library); where it was built (programs of a project that built
-// nqueens as a subdirectory).
-std::vector<std::filesystem::path> module_places() {
-  std::vector<std::filesystem::path> places;
-  if (const char* asked = std::getenv("NQUEENS_GPU_MODULE"); asked != nullptr && *asked != '\0') {
-    places.emplace_back(asked);
-    return places;
-  }
-  std::error_code error;
-  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    places.push_back(program.parent_path() / device_module_file);
-    places.push_back(program.parent_path() / ".." / NQUEENS_INSTALL_LIBDIR / "nqueens" / device_module_file);
-  }
-  places.push_back(std::filesystem::path(NQUEENS_INSTALL_FULL_LIBDIR) / "nqueens" / device_module_file);
-  if (const std::string_view built_at = NQUEENS_GPU_MODULE_BUILT_AT; !built_at.empty()) places.emplace_back(built_at);
-  return places;
-}
 
 // How a message names `place`: as the file NQUEENS_GPU_MODULE names where
 // it is set (the user's, whatever it holds), else as `found` and the path.
@@ -60,22 +75,29 @@ loaded_module load() {
             "configure again)"};
   }
   std::string tried;
-  for (const std::filesystem::path& place : module_places()) {
+  for (const std::filesystem::path& candidate : device_module_places()) {
     std::error_code error;
-    if (!std::filesystem::exists(place, error)) {
-      tried += (tried.empty() ? "" : ", ") + place.lexically_normal().string();
+    if (!std::filesystem::exists(candidate, error)) {
+      tried += (tried.empty() ? "" : ", ") + candidate.lexically_normal().string();
       continue;
     }
-    void* handle = ::dlopen(place.c_str(), RTLD_NOW | RTLD_LOCAL);  // kept open: the backends live in it
-    if (handle == nullptr) return {nullptr, named(place) + " does not load: " + ::dlerror()};
+    const module_trust trust = check_module_place(candidate);
+    if (!trust.refusal.empty()) {
+      return {nullptr, "the GPU module " + candidate.string() +
+                           " is refused, since another user could have changed it: " + trust.refusal};
+    }
+    // The file checked is the file opened, its links resolved; messages
+    // name it as it was given.
+    void* handle = ::dlopen(trust.resolved.c_str(), RTLD_NOW | RTLD_LOCAL);  // kept open: the backends live in it
+    if (handle == nullptr) return {nullptr, named(candidate) + " does not load: " + ::dlerror()};
     using entry = const device_module* (*)();
     const auto find = reinterpret_cast<entry>(::dlsym(handle, device_module_symbol));
     if (find == nullptr) {
-      return {nullptr, named(place, "") + " is not nqueens' GPU module (" + device_module_file + ")"};
+      return {nullptr, named(candidate, "") + " is not nqueens' GPU module (" + device_module_file + ")"};
     }
     const device_module* module = find();
     if (module->abi != device_module_abi) {
-      return {nullptr, named(place) + " was built from another version of nqueens"};
+      return {nullptr, named(candidate) + " was built from another version of nqueens"};
     }
     return {module, {}};
   }
