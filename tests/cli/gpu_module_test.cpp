@@ -10,6 +10,7 @@
 #include <string>
 
 #include "support/cli_run.hpp"
+#include "support/scratch_directory.hpp"
 
 namespace nqueens::test {
 namespace {
@@ -17,27 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* module_file = "libnqueens-gpu.so";
-
-// A directory of the test's own under the temporary directory, removed at the end.
-class scratch_directory {
- public:
-  explicit scratch_directory(const std::string& name)
-      : path_(fs::temp_directory_path() / ("nqueens-" + name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(path_);
-    fs::create_directory(path_);
-    path_ = fs::canonical(path_);
-  }
-  ~scratch_directory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  scratch_directory(const scratch_directory&) = delete;
-  scratch_directory& operator=(const scratch_directory&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 // `TOOL count 8 --engine gpu` on the device backend, NQUEENS_GPU_MODULE
 // set to `module` (unset where empty).

@@ -17,11 +17,13 @@
 
 #include "engines/gpu/gpu_device.hpp"
 #include "engines/gpu/gpu_module_trust.hpp"
+#include "support/scratch_directory.hpp"
 
 namespace nqueens::detail::gpu {
 namespace {
 
 namespace fs = std::filesystem;
+using nqueens::test::scratch_directory;
 
 // NQUEENS_GPU_MODULE as given (unset for nullptr) for one scope.
 class module_variable {
@@ -158,27 +160,6 @@ TEST(GpuModuleTest, APathThatCannotBeExaminedIsRefused) {
   tree.directory("/", 0755, root);
   EXPECT_EQ(tree.distrust("/gone/libnqueens-gpu.so", {you}), "/gone cannot be examined: No such file or directory");
 }
-
-// A directory of the test's own under the temporary directory, removed at the end.
-class scratch_directory {
- public:
-  explicit scratch_directory(const std::string& name)
-      : path_(fs::temp_directory_path() / ("nqueens-" + name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(path_);
-    fs::create_directory(path_);
-    path_ = fs::canonical(path_);
-  }
-  ~scratch_directory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  scratch_directory(const scratch_directory&) = delete;
-  scratch_directory& operator=(const scratch_directory&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 // The same on this machine's files: modes set here, the user's own.
 TEST(GpuModuleTest, AModuleInAFolderWritableByEveryUserIsRefusedOnDisk) {
