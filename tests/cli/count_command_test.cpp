@@ -140,9 +140,12 @@ TEST(CliTest, CountPrintsAllFourCountsForEveryEngine) {
 
 // Signal and kill tests need a count that is still running when the signal
 // lands and a resume that finishes soon. They signal once the run's journal
-// holds a finished subproblem (whatever the build's speed) and 0.2 s more; Q(17) runs for over a second in Release and
-// under ASan (measured 1.2 s and 3.6 s on 2 threads). ThreadSanitizer runs the kernel 5-15 times slower, so Q(16)
-// there.
+// holds a finished subproblem and 0.2 s more. The symmetric engine, whose
+// speed stays put while the quadrant engine gets faster (its Q(17) fell
+// from 1.2 s to 0.5 s on 2 threads, and to 0.13 s for Q(16) under ASan,
+// which let a signal land after the count was over): Q(17) takes 2.7 s on
+// one thread in Release and 7 s under ASan. ThreadSanitizer runs the
+// kernel 5-15 times slower, so Q(16) there.
 #ifdef NQUEENS_SANITIZED_THREAD
 constexpr const char* long_n = "16";
 constexpr const char* long_total = "14772512";
@@ -150,6 +153,7 @@ constexpr const char* long_total = "14772512";
 constexpr const char* long_n = "17";
 constexpr const char* long_total = "95815104";
 #endif
+constexpr const char* long_engine = " --engine symmetric";
 
 class CliCheckpointTest : public ::testing::Test {
  protected:
@@ -162,23 +166,26 @@ class CliCheckpointTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove(journal_); }
   // Resumes the journal and checks the exact result and how much was reused.
-  void expect_resumes_exactly(const std::string& n, const std::string& total) {
-    const cli_run r = run_cli("count " + n + " --checkpoint " + journal_);
+  void expect_resumes_exactly(const std::string& n, const std::string& total, const std::string& engine = long_engine) {
+    const cli_run r = run_cli("count " + n + engine + " --checkpoint " + journal_);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("Q(" + n + ") = " + total + "  verified"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
   }
-  // Starts `count long_n <options> --checkpoint journal`, runs `signal_commands`
-  // (with $pid) once the journal holds a finished subproblem and the count has
-  // run 0.2 s more, and returns how the count ended.
+  // Starts `count long_n long_engine <options> --checkpoint journal` (on one
+  // thread unless the options say: a many-core machine would finish it at
+  // once), runs `signal_commands` (with $pid) once the journal holds a
+  // finished subproblem and the count has run 0.2 s more, and returns how
+  // the count ended.
   cli_run interrupt_count(const std::string& options, const std::string& signal_commands) {
     // Past the 64-byte header: a record is in, so the signal lands mid-count
-    // (not while the tables are built, which takes seconds under TSan).
+    // (not while the plan is made).
     const std::string interval =
         options.find("--checkpoint-interval") == std::string::npos ? " --checkpoint-interval 0.1" : "";
+    const std::string threads = options.find("--threads") == std::string::npos ? " --threads 1" : "";
     return run_script(
-        std::string("$NQ count ") + long_n + " " + options + interval + " --checkpoint " + journal_ +
-        " & pid=$!; i=0; until [ \"$(stat -c %s " + journal_ +
+        std::string("$NQ count ") + long_n + long_engine + " " + options + threads + interval + " --checkpoint " +
+        journal_ + " & pid=$!; i=0; until [ \"$(stat -c %s " + journal_ +
         " 2>/dev/null || echo 0)\" -gt 64 ] || [ $i -ge 6000 ]; do sleep 0.01; i=$((i+1)); done; sleep 0.2; " +
         signal_commands + "; wait $pid");
   }
@@ -235,7 +242,7 @@ TEST_F(CliCheckpointTest, FullDiskIsReportedAndTheJournalStaysUsable) {
   EXPECT_EQ(r.status, 3) << r.out << r.err;
   EXPECT_NE(r.err.find("writing checkpoint"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
-  expect_resumes_exactly("15", "2279184");
+  expect_resumes_exactly("15", "2279184", "");
 }
 
 TEST_F(CliCheckpointTest, JournalOfAnotherBoardIsRefusedWithExitTwo) {

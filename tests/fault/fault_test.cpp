@@ -203,9 +203,9 @@ TEST_F(FaultTest, ForeignFilesAreRefusedFromTheirHeader) {
 // a symlink and an empty file are refused and left as they are.
 TEST_F(FaultTest, OneJournalOneRun) {
   const std::string j = path("shared.ckpt");
-  child first({nq, "count", std::to_string(long_n), "--threads", "1", "--checkpoint", j});
+  child first(endless_count({"--checkpoint", j}));
   ASSERT_TRUE(wait_for_size(j, 63, first));
-  finished r = run({nq, "count", std::to_string(long_n), "--threads", "1", "--checkpoint", j});
+  finished r = run(endless_count({"--checkpoint", j}));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("checkpoint '" + j + "' is in use by another run"), std::string::npos) << r.err;
   EXPECT_EQ(lines_in(r.err), 1) << r.err;
@@ -216,7 +216,7 @@ TEST_F(FaultTest, OneJournalOneRun) {
   EXPECT_NE(r.err.find("belongs to another run"), std::string::npos) << r.err;
   const std::string link = path("link.ckpt");
   fs::create_symlink(j, link);
-  r = run({nq, "count", std::to_string(long_n), "--checkpoint", link});
+  r = run(endless_count({"--checkpoint", link}));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("is a symbolic link"), std::string::npos) << r.err;
   const std::string empty = path("empty.ckpt");
@@ -268,14 +268,14 @@ TEST_F(FaultTest, ReadOnlyJournalIsReportedWhenFinishedRefusedWhenNot) {
 
   const std::string half = path("half.ckpt");
   {
-    child c({nq, "count", std::to_string(long_n), "--checkpoint", half, "--checkpoint-interval", "0.01"});
+    child c(endless_count({"--checkpoint", half, "--checkpoint-interval", "0.01"}));
     ASSERT_TRUE(wait_for_size(half, 64 + 10 * 48, c));
     c.signal(SIGKILL);
     c.wait();
   }
   fs::permissions(half, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
   const std::string unfinished = bytes_of(half);
-  r = run(without_privileges({nq, "count", std::to_string(long_n), "--checkpoint", half}));
+  r = run(without_privileges(endless_count({"--checkpoint", half})));
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(lines_in(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("checkpoint '" + half + "' cannot be written (it is read-only)"), std::string::npos) << r.err;

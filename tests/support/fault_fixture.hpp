@@ -37,6 +37,18 @@ constexpr int long_n = 19;
 constexpr const char* long_total = "4968057848";
 #endif
 
+// A count that runs for minutes in every build, for the tests that stop or
+// kill a run and never need its total: the symmetric engine (its speed
+// stays put where the quadrant engine's keeps growing: a sanitized Q(16)
+// once ended before a signal 0.3 s after its start landed) on one thread
+// (a many-core machine is no faster), the journal's first record within a
+// second.
+inline std::vector<std::string> endless_count(std::vector<std::string> more) {
+  std::vector<std::string> argv = {nq, "count", "20", "--engine", "symmetric", "--threads", "1"};
+  argv.insert(argv.end(), more.begin(), more.end());
+  return argv;
+}
+
 #define SKIP_WITHOUT_MPI() \
   if (mpi.empty() || mpirun.empty()) GTEST_SKIP() << "built without MPI"
 
