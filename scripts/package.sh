@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Debian package build/package/nqueens_<version>_amd64.deb with
-# CPack: the portable Release build (kernels chosen at run time), installed
-# under /usr. Install it with `apt install ./build/package/nqueens_*.deb`.
+# CPack from the one portable Release build that scripts/run.sh and
+# scripts/test.sh use (build/release, or NQ_BUILD_DIR; kernels chosen at run
+# time), installed under /usr. Install it with `apt install ./build/package/nqueens_*.deb`.
 #   scripts/package.sh           # build the .deb
 #   scripts/package.sh --check   # then install it (dpkg -i) and try it:
 #                                # nqueens 8, the man page, the completion,
@@ -9,14 +10,15 @@
 #                                # no installed file naming this tree, and the
 #                                # GPU module found where it was installed
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-nq_ensure_packages "${NQ_PACKAGES[@]}" dpkg-dev file binutils
-build=$NQ_ROOT/build/package-build
+nq_ensure_packages "${NQ_RUN_PACKAGES[@]}" dpkg-dev file binutils
+nq_build  # nothing to do after scripts/test.sh: CI builds once
+build=$NQ_BUILD_DIR
 out=$NQ_ROOT/build/package
-cmake -S "$NQ_ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
-  -DNQUEENS_BUILD_TESTS=OFF -DNQUEENS_BUILD_BENCH=OFF >&2
-cmake --build "$build" >&2
 mkdir -p "$out"
-(cd "$build" && cpack -G DEB -B "$out" >&2)
+# The build's own prefix (/usr/local unless configured otherwise) gives the
+# relative layout (lib/, lib/nqueens/ for the GPU module, which the tools find
+# from bin/); the package puts that layout under /usr.
+(cd "$build" && cpack -G DEB -B "$out" -D CPACK_PACKAGING_INSTALL_PREFIX=/usr >&2)
 rm -rf "$out/_CPack_Packages"
 deb=$(ls -t "$out"/nqueens_*_amd64.deb | head -1)
 echo "$deb"
