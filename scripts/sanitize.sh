@@ -2,6 +2,13 @@
 # Builds and runs the whole test suite under a sanitizer.
 #   scripts/sanitize.sh asan    # AddressSanitizer + UndefinedBehaviorSanitizer, build/asan
 #   scripts/sanitize.sh tsan    # ThreadSanitizer, build/tsan
+#   scripts/sanitize.sh asan --quick
+#       the library and its in-process tests alone (nqueens_tests,
+#       nqueens_no_alloc_test: engines, kernels, plans, journals, the GPU
+#       engine emulated), at -O1 without debug information, each binary run
+#       whole in one shard per core: about 6 minutes on 2 cores where the
+#       whole suite takes 17, so that CI has room for it (.ci/run). The
+#       tools' and fault tests, which start processes, are left to the full run.
 # Debian's prebuilt oneTBB is not instrumented and makes TSan report false
 # races inside the scheduler, so `tsan` first builds oneTBB from Debian's own
 # source package with -DTBB_SANITIZE=thread (once, about a minute; kept in
@@ -12,8 +19,13 @@ shift || true
 case $kind in
   asan) sanitize="address,undefined" ;;
   tsan) sanitize="thread" ;;
-  *) echo "usage: scripts/sanitize.sh asan|tsan [ctest options]" >&2; exit 2 ;;
+  *) echo "usage: scripts/sanitize.sh asan|tsan [--quick] [ctest options]" >&2; exit 2 ;;
 esac
+quick=0
+if [[ ${1:-} == --quick ]]; then
+  quick=1
+  shift
+fi
 nq_ensure_packages "${NQ_PACKAGES[@]}"
 
 cmake_extra=()
@@ -41,14 +53,45 @@ if [[ $kind == tsan ]]; then
   cmake_extra+=(-DTBB_DIR="$tbb_prefix/lib/cmake/TBB" -DCMAKE_BUILD_RPATH="$tbb_prefix/lib")
 fi
 
-build_dir=$NQ_ROOT/build/$kind
-# Open MPI is not instrumented (it would report its own leaks and races): no nqueens-mpi here.
-cmake -S "$NQ_ROOT" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNQUEENS_SANITIZE="$sanitize" \
-  -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON \
-  -DNQUEENS_BUILD_BENCH=OFF "${cmake_extra[@]}" >&2
-cmake --build "$build_dir" >&2
-cd "$build_dir"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+# Open MPI is not instrumented (it would report its own leaks and races): no nqueens-mpi here.
+common=(-G Ninja -DNQUEENS_SANITIZE="$sanitize" -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON -DNQUEENS_BUILD_BENCH=OFF)
+
+if ((quick)); then
+  build_dir=$NQ_ROOT/build/$kind-quick
+  cmake -S "$NQ_ROOT" -B "$build_dir" "${common[@]}" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 \
+    "${cmake_extra[@]}" >&2
+  binaries=(nqueens_tests nqueens_no_alloc_test)
+  cmake --build "$build_dir" --target "${binaries[@]}" >&2
+  cd "$build_dir"
+  # What CTest gives every test (tests/CMakeLists.txt); one process per
+  # shard, not per test: a sanitized binary's start costs a quarter second.
+  export NQUEENS_GPU=$(sed -n 's/^NQUEENS_TEST_GPU:STRING=//p' CMakeCache.txt)
+  shards=$(nproc)
+  pids=()
+  for binary in "${binaries[@]}"; do
+    for ((shard = 0; shard < shards; ++shard)); do
+      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard "./$binary" --gtest_shuffle --gtest_brief=1 \
+        >"$binary.shard$shard.log" 2>&1 &
+      pids+=("$!:$binary.shard$shard.log")
+    done
+  done
+  failed=0
+  for entry in "${pids[@]}"; do
+    if ! wait "${entry%%:*}"; then
+      failed=1
+      cat "$build_dir/${entry#*:}" >&2
+    fi
+  done
+  ((failed == 0)) || { echo "sanitize.sh: $kind --quick failed (logs in $build_dir)" >&2; exit 1; }
+  echo "sanitize.sh: $kind --quick: ${binaries[*]} passed in $shards shards each"
+  exit 0
+fi
+
+build_dir=$NQ_ROOT/build/$kind
+cmake -S "$NQ_ROOT" -B "$build_dir" "${common[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cmake_extra[@]}" >&2
+cmake --build "$build_dir" >&2
+cd "$build_dir"
 ctest --output-on-failure -j "$(nproc)" --schedule-random "$@"
