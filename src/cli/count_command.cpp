@@ -112,14 +112,13 @@ std::vector<count_setting> count_settings(const count_request& request) {
 
 int print_count_result(const count_result& r, const count_request& request) {
   if (request.json) {
-    std::string json = count_json(r);
+    json_object json = count_json(r);
     if (!request.rank_threads.empty()) {  // nqueens-mpi: how many ranks ran, with how many threads each
       std::string threads;
       for (const int t : request.rank_threads) threads += (threads.empty() ? "" : ",") + std::to_string(t);
-      json.pop_back();  // the closing brace
-      json += ",\"ranks\":" + std::to_string(request.rank_threads.size()) + ",\"rank_threads\":[" + threads + "]}";
+      json.add("ranks", request.rank_threads.size()).add_raw("rank_threads", "[" + threads + "]");
     }
-    std::cout << json << '\n';
+    std::cout << json.str() << '\n';
   } else if (!r.shard.whole()) {
     std::cout << "shard " << r.shard.index << "/" << r.shard.count << " of Q(" << r.n << "): " << to_string(r.total)
               << " solutions, " << to_string(r.symmetric_180) << " unchanged by a half turn, "

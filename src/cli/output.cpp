@@ -61,7 +61,7 @@ std::string describe_counts(const counts_shown& c) {
   return text + describe_symmetric_counts(c.symmetric_180, c.symmetric_90, c.check);
 }
 
-std::string count_json(const count_result& r) {
+json_object count_json(const count_result& r) {
   json_object o;
   add_counts(o, counts_of(r))
       .add_raw("verified", verified_json(r))
@@ -80,7 +80,7 @@ std::string count_json(const count_result& r) {
   if (r.kind == engine::gpu) {  // what the device was asked, per subproblem counted here a fraction of an operation
     o.add("device_launches", r.device.launches).add("device_operations", r.device.operations);
   }
-  return o.str();
+  return o;
 }
 
 std::string symmetric_counts_json(const count_result& r) {

@@ -32,8 +32,9 @@ const char* verified_json(const count_result& r);
 std::string format_seconds(double seconds);
 
 /// One JSON object describing a count (README, "Commands"); "isa"
-/// names the kernels that counted.
-std::string count_json(const count_result& r);
+/// names the kernels that counted. An object, not text: nqueens-mpi adds
+/// its ranks to it.
+json_object count_json(const count_result& r);
 
 /// A whole run's counts and their check: what count prints of its run and
 /// merge of its shards, in the same words.
