@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "engines/engine.hpp"
-#include "engines/quadrant/column_classes.hpp"
+#include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
-#include "engines/quadrant/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_solve.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/isa.hpp"

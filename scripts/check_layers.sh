@@ -4,6 +4,11 @@
 #
 #   mpi -> cli -> run, solutions -> engines -> kernels -> isa
 #
+# Within engines, engines/join_model/ (the join model the quadrant and GPU
+# engines share) is below every engine's folder: it includes no
+# engines/<name>/ but its own, so that neither engine's internals leak into
+# the other through it.
+#
 # A folder of src/ is its layer. A public header include/nqueens/X.hpp is
 # the layer of the source that implements it (src/*/X.cpp, or X.cpp.in
 # where the build writes it; engine.hpp's queries are the registry's,
@@ -89,11 +94,15 @@ while IFS= read -r file; do
       echo "check_layers: $rel ($layer) includes \"$included\" ($target), a layer above it" >&2
       violations=$((violations + 1))
     fi
+    if [[ $rel == src/engines/join_model/* && $included =~ ^engines/([^/]+)/ && ${BASH_REMATCH[1]} != join_model ]]; then
+      echo "check_layers: $rel (engines/join_model) includes \"$included\" (engines/${BASH_REMATCH[1]}), a layer above it" >&2
+      violations=$((violations + 1))
+    fi
   done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" || true)
 done < <(find "$root/src" "$root/include/nqueens" -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.inc' -o -name '*.cu' -o -name '*.in' \) | sort)
 
 if ((violations > 0)); then
-  echo "check_layers: $violations include(s) cross the layers mpi -> cli -> run, solutions -> engines -> kernels -> isa" >&2
+  echo "check_layers: $violations include(s) cross the layers mpi -> cli -> run, solutions -> engines -> kernels -> isa (engines/join_model below the engine folders)" >&2
   exit 1
 fi
 echo "check_layers: every include keeps to the layers" >&2

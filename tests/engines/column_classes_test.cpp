@@ -1,7 +1,7 @@
 // The quadrant plan's classes of north column sets: ranked, they are the
 // listed ones, in order, and large boards are ranked in order.
 
-#include "engines/quadrant/column_classes.hpp"
+#include "engines/join_model/column_classes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,10 +15,10 @@
 #include <tuple>
 #include <vector>
 
+#include "engines/join_model/quadrant_memory.hpp"
+#include "engines/join_model/quarter_tables.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
-#include "engines/quadrant/quadrant_memory.hpp"
-#include "engines/quadrant/quarter_tables.hpp"
 #include "isa/implementation.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"

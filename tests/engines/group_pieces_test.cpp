@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "engines/quadrant/half_masks.hpp"
+#include "engines/join_model/half_masks.hpp"
 
 namespace nqueens {
 namespace {

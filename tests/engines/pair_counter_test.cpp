@@ -14,11 +14,11 @@
 #include <utility>
 #include <vector>
 
-#include "engines/quadrant/column_classes.hpp"
+#include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/quadrant_memory.hpp"
+#include "engines/join_model/quarter_tables.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
-#include "engines/quadrant/quadrant_memory.hpp"
-#include "engines/quadrant/quarter_tables.hpp"
 #include "isa/implementation.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"

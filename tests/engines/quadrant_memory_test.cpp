@@ -1,7 +1,7 @@
 // The quadrant engine's memory: its estimate, the layouts it picks under a
 // bound, and the refusals.
 
-#include "engines/quadrant/quadrant_memory.hpp"
+#include "engines/join_model/quadrant_memory.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,11 +15,11 @@
 #include <tuple>
 #include <vector>
 
-#include "engines/quadrant/column_classes.hpp"
+#include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/quarter_tables.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_solve.hpp"
-#include "engines/quadrant/quarter_tables.hpp"
 #include "isa/implementation.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"

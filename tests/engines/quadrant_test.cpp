@@ -14,10 +14,10 @@
 #include <tuple>
 #include <vector>
 
-#include "engines/quadrant/column_classes.hpp"
+#include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
-#include "engines/quadrant/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_solve.hpp"
 #include "isa/implementation.hpp"
 #include "nqueens/cancelled.hpp"

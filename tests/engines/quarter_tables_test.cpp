@@ -1,7 +1,7 @@
 // The quarter tables and the quarter lists built per subproblem: the same
 // placements, and a cancelled build never reused.
 
-#include "engines/quadrant/quarter_tables.hpp"
+#include "engines/join_model/quarter_tables.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,10 +15,10 @@
 #include <tuple>
 #include <vector>
 
-#include "engines/quadrant/column_classes.hpp"
+#include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
-#include "engines/quadrant/quadrant_memory.hpp"
 #include "isa/implementation.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"

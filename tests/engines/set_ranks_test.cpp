@@ -2,7 +2,7 @@
 // the GPU engine's joins both read: unranking walks the subsets of a size
 // in increasing order, once each, and the binomials count them.
 
-#include "engines/quadrant/set_ranks.hpp"
+#include "engines/join_model/set_ranks.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // against every solution of small boards, found and classified here by a plain
 // search that shares no code with the engine.
 
-#include "engines/quadrant/transposition.hpp"
+#include "engines/join_model/transposition.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,10 +15,10 @@
 #include <tuple>
 #include <vector>
 
-#include "engines/quadrant/column_classes.hpp"
+#include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
-#include "engines/quadrant/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_solve.hpp"
 #include "isa/implementation.hpp"
 #include "nqueens/execute.hpp"

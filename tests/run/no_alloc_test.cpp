@@ -9,9 +9,9 @@
 #include <span>
 #include <vector>
 
+#include "engines/join_model/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
-#include "engines/quadrant/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_solve.hpp"
 #include "engines/row_engine.hpp"
 #include "isa/implementation.hpp"

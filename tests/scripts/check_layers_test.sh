@@ -2,7 +2,8 @@
 # scripts/check_layers.sh passes on the tree as it is, and fails, naming the
 # file and the include, on a copy with an include planted across the layers
 # (a kernel reaching up into the command line; a public header of the run
-# layer reaching into the MPI front end).
+# layer reaching into the MPI front end; the engines' shared join model
+# reaching into the quadrant engine's folder).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 work=$(mktemp -d)
@@ -11,12 +12,15 @@ bash "$repo/scripts/check_layers.sh" "$repo" 2>/dev/null || { echo "FAIL: the tr
 cp -r "$repo/src" "$repo/include" "$work/"
 echo '#include "cli/output.hpp"' >> "$work/src/kernels/bits.hpp"
 echo '#include "mpi/protocol.hpp"' >> "$work/include/nqueens/reduce.hpp"
+echo '#include "engines/quadrant/quadrant_solve.hpp"' >> "$work/src/engines/join_model/half_masks.hpp"
 if out=$(bash "$repo/scripts/check_layers.sh" "$work" 2>&1); then
   echo "FAIL: the planted includes passed: $out" >&2
   exit 1
 fi
 for expected in 'src/kernels/bits.hpp (kernels) includes "cli/output.hpp" (cli)' \
-  'include/nqueens/reduce.hpp (run) includes "mpi/protocol.hpp" (mpi)' '2 include(s) cross the layers'; do
+  'include/nqueens/reduce.hpp (run) includes "mpi/protocol.hpp" (mpi)' \
+  'src/engines/join_model/half_masks.hpp (engines/join_model) includes "engines/quadrant/quadrant_solve.hpp" (engines/quadrant)' \
+  '3 include(s) cross the layers'; do
   grep -qF "$expected" <<<"$out" || { echo "FAIL: expected '$expected' in: $out" >&2; exit 1; }
 done
 echo "check_layers: passes the tree, fails the planted includes"

@@ -5,10 +5,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "engines/checked_count.hpp"
 #include "engines/gpu/gpu_kernels.hpp"
-#include "engines/quadrant/column_classes.hpp"
-#include "engines/quadrant/filter_rule.hpp"
-#include "engines/quadrant/transposed_pairs.hpp"
+#include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/filter_rule.hpp"
 #include "kernels/bits.hpp"
 
 namespace nqueens::detail::gpu {

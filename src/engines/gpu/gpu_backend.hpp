@@ -13,8 +13,8 @@
 #include <string>
 
 #include "engines/gpu/gpu_job.hpp"
-#include "engines/quadrant/quadrant_task.hpp"
-#include "engines/quadrant/quarter_tables.hpp"
+#include "engines/join_model/quadrant_task.hpp"
+#include "engines/join_model/quarter_tables.hpp"
 #include "nqueens/subproblem_count.hpp"
 
 namespace nqueens::detail::gpu {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "engines/gpu/gpu_kernel_support.hpp"
-#include "engines/quadrant/digit_widths.hpp"
+#include "engines/join_model/digit_widths.hpp"
 
 namespace nqueens::detail::gpu {
 

@@ -31,8 +31,8 @@
 #include "engines/gpu/gpu_emulator.hpp"
 #include "engines/gpu/gpu_memory_share.hpp"
 #include "engines/gpu/gpu_rounds.hpp"
-#include "engines/quadrant/class_plan.hpp"
-#include "engines/quadrant/quadrant_memory.hpp"
+#include "engines/join_model/class_plan.hpp"
+#include "engines/join_model/quadrant_memory.hpp"
 
 namespace nqueens::detail {
 

@@ -10,8 +10,8 @@
 
 #include <cstdint>
 
-#include "engines/quadrant/filter_rule.hpp"
-#include "engines/quadrant/half_masks.hpp"
+#include "engines/join_model/filter_rule.hpp"
+#include "engines/join_model/half_masks.hpp"
 
 namespace nqueens::detail::gpu {
 

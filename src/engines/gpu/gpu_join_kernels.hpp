@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "engines/gpu/gpu_kernel_support.hpp"
-#include "engines/quadrant/quarter_tables.hpp"
+#include "engines/join_model/quarter_tables.hpp"
 
 namespace nqueens::detail::gpu {
 

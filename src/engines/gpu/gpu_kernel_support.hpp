@@ -8,8 +8,8 @@
 
 #include "engines/gpu/gpu_job.hpp"
 #include "engines/gpu/gpu_portable.hpp"
-#include "engines/quadrant/filter_rule.hpp"
-#include "engines/quadrant/half_masks.hpp"
+#include "engines/join_model/filter_rule.hpp"
+#include "engines/join_model/half_masks.hpp"
 #include "kernels/bits.hpp"
 
 namespace nqueens::detail::gpu {

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "engines/quadrant/quarter_tables.hpp"
-#include "engines/quadrant/set_ranks.hpp"
+#include "engines/join_model/quarter_tables.hpp"
+#include "engines/join_model/set_ranks.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/subsets.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "engines/quadrant/half_masks.hpp"
+#include "engines/join_model/half_masks.hpp"
 
 namespace nqueens::detail {
 

@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "engines/quadrant/digit_widths.hpp"
+#include "engines/join_model/digit_widths.hpp"
 #include "nqueens/isa.hpp"
 
 namespace nqueens::detail {

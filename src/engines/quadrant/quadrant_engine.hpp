@@ -6,8 +6,8 @@
 
 #include <cstddef>
 
-#include "engines/quadrant/class_slicing.hpp"
-#include "engines/quadrant/quadrant_task.hpp"
+#include "engines/join_model/class_slicing.hpp"
+#include "engines/join_model/quadrant_task.hpp"
 
 namespace nqueens::detail {
 

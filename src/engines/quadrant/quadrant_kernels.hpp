@@ -10,9 +10,9 @@
 #include <span>
 #include <vector>
 
+#include "engines/join_model/quarter_tables.hpp"
 #include "engines/quadrant/group_join.hpp"
 #include "engines/quadrant/pair_counter.hpp"
-#include "engines/quadrant/quarter_tables.hpp"
 #include "engines/quadrant/row_runs.hpp"
 #include "nqueens/isa.hpp"
 

@@ -6,11 +6,11 @@
 #include <tuple>
 #include <utility>
 
-#include "engines/quadrant/column_classes.hpp"
-#include "engines/quadrant/exact_growth.hpp"
-#include "engines/quadrant/filter_rule.hpp"
+#include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/exact_growth.hpp"
+#include "engines/join_model/filter_rule.hpp"
+#include "engines/join_model/half_masks.hpp"
 #include "engines/quadrant/group_pieces.hpp"
-#include "engines/quadrant/half_masks.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/subsets.hpp"
 #include "nqueens/cancelled.hpp"

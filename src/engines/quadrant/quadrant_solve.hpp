@@ -11,13 +11,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "engines/quadrant/class_slicing.hpp"
+#include "engines/join_model/class_slicing.hpp"
+#include "engines/join_model/quadrant_memory.hpp"
+#include "engines/join_model/quadrant_task.hpp"
+#include "engines/join_model/quarter_tables.hpp"
 #include "engines/quadrant/group_join.hpp"
 #include "engines/quadrant/pair_counter.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
-#include "engines/quadrant/quadrant_memory.hpp"
-#include "engines/quadrant/quadrant_task.hpp"
-#include "engines/quadrant/quarter_tables.hpp"
 #include "engines/quadrant/row_runs.hpp"
 #include "engines/quadrant/transposed_pairs.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engines/quadrant/exact_growth.hpp"
+#include "engines/join_model/exact_growth.hpp"
 
 namespace nqueens::detail {
 

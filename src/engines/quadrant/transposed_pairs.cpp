@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include "engines/quadrant/digit_widths.hpp"
-#include "engines/quadrant/half_masks.hpp"
-#include "engines/quadrant/quarter_tables.hpp"
+#include "engines/join_model/digit_widths.hpp"
+#include "engines/join_model/half_masks.hpp"
+#include "engines/join_model/quarter_tables.hpp"
 #include "kernels/bits.hpp"
 
 namespace nqueens::detail {
@@ -56,10 +56,6 @@ std::uint64_t once_count(std::span<std::uint64_t> first, std::span<const row_run
                                      halves_with_rows(second, second_runs, once.second[k], once.second[k])));
   }
   return total;
-}
-
-std::uint64_t filtered_share(std::uint64_t twice, std::uint64_t once) {
-  return checked_sum(checked_sum(twice, twice), once);
 }
 
 std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run> north_runs,

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "engines/checked_count.hpp"
-#include "engines/quadrant/filter_rule.hpp"
+#include "engines/join_model/filter_rule.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/row_runs.hpp"
 
@@ -38,10 +38,6 @@ enum class tie_counting : std::uint8_t { by_cost, tags, apart };
 
 /// The run partition_by_column_h gives the halves that count twice.
 inline constexpr std::uint32_t twice_rows = UINT32_MAX;
-
-/// 2 * twice + once: what a subproblem's pairs count under the filter
-/// (checked_count.hpp's overflow check). The GPU engine's total too.
-std::uint64_t filtered_share(std::uint64_t twice, std::uint64_t once);
 
 /// 2 * (pairs counting twice) + (pairs counting once) of a north and a
 /// south group (or slices of them) kept to [c, ~c], for the row window

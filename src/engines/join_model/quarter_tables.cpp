@@ -1,8 +1,9 @@
-// The quarter-board placements the quadrant engine joins into half boards:
-// the whole tables, or each subproblem's lists. The memory they take is
-// priced in quadrant_memory.cpp.
+// The quarter-board placements the quadrant and GPU engines join into half
+// boards: the whole tables (both), or each subproblem's lists (the quadrant
+// engine's, under a memory bound). The memory they take is priced in
+// quadrant_memory.cpp.
 
-#include "engines/quadrant/quarter_tables.hpp"
+#include "engines/join_model/quarter_tables.hpp"
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
@@ -13,8 +14,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "engines/quadrant/column_classes.hpp"
-#include "engines/quadrant/exact_growth.hpp"
+#include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/exact_growth.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/cancelled.hpp"
 

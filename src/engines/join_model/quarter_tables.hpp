@@ -1,8 +1,9 @@
 #pragma once
 
-// The quadrant engine's quarter boards, what its kernels join. A solution splits into a north half (rows
-// 0..h-1, h = n/2) and a south half (the last h rows; for odd n the middle
-// row between them holds one queen, fixed per subproblem). A half is reduced
+// The quarter boards that the quadrant engine's kernels and the GPU engine's
+// join into half boards. A solution splits into a north half (rows 0..h-1,
+// h = n/2) and a south half (the last h rows; for odd n the middle row
+// between them holds one queen, fixed per subproblem). A half is reduced
 // to the diagonals it sends across the middle, read where they cross: for the
 // north half its attack masks for row h (left = moving to higher columns,
 // right = to lower ones), for the south half those of its upside-down image.
@@ -28,9 +29,9 @@
 #include <span>
 #include <vector>
 
-#include "engines/quadrant/half_masks.hpp"
-#include "engines/quadrant/quadrant_memory.hpp"
-#include "engines/quadrant/table_allocator.hpp"
+#include "engines/join_model/half_masks.hpp"
+#include "engines/join_model/quadrant_memory.hpp"
+#include "engines/join_model/table_allocator.hpp"
 #include "kernels/host_device.hpp"
 
 namespace nqueens::detail {

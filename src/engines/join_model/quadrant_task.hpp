@@ -1,7 +1,8 @@
 #pragma once
 
-// The quadrant engine's subproblem, as its plan (class_plan.hpp) lists it
-// and its solve (quadrant_solve.hpp) and the GPU engine count it.
+// A subproblem of the quadrant and GPU engines, as their plan
+// (class_plan.hpp) lists it and each counts it (quadrant/quadrant_solve.hpp,
+// gpu/gpu_backend.hpp).
 
 #include <cstdint>
 

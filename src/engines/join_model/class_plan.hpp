@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "engines/engine.hpp"
-#include "engines/quadrant/class_slicing.hpp"
-#include "engines/quadrant/column_classes.hpp"
-#include "engines/quadrant/quadrant_task.hpp"
+#include "engines/join_model/class_slicing.hpp"
+#include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/quadrant_task.hpp"
 
 namespace nqueens::detail {
 

@@ -2,16 +2,17 @@
 
 // The transposition filter's rule for one subproblem (transposition.hpp) in
 // the form both of its counts read it: the quadrant engine's
-// (transposed_pairs.cpp) and the GPU engine's kernels
-// (gpu_kernel_support.hpp), from filter_of (filter_rule.cpp). The window's bounds, the tie tags a half takes,
-// which halves of the group holding the middle column's queen count, and
-// the pairs of row sets counted once: each written here once, NQUEENS_HD so
-// that nvcc compiles the same functions for the device.
+// (quadrant/transposed_pairs.cpp) and the GPU engine's kernels
+// (gpu/gpu_kernel_support.hpp), from filter_of (filter_rule.cpp). The
+// window's bounds, the tie tags a half takes, which halves of the group
+// holding the middle column's queen count, and the pairs of row sets
+// counted once: each written here once, NQUEENS_HD so that nvcc compiles
+// the same functions for the device.
 
 #include <cstdint>
 
-#include "engines/quadrant/half_masks.hpp"
-#include "engines/quadrant/set_ranks.hpp"
+#include "engines/join_model/half_masks.hpp"
+#include "engines/join_model/set_ranks.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/host_device.hpp"
 
@@ -45,6 +46,10 @@ struct filter_rule {
 
 /// The rule of filter_of(n, north, middle) (transposition.hpp).
 filter_rule filter_rule_of(int n, std::uint32_t north, int middle) noexcept;
+
+/// 2 * twice + once: what a subproblem's pairs count under the filter
+/// (checked_count.hpp's overflow check), on the CPU and on the GPU.
+std::uint64_t filtered_share(std::uint64_t twice, std::uint64_t once);
 
 /// Row window: the tie tags of a north half of ranked west row set `rows`.
 NQUEENS_HD constexpr std::uint64_t north_tie_tags(const filter_rule& r, std::uint32_t rows) noexcept {

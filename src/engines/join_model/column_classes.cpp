@@ -1,4 +1,4 @@
-#include "engines/quadrant/column_classes.hpp"
+#include "engines/join_model/column_classes.hpp"
 
 #include <tbb/parallel_for.h>
 

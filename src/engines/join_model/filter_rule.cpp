@@ -1,6 +1,7 @@
-#include "engines/quadrant/filter_rule.hpp"
+#include "engines/join_model/filter_rule.hpp"
 
-#include "engines/quadrant/transposition.hpp"
+#include "engines/checked_count.hpp"
+#include "engines/join_model/transposition.hpp"
 
 namespace nqueens::detail {
 
@@ -30,6 +31,10 @@ filter_rule filter_rule_of(int n, std::uint32_t north, int middle) noexcept {
   r.once_c = f.beta == f.key.beta;
   r.once_c_bar = 1 - f.beta == f.key.beta;
   return r;
+}
+
+std::uint64_t filtered_share(std::uint64_t twice, std::uint64_t once) {
+  return checked_sum(checked_sum(twice, twice), once);
 }
 
 }  // namespace nqueens::detail

@@ -44,12 +44,12 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "engines/quadrant/set_ranks.hpp"
+#include "engines/join_model/set_ranks.hpp"
 #include "kernels/bits.hpp"
 
 namespace nqueens::detail {
 
-/// Whether the quadrant engine counts n's subproblems under the filter:
+/// Whether the quadrant and GPU engines count n's subproblems under the filter:
 /// every board but those of h = n/2 < 2 (there c = ~c). On odd boards below
 /// 21 it saves little (n = 17 7% less time per subproblem, n = 19 none; one
 /// thread, nqueens_reach_sample on the same draws, Intel Xeon, 2026-11-25)

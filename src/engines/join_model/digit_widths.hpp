@@ -1,9 +1,11 @@
 #pragma once
 
-// How the pair counter (pair_counter.inc) cuts the bits in play into key
-// bits and digits: the widths and the rules that pick them. The same for
-// every instruction set, and read by the transposition filter's count to
-// price a tag bit (transposed_pairs.cpp).
+// How the quadrant engine's pair counter (quadrant/pair_counter.inc) cuts
+// the bits in play into key bits and digits: the widths and the rules that
+// pick them. The same for every instruction set, and read by the
+// transposition filter's count to price a tag bit (transposed_pairs.cpp).
+// In the join model because the GPU engine takes its key by the same rule
+// (key_bits_within).
 
 #include <algorithm>
 #include <bit>

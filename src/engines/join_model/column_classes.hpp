@@ -5,10 +5,11 @@
 // a list of its members.
 //
 // A class is a (middle column, north column set) pair under the left-right
-// mirror and the upside-down flip (quadrant_engine.cpp), listed by its least
-// member: middle columns in increasing order (-1 alone for even n), then the
-// sets of n/2 columns outside the middle one in increasing order. Only the
-// least member of each orbit is listed, with the orbit's size as weight.
+// mirror and the upside-down flip (quadrant/quadrant_engine.cpp), listed by
+// its least member: middle columns in increasing order (-1 alone for even
+// n), then the sets of n/2 columns outside the middle one in increasing
+// order. Only the least member of each orbit is listed, with the orbit's
+// size as weight.
 // To find class i, the sets of each middle column are cut into blocks of
 // block_size consecutive combination ranks, and each block records how many
 // classes come before it: class i is then one walk through a single block
@@ -19,7 +20,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engines/quadrant/set_ranks.hpp"
+#include "engines/join_model/set_ranks.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/subsets.hpp"
 

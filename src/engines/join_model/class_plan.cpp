@@ -1,11 +1,11 @@
-#include "engines/quadrant/class_plan.hpp"
+#include "engines/join_model/class_plan.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "engines/fingerprint.hpp"
-#include "engines/quadrant/quadrant_memory.hpp"
+#include "engines/join_model/quadrant_memory.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/engine.hpp"
 

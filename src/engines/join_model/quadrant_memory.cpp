@@ -1,15 +1,16 @@
-// The quadrant engine's memory model: what its tables, lists, groups and
+// The memory model of a quadrant run: what its tables, lists, groups and
 // plan take, from tabled counts of quarter and half boards, and the layout
-// (whole tables, per-subproblem lists, slices) that fits a bound.
+// (whole tables, per-subproblem lists, slices) that fits a bound. The GPU
+// engine prices its host's share by the unbounded layout.
 
-#include "engines/quadrant/quadrant_memory.hpp"
+#include "engines/join_model/quadrant_memory.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "engines/quadrant/column_classes.hpp"
-#include "engines/quadrant/quadrant_task.hpp"
-#include "engines/quadrant/quarter_tables.hpp"
+#include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/quadrant_task.hpp"
+#include "engines/join_model/quarter_tables.hpp"
 #include "nqueens/memory_limit.hpp"
 
 namespace nqueens::detail {
