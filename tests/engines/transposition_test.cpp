@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/filter_rule.hpp"
 #include "engines/join_model/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
@@ -163,27 +164,37 @@ TEST(TranspositionKeyTest, IsTheLeastImageAndTheSameForTheWholeClass) {
   }
 }
 
-// The one rule both engines count by (filter_of): which pairs it ranks by
-// row sets and which by the middle column's queen, on every class of the
+// The one rule both engines count by (filter_rule_of): which pairs it ranks
+// by row sets and which by the middle column's queen, on every class of the
 // boards 1..15, and the fields each kind reads.
 TEST(TranspositionFilterTest, NamesTheRuleOfEverySubproblem) {
   for (int n = 1; n <= 15; ++n) {
     const int h = n / 2;
     detail::column_classes(n).for_each([&](const detail::column_class& c) {
-      const detail::subproblem_filter f = detail::filter_of(n, c.north, c.middle);
+      const detail::filter_rule r = detail::filter_rule_of(n, c.north, c.middle);
       if (n < 4) {
-        EXPECT_EQ(f.kind, detail::subproblem_filter::every_pair) << n;
+        EXPECT_EQ(r.kind, detail::filter_rule::every_pair) << n;
         return;
       }
-      EXPECT_EQ(f.key, detail::transposition_key_of(c.north, n, c.middle)) << n;
+      const detail::transposition_key key = detail::transposition_key_of(c.north, n, c.middle);
+      EXPECT_EQ(r.c, key.first) << n;
+      EXPECT_EQ(r.a, key.second) << n;
+      EXPECT_EQ(r.a_bar, detail::low_bits(h) & ~key.second) << n;
       if (n % 2 == 0 || c.middle == h) {
-        EXPECT_EQ(f.kind, detail::subproblem_filter::row_window) << n;
+        EXPECT_EQ(r.kind, detail::filter_rule::row_window) << n;
+        EXPECT_EQ(r.c_bar, detail::low_bits(h) & ~key.first) << n;
+        EXPECT_EQ(r.a_inside, r.a > r.c && r.a < r.c_bar) << n;
         return;
       }
-      EXPECT_EQ(f.kind, detail::subproblem_filter::column_h) << n;
-      EXPECT_EQ(f.north_holds, ((c.north >> h) & 1U) != 0) << n;
-      EXPECT_EQ(f.distance, std::min<int>(c.middle, n - 1 - c.middle)) << n;
-      EXPECT_EQ(f.beta, c.middle < h ? 1 : 0) << n;
+      EXPECT_EQ(r.kind, detail::filter_rule::column_h) << n;
+      EXPECT_EQ(r.c_bar, detail::low_bits(h - 1) & ~key.first) << n;
+      EXPECT_EQ(r.holder, ((c.north >> h) & 1U) != 0 ? 0U : 1U) << n;
+      EXPECT_EQ(r.distance, static_cast<std::uint32_t>(std::min<int>(c.middle, n - 1 - c.middle))) << n;
+      // Exactly one of the two ties counts once: the one whose beta matches
+      // the class's.
+      const int beta = c.middle < h ? 1 : 0;
+      EXPECT_EQ(r.once_c, beta == key.beta) << n;
+      EXPECT_NE(r.once_c, r.once_c_bar) << n;
     });
   }
 }

@@ -16,15 +16,15 @@ namespace nqueens::detail::gpu {
 /// south halves would still fill half a table block on average, at most
 /// this engine's max_key_bits. Each key bit spares the visits of the pairs
 /// that collide on it.
-NQUEENS_HD inline std::uint32_t key_bits_for(std::uint32_t south, std::uint32_t used) {
+NQUEENS_HD inline std::uint32_t job_key_bits(std::uint32_t south, std::uint32_t used) {
   return static_cast<std::uint32_t>(
       key_bits_within(south, static_cast<int>(used), south_per_block / 2, static_cast<int>(max_key_bits)));
 }
 
 /// The code: the diagonals both groups use, ranked by the chance a random
-/// pair collides on them (the product of their counts; ties to the lower
-/// bit), the first key_bits of them the key, the others in increasing order
-/// as digits. A thread per bit: each finds its rank, then its place.
+/// pair collides on them (collides_before, digit_widths.hpp), the first
+/// key_bits of them the key, the others in increasing order as digits. A
+/// thread per bit: each finds its rank, then its place.
 struct layout_kernel {
   static constexpr int phases = 3;
   struct shared {
@@ -36,7 +36,7 @@ struct layout_kernel {
     job_state& s = *job.state;
     const std::uint64_t used = s.bits_in[0] & s.bits_in[1];
     const auto used_count = static_cast<std::uint32_t>(popcount64(used));
-    const std::uint32_t key_bits = key_bits_for(s.group_size[1], used_count);
+    const std::uint32_t key_bits = job_key_bits(s.group_size[1], used_count);
     const bool mine = thread < 64 && (used >> thread & 1U) != 0;
     if (phase == 0) {
       if (thread < 64) sh.chance[thread] = mine ? std::uint64_t{s.bit_count[0][thread]} * s.bit_count[1][thread] : 0;
@@ -44,7 +44,8 @@ struct layout_kernel {
       if (!mine) return;
       std::uint32_t rank = 0;
       for (std::uint32_t b = 0; b < 64; ++b) {
-        const bool before = sh.chance[b] > sh.chance[thread] || (sh.chance[b] == sh.chance[thread] && b < thread);
+        const bool before =
+            collides_before(sh.chance[b], static_cast<int>(b), sh.chance[thread], static_cast<int>(thread));
         rank += (used >> b & 1U) != 0 && before ? 1U : 0U;
       }
       sh.rank[thread] = rank;

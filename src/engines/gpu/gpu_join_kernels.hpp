@@ -111,7 +111,7 @@ struct size_kernel {
       std::uint64_t fitting = 0;
       product_walk walk(sh.q, thread);
       for (std::uint32_t w = 0, e = 0; walk.next(w, e);) {
-        fitting += (job.west.signatures[w] & job.east.signatures[e]) == 0 ? 1U : 0U;
+        fitting += signatures_fit(job.west.signatures[w], job.east.signatures[e]) ? 1U : 0U;
       }
       sh.partial[thread] = fitting;
     } else if (thread == 0) {
@@ -147,7 +147,7 @@ struct join_kernel {
     std::uint32_t kept = 0;
     product_walk walk(sh.q, thread);
     for (std::uint32_t w = 0, e = 0; walk.next(w, e);) {
-      if ((job.west.signatures[w] & job.east.signatures[e]) != 0) continue;
+      if (!signatures_fit(job.west.signatures[w], job.east.signatures[e])) continue;
       std::uint64_t mask = job.west.masks[w] | job.east.masks[e];
       if (!orient(job, group, mask) || !classify(job, group, rows, mask)) continue;
       sh.kept[kept++][thread] = mask;

@@ -53,12 +53,21 @@ inline constexpr int max_wide_table_entries = 65536 * entry_scale / 64;
 /// split), `used_bits` bits in play: a key bit more doubles the classes; a
 /// class should hold `per_class` masks on average, or the bookkeeping
 /// outweighs what it skips; at most `most`. The GPU engine's code takes its
-/// key by the same rule with its own limits (gpu_code_kernels.hpp).
+/// key by the same rule with its own limits (job_key_bits, gpu_code_kernels.hpp).
 NQUEENS_HD constexpr int key_bits_within(std::uint64_t masks, int used_bits, std::uint64_t per_class,
                                          int most) noexcept {
   int key_bits = 0;
   while (key_bits < most && key_bits < used_bits && (masks >> (key_bits + 1)) >= per_class) ++key_bits;
   return key_bits;
+}
+
+/// Whether bit x ranks before bit y as a key bit, `chance_x` being the
+/// product of x's counts in the two groups (a random pair collides on it
+/// with that chance): the likelier collision first, ties to the lower bit.
+/// The pair counter's layout (pair_layout.inc) and the GPU engine's layout
+/// kernel (gpu_code_kernels.hpp) both rank by it.
+NQUEENS_HD constexpr bool collides_before(std::uint64_t chance_x, int x, std::uint64_t chance_y, int y) noexcept {
+  return chance_x != chance_y ? chance_x > chance_y : x < y;
 }
 
 /// The pair counter's key bits: key_bits_within the smaller list, a few

@@ -3,7 +3,7 @@
 // The transposition filter's rule for one subproblem (transposition.hpp) in
 // the form both of its counts read it: the quadrant engine's
 // (quadrant/transposed_pairs.cpp) and the GPU engine's kernels
-// (gpu/gpu_kernel_support.hpp), from filter_of (filter_rule.cpp). The
+// (gpu/gpu_kernel_support.hpp), from filter_rule_of (filter_rule.cpp). The
 // window's bounds, the tie tags a half takes, which halves of the group
 // holding the middle column's queen count, and the pairs of row sets
 // counted once: each written here once, NQUEENS_HD so that nvcc compiles
@@ -44,7 +44,9 @@ struct filter_rule {
   bool once_c = false, once_c_bar = false;  ///< column_h: whether the c, ~c ties count once with a, ~a
 };
 
-/// The rule of filter_of(n, north, middle) (transposition.hpp).
+/// The rule of the subproblem of north columns `north` (bit c = column c)
+/// and middle queen column `middle` (-1 for even n) on an n-board, from its
+/// class (transposition_key_of, transposition.hpp).
 filter_rule filter_rule_of(int n, std::uint32_t north, int middle) noexcept;
 
 /// 2 * twice + once: what a subproblem's pairs count under the filter

@@ -61,6 +61,12 @@ struct quarter_view {
   }
 };
 
+/// Whether a west and an east quarter placement can share a half: their
+/// signatures (the diagonals each can send into the other) are disjoint.
+/// The one rule every join reads, on the CPU and the GPU; the AVX-512 join
+/// tests it 16 pairs at a time (_mm512_testn, quadrant_join.inc).
+NQUEENS_HD constexpr bool signatures_fit(std::uint32_t west, std::uint32_t east) noexcept { return (west & east) == 0; }
+
 /// Where a quarter table keeps the placements on `columns` (bit j = the
 /// table's column j) and `rows` (of its `row_bits` rows): the index of
 /// their first offset; the next index's is their end. The CPU's views and

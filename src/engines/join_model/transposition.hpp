@@ -97,32 +97,6 @@ constexpr transposition_key transposition_key_of(std::uint32_t set, int n, int m
   const transposition_key flipped{low_bits(h - 1) & ~p, low_bits(h) & ~q, 1 - beta};
   return std::min(image, flipped);
 }
-/// How one subproblem's pairs count under the filter: what filter_rule
-/// (filter_rule.hpp), the rule both the quadrant engine's count and the GPU
-/// engine's kernels read, is built from.
-struct subproblem_filter {
-  enum kind_t { every_pair, row_window, column_h } kind = every_pair;
-  /// every_pair: boards the filter leaves alone (transposition_filtered);
-  /// row_window: even n, and odd n with the middle queen in the centre
-  /// column: both groups by their row sets, kept to [c, ~c]; column_h: odd
-  /// n otherwise, by the row of the middle column's queen in its group.
-  transposition_key key;     ///< the subproblem's class (c, a) and, odd n off centre, beta
-  bool north_holds = false;  ///< column_h: the north group holds the middle column's queen
-  int distance = 0;          ///< column_h: the middle queen's distance from the nearer edge
-  int beta = 0;              ///< column_h: 1 when the middle queen lies below h (middle < h)
-};
-
-/// The filter's rule for the subproblem of north columns `north` (bit c =
-/// column c) and middle queen column `middle` (-1 for even n) on an n-board.
-constexpr subproblem_filter filter_of(int n, std::uint32_t north, int middle) noexcept {
-  if (!transposition_filtered(n)) return {};
-  const int h = n / 2;
-  const transposition_key key = transposition_key_of(north, n, middle);
-  if (n % 2 == 0 || middle == h) return {subproblem_filter::row_window, key};
-  return {subproblem_filter::column_h, key, ((north >> h) & 1U) != 0, std::min(middle, n - 1 - middle),
-          middle < h ? 1 : 0};
-}
-
 // Columns {0, 1, 5} of a 6-board: P = {0, 1}, Q = mirror({5}) = {0},
 // ranked 0b101 and 0b100; the least of (5, 4), (4, 5), (2, 3), (3, 2).
 static_assert(transposition_key_of(0b100011, 6) == transposition_key{2, 3});

@@ -67,7 +67,7 @@ std::size_t joined_count(const quarter_view& west, const quarter_view& east, int
     const std::span<const std::uint32_t> inner = east.signatures_on(all_rows & ~at.rows);
     for (const std::uint32_t sig : west.signatures_on(at.rows)) {
       std::size_t fitting = 0;
-      for (const std::uint32_t other : inner) fitting += (sig & other) == 0 ? 1 : 0;
+      for (const std::uint32_t other : inner) fitting += signatures_fit(sig, other) ? 1 : 0;
       count += fitting;
     }
   }
