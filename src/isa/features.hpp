@@ -1,7 +1,7 @@
 #pragma once
 
 // The CPU features each compiled kernel set needs, written once: GCC's
-// target names, which the kernels' target pragmas (kernels/target.hpp) and
+// target names, which the kernels' target pragmas (isa/target.hpp) and
 // the CPUID test of each implementation (implementation.cpp) both read.
 // Macros, as a pragma's text must be a literal; each list is whole (a wider
 // set repeats the narrower one's names) so that it reads as it compiles.

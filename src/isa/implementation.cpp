@@ -39,12 +39,10 @@ constexpr implementation entry(std::string_view name, isa kernels, std::string_v
   return {name, kernels, features, implementation_index(name)};
 }
 
-constexpr std::array<implementation, implementation_count> every_implementation = {{
-    entry("portable", isa::portable, NQUEENS_FEATURES_PORTABLE),
-    entry("avx2", isa::avx2, NQUEENS_FEATURES_AVX2),
-    entry("avx512", isa::avx512, NQUEENS_FEATURES_AVX512),
-    entry("avx512+vpopcntdq", isa::avx512, NQUEENS_FEATURES_AVX512_VPOPCNTDQ),
-}};
+#define NQUEENS_IMPLEMENTATION_ENTRY(id, name, kernels, features) entry(name, isa::kernels, features),
+constexpr std::array<implementation, implementation_count> every_implementation = {
+    {NQUEENS_EACH_IMPLEMENTATION(NQUEENS_IMPLEMENTATION_ENTRY)}};
+#undef NQUEENS_IMPLEMENTATION_ENTRY
 
 constexpr bool indices_are_places() {
   for (std::size_t k = 0; k < every_implementation.size(); ++k) {

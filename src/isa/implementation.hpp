@@ -2,21 +2,23 @@
 
 // One object per compiled set of hot kernels, as simdjson's implementations:
 // its name, the public instruction set it implements and the CPU features it
-// needs (isa/features.hpp), in one list (implementation.cpp). No engine is
-// named here: each keeps its own table of kernels by implementation index
-// (kernels/search.cpp, engines/quadrant/quadrant_kernels.cpp), filled by
-// name (implementation_index), so adding an engine touches no file of isa/,
-// and adding an implementation is its name here, its entry and features in
-// implementation.cpp, and one entry in each of those tables (their
-// static_asserts find any left empty). A new public name also takes one value of
-// nqueens::isa and its place in isa.cpp's every_isa; docs/engines.md walks
-// through it.
+// needs (isa/features.hpp), in one list (NQUEENS_EACH_IMPLEMENTATION, below).
+// Each implementation has one header, isa/<id>.hpp, that each of its kernel
+// sources includes first (its namespace, target region and NQUEENS_HAS_*
+// macros). No engine is named here: each keeps its own table of kernels by
+// implementation index (kernels/search.cpp,
+// engines/quadrant/quadrant_kernels.cpp), the list expanded, so that adding
+// an implementation is its entry in the list, its header, and one kernel
+// source per engine (the tables then name it themselves; a missing source
+// fails to link). A new public name also takes one value of nqueens::isa and
+// its place in isa.cpp's every_isa; docs/engines.md walks through it.
 
 #include <array>
 #include <cstddef>
 #include <span>
 #include <string_view>
 
+#include "isa/features.hpp"
 #include "nqueens/isa.hpp"
 
 namespace nqueens::detail {
@@ -35,10 +37,24 @@ struct implementation {
   bool cpu_runs() const noexcept;
 };
 
-/// The implementations this build holds, narrowest first: their names, in
-/// the order of implementations() and of the engines' kernel tables.
-inline constexpr std::array<std::string_view, 4> implementation_names = {"portable", "avx2", "avx512",
-                                                                         "avx512+vpopcntdq"};
+/// The implementations this build holds, narrowest first: X(id, name,
+/// public instruction set, features) each. `id` names its header
+/// (isa/<id>.hpp), its kernels' namespace and their tables' entries
+/// (<id>_search_kernels, <id>_quadrant_kernels); `name` is what tests and
+/// benchmarks call it; several may implement one public set (the widest
+/// the CPU runs is chosen).
+#define NQUEENS_EACH_IMPLEMENTATION(X)                         \
+  X(portable, "portable", portable, NQUEENS_FEATURES_PORTABLE) \
+  X(avx2, "avx2", avx2, NQUEENS_FEATURES_AVX2)                 \
+  X(avx512, "avx512", avx512, NQUEENS_FEATURES_AVX512)         \
+  X(avx512_vpopcntdq, "avx512+vpopcntdq", avx512, NQUEENS_FEATURES_AVX512_VPOPCNTDQ)
+
+/// Their names, in the order of implementations() and of the engines'
+/// kernel tables.
+#define NQUEENS_IMPLEMENTATION_NAME(id, name, kernels, features) name,
+inline constexpr auto implementation_names =
+    std::to_array<std::string_view>({NQUEENS_EACH_IMPLEMENTATION(NQUEENS_IMPLEMENTATION_NAME)});
+#undef NQUEENS_IMPLEMENTATION_NAME
 inline constexpr std::size_t implementation_count = implementation_names.size();
 
 /// The index of the implementation named `name`; not a constant expression

@@ -7,20 +7,20 @@
 
 namespace nqueens::detail {
 
-// Defined by search_<isa>.cpp, one per instruction set: the implementation
-// with VPOPCNTDQ runs the AVX-512 search (it gains nothing from it).
-extern const search_kernels portable_search_kernels;
-extern const search_kernels avx2_search_kernels;
-extern const search_kernels avx512_search_kernels;
+// Defined by search_<id>.cpp, one per implementation (isa/implementation.hpp).
+#define NQUEENS_DECLARE_KERNELS(id, name, kernels, features) extern const search_kernels id##_search_kernels;
+NQUEENS_EACH_IMPLEMENTATION(NQUEENS_DECLARE_KERNELS)
+#undef NQUEENS_DECLARE_KERNELS
 
 namespace {
 
-// By implementation, filled by name (isa/implementation.hpp).
-constexpr kernel_table<search_kernels> by_implementation = kernel_table<search_kernels>{}
-                                                               .put("portable", portable_search_kernels)
-                                                               .put("avx2", avx2_search_kernels)
-                                                               .put("avx512", avx512_search_kernels)
-                                                               .put("avx512+vpopcntdq", avx512_search_kernels);
+// By implementation: the list expanded.
+#define NQUEENS_PUT_KERNELS(id, name, kernels, features) .put(name, id##_search_kernels)
+// clang-format off
+constexpr kernel_table<search_kernels> by_implementation =
+    kernel_table<search_kernels>{} NQUEENS_EACH_IMPLEMENTATION(NQUEENS_PUT_KERNELS);
+// clang-format on
+#undef NQUEENS_PUT_KERNELS
 static_assert(by_implementation.complete(), "a table entry per implementation");
 
 }  // namespace

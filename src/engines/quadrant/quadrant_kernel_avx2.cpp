@@ -1,6 +1,4 @@
 // The quadrant kernels for AVX2 + BMI2 CPUs.
-#define NQUEENS_ISA avx2
-#define NQUEENS_HAS_AVX2 1
-#define NQUEENS_HAS_BMI2 1
-#define NQUEENS_ISA_TARGET NQUEENS_TARGET_AVX2
+#include "isa/avx2.hpp"
+// After the set's header: the kernels read its macros.
 #include "engines/quadrant/quadrant_kernel_for_isa.inc"

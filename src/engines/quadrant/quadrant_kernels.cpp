@@ -6,21 +6,21 @@
 
 namespace nqueens::detail {
 
-// Defined by quadrant_kernel_<isa>.cpp, one per compiled set.
-extern const quadrant_kernels portable_quadrant_kernels;
-extern const quadrant_kernels avx2_quadrant_kernels;
-extern const quadrant_kernels avx512_quadrant_kernels;
-extern const quadrant_kernels avx512_vpopcntdq_quadrant_kernels;
+// Defined by quadrant_kernel_<id>.cpp, one per implementation
+// (isa/implementation.hpp).
+#define NQUEENS_DECLARE_KERNELS(id, name, kernels, features) extern const quadrant_kernels id##_quadrant_kernels;
+NQUEENS_EACH_IMPLEMENTATION(NQUEENS_DECLARE_KERNELS)
+#undef NQUEENS_DECLARE_KERNELS
 
 namespace {
 
-// By implementation, filled by name (isa/implementation.hpp).
+// By implementation: the list expanded.
+#define NQUEENS_PUT_KERNELS(id, name, kernels, features) .put(name, id##_quadrant_kernels)
+// clang-format off
 constexpr kernel_table<quadrant_kernels> by_implementation =
-    kernel_table<quadrant_kernels>{}
-        .put("portable", portable_quadrant_kernels)
-        .put("avx2", avx2_quadrant_kernels)
-        .put("avx512", avx512_quadrant_kernels)
-        .put("avx512+vpopcntdq", avx512_vpopcntdq_quadrant_kernels);
+    kernel_table<quadrant_kernels>{} NQUEENS_EACH_IMPLEMENTATION(NQUEENS_PUT_KERNELS);
+// clang-format on
+#undef NQUEENS_PUT_KERNELS
 static_assert(by_implementation.complete(), "a table entry per implementation");
 
 }  // namespace
