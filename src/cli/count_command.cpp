@@ -11,6 +11,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
+#include "cli/count_report.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/shared_options.hpp"
@@ -69,28 +70,6 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   return request;
 }
 
-namespace {
-
-// "1 rank x 2 threads", "3 ranks x 1 thread", "2 ranks, 3 threads (1 + 2)".
-std::string describe_ranks(const std::vector<int>& rank_threads) {
-  const std::size_t ranks = rank_threads.size();
-  const auto plural = [](std::size_t k, const char* what) {
-    return std::to_string(k) + " " + what + (k == 1 ? "" : "s");
-  };
-  if (std::all_of(rank_threads.begin(), rank_threads.end(), [&](int t) { return t == rank_threads.front(); })) {
-    return plural(ranks, "rank") + " x " + plural(static_cast<std::size_t>(rank_threads.front()), "thread");
-  }
-  std::string sum;
-  int total = 0;
-  for (const int t : rank_threads) {
-    sum += (sum.empty() ? "" : " + ") + std::to_string(t);
-    total += t;
-  }
-  return plural(ranks, "rank") + ", " + plural(static_cast<std::size_t>(total), "thread") + " (" + sum + ")";
-}
-
-}  // namespace
-
 std::vector<count_setting> count_settings(const count_request& request) {
   const count_options& o = request.options;
   const auto number_or_none = [](auto value) { return value == 0 ? std::string() : std::to_string(value); };
@@ -108,37 +87,6 @@ std::vector<count_setting> count_settings(const count_request& request) {
       {"--progress", request.progress_option > 0 ? "yes" : ""},
       {"--no-progress", request.progress_option < 0 ? "yes" : ""},
   };
-}
-
-int print_count_result(const count_result& r, const count_request& request) {
-  if (request.json) {
-    json_object json = count_json(r);
-    if (!request.rank_threads.empty()) {  // nqueens-mpi: how many ranks ran, with how many threads each
-      std::string threads;
-      for (const int t : request.rank_threads) threads += (threads.empty() ? "" : ",") + std::to_string(t);
-      json.add("ranks", request.rank_threads.size()).add_raw("rank_threads", "[" + threads + "]");
-    }
-    std::cout << json.str() << '\n';
-  } else if (!r.shard.whole()) {
-    std::cout << "shard " << r.shard.index << "/" << r.shard.count << " of Q(" << r.n << "): " << to_string(r.total)
-              << " solutions, " << to_string(r.symmetric_180) << " unchanged by a half turn, "
-              << to_string(r.symmetric_90) << " by a quarter turn"
-              << " (a part: combine every shard's --json output with 'nqueens merge')\n"
-              << "  engine " << to_string(r.kind) << ", " << r.threads << (r.threads == 1 ? " thread" : " threads")
-              << ", " << r.shard_subproblems << " of " << r.subproblems << " subproblems, " << format_seconds(r.seconds)
-              << '\n';
-  } else {
-    std::cout << describe_counts(counts_of(r));
-    std::cout << "  engine " << to_string(r.kind) << ", " << r.threads << (r.threads == 1 ? " thread" : " threads")
-              << ", " << r.subproblems << " subproblems (split depth " << r.split_depth << "), "
-              << format_seconds(r.seconds) << '\n';
-    if (r.resumed > 0) {
-      std::cout << "  resumed: " << r.resumed << " of " << r.subproblems << " subproblems taken from "
-                << request.options.checkpoint << '\n';
-    }
-    if (!request.rank_threads.empty()) std::cout << "  MPI: " << describe_ranks(request.rank_threads) << '\n';
-  }
-  return r.check.ok() ? 0 : 1;
 }
 
 int run_count(const std::vector<std::string>& args) {
@@ -161,7 +109,8 @@ int run_count(const std::vector<std::string>& args) {
   // A signal is never swallowed, not even one that came as a short run
   // finished: the scheduler that sent it is told the run was stopped.
   if (!r.complete || stop_requested()) return report_interruption(r, opts.checkpoint);
-  const int status = print_count_result(r, *request);
+  write_report(count_report(r, opts.checkpoint), format_for(request->json));
+  const int status = r.check.ok() ? 0 : 1;
   // Nor one that came while the result was printed: it is reported, and from
   // here to the exit the default action ends the process (the fault suite
   // caught a SIGTERM in that window answered with 0).

@@ -26,10 +26,6 @@ struct count_request {
   /// +1 for --progress, -1 for --no-progress, 0 for neither (then `progress`
   /// follows `terminal`).
   int progress_option = 0;
-  /// nqueens-mpi: each rank's worker threads, rank 0 first; printed with the
-  /// result ("MPI: ..." and the JSON's "ranks" and "rank_threads"). Empty for
-  /// nqueens count.
-  std::vector<int> rank_threads;
 };
 
 /// One option of a count as the user gave it: "--threads" and "2", "N" and
@@ -56,8 +52,5 @@ inline constexpr std::array<std::string_view, 2> count_options_not_compared = {"
 /// the same plan (nqueens-mpi's ranks), as with --shard or --checkpoint, so
 /// `--engine auto` goes by N alone. Throws usage_error.
 std::optional<count_request> parse_count_request(const std::vector<std::string>& args, bool plan_is_shared = false);
-
-/// Prints a finished count as text or JSON; returns the exit status.
-int print_count_result(const count_result& r, const count_request& request);
 
 }  // namespace nqueens::cli

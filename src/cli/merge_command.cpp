@@ -17,6 +17,7 @@
 #include "cli/json.hpp"
 #include "cli/json_reader.hpp"
 #include "cli/output.hpp"
+#include "cli/report.hpp"
 #include "cli/shard_file.hpp"
 #include "cli/shared_options.hpp"
 #include "nqueens/engine.hpp"
@@ -63,28 +64,38 @@ std::vector<std::string> problems_of(const std::vector<shard_file>& files) {
   return problems;
 }
 
-// The merged counts, verified, as text or JSON; returns the exit status.
-int print_merged(const shard_file& first, const totals& sums, bool json) {
-  const uint128 total = sums.total, unique = sums.unique;
-  const uint128 symmetric_180 = sums.symmetric_180, symmetric_90 = sums.symmetric_90;
-  const verification check = verify(first.n, total, unique, symmetric_180, symmetric_90);
-  const counts_shown shown{first.n, total, unique, symmetric_180, symmetric_90, check};
-  if (json) {
-    json_object o;
-    add_counts(o, shown)
-        .add_raw("verified", verified_json(check))
-        .add("engine", first.engine)
-        .add("isa", to_string(active_isa()))  // this machine's; each shard file names its own
-        .add("plan_fingerprint", first.fingerprint)
-        .add("shards", first.shards);
-    std::cout << o.str() << '\n';
-  } else {
-    std::cout << describe_counts(shown);
-    std::cout << "  merged " << first.shards << " shards of engine " << first.engine << ", plan " << first.fingerprint
-              << '\n';
+// The merged counts, verified: what merge prints.
+class merge_report final : public report {
+ public:
+  merge_report(const shard_file& first, const totals& sums)
+      : first_(first), shown_{first.n,
+                              sums.total,
+                              sums.unique,
+                              sums.symmetric_180,
+                              sums.symmetric_90,
+                              verify(first.n, sums.total, sums.unique, sums.symmetric_180, sums.symmetric_90)} {}
+  bool ok() const noexcept { return shown_.check.ok(); }
+
+  void write_text(std::ostream& out) const override {
+    out << describe_counts(shown_);
+    out << "  merged " << first_.shards << " shards of engine " << first_.engine << ", plan " << first_.fingerprint
+        << '\n';
   }
-  return check.ok() ? 0 : 1;
-}
+  json_object json() const override {
+    json_object o;
+    add_counts(o, shown_)
+        .add_raw("verified", verified_json(shown_.check))
+        .add("engine", first_.engine)
+        .add("isa", to_string(active_isa()))  // this machine's; each shard file names its own
+        .add("plan_fingerprint", first_.fingerprint)
+        .add("shards", first_.shards);
+    return o;
+  }
+
+ private:
+  const shard_file& first_;
+  counts_shown shown_;
+};
 
 }  // namespace
 
@@ -142,7 +153,9 @@ int run_merge(const std::vector<std::string>& args) {
     return 1;
   }
   const totals sums{.total = total, .unique = unique, .symmetric_180 = symmetric_180, .symmetric_90 = symmetric_90};
-  return print_merged(first, sums, result.count("json") != 0);
+  const merge_report merged(first, sums);
+  write_report(merged, format_for(result.count("json") != 0));
+  return merged.ok() ? 0 : 1;
 }
 
 }  // namespace nqueens::cli

@@ -61,45 +61,6 @@ std::string describe_counts(const counts_shown& c) {
   return text + describe_symmetric_counts(c.symmetric_180, c.symmetric_90, c.check);
 }
 
-json_object count_json(const count_result& r) {
-  json_object o;
-  add_counts(o, counts_of(r))
-      .add_raw("verified", verified_json(r))
-      .add("engine", to_string(r.kind))
-      .add("isa", to_string(r.kernels))
-      .add("threads", r.threads)
-      .add("seconds", r.seconds)
-      .add("subproblems", r.subproblems)
-      .add("split_depth", r.split_depth)
-      .add("plan_fingerprint", format_fingerprint(r.plan_fingerprint))
-      .add("resumed", r.resumed)
-      .add("shard", r.shard.index)
-      .add("shards", r.shard.count)
-      .add("shard_subproblems", r.shard_subproblems)
-      .add("checksum", shard_checksum(shard_fields_of(r)));
-  if (r.kind == engine::gpu) {  // what the device was asked, per subproblem counted here a fraction of an operation
-    o.add("device_launches", r.device.launches).add("device_operations", r.device.operations);
-  }
-  return o;
-}
-
-std::string symmetric_counts_json(const count_result& r) {
-  return json_object()
-      .add("n", r.n)
-      .add("symmetric_180", r.symmetric_180)
-      .add("symmetric_90", r.symmetric_90)
-      .add("published_symmetric_180", r.check.published_symmetric_180)
-      .add("published_symmetric_90", r.check.published_symmetric_90)
-      .add_raw("verified", verified_json(r.check))
-      .add("isa", to_string(r.kernels))
-      .add("threads", r.threads)
-      .add("seconds", r.seconds)
-      .add("subproblems", r.subproblems)
-      .add("plan_fingerprint", format_fingerprint(r.plan_fingerprint))
-      .add("resumed", r.resumed)
-      .str();
-}
-
 std::string describe_symmetric_counts(uint128 symmetric_180, uint128 symmetric_90, const verification& check) {
   return "unchanged by a half turn: " + to_string(symmetric_180) + "  " +
          describe(check.symmetric_180, check.published_symmetric_180, oeis_symmetric_180) +

@@ -31,11 +31,6 @@ const char* verified_json(const count_result& r);
 /// Seconds with three decimals and a unit: "0.123 s".
 std::string format_seconds(double seconds);
 
-/// One JSON object describing a count (README, "Commands"); "isa"
-/// names the kernels that counted. An object, not text: nqueens-mpi adds
-/// its ranks to it.
-json_object count_json(const count_result& r);
-
 /// A whole run's counts and their check: what count prints of its run and
 /// merge of its shards, in the same words.
 struct counts_shown {
@@ -56,9 +51,6 @@ json_object& add_counts(json_object& o, const counts_shown& c);
 /// "Q(n) = ...  verified (OEIS A000170)", the unique count's line where
 /// there is one, and the rotation-symmetric lines.
 std::string describe_counts(const counts_shown& c);
-
-/// One JSON object for `nqueens rotational` (README, "Commands").
-std::string symmetric_counts_json(const count_result& r);
 
 /// The two lines of text giving the rotation-symmetric counts and their checks.
 std::string describe_symmetric_counts(uint128 symmetric_180, uint128 symmetric_90, const verification& check);

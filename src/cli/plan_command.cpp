@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include "cli/arguments.hpp"
@@ -13,6 +14,7 @@
 #include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/report.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/estimate.hpp"
@@ -20,6 +22,7 @@
 #include "nqueens/known_counts.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/threads.hpp"
+#include "nqueens/verify.hpp"
 #include "run/load_balance.hpp"
 
 namespace nqueens::cli {
@@ -30,10 +33,10 @@ constexpr double min_estimate_seconds = 0.1, max_estimate_seconds = 3600;
 
 // "plan for n = 20: engine quadrant, split depth 1, 48,880 subproblems,
 // fingerprint f93b86e1b28dbc92": the first line of every form of `plan`.
-void print_plan_line(const plan& p) {
-  std::cout << formatted("plan for n = %d: engine %s, split depth %d, %s subproblems, fingerprint %s\n", p.board_size(),
-                         std::string(to_string(p.kind())).c_str(), p.split_depth(), format_grouped(p.size()).c_str(),
-                         format_fingerprint(p.fingerprint()).c_str());
+void write_plan_line(std::ostream& out, const plan& p) {
+  out << formatted("plan for n = %d: engine %s, split depth %d, %s subproblems, fingerprint %s\n", p.board_size(),
+                   std::string(to_string(p.kind())).c_str(), p.split_depth(), format_grouped(p.size()).c_str(),
+                   format_fingerprint(p.fingerprint()).c_str());
 }
 
 // "2.31e+14 +- 3.5%" style, for a projection and its error.
@@ -91,27 +94,91 @@ void warn_about(const cost_estimate& e, int n, double off) {
   }
 }
 
-// `plan N --estimate`: samples the plan and prints the projection.
-int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& result, int threads, bool json,
-                   std::uint64_t max_memory) {
-  estimate_options eo;
-  eo.threads = threads;
-  eo.seconds = parse_seconds(result["estimate-seconds"].as<std::string>(), "--estimate-seconds", min_estimate_seconds,
-                             max_estimate_seconds);
-  eo.max_memory = max_memory;  // the run's bound: estimate_cost leaves the engine what the lists do not take
-  int cores = 0;
-  if (result.count("cores"))
-    cores = static_cast<int>(parse_integer(result["cores"].as<std::string>(), "--cores", 1, 100000000));
-  eo.cancel = &stop_requested();
-  const cost_estimate e = estimate_cost(p, eo);
-  const int n = p.board_size();
-  const std::optional<uint128> published = published_total(n);
+// What every form of `plan` says of the plan: the fields its JSON opens
+// with, and the memory a count would need (0: next to nothing).
+struct plan_facts {
+  const plan& p;
+  std::uint64_t memory = 0;
+
+  json_object json() const {
+    json_object o;
+    o.add("n", p.board_size())
+        .add("engine", to_string(p.kind()))
+        .add("isa", to_string(active_isa()))
+        .add("split_depth", p.split_depth())
+        .add("subproblems", p.size())
+        .add("plan_fingerprint", format_fingerprint(p.fingerprint()))
+        .add("published_total", verify(p.board_size(), std::nullopt).published_total);  // what a count must give
+    if (memory > 0) o.add("memory_estimate_bytes", memory);
+    return o;
+  }
+};
+
+// `plan N`: the plan's size, fingerprint and the memory a count would need.
+class plan_report final : public report {
+ public:
+  plan_report(plan_facts facts, int threads) : facts_(facts), threads_(threads) {}
+  void write_text(std::ostream& out) const override {
+    write_plan_line(out, facts_.p);
+    if (facts_.memory > 0) {
+      out << formatted("memory: about %.1f MiB at the peak on %d threads\n",
+                       static_cast<double>(facts_.memory) / (1024.0 * 1024.0), threads_or_hardware(threads_));
+    }
+  }
+  json_object json() const override { return facts_.json(); }
+
+ private:
+  plan_facts facts_;
+  int threads_;
+};
+
+// `plan N --estimate`: the projection from a sample. `cores`: 0, or the
+// cores to project the wall time on too; `limit`: the sampling's time limit.
+class estimate_report final : public report {
+ public:
+  estimate_report(plan_facts facts, const cost_estimate& e, int cores, double limit)
+      : facts_(facts), e_(e), cores_(cores), limit_(limit), published_(published_total(facts.p.board_size())) {}
+
+  const cost_estimate& estimate() const noexcept { return e_; }
+
   // How many standard errors the sample's Q(n) is off the published value
   // (negative: no published value or no spread to measure it by).
-  const double off =
-      published && e.total_error > 0 ? std::abs(e.total - static_cast<double>(*published)) / e.total_error : -1.0;
-  warn_about(e, n, off);
-  if (json) {
+  double off() const {
+    return published_ && e_.total_error > 0 ? std::abs(e_.total - static_cast<double>(*published_)) / e_.total_error
+                                            : -1.0;
+  }
+
+  void write_text(std::ostream& out) const override {
+    const cost_estimate& e = e_;
+    write_plan_line(out, facts_.p);
+    out << formatted(
+        "estimate from %.1f s of sampling on %d thread%s: %s random draws of %zu subproblem%s (%s), the tables "
+        "built in %s%s\n",
+        e.sample_seconds, e.threads, e.threads == 1 ? "" : "s", format_grouped(e.runs).c_str(), e.run_length,
+        e.run_length == 1 ? "" : "s", end_text(e.ended, limit_).c_str(), format_duration(e.setup_seconds).c_str(),
+        e.threads > 1 ? formatted(" (%s of it serial)", format_duration(e.setup_serial_seconds).c_str()).c_str() : "");
+    out << formatted("  whole count          %s thread-hours (one standard error)\n",
+                     with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str());
+    out << formatted("  here, %2d thread%s      about %s wall, the tables included\n", e.threads,
+                     e.threads == 1 ? " " : "s", format_duration(e.wall_seconds(e.threads)).c_str());
+    if (cores_ > 0) {
+      out << formatted("  on %d core%s%*s about %s wall\n", cores_, cores_ == 1 ? "" : "s",
+                       std::max(1, 15 - static_cast<int>(std::to_string(cores_).size()) - (cores_ == 1 ? 0 : 1)), "",
+                       format_duration(e.wall_seconds(cores_)).c_str());
+    }
+    out << formatted("  Q(%d) from the sample %s", facts_.p.board_size(),
+                     with_error(e.total, e.total_error, "%.4g").c_str());
+    if (const double errors = off(); errors >= 0) {
+      out << formatted("; published %s, %.1f errors off\n", to_string(*published_).c_str(), errors);
+    } else {
+      out << '\n';
+    }
+    out << "  (every thread busy to the end; a count's last subproblems leave some idle)\n";
+  }
+
+  json_object json() const override {
+    const cost_estimate& e = e_;
+    json_object o = facts_.json();
     o.add("threads", e.threads)
         .add("sample_seconds", e.sample_seconds)
         .add("setup_seconds", e.setup_seconds)
@@ -124,65 +191,48 @@ int print_estimate(const plan& p, json_object& o, const cxxopts::ParseResult& re
         .add("thread_hours_error", e.thread_seconds_error / 3600)
         .add("wall_seconds", e.wall_seconds(e.threads))
         .add("wall_seconds_error", e.thread_seconds_error / e.threads);
-    if (cores > 0) {
-      o.add("cores", cores)
-          .add("wall_seconds_on_cores", e.wall_seconds(cores))
-          .add("wall_seconds_on_cores_error", e.thread_seconds_error / cores);
+    if (cores_ > 0) {
+      o.add("cores", cores_)
+          .add("wall_seconds_on_cores", e.wall_seconds(cores_))
+          .add("wall_seconds_on_cores_error", e.thread_seconds_error / cores_);
     }
     o.add("projected_total", e.total).add("projected_total_error", e.total_error).add("ended", end_name(e.ended));
-    std::cout << o.str() << '\n';
-    return 0;
+    return o;
   }
-  print_plan_line(p);
-  std::cout << formatted(
-      "estimate from %.1f s of sampling on %d thread%s: %s random draws of %zu subproblem%s (%s), the tables "
-      "built in %s%s\n",
-      e.sample_seconds, e.threads, e.threads == 1 ? "" : "s", format_grouped(e.runs).c_str(), e.run_length,
-      e.run_length == 1 ? "" : "s", end_text(e.ended, eo.seconds).c_str(), format_duration(e.setup_seconds).c_str(),
-      e.threads > 1 ? formatted(" (%s of it serial)", format_duration(e.setup_serial_seconds).c_str()).c_str() : "");
-  std::cout << formatted("  whole count          %s thread-hours (one standard error)\n",
-                         with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str());
-  std::cout << formatted("  here, %2d thread%s      about %s wall, the tables included\n", e.threads,
-                         e.threads == 1 ? " " : "s", format_duration(e.wall_seconds(e.threads)).c_str());
-  if (cores > 0) {
-    std::cout << formatted("  on %d core%s%*s about %s wall\n", cores, cores == 1 ? "" : "s",
-                           std::max(1, 15 - static_cast<int>(std::to_string(cores).size()) - (cores == 1 ? 0 : 1)), "",
-                           format_duration(e.wall_seconds(cores)).c_str());
-  }
-  std::cout << formatted("  Q(%d) from the sample %s", n, with_error(e.total, e.total_error, "%.4g").c_str());
-  if (off >= 0) {
-    std::cout << formatted("; published %s, %.1f errors off\n", to_string(*published).c_str(), off);
-  } else {
-    std::cout << formatted("\n");
-  }
-  std::cout << formatted("  (every thread busy to the end; a count's last subproblems leave some idle)\n");
-  return 0;
-}
 
-}  // namespace
-
-namespace {
-
-// `plan N`: the plan's size, fingerprint and the memory a count would need.
-int print_plan(const plan& p, json_object& o, std::uint64_t memory, int threads, bool json) {
-  if (json) {
-    std::cout << o.str() << '\n';
-    return 0;
-  }
-  print_plan_line(p);
-  if (memory > 0) {
-    std::cout << formatted("memory: about %.1f MiB at the peak on %d threads\n",
-                           static_cast<double>(memory) / (1024.0 * 1024.0), threads_or_hardware(threads));
-  }
-  return 0;
-}
+ private:
+  plan_facts facts_;
+  cost_estimate e_;
+  int cores_;
+  double limit_;
+  std::optional<uint128> published_;
+};
 
 // `plan N --stats`: one timed run of every subproblem, and how evenly the
 // work is spread.
-int print_stats(const plan& p, json_object& o, int threads, bool json) {
-  const detail::load_balance lb = detail::measure_load_balance(p, threads);
-  const int n = p.board_size();
-  if (json) {
+class stats_report final : public report {
+ public:
+  stats_report(plan_facts facts, const detail::load_balance& lb) : facts_(facts), lb_(lb) {}
+  bool ok() const noexcept { return lb_.check.ok(); }
+
+  void write_text(std::ostream& out) const override {
+    const detail::load_balance& lb = lb_;
+    write_plan_line(out, facts_.p);
+    out << formatted("timed run on %d thread%s: %.3f s wall, Q(%d) = %s %s\n", lb.threads, lb.threads == 1 ? "" : "s",
+                     lb.wall_seconds, facts_.p.board_size(), to_string(lb.total).c_str(),
+                     describe(lb.check.total, lb.check.published_total, oeis_total).c_str());
+    out << formatted("  work (sum of subproblem times)  %10.3f s\n", lb.total_seconds);
+    out << formatted("  longest subproblem              %10.6f s  (%.3f%% of the work)\n", lb.longest_seconds,
+                     100.0 * lb.longest_share);
+    out << formatted("  median subproblem               %10.6f s\n", lb.median_seconds);
+    out << formatted("  speed-up bound (work / longest) %10.0f\n", lb.bound);
+    out << formatted("  ETA error, replayed, 10-90%%     %+9.1f%%  (progress ETA on these times, dispatch order)\n",
+                     100.0 * lb.eta_worst_error);
+  }
+
+  json_object json() const override {
+    const detail::load_balance& lb = lb_;
+    json_object o = facts_.json();
     o.add("threads", lb.threads)
         .add("wall_seconds", lb.wall_seconds)
         .add("total_seconds", lb.total_seconds)
@@ -193,21 +243,30 @@ int print_stats(const plan& p, json_object& o, int threads, bool json) {
         .add("eta_worst_error", lb.eta_worst_error)
         .add("total", lb.total)
         .add_raw("verified", verified_json(lb.check));
-    std::cout << o.str() << '\n';
-    return lb.check.ok() ? 0 : 1;
+    return o;
   }
-  print_plan_line(p);
-  std::cout << formatted("timed run on %d thread%s: %.3f s wall, Q(%d) = %s %s\n", lb.threads,
-                         lb.threads == 1 ? "" : "s", lb.wall_seconds, n, to_string(lb.total).c_str(),
-                         describe(lb.check.total, lb.check.published_total, oeis_total).c_str());
-  std::cout << formatted("  work (sum of subproblem times)  %10.3f s\n", lb.total_seconds);
-  std::cout << formatted("  longest subproblem              %10.6f s  (%.3f%% of the work)\n", lb.longest_seconds,
-                         100.0 * lb.longest_share);
-  std::cout << formatted("  median subproblem               %10.6f s\n", lb.median_seconds);
-  std::cout << formatted("  speed-up bound (work / longest) %10.0f\n", lb.bound);
-  std::cout << formatted("  ETA error, replayed, 10-90%%     %+9.1f%%  (progress ETA on these times, dispatch order)\n",
-                         100.0 * lb.eta_worst_error);
-  return lb.check.ok() ? 0 : 1;
+
+ private:
+  plan_facts facts_;
+  detail::load_balance lb_;
+};
+
+// `plan N --estimate`: samples the plan and writes the projection.
+int run_estimate(plan_facts facts, const cxxopts::ParseResult& result, int threads, output_format format,
+                 std::uint64_t max_memory) {
+  estimate_options eo;
+  eo.threads = threads;
+  eo.seconds = parse_seconds(result["estimate-seconds"].as<std::string>(), "--estimate-seconds", min_estimate_seconds,
+                             max_estimate_seconds);
+  eo.max_memory = max_memory;  // the run's bound: estimate_cost leaves the engine what the lists do not take
+  int cores = 0;
+  if (result.count("cores"))
+    cores = static_cast<int>(parse_integer(result["cores"].as<std::string>(), "--cores", 1, 100000000));
+  eo.cancel = &stop_requested();
+  const estimate_report report(facts, estimate_cost(facts.p, eo), cores, eo.seconds);
+  warn_about(report.estimate(), facts.p.board_size(), report.off());
+  write_report(report, format);
+  return 0;
 }
 
 }  // namespace
@@ -244,7 +303,6 @@ int run_plan(const std::vector<std::string>& args) {
   po.split_depth = shape.split_depth;
   int threads = 0;
   if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
-  const bool json = result.count("json") != 0;
   if (result.count("estimate") && result.count("stats")) {
     throw usage_error("--estimate and --stats are two ways to time the plan: give one");
   }
@@ -270,19 +328,16 @@ int run_plan(const std::vector<std::string>& args) {
   const plan& p = planned->p;
   const std::uint64_t engine_memory = planned->engine_memory;
 
-  json_object o;
-  o.add("n", n)
-      .add("engine", to_string(p.kind()))
-      .add("isa", to_string(active_isa()))
-      .add("split_depth", p.split_depth())
-      .add("subproblems", p.size())
-      .add("plan_fingerprint", format_fingerprint(p.fingerprint()))
-      .add("published_total", verify(n, std::nullopt).published_total);  // what a count must give (null: unknown)
-  const std::uint64_t memory = memory_estimate(n, p.kind(), threads, engine_memory) + run_lists_estimate(p);
-  if (memory > 0) o.add("memory_estimate_bytes", memory);
-  if (result.count("estimate")) return print_estimate(p, o, result, threads, json, shape.max_memory);
-  if (result.count("stats")) return print_stats(p, o, threads, json);
-  return print_plan(p, o, memory, threads, json);
+  const plan_facts facts{p, memory_estimate(n, p.kind(), threads, engine_memory) + run_lists_estimate(p)};
+  const output_format format = format_for(result.count("json") != 0);
+  if (result.count("estimate")) return run_estimate(facts, result, threads, format, shape.max_memory);
+  if (result.count("stats")) {
+    const stats_report report(facts, detail::measure_load_balance(p, threads));
+    write_report(report, format);
+    return report.ok() ? 0 : 1;
+  }
+  write_report(plan_report(facts, threads), format);
+  return 0;
 }
 
 }  // namespace nqueens::cli

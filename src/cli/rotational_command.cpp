@@ -1,17 +1,61 @@
 #include "cli/rotational_command.hpp"
 
 #include <iostream>
+#include <string>
+#include <utility>
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/report.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"
 
 namespace nqueens::cli {
+
+namespace {
+
+// The solutions unchanged by a half and a quarter turn: what rotational
+// prints.
+class rotational_report final : public report {
+ public:
+  rotational_report(const count_result& r, std::string checkpoint) : r_(r), checkpoint_(std::move(checkpoint)) {}
+
+  void write_text(std::ostream& out) const override {
+    out << "N = " << r_.n << '\n'
+        << describe_symmetric_counts(r_.symmetric_180, r_.symmetric_90, r_.check) << "  " << r_.threads
+        << (r_.threads == 1 ? " thread" : " threads") << ", " << r_.subproblems << " subproblems, "
+        << format_seconds(r_.seconds) << '\n';
+    if (r_.resumed > 0) {
+      out << "  resumed: " << r_.resumed << " of " << r_.subproblems << " subproblems taken from " << checkpoint_
+          << '\n';
+    }
+  }
+  json_object json() const override {
+    return json_object()
+        .add("n", r_.n)
+        .add("symmetric_180", r_.symmetric_180)
+        .add("symmetric_90", r_.symmetric_90)
+        .add("published_symmetric_180", r_.check.published_symmetric_180)
+        .add("published_symmetric_90", r_.check.published_symmetric_90)
+        .add_raw("verified", verified_json(r_.check))
+        .add("isa", to_string(r_.kernels))
+        .add("threads", r_.threads)
+        .add("seconds", r_.seconds)
+        .add("subproblems", r_.subproblems)
+        .add("plan_fingerprint", format_fingerprint(r_.plan_fingerprint))
+        .add("resumed", r_.resumed);
+  }
+
+ private:
+  const count_result& r_;
+  std::string checkpoint_;
+};
+
+}  // namespace
 
 int run_rotational(const std::vector<std::string>& args) {
   cxxopts::Options options(
@@ -46,18 +90,7 @@ int run_rotational(const std::vector<std::string>& args) {
 
   const count_result r = symmetric_counts(n, opts);
   if (!r.complete || stop_requested()) return report_interruption(r, opts.checkpoint);
-  if (result.count("json")) {
-    std::cout << symmetric_counts_json(r) << '\n';
-  } else {
-    std::cout << "N = " << n << '\n'
-              << describe_symmetric_counts(r.symmetric_180, r.symmetric_90, r.check) << "  " << r.threads
-              << (r.threads == 1 ? " thread" : " threads") << ", " << r.subproblems << " subproblems, "
-              << format_seconds(r.seconds) << '\n';
-    if (r.resumed > 0) {
-      std::cout << "  resumed: " << r.resumed << " of " << r.subproblems << " subproblems taken from "
-                << opts.checkpoint << '\n';
-    }
-  }
+  write_report(rotational_report(r, opts.checkpoint), format_for(result.count("json") != 0));
   return r.check.ok() ? 0 : 1;
 }
 

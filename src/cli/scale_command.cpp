@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "cli/arguments.hpp"
@@ -13,6 +14,7 @@
 #include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/output_file.hpp"
+#include "cli/report.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/isa.hpp"
@@ -43,6 +45,54 @@ std::string csv_of(const scaling_result& r) {
   }
   return csv;
 }
+
+// The scaling table: a row per thread count, and whether every run agreed.
+class scale_report final : public report {
+ public:
+  scale_report(const scaling_result& r, int n, engine kind, int repeat) : r_(r), n_(n), kind_(kind), repeat_(repeat) {}
+
+  void write_text(std::ostream& out) const override {
+    out << formatted("Q(%d) with engine %s, median of %d run%s per row\n", n_, std::string(to_string(kind_)).c_str(),
+                     repeat_, repeat_ == 1 ? "" : "s");
+    out << formatted("%8s %12s %9s %11s %20s\n", "threads", "seconds", "speedup", "efficiency", "total");
+    for (const scaling_row& row : r_.rows) {
+      out << formatted("%8d %12.3f %8.2fx %10.1f%% %20s\n", row.threads, row.median_seconds, row.speedup,
+                       100.0 * row.efficiency, to_string(row.total).c_str());
+    }
+    out << (r_.consistent
+                ? "every run counted the same total, " + describe(r_.check.total, r_.check.published_total, oeis_total)
+                : std::string("TOTALS DIFFER between runs"))
+        << '\n';
+  }
+
+  json_object json() const override {
+    std::string rows;
+    for (const scaling_row& row : r_.rows) {
+      rows += rows.empty() ? "" : ",";
+      rows += json_object()
+                  .add("threads", row.threads)
+                  .add("median_seconds", row.median_seconds)
+                  .add("speedup", row.speedup)
+                  .add("efficiency", row.efficiency)
+                  .add("total", row.total)
+                  .str();
+    }
+    return json_object()
+        .add("n", n_)
+        .add("engine", to_string(kind_))
+        .add("isa", to_string(active_isa()))
+        .add("repeat", repeat_)
+        .add("consistent", r_.consistent)
+        .add_raw("verified", verified_json(r_.check))
+        .add_raw("rows", "[" + rows + "]");
+  }
+
+ private:
+  const scaling_result& r_;
+  int n_;
+  engine kind_;
+  int repeat_;
+};
 
 }  // namespace
 
@@ -87,41 +137,7 @@ int run_scale(const std::vector<std::string>& args) {
     csv_file->write(csv_of(r));
     csv_file->commit();
   }
-  if (result.count("json")) {
-    std::string rows;
-    for (const scaling_row& row : r.rows) {
-      rows += rows.empty() ? "" : ",";
-      rows += json_object()
-                  .add("threads", row.threads)
-                  .add("median_seconds", row.median_seconds)
-                  .add("speedup", row.speedup)
-                  .add("efficiency", row.efficiency)
-                  .add("total", row.total)
-                  .str();
-    }
-    std::cout << json_object()
-                     .add("n", n)
-                     .add("engine", to_string(opts.kind))
-                     .add("isa", to_string(active_isa()))
-                     .add("repeat", repeat)
-                     .add("consistent", r.consistent)
-                     .add_raw("verified", verified_json(r.check))
-                     .add_raw("rows", "[" + rows + "]")
-                     .str()
-              << '\n';
-  } else {
-    std::cout << formatted("Q(%d) with engine %s, median of %d run%s per row\n", n,
-                           std::string(to_string(opts.kind)).c_str(), repeat, repeat == 1 ? "" : "s");
-    std::cout << formatted("%8s %12s %9s %11s %20s\n", "threads", "seconds", "speedup", "efficiency", "total");
-    for (const scaling_row& row : r.rows) {
-      std::cout << formatted("%8d %12.3f %8.2fx %10.1f%% %20s\n", row.threads, row.median_seconds, row.speedup,
-                             100.0 * row.efficiency, to_string(row.total).c_str());
-    }
-    std::cout << formatted("%s\n", r.consistent ? ("every run counted the same total, " +
-                                                   describe(r.check.total, r.check.published_total, oeis_total))
-                                                      .c_str()
-                                                : "TOTALS DIFFER between runs");
-  }
+  write_report(scale_report(r, n, opts.kind, repeat), format_for(result.count("json") != 0));
   return r.consistent && r.check.ok() ? 0 : 1;
 }
 

@@ -19,21 +19,6 @@ namespace {
 constexpr int default_from = 1;
 constexpr int default_to = 15;
 
-// One board's row of the table; a mismatch adds the published values.
-void print_row(const count_result& r, bool ok) {
-  std::cout << formatted("%4d %20s %18s %12s %10s %-10s %9.3f  %s\n", r.n, to_string(r.total).c_str(),
-                         r.unique ? to_string(*r.unique).c_str() : "-", to_string(r.symmetric_180).c_str(),
-                         to_string(r.symmetric_90).c_str(), std::string(to_string(r.kind)).c_str(), r.seconds,
-                         ok ? "OK" : "MISMATCH");
-  if (!ok) {
-    std::cout << formatted("     published: %s %s %s %s\n", to_string(*r.check.published_total).c_str(),
-                           to_string(*r.check.published_unique).c_str(),
-                           to_string(*r.check.published_symmetric_180).c_str(),
-                           to_string(*r.check.published_symmetric_90).c_str());
-  }
-  std::fflush(stdout);  // a long range shows each row as it finishes
-}
-
 // What a verify run found, for its last line or its JSON object.
 struct verify_summary {
   int from = 0, to = 0;
@@ -42,12 +27,63 @@ struct verify_summary {
   int threads = 0;
   double seconds = 0;
   int mismatches = 0;
-  std::string rows;  // the JSON rows, comma-separated
 };
 
-void print_summary(const verify_summary& v, bool json) {
-  const int checked = v.to - v.from + 1;
-  if (json) {
+// Verify's output as the counts come (google/benchmark's reporters: a
+// context, the runs, a finish): a table row per board at once in text; the
+// rows gathered into one object in JSON.
+class verify_writer {
+ public:
+  virtual ~verify_writer() = default;
+  virtual void begin() = 0;
+  virtual void row(const count_result& r, bool ok) = 0;
+  virtual void finish(const verify_summary& v) = 0;
+};
+
+class verify_text_writer final : public verify_writer {
+ public:
+  void begin() override {
+    std::cout << formatted("%4s %20s %18s %12s %10s %-10s %9s  %s\n", "n", "total", "unique", "half turn", "quarter",
+                           "engine", "seconds", "status");
+    std::fflush(stdout);
+  }
+  // A mismatch adds the published values.
+  void row(const count_result& r, bool ok) override {
+    std::cout << formatted("%4d %20s %18s %12s %10s %-10s %9.3f  %s\n", r.n, to_string(r.total).c_str(),
+                           r.unique ? to_string(*r.unique).c_str() : "-", to_string(r.symmetric_180).c_str(),
+                           to_string(r.symmetric_90).c_str(), std::string(to_string(r.kind)).c_str(), r.seconds,
+                           ok ? "OK" : "MISMATCH");
+    if (!ok) {
+      std::cout << formatted("     published: %s %s %s %s\n", to_string(*r.check.published_total).c_str(),
+                             to_string(*r.check.published_unique).c_str(),
+                             to_string(*r.check.published_symmetric_180).c_str(),
+                             to_string(*r.check.published_symmetric_90).c_str());
+    }
+    std::fflush(stdout);  // a long range shows each row as it finishes
+  }
+  void finish(const verify_summary& v) override {
+    const int checked = v.to - v.from + 1;
+    if (v.mismatches == 0) {
+      std::cout << formatted("all %d counts match the published values (%.3f s)\n", checked, v.seconds);
+    } else {
+      std::cout << formatted("%d of %d counts DO NOT match the published values\n", v.mismatches, checked);
+    }
+  }
+};
+
+class verify_json_writer final : public verify_writer {
+ public:
+  void begin() override {}
+  void row(const count_result& r, bool ok) override {
+    rows_ += rows_.empty() ? "" : ",";
+    json_object o;
+    rows_ += add_counts(o, counts_of(r))
+                 .add("verified", ok)
+                 .add("engine", to_string(r.kind))
+                 .add("seconds", r.seconds)
+                 .str();
+  }
+  void finish(const verify_summary& v) override {
     std::cout << json_object()
                      .add("from", v.from)
                      .add("to", v.to)
@@ -55,18 +91,17 @@ void print_summary(const verify_summary& v, bool json) {
                      .add("isa", to_string(v.kernels))
                      .add("threads", v.threads)
                      .add("seconds", v.seconds)
-                     .add("checked", checked)
+                     .add("checked", v.to - v.from + 1)
                      .add("mismatches", v.mismatches)
                      .add("ok", v.mismatches == 0)
-                     .add_raw("results", "[" + v.rows + "]")
+                     .add_raw("results", "[" + rows_ + "]")
                      .str()
               << '\n';
-  } else if (v.mismatches == 0) {
-    std::cout << formatted("all %d counts match the published values (%.3f s)\n", checked, v.seconds);
-  } else {
-    std::cout << formatted("%d of %d counts DO NOT match the published values\n", v.mismatches, checked);
   }
-}
+
+ private:
+  std::string rows_;  // comma-separated
+};
 
 }  // namespace
 
@@ -102,47 +137,23 @@ int run_verify(const std::vector<std::string>& args) {
   count_options opts;
   const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
-  const bool json = result.count("json") != 0;
-
-  if (!json) {
-    std::cout << formatted("%4s %20s %18s %12s %10s %-10s %9s  %s\n", "n", "total", "unique", "half turn", "quarter",
-                           "engine", "seconds", "status");
-    std::fflush(stdout);
-  }
-  int mismatches = 0;
-  double seconds = 0.0;
-  int threads = 0;
-  isa kernels = isa::portable;
-  std::string rows;
+  verify_text_writer text;
+  verify_json_writer json;
+  verify_writer& out = result.count("json") != 0 ? static_cast<verify_writer&>(json) : text;
+  out.begin();
+  verify_summary summary{.from = from, .to = to, .chosen = chosen};
   for (int n = from; n <= to; ++n) {
     opts.kind = chosen ? *chosen : fastest_engine(n);
     const count_result r = count(n, opts);
-    threads = r.threads;
-    kernels = r.kernels;
-    seconds += r.seconds;
+    summary.threads = r.threads;
+    summary.kernels = r.kernels;
+    summary.seconds += r.seconds;
     const bool ok = r.check.verified();
-    mismatches += ok ? 0 : 1;
-    if (json) {
-      rows += rows.empty() ? "" : ",";
-      json_object row;
-      rows += add_counts(row, counts_of(r))
-                  .add("verified", ok)
-                  .add("engine", to_string(r.kind))
-                  .add("seconds", r.seconds)
-                  .str();
-    } else {
-      print_row(r, ok);
-    }
+    summary.mismatches += ok ? 0 : 1;
+    out.row(r, ok);
   }
-  print_summary({.from = from,
-                 .to = to,
-                 .chosen = chosen,
-                 .kernels = kernels,
-                 .threads = threads,
-                 .seconds = seconds,
-                 .mismatches = mismatches,
-                 .rows = rows},
-                json);
+  out.finish(summary);
+  const int mismatches = summary.mismatches;
   return mismatches == 0 ? 0 : 1;
 }
 

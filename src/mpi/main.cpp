@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cli/count_command.hpp"
+#include "cli/count_report.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/signals.hpp"
@@ -49,7 +50,8 @@ using namespace nqueens::mpi;
   std::_Exit(status);
 }
 
-int run_rank0(cli::count_request& request, const plan& p, int ranks, checkpoint_file journal) {
+int run_rank0(cli::count_request& request, const plan& p, int ranks, const std::vector<int>& rank_threads,
+              checkpoint_file journal) {
   const auto start = std::chrono::steady_clock::now();
   cli::progress_printer printer(request.terminal);
   if (request.progress) request.options.on_progress = [&printer](const progress& pr) { printer(pr); };
@@ -68,7 +70,10 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, checkpoint_
     leave_stopped(status);
   }
   if (!r.complete) throw std::runtime_error("the job ended with subproblems missing: no total");
-  return cli::print_count_result(r, request);
+  cli::count_report report(r, request.options.checkpoint);
+  report.rank_threads = rank_threads;  // what the job adds to a count's report
+  cli::write_report(report, cli::format_for(request.json));
+  return r.check.ok() ? 0 : 1;
 }
 
 // The end of a job that had started counting: every rank must stop, now.
@@ -108,8 +113,7 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     if (rank == 0) {
-      ready.request->rank_threads = agreed.rank_threads;
-      status = run_rank0(*ready.request, *ready.p, ranks, std::move(ready.journal));
+      status = run_rank0(*ready.request, *ready.p, ranks, agreed.rank_threads, std::move(ready.journal));
     } else if (const int stopped = run_worker(*ready.request, *ready.p, rank); stopped != 0) {
       leave_stopped(stopped);
     }

@@ -1,0 +1,80 @@
+#include "cli/count_report.hpp"
+
+#include <algorithm>
+
+#include "cli/output.hpp"
+#include "cli/shard_file.hpp"
+
+namespace nqueens::cli {
+
+std::string describe_ranks(const std::vector<int>& rank_threads) {
+  const std::size_t ranks = rank_threads.size();
+  const auto plural = [](std::size_t k, const char* what) {
+    return std::to_string(k) + " " + what + (k == 1 ? "" : "s");
+  };
+  if (std::all_of(rank_threads.begin(), rank_threads.end(), [&](int t) { return t == rank_threads.front(); })) {
+    return plural(ranks, "rank") + " x " + plural(static_cast<std::size_t>(rank_threads.front()), "thread");
+  }
+  std::string sum;
+  int total = 0;
+  for (const int t : rank_threads) {
+    sum += (sum.empty() ? "" : " + ") + std::to_string(t);
+    total += t;
+  }
+  return plural(ranks, "rank") + ", " + plural(static_cast<std::size_t>(total), "thread") + " (" + sum + ")";
+}
+
+void count_report::write_text(std::ostream& out) const {
+  const count_result& r = result_;
+  const std::string threads = std::to_string(r.threads) + (r.threads == 1 ? " thread" : " threads");
+  if (!r.shard.whole()) {
+    out << "shard " << r.shard.index << "/" << r.shard.count << " of Q(" << r.n << "): " << to_string(r.total)
+        << " solutions, " << to_string(r.symmetric_180) << " unchanged by a half turn, " << to_string(r.symmetric_90)
+        << " by a quarter turn"
+        << " (a part: combine every shard's --json output with 'nqueens merge')\n"
+        << "  engine " << to_string(r.kind) << ", " << threads << ", " << r.shard_subproblems << " of "
+        << r.subproblems << " subproblems, " << format_seconds(r.seconds) << '\n';
+    return;
+  }
+  out << describe_counts(counts_of(r));
+  out << "  engine " << to_string(r.kind) << ", " << threads << ", " << r.subproblems << " subproblems (split depth "
+      << r.split_depth << "), " << format_seconds(r.seconds) << '\n';
+  if (r.resumed > 0) {
+    out << "  resumed: " << r.resumed << " of " << r.subproblems << " subproblems taken from " << checkpoint_ << '\n';
+  }
+  if (!rank_threads.empty()) out << "  MPI: " << describe_ranks(rank_threads) << '\n';
+}
+
+json_object count_report::json() const {
+  const count_result& r = result_;
+  json_object o;
+  add_counts(o, counts_of(r))
+      .add_raw("verified", verified_json(r))
+      .add("engine", to_string(r.kind))
+      .add("isa", to_string(r.kernels))
+      .add("threads", r.threads)
+      .add("seconds", r.seconds)
+      .add("subproblems", r.subproblems)
+      .add("split_depth", r.split_depth)
+      .add("plan_fingerprint", format_fingerprint(r.plan_fingerprint))
+      .add("resumed", r.resumed)
+      .add("shard", r.shard.index)
+      .add("shards", r.shard.count)
+      .add("shard_subproblems", r.shard_subproblems)
+      .add("checksum", shard_checksum(shard_fields_of(r)));
+  if (r.kind == engine::gpu) {  // what the device was asked, per subproblem counted here a fraction of an operation
+    o.add("device_launches", r.device.launches).add("device_operations", r.device.operations);
+  }
+  if (!rank_threads.empty()) {  // nqueens-mpi: how many ranks ran, with how many threads each
+    std::string threads = "[";
+    for (const int t : rank_threads) {
+      if (threads.size() > 1) threads += ',';
+      threads += std::to_string(t);
+    }
+    threads += ']';
+    o.add("ranks", rank_threads.size()).add_raw("rank_threads", threads);
+  }
+  return o;
+}
+
+}  // namespace nqueens::cli

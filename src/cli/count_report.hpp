@@ -1,0 +1,36 @@
+#pragma once
+
+// What `nqueens count` and nqueens-mpi print of a finished count: the
+// verified counts (or a shard's part of them), the engine, threads, plan and
+// time, as text or as the JSON object of README's "Commands".
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/report.hpp"
+#include "nqueens/count.hpp"
+
+namespace nqueens::cli {
+
+class count_report final : public report {
+ public:
+  /// `checkpoint`: the journal a resumed run took subproblems from.
+  count_report(count_result r, std::string checkpoint) : result_(std::move(r)), checkpoint_(std::move(checkpoint)) {}
+
+  /// nqueens-mpi: each rank's worker threads, rank 0 first ("MPI: ..." in
+  /// text, "ranks" and "rank_threads" in JSON). Empty for nqueens count.
+  std::vector<int> rank_threads;
+
+  void write_text(std::ostream& out) const override;
+  json_object json() const override;
+
+ private:
+  count_result result_;
+  std::string checkpoint_;
+};
+
+/// "1 rank x 2 threads", "3 ranks x 1 thread", "2 ranks, 3 threads (1 + 2)".
+std::string describe_ranks(const std::vector<int>& rank_threads);
+
+}  // namespace nqueens::cli
