@@ -2,7 +2,7 @@
 // engine's subproblems (one per class of north column sets under the mirror
 // and the flip, weighted), counted on a CUDA device by the kernels of
 // gpu_kernels.hpp (the half joins, the transposition filter, the keying and
-// the pair count), a round of a round of subproblems per launch
+// the pair count), a round of subproblems per launch
 // (gpu_rounds.hpp). A subproblem counts what the quadrant engine's
 // does; a slice of a class takes the north row sets of its rank modulo the
 // slices (not the quadrant engine's slices), so the plan has its own

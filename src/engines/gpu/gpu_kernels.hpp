@@ -45,7 +45,8 @@
 //
 // The idea of bit-sliced disjointness tests over key-partitioned groups is
 // the quadrant engine's (pair_counter.inc); on the GPU a block's tables live
-// in shared memory and each thread visits with its own north half.
+// in shared memory and a warp visits each north half, each lane ANDing its
+// own word (32 of the block's south halves).
 
 #include <cstdint>
 

@@ -1,0 +1,135 @@
+// The GPU engine's counts (gpu_engine.cpp), on the backend CTest names
+// (NQUEENS_GPU: emulated on the CPU here and in CI, the device under
+// scripts/gpu.sh): every subproblem of small boards and samples of
+// n = 16..18 against the quadrant engine's count, the join and count
+// without the filter against brute force, slices against their class, and
+// the engine's refusals.
+
+#include <gtest/gtest.h>
+
+#include "support/gpu_testing.hpp"
+
+namespace nqueens {
+namespace {
+
+using detail::column_class;
+using gpu_testing::classes_of;
+using gpu_testing::counted_rounds;
+using gpu_testing::disjoint_pairs;
+using gpu_testing::gpu_variable;
+using gpu_testing::reference_count;
+using gpu_testing::round_counts;
+
+// Per subproblem, the GPU engine counts what the quadrant engine counts: its
+// class's share under the transposition filter (2 per pair whose transposed
+// class ranks higher, 1 per tie), ties of every kind included. The quadrant
+// engine's shares are checked against an independent search in
+// transposition_test.cpp.
+void expect_quadrant_counts(int n, const std::vector<std::size_t>& indices) {
+  const plan gpu(n, {.kind = engine::gpu, .split_depth = 1});
+  const plan quadrant(n, {.kind = engine::quadrant, .split_depth = 1});
+  ASSERT_EQ(gpu.engine_subproblems(), quadrant.engine_subproblems()) << "n = " << n;
+  const run_context on_gpu(gpu, std::nullopt, 1), on_cpu(quadrant, std::nullopt, 1);
+  for (const std::size_t i : indices) {
+    ASSERT_EQ(on_gpu.solve(i).total, on_cpu.solve(i).total) << "n = " << n << ", subproblem " << i;
+  }
+}
+
+TEST(GpuEmulatedTest, EverySubproblemOfSmallBoardsMatchesTheQuadrantEngine) {
+  const gpu_variable backend("emulate", /*unless_set=*/true);  // the device where CTest says so (scripts/gpu.sh)
+  for (int n = 1; n <= 14; ++n) {
+    std::vector<std::size_t> every(classes_of(n).size());
+    for (std::size_t i = 0; i < every.size(); ++i) every[i] = i;
+    expect_quadrant_counts(n, every);
+  }
+}
+
+TEST(GpuEmulatedTest, SampledSubproblemsOfSixteenToEighteenMatchTheQuadrantEngine) {
+  const gpu_variable backend("emulate", /*unless_set=*/true);
+  for (int n = 16; n <= 18; ++n) {
+    const std::size_t classes = classes_of(n).size();
+    std::mt19937_64 random(static_cast<std::uint64_t>(n));
+    std::uniform_int_distribution<std::size_t> pick(0, classes - 1);
+    std::vector<std::size_t> sample;
+    for (int k = 0; k < 8; ++k) sample.push_back(pick(random));
+    expect_quadrant_counts(n, sample);
+  }
+}
+
+// The join and the count alone (the filter set aside: every pair once)
+// against an independent count: the quadrant engine's join, every pair tried.
+TEST(GpuEmulatedTest, WithoutTheFilterEveryPairMatchesBruteForce) {
+  for (int n = 9; n <= 13; ++n) {
+    const detail::half_board_tables tables(n);
+    const auto backend = detail::gpu::emulated_backend(tables);
+    const auto stream = backend->open_stream();
+    detail::gpu::gpu_rounds rounds(*stream);
+    std::vector<detail::gpu::gpu_job> jobs;
+    std::vector<std::uint64_t> expected;
+    for (const column_class& c : classes_of(n)) {
+      detail::gpu::gpu_job job = detail::gpu::job_for({c.north, c.middle, c.weight, 0}, 1, tables, *backend);
+      job.rule = {};
+      jobs.push_back(job);
+      expected.push_back(reference_count(tables, c) / c.weight);
+    }
+    std::vector<detail::gpu::pair_counts> counts(jobs.size());
+    rounds.count(jobs, counts);  // every class of the board in rounds of up to 64
+    for (std::size_t k = 0; k < jobs.size(); ++k) ASSERT_EQ(counts[k].pairs, expected[k]) << "n = " << n << ", " << k;
+  }
+}
+
+// A class cut in slices by north row set: the slices add up to the class,
+// and each slice's count is the same on every run.
+TEST(GpuEmulatedTest, SlicesAddUpToTheirClass) {
+  const gpu_variable backend("emulate", /*unless_set=*/true);  // the device where CTest says so (scripts/gpu.sh)
+  for (int n = 8; n <= 12; ++n) {
+    const plan whole(n, {.kind = engine::gpu, .split_depth = 1});
+    const plan sliced(n, {.kind = engine::gpu, .split_depth = 3});
+    ASSERT_EQ(sliced.engine_subproblems(), 3 * whole.engine_subproblems());
+    EXPECT_NE(whole.fingerprint(), sliced.fingerprint());
+    const run_context a(whole, std::nullopt, 1), b(sliced, std::nullopt, 1);
+    for (std::size_t i = 0; i < whole.engine_subproblems(); ++i) {
+      const std::uint64_t parts = b.solve(3 * i).total + b.solve(3 * i + 1).total + b.solve(3 * i + 2).total;
+      EXPECT_EQ(parts, a.solve(i).total) << "n = " << n << ", class " << i;
+      EXPECT_EQ(b.solve(3 * i + 1).total, b.solve(3 * i + 1).total);
+    }
+  }
+}
+
+TEST(GpuEngineTest, AutoNeverPicksIt) {
+  for (int n = 1; n <= 28; ++n) {
+    EXPECT_NE(fastest_engine(n), engine::gpu) << n;
+    EXPECT_NE(fastest_engine(n, std::uint64_t{1} << 40), engine::gpu) << n;
+    EXPECT_NE(shared_plan_engine(n), engine::gpu) << n;
+  }
+}
+
+// Without a usable GPU the engine refuses before counting, in one line
+// that says why; a backend name that means nothing is refused by name.
+TEST(GpuEngineTest, RefusesWithoutAUsableGpu) {
+  {
+    const gpu_variable device(nullptr);
+    if (detail::gpu::probe_device().usable) GTEST_SKIP() << "this machine has a GPU";
+    try {
+      count(8, {.kind = engine::gpu});
+      ADD_FAILURE() << "counted without a GPU";
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("--engine gpu needs an NVIDIA GPU: "), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+      // It says what is missing, not that a driver is old (none is installed here).
+      EXPECT_EQ(what.find("insufficient"), std::string::npos) << what;
+    }
+  }
+  const gpu_variable wrong("cpu");
+  try {
+    count(8, {.kind = engine::gpu});
+    ADD_FAILURE() << "NQUEENS_GPU=cpu accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("NQUEENS_GPU='cpu'"), std::string::npos) << e.what();
+  }
+}
+
+
+}  // namespace
+}  // namespace nqueens

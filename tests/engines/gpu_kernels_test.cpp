@@ -1,0 +1,269 @@
+// The GPU engine's kernels (gpu_kernels.hpp), emulated: launch orders and
+// item dealing, synthetic groups large enough to take key bits against
+// brute force, the key's choice of bits, the tables' bank patterns, and the
+// kernels' own checks (unfinished, stale or faulted results; a group past
+// its bound).
+
+#include <gtest/gtest.h>
+
+#include "support/gpu_testing.hpp"
+
+namespace nqueens {
+namespace {
+
+using detail::column_class;
+using gpu_testing::classes_of;
+using gpu_testing::counted_rounds;
+using gpu_testing::disjoint_pairs;
+using gpu_testing::gpu_variable;
+using gpu_testing::reference_count;
+using gpu_testing::round_counts;
+
+// The emulator's orders run every thread of a phase once, and every block
+// of a launch once, whatever the draw.
+TEST(GpuKernelsTest, EmulatedOrdersArePermutations) {
+  detail::gpu::launch_order order(9, 13);
+  for (int draw = 0; draw < 50; ++draw) {
+    const auto threads = order.threads();
+    std::set<std::uint32_t> seen;
+    for (std::uint32_t k = 0; k < detail::gpu::block_threads; ++k) seen.insert(threads[k]);
+    EXPECT_EQ(seen.size(), detail::gpu::block_threads);
+    EXPECT_LT(*seen.rbegin(), detail::gpu::block_threads);
+    const auto blocks = order.blocks(13);
+    EXPECT_EQ(std::set<std::uint32_t>(blocks.begin(), blocks.end()).size(), 13U);
+  }
+}
+
+// Every item of a round's jobs goes to exactly one block, whatever the grid.
+TEST(GpuKernelsTest, ForEachItemDealsEveryItemOnce) {
+  std::vector<detail::gpu::gpu_job> jobs(9);
+  for (std::size_t j = 0; j < jobs.size(); ++j) jobs[j].row_sets[0] = static_cast<std::uint32_t>((j * 7) % 5);
+  std::uint32_t total = 0;
+  for (const auto& job : jobs) total += detail::gpu::size_kernel::items(job);
+  for (const std::uint32_t grid : {1U, 2U, 3U, 7U, 40U}) {
+    std::map<std::pair<const detail::gpu::gpu_job*, std::uint32_t>, int> seen;
+    for (std::uint32_t block = 0; block < grid; ++block) {
+      detail::gpu::for_each_item<detail::gpu::size_kernel>(jobs.data(), static_cast<std::uint32_t>(jobs.size()), block,
+                                                           grid,
+                                                           [&](const detail::gpu::gpu_job& job, std::uint32_t item) {
+                                                             EXPECT_LT(item, detail::gpu::size_kernel::items(job));
+                                                             ++seen[{&job, item}];
+                                                           });
+    }
+    EXPECT_EQ(seen.size(), total) << "grid " << grid;
+    for (const auto& [where, times] : seen) EXPECT_EQ(times, 1) << "grid " << grid;
+  }
+}
+
+// Masks drawn like real halves (each diagonal set with its own chance), in
+// groups large enough for the key (south halves fill a table block on
+// average per key), counted by the kernels from the stats on.
+struct synthetic_groups {
+  std::vector<std::uint64_t> north, south;
+};
+
+synthetic_groups draw_groups(std::size_t north, std::size_t south, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::vector<double> chance(64);
+  for (int b = 0; b < 64; ++b) chance[b] = (b % 32) < 22 ? 0.05 + 0.3 * unit(random) : 0;  // 44 live bits
+  const auto draw = [&](std::size_t count) {
+    std::vector<std::uint64_t> out(count);
+    for (std::uint64_t& m : out) {
+      for (int b = 0; b < 64; ++b) m |= std::uint64_t{unit(random) < chance[b]} << b;
+    }
+    return out;
+  };
+  return {draw(north), draw(south)};
+}
+
+struct kernels_left {
+  detail::gpu::job_state state;
+  detail::gpu::job_result result;
+};
+
+// Runs every kernel after the join on `groups` as one job (launch order from
+// `seed`); returns its state and result.
+kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1) {
+  using namespace detail::gpu;
+  gpu_job job;
+  job.sequence = 77;
+  auto state = std::make_unique<job_state>();
+  auto result = std::make_unique<job_result>();
+  job.result = result.get();
+  std::vector<std::uint64_t> codes[2] = {std::vector<std::uint64_t>(groups.north.size() + 1),
+                                         std::vector<std::uint64_t>(groups.south.size() + 1)};
+  groups.north.push_back(0);  // the slot past the end, as the streams keep
+  groups.south.push_back(0);
+  job.halves[0] = groups.north.data();
+  job.halves[1] = groups.south.data();
+  job.codes[0] = codes[0].data();
+  job.codes[1] = codes[1].data();
+  job.capacity[0] = static_cast<std::uint32_t>(groups.north.size() - 1);
+  job.capacity[1] = static_cast<std::uint32_t>(groups.south.size() - 1);
+  job.state = state.get();
+  auto shared_stats = std::make_unique<stats_kernel::shared>();
+  auto shared_layout = std::make_unique<layout_kernel::shared>();
+  auto shared_scan = std::make_unique<scan_kernel::shared>();
+  auto shared_visit = std::make_unique<visit_kernel::shared>();
+  no_shared none{};
+  launch_order order(seed, 5);
+  const std::span<const gpu_job> round(&job, 1);
+  emulate_launch<clear_kernel>(round, 1, order, none);
+  state->group_size[0] = job.capacity[0];  // as the join leaves them
+  state->group_size[1] = job.capacity[1];
+  emulate_launch<stats_kernel>(round, 5, order, *shared_stats);
+  emulate_launch<layout_kernel>(round, 1, order, *shared_layout);
+  emulate_launch<encode_kernel>(round, 5, order, none);
+  emulate_launch<scan_kernel>(round, 1, order, *shared_scan);
+  emulate_launch<scatter_kernel>(round, 5, order, none);
+  emulate_launch<visit_kernel>(round, 5, order, *shared_visit);
+  emulate_launch<finish_kernel>(round, 1, order, none);
+  return {*state, *result};
+}
+
+TEST(GpuKernelsTest, KeyedCountMatchesBruteForce) {
+  for (const auto& [north, south, least_key_bits] :
+       {std::tuple<std::size_t, std::size_t, std::uint32_t>{3000, 40000, 6}, {257, 70000, 7}, {5000, 2000, 1}}) {
+    const synthetic_groups groups = draw_groups(north, south, north + south);
+    for (const std::uint64_t seed : {1, 2}) {
+      const auto [state, result] = count_with_kernels(groups, seed);
+      EXPECT_EQ(result.mark, detail::gpu::finished_mark ^ 77U) << north << " x " << south;
+      EXPECT_GE(state.layout.key_bits, least_key_bits) << north << " x " << south;
+      EXPECT_GT(state.layout.digits, 0U);
+      EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
+    }
+  }
+}
+
+TEST(GpuKernelsTest, EmptyAndOddSizedGroupsCountExactly) {
+  for (const auto& [north, south] : {std::pair<std::size_t, std::size_t>{0, 300}, {300, 0}, {1, 1}, {31, 513}}) {
+    const synthetic_groups groups = draw_groups(north, south, 7);
+    const auto [state, result] = count_with_kernels(groups);
+    EXPECT_EQ(result.mark, detail::gpu::finished_mark ^ 77U);
+    EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
+  }
+}
+
+// The key takes the bits most likely to collide: with one bit set in every
+// half of both groups, that bit leads.
+TEST(GpuKernelsTest, TheKeyLeadsWithTheLikeliestCollision) {
+  synthetic_groups groups = draw_groups(600, 5000, 3);
+  for (std::uint64_t& m : groups.north) m |= std::uint64_t{1} << 40;
+  for (std::uint64_t& m : groups.south) m |= std::uint64_t{1} << 40;
+  const auto [state, result] = count_with_kernels(groups);
+  ASSERT_GE(state.layout.key_bits, 1U);
+  EXPECT_EQ(state.layout.position[0], 40);
+  EXPECT_EQ(result.pairs, 0U);
+}
+
+// The visit's reads of its tables: the lanes of a warp share a row (their
+// north half's digit) and each reads its own word, so the 32 lanes read 32
+// different banks of 4 bytes: no conflict, whatever the digit.
+TEST(GpuKernelsTest, AWarpsTableReadsHitEveryBankOnce) {
+  using detail::gpu::visit_kernel;
+  auto shared = std::make_unique<visit_kernel::shared>();
+  const auto base = reinterpret_cast<std::uintptr_t>(shared.get());
+  for (std::uint32_t d = 0; d < detail::gpu::max_digits; ++d) {
+    for (std::uint32_t v = 0; v < detail::gpu::digit_values; ++v) {
+      std::set<std::uintptr_t> banks;
+      for (std::uint32_t lane = 0; lane < detail::gpu::warp_lanes; ++lane) {
+        banks.insert((reinterpret_cast<std::uintptr_t>(&shared->table[d][v][lane]) - base) / 4 % 32);
+      }
+      ASSERT_EQ(banks.size(), 32U) << "digit " << d << ", value " << v;
+    }
+  }
+}
+
+// The bit rows' reads of the south codes: each word's thread reads all 32 of
+// its halves, and at each step the 16 lanes of each half warp read 8-byte
+// codes in distinct bank pairs (all in one bank, they took 32 wavefronts).
+TEST(GpuKernelsTest, BitRowsReadsHitDistinctBankPairs) {
+  using detail::gpu::visit_kernel;
+  using detail::gpu::warp_lanes;
+  auto shared = std::make_unique<visit_kernel::shared>();
+  const auto base = reinterpret_cast<std::uintptr_t>(shared.get());
+  for (std::uint32_t w = 0; w < detail::gpu::words_per_block; ++w) {
+    std::set<std::uint32_t> halves;
+    for (std::uint32_t step = 0; step < 32; ++step) halves.insert(visit_kernel::bit_rows_slot(w, step));
+    ASSERT_EQ(halves.size(), 32U) << "word " << w;
+    ASSERT_EQ(*halves.begin(), w * 32) << "word " << w;
+    ASSERT_EQ(*halves.rbegin(), w * 32 + 31) << "word " << w;
+  }
+  for (std::uint32_t step = 0; step < 32; ++step) {
+    for (std::uint32_t half_warp = 0; half_warp < 2; ++half_warp) {
+      std::set<std::uintptr_t> pairs;
+      for (std::uint32_t lane = half_warp * warp_lanes / 2; lane < (half_warp + 1) * warp_lanes / 2; ++lane) {
+        const std::uint64_t* code = &shared->south[visit_kernel::bit_rows_slot(lane, step)];
+        pairs.insert((reinterpret_cast<std::uintptr_t>(code) - base) / 8 % 16);
+      }
+      ASSERT_EQ(pairs.size(), 16U) << "step " << step << ", half warp " << half_warp;
+    }
+  }
+}
+
+// A count is returned only with its job's mark for its round: a result the
+// kernels did not reach, one left from an earlier round (another sequence
+// number), one of the other kind of round, or one where a check failed, is
+// an error naming it.
+TEST(GpuKernelsTest, UnfinishedStaleOrFaultedResultsAreErrors) {
+  using detail::gpu::round_kind;
+  detail::gpu::job_result result{};
+  detail::gpu::gpu_job job;
+  job.sequence = 5;
+  EXPECT_THROW(detail::gpu::check_result(result, job, round_kind::counts), std::runtime_error);
+  result.mark = detail::gpu::finished_mark ^ 4U;  // the round before
+  EXPECT_THROW(detail::gpu::check_result(result, job, round_kind::counts), std::runtime_error);
+  result.mark = detail::gpu::sized_mark ^ 5U;
+  EXPECT_THROW(detail::gpu::check_result(result, job, round_kind::counts), std::runtime_error);
+  EXPECT_NO_THROW(detail::gpu::check_result(result, job, round_kind::sizes));
+  result.mark = detail::gpu::finished_mark ^ 5U;
+  EXPECT_NO_THROW(detail::gpu::check_result(result, job, round_kind::counts));
+  result.fault = static_cast<std::uint32_t>(detail::gpu::job_fault::group_past_bound);
+  try {
+    detail::gpu::check_result(result, job, round_kind::counts);
+    ADD_FAILURE() << "a faulted result passed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("outgrew its bound"), std::string::npos) << e.what();
+  }
+}
+
+// The size round gives each group exactly the halves its joins make (the
+// filter set aside, every half is kept); a bound one half too small: the
+// join notices, and the round refuses to return a count.
+TEST(GpuKernelsTest, AGroupPastItsBoundIsAnError) {
+  using namespace detail::gpu;
+  const detail::half_board_tables tables(12);
+  const auto backend = emulated_backend(tables);
+  const auto stream = backend->open_stream();
+  const column_class c = classes_of(12)[5];
+  gpu_job job = job_for({c.north, -1, c.weight, 0}, 1, tables, *backend);
+  job.rule = {};  // every half kept: the group's size is the join's
+  std::vector<std::uint64_t> halves;
+  const std::size_t joined =
+      detail::north_halves(detail::quadrant_kernels_for(isa::portable), tables.west().on(c.north & 63),
+                           tables.east().on(c.north >> 6), 6, std::popcount(c.north & 63U), halves);
+  ASSERT_GT(joined, 0U);
+  job.state = stream->state(0);
+  job.result = stream->result(0);
+  job.sequence = 1;
+  EXPECT_EQ(stream->run({&job, 1}, round_kind::sizes)[0].joined[0], joined);
+  const auto counted = [&](std::uint32_t north_capacity) {
+    job.sequence += 1;
+    job.capacity[0] = north_capacity;
+    job.capacity[1] = static_cast<std::uint32_t>(stream->arena_words() / 4);
+    job.halves[0] = stream->arena();
+    job.codes[0] = job.once_list[0] = job.halves[0] + north_capacity + 1;
+    job.halves[1] = job.codes[0] + north_capacity + 1;
+    job.codes[1] = job.once_list[1] = job.halves[1] + job.capacity[1] + 1;
+    const job_result result = stream->run({&job, 1}, round_kind::counts)[0];
+    check_result(result, job, round_kind::counts);
+    return result.pairs * c.weight;
+  };
+  EXPECT_THROW(counted(static_cast<std::uint32_t>(joined - 1)), std::runtime_error);
+  EXPECT_EQ(counted(static_cast<std::uint32_t>(joined)), reference_count(tables, c));  // exactly enough
+}
+
+
+}  // namespace
+}  // namespace nqueens

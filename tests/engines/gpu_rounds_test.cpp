@@ -1,0 +1,113 @@
+// The GPU engine's rounds (gpu_rounds.hpp), emulated: counts that do not
+// depend on the launch order, a stream's memory bounding its rounds and
+// cutting large jobs, stream operations per subproblem, and a cancel that
+// leaves the stream whole.
+
+#include <gtest/gtest.h>
+
+#include "support/gpu_testing.hpp"
+
+namespace nqueens {
+namespace {
+
+using detail::column_class;
+using gpu_testing::classes_of;
+using gpu_testing::counted_rounds;
+using gpu_testing::disjoint_pairs;
+using gpu_testing::gpu_variable;
+using gpu_testing::reference_count;
+using gpu_testing::round_counts;
+
+// Whatever order the blocks and threads run in, however few blocks a
+// launch has, the counts are the same: the kernels assume no order within
+// a phase or between blocks, and nothing of shared memory from an item before.
+TEST(GpuEmulatedTest, CountsDoNotDependOnTheLaunchOrder) {
+  for (const int n : {12, 13}) {
+    const detail::half_board_tables tables(n);
+    const auto reference =
+        round_counts(tables, *detail::gpu::emulated_backend(tables, {.seed = 1, .max_grid = 64})).counts;
+    for (const auto& [seed, grid] : {std::pair<std::uint64_t, std::uint32_t>{2, 1}, {3, 2}, {4, 13}}) {
+      const auto counts =
+          round_counts(tables, *detail::gpu::emulated_backend(tables, {.seed = seed, .max_grid = grid})).counts;
+      ASSERT_EQ(counts.size(), reference.size());
+      for (std::size_t k = 0; k < counts.size(); ++k) {
+        EXPECT_EQ(counts[k].pairs, reference[k].pairs) << "n = " << n << ", seed " << seed << ", class " << k;
+        EXPECT_EQ(counts[k].once, reference[k].once) << "n = " << n << ", seed " << seed << ", class " << k;
+      }
+    }
+  }
+}
+
+// A stream too small for the round's jobs together takes them in several
+// rounds, and one too small for a job alone cuts it by row sets: the counts
+// are the same. One too small for a single row set's halves refuses, saying so.
+TEST(GpuEmulatedTest, AStreamsMemoryBoundsItsRoundsAndCutsLargeJobs) {
+  for (const int n : {12, 13}) {
+    const detail::half_board_tables tables(n);
+    const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
+    // Rounds of 5 jobs with room to spare, then rounds cut short by the
+    // memory and jobs cut by row sets: more rounds each time.
+    std::uint64_t rounds_before = reference.work.operations;
+    for (const std::uint64_t words : {std::uint64_t{1} << 19, std::uint64_t{400}}) {
+      const counted_rounds cut =
+          round_counts(tables, *detail::gpu::emulated_backend(tables, {.max_jobs = 5, .arena_words = words}));
+      EXPECT_GT(cut.work.operations, rounds_before) << "n = " << n << ", " << words << " words";
+      rounds_before = cut.work.operations;
+      const auto& counts = cut.counts;
+      for (std::size_t k = 0; k < counts.size(); ++k) {
+        EXPECT_EQ(counts[k].pairs, reference.counts[k].pairs) << "n = " << n << ", " << words << " words, class " << k;
+        EXPECT_EQ(counts[k].once, reference.counts[k].once) << "n = " << n << ", " << words << " words, class " << k;
+      }
+    }
+    try {
+      round_counts(tables, *detail::gpu::emulated_backend(tables, {.arena_words = 8}));
+      ADD_FAILURE() << "a stream of 8 words counted n = " << n;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("of device memory in one row set"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// A count on the GPU engine takes a fraction of a stream operation per
+// subproblem: rounds of many subproblems, each a handful of launches and
+// copies. The figure comes with the count (count_result::device, and the
+// JSON's device_operations).
+TEST(GpuEmulatedTest, AStreamOperationCountsManySubproblems) {
+  const gpu_variable backend("emulate", /*unless_set=*/true);
+  const count_result r = count(14, {.kind = engine::gpu, .threads = 2});
+  ASSERT_EQ(r.total, 365596U);
+  EXPECT_GT(r.device.launches, 0U);
+  EXPECT_GT(r.device.operations, r.device.launches);
+  EXPECT_LE(r.device.operations, r.subproblems) << r.device.operations << " operations for " << r.subproblems;
+  const count_result cpu = count(14, {.kind = engine::quadrant, .threads = 2});
+  EXPECT_EQ(cpu.device, device_work{});
+}
+
+// A cancel ends a batch at its next round (subproblem_cancelled), and the
+// stream serves the next batch exactly: n = 13's classes in rounds of 5, the
+// flag already set, then again without it.
+TEST(GpuEmulatedTest, ACancelEndsABatchAndLeavesTheStreamWhole) {
+  const detail::half_board_tables tables(13);
+  const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
+  const auto backend = detail::gpu::emulated_backend(tables, {.max_jobs = 5});
+  const auto stream = backend->open_stream();
+  detail::gpu::gpu_rounds rounds(*stream);
+  std::vector<detail::gpu::gpu_job> jobs;
+  for (const column_class& c : classes_of(13)) {
+    jobs.push_back(detail::gpu::job_for({c.north, c.middle, c.weight, 0}, 1, tables, *backend));
+  }
+  std::vector<detail::gpu::pair_counts> counts(jobs.size());
+  const std::atomic<bool> cancel{true};
+  EXPECT_THROW(rounds.count(jobs, counts, &cancel), subproblem_cancelled);
+  counts.assign(jobs.size(), {});
+  rounds.count(jobs, counts);
+  ASSERT_EQ(counts.size(), reference.counts.size());
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    EXPECT_EQ(counts[k].pairs, reference.counts[k].pairs) << "class " << k;
+    EXPECT_EQ(counts[k].once, reference.counts[k].once) << "class " << k;
+  }
+}
+
+
+}  // namespace
+}  // namespace nqueens
