@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The man page (packaging/nqueens.1) writes out by hand the engines --engine
+# takes and the instruction sets NQUEENS_ISA takes; the program lists them
+# from its registries (`nqueens --list engines`, `--list isas`). This fails,
+# naming each name the man page lacks or has extra, when the two differ; and
+# checks itself on a copy of the page with a name dropped and one added.
+#   tests/scripts/man_page_lists_test.sh NQUEENS [MAN_PAGE]
+set -euo pipefail
+binary=${1:?usage: man_page_lists_test.sh NQUEENS [MAN_PAGE]}
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+man_page=${2:-"$repo/packaging/nqueens.1"}
+
+# The bold words of the first .BR line after the first line of page $1 that
+# holds $2: .BR alternates bold and roman arguments, so the odd ones (a
+# quoted argument counting as one) are the names, e.g.
+#   .BR portable ", " avx2 " or " avx512 .   ->  portable avx2 avx512
+# The anchor goes through the environment: awk -v would read its \f as a
+# form feed.
+bold_list_after() {
+  anchor=$2 awk '
+    !found && index($0, ENVIRON["anchor"]) { found = 1; next }
+    found && /^\.BR / {
+      line = substr($0, 5); n = 0
+      while (line != "") {
+        sub(/^ +/, "", line)
+        if (line == "") break
+        if (substr(line, 1, 1) == "\"") {
+          end = index(substr(line, 2), "\""); arg = substr(line, 2, end - 1); line = substr(line, end + 2)
+        } else {
+          end = index(line, " "); if (end == 0) end = length(line) + 1
+          arg = substr(line, 1, end - 1); line = substr(line, end + 1)
+        }
+        if (n++ % 2 == 0) print arg
+      }
+      exit
+    }' "$1"
+}
+
+# compare PAGE WHAT MAN_NAMES LIST_KIND: one line per name on either side
+# only; prints the number of differences on stdout.
+compare() {
+  local page=$1 what=$2 man_names=$3 kind=$4 listed differences=0
+  listed=$("$binary" --list "$kind")
+  if [[ -z $man_names ]]; then
+    echo "man_page_lists: found no $what list in $page" >&2
+    echo 1
+    return
+  fi
+  while IFS= read -r name; do
+    echo "man_page_lists: $page's $what list lacks $name, which 'nqueens --list $kind' prints" >&2
+    differences=$((differences + 1))
+  done < <(comm -13 <(sort -u <<<"$man_names") <(sort -u <<<"$listed"))
+  while IFS= read -r name; do
+    echo "man_page_lists: $page's $what list has $name, which 'nqueens --list $kind' does not print" >&2
+    differences=$((differences + 1))
+  done < <(comm -23 <(sort -u <<<"$man_names") <(sort -u <<<"$listed"))
+  echo "$differences"
+}
+
+# check_page PAGE: the number of differences, each named on stderr.
+check_page() {
+  local page=$1 engines differences=0
+  # --engine's list; `auto` is no engine but the choice among them, so the
+  # program does not list it and the man page must still name it.
+  engines=$(bold_list_after "$page" '\-\-engine " \fIE\fR"')
+  if ! grep -qx auto <<<"$engines"; then
+    echo "man_page_lists: $page's engine list lacks auto" >&2
+    differences=$((differences + 1))
+  fi
+  differences=$((differences + $(compare "$page" engine "$(grep -vx auto <<<"$engines" || true)" engines)))
+  # NQUEENS_ISA's list, in the ENVIRONMENT section.
+  differences=$((differences + $(compare "$page" ISA "$(bold_list_after "$page" '.B NQUEENS_ISA')" isas)))
+  echo "$differences"
+}
+
+if (($(check_page "$man_page") > 0)); then
+  echo "FAIL: $man_page's lists differ from what $binary lists" >&2
+  exit 1
+fi
+
+# The check itself: a copy without avx2 and with an engine `bogus` fails,
+# naming both.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+sed -e 's/^\.BR portable ", " avx2 " or " avx512 \.$/.BR portable " or " avx512 ./' \
+  -e 's/^\(\.BR auto " (default), "\) symmetric/\1 bogus ", " symmetric/' "$man_page" >"$work/nqueens.1"
+if cmp -s "$man_page" "$work/nqueens.1"; then
+  echo "FAIL: the lists' lines in $man_page changed shape: update this test's sed" >&2
+  exit 1
+fi
+out=$(check_page "$work/nqueens.1" 2>&1 >/dev/null)
+for expected in "ISA list lacks avx2, which 'nqueens --list isas' prints" \
+                "engine list has bogus, which 'nqueens --list engines' does not print"; do
+  grep -qF "$expected" <<<"$out" || { echo "FAIL: expected '$expected' in: $out" >&2; exit 1; }
+done
+echo "man_page_lists: $man_page names the engines and instruction sets $binary lists"
