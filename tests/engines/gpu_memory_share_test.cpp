@@ -1,19 +1,18 @@
-// A stream's share of the device's memory (gpu_memory_share.hpp).
+// A stream's share of the device's memory (gpu_memory_share.hpp), and the
+// node placement that says how many processes share a device
+// (gpu_node_ranks.hpp).
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
+#include "engines/gpu/gpu_node_ranks.hpp"
 #include "support/gpu_testing.hpp"
 
 namespace nqueens {
 namespace {
 
-using detail::column_class;
-using gpu_testing::classes_of;
-using gpu_testing::counted_rounds;
-using gpu_testing::disjoint_pairs;
-using gpu_testing::gpu_variable;
-using gpu_testing::reference_count;
-using gpu_testing::round_counts;
+using gpu_testing::scoped_variable;
 
 // A stream takes what its rounds can use, not all that is free: 16 streams
 // of a small count once took all of an H100's 80 GB, and a second process
@@ -46,11 +45,50 @@ TEST(GpuKernelsTest, AStreamTakesItsShareOfTheDeviceNotAllOfIt) {
     EXPECT_GT(each, 0u);
     EXPECT_LE(sharers * (16 * each + m.tables), m.total - m.free / 16) << sharers << " ranks";
   }
-  // Too little free: nothing, and the stream refuses (gpu_device.cu).
+  // Too little free: nothing, and the stream refuses (gpu_cuda_stream.cu).
   EXPECT_EQ(stream_share(device_memory{256 * mib, 80 * gib, 0, 1}, 4, UINT64_MAX), 0u);
   EXPECT_EQ(stream_share(device_memory{79 * gib, 80 * gib, 50 * gib, 2}, 4, UINT64_MAX), 0u);
 }
 
+// The processes sharing a GPU: NQUEENS_GPU_SHARERS first, else the node's
+// ranks over its GPUs (rounded up), else 1; never Slurm's job-wide count. The
+// node-local rank picks the GPU; a value that is no rank is refused, not
+// read as 0.
+TEST(GpuNodeRanksTest, SharersAndRankComeFromTheLaunchersVariables) {
+  using detail::gpu::gpu_sharers;
+  using detail::gpu::local_rank;
+  const scoped_variable asked("NQUEENS_GPU_SHARERS", nullptr), open_mpi("OMPI_COMM_WORLD_LOCAL_SIZE", nullptr),
+      mpich("MPI_LOCALNRANKS", nullptr), slurm_tasks("SLURM_NTASKS", "64"),
+      open_mpi_rank("OMPI_COMM_WORLD_LOCAL_RANK", nullptr), mpich_rank("MPI_LOCALRANKID", nullptr),
+      slurm_rank("SLURM_LOCALID", nullptr);
+  EXPECT_EQ(gpu_sharers(8), 1);
+  EXPECT_EQ(local_rank(), 0);
+  {
+    const scoped_variable ranks("OMPI_COMM_WORLD_LOCAL_SIZE", "8");
+    EXPECT_EQ(gpu_sharers(8), 1);
+    EXPECT_EQ(gpu_sharers(4), 2);
+    EXPECT_EQ(gpu_sharers(3), 3);
+    EXPECT_EQ(gpu_sharers(0), 8);  // no device seen: every rank on one
+    const scoped_variable override_it("NQUEENS_GPU_SHARERS", "1");
+    EXPECT_EQ(gpu_sharers(4), 1);
+  }
+  {
+    const scoped_variable ranks("MPI_LOCALNRANKS", "5");
+    EXPECT_EQ(gpu_sharers(2), 3);
+  }
+  {
+    const scoped_variable rank("SLURM_LOCALID", "3");
+    EXPECT_EQ(local_rank(), 3);
+    const scoped_variable first("OMPI_COMM_WORLD_LOCAL_RANK", "6");
+    EXPECT_EQ(local_rank(), 6);
+  }
+  {
+    const scoped_variable bad("OMPI_COMM_WORLD_LOCAL_RANK", "2x");
+    EXPECT_THROW(local_rank(), std::invalid_argument);
+    const scoped_variable none("NQUEENS_GPU_SHARERS", "0");
+    EXPECT_THROW(gpu_sharers(1), std::invalid_argument);
+  }
+}
 
 }  // namespace
 }  // namespace nqueens

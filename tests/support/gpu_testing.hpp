@@ -40,31 +40,40 @@ namespace nqueens::gpu_testing {
 
 using detail::column_class;
 
-// Sets NQUEENS_GPU for the life of a test, then puts back what was there.
-class gpu_variable {
+// Sets an environment variable for the life of a test, then puts back what
+// was there.
+class scoped_variable {
  public:
   /// `value` null: unset. `unless_set`: leave a value already there.
-  explicit gpu_variable(const char* value, bool unless_set = false) {
-    if (const char* old = std::getenv("NQUEENS_GPU")) old_ = old;
+  scoped_variable(const char* name, const char* value, bool unless_set = false) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
     if (unless_set && old_) return;
     if (value != nullptr) {
-      ::setenv("NQUEENS_GPU", value, 1);
+      ::setenv(name, value, 1);
     } else {
-      ::unsetenv("NQUEENS_GPU");
+      ::unsetenv(name);
     }
   }
-  ~gpu_variable() {
+  ~scoped_variable() {
     if (old_) {
-      ::setenv("NQUEENS_GPU", old_->c_str(), 1);
+      ::setenv(name_, old_->c_str(), 1);
     } else {
-      ::unsetenv("NQUEENS_GPU");
+      ::unsetenv(name_);
     }
   }
-  gpu_variable(const gpu_variable&) = delete;
-  gpu_variable& operator=(const gpu_variable&) = delete;
+  scoped_variable(const scoped_variable&) = delete;
+  scoped_variable& operator=(const scoped_variable&) = delete;
 
  private:
+  const char* name_;
   std::optional<std::string> old_;
+};
+
+// NQUEENS_GPU (the backend) for the life of a test.
+class gpu_variable : public scoped_variable {
+ public:
+  explicit gpu_variable(const char* value, bool unless_set = false)
+      : scoped_variable("NQUEENS_GPU", value, unless_set) {}
 };
 
 inline std::uint64_t disjoint_pairs(const std::vector<std::uint64_t>& north, const std::vector<std::uint64_t>& south) {
@@ -128,6 +137,5 @@ inline counted_rounds round_counts(const detail::half_board_tables& tables, deta
   rounds.count(jobs, counts);
   return {counts, stream->work()};
 }
-
 
 }  // namespace nqueens::gpu_testing
