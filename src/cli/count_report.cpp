@@ -32,8 +32,8 @@ void count_report::write_text(std::ostream& out) const {
         << " solutions, " << to_string(r.symmetric_180) << " unchanged by a half turn, " << to_string(r.symmetric_90)
         << " by a quarter turn"
         << " (a part: combine every shard's --json output with 'nqueens merge')\n"
-        << "  engine " << to_string(r.kind) << ", " << threads << ", " << r.shard_subproblems << " of "
-        << r.subproblems << " subproblems, " << format_seconds(r.seconds) << '\n';
+        << "  engine " << to_string(r.kind) << ", " << threads << ", " << r.shard_subproblems << " of " << r.subproblems
+        << " subproblems, " << format_seconds(r.seconds) << '\n';
     return;
   }
   out << describe_counts(counts_of(r));

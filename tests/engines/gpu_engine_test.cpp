@@ -14,11 +14,8 @@ namespace {
 
 using detail::column_class;
 using gpu_testing::classes_of;
-using gpu_testing::counted_rounds;
-using gpu_testing::disjoint_pairs;
 using gpu_testing::gpu_variable;
 using gpu_testing::reference_count;
-using gpu_testing::round_counts;
 
 // Per subproblem, the GPU engine counts what the quadrant engine counts: its
 // class's share under the transposition filter (2 per pair whose transposed
@@ -129,7 +126,6 @@ TEST(GpuEngineTest, RefusesWithoutAUsableGpu) {
     EXPECT_NE(std::string(e.what()).find("NQUEENS_GPU='cpu'"), std::string::npos) << e.what();
   }
 }
-
 
 }  // namespace
 }  // namespace nqueens

@@ -13,11 +13,8 @@ namespace {
 
 using detail::column_class;
 using gpu_testing::classes_of;
-using gpu_testing::counted_rounds;
 using gpu_testing::disjoint_pairs;
-using gpu_testing::gpu_variable;
 using gpu_testing::reference_count;
-using gpu_testing::round_counts;
 
 // The emulator's orders run every thread of a phase once, and every block
 // of a launch once, whatever the draw.
@@ -263,7 +260,6 @@ TEST(GpuKernelsTest, AGroupPastItsBoundIsAnError) {
   EXPECT_THROW(counted(static_cast<std::uint32_t>(joined - 1)), std::runtime_error);
   EXPECT_EQ(counted(static_cast<std::uint32_t>(joined)), reference_count(tables, c));  // exactly enough
 }
-
 
 }  // namespace
 }  // namespace nqueens

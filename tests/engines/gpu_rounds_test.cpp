@@ -13,9 +13,7 @@ namespace {
 using detail::column_class;
 using gpu_testing::classes_of;
 using gpu_testing::counted_rounds;
-using gpu_testing::disjoint_pairs;
 using gpu_testing::gpu_variable;
-using gpu_testing::reference_count;
 using gpu_testing::round_counts;
 
 // Whatever order the blocks and threads run in, however few blocks a
@@ -107,7 +105,6 @@ TEST(GpuEmulatedTest, ACancelEndsABatchAndLeavesTheStreamWhole) {
     EXPECT_EQ(counts[k].once, reference.counts[k].once) << "class " << k;
   }
 }
-
 
 }  // namespace
 }  // namespace nqueens
