@@ -1,19 +1,14 @@
 #pragma once
 
 // The "avx2" implementation: AVX2 + BMI2 CPUs (Haswell, Zen 1..3).
-// Included first by each of its kernel sources (quadrant_kernel_<isa>.cpp,
-// search_<isa>.cpp): the namespace its kernels live in, the target
-// region they compile in (target.hpp) and the features they may use,
-// since GCC defines no __AVX2__ and friends inside such a region. Its
-// name, public instruction set and CPUID features are its entry in
-// NQUEENS_EACH_IMPLEMENTATION (implementation.hpp).
-
-#include "isa/target.hpp"
+// Included first by each of its kernel sources: its id (NQUEENS_ISA: the
+// kernels' namespace, its entry in NQUEENS_EACH_IMPLEMENTATION, its
+// features NQUEENS_FEATURES_avx2) and what its kernels may use.
 
 #define NQUEENS_ISA avx2
-#define NQUEENS_ISA_TARGET NQUEENS_TARGET_AVX2
 #define NQUEENS_HAS_AVX2 1
 #define NQUEENS_HAS_BMI2 1
 #define NQUEENS_HAS_AVX512 0
 #define NQUEENS_HAS_VPOPCNTDQ 0
 #define NQUEENS_HAS_GFNI 0
+#include "isa/kernel_set.hpp"

@@ -39,7 +39,7 @@ constexpr implementation entry(std::string_view name, isa kernels, std::string_v
   return {name, kernels, features, implementation_index(name)};
 }
 
-#define NQUEENS_IMPLEMENTATION_ENTRY(id, name, kernels, features) entry(name, isa::kernels, features),
+#define NQUEENS_IMPLEMENTATION_ENTRY(id, name, kernels) entry(name, isa::kernels, NQUEENS_FEATURES_##id),
 constexpr std::array<implementation, implementation_count> every_implementation = {
     {NQUEENS_EACH_IMPLEMENTATION(NQUEENS_IMPLEMENTATION_ENTRY)}};
 #undef NQUEENS_IMPLEMENTATION_ENTRY

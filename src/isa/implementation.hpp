@@ -38,20 +38,20 @@ struct implementation {
 };
 
 /// The implementations this build holds, narrowest first: X(id, name,
-/// public instruction set, features) each. `id` names its header
-/// (isa/<id>.hpp), its kernels' namespace and their tables' entries
-/// (<id>_search_kernels, <id>_quadrant_kernels); `name` is what tests and
-/// benchmarks call it; several may implement one public set (the widest
-/// the CPU runs is chosen).
-#define NQUEENS_EACH_IMPLEMENTATION(X)                         \
-  X(portable, "portable", portable, NQUEENS_FEATURES_PORTABLE) \
-  X(avx2, "avx2", avx2, NQUEENS_FEATURES_AVX2)                 \
-  X(avx512, "avx512", avx512, NQUEENS_FEATURES_AVX512)         \
-  X(avx512_vpopcntdq, "avx512+vpopcntdq", avx512, NQUEENS_FEATURES_AVX512_VPOPCNTDQ)
+/// public instruction set) each. `id` names its header (isa/<id>.hpp), its
+/// features (NQUEENS_FEATURES_<id>, features.hpp), its kernels' namespace
+/// and their tables' entries (<id>_search_kernels, <id>_quadrant_kernels);
+/// `name` is what tests and benchmarks call it; several may implement one
+/// public set (the widest the CPU runs is chosen).
+#define NQUEENS_EACH_IMPLEMENTATION(X) \
+  X(portable, "portable", portable)    \
+  X(avx2, "avx2", avx2)                \
+  X(avx512, "avx512", avx512)          \
+  X(avx512_vpopcntdq, "avx512+vpopcntdq", avx512)
 
 /// Their names, in the order of implementations() and of the engines'
 /// kernel tables.
-#define NQUEENS_IMPLEMENTATION_NAME(id, name, kernels, features) name,
+#define NQUEENS_IMPLEMENTATION_NAME(id, name, kernels) name,
 inline constexpr auto implementation_names =
     std::to_array<std::string_view>({NQUEENS_EACH_IMPLEMENTATION(NQUEENS_IMPLEMENTATION_NAME)});
 #undef NQUEENS_IMPLEMENTATION_NAME

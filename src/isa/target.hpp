@@ -2,7 +2,7 @@
 
 // Compiling one kernel source for several instruction sets in one binary.
 // A per-ISA file includes what the kernel needs, then wraps the kernel source
-// in NQUEENS_TARGET_<ISA> ... NQUEENS_TARGET_END and a namespace of its own:
+// in NQUEENS_TARGET_OF(<id>) ... NQUEENS_TARGET_END and a namespace of its own:
 // GCC compiles the functions *defined* in between for that instruction set
 // (and may inline baseline helpers into them), while every function defined
 // before, the standard library's templates included, stays baseline. This is
@@ -10,8 +10,9 @@
 // in one file could be the copy the linker keeps for every caller.
 //
 // GCC does not define __AVX2__ and friends inside such a region (C++), so the
-// per-ISA files say what their kernels may use instead: the quadrant
-// kernels' NQUEENS_HAS_* macros, the search's NQUEENS_SEARCH_IS_BATCHED.
+// implementation's header (isa/<id>.hpp) says what its kernels may use
+// instead: the NQUEENS_HAS_* macros, checked against its features
+// (kernel_set.hpp).
 
 // Two steps, so that a macro in `text` (a feature list) is expanded first.
 #define NQUEENS_PRAGMA_(text) _Pragma(#text)
@@ -23,9 +24,8 @@
 #define NQUEENS_CONCAT_(a, b) a##b
 #define NQUEENS_CONCAT(a, b) NQUEENS_CONCAT_(a, b)
 
-#define NQUEENS_TARGET_BASELINE NQUEENS_PRAGMA(GCC push_options)
-#define NQUEENS_TARGET_AVX2 NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target(NQUEENS_FEATURES_AVX2))
-#define NQUEENS_TARGET_AVX512 NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target(NQUEENS_FEATURES_AVX512))
-#define NQUEENS_TARGET_AVX512_VPOPCNTDQ \
-  NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target(NQUEENS_FEATURES_AVX512_VPOPCNTDQ))
+// The target region of the implementation `id`: its features'
+// (NQUEENS_FEATURES_<id>); the empty list of `portable` is the baseline.
+#define NQUEENS_TARGET_OF(id) \
+  NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target(NQUEENS_CONCAT(NQUEENS_FEATURES_, id)))
 #define NQUEENS_TARGET_END NQUEENS_PRAGMA(GCC pop_options)

@@ -8,14 +8,14 @@
 namespace nqueens::detail {
 
 // Defined by search_<id>.cpp, one per implementation (isa/implementation.hpp).
-#define NQUEENS_DECLARE_KERNELS(id, name, kernels, features) extern const search_kernels id##_search_kernels;
+#define NQUEENS_DECLARE_KERNELS(id, name, kernels) extern const search_kernels id##_search_kernels;
 NQUEENS_EACH_IMPLEMENTATION(NQUEENS_DECLARE_KERNELS)
 #undef NQUEENS_DECLARE_KERNELS
 
 namespace {
 
 // By implementation: the list expanded.
-#define NQUEENS_PUT_KERNELS(id, name, kernels, features) .put(name, id##_search_kernels)
+#define NQUEENS_PUT_KERNELS(id, name, kernels) .put(name, id##_search_kernels)
 // clang-format off
 constexpr kernel_table<search_kernels> by_implementation =
     kernel_table<search_kernels>{} NQUEENS_EACH_IMPLEMENTATION(NQUEENS_PUT_KERNELS);

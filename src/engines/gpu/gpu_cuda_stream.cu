@@ -1,11 +1,10 @@
-#include "engines/gpu/gpu_cuda_stream.hpp"
-
 #include <algorithm>
 #include <atomic>
 #include <span>
 #include <stdexcept>
 #include <string>
 
+#include "engines/gpu/gpu_cuda_stream.hpp"
 #include "engines/gpu/gpu_kernels.hpp"
 #include "engines/gpu/gpu_memory_share.hpp"
 

@@ -8,14 +8,14 @@ namespace nqueens::detail {
 
 // Defined by quadrant_kernel_<id>.cpp, one per implementation
 // (isa/implementation.hpp).
-#define NQUEENS_DECLARE_KERNELS(id, name, kernels, features) extern const quadrant_kernels id##_quadrant_kernels;
+#define NQUEENS_DECLARE_KERNELS(id, name, kernels) extern const quadrant_kernels id##_quadrant_kernels;
 NQUEENS_EACH_IMPLEMENTATION(NQUEENS_DECLARE_KERNELS)
 #undef NQUEENS_DECLARE_KERNELS
 
 namespace {
 
 // By implementation: the list expanded.
-#define NQUEENS_PUT_KERNELS(id, name, kernels, features) .put(name, id##_quadrant_kernels)
+#define NQUEENS_PUT_KERNELS(id, name, kernels) .put(name, id##_quadrant_kernels)
 // clang-format off
 constexpr kernel_table<quadrant_kernels> by_implementation =
     kernel_table<quadrant_kernels>{} NQUEENS_EACH_IMPLEMENTATION(NQUEENS_PUT_KERNELS);
