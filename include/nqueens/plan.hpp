@@ -39,8 +39,11 @@ enum class plan_scope {
 struct plan_options {
   engine kind = default_engine;
   /// How finely to split: for the row-by-row engines the leading rows fixed in
-  /// every subproblem, for the quadrant engine the slices per class of column
-  /// sets. 0 chooses automatically, aiming at `target_subproblems`.
+  /// every subproblem, for the quadrant and GPU engines the slices per class of
+  /// column sets. 0 chooses automatically: the row-by-row engines aim at
+  /// `target_subproblems`; the quadrant and GPU engines take enough slices
+  /// for about 256 subproblems where the classes are fewer, one otherwise
+  /// (and from n = 28 slices by each class's size).
   int split_depth = 0;
   /// Subproblem count the automatic depth aims for: enough that work stealing
   /// keeps many threads busy to the end, few enough that bookkeeping is noise.

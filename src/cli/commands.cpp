@@ -24,7 +24,8 @@ namespace nqueens::cli {
 
 namespace {
 
-// "  name     summary", the summary in column 15.
+// "  name     summary": the summary from column 15, or two spaces after a
+// longer name.
 std::string usage_line(const std::string& name, const std::string& summary) {
   std::string line = "  " + name;
   line.resize(std::max<std::size_t>(line.size() + 2, 15), ' ');

@@ -39,9 +39,7 @@ void count_report::write_text(std::ostream& out) const {
   out << describe_counts(counts_of(r));
   out << "  engine " << to_string(r.kind) << ", " << threads << ", " << r.subproblems << " subproblems (split depth "
       << r.split_depth << "), " << format_seconds(r.seconds) << '\n';
-  if (r.resumed > 0) {
-    out << "  resumed: " << r.resumed << " of " << r.subproblems << " subproblems taken from " << checkpoint_ << '\n';
-  }
+  out << describe_resumed(r, checkpoint_);
   if (!rank_threads.empty()) out << "  MPI: " << describe_ranks(rank_threads) << '\n';
 }
 

@@ -61,6 +61,12 @@ std::string describe_counts(const counts_shown& c) {
   return text + describe_symmetric_counts(c.symmetric_180, c.symmetric_90, c.check);
 }
 
+std::string describe_resumed(const count_result& r, const std::string& checkpoint) {
+  if (r.resumed == 0) return {};
+  return "  resumed: " + std::to_string(r.resumed) + " of " + std::to_string(r.subproblems) +
+         " subproblems taken from " + checkpoint + "\n";
+}
+
 std::string describe_symmetric_counts(uint128 symmetric_180, uint128 symmetric_90, const verification& check) {
   return "unchanged by a half turn: " + to_string(symmetric_180) + "  " +
          describe(check.symmetric_180, check.published_symmetric_180, oeis_symmetric_180) +

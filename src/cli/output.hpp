@@ -52,6 +52,10 @@ json_object& add_counts(json_object& o, const counts_shown& c);
 /// there is one, and the rotation-symmetric lines.
 std::string describe_counts(const counts_shown& c);
 
+/// "  resumed: R of S subproblems taken from JOURNAL\n" for a run that took
+/// some from its journal; empty for one that took none.
+std::string describe_resumed(const count_result& r, const std::string& checkpoint);
+
 /// The two lines of text giving the rotation-symmetric counts and their checks.
 std::string describe_symmetric_counts(uint128 symmetric_180, uint128 symmetric_90, const verification& check);
 

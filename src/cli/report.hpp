@@ -2,10 +2,13 @@
 
 // What a command prints, as one value: the command builds it, and the writer
 // of the format the user asked for writes all of it (google/benchmark's
-// shape: a run's results, one console and one JSON reporter). Each command's
-// text and JSON are written in one place each, and nothing branches on the
-// format; a caller that has more to say (nqueens-mpi's ranks) adds it to the
-// value, never to the finished text.
+// shape: a run's results, one console and one JSON reporter). count, plan,
+// merge, rotational and scale build one; verify, whose rows show as they
+// are counted, picks one streamed writer per format (verify_command.cpp);
+// list, first and check print placements in their own formats
+// (placement_io.hpp). Each text and JSON is written in one place, and a
+// caller with more to say (nqueens-mpi's ranks) adds it to the value, never
+// to the finished text.
 
 #include <ostream>
 

@@ -29,10 +29,7 @@ class rotational_report final : public report {
         << describe_symmetric_counts(r_.symmetric_180, r_.symmetric_90, r_.check) << "  " << r_.threads
         << (r_.threads == 1 ? " thread" : " threads") << ", " << r_.subproblems << " subproblems, "
         << format_seconds(r_.seconds) << '\n';
-    if (r_.resumed > 0) {
-      out << "  resumed: " << r_.resumed << " of " << r_.subproblems << " subproblems taken from " << checkpoint_
-          << '\n';
-    }
+    out << describe_resumed(r_, checkpoint_);
   }
   json_object json() const override {
     return json_object()

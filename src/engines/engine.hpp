@@ -94,8 +94,9 @@ struct engine_definition {
   /// the one with the largest auto_from <= n: the board size from which it
   /// was measured fastest (0: never picked automatically).
   int auto_from;
-  /// Builds the plan. split_depth 0 is automatic, aiming at about
-  /// `target_subproblems`. Throws std::invalid_argument for a plan it cannot build.
+  /// Builds the plan. split_depth 0 is automatic: about `target_subproblems`
+  /// for an engine that follows it (the row-by-row ones; the quadrant and GPU
+  /// engines slice by their classes instead). Throws std::invalid_argument for a plan it cannot build.
   /// A plan whose own list would pass `max_bytes` (0: no bound) throws
   /// memory_limit_error as soon as it does, not once it is whole.
   std::unique_ptr<engine_plan> (*make_plan)(int n, int split_depth, std::size_t target_subproblems,

@@ -161,7 +161,7 @@ TEST(GpuKernelsTest, AWarpsTableReadsHitEveryBankOnce) {
   using detail::gpu::visit_kernel;
   auto shared = std::make_unique<visit_kernel::shared>();
   const auto base = reinterpret_cast<std::uintptr_t>(shared.get());
-  for (std::uint32_t d = 0; d < detail::gpu::max_digits; ++d) {
+  for (std::uint32_t d = 0; d < detail::gpu::max_job_digits; ++d) {
     for (std::uint32_t v = 0; v < detail::gpu::digit_values; ++v) {
       std::set<std::uintptr_t> banks;
       for (std::uint32_t lane = 0; lane < detail::gpu::warp_lanes; ++lane) {

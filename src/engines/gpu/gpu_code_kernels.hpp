@@ -14,11 +14,11 @@ namespace nqueens::detail::gpu {
 /// Key bits for groups of these sizes: the pair counter's rule
 /// (key_bits_within, digit_widths.hpp) over the south group, while a key's
 /// south halves would still fill half a table block on average, at most
-/// this engine's max_key_bits. Each key bit spares the visits of the pairs
+/// this engine's max_job_key_bits. Each key bit spares the visits of the pairs
 /// that collide on it.
 NQUEENS_HD inline std::uint32_t job_key_bits(std::uint32_t south, std::uint32_t used) {
   return static_cast<std::uint32_t>(
-      key_bits_within(south, static_cast<int>(used), south_per_block / 2, static_cast<int>(max_key_bits)));
+      key_bits_within(south, static_cast<int>(used), south_per_block / 2, static_cast<int>(max_job_key_bits)));
 }
 
 /// The code: the diagonals both groups use, ranked by the chance a random
@@ -56,7 +56,7 @@ struct layout_kernel {
         s.layout.used = used_count;
         s.layout.key_bits = key_bits;
         s.layout.digits = (used_count - key_bits + digit_bits - 1) / digit_bits;
-        if (s.layout.digits > max_digits) raise_fault(s, job_fault::too_many_digits);
+        if (s.layout.digits > max_job_digits) raise_fault(s, job_fault::too_many_digits);
       }
       if (!mine) return;
       std::uint32_t place = sh.rank[thread];

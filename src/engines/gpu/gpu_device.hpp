@@ -45,7 +45,7 @@ struct device_module {
 };
 inline constexpr std::uint64_t device_module_abi =
     (std::uint64_t{2} << 48) ^ (std::uint64_t{sizeof(gpu_job)} << 32) ^ (std::uint64_t{sizeof(job_state)} << 8) ^
-    sizeof(job_result) ^ (std::uint64_t{sizeof(half_board_tables)} << 40) ^ (std::uint64_t{max_key_bits} << 56);
+    sizeof(job_result) ^ (std::uint64_t{sizeof(half_board_tables)} << 40) ^ (std::uint64_t{max_job_key_bits} << 56);
 inline constexpr const char* device_module_symbol = "nqueens_gpu_device_module";
 inline constexpr const char* device_module_file = "libnqueens-gpu.so";
 

@@ -30,19 +30,20 @@ inline constexpr std::uint32_t digit_bits = 5;
 inline constexpr std::uint32_t digit_values = 1U << digit_bits;
 /// 10 digits of 5 bits hold the diagonals both groups can use at n = 24
 /// (at most 46) and the 4 tie tags with no key bit (groups too small for one).
-inline constexpr std::uint32_t max_digits = 10;
+inline constexpr std::uint32_t max_job_digits = 10;
 /// The most key bits: 16384 buckets per group.
-inline constexpr std::uint32_t max_key_bits = 14;
-inline constexpr std::uint32_t max_buckets = 1U << max_key_bits;
+inline constexpr std::uint32_t max_job_key_bits = 14;
+inline constexpr std::uint32_t max_buckets = 1U << max_job_key_bits;
 /// What the last kernel writes once every check held, with the job's
 /// sequence number: a result left from an earlier round never passes.
 inline constexpr std::uint32_t finished_mark = 0x600DC0DEU;
 /// What the size kernel's first block writes, likewise.
 inline constexpr std::uint32_t sized_mark = 0x512EDU;
 
-/// Jobs a round holds: 64 rounds' worth of kernels and copies cost a
-/// subproblem a fifth of a stream operation. The device's and the
-/// emulator's streams hold this many, and the engine hands them as many.
+/// Jobs a round holds: a round's kernels and copies, shared by 64 jobs,
+/// cost a subproblem a fraction of a stream operation (0.28 at n = 16,
+/// docs/engines.md). The device's and the emulator's streams hold this
+/// many, and the engine hands them as many.
 inline constexpr std::uint32_t round_jobs = 64;
 
 /// Mask bits the filter adds to a half besides its tie tags (filter_rule.hpp):

@@ -32,11 +32,6 @@ NQUEENS_HD inline bool orient(const gpu_job& job, int group, std::uint64_t& mask
   return (mask & middle_queen_mask(job.middle)) == 0;
 }
 
-/// Whether the row window keeps a group's west row set (ranked): min(X, ~X) >= c.
-NQUEENS_HD inline bool in_window(const filter_rule& r, std::uint32_t rows) {
-  return r.kind != filter_rule::row_window || (rows >= r.c && rows <= r.c_bar);
-}
-
 /// The once categories of a half of group `group` (0: the first of
 /// once_pairs, 1: the second) whose row set (column_h's holder: P squeezed)
 /// is `rows`.

@@ -18,9 +18,9 @@ struct visit_kernel {
       // Phases 3-4: table[d][v][w] is word w of the halves whose digit d has
       // no bit of v. A warp reads one row (its north half's digit), each
       // lane its own word: the 32 lanes read the 32 banks.
-      std::uint32_t table[max_digits][digit_values][words_per_block];
+      std::uint32_t table[max_job_digits][digit_values][words_per_block];
     };
-    std::uint32_t without_bit[max_digits][digit_bits][words_per_block];  // halves lacking digit bit b
+    std::uint32_t without_bit[max_job_digits][digit_bits][words_per_block];  // halves lacking digit bit b
     std::uint32_t valid[words_per_block];
     std::uint64_t fits;
     std::uint32_t key, first, count;
@@ -32,7 +32,7 @@ struct visit_kernel {
   NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
     const code_layout& layout = job.state->layout;
     // More digits than the tables hold is a fault (layout): never index past them.
-    const std::uint32_t digits = layout.digits < max_digits ? layout.digits : max_digits;
+    const std::uint32_t digits = layout.digits < max_job_digits ? layout.digits : max_job_digits;
     switch (phase) {
       case 0:
         return find_block(job, item, thread, sh);
@@ -133,7 +133,7 @@ struct visit_kernel {
         std::uint32_t fit = digits == 0 ? sh.valid[lane] : sh.table[0][digit_of(layout, code, 0)][lane];
         // Unrolled to constant indices: the digits stay in registers.
         NQUEENS_UNROLL
-        for (std::uint32_t d = 1; d < max_digits; ++d) {
+        for (std::uint32_t d = 1; d < max_job_digits; ++d) {
           if (d < digits) fit &= sh.table[d][digit_of(layout, code, d)][lane];
         }
         fits += static_cast<std::uint64_t>(popcount32(fit));

@@ -4,10 +4,13 @@
 // the form both of its counts read it: the quadrant engine's
 // (quadrant/transposed_pairs.cpp) and the GPU engine's kernels
 // (gpu/gpu_kernel_support.hpp), from filter_rule_of (filter_rule.cpp). The
-// window's bounds, the tie tags a half takes, which halves of the group
-// holding the middle column's queen count, and the pairs of row sets
-// counted once: each written here once, NQUEENS_HD so that nvcc compiles
-// the same functions for the device.
+// window, the tie tags a half takes, which halves of the group holding the
+// middle column's queen count, and the pairs of row sets counted once: each
+// written here once, NQUEENS_HD so that nvcc compiles the same functions
+// for the device. Where the quadrant engine counts the ties apart
+// (transposed_pairs.cpp) it reads the same rule as ranges of row sets, a
+// second form of it; the tests check both against an independent count of
+// every class of the boards 4..13 (transposition_test.cpp).
 
 #include <cstdint>
 
@@ -52,6 +55,14 @@ filter_rule filter_rule_of(int n, std::uint32_t north, int middle) noexcept;
 /// 2 * twice + once: what a subproblem's pairs count under the filter
 /// (checked_count.hpp's overflow check), on the CPU and on the GPU.
 std::uint64_t filtered_share(std::uint64_t twice, std::uint64_t once);
+
+/// Whether the rule keeps a group's half of ranked west row set `rows`: under
+/// the row window, min(X, ~X) >= c, that is X in [c, ~c]; every half
+/// otherwise. The quadrant engine walks the same window by its bounds
+/// (first_rows, quadrant_solve.cpp).
+NQUEENS_HD constexpr bool in_window(const filter_rule& r, std::uint32_t rows) noexcept {
+  return r.kind != filter_rule::row_window || (rows >= r.c && rows <= r.c_bar);
+}
 
 /// Row window: the tie tags of a north half of ranked west row set `rows`.
 NQUEENS_HD constexpr std::uint64_t north_tie_tags(const filter_rule& r, std::uint32_t rows) noexcept {

@@ -8,10 +8,11 @@
 // with as many members (the flip swaps the halves: the north columns become
 // the south's, the complement); one subproblem per class, weighted by the
 // class size. The transposition of the board (and with it the quarter
-// turns) is used too: for even n a subproblem counts only its class's share
+// turns) is used too: from n = 4 a subproblem counts only its class's share
 // of the solutions, 2 for each whose transposed solution's class ranks
-// higher and 1 for each whose ranks the same (transposition.hpp), and that
-// share is found on about 72% of the halves and 56% of the pairs (n = 20).
+// higher and 1 for each whose ranks the same (transposition.hpp, odd n by
+// the middle column's queen), found on 65.8% of the halves and 49.3% of the
+// pairs at n = 20 (docs/engines.md, by rank_rows).
 
 #include "engines/quadrant/quadrant_engine.hpp"
 
