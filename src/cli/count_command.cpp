@@ -58,11 +58,8 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   // MPI ranks) must not depend on this node's memory: auto then goes by n
   // alone, and a node it does not fit refuses rather than count another plan.
   const bool shared_plan = plan_is_shared || !opts.shard.whole() || !opts.checkpoint.empty();
-  if (engine_name != "auto") {
-    opts.kind = parse_engine_option(engine_name);
-  } else {
-    opts.kind = shared_plan ? shared_plan_engine(request.n) : fastest_engine(request.n, opts.max_memory);
-  }
+  opts.kind = parse_engine_choice(engine_name)
+                  .value_or(shared_plan ? shared_plan_engine(request.n) : fastest_engine(request.n, opts.max_memory));
   request.progress_option = long_run.progress_option;
   request.terminal = long_run.terminal;
   request.progress = long_run.progress;

@@ -32,6 +32,27 @@ bool looks_like_board_size(const std::string& text) {
   return digit < text.size() && std::isdigit(static_cast<unsigned char>(text[digit]));
 }
 
+// What the hidden `--list WHAT` prints, a name a line, for the shell
+// completion and the test suite (their one source): the registry's engines,
+// the build's instruction sets, the commands and the placement formats.
+struct name_list {
+  const char* name;
+  std::vector<std::string> (*names)();
+};
+template <typename Range, typename Name>
+std::vector<std::string> names_of(const Range& range, Name name) {
+  std::vector<std::string> out;
+  for (const auto& item : range) out.emplace_back(name(item));
+  return out;
+}
+const name_list name_lists[] = {
+    {"engines",
+     [] { return names_of(nqueens::all_engines(), [](nqueens::engine e) { return nqueens::to_string(e); }); }},
+    {"isas", [] { return names_of(nqueens::all_isas(), [](nqueens::isa k) { return nqueens::to_string(k); }); }},
+    {"commands", [] { return names_of(commands(), [](const command& c) { return c.name; }); }},
+    {"formats", [] { return names_of(placement_format_names, [](std::string_view f) { return f; }); }},
+};
+
 int dispatch(const std::vector<std::string>& argv) {
   if (argv.size() < 2) throw usage_error("missing command: try 'nqueens count N' or 'nqueens --help'");
   const std::string& first = argv[1];
@@ -43,23 +64,21 @@ int dispatch(const std::vector<std::string>& argv) {
   // a wrong one is a one-line usage error (isa_error, exit 2), not a failure
   // halfway through a table, a journal or a merge.
   static_cast<void>(nqueens::active_isa());
-  // Hidden: the registry's engines, the build's instruction sets, the
-  // commands and the placement formats, a name a line, for the shell
-  // completion and the test suite (their one source).
+  // Hidden (name_lists).
   if (first == "--list") {
     const std::string what = argv.size() == 3 ? argv[2] : "";
-    if (what == "engines") {
-      for (const nqueens::engine e : nqueens::all_engines()) std::cout << nqueens::to_string(e) << '\n';
-    } else if (what == "isas") {
-      for (const nqueens::isa k : nqueens::all_isas()) std::cout << nqueens::to_string(k) << '\n';
-    } else if (what == "commands") {
-      for (const command& c : commands()) std::cout << c.name << '\n';
-    } else if (what == "formats") {
-      for (const std::string_view name : placement_format_names) std::cout << name << '\n';
-    } else {
-      throw usage_error("--list takes 'engines', 'isas', 'commands' or 'formats'");
+    for (const name_list& list : name_lists) {
+      if (what == list.name) {
+        for (const std::string& name : list.names()) std::cout << name << '\n';
+        return 0;
+      }
     }
-    return 0;
+    std::string choices;
+    for (std::size_t k = 0; k < std::size(name_lists); ++k) {
+      choices += k == 0 ? "'" : k + 1 == std::size(name_lists) ? " or '" : ", '";
+      choices += std::string(name_lists[k].name) + "'";
+    }
+    throw usage_error("--list takes " + choices);
   }
   if (first == "--version" || first == "-V") {
     std::cout << version_text("nqueens");

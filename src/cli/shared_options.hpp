@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cli/command_line.hpp"
+#include "nqueens/count.hpp"
 #include "nqueens/engine.hpp"
 
 namespace nqueens::cli {
@@ -53,7 +54,7 @@ void add_long_run_options(cxxopts::Options& options);
 /// What add_long_run_options' options asked for.
 struct long_run_choice {
   std::string checkpoint;
-  double checkpoint_interval_seconds = 2;
+  double checkpoint_interval_seconds = count_options{}.checkpoint_interval_seconds;
   bool progress = false;
   int progress_option = 0;  ///< +1 --progress, -1 --no-progress, 0 neither
   bool terminal = false;    ///< stderr is a terminal

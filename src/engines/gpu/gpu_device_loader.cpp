@@ -29,10 +29,19 @@
 extern "C" __attribute__((weak)) const char* nqueens_gpu_module_directory();
 
 namespace nqueens::detail::gpu {
+namespace {
+
+// NQUEENS_GPU_MODULE where set and not empty: the one module to load.
+const char* asked_module() noexcept {
+  const char* asked = std::getenv("NQUEENS_GPU_MODULE");
+  return asked != nullptr && *asked != '\0' ? asked : nullptr;
+}
+
+}  // namespace
 
 std::vector<std::filesystem::path> device_module_places() {
   std::vector<std::filesystem::path> places;
-  if (const char* asked = std::getenv("NQUEENS_GPU_MODULE"); asked != nullptr && *asked != '\0') {
+  if (const char* asked = asked_module()) {
     places.emplace_back(asked);
     return places;
   }
@@ -63,8 +72,7 @@ struct loaded_module {
 // How a message names `place`: as the file NQUEENS_GPU_MODULE names where
 // it is set (the user's, whatever it holds), else as `found` and the path.
 std::string named(const std::filesystem::path& place, const std::string& found = "the GPU module ") {
-  const char* asked = std::getenv("NQUEENS_GPU_MODULE");
-  if (asked == nullptr || *asked == '\0') return found + place.string();
+  if (asked_module() == nullptr) return found + place.string();
   return "the file NQUEENS_GPU_MODULE names, " + place.string() + ",";
 }
 
@@ -101,7 +109,7 @@ loaded_module load() {
     }
     return {module, {}};
   }
-  if (const char* asked = std::getenv("NQUEENS_GPU_MODULE"); asked != nullptr && *asked != '\0') {
+  if (const char* asked = asked_module()) {
     return {nullptr,
             named(asked) + " does not exist (it takes the path of nqueens' GPU module, " + device_module_file + ")"};
   }
