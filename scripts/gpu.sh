@@ -135,12 +135,15 @@ limited() {
 
 # count_exact N SECONDS [OPTION...]: `nqueens count N --engine gpu --json`,
 # checked against the published Q(N); wall seconds and GPU-ns per solution,
-# and the device's launches and operations where the JSON has them. Sets
+# and the device's launches, operations and kernel times where the JSON has
+# them. Sets
 # count_wall; returns 1 when the count was cut or failed.
 count_exact() {
   local n=$1 seconds=$2
   shift 2
-  local cmd=("$NQ" count "$n" --engine gpu "$@" --json) json start status=0
+  # Each kernel's device time comes with the count (events around each
+  # launch: the per-kernel table the next profile starts from).
+  local cmd=(env NQUEENS_GPU_TIMES=1 "$NQ" count "$n" --engine gpu "$@" --json) json start status=0
   count_wall=
   note "\$ $(shown "${cmd[@]}")"
   start=$(wall_now)
@@ -180,6 +183,9 @@ count_exact() {
     note "Q($n): ${launches:-?} device launches, ${operations:-?} device operations over" \
       "${subproblems:-?} subproblems: $per operations per subproblem"
   fi
+  local kernels
+  kernels=$(grep -o '"device_kernel_seconds":{[^}]*}' <<<"$json" || true)
+  [[ -z $kernels ]] || note "Q($n): kernel seconds ${kernels#*:}"
   return 0
 }
 

@@ -4,7 +4,10 @@
 /// What counting one subproblem gives, whichever engine and executor count
 /// it: the vocabulary the engines, the executors and the reducer share.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace nqueens {
 
@@ -27,13 +30,45 @@ struct subproblem_count {
   friend bool operator==(const subproblem_count&, const subproblem_count&) = default;
 };
 
+/// The kernels of an accelerator's round (the GPU engine's), in launch
+/// order: the names of device_work::kernel_nanoseconds' slots, and of
+/// count's JSON "device_kernel_seconds".
+inline constexpr std::array<std::string_view, 11> device_kernel_names = {
+    "clear", "size", "join", "once", "stats", "layout", "encode", "scan", "scatter", "visit", "finish"};
+
 /// What an engine that counts on an accelerator (the GPU engine) asked of
 /// it: kernel launches, and stream operations (launches, copies and waits),
 /// summed over its streams; zero for the CPU engines.
 struct device_work {
   std::uint64_t launches = 0;
   std::uint64_t operations = 0;
+  /// Device time per kernel (device_kernel_names), summed over its launches
+  /// and the streams: measured where NQUEENS_GPU_TIMES=1 (events around
+  /// each launch; the emulator's clock), else zero.
+  std::array<std::uint64_t, device_kernel_names.size()> kernel_nanoseconds{};
 
+  /// Whether any kernel's time was measured.
+  bool timed() const noexcept {
+    for (const std::uint64_t t : kernel_nanoseconds) {
+      if (t != 0) return true;
+    }
+    return false;
+  }
+  device_work& operator+=(const device_work& more) noexcept {
+    launches += more.launches;
+    operations += more.operations;
+    for (std::size_t k = 0; k < kernel_nanoseconds.size(); ++k) kernel_nanoseconds[k] += more.kernel_nanoseconds[k];
+    return *this;
+  }
+  /// What was asked between `earlier` and `later` (later's counts include earlier's).
+  friend device_work operator-(device_work later, const device_work& earlier) noexcept {
+    later.launches -= earlier.launches;
+    later.operations -= earlier.operations;
+    for (std::size_t k = 0; k < later.kernel_nanoseconds.size(); ++k) {
+      later.kernel_nanoseconds[k] -= earlier.kernel_nanoseconds[k];
+    }
+    return later;
+  }
   friend bool operator==(const device_work&, const device_work&) = default;
 };
 

@@ -24,6 +24,22 @@ std::string describe_ranks(const std::vector<int>& rank_threads) {
   return plural(ranks, "rank") + ", " + plural(static_cast<std::size_t>(total), "thread") + " (" + sum + ")";
 }
 
+std::string describe_kernel_times(const device_work& work) {
+  std::vector<std::size_t> order;
+  for (std::size_t k = 0; k < device_kernel_names.size(); ++k) {
+    if (work.kernel_nanoseconds[k] != 0) order.push_back(k);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return work.kernel_nanoseconds[a] > work.kernel_nanoseconds[b];
+  });
+  std::string text;
+  for (const std::size_t k : order) {
+    text += (text.empty() ? "" : ", ") + std::string(device_kernel_names[k]) + " " +
+            format_seconds(static_cast<double>(work.kernel_nanoseconds[k]) / 1e9);
+  }
+  return text;
+}
+
 void count_report::write_text(std::ostream& out) const {
   const count_result& r = result_;
   const std::string threads = std::to_string(r.threads) + (r.threads == 1 ? " thread" : " threads");
@@ -41,6 +57,7 @@ void count_report::write_text(std::ostream& out) const {
       << r.split_depth << "), " << format_seconds(r.seconds) << '\n';
   out << describe_resumed(r, checkpoint_);
   if (!rank_threads.empty()) out << "  MPI: " << describe_ranks(rank_threads) << '\n';
+  if (r.device.timed()) out << "  device time: " << describe_kernel_times(r.device) << '\n';
 }
 
 json_object count_report::json() const {
@@ -62,6 +79,15 @@ json_object count_report::json() const {
       .add("checksum", shard_checksum(shard_fields_of(r)));
   if (r.kind == engine::gpu) {  // what the device was asked, per subproblem counted here a fraction of an operation
     o.add("device_launches", r.device.launches).add("device_operations", r.device.operations);
+    if (r.device.timed()) {  // NQUEENS_GPU_TIMES=1
+      json_object kernels;
+      for (std::size_t k = 0; k < device_kernel_names.size(); ++k) {
+        kernels.add(device_kernel_names[k], static_cast<double>(r.device.kernel_nanoseconds[k]) / 1e9);
+      }
+      o.add_raw("device_kernel_seconds", kernels.str());
+    } else {
+      o.add_raw("device_kernel_seconds", "null");
+    }
   }
   if (!rank_threads.empty()) {  // nqueens-mpi: how many ranks ran, with how many threads each
     std::string threads = "[";

@@ -30,6 +30,10 @@ class count_report final : public report {
   std::string checkpoint_;
 };
 
+/// "visit 1.234 s, join 0.456 s, ...": the kernels' device times, the
+/// longest first, those not timed left out.
+std::string describe_kernel_times(const device_work& work);
+
 /// "1 rank x 2 threads", "3 ranks x 1 thread", "2 ranks, 3 threads (1 + 2)".
 std::string describe_ranks(const std::vector<int>& rank_threads);
 

@@ -4,7 +4,12 @@
 // worker asks for work with the records of its last chunk; rank 0 answers
 // with a chunk of subproblem indices, none to say it is done, or a stop.
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "nqueens/subproblem_count.hpp"
 
 namespace nqueens::mpi {
 
@@ -12,9 +17,26 @@ constexpr int tag_results = 1;  // worker -> 0: the header, a record per subprob
 constexpr int tag_chunk = 2;    // 0 -> worker: subproblem indices; none means done
 constexpr int tag_stopped = 3;  // worker -> 0: the header, its last records, then the signal that stopped it; it leaves
 constexpr int tag_stop = 4;     // 0 -> worker: the signal that stopped the job; the worker leaves with 128 + it
-// What a worker's message starts with: the device launches and operations
-// of its last chunk (zero but for the GPU engine), summed into the job's.
-constexpr std::size_t header_words = 2;
+// What a worker's message starts with: the device work of its last chunk
+// (zero but for the GPU engine; launches, operations, then each kernel's
+// nanoseconds), summed into the job's.
+constexpr std::size_t header_words = 2 + device_kernel_names.size();
+
+/// Writes `work` into the header (the first header_words words of `message`).
+inline void write_device_header(std::vector<std::uint64_t>& message, const device_work& work) {
+  message[0] = work.launches;
+  message[1] = work.operations;
+  std::copy(work.kernel_nanoseconds.begin(), work.kernel_nanoseconds.end(), message.begin() + 2);
+}
+
+/// The device work a message's header holds. Precondition: message.size() >= header_words.
+inline device_work read_device_header(const std::vector<std::uint64_t>& message) {
+  device_work work;
+  work.launches = message[0];
+  work.operations = message[1];
+  std::copy_n(message.begin() + 2, work.kernel_nanoseconds.size(), work.kernel_nanoseconds.begin());
+  return work;
+}
 // A result record: index, total, unique, symmetric_180, symmetric_90.
 constexpr std::size_t record_words = 5;
 

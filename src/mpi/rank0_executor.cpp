@@ -90,8 +90,7 @@ void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, co
         const std::vector<std::size_t> mine(chunk.begin(), chunk.end());
         const execution done = execute(p, mine, options, &*context_);
         const std::lock_guard lock(device_mutex_);
-        device_.launches += done.device.launches;
-        device_.operations += done.device.operations;
+        device_ += done.device;
       }
     } catch (...) {
       local_error = std::current_exception();
@@ -154,8 +153,7 @@ void rank0_executor::note_stop(int rank, const std::vector<std::uint64_t>& messa
 void rank0_executor::add_header(const std::vector<std::uint64_t>& message) {
   if (message.size() < header_words) throw std::runtime_error("a rank sent a message without its header");
   const std::lock_guard lock(device_mutex_);
-  device_.launches += message[0];
-  device_.operations += message[1];
+  device_ += read_device_header(message);
 }
 
 device_work rank0_executor::device() const noexcept {

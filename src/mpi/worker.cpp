@@ -65,8 +65,7 @@ int run_worker(const cli::count_request& request, const plan& p, int rank) {
     }
     const std::vector<std::size_t> indices(chunk.begin(), chunk.end());
     const execution run = execute(p, indices, options, &*context);
-    results[0] = run.device.launches;
-    results[1] = run.device.operations;
+    write_device_header(results, run.device);
     for (std::size_t k = 0; k < run.indices.size(); ++k) {
       if (run.finished[k] == 0) continue;  // cancelled: rank 0 does not count it as done
       const subproblem_count& c = run.counts[k];

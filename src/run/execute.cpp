@@ -273,7 +273,7 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
     const device_work before = context->device();
     run_tasks(arena, indices, options, *context, run);
     const device_work after = context->device();
-    run.device = {after.launches - before.launches, after.operations - before.operations};
+    run.device = after - before;
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;

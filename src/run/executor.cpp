@@ -17,8 +17,7 @@ void arena_executor::run(const plan& p, std::span<const std::size_t> indices, co
   options.on_finished = report;
   options.keep_results = false;  // the driver sums the reports
   const execution done = execute(p, indices, options);
-  device_.launches += done.device.launches;
-  device_.operations += done.device.operations;
+  device_ += done.device;
 }
 
 }  // namespace nqueens::detail

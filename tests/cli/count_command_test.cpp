@@ -120,6 +120,30 @@ TEST(CliTest, CountJsonIsOneObjectWithExactTotal) {
   }
 }
 
+// NQUEENS_GPU_TIMES=1 puts each kernel's device time in the GPU engine's
+// JSON (emulated here: the host's clock) and a line of text; without it the
+// field is null and nothing is timed; another value is refused.
+TEST(CliTest, GpuKernelTimesAreReportedWhenAsked) {
+  const std::string gpu = "NQUEENS_GPU=emulate ";
+  const cli_run timed =
+      run_cli_command(gpu + "NQUEENS_GPU_TIMES=1 " + NQUEENS_CLI_PATH + " count 12 --engine gpu --json");
+  ASSERT_EQ(timed.status, 0) << timed.err;
+  const std::size_t at = timed.out.find("\"device_kernel_seconds\":{");
+  ASSERT_NE(at, std::string::npos) << timed.out;
+  for (const std::string_view kernel : device_kernel_names) {
+    const std::size_t field = timed.out.find("\"" + std::string(kernel) + "\":", at);
+    ASSERT_NE(field, std::string::npos) << kernel << " in " << timed.out;
+    EXPECT_GT(std::stod(timed.out.substr(field + kernel.size() + 3)), 0.0) << kernel << " in " << timed.out;
+  }
+  const cli_run text = run_cli_command(gpu + "NQUEENS_GPU_TIMES=1 " + NQUEENS_CLI_PATH + " count 12 --engine gpu");
+  EXPECT_NE(text.out.find("  device time: "), std::string::npos) << text.out;
+  const cli_run untimed = run_cli_command(gpu + NQUEENS_CLI_PATH + " count 12 --engine gpu --json");
+  EXPECT_NE(untimed.out.find("\"device_kernel_seconds\":null"), std::string::npos) << untimed.out;
+  const cli_run bad = run_cli_command(gpu + "NQUEENS_GPU_TIMES=yes " + NQUEENS_CLI_PATH + " count 12 --engine gpu");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.err.find("NQUEENS_GPU_TIMES"), std::string::npos) << bad.err;
+}
+
 // Every registered engine gives the four counts, each verified: the fundamental count
 // comes from the rotation-symmetric ones (Burnside), not from the engine.
 TEST(CliTest, CountPrintsAllFourCountsForEveryEngine) {

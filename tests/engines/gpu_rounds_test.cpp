@@ -106,5 +106,31 @@ TEST(GpuEmulatedTest, ACancelEndsABatchAndLeavesTheStreamWhole) {
   }
 }
 
+// A timed stream (NQUEENS_GPU_TIMES=1, or emulator_options::timed) adds
+// each kernel's time to its slot, every kernel of a size and a count round
+// taking some; an untimed one measures nothing.
+TEST(GpuEmulatedTest, ATimedStreamTimesEveryKernel) {
+  const detail::half_board_tables tables(12);
+  for (const bool timed : {false, true}) {
+    const auto backend = detail::gpu::emulated_backend(tables, {.timed = timed});
+    const auto stream = backend->open_stream();
+    detail::gpu::gpu_rounds rounds(*stream);
+    std::vector<detail::gpu::gpu_job> jobs;
+    for (const column_class& c : classes_of(12)) {
+      jobs.push_back(detail::gpu::job_for({c.north, c.middle, c.weight, 0}, 1, tables, *backend));
+    }
+    std::vector<detail::gpu::pair_counts> counts(jobs.size());
+    rounds.count(jobs, counts);
+    const device_work w = stream->work();
+    EXPECT_EQ(w.timed(), timed);
+    for (std::size_t k = 0; k < w.kernel_nanoseconds.size(); ++k) {
+      if (timed) {
+        EXPECT_GT(w.kernel_nanoseconds[k], 0U) << device_kernel_names[k];
+      } else {
+        EXPECT_EQ(w.kernel_nanoseconds[k], 0U) << device_kernel_names[k];
+      }
+    }
+  }
+}
 }  // namespace
 }  // namespace nqueens

@@ -15,6 +15,7 @@
 #include "engines/gpu/gpu_job.hpp"
 #include "engines/join_model/quadrant_task.hpp"
 #include "engines/join_model/quarter_tables.hpp"
+#include "engines/plain_number.hpp"
 #include "nqueens/subproblem_count.hpp"
 
 namespace nqueens::detail::gpu {
@@ -24,6 +25,11 @@ struct pair_counts {
   std::uint64_t pairs = 0;
   std::uint64_t once = 0;
 };
+
+/// Whether streams time each kernel (device_work::kernel_nanoseconds):
+/// NQUEENS_GPU_TIMES=1; 0 or unset, not, at no cost. Read when a stream
+/// opens. Throws std::invalid_argument for another value.
+inline bool kernel_times_asked() { return environment_integer("NQUEENS_GPU_TIMES", 0, 1).value_or(0) == 1; }
 
 /// One counting thread's memory on a backend, and the rounds it runs.
 class gpu_stream {
@@ -44,7 +50,8 @@ class gpu_stream {
   /// back and waited for. Returns the host's copy of the results, valid
   /// until the next round. Throws std::runtime_error when a call fails.
   virtual std::span<const job_result> run(std::span<const gpu_job> jobs, round_kind round) = 0;
-  /// The launches and stream operations of every round so far.
+  /// The launches, stream operations and (where asked) kernel times of
+  /// every round so far.
   virtual device_work work() const noexcept = 0;
 };
 

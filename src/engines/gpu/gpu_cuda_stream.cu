@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <span>
 #include <stdexcept>
@@ -36,6 +37,12 @@ class cuda_stream final : public gpu_stream {
     try {
       check(cudaSetDevice(device_), "cudaSetDevice");
       check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+      if (timed_) {
+        for (std::size_t k = 0; k < began_.size(); ++k) {
+          check(cudaEventCreate(&began_[k]), "cudaEventCreate");
+          check(cudaEventCreate(&ended_[k]), "cudaEventCreate");
+        }
+      }
       check(cudaMalloc(&jobs_, round_jobs * sizeof(gpu_job)), "cudaMalloc (jobs)");
       check(cudaMalloc(&states_, round_jobs * sizeof(job_state)), "cudaMalloc (states)");
       check(cudaMalloc(&results_, round_jobs * sizeof(job_result)), "cudaMalloc (results)");
@@ -92,15 +99,26 @@ class cuda_stream final : public gpu_stream {
   }
 
   device_work work() const noexcept override {
-    return {launches_.load(std::memory_order_relaxed), operations_.load(std::memory_order_relaxed)};
+    device_work w{launches_.load(std::memory_order_relaxed), operations_.load(std::memory_order_relaxed)};
+    for (std::size_t k = 0; k < w.kernel_nanoseconds.size(); ++k) {
+      w.kernel_nanoseconds[k] = nanoseconds_[k].load(std::memory_order_relaxed);
+    }
+    return w;
   }
 
-  // The launcher launch_round calls.
-  template <class Kernel>
+  // The launcher launch_round calls. Where asked, an event before and after
+  // the launch (each kernel runs at most once a round), read once the round
+  // has been waited for (read_kernel_times).
+  template <class Kernel, std::size_t Slot>
   void run(std::uint64_t most_blocks) {
     const auto grid = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(most_blocks, 1, max_grid_));
+    if (timed_) check(cudaEventRecord(began_[Slot], stream_), "cudaEventRecord");
     kernel_of<Kernel><<<grid, block_threads, 0, stream_>>>(jobs_, count_);
     check(cudaGetLastError(), "a launch of the GPU engine");
+    if (timed_) {
+      check(cudaEventRecord(ended_[Slot], stream_), "cudaEventRecord");
+      launched_[Slot] = true;
+    }
     launches_.fetch_add(1, std::memory_order_relaxed);
     count_operation();
   }
@@ -119,7 +137,20 @@ class cuda_stream final : public gpu_stream {
     count_operation();
     check(cudaStreamSynchronize(stream_), "a kernel of the GPU engine");
     count_operation();
+    if (timed_) read_kernel_times();
     return {host_results_, count_};
+  }
+
+  // Adds each kernel the round launched its time between its events.
+  void read_kernel_times() {
+    for (std::size_t k = 0; k < launched_.size(); ++k) {
+      if (!launched_[k]) continue;
+      launched_[k] = false;
+      float milliseconds = 0;
+      check(cudaEventElapsedTime(&milliseconds, began_[k], ended_[k]), "cudaEventElapsedTime");
+      nanoseconds_[k].fetch_add(static_cast<std::uint64_t>(static_cast<double>(milliseconds) * 1e6),
+                                std::memory_order_relaxed);
+    }
   }
 
   void count_operation() noexcept { operations_.fetch_add(1, std::memory_order_relaxed); }
@@ -133,6 +164,10 @@ class cuda_stream final : public gpu_stream {
     cudaFree(results_);
     cudaFreeHost(host_jobs_);
     cudaFreeHost(host_results_);
+    for (std::size_t k = 0; k < began_.size(); ++k) {
+      if (began_[k] != nullptr) cudaEventDestroy(began_[k]);
+      if (ended_[k] != nullptr) cudaEventDestroy(ended_[k]);
+    }
     if (stream_ != nullptr) cudaStreamDestroy(stream_);
   }
 
@@ -148,6 +183,10 @@ class cuda_stream final : public gpu_stream {
   job_result* host_results_ = nullptr;
   std::uint32_t count_ = 0;
   std::atomic<std::uint64_t> launches_{0}, operations_{0};
+  bool timed_ = kernel_times_asked();  // NQUEENS_GPU_TIMES, read as the stream opens
+  std::array<cudaEvent_t, device_kernel_names.size()> began_{}, ended_{};
+  std::array<bool, device_kernel_names.size()> launched_{};
+  std::array<std::atomic<std::uint64_t>, device_kernel_names.size()> nanoseconds_{};
 };
 
 }  // namespace

@@ -1,7 +1,9 @@
 #include "engines/gpu/gpu_emulator.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <vector>
 
@@ -24,7 +26,8 @@ class emulated_stream final : public gpu_stream {
         states_(options.max_jobs),
         results_(options.max_jobs),
         copied_results_(options.max_jobs),
-        order_(options.seed, options.max_grid) {
+        order_(options.seed, options.max_grid),
+        timed_(options.timed || kernel_times_asked()) {
     jobs_.reserve(options.max_jobs);
     // Memory a device hands over holds anything: the kernels must set all they read.
     std::fill(arena_.begin(), arena_.end(), 0xA5A5A5A5A5A5A5A5ULL);
@@ -51,16 +54,25 @@ class emulated_stream final : public gpu_stream {
   }
 
   device_work work() const noexcept override {
-    return {launches_.load(std::memory_order_relaxed), operations_.load(std::memory_order_relaxed)};
+    device_work w{launches_.load(std::memory_order_relaxed), operations_.load(std::memory_order_relaxed)};
+    for (std::size_t k = 0; k < w.kernel_nanoseconds.size(); ++k) {
+      w.kernel_nanoseconds[k] = nanoseconds_[k].load(std::memory_order_relaxed);
+    }
+    return w;
   }
 
-  // The launcher launch_round calls.
-  template <class Kernel>
+  // The launcher launch_round calls; timed by the host's clock where asked.
+  template <class Kernel, std::size_t Slot>
   void run(std::uint64_t most_blocks) {
     const auto grid = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(most_blocks, 1, options_.max_grid));
     launches_.fetch_add(1, std::memory_order_relaxed);
     count_operation();
+    const auto start = timed_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     emulate_launch<Kernel>(jobs_, grid, order_, shared_of<Kernel>());
+    if (timed_) {
+      const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
+      nanoseconds_[Slot].fetch_add(static_cast<std::uint64_t>(took.count()), std::memory_order_relaxed);
+    }
   }
 
  private:
@@ -74,7 +86,9 @@ class emulated_stream final : public gpu_stream {
   std::vector<job_result> copied_results_;  // the host's copy
   std::vector<gpu_job> jobs_;               // the device's copy of the round
   launch_order order_;
+  bool timed_;
   std::atomic<std::uint64_t> launches_{0}, operations_{0};
+  std::array<std::atomic<std::uint64_t>, device_kernel_names.size()> nanoseconds_{};
 };
 
 class emulator final : public gpu_backend {

@@ -35,6 +35,9 @@ struct emulator_options {
   /// Jobs a round holds, and each stream's arena in 64-bit words.
   std::uint32_t max_jobs = round_jobs;
   std::uint64_t arena_words = std::uint64_t{1} << 19;  // 4 MiB
+  /// Time each kernel (device_work::kernel_nanoseconds), as
+  /// NQUEENS_GPU_TIMES=1 asks of every stream.
+  bool timed = false;
 };
 
 /// The shuffled orders of one stream's launches, drawn from its seed.

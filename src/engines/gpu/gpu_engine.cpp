@@ -112,9 +112,7 @@ class gpu_context final : public engine_context {
     const std::lock_guard lock(mutex_);
     device_work sum;
     for (const auto& s : streams_) {
-      const device_work w = s->stream->work();
-      sum.launches += w.launches;
-      sum.operations += w.operations;
+      sum += s->stream->work();
     }
     return sum;
   }

@@ -48,7 +48,9 @@
 // in shared memory and a warp visits each north half, each lane ANDing its
 // own word (32 of the block's south halves).
 
+#include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "engines/gpu/gpu_code_kernels.hpp"
 #include "engines/gpu/gpu_job.hpp"
@@ -56,6 +58,7 @@
 #include "engines/gpu/gpu_kernel_support.hpp"
 #include "engines/gpu/gpu_portable.hpp"
 #include "engines/gpu/gpu_visit_kernels.hpp"
+#include "nqueens/subproblem_count.hpp"
 
 namespace nqueens::detail::gpu {
 
@@ -77,10 +80,20 @@ NQUEENS_HD void for_each_item(const gpu_job* jobs, std::uint32_t count, std::uin
   }
 }
 
+/// Kernel `name`'s slot in device_work::kernel_nanoseconds (device_kernel_names).
+/// Used as a template argument: a name not in the list does not compile.
+constexpr std::size_t kernel_slot(std::string_view name) {
+  for (std::size_t k = 0; k < device_kernel_names.size(); ++k) {
+    if (device_kernel_names[k] == name) return k;
+  }
+  throw "no kernel of this name";
+}
+
 /// A round's launches, in order, for a launcher (the device's or the
-/// emulator's) with `template <class Kernel> void run(std::uint64_t
-/// most_blocks)`: the one list of kernels both follow. `most_blocks` bounds
-/// the launch's items from what the host knows of `jobs`.
+/// emulator's) with `template <class Kernel, std::size_t Slot> void
+/// run(std::uint64_t most_blocks)`: the one list of kernels both follow,
+/// each with its timing slot. `most_blocks` bounds the launch's items from
+/// what the host knows of `jobs`.
 template <class Launcher>
 void launch_round(Launcher& launcher, round_kind round, const gpu_job* jobs, std::uint32_t count) {
   std::uint64_t row_sets = 0, north = 0, halves = 0, south = 0;
@@ -90,20 +103,20 @@ void launch_round(Launcher& launcher, round_kind round, const gpu_job* jobs, std
     halves += items_for(jobs[j].capacity[0]) + items_for(jobs[j].capacity[1]) + 1;
     south += items_for(jobs[j].capacity[1]) + max_buckets;
   }
-  launcher.template run<clear_kernel>(count);
+  launcher.template run<clear_kernel, kernel_slot("clear")>(count);
   if (round == round_kind::sizes) {
-    launcher.template run<size_kernel>(row_sets);
+    launcher.template run<size_kernel, kernel_slot("size")>(row_sets);
     return;
   }
-  launcher.template run<join_kernel>(row_sets);
-  launcher.template run<once_kernel>(north);
-  launcher.template run<stats_kernel>(halves);
-  launcher.template run<layout_kernel>(count);
-  launcher.template run<encode_kernel>(halves);
-  launcher.template run<scan_kernel>(count);
-  launcher.template run<scatter_kernel>(halves);
-  launcher.template run<visit_kernel>(south);
-  launcher.template run<finish_kernel>(count);
+  launcher.template run<join_kernel, kernel_slot("join")>(row_sets);
+  launcher.template run<once_kernel, kernel_slot("once")>(north);
+  launcher.template run<stats_kernel, kernel_slot("stats")>(halves);
+  launcher.template run<layout_kernel, kernel_slot("layout")>(count);
+  launcher.template run<encode_kernel, kernel_slot("encode")>(halves);
+  launcher.template run<scan_kernel, kernel_slot("scan")>(count);
+  launcher.template run<scatter_kernel, kernel_slot("scatter")>(halves);
+  launcher.template run<visit_kernel, kernel_slot("visit")>(south);
+  launcher.template run<finish_kernel, kernel_slot("finish")>(count);
 }
 
 }  // namespace nqueens::detail::gpu
