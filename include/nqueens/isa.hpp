@@ -22,7 +22,8 @@ enum class isa {
   /// AVX2 with BMI1/BMI2 and POPCNT (Intel Haswell, AMD Zen and later).
   avx2,
   /// AVX-512 F/BW/VL on top of avx2; the quadrant kernel also uses
-  /// VPOPCNTDQ where the CPU has it (Intel Ice Lake, AMD Zen 4 and later).
+  /// VPOPCNTDQ, VBMI and GFNI where the CPU has all three (Intel Ice Lake,
+  /// AMD Zen 4 and later).
   avx512,
 };
 

@@ -3,8 +3,9 @@
 // The sub-commands of the `nqueens` tool (commands.cpp): the one list that
 // drives both dispatch and the usage text. Each command lives in
 // <name>_command.{hpp,cpp}, takes its arguments with args[0] set to
-// "nqueens <command>", prints its own output and returns the exit status:
-// 0 ok, 1 count mismatch, 2 usage error (thrown as usage_error).
+// "nqueens <command>", prints its own output and returns the exit status
+// (exit_status.hpp: 0 ok, 1 count mismatch, 2 usage error thrown as
+// usage_error, 3 a failure, 128 + the signal that stopped it).
 
 #include <string>
 #include <vector>

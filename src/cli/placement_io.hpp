@@ -20,6 +20,8 @@ namespace nqueens::cli {
 /// Output formats of `list` and `first`, and their names, in order.
 enum class placement_format { tuple, board, fen };
 inline constexpr std::array<std::string_view, 3> placement_format_names = {"tuple", "board", "fen"};
+static_assert(placement_format_names[static_cast<std::size_t>(placement_format::fen)] == "fen",
+              "the names follow the enum's order");
 
 /// Adds -f/--format (default: tuple) to a command's options; `help` says
 /// what each format writes there.

@@ -2,16 +2,17 @@
 
 // One object per compiled set of hot kernels, as simdjson's implementations:
 // its name, the public instruction set it implements and the CPU features it
-// needs (isa/features.hpp), in one list (NQUEENS_EACH_IMPLEMENTATION, below).
-// Each implementation has one header, isa/<id>.hpp, that each of its kernel
-// sources includes first (its namespace, target region and NQUEENS_HAS_*
-// macros). No engine is named here: each keeps its own table of kernels by
-// implementation index (kernels/search.cpp,
+// needs (NQUEENS_FEATURES_<id>, isa/features.hpp), in one list
+// (NQUEENS_EACH_IMPLEMENTATION, below). Each implementation has one header,
+// isa/<id>.hpp, that each of its kernel sources includes first (its id and
+// NQUEENS_HAS_* flags; kernel_set.hpp derives its target region and checks
+// the flags). No engine is named here: each keeps its own table of kernels
+// by implementation index (kernels/search.cpp,
 // engines/quadrant/quadrant_kernels.cpp), the list expanded, so that adding
-// an implementation is its entry in the list, its header, and one kernel
-// source per engine (the tables then name it themselves; a missing source
-// fails to link). A new public name also takes one value of nqueens::isa and
-// its place in isa.cpp's every_isa; docs/engines.md walks through it.
+// an implementation is its entry in the list, its features, its header, and
+// one kernel source per engine (a missing source fails to link). A new
+// public name also takes one value of nqueens::isa and its line in isa.cpp's
+// named_isas; docs/engines.md walks through it.
 
 #include <array>
 #include <cstddef>

@@ -25,6 +25,15 @@ struct named_isa {
 constexpr std::array<named_isa, 3> named_isas = {
     {{isa::portable, "portable"}, {isa::avx2, "avx2"}, {isa::avx512, "avx512"}}};
 
+// cpu_supports and implementation_for index by the enum's value.
+constexpr bool named_in_enum_order() {
+  for (std::size_t k = 0; k < named_isas.size(); ++k) {
+    if (static_cast<std::size_t>(named_isas[k].kernels) != k) return false;
+  }
+  return true;
+}
+static_assert(named_in_enum_order(), "named_isas lists nqueens::isa's values in order");
+
 constexpr std::array<isa, named_isas.size()> every_isa = [] {
   std::array<isa, named_isas.size()> sets{};
   for (std::size_t k = 0; k < sets.size(); ++k) sets[k] = named_isas[k].kernels;

@@ -21,6 +21,8 @@ constexpr int tag_stop = 4;     // 0 -> worker: the signal that stopped the job;
 // (zero but for the GPU engine; launches, operations, then each kernel's
 // nanoseconds), summed into the job's.
 constexpr std::size_t header_words = 2 + device_kernel_names.size();
+static_assert(sizeof(device_work) == header_words * sizeof(std::uint64_t),
+              "a field added to device_work goes into the header (write_ and read_device_header)");
 
 /// Writes `work` into the header (the first header_words words of `message`).
 inline void write_device_header(std::vector<std::uint64_t>& message, const device_work& work) {

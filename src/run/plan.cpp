@@ -1,6 +1,7 @@
 #include "nqueens/plan.hpp"
 
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -41,6 +42,12 @@ plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind), sco
   }
   rotation_ = std::make_shared<const std::vector<detail::rotation_task>>(detail::rotation_tasks(n));
   rotation_size_ = rotation_->size();
+  // Journals, shards and MPI records write a subproblem's index in 32 bits
+  // (journal_layout.hpp): a plan past that is refused, whatever its engine.
+  if (engine_size_ + rotation_size_ > std::numeric_limits<std::uint32_t>::max()) {
+    throw std::invalid_argument("a plan of " + std::to_string(engine_size_ + rotation_size_) +
+                                " subproblems is more than a journal can index (2^32)");
+  }
   detail::add_to_fingerprint(hash, *rotation_);
   fingerprint_ = hash.value();
 }

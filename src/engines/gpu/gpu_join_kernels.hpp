@@ -44,7 +44,7 @@ NQUEENS_HD inline void find_quarters(const gpu_job& job, std::uint32_t item, qua
   const auto rows = static_cast<std::uint32_t>(unrank_subset(rank, job.h, job.west_queens[group]));
   q.group = static_cast<std::uint32_t>(group);
   // The filter reads the row window's sets ranked, the tables by rows.
-  q.rows = job.rule.kind == filter_rule::row_window ? rank_rows(rows, job.h) : rows;
+  q.rows = ranks_rows(job.rule) ? rank_rows(rows, job.h) : rows;
   q.west_begin = q.west_end = q.east_begin = q.east_end = 0;
   if (rank % job.slices[group] != job.slice[group] || !in_window(job.rule, q.rows)) return;
   const std::uint32_t all_rows = low_bits(job.h);

@@ -56,6 +56,11 @@ filter_rule filter_rule_of(int n, std::uint32_t north, int middle) noexcept;
 /// (checked_count.hpp's overflow check), on the CPU and on the GPU.
 std::uint64_t filtered_share(std::uint64_t twice, std::uint64_t once);
 
+/// Whether the joins read the groups' west row sets ranked (rank_rows): under
+/// the row window, whose bounds are ranked; as the tables hold them
+/// otherwise. Both engines' joins ask this.
+NQUEENS_HD constexpr bool ranks_rows(const filter_rule& r) noexcept { return r.kind == filter_rule::row_window; }
+
 /// Whether the rule keeps a group's half of ranked west row set `rows`: under
 /// the row window, min(X, ~X) >= c, that is X in [c, ~c]; every half
 /// otherwise. The quadrant engine walks the same window by its bounds

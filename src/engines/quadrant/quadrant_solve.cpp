@@ -77,8 +77,7 @@ std::size_t joined_count(const quarter_view& west, const quarter_view& east, int
 // Where the joins of a group of `queens` west rows (of h) start: under the
 // row window they skip the sets whose rank_rows lies outside [c, ~c].
 join_cursor first_rows(const filter_rule& rule, int h, int queens) noexcept {
-  return rule.kind == filter_rule::row_window ? cursor_from(h, queens, true, rule.c, rule.c_bar)
-                                              : cursor_from(h, queens);
+  return ranks_rows(rule) ? cursor_from(h, queens, true, rule.c, rule.c_bar) : cursor_from(h, queens);
 }
 
 // Whether the groups are built with their runs by row set.
