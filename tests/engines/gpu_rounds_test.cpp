@@ -90,10 +90,7 @@ TEST(GpuEmulatedTest, ACancelEndsABatchAndLeavesTheStreamWhole) {
   const auto backend = detail::gpu::emulated_backend(tables, {.max_jobs = 5});
   const auto stream = backend->open_stream();
   detail::gpu::gpu_rounds rounds(*stream);
-  std::vector<detail::gpu::gpu_job> jobs;
-  for (const column_class& c : classes_of(13)) {
-    jobs.push_back(detail::gpu::job_for({c.north, c.middle, c.weight, 0}, 1, tables, *backend));
-  }
+  std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, *backend);
   std::vector<detail::gpu::pair_counts> counts(jobs.size());
   const std::atomic<bool> cancel{true};
   EXPECT_THROW(rounds.count(jobs, counts, &cancel), subproblem_cancelled);
@@ -112,16 +109,7 @@ TEST(GpuEmulatedTest, ACancelEndsABatchAndLeavesTheStreamWhole) {
 TEST(GpuEmulatedTest, ATimedStreamTimesEveryKernel) {
   const detail::half_board_tables tables(12);
   for (const bool timed : {false, true}) {
-    const auto backend = detail::gpu::emulated_backend(tables, {.timed = timed});
-    const auto stream = backend->open_stream();
-    detail::gpu::gpu_rounds rounds(*stream);
-    std::vector<detail::gpu::gpu_job> jobs;
-    for (const column_class& c : classes_of(12)) {
-      jobs.push_back(detail::gpu::job_for({c.north, c.middle, c.weight, 0}, 1, tables, *backend));
-    }
-    std::vector<detail::gpu::pair_counts> counts(jobs.size());
-    rounds.count(jobs, counts);
-    const device_work w = stream->work();
+    const device_work w = round_counts(tables, *detail::gpu::emulated_backend(tables, {.timed = timed})).work;
     EXPECT_EQ(w.timed(), timed);
     for (std::size_t k = 0; k < w.kernel_nanoseconds.size(); ++k) {
       if (timed) {

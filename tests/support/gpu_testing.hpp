@@ -125,14 +125,21 @@ struct counted_rounds {
   device_work work;
 };
 
-// The pair counts of every class of n, in rounds on `backend`'s stream.
-inline counted_rounds round_counts(const detail::half_board_tables& tables, detail::gpu::gpu_backend& backend) {
-  const auto stream = backend.open_stream();
-  detail::gpu::gpu_rounds rounds(*stream);
+// A job for every class of the tables' board, one slice each, in plan order.
+inline std::vector<detail::gpu::gpu_job> jobs_of(const detail::half_board_tables& tables,
+                                                 const detail::gpu::gpu_backend& backend) {
   std::vector<detail::gpu::gpu_job> jobs;
   for (const column_class& c : classes_of(tables.board_size())) {
     jobs.push_back(detail::gpu::job_for({c.north, c.middle, c.weight, 0}, 1, tables, backend));
   }
+  return jobs;
+}
+
+// The pair counts of every class of n, in rounds on `backend`'s stream.
+inline counted_rounds round_counts(const detail::half_board_tables& tables, detail::gpu::gpu_backend& backend) {
+  const auto stream = backend.open_stream();
+  detail::gpu::gpu_rounds rounds(*stream);
+  std::vector<detail::gpu::gpu_job> jobs = jobs_of(tables, backend);
   std::vector<detail::gpu::pair_counts> counts(jobs.size());
   rounds.count(jobs, counts);
   return {counts, stream->work()};

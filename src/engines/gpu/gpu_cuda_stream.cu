@@ -8,6 +8,7 @@
 #include "engines/gpu/gpu_cuda_stream.hpp"
 #include "engines/gpu/gpu_kernels.hpp"
 #include "engines/gpu/gpu_memory_share.hpp"
+#include "engines/gpu/gpu_stream_tally.hpp"
 
 namespace nqueens::detail::gpu {
 
@@ -98,13 +99,7 @@ class cuda_stream final : public gpu_stream {
     }
   }
 
-  device_work work() const noexcept override {
-    device_work w{launches_.load(std::memory_order_relaxed), operations_.load(std::memory_order_relaxed)};
-    for (std::size_t k = 0; k < w.kernel_nanoseconds.size(); ++k) {
-      w.kernel_nanoseconds[k] = nanoseconds_[k].load(std::memory_order_relaxed);
-    }
-    return w;
-  }
+  device_work work() const noexcept override { return tally_.work(); }
 
   // The launcher launch_round calls. Where asked, an event before and after
   // the launch (each kernel runs at most once a round), read once the round
@@ -119,8 +114,7 @@ class cuda_stream final : public gpu_stream {
       check(cudaEventRecord(ended_[Slot], stream_), "cudaEventRecord");
       launched_[Slot] = true;
     }
-    launches_.fetch_add(1, std::memory_order_relaxed);
-    count_operation();
+    tally_.count_launch();
   }
 
  private:
@@ -130,13 +124,13 @@ class cuda_stream final : public gpu_stream {
     std::copy(jobs.begin(), jobs.end(), host_jobs_);
     check(cudaMemcpyAsync(jobs_, host_jobs_, count_ * sizeof(gpu_job), cudaMemcpyHostToDevice, stream_),
           "cudaMemcpyAsync (jobs)");
-    count_operation();
+    tally_.count_operation();
     launch_round(*this, round, host_jobs_, count_);  // the bounds read the host's copy
     check(cudaMemcpyAsync(host_results_, results_, count_ * sizeof(job_result), cudaMemcpyDeviceToHost, stream_),
           "cudaMemcpyAsync (results)");
-    count_operation();
+    tally_.count_operation();
     check(cudaStreamSynchronize(stream_), "a kernel of the GPU engine");
-    count_operation();
+    tally_.count_operation();
     if (timed_) read_kernel_times();
     return {host_results_, count_};
   }
@@ -148,12 +142,9 @@ class cuda_stream final : public gpu_stream {
       launched_[k] = false;
       float milliseconds = 0;
       check(cudaEventElapsedTime(&milliseconds, began_[k], ended_[k]), "cudaEventElapsedTime");
-      nanoseconds_[k].fetch_add(static_cast<std::uint64_t>(static_cast<double>(milliseconds) * 1e6),
-                                std::memory_order_relaxed);
+      tally_.add_time(k, static_cast<std::uint64_t>(static_cast<double>(milliseconds) * 1e6));
     }
   }
-
-  void count_operation() noexcept { operations_.fetch_add(1, std::memory_order_relaxed); }
 
   // Frees what was made (null handles are no-ops).
   void release() noexcept {
@@ -182,11 +173,10 @@ class cuda_stream final : public gpu_stream {
   gpu_job* host_jobs_ = nullptr;  // pinned: the copies are asynchronous
   job_result* host_results_ = nullptr;
   std::uint32_t count_ = 0;
-  std::atomic<std::uint64_t> launches_{0}, operations_{0};
+  stream_tally tally_;
   bool timed_ = kernel_times_asked();  // NQUEENS_GPU_TIMES, read as the stream opens
   std::array<cudaEvent_t, device_kernel_names.size()> began_{}, ended_{};
   std::array<bool, device_kernel_names.size()> launched_{};
-  std::array<std::atomic<std::uint64_t>, device_kernel_names.size()> nanoseconds_{};
 };
 
 }  // namespace

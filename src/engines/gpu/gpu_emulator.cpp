@@ -7,6 +7,8 @@
 #include <cstring>
 #include <vector>
 
+#include "engines/gpu/gpu_stream_tally.hpp"
+
 namespace nqueens::detail::gpu {
 
 namespace {
@@ -45,39 +47,30 @@ class emulated_stream final : public gpu_stream {
   // the wait; each counted as the device counts it.
   std::span<const job_result> run(std::span<const gpu_job> jobs, round_kind round) override {
     jobs_.assign(jobs.begin(), jobs.end());
-    count_operation();
+    tally_.count_operation();
     launch_round(*this, round, jobs_.data(), static_cast<std::uint32_t>(jobs_.size()));
     std::copy_n(results_.begin(), jobs.size(), copied_results_.begin());
-    count_operation();
-    count_operation();  // the wait
+    tally_.count_operation();
+    tally_.count_operation();  // the wait
     return {copied_results_.data(), jobs.size()};
   }
 
-  device_work work() const noexcept override {
-    device_work w{launches_.load(std::memory_order_relaxed), operations_.load(std::memory_order_relaxed)};
-    for (std::size_t k = 0; k < w.kernel_nanoseconds.size(); ++k) {
-      w.kernel_nanoseconds[k] = nanoseconds_[k].load(std::memory_order_relaxed);
-    }
-    return w;
-  }
+  device_work work() const noexcept override { return tally_.work(); }
 
   // The launcher launch_round calls; timed by the host's clock where asked.
   template <class Kernel, std::size_t Slot>
   void run(std::uint64_t most_blocks) {
     const auto grid = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(most_blocks, 1, options_.max_grid));
-    launches_.fetch_add(1, std::memory_order_relaxed);
-    count_operation();
+    tally_.count_launch();
     const auto start = timed_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     emulate_launch<Kernel>(jobs_, grid, order_, shared_of<Kernel>());
     if (timed_) {
       const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
-      nanoseconds_[Slot].fetch_add(static_cast<std::uint64_t>(took.count()), std::memory_order_relaxed);
+      tally_.add_time(Slot, static_cast<std::uint64_t>(took.count()));
     }
   }
 
  private:
-  void count_operation() noexcept { operations_.fetch_add(1, std::memory_order_relaxed); }
-
   emulator_options options_;
   // The "device's" memory: the kernels write it through the jobs' pointers.
   mutable std::vector<std::uint64_t> arena_;
@@ -87,8 +80,7 @@ class emulated_stream final : public gpu_stream {
   std::vector<gpu_job> jobs_;               // the device's copy of the round
   launch_order order_;
   bool timed_;
-  std::atomic<std::uint64_t> launches_{0}, operations_{0};
-  std::array<std::atomic<std::uint64_t>, device_kernel_names.size()> nanoseconds_{};
+  stream_tally tally_;
 };
 
 class emulator final : public gpu_backend {
