@@ -10,8 +10,6 @@
 namespace nqueens {
 namespace {
 
-using detail::column_class;
-using gpu_testing::classes_of;
 using gpu_testing::counted_rounds;
 using gpu_testing::gpu_variable;
 using gpu_testing::round_counts;
