@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/shard_file.hpp"
 
@@ -9,11 +10,8 @@ namespace nqueens::cli {
 
 std::string describe_ranks(const std::vector<int>& rank_threads) {
   const std::size_t ranks = rank_threads.size();
-  const auto plural = [](std::size_t k, const char* what) {
-    return std::to_string(k) + " " + what + (k == 1 ? "" : "s");
-  };
   if (std::all_of(rank_threads.begin(), rank_threads.end(), [&](int t) { return t == rank_threads.front(); })) {
-    return plural(ranks, "rank") + " x " + plural(static_cast<std::size_t>(rank_threads.front()), "thread");
+    return counted(ranks, "rank") + " x " + counted(static_cast<std::size_t>(rank_threads.front()), "thread");
   }
   std::string sum;
   int total = 0;
@@ -21,7 +19,7 @@ std::string describe_ranks(const std::vector<int>& rank_threads) {
     sum += (sum.empty() ? "" : " + ") + std::to_string(t);
     total += t;
   }
-  return plural(ranks, "rank") + ", " + plural(static_cast<std::size_t>(total), "thread") + " (" + sum + ")";
+  return counted(ranks, "rank") + ", " + counted(static_cast<std::size_t>(total), "thread") + " (" + sum + ")";
 }
 
 std::string describe_kernel_times(const device_work& work) {
@@ -42,7 +40,7 @@ std::string describe_kernel_times(const device_work& work) {
 
 void count_report::write_text(std::ostream& out) const {
   const count_result& r = result_;
-  const std::string threads = std::to_string(r.threads) + (r.threads == 1 ? " thread" : " threads");
+  const std::string threads = counted(static_cast<std::size_t>(r.threads), "thread");
   if (!r.shard.whole()) {
     out << "shard " << r.shard.index << "/" << r.shard.count << " of Q(" << r.n << "): " << to_string(r.total)
         << " solutions, " << to_string(r.symmetric_180) << " unchanged by a half turn, " << to_string(r.symmetric_90)

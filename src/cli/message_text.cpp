@@ -18,6 +18,10 @@ std::string formatted(const char* format, ...) {
   return text;
 }
 
+std::string counted(std::size_t count, std::string_view noun) {
+  return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
+}
+
 std::string byte_escape(unsigned char byte) {
   char text[8];
   std::snprintf(text, sizeof text, "\\x%02x", byte);

@@ -6,6 +6,7 @@
 // that would cut it short (NUL) or act on the terminal (a control byte) is
 // ever echoed raw.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,9 @@ namespace nqueens::cli {
 
 /// `format` and its arguments as std::snprintf writes them.
 std::string formatted(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+/// "1 thread", "2 threads": `count` and `noun`, plural but for 1.
+std::string counted(std::size_t count, std::string_view noun);
 
 /// "\x1b": one byte as a C-style escape.
 std::string byte_escape(unsigned char byte);

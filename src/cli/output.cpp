@@ -39,16 +39,19 @@ counts_shown counts_of(const count_result& r) {
   return {r.n, r.total, r.unique, r.symmetric_180, r.symmetric_90, r.check};
 }
 
+json_object& add_symmetric_counts(json_object& o, uint128 symmetric_180, uint128 symmetric_90) {
+  return o.add("symmetric_180", symmetric_180).add("symmetric_90", symmetric_90);
+}
+
+json_object& add_published_symmetric_counts(json_object& o, const verification& check) {
+  return o.add("published_symmetric_180", check.published_symmetric_180)
+      .add("published_symmetric_90", check.published_symmetric_90);
+}
+
 json_object& add_counts(json_object& o, const counts_shown& c) {
-  return o.add("n", c.n)
-      .add("total", c.total)
-      .add("unique", c.unique)
-      .add("symmetric_180", c.symmetric_180)
-      .add("symmetric_90", c.symmetric_90)
-      .add("published_total", c.check.published_total)
-      .add("published_unique", c.check.published_unique)
-      .add("published_symmetric_180", c.check.published_symmetric_180)
-      .add("published_symmetric_90", c.check.published_symmetric_90);
+  add_symmetric_counts(o.add("n", c.n).add("total", c.total).add("unique", c.unique), c.symmetric_180, c.symmetric_90);
+  return add_published_symmetric_counts(
+      o.add("published_total", c.check.published_total).add("published_unique", c.check.published_unique), c.check);
 }
 
 std::string describe_counts(const counts_shown& c) {

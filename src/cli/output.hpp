@@ -44,6 +44,12 @@ struct counts_shown {
 /// The counts of `r`.
 counts_shown counts_of(const count_result& r);
 
+/// The rotation-symmetric counts' keys ("symmetric_180", "symmetric_90"),
+/// and their published values' ("published_symmetric_180", ...): what
+/// add_counts and rotational's JSON both write.
+json_object& add_symmetric_counts(json_object& o, uint128 symmetric_180, uint128 symmetric_90);
+json_object& add_published_symmetric_counts(json_object& o, const verification& check);
+
 /// The counts and their published values, as count's JSON, each row of
 /// verify's and merge's write them.
 json_object& add_counts(json_object& o, const counts_shown& c);

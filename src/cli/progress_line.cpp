@@ -12,6 +12,7 @@
 #include <limits>
 #include <vector>
 
+#include "cli/message_text.hpp"
 #include "engines/plain_number.hpp"
 
 namespace nqueens::cli {
@@ -81,7 +82,7 @@ std::string format_progress(const progress& p, int width) {
       {3, format_scaled(static_cast<double>(p.total_so_far)) + " solutions"},
       {4, p.elapsed_seconds > 0 && counted > 0 ? format_scaled(counted / p.elapsed_seconds) + "/s" : ""},
       {6, format_grouped(p.finished) + "/" + format_grouped(p.subproblems) + " subproblems"},
-      {7, std::to_string(p.threads) + (p.threads == 1 ? " thread" : " threads")},
+      {7, cli::counted(static_cast<std::size_t>(p.threads), "thread")},
   };
   constexpr std::size_t separator = 2, bar_least = 10, bar_most = 30;
   const auto shown = [&](const field& f) { return f.bar ? width > 0 : !f.text.empty(); };

@@ -6,6 +6,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
+#include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/report.hpp"
@@ -26,18 +27,15 @@ class rotational_report final : public report {
 
   void write_text(std::ostream& out) const override {
     out << "N = " << r_.n << '\n'
-        << describe_symmetric_counts(r_.symmetric_180, r_.symmetric_90, r_.check) << "  " << r_.threads
-        << (r_.threads == 1 ? " thread" : " threads") << ", " << r_.subproblems << " subproblems, "
+        << describe_symmetric_counts(r_.symmetric_180, r_.symmetric_90, r_.check) << "  "
+        << counted(static_cast<std::size_t>(r_.threads), "thread") << ", " << r_.subproblems << " subproblems, "
         << format_seconds(r_.seconds) << '\n';
     out << describe_resumed(r_, checkpoint_);
   }
   json_object json() const override {
-    return json_object()
-        .add("n", r_.n)
-        .add("symmetric_180", r_.symmetric_180)
-        .add("symmetric_90", r_.symmetric_90)
-        .add("published_symmetric_180", r_.check.published_symmetric_180)
-        .add("published_symmetric_90", r_.check.published_symmetric_90)
+    json_object o;
+    add_symmetric_counts(o.add("n", r_.n), r_.symmetric_180, r_.symmetric_90);
+    return add_published_symmetric_counts(o, r_.check)
         .add_raw("verified", verified_json(r_.check))
         .add("isa", to_string(r_.kernels))
         .add("threads", r_.threads)

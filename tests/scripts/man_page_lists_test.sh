@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The man page (packaging/nqueens.1) writes out by hand the engines --engine
-# takes and the instruction sets NQUEENS_ISA takes; the program lists them
-# from its registries (`nqueens --list engines`, `--list isas`). This fails,
-# naming each name the man page lacks or has extra, when the two differ; and
-# checks itself on a copy of the page with a name dropped and one added.
+# takes, the instruction sets NQUEENS_ISA takes and the commands of its
+# COMMANDS section; the program lists them from its registries (`nqueens
+# --list engines`, `--list isas`, `--list commands`). This fails, naming each
+# name the man page lacks or has extra, when the two differ; and checks
+# itself on a copy of the page with names dropped and one added.
 #   tests/scripts/man_page_lists_test.sh NQUEENS [MAN_PAGE]
 set -euo pipefail
 binary=${1:?usage: man_page_lists_test.sh NQUEENS [MAN_PAGE]}
@@ -34,6 +35,15 @@ bold_list_after() {
       }
       exit
     }' "$1"
+}
+
+# The commands the COMMANDS section of page $1 describes: the first word of
+# each tag (.B, .BI or .BR, the line after .TP), e.g. `.BI count " N"` -> count.
+command_tags() {
+  awk '/^\.SH COMMANDS/ { in_section = 1; next }
+       /^\.SH/ { in_section = 0 }
+       in_section && previous == ".TP" && /^\.B[IR]? / { print $2 }
+       { previous = $0 }' "$1"
 }
 
 # compare PAGE WHAT MAN_NAMES LIST_KIND: one line per name on either side
@@ -70,6 +80,8 @@ check_page() {
   differences=$((differences + $(compare "$page" engine "$(grep -vx auto <<<"$engines" || true)" engines)))
   # NQUEENS_ISA's list, in the ENVIRONMENT section.
   differences=$((differences + $(compare "$page" ISA "$(bold_list_after "$page" '.B NQUEENS_ISA')" isas)))
+  # The COMMANDS section: each entry's tag (the line after .TP), its first word.
+  differences=$((differences + $(compare "$page" command "$(command_tags "$page")" commands)))
   echo "$differences"
 }
 
@@ -78,19 +90,22 @@ if (($(check_page "$man_page") > 0)); then
   exit 1
 fi
 
-# The check itself: a copy without avx2 and with an engine `bogus` fails,
-# naming both.
+# The check itself: a copy without avx2, with an engine `bogus` and with
+# `unmerge` for merge fails, naming each.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 sed -e 's/^\.BR portable ", " avx2 " or " avx512 \.$/.BR portable " or " avx512 ./' \
-  -e 's/^\(\.BR auto " (default), "\) symmetric/\1 bogus ", " symmetric/' "$man_page" >"$work/nqueens.1"
+  -e 's/^\(\.BR auto " (default), "\) symmetric/\1 bogus ", " symmetric/' \
+  -e 's/^\.BI merge " FILE\.\.\."$/.BI unmerge " FILE..."/' "$man_page" >"$work/nqueens.1"
 if cmp -s "$man_page" "$work/nqueens.1"; then
   echo "FAIL: the lists' lines in $man_page changed shape: update this test's sed" >&2
   exit 1
 fi
 out=$(check_page "$work/nqueens.1" 2>&1 >/dev/null)
 for expected in "ISA list lacks avx2, which 'nqueens --list isas' prints" \
-                "engine list has bogus, which 'nqueens --list engines' does not print"; do
+                "engine list has bogus, which 'nqueens --list engines' does not print" \
+                "command list lacks merge, which 'nqueens --list commands' prints" \
+                "command list has unmerge, which 'nqueens --list commands' does not print"; do
   grep -qF "$expected" <<<"$out" || { echo "FAIL: expected '$expected' in: $out" >&2; exit 1; }
 done
-echo "man_page_lists: $man_page names the engines and instruction sets $binary lists"
+echo "man_page_lists: $man_page names the engines, instruction sets and commands $binary lists"
