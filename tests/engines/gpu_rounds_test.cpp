@@ -1,7 +1,7 @@
 // The GPU engine's rounds (gpu_rounds.hpp), emulated: counts that do not
 // depend on the launch order, a stream's memory bounding its rounds and
 // cutting large jobs, stream operations per subproblem, and a cancel that
-// leaves the stream whole.
+// leaves the stream whole; the odd boards' quarter lists.
 
 #include <gtest/gtest.h>
 
@@ -118,5 +118,67 @@ TEST(GpuEmulatedTest, ATimedStreamTimesEveryKernel) {
     }
   }
 }
+
+// The halves a size round says each job's joins can make, `limit` the
+// jobs' list_limit.
+std::vector<std::uint64_t> joined_sizes(detail::gpu::gpu_stream& stream, std::vector<detail::gpu::gpu_job> jobs,
+                                        std::uint32_t limit) {
+  std::vector<std::uint64_t> sizes;
+  for (std::size_t first = 0; first < jobs.size(); first += stream.max_jobs()) {
+    const std::size_t count = std::min<std::size_t>(stream.max_jobs(), jobs.size() - first);
+    for (std::uint32_t k = 0; k < count; ++k) {
+      detail::gpu::gpu_job& job = jobs[first + k];
+      job.list_limit = limit;
+      job.sequence = static_cast<std::uint32_t>(first + k + 1);
+      job.state = stream.state(k);
+      job.result = stream.result(k);
+    }
+    const std::span<const detail::gpu::gpu_job> round(jobs.data() + first, count);
+    const auto results = stream.run(round, detail::gpu::round_kind::sizes);
+    for (std::uint32_t k = 0; k < count; ++k) {
+      detail::gpu::check_result(results[k], round[k], detail::gpu::round_kind::sizes);
+      sizes.push_back(results[k].joined[0] + results[k].joined[1]);
+    }
+  }
+  return sizes;
+}
+
+// Odd boards: the joins list the quarter placements that can make a half
+// with the middle queen and join only those, a range at a time wherever it
+// fits the job's list_limit. Whether every range is listed, some (a limit
+// of 3: lists and whole ranges side by side, within a job and a block) or
+// none, the counts are the same; listing never sizes a job larger, and
+// sizes the board's jobs smaller.
+TEST(GpuEmulatedTest, OddBoardsJoinOnlyTheQuarterPlacementsTheMiddleQueenAllows) {
+  for (const int n : {9, 11, 13}) {
+    const detail::half_board_tables tables(n);
+    const auto backend = detail::gpu::emulated_backend(tables);
+    const auto stream = backend->open_stream();
+    const std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, *backend);
+    std::vector<detail::gpu::pair_counts> reference;
+    for (const std::uint32_t limit : {detail::gpu::most_listed, 3U, 0U}) {
+      std::vector<detail::gpu::gpu_job> limited = jobs;
+      for (detail::gpu::gpu_job& job : limited) job.list_limit = limit;
+      detail::gpu::gpu_rounds rounds(*stream);
+      std::vector<detail::gpu::pair_counts> counts(limited.size());
+      rounds.count(limited, counts);
+      if (reference.empty()) reference = counts;
+      for (std::size_t k = 0; k < counts.size(); ++k) {
+        EXPECT_EQ(counts[k].pairs, reference[k].pairs) << "n = " << n << ", limit " << limit << ", class " << k;
+        EXPECT_EQ(counts[k].once, reference[k].once) << "n = " << n << ", limit " << limit << ", class " << k;
+      }
+    }
+    const std::vector<std::uint64_t> listed = joined_sizes(*stream, jobs, detail::gpu::most_listed);
+    const std::vector<std::uint64_t> whole = joined_sizes(*stream, jobs, 0);
+    std::uint64_t listed_total = 0, whole_total = 0;
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      EXPECT_LE(listed[k], whole[k]) << "n = " << n << ", class " << k;
+      listed_total += listed[k];
+      whole_total += whole[k];
+    }
+    EXPECT_LT(listed_total, whole_total) << "n = " << n;
+  }
+}
+
 }  // namespace
 }  // namespace nqueens

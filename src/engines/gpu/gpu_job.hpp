@@ -34,6 +34,10 @@ inline constexpr std::uint32_t max_job_digits = 10;
 /// The most key bits: 16384 buckets per group.
 inline constexpr std::uint32_t max_job_key_bits = 14;
 inline constexpr std::uint32_t max_buckets = 1U << max_job_key_bits;
+/// Odd n: placements a join lists of each quarter range, 2 bytes each in
+/// shared memory (quarter_picks, gpu_join_kernels.hpp); a longer range is
+/// read whole.
+inline constexpr std::uint32_t most_listed = 2048;
 /// What the last kernel writes once every check held, with the job's
 /// sequence number: a result left from an earlier round never passes.
 inline constexpr std::uint32_t finished_mark = 0x600DC0DEU;
@@ -130,6 +134,9 @@ struct gpu_job {
   std::uint64_t* once_list[2] = {};  ///< the halves with a once category: the codes' buffer, free until scatter
   std::uint32_t capacity[2] = {};
   filter_rule rule;
+  /// Odd n: the longest quarter range the joins list, at most most_listed;
+  /// tests lower it to reach the ranges read whole.
+  std::uint32_t list_limit = most_listed;
   job_state* state = nullptr;
   job_result* result = nullptr;
 };

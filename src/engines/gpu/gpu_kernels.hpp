@@ -8,7 +8,9 @@
 //
 //   clear    each job's state and result
 //   size     the halves each group's joins can make, by signatures alone:
-//            what the host sizes its buffers from (gpu_rounds.hpp)
+//            what the host sizes its buffers from (gpu_rounds.hpp); for odd
+//            n of the quarter placements the middle queen allows, listed
+//            first (quarter_picks), as the join reads them
 //
 // and a round of counts
 //

@@ -103,6 +103,29 @@ NQUEENS_HD constexpr holder_kind holder_kind_of(const filter_rule& r, int row, h
   return row < distance ? holder_kind::twice : row > distance ? holder_kind::dropped : at_distance;
 }
 
+/// Odd n: the quarter placements a group's joins skip before they form a
+/// product, since no half made with one counts. One whose diagonals meet the
+/// middle queen: a half's mask is the OR of its quarters', and a south
+/// half's turn (odd_south_mask) leaves the queen's mask as it is. And in the
+/// group that holds the middle column's queen under column_h, one that holds
+/// it on a row the rule drops (past `distance`, holder_kind_of), read from
+/// its row tag. Both engines' joins read it; for even n it skips nothing.
+struct quarter_skip_rule {
+  std::uint64_t queen = 0;
+  std::uint64_t last_tag = column_h_row_bits;  ///< the highest row tag kept
+  NQUEENS_HD constexpr bool skips(std::uint64_t mask) const noexcept {
+    return (mask & queen) != 0 || (mask & column_h_row_bits) > last_tag;
+  }
+};
+
+/// The skip of group `group` (0 north, 1 south) of the subproblem whose
+/// middle queen is in column `middle` (-1: even n) under rule `r`.
+NQUEENS_HD constexpr quarter_skip_rule quarter_skip_rule_of(const filter_rule& r, int middle, int group) noexcept {
+  if (middle < 0) return {};
+  const bool holds = r.kind == filter_rule::column_h && r.holder == static_cast<std::uint32_t>(group);
+  return {middle_queen_mask(middle), holds ? column_h_row_tag(static_cast<int>(r.distance)) : column_h_row_bits};
+}
+
 /// Column_h: the tie tag of a holding half.
 NQUEENS_HD constexpr std::uint64_t holder_tie_tags(holder_kind kind) noexcept {
   return kind == holder_kind::tie_c ? tie_tag_c : kind == holder_kind::tie_c_bar ? tie_tag_c_bar : 0;

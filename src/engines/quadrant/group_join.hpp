@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engines/join_model/filter_rule.hpp"
 #include "engines/join_model/quarter_tables.hpp"
 #include "engines/join_model/set_ranks.hpp"
 #include "kernels/bits.hpp"
@@ -70,20 +71,13 @@ inline join_cursor cursor_from(int h, int queens, bool ranked = false, std::uint
   return at;
 }
 
-/// Odd n: the quarter placements a group's joins skip, and the buffers that
-/// hold the others of one row set. A placement whose diagonals meet the
-/// middle queen makes no half; nor, where the transposition filter drops
-/// the halves whose middle column's queen lies on a row past `last_row`,
-/// does one that holds that queen there (its row tag, column_h_row_tag).
+/// Odd n: the quarter placements a group's joins skip (quarter_skip_rule,
+/// filter_rule.hpp), and the buffers that hold the others of one row set.
 struct quarter_skip {
-  std::uint64_t queen = 0;
-  static constexpr std::uint64_t no_last_row = max_tagged_row;  // skips no row
-  std::uint64_t last_row = no_last_row;
+  quarter_skip_rule rule;
   std::array<std::vector<std::uint64_t>, 2> masks;  // of the join's outer list, of its inner one
   std::array<std::vector<std::uint32_t>, 2> signatures;
-  bool skips(std::uint64_t mask) const noexcept {
-    return (mask & queen) != 0 || (mask & column_h_row_bits) > column_h_row_tag(static_cast<int>(last_row));
-  }
+  bool skips(std::uint64_t mask) const noexcept { return rule.skips(mask); }
 };
 
 }  // namespace nqueens::detail

@@ -87,10 +87,8 @@ bool with_runs(const filter_rule& rule) noexcept { return rule.kind != filter_ru
 // (quarter_skip) and returns them, north then south; even n: none.
 std::array<quarter_skip*, 2> quarter_skips(const filter_rule& rule, int middle, quadrant_scratch& scratch) noexcept {
   if (middle < 0 || rule.kind == filter_rule::every_pair) return {nullptr, nullptr};
-  const bool column_h = rule.kind == filter_rule::column_h;
-  scratch.north_skip.queen = scratch.south_skip.queen = middle_queen_mask(middle);
-  scratch.north_skip.last_row = column_h && rule.holder == 0 ? rule.distance : quarter_skip::no_last_row;
-  scratch.south_skip.last_row = column_h && rule.holder == 1 ? rule.distance : quarter_skip::no_last_row;
+  scratch.north_skip.rule = quarter_skip_rule_of(rule, middle, 0);
+  scratch.south_skip.rule = quarter_skip_rule_of(rule, middle, 1);
   return {&scratch.north_skip, &scratch.south_skip};
 }
 
