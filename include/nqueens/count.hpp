@@ -64,6 +64,11 @@ struct count_options {
   /// Kernels to run (see isa.hpp); empty for active_isa(). Throws isa_error
   /// from count() when the CPU lacks them.
   std::optional<isa> kernels;
+  /// The GPUs the GPU engine counts on: empty, those the node's launcher
+  /// deals this process (every GPU it sees where it is alone on its node);
+  /// "all"; or GPU indices and UUIDs ("GPU-...") separated by commas. Only
+  /// for engine::gpu; count() refuses a list that names no visible GPU.
+  std::string devices;
 };
 
 /// Everything a caller wants to print about one count.

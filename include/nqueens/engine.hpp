@@ -65,9 +65,11 @@ std::string_view engine_names() noexcept;
 bool is_registered(engine e) noexcept;
 
 /// Throws std::invalid_argument, in one line saying why, when this machine
-/// cannot run engine `e` (the GPU engine where no GPU is usable), or when no
-/// engine has number `e`. count() asks before it takes a journal.
-void check_runnable(engine e);
+/// cannot run engine `e` on `devices` (count_options::devices: the GPU
+/// engine where no GPU is usable or the list names one not visible; an
+/// engine that counts on the CPU given a list), or when no engine has
+/// number `e`. count() asks before it takes a journal.
+void check_runnable(engine e, std::string_view devices = {});
 
 /// One line on how the engine counts, for help text ("" when unregistered).
 std::string_view engine_summary(engine e) noexcept;

@@ -36,7 +36,8 @@ class run_context {
   /// `kernels`, run_cancelled when `*cancel` is set (null: never) before the
   /// tables are built.
   explicit run_context(const plan& p, std::optional<isa> kernels = std::nullopt, int threads = 0,
-                       const std::atomic<bool>* cancel = nullptr, std::uint64_t max_memory = 0);
+                       const std::atomic<bool>* cancel = nullptr, std::uint64_t max_memory = 0,
+                       std::string_view devices = {});
   ~run_context();
   run_context(run_context&&) noexcept;
   run_context& operator=(run_context&&) noexcept;
@@ -87,6 +88,8 @@ struct execute_options {
   std::uint64_t max_memory = 0;
   /// Kernels for a context execute() builds; empty for active_isa().
   std::optional<isa> kernels;
+  /// GPUs for a context execute() builds (count_options::devices).
+  std::string devices;
   /// Keep each subproblem's counts in the execution. False: only report
   /// them to on_finished, so that a run of 10^8 subproblems (the run driver's)
   /// holds no per-subproblem results.

@@ -30,6 +30,10 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   options.add_options()("shard",
                         "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
                         cxxopts::value<std::string>());
+  options.add_options()("devices",
+                        "GPUs for --engine gpu: all, or indices and UUIDs separated by commas, e.g. 0,2 (default: "
+                        "every GPU this process sees, or under MPI its node-local rank's share)",
+                        cxxopts::value<std::string>());
   add_long_run_options(options);
   add_shared_options(options, {.threads = worker_threads_help,
                                .engine = "auto",
@@ -51,6 +55,10 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   opts.split_depth = shape.split_depth;
   opts.max_memory = shape.max_memory;
   if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
+  if (result.count("devices")) {
+    opts.devices = result["devices"].as<std::string>();
+    if (opts.devices.empty()) throw usage_error("--devices needs all or a list of GPUs");
+  }
   const long_run_choice long_run = read_long_run_options(result);
   opts.checkpoint = long_run.checkpoint;
   opts.checkpoint_interval_seconds = long_run.checkpoint_interval_seconds;
@@ -78,6 +86,7 @@ std::vector<count_setting> count_settings(const count_request& request) {
       {"--split-depth", number_or_none(o.split_depth)},
       {"--threads", number_or_none(o.threads)},
       {"--max-memory", o.max_memory == 0 ? std::string() : std::to_string(o.max_memory) + " bytes"},
+      {"--devices", o.devices},
       {"--checkpoint", o.checkpoint},
       {"--checkpoint-interval", interval},
       {"--json", request.json ? "yes" : ""},

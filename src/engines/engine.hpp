@@ -74,11 +74,13 @@ class engine_plan {
   virtual bool uniform_work() const noexcept { return false; }
   /// Builds what running this plan with `kernels` on `threads` threads
   /// needs, within `max_memory` bytes (resolved, never 0: the engine picks
-  /// the layout its memory_estimate priced for that bound), on the calling
-  /// thread's oneTBB arena. Precondition: cpu_supports(kernels). A build that
-  /// takes long (tables) looks at `cancel` (may be null) and throws
-  /// run_cancelled once it is set.
+  /// the layout its memory_estimate priced for that bound), on the GPUs
+  /// `devices` chooses (count_options::devices; an engine that counts on the
+  /// CPU is never given a list), on the calling thread's oneTBB arena.
+  /// Precondition: cpu_supports(kernels). A build that takes long (tables)
+  /// looks at `cancel` (may be null) and throws run_cancelled once it is set.
   virtual std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,
+                                                       std::string_view devices,
                                                        const std::atomic<bool>* cancel) const = 0;
 };
 
@@ -106,8 +108,10 @@ struct engine_definition {
   /// the layout it would choose for that bound; null for next to nothing.
   std::uint64_t (*memory_estimate)(int n, int threads, std::uint64_t max_memory) noexcept = nullptr;
   /// Throws std::invalid_argument, saying why, when this machine cannot run
-  /// the engine (the GPU engine where no GPU is usable); null: any machine can.
-  void (*check_runnable)() = nullptr;
+  /// the engine (the GPU engine where no GPU is usable, or none of those
+  /// `devices` names: count_options::devices); null: any machine can, and
+  /// the engine counts on no GPU (a list of devices is refused).
+  void (*check_runnable)(std::string_view devices) = nullptr;
 };
 
 }  // namespace nqueens::detail

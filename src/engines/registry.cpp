@@ -87,9 +87,14 @@ std::string_view engine_names() noexcept {
   return names;
 }
 
-void check_runnable(engine e) {
+void check_runnable(engine e, std::string_view devices) {
   const detail::engine_definition& d = detail::definition_of(e);
-  if (d.check_runnable != nullptr) d.check_runnable();
+  if (d.check_runnable != nullptr) {
+    d.check_runnable(devices);
+  } else if (!devices.empty()) {
+    throw std::invalid_argument("--devices chooses GPUs, and the " + std::string(d.name) +
+                                " engine counts on the CPU: it applies to --engine gpu only");
+  }
 }
 
 std::string_view engine_summary(engine e) noexcept {

@@ -58,7 +58,8 @@ int run_worker(const cli::count_request& request, const plan& p, int rank) {
     results.assign(header_words, 0);
     if (!context) {
       try {
-        context.emplace(p, request.options.kernels, threads, &cli::stop_requested(), request.options.max_memory);
+        context.emplace(p, request.options.kernels, threads, &cli::stop_requested(), request.options.max_memory,
+                        request.options.devices);
       } catch (const run_cancelled&) {
         continue;  // stopped while building: leave at the top of the loop
       }

@@ -58,7 +58,7 @@ void validate(const count_options& o) {
     refuse("shard", std::to_string(o.shard.index) + "/" + std::to_string(o.shard.count),
            "I/M with 0 <= I < M <= " + std::to_string(max_shards));
   }
-  check_runnable(o.kind);  // before a journal is taken: a refused run leaves no file
+  check_runnable(o.kind, o.devices);  // before a journal is taken: a refused run leaves no file
 }
 
 namespace {
@@ -79,7 +79,7 @@ count_result count(int n, const count_options& options) {
   const planned_run run =
       plan_within_memory(n, {.kind = options.kind, .split_depth = options.split_depth, .cancel = options.cancel},
                          options.max_memory, options.threads, options.shard);
-  detail::arena_executor arena(options.threads, options.kernels, run.engine_memory);
+  detail::arena_executor arena(options.threads, options.kernels, run.engine_memory, options.devices);
   return detail::drive(run.p, options, arena, start, std::move(journal));
 }
 

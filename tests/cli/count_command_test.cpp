@@ -255,6 +255,24 @@ TEST_F(CliCheckpointTest, GpuEngineSigtermExits143AndResumes) {
   EXPECT_NE(resumed.out.find("resumed: "), std::string::npos) << resumed.out;
 }
 
+// On an emulated node of three GPUs (NQUEENS_GPU=emulate:3) a count spread
+// over them stops like any other, and its journal resumes on another set of
+// the node's GPUs, chosen by index and UUID: the journal is by subproblem,
+// not by device.
+TEST_F(CliCheckpointTest, GpuEngineOnANodeOfThreeStopsAndResumesOnOtherGpus) {
+  const std::string count = "NQUEENS_GPU=emulate:3 $NQ count 16 --engine gpu --checkpoint " + journal_;
+  const cli_run r =
+      run_script(count + " --threads 3 --checkpoint-interval 0.05 & pid=$!; i=0; until [ \"$(stat -c %s " + journal_ +
+                 " 2>/dev/null || echo 0)\" -gt 64 ] || [ $i -ge 6000 ]; do sleep 0.01; i=$((i+1)); "
+                 "done; kill -TERM $pid; wait $pid");
+  EXPECT_EQ(r.status, 143) << r.out << r.err;
+  EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
+  const cli_run resumed = run_script(count + " --threads 2 --devices 2,GPU-e0000000-0000-0000-0000-000000000000");
+  EXPECT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_NE(resumed.out.find("Q(16) = 14772512  verified"), std::string::npos) << resumed.out;
+  EXPECT_NE(resumed.out.find("resumed: "), std::string::npos) << resumed.out;
+}
+
 TEST_F(CliCheckpointTest, SecondSigintExitsAtOnceLeavingAValidJournal) {
   const cli_run r = interrupt_count("--checkpoint-interval 0.02", "kill -INT $pid; kill -INT $pid");
   EXPECT_EQ(r.status, 130) << r.err;
@@ -357,6 +375,43 @@ TEST(CliTest, GpuEngineWithoutAGpuIsRefusedInOneLine) {
   const cli_run wrong = run_cli_command("NQUEENS_GPU=cpu " + std::string(NQUEENS_CLI_PATH) + " count 8 --engine gpu");
   EXPECT_EQ(wrong.status, 2);
   EXPECT_NE(wrong.err.find("NQUEENS_GPU='cpu' names no GPU backend"), std::string::npos) << wrong.err;
+}
+
+// --devices chooses among the GPUs this process sees (an emulated node of
+// three here), by index or UUID; a list that names no visible GPU, names one
+// twice or is no list, and a list for an engine that counts on the CPU, are
+// each refused in one line, exit 2, before a journal is taken.
+TEST(CliTest, DevicesChooseAmongTheVisibleGpusOrAreRefused) {
+  const std::string node = "NQUEENS_GPU=emulate:3 " + std::string(NQUEENS_CLI_PATH);
+  for (const std::string devices : {"all", "1", "2,0", "GPU-e0000000-0000-0000-0000-000000000002"}) {
+    const cli_run r = run_cli_command(node + " count 12 --engine gpu --threads 2 --devices " + devices);
+    EXPECT_EQ(r.status, 0) << devices << ": " << r.err;
+    EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << devices << ": " << r.out;
+  }
+  const std::pair<std::string, std::string> refused[] = {
+      {"--engine gpu --devices 3", "nqueens: --devices names GPU 3, but 3 GPUs are visible (0 to 2)\n"},
+      {"--engine gpu --devices 0,0", "nqueens: --devices names GPU 0 twice\n"},
+      {"--engine gpu --devices 0,",
+       "nqueens: --devices item '' is no GPU: expected all, or GPU indices (0 to 1023) and "
+       "UUIDs (GPU-...) separated by commas\n"},
+      {"--engine gpu --devices ''", "nqueens: --devices needs all or a list of GPUs\n"},
+      {"--engine quadrant --devices 0",
+       "nqueens: --devices chooses GPUs, and the quadrant engine counts on the CPU: it applies to --engine gpu only\n"},
+  };
+  for (const auto& [options, message] : refused) {
+    const cli_run r = run_script("rm -f d.ckpt; " + node + " count 10 " + options +
+                                 " --checkpoint d.ckpt; status=$?; if [ -e d.ckpt ]; then echo journal left; fi; "
+                                 "rm -f d.ckpt; exit $status");
+    EXPECT_EQ(r.status, 2) << options;
+    EXPECT_EQ(r.err, message) << options;
+    EXPECT_EQ(r.out.find("journal left"), std::string::npos) << options;
+  }
+  const cli_run wrong =
+      run_cli_command("NQUEENS_GPU=emulate:0 " + std::string(NQUEENS_CLI_PATH) + " count 8 --engine gpu");
+  EXPECT_EQ(wrong.status, 2);
+  EXPECT_EQ(wrong.err,
+            "nqueens: NQUEENS_GPU='emulate:0' names no GPU backend: expected device, emulate, or emulate:N (N from 1 "
+            "to 64)\n");
 }
 
 // NQUEENS_GPU_MODULE names the user's file, and the refusal says what is

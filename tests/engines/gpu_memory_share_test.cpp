@@ -1,10 +1,12 @@
 // A stream's share of the device's memory (gpu_memory_share.hpp), and the
-// node placement that says how many processes share a device
+// node's GPUs dealt to its ranks, with the processes that share each
 // (gpu_node_ranks.hpp).
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "engines/gpu/gpu_node_ranks.hpp"
 #include "support/gpu_testing.hpp"
@@ -50,43 +52,88 @@ TEST(GpuKernelsTest, AStreamTakesItsShareOfTheDeviceNotAllOfIt) {
   EXPECT_EQ(stream_share(device_memory{79 * gib, 80 * gib, 50 * gib, 2}, 4, UINT64_MAX), 0u);
 }
 
-// The processes sharing a GPU: NQUEENS_GPU_SHARERS first, else the node's
-// ranks over its GPUs (rounded up), else 1; never Slurm's job-wide count. The
-// node-local rank picks the GPU; a value that is no rank is refused, not
-// read as 0.
-TEST(GpuNodeRanksTest, SharersAndRankComeFromTheLaunchersVariables) {
-  using detail::gpu::gpu_sharers;
-  using detail::gpu::local_rank;
+// The node's GPUs dealt to its ranks: all of them to a process alone; to
+// ranks no more than the GPUs, each GPU to one rank; to more ranks, each
+// rank one GPU. Every GPU is dealt, and each rank's sharers of a GPU are
+// the ranks dealt it, counted GPU by GPU.
+TEST(GpuNodeRanksTest, EveryGpuIsDealtAndItsSharersAreTheRanksOnIt) {
+  using detail::gpu::deal_devices;
+  using detail::gpu::dealt_device;
+  EXPECT_EQ(deal_devices(4, std::nullopt, std::nullopt), (std::vector<dealt_device>{{0, 1}, {1, 1}, {2, 1}, {3, 1}}));
+  EXPECT_EQ(deal_devices(8, 1, 2), (std::vector<dealt_device>{{1, 1}, {3, 1}, {5, 1}, {7, 1}}));
+  EXPECT_EQ(deal_devices(3, 4, 5), (std::vector<dealt_device>{{1, 2}}));  // ranks 1 and 4
+  EXPECT_EQ(deal_devices(3, 2, 5), (std::vector<dealt_device>{{2, 1}}));
+  EXPECT_EQ(deal_devices(2, 3, std::nullopt), (std::vector<dealt_device>{{1, 1}}));  // Slurm: a GPU per rank
+  for (int visible = 1; visible <= 9; ++visible) {
+    for (int ranks = 1; ranks <= 20; ++ranks) {
+      std::vector<int> on(static_cast<std::size_t>(visible), 0);
+      std::vector<dealt_device> all;
+      for (int rank = 0; rank < ranks; ++rank) {
+        const std::vector<dealt_device> mine = deal_devices(visible, rank, ranks);
+        ASSERT_FALSE(mine.empty()) << visible << " GPUs, rank " << rank << " of " << ranks;
+        for (const dealt_device& d : mine) {
+          ASSERT_GE(d.index, 0);
+          ASSERT_LT(d.index, visible);
+          ++on[static_cast<std::size_t>(d.index)];
+          all.push_back(d);
+        }
+      }
+      for (int d = 0; d < visible; ++d) EXPECT_GE(on[static_cast<std::size_t>(d)], 1) << visible << ", " << ranks;
+      for (const dealt_device& d : all) {
+        EXPECT_EQ(d.sharers, on[static_cast<std::size_t>(d.index)]) << visible << " GPUs, " << ranks << " ranks";
+      }
+    }
+  }
+}
+
+// The launchers' variables: the node-local rank (Open MPI's first), the
+// node's ranks (never Slurm's job-wide count), NQUEENS_GPU_SHARERS over
+// both, and a CUDA_VISIBLE_DEVICES that binds a rank to one GPU making it
+// its own. A value that is no number in range is refused, not read as 0.
+TEST(GpuNodeRanksTest, TheLaunchersVariablesDealTheGpus) {
+  using detail::gpu::dealt_device;
+  using detail::gpu::launcher_node_ranks;
+  using detail::gpu::launcher_rank;
+  using detail::gpu::listed_device_sharers;
+  using detail::gpu::node_devices;
   const scoped_variable asked("NQUEENS_GPU_SHARERS", nullptr), open_mpi("OMPI_COMM_WORLD_LOCAL_SIZE", nullptr),
       mpich("MPI_LOCALNRANKS", nullptr), slurm_tasks("SLURM_NTASKS", "64"),
       open_mpi_rank("OMPI_COMM_WORLD_LOCAL_RANK", nullptr), mpich_rank("MPI_LOCALRANKID", nullptr),
-      slurm_rank("SLURM_LOCALID", nullptr);
-  EXPECT_EQ(gpu_sharers(8), 1);
-  EXPECT_EQ(local_rank(), 0);
+      slurm_rank("SLURM_LOCALID", nullptr), bound("CUDA_VISIBLE_DEVICES", nullptr);
+  EXPECT_EQ(launcher_rank(), std::nullopt);
+  EXPECT_EQ(launcher_node_ranks(), std::nullopt);
+  EXPECT_EQ(node_devices(2), (std::vector<dealt_device>{{0, 1}, {1, 1}}));
+  EXPECT_EQ(listed_device_sharers(), 1);
   {
-    const scoped_variable ranks("OMPI_COMM_WORLD_LOCAL_SIZE", "8");
-    EXPECT_EQ(gpu_sharers(8), 1);
-    EXPECT_EQ(gpu_sharers(4), 2);
-    EXPECT_EQ(gpu_sharers(3), 3);
-    EXPECT_EQ(gpu_sharers(0), 8);  // no device seen: every rank on one
-    const scoped_variable override_it("NQUEENS_GPU_SHARERS", "1");
-    EXPECT_EQ(gpu_sharers(4), 1);
+    const scoped_variable rank("OMPI_COMM_WORLD_LOCAL_RANK", "1"), ranks("OMPI_COMM_WORLD_LOCAL_SIZE", "2");
+    EXPECT_EQ(node_devices(4), (std::vector<dealt_device>{{1, 1}, {3, 1}}));
+    EXPECT_EQ(node_devices(1), (std::vector<dealt_device>{{0, 2}}));
+    EXPECT_EQ(listed_device_sharers(), 2);
+    {
+      const scoped_variable one_gpu("CUDA_VISIBLE_DEVICES", "5");
+      EXPECT_EQ(node_devices(1), (std::vector<dealt_device>{{0, 1}}));
+    }
+    const scoped_variable override_it("NQUEENS_GPU_SHARERS", "3");
+    EXPECT_EQ(node_devices(4), (std::vector<dealt_device>{{1, 3}, {3, 3}}));
+    EXPECT_EQ(listed_device_sharers(), 3);
   }
   {
     const scoped_variable ranks("MPI_LOCALNRANKS", "5");
-    EXPECT_EQ(gpu_sharers(2), 3);
+    EXPECT_EQ(launcher_node_ranks(), 5);
   }
   {
     const scoped_variable rank("SLURM_LOCALID", "3");
-    EXPECT_EQ(local_rank(), 3);
+    EXPECT_EQ(launcher_rank(), 3);
     const scoped_variable first("OMPI_COMM_WORLD_LOCAL_RANK", "6");
-    EXPECT_EQ(local_rank(), 6);
+    EXPECT_EQ(launcher_rank(), 6);
   }
   {
     const scoped_variable bad("OMPI_COMM_WORLD_LOCAL_RANK", "2x");
-    EXPECT_THROW(local_rank(), std::invalid_argument);
+    EXPECT_THROW(launcher_rank(), std::invalid_argument);
+  }
+  {
     const scoped_variable none("NQUEENS_GPU_SHARERS", "0");
-    EXPECT_THROW(gpu_sharers(1), std::invalid_argument);
+    EXPECT_THROW(node_devices(1), std::invalid_argument);
   }
 }
 

@@ -356,6 +356,25 @@ TEST_F(FaultTest, GpuJobReportsEveryRanksDeviceWork) {
   }
 }
 
+// Ranks on a node of several GPUs (an emulated node of three): by default
+// each rank counts on its share of them (mpirun says the node's ranks), and
+// every rank given the same list counts on those; the job's count is exact
+// either way, with 2 and 3 ranks.
+TEST_F(FaultTest, GpuJobDealsTheNodesGpusToItsRanks) {
+  SKIP_WITHOUT_MPI();
+  for (const int ranks : {2, 3}) {
+    for (const char* devices : {"", "all"}) {
+      SCOPED_TRACE(std::to_string(ranks) + " ranks, --devices '" + devices + "'");
+      std::vector<std::string> args = {"14", "--engine", "gpu", "--threads", "2"};
+      if (*devices != '\0') args.insert(args.end(), {"--devices", devices});
+      const finished r =
+          run(mpi_job(ranks, args), {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_GPU=emulate:3"}}, 120);
+      ASSERT_EQ(r.status, 0) << "status -1 means it hung\n" << r.err;
+      EXPECT_NE(r.out.find("Q(14) = 365596  verified"), std::string::npos) << r.out;
+    }
+  }
+}
+
 // The same under MPI, where every rank plans: SIGINT to the job while it
 // plans ends it within seconds, with 2 and 3 ranks, nothing counted and no
 // rank left.

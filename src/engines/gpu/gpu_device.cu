@@ -1,7 +1,8 @@
-// The GPU engine's CUDA device: the one the node-local rank takes
-// (gpu_node_ranks.hpp), refused with the reason when it has no image of the
-// kernels; the quarter tables copied to it once; each counting thread's
-// stream opened on it with its share of the memory (gpu_cuda_stream.hpp).
+// The GPU engine's CUDA devices: those the runtime sees, by index, UUID and
+// name; a backend on each one a run takes (gpu_device_choice.hpp), refused
+// with the reason when it has no image of the kernels, the quarter tables
+// copied to it once, each of its streams opened with its share of the
+// memory (gpu_cuda_stream.hpp).
 // Every CUDA call is checked; a result is only ever taken with its job's
 // mark (gpu_backend.hpp's check_result).
 
@@ -19,62 +20,61 @@
 #include "engines/gpu/gpu_cuda_stream.hpp"
 #include "engines/gpu/gpu_device.hpp"
 #include "engines/gpu/gpu_memory_share.hpp"
-#include "engines/gpu/gpu_node_ranks.hpp"
 
 namespace nqueens::detail::gpu {
 
 namespace {
 
-struct chosen_device {
-  int index = -1;
-  cudaDeviceProp properties{};
-  int sharers = 1;  // gpu_sharers, read when the device is chosen: a bad value is refused before any table is built
-  std::string why;  // when none
-};
-
-chosen_device choose_device() {
+// Why the CUDA runtime sees no GPU, or empty when it sees `count` of them.
+std::string runtime_refusal(int& count) {
   // One hardware queue per stream (CUDA's default of 8 would serialise 16
   // counting threads' streams in pairs); read when the context is made.
   ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
-  chosen_device d;
-  int count = 0;
+  count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess) {
-    cudaGetLastError();  // clear it: the process goes on without a GPU
-    // The runtime calls a missing driver "insufficient": say which it is.
-    int driver = 0;
-    if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) {
-      d.why = "no NVIDIA driver is installed (libcuda.so.1 was not found)";
-    } else if (status == cudaErrorInsufficientDriver) {
-      d.why = "the NVIDIA driver supports CUDA " + std::to_string(driver / 1000) + "." +
-              std::to_string(driver % 1000 / 10) + ", older than the CUDA " + std::to_string(CUDART_VERSION / 1000) +
-              "." + std::to_string(CUDART_VERSION % 1000 / 10) + " this nqueens was built with: update the driver";
-    } else {
-      d.why = cudaGetErrorString(status);
-    }
-    cudaGetLastError();
-    return d;
+  if (status == cudaSuccess) return count == 0 ? "no CUDA device is visible" : "";
+  cudaGetLastError();  // clear it: the process goes on without a GPU
+  // The runtime calls a missing driver "insufficient": say which it is.
+  int driver = 0;
+  std::string why;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) {
+    why = "no NVIDIA driver is installed (libcuda.so.1 was not found)";
+  } else if (status == cudaErrorInsufficientDriver) {
+    why = "the NVIDIA driver supports CUDA " + std::to_string(driver / 1000) + "." +
+          std::to_string(driver % 1000 / 10) + ", older than the CUDA " + std::to_string(CUDART_VERSION / 1000) + "." +
+          std::to_string(CUDART_VERSION % 1000 / 10) + " this nqueens was built with: update the driver";
+  } else {
+    why = cudaGetErrorString(status);
   }
-  if (count == 0) {
-    d.why = "no CUDA device is visible";
-    return d;
-  }
-  const int index = local_rank() % count;
-  d.sharers = gpu_sharers(count);
-  check(cudaGetDeviceProperties(&d.properties, index), "cudaGetDeviceProperties");
-  // The kernels are built for NQUEENS_CUDA_ARCHITECTURES only: a GPU with no
-  // image for them is refused here, not at the first launch.
+  cudaGetLastError();
+  count = 0;
+  return why;
+}
+
+// Why device `index` cannot run the kernels, or empty. They are built for
+// NQUEENS_CUDA_ARCHITECTURES only: a GPU with no image for them is refused
+// here, not at the first launch.
+std::string image_refusal(int index, const cudaDeviceProp& properties) {
   check(cudaSetDevice(index), "cudaSetDevice");
   const cudaError_t image = kernel_image_status();
-  if (image != cudaSuccess) {
-    cudaGetLastError();
-    d.why = std::string(d.properties.name) + " (compute capability " + std::to_string(d.properties.major) + "." +
-            std::to_string(d.properties.minor) + ") has no image of the kernels: " + cudaGetErrorString(image) +
-            " (configure with -DNQUEENS_CUDA_ARCHITECTURES for it)";
-    return d;
+  if (image == cudaSuccess) return "";
+  cudaGetLastError();
+  return std::string(properties.name) + " (compute capability " + std::to_string(properties.major) + "." +
+         std::to_string(properties.minor) + ") has no image of the kernels: " + cudaGetErrorString(image) +
+         " (configure with -DNQUEENS_CUDA_ARCHITECTURES for it)";
+}
+
+// A UUID as nvidia-smi prints it: GPU-8-4-4-4-12 hex digits.
+std::string uuid_text(const cudaUUID_t& uuid) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string text = "GPU-";
+  for (int k = 0; k < 16; ++k) {
+    if (k == 4 || k == 6 || k == 8 || k == 10) text += '-';
+    const auto byte = static_cast<unsigned char>(uuid.bytes[k]);
+    text += hex[byte >> 4];
+    text += hex[byte & 15];
   }
-  d.index = index;
-  return d;
+  return text;
 }
 
 template <typename T>
@@ -87,10 +87,11 @@ T* device_copy(const T* host, std::size_t count) {
 
 class cuda_backend final : public gpu_backend {
  public:
-  cuda_backend(const half_board_tables& tables, int streams, std::uint64_t most_stream_bytes)
-      : device_(choose_device()) {
-    if (device_.index < 0) throw std::runtime_error("no usable GPU: " + device_.why);
-    check(cudaSetDevice(device_.index), "cudaSetDevice");
+  cuda_backend(const half_board_tables& tables, dealt_device device, int streams, std::uint64_t most_stream_bytes)
+      : device_(device) {
+    check(cudaGetDeviceProperties(&properties_, device_.index), "cudaGetDeviceProperties");
+    const std::string refusal = image_refusal(device_.index, properties_);
+    if (!refusal.empty()) throw std::runtime_error("no usable GPU: " + refusal);
     const quarter_table* quarters[2] = {&tables.west(), &tables.east()};
     try {  // a half-built backend frees what it copied (15 GiB of tables at n = 24)
       for (int q = 0; q < 2; ++q) {
@@ -102,9 +103,9 @@ class cuda_backend final : public gpu_backend {
       free_tables();
       throw;
     }
-    // What each stream may take (gpu_memory_share.hpp): ranks of the node
-    // spread over its GPUs round robin, as choose_device does; the cap is on
-    // the arena, beside the stream's fixed buffers.
+    // What each stream may take (gpu_memory_share.hpp), with the processes
+    // dealt this GPU (gpu_node_ranks.hpp); the cap is on the arena, beside
+    // the stream's fixed buffers.
     std::size_t free = 0, total = 0;
     check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
     device_memory memory{free, total, 0, device_.sharers};
@@ -119,12 +120,12 @@ class cuda_backend final : public gpu_backend {
 
   std::unique_ptr<gpu_stream> open_stream() override {
     // Blocks enough to fill every SM several times over; a launch strides beyond.
-    const auto max_grid = static_cast<std::uint32_t>(device_.properties.multiProcessorCount * 8);
+    const auto max_grid = static_cast<std::uint32_t>(properties_.multiProcessorCount * 8);
     return open_cuda_stream(device_.index, max_grid, stream_bytes_);
   }
   quarter_arrays west() const noexcept override { return arrays_[0]; }
   quarter_arrays east() const noexcept override { return arrays_[1]; }
-  std::string where() const override { return device_.properties.name; }
+  std::string where() const override { return properties_.name; }
 
  private:
   void free_tables() noexcept {  // null pointers are no-ops
@@ -136,24 +137,46 @@ class cuda_backend final : public gpu_backend {
     }
   }
 
-  chosen_device device_;
+  dealt_device device_;
+  cudaDeviceProp properties_{};
   quarter_arrays arrays_[2];
   std::uint64_t stream_bytes_ = 0;
 };
 
+// Usable where the runtime sees a GPU and the first has an image of the
+// kernels (a node's GPUs are alike; each backend checks its own).
 device_probe probe() {
-  const chosen_device d = choose_device();
-  if (d.index < 0) return {false, d.why};
-  return {true, std::string(d.properties.name) + " (device " + std::to_string(d.index) + ", " +
-                    std::to_string(d.properties.totalGlobalMem >> 20) + " MiB, " +
-                    std::to_string(d.properties.multiProcessorCount) + " SMs)"};
+  int count = 0;
+  const std::string why = runtime_refusal(count);
+  if (!why.empty()) return {false, why};
+  cudaDeviceProp first{};
+  check(cudaGetDeviceProperties(&first, 0), "cudaGetDeviceProperties");
+  const std::string refusal = image_refusal(0, first);
+  if (!refusal.empty()) return {false, refusal};
+  return {true, std::to_string(count) + (count == 1 ? " GPU, " : " GPUs, the first ") + first.name + " (" +
+                    std::to_string(first.totalGlobalMem >> 20) + " MiB, " + std::to_string(first.multiProcessorCount) +
+                    " SMs)"};
 }
 
-std::unique_ptr<gpu_backend> backend(const half_board_tables& tables, int streams, std::uint64_t most_stream_bytes) {
-  return std::make_unique<cuda_backend>(tables, streams, most_stream_bytes);
+std::vector<device_identity> visible() {
+  int count = 0;
+  const std::string why = runtime_refusal(count);
+  if (!why.empty()) throw std::runtime_error("no usable GPU: " + why);
+  std::vector<device_identity> out;
+  for (int index = 0; index < count; ++index) {
+    cudaDeviceProp properties{};
+    check(cudaGetDeviceProperties(&properties, index), "cudaGetDeviceProperties");
+    out.push_back({index, uuid_text(properties.uuid), properties.name});
+  }
+  return out;
 }
 
-const device_module module{device_module_abi, &probe, &backend};
+std::unique_ptr<gpu_backend> backend(const half_board_tables& tables, dealt_device device, int streams,
+                                     std::uint64_t most_stream_bytes) {
+  return std::make_unique<cuda_backend>(tables, device, streams, most_stream_bytes);
+}
+
+const device_module module{device_module_abi, &probe, &visible, &backend};
 
 }  // namespace
 

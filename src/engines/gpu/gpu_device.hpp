@@ -14,37 +14,44 @@
 #include <vector>
 
 #include "engines/gpu/gpu_backend.hpp"
+#include "engines/gpu/gpu_device_choice.hpp"
 
 namespace nqueens::detail::gpu {
 
-/// The device a process uses: for MPI, the node-local rank's (one rank per
-/// GPU, round robin), else the first.
+/// Whether the GPU engine can run here: a GPU the runtime sees, whose
+/// kernels the module holds (the first GPU's: a node's are alike).
 struct device_probe {
   bool usable = false;
-  std::string description;  ///< the GPU's name and memory, or why none is usable
+  std::string description;  ///< how many GPUs and the first's name and memory, or why none is usable
 };
 device_probe probe_device();
 
-/// A backend on the probed device, the quarter tables copied to it, whose
-/// `streams` streams share the device memory left (gpu_memory_share.hpp),
-/// none taking more than `most_stream_bytes`. Throws std::runtime_error
-/// when a CUDA call fails or no module is found.
-std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, int streams,
+/// Every GPU the runtime sees (CUDA_VISIBLE_DEVICES decides which), in its
+/// order. Throws std::runtime_error when none is usable.
+std::vector<device_identity> visible_devices();
+
+/// A backend on GPU `device.index`, the quarter tables copied to it, whose
+/// `streams` streams share the device memory left with the device's other
+/// sharers (gpu_memory_share.hpp), none taking more than
+/// `most_stream_bytes`. Throws std::runtime_error when a CUDA call fails,
+/// the GPU has no image of the kernels, or no module is found.
+std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, dealt_device device, int streams,
                                             std::uint64_t most_stream_bytes);
 
-/// What the module gives: the two functions above. It exports one C symbol,
-/// device_module_symbol, a function returning a pointer to this.
+/// What the module gives: the three functions above. It exports one C
+/// symbol, device_module_symbol, a function returning a pointer to this.
 struct device_module {
   /// device_module_abi as the module was built: a library of another
   /// layout or interface (the leading number, raised when these functions
   /// change) refuses it rather than hand it jobs it would misread.
   std::uint64_t abi;
   device_probe (*probe)();
-  std::unique_ptr<gpu_backend> (*backend)(const half_board_tables& tables, int streams,
+  std::vector<device_identity> (*visible)();
+  std::unique_ptr<gpu_backend> (*backend)(const half_board_tables& tables, dealt_device device, int streams,
                                           std::uint64_t most_stream_bytes);
 };
 inline constexpr std::uint64_t device_module_abi =
-    (std::uint64_t{4} << 48) ^ (std::uint64_t{sizeof(gpu_job)} << 32) ^ (std::uint64_t{sizeof(job_state)} << 8) ^
+    (std::uint64_t{5} << 48) ^ (std::uint64_t{sizeof(gpu_job)} << 32) ^ (std::uint64_t{sizeof(job_state)} << 8) ^
     sizeof(job_result) ^ (std::uint64_t{sizeof(half_board_tables)} << 40) ^ (std::uint64_t{max_job_key_bits} << 56) ^
     (std::uint64_t{sizeof(device_work)} << 16);
 inline constexpr const char* device_module_symbol = "nqueens_gpu_device_module";

@@ -122,6 +122,13 @@ const loaded_module& module_once() {
   return once;
 }
 
+// The loaded module, or std::runtime_error saying why there is none.
+const device_module& loaded_module_or_throw() {
+  const loaded_module& loaded = module_once();
+  if (loaded.module == nullptr) throw std::runtime_error("no usable GPU: " + loaded.why);
+  return *loaded.module;
+}
+
 }  // namespace
 
 device_probe probe_device() {
@@ -130,11 +137,11 @@ device_probe probe_device() {
   return loaded.module->probe();
 }
 
-std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, int streams,
+std::vector<device_identity> visible_devices() { return loaded_module_or_throw().visible(); }
+
+std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, dealt_device device, int streams,
                                             std::uint64_t most_stream_bytes) {
-  const loaded_module& loaded = module_once();
-  if (loaded.module == nullptr) throw std::runtime_error("no usable GPU: " + loaded.why);
-  return loaded.module->backend(tables, streams, most_stream_bytes);
+  return loaded_module_or_throw().backend(tables, device, streams, most_stream_bytes);
 }
 
 }  // namespace nqueens::detail::gpu

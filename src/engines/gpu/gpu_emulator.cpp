@@ -4,7 +4,9 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "engines/gpu/gpu_stream_tally.hpp"
@@ -93,7 +95,9 @@ class emulator final : public gpu_backend {
   }
   quarter_arrays west() const noexcept override { return arrays(tables_.west()); }
   quarter_arrays east() const noexcept override { return arrays(tables_.east()); }
-  std::string where() const override { return "emulated on the CPU (NQUEENS_GPU=emulate)"; }
+  std::string where() const override {
+    return "emulated device " + std::to_string(options_.device) + " on the CPU (NQUEENS_GPU=emulate)";
+  }
 
  private:
   static quarter_arrays arrays(const quarter_table& t) noexcept {
@@ -105,6 +109,16 @@ class emulator final : public gpu_backend {
 };
 
 }  // namespace
+
+std::vector<device_identity> emulated_node(int devices) {
+  std::vector<device_identity> node;
+  for (int d = 0; d < devices; ++d) {
+    char uuid[48];
+    std::snprintf(uuid, sizeof uuid, "GPU-e0000000-0000-0000-0000-%012d", d);
+    node.push_back({d, uuid, "emulated GPU " + std::to_string(d)});
+  }
+  return node;
+}
 
 std::unique_ptr<gpu_backend> emulated_backend(const half_board_tables& tables, const emulator_options& options) {
   return std::make_unique<emulator>(tables, options);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engines/gpu/gpu_backend.hpp"
+#include "engines/gpu/gpu_device_choice.hpp"
 #include "engines/gpu/gpu_kernels.hpp"
 
 namespace nqueens::detail::gpu {
@@ -38,7 +39,17 @@ struct emulator_options {
   /// Time each kernel (device_work::kernel_nanoseconds), as
   /// NQUEENS_GPU_TIMES=1 asks of every stream.
   bool timed = false;
+  /// Which device of an emulated node this is (emulated_node), for messages.
+  int device = 0;
 };
+
+/// The most devices an emulated node has (NQUEENS_GPU=emulate:N).
+inline constexpr int max_emulated_devices = 64;
+
+/// The devices of an emulated node of `devices` GPUs, as visible_devices
+/// describes a real one: indices 0.., UUIDs GPU-e...-index, names that say
+/// they are emulated.
+std::vector<device_identity> emulated_node(int devices);
 
 /// The shuffled orders of one stream's launches, drawn from its seed.
 class launch_order {

@@ -1,9 +1,10 @@
 // The GPU engine's plan, run context and registry entry: the quadrant
 // engine's subproblems (one per class of north column sets under the mirror
-// and the flip, weighted), counted on a CUDA device by the kernels of
-// gpu_kernels.hpp (the half joins, the transposition filter, the keying and
-// the pair count), a round of subproblems per launch
-// (gpu_rounds.hpp). A subproblem counts what the quadrant engine's
+// and the flip, weighted), counted on the CUDA devices a run takes
+// (gpu_device_choice.hpp: every GPU it sees by default), dealt as they free
+// up (gpu_stream_pool.hpp), by the kernels of gpu_kernels.hpp (the half
+// joins, the transposition filter, the keying and the pair count), a round
+// of subproblems per launch (gpu_rounds.hpp). A subproblem counts what the quadrant engine's
 // does; a slice of a class takes the north row sets of its rank modulo the
 // slices (not the quadrant engine's slices), so the plan has its own
 // fingerprint, and per-subproblem counts are the same on every run, as
@@ -11,17 +12,17 @@
 //
 // Where no GPU is usable it refuses before counting; NQUEENS_GPU=emulate
 // runs the same kernels on the CPU (gpu_emulator.hpp), which is how every
-// test of the suite's engine axis reaches them on machines without a GPU.
+// test of the suite's engine axis reaches them on machines without a GPU,
+// and NQUEENS_GPU=emulate:N as a node of N GPUs.
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstdlib>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engines/engine.hpp"
@@ -30,22 +31,31 @@
 #include "engines/gpu/gpu_device.hpp"
 #include "engines/gpu/gpu_emulator.hpp"
 #include "engines/gpu/gpu_memory_share.hpp"
-#include "engines/gpu/gpu_rounds.hpp"
+#include "engines/gpu/gpu_stream_pool.hpp"
 #include "engines/join_model/class_plan.hpp"
 #include "engines/join_model/quadrant_memory.hpp"
+#include "engines/plain_number.hpp"
 
 namespace nqueens::detail {
 
 namespace {
 
-// Which backend NQUEENS_GPU asks for: the device (unset, empty or
-// "device"), or the emulator ("emulate").
-bool emulation_asked() {
+// Which backend NQUEENS_GPU asks for: the devices (unset, empty or
+// "device"), or the emulator ("emulate": one emulated GPU; "emulate:N" a
+// node of N). Returns the emulated devices, 0 for the real ones.
+int emulated_devices() {
   const char* asked = std::getenv("NQUEENS_GPU");
-  if (asked == nullptr || std::string_view(asked).empty() || std::string_view(asked) == "device") return false;
-  if (std::string_view(asked) == "emulate") return true;
-  throw std::invalid_argument("NQUEENS_GPU='" + std::string(asked) +
-                              "' names no GPU backend: expected device or emulate");
+  const std::string_view value = asked == nullptr ? "" : asked;
+  if (value.empty() || value == "device") return 0;
+  if (value == "emulate") return 1;
+  if (value.starts_with("emulate:")) {
+    if (const auto devices = plain_integer(value.substr(8), 1, gpu::max_emulated_devices)) {
+      return static_cast<int>(*devices);
+    }
+  }
+  throw std::invalid_argument("NQUEENS_GPU='" + std::string(value) +
+                              "' names no GPU backend: expected device, emulate, or emulate:N (N from 1 to " +
+                              std::to_string(gpu::max_emulated_devices) + ")");
 }
 
 class gpu_plan final : public class_plan {
@@ -58,30 +68,56 @@ class gpu_plan final : public class_plan {
   }
 
   std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,
+                                               std::string_view devices,
                                                const std::atomic<bool>* cancel) const override;
 };
 
-// A stream with its rounds and the host's lists of one batch, grown once.
-struct counting_stream {
-  explicit counting_stream(std::unique_ptr<gpu::gpu_stream> s) : stream(std::move(s)), rounds(*stream) {}
-  std::unique_ptr<gpu::gpu_stream> stream;
-  gpu::gpu_rounds rounds;
-  std::vector<gpu::gpu_job> jobs;
-  std::vector<gpu::pair_counts> counts;
-  std::vector<std::uint64_t> weights;
+// The GPUs a run counts on: those `devices` (--devices) chooses of
+// NQUEENS_GPU's emulated node (`emulated` of them), else of those the
+// runtime sees.
+struct device_choice {
+  int emulated = 0;
+  std::vector<gpu::dealt_device> chosen;
 };
+
+device_choice choose(std::string_view devices) {
+  const int emulated = emulated_devices();
+  return {emulated, gpu::choose_devices(devices, emulated > 0 ? gpu::emulated_node(emulated) : gpu::visible_devices())};
+}
+
+// A backend on each chosen device, over one host copy of the tables; each
+// device's memory shared (gpu_memory_share.hpp) as `streams_per_device`
+// counting threads.
+std::vector<std::unique_ptr<gpu::gpu_backend>> open_devices(const half_board_tables& tables,
+                                                            const device_choice& choice, std::size_t streams_per_device,
+                                                            std::uint64_t most_stream_bytes) {
+  std::vector<std::unique_ptr<gpu::gpu_backend>> out;
+  for (const gpu::dealt_device& d : choice.chosen) {
+    out.push_back(
+        choice.emulated > 0
+            ? gpu::emulated_backend(tables, {.seed = static_cast<std::uint64_t>(d.index) + 1, .device = d.index})
+            : gpu::device_backend(tables, d, static_cast<int>(streams_per_device), most_stream_bytes));
+  }
+  return out;
+}
+
+// The counting threads' streams on each of `devices` devices: the threads
+// shared among them, rounded up (no device waits for a stream while a
+// thread is idle).
+std::size_t streams_per_device(int threads, std::size_t devices) {
+  const auto t = static_cast<std::size_t>(std::max(threads, 1));
+  return (t + devices - 1) / devices;
+}
 
 class gpu_context final : public engine_context {
  public:
-  gpu_context(const gpu_plan& plan, bool emulated, int threads, const std::atomic<bool>* cancel)
+  gpu_context(const gpu_plan& plan, const device_choice& choice, int threads, const std::atomic<bool>* cancel)
       : plan_(plan),
         tables_(plan.board_size(), cancel),
-        backend_(emulated
-                     ? gpu::emulated_backend(tables_)
-                     : gpu::device_backend(tables_, std::max(threads, 1),
-                                           gpu::most_useful_stream_bytes(largest_group_halves(plan.board_size())))),
-        tasks_(plan),
-        most_streams_(static_cast<std::size_t>(std::max(threads, 1))) {}
+        pool_(open_devices(tables_, choice, streams_per_device(threads, choice.chosen.size()),
+                           gpu::most_useful_stream_bytes(largest_group_halves(plan.board_size()))),
+              streams_per_device(threads, choice.chosen.size())),
+        tasks_(plan) {}
 
   subproblem_count solve(std::size_t index, const std::atomic<bool>* cancel) override {
     subproblem_count c;
@@ -93,13 +129,14 @@ class gpu_context final : public engine_context {
 
   void solve_batch(std::span<const std::size_t> indices, std::span<subproblem_count> out,
                    const std::atomic<bool>* cancel) override {
-    const stream_lease lease(*this);
-    counting_stream& s = lease.stream();
+    const gpu::stream_pool::lease lease(pool_);
+    gpu::stream_pool::pooled_stream& s = lease.stream();
+    const gpu::gpu_backend& device = pool_.device(s.device);  // its copy of the tables
     s.jobs.clear();
     s.weights.clear();
     for (const std::size_t index : indices) {
       const quadrant_task task = tasks_[index];
-      s.jobs.push_back(gpu::job_for(task, plan_.split_depth(), tables_, *backend_));
+      s.jobs.push_back(gpu::job_for(task, plan_.split_depth(), tables_, device));
       s.weights.push_back(task.weight);
     }
     s.counts.assign(indices.size(), gpu::pair_counts{});
@@ -108,78 +145,33 @@ class gpu_context final : public engine_context {
       out[k] = {gpu::solutions_of(s.jobs[k], s.counts[k], s.weights[k]), 0};
   }
 
-  device_work device() const noexcept override {
-    const std::lock_guard lock(mutex_);
-    device_work sum;
-    for (const auto& s : streams_) {
-      sum += s->stream->work();
-    }
-    return sum;
-  }
+  device_work device() const noexcept override { return pool_.work(); }
 
  private:
   /// Subproblems per call: a round's worth.
   static constexpr std::size_t gpu_batch = gpu::round_jobs;
 
-  // A stream of the context's, this thread's until the lease ends: one of
-  // those free, else a new one while fewer than the threads the device's
-  // memory was shared among, else the next one freed.
-  class stream_lease {
-   public:
-    explicit stream_lease(gpu_context& context) : context_(context) {
-      std::unique_lock lock(context_.mutex_);
-      for (;;) {
-        if (!context_.free_.empty()) {
-          stream_ = context_.free_.back();
-          context_.free_.pop_back();
-          return;
-        }
-        if (context_.streams_.size() < context_.most_streams_) break;
-        context_.freed_.wait(lock);
-      }
-      // Opened under the lock: the streams never outnumber what was budgeted.
-      context_.streams_.push_back(std::make_unique<counting_stream>(context_.backend_->open_stream()));
-      context_.free_.reserve(context_.most_streams_);
-      stream_ = context_.streams_.back().get();
-    }
-    ~stream_lease() {
-      {
-        const std::lock_guard lock(context_.mutex_);
-        context_.free_.push_back(stream_);
-      }
-      context_.freed_.notify_one();
-    }
-    stream_lease(const stream_lease&) = delete;
-    stream_lease& operator=(const stream_lease&) = delete;
-    counting_stream& stream() const noexcept { return *stream_; }
-
-   private:
-    gpu_context& context_;
-    counting_stream* stream_ = nullptr;
-  };
-
   const gpu_plan& plan_;
   const half_board_tables tables_;  // the host's copy: the emulator runs on it
-  const std::unique_ptr<gpu::gpu_backend> backend_;
+  gpu::stream_pool pool_;
   const task_lookup tasks_;
-  const std::size_t most_streams_;
-  mutable std::mutex mutex_;
-  std::condition_variable freed_;
-  std::vector<std::unique_ptr<counting_stream>> streams_;
-  std::vector<counting_stream*> free_;
 };
 
-// Refuses (std::invalid_argument) where the kernels cannot run.
-void check_gpu_runnable() {
-  if (emulation_asked()) return;
-  const gpu::device_probe probe = gpu::probe_device();
-  if (!probe.usable) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + probe.description);
+// Refuses (std::invalid_argument) where the kernels cannot run, or
+// `devices` names a GPU not visible: before a journal is taken or a table built.
+void check_gpu_runnable(std::string_view devices) {
+  if (emulated_devices() == 0) {
+    const gpu::device_probe probe = gpu::probe_device();
+    if (!probe.usable) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + probe.description);
+  }
+  choose(devices);
 }
 
-std::unique_ptr<engine_context> gpu_plan::make_context(isa, int threads, std::uint64_t,
+std::unique_ptr<engine_context> gpu_plan::make_context(isa, int threads, std::uint64_t, std::string_view devices,
                                                        const std::atomic<bool>* cancel) const {
-  check_gpu_runnable();
-  return std::make_unique<gpu_context>(*this, emulation_asked(), threads, cancel);
+  check_gpu_runnable(devices);
+  const device_choice choice = choose(devices);  // before the tables: a wrong list costs nothing
+  return std::make_unique<gpu_context>(*this, choice, threads, cancel);
 }
 
 std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t, std::uint64_t) {

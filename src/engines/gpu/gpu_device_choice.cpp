@@ -1,0 +1,106 @@
+#include "engines/gpu/gpu_device_choice.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <stdexcept>
+
+#include "engines/plain_number.hpp"
+
+namespace nqueens::detail::gpu {
+
+namespace {
+
+// The items of a list, split at commas (empty ones kept, to be refused).
+std::vector<std::string_view> items_of(std::string_view value) {
+  std::vector<std::string_view> items;
+  for (;;) {
+    const std::size_t comma = value.find(',');
+    items.push_back(value.substr(0, comma));
+    if (comma == std::string_view::npos) return items;
+    value.remove_prefix(comma + 1);
+  }
+}
+
+// An index by plain_number_rule, below max_listed_devices.
+std::optional<int> index_of(std::string_view item) {
+  const std::optional<long long> index = plain_integer(item, 0, max_listed_devices - 1);
+  return index ? std::optional<int>(static_cast<int>(*index)) : std::nullopt;
+}
+
+// "GPU-" or "MIG-", then hex digits and dashes: a UUID as CUDA and
+// nvidia-smi write it (the digits' grouping is theirs to choose).
+bool is_uuid(std::string_view item) {
+  if (item.size() < 5 || !(item.starts_with("GPU-") || item.starts_with("MIG-"))) return false;
+  return std::ranges::all_of(item.substr(4), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) || c == '-'; });
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+
+}  // namespace
+
+void check_device_list(std::string_view value) {
+  if (value.empty() || value == "all") return;
+  const std::vector<std::string_view> items = items_of(value);
+  if (items.size() > static_cast<std::size_t>(max_listed_devices)) {
+    throw std::invalid_argument("--devices names " + std::to_string(items.size()) + " GPUs: at most " +
+                                std::to_string(max_listed_devices));
+  }
+  std::vector<std::string> keys;
+  for (const std::string_view item : items) {
+    if (!index_of(item) && !is_uuid(item)) {
+      throw std::invalid_argument("--devices item '" + std::string(item) +
+                                  "' is no GPU: expected all, or GPU indices (0 to " +
+                                  std::to_string(max_listed_devices - 1) +
+                                  ") and UUIDs (GPU-...) separated by commas");
+    }
+    std::string key = lower(item);
+    if (std::ranges::find(keys, key) != keys.end()) {
+      throw std::invalid_argument("--devices names GPU " + std::string(item) + " twice");
+    }
+    keys.push_back(std::move(key));
+  }
+}
+
+std::vector<dealt_device> choose_devices(std::string_view value, std::span<const device_identity> visible) {
+  check_device_list(value);
+  if (visible.empty()) throw std::invalid_argument("no GPU is visible");
+  const int count = static_cast<int>(visible.size());
+  if (value.empty()) return node_devices(count);
+  const int sharers = listed_device_sharers();
+  std::vector<dealt_device> out;
+  if (value == "all") {
+    for (int d = 0; d < count; ++d) out.push_back({d, sharers});
+    return out;
+  }
+  for (const std::string_view item : items_of(value)) {
+    int index = index_of(item).value_or(-1);
+    if (index >= 0) {
+      if (index >= count) {
+        throw std::invalid_argument("--devices names GPU " + std::string(item) + ", but " + std::to_string(count) +
+                                    (count == 1 ? " GPU is" : " GPUs are") + " visible (0 to " +
+                                    std::to_string(count - 1) + ")");
+      }
+    } else {
+      const std::string uuid = lower(item);
+      const auto found = std::ranges::find_if(visible, [&](const device_identity& d) { return lower(d.uuid) == uuid; });
+      if (found == visible.end()) {
+        throw std::invalid_argument("--devices names GPU " + std::string(item) + ", which is not visible (" +
+                                    std::to_string(count) + " GPUs are: nvidia-smi -L lists their UUIDs)");
+      }
+      index = found->index;
+    }
+    if (std::ranges::find(out, index, &dealt_device::index) != out.end()) {
+      throw std::invalid_argument("--devices names GPU " + std::to_string(index) + " twice (by index and UUID)");
+    }
+    out.push_back({index, sharers});
+  }
+  return out;
+}
+
+}  // namespace nqueens::detail::gpu

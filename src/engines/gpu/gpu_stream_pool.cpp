@@ -1,0 +1,68 @@
+#include "engines/gpu/gpu_stream_pool.hpp"
+
+#include <algorithm>
+
+namespace nqueens::detail::gpu {
+
+stream_pool::stream_pool(std::vector<std::unique_ptr<gpu_backend>> devices, std::size_t streams_per_device)
+    : devices_(std::move(devices)), streams_per_device_(std::max<std::size_t>(streams_per_device, 1)), streams_(devices_.size()) {
+  for (device_streams& d : streams_) {
+    d.opened.reserve(streams_per_device_);
+    d.free.reserve(streams_per_device_);
+  }
+}
+
+int stream_pool::device_to_lease() const noexcept {
+  int best = -1;
+  for (std::size_t d = 0; d < streams_.size(); ++d) {
+    const device_streams& s = streams_[d];
+    if (s.free.empty() && s.opened.size() >= streams_per_device_) continue;
+    if (best < 0 || s.leased < streams_[static_cast<std::size_t>(best)].leased) best = static_cast<int>(d);
+  }
+  return best;
+}
+
+stream_pool::lease::lease(stream_pool& pool) : pool_(pool) {
+  std::unique_lock lock(pool_.mutex_);
+  int d = pool_.device_to_lease();
+  while (d < 0) {
+    pool_.freed_.wait(lock);
+    d = pool_.device_to_lease();
+  }
+  device_streams& s = pool_.streams_[static_cast<std::size_t>(d)];
+  if (!s.free.empty()) {
+    stream_ = s.free.back();
+    s.free.pop_back();
+  } else {
+    // Opened under the lock: a device's streams never outnumber its share.
+    s.opened.push_back(
+        std::make_unique<pooled_stream>(pool_.devices_[static_cast<std::size_t>(d)]->open_stream(), static_cast<std::size_t>(d)));
+    stream_ = s.opened.back().get();
+  }
+  ++s.leased;
+}
+
+stream_pool::lease::~lease() {
+  {
+    const std::lock_guard lock(pool_.mutex_);
+    device_streams& s = pool_.streams_[stream_->device];
+    s.free.push_back(stream_);
+    --s.leased;
+  }
+  pool_.freed_.notify_one();
+}
+
+device_work stream_pool::work_of(std::size_t d) const {
+  const std::lock_guard lock(mutex_);
+  device_work sum;
+  for (const auto& s : streams_[d].opened) sum += s->stream->work();
+  return sum;
+}
+
+device_work stream_pool::work() const {
+  device_work sum;
+  for (std::size_t d = 0; d < streams_.size(); ++d) sum += work_of(d);
+  return sum;
+}
+
+}  // namespace nqueens::detail::gpu

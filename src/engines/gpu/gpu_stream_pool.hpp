@@ -1,0 +1,78 @@
+#pragma once
+
+// The streams of a GPU run across the devices it counts on (a backend each,
+// over one host copy of the tables), leased to the counting threads. A
+// thread takes a stream of the device with the fewest leased: a free one,
+// or a new one while the device has fewer than its share of the threads;
+// else it waits for the next stream freed. So subproblems go to the devices
+// as they free up, and a device whose rounds run long takes fewer.
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "engines/gpu/gpu_backend.hpp"
+#include "engines/gpu/gpu_rounds.hpp"
+
+namespace nqueens::detail::gpu {
+
+class stream_pool {
+ public:
+  /// A stream with its rounds and the host's lists of one batch, grown once.
+  struct pooled_stream {
+    pooled_stream(std::unique_ptr<gpu_stream> opened, std::size_t on) : stream(std::move(opened)), rounds(*stream), device(on) {}
+    std::unique_ptr<gpu_stream> stream;
+    gpu_rounds rounds;
+    std::size_t device;  ///< its backend's index in the pool
+    std::vector<gpu_job> jobs;
+    std::vector<pair_counts> counts;
+    std::vector<std::uint64_t> weights;
+  };
+
+  /// Over `devices` (at least one), each opening at most
+  /// `streams_per_device` streams (at least one).
+  stream_pool(std::vector<std::unique_ptr<gpu_backend>> devices, std::size_t streams_per_device);
+
+  /// A stream, the holder's until it ends.
+  class lease {
+   public:
+    explicit lease(stream_pool& pool);
+    ~lease();
+    lease(const lease&) = delete;
+    lease& operator=(const lease&) = delete;
+    pooled_stream& stream() const noexcept { return *stream_; }
+
+   private:
+    stream_pool& pool_;
+    pooled_stream* stream_ = nullptr;
+  };
+
+  std::size_t devices() const noexcept { return devices_.size(); }
+  /// Backend `d`: its tables are what a job of its streams reads.
+  const gpu_backend& device(std::size_t d) const noexcept { return *devices_[d]; }
+  /// The work of device `d`'s streams, and of them all.
+  device_work work_of(std::size_t d) const;
+  device_work work() const;
+
+ private:
+  struct device_streams {
+    std::vector<std::unique_ptr<pooled_stream>> opened;
+    std::vector<pooled_stream*> free;
+    std::size_t leased = 0;
+  };
+
+  // Under the lock: the device to lease from, or none (-1) while every
+  // device's streams are leased and opened to its share.
+  int device_to_lease() const noexcept;
+
+  const std::vector<std::unique_ptr<gpu_backend>> devices_;
+  const std::size_t streams_per_device_;
+  mutable std::mutex mutex_;
+  std::condition_variable freed_;
+  std::vector<device_streams> streams_;
+};
+
+}  // namespace nqueens::detail::gpu

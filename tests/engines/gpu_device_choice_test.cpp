@@ -1,0 +1,73 @@
+// Which GPUs a run counts on (gpu_device_choice.hpp): --devices' forms,
+// and the list chosen among an emulated node's devices by index and UUID,
+// or refused in a line that says what is visible.
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engines/gpu/gpu_device_choice.hpp"
+#include "support/gpu_testing.hpp"
+
+namespace nqueens {
+namespace {
+
+using detail::gpu::check_device_list;
+using detail::gpu::choose_devices;
+using detail::gpu::dealt_device;
+using gpu_testing::scoped_variable;
+
+// The message choose_devices or check_device_list refuses `value` with ("" if none).
+std::string refusal(const std::string& value, int visible = 3) {
+  try {
+    choose_devices(value, detail::gpu::emulated_node(visible));
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(GpuDeviceChoiceTest, ListsTakeIndicesAndUuidsOnce) {
+  for (const char* good : {"", "all", "0", "2,0", "1023", "GPU-e0000000-0000-0000-0000-000000000001",
+                           "MIG-0a1B2c3D", "0,GPU-e0000000-0000-0000-0000-000000000002"}) {
+    EXPECT_NO_THROW(check_device_list(good)) << good;
+  }
+  for (const char* bad : {",", "0,", ",1", "a", "-1", "01", "1024", "0,0", "GPU-", "GPU-xyz", "all,0", " 1", "gpu-1",
+                          "GPU-abc,GPU-ABC"}) {
+    EXPECT_THROW(check_device_list(bad), std::invalid_argument) << bad;
+  }
+  EXPECT_EQ(refusal("0,x"),
+            "--devices item 'x' is no GPU: expected all, or GPU indices (0 to 1023) and UUIDs (GPU-...) separated by "
+            "commas");
+  EXPECT_EQ(refusal("1,1"), "--devices names GPU 1 twice");
+}
+
+TEST(GpuDeviceChoiceTest, ChoosesByIndexAndUuidAmongTheVisible) {
+  const scoped_variable rank("OMPI_COMM_WORLD_LOCAL_RANK", nullptr), ranks("OMPI_COMM_WORLD_LOCAL_SIZE", nullptr),
+      mpich_rank("MPI_LOCALRANKID", nullptr), mpich_ranks("MPI_LOCALNRANKS", nullptr), slurm("SLURM_LOCALID", nullptr),
+      sharers("NQUEENS_GPU_SHARERS", nullptr), bound("CUDA_VISIBLE_DEVICES", nullptr);
+  const std::vector<detail::gpu::device_identity> node = detail::gpu::emulated_node(3);
+  ASSERT_EQ(node.size(), 3U);
+  EXPECT_EQ(node[2].uuid, "GPU-e0000000-0000-0000-0000-000000000002");
+  const std::vector<dealt_device> every{{0, 1}, {1, 1}, {2, 1}};
+  EXPECT_EQ(choose_devices("", node), every);  // alone on the node: every GPU
+  EXPECT_EQ(choose_devices("all", node), every);
+  EXPECT_EQ(choose_devices("2,0", node), (std::vector<dealt_device>{{2, 1}, {0, 1}}));
+  EXPECT_EQ(choose_devices("GPU-E0000000-0000-0000-0000-000000000001", node), (std::vector<dealt_device>{{1, 1}}));
+  EXPECT_EQ(refusal("3"), "--devices names GPU 3, but 3 GPUs are visible (0 to 2)");
+  EXPECT_EQ(refusal("1", 1), "--devices names GPU 1, but 1 GPU is visible (0 to 0)");
+  EXPECT_EQ(refusal("GPU-e0000000-0000-0000-0000-000000000009"),
+            "--devices names GPU GPU-e0000000-0000-0000-0000-000000000009, which is not visible (3 GPUs are: "
+            "nvidia-smi -L lists their UUIDs)");
+  EXPECT_EQ(refusal("1,GPU-e0000000-0000-0000-0000-000000000001"), "--devices names GPU 1 twice (by index and UUID)");
+  EXPECT_EQ(refusal("", 0), "no GPU is visible");
+  // A list under MPI: every rank of the node may have been given it.
+  const scoped_variable two("OMPI_COMM_WORLD_LOCAL_SIZE", "2"), second("OMPI_COMM_WORLD_LOCAL_RANK", "1");
+  EXPECT_EQ(choose_devices("0", node), (std::vector<dealt_device>{{0, 2}}));
+  EXPECT_EQ(choose_devices("", node), (std::vector<dealt_device>{{1, 1}}));
+}
+
+}  // namespace
+}  // namespace nqueens
