@@ -201,8 +201,8 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
       {"$NQ count 12 -t 1 --threads 2", "--threads was given 2 times: give it once"},
       {"$NQ count 12 --json --json", "--json was given 2 times: give it once"},
       // A board the engine does not take is refused for that, not priced.
-      {"$NQ plan 25 --engine gpu", "the gpu engine handles n up to 24"},
-      {"$NQ plan 25 --engine gpu --max-memory 16777215T", "the gpu engine handles n up to 24"},
+      {"$NQ plan 29 --engine gpu", "the gpu engine handles n up to 28"},
+      {"$NQ plan 29 --engine gpu --max-memory 16777215T", "the gpu engine handles n up to 28"},
   };
   for (const auto& [script, message] : cases) {
     const cli_run r = run_script(script);

@@ -2,13 +2,14 @@
 // and the list chosen among an emulated node's devices by index and UUID,
 // or refused in a line that says what is visible.
 
+#include "engines/gpu/gpu_device_choice.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "engines/gpu/gpu_device_choice.hpp"
 #include "support/gpu_testing.hpp"
 
 namespace nqueens {
@@ -30,8 +31,8 @@ std::string refusal(const std::string& value, int visible = 3) {
 }
 
 TEST(GpuDeviceChoiceTest, ListsTakeIndicesAndUuidsOnce) {
-  for (const char* good : {"", "all", "0", "2,0", "1023", "GPU-e0000000-0000-0000-0000-000000000001",
-                           "MIG-0a1B2c3D", "0,GPU-e0000000-0000-0000-0000-000000000002"}) {
+  for (const char* good : {"", "all", "0", "2,0", "1023", "GPU-e0000000-0000-0000-0000-000000000001", "MIG-0a1B2c3D",
+                           "0,GPU-e0000000-0000-0000-0000-000000000002"}) {
     EXPECT_NO_THROW(check_device_list(good)) << good;
   }
   for (const char* bad : {",", "0,", ",1", "a", "-1", "01", "1024", "0,0", "GPU-", "GPU-xyz", "all,0", " 1", "gpu-1",

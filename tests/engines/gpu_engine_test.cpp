@@ -22,11 +22,13 @@ using gpu_testing::reference_count;
 // class ranks higher, 1 per tie), ties of every kind included. The quadrant
 // engine's shares are checked against an independent search in
 // transposition_test.cpp.
-void expect_quadrant_counts(int n, const std::vector<std::size_t>& indices) {
+// `gpu_memory`: the GPU engine's bound (0: the default), which past the
+// whole tables' size makes each subproblem bring its own quarter lists.
+void expect_quadrant_counts(int n, const std::vector<std::size_t>& indices, std::uint64_t gpu_memory = 0) {
   const plan gpu(n, {.kind = engine::gpu, .split_depth = 1});
   const plan quadrant(n, {.kind = engine::quadrant, .split_depth = 1});
   ASSERT_EQ(gpu.engine_subproblems(), quadrant.engine_subproblems()) << "n = " << n;
-  const run_context on_gpu(gpu, std::nullopt, 1), on_cpu(quadrant, std::nullopt, 1);
+  const run_context on_gpu(gpu, std::nullopt, 1, nullptr, gpu_memory), on_cpu(quadrant, std::nullopt, 1);
   for (const std::size_t i : indices) {
     ASSERT_EQ(on_gpu.solve(i).total, on_cpu.solve(i).total) << "n = " << n << ", subproblem " << i;
   }
@@ -53,6 +55,35 @@ TEST(GpuEmulatedTest, SampledSubproblemsOfSixteenToEighteenMatchTheQuadrantEngin
   }
 }
 
+// Where the whole tables do not fit the bound (10 MiB), each subproblem
+// brings its own quarter lists, staged on the device with its round: every
+// subproblem of the boards 8..13 and samples of 16..17 count as the quadrant
+// engine's do.
+TEST(GpuEmulatedTest, SubproblemsWithTheirOwnQuartersMatchTheQuadrantEngine) {
+  const gpu_variable backend("emulate", /*unless_set=*/true);
+  constexpr std::uint64_t bound = std::uint64_t{10} << 20;
+  for (int n = 8; n <= 13; ++n) {
+    std::vector<std::size_t> every(classes_of(n).size());
+    for (std::size_t i = 0; i < every.size(); ++i) every[i] = i;
+    expect_quadrant_counts(n, every, bound);
+  }
+  for (int n = 16; n <= 17; ++n) {
+    std::mt19937_64 random(static_cast<std::uint64_t>(n));
+    std::uniform_int_distribution<std::size_t> pick(0, classes_of(n).size() - 1);
+    std::vector<std::size_t> sample;
+    for (int k = 0; k < 6; ++k) sample.push_back(pick(random));
+    expect_quadrant_counts(n, sample, bound);
+  }
+}
+
+// Past n = 24 (no whole tables: each subproblem's own quarters, masks up to
+// bit 56): a subproblem of n = 25 counts as the quadrant engine's does. One
+// near the plan's end, whose groups are small enough for the emulator (4 s).
+TEST(GpuEmulatedTest, ASubproblemPastTwentyFourMatchesTheQuadrantEngine) {
+  const gpu_variable backend("emulate", /*unless_set=*/true);
+  expect_quadrant_counts(25, {16798551});
+}
+
 // The join and the count alone (the filter set aside: every pair once)
 // against an independent count: the quadrant engine's join, every pair tried.
 TEST(GpuEmulatedTest, WithoutTheFilterEveryPairMatchesBruteForce) {
@@ -64,7 +95,8 @@ TEST(GpuEmulatedTest, WithoutTheFilterEveryPairMatchesBruteForce) {
     std::vector<detail::gpu::gpu_job> jobs;
     std::vector<std::uint64_t> expected;
     for (const column_class& c : classes_of(n)) {
-      detail::gpu::gpu_job job = detail::gpu::job_for({c.north, c.middle, c.weight, 0}, 1, tables, *backend);
+      detail::gpu::gpu_job job =
+          detail::gpu::job_for({c.north, c.middle, c.weight, 0}, tables.board_size(), 1, *backend);
       job.rule = {};
       jobs.push_back(job);
       expected.push_back(reference_count(tables, c) / c.weight);

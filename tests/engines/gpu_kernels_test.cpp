@@ -234,7 +234,7 @@ TEST(GpuKernelsTest, AGroupPastItsBoundIsAnError) {
   const auto backend = emulated_backend(tables);
   const auto stream = backend->open_stream();
   const column_class c = classes_of(12)[5];
-  gpu_job job = job_for({c.north, -1, c.weight, 0}, 1, tables, *backend);
+  gpu_job job = job_for({c.north, -1, c.weight, 0}, tables.board_size(), 1, *backend);
   job.rule = {};  // every half kept: the group's size is the join's
   std::vector<std::uint64_t> halves;
   const std::size_t joined =

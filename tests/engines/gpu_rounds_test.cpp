@@ -1,7 +1,8 @@
 // The GPU engine's rounds (gpu_rounds.hpp), emulated: counts that do not
 // depend on the launch order, a stream's memory bounding its rounds and
 // cutting large jobs, stream operations per subproblem, and a cancel that
-// leaves the stream whole; the odd boards' quarter lists.
+// leaves the stream whole; the odd boards' quarter lists, and jobs that
+// bring their own quarter tables.
 
 #include <gtest/gtest.h>
 
@@ -60,6 +61,56 @@ TEST(GpuEmulatedTest, AStreamsMemoryBoundsItsRoundsAndCutsLargeJobs) {
       ADD_FAILURE() << "a stream of 8 words counted n = " << n;
     } catch (const std::runtime_error& e) {
       EXPECT_NE(std::string(e.what()).find("of device memory in one row set"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Jobs that bring their own quarter lists (a backend without tables) have
+// them staged in the arena with every round they take part in: counted in
+// rounds of 5, in rounds the memory cuts short, and cut by row sets where
+// the lists leave a job too little room, they count as the tables do. An
+// arena smaller than a job's lists refuses, saying so.
+TEST(GpuEmulatedTest, JobsWithTheirOwnQuartersStageThemWithEveryRound) {
+  for (const int n : {12, 13}) {
+    const detail::half_board_tables tables(n);
+    const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
+    const detail::quarter_source lists(n, nullptr);
+    std::vector<std::array<detail::quarter_list, 4>> built;
+    const auto own_counts = [&](const detail::gpu::emulator_options& options) {
+      const auto backend = detail::gpu::emulated_backend(nullptr, options);
+      std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, *backend);
+      built.resize(jobs.size());
+      std::uint64_t largest = 0;
+      for (std::size_t k = 0; k < jobs.size(); ++k) {
+        for (int g = 0; g < 2; ++g) {
+          const auto quarters = lists.quarters(jobs[k].columns[g], built[k][2 * g], built[k][2 * g + 1]);
+          jobs[k].west[g] = {quarters[0].offsets, quarters[0].masks, quarters[0].signatures};
+          jobs[k].east[g] = {quarters[1].offsets, quarters[1].masks, quarters[1].signatures};
+        }
+        jobs[k].own_quarters = true;
+        largest = std::max<std::uint64_t>(
+            largest, built[k][0].bytes() + built[k][1].bytes() + built[k][2].bytes() + built[k][3].bytes());
+      }
+      const auto stream = backend->open_stream();
+      detail::gpu::gpu_rounds rounds(*stream);
+      std::vector<detail::gpu::pair_counts> counts(jobs.size());
+      rounds.count(jobs, counts);
+      return std::make_pair(counts, largest / sizeof(std::uint64_t));
+    };
+    const std::uint64_t list_words = own_counts({}).second;
+    for (const std::uint64_t words : {std::uint64_t{1} << 19, 2 * list_words, list_words + 400}) {
+      const auto counts = own_counts({.max_jobs = 5, .arena_words = words}).first;
+      ASSERT_EQ(counts.size(), reference.counts.size());
+      for (std::size_t k = 0; k < counts.size(); ++k) {
+        EXPECT_EQ(counts[k].pairs, reference.counts[k].pairs) << "n = " << n << ", " << words << " words, class " << k;
+        EXPECT_EQ(counts[k].once, reference.counts[k].once) << "n = " << n << ", " << words << " words, class " << k;
+      }
+    }
+    try {
+      own_counts({.arena_words = 64});
+      ADD_FAILURE() << "a stream of 64 words took n = " << n << "'s quarter lists";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("and its quarters, and a stream holds"), std::string::npos) << e.what();
     }
   }
 }

@@ -3,6 +3,8 @@
 // share of streams; a lease past every share waits for the next stream
 // freed and takes that one.
 
+#include "engines/gpu/gpu_stream_pool.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -11,7 +13,6 @@
 #include <optional>
 #include <vector>
 
-#include "engines/gpu/gpu_stream_pool.hpp"
 #include "support/gpu_testing.hpp"
 
 namespace nqueens {

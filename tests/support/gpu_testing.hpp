@@ -130,7 +130,7 @@ inline std::vector<detail::gpu::gpu_job> jobs_of(const detail::half_board_tables
                                                  const detail::gpu::gpu_backend& backend) {
   std::vector<detail::gpu::gpu_job> jobs;
   for (const column_class& c : classes_of(tables.board_size())) {
-    jobs.push_back(detail::gpu::job_for({c.north, c.middle, c.weight, 0}, 1, tables, backend));
+    jobs.push_back(detail::gpu::job_for({c.north, c.middle, c.weight, 0}, tables.board_size(), 1, backend));
   }
   return jobs;
 }

@@ -13,9 +13,9 @@
 
 namespace nqueens::detail::gpu {
 
-gpu_job job_for(const quadrant_task& task, int slices, const half_board_tables& tables, const gpu_backend& backend) {
+gpu_job job_for(const quadrant_task& task, int n, int slices, const gpu_backend& backend) {
   gpu_job job;
-  job.n = tables.board_size();
+  job.n = n;
   job.h = job.n / 2;
   job.middle = task.middle;
   job.columns[0] = task.north;
@@ -26,8 +26,8 @@ gpu_job job_for(const quadrant_task& task, int slices, const half_board_tables& 
   }
   job.slices[0] = static_cast<std::uint32_t>(slices);
   job.slice[0] = task.slice;
-  job.west = backend.west();
-  job.east = backend.east();
+  job.west[0] = job.west[1] = backend.west();
+  job.east[0] = job.east[1] = backend.east();
   job.rule = filter_rule_of(job.n, task.north, task.middle);
   return job;
 }

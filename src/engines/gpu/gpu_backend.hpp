@@ -53,6 +53,11 @@ class gpu_stream {
   /// The launches, stream operations and (where asked) kernel times of
   /// every round so far.
   virtual device_work work() const noexcept = 0;
+  /// Copies `bytes` of host memory at `from` to `to` (in the arena, as the
+  /// kernels address it) as the next round's first operation: how a job's
+  /// own quarter lists reach the device. `from` must hold them until run()
+  /// has returned.
+  virtual void stage(const void* from, std::uint64_t bytes, std::uint64_t* to) = 0;
 };
 
 class gpu_backend {
@@ -61,7 +66,8 @@ class gpu_backend {
   /// A new stream, its memory taken now (called once per counting thread).
   /// Throws std::runtime_error when the device has not that much memory.
   virtual std::unique_ptr<gpu_stream> open_stream() = 0;
-  /// The tables as the kernels address them.
+  /// The whole tables as the kernels address them (empty arrays for a
+  /// backend without tables, whose jobs bring their own quarters).
   virtual quarter_arrays west() const noexcept = 0;
   virtual quarter_arrays east() const noexcept = 0;
   /// What runs the kernels, for messages ("emulated on the CPU", a GPU's name).
@@ -70,9 +76,9 @@ class gpu_backend {
 
 /// The host-known part of a job for `task` of an n-board plan whose classes
 /// are cut in `slices` slices of north row sets: columns, queens, row sets,
-/// the slice and the filter's rule; the quarter arrays from `backend`. Its
-/// buffers, capacities and sequence are the rounds' to set.
-gpu_job job_for(const quadrant_task& task, int slices, const half_board_tables& tables, const gpu_backend& backend);
+/// the slice and the filter's rule; both groups' quarters the whole tables
+/// of `backend`. Its buffers, capacities and sequence are the rounds' to set.
+gpu_job job_for(const quadrant_task& task, int n, int slices, const gpu_backend& backend);
 
 /// The solutions `counts` stand for under the job's rule (2 * pairs + once
 /// under the transposition filter), times `weight`. Throws

@@ -14,11 +14,15 @@ namespace nqueens::detail::gpu {
 /// Key bits for groups of these sizes: the pair counter's rule
 /// (key_bits_within, digit_widths.hpp) over the south group, while a key's
 /// south halves would still fill half a table block on average, at most
-/// this engine's max_job_key_bits. Each key bit spares the visits of the pairs
-/// that collide on it.
+/// this engine's max_job_key_bits; and at least what the digits cannot hold
+/// of the `used` bits (past n = 24, small groups). Each key bit spares the
+/// visits of the pairs that collide on it.
 NQUEENS_HD inline std::uint32_t job_key_bits(std::uint32_t south, std::uint32_t used) {
-  return static_cast<std::uint32_t>(
+  const auto wanted = static_cast<std::uint32_t>(
       key_bits_within(south, static_cast<int>(used), south_per_block / 2, static_cast<int>(max_job_key_bits)));
+  const std::uint32_t digit_room = max_job_digits * digit_bits;
+  const std::uint32_t least = used > digit_room ? used - digit_room : 0;
+  return wanted > least ? wanted : least;
 }
 
 /// The code: the diagonals both groups use, ranked by the chance a random

@@ -101,6 +101,10 @@ class cuda_stream final : public gpu_stream {
 
   device_work work() const noexcept override { return tally_.work(); }
 
+  void stage(const void* from, std::uint64_t bytes, std::uint64_t* to) override {
+    staged_.push_back({from, static_cast<std::size_t>(bytes), to});
+  }
+
   // The launcher launch_round calls. Where asked, an event before and after
   // the launch (each kernel runs at most once a round), read once the round
   // has been waited for (read_kernel_times).
@@ -120,6 +124,13 @@ class cuda_stream final : public gpu_stream {
  private:
   std::span<const job_result> run_round(std::span<const gpu_job> jobs, round_kind round) {
     check(cudaSetDevice(device_), "cudaSetDevice");
+    // From pageable memory: each call returns once its bytes are staged,
+    // so the host's lists are free when the round has run.
+    for (const staged_copy& c : staged_) {
+      check(cudaMemcpyAsync(c.to, c.from, c.bytes, cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync (quarters)");
+      tally_.count_operation();
+    }
+    staged_.clear();
     count_ = static_cast<std::uint32_t>(jobs.size());
     std::copy(jobs.begin(), jobs.end(), host_jobs_);
     check(cudaMemcpyAsync(jobs_, host_jobs_, count_ * sizeof(gpu_job), cudaMemcpyHostToDevice, stream_),
@@ -177,6 +188,12 @@ class cuda_stream final : public gpu_stream {
   bool timed_ = kernel_times_asked();  // NQUEENS_GPU_TIMES, read as the stream opens
   std::array<cudaEvent_t, device_kernel_names.size()> began_{}, ended_{};
   std::array<bool, device_kernel_names.size()> launched_{};
+  struct staged_copy {
+    const void* from;
+    std::size_t bytes;
+    std::uint64_t* to;
+  };
+  std::vector<staged_copy> staged_;  // for the next round
 };
 
 }  // namespace

@@ -87,14 +87,16 @@ T* device_copy(const T* host, std::size_t count) {
 
 class cuda_backend final : public gpu_backend {
  public:
-  cuda_backend(const half_board_tables& tables, dealt_device device, int streams, std::uint64_t most_stream_bytes)
+  cuda_backend(const half_board_tables* tables, dealt_device device, int streams, std::uint64_t most_stream_bytes)
       : device_(device) {
     check(cudaGetDeviceProperties(&properties_, device_.index), "cudaGetDeviceProperties");
     const std::string refusal = image_refusal(device_.index, properties_);
     if (!refusal.empty()) throw std::runtime_error("no usable GPU: " + refusal);
-    const quarter_table* quarters[2] = {&tables.west(), &tables.east()};
+    // Without tables, each job brings its own quarters (staged with its round).
+    const quarter_table* quarters[2] = {tables == nullptr ? nullptr : &tables->west(),
+                                        tables == nullptr ? nullptr : &tables->east()};
     try {  // a half-built backend frees what it copied (15 GiB of tables at n = 24)
-      for (int q = 0; q < 2; ++q) {
+      for (int q = 0; q < 2 && tables != nullptr; ++q) {
         arrays_[q].offsets = device_copy(quarters[q]->offsets().data(), quarters[q]->offsets().size());
         arrays_[q].masks = device_copy(quarters[q]->masks().data(), quarters[q]->masks().size());
         arrays_[q].signatures = device_copy(quarters[q]->signatures().data(), quarters[q]->signatures().size());
@@ -110,7 +112,8 @@ class cuda_backend final : public gpu_backend {
     check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
     device_memory memory{free, total, 0, device_.sharers};
     for (const quarter_table* q : quarters) {
-      memory.tables += q->offsets().size_bytes() + q->masks().size_bytes() + q->signatures().size_bytes();
+      if (q != nullptr)
+        memory.tables += q->offsets().size_bytes() + q->masks().size_bytes() + q->signatures().size_bytes();
     }
     stream_bytes_ = stream_share(memory, streams, most_stream_bytes + stream_fixed_bytes);
   }
@@ -171,7 +174,7 @@ std::vector<device_identity> visible() {
   return out;
 }
 
-std::unique_ptr<gpu_backend> backend(const half_board_tables& tables, dealt_device device, int streams,
+std::unique_ptr<gpu_backend> backend(const half_board_tables* tables, dealt_device device, int streams,
                                      std::uint64_t most_stream_bytes) {
   return std::make_unique<cuda_backend>(tables, device, streams, most_stream_bytes);
 }

@@ -30,12 +30,13 @@ device_probe probe_device();
 /// order. Throws std::runtime_error when none is usable.
 std::vector<device_identity> visible_devices();
 
-/// A backend on GPU `device.index`, the quarter tables copied to it, whose
+/// A backend on GPU `device.index`, the quarter tables copied to it (none
+/// where `tables` is null: its jobs bring their own quarters), whose
 /// `streams` streams share the device memory left with the device's other
 /// sharers (gpu_memory_share.hpp), none taking more than
 /// `most_stream_bytes`. Throws std::runtime_error when a CUDA call fails,
 /// the GPU has no image of the kernels, or no module is found.
-std::unique_ptr<gpu_backend> device_backend(const half_board_tables& tables, dealt_device device, int streams,
+std::unique_ptr<gpu_backend> device_backend(const half_board_tables* tables, dealt_device device, int streams,
                                             std::uint64_t most_stream_bytes);
 
 /// What the module gives: the three functions above. It exports one C
@@ -47,11 +48,11 @@ struct device_module {
   std::uint64_t abi;
   device_probe (*probe)();
   std::vector<device_identity> (*visible)();
-  std::unique_ptr<gpu_backend> (*backend)(const half_board_tables& tables, dealt_device device, int streams,
+  std::unique_ptr<gpu_backend> (*backend)(const half_board_tables* tables, dealt_device device, int streams,
                                           std::uint64_t most_stream_bytes);
 };
 inline constexpr std::uint64_t device_module_abi =
-    (std::uint64_t{5} << 48) ^ (std::uint64_t{sizeof(gpu_job)} << 32) ^ (std::uint64_t{sizeof(job_state)} << 8) ^
+    (std::uint64_t{6} << 48) ^ (std::uint64_t{sizeof(gpu_job)} << 32) ^ (std::uint64_t{sizeof(job_state)} << 8) ^
     sizeof(job_result) ^ (std::uint64_t{sizeof(half_board_tables)} << 40) ^ (std::uint64_t{max_job_key_bits} << 56) ^
     (std::uint64_t{sizeof(device_work)} << 16);
 inline constexpr const char* device_module_symbol = "nqueens_gpu_device_module";

@@ -32,7 +32,8 @@ std::optional<int> index_of(std::string_view item) {
 // nvidia-smi write it (the digits' grouping is theirs to choose).
 bool is_uuid(std::string_view item) {
   if (item.size() < 5 || !(item.starts_with("GPU-") || item.starts_with("MIG-"))) return false;
-  return std::ranges::all_of(item.substr(4), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) || c == '-'; });
+  return std::ranges::all_of(item.substr(4),
+                             [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) || c == '-'; });
 }
 
 std::string lower(std::string_view text) {
@@ -40,7 +41,6 @@ std::string lower(std::string_view text) {
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
-
 
 }  // namespace
 
@@ -56,8 +56,7 @@ void check_device_list(std::string_view value) {
     if (!index_of(item) && !is_uuid(item)) {
       throw std::invalid_argument("--devices item '" + std::string(item) +
                                   "' is no GPU: expected all, or GPU indices (0 to " +
-                                  std::to_string(max_listed_devices - 1) +
-                                  ") and UUIDs (GPU-...) separated by commas");
+                                  std::to_string(max_listed_devices - 1) + ") and UUIDs (GPU-...) separated by commas");
     }
     std::string key = lower(item);
     if (std::ranges::find(keys, key) != keys.end()) {

@@ -48,6 +48,11 @@ class emulated_stream final : public gpu_stream {
   // As the device: the jobs copied, the launches, the results copied back,
   // the wait; each counted as the device counts it.
   std::span<const job_result> run(std::span<const gpu_job> jobs, round_kind round) override {
+    for (const staged_copy& c : staged_) {
+      std::memcpy(c.to, c.from, c.bytes);
+      tally_.count_operation();
+    }
+    staged_.clear();
     jobs_.assign(jobs.begin(), jobs.end());
     tally_.count_operation();
     launch_round(*this, round, jobs_.data(), static_cast<std::uint32_t>(jobs_.size()));
@@ -58,6 +63,10 @@ class emulated_stream final : public gpu_stream {
   }
 
   device_work work() const noexcept override { return tally_.work(); }
+
+  void stage(const void* from, std::uint64_t bytes, std::uint64_t* to) override {
+    staged_.push_back({from, static_cast<std::size_t>(bytes), to});
+  }
 
   // The launcher launch_round calls; timed by the host's clock where asked.
   template <class Kernel, std::size_t Slot>
@@ -83,18 +92,28 @@ class emulated_stream final : public gpu_stream {
   launch_order order_;
   bool timed_;
   stream_tally tally_;
+  struct staged_copy {
+    const void* from;
+    std::size_t bytes;
+    std::uint64_t* to;
+  };
+  std::vector<staged_copy> staged_;  // for the next run, as the device's stream queues them
 };
 
 class emulator final : public gpu_backend {
  public:
-  emulator(const half_board_tables& tables, const emulator_options& options) : tables_(tables), options_(options) {}
+  emulator(const half_board_tables* tables, const emulator_options& options) : tables_(tables), options_(options) {}
   std::unique_ptr<gpu_stream> open_stream() override {
     emulator_options options = options_;
     options.seed += streams_++;  // each stream its own order
     return std::make_unique<emulated_stream>(options);
   }
-  quarter_arrays west() const noexcept override { return arrays(tables_.west()); }
-  quarter_arrays east() const noexcept override { return arrays(tables_.east()); }
+  quarter_arrays west() const noexcept override {
+    return tables_ == nullptr ? quarter_arrays{} : arrays(tables_->west());
+  }
+  quarter_arrays east() const noexcept override {
+    return tables_ == nullptr ? quarter_arrays{} : arrays(tables_->east());
+  }
   std::string where() const override {
     return "emulated device " + std::to_string(options_.device) + " on the CPU (NQUEENS_GPU=emulate)";
   }
@@ -103,7 +122,7 @@ class emulator final : public gpu_backend {
   static quarter_arrays arrays(const quarter_table& t) noexcept {
     return {t.offsets().data(), t.masks().data(), t.signatures().data()};
   }
-  const half_board_tables& tables_;
+  const half_board_tables* tables_;
   const emulator_options options_;
   std::atomic<std::uint64_t> streams_{0};
 };
@@ -120,7 +139,7 @@ std::vector<device_identity> emulated_node(int devices) {
   return node;
 }
 
-std::unique_ptr<gpu_backend> emulated_backend(const half_board_tables& tables, const emulator_options& options) {
+std::unique_ptr<gpu_backend> emulated_backend(const half_board_tables* tables, const emulator_options& options) {
   return std::make_unique<emulator>(tables, options);
 }
 

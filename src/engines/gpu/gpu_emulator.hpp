@@ -103,7 +103,12 @@ void emulate_launch(std::span<const gpu_job> jobs, std::uint32_t grid, launch_or
   }
 }
 
-/// A backend over `tables` (kept by reference: they must outlive it).
-std::unique_ptr<gpu_backend> emulated_backend(const half_board_tables& tables, const emulator_options& options = {});
+/// A backend over `tables` (kept by reference: they must outlive it), or,
+/// null, with none: its jobs bring their own quarters.
+std::unique_ptr<gpu_backend> emulated_backend(const half_board_tables* tables, const emulator_options& options = {});
+inline std::unique_ptr<gpu_backend> emulated_backend(const half_board_tables& tables,
+                                                     const emulator_options& options = {}) {
+  return emulated_backend(&tables, options);
+}
 
 }  // namespace nqueens::detail::gpu

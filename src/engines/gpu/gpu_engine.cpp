@@ -16,6 +16,8 @@
 // and NQUEENS_GPU=emulate:N as a node of N GPUs.
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -34,7 +36,9 @@
 #include "engines/gpu/gpu_stream_pool.hpp"
 #include "engines/join_model/class_plan.hpp"
 #include "engines/join_model/quadrant_memory.hpp"
+#include "engines/join_model/quarter_tables.hpp"
 #include "engines/plain_number.hpp"
+#include "nqueens/memory_limit.hpp"
 
 namespace nqueens::detail {
 
@@ -85,18 +89,23 @@ device_choice choose(std::string_view devices) {
   return {emulated, gpu::choose_devices(devices, emulated > 0 ? gpu::emulated_node(emulated) : gpu::visible_devices())};
 }
 
-// A backend on each chosen device, over one host copy of the tables; each
-// device's memory shared (gpu_memory_share.hpp) as `streams_per_device`
-// counting threads.
-std::vector<std::unique_ptr<gpu::gpu_backend>> open_devices(const half_board_tables& tables,
+// A backend on each chosen device, over one host copy of the tables (or
+// none); each device's memory shared (gpu_memory_share.hpp) as
+// `streams_per_device` counting threads, a stream taking at most what a
+// round's groups use and `staged_bytes` more for its jobs' own quarters.
+// An emulated stream's arena is the emulator's 4 MiB and `job_staged_bytes`,
+// one job's quarters (its rounds then hold fewer jobs).
+std::vector<std::unique_ptr<gpu::gpu_backend>> open_devices(const half_board_tables* tables,
                                                             const device_choice& choice, std::size_t streams_per_device,
-                                                            std::uint64_t most_stream_bytes) {
+                                                            std::uint64_t most_group_bytes, std::uint64_t staged_bytes,
+                                                            std::uint64_t job_staged_bytes) {
   std::vector<std::unique_ptr<gpu::gpu_backend>> out;
   for (const gpu::dealt_device& d : choice.chosen) {
-    out.push_back(
-        choice.emulated > 0
-            ? gpu::emulated_backend(tables, {.seed = static_cast<std::uint64_t>(d.index) + 1, .device = d.index})
-            : gpu::device_backend(tables, d, static_cast<int>(streams_per_device), most_stream_bytes));
+    gpu::emulator_options emulated{.seed = static_cast<std::uint64_t>(d.index) + 1, .device = d.index};
+    emulated.arena_words += job_staged_bytes / sizeof(std::uint64_t);
+    out.push_back(choice.emulated > 0 ? gpu::emulated_backend(tables, emulated)
+                                      : gpu::device_backend(tables, d, static_cast<int>(streams_per_device),
+                                                            most_group_bytes + staged_bytes));
   }
   return out;
 }
@@ -109,13 +118,41 @@ std::size_t streams_per_device(int threads, std::size_t devices) {
   return (t + devices - 1) / devices;
 }
 
+// What a run without whole tables holds beside its threads' quarter lists,
+// as the quadrant engine's layout prices it: 10% and 8 MiB.
+constexpr double lists_margin_factor = 1.1, lists_margin_bytes = 8.0 * 1024 * 1024;
+
+// Subproblems per call where each brings its own quarter lists: as many as
+// their lists (quarter_lists_bytes) fit in each thread's part of
+// `max_memory`, past the margin, from 1 to 8. Those subproblems are heavy
+// (past n = 24, milliseconds each on a GPU at least): 8 share a round's
+// launches well enough, and more would hold lists for nothing.
+constexpr double most_own_quarters_jobs = 8;
+std::size_t own_quarters_batch(int n, int threads, std::uint64_t max_memory, bool compact) {
+  const double part =
+      (static_cast<double>(max_memory) - lists_margin_bytes) / lists_margin_factor / std::max(threads, 1);
+  const double jobs = std::floor(part / static_cast<double>(quarter_lists_bytes(n, compact)));
+  return static_cast<std::size_t>(std::clamp(jobs, 1.0, most_own_quarters_jobs));
+}
+
 class gpu_context final : public engine_context {
  public:
-  gpu_context(const gpu_plan& plan, const device_choice& choice, int threads, const std::atomic<bool>* cancel)
+  // The whole quarter tables where the quadrant engine's layout for this
+  // bound has them (n <= 24, and they fit), on the host and each device;
+  // else each subproblem's own lists, built on the host per batch and
+  // staged on its device with its round.
+  gpu_context(const gpu_plan& plan, const device_choice& choice, int threads, std::uint64_t max_memory,
+              const std::atomic<bool>* cancel)
       : plan_(plan),
-        tables_(plan.board_size(), cancel),
-        pool_(open_devices(tables_, choice, streams_per_device(threads, choice.chosen.size()),
-                           gpu::most_useful_stream_bytes(largest_group_halves(plan.board_size()))),
+        layout_(quadrant_layout_for(plan.board_size(), threads, max_memory)),
+        tables_(layout_.tables ? std::make_unique<const half_board_tables>(plan.board_size(), cancel) : nullptr),
+        source_(plan.board_size(), tables_.get(), layout_),
+        batch_(tables_ ? gpu::round_jobs
+                       : own_quarters_batch(plan.board_size(), threads, max_memory, layout_.compact_lists)),
+        pool_(open_devices(tables_.get(), choice, streams_per_device(threads, choice.chosen.size()),
+                           gpu::most_useful_stream_bytes(largest_group_halves(plan.board_size())),
+                           tables_ ? 0 : batch_ * quarter_lists_bytes(plan.board_size(), /*compact=*/true),
+                           tables_ ? 0 : quarter_lists_bytes(plan.board_size(), /*compact=*/true)),
               streams_per_device(threads, choice.chosen.size())),
         tasks_(plan) {}
 
@@ -125,7 +162,7 @@ class gpu_context final : public engine_context {
     return c;
   }
 
-  std::size_t batch_size() const noexcept override { return gpu_batch; }
+  std::size_t batch_size() const noexcept override { return batch_; }
 
   void solve_batch(std::span<const std::size_t> indices, std::span<subproblem_count> out,
                    const std::atomic<bool>* cancel) override {
@@ -134,9 +171,11 @@ class gpu_context final : public engine_context {
     const gpu::gpu_backend& device = pool_.device(s.device);  // its copy of the tables
     s.jobs.clear();
     s.weights.clear();
-    for (const std::size_t index : indices) {
-      const quadrant_task task = tasks_[index];
-      s.jobs.push_back(gpu::job_for(task, plan_.split_depth(), tables_, device));
+    if (!tables_ && s.quarters.size() < indices.size()) s.quarters.resize(indices.size());  // grown once
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      const quadrant_task task = tasks_[indices[k]];
+      s.jobs.push_back(gpu::job_for(task, plan_.board_size(), plan_.split_depth(), device));
+      if (!tables_) take_own_quarters(s.jobs.back(), s.quarters[k], cancel);
       s.weights.push_back(task.weight);
     }
     s.counts.assign(indices.size(), gpu::pair_counts{});
@@ -148,11 +187,24 @@ class gpu_context final : public engine_context {
   device_work device() const noexcept override { return pool_.work(); }
 
  private:
-  /// Subproblems per call: a round's worth.
-  static constexpr std::size_t gpu_batch = gpu::round_jobs;
+  // Points both of `job`'s groups at lists of their own columns, built in
+  // `lists` (north west, north east, south west, south east).
+  void take_own_quarters(gpu::gpu_job& job, std::array<quarter_list, 4>& lists, const std::atomic<bool>* cancel) const {
+    const auto arrays = [](const quarter_view& v) { return gpu::quarter_arrays{v.offsets, v.masks, v.signatures}; };
+    for (int g = 0; g < 2; ++g) {
+      const std::array<quarter_view, 2> quarters = source_.quarters(
+          job.columns[g], lists[static_cast<std::size_t>(2 * g)], lists[static_cast<std::size_t>(2 * g + 1)], cancel);
+      job.west[g] = arrays(quarters[0]);
+      job.east[g] = arrays(quarters[1]);
+    }
+    job.own_quarters = true;
+  }
 
   const gpu_plan& plan_;
-  const half_board_tables tables_;  // the host's copy: the emulator runs on it
+  const quadrant_layout layout_;
+  const std::unique_ptr<const half_board_tables> tables_;  // the host's copy (the emulator runs on it), or none
+  const quarter_source source_;
+  const std::size_t batch_;  // subproblems per call
   gpu::stream_pool pool_;
   const task_lookup tasks_;
 };
@@ -167,11 +219,12 @@ void check_gpu_runnable(std::string_view devices) {
   choose(devices);
 }
 
-std::unique_ptr<engine_context> gpu_plan::make_context(isa, int threads, std::uint64_t, std::string_view devices,
+std::unique_ptr<engine_context> gpu_plan::make_context(isa, int threads, std::uint64_t max_memory,
+                                                       std::string_view devices,
                                                        const std::atomic<bool>* cancel) const {
   check_gpu_runnable(devices);
   const device_choice choice = choose(devices);  // before the tables: a wrong list costs nothing
-  return std::make_unique<gpu_context>(*this, choice, threads, cancel);
+  return std::make_unique<gpu_context>(*this, choice, threads, max_memory, cancel);
 }
 
 std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t, std::uint64_t) {
@@ -180,10 +233,19 @@ std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t, std:
   return std::make_unique<gpu_plan>(n, class_slicing{slices}, std::move(classes));  // every class takes them all
 }
 
-// The host's tables and each thread's buffers, as the quadrant engine's
-// unbounded layout (the device holds the same tables in its own memory).
-std::uint64_t gpu_memory_bytes(int n, int threads, std::uint64_t) noexcept {
-  return quadrant_layout_for(n, threads, std::numeric_limits<std::uint64_t>::max()).bytes;
+// The host's memory: where the quadrant engine's layout for the bound has
+// whole tables, the tables and each thread's buffers, as that layout prices
+// them (each device holds the same tables in its own memory); else each
+// thread's batch of quarter lists, with that layout's margin for the rest.
+std::uint64_t gpu_memory_bytes(int n, int threads, std::uint64_t max_memory) noexcept {
+  const quadrant_layout layout = quadrant_layout_for(n, threads, max_memory);
+  if (layout.tables) return layout.bytes;
+  const double lists = static_cast<double>(quarter_lists_bytes(n, layout.compact_lists));
+  const auto batch =
+      static_cast<double>(own_quarters_batch(n, threads, memory_limit_or_default(max_memory), layout.compact_lists));
+  const double bytes =
+      lists_margin_factor * static_cast<double>(std::max(threads, 1)) * batch * lists + lists_margin_bytes;
+  return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
 }
 
 }  // namespace
@@ -195,7 +257,7 @@ extern const engine_definition gpu_engine = {
         "the quadrant join on an NVIDIA GPU (CUDA), a round of subproblems per launch; refused where no GPU "
         "is usable (NQUEENS_GPU=emulate runs its kernels on the CPU, slowly, for tests)",
     .counts_unique = false,
-    .max_board_size = gpu::max_gpu_board_size,  // the whole tables (15 GiB at n = 24) on host and device
+    .max_board_size = gpu::max_gpu_board_size,  // past 24, each subproblem's own quarter lists
     .auto_from = 0,                             // never picked by auto: it needs a device
     .make_plan = &make_plan,
     .memory_estimate = &gpu_memory_bytes,

@@ -12,6 +12,7 @@
 
 #include "engines/join_model/filter_rule.hpp"
 #include "engines/join_model/half_masks.hpp"
+#include "engines/join_model/quarter_tables.hpp"
 
 namespace nqueens::detail::gpu {
 
@@ -28,11 +29,13 @@ inline constexpr std::uint32_t south_per_block = words_per_block * 32;
 /// the 48 KiB of static shared memory.
 inline constexpr std::uint32_t digit_bits = 5;
 inline constexpr std::uint32_t digit_values = 1U << digit_bits;
-/// 10 digits of 5 bits hold the diagonals both groups can use at n = 24
-/// (at most 46) and the 4 tie tags with no key bit (groups too small for one).
+/// 10 digits of 5 bits; with at least `least_key_bits` of the key
+/// (job_key_bits) they hold every mask bit the count reads: the diagonals
+/// both groups can use (at most 56 at n = 28) and the 4 tie tags.
 inline constexpr std::uint32_t max_job_digits = 10;
 /// The most key bits: 16384 buckets per group.
 inline constexpr std::uint32_t max_job_key_bits = 14;
+static_assert(64 - max_job_digits * digit_bits <= max_job_key_bits, "the key takes what the digits cannot");
 inline constexpr std::uint32_t max_buckets = 1U << max_job_key_bits;
 /// Odd n: placements a join lists of each quarter range, 2 bytes each in
 /// shared memory (quarter_picks, gpu_join_kernels.hpp); a longer range is
@@ -51,21 +54,24 @@ inline constexpr std::uint32_t sized_mark = 0x512EDU;
 inline constexpr std::uint32_t round_jobs = 64;
 
 /// Mask bits the filter adds to a half besides its tie tags (filter_rule.hpp):
-/// the once categories (free for n <= 24: the diagonals are bits 0..23 and
-/// 32..55), bit k where the half belongs to once pair k (once_pairs_of),
-/// which do not take part in the count.
-inline constexpr int category_shift = 56;
+/// the once categories, bit k where the half belongs to once pair k
+/// (once_pairs_of), which do not take part in the count. They take the
+/// four bits above the right diagonals (bits 32..59 at n = 28), where a
+/// south half's turned row tag was, which classify clears first.
+inline constexpr int category_shift = south_row_tag_shift;
 inline constexpr std::uint64_t category_bits = std::uint64_t{15} << category_shift;
 /// What the once pairs must not share: the diagonals, neither the tags nor
-/// the categories (nor the south's turned free bits above them).
-inline constexpr std::uint64_t diagonal_bits = ~(free_bits | category_bits | (free_bits << 32));
-/// The largest board the GPU engine takes: its right diagonals (bits 32 on)
-/// must stay below the categories.
-inline constexpr int max_gpu_board_size = 24;
+/// the categories.
+inline constexpr std::uint64_t diagonal_bits = ~(free_bits | category_bits);
+/// The largest board the GPU engine takes: the quadrant engine's, whose
+/// right diagonals (bits 32 on) stay below the categories.
+inline constexpr int max_gpu_board_size = max_quadrant_board_size;
 static_assert(32 + max_gpu_board_size <= category_shift, "the categories sit above the right diagonals");
 
-/// One quarter's whole table (quarter_table): placements on (columns, rows)
-/// are [offsets[columns << h | rows], the next offset).
+/// One quarter's placements, as the kernels read them: a whole table
+/// (quarter_table), where those on (columns, rows) are [offsets[columns <<
+/// h | rows], the next offset); or a list of one column set's placements
+/// (quarter_list), where those on rows are [offsets[rows], the next).
 struct quarter_arrays {
   const std::uint32_t* offsets = nullptr;
   const std::uint64_t* masks = nullptr;
@@ -128,7 +134,12 @@ struct gpu_job {
   std::uint32_t slices[2] = {1, 1};  ///< each group takes its row sets of rank % slices == slice
   std::uint32_t slice[2] = {0, 0};
   std::uint32_t sequence = 0;  ///< the round's number for this job, in its mark
-  quarter_arrays west, east;
+  /// Each group's quarters: the backend's whole tables, the same for both;
+  /// or, where `own_quarters`, lists of that group's columns alone, built
+  /// for this job on the host and staged on the device with its round
+  /// (gpu_rounds.hpp).
+  quarter_arrays west[2], east[2];
+  bool own_quarters = false;
   std::uint64_t* halves[2] = {};     ///< each group as joined, then as codes
   std::uint64_t* codes[2] = {};      ///< the codes sorted by key
   std::uint64_t* once_list[2] = {};  ///< the halves with a once category: the codes' buffer, free until scatter

@@ -47,13 +47,16 @@ NQUEENS_HD inline void find_quarters(const gpu_job& job, std::uint32_t item, qua
   q.rows = ranks_rows(job.rule) ? rank_rows(rows, job.h) : rows;
   q.west_begin = q.west_end = q.east_begin = q.east_end = 0;
   if (rank % job.slices[group] != job.slice[group] || !in_window(job.rule, q.rows)) return;
+  // Lists of the group's own columns are keyed by rows alone.
   const std::uint32_t all_rows = low_bits(job.h);
-  const std::size_t west_key = quarter_slot(job.columns[group] & all_rows, rows, job.h);
-  const std::size_t east_key = quarter_slot(job.columns[group] >> job.h, all_rows & ~rows, job.h);
-  q.west_begin = job.west.offsets[west_key];
-  q.west_end = job.west.offsets[west_key + 1];
-  q.east_begin = job.east.offsets[east_key];
-  q.east_end = job.east.offsets[east_key + 1];
+  const std::uint32_t west_columns = job.own_quarters ? 0 : job.columns[group] & all_rows;
+  const std::uint32_t east_columns = job.own_quarters ? 0 : job.columns[group] >> job.h;
+  const std::size_t west_key = quarter_slot(west_columns, rows, job.h);
+  const std::size_t east_key = quarter_slot(east_columns, all_rows & ~rows, job.h);
+  q.west_begin = job.west[group].offsets[west_key];
+  q.west_end = job.west[group].offsets[west_key + 1];
+  q.east_begin = job.east[group].offsets[east_key];
+  q.east_end = job.east[group].offsets[east_key + 1];
 }
 
 /// The placements of a block's quarter_ranges that its joins read. For odd
@@ -89,7 +92,7 @@ NQUEENS_HD inline void list_quarters(const gpu_job& job, std::uint32_t thread, q
   const quarter_skip_rule skip = quarter_skip_rule_of(job.rule, job.middle, static_cast<int>(p.q.group));
   const std::uint32_t begin[2] = {p.q.west_begin, p.q.east_begin};
   const std::uint32_t end[2] = {p.q.west_end, p.q.east_end};
-  const std::uint64_t* masks[2] = {job.west.masks, job.east.masks};
+  const std::uint64_t* masks[2] = {job.west[p.q.group].masks, job.east[p.q.group].masks};
   for (int side = 0; side < 2; ++side) {
     if (!p.listed[side]) continue;
     for (std::uint32_t at = begin[side] + thread; at < end[side]; at += block_threads) {
@@ -152,9 +155,11 @@ struct size_kernel {
       list_quarters(job, thread, sh.picks);
     } else if (phase == 2) {
       std::uint64_t fitting = 0;
+      const quarter_arrays& west = job.west[sh.picks.q.group];
+      const quarter_arrays& east = job.east[sh.picks.q.group];
       product_walk walk(sh.picks, thread);
       for (std::uint32_t w = 0, e = 0; walk.next(w, e);) {
-        fitting += signatures_fit(job.west.signatures[w], job.east.signatures[e]) ? 1U : 0U;
+        fitting += signatures_fit(west.signatures[w], east.signatures[e]) ? 1U : 0U;
       }
       sh.partial[thread] = fitting;
     } else if (thread == 0) {
@@ -191,11 +196,13 @@ struct join_kernel {
     const int group = static_cast<int>(sh.picks.q.group);
     const std::uint32_t rows = sh.picks.q.rows;
     job_state& s = *job.state;
+    const quarter_arrays& west = job.west[group];
+    const quarter_arrays& east = job.east[group];
     std::uint32_t kept = 0;
     product_walk walk(sh.picks, thread);
     for (std::uint32_t w = 0, e = 0; walk.next(w, e);) {
-      if (!signatures_fit(job.west.signatures[w], job.east.signatures[e])) continue;
-      std::uint64_t mask = job.west.masks[w] | job.east.masks[e];
+      if (!signatures_fit(west.signatures[w], east.signatures[e])) continue;
+      std::uint64_t mask = west.masks[w] | east.masks[e];
       if (!orient(job, group, mask) || !classify(job, group, rows, mask)) continue;
       sh.kept[kept++][thread] = mask;
       if (kept == batch) kept = store(job, group, thread, kept, sh);

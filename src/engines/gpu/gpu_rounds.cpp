@@ -2,15 +2,63 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "nqueens/cancelled.hpp"
 
 namespace nqueens::detail::gpu {
 
+namespace {
+
+// The 64-bit words `count` elements of T take in the arena.
+template <typename T>
+std::uint64_t words_of(std::uint64_t count) {
+  return (count * sizeof(T) + sizeof(std::uint64_t) - 1) / sizeof(std::uint64_t);
+}
+
+// The words a list of 2^h row sets takes: its offsets, masks and signatures.
+std::uint64_t list_words(const quarter_arrays& list, int h) {
+  const std::uint64_t placements = list.offsets[std::size_t{1} << h];
+  return words_of<std::uint32_t>((std::uint64_t{1} << h) + 1) + placements + words_of<std::uint32_t>(placements);
+}
+
+}  // namespace
+
+std::uint64_t gpu_rounds::quarter_words(const gpu_job& job) {
+  if (!job.own_quarters) return 0;
+  std::uint64_t words = 0;
+  for (int g = 0; g < 2; ++g) words += list_words(job.west[g], job.h) + list_words(job.east[g], job.h);
+  return words;
+}
+
+std::uint64_t* gpu_rounds::stage_quarters(gpu_job& job, std::uint64_t* at) {
+  if (!job.own_quarters) return at;
+  const std::uint64_t row_sets = (std::uint64_t{1} << job.h) + 1;
+  const auto stage = [&](const auto*& array, std::uint64_t count) {
+    using element = std::remove_cvref_t<decltype(*array)>;
+    stream_.stage(array, count * sizeof(element), at);
+    array = reinterpret_cast<const element*>(at);
+    at += words_of<element>(count);
+  };
+  for (int g = 0; g < 2; ++g) {
+    for (quarter_arrays* list : {&job.west[g], &job.east[g]}) {
+      const std::uint64_t placements = list->offsets[row_sets - 1];
+      stage(list->offsets, row_sets);
+      stage(list->masks, placements);
+      stage(list->signatures, placements);
+    }
+  }
+  return at;
+}
+
 void gpu_rounds::count(std::span<const gpu_job> jobs, std::span<pair_counts> out, const std::atomic<bool>* cancel) {
   cancel_ = cancel;
   pieces_.clear();
-  for (std::uint32_t k = 0; k < jobs.size(); ++k) pieces_.push_back({jobs[k], k, false, {0, 0}});
+  for (std::uint32_t k = 0; k < jobs.size(); ++k) {
+    const std::uint64_t quarters = quarter_words(jobs[k]);
+    if (quarters + words_for(0, 0) > stream_.arena_words()) throw_too_large(jobs[k], quarters + words_for(0, 0));
+    pieces_.push_back({jobs[k], k, false, {0, 0}, quarters});
+  }
   do {
     size_pieces();
   } while (cut_pieces_too_large());
@@ -34,9 +82,14 @@ void gpu_rounds::size_pieces() {
   for (;;) {
     round_.clear();
     round_pieces_.clear();
+    std::uint64_t used = 0;  // by the jobs' own quarters
     for (; next < pieces_.size() && round_.size() < stream_.max_jobs(); ++next) {
-      if (pieces_[next].sized) continue;
-      round_.push_back(pieces_[next].job);
+      const piece& p = pieces_[next];
+      if (p.sized) continue;
+      if (used + p.quarter_words > stream_.arena_words()) break;  // the next round takes it (it fits alone)
+      round_.push_back(p.job);
+      stage_quarters(round_.back(), stream_.arena() + used);
+      used += p.quarter_words;
       round_pieces_.push_back(static_cast<std::uint32_t>(next));
     }
     if (round_.empty()) return;
@@ -56,23 +109,20 @@ bool gpu_rounds::cut_pieces_too_large() {
   for (std::size_t i = 0; i < count; ++i) {
     piece& p = pieces_[i];
     const bool too_many = p.joined[0] > UINT32_MAX || p.joined[1] > UINT32_MAX;
-    if (!too_many && words_for(p.joined[0], p.joined[1]) <= stream_.arena_words()) continue;
+    const std::uint64_t words = p.quarter_words + words_for(p.joined[0], p.joined[1]);
+    if (!too_many && words <= stream_.arena_words()) continue;
     // The larger group first, while its slices can still hold fewer row sets.
     int group = p.joined[1] > p.joined[0] ? 1 : 0;
     if (p.job.slices[group] >= p.job.row_sets[group]) group = 1 - group;
-    if (p.job.slices[group] >= p.job.row_sets[group]) {
-      throw std::runtime_error("GPU engine: a subproblem with north columns " + std::to_string(p.job.columns[0]) +
-                               " needs " + std::to_string(words_for(p.joined[0], p.joined[1]) >> 17) +
-                               " MiB of device memory in one row set, and a stream holds " +
-                               std::to_string(stream_.arena_words() >> 17) + " MiB: count with fewer threads");
-    }
+    if (p.job.slices[group] >= p.job.row_sets[group]) throw_too_large(p.job, words);
     gpu_job half = p.job;
     half.slices[group] *= 2;
     half.slice[group] += p.job.slices[group];  // the other half of this slice's row sets
     p.job.slices[group] *= 2;
     p.sized = false;
     const std::uint32_t owner = p.owner;
-    pieces_.push_back({half, owner, false, {0, 0}});  // may move pieces_: `p` is not used after
+    const std::uint64_t quarters = p.quarter_words;
+    pieces_.push_back({half, owner, false, {0, 0}, quarters});  // may move pieces_: `p` is not used after
     cut = true;
   }
   return cut;
@@ -86,10 +136,10 @@ void gpu_rounds::count_pieces(std::span<pair_counts> out) {
     std::uint64_t used = 0;
     for (; next < pieces_.size() && round_.size() < stream_.max_jobs(); ++next) {
       const piece& p = pieces_[next];
-      const std::uint64_t words = words_for(p.joined[0], p.joined[1]);
+      const std::uint64_t words = p.quarter_words + words_for(p.joined[0], p.joined[1]);
       if (used + words > stream_.arena_words()) break;  // the next round takes it (it fits alone)
       gpu_job job = p.job;
-      std::uint64_t* at = stream_.arena() + used;
+      std::uint64_t* at = stage_quarters(job, stream_.arena() + used);
       for (int g = 0; g < 2; ++g) {
         job.capacity[g] = static_cast<std::uint32_t>(p.joined[g]);
         job.halves[g] = at;
@@ -110,6 +160,13 @@ void gpu_rounds::count_pieces(std::span<pair_counts> out) {
       }
     }
   }
+}
+
+void gpu_rounds::throw_too_large(const gpu_job& job, std::uint64_t words) const {
+  throw std::runtime_error("GPU engine: a subproblem with north columns " + std::to_string(job.columns[0]) + " needs " +
+                           std::to_string(words >> 17) + " MiB of device memory in one row set" +
+                           (job.own_quarters ? " and its quarters" : "") + ", and a stream holds " +
+                           std::to_string(stream_.arena_words() >> 17) + " MiB: count with fewer threads");
 }
 
 }  // namespace nqueens::detail::gpu

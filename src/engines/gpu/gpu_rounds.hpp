@@ -6,7 +6,9 @@
 // then take as many sized jobs as the stream's memory holds, each cut from
 // the one arena the stream took when it opened. A job too large for the
 // arena alone is cut in two by its larger group's row sets (the pieces add
-// up to it, as slices do) and sized again. Nothing is allocated on the
+// up to it, as slices do) and sized again. A job that brings its own
+// quarter lists (gpu_job::own_quarters) has them staged in the arena
+// ahead of its buffers, in each round it takes part in. Nothing is allocated on the
 // device after the stream opened, and nothing on the host once the lists
 // here have grown.
 
@@ -44,7 +46,15 @@ class gpu_rounds {
     std::uint32_t owner;  // its index in count()'s jobs
     bool sized;
     std::uint64_t joined[2];
+    std::uint64_t quarter_words;  // its own quarters' (quarter_words)
   };
+
+  // The arena words a job's own quarters take (0 where it reads the tables).
+  static std::uint64_t quarter_words(const gpu_job& job);
+  // Stages the job's own quarters at `at` in the arena and points it at
+  // them there; returns the word past them.
+  std::uint64_t* stage_quarters(gpu_job& job, std::uint64_t* at);
+  [[noreturn]] void throw_too_large(const gpu_job& job, std::uint64_t words) const;
 
   void size_pieces();
   bool cut_pieces_too_large();

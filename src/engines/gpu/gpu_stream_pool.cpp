@@ -5,7 +5,9 @@
 namespace nqueens::detail::gpu {
 
 stream_pool::stream_pool(std::vector<std::unique_ptr<gpu_backend>> devices, std::size_t streams_per_device)
-    : devices_(std::move(devices)), streams_per_device_(std::max<std::size_t>(streams_per_device, 1)), streams_(devices_.size()) {
+    : devices_(std::move(devices)),
+      streams_per_device_(std::max<std::size_t>(streams_per_device, 1)),
+      streams_(devices_.size()) {
   for (device_streams& d : streams_) {
     d.opened.reserve(streams_per_device_);
     d.free.reserve(streams_per_device_);
@@ -35,8 +37,8 @@ stream_pool::lease::lease(stream_pool& pool) : pool_(pool) {
     s.free.pop_back();
   } else {
     // Opened under the lock: a device's streams never outnumber its share.
-    s.opened.push_back(
-        std::make_unique<pooled_stream>(pool_.devices_[static_cast<std::size_t>(d)]->open_stream(), static_cast<std::size_t>(d)));
+    s.opened.push_back(std::make_unique<pooled_stream>(pool_.devices_[static_cast<std::size_t>(d)]->open_stream(),
+                                                       static_cast<std::size_t>(d)));
     stream_ = s.opened.back().get();
   }
   ++s.leased;

@@ -236,6 +236,12 @@ piece_budget piece_budget_for(std::size_t capacity) noexcept {
           .row_bytes = part(row_bytes_per_half)};
 }
 
+std::uint64_t quarter_lists_bytes(int n, bool compact) noexcept {
+  const memory_parts m = quadrant_memory_parts(n);
+  const double bytes = compact ? m.compact_lists_per_thread : m.lists_per_thread;
+  return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
+}
+
 std::uint64_t quadrant_memory_bytes(int n, int threads, std::uint64_t max_memory) noexcept {
   return quadrant_layout_for(n, threads, max_memory).bytes;
 }

@@ -62,6 +62,11 @@ piece_budget piece_budget_for(std::size_t capacity) noexcept;
 /// mean (the largest measured 2.7 times it at n = 18).
 double largest_group_halves(int n) noexcept;
 
+/// The bytes one subproblem's four quarter lists (both quarters of both
+/// halves) take at most, at the largest column sets: 12 bytes a placement
+/// and the offsets, `compact`; else with the search's scratch records too.
+std::uint64_t quarter_lists_bytes(int n, bool compact) noexcept;
+
 /// quadrant_layout_for(n, threads, max_memory).bytes.
 std::uint64_t quadrant_memory_bytes(int n, int threads, std::uint64_t max_memory) noexcept;
 
