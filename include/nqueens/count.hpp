@@ -71,6 +71,19 @@ struct count_options {
   std::string devices;
 };
 
+/// Where a count's wall time went, in seconds: the checks (of the options
+/// and of the engine's machine: the GPU's module and driver), planning (the
+/// plan, the journal, this shard's list), start (the engine's tables and
+/// devices), counting, and release (freeing the tables and devices).
+/// Planning to release add up to about count_result::seconds.
+struct run_phases {
+  double checks = 0.0;
+  double planning = 0.0;
+  double start = 0.0;
+  double counting = 0.0;
+  double release = 0.0;
+};
+
 /// Everything a caller wants to print about one count.
 struct count_result {
   int n = 0;
@@ -111,6 +124,9 @@ struct count_result {
   /// What the engine asked of a device in this process (the GPU engine's
   /// launches and stream operations; zero for the CPU engines).
   device_work device;
+  /// Where the time went (under MPI, rank 0's: its start and release are
+  /// counted in counting).
+  run_phases phases;
 };
 
 /// Throws std::invalid_argument naming the first field of `options` that is

@@ -112,6 +112,10 @@ struct execution {
   int threads = 0;
   isa kernels = isa::portable;
   double seconds = 0.0;
+  /// Of those, building the engine's context (tables, devices) and
+  /// releasing it, where this call built its own; the rest counted.
+  double start_seconds = 0.0;
+  double release_seconds = 0.0;
   /// What this call asked of a device (see device_work).
   device_work device;
 };

@@ -55,7 +55,12 @@ void count_report::write_text(std::ostream& out) const {
       << r.split_depth << "), " << format_seconds(r.seconds) << '\n';
   out << describe_resumed(r, checkpoint_);
   if (!rank_threads.empty()) out << "  MPI: " << describe_ranks(rank_threads) << '\n';
-  if (r.device.timed()) out << "  device time: " << describe_kernel_times(r.device) << '\n';
+  if (r.device.timed()) {  // NQUEENS_GPU_TIMES=1: where the device's time went, and the host's
+    out << "  device time: " << describe_kernel_times(r.device) << '\n';
+    out << "  host time: checks " << format_seconds(r.phases.checks) << ", planning "
+        << format_seconds(r.phases.planning) << ", start " << format_seconds(r.phases.start) << ", counting "
+        << format_seconds(r.phases.counting) << ", release " << format_seconds(r.phases.release) << '\n';
+  }
 }
 
 json_object count_report::json() const {
@@ -75,6 +80,13 @@ json_object count_report::json() const {
       .add("shards", r.shard.count)
       .add("shard_subproblems", r.shard_subproblems)
       .add("checksum", shard_checksum(shard_fields_of(r)));
+  json_object phases;
+  phases.add("checks", r.phases.checks)
+      .add("planning", r.phases.planning)
+      .add("start", r.phases.start)
+      .add("counting", r.phases.counting)
+      .add("release", r.phases.release);
+  o.add_raw("host_phase_seconds", phases.str());
   if (r.kind == engine::gpu) {  // what the device was asked, per subproblem counted here a fraction of an operation
     o.add("device_launches", r.device.launches).add("device_operations", r.device.operations);
     if (r.device.timed()) {  // NQUEENS_GPU_TIMES=1

@@ -72,6 +72,7 @@ checkpoint_file take_journal(const count_options& options) {
 }  // namespace
 
 count_result count(int n, const count_options& options) {
+  const auto checked = std::chrono::steady_clock::now();
   validate(options);
   const auto start = std::chrono::steady_clock::now();
   checkpoint_file journal = take_journal(options);
@@ -80,7 +81,9 @@ count_result count(int n, const count_options& options) {
       plan_within_memory(n, {.kind = options.kind, .split_depth = options.split_depth, .cancel = options.cancel},
                          options.max_memory, options.threads, options.shard);
   detail::arena_executor arena(options.threads, options.kernels, run.engine_memory, options.devices);
-  return detail::drive(run.p, options, arena, start, std::move(journal));
+  count_result result = detail::drive(run.p, options, arena, start, std::move(journal));
+  result.phases.checks = std::chrono::duration<double>(start - checked).count();
+  return result;
 }
 
 count_result symmetric_counts(int n, const count_options& options) {

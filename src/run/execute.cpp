@@ -267,6 +267,7 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
       return run;  // cancelled before anything ran: nothing finished
     }
     context = &*own;
+    run.start_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   run.kernels = context != nullptr ? context->kernels() : (options.kernels ? *options.kernels : active_isa());
   if (context != nullptr) {
@@ -274,6 +275,11 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
     run_tasks(arena, indices, options, *context, run);
     const device_work after = context->device();
     run.device = after - before;
+  }
+  if (own) {  // released here, and timed: a GPU's tables and streams take a while
+    const auto counted = std::chrono::steady_clock::now();
+    own.reset();
+    run.release_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - counted).count();
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;

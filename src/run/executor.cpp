@@ -22,6 +22,8 @@ void arena_executor::run(const plan& p, std::span<const std::size_t> indices, co
   options.keep_results = false;  // the driver sums the reports
   const execution done = execute(p, indices, options);
   device_ += done.device;
+  phases_.start += done.start_seconds;
+  phases_.release += done.release_seconds;
 }
 
 }  // namespace nqueens::detail

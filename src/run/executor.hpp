@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 
+#include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
@@ -38,6 +39,9 @@ class executor {
                    const std::atomic<bool>& stop) = 0;
   /// What the runs so far asked of a device in this process.
   virtual device_work device() const noexcept { return {}; }
+  /// The seconds the runs so far spent building and releasing the
+  /// engine's context (run_phases::start and release; the rest is zero).
+  virtual run_phases phases() const noexcept { return {}; }
 };
 
 /// The subproblems counted on a oneTBB arena in this process.
@@ -53,6 +57,7 @@ class arena_executor final : public executor {
   void run(const plan& p, std::span<const std::size_t> indices, const report_fn& report,
            const std::atomic<bool>& stop) override;
   device_work device() const noexcept override { return device_; }
+  run_phases phases() const noexcept override { return phases_; }
 
  private:
   int threads_;
@@ -60,6 +65,7 @@ class arena_executor final : public executor {
   std::uint64_t max_memory_;
   std::string devices_;
   device_work device_;
+  run_phases phases_;
 };
 
 }  // namespace nqueens::detail

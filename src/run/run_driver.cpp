@@ -1,5 +1,6 @@
 #include "run/run_driver.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -195,9 +196,13 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   // Execute, reducing as the subproblems finish (the journal's sums first).
   run_tally tally(p, mine, todo, journal ? journal->held() : totals{}, static_cast<bool>(options.on_progress),
                   r.threads, start);
+  const auto planned = clock_type::now();
   run_watched(p, options, exec, todo, journal.get(), tally);
   if (journal) journal->flush();
   r.device = exec.device();
+  r.phases = exec.phases();
+  r.phases.planning = std::chrono::duration<double>(planned - start).count();
+  r.phases.counting = std::max(0.0, seconds_since(planned) - r.phases.start - r.phases.release);
 
   // Reduce and verify; a finished journal gets its completion mark.
   settle(r, p, options, tally.sums());  // the executor has returned: no report is still running

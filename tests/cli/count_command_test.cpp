@@ -120,6 +120,30 @@ TEST(CliTest, CountJsonIsOneObjectWithExactTotal) {
   }
 }
 
+// Every count's JSON says where its time went, phase by phase: the engine's
+// start (tables, devices) and release apart from the counting, which with
+// planning make up the count's seconds.
+TEST(CliTest, EveryCountReportsItsPhases) {
+  for (const std::string engine : {"symmetric", "quadrant", "gpu"}) {
+    const cli_run r =
+        run_cli_command("NQUEENS_GPU=emulate " + std::string(NQUEENS_CLI_PATH) + " count 12 --json --engine " + engine);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::size_t at = r.out.find("\"host_phase_seconds\":{\"checks\":");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    double sum = 0;
+    for (const std::string phase : {"planning", "start", "counting", "release"}) {
+      const std::size_t field = r.out.find("\"" + phase + "\":", at);
+      ASSERT_NE(field, std::string::npos) << phase << " in " << r.out;
+      const double seconds = std::stod(r.out.substr(field + phase.size() + 3));
+      EXPECT_GE(seconds, 0.0) << phase << " in " << r.out;
+      if (phase == "start" && engine != "symmetric") EXPECT_GT(seconds, 0.0) << engine << ": its tables take time";
+      sum += seconds;
+    }
+    const double whole = std::stod(r.out.substr(r.out.find("\"seconds\":") + 10));
+    EXPECT_LE(sum, whole * 1.0001 + 1e-6) << r.out;
+  }
+}
+
 // NQUEENS_GPU_TIMES=1 puts each kernel's device time in the GPU engine's
 // JSON (emulated here: the host's clock) and a line of text; without it the
 // field is null and nothing is timed; another value is refused.
@@ -137,6 +161,7 @@ TEST(CliTest, GpuKernelTimesAreReportedWhenAsked) {
   }
   const cli_run text = run_cli_command(gpu + "NQUEENS_GPU_TIMES=1 " + NQUEENS_CLI_PATH + " count 12 --engine gpu");
   EXPECT_NE(text.out.find("  device time: "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("  host time: checks "), std::string::npos) << text.out;
   const cli_run untimed = run_cli_command(gpu + NQUEENS_CLI_PATH + " count 12 --engine gpu --json");
   EXPECT_NE(untimed.out.find("\"device_kernel_seconds\":null"), std::string::npos) << untimed.out;
   const cli_run bad = run_cli_command(gpu + "NQUEENS_GPU_TIMES=yes " + NQUEENS_CLI_PATH + " count 12 --engine gpu");

@@ -31,12 +31,12 @@ std::string refusal(const std::string& value, int visible = 3) {
 }
 
 TEST(GpuDeviceChoiceTest, ListsTakeIndicesAndUuidsOnce) {
-  for (const char* good : {"", "all", "0", "2,0", "1023", "GPU-e0000000-0000-0000-0000-000000000001", "MIG-0a1B2c3D",
+  for (const char* good : {"", "all", "0", "2,0", "1023", "GPU-e0000000-0000-0000-0000-000000000001", "GPU-0a1B2c3D",
                            "0,GPU-e0000000-0000-0000-0000-000000000002"}) {
     EXPECT_NO_THROW(check_device_list(good)) << good;
   }
   for (const char* bad : {",", "0,", ",1", "a", "-1", "01", "1024", "0,0", "GPU-", "GPU-xyz", "all,0", " 1", "gpu-1",
-                          "GPU-abc,GPU-ABC"}) {
+                          "GPU-abc,GPU-ABC", "MIG-0a1b"}) {
     EXPECT_THROW(check_device_list(bad), std::invalid_argument) << bad;
   }
   EXPECT_EQ(refusal("0,x"),

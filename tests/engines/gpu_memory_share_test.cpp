@@ -63,7 +63,7 @@ TEST(GpuNodeRanksTest, EveryGpuIsDealtAndItsSharersAreTheRanksOnIt) {
   EXPECT_EQ(deal_devices(8, 1, 2), (std::vector<dealt_device>{{1, 1}, {3, 1}, {5, 1}, {7, 1}}));
   EXPECT_EQ(deal_devices(3, 4, 5), (std::vector<dealt_device>{{1, 2}}));  // ranks 1 and 4
   EXPECT_EQ(deal_devices(3, 2, 5), (std::vector<dealt_device>{{2, 1}}));
-  EXPECT_EQ(deal_devices(2, 3, std::nullopt), (std::vector<dealt_device>{{1, 1}}));  // Slurm: a GPU per rank
+  EXPECT_EQ(deal_devices(2, 3, std::nullopt), (std::vector<dealt_device>{{0, 1}, {1, 1}}));  // no count: alone
   for (int visible = 1; visible <= 9; ++visible) {
     for (int ranks = 1; ranks <= 20; ++ranks) {
       std::vector<int> on(static_cast<std::size_t>(visible), 0);
@@ -87,9 +87,10 @@ TEST(GpuNodeRanksTest, EveryGpuIsDealtAndItsSharersAreTheRanksOnIt) {
 }
 
 // The launchers' variables: the node-local rank (Open MPI's first), the
-// node's ranks (never Slurm's job-wide count), NQUEENS_GPU_SHARERS over
-// both, and a CUDA_VISIBLE_DEVICES that binds a rank to one GPU making it
-// its own. A value that is no number in range is refused, not read as 0.
+// node's ranks (a Slurm step's most tasks on a node; never Slurm's job-wide
+// count), NQUEENS_GPU_SHARERS over both. A rank bound to one GPU is still
+// counted a sharer of it. A value that is no number in range is refused,
+// not read as 0.
 TEST(GpuNodeRanksTest, TheLaunchersVariablesDealTheGpus) {
   using detail::gpu::dealt_device;
   using detail::gpu::launcher_node_ranks;
@@ -99,7 +100,7 @@ TEST(GpuNodeRanksTest, TheLaunchersVariablesDealTheGpus) {
   const scoped_variable asked("NQUEENS_GPU_SHARERS", nullptr), open_mpi("OMPI_COMM_WORLD_LOCAL_SIZE", nullptr),
       mpich("MPI_LOCALNRANKS", nullptr), slurm_tasks("SLURM_NTASKS", "64"),
       open_mpi_rank("OMPI_COMM_WORLD_LOCAL_RANK", nullptr), mpich_rank("MPI_LOCALRANKID", nullptr),
-      slurm_rank("SLURM_LOCALID", nullptr), bound("CUDA_VISIBLE_DEVICES", nullptr);
+      slurm_rank("SLURM_LOCALID", nullptr), slurm_step("SLURM_STEP_TASKS_PER_NODE", nullptr);
   EXPECT_EQ(launcher_rank(), std::nullopt);
   EXPECT_EQ(launcher_node_ranks(), std::nullopt);
   EXPECT_EQ(node_devices(2), (std::vector<dealt_device>{{0, 1}, {1, 1}}));
@@ -109,10 +110,6 @@ TEST(GpuNodeRanksTest, TheLaunchersVariablesDealTheGpus) {
     EXPECT_EQ(node_devices(4), (std::vector<dealt_device>{{1, 1}, {3, 1}}));
     EXPECT_EQ(node_devices(1), (std::vector<dealt_device>{{0, 2}}));
     EXPECT_EQ(listed_device_sharers(), 2);
-    {
-      const scoped_variable one_gpu("CUDA_VISIBLE_DEVICES", "5");
-      EXPECT_EQ(node_devices(1), (std::vector<dealt_device>{{0, 1}}));
-    }
     const scoped_variable override_it("NQUEENS_GPU_SHARERS", "3");
     EXPECT_EQ(node_devices(4), (std::vector<dealt_device>{{1, 3}, {3, 3}}));
     EXPECT_EQ(listed_device_sharers(), 3);
@@ -120,6 +117,20 @@ TEST(GpuNodeRanksTest, TheLaunchersVariablesDealTheGpus) {
   {
     const scoped_variable ranks("MPI_LOCALNRANKS", "5");
     EXPECT_EQ(launcher_node_ranks(), 5);
+  }
+  {
+    const scoped_variable rank("SLURM_LOCALID", "1");
+    EXPECT_EQ(node_devices(4), (std::vector<dealt_device>{{0, 1}, {1, 1}, {2, 1}, {3, 1}}));  // a batch script's
+    for (const auto& [tasks, most] : {std::pair<const char*, int>{"2(x3),1", 2}, {"4,8", 8}, {"1", 1}}) {
+      const scoped_variable step("SLURM_STEP_TASKS_PER_NODE", tasks);
+      EXPECT_EQ(launcher_node_ranks(), most) << tasks;
+    }
+    const scoped_variable step("SLURM_STEP_TASKS_PER_NODE", "2(x3),1");
+    EXPECT_EQ(node_devices(4), (std::vector<dealt_device>{{1, 1}, {3, 1}}));
+    for (const char* bad : {"2(x", "", "0", "2(x0)", "a,1"}) {
+      const scoped_variable odd("SLURM_STEP_TASKS_PER_NODE", bad);
+      EXPECT_EQ(launcher_node_ranks(), std::nullopt) << bad;
+    }
   }
   {
     const scoped_variable rank("SLURM_LOCALID", "3");

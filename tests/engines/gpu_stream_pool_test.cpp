@@ -64,14 +64,13 @@ TEST(GpuStreamPoolTest, EachDevicesWorkIsItsOwn) {
   stream_pool pool(emulated_devices(tables, 2), 1);
   {
     const stream_pool::lease first(pool), second(pool);
+    const std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, pool.device(0));
+    std::vector<detail::gpu::pair_counts> counts(jobs.size());
     for (const stream_pool::lease* lease : {&first, &second}) {
       stream_pool::pooled_stream& s = lease->stream();
-      s.jobs = gpu_testing::jobs_of(tables, pool.device(s.device));
-      s.counts.assign(s.jobs.size(), {});
-      s.rounds.count(s.jobs, s.counts);
+      s.rounds.count(gpu_testing::jobs_of(tables, pool.device(s.device)), counts);
     }
-    const stream_pool::lease* only = &first;  // a third round, on device 0 alone
-    only->stream().rounds.count(only->stream().jobs, only->stream().counts);
+    first.stream().rounds.count(jobs, counts);  // a third round, on device 0 alone
   }
   const device_work zero = pool.work_of(0), one = pool.work_of(1), all = pool.work();
   EXPECT_GT(one.launches, 0U);

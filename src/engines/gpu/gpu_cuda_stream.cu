@@ -92,9 +92,11 @@ class cuda_stream final : public gpu_stream {
       return run_round(jobs, round);
     } catch (...) {
       // What was queued may still read the pinned jobs: wait for it before
-      // the stream goes back to the pool (its own error is the one thrown).
+      // the stream goes back to the pool (its own error is the one thrown);
+      // a copy not issued is dropped, never run from lists freed since.
       cudaStreamSynchronize(stream_);
       cudaGetLastError();
+      staged_.clear();
       throw;
     }
   }

@@ -146,16 +146,15 @@ class cuda_backend final : public gpu_backend {
   std::uint64_t stream_bytes_ = 0;
 };
 
-// Usable where the runtime sees a GPU and the first has an image of the
-// kernels (a node's GPUs are alike; each backend checks its own).
+// Usable where the runtime sees a GPU: opens no context (each rank of a
+// node would hold memory on the first GPU). Whether a chosen GPU has an
+// image of the kernels is kernel_refusal's to say.
 device_probe probe() {
   int count = 0;
   const std::string why = runtime_refusal(count);
   if (!why.empty()) return {false, why};
   cudaDeviceProp first{};
   check(cudaGetDeviceProperties(&first, 0), "cudaGetDeviceProperties");
-  const std::string refusal = image_refusal(0, first);
-  if (!refusal.empty()) return {false, refusal};
   return {true, std::to_string(count) + (count == 1 ? " GPU, " : " GPUs, the first ") + first.name + " (" +
                     std::to_string(first.totalGlobalMem >> 20) + " MiB, " + std::to_string(first.multiProcessorCount) +
                     " SMs)"};
@@ -174,12 +173,18 @@ std::vector<device_identity> visible() {
   return out;
 }
 
+std::string kernel_refusal(int index) {
+  cudaDeviceProp properties{};
+  check(cudaGetDeviceProperties(&properties, index), "cudaGetDeviceProperties");
+  return image_refusal(index, properties);
+}
+
 std::unique_ptr<gpu_backend> backend(const half_board_tables* tables, dealt_device device, int streams,
                                      std::uint64_t most_stream_bytes) {
   return std::make_unique<cuda_backend>(tables, device, streams, most_stream_bytes);
 }
 
-const device_module module{device_module_abi, &probe, &visible, &backend};
+const device_module module{device_module_abi, &probe, &visible, &kernel_refusal, &backend};
 
 }  // namespace
 

@@ -18,8 +18,8 @@
 
 namespace nqueens::detail::gpu {
 
-/// Whether the GPU engine can run here: a GPU the runtime sees, whose
-/// kernels the module holds (the first GPU's: a node's are alike).
+/// Whether the GPU engine can run here: a GPU the runtime sees (opening no
+/// context on it; kernel_refusal checks a chosen GPU).
 struct device_probe {
   bool usable = false;
   std::string description;  ///< how many GPUs and the first's name and memory, or why none is usable
@@ -30,6 +30,10 @@ device_probe probe_device();
 /// order. Throws std::runtime_error when none is usable.
 std::vector<device_identity> visible_devices();
 
+/// Why GPU `index` cannot run the kernels (the module holds no image for
+/// it), or empty. Throws std::runtime_error when a CUDA call fails.
+std::string kernel_refusal(int index);
+
 /// A backend on GPU `device.index`, the quarter tables copied to it (none
 /// where `tables` is null: its jobs bring their own quarters), whose
 /// `streams` streams share the device memory left with the device's other
@@ -39,7 +43,7 @@ std::vector<device_identity> visible_devices();
 std::unique_ptr<gpu_backend> device_backend(const half_board_tables* tables, dealt_device device, int streams,
                                             std::uint64_t most_stream_bytes);
 
-/// What the module gives: the three functions above. It exports one C
+/// What the module gives: the four functions above. It exports one C
 /// symbol, device_module_symbol, a function returning a pointer to this.
 struct device_module {
   /// device_module_abi as the module was built: a library of another
@@ -48,11 +52,12 @@ struct device_module {
   std::uint64_t abi;
   device_probe (*probe)();
   std::vector<device_identity> (*visible)();
+  std::string (*kernel_refusal)(int index);
   std::unique_ptr<gpu_backend> (*backend)(const half_board_tables* tables, dealt_device device, int streams,
                                           std::uint64_t most_stream_bytes);
 };
 inline constexpr std::uint64_t device_module_abi =
-    (std::uint64_t{6} << 48) ^ (std::uint64_t{sizeof(gpu_job)} << 32) ^ (std::uint64_t{sizeof(job_state)} << 8) ^
+    (std::uint64_t{7} << 48) ^ (std::uint64_t{sizeof(gpu_job)} << 32) ^ (std::uint64_t{sizeof(job_state)} << 8) ^
     sizeof(job_result) ^ (std::uint64_t{sizeof(half_board_tables)} << 40) ^ (std::uint64_t{max_job_key_bits} << 56) ^
     (std::uint64_t{sizeof(device_work)} << 16);
 inline constexpr const char* device_module_symbol = "nqueens_gpu_device_module";

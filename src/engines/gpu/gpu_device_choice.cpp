@@ -28,10 +28,11 @@ std::optional<int> index_of(std::string_view item) {
   return index ? std::optional<int>(static_cast<int>(*index)) : std::nullopt;
 }
 
-// "GPU-" or "MIG-", then hex digits and dashes: a UUID as CUDA and
-// nvidia-smi write it (the digits' grouping is theirs to choose).
+// "GPU-", then hex digits and dashes: a GPU's UUID as nvidia-smi writes it
+// (the digits' grouping is its to choose). MIG instances are not GPUs
+// here: CUDA_VISIBLE_DEVICES chooses them.
 bool is_uuid(std::string_view item) {
-  if (item.size() < 5 || !(item.starts_with("GPU-") || item.starts_with("MIG-"))) return false;
+  if (item.size() < 5 || !item.starts_with("GPU-")) return false;
   return std::ranges::all_of(item.substr(4),
                              [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) || c == '-'; });
 }

@@ -139,6 +139,8 @@ device_probe probe_device() {
 
 std::vector<device_identity> visible_devices() { return loaded_module_or_throw().visible(); }
 
+std::string kernel_refusal(int index) { return loaded_module_or_throw().kernel_refusal(index); }
+
 std::unique_ptr<gpu_backend> device_backend(const half_board_tables* tables, dealt_device device, int streams,
                                             std::uint64_t most_stream_bytes) {
   return loaded_module_or_throw().backend(tables, device, streams, most_stream_bytes);

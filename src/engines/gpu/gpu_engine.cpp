@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -164,24 +165,33 @@ class gpu_context final : public engine_context {
 
   std::size_t batch_size() const noexcept override { return batch_; }
 
+  // The jobs of a call: with the whole tables, once a stream is taken (they
+  // read its device's copy); with their own lists, before, so that the
+  // host builds them while the GPUs count other calls' rounds.
   void solve_batch(std::span<const std::size_t> indices, std::span<subproblem_count> out,
                    const std::atomic<bool>* cancel) override {
+    const batch_lease held(*this);
+    host_batch& b = held.batch();
+    const auto fill = [&](const gpu::gpu_backend& device) {
+      b.jobs.clear();
+      b.weights.clear();
+      if (!tables_ && b.quarters.size() < indices.size()) b.quarters.resize(indices.size());  // grown once
+      for (std::size_t k = 0; k < indices.size(); ++k) {
+        const quadrant_task task = tasks_[indices[k]];
+        b.jobs.push_back(gpu::job_for(task, plan_.board_size(), plan_.split_depth(), device));
+        if (!tables_) take_own_quarters(b.jobs.back(), b.quarters[k], cancel);
+        b.weights.push_back(task.weight);
+      }
+    };
+    if (!tables_) fill(pool_.device(0));  // no tables to read: any device's job is the same
     const gpu::stream_pool::lease lease(pool_);
     gpu::stream_pool::pooled_stream& s = lease.stream();
-    const gpu::gpu_backend& device = pool_.device(s.device);  // its copy of the tables
-    s.jobs.clear();
-    s.weights.clear();
-    if (!tables_ && s.quarters.size() < indices.size()) s.quarters.resize(indices.size());  // grown once
+    if (tables_) fill(pool_.device(s.device));
+    b.counts.assign(indices.size(), gpu::pair_counts{});
+    s.rounds.count(b.jobs, b.counts, cancel);
     for (std::size_t k = 0; k < indices.size(); ++k) {
-      const quadrant_task task = tasks_[indices[k]];
-      s.jobs.push_back(gpu::job_for(task, plan_.board_size(), plan_.split_depth(), device));
-      if (!tables_) take_own_quarters(s.jobs.back(), s.quarters[k], cancel);
-      s.weights.push_back(task.weight);
+      out[k] = {gpu::solutions_of(b.jobs[k], b.counts[k], b.weights[k]), 0};
     }
-    s.counts.assign(indices.size(), gpu::pair_counts{});
-    s.rounds.count(s.jobs, s.counts, cancel);
-    for (std::size_t k = 0; k < indices.size(); ++k)
-      out[k] = {gpu::solutions_of(s.jobs[k], s.counts[k], s.weights[k]), 0};
   }
 
   device_work device() const noexcept override { return pool_.work(); }
@@ -200,6 +210,44 @@ class gpu_context final : public engine_context {
     job.own_quarters = true;
   }
 
+  // A call's host lists, grown once: its jobs, their weights and counts, and
+  // each job's own quarter lists where the run has no whole tables (north
+  // west, north east, south west, south east).
+  struct host_batch {
+    std::vector<gpu::gpu_job> jobs;
+    std::vector<gpu::pair_counts> counts;
+    std::vector<std::uint64_t> weights;
+    std::vector<std::array<quarter_list, 4>> quarters;
+  };
+
+  // A host_batch, the calling thread's until the lease ends: a free one, or
+  // a new one (no more than the threads that call at once).
+  class batch_lease {
+   public:
+    explicit batch_lease(gpu_context& context) : context_(context) {
+      const std::lock_guard lock(context_.batches_mutex_);
+      if (context_.free_batches_.empty()) {
+        context_.batches_.push_back(std::make_unique<host_batch>());
+        context_.free_batches_.reserve(context_.batches_.size());
+        batch_ = context_.batches_.back().get();
+      } else {
+        batch_ = context_.free_batches_.back();
+        context_.free_batches_.pop_back();
+      }
+    }
+    ~batch_lease() {
+      const std::lock_guard lock(context_.batches_mutex_);
+      context_.free_batches_.push_back(batch_);
+    }
+    batch_lease(const batch_lease&) = delete;
+    batch_lease& operator=(const batch_lease&) = delete;
+    host_batch& batch() const noexcept { return *batch_; }
+
+   private:
+    gpu_context& context_;
+    host_batch* batch_ = nullptr;
+  };
+
   const gpu_plan& plan_;
   const quadrant_layout layout_;
   const std::unique_ptr<const half_board_tables> tables_;  // the host's copy (the emulator runs on it), or none
@@ -207,16 +255,24 @@ class gpu_context final : public engine_context {
   const std::size_t batch_;  // subproblems per call
   gpu::stream_pool pool_;
   const task_lookup tasks_;
+  std::mutex batches_mutex_;
+  std::vector<std::unique_ptr<host_batch>> batches_;
+  std::vector<host_batch*> free_batches_;
 };
 
 // Refuses (std::invalid_argument) where the kernels cannot run, or
 // `devices` names a GPU not visible: before a journal is taken or a table built.
 void check_gpu_runnable(std::string_view devices) {
-  if (emulated_devices() == 0) {
-    const gpu::device_probe probe = gpu::probe_device();
-    if (!probe.usable) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + probe.description);
+  if (emulated_devices() > 0) {
+    choose(devices);
+    return;
   }
-  choose(devices);
+  const gpu::device_probe probe = gpu::probe_device();
+  if (!probe.usable) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + probe.description);
+  for (const gpu::dealt_device& d : choose(devices).chosen) {
+    const std::string refusal = gpu::kernel_refusal(d.index);
+    if (!refusal.empty()) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + refusal);
+  }
 }
 
 std::unique_ptr<engine_context> gpu_plan::make_context(isa, int threads, std::uint64_t max_memory,

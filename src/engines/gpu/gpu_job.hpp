@@ -29,7 +29,7 @@ inline constexpr std::uint32_t south_per_block = words_per_block * 32;
 /// the 48 KiB of static shared memory.
 inline constexpr std::uint32_t digit_bits = 5;
 inline constexpr std::uint32_t digit_values = 1U << digit_bits;
-/// 10 digits of 5 bits; with at least `least_key_bits` of the key
+/// 10 digits of 5 bits; with the key taking what they cannot hold
 /// (job_key_bits) they hold every mask bit the count reads: the diagonals
 /// both groups can use (at most 56 at n = 28) and the 4 tie tags.
 inline constexpr std::uint32_t max_job_digits = 10;

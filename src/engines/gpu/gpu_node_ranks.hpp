@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <limits>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "engines/gpu/gpu_memory_share.hpp"
@@ -27,15 +28,42 @@ inline std::optional<int> launcher_rank() {
   return std::nullopt;
 }
 
-/// The ranks on this node (Open MPI, MPICH), where the launcher says. Not
-/// Slurm's job-wide task count: a plain run inside a batch job inherits it.
+/// The most tasks a Slurm step runs on one node, from
+/// SLURM_STEP_TASKS_PER_NODE ("2(x3),1": 2 on each of three nodes, then 1):
+/// the largest, so that ranks never take the same GPU alone; nullopt where
+/// it is not set or not of that form.
+inline std::optional<int> slurm_step_node_tasks() {
+  const char* value = std::getenv("SLURM_STEP_TASKS_PER_NODE");
+  if (value == nullptr) return std::nullopt;
+  std::string_view rest = value;
+  int most = 0;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    if (const std::size_t times = item.find("(x"); times != std::string_view::npos && item.ends_with(')')) {
+      if (!plain_integer(item.substr(times + 2, item.size() - times - 3), 1, std::numeric_limits<int>::max())) {
+        return std::nullopt;
+      }
+      item = item.substr(0, times);
+    }
+    const std::optional<long long> tasks = plain_integer(item, 1, std::numeric_limits<int>::max());
+    if (!tasks) return std::nullopt;
+    most = std::max(most, static_cast<int>(*tasks));
+  }
+  return most > 0 ? std::optional<int>(most) : std::nullopt;
+}
+
+/// The ranks on this node: Open MPI's and MPICH's count, else a Slurm
+/// step's (slurm_step_node_tasks); never Slurm's job-wide task count, which
+/// a plain run inside a batch job inherits.
 inline std::optional<int> launcher_node_ranks() {
   for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
     if (const auto ranks = environment_integer(name, 1, std::numeric_limits<int>::max())) {
       return static_cast<int>(*ranks);
     }
   }
-  return std::nullopt;
+  return slurm_step_node_tasks();
 }
 
 /// NQUEENS_GPU_SHARERS, where set: the processes counting on each GPU this
@@ -57,18 +85,16 @@ struct dealt_device {
 };
 
 /// The GPUs of `visible` (>= 1) that node-local rank `rank` of `ranks` takes:
-/// all of them, alone, with no rank (a plain run); those of index = rank
-/// modulo ranks, alone, where the node has no more ranks than GPUs; else GPU
-/// rank modulo visible, with the ranks dealt to it. A rank whose node's
-/// ranks are not known (Slurm) takes GPU rank modulo visible, as one rank
-/// per GPU.
+/// all of them, alone, where it is alone (no rank, or no count of the
+/// node's ranks: a plain run, or a batch script's own process); those of
+/// index = rank modulo ranks, alone, where the node has no more ranks than
+/// GPUs; else GPU rank modulo visible, with the ranks dealt to it.
 inline std::vector<dealt_device> deal_devices(int visible, std::optional<int> rank, std::optional<int> ranks) {
   std::vector<dealt_device> out;
-  if (!rank) {
+  if (!rank || !ranks) {
     for (int d = 0; d < visible; ++d) out.push_back({d, 1});
     return out;
   }
-  if (!ranks) return {{*rank % visible, 1}};
   const int r = *rank % *ranks, n = *ranks;
   if (n <= visible) {
     for (int d = r; d < visible; d += n) out.push_back({d, 1});
@@ -79,16 +105,14 @@ inline std::vector<dealt_device> deal_devices(int visible, std::optional<int> ra
 }
 
 /// The GPUs this process takes of the `visible` it sees (>= 1), by default:
-/// deal_devices from the launchers' variables; one GPU that a launcher bound
-/// it to (CUDA_VISIBLE_DEVICES naming one GPU, as Slurm's per-task binding
-/// does) is its own. NQUEENS_GPU_SHARERS sets the sharers of each. Throws
-/// std::invalid_argument where a variable is no number in range.
+/// deal_devices from the launchers' variables, NQUEENS_GPU_SHARERS setting
+/// the sharers of each. Ranks each bound to a GPU of their own (a per-rank
+/// CUDA_VISIBLE_DEVICES) look like ranks sharing one: they need
+/// NQUEENS_GPU_SHARERS=1 to take all of it. Throws std::invalid_argument
+/// where a variable is no number in range.
 inline std::vector<dealt_device> node_devices(int visible) {
   const std::optional<int> sharers = asked_sharers();
-  const char* bound = std::getenv("CUDA_VISIBLE_DEVICES");
-  std::vector<dealt_device> out = visible == 1 && bound != nullptr && *bound != '\0'
-                                      ? std::vector<dealt_device>{{0, 1}}
-                                      : deal_devices(visible, launcher_rank(), launcher_node_ranks());
+  std::vector<dealt_device> out = deal_devices(visible, launcher_rank(), launcher_node_ranks());
   if (sharers) {
     for (dealt_device& d : out) d.sharers = *sharers;
   }

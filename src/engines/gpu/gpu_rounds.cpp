@@ -66,7 +66,6 @@ void gpu_rounds::count(std::span<const gpu_job> jobs, std::span<pair_counts> out
 }
 
 std::span<const job_result> gpu_rounds::run_round(round_kind round) {
-  stop_if_cancelled(cancel_);  // a round takes up to seconds: between rounds is soon enough
   for (std::uint32_t k = 0; k < round_.size(); ++k) {
     round_[k].sequence = ++sequence_;
     round_[k].state = stream_.state(k);
@@ -80,6 +79,9 @@ std::span<const job_result> gpu_rounds::run_round(round_kind round) {
 void gpu_rounds::size_pieces() {
   std::size_t next = 0;
   for (;;) {
+    // A round takes up to seconds: between rounds is soon enough. Before
+    // any copy is staged, so that none is left for the stream's next use.
+    stop_if_cancelled(cancel_);
     round_.clear();
     round_pieces_.clear();
     std::uint64_t used = 0;  // by the jobs' own quarters
@@ -131,6 +133,7 @@ bool gpu_rounds::cut_pieces_too_large() {
 void gpu_rounds::count_pieces(std::span<pair_counts> out) {
   std::size_t next = 0;
   while (next < pieces_.size()) {
+    stop_if_cancelled(cancel_);  // as size_pieces
     round_.clear();
     round_pieces_.clear();
     std::uint64_t used = 0;
@@ -166,7 +169,8 @@ void gpu_rounds::throw_too_large(const gpu_job& job, std::uint64_t words) const 
   throw std::runtime_error("GPU engine: a subproblem with north columns " + std::to_string(job.columns[0]) + " needs " +
                            std::to_string(words >> 17) + " MiB of device memory in one row set" +
                            (job.own_quarters ? " and its quarters" : "") + ", and a stream holds " +
-                           std::to_string(stream_.arena_words() >> 17) + " MiB: count with fewer threads");
+                           std::to_string(stream_.arena_words() >> 17) +
+                           " MiB (its share of the GPU): count with fewer threads, or on a GPU with more memory");
 }
 
 }  // namespace nqueens::detail::gpu

@@ -7,7 +7,6 @@
 // else it waits for the next stream freed. So subproblems go to the devices
 // as they free up, and a device whose rounds run long takes fewer.
 
-#include <array>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -22,19 +21,13 @@ namespace nqueens::detail::gpu {
 
 class stream_pool {
  public:
-  /// A stream with its rounds and the host's lists of one batch, grown once.
+  /// A stream with its rounds.
   struct pooled_stream {
     pooled_stream(std::unique_ptr<gpu_stream> opened, std::size_t on)
         : stream(std::move(opened)), rounds(*stream), device(on) {}
     std::unique_ptr<gpu_stream> stream;
     gpu_rounds rounds;
     std::size_t device;  ///< its backend's index in the pool
-    std::vector<gpu_job> jobs;
-    std::vector<pair_counts> counts;
-    std::vector<std::uint64_t> weights;
-    /// Each job's own quarter lists, where the run has no whole tables:
-    /// north west, north east, south west, south east.
-    std::vector<std::array<quarter_list, 4>> quarters;
   };
 
   /// Over `devices` (at least one), each opening at most
