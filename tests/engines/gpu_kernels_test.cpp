@@ -191,11 +191,35 @@ TEST(GpuKernelsTest, BitRowsReadsHitDistinctBankPairs) {
     for (std::uint32_t half_warp = 0; half_warp < 2; ++half_warp) {
       std::set<std::uintptr_t> pairs;
       for (std::uint32_t lane = half_warp * warp_lanes / 2; lane < (half_warp + 1) * warp_lanes / 2; ++lane) {
-        const std::uint64_t* code = &shared->south[visit_kernel::bit_rows_slot(lane, step)];
+        const std::uint64_t* code = &visit_kernel::south_slot(*shared, visit_kernel::bit_rows_slot(lane, step));
         pairs.insert((reinterpret_cast<std::uintptr_t>(code) - base) / 8 % 16);
       }
       ASSERT_EQ(pairs.size(), 16U) << "step " << step << ", half warp " << half_warp;
     }
+  }
+}
+
+// The south codes wait in the tables' rows while the rows of one bit are
+// written from them: no code may share a byte with such a row of any digit,
+// nor with another code.
+TEST(GpuKernelsTest, SouthCodesNeverShareTheRowsOfOneBit) {
+  using detail::gpu::visit_kernel;
+  auto shared = std::make_unique<visit_kernel::shared>();
+  const auto base = reinterpret_cast<std::uintptr_t>(shared.get());
+  std::set<std::uintptr_t> bit_row_words;
+  for (std::uint32_t d = 0; d < detail::gpu::max_job_digits; ++d) {
+    for (std::uint32_t b = 0; b < detail::gpu::digit_bits; ++b) {
+      for (std::uint32_t w = 0; w < detail::gpu::words_per_block; ++w) {
+        bit_row_words.insert(reinterpret_cast<std::uintptr_t>(&shared->table[d][1U << b][w]) - base);
+      }
+    }
+  }
+  std::set<std::uintptr_t> codes;
+  for (std::uint32_t slot = 0; slot < detail::gpu::south_per_block; ++slot) {
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(&visit_kernel::south_slot(*shared, slot)) - base;
+    ASSERT_LE(at + 8, sizeof(shared->table)) << "slot " << slot;
+    ASSERT_TRUE(codes.insert(at).second) << "slot " << slot;
+    ASSERT_EQ(bit_row_words.count(at) + bit_row_words.count(at + 4), 0U) << "slot " << slot;
   }
 }
 

@@ -20,8 +20,20 @@ void check(cudaError_t status, const char* what) {
 
 namespace {
 
+// The blocks an SM must keep resident where a kernel asks (its min_blocks):
+// the compiler keeps its registers within them.
 template <class Kernel>
-__global__ void __launch_bounds__(block_threads) kernel_of(const gpu_job* jobs, std::uint32_t count) {
+constexpr int min_blocks_of() {
+  if constexpr (requires { Kernel::min_blocks; }) {
+    return Kernel::min_blocks;
+  } else {
+    return 0;  // none asked: the compiler's choice, as with no second bound
+  }
+}
+
+template <class Kernel>
+__global__ void __launch_bounds__(block_threads, min_blocks_of<Kernel>())
+    kernel_of(const gpu_job* jobs, std::uint32_t count) {
   __shared__ typename Kernel::shared shared;
   for_each_item<Kernel>(jobs, count, blockIdx.x, gridDim.x, [&](const gpu_job& job, std::uint32_t item) {
     for (int phase = 0; phase < Kernel::phases; ++phase) {

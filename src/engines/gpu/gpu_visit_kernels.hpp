@@ -12,27 +12,42 @@ namespace nqueens::detail::gpu {
 
 struct visit_kernel {
   static constexpr int phases = 6;
+  /// Blocks each SM of an H100 or H200 keeps resident (at most 48 registers
+  /// a thread, the build refuses more; and the shared memory below): four,
+  /// with 64 registers and 47.5 KiB, left the SMs idle 35% of the cycles.
+  static constexpr int min_blocks = 5;
+  /// South codes per digit's table that fit in the rows above 16 (8-byte
+  /// codes, 16 a row): rows a digit's bit pass never writes.
+  static constexpr std::uint32_t codes_per_digit = (digit_values - 17) * words_per_block / 2;
   struct shared {
     union {
-      std::uint64_t south[south_per_block];  // phases 1-2: the block's south codes
-      // Phases 3-4: table[d][v][w] is word w of the halves whose digit d has
-      // no bit of v. A warp reads one row (its north half's digit), each
-      // lane its own word: the 32 lanes read the 32 banks.
+      // table[d][v][w] is word w of the halves whose digit d has no bit of
+      // v. A warp reads one row (its north half's digit), each lane its own
+      // word: the 32 lanes read the 32 banks. The rows of one bit (v = 1,
+      // 2, 4, 8, 16) are written first, from the codes; the others, their
+      // ANDs, over the codes once they are read.
       std::uint32_t table[max_job_digits][digit_values][words_per_block];
+      // Phases 1-2: the block's south codes, in rows 17..31 of the first
+      // digits' tables (south_slot).
+      std::uint64_t codes[max_job_digits][digit_values][words_per_block / 2];
     };
-    std::uint32_t without_bit[max_job_digits][digit_bits][words_per_block];  // halves lacking digit bit b
     std::uint32_t valid[words_per_block];
     std::uint64_t fits;
     std::uint32_t key, first, count;
   };
+  static_assert(south_per_block <= codes_per_digit * max_job_digits, "the codes fit beside the bit rows");
+
   NQUEENS_HD static std::uint32_t items(const gpu_job& job) {
     return job.state->block_start[1U << job.state->layout.key_bits];
   }
   // The phases in order, a function each; run() dispatches.
   NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
     const code_layout& layout = job.state->layout;
-    // More digits than the tables hold is a fault (layout): never index past them.
-    const std::uint32_t digits = layout.digits < max_job_digits ? layout.digits : max_job_digits;
+    // More digits than the tables hold is a fault (layout): never index past
+    // them. No digits reads digit 0's row 0 alone: the valid halves.
+    const std::uint32_t digits = layout.digits < 1                ? 1
+                                 : layout.digits < max_job_digits ? layout.digits
+                                                                  : max_job_digits;
     switch (phase) {
       case 0:
         return find_block(job, item, thread, sh);
@@ -66,10 +81,17 @@ struct visit_kernel {
     sh.fits = 0;
   }
 
+  /// Where south half `slot` waits in phases 1-2: rows 17..31 of digit
+  /// slot / codes_per_digit's table.
+  NQUEENS_HD static std::uint64_t& south_slot(shared& sh, std::uint32_t slot) {
+    const std::uint32_t place = slot % codes_per_digit;
+    return sh.codes[slot / codes_per_digit][17 + place / (words_per_block / 2)][place % (words_per_block / 2)];
+  }
+
   // Phase 1: the block's south codes, and which of its slots hold one.
   NQUEENS_HD static void load_south(const gpu_job& job, std::uint32_t thread, shared& sh) {
     for (std::uint32_t i = thread; i < south_per_block; i += block_threads) {
-      sh.south[i] = i < sh.count ? job.codes[1][sh.first + i] : 0;
+      south_slot(sh, i) = i < sh.count ? job.codes[1][sh.first + i] : 0;
     }
     if (thread < words_per_block) {
       const std::uint32_t from = thread * 32;
@@ -79,19 +101,21 @@ struct visit_kernel {
     }
   }
 
-  // Phase 2: for each digit bit, which halves lack it; a thread per digit
-  // and word, each half's digit taken once for its five bits.
+  // Phase 2: for each digit bit b, the row of value 1 << b: which halves
+  // lack it (digit 0's, of the valid halves alone); a thread per digit and
+  // word, each half's digit taken once for its five bits.
   NQUEENS_HD static void bit_rows(const code_layout& layout, std::uint32_t digits, std::uint32_t thread, shared& sh) {
     for (std::uint32_t job_index = thread; job_index < digits * words_per_block; job_index += block_threads) {
       const std::uint32_t w = job_index % words_per_block, d = job_index / words_per_block;
       std::uint32_t lacking[digit_bits] = {};
       for (std::uint32_t step = 0; step < 32; ++step) {
-        const std::uint32_t slot = bit_rows_slot(w, step), digit = digit_of(layout, sh.south[slot], d);
+        const std::uint32_t slot = bit_rows_slot(w, step), digit = digit_of(layout, south_slot(sh, slot), d);
         NQUEENS_UNROLL
         for (std::uint32_t b = 0; b < digit_bits; ++b) lacking[b] |= ((digit >> b & 1U) ^ 1U) << (slot % 32);
       }
+      const std::uint32_t valid = d == 0 ? sh.valid[w] : ~0U;
       NQUEENS_UNROLL
-      for (std::uint32_t b = 0; b < digit_bits; ++b) sh.without_bit[d][b][w] = lacking[b];
+      for (std::uint32_t b = 0; b < digit_bits; ++b) sh.table[d][1U << b][w] = lacking[b] & valid;
     }
   }
 
@@ -104,45 +128,92 @@ struct visit_kernel {
     return w * 32 + (step + w) % 32;
   }
 
-  // Phase 3: the codes are read, the tables take their place.
+  // Phase 3: the rows of no bit or of several, ANDs of the rows of one; the
+  // codes are read, these rows take their place.
   NQUEENS_HD static void build_tables(std::uint32_t digits, std::uint32_t thread, shared& sh) {
     for (std::uint32_t job_index = thread; job_index < digits * digit_values * words_per_block;
          job_index += block_threads) {
       const std::uint32_t w = job_index % words_per_block, v = job_index / words_per_block % digit_values;
       const std::uint32_t d = job_index / (words_per_block * digit_values);
-      std::uint32_t entry = d == 0 ? sh.valid[w] : ~0U;
+      if (v != 0 && (v & (v - 1)) == 0) continue;  // a row of one bit: phase 2's
+      std::uint32_t entry = v != 0 ? ~0U : d == 0 ? sh.valid[w] : ~0U;
       for (std::uint32_t b = 0; b < digit_bits; ++b) {
-        if ((v >> b & 1U) != 0) entry &= sh.without_bit[d][b][w];
+        if ((v >> b & 1U) != 0) entry &= sh.table[d][1U << b][w];
       }
       sh.table[d][v][w] = entry;
     }
   }
 
   // Phase 4: every north half whose key misses this block's (the keys that
-  // are subsets of the free ones), a warp per half, a lane per word.
+  // are subsets of the free ones), a warp per half, a lane per word; the
+  // loop shaped by the job's digits.
   NQUEENS_HD static void visit_north(const gpu_job& job, std::uint32_t digits, std::uint32_t thread, shared& sh) {
+    std::uint64_t fits = 0;
+    switch (digits) {
+      case 1:
+        fits = visit_keys<1>(job, thread, sh);
+        break;
+      case 2:
+        fits = visit_keys<2>(job, thread, sh);
+        break;
+      case 3:
+        fits = visit_keys<3>(job, thread, sh);
+        break;
+      case 4:
+        fits = visit_keys<4>(job, thread, sh);
+        break;
+      case 5:
+        fits = visit_keys<5>(job, thread, sh);
+        break;
+      case 6:
+        fits = visit_keys<6>(job, thread, sh);
+        break;
+      case 7:
+        fits = visit_keys<7>(job, thread, sh);
+        break;
+      case 8:
+        fits = visit_keys<8>(job, thread, sh);
+        break;
+      case 9:
+        fits = visit_keys<9>(job, thread, sh);
+        break;
+      default:
+        fits = visit_keys<10>(job, thread, sh);
+        break;
+    }
+    if (fits != 0) atomic_add(&sh.fits, fits);
+  }
+  static_assert(max_job_digits == 10, "visit_north has a case for each digit count");
+
+  // Each north half: its digits, below its key, one row of each digit's
+  // table ANDed, unrolled to `Digits` (the digits stay in registers).
+  template <std::uint32_t Digits>
+  NQUEENS_HD static std::uint64_t visit_keys(const gpu_job& job, std::uint32_t thread, const shared& sh) {
     const job_state& s = *job.state;
-    const code_layout& layout = s.layout;
+    const std::uint32_t key_bits = s.layout.key_bits;
     const std::uint32_t warp = thread / warp_lanes, lane = thread % warp_lanes;
-    const std::uint32_t free = ((1U << layout.key_bits) - 1) & ~sh.key;
+    const std::uint32_t free = ((1U << key_bits) - 1) & ~sh.key;
     std::uint64_t fits = 0;
     std::uint32_t key = 0;
     do {
       for (std::uint32_t i = s.bucket_start[0][key] + warp; i < s.bucket_start[0][key + 1]; i += block_warps) {
-        const std::uint64_t code = job.codes[0][i];
-        std::uint32_t fit = digits == 0 ? sh.valid[lane] : sh.table[0][digit_of(layout, code, 0)][lane];
-        // Unrolled to constant indices: the digits stay in registers.
+        const std::uint64_t code = job.codes[0][i] >> key_bits;
+        std::uint32_t fit = sh.table[0][code & (digit_values - 1)][lane];
         NQUEENS_UNROLL
-        for (std::uint32_t d = 1; d < max_job_digits; ++d) {
-          if (d < digits) fit &= sh.table[d][digit_of(layout, code, d)][lane];
+        for (std::uint32_t d = 1; d < Digits; ++d) {
+          fit &= sh.table[d][(code >> (d * digit_bits)) & (digit_values - 1)][lane];
         }
         fits += static_cast<std::uint64_t>(popcount32(fit));
       }
       key = (key - free) & free;  // the next subset of `free`
     } while (key != 0);
-    if (fits != 0) atomic_add(&sh.fits, fits);
+    return fits;
   }
 };
+/// An SM of an H100 or H200 has 228 KiB of shared memory, 1 KiB of it
+/// reserved per block.
+static_assert((sizeof(visit_kernel::shared) + 1024) * visit_kernel::min_blocks <= 228 * 1024,
+              "min_blocks visit blocks fit an SM's shared memory");
 static_assert(sizeof(visit_kernel::shared) <= 48 * 1024, "a block's static shared memory is at most 48 KiB");
 
 struct finish_kernel {
