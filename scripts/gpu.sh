@@ -8,7 +8,8 @@
 #                                         with no package registry
 #   scripts/gpu.sh [--emulate] [STEP...]  steps (default: device), each one device call:
 #     device   540 s in all; its parts, in order, with their caps in seconds: machine 20
-#              (nvidia-smi, nvcc, CPU), build 240 (build/gpu, tests on the device), test 90
+#              (nvidia-smi, nvcc, CPU), build 240 (build/gpu, tests on the device; then
+#              scripts/gpu_resources.sh: each kernel's registers and blocks per SM), test 90
 #              (ctest -R gpu), counts 60 (Q(8..18), each exact), memcheck 60 (Q(12)),
 #              racecheck 45 and synccheck 30 (Q(9)), threads16 60 and threads32 60 (Q(20)),
 #              q22 150 (beside nvidia-smi dmon), q23 240 (where Q(22)'s time x 9 fits),
@@ -273,6 +274,11 @@ part_build() {
   fi
   if [[ $part_status == ok && -x $NQ ]]; then
     note "built $(shown "$NQ"): $("$NQ" --version | head -1)"
+    # What each kernel takes of an SM (ptxas: registers, shared memory, blocks).
+    if command -v nvcc >/dev/null; then
+      note "\$ scripts/gpu_resources.sh"
+      bash "$NQ_ROOT/scripts/gpu_resources.sh" 2>&1 | tee -a "$FIGURES" || note "(gpu_resources.sh failed)"
+    fi
   else
     [[ $part_status != ok ]] || part_status="FAILED: no $(shown "$NQ")"
     [[ $part_status == cut* ]] || failed=1  # cut for time: the parts after it are skipped, no failure
