@@ -14,6 +14,7 @@
 #include "nqueens/count_types.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/execute.hpp"
+#include "nqueens/gpu_options.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/progress.hpp"
@@ -64,11 +65,10 @@ struct count_options {
   /// Kernels to run (see isa.hpp); empty for active_isa(). Throws isa_error
   /// from count() when the CPU lacks them.
   std::optional<isa> kernels;
-  /// The GPUs the GPU engine counts on: empty, those the node's launcher
-  /// deals this process (every GPU it sees where it is alone on its node);
-  /// "all"; or GPU indices and UUIDs ("GPU-...") separated by commas. Only
-  /// for engine::gpu; count() refuses a list that names no visible GPU.
-  std::string devices;
+  /// The GPUs the GPU engine counts on and the memory it takes on each
+  /// (gpu_options.hpp); count() refuses anything but the defaults for
+  /// another engine, before a journal is taken.
+  gpu_options gpu;
 };
 
 /// Where a count's wall time went, in seconds: the checks (of the options
@@ -132,8 +132,10 @@ struct count_result {
 /// Throws std::invalid_argument naming the first field of `options` that is
 /// out of its documented range (count() and symmetric_counts() call it
 /// first): NaN or out-of-range intervals, a max_memory under 1 MiB, kernels
-/// or an engine that name none, a bad thread count, split depth or shard.
-void validate(const count_options& options);
+/// or an engine that name none, a bad thread count, split depth or shard;
+/// and, as check_runnable, an engine this machine cannot run as
+/// options.gpu asks (its memory priced for an n-board where n > 0).
+void validate(const count_options& options, int n = 0);
 
 /// Counts every solution of the n-queens problem on an n x n board, with the
 /// fundamental count and the rotation-symmetric counts.

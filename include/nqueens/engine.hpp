@@ -10,6 +10,8 @@
 #include <span>
 #include <string_view>
 
+#include "nqueens/gpu_options.hpp"
+
 namespace nqueens {
 
 /// Which search strategy a plan uses: an engine's number, the one checkpoint
@@ -65,11 +67,13 @@ std::string_view engine_names() noexcept;
 bool is_registered(engine e) noexcept;
 
 /// Throws std::invalid_argument, in one line saying why, when this machine
-/// cannot run engine `e` on `devices` (count_options::devices: the GPU
-/// engine where no GPU is usable or the list names one not visible; an
-/// engine that counts on the CPU given a list), or when no engine has
-/// number `e`. count() asks before it takes a journal.
-void check_runnable(engine e, std::string_view devices = {});
+/// cannot run engine `e` as `gpu` asks (the GPU engine where no GPU is
+/// usable or the list names one not visible; an engine that counts on the
+/// CPU given anything but the defaults), or when no engine has number `e`;
+/// memory_limit_error when gpu.memory cannot hold what an n-board count on
+/// `threads` threads (0: all) needs on each GPU (not priced for n = 0).
+/// count() asks before it takes a journal.
+void check_runnable(engine e, int n = 0, int threads = 0, const gpu_options& gpu = {});
 
 /// One line on how the engine counts, for help text ("" when unregistered).
 std::string_view engine_summary(engine e) noexcept;

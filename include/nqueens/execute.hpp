@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "nqueens/cancelled.hpp"
+#include "nqueens/gpu_options.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/subproblem_count.hpp"
@@ -32,12 +33,13 @@ class run_context {
   /// runs on `threads` threads (0: all), which also build its tables, within
   /// `max_memory` bytes (0: default_memory_limit(); an engine may then choose
   /// a slower layout that fits, as memory_estimate says; the bound is not
-  /// checked here, see check_memory). Throws isa_error when the CPU lacks
+  /// checked here, see check_memory), on the GPUs `gpu` chooses (the GPU
+  /// engine's; see check_runnable). Throws isa_error when the CPU lacks
   /// `kernels`, run_cancelled when `*cancel` is set (null: never) before the
   /// tables are built.
   explicit run_context(const plan& p, std::optional<isa> kernels = std::nullopt, int threads = 0,
                        const std::atomic<bool>* cancel = nullptr, std::uint64_t max_memory = 0,
-                       std::string_view devices = {});
+                       const gpu_options& gpu = {});
   ~run_context();
   run_context(run_context&&) noexcept;
   run_context& operator=(run_context&&) noexcept;
@@ -88,8 +90,8 @@ struct execute_options {
   std::uint64_t max_memory = 0;
   /// Kernels for a context execute() builds; empty for active_isa().
   std::optional<isa> kernels;
-  /// GPUs for a context execute() builds (count_options::devices).
-  std::string devices;
+  /// GPUs for a context execute() builds (count_options::gpu).
+  gpu_options gpu;
   /// Keep each subproblem's counts in the execution. False: only report
   /// them to on_finished, so that a run of 10^8 subproblems (the run driver's)
   /// holds no per-subproblem results.

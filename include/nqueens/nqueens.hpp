@@ -14,6 +14,7 @@
 #include "nqueens/estimate.hpp"          // IWYU pragma: export
 #include "nqueens/execute.hpp"           // IWYU pragma: export
 #include "nqueens/first.hpp"             // IWYU pragma: export
+#include "nqueens/gpu_options.hpp"       // IWYU pragma: export
 #include "nqueens/known_counts.hpp"      // IWYU pragma: export
 #include "nqueens/memory.hpp"            // IWYU pragma: export
 #include "nqueens/memory_limit.hpp"      // IWYU pragma: export

@@ -34,6 +34,11 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
                         "GPUs for --engine gpu: all, or indices and UUIDs separated by commas, e.g. 0,2 (default: "
                         "every GPU this process sees, or under MPI its node-local rank's share)",
                         cxxopts::value<std::string>());
+  options.add_options()("gpu-memory",
+                        "Device memory --engine gpu may take of each GPU, its tables and every thread's buffers, e.g. "
+                        "4G (default: a share of what the GPU has free); less than the tables need leaves them on "
+                        "the host, and large subproblems are counted in slices",
+                        cxxopts::value<std::string>());
   add_long_run_options(options);
   add_shared_options(options, {.threads = worker_threads_help,
                                .engine = "auto",
@@ -56,8 +61,11 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   opts.max_memory = shape.max_memory;
   if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
   if (result.count("devices")) {
-    opts.devices = result["devices"].as<std::string>();
-    if (opts.devices.empty()) throw usage_error("--devices needs all or a list of GPUs");
+    opts.gpu.devices = result["devices"].as<std::string>();
+    if (opts.gpu.devices.empty()) throw usage_error("--devices needs all or a list of GPUs");
+  }
+  if (result.count("gpu-memory")) {
+    opts.gpu.memory = parse_byte_size(result["gpu-memory"].as<std::string>(), "--gpu-memory");
   }
   const long_run_choice long_run = read_long_run_options(result);
   opts.checkpoint = long_run.checkpoint;
@@ -86,7 +94,8 @@ std::vector<count_setting> count_settings(const count_request& request) {
       {"--split-depth", number_or_none(o.split_depth)},
       {"--threads", number_or_none(o.threads)},
       {"--max-memory", o.max_memory == 0 ? std::string() : std::to_string(o.max_memory) + " bytes"},
-      {"--devices", o.devices},
+      {"--devices", o.gpu.devices},
+      {"--gpu-memory", number_or_none(o.gpu.memory)},
       {"--checkpoint", o.checkpoint},
       {"--checkpoint-interval", interval},
       {"--json", request.json ? "yes" : ""},

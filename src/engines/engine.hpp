@@ -75,12 +75,12 @@ class engine_plan {
   /// Builds what running this plan with `kernels` on `threads` threads
   /// needs, within `max_memory` bytes (resolved, never 0: the engine picks
   /// the layout its memory_estimate priced for that bound), on the GPUs
-  /// `devices` chooses (count_options::devices; an engine that counts on the
-  /// CPU is never given a list), on the calling thread's oneTBB arena.
+  /// `gpu` chooses (count_options::gpu; an engine that counts on the CPU is
+  /// only given the defaults), on the calling thread's oneTBB arena.
   /// Precondition: cpu_supports(kernels). A build that takes long (tables)
   /// looks at `cancel` (may be null) and throws run_cancelled once it is set.
   virtual std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,
-                                                       std::string_view devices,
+                                                       const gpu_options& gpu,
                                                        const std::atomic<bool>* cancel) const = 0;
 };
 
@@ -108,10 +108,13 @@ struct engine_definition {
   /// the layout it would choose for that bound; null for next to nothing.
   std::uint64_t (*memory_estimate)(int n, int threads, std::uint64_t max_memory) noexcept = nullptr;
   /// Throws std::invalid_argument, saying why, when this machine cannot run
-  /// the engine (the GPU engine where no GPU is usable, or none of those
-  /// `devices` names: count_options::devices); null: any machine can, and
-  /// the engine counts on no GPU (a list of devices is refused).
-  void (*check_runnable)(std::string_view devices) = nullptr;
+  /// the engine as `gpu` asks (the GPU engine where no GPU is usable, or
+  /// none of those gpu.devices names), memory_limit_error when gpu.memory
+  /// cannot hold an n-board count on `threads` threads (resolved, never 0;
+  /// n = 0: not priced);
+  /// null: any machine can, and the engine counts on no GPU (anything but
+  /// the default gpu_options is refused).
+  void (*check_runnable)(int n, int threads, const gpu_options& gpu) = nullptr;
 };
 
 }  // namespace nqueens::detail

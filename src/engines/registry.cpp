@@ -87,12 +87,15 @@ std::string_view engine_names() noexcept {
   return names;
 }
 
-void check_runnable(engine e, std::string_view devices) {
+void check_runnable(engine e, int n, int threads, const gpu_options& gpu) {
   const detail::engine_definition& d = detail::definition_of(e);
   if (d.check_runnable != nullptr) {
-    d.check_runnable(devices);
-  } else if (!devices.empty()) {
+    d.check_runnable(n, threads > 0 ? threads : tbb::info::default_concurrency(), gpu);
+  } else if (!gpu.devices.empty()) {
     throw std::invalid_argument("--devices chooses GPUs, and the " + std::string(d.name) +
+                                " engine counts on the CPU: it applies to --engine gpu only");
+  } else if (gpu.memory != 0) {
+    throw std::invalid_argument("--gpu-memory bounds what a count takes of each GPU, and the " + std::string(d.name) +
                                 " engine counts on the CPU: it applies to --engine gpu only");
   }
 }

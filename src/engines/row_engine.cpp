@@ -152,7 +152,7 @@ class row_plan final : public engine_plan {
     return ways + 1;
   }
 
-  std::unique_ptr<engine_context> make_context(isa kernels, int, std::uint64_t, std::string_view,
+  std::unique_ptr<engine_context> make_context(isa kernels, int, std::uint64_t, const gpu_options&,
                                                const std::atomic<bool>*) const override {
     return make_context_splitting(kernels, rows_between_cancel_looks);
   }

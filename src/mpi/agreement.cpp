@@ -120,7 +120,7 @@ readiness prepare(const std::vector<std::string>& args, int rank) {
     ready.settings = settings_text(*ready.request);  // as given, before rank 0 prices its lists
     count_options& o = ready.request->options;
     if (!o.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
-    check_runnable(o.kind, o.devices);  // every rank: its own GPUs
+    check_runnable(o.kind, ready.request->n, o.threads, o.gpu);  // every rank: its own GPUs
     if (rank == 0 && !o.checkpoint.empty()) ready.journal = checkpoint_file(o.checkpoint);
     // Every rank builds its own tables: each must fit, checked before the
     // plan (seconds at 10^8 subproblems), which a signal stops.

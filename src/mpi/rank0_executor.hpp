@@ -29,7 +29,7 @@ class rank0_executor final : public detail::executor {
         threads_(resolve_threads(options.threads)),
         kernels_(options.kernels ? *options.kernels : active_isa()),
         max_memory_(options.max_memory),
-        devices_(options.devices),
+        gpu_(options.gpu),
         cancel_(options.cancel) {}
 
   int threads() const noexcept override { return threads_; }
@@ -89,7 +89,7 @@ class rank0_executor final : public detail::executor {
   int threads_;
   isa kernels_;
   std::uint64_t max_memory_;
-  std::string devices_;
+  gpu_options gpu_;
   const std::atomic<bool>* cancel_;
   std::optional<run_context> context_;
   std::mutex mutex_;

@@ -59,7 +59,7 @@ int run_worker(const cli::count_request& request, const plan& p, int rank) {
     if (!context) {
       try {
         context.emplace(p, request.options.kernels, threads, &cli::stop_requested(), request.options.max_memory,
-                        request.options.devices);
+                        request.options.gpu);
       } catch (const run_cancelled&) {
         continue;  // stopped while building: leave at the top of the loop
       }

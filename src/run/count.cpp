@@ -29,7 +29,7 @@ std::string text_of(double value) {
 
 }  // namespace
 
-void validate(const count_options& o) {
+void validate(const count_options& o, int n) {
   if (!(o.checkpoint_interval_seconds >= min_checkpoint_interval_seconds &&
         o.checkpoint_interval_seconds <= max_checkpoint_interval_seconds)) {
     refuse(
@@ -58,7 +58,7 @@ void validate(const count_options& o) {
     refuse("shard", std::to_string(o.shard.index) + "/" + std::to_string(o.shard.count),
            "I/M with 0 <= I < M <= " + std::to_string(max_shards));
   }
-  check_runnable(o.kind, o.devices);  // before a journal is taken: a refused run leaves no file
+  check_runnable(o.kind, n, o.threads, o.gpu);  // before a journal is taken: a refused run leaves no file
 }
 
 namespace {
@@ -73,21 +73,21 @@ checkpoint_file take_journal(const count_options& options) {
 
 count_result count(int n, const count_options& options) {
   const auto checked = std::chrono::steady_clock::now();
-  validate(options);
+  validate(options, n);
   const auto start = std::chrono::steady_clock::now();
   checkpoint_file journal = take_journal(options);
   // Before a journal file is created, and before the lists are allocated.
   const planned_run run =
       plan_within_memory(n, {.kind = options.kind, .split_depth = options.split_depth, .cancel = options.cancel},
                          options.max_memory, options.threads, options.shard);
-  detail::arena_executor arena(options.threads, options.kernels, run.engine_memory, options.devices);
+  detail::arena_executor arena(options.threads, options.kernels, run.engine_memory, options.gpu);
   count_result result = detail::drive(run.p, options, arena, start, std::move(journal));
   result.phases.checks = std::chrono::duration<double>(start - checked).count();
   return result;
 }
 
 count_result symmetric_counts(int n, const count_options& options) {
-  validate(options);
+  validate(options, n);
   const auto start = std::chrono::steady_clock::now();
   checkpoint_file journal = take_journal(options);
   const plan p(n, plan_options{.scope = plan_scope::rotational, .cancel = options.cancel});

@@ -30,7 +30,7 @@ struct run_context::state {
 };
 
 run_context::run_context(const plan& p, std::optional<isa> kernels, int threads, const std::atomic<bool>* cancel,
-                         std::uint64_t max_memory, std::string_view devices)
+                         std::uint64_t max_memory, const gpu_options& gpu)
     : state_(std::make_unique<state>(state{p.board_size(), detail::plan_access::shared_engine(p),
                                            detail::plan_access::rotation(p), p.engine_subproblems(),
                                            kernels ? *kernels : active_isa(), nullptr, p.fingerprint(), nullptr})) {
@@ -47,7 +47,7 @@ run_context::run_context(const plan& p, std::optional<isa> kernels, int threads,
   detail::worker_arena arena(threads);
   max_memory = memory_limit_or_default(max_memory);
   arena.execute([&] {  // tables built on the arena's threads
-    s.engine = s.plan->make_context(s.kernels, arena.threads(), max_memory, devices, cancel);
+    s.engine = s.plan->make_context(s.kernels, arena.threads(), max_memory, gpu, cancel);
   });
 }
 
@@ -262,7 +262,7 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
   if (context == nullptr && !indices.empty()) {
     check_memory(p.board_size(), p.kind(), options.max_memory, run.threads);
     try {
-      own.emplace(p, options.kernels, run.threads, options.cancel, options.max_memory, options.devices);
+      own.emplace(p, options.kernels, run.threads, options.cancel, options.max_memory, options.gpu);
     } catch (const run_cancelled&) {
       return run;  // cancelled before anything ran: nothing finished
     }

@@ -4,11 +4,11 @@
 
 namespace nqueens::detail {
 
-arena_executor::arena_executor(int threads, std::optional<isa> kernels, std::uint64_t max_memory, std::string devices)
+arena_executor::arena_executor(int threads, std::optional<isa> kernels, std::uint64_t max_memory, gpu_options gpu)
     : threads_(resolve_threads(threads)),
       kernels_(kernels ? *kernels : active_isa()),
       max_memory_(max_memory),
-      devices_(std::move(devices)) {}
+      gpu_(std::move(gpu)) {}
 
 void arena_executor::run(const plan& p, std::span<const std::size_t> indices, const report_fn& report,
                          const std::atomic<bool>& stop) {
@@ -16,7 +16,7 @@ void arena_executor::run(const plan& p, std::span<const std::size_t> indices, co
   options.threads = threads_;
   options.kernels = kernels_;
   options.max_memory = max_memory_;
-  options.devices = devices_;
+  options.gpu = gpu_;
   options.cancel = &stop;
   options.on_finished = report;
   options.keep_results = false;  // the driver sums the reports

@@ -49,8 +49,8 @@ class arena_executor final : public executor {
  public:
   /// `threads` 0 means every hardware thread; `kernels` empty, active_isa().
   /// `max_memory` as execute_options::max_memory.
-  /// `devices` as count_options::devices.
-  arena_executor(int threads, std::optional<isa> kernels, std::uint64_t max_memory, std::string devices = {});
+  /// `gpu` as count_options::gpu.
+  arena_executor(int threads, std::optional<isa> kernels, std::uint64_t max_memory, gpu_options gpu = {});
 
   int threads() const noexcept override { return threads_; }
   isa kernels() const override { return kernels_; }
@@ -63,7 +63,7 @@ class arena_executor final : public executor {
   int threads_;
   isa kernels_;
   std::uint64_t max_memory_;
-  std::string devices_;
+  gpu_options gpu_;
   device_work device_;
   run_phases phases_;
 };

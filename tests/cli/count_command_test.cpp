@@ -4,6 +4,8 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -13,6 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "engines/gpu/gpu_emulator.hpp"
+#include "engines/gpu/gpu_memory_share.hpp"
+#include "engines/join_model/quadrant_memory.hpp"
 #include "nqueens/engine.hpp"
 #include "support/cli_run.hpp"
 
@@ -400,6 +405,73 @@ TEST(CliTest, GpuEngineWithoutAGpuIsRefusedInOneLine) {
   const cli_run wrong = run_cli_command("NQUEENS_GPU=cpu " + std::string(NQUEENS_CLI_PATH) + " count 8 --engine gpu");
   EXPECT_EQ(wrong.status, 2);
   EXPECT_NE(wrong.err.find("NQUEENS_GPU='cpu' names no GPU backend"), std::string::npos) << wrong.err;
+}
+
+// --gpu-memory bounds what a count takes of each GPU. At the least it lets
+// start (two streams, each its fixed buffers and a MiB beside a
+// subproblem's own lists) the tables stay on the host and each subproblem
+// stages its own quarter lists (a dozen copies a job: more operations than
+// twice the launches); with room for the tables and arenas of 1.125 MiB
+// they go to the GPU. Either way the arenas are under the emulator's 4 MiB
+// and a round of 64 jobs of n = 16 does not fit: more launches, the same
+// count. A bound under the least, or one given an
+// engine that counts on the CPU, is refused in one line, exit 2, before a
+// journal is taken.
+TEST(CliTest, GpuMemoryBoundsEachGpuOrIsRefused) {
+  const std::string nq = "NQUEENS_GPU=emulate " + std::string(NQUEENS_CLI_PATH) + " count 16 --engine gpu --json";
+  const auto field = [](const std::string& json, const std::string& name) {
+    const std::size_t at = json.find("\"" + name + "\":");
+    return at == std::string::npos ? 0ULL : std::stoull(json.substr(at + name.size() + 3));
+  };
+  const auto launches = [&](const std::string& json) { return field(json, "device_launches"); };
+  constexpr std::uint64_t mib = std::uint64_t{1} << 20;
+  const std::uint64_t least = detail::gpu::least_device_bytes(2, detail::quarter_lists_bytes(16, true));
+  const std::uint64_t with_tables =
+      detail::quarter_tables_bytes(16) + 2 * (detail::gpu::least_stream_bytes(0) + mib / 8);
+  ASSERT_LT(least, with_tables - mib / 4);  // the least leaves the tables on the host
+  ASSERT_LT(mib / 8 + detail::gpu::least_arena_bytes, 8 * detail::gpu::emulator_options{}.arena_words);
+  const cli_run free = run_cli_command(nq + " --threads 2");
+  ASSERT_EQ(free.status, 0) << free.err;
+  for (const auto& [bound, own_lists] : {std::pair<std::uint64_t, bool>{least, true}, {with_tables, false}}) {
+    const cli_run bounded = run_cli_command(nq + " --threads 2 --gpu-memory " + std::to_string(bound));
+    ASSERT_EQ(bounded.status, 0) << bound << ": " << bounded.err;
+    EXPECT_NE(bounded.out.find("\"total\":14772512,"), std::string::npos) << bound << ": " << bounded.out;
+    EXPECT_NE(bounded.out.find("\"verified\":true"), std::string::npos) << bound << ": " << bounded.out;
+    EXPECT_GT(launches(bounded.out), launches(free.out)) << bound << ": " << bounded.out << "\n" << free.out;
+    EXPECT_EQ(field(bounded.out, "device_operations") > 2 * launches(bounded.out), own_lists)
+        << bound << ": " << bounded.out;
+  }
+  // The least a count needs follows the streams' buffers: the message is
+  // checked piece by piece, its figures aside.
+  const auto refusal = [](const std::string& options) {
+    return run_script("rm -f m.ckpt; NQUEENS_GPU=emulate $NQ count 10 " + options +
+                      " --checkpoint m.ckpt; status=$?; if [ -e m.ckpt ]; then echo journal left; fi; "
+                      "rm -f m.ckpt; exit $status");
+  };
+  const cli_run small = refusal("--engine gpu --threads 2 --gpu-memory 40M");
+  EXPECT_EQ(small.status, 2);
+  EXPECT_EQ(small.err.rfind("nqueens: the gpu engine needs at least 4", 0), 0U) << small.err;
+  for (const std::string piece :
+       {" MiB of each GPU for n = 10 on 2 threads (2 streams a GPU, each with its buffers and a subproblem's quarter "
+        "lists), more than the 40",
+        " MiB allowed (--gpu-memory); raise --gpu-memory, or count with fewer --threads\n"}) {
+    EXPECT_NE(small.err.find(piece), std::string::npos) << small.err;
+  }
+  EXPECT_EQ(std::count(small.err.begin(), small.err.end(), '\n'), 1) << small.err;
+  EXPECT_EQ(small.out.find("journal left"), std::string::npos);
+  const std::pair<std::string, std::string> refused[] = {
+      {"--engine quadrant --gpu-memory 1G",
+       "nqueens: --gpu-memory bounds what a count takes of each GPU, and the quadrant engine counts on the CPU: it "
+       "applies to --engine gpu only\n"},
+      {"--engine gpu --gpu-memory 0",
+       "nqueens: --gpu-memory 0 is out of range: expected a size from 1M to 16777215T (16 EiB less 1 TiB)\n"},
+  };
+  for (const auto& [options, message] : refused) {
+    const cli_run r = refusal(options);
+    EXPECT_EQ(r.status, 2) << options;
+    EXPECT_EQ(r.err, message) << options;
+    EXPECT_EQ(r.out.find("journal left"), std::string::npos) << options;
+  }
 }
 
 // --devices chooses among the GPUs this process sees (an emulated node of

@@ -52,6 +52,34 @@ TEST(GpuKernelsTest, AStreamTakesItsShareOfTheDeviceNotAllOfIt) {
   EXPECT_EQ(stream_share(device_memory{79 * gib, 80 * gib, 50 * gib, 2}, 4, UINT64_MAX), 0u);
 }
 
+// --gpu-memory: the tables go to the GPU only where every stream keeps at
+// least its fixed buffers and a MiB of arena beside them; the streams share
+// the rest, or the whole bound without the tables. The least bound a count
+// is let start with is each stream's least with one job's own lists.
+TEST(GpuKernelsTest, AGpuMemoryBoundSharesEachGpuBetweenTablesAndStreams) {
+  using detail::gpu::budget_within;
+  using detail::gpu::least_stream_bytes;
+  constexpr std::uint64_t mib = std::uint64_t{1} << 20;
+  const std::uint64_t least = least_stream_bytes(0);
+  EXPECT_EQ(least, detail::gpu::stream_fixed_bytes + detail::gpu::least_arena_bytes);
+  // No bound: the tables, and whatever stream_share gives.
+  EXPECT_TRUE(budget_within(0, 4, 100 * mib).tables);
+  EXPECT_EQ(budget_within(0, 4, 100 * mib).stream_bytes, UINT64_MAX);
+  // Room for the tables and 4 least streams, exactly: both.
+  const auto exact = budget_within(100 * mib + 4 * least, 4, 100 * mib);
+  EXPECT_TRUE(exact.tables);
+  EXPECT_EQ(exact.stream_bytes, least);
+  // A byte less: the tables stay on the host, the streams share it all.
+  const auto tight = budget_within(100 * mib + 4 * least - 1, 4, 100 * mib);
+  EXPECT_FALSE(tight.tables);
+  EXPECT_EQ(tight.stream_bytes, (100 * mib + 4 * least - 1) / 4);
+  // Tables larger than the bound; no streams counts as one.
+  EXPECT_FALSE(budget_within(50 * mib, 1, 100 * mib).tables);
+  EXPECT_EQ(budget_within(50 * mib, 0, 100 * mib).stream_bytes, 50 * mib);
+  EXPECT_EQ(detail::gpu::least_device_bytes(3, 7 * mib), 3 * (least + 7 * mib));
+  EXPECT_EQ(detail::gpu::least_device_bytes(0, 0), least);
+}
+
 // The node's GPUs dealt to its ranks: all of them to a process alone; to
 // ranks no more than the GPUs, each GPU to one rank; to more ranks, each
 // rank one GPU. Every GPU is dealt, and each rank's sharers of a GPU are

@@ -332,13 +332,14 @@ TEST_F(FaultTest, SingleRankFlushesItsJournal) {
 // A GPU job's JSON counts what every rank asked of its device, not rank
 // 0's alone (nor nothing): the workers' work, kernel times included, comes
 // with their records.
-// Emulated (no GPU here), n = 14 on 2 and 3 ranks.
+// Emulated (no GPU here), n = 14 on 2 and 3 ranks, each rank within
+// --gpu-memory.
 TEST_F(FaultTest, GpuJobReportsEveryRanksDeviceWork) {
   SKIP_WITHOUT_MPI();
   for (const int ranks : {2, 3}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
     const finished r =
-        run(mpi_job(ranks, {"14", "--engine", "gpu", "--threads", "1", "--json"}),
+        run(mpi_job(ranks, {"14", "--engine", "gpu", "--threads", "1", "--gpu-memory", "64M", "--json"}),
             {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_GPU=emulate", "NQUEENS_GPU_TIMES=1"}}, 120);
     ASSERT_EQ(r.status, 0) << "status -1 means it hung\n" << r.err;
     EXPECT_NE(r.out.find("\"total\":365596,"), std::string::npos) << r.out;

@@ -73,8 +73,7 @@ class gpu_plan final : public class_plan {
   }
 
   std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory,
-                                               std::string_view devices,
-                                               const std::atomic<bool>* cancel) const override;
+                                               const gpu_options& gpu, const std::atomic<bool>* cancel) const override;
 };
 
 // The GPUs a run counts on: those `devices` (--devices) chooses of
@@ -93,20 +92,24 @@ device_choice choose(std::string_view devices) {
 // A backend on each chosen device, over one host copy of the tables (or
 // none); each device's memory shared (gpu_memory_share.hpp) as
 // `streams_per_device` counting threads, a stream taking at most what a
-// round's groups use and `staged_bytes` more for its jobs' own quarters.
-// An emulated stream's arena is the emulator's 4 MiB and `job_staged_bytes`,
-// one job's quarters (its rounds then hold fewer jobs).
+// round's groups use and `staged_bytes` more for its jobs' own quarters,
+// and no more than `stream_bound` (--gpu-memory's share). An emulated
+// stream's arena is the emulator's 4 MiB and `job_staged_bytes`, one job's
+// quarters (its rounds then hold fewer jobs), within the same bound.
 std::vector<std::unique_ptr<gpu::gpu_backend>> open_devices(const half_board_tables* tables,
                                                             const device_choice& choice, std::size_t streams_per_device,
                                                             std::uint64_t most_group_bytes, std::uint64_t staged_bytes,
-                                                            std::uint64_t job_staged_bytes) {
+                                                            std::uint64_t job_staged_bytes,
+                                                            std::uint64_t stream_bound) {
   std::vector<std::unique_ptr<gpu::gpu_backend>> out;
+  const std::uint64_t arena_bound = stream_bound > gpu::stream_fixed_bytes ? stream_bound - gpu::stream_fixed_bytes : 0;
   for (const gpu::dealt_device& d : choice.chosen) {
     gpu::emulator_options emulated{.seed = static_cast<std::uint64_t>(d.index) + 1, .device = d.index};
-    emulated.arena_words += job_staged_bytes / sizeof(std::uint64_t);
+    emulated.arena_words =
+        std::min(emulated.arena_words + job_staged_bytes / sizeof(std::uint64_t), arena_bound / sizeof(std::uint64_t));
     out.push_back(choice.emulated > 0 ? gpu::emulated_backend(tables, emulated)
                                       : gpu::device_backend(tables, d, static_cast<int>(streams_per_device),
-                                                            most_group_bytes + staged_bytes));
+                                                            std::min(most_group_bytes + staged_bytes, arena_bound)));
   }
   return out;
 }
@@ -139,22 +142,27 @@ std::size_t own_quarters_batch(int n, int threads, std::uint64_t max_memory, boo
 class gpu_context final : public engine_context {
  public:
   // The whole quarter tables where the quadrant engine's layout for this
-  // bound has them (n <= 24, and they fit), on the host and each device;
-  // else each subproblem's own lists, built on the host per batch and
-  // staged on its device with its round.
+  // bound has them (n <= 24, and they fit) and each GPU's bound
+  // (`gpu_memory`, --gpu-memory) holds them beside its streams, on the host
+  // and each device; else each subproblem's own lists, built on the host
+  // per batch and staged on its device with its round.
   gpu_context(const gpu_plan& plan, const device_choice& choice, int threads, std::uint64_t max_memory,
-              const std::atomic<bool>* cancel)
+              std::uint64_t gpu_memory, const std::atomic<bool>* cancel)
       : plan_(plan),
         layout_(quadrant_layout_for(plan.board_size(), threads, max_memory)),
-        tables_(layout_.tables ? std::make_unique<const half_board_tables>(plan.board_size(), cancel) : nullptr),
+        budget_(gpu::budget_within(gpu_memory, streams_per_device(threads, choice.chosen.size()),
+                                   quarter_tables_bytes(plan.board_size()))),
+        tables_(layout_.tables && budget_.tables ? std::make_unique<const half_board_tables>(plan.board_size(), cancel)
+                                                 : nullptr),
         source_(plan.board_size(), tables_.get(), layout_),
         batch_(tables_ ? gpu::round_jobs
                        : own_quarters_batch(plan.board_size(), threads, max_memory, layout_.compact_lists)),
-        pool_(open_devices(tables_.get(), choice, streams_per_device(threads, choice.chosen.size()),
-                           gpu::most_useful_stream_bytes(largest_group_halves(plan.board_size())),
-                           tables_ ? 0 : batch_ * quarter_lists_bytes(plan.board_size(), /*compact=*/true),
-                           tables_ ? 0 : quarter_lists_bytes(plan.board_size(), /*compact=*/true)),
-              streams_per_device(threads, choice.chosen.size())),
+        pool_(
+            open_devices(tables_.get(), choice, streams_per_device(threads, choice.chosen.size()),
+                         gpu::most_useful_stream_bytes(largest_group_halves(plan.board_size())),
+                         tables_ ? 0 : batch_ * quarter_lists_bytes(plan.board_size(), /*compact=*/true),
+                         tables_ ? 0 : quarter_lists_bytes(plan.board_size(), /*compact=*/true), budget_.stream_bytes),
+            streams_per_device(threads, choice.chosen.size())),
         tasks_(plan) {}
 
   subproblem_count solve(std::size_t index, const std::atomic<bool>* cancel) override {
@@ -250,6 +258,7 @@ class gpu_context final : public engine_context {
 
   const gpu_plan& plan_;
   const quadrant_layout layout_;
+  const gpu::device_budget budget_;                        // what --gpu-memory leaves each GPU's streams
   const std::unique_ptr<const half_board_tables> tables_;  // the host's copy (the emulator runs on it), or none
   const quarter_source source_;
   const std::size_t batch_;  // subproblems per call
@@ -260,27 +269,40 @@ class gpu_context final : public engine_context {
   std::vector<host_batch*> free_batches_;
 };
 
-// Refuses (std::invalid_argument) where the kernels cannot run, or
-// `devices` names a GPU not visible: before a journal is taken or a table built.
-void check_gpu_runnable(std::string_view devices) {
-  if (emulated_devices() > 0) {
-    choose(devices);
-    return;
+// Refuses where the kernels cannot run or gpu.devices names a GPU not
+// visible (std::invalid_argument), or where gpu.memory cannot hold an
+// n-board count's streams on `threads` threads (memory_limit_error):
+// before a journal is taken or a table built.
+void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
+  if (emulated_devices() == 0) {  // the probe first: it says why no GPU is usable
+    const gpu::device_probe probe = gpu::probe_device();
+    if (!probe.usable) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + probe.description);
   }
-  const gpu::device_probe probe = gpu::probe_device();
-  if (!probe.usable) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + probe.description);
-  for (const gpu::dealt_device& d : choose(devices).chosen) {
-    const std::string refusal = gpu::kernel_refusal(d.index);
-    if (!refusal.empty()) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + refusal);
+  const device_choice choice = choose(gpu.devices);
+  if (choice.emulated == 0) {
+    for (const gpu::dealt_device& d : choice.chosen) {
+      const std::string refusal = gpu::kernel_refusal(d.index);
+      if (!refusal.empty()) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + refusal);
+    }
   }
+  if (gpu.memory == 0 || n <= 0) return;
+  const std::size_t streams = streams_per_device(threads, choice.chosen.size());
+  const std::uint64_t need = gpu::least_device_bytes(streams, quarter_lists_bytes(n, /*compact=*/true));
+  if (need <= gpu.memory) return;
+  const int decimals = digits_to_tell(need, gpu.memory);
+  throw memory_limit_error("the gpu engine needs at least " + format_bytes(need, decimals) +
+                           " of each GPU for n = " + std::to_string(n) + " on " + std::to_string(threads) +
+                           " threads (" + std::to_string(streams) + (streams == 1 ? " stream" : " streams") +
+                           " a GPU, each with its buffers and a subproblem's quarter lists), more than the " +
+                           format_bytes(gpu.memory, decimals) +
+                           " allowed (--gpu-memory); raise --gpu-memory, or count with fewer --threads");
 }
 
 std::unique_ptr<engine_context> gpu_plan::make_context(isa, int threads, std::uint64_t max_memory,
-                                                       std::string_view devices,
-                                                       const std::atomic<bool>* cancel) const {
-  check_gpu_runnable(devices);
-  const device_choice choice = choose(devices);  // before the tables: a wrong list costs nothing
-  return std::make_unique<gpu_context>(*this, choice, threads, max_memory, cancel);
+                                                       const gpu_options& gpu, const std::atomic<bool>* cancel) const {
+  check_gpu_runnable(board_size(), threads, gpu);
+  const device_choice choice = choose(gpu.devices);  // before the tables: a wrong list costs nothing
+  return std::make_unique<gpu_context>(*this, choice, threads, max_memory, gpu.memory, cancel);
 }
 
 std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t, std::uint64_t) {

@@ -29,6 +29,46 @@ constexpr std::uint64_t most_useful_stream_bytes(double largest) noexcept {
 inline constexpr std::uint64_t stream_fixed_bytes =
     round_jobs * (sizeof(gpu_job) + sizeof(job_state) + sizeof(job_result));
 
+/// The least arena a stream opens with (a round of small jobs), and the
+/// least it halves to where another process took memory meanwhile.
+inline constexpr std::uint64_t least_arena_bytes = std::uint64_t{1} << 20;
+
+/// The least device memory a stream can count in: its fixed buffers and an
+/// arena for one job's own quarter lists (`job_list_bytes`; 0 where the run
+/// copies the whole tables) beside least_arena_bytes for its groups, which
+/// a job too large is cut down to (gpu_rounds.hpp).
+constexpr std::uint64_t least_stream_bytes(std::uint64_t job_list_bytes) noexcept {
+  return stream_fixed_bytes + job_list_bytes + least_arena_bytes;
+}
+
+/// What a run takes of each GPU under a bound of `memory` bytes
+/// (--gpu-memory; 0: no bound) with `streams` streams on it: whether the
+/// whole tables (`table_bytes`) go there, and the most each stream takes.
+struct device_budget {
+  bool tables = true;
+  std::uint64_t stream_bytes = UINT64_MAX;  // no bound: what stream_share gives
+};
+
+/// The tables where they fit beside every stream's least, and the rest of
+/// `memory` shared by the streams; without them (each job then brings its
+/// own lists), `memory` shared.
+constexpr device_budget budget_within(std::uint64_t memory, std::uint64_t streams, std::uint64_t table_bytes) noexcept {
+  if (memory == 0) return {};
+  streams = std::max<std::uint64_t>(streams, 1);
+  if (table_bytes <= memory && (memory - table_bytes) / streams >= least_stream_bytes(0)) {
+    return {true, (memory - table_bytes) / streams};
+  }
+  return {false, memory / streams};
+}
+
+/// The least `memory` (--gpu-memory) a run of `streams` streams a GPU
+/// counts in: each stream's least with one job's own lists
+/// (`job_list_bytes`), the tables left on the host. The engine refuses a
+/// bound under it before counting.
+constexpr std::uint64_t least_device_bytes(std::uint64_t streams, std::uint64_t job_list_bytes) noexcept {
+  return std::max<std::uint64_t>(streams, 1) * least_stream_bytes(job_list_bytes);
+}
+
 /// The most processes NQUEENS_GPU_SHARERS may say share a GPU: far more
 /// than a node runs on one.
 inline constexpr int max_gpu_sharers = 1024;

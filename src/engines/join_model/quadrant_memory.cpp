@@ -236,6 +236,11 @@ piece_budget piece_budget_for(std::size_t capacity) noexcept {
           .row_bytes = part(row_bytes_per_half)};
 }
 
+std::uint64_t quarter_tables_bytes(int n) noexcept {
+  const double bytes = quadrant_memory_parts(n).tables;
+  return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
+}
+
 std::uint64_t quarter_lists_bytes(int n, bool compact) noexcept {
   const memory_parts m = quadrant_memory_parts(n);
   const double bytes = compact ? m.compact_lists_per_thread : m.lists_per_thread;

@@ -62,6 +62,10 @@ piece_budget piece_budget_for(std::size_t capacity) noexcept;
 /// mean (the largest measured 2.7 times it at n = 18).
 double largest_group_halves(int n) noexcept;
 
+/// The bytes both whole quarter tables of board n take (placements and
+/// offsets), as quarter_tables.hpp lays them out, on the host or a GPU.
+std::uint64_t quarter_tables_bytes(int n) noexcept;
+
 /// The bytes one subproblem's four quarter lists (both quarters of both
 /// halves) take at most, at the largest column sets: 12 bytes a placement
 /// and the offsets, `compact`; else with the search's scratch records too.

@@ -66,7 +66,7 @@ class quadrant_plan final : public class_plan {
     add_tasks_to_fingerprint(hash, cancel, marker);
   }
 
-  std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory, std::string_view,
+  std::unique_ptr<engine_context> make_context(isa kernels, int threads, std::uint64_t max_memory, const gpu_options&,
                                                const std::atomic<bool>* cancel) const override;
 };
 
@@ -100,7 +100,7 @@ class quadrant_context final : public engine_context {
 };
 
 std::unique_ptr<engine_context> quadrant_plan::make_context(isa kernels, int threads, std::uint64_t max_memory,
-                                                            std::string_view, const std::atomic<bool>* cancel) const {
+                                                            const gpu_options&, const std::atomic<bool>* cancel) const {
   return std::make_unique<quadrant_context>(board_size(), *this, kernels,
                                             quadrant_layout_for(board_size(), threads, max_memory), cancel);
 }
