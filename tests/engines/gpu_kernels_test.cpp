@@ -52,6 +52,50 @@ TEST(GpuKernelsTest, ForEachItemDealsEveryItemOnce) {
   }
 }
 
+// A kernel dealt by the round's counter (the visit's way) runs every item of
+// every job once, past jobs with none and whatever the grid: each emulated
+// block takes an item in turn, each batch run in a drawn order.
+struct counted_items_kernel {
+  static constexpr int phases = 2;
+  static constexpr bool dealt_by_counter = true;
+  using shared = detail::gpu::no_shared;
+  static inline std::map<std::pair<int, std::uint32_t>, int>* seen = nullptr;
+  static std::uint32_t items(const detail::gpu::gpu_job& job) { return job.row_sets[0]; }
+  static void run(int phase, const detail::gpu::gpu_job& job, std::uint32_t item, std::uint32_t thread, shared&) {
+    if (phase == 1 && thread == 0) ++(*seen)[{job.n, item}];
+  }
+};
+static_assert(detail::gpu::counter_dealt<counted_items_kernel>);
+static_assert(!detail::gpu::counter_dealt<detail::gpu::size_kernel>);
+
+TEST(GpuKernelsTest, ACounterDealsEveryItemOncePastEmptyJobs) {
+  using namespace detail::gpu;
+  std::vector<job_state> states(9);
+  std::vector<gpu_job> jobs(9);
+  std::uint32_t total = 0;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    jobs[j].n = static_cast<int>(j);
+    jobs[j].row_sets[0] = static_cast<std::uint32_t>((j * 7) % 5);  // 0, 2, 4, 1, 3, 0, 2, 4, 1
+    jobs[j].state = &states[j];
+    total += jobs[j].row_sets[0];
+  }
+  for (const std::uint32_t grid : {1U, 2U, 3U, 7U, 40U}) {
+    std::map<std::pair<int, std::uint32_t>, int> seen;
+    counted_items_kernel::seen = &seen;
+    states[0].items_taken = 0;  // as the clear kernel leaves it
+    launch_order order(grid, 40);
+    no_shared none{};
+    emulate_launch<counted_items_kernel>(jobs, grid, order, none);
+    EXPECT_EQ(seen.size(), total) << "grid " << grid;
+    for (const auto& [where, times] : seen) {
+      EXPECT_EQ(times, 1) << "grid " << grid;
+      EXPECT_LT(where.second, jobs[static_cast<std::size_t>(where.first)].row_sets[0]) << "grid " << grid;
+    }
+    EXPECT_GE(states[0].items_taken, total + 1) << "grid " << grid;  // every block took one past the last
+  }
+  counted_items_kernel::seen = nullptr;
+}
+
 // Masks drawn like real halves (each diagonal set with its own chance), in
 // groups large enough for the key (south halves fill a table block on
 // average per key), counted by the kernels from the stats on.

@@ -54,7 +54,7 @@ std::vector<device_identity> emulated_node(int devices);
 /// The shuffled orders of one stream's launches, drawn from its seed.
 class launch_order {
  public:
-  launch_order(std::uint64_t seed, std::uint32_t max_grid) : random_(seed), blocks_(max_grid) {}
+  launch_order(std::uint64_t seed, std::uint32_t max_grid) : random_(seed), blocks_(max_grid), taken_(max_grid) {}
   /// 0..grid-1 shuffled. Precondition: grid <= max_grid.
   std::span<const std::uint32_t> blocks(std::uint32_t grid) {
     for (std::uint32_t b = 0; b < grid; ++b) blocks_[b] = b;
@@ -76,30 +76,51 @@ class launch_order {
     std::uint32_t x_, a_, b_;
   };
   thread_order threads() { return thread_order(random_()); }
+  /// Room for the item each of `grid` blocks took from a counter.
+  /// Precondition: grid <= max_grid.
+  std::span<std::uint32_t> taken(std::uint32_t grid) { return {taken_.data(), grid}; }
 
  private:
   std::mt19937_64 random_;
   std::vector<std::uint32_t> blocks_;
+  std::vector<std::uint32_t> taken_;
 };
 static_assert((block_threads & (block_threads - 1)) == 0, "the thread order needs a power of two");
 
 /// One launch of `Kernel` over a round's `jobs` with `grid` blocks, on the
 /// CPU, in `order`: every phase for every thread of an item before the next
-/// phase (the barrier).
+/// phase (the barrier). A kernel dealt by a counter takes its items from it,
+/// `grid` at a time (one a block), each such batch run in a drawn order.
 template <class Kernel>
 void emulate_launch(std::span<const gpu_job> jobs, std::uint32_t grid, launch_order& order,
                     typename Kernel::shared& shared) {
-  for (const std::uint32_t block : order.blocks(grid)) {
-    for_each_item<Kernel>(jobs.data(), static_cast<std::uint32_t>(jobs.size()), block, grid,
-                          [&](const gpu_job& job, std::uint32_t item) {
-                            std::memset(static_cast<void*>(&shared), 0xA5, sizeof shared);
-                            for (int phase = 0; phase < Kernel::phases; ++phase) {
-                              const launch_order::thread_order threads = order.threads();
-                              for (std::uint32_t k = 0; k < block_threads; ++k) {
-                                Kernel::run(phase, job, item, threads[k], shared);
-                              }
-                            }
-                          });
+  const auto run_item = [&](const gpu_job& job, std::uint32_t item) {
+    std::memset(static_cast<void*>(&shared), 0xA5, sizeof shared);
+    for (int phase = 0; phase < Kernel::phases; ++phase) {
+      const launch_order::thread_order threads = order.threads();
+      for (std::uint32_t k = 0; k < block_threads; ++k) Kernel::run(phase, job, item, threads[k], shared);
+    }
+  };
+  const auto count = static_cast<std::uint32_t>(jobs.size());
+  if constexpr (counter_dealt<Kernel>) {
+    round_items round;
+    for (std::uint32_t k = 0; k < block_threads; ++k) round.count<Kernel>(jobs.data(), count, k);
+    round.add_up(count);
+    const std::span<std::uint32_t> taken = order.taken(grid);
+    for (bool more = true; more;) {
+      for (std::uint32_t& item : taken) item = atomic_add(round_counter(jobs.data()), 1U);
+      for (const std::uint32_t block : order.blocks(grid)) {
+        const std::uint32_t item = taken[block];
+        more = more && item < round.before[count];
+        if (item >= round.before[count]) continue;
+        const std::uint32_t j = round.job_of(count, item);
+        run_item(jobs[j], static_cast<std::uint32_t>(item - round.before[j]));
+      }
+    }
+  } else {
+    for (const std::uint32_t block : order.blocks(grid)) {
+      for_each_item<Kernel>(jobs.data(), count, block, grid, run_item);
+    }
   }
 }
 

@@ -102,6 +102,7 @@ struct job_state {
   std::uint64_t pairs;                         // disjoint pairs, tags included: twice each under a filter
   std::uint64_t once;                          // pairs sharing a once category, per category shared
   std::uint32_t fault;                         // a job_fault other than none: a check failed
+  std::uint32_t items_taken;                   // the first job's: the round's counter (round_counter)
 };
 
 /// Why a job's kernels refused to finish (job_state::fault), each with its

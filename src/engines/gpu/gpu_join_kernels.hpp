@@ -25,6 +25,7 @@ struct clear_kernel {
       s.pairs = 0;
       s.once = 0;
       s.fault = 0;
+      s.items_taken = 0;
       *job.result = job_result{};
     }
   }

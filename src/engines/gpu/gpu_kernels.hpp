@@ -26,11 +26,11 @@
 //   encode   each half as its code; a histogram of the keys
 //   scan     where each key's halves and south table blocks begin
 //   scatter  the codes sorted by key
-//   visit    a block per 1024 south halves of one key: their bit-sliced
-//            tables (a 1024-bit row per digit value: the halves that have
-//            none of its bits) in shared memory, then every north half
-//            whose key misses theirs, a warp each, ANDs one row per digit,
-//            each lane its own word of 32 pairs
+//   visit    a block per 1024 south halves of one key, taken from the
+//            round's counter: their bit-sliced tables (a 1024-bit row per
+//            digit value: the halves that have none of its bits) in shared
+//            memory, then every north half whose key misses theirs, a warp
+//            each, ANDs one row per digit, each lane its own word of 32 pairs
 //   finish   the checks, the result, and the mark that says all of it ran
 //
 // The kernels live by stage: gpu_kernel_support.hpp (what they share),
@@ -81,6 +81,48 @@ NQUEENS_HD void for_each_item(const gpu_job* jobs, std::uint32_t count, std::uin
     base = end;
   }
 }
+
+/// Whether a kernel's blocks take their items from a counter
+/// (Kernel::dealt_by_counter) rather than in turn by block index: each
+/// block, once done with an item, takes the round's next, so that no SM
+/// idles while another works through heavy items dealt to it in advance.
+/// The visit's come heavy first within a job: key by key, and a low key's
+/// blocks (few bits, so most north halves to visit) first.
+template <class Kernel>
+inline constexpr bool counter_dealt = requires {
+  requires Kernel::dealt_by_counter;
+};
+
+/// A round's items before each of its jobs, for a kernel dealt by a
+/// counter: each block finds them once, in two steps with a barrier
+/// between, then looks up every item it takes.
+struct round_items {
+  std::uint64_t before[round_jobs + 1];  // before[count]: all of them
+
+  /// Step one, every thread: jobs thread, thread + block_threads, ...
+  template <class Kernel>
+  NQUEENS_HD void count(const gpu_job* jobs, std::uint32_t count, std::uint32_t thread) {
+    for (std::uint32_t j = thread; j < count; j += block_threads) before[j + 1] = Kernel::items(jobs[j]);
+    if (thread == 0) before[0] = 0;
+  }
+  /// Step two, thread 0 alone.
+  NQUEENS_HD void add_up(std::uint32_t count) {
+    for (std::uint32_t j = 1; j <= count; ++j) before[j] += before[j - 1];
+  }
+  /// The job whose items hold `item`. Precondition: item < before[count].
+  NQUEENS_HD std::uint32_t job_of(std::uint32_t count, std::uint64_t item) const {
+    std::uint32_t low = 0, high = count;  // before[low] <= item < before[high]
+    while (high - low > 1) {
+      const std::uint32_t mid = (low + high) / 2;
+      (before[mid] <= item ? low : high) = mid;
+    }
+    return low;
+  }
+};
+
+/// Where a kernel dealt by a counter takes its items: the round's first
+/// job's state serves the round (the clear kernel zeroes it).
+NQUEENS_HD inline std::uint32_t* round_counter(const gpu_job* jobs) { return &jobs[0].state->items_taken; }
 
 /// Kernel `name`'s slot in device_work::kernel_nanoseconds (device_kernel_names).
 /// Used as a template argument: a name not in the list does not compile.

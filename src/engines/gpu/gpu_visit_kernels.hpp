@@ -16,6 +16,9 @@ struct visit_kernel {
   /// a thread, the build refuses more; and the shared memory below): four,
   /// with 64 registers and 47.5 KiB, left the SMs idle 35% of the cycles.
   static constexpr int min_blocks = 5;
+  /// Its items are uneven (a key's blocks visit the north halves of every
+  /// key that misses it): taken from the round's counter as blocks free up.
+  static constexpr bool dealt_by_counter = true;
   /// South codes per digit's table that fit in the rows above 16 (8-byte
   /// codes, 16 a row): rows a digit's bit pass never writes.
   static constexpr std::uint32_t codes_per_digit = (digit_values - 17) * words_per_block / 2;
