@@ -28,7 +28,7 @@ trap 'rm -rf "$work"' EXIT
 # One line per kernel_of<Kernel>: its name, then what ptxas reported of it.
 printf '%-32s %9s %12s %8s %14s\n' kernel registers "shared (B)" spills "blocks per SM"
 while IFS=$'\t' read -r mangled registers shared spills; do
-  name=$(c++filt <<<"$mangled" | sed -E 's/.*kernel_of<(nqueens::detail::gpu::)?//; s/>\(.*//; s/nqueens::detail::gpu:://g')
+  name=$(c++filt <<<"$mangled" | sed -E 's/^[^<]*<//; s/ ?>\(.*$//; s/nqueens::detail::gpu:://g')
   by_registers=$((65536 / (((registers * 32 + 255) / 256 * 256) * 8)))
   by_shared=$((233472 / (shared + 1024)))
   by_threads=$((2048 / 256))

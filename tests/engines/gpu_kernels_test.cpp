@@ -31,33 +31,14 @@ TEST(GpuKernelsTest, EmulatedOrdersArePermutations) {
   }
 }
 
-// Every item of a round's jobs goes to exactly one block, whatever the grid.
-TEST(GpuKernelsTest, ForEachItemDealsEveryItemOnce) {
-  std::vector<detail::gpu::gpu_job> jobs(9);
-  for (std::size_t j = 0; j < jobs.size(); ++j) jobs[j].row_sets[0] = static_cast<std::uint32_t>((j * 7) % 5);
-  std::uint32_t total = 0;
-  for (const auto& job : jobs) total += detail::gpu::size_kernel::items(job);
-  for (const std::uint32_t grid : {1U, 2U, 3U, 7U, 40U}) {
-    std::map<std::pair<const detail::gpu::gpu_job*, std::uint32_t>, int> seen;
-    for (std::uint32_t block = 0; block < grid; ++block) {
-      detail::gpu::for_each_item<detail::gpu::size_kernel>(jobs.data(), static_cast<std::uint32_t>(jobs.size()), block,
-                                                           grid,
-                                                           [&](const detail::gpu::gpu_job& job, std::uint32_t item) {
-                                                             EXPECT_LT(item, detail::gpu::size_kernel::items(job));
-                                                             ++seen[{&job, item}];
-                                                           });
-    }
-    EXPECT_EQ(seen.size(), total) << "grid " << grid;
-    for (const auto& [where, times] : seen) EXPECT_EQ(times, 1) << "grid " << grid;
-  }
-}
-
-// A kernel dealt by the round's counter (the visit's way) runs every item of
-// every job once, past jobs with none and whatever the grid: each emulated
-// block takes an item in turn, each batch run in a drawn order.
+// Every item of every job of a round runs once, past jobs with none and
+// whatever the grid: dealt in turn by block (each emulated block takes
+// items b, b + grid, ...), and dealt by the round's counter (the visit's
+// way: each block takes the next in turn, each batch run in a drawn order).
+template <bool Counter>
 struct counted_items_kernel {
   static constexpr int phases = 2;
-  static constexpr bool dealt_by_counter = true;
+  static constexpr bool dealt_by_counter = Counter;
   using shared = detail::gpu::no_shared;
   static inline std::map<std::pair<int, std::uint32_t>, int>* seen = nullptr;
   static std::uint32_t items(const detail::gpu::gpu_job& job) { return job.row_sets[0]; }
@@ -65,11 +46,15 @@ struct counted_items_kernel {
     if (phase == 1 && thread == 0) ++(*seen)[{job.n, item}];
   }
 };
-static_assert(detail::gpu::counter_dealt<counted_items_kernel>);
+static_assert(detail::gpu::counter_dealt<counted_items_kernel<true>>);
+static_assert(!detail::gpu::counter_dealt<counted_items_kernel<false>>);
 static_assert(!detail::gpu::counter_dealt<detail::gpu::size_kernel>);
+static_assert(detail::gpu::counter_dealt<detail::gpu::visit_kernel>);
 
-TEST(GpuKernelsTest, ACounterDealsEveryItemOncePastEmptyJobs) {
+template <bool Counter>
+void expect_every_item_once() {
   using namespace detail::gpu;
+  using kernel = counted_items_kernel<Counter>;
   std::vector<job_state> states(9);
   std::vector<gpu_job> jobs(9);
   std::uint32_t total = 0;
@@ -81,19 +66,25 @@ TEST(GpuKernelsTest, ACounterDealsEveryItemOncePastEmptyJobs) {
   }
   for (const std::uint32_t grid : {1U, 2U, 3U, 7U, 40U}) {
     std::map<std::pair<int, std::uint32_t>, int> seen;
-    counted_items_kernel::seen = &seen;
+    kernel::seen = &seen;
     states[0].items_taken = 0;  // as the clear kernel leaves it
     launch_order order(grid, 40);
     no_shared none{};
-    emulate_launch<counted_items_kernel>(jobs, grid, order, none);
+    emulate_launch<kernel>(jobs, grid, order, none);
     EXPECT_EQ(seen.size(), total) << "grid " << grid;
     for (const auto& [where, times] : seen) {
       EXPECT_EQ(times, 1) << "grid " << grid;
       EXPECT_LT(where.second, jobs[static_cast<std::size_t>(where.first)].row_sets[0]) << "grid " << grid;
     }
-    EXPECT_GE(states[0].items_taken, total + 1) << "grid " << grid;  // every block took one past the last
+    // Each block took one past the last from the counter; none in turn.
+    EXPECT_EQ(states[0].items_taken >= total + 1, Counter) << "grid " << grid;
   }
-  counted_items_kernel::seen = nullptr;
+  kernel::seen = nullptr;
+}
+
+TEST(GpuKernelsTest, EveryItemRunsOncePastEmptyJobs) {
+  expect_every_item_once<false>();
+  expect_every_item_once<true>();
 }
 
 // Masks drawn like real halves (each diagonal set with its own chance), in
@@ -124,11 +115,14 @@ struct kernels_left {
 };
 
 // Runs every kernel after the join on `groups` as one job (launch order from
-// `seed`); returns its state and result.
-kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1) {
+// `seed`) of at most `digits` digits, the visit with tables for them;
+// returns its state and result.
+kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1,
+                                std::uint32_t digits = detail::gpu::max_job_digits) {
   using namespace detail::gpu;
   gpu_job job;
   job.sequence = 77;
+  job.digits_limit = digits;
   auto state = std::make_unique<job_state>();
   auto result = std::make_unique<job_result>();
   job.result = result.get();
@@ -147,6 +141,7 @@ kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1)
   auto shared_layout = std::make_unique<layout_kernel::shared>();
   auto shared_scan = std::make_unique<scan_kernel::shared>();
   auto shared_visit = std::make_unique<visit_kernel::shared>();
+  auto shared_compact_visit = std::make_unique<compact_visit_kernel::shared>();
   no_shared none{};
   launch_order order(seed, 5);
   const std::span<const gpu_job> round(&job, 1);
@@ -158,7 +153,11 @@ kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1)
   emulate_launch<encode_kernel>(round, 5, order, none);
   emulate_launch<scan_kernel>(round, 1, order, *shared_scan);
   emulate_launch<scatter_kernel>(round, 5, order, none);
-  emulate_launch<visit_kernel>(round, 5, order, *shared_visit);
+  if (digits <= compact_job_digits) {
+    emulate_launch<compact_visit_kernel>(round, 5, order, *shared_compact_visit);
+  } else {
+    emulate_launch<visit_kernel>(round, 5, order, *shared_visit);
+  }
   emulate_launch<finish_kernel>(round, 1, order, none);
   return {*state, *result};
 }
@@ -167,9 +166,10 @@ TEST(GpuKernelsTest, KeyedCountMatchesBruteForce) {
   for (const auto& [north, south, least_key_bits] :
        {std::tuple<std::size_t, std::size_t, std::uint32_t>{3000, 40000, 6}, {257, 70000, 7}, {5000, 2000, 1}}) {
     const synthetic_groups groups = draw_groups(north, south, north + south);
-    for (const std::uint64_t seed : {1, 2}) {
-      const auto [state, result] = count_with_kernels(groups, seed);
+    for (const auto& [seed, digits] : {std::pair<std::uint64_t, std::uint32_t>{1, 10}, {2, 10}, {3, 9}}) {
+      const auto [state, result] = count_with_kernels(groups, seed, digits);
       EXPECT_EQ(result.mark, detail::gpu::finished_mark ^ 77U) << north << " x " << south;
+      EXPECT_LE(state.layout.digits, digits) << north << " x " << south;
       EXPECT_GE(state.layout.key_bits, least_key_bits) << north << " x " << south;
       EXPECT_GT(state.layout.digits, 0U);
       EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
@@ -183,6 +183,24 @@ TEST(GpuKernelsTest, EmptyAndOddSizedGroupsCountExactly) {
     const auto [state, result] = count_with_kernels(groups);
     EXPECT_EQ(result.mark, detail::gpu::finished_mark ^ 77U);
     EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
+  }
+}
+
+// The key takes what the digits cannot hold: every mask of a board to 27
+// (2n diagonals and 4 tags) codes in 9 digits, every one of 28 in 10, for
+// any group size.
+TEST(GpuKernelsTest, TheKeyLeavesTheDigitsNoMoreThanTheVisitHolds) {
+  using namespace detail::gpu;
+  for (const int n : {8, 12, 20, 24, 27, 28}) {
+    const std::uint32_t digits = job_digits_for(n);
+    EXPECT_EQ(digits, n <= 27 ? compact_job_digits : max_job_digits) << n;
+    for (std::uint32_t used = 0; used <= 2U * static_cast<std::uint32_t>(n) + 4; ++used) {
+      for (const std::uint32_t south : {0U, 1U, 500U, 70000U, 4000000000U}) {
+        const std::uint32_t key = job_key_bits(south, used, digits);
+        EXPECT_LE(key, max_job_key_bits) << n << ", " << used << ", " << south;
+        EXPECT_LE((used - std::min(key, used) + digit_bits - 1) / digit_bits, digits) << n << ", " << used;
+      }
+    }
   }
 }
 
@@ -245,13 +263,14 @@ TEST(GpuKernelsTest, BitRowsReadsHitDistinctBankPairs) {
 
 // The south codes wait in the tables' rows while the rows of one bit are
 // written from them: no code may share a byte with such a row of any digit,
-// nor with another code.
-TEST(GpuKernelsTest, SouthCodesNeverShareTheRowsOfOneBit) {
-  using detail::gpu::visit_kernel;
-  auto shared = std::make_unique<visit_kernel::shared>();
+// nor with another code, in the tables of either visit.
+template <class Visit>
+void expect_codes_apart_from_the_bit_rows(std::uint32_t digits) {
+  auto shared = std::make_unique<typename Visit::shared>();
   const auto base = reinterpret_cast<std::uintptr_t>(shared.get());
+  ASSERT_EQ(sizeof(shared->table), std::size_t{digits} * detail::gpu::digit_values * detail::gpu::words_per_block * 4);
   std::set<std::uintptr_t> bit_row_words;
-  for (std::uint32_t d = 0; d < detail::gpu::max_job_digits; ++d) {
+  for (std::uint32_t d = 0; d < digits; ++d) {
     for (std::uint32_t b = 0; b < detail::gpu::digit_bits; ++b) {
       for (std::uint32_t w = 0; w < detail::gpu::words_per_block; ++w) {
         bit_row_words.insert(reinterpret_cast<std::uintptr_t>(&shared->table[d][1U << b][w]) - base);
@@ -260,11 +279,16 @@ TEST(GpuKernelsTest, SouthCodesNeverShareTheRowsOfOneBit) {
   }
   std::set<std::uintptr_t> codes;
   for (std::uint32_t slot = 0; slot < detail::gpu::south_per_block; ++slot) {
-    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(&visit_kernel::south_slot(*shared, slot)) - base;
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(&Visit::south_slot(*shared, slot)) - base;
     ASSERT_LE(at + 8, sizeof(shared->table)) << "slot " << slot;
     ASSERT_TRUE(codes.insert(at).second) << "slot " << slot;
     ASSERT_EQ(bit_row_words.count(at) + bit_row_words.count(at + 4), 0U) << "slot " << slot;
   }
+}
+
+TEST(GpuKernelsTest, SouthCodesNeverShareTheRowsOfOneBit) {
+  expect_codes_apart_from_the_bit_rows<detail::gpu::visit_kernel>(detail::gpu::max_job_digits);
+  expect_codes_apart_from_the_bit_rows<detail::gpu::compact_visit_kernel>(detail::gpu::compact_job_digits);
 }
 
 // A count is returned only with its job's mark for its round: a result the

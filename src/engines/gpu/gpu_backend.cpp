@@ -29,6 +29,7 @@ gpu_job job_for(const quadrant_task& task, int n, int slices, const gpu_backend&
   job.west[0] = job.west[1] = backend.west();
   job.east[0] = job.east[1] = backend.east();
   job.rule = filter_rule_of(job.n, task.north, task.middle);
+  job.digits_limit = job_digits_for(job.n);
   return job;
 }
 

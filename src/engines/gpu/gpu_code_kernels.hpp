@@ -14,13 +14,14 @@ namespace nqueens::detail::gpu {
 /// Key bits for groups of these sizes: the pair counter's rule
 /// (key_bits_within, digit_widths.hpp) over the south group, while a key's
 /// south halves would still fill half a table block on average, at most
-/// this engine's max_job_key_bits; and at least what the digits cannot hold
-/// of the `used` bits (past n = 24, small groups). Each key bit spares the
-/// visits of the pairs that collide on it.
-NQUEENS_HD inline std::uint32_t job_key_bits(std::uint32_t south, std::uint32_t used) {
+/// this engine's max_job_key_bits; and at least what `digits` digits cannot
+/// hold of the `used` bits (past n = 20, small groups). Each key bit spares
+/// the visits of the pairs that collide on it.
+NQUEENS_HD inline std::uint32_t job_key_bits(std::uint32_t south, std::uint32_t used,
+                                             std::uint32_t digits = max_job_digits) {
   const auto wanted = static_cast<std::uint32_t>(
       key_bits_within(south, static_cast<int>(used), south_per_block / 2, static_cast<int>(max_job_key_bits)));
-  const std::uint32_t digit_room = max_job_digits * digit_bits;
+  const std::uint32_t digit_room = digits * digit_bits;
   const std::uint32_t least = used > digit_room ? used - digit_room : 0;
   return wanted > least ? wanted : least;
 }
@@ -40,7 +41,7 @@ struct layout_kernel {
     job_state& s = *job.state;
     const std::uint64_t used = s.bits_in[0] & s.bits_in[1];
     const auto used_count = static_cast<std::uint32_t>(popcount64(used));
-    const std::uint32_t key_bits = job_key_bits(s.group_size[1], used_count);
+    const std::uint32_t key_bits = job_key_bits(s.group_size[1], used_count, job.digits_limit);
     const bool mine = thread < 64 && (used >> thread & 1U) != 0;
     if (phase == 0) {
       if (thread < 64) sh.chance[thread] = mine ? std::uint64_t{s.bit_count[0][thread]} * s.bit_count[1][thread] : 0;
@@ -60,7 +61,9 @@ struct layout_kernel {
         s.layout.used = used_count;
         s.layout.key_bits = key_bits;
         s.layout.digits = (used_count - key_bits + digit_bits - 1) / digit_bits;
-        if (s.layout.digits > max_job_digits) raise_fault(s, job_fault::too_many_digits);
+        if (s.layout.digits > job.digits_limit || job.digits_limit > max_job_digits) {
+          raise_fault(s, job_fault::too_many_digits);
+        }
       }
       if (!mine) return;
       std::uint32_t place = sh.rank[thread];

@@ -35,32 +35,26 @@ template <class Kernel>
 __global__ void __launch_bounds__(block_threads, min_blocks_of<Kernel>())
     kernel_of(const gpu_job* jobs, std::uint32_t count) {
   __shared__ typename Kernel::shared shared;
-  if constexpr (counter_dealt<Kernel>) {
-    __shared__ round_items round;
-    __shared__ std::uint32_t taken;
-    round.count<Kernel>(jobs, count, threadIdx.x);
-    __syncthreads();
-    if (threadIdx.x == 0) round.add_up(count);
-    for (;;) {
+  __shared__ round_items round;
+  __shared__ std::uint32_t taken;
+  round.count<Kernel>(jobs, count, threadIdx.x);
+  __syncthreads();
+  if (threadIdx.x == 0) round.add_up(count);
+  __syncthreads();
+  for (std::uint64_t item = blockIdx.x;; item += gridDim.x) {
+    if constexpr (counter_dealt<Kernel>) {
       if (threadIdx.x == 0) taken = atomic_add(round_counter(jobs), 1U);
       __syncthreads();
       // Read by every thread before the phases' barriers: thread 0 writes
       // the next only after the last of them.
-      const std::uint32_t item = taken;
-      if (item >= round.before[count]) return;  // the same for the whole block
-      const std::uint32_t j = round.job_of(count, item);
-      for (int phase = 0; phase < Kernel::phases; ++phase) {
-        Kernel::run(phase, jobs[j], static_cast<std::uint32_t>(item - round.before[j]), threadIdx.x, shared);
-        __syncthreads();
-      }
+      item = taken;
     }
-  } else {
-    for_each_item<Kernel>(jobs, count, blockIdx.x, gridDim.x, [&](const gpu_job& job, std::uint32_t item) {
-      for (int phase = 0; phase < Kernel::phases; ++phase) {
-        Kernel::run(phase, job, item, threadIdx.x, shared);
-        __syncthreads();
-      }
-    });
+    if (item >= round.before[count]) return;  // the same for the whole block
+    const std::uint32_t j = round.job_of(count, item);
+    for (int phase = 0; phase < Kernel::phases; ++phase) {
+      Kernel::run(phase, jobs[j], static_cast<std::uint32_t>(item - round.before[j]), threadIdx.x, shared);
+      __syncthreads();
+    }
   }
 }
 

@@ -7,7 +7,7 @@
 //
 // It is a harsher device than a real one in what a kernel may assume: a
 // launch's blocks run in a shuffled order, few of them (each takes several
-// items in turn, as for_each_item deals them), the threads of a block run
+// items in turn, as round_items deals them), the threads of a block run
 // each phase in a shuffled order, and a block's shared memory is poisoned
 // before each of its items. A kernel that relied on an order within a phase,
 // between blocks, or on what shared memory held before would count wrong
@@ -102,24 +102,26 @@ void emulate_launch(std::span<const gpu_job> jobs, std::uint32_t grid, launch_or
     }
   };
   const auto count = static_cast<std::uint32_t>(jobs.size());
+  round_items round;
+  for (std::uint32_t k = 0; k < block_threads; ++k) round.count<Kernel>(jobs.data(), count, k);
+  round.add_up(count);
+  const auto run_taken = [&](std::uint64_t item) {
+    const std::uint32_t j = round.job_of(count, item);
+    run_item(jobs[j], static_cast<std::uint32_t>(item - round.before[j]));
+  };
   if constexpr (counter_dealt<Kernel>) {
-    round_items round;
-    for (std::uint32_t k = 0; k < block_threads; ++k) round.count<Kernel>(jobs.data(), count, k);
-    round.add_up(count);
     const std::span<std::uint32_t> taken = order.taken(grid);
     for (bool more = true; more;) {
       for (std::uint32_t& item : taken) item = atomic_add(round_counter(jobs.data()), 1U);
       for (const std::uint32_t block : order.blocks(grid)) {
         const std::uint32_t item = taken[block];
         more = more && item < round.before[count];
-        if (item >= round.before[count]) continue;
-        const std::uint32_t j = round.job_of(count, item);
-        run_item(jobs[j], static_cast<std::uint32_t>(item - round.before[j]));
+        if (item < round.before[count]) run_taken(item);
       }
     }
   } else {
     for (const std::uint32_t block : order.blocks(grid)) {
-      for_each_item<Kernel>(jobs.data(), count, block, grid, run_item);
+      for (std::uint64_t item = block; item < round.before[count]; item += grid) run_taken(item);
     }
   }
 }

@@ -36,6 +36,17 @@ inline constexpr std::uint32_t max_job_digits = 10;
 /// The most key bits: 16384 buckets per group.
 inline constexpr std::uint32_t max_job_key_bits = 14;
 static_assert(64 - max_job_digits * digit_bits <= max_job_key_bits, "the key takes what the digits cannot");
+/// The digits a job's codes may take on board n: a mask's bits (both
+/// diagonals, 2n, and the 4 tie tags) fit 9 digits beside the key to n =
+/// 27, whose visit tables then leave an SM room for a sixth block; n = 28
+/// takes 10.
+inline constexpr std::uint32_t compact_job_digits = 9;
+constexpr std::uint32_t job_digits_for(int n) noexcept {
+  return 2U * static_cast<std::uint32_t>(n) + 4 <= compact_job_digits * digit_bits + max_job_key_bits
+             ? compact_job_digits
+             : max_job_digits;
+}
+static_assert(job_digits_for(27) == compact_job_digits && job_digits_for(28) == max_job_digits);
 inline constexpr std::uint32_t max_buckets = 1U << max_job_key_bits;
 /// Odd n: placements a join lists of each quarter range, 2 bytes each in
 /// shared memory (quarter_picks, gpu_join_kernels.hpp); a longer range is
@@ -146,6 +157,9 @@ struct gpu_job {
   std::uint64_t* once_list[2] = {};  ///< the halves with a once category: the codes' buffer, free until scatter
   std::uint32_t capacity[2] = {};
   filter_rule rule;
+  /// The most digits its codes take (job_digits_for(n)): the layout keys
+  /// what they cannot hold, and the round's visit holds tables for them.
+  std::uint32_t digits_limit = max_job_digits;
   /// Odd n: the longest quarter range the joins list, at most most_listed;
   /// tests lower it to reach the ranges read whole.
   std::uint32_t list_limit = most_listed;

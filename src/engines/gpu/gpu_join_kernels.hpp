@@ -144,6 +144,9 @@ class product_walk {
 /// sizes the job's buffers from it.
 struct size_kernel {
   static constexpr int phases = 4;
+  /// Its blocks are short (odd n: 13 products each on average at n = 17):
+  /// an SM full of them, 32 registers a thread, no spill (gpu_resources.sh).
+  static constexpr int min_blocks = 8;
   struct shared {
     quarter_picks picks;
     std::uint64_t partial[block_threads];

@@ -36,8 +36,8 @@
 // The kernels live by stage: gpu_kernel_support.hpp (what they share),
 // gpu_join_kernels.hpp (clear, size, join, once, stats), gpu_code_kernels.hpp
 // (layout, encode, scan, scatter) and gpu_visit_kernels.hpp (visit, finish).
-// Each kernel is a struct: `items(job)` blocks of work (a launch strides
-// over those of every job of its round, for_each_item), `phases` run in
+// Each kernel is a struct: `items(job)` blocks of work (a launch deals
+// those of every job of its round to its blocks, round_items), `phases` run in
 // order with a barrier between them, each
 // `run(phase, job, item, thread, shared)` for one thread of one block. A
 // thread keeps nothing between phases but what it wrote to `shared` or to
@@ -64,26 +64,9 @@
 
 namespace nqueens::detail::gpu {
 
-/// Calls each(job, item) for the items block `block` of a launch of
-/// `grid` blocks takes over the round's `count` jobs: item k of their items
-/// in sequence, for k = block, block + grid, ... (a block takes several in
-/// turn where they outnumber the grid). Block-uniform: every thread of the
-/// block reads the same counts.
-template <class Kernel, class Each>
-NQUEENS_HD void for_each_item(const gpu_job* jobs, std::uint32_t count, std::uint32_t block, std::uint32_t grid,
-                              Each&& each) {
-  std::uint64_t base = 0;  // the round's items before job j
-  for (std::uint32_t j = 0; j < count; ++j) {
-    const std::uint64_t end = base + Kernel::items(jobs[j]);
-    for (std::uint64_t k = base + (block + grid - base % grid) % grid; k < end; k += grid) {
-      each(jobs[j], static_cast<std::uint32_t>(k - base));
-    }
-    base = end;
-  }
-}
-
 /// Whether a kernel's blocks take their items from a counter
-/// (Kernel::dealt_by_counter) rather than in turn by block index: each
+/// (Kernel::dealt_by_counter) rather than in turn by block index (block b
+/// of a grid of g: items b, b + g, ...): each
 /// block, once done with an item, takes the round's next, so that no SM
 /// idles while another works through heavy items dealt to it in advance.
 /// The visit's come heavy first within a job: key by key, and a low key's
@@ -93,9 +76,11 @@ inline constexpr bool counter_dealt = requires {
   requires Kernel::dealt_by_counter;
 };
 
-/// A round's items before each of its jobs, for a kernel dealt by a
-/// counter: each block finds them once, in two steps with a barrier
-/// between, then looks up every item it takes.
+/// A round's items before each of its jobs, item k of the round being item
+/// k - before[j] of job j: each block of a launch finds them once, in two
+/// steps with a barrier between, then looks up each item it takes (where
+/// walking the jobs for each block read up to 64 jobs' counts in turn, a
+/// global load each, before its first item).
 struct round_items {
   std::uint64_t before[round_jobs + 1];  // before[count]: all of them
 
@@ -141,7 +126,9 @@ constexpr std::size_t kernel_slot(std::string_view name) {
 template <class Launcher>
 void launch_round(Launcher& launcher, round_kind round, const gpu_job* jobs, std::uint32_t count) {
   std::uint64_t row_sets = 0, north = 0, halves = 0, south = 0;
+  std::uint32_t digits = 0;  // the round's most: one n, so one limit
   for (std::uint32_t j = 0; j < count; ++j) {
+    digits = jobs[j].digits_limit > digits ? jobs[j].digits_limit : digits;
     row_sets += std::uint64_t{jobs[j].row_sets[0]} + jobs[j].row_sets[1];
     north += items_for(jobs[j].capacity[0]);
     halves += items_for(jobs[j].capacity[0]) + items_for(jobs[j].capacity[1]) + 1;
@@ -159,7 +146,11 @@ void launch_round(Launcher& launcher, round_kind round, const gpu_job* jobs, std
   launcher.template run<encode_kernel, kernel_slot("encode")>(halves);
   launcher.template run<scan_kernel, kernel_slot("scan")>(count);
   launcher.template run<scatter_kernel, kernel_slot("scatter")>(halves);
-  launcher.template run<visit_kernel, kernel_slot("visit")>(south);
+  if (digits <= compact_job_digits) {
+    launcher.template run<compact_visit_kernel, kernel_slot("visit")>(south);
+  } else {
+    launcher.template run<visit_kernel, kernel_slot("visit")>(south);
+  }
   launcher.template run<finish_kernel, kernel_slot("finish")>(count);
 }
 

@@ -10,12 +10,17 @@
 
 namespace nqueens::detail::gpu {
 
-struct visit_kernel {
+/// The visit for jobs of at most `Digits` digits (gpu_job::digits_limit):
+/// its tables take 4 KiB a digit of shared memory.
+template <std::uint32_t Digits>
+struct visit_kernel_of {
+  static_assert(Digits >= 1 && Digits <= max_job_digits);
   static constexpr int phases = 6;
-  /// Blocks each SM of an H100 or H200 keeps resident (at most 48 registers
-  /// a thread, the build refuses more; and the shared memory below): four,
+  /// Blocks each SM of an H100 or H200 keeps resident (the compiler holds
+  /// the registers within them, and the shared memory below fits): four,
   /// with 64 registers and 47.5 KiB, left the SMs idle 35% of the cycles.
-  static constexpr int min_blocks = 5;
+  /// Nine digits fit six, ten five.
+  static constexpr int min_blocks = Digits <= compact_job_digits ? 6 : 5;
   /// Its items are uneven (a key's blocks visit the north halves of every
   /// key that misses it): taken from the round's counter as blocks free up.
   static constexpr bool dealt_by_counter = true;
@@ -29,16 +34,20 @@ struct visit_kernel {
       // word: the 32 lanes read the 32 banks. The rows of one bit (v = 1,
       // 2, 4, 8, 16) are written first, from the codes; the others, their
       // ANDs, over the codes once they are read.
-      std::uint32_t table[max_job_digits][digit_values][words_per_block];
+      std::uint32_t table[Digits][digit_values][words_per_block];
       // Phases 1-2: the block's south codes, in rows 17..31 of the first
       // digits' tables (south_slot).
-      std::uint64_t codes[max_job_digits][digit_values][words_per_block / 2];
+      std::uint64_t codes[Digits][digit_values][words_per_block / 2];
     };
     std::uint32_t valid[words_per_block];
     std::uint64_t fits;
     std::uint32_t key, first, count;
   };
-  static_assert(south_per_block <= codes_per_digit * max_job_digits, "the codes fit beside the bit rows");
+  static_assert(south_per_block <= codes_per_digit * Digits, "the codes fit beside the bit rows");
+  /// An SM of an H100 or H200 has 228 KiB of shared memory, 1 KiB of it
+  /// reserved per block.
+  static_assert((sizeof(shared) + 1024) * min_blocks <= 228 * 1024, "min_blocks blocks fit an SM's shared memory");
+  static_assert(sizeof(shared) <= 48 * 1024, "a block's static shared memory is at most 48 KiB");
 
   NQUEENS_HD static std::uint32_t items(const gpu_job& job) {
     return job.state->block_start[1U << job.state->layout.key_bits];
@@ -48,9 +57,7 @@ struct visit_kernel {
     const code_layout& layout = job.state->layout;
     // More digits than the tables hold is a fault (layout): never index past
     // them. No digits reads digit 0's row 0 alone: the valid halves.
-    const std::uint32_t digits = layout.digits < 1                ? 1
-                                 : layout.digits < max_job_digits ? layout.digits
-                                                                  : max_job_digits;
+    const std::uint32_t digits = layout.digits < 1 ? 1 : layout.digits < Digits ? layout.digits : Digits;
     switch (phase) {
       case 0:
         return find_block(job, item, thread, sh);
@@ -151,46 +158,24 @@ struct visit_kernel {
   // are subsets of the free ones), a warp per half, a lane per word; the
   // loop shaped by the job's digits.
   NQUEENS_HD static void visit_north(const gpu_job& job, std::uint32_t digits, std::uint32_t thread, shared& sh) {
-    std::uint64_t fits = 0;
-    switch (digits) {
-      case 1:
-        fits = visit_keys<1>(job, thread, sh);
-        break;
-      case 2:
-        fits = visit_keys<2>(job, thread, sh);
-        break;
-      case 3:
-        fits = visit_keys<3>(job, thread, sh);
-        break;
-      case 4:
-        fits = visit_keys<4>(job, thread, sh);
-        break;
-      case 5:
-        fits = visit_keys<5>(job, thread, sh);
-        break;
-      case 6:
-        fits = visit_keys<6>(job, thread, sh);
-        break;
-      case 7:
-        fits = visit_keys<7>(job, thread, sh);
-        break;
-      case 8:
-        fits = visit_keys<8>(job, thread, sh);
-        break;
-      case 9:
-        fits = visit_keys<9>(job, thread, sh);
-        break;
-      default:
-        fits = visit_keys<10>(job, thread, sh);
-        break;
-    }
+    const std::uint64_t fits = visit_with(digits, job, thread, sh);
     if (fits != 0) atomic_add(&sh.fits, fits);
   }
-  static_assert(max_job_digits == 10, "visit_north has a case for each digit count");
+
+  // visit_keys<digits>, by a test per digit count from `Count` up to the
+  // tables' (the same for the whole block: no divergence).
+  template <std::uint32_t Count = 1>
+  NQUEENS_HD static std::uint64_t visit_with(std::uint32_t digits, const gpu_job& job, std::uint32_t thread,
+                                             const shared& sh) {
+    if constexpr (Count < Digits) {
+      if (digits > Count) return visit_with<Count + 1>(digits, job, thread, sh);
+    }
+    return visit_keys<Count>(job, thread, sh);
+  }
 
   // Each north half: its digits, below its key, one row of each digit's
-  // table ANDed, unrolled to `Digits` (the digits stay in registers).
-  template <std::uint32_t Digits>
+  // table ANDed, unrolled to `Count` (the digits stay in registers).
+  template <std::uint32_t Count>
   NQUEENS_HD static std::uint64_t visit_keys(const gpu_job& job, std::uint32_t thread, const shared& sh) {
     const job_state& s = *job.state;
     const std::uint32_t key_bits = s.layout.key_bits;
@@ -203,7 +188,7 @@ struct visit_kernel {
         const std::uint64_t code = job.codes[0][i] >> key_bits;
         std::uint32_t fit = sh.table[0][code & (digit_values - 1)][lane];
         NQUEENS_UNROLL
-        for (std::uint32_t d = 1; d < Digits; ++d) {
+        for (std::uint32_t d = 1; d < Count; ++d) {
           fit &= sh.table[d][(code >> (d * digit_bits)) & (digit_values - 1)][lane];
         }
         fits += static_cast<std::uint64_t>(popcount32(fit));
@@ -213,11 +198,9 @@ struct visit_kernel {
     return fits;
   }
 };
-/// An SM of an H100 or H200 has 228 KiB of shared memory, 1 KiB of it
-/// reserved per block.
-static_assert((sizeof(visit_kernel::shared) + 1024) * visit_kernel::min_blocks <= 228 * 1024,
-              "min_blocks visit blocks fit an SM's shared memory");
-static_assert(sizeof(visit_kernel::shared) <= 48 * 1024, "a block's static shared memory is at most 48 KiB");
+/// The visit of boards to n = 27 (six blocks an SM), and of n = 28 (five).
+using compact_visit_kernel = visit_kernel_of<compact_job_digits>;
+using visit_kernel = visit_kernel_of<max_job_digits>;
 
 struct finish_kernel {
   static constexpr int phases = 2;
