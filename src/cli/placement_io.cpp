@@ -309,7 +309,9 @@ std::vector<int> parse_placement(std::string_view text) {
       int value = 0;
       const auto [end, error] = std::from_chars(text.data() + i, text.data() + text.size(), value);
       if (error != std::errc{}) {
-        throw usage_error("column '" + std::string(text.substr(i, digits_from(i))) + "' is too large");
+        // Past any board a placement can name: its length bounds the columns.
+        throw usage_error("column '" + std::string(text.substr(i, digits_from(i))) +
+                          "' is out of range: a placement of n queens has columns 0 to n - 1");
       }
       columns.push_back(value);
       i = static_cast<std::size_t>(end - text.data());

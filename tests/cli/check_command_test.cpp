@@ -90,6 +90,11 @@ TEST(CliCheckTest, ColumnsFollowTheNumberRule) {
   EXPECT_EQ(line.err,
             "nqueens: line 2: invalid column '00': expected plain decimal digits, no sign, no leading zero\n");
   EXPECT_EQ(run_cli("check '1 3 0 2' '(0)'").status, 0);  // "0" itself is a number
+  // Past what an int holds: the range named, not only "too large".
+  const cli_run huge = run_cli("check 99999999999");
+  EXPECT_EQ(huge.status, 2);
+  EXPECT_EQ(huge.err,
+            "nqueens: column '99999999999' is out of range: a placement of n queens has columns 0 to n - 1\n");
 }
 
 // An empty (or blank) operand is named, not skipped: `check "$P"` with P

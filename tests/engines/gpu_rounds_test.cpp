@@ -162,6 +162,61 @@ TEST(GpuEmulatedTest, ACancelEndsABatchAndLeavesTheStreamWhole) {
   }
 }
 
+// A stream whose stop word is set while its count round runs (as the GPU
+// context's watcher does once the run's cancel flag is set) after the
+// rounds looked at the flag: the visit takes no item, finish faults every
+// job as stopped, and the batch ends cancelled, no partial count taken;
+// the stream then counts the next batch exactly.
+class stopped_mid_round final : public detail::gpu::gpu_stream {
+ public:
+  explicit stopped_mid_round(detail::gpu::gpu_stream& inner) : inner_(inner) {}
+  bool stopping = true;
+  std::uint64_t pairs_when_stopped = 0;  // what the stopped rounds' visits counted
+  std::uint32_t max_jobs() const noexcept override { return inner_.max_jobs(); }
+  std::uint64_t* arena() const noexcept override { return inner_.arena(); }
+  std::uint64_t arena_words() const noexcept override { return inner_.arena_words(); }
+  detail::gpu::job_state* state(std::uint32_t k) const noexcept override { return inner_.state(k); }
+  detail::gpu::job_result* result(std::uint32_t k) const noexcept override { return inner_.result(k); }
+  std::span<const detail::gpu::job_result> run(std::span<const detail::gpu::gpu_job> jobs,
+                                               detail::gpu::round_kind round) override {
+    if (!stopping || round != detail::gpu::round_kind::counts) return inner_.run(jobs, round);
+    inner_.stop();
+    const auto results = inner_.run(jobs, round);
+    for (std::uint32_t k = 0; k < jobs.size(); ++k) pairs_when_stopped += inner_.state(k)->pairs;
+    return results;
+  }
+  device_work work() const noexcept override { return inner_.work(); }
+  void stage(const void* from, std::uint64_t bytes, std::uint64_t* to) override { inner_.stage(from, bytes, to); }
+  std::uint32_t* stop_word() const noexcept override { return inner_.stop_word(); }
+  void stop() noexcept override { inner_.stop(); }
+  void clear_stop() noexcept override { inner_.clear_stop(); }
+
+ private:
+  detail::gpu::gpu_stream& inner_;
+};
+
+TEST(GpuEmulatedTest, AStopMidRoundEndsTheBatchWithoutAPartialCount) {
+  const detail::half_board_tables tables(12);
+  const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
+  const auto backend = detail::gpu::emulated_backend(tables);
+  const auto inner = backend->open_stream();
+  stopped_mid_round stream(*inner);
+  detail::gpu::gpu_rounds rounds(stream);
+  const std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, *backend);
+  std::vector<detail::gpu::pair_counts> counts(jobs.size());
+  const std::atomic<bool> cancel{false};
+  EXPECT_THROW(rounds.count(jobs, counts, &cancel), subproblem_cancelled);
+  EXPECT_EQ(stream.pairs_when_stopped, 0U);  // the visit took no item
+  stream.stopping = false;
+  counts.assign(jobs.size(), {});
+  rounds.count(jobs, counts, &cancel);  // the stop word cleared
+  ASSERT_EQ(counts.size(), reference.counts.size());
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    EXPECT_EQ(counts[k].pairs, reference.counts[k].pairs) << "class " << k;
+    EXPECT_EQ(counts[k].once, reference.counts[k].once) << "class " << k;
+  }
+}
+
 // A timed stream (NQUEENS_GPU_TIMES=1, or emulator_options::timed) adds
 // each kernel's time to its slot, every kernel of a size and a count round
 // taking some; an untimed one measures nothing.

@@ -10,6 +10,7 @@
 #include "engines/join_model/column_classes.hpp"
 #include "engines/join_model/filter_rule.hpp"
 #include "kernels/bits.hpp"
+#include "nqueens/cancelled.hpp"
 
 namespace nqueens::detail::gpu {
 
@@ -51,6 +52,8 @@ const char* fault_message(job_fault fault) noexcept {
       return "the key histogram lost halves";
     case job_fault::sort_lost:
       return "the sort by key lost halves";
+    case job_fault::stopped:
+      return "the run was stopped mid-round";
   }
   return "an unknown fault";
 }
@@ -59,6 +62,7 @@ void check_result(const job_result& result, const gpu_job& job, round_kind round
   const std::uint32_t mark = (round == round_kind::sizes ? sized_mark : finished_mark) ^ job.sequence;
   if (result.mark == mark && result.fault == 0) return;
   const auto fault = static_cast<job_fault>(result.fault);
+  if (fault == job_fault::stopped) throw subproblem_cancelled();  // a partial count, never taken
   throw std::runtime_error("GPU engine: the job with north columns " + std::to_string(job.columns[0]) +
                            " failed its checks: " + fault_message(result.fault != 0 ? fault : job_fault::none));
 }

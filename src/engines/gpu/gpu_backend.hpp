@@ -58,6 +58,14 @@ class gpu_stream {
   /// own quarter lists reach the device. `from` must hold them until run()
   /// has returned.
   virtual void stage(const void* from, std::uint64_t bytes, std::uint64_t* to) = 0;
+  /// The word the kernels read to stop a round early (gpu_job::stop), as
+  /// they address it.
+  virtual std::uint32_t* stop_word() const noexcept = 0;
+  /// Sets the stop word, from any thread, while a round runs or not: the
+  /// round's visit takes no further item and its jobs fault as stopped
+  /// (check_result throws subproblem_cancelled). clear_stop() clears it.
+  virtual void stop() noexcept = 0;
+  virtual void clear_stop() noexcept = 0;
 };
 
 class gpu_backend {

@@ -43,7 +43,8 @@ __global__ void __launch_bounds__(block_threads, min_blocks_of<Kernel>())
   __syncthreads();
   for (std::uint64_t item = blockIdx.x;; item += gridDim.x) {
     if constexpr (counter_dealt<Kernel>) {
-      if (threadIdx.x == 0) taken = atomic_add(round_counter(jobs), 1U);
+      // Once the run is stopped, past every item (finish faults the jobs).
+      if (threadIdx.x == 0) taken = stop_set(jobs[0].stop) ? UINT32_MAX : atomic_add(round_counter(jobs), 1U);
       __syncthreads();
       // Read by every thread before the phases' barriers: thread 0 writes
       // the next only after the last of them.
@@ -76,6 +77,11 @@ class cuda_stream final : public gpu_stream {
       check(cudaMalloc(&results_, round_jobs * sizeof(job_result)), "cudaMalloc (results)");
       check(cudaMallocHost(&host_jobs_, round_jobs * sizeof(gpu_job)), "cudaMallocHost (jobs)");
       check(cudaMallocHost(&host_results_, round_jobs * sizeof(job_result)), "cudaMallocHost (results)");
+      // Host memory the kernels read directly: the host stops a round
+      // mid-kernel by writing it.
+      check(cudaHostAlloc(&host_stop_, sizeof(std::uint32_t), cudaHostAllocMapped), "cudaHostAlloc (stop)");
+      *host_stop_ = 0;
+      check(cudaHostGetDevicePointer(&device_stop_, host_stop_, 0), "cudaHostGetDevicePointer (stop)");
       constexpr std::uint64_t least_arena_words = std::uint64_t{1} << 17;  // 1 MiB
       if (bytes < stream_fixed_bytes + least_arena_words * sizeof(std::uint64_t)) {
         throw std::runtime_error("GPU engine: a stream gets " + std::to_string(bytes >> 20) +
@@ -132,6 +138,12 @@ class cuda_stream final : public gpu_stream {
 
   void stage(const void* from, std::uint64_t bytes, std::uint64_t* to) override {
     staged_.push_back({from, static_cast<std::size_t>(bytes), to});
+  }
+
+  std::uint32_t* stop_word() const noexcept override { return device_stop_; }
+  void stop() noexcept override { std::atomic_ref<std::uint32_t>(*host_stop_).store(1, std::memory_order_relaxed); }
+  void clear_stop() noexcept override {
+    std::atomic_ref<std::uint32_t>(*host_stop_).store(0, std::memory_order_relaxed);
   }
 
   // The launcher launch_round calls. Where asked, an event before and after
@@ -195,6 +207,7 @@ class cuda_stream final : public gpu_stream {
     cudaFree(results_);
     cudaFreeHost(host_jobs_);
     cudaFreeHost(host_results_);
+    cudaFreeHost(host_stop_);
     for (std::size_t k = 0; k < began_.size(); ++k) {
       if (began_[k] != nullptr) cudaEventDestroy(began_[k]);
       if (ended_[k] != nullptr) cudaEventDestroy(ended_[k]);
@@ -212,6 +225,8 @@ class cuda_stream final : public gpu_stream {
   job_result* results_ = nullptr;
   gpu_job* host_jobs_ = nullptr;  // pinned: the copies are asynchronous
   job_result* host_results_ = nullptr;
+  std::uint32_t* host_stop_ = nullptr;    // mapped: the stop word, as the host writes it
+  std::uint32_t* device_stop_ = nullptr;  // and as the kernels read it
   std::uint32_t count_ = 0;
   stream_tally tally_;
   bool timed_ = kernel_times_asked();  // NQUEENS_GPU_TIMES, read as the stream opens

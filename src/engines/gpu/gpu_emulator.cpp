@@ -68,6 +68,10 @@ class emulated_stream final : public gpu_stream {
     staged_.push_back({from, static_cast<std::size_t>(bytes), to});
   }
 
+  std::uint32_t* stop_word() const noexcept override { return &stop_; }
+  void stop() noexcept override { std::atomic_ref<std::uint32_t>(stop_).store(1, std::memory_order_relaxed); }
+  void clear_stop() noexcept override { std::atomic_ref<std::uint32_t>(stop_).store(0, std::memory_order_relaxed); }
+
   // The launcher launch_round calls; timed by the host's clock where asked.
   template <class Kernel, std::size_t Slot>
   void run(std::uint64_t most_blocks) {
@@ -90,6 +94,7 @@ class emulated_stream final : public gpu_stream {
   std::vector<job_result> copied_results_;  // the host's copy
   std::vector<gpu_job> jobs_;               // the device's copy of the round
   launch_order order_;
+  alignas(std::atomic_ref<std::uint32_t>::required_alignment) mutable std::uint32_t stop_ = 0;  // stop_set reads it
   bool timed_;
   stream_tally tally_;
   struct staged_copy {

@@ -112,7 +112,9 @@ void emulate_launch(std::span<const gpu_job> jobs, std::uint32_t grid, launch_or
   if constexpr (counter_dealt<Kernel>) {
     const std::span<std::uint32_t> taken = order.taken(grid);
     for (bool more = true; more;) {
-      for (std::uint32_t& item : taken) item = atomic_add(round_counter(jobs.data()), 1U);
+      for (std::uint32_t& item : taken) {
+        item = stop_set(jobs[0].stop) ? UINT32_MAX : atomic_add(round_counter(jobs.data()), 1U);
+      }
       for (const std::uint32_t block : order.blocks(grid)) {
         const std::uint32_t item = taken[block];
         more = more && item < round.before[count];

@@ -124,6 +124,7 @@ enum class job_fault : std::uint32_t {
   too_many_digits,   ///< the code needs more digits than the tables hold
   histogram_lost,    ///< the key histogram does not add up to the group
   sort_lost,         ///< the sort by key lost halves
+  stopped,           ///< the run was stopped mid-round: the count is partial
 };
 
 /// What the host copies back for each job of a round, all in one array.
@@ -165,6 +166,9 @@ struct gpu_job {
   std::uint32_t list_limit = most_listed;
   job_state* state = nullptr;
   job_result* result = nullptr;
+  /// The stream's stop word (gpu_stream::stop): once set, the visit takes
+  /// no further item and finish faults the job as stopped.
+  std::uint32_t* stop = nullptr;
 };
 
 /// Which kernels a round launches: the sizes of its jobs' groups, or their counts.

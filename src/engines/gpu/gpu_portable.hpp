@@ -6,6 +6,7 @@
 // small function here with both versions. The host versions are exact for
 // the emulator, which runs a launch's threads one after another.
 
+#include <atomic>
 #include <bit>
 #include <cstdint>
 
@@ -46,6 +47,18 @@ NQUEENS_HD inline void atomic_add(std::uint64_t* at, std::uint64_t value) {
   atomicAdd(reinterpret_cast<unsigned long long*>(at), static_cast<unsigned long long>(value));
 #else
   *at += value;
+#endif
+}
+
+/// Whether a stream's stop word (gpu_job::stop; null: none) is set, read
+/// anew each call: the host sets it while the kernels run (on the device,
+/// in mapped host memory; emulated, from another thread).
+NQUEENS_HD inline bool stop_set(std::uint32_t* word) {
+  if (word == nullptr) return false;
+#ifdef __CUDA_ARCH__
+  return *static_cast<volatile std::uint32_t*>(word) != 0;
+#else
+  return std::atomic_ref<std::uint32_t>(*word).load(std::memory_order_relaxed) != 0;
 #endif
 }
 

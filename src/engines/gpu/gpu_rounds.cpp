@@ -53,6 +53,7 @@ std::uint64_t* gpu_rounds::stage_quarters(gpu_job& job, std::uint64_t* at) {
 
 void gpu_rounds::count(std::span<const gpu_job> jobs, std::span<pair_counts> out, const std::atomic<bool>* cancel) {
   cancel_ = cancel;
+  stream_.clear_stop();  // a stop of an earlier call; `cancel` is looked at before each round
   pieces_.clear();
   for (std::uint32_t k = 0; k < jobs.size(); ++k) {
     const std::uint64_t quarters = quarter_words(jobs[k]);
@@ -70,6 +71,7 @@ std::span<const job_result> gpu_rounds::run_round(round_kind round) {
     round_[k].sequence = ++sequence_;
     round_[k].state = stream_.state(k);
     round_[k].result = stream_.result(k);
+    round_[k].stop = stream_.stop_word();
   }
   const std::span<const job_result> results = stream_.run(round_, round);
   for (std::uint32_t k = 0; k < round_.size(); ++k) check_result(results[k], round_[k], round);

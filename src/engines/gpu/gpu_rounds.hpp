@@ -30,7 +30,9 @@ class gpu_rounds {
   /// set, as job_for leaves them). Throws std::runtime_error when a round
   /// fails its checks, or when a job does not fit the arena even cut to
   /// single row sets; subproblem_cancelled when `*cancel` (null: never) is
-  /// set before a round, with `out` partly added to.
+  /// set before a round, or the stream is stopped during one
+  /// (gpu_stream::stop: its stop word is cleared first), with `out` partly
+  /// added to (never a stopped round's partial counts).
   void count(std::span<const gpu_job> jobs, std::span<pair_counts> out, const std::atomic<bool>* cancel = nullptr);
 
   /// The 64-bit words a job of these group capacities takes of the arena:

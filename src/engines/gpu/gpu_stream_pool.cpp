@@ -54,6 +54,13 @@ stream_pool::lease::~lease() {
   pool_.freed_.notify_one();
 }
 
+void stream_pool::stop_all() noexcept {
+  const std::lock_guard lock(mutex_);
+  for (device_streams& d : streams_) {
+    for (const auto& s : d.opened) s->stream->stop();
+  }
+}
+
 device_work stream_pool::work_of(std::size_t d) const {
   const std::lock_guard lock(mutex_);
   device_work sum;

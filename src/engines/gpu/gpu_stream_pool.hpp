@@ -51,6 +51,8 @@ class stream_pool {
   std::size_t devices() const noexcept { return devices_.size(); }
   /// Backend `d`: its tables are what a job of its streams reads.
   const gpu_backend& device(std::size_t d) const noexcept { return *devices_[d]; }
+  /// Stops every stream's round under way (gpu_stream::stop); from any thread.
+  void stop_all() noexcept;
   /// The work of device `d`'s streams, and of them all.
   device_work work_of(std::size_t d) const;
   device_work work() const;

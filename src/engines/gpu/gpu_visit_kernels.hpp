@@ -209,6 +209,8 @@ struct finish_kernel {
   NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared&) {
     job_state& s = *job.state;
     if (phase == 0) {
+      // Stopped at any time before this: the visit may have quit early.
+      if (thread == 0 && stop_set(job.stop)) raise_fault(s, job_fault::stopped);
       const std::uint32_t keys = 1U << s.layout.key_bits;
       for (std::uint32_t k = thread; k < keys; k += block_threads) {
         for (int g = 0; g < 2; ++g) {
