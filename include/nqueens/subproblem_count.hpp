@@ -46,6 +46,10 @@ struct device_work {
   /// and the streams: measured where NQUEENS_GPU_TIMES=1 (events around
   /// each launch; the emulator's clock), else zero.
   std::array<std::uint64_t, device_kernel_names.size()> kernel_nanoseconds{};
+  /// The host threads' time building the subproblems' own quarter lists
+  /// (the GPU engine past its whole tables), summed over the threads:
+  /// beside the kernels' time, which side bounds such a run. Always measured.
+  std::uint64_t host_list_nanoseconds = 0;
 
   /// Whether any kernel's time was measured.
   bool timed() const noexcept {
@@ -58,6 +62,7 @@ struct device_work {
     launches += more.launches;
     operations += more.operations;
     for (std::size_t k = 0; k < kernel_nanoseconds.size(); ++k) kernel_nanoseconds[k] += more.kernel_nanoseconds[k];
+    host_list_nanoseconds += more.host_list_nanoseconds;
     return *this;
   }
   /// What was asked between `earlier` and `later` (later's counts include earlier's).
@@ -67,6 +72,7 @@ struct device_work {
     for (std::size_t k = 0; k < later.kernel_nanoseconds.size(); ++k) {
       later.kernel_nanoseconds[k] -= earlier.kernel_nanoseconds[k];
     }
+    later.host_list_nanoseconds -= earlier.host_list_nanoseconds;
     return later;
   }
   friend bool operator==(const device_work&, const device_work&) = default;

@@ -59,7 +59,12 @@ void count_report::write_text(std::ostream& out) const {
     out << "  device time: " << describe_kernel_times(r.device) << '\n';
     out << "  host time: checks " << format_seconds(r.phases.checks) << ", planning "
         << format_seconds(r.phases.planning) << ", start " << format_seconds(r.phases.start) << ", counting "
-        << format_seconds(r.phases.counting) << ", release " << format_seconds(r.phases.release) << '\n';
+        << format_seconds(r.phases.counting) << ", release " << format_seconds(r.phases.release);
+    if (r.device.host_list_nanoseconds != 0) {
+      out << "; own quarter lists " << format_seconds(static_cast<double>(r.device.host_list_nanoseconds) / 1e9)
+          << " of thread time";
+    }
+    out << '\n';
   }
 }
 
@@ -89,6 +94,8 @@ json_object count_report::json() const {
   o.add_raw("host_phase_seconds", phases.str());
   if (r.kind == engine::gpu) {  // what the device was asked, per subproblem counted here a fraction of an operation
     o.add("device_launches", r.device.launches).add("device_operations", r.device.operations);
+    // The host threads' time on the subproblems' own quarter lists (0 with the whole tables).
+    o.add("host_list_seconds", static_cast<double>(r.device.host_list_nanoseconds) / 1e9);
     if (r.device.timed()) {  // NQUEENS_GPU_TIMES=1
       json_object kernels;
       for (std::size_t k = 0; k < device_kernel_names.size(); ++k) {

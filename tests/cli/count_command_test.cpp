@@ -440,6 +440,10 @@ TEST(CliTest, GpuMemoryBoundsEachGpuOrIsRefused) {
     EXPECT_GT(launches(bounded.out), launches(free.out)) << bound << ": " << bounded.out << "\n" << free.out;
     EXPECT_EQ(field(bounded.out, "device_operations") > 2 * launches(bounded.out), own_lists)
         << bound << ": " << bounded.out;
+    // The host's time on those lists, and none with the whole tables.
+    const std::size_t lists = bounded.out.find("\"host_list_seconds\":");
+    ASSERT_NE(lists, std::string::npos) << bounded.out;
+    EXPECT_EQ(std::stod(bounded.out.substr(lists + 20)) > 0, own_lists) << bound << ": " << bounded.out;
   }
   // The least a count needs follows the streams' buffers: the message is
   // checked piece by piece, its figures aside.

@@ -197,7 +197,14 @@ class gpu_context final : public engine_context {
         b.weights.push_back(task.weight);
       }
     };
-    if (!tables_) fill(pool_.device(0));  // no tables to read: any device's job is the same
+    if (!tables_) {  // no tables to read: any device's job is the same
+      const auto start = std::chrono::steady_clock::now();
+      fill(pool_.device(0));
+      list_nanoseconds_.fetch_add(
+          static_cast<std::uint64_t>(
+              std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count()),
+          std::memory_order_relaxed);
+    }
     const gpu::stream_pool::lease lease(pool_);
     gpu::stream_pool::pooled_stream& s = lease.stream();
     if (tables_) fill(pool_.device(s.device));
@@ -208,7 +215,11 @@ class gpu_context final : public engine_context {
     }
   }
 
-  device_work device() const noexcept override { return pool_.work(); }
+  device_work device() const noexcept override {
+    device_work work = pool_.work();
+    work.host_list_nanoseconds = list_nanoseconds_.load(std::memory_order_relaxed);
+    return work;
+  }
 
  private:
   // The rounds look at the cancel flag between rounds, and a round can take
@@ -288,6 +299,7 @@ class gpu_context final : public engine_context {
   std::mutex batches_mutex_;
   std::vector<std::unique_ptr<host_batch>> batches_;
   std::vector<host_batch*> free_batches_;
+  std::atomic<std::uint64_t> list_nanoseconds_{0};          // device_work::host_list_nanoseconds
   std::atomic<const std::atomic<bool>*> watched_{nullptr};  // solve_batch's cancel flag
   std::jthread watcher_;                                    // last: stopped and joined before the pool goes
 };
