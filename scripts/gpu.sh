@@ -7,20 +7,26 @@
 #                                         device call names it in `carry`), for a GPU machine
 #                                         with no package registry
 #   scripts/gpu.sh [--emulate] [STEP...]  steps (default: device), each one device call:
-#     device   540 s in all; its parts, in order, with their caps in seconds: machine 20
+#     device   420 s in all; its parts, in order, with their caps in seconds: machine 20
 #              (nvidia-smi, nvcc, CPU), build 240 (build/gpu, tests on the device; then
 #              scripts/gpu_resources.sh: each kernel's registers and blocks per SM), test 90
 #              (ctest -R gpu), counts 60 (Q(8..18), each exact), memcheck 60 (Q(12)),
 #              racecheck 45 and synccheck 30 (Q(9)), threads16 60 and threads32 60 (Q(20)),
-#              q22 150 (beside nvidia-smi dmon), q23 240 (where Q(22)'s time x 9 fits),
-#              scale 120 (`nqueens scale 20`, quadrant engine, 1..16 threads)
+#              q22 150 (beside nvidia-smi dmon), q23 240 (where Q(22)'s time x 9 fits)
+#     price    300 s in all, best right after device (the build is then done): build 240,
+#              price 300 (`nqueens plan N --estimate --engine gpu` for N = 24..28, 30 s of
+#              draws each: the whole count's GPU-hours on this GPU +- their standard error,
+#              GPU-ns per solution), stop 60 (`count 28 --engine gpu --shard 0/4096
+#              --checkpoint`, SIGINT once it counts: seconds to exit, the journal kept)
 #     profile  300 s in all: build 200, ncu 240 (one visit kernel of Q(22), after
 #              NQ_NCU_SKIP=10 launches of it)
+#     scale    130 s: build, then `nqueens scale 20` (quadrant engine, 1..16 threads)
 #   --emulate  here, with no GPU: NQUEENS_GPU=emulate, nq_build's build/release (untimed),
-#              small boards (counts 8..12, 13 for 20, 14 for 22, 15 for 23, scale 12 on 1,2
-#              threads), ctest's GpuKernelsTest and GpuEngineTest alone (test.sh runs the
-#              rest), no nvidia-smi, nvcc, compute-sanitizer or ncu (the counts alone);
-#              170 s for device, 60 s for profile
+#              small boards (counts 8..12, 13 for 20, 14 for 22, 15 for 23, price 14 and 15
+#              with 2 s of draws, stop at 18 (shard 0/4), scale 12 on 1,2 threads), ctest's GpuKernelsTest
+#              and GpuEngineTest alone (test.sh runs the rest), no nvidia-smi, nvcc,
+#              compute-sanitizer or ncu (the counts alone); 170 s for device, 60 s for
+#              price, profile and scale
 #
 # A part gets at most its cap, never more than what is left of the step less
 # what the parts after it keep; one cut by `timeout` says "(cut after N s)"
@@ -50,9 +56,9 @@ steps=("$@")
 ((${#steps[@]} > 0)) || steps=(device)
 for step in "${steps[@]}"; do
   case $step in
-    device | profile) ;;
+    device | price | profile | scale) ;;
     *)
-      echo "gpu.sh: unknown step '$step' (device, profile, or fetch; --emulate first to run here)" >&2
+      echo "gpu.sh: unknown step '$step' (device, price, profile, scale, or fetch; --emulate first to run here)" >&2
       exit 2
       ;;
   esac
@@ -67,12 +73,14 @@ if ((EMULATE)); then
   TESTS='^Gpu(Kernels|Engine)Test\.'  # the emulated engine-axis tests take minutes on 2 cores
   COUNTS=(8 9 10 11 12) MEMCHECK_N=12 RACE_N=9 THREADS_N=13 DMON_N=14 BIG_N=15 NCU_N=14
   SCALE_N=12 SCALE_THREADS=1,2 DEVICE_SECONDS=170 PROFILE_SECONDS=60
+  PRICE_N=(14 15) PRICE_DRAW=2 STOP_N=18 STOP_SHARDS=4 PRICE_SECONDS=60 SCALE_SECONDS=60
 else
   BUILD=$NQ_ROOT/build/gpu
   export NQUEENS_GPU=device
   TESTS='Gpu|gpu'
   COUNTS=(8 9 10 11 12 13 14 15 16 17 18) MEMCHECK_N=12 RACE_N=9 THREADS_N=20 DMON_N=22 BIG_N=23 NCU_N=22
-  SCALE_N=20 SCALE_THREADS=1,2,4,8,16 DEVICE_SECONDS=540 PROFILE_SECONDS=300
+  SCALE_N=20 SCALE_THREADS=1,2,4,8,16 DEVICE_SECONDS=420 PROFILE_SECONDS=300
+  PRICE_N=(24 25 26 27 28) PRICE_DRAW=30 STOP_N=28 STOP_SHARDS=4096 PRICE_SECONDS=300 SCALE_SECONDS=130
 fi
 NQ=$BUILD/nqueens
 STEP_CAP=${NQ_GPU_STEP_SECONDS:-100000}
@@ -274,8 +282,10 @@ part_build() {
   fi
   if [[ $part_status == ok && -x $NQ ]]; then
     note "built $(shown "$NQ"): $("$NQ" --version | head -1)"
-    # What each kernel takes of an SM (ptxas: registers, shared memory, blocks).
-    if command -v nvcc >/dev/null; then
+    # What each kernel takes of an SM (ptxas: registers, shared memory,
+    # blocks), once a run of the script.
+    if command -v nvcc >/dev/null && ((!resources_printed)); then
+      resources_printed=1
       note "\$ scripts/gpu_resources.sh"
       bash "$NQ_ROOT/scripts/gpu_resources.sh" 2>&1 | tee -a "$FIGURES" || note "(gpu_resources.sh failed)"
     fi
@@ -367,6 +377,71 @@ part_q23() {
 part_scale() {
   limited "$(part_left)" "$FIGURES" "$NQ" scale "$SCALE_N" --threads "$SCALE_THREADS" --repeat 1 \
     --engine quadrant --csv "$FIGDIR/gpu-scale.csv"
+}
+
+# What the boards past the tables cost on this GPU: `plan N --estimate
+# --engine gpu` draws PRICE_DRAW seconds (after its setup: the plan, n =
+# 24's tables); its projected wall time is the whole count's GPU time here.
+part_price() {
+  local n json status left limit wall error total solutions
+  for n in "${PRICE_N[@]}"; do
+    left=$(part_left)
+    limit=$((PRICE_DRAW + 45 < left ? PRICE_DRAW + 45 : left))
+    if ((limit <= PRICE_DRAW)); then
+      note "Q($n): not priced, $left s left"
+      part_status="cut after $part_limit s"
+      break
+    fi
+    local cmd=("$NQ" plan "$n" --estimate --engine gpu --estimate-seconds "$PRICE_DRAW" --json)
+    note "\$ $(shown "${cmd[@]}")"
+    status=0
+    json=$(timeout -k 5 "$limit" "${cmd[@]}" 2>>"$FIGURES") || status=$?
+    [[ -z $json ]] || note "$json"
+    if ((status != 0)); then
+      note "Q($n): $( ((status == 124 || status == 137)) && echo "cut after $limit s" || echo "FAILED (exit $status)")"
+      if ((status != 124 && status != 137)); then
+        part_status="FAILED: price $n"
+        failed=1
+      fi
+      continue
+    fi
+    wall=$(json_value wall_seconds "$json")
+    error=$(json_value wall_seconds_error "$json")
+    total=$(json_value projected_total "$json")
+    solutions=$(json_value published_total "$json")
+    [[ $solutions != null && -n $solutions ]] || solutions=$total
+    note "Q($n) priced $( ((EMULATE)) && echo 'emulated' || echo 'on this GPU'):" \
+      "$(awk -v w="$wall" -v e="$error" 'BEGIN { printf "%.4g +- %.2g GPU-hours", w / 3600, e / 3600 }')," \
+      "$(awk -v w="$wall" -v q="$solutions" 'BEGIN { printf "%.4g GPU-ns per solution", w * 1e9 / q }')" \
+      "(ended: $(json_value ended "$json" | tr -d '"'))"
+  done
+}
+
+# A stop while an n = STOP_N count's rounds run: SIGINT once the journal
+# holds a record (or half the part has gone), then the seconds to exit;
+# the exit must be the interrupt's (130) and the journal resumable.
+part_stop() {
+  local journal=$BUILD/stop-$STOP_N.ckpt out=$BUILD/stop-$STOP_N.out pid waited=0 start rc=0
+  rm -f "$journal"
+  local cmd=("$NQ" count "$STOP_N" --engine gpu --shard "0/$STOP_SHARDS" --checkpoint "$journal" --checkpoint-interval 1
+    --no-progress)
+  note "\$ $(shown "${cmd[@]}") &  (SIGINT once the journal has a record)"
+  "${cmd[@]}" >"$out" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null && (($(stat -c %s "$journal" 2>/dev/null || echo 0) <= 64)) &&
+    ((waited < part_limit / 2)); do
+    sleep 1
+    waited=$((waited + 1))
+  done
+  start=$(wall_now)
+  kill -INT "$pid" 2>/dev/null || true
+  wait "$pid" || rc=$?
+  note "stop at n = $STOP_N after ${waited} s: exit $rc $(seconds_since "$start") s after SIGINT (the goal: 1 s);" \
+    "$(tail -1 "$out")"
+  if ((rc != 130 && rc != 0)); then
+    part_status="FAILED: exit $rc"
+    failed=1
+  fi
 }
 
 # ncu on one launch of the visit kernel (its demangled name holds
@@ -478,6 +553,8 @@ run_parts() {
         q22) part_q22 ;;
         q23) part_q23 ;;
         scale) part_scale ;;
+        price) part_price ;;
+        stop) part_stop ;;
         ncu) part_ncu ;;
       esac
     fi
@@ -487,6 +564,7 @@ run_parts() {
 
 note "# nqueens GPU figures, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$( ((EMULATE)) && echo ', EMULATED (NQUEENS_GPU=emulate)')"
 built=1
+resources_printed=0
 for step in "${steps[@]}"; do
   summary=()
   step_start=$(now)
@@ -495,9 +573,21 @@ for step in "${steps[@]}"; do
       budget=${NQ_GPU_SECONDS:-$DEVICE_SECONDS}
       note "# step device: $budget s"
       build_targets=()  # all: every test that ctest -R gpu names has its program
-      # NAME:CAP:KEEP; scale keeps the most, since a cut scale prints no row.
+      # NAME:CAP:KEEP (each KEEP for 540 s, scaled to the budget).
       run_parts "$budget" machine:20:5 build:240:0 test:90:30 counts:60:15 memcheck:60:15 racecheck:45:10 \
-        synccheck:30:10 threads16:60:15 threads32:60:15 q22:150:30 q23:240:0 scale:120:75
+        synccheck:30:10 threads16:60:15 threads32:60:15 q22:150:30 q23:240:0
+      ;;
+    price)
+      budget=${NQ_GPU_SECONDS:-$PRICE_SECONDS}
+      note "# step price: $budget s"
+      build_targets=(nqueens_cli)
+      run_parts "$budget" build:240:0 price:300:90 stop:60:0
+      ;;
+    scale)
+      budget=${NQ_GPU_SECONDS:-$SCALE_SECONDS}
+      note "# step scale: $budget s"
+      build_targets=(nqueens_cli)
+      run_parts "$budget" build:240:0 scale:120:0
       ;;
     profile)
       budget=${NQ_GPU_SECONDS:-$PROFILE_SECONDS}
