@@ -41,9 +41,12 @@ struct counted_items_kernel {
   static constexpr bool dealt_by_counter = Counter;
   using shared = detail::gpu::no_shared;
   static inline std::map<std::pair<int, std::uint32_t>, int>* seen = nullptr;
+  static inline std::size_t stop_after = 0;  // items run before it sets the stop word, as the host would (0: never)
   static std::uint32_t items(const detail::gpu::gpu_job& job) { return job.row_sets[0]; }
   static void run(int phase, const detail::gpu::gpu_job& job, std::uint32_t item, std::uint32_t thread, shared&) {
-    if (phase == 1 && thread == 0) ++(*seen)[{job.n, item}];
+    if (phase != 1 || thread != 0) return;
+    ++(*seen)[{job.n, item}];
+    if (seen->size() == stop_after) std::atomic_ref<std::uint32_t>(*job.stop).store(1);
   }
 };
 static_assert(detail::gpu::counter_dealt<counted_items_kernel<true>>);
@@ -87,6 +90,37 @@ TEST(GpuKernelsTest, EveryItemRunsOncePastEmptyJobs) {
   expect_every_item_once<true>();
 }
 
+// A stop set after some items of a round ran (the host's, while the visit
+// runs): blocks dealt by the counter take no item after it, but for those
+// of their batch already taken (one a block).
+TEST(GpuKernelsTest, ACounterTakesNoItemOnceStopped) {
+  using namespace detail::gpu;
+  using kernel = counted_items_kernel<true>;
+  std::vector<job_state> states(4);
+  std::vector<gpu_job> jobs(4);
+  alignas(std::atomic_ref<std::uint32_t>::required_alignment) std::uint32_t stop = 0;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    jobs[j].n = static_cast<int>(j);
+    jobs[j].row_sets[0] = 25;
+    jobs[j].state = &states[j];
+    jobs[j].stop = &stop;
+  }
+  for (const std::uint32_t grid : {1U, 3U, 7U}) {
+    std::map<std::pair<int, std::uint32_t>, int> seen;
+    kernel::seen = &seen;
+    kernel::stop_after = 30;
+    stop = 0;
+    states[0].items_taken = 0;
+    launch_order order(grid, 7);
+    no_shared none{};
+    emulate_launch<kernel>(jobs, grid, order, none);
+    EXPECT_GE(seen.size(), 30U) << "grid " << grid;
+    EXPECT_LT(seen.size(), 30U + grid) << "grid " << grid;  // of 100
+  }
+  kernel::seen = nullptr;
+  kernel::stop_after = 0;
+}
+
 // Masks drawn like real halves (each diagonal set with its own chance), in
 // groups large enough for the key (south halves fill a table block on
 // average per key), counted by the kernels from the stats on.
@@ -94,11 +128,12 @@ struct synthetic_groups {
   std::vector<std::uint64_t> north, south;
 };
 
-synthetic_groups draw_groups(std::size_t north, std::size_t south, std::uint64_t seed) {
+synthetic_groups draw_groups(std::size_t north, std::size_t south, std::uint64_t seed, int live_per_half = 22) {
   std::mt19937_64 random(seed);
   std::uniform_real_distribution<double> unit(0, 1);
   std::vector<double> chance(64);
-  for (int b = 0; b < 64; ++b) chance[b] = (b % 32) < 22 ? 0.05 + 0.3 * unit(random) : 0;  // 44 live bits
+  for (int b = 0; b < 64; ++b)
+    chance[b] = (b % 32) < live_per_half ? 0.05 + 0.3 * unit(random) : 0;  // 2 x live_per_half live bits
   const auto draw = [&](std::size_t count) {
     std::vector<std::uint64_t> out(count);
     for (std::uint64_t& m : out) {
@@ -175,6 +210,12 @@ TEST(GpuKernelsTest, KeyedCountMatchesBruteForce) {
       EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
     }
   }
+  // 56 live bits (n = 26's, its tags beside): the short visit with all 9 digits.
+  const synthetic_groups wide = draw_groups(2000, 3000, 11, 28);
+  const auto [state, result] = count_with_kernels(wide, 4, detail::gpu::compact_job_digits);
+  EXPECT_EQ(result.mark, detail::gpu::finished_mark ^ 77U);
+  EXPECT_EQ(state.layout.digits, detail::gpu::compact_job_digits);
+  EXPECT_EQ(result.pairs, disjoint_pairs(wide.north, wide.south));
 }
 
 TEST(GpuKernelsTest, EmptyAndOddSizedGroupsCountExactly) {

@@ -400,7 +400,10 @@ TEST_F(FaultTest, SignalWhileMpiRanksPlanEndsTheJob) {
 }
 
 // kill -9 of one MPI rank mid-run ends the job loudly; rank 0's journal then
-// resumes with a plain count to the exact total.
+// resumes with a plain count to the exact total. Rank 1 dies on its first
+// chunk, asked for as it starts: on its second (tried first), a rank starved
+// of the CPU by a loaded machine could see rank 0's own thread count the
+// rest before it asked again, and the job then ended well.
 TEST_F(FaultTest, KilledMpiRankThenResumeWithCount) {
   SKIP_WITHOUT_MPI();
   for (const int ranks : {2, 3}) {
@@ -408,7 +411,7 @@ TEST_F(FaultTest, KilledMpiRankThenResumeWithCount) {
     const std::string j = path("rank" + std::to_string(ranks) + ".ckpt");
     const finished r = run(mpi_job(ranks, {"17", "--engine", "symmetric", "--threads", "1", "--checkpoint", j,
                                            "--checkpoint-interval", "0.02"}),
-                           {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_MPI_TEST_DIE_RANK=1:2"}}, 60);
+                           {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_MPI_TEST_DIE_RANK=1:1"}}, 60);
     EXPECT_NE(r.status, 0);
     EXPECT_NE(r.status, -1) << "it hung\n" << r.err;
     EXPECT_EQ(r.out.find("Q(17)"), std::string::npos) << r.out;

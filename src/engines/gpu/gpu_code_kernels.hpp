@@ -41,7 +41,10 @@ struct layout_kernel {
     job_state& s = *job.state;
     const std::uint64_t used = s.bits_in[0] & s.bits_in[1];
     const auto used_count = static_cast<std::uint32_t>(popcount64(used));
-    const std::uint32_t key_bits = job_key_bits(s.group_size[1], used_count, job.digits_limit);
+    // Never more keys than the histograms hold: a layout that would need
+    // them needs more digits than the job allows, and faults (below).
+    const std::uint32_t wanted_key_bits = job_key_bits(s.group_size[1], used_count, job.digits_limit);
+    const std::uint32_t key_bits = wanted_key_bits < max_job_key_bits ? wanted_key_bits : max_job_key_bits;
     const bool mine = thread < 64 && (used >> thread & 1U) != 0;
     if (phase == 0) {
       if (thread < 64) sh.chance[thread] = mine ? std::uint64_t{s.bit_count[0][thread]} * s.bit_count[1][thread] : 0;

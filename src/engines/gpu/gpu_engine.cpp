@@ -154,8 +154,9 @@ class gpu_context final : public engine_context {
               std::uint64_t gpu_memory, const std::atomic<bool>* cancel)
       : plan_(plan),
         layout_(quadrant_layout_for(plan.board_size(), threads, max_memory)),
+        // No room kept for tables the host layout has not (n > 24, or --max-memory).
         budget_(gpu::budget_within(gpu_memory, streams_per_device(threads, choice.chosen.size()),
-                                   quarter_tables_bytes(plan.board_size()))),
+                                   layout_.tables ? quarter_tables_bytes(plan.board_size()) : UINT64_MAX)),
         tables_(layout_.tables && budget_.tables ? std::make_unique<const half_board_tables>(plan.board_size(), cancel)
                                                  : nullptr),
         source_(plan.board_size(), tables_.get(), layout_),
@@ -183,7 +184,6 @@ class gpu_context final : public engine_context {
   // host builds them while the GPUs count other calls' rounds.
   void solve_batch(std::span<const std::size_t> indices, std::span<subproblem_count> out,
                    const std::atomic<bool>* cancel) override {
-    watched_.store(cancel, std::memory_order_relaxed);
     const batch_lease held(*this);
     host_batch& b = held.batch();
     const auto fill = [&](const gpu::gpu_backend& device) {
@@ -205,7 +205,7 @@ class gpu_context final : public engine_context {
               std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count()),
           std::memory_order_relaxed);
     }
-    const gpu::stream_pool::lease lease(pool_);
+    const gpu::stream_pool::lease lease(pool_, cancel);
     gpu::stream_pool::pooled_stream& s = lease.stream();
     if (tables_) fill(pool_.device(s.device));
     b.counts.assign(indices.size(), gpu::pair_counts{});
@@ -223,16 +223,15 @@ class gpu_context final : public engine_context {
 
  private:
   // The rounds look at the cancel flag between rounds, and a round can take
-  // seconds past n = 24: once the flag of the calls under way is set, this
-  // stops the round each stream runs, mid-kernel (gpu_stream::stop), so
-  // that a stop ends the count within a second. Looks every 20 ms.
+  // seconds past n = 24: once a leased stream's holder's flag is set, this
+  // stops the round it runs, mid-kernel (gpu_stream::stop), so that a stop
+  // ends the count within a second. Looks every 20 ms.
   void stop_rounds_when_cancelled(const std::stop_token& token) {
     std::mutex mutex;
     std::condition_variable_any never;
     std::unique_lock lock(mutex);
     while (!token.stop_requested()) {
-      const std::atomic<bool>* cancel = watched_.load(std::memory_order_relaxed);
-      if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) pool_.stop_all();
+      pool_.stop_cancelled();
       never.wait_for(lock, token, std::chrono::milliseconds(20), [] { return false; });
     }
   }
@@ -299,9 +298,8 @@ class gpu_context final : public engine_context {
   std::mutex batches_mutex_;
   std::vector<std::unique_ptr<host_batch>> batches_;
   std::vector<host_batch*> free_batches_;
-  std::atomic<std::uint64_t> list_nanoseconds_{0};          // device_work::host_list_nanoseconds
-  std::atomic<const std::atomic<bool>*> watched_{nullptr};  // solve_batch's cancel flag
-  std::jthread watcher_;                                    // last: stopped and joined before the pool goes
+  std::atomic<std::uint64_t> list_nanoseconds_{0};  // device_work::host_list_nanoseconds
+  std::jthread watcher_;                            // last: stopped and joined before the pool goes
 };
 
 // Refuses where the kernels cannot run or gpu.devices names a GPU not

@@ -59,55 +59,11 @@
 #include "engines/gpu/gpu_join_kernels.hpp"
 #include "engines/gpu/gpu_kernel_support.hpp"
 #include "engines/gpu/gpu_portable.hpp"
+#include "engines/gpu/gpu_round_items.hpp"
 #include "engines/gpu/gpu_visit_kernels.hpp"
 #include "nqueens/subproblem_count.hpp"
 
 namespace nqueens::detail::gpu {
-
-/// Whether a kernel's blocks take their items from a counter
-/// (Kernel::dealt_by_counter) rather than in turn by block index (block b
-/// of a grid of g: items b, b + g, ...): each
-/// block, once done with an item, takes the round's next, so that no SM
-/// idles while another works through heavy items dealt to it in advance.
-/// The visit's come heavy first within a job: key by key, and a low key's
-/// blocks (few bits, so most north halves to visit) first.
-template <class Kernel>
-inline constexpr bool counter_dealt = requires {
-  requires Kernel::dealt_by_counter;
-};
-
-/// A round's items before each of its jobs, item k of the round being item
-/// k - before[j] of job j: each block of a launch finds them once, in two
-/// steps with a barrier between, then looks up each item it takes (where
-/// walking the jobs for each block read up to 64 jobs' counts in turn, a
-/// global load each, before its first item).
-struct round_items {
-  std::uint64_t before[round_jobs + 1];  // before[count]: all of them
-
-  /// Step one, every thread: jobs thread, thread + block_threads, ...
-  template <class Kernel>
-  NQUEENS_HD void count(const gpu_job* jobs, std::uint32_t count, std::uint32_t thread) {
-    for (std::uint32_t j = thread; j < count; j += block_threads) before[j + 1] = Kernel::items(jobs[j]);
-    if (thread == 0) before[0] = 0;
-  }
-  /// Step two, thread 0 alone.
-  NQUEENS_HD void add_up(std::uint32_t count) {
-    for (std::uint32_t j = 1; j <= count; ++j) before[j] += before[j - 1];
-  }
-  /// The job whose items hold `item`. Precondition: item < before[count].
-  NQUEENS_HD std::uint32_t job_of(std::uint32_t count, std::uint64_t item) const {
-    std::uint32_t low = 0, high = count;  // before[low] <= item < before[high]
-    while (high - low > 1) {
-      const std::uint32_t mid = (low + high) / 2;
-      (before[mid] <= item ? low : high) = mid;
-    }
-    return low;
-  }
-};
-
-/// Where a kernel dealt by a counter takes its items: the round's first
-/// job's state serves the round (the clear kernel zeroes it).
-NQUEENS_HD inline std::uint32_t* round_counter(const gpu_job* jobs) { return &jobs[0].state->items_taken; }
 
 /// Kernel `name`'s slot in device_work::kernel_nanoseconds (device_kernel_names).
 /// Used as a template argument: a name not in the list does not compile.
@@ -117,6 +73,12 @@ constexpr std::size_t kernel_slot(std::string_view name) {
   }
   throw "no kernel of this name";
 }
+
+static_assert(!counter_dealt<clear_kernel> && !counter_dealt<size_kernel> && !counter_dealt<join_kernel> &&
+                  !counter_dealt<once_kernel> && !counter_dealt<stats_kernel> && !counter_dealt<layout_kernel> &&
+                  !counter_dealt<encode_kernel> && !counter_dealt<scan_kernel> && !counter_dealt<scatter_kernel> &&
+                  !counter_dealt<finish_kernel>,
+              "one counter a round (round_counter): the visit alone takes its items from it");
 
 /// A round's launches, in order, for a launcher (the device's or the
 /// emulator's) with `template <class Kernel, std::size_t Slot> void

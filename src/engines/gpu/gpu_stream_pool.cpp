@@ -24,7 +24,7 @@ int stream_pool::device_to_lease() const noexcept {
   return best;
 }
 
-stream_pool::lease::lease(stream_pool& pool) : pool_(pool) {
+stream_pool::lease::lease(stream_pool& pool, const std::atomic<bool>* cancel) : pool_(pool) {
   std::unique_lock lock(pool_.mutex_);
   int d = pool_.device_to_lease();
   while (d < 0) {
@@ -41,6 +41,7 @@ stream_pool::lease::lease(stream_pool& pool) : pool_(pool) {
                                                        static_cast<std::size_t>(d)));
     stream_ = s.opened.back().get();
   }
+  stream_->cancel = cancel;
   ++s.leased;
 }
 
@@ -48,16 +49,19 @@ stream_pool::lease::~lease() {
   {
     const std::lock_guard lock(pool_.mutex_);
     device_streams& s = pool_.streams_[stream_->device];
+    stream_->cancel = nullptr;
     s.free.push_back(stream_);
     --s.leased;
   }
   pool_.freed_.notify_one();
 }
 
-void stream_pool::stop_all() noexcept {
+void stream_pool::stop_cancelled() noexcept {
   const std::lock_guard lock(mutex_);
   for (device_streams& d : streams_) {
-    for (const auto& s : d.opened) s->stream->stop();
+    for (const auto& s : d.opened) {
+      if (s->cancel != nullptr && s->cancel->load(std::memory_order_relaxed)) s->stream->stop();
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 // else it waits for the next stream freed. So subproblems go to the devices
 // as they free up, and a device whose rounds run long takes fewer.
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -28,16 +29,20 @@ class stream_pool {
     std::unique_ptr<gpu_stream> stream;
     gpu_rounds rounds;
     std::size_t device;  ///< its backend's index in the pool
+    /// Its holder's cancel flag while leased (stop_cancelled), else null:
+    /// set and cleared under the pool's lock.
+    const std::atomic<bool>* cancel = nullptr;
   };
 
   /// Over `devices` (at least one), each opening at most
   /// `streams_per_device` streams (at least one).
   stream_pool(std::vector<std::unique_ptr<gpu_backend>> devices, std::size_t streams_per_device);
 
-  /// A stream, the holder's until it ends.
+  /// A stream, the holder's until it ends; `cancel` (may be null) the
+  /// holder's flag, which stop_cancelled looks at meanwhile.
   class lease {
    public:
-    explicit lease(stream_pool& pool);
+    explicit lease(stream_pool& pool, const std::atomic<bool>* cancel = nullptr);
     ~lease();
     lease(const lease&) = delete;
     lease& operator=(const lease&) = delete;
@@ -51,8 +56,11 @@ class stream_pool {
   std::size_t devices() const noexcept { return devices_.size(); }
   /// Backend `d`: its tables are what a job of its streams reads.
   const gpu_backend& device(std::size_t d) const noexcept { return *devices_[d]; }
-  /// Stops every stream's round under way (gpu_stream::stop); from any thread.
-  void stop_all() noexcept;
+  /// Stops the round under way of every leased stream whose holder's
+  /// cancel flag is set (gpu_stream::stop); from any thread. A stream's
+  /// next holder clears its stop word (gpu_rounds::count): a flag of a
+  /// lease that ended stops nothing.
+  void stop_cancelled() noexcept;
   /// The work of device `d`'s streams, and of them all.
   device_work work_of(std::size_t d) const;
   device_work work() const;
