@@ -18,15 +18,23 @@
 #              draws each: the whole count's GPU-hours on this GPU +- their standard error,
 #              GPU-ns per solution), stop 60 (`count 28 --engine gpu --shard 0/4096
 #              --checkpoint`, SIGINT once it counts: seconds to exit, the journal kept)
+#     ab       180 s in all: build 120 (with the candidate modules of AB_CANDIDATES, below:
+#              the kernels built with one choice changed each), ab 150 (`count 21` on each
+#              module in turn, NQUEENS_GPU_MODULE naming it, up to 3 times each in rotated
+#              order: each module's median engine seconds against the head's)
 #     profile  300 s in all: build 200, ncu 240 (one visit kernel of Q(22), after
 #              NQ_NCU_SKIP=10 launches of it)
 #     scale    130 s: build, then `nqueens scale 20` (quadrant engine, 1..16 threads)
 #   --emulate  here, with no GPU: NQUEENS_GPU=emulate, nq_build's build/release (untimed),
 #              small boards (counts 8..12, 13 for 20, 14 for 22, 15 for 23, price 14 and 15
-#              with 2 s of draws, stop at 18 (shard 0/4), scale 12 on 1,2 threads), ctest's GpuKernelsTest
+#              with 2 s of draws, stop at 18 (shard 0/4), scale 12 on 1,2 threads, ab 12 twice:
+#              the candidates built, the emulator counting for each), ctest's GpuKernelsTest
 #              and GpuEngineTest alone (test.sh runs the rest), no nvidia-smi, nvcc,
 #              compute-sanitizer or ncu (the counts alone); 170 s for device, 60 s for
-#              price, profile and scale
+#              price, ab, profile and scale
+#
+# One session's 15 minutes of device time hold device and price (with the
+# machine's start); ab and profile take the next session's.
 #
 # A part gets at most its cap, never more than what is left of the step less
 # what the parts after it keep; one cut by `timeout` says "(cut after N s)"
@@ -56,9 +64,9 @@ steps=("$@")
 ((${#steps[@]} > 0)) || steps=(device)
 for step in "${steps[@]}"; do
   case $step in
-    device | price | profile | scale) ;;
+    device | price | ab | profile | scale) ;;
     *)
-      echo "gpu.sh: unknown step '$step' (device, price, profile, scale, or fetch; --emulate first to run here)" >&2
+      echo "gpu.sh: unknown step '$step' (device, price, ab, profile, scale, or fetch; --emulate first to run here)" >&2
       exit 2
       ;;
   esac
@@ -74,6 +82,7 @@ if ((EMULATE)); then
   COUNTS=(8 9 10 11 12) MEMCHECK_N=12 RACE_N=9 THREADS_N=13 DMON_N=14 BIG_N=15 NCU_N=14
   SCALE_N=12 SCALE_THREADS=1,2 DEVICE_SECONDS=170 PROFILE_SECONDS=60
   PRICE_N=(14 15) PRICE_DRAW=2 STOP_N=18 STOP_SHARDS=4 PRICE_SECONDS=60 SCALE_SECONDS=60
+  AB_N=12 AB_REPEATS=2 AB_SECONDS=60
 else
   BUILD=$NQ_ROOT/build/gpu
   export NQUEENS_GPU=device
@@ -81,7 +90,15 @@ else
   COUNTS=(8 9 10 11 12 13 14 15 16 17 18) MEMCHECK_N=12 RACE_N=9 THREADS_N=20 DMON_N=22 BIG_N=23 NCU_N=22
   SCALE_N=20 SCALE_THREADS=1,2,4,8,16 DEVICE_SECONDS=420 PROFILE_SECONDS=300
   PRICE_N=(24 25 26 27 28) PRICE_DRAW=30 STOP_N=28 STOP_SHARDS=4096 PRICE_SECONDS=300 SCALE_SECONDS=130
+  AB_N=21 AB_REPEATS=3 AB_SECONDS=180
 fi
+# The candidate modules of the ab step (src/CMakeLists.txt, NQUEENS_GPU_CANDIDATES):
+# each the head's kernels with one build-time choice undone, so that the
+# medians say what each change gave: visit blocks dealt whole (no north
+# shares), shares of 16384, the ten-digit visit at every n (five blocks an
+# SM), the visit dealt by block index (no counter).
+AB_CANDIDATES="whole=NQUEENS_GPU_NORTH_PER_ITEM=0;shares16k=NQUEENS_GPU_NORTH_PER_ITEM=16384"
+AB_CANDIDATES+=";wide=NQUEENS_GPU_WIDE_VISIT=1;by_index=NQUEENS_GPU_VISIT_COUNTER=0"
 NQ=$BUILD/nqueens
 STEP_CAP=${NQ_GPU_STEP_SECONDS:-100000}
 FINAL_RESERVE=8  # seconds kept at the end of a step: a cut command's grace, the summary
@@ -142,18 +159,20 @@ limited() {
   return 0
 }
 
-# count_exact N SECONDS [OPTION...]: `nqueens count N --engine gpu --json`,
-# checked against the published Q(N); wall seconds and GPU-ns per solution,
-# and the device's launches, operations and kernel times where the JSON has
-# them. Sets
-# count_wall; returns 1 when the count was cut or failed.
+# count_exact N SECONDS [OPTION...]: `nqueens count N --engine gpu --json`
+# (with the variables COUNT_ENV holds, NAME=VALUE each), checked against the
+# published Q(N); wall seconds and GPU-ns per solution, and the device's
+# launches, operations and kernel times where the JSON has them. Sets
+# count_wall and count_json; returns 1 when the count was cut or failed.
+COUNT_ENV=()
 count_exact() {
   local n=$1 seconds=$2
   shift 2
   # Each kernel's device time comes with the count (events around each
   # launch: the per-kernel table the next profile starts from).
-  local cmd=(env NQUEENS_GPU_TIMES=1 "$NQ" count "$n" --engine gpu "$@" --json) json start status=0
+  local cmd=(env NQUEENS_GPU_TIMES=1 "${COUNT_ENV[@]}" "$NQ" count "$n" --engine gpu "$@" --json) json start status=0
   count_wall=
+  count_json=
   note "\$ $(shown "${cmd[@]}")"
   start=$(wall_now)
   if ((seconds < 1)); then
@@ -177,6 +196,7 @@ count_exact() {
     return 1
   fi
   count_wall=$wall
+  count_json=$json
   local where="on the GPU" engine_seconds launches operations subproblems
   ((EMULATE)) && where="emulated (NQUEENS_GPU=emulate)"
   engine_seconds=$(json_value seconds "$json")
@@ -244,6 +264,19 @@ part_build() {
     if ! NQ_WITH_TESTS=1 nq_build >"$BUILD/gpu-build.log" 2>&1; then
       tail -40 "$BUILD/gpu-build.log" | tee -a "$FIGURES"
       part_status="FAILED"
+    elif [[ " $* " == *" nqueens_gpu_candidates "* ]]; then
+      # Built where nvcc is (as in CI), though the emulator loads no module:
+      # a candidate that does not compile fails here, not on a device.
+      if [[ -f $BUILD/libnqueens-gpu.so ]]; then
+        note "\$ cmake -DNQUEENS_GPU_CANDIDATES='$AB_CANDIDATES' $BUILD && cmake --build $BUILD --target nqueens_gpu_candidates"
+        if ! { cmake -DNQUEENS_GPU_CANDIDATES="$AB_CANDIDATES" "$BUILD" &&
+          cmake --build "$BUILD" --parallel "$(nproc)" --target nqueens_gpu_candidates; } >>"$BUILD/gpu-build.log" 2>&1; then
+          tail -40 "$BUILD/gpu-build.log" | tee -a "$FIGURES"
+          part_status="FAILED"
+        fi
+      else
+        note "no CUDA compiler here: the candidate modules are not built"
+      fi
     fi
   else
     # Debian's packages unpacked beside the build, where the machine has none.
@@ -265,8 +298,11 @@ part_build() {
     fi
     local generator=()
     command -v ninja >/dev/null && generator=(-G Ninja)
+    local candidates=""
+    [[ " $* " != *" nqueens_gpu_candidates "* ]] || candidates=$AB_CANDIDATES
     limited "$(part_left)" "$BUILD/configure.log" cmake -S . -B "$BUILD" "${generator[@]}" \
-      -DCMAKE_BUILD_TYPE=Release -DNQUEENS_BUILD_BENCH=OFF -DNQUEENS_TEST_GPU=device
+      -DCMAKE_BUILD_TYPE=Release -DNQUEENS_BUILD_BENCH=OFF -DNQUEENS_TEST_GPU=device \
+      -DNQUEENS_GPU_CANDIDATES="$candidates"
     if ((rc == 0)) && ! grep -q 'GPU engine device code ON' "$BUILD/configure.log"; then
       note "gpu.sh: CMake found no CUDA compiler"
       part_status="FAILED: no CUDA"
@@ -444,6 +480,47 @@ part_stop() {
   fi
 }
 
+# count AB_N on the head's module and each candidate, in turn, AB_REPEATS
+# times (each time in an order rotated by one, so that no module always
+# follows the same), while time is left; then each module's median engine
+# seconds and its ratio to the head's. Every count is checked.
+part_ab() {
+  local modules=("$BUILD/libnqueens-gpu.so") names=(head) entry name
+  IFS=';' read -ra entries <<<"$AB_CANDIDATES"
+  for entry in "${entries[@]}"; do
+    name=${entry%%=*}
+    modules+=("$BUILD/libnqueens-gpu-$name.so")
+    names+=("$name")
+  done
+  local repeat k m modules_count=${#modules[@]} times=()
+  for ((k = 0; k < modules_count; k++)); do times[k]=""; done
+  for ((repeat = 0; repeat < AB_REPEATS; repeat++)); do
+    for ((m = 0; m < modules_count; m++)); do
+      k=$(((m + repeat) % modules_count))
+      if [[ ! -f ${modules[k]} ]] && ((!EMULATE)); then
+        note "${names[k]}: no module $(shown "${modules[k]}")"
+        continue
+      fi
+      note "## module ${names[k]}"
+      COUNT_ENV=("NQUEENS_GPU_MODULE=${modules[k]}")
+      if ! count_exact "$AB_N" "$(part_left)"; then
+        COUNT_ENV=()
+        break 2
+      fi
+      COUNT_ENV=()
+      times[k]+=" $(json_value seconds "$count_json")"
+    done
+  done
+  note "# Q($AB_N) by module: median engine seconds (runs), against the head's"
+  local head_median median
+  head_median=$(tr ' ' '\n' <<<"${times[0]}" | sed '/^$/d' | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+  for ((k = 0; k < modules_count; k++)); do
+    median=$(tr ' ' '\n' <<<"${times[k]}" | sed '/^$/d' | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+    note "$(printf '#   %-10s %10s s (%s )  %s' "${names[k]}" "${median:-none}" "${times[k]}" \
+      "$(awk -v a="$median" -v b="$head_median" 'BEGIN { if (a != "" && b > 0) printf "%.3fx the head", a / b }')")"
+  done
+}
+
 # ncu on one launch of the visit kernel (its demangled name holds
 # visit_kernel) of an NCU_N count, with the sections this ncu has; the
 # report and its details page under FIGDIR, its key figures in the file.
@@ -556,6 +633,7 @@ run_parts() {
         price) part_price ;;
         stop) part_stop ;;
         ncu) part_ncu ;;
+        ab) part_ab ;;
       esac
     fi
     summary+=("$(printf '#   %-10s %4d s  %s' "$name" $(($(now) - started)) "$part_status")")
@@ -588,6 +666,12 @@ for step in "${steps[@]}"; do
       note "# step scale: $budget s"
       build_targets=(nqueens_cli)
       run_parts "$budget" build:240:0 scale:120:0
+      ;;
+    ab)
+      budget=${NQ_GPU_SECONDS:-$AB_SECONDS}
+      note "# step ab: $budget s"
+      build_targets=(nqueens_cli nqueens_gpu_candidates)
+      run_parts "$budget" build:120:0 ab:150:0
       ;;
     profile)
       budget=${NQ_GPU_SECONDS:-$PROFILE_SECONDS}

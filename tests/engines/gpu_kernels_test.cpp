@@ -227,6 +227,62 @@ TEST(GpuKernelsTest, EmptyAndOddSizedGroupsCountExactly) {
   }
 }
 
+// A key whose blocks have many north halves to visit is dealt as several
+// items, each a share of them: the scan's items per key are its blocks
+// times visit_parts of its north reach (counted here pair of keys by pair
+// of keys), some key of a large north group takes several, and the count
+// stays exact.
+TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
+  using namespace detail::gpu;
+  const synthetic_groups groups = draw_groups(9 * north_per_item, 3000, 5);
+  const auto [state, result] = count_with_kernels(groups, 6, compact_job_digits);
+  EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south));
+  const std::uint32_t keys = 1U << state.layout.key_bits;
+  std::uint32_t items = 0, blocks = 0;
+  for (std::uint32_t k = 0; k < keys; ++k) {
+    std::uint32_t reach = 0;
+    for (std::uint32_t other = 0; other < keys; ++other) {
+      if ((other & k) == 0) reach += state.bucket_start[0][other + 1] - state.bucket_start[0][other];
+    }
+    const std::uint32_t south = state.bucket_start[1][k + 1] - state.bucket_start[1][k];
+    const std::uint32_t key_blocks = (south + south_per_block - 1) / south_per_block;
+    EXPECT_EQ(state.block_start[k + 1] - state.block_start[k], key_blocks * visit_parts(reach)) << "key " << k;
+    items += key_blocks * visit_parts(reach);
+    blocks += key_blocks;
+  }
+  EXPECT_EQ(state.block_start[keys], items);
+  if constexpr (north_per_item != 0) EXPECT_GT(items, blocks);
+}
+
+// The scan's items on keys written by hand (two key bits): key 1 alone has
+// north halves, 3 shares' worth, so the keys that miss it (0 and 2) take
+// 3 items a block; keys 1 and 3 reach no north half and take none, however
+// many south halves they hold.
+TEST(GpuKernelsTest, AKeyWithNoNorthHalfToVisitTakesNoItem) {
+  using namespace detail::gpu;
+  auto state = std::make_unique<job_state>();
+  gpu_job job;
+  job.state = state.get();
+  state->layout.key_bits = 2;
+  const std::uint32_t north = north_per_item == 0 ? 100 : 2 * north_per_item + 1;
+  const std::uint32_t parts = visit_parts(north);
+  const std::uint32_t south[4] = {south_per_block + 1, 3, 7, 2 * south_per_block};
+  state->cursor[0][1] = north;
+  for (std::uint32_t k = 0; k < 4; ++k) state->cursor[1][k] = south[k];
+  state->group_size[0] = north;
+  state->group_size[1] = south[0] + south[1] + south[2] + south[3];
+  auto shared = std::make_unique<scan_kernel::shared>();
+  launch_order order(1, 3);
+  emulate_launch<scan_kernel>(std::span<const gpu_job>(&job, 1), 1, order, *shared);
+  EXPECT_EQ(state->fault, 0U);
+  const std::uint32_t expected[5] = {0, 2 * parts, 2 * parts, 3 * parts, 3 * parts};
+  for (std::uint32_t k = 0; k <= 4; ++k) EXPECT_EQ(state->block_start[k], expected[k]) << "key " << k;
+  EXPECT_EQ(state->bucket_start[0][1], 0U);
+  EXPECT_EQ(state->bucket_start[0][2], north);
+  EXPECT_EQ(state->bucket_start[1][3], south[0] + south[1] + south[2]);
+  EXPECT_EQ(parts, north_per_item == 0 ? 1U : 3U);
+}
+
 // The key takes what the digits cannot hold: every mask of a board to 27
 // (2n diagonals and 4 tags) codes in 9 digits, every one of 28 in 10, for
 // any group size.

@@ -162,21 +162,40 @@ TEST(GpuEmulatedTest, ACancelEndsABatchAndLeavesTheStreamWhole) {
   }
 }
 
-// A stream whose stop word is set while its count round runs (as the GPU
-// context's watcher does once the run's cancel flag is set) after the
-// rounds looked at the flag: the visit takes no item, finish faults every
-// job as stopped, and the batch ends cancelled, no partial count taken;
-// the stream then counts the next batch exactly.
-class stopped_mid_round final : public detail::gpu::gpu_stream {
+// A stream that passes everything to another: what a test's stream
+// changes of a round, it overrides.
+class forwarding_stream : public detail::gpu::gpu_stream {
  public:
-  explicit stopped_mid_round(detail::gpu::gpu_stream& inner) : inner_(inner) {}
-  bool stopping = true;
-  std::uint64_t pairs_when_stopped = 0;  // what the stopped rounds' visits counted
+  explicit forwarding_stream(detail::gpu::gpu_stream& inner) : inner_(inner) {}
   std::uint32_t max_jobs() const noexcept override { return inner_.max_jobs(); }
   std::uint64_t* arena() const noexcept override { return inner_.arena(); }
   std::uint64_t arena_words() const noexcept override { return inner_.arena_words(); }
   detail::gpu::job_state* state(std::uint32_t k) const noexcept override { return inner_.state(k); }
   detail::gpu::job_result* result(std::uint32_t k) const noexcept override { return inner_.result(k); }
+  std::span<const detail::gpu::job_result> run(std::span<const detail::gpu::gpu_job> jobs,
+                                               detail::gpu::round_kind round) override {
+    return inner_.run(jobs, round);
+  }
+  device_work work() const noexcept override { return inner_.work(); }
+  void stage(const void* from, std::uint64_t bytes, std::uint64_t* to) override { inner_.stage(from, bytes, to); }
+  std::uint32_t* stop_word() const noexcept override { return inner_.stop_word(); }
+  void stop() noexcept override { inner_.stop(); }
+  void clear_stop() noexcept override { inner_.clear_stop(); }
+
+ protected:
+  detail::gpu::gpu_stream& inner_;
+};
+
+// A stream whose stop word is set while its count round runs (as the GPU
+// context's watcher does once the run's cancel flag is set) after the
+// rounds looked at the flag: the visit takes no item, finish faults every
+// job as stopped, and the batch ends cancelled, no partial count taken;
+// the stream then counts the next batch exactly.
+class stopped_mid_round final : public forwarding_stream {
+ public:
+  using forwarding_stream::forwarding_stream;
+  bool stopping = true;
+  std::uint64_t pairs_when_stopped = 0;  // what the stopped rounds' visits counted
   std::span<const detail::gpu::job_result> run(std::span<const detail::gpu::gpu_job> jobs,
                                                detail::gpu::round_kind round) override {
     if (!stopping || round != detail::gpu::round_kind::counts) return inner_.run(jobs, round);
@@ -185,14 +204,6 @@ class stopped_mid_round final : public detail::gpu::gpu_stream {
     for (std::uint32_t k = 0; k < jobs.size(); ++k) pairs_when_stopped += inner_.state(k)->pairs;
     return results;
   }
-  device_work work() const noexcept override { return inner_.work(); }
-  void stage(const void* from, std::uint64_t bytes, std::uint64_t* to) override { inner_.stage(from, bytes, to); }
-  std::uint32_t* stop_word() const noexcept override { return inner_.stop_word(); }
-  void stop() noexcept override { inner_.stop(); }
-  void clear_stop() noexcept override { inner_.clear_stop(); }
-
- private:
-  detail::gpu::gpu_stream& inner_;
 };
 
 TEST(GpuEmulatedTest, AStopMidRoundEndsTheBatchWithoutAPartialCount) {
@@ -257,6 +268,77 @@ std::vector<std::uint64_t> joined_sizes(detail::gpu::gpu_stream& stream, std::ve
     }
   }
   return sizes;
+}
+
+// A stream that passes every round on and notes, per job's class (its
+// north columns and middle queen), whether its size round found a group no
+// join can make, and which jobs count rounds held.
+class recording_stream final : public forwarding_stream {
+ public:
+  using forwarding_stream::forwarding_stream;
+  using job_class = std::pair<std::uint32_t, int>;
+  std::map<job_class, bool> empty_group;
+  std::vector<job_class> counted;  // the count rounds' jobs
+  std::span<const detail::gpu::job_result> run(std::span<const detail::gpu::gpu_job> jobs,
+                                               detail::gpu::round_kind round) override {
+    const auto results = inner_.run(jobs, round);
+    for (std::uint32_t k = 0; k < jobs.size(); ++k) {
+      if (round == detail::gpu::round_kind::sizes) {
+        empty_group[{jobs[k].columns[0], jobs[k].middle}] = results[k].joined[0] == 0 || results[k].joined[1] == 0;
+      } else {
+        counted.push_back({jobs[k].columns[0], jobs[k].middle});
+      }
+    }
+    return results;
+  }
+};
+
+// A job whose size round finds a group no join can make (odd boards have
+// them) has no pair: it counts 0 without a count round, which the others
+// still get, each once. Counted alone, with room for both groups, such a
+// job's join makes no half of that group and its count is 0.
+TEST(GpuEmulatedTest, AJobWithAnEmptyGroupTakesNoCountRound) {
+  for (const int n : odd_boards) {
+    const detail::half_board_tables tables(n);
+    const auto backend = detail::gpu::emulated_backend(tables);
+    const auto inner = backend->open_stream();
+    recording_stream stream(*inner);
+    detail::gpu::gpu_rounds rounds(stream);
+    const std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, *backend);
+    std::vector<detail::gpu::pair_counts> counts(jobs.size());
+    rounds.count(jobs, counts);
+    ASSERT_EQ(stream.empty_group.size(), jobs.size()) << "n = " << n;
+    std::size_t skipped = 0;
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      const recording_stream::job_class job_class{jobs[k].columns[0], jobs[k].middle};
+      const bool empty = stream.empty_group.at(job_class);
+      EXPECT_EQ(std::count(stream.counted.begin(), stream.counted.end(), job_class), empty ? 0 : 1)
+          << "n = " << n << ", class " << k;
+      if (!empty) continue;
+      ++skipped;
+      EXPECT_EQ(counts[k].pairs, 0U);
+      EXPECT_EQ(counts[k].once, 0U);
+      detail::gpu::gpu_job job = jobs[k];
+      job.sequence = 1000 + static_cast<std::uint32_t>(k);
+      job.state = inner->state(0);
+      job.result = inner->result(0);
+      job.stop = inner->stop_word();
+      std::uint64_t* at = inner->arena();
+      for (int g = 0; g < 2; ++g) {
+        job.capacity[g] = 4096;
+        job.halves[g] = at;
+        job.codes[g] = job.once_list[g] = at + job.capacity[g] + 1;
+        at += 2 * (job.capacity[g] + 1);
+      }
+      const detail::gpu::job_result result = inner->run({&job, 1}, detail::gpu::round_kind::counts)[0];
+      detail::gpu::check_result(result, job, detail::gpu::round_kind::counts);
+      EXPECT_TRUE(inner->state(0)->group_size[0] == 0 || inner->state(0)->group_size[1] == 0)
+          << "n = " << n << ", class " << k;
+      EXPECT_EQ(result.pairs, 0U) << "n = " << n << ", class " << k;
+      EXPECT_EQ(result.once, 0U) << "n = " << n << ", class " << k;
+    }
+    EXPECT_GT(skipped, 0U) << "n = " << n;
+  }
 }
 
 // Odd boards: the joins list the quarter placements that can make a half

@@ -119,10 +119,48 @@ struct encode_half {
 };
 using encode_kernel = each_half_kernel<encode_half>;
 
+/// North halves a visit item visits at most, where its key has more to
+/// visit: a key's blocks are then each dealt as several items, each with
+/// its own share of the north halves (visit_kernel_of::visit_keys). A
+/// block of a low key visits every north half whose key misses its own:
+/// dealt whole, rounds of n = 20 and 22 ended after twice an even share of
+/// their work over an H100's 792 block slots (a list-scheduling model of
+/// their real items, docs/performance.md); shares of 4096 end within 10%
+/// of it, for tables built once more a share (about 300 north halves'
+/// visits). 0: a block is one item, whatever its north. Set at build time
+/// to compare modules on a device (gpu.sh).
+#ifndef NQUEENS_GPU_NORTH_PER_ITEM
+#define NQUEENS_GPU_NORTH_PER_ITEM 4096
+#endif
+inline constexpr std::uint32_t north_per_item = NQUEENS_GPU_NORTH_PER_ITEM;
+/// The most items a key's block is dealt as: a job's items stay below 2^28
+/// (2^22 blocks at most, and a block per key beside) and a round's below
+/// the counter's 2^32.
+inline constexpr std::uint32_t most_visit_parts = 64;
+
+/// Items each visit block of a key with `north_reach` north halves to
+/// visit is dealt as: none where it has none (no south half of the key
+/// can pair: at odd n, whole groups the filter left empty).
+NQUEENS_HD inline std::uint32_t visit_parts(std::uint32_t north_reach) {
+  if (north_reach == 0) return 0;
+  if constexpr (north_per_item == 0) {
+    return 1;
+  } else {
+    const std::uint32_t parts = (north_reach - 1) / north_per_item + 1;
+    return parts < most_visit_parts ? parts : most_visit_parts;
+  }
+}
+
+/// Where each key's halves begin in both groups, and each key's visit
+/// items (block_start): its south blocks times the parts of its north
+/// reach, the north halves whose keys miss it. The reach of every key is
+/// a sum over subsets (of the free bits' keys): a phase per key bit, each
+/// adding the counts of the keys without that bit.
 struct scan_kernel {
-  static constexpr int phases = 3;
+  static constexpr int phases = 4 + static_cast<int>(max_job_key_bits);
+  static constexpr int sums_phase = 1 + static_cast<int>(max_job_key_bits);
   struct shared {
-    std::uint32_t partial[3][block_threads];  // north halves, south halves, south blocks
+    std::uint32_t partial[3][block_threads];  // north halves, south halves, visit items
   };
   NQUEENS_HD static std::uint32_t items(const gpu_job&) { return 1; }
   NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared& sh) {
@@ -131,14 +169,27 @@ struct scan_kernel {
     const std::uint32_t chunk = (keys + block_threads - 1) / block_threads;
     const std::uint32_t first = thread * chunk, last = first + chunk < keys ? first + chunk : keys;
     if (phase == 0) {
+      // The north reach is summed in block_start, free until the last phase.
+      for (std::uint32_t k = first; k < last; ++k) s.block_start[k] = s.cursor[0][k];
+    } else if (phase < sums_phase) {
+      const auto bit = static_cast<std::uint32_t>(phase - 1);
+      if (bit >= s.layout.key_bits) return;
+      // The keys with the bit read those without it, which no thread writes in this phase.
+      for (std::uint32_t k = first; k < last; ++k) {
+        if ((k >> bit & 1U) != 0) s.block_start[k] += s.block_start[k ^ (1U << bit)];
+      }
+    } else if (phase == sums_phase) {
       std::uint32_t sums[3] = {0, 0, 0};
       for (std::uint32_t k = first; k < last; ++k) {
+        const std::uint32_t blocks = (s.cursor[1][k] + south_per_block - 1) / south_per_block;
+        const std::uint32_t items = blocks * visit_parts(s.block_start[(keys - 1) & ~k]);
+        s.bucket_start[0][k] = items;  // until the last phase, which reads it first
         sums[0] += s.cursor[0][k];
         sums[1] += s.cursor[1][k];
-        sums[2] += (s.cursor[1][k] + south_per_block - 1) / south_per_block;
+        sums[2] += items;
       }
       for (int r = 0; r < 3; ++r) sh.partial[r][thread] = sums[r];
-    } else if (phase == 1) {
+    } else if (phase == sums_phase + 1) {
       if (thread >= 3) return;
       std::uint32_t running = 0;
       for (std::uint32_t t = 0; t < block_threads; ++t) {
@@ -155,13 +206,13 @@ struct scan_kernel {
     } else {
       std::uint32_t at[3] = {sh.partial[0][thread], sh.partial[1][thread], sh.partial[2][thread]};
       for (std::uint32_t k = first; k < last; ++k) {
-        const std::uint32_t north = s.cursor[0][k], south = s.cursor[1][k];
+        const std::uint32_t north = s.cursor[0][k], south = s.cursor[1][k], items = s.bucket_start[0][k];
         s.bucket_start[0][k] = s.cursor[0][k] = at[0];
         s.bucket_start[1][k] = s.cursor[1][k] = at[1];
         s.block_start[k] = at[2];
         at[0] += north;
         at[1] += south;
-        at[2] += (south + south_per_block - 1) / south_per_block;
+        at[2] += items;
       }
     }
   }

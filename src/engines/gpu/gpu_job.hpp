@@ -108,7 +108,7 @@ struct job_state {
   code_layout layout;
   std::uint32_t bucket_start[2][max_buckets + 1];  // halves of each group before each key
   std::uint32_t cursor[2][max_buckets];
-  std::uint32_t block_start[max_buckets + 1];  // south table blocks before each key
+  std::uint32_t block_start[max_buckets + 1];  // visit items before each key (scan_kernel)
   std::uint32_t once_size[2];                  // halves with a once category, in once_list
   std::uint64_t pairs;                         // disjoint pairs, tags included: twice each under a filter
   std::uint64_t once;                          // pairs sharing a once category, per category shared

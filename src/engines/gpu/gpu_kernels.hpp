@@ -24,13 +24,16 @@
 //   layout   the code: the diagonals both groups use, the likeliest to
 //            collide first (the key), the rest in 5-bit digits
 //   encode   each half as its code; a histogram of the keys
-//   scan     where each key's halves and south table blocks begin
+//   scan     where each key's halves begin; each key's visit items: its
+//            blocks of 1024 south halves, each as many times as its north
+//            halves to visit ask (visit_parts), none where it has none
 //   scatter  the codes sorted by key
-//   visit    a block per 1024 south halves of one key, taken from the
-//            round's counter: their bit-sliced tables (a 1024-bit row per
+//   visit    an item a block, taken from the round's counter: a key's
+//            1024 south halves' bit-sliced tables (a 1024-bit row per
 //            digit value: the halves that have none of its bits) in shared
-//            memory, then every north half whose key misses theirs, a warp
-//            each, ANDs one row per digit, each lane its own word of 32 pairs
+//            memory, then the item's share of the north halves whose key
+//            misses theirs, a warp each, ANDs one row per digit, each lane
+//            its own word of 32 pairs
 //   finish   the checks, the result, and the mark that says all of it ran
 //
 // The kernels live by stage: gpu_kernel_support.hpp (what they share),
@@ -63,6 +66,12 @@
 #include "engines/gpu/gpu_visit_kernels.hpp"
 #include "nqueens/subproblem_count.hpp"
 
+/// 1: a module whose rounds all take the visit of ten digits (five blocks
+/// an SM), to compare on a device with the nine-digit one's six.
+#ifndef NQUEENS_GPU_WIDE_VISIT
+#define NQUEENS_GPU_WIDE_VISIT 0
+#endif
+
 namespace nqueens::detail::gpu {
 
 /// Kernel `name`'s slot in device_work::kernel_nanoseconds (device_kernel_names).
@@ -74,6 +83,7 @@ constexpr std::size_t kernel_slot(std::string_view name) {
   throw "no kernel of this name";
 }
 
+static_assert(counter_dealt<visit_kernel> == (NQUEENS_GPU_VISIT_COUNTER != 0));
 static_assert(!counter_dealt<clear_kernel> && !counter_dealt<size_kernel> && !counter_dealt<join_kernel> &&
                   !counter_dealt<once_kernel> && !counter_dealt<stats_kernel> && !counter_dealt<layout_kernel> &&
                   !counter_dealt<encode_kernel> && !counter_dealt<scan_kernel> && !counter_dealt<scatter_kernel> &&
@@ -108,7 +118,7 @@ void launch_round(Launcher& launcher, round_kind round, const gpu_job* jobs, std
   launcher.template run<encode_kernel, kernel_slot("encode")>(halves);
   launcher.template run<scan_kernel, kernel_slot("scan")>(count);
   launcher.template run<scatter_kernel, kernel_slot("scatter")>(halves);
-  if (digits <= compact_job_digits) {
+  if (digits <= compact_job_digits && NQUEENS_GPU_WIDE_VISIT == 0) {
     launcher.template run<compact_visit_kernel, kernel_slot("visit")>(south);
   } else {
     launcher.template run<visit_kernel, kernel_slot("visit")>(south);

@@ -141,6 +141,10 @@ void gpu_rounds::count_pieces(std::span<pair_counts> out) {
     std::uint64_t used = 0;
     for (; next < pieces_.size() && round_.size() < stream_.max_jobs(); ++next) {
       const piece& p = pieces_[next];
+      // A group no join can make has no pair: its count is 0 (the first
+      // tenth of an odd board's plan, whose north halves the middle queen
+      // all forbids, would take a round each 64 of them, tables built for nothing).
+      if (p.joined[0] == 0 || p.joined[1] == 0) continue;
       const std::uint64_t words = p.quarter_words + words_for(p.joined[0], p.joined[1]);
       if (used + words > stream_.arena_words()) break;  // the next round takes it (it fits alone)
       gpu_job job = p.job;
@@ -156,6 +160,7 @@ void gpu_rounds::count_pieces(std::span<pair_counts> out) {
       round_.push_back(job);
       round_pieces_.push_back(static_cast<std::uint32_t>(next));
     }
+    if (round_.empty()) continue;  // every piece left had an empty group
     const std::span<const job_result> results = run_round(round_kind::counts);
     for (std::uint32_t k = 0; k < round_.size(); ++k) {
       pair_counts& c = out[pieces_[round_pieces_[k]].owner];

@@ -9,6 +9,10 @@
 #include "engines/gpu/gpu_kernel_support.hpp"
 #include "engines/gpu/gpu_round_items.hpp"
 
+#ifndef NQUEENS_GPU_VISIT_COUNTER
+#define NQUEENS_GPU_VISIT_COUNTER 1
+#endif
+
 namespace nqueens::detail::gpu {
 
 /// The visit for jobs of at most `Digits` digits (gpu_job::digits_limit):
@@ -23,8 +27,10 @@ struct visit_kernel_of {
   /// Nine digits fit six, ten five.
   static constexpr int min_blocks = Digits <= compact_job_digits ? 6 : 5;
   /// Its items are uneven (a key's blocks visit the north halves of every
-  /// key that misses it): taken from the round's counter as blocks free up.
-  static constexpr bool dealt_by_counter = true;
+  /// key that misses it): taken from the round's counter as blocks free up
+  /// (NQUEENS_GPU_VISIT_COUNTER=0 builds a module that deals them by block
+  /// index, to compare on a device).
+  static constexpr bool dealt_by_counter = NQUEENS_GPU_VISIT_COUNTER != 0;
   /// South codes per digit's table that fit in the rows above 16 (8-byte
   /// codes, 16 a row): rows a digit's bit pass never writes.
   static constexpr std::uint32_t codes_per_digit = (digit_values - 17) * words_per_block / 2;
@@ -43,6 +49,7 @@ struct visit_kernel_of {
     std::uint32_t valid[words_per_block];
     std::uint64_t fits;
     std::uint32_t key, first, count;
+    std::uint32_t part, parts;  // this item's share of the key's north halves
   };
   static_assert(south_per_block <= codes_per_digit * Digits, "the codes fit beside the bit rows");
   /// An SM of an H100 or H200 has 228 KiB of shared memory, 1 KiB of it
@@ -77,7 +84,8 @@ struct visit_kernel_of {
     }
   }
 
-  // Phase 0: which key's south halves this block holds.
+  // Phase 0: which key's south halves this block holds, and which share of
+  // its north halves it visits.
   NQUEENS_HD static void find_block(const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
     if (thread != 0) return;
     const job_state& s = *job.state;
@@ -86,8 +94,15 @@ struct visit_kernel_of {
       const std::uint32_t mid = (low + high) / 2;
       (s.block_start[mid] <= item ? low : high) = mid;
     }
+    // The key's items: each of its south blocks, `parts` times (scan_kernel).
+    const std::uint32_t south = s.bucket_start[1][low + 1] - s.bucket_start[1][low];
+    const std::uint32_t blocks = (south + south_per_block - 1) / south_per_block;
+    const std::uint32_t parts = (s.block_start[low + 1] - s.block_start[low]) / blocks;
+    const std::uint32_t local = item - s.block_start[low];
     sh.key = low;
-    sh.first = s.bucket_start[1][low] + (item - s.block_start[low]) * south_per_block;
+    sh.part = local % parts;
+    sh.parts = parts;
+    sh.first = s.bucket_start[1][low] + local / parts * south_per_block;
     const std::uint32_t left = s.bucket_start[1][low + 1] - sh.first;
     sh.count = left < south_per_block ? left : south_per_block;
     sh.fits = 0;
@@ -156,9 +171,9 @@ struct visit_kernel_of {
     }
   }
 
-  // Phase 4: every north half whose key misses this block's (the keys that
-  // are subsets of the free ones), a warp per half, a lane per word; the
-  // loop shaped by the job's digits.
+  // Phase 4: the item's share of the north halves whose key misses this
+  // block's (the keys that are subsets of the free ones), a warp per half,
+  // a lane per word; the loop shaped by the job's digits.
   NQUEENS_HD static void visit_north(const gpu_job& job, std::uint32_t digits, std::uint32_t thread, shared& sh) {
     const std::uint64_t fits = visit_with(digits, job, thread, sh);
     if (fits != 0) atomic_add(&sh.fits, fits);
@@ -183,10 +198,13 @@ struct visit_kernel_of {
     const std::uint32_t key_bits = s.layout.key_bits;
     const std::uint32_t warp = thread / warp_lanes, lane = thread % warp_lanes;
     const std::uint32_t free = ((1U << key_bits) - 1) & ~sh.key;
+    // A share of every key's halves: runs of block_warps, one in sh.parts.
+    const std::uint32_t stride = sh.parts * block_warps;
     std::uint64_t fits = 0;
     std::uint32_t key = 0;
     do {
-      for (std::uint32_t i = s.bucket_start[0][key] + warp; i < s.bucket_start[0][key + 1]; i += block_warps) {
+      for (std::uint32_t i = s.bucket_start[0][key] + sh.part * block_warps + warp; i < s.bucket_start[0][key + 1];
+           i += stride) {
         const std::uint64_t code = job.codes[0][i] >> key_bits;
         std::uint32_t fit = sh.table[0][code & (digit_values - 1)][lane];
         NQUEENS_UNROLL

@@ -1,0 +1,144 @@
+// How evenly a round of the GPU engine's visit fills a device
+// (docs/performance.md): real jobs, counted by the emulator, and a
+// list-scheduling model of their visit items over a GPU's block slots.
+//
+//   nqueens_gpu_round_balance N FIRST [JOBS] [SLOTS] [SETUP]
+//
+// Counts classes FIRST.. FIRST+JOBS-1 of board N (a class a job, as the
+// GPU plan of split depth 1 has them; JOBS 64, a round's) each on its own,
+// and reads from its state what its visit was dealt: each key's south blocks
+// and the north halves they visit. Then deals the round's items in order
+// to SLOTS block slots (792: an H100's 132 SMs, six visit blocks each), each
+// to the slot free first, an item costing SETUP (300: its tables, in north
+// halves' visits) plus its north halves; and prints when the round ends
+// against an even share of its work, with blocks dealt whole and in shares
+// (visit_parts).
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "engines/gpu/gpu_backend.hpp"
+#include "engines/gpu/gpu_code_kernels.hpp"
+#include "engines/gpu/gpu_emulator.hpp"
+#include "engines/gpu/gpu_rounds.hpp"
+#include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/quarter_tables.hpp"
+
+namespace {
+
+using namespace nqueens::detail;
+using namespace nqueens::detail::gpu;
+
+// One visit item: its north halves.
+struct visit_item {
+  std::uint64_t north;
+};
+
+// A job's visit, as its scan dealt it: for each key, its blocks with their
+// north reach, dealt whole (one item a block) or in visit_parts shares.
+void add_items(const job_state& s, bool shares, std::vector<visit_item>& out) {
+  const std::uint32_t keys = 1U << s.layout.key_bits;
+  std::vector<std::uint64_t> reach(keys);
+  for (std::uint32_t k = 0; k < keys; ++k) reach[k] = s.bucket_start[0][k + 1] - s.bucket_start[0][k];
+  for (std::uint32_t bit = 0; bit < s.layout.key_bits; ++bit) {
+    for (std::uint32_t k = 0; k < keys; ++k) {
+      if ((k >> bit & 1U) != 0) reach[k] += reach[k ^ (1U << bit)];
+    }
+  }
+  for (std::uint32_t k = 0; k < keys; ++k) {
+    const std::uint32_t south = s.bucket_start[1][k + 1] - s.bucket_start[1][k];
+    const std::uint32_t blocks = (south + south_per_block - 1) / south_per_block;
+    const std::uint64_t north = reach[(keys - 1) & ~k];
+    const std::uint32_t parts = shares ? visit_parts(static_cast<std::uint32_t>(north)) : 1;
+    for (std::uint32_t b = 0; b < blocks; ++b) {
+      for (std::uint32_t p = 0; p < parts; ++p) out.push_back({north / parts + (p < north % parts ? 1 : 0)});
+    }
+  }
+}
+
+struct round_end {
+  double makespan = 0, even = 0;
+  std::size_t items = 0;
+};
+
+// The items in order, each to the slot that frees first.
+round_end schedule(const std::vector<visit_item>& items, std::uint32_t slots, double setup) {
+  std::priority_queue<double, std::vector<double>, std::greater<>> free_at;
+  for (std::uint32_t k = 0; k < slots; ++k) free_at.push(0);
+  round_end end;
+  double work = 0;
+  for (const visit_item& item : items) {
+    const double done = free_at.top() + setup + static_cast<double>(item.north);
+    free_at.pop();
+    free_at.push(done);
+    end.makespan = std::max(end.makespan, done);
+    work += setup + static_cast<double>(item.north);
+  }
+  end.even = work / slots;
+  end.items = items.size();
+  return end;
+}
+
+std::uint64_t argument(int argc, char** argv, int k, std::uint64_t fallback) {
+  if (k >= argc) return fallback;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(argv[k], &end, 10);
+  if (end == argv[k] || *end != '\0') {
+    std::fprintf(stderr, "nqueens_gpu_round_balance: '%s' is not a number\n", argv[k]);
+    std::exit(2);
+  }
+  return value;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3 || argc > 6) {
+    std::fprintf(stderr, "usage: nqueens_gpu_round_balance N FIRST [JOBS] [SLOTS] [SETUP]\n");
+    return 2;
+  }
+  const auto n = static_cast<int>(argument(argc, argv, 1, 0));
+  const std::uint64_t first = argument(argc, argv, 2, 0), jobs = argument(argc, argv, 3, round_jobs);
+  const auto slots = static_cast<std::uint32_t>(argument(argc, argv, 4, 792));
+  const auto setup = static_cast<double>(argument(argc, argv, 5, 300));
+  if (n < 8 || n > 23 || jobs < 1 || slots < 1) {
+    std::fprintf(stderr, "nqueens_gpu_round_balance: N from 8 to 23, JOBS and SLOTS at least 1\n");
+    return 2;
+  }
+  std::vector<column_class> classes;
+  column_classes(n).for_each([&](const column_class& c) { classes.push_back(c); });
+  if (first >= classes.size()) {
+    std::fprintf(stderr, "nqueens_gpu_round_balance: board %d has %zu classes\n", n, classes.size());
+    return 2;
+  }
+  const half_board_tables tables(n);
+  const auto backend = emulated_backend(tables);
+  const auto stream = backend->open_stream();
+  gpu_rounds rounds(*stream);
+  std::vector<visit_item> whole, shared;
+  std::uint64_t last = std::min<std::uint64_t>(first + jobs, classes.size());
+  for (std::uint64_t k = first; k < last; ++k) {
+    const column_class& c = classes[k];
+    std::vector<gpu_job> one{job_for({c.north, c.middle, c.weight, 0}, n, 1, *backend)};
+    std::vector<pair_counts> counts(1);
+    *stream->state(0) = job_state{};  // left so where a group is empty: no count round, no item
+    rounds.count(one, counts);
+    add_items(*stream->state(0), false, whole);
+    add_items(*stream->state(0), true, shared);
+  }
+  std::printf("n = %d, classes %llu..%llu, %u slots, %.0f north halves' visits an item's tables:\n", n,
+              static_cast<unsigned long long>(first), static_cast<unsigned long long>(last - 1), slots, setup);
+  for (const auto& [name, items] : {std::pair<const char*, const std::vector<visit_item>&>{"whole", whole},
+                                    {"in shares", shared}}) {
+    const round_end end = schedule(items, slots, setup);
+    std::printf("  blocks %-9s %8zu items, ends at %.0f, %.2fx an even share (%.0f)\n", name, end.items,
+                end.makespan, end.even > 0 ? end.makespan / end.even : 0.0, end.even);
+  }
+  return 0;
+}
