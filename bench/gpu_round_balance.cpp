@@ -134,11 +134,11 @@ int main(int argc, char** argv) {
   }
   std::printf("n = %d, classes %llu..%llu, %u slots, %.0f north halves' visits an item's tables:\n", n,
               static_cast<unsigned long long>(first), static_cast<unsigned long long>(last - 1), slots, setup);
-  for (const auto& [name, items] : {std::pair<const char*, const std::vector<visit_item>&>{"whole", whole},
-                                    {"in shares", shared}}) {
+  for (const auto& [name, items] :
+       {std::pair<const char*, const std::vector<visit_item>&>{"whole", whole}, {"in shares", shared}}) {
     const round_end end = schedule(items, slots, setup);
-    std::printf("  blocks %-9s %8zu items, ends at %.0f, %.2fx an even share (%.0f)\n", name, end.items,
-                end.makespan, end.even > 0 ? end.makespan / end.even : 0.0, end.even);
+    std::printf("  blocks %-9s %8zu items, ends at %.0f, %.2fx an even share (%.0f)\n", name, end.items, end.makespan,
+                end.even > 0 ? end.makespan / end.even : 0.0, end.even);
   }
   return 0;
 }

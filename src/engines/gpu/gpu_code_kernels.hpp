@@ -218,12 +218,15 @@ struct scan_kernel {
   }
 };
 
-// Each code to its place among its key's (the scan left each key's cursor at its start).
+// Each code to its place among its key's (the scan left each key's cursor
+// at its start). A north code goes without its key, which its place says:
+// the visit reads its digits from bit 0, no shift per north half.
 struct scatter_half {
   NQUEENS_HD static void half(const gpu_job& job, int group, std::uint32_t index) {
+    const code_layout& layout = job.state->layout;
     const std::uint64_t code = job.halves[group][index];
-    const std::uint32_t at = atomic_add(&job.state->cursor[group][key_of(job.state->layout, code)], 1U);
-    job.codes[group][at] = code;
+    const std::uint32_t at = atomic_add(&job.state->cursor[group][key_of(layout, code)], 1U);
+    job.codes[group][at] = group == 0 ? code >> layout.key_bits : code;
   }
 };
 using scatter_kernel = each_half_kernel<scatter_half>;

@@ -154,7 +154,7 @@ struct gpu_job {
   quarter_arrays west[2], east[2];
   bool own_quarters = false;
   std::uint64_t* halves[2] = {};     ///< each group as joined, then as codes
-  std::uint64_t* codes[2] = {};      ///< the codes sorted by key
+  std::uint64_t* codes[2] = {};      ///< the codes sorted by key (the north ones without their key)
   std::uint64_t* once_list[2] = {};  ///< the halves with a once category: the codes' buffer, free until scatter
   std::uint32_t capacity[2] = {};
   filter_rule rule;

@@ -205,7 +205,7 @@ struct visit_kernel_of {
     do {
       for (std::uint32_t i = s.bucket_start[0][key] + sh.part * block_warps + warp; i < s.bucket_start[0][key + 1];
            i += stride) {
-        const std::uint64_t code = job.codes[0][i] >> key_bits;
+        const std::uint64_t code = job.codes[0][i];  // its digits alone (scatter_half)
         std::uint32_t fit = sh.table[0][code & (digit_values - 1)][lane];
         NQUEENS_UNROLL
         for (std::uint32_t d = 1; d < Count; ++d) {
