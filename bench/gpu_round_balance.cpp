@@ -7,7 +7,9 @@
 // Counts classes FIRST.. FIRST+JOBS-1 of board N (a class a job, as the
 // GPU plan of split depth 1 has them; JOBS 64, a round's) each on its own,
 // and reads from its state what its visit was dealt: each key's south blocks
-// and the north halves they visit. Then deals the round's items in order
+// and the north halves they visit (a share each of a block's parts, taken as
+// even: the kernel's runs of 8 differ from it by less than a run a key).
+// Then deals the round's items in order
 // to SLOTS block slots (792: an H100's 132 SMs, six visit blocks each), each
 // to the slot free first, an item costing SETUP (300: its tables, in north
 // halves' visits) plus its north halves; and prints when the round ends
@@ -118,7 +120,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   const half_board_tables tables(n);
-  const auto backend = emulated_backend(tables);
+  // An arena that holds any of these jobs whole (the emulator's default of
+  // 4 MiB cuts n = 22's larger classes into rounds, and the state read
+  // below would then be the last piece's alone).
+  const auto backend = emulated_backend(tables, {.arena_words = std::uint64_t{1} << 27});
   const auto stream = backend->open_stream();
   gpu_rounds rounds(*stream);
   std::vector<visit_item> whole, shared;

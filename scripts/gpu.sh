@@ -269,8 +269,10 @@ part_build() {
       # a candidate that does not compile fails here, not on a device.
       if [[ -f $BUILD/libnqueens-gpu.so ]]; then
         note "\$ cmake -DNQUEENS_GPU_CANDIDATES='$AB_CANDIDATES' $BUILD && cmake --build $BUILD --target nqueens_gpu_candidates"
+        # The build's cache set back after: test.sh's build stays as configured.
         if ! { cmake -DNQUEENS_GPU_CANDIDATES="$AB_CANDIDATES" "$BUILD" &&
-          cmake --build "$BUILD" --parallel "$(nproc)" --target nqueens_gpu_candidates; } >>"$BUILD/gpu-build.log" 2>&1; then
+          cmake --build "$BUILD" --parallel "$(nproc)" --target nqueens_gpu_candidates &&
+          cmake -DNQUEENS_GPU_CANDIDATES= "$BUILD"; } >>"$BUILD/gpu-build.log" 2>&1; then
           tail -40 "$BUILD/gpu-build.log" | tee -a "$FIGURES"
           part_status="FAILED"
         fi
@@ -485,7 +487,7 @@ part_stop() {
 # follows the same), while time is left; then each module's median engine
 # seconds and its ratio to the head's. Every count is checked.
 part_ab() {
-  local modules=("$BUILD/libnqueens-gpu.so") names=(head) entry name
+  local modules=("$BUILD/libnqueens-gpu.so") names=(head) entries entry name
   IFS=';' read -ra entries <<<"$AB_CANDIDATES"
   for entry in "${entries[@]}"; do
     name=${entry%%=*}

@@ -64,7 +64,11 @@ struct cost_estimate {
   std::size_t subproblems = 0;  ///< the plan's, what was sampled from
   std::size_t runs = 0;         ///< draws
   std::size_t sampled = 0;      ///< subproblems counted
-  std::size_t run_length = 0;   ///< consecutive subproblems a draw counts
+  /// Consecutive subproblems a block counts: a draw is one block, or where
+  /// blocks hold several and the engine counts in batches (the GPU engine)
+  /// a batch of blocks counted in one call, as a count would. A GPU's draws
+  /// are timed by the wall clock.
+  std::size_t run_length = 0;
   int threads = 0;
   double sample_seconds = 0;  ///< wall-clock seconds spent sampling
   double setup_seconds = 0;   ///< building the engine's tables, paid once by a count

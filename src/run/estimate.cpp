@@ -174,8 +174,19 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
 
   // Runs are whole blocks of run_length, drawn without replacement: once
   // every block is drawn the sums are exact, and the standard error shrinks
-  // to 0 on the way (the finite population correction).
+  // to 0 on the way (the finite population correction). Where subproblems
+  // are light enough to draw several together (run_length above 1), an
+  // engine that counts best in batches (the GPU engine: a round of up to 64
+  // jobs) is drawn as it counts: a run is `batch` blocks, the next of the
+  // order, counted in one call (a round of one light job leaves a GPU
+  // mostly idle and prices a count several times dearer); a heavy one fills
+  // the GPU alone, and a batch of them would outlast the sampling time. A
+  // GPU's runs are timed by the wall clock: its thread waits for the device
+  // meanwhile, and that wait is the cost.
+  const std::size_t batch = e.run_length > 1 ? std::max<std::size_t>(context.batch_size(), 1) : 1;
+  const bool by_wall_clock = p.kind() == engine::gpu;
   const std::size_t blocks = (size + e.run_length - 1) / e.run_length;
+  const std::size_t draws = (blocks + batch - 1) / batch;  // the population the errors correct for
   const block_order order(blocks, options.seed);
   std::mutex mutex;  // the draws and the results: once a run, noise next to its subproblems
   std::size_t drawn = 0;
@@ -191,11 +202,11 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   // Why sampling ended, decided under the mutex by the first who saw it.
   const auto ended = [&](std::chrono::steady_clock::time_point now) -> std::optional<estimate_end> {
     if (options.cancel != nullptr && options.cancel->load()) return estimate_end::cancelled;
-    if (drawn == blocks) return estimate_end::exhausted;
+    if (drawn == draws) return estimate_end::exhausted;
     if (options.max_runs != 0 && drawn >= options.max_runs) return estimate_end::runs;
     const std::size_t done = seconds.count();
     if (options.target_error > 0 && done >= min_estimate_runs && seconds.mean() > 0 &&
-        seconds.error(blocks) <= options.target_error * seconds.mean()) {
+        seconds.error(draws) <= options.target_error * seconds.mean()) {
       return estimate_end::precise;
     }
     if (drawn > 0 && now >= deadline) return estimate_end::time;
@@ -203,8 +214,11 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   };
   const auto sample = [&] {
     try {
+      std::vector<std::size_t> indices;  // a run's subproblems
+      std::vector<subproblem_count> counts;
       for (;;) {
-        std::size_t from = 0, run = 0;
+        std::size_t run = 0;
+        indices.clear();
         {
           const std::lock_guard lock(mutex);
           if (failure) return;
@@ -213,24 +227,36 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
             return;
           }
           run = drawn++;
-          from = order[run] * e.run_length;
           per_run.resize(drawn);
+          for (std::size_t b = run * batch; b < std::min(blocks, (run + 1) * batch); ++b) {
+            const std::size_t from = order[b] * e.run_length;
+            for (std::size_t i = from; i < std::min(size, from + e.run_length); ++i) indices.push_back(i);
+          }
         }
-        const std::size_t to = std::min(size, from + e.run_length);
-        double cpu = 0, found = 0;
-        for (std::size_t i = from; i < to; ++i) {
+        double spent = 0, found = 0;
+        if (batch == 1 && !by_wall_clock) {
+          for (const std::size_t i : indices) {
+            const double begin = thread_cpu_seconds();
+            const subproblem_count c = context.solve(i, options.cancel);
+            spent += thread_cpu_seconds() - begin;
+            found += static_cast<double>(c.total);
+          }
+        } else {
+          counts.resize(indices.size());
+          const auto wall_begin = std::chrono::steady_clock::now();
           const double begin = thread_cpu_seconds();
-          const subproblem_count c = context.solve(i, options.cancel);
-          cpu += thread_cpu_seconds() - begin;
-          found += static_cast<double>(c.total);
+          context.solve(indices, counts, options.cancel);
+          spent = by_wall_clock ? std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_begin).count()
+                                : thread_cpu_seconds() - begin;
+          for (const subproblem_count& c : counts) found += static_cast<double>(c.total);
         }
-        const auto count = static_cast<double>(to - from);
+        const auto count = static_cast<double>(indices.size());
         const std::lock_guard lock(mutex);
-        seconds.add(cpu / count);
-        per_run[run] = {cpu / count, found / count};
-        all_seconds += cpu;
+        seconds.add(spent / count);
+        per_run[run] = {spent / count, found / count};
+        all_seconds += spent;
         all_solutions += found;
-        e.sampled += to - from;
+        e.sampled += indices.size();
       }
     } catch (const subproblem_cancelled&) {
       // The run under way is dropped; the cancel is thrown below as any other.
@@ -260,9 +286,9 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   }
   const auto whole = static_cast<double>(size);
   e.thread_seconds = run_seconds.mean() * whole;
-  e.thread_seconds_error = run_seconds.error(blocks) * whole;
+  e.thread_seconds_error = run_seconds.error(draws) * whole;
   e.total = solutions.mean() * whole;
-  e.total_error = solutions.error(blocks) * whole;
+  e.total_error = solutions.error(draws) * whole;
   return e;
 }
 

@@ -119,28 +119,30 @@ struct encode_half {
 };
 using encode_kernel = each_half_kernel<encode_half>;
 
-/// North halves a visit item visits at most, where its key has more to
-/// visit: a key's blocks are then each dealt as several items, each with
-/// its own share of the north halves (visit_kernel_of::visit_keys). A
-/// block of a low key visits every north half whose key misses its own:
-/// dealt whole, rounds of n = 20 and 22 ended after twice an even share of
+/// North halves a visit item visits, about, where its key has more to
+/// visit: a key's blocks are then each dealt as several items, each with a
+/// share of the north halves (visit_kernel_of::visit_keys). A block of a
+/// low key visits every north half whose key misses its own: dealt whole,
+/// rounds of n = 20 to 22 ended after 2 to 5.5 times an even share of
 /// their work over an H100's 792 block slots (a list-scheduling model of
-/// their real items, docs/performance.md); shares of 4096 end within 10%
-/// of it, for tables built once more a share (about 300 north halves'
-/// visits). 0: a block is one item, whatever its north. Set at build time
-/// to compare modules on a device (gpu.sh).
+/// their real items, docs/performance.md); in shares of 4096 the rounds
+/// large enough to fill the slots end close to it, for tables built once
+/// more a share (about 300 north halves' visits). 0 deals each block as one
+/// item, whatever its north (a block that reaches none still takes none).
+/// Set at build time to compare modules on a device (gpu.sh ab).
 #ifndef NQUEENS_GPU_NORTH_PER_ITEM
 #define NQUEENS_GPU_NORTH_PER_ITEM 4096
 #endif
 inline constexpr std::uint32_t north_per_item = NQUEENS_GPU_NORTH_PER_ITEM;
-/// The most items a key's block is dealt as: a job's items stay below 2^28
-/// (2^22 blocks at most, and a block per key beside) and a round's below
-/// the counter's 2^32.
+/// The most items a key's block is dealt as (past 64 x 4096 north halves,
+/// larger shares). A job's items are then at most 64 times its blocks and
+/// keys, below 2^29; a round's stay below the counter's 2^32 because its
+/// arena holds at most a few million south blocks.
 inline constexpr std::uint32_t most_visit_parts = 64;
 
 /// Items each visit block of a key with `north_reach` north halves to
-/// visit is dealt as: none where it has none (no south half of the key
-/// can pair: at odd n, whole groups the filter left empty).
+/// visit is dealt as: none where it has none (no south half of the key can
+/// pair: a key with every likely bit, or a group the filter left empty).
 NQUEENS_HD inline std::uint32_t visit_parts(std::uint32_t north_reach) {
   if (north_reach == 0) return 0;
   if constexpr (north_per_item == 0) {

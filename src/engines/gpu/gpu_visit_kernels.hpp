@@ -29,7 +29,8 @@ struct visit_kernel_of {
   /// Its items are uneven (a key's blocks visit the north halves of every
   /// key that misses it): taken from the round's counter as blocks free up
   /// (NQUEENS_GPU_VISIT_COUNTER=0 builds a module that deals them by block
-  /// index, to compare on a device).
+  /// index, to compare on a device: its visit never looks at the stop word,
+  /// so a stop waits for the round's end there).
   static constexpr bool dealt_by_counter = NQUEENS_GPU_VISIT_COUNTER != 0;
   /// South codes per digit's table that fit in the rows above 16 (8-byte
   /// codes, 16 a row): rows a digit's bit pass never writes.
@@ -198,12 +199,15 @@ struct visit_kernel_of {
     const std::uint32_t key_bits = s.layout.key_bits;
     const std::uint32_t warp = thread / warp_lanes, lane = thread % warp_lanes;
     const std::uint32_t free = ((1U << key_bits) - 1) & ~sh.key;
-    // A share of every key's halves: runs of block_warps, one in sh.parts.
+    // A share of every key's halves: runs of block_warps, one in sh.parts,
+    // the first taken by a part turned with the key (so that no part takes
+    // every key's first run).
     const std::uint32_t stride = sh.parts * block_warps;
     std::uint64_t fits = 0;
     std::uint32_t key = 0;
     do {
-      for (std::uint32_t i = s.bucket_start[0][key] + sh.part * block_warps + warp; i < s.bucket_start[0][key + 1];
+      const std::uint32_t run = (sh.part + key) % sh.parts;
+      for (std::uint32_t i = s.bucket_start[0][key] + run * block_warps + warp; i < s.bucket_start[0][key + 1];
            i += stride) {
         const std::uint64_t code = job.codes[0][i];  // its digits alone (scatter_half)
         std::uint32_t fit = sh.table[0][code & (digit_values - 1)][lane];
