@@ -31,6 +31,7 @@
 #include "engines/gpu/gpu_rounds.hpp"
 #include "engines/join_model/column_classes.hpp"
 #include "engines/join_model/quarter_tables.hpp"
+#include "round_window.hpp"
 
 namespace {
 
@@ -87,38 +88,12 @@ round_end schedule(const std::vector<visit_item>& items, std::uint32_t slots, do
   return end;
 }
 
-std::uint64_t argument(int argc, char** argv, int k, std::uint64_t fallback) {
-  if (k >= argc) return fallback;
-  char* end = nullptr;
-  const unsigned long long value = std::strtoull(argv[k], &end, 10);
-  if (end == argv[k] || *end != '\0') {
-    std::fprintf(stderr, "nqueens_gpu_round_balance: '%s' is not a number\n", argv[k]);
-    std::exit(2);
-  }
-  return value;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3 || argc > 6) {
-    std::fprintf(stderr, "usage: nqueens_gpu_round_balance N FIRST [JOBS] [SLOTS] [SETUP]\n");
-    return 2;
-  }
-  const auto n = static_cast<int>(argument(argc, argv, 1, 0));
-  const std::uint64_t first = argument(argc, argv, 2, 0), jobs = argument(argc, argv, 3, round_jobs);
-  const auto slots = static_cast<std::uint32_t>(argument(argc, argv, 4, 792));
-  const auto setup = static_cast<double>(argument(argc, argv, 5, 300));
-  if (n < 8 || n > 23 || jobs < 1 || slots < 1) {
-    std::fprintf(stderr, "nqueens_gpu_round_balance: N from 8 to 23, JOBS and SLOTS at least 1\n");
-    return 2;
-  }
-  std::vector<column_class> classes;
-  column_classes(n).for_each([&](const column_class& c) { classes.push_back(c); });
-  if (first >= classes.size()) {
-    std::fprintf(stderr, "nqueens_gpu_round_balance: board %d has %zu classes\n", n, classes.size());
-    return 2;
-  }
+  const nqueens::bench::round_window window =
+      nqueens::bench::read_round_window(argc, argv, "nqueens_gpu_round_balance", 792, 300);
+  const int n = window.n;
   const half_board_tables tables(n);
   // An arena that holds any of these jobs whole (the emulator's default of
   // 4 MiB cuts n = 22's larger classes into rounds, and the state read
@@ -127,9 +102,7 @@ int main(int argc, char** argv) {
   const auto stream = backend->open_stream();
   gpu_rounds rounds(*stream);
   std::vector<visit_item> whole, shared;
-  std::uint64_t last = std::min<std::uint64_t>(first + jobs, classes.size());
-  for (std::uint64_t k = first; k < last; ++k) {
-    const column_class& c = classes[k];
+  for (const column_class& c : window.classes) {
     std::vector<gpu_job> one{job_for({c.north, c.middle, c.weight, 0}, n, 1, *backend)};
     std::vector<pair_counts> counts(1);
     *stream->state(0) = job_state{};  // left so where a group is empty: no count round, no item
@@ -138,10 +111,11 @@ int main(int argc, char** argv) {
     add_items(*stream->state(0), true, shared);
   }
   std::printf("n = %d, classes %llu..%llu, %u slots, %.0f north halves' visits an item's tables:\n", n,
-              static_cast<unsigned long long>(first), static_cast<unsigned long long>(last - 1), slots, setup);
+              static_cast<unsigned long long>(window.first),
+              static_cast<unsigned long long>(window.first + window.classes.size() - 1), window.slots, window.setup);
   for (const auto& [name, items] :
        {std::pair<const char*, const std::vector<visit_item>&>{"whole", whole}, {"in shares", shared}}) {
-    const round_end end = schedule(items, slots, setup);
+    const round_end end = schedule(items, window.slots, window.setup);
     std::printf("  blocks %-9s %8zu items, ends at %.0f, %.2fx an even share (%.0f)\n", name, end.items, end.makespan,
                 end.even > 0 ? end.makespan / end.even : 0.0, end.even);
   }

@@ -18,8 +18,8 @@
 #              draws each: the whole count's GPU-hours on this GPU +- their standard error,
 #              GPU-ns per solution), stop 60 (`count 28 --engine gpu --shard 0/4096
 #              --checkpoint`, SIGINT once it counts: seconds to exit, the journal kept)
-#     ab       180 s in all: build 120 (with the candidate modules of AB_CANDIDATES, below:
-#              the kernels built with one choice changed each), ab 150 (`count 21` on each
+#     ab       300 s in all: build 120 (with the candidate modules of AB_CANDIDATES, below:
+#              the kernels built with one choice changed each), ab 270 (`count 21` on each
 #              module in turn, NQUEENS_GPU_MODULE naming it, up to 3 times each in rotated
 #              order: each module's median engine seconds against the head's)
 #     profile  300 s in all: build 200, ncu 240 (one visit kernel of Q(22), after
@@ -90,15 +90,16 @@ else
   COUNTS=(8 9 10 11 12 13 14 15 16 17 18) MEMCHECK_N=12 RACE_N=9 THREADS_N=20 DMON_N=22 BIG_N=23 NCU_N=22
   SCALE_N=20 SCALE_THREADS=1,2,4,8,16 DEVICE_SECONDS=420 PROFILE_SECONDS=300
   PRICE_N=(24 25 26 27 28) PRICE_DRAW=30 STOP_N=28 STOP_SHARDS=4096 PRICE_SECONDS=300 SCALE_SECONDS=130
-  AB_N=21 AB_REPEATS=3 AB_SECONDS=180
+  AB_N=21 AB_REPEATS=3 AB_SECONDS=300
 fi
 # The candidate modules of the ab step (src/CMakeLists.txt, NQUEENS_GPU_CANDIDATES):
 # each the head's kernels with one build-time choice undone, so that the
 # medians say what each change gave: visit blocks dealt whole (no north
-# shares), shares of 16384, the ten-digit visit at every n (five blocks an
-# SM), the visit dealt by block index (no counter).
-AB_CANDIDATES="whole=NQUEENS_GPU_NORTH_PER_ITEM=0;shares16k=NQUEENS_GPU_NORTH_PER_ITEM=16384"
-AB_CANDIDATES+=";wide=NQUEENS_GPU_WIDE_VISIT=1;by_index=NQUEENS_GPU_VISIT_COUNTER=0"
+# shares), the ten-digit visit at every n (five blocks an SM), the visit
+# dealt by block index (no counter), a row set a size and join block (not
+# eight, their products dealt to its lanes).
+AB_CANDIDATES="whole=NQUEENS_GPU_NORTH_PER_ITEM=0;wide=NQUEENS_GPU_WIDE_VISIT=1"
+AB_CANDIDATES+=";by_index=NQUEENS_GPU_VISIT_COUNTER=0;row_set_blocks=NQUEENS_GPU_BLOCK_ROW_SETS=1"
 NQ=$BUILD/nqueens
 STEP_CAP=${NQ_GPU_STEP_SECONDS:-100000}
 FINAL_RESERVE=8  # seconds kept at the end of a step: a cut command's grace, the summary
@@ -673,7 +674,7 @@ for step in "${steps[@]}"; do
       budget=${NQ_GPU_SECONDS:-$AB_SECONDS}
       note "# step ab: $budget s"
       build_targets=(nqueens_cli nqueens_gpu_candidates)
-      run_parts "$budget" build:120:0 ab:150:0
+      run_parts "$budget" build:120:0 ab:270:0
       ;;
     profile)
       budget=${NQ_GPU_SECONDS:-$PROFILE_SECONDS}

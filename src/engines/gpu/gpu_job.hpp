@@ -48,10 +48,12 @@ constexpr std::uint32_t job_digits_for(int n) noexcept {
 }
 static_assert(job_digits_for(27) == compact_job_digits && job_digits_for(28) == max_job_digits);
 inline constexpr std::uint32_t max_buckets = 1U << max_job_key_bits;
-/// Odd n: placements a join lists of each quarter range, 2 bytes each in
-/// shared memory (quarter_picks, gpu_join_kernels.hpp); a longer range is
-/// read whole.
-inline constexpr std::uint32_t most_listed = 2048;
+/// Odd n: placements a join block lists of each side's quarter ranges, 2
+/// bytes each in shared memory (block_picks, gpu_join_kernels.hpp); a range
+/// past what is left is read whole. 4096 lists all but 30 of 35 567 ranges
+/// of n = 21's sampled rounds, every one of n = 23's (2048: 1.4% and 5%
+/// read whole, 7% and 27% more products; nqueens_gpu_join_lanes).
+inline constexpr std::uint32_t most_listed = 4096;
 /// What the last kernel writes once every check held, with the job's
 /// sequence number: a result left from an earlier round never passes.
 inline constexpr std::uint32_t finished_mark = 0x600DC0DEU;
@@ -161,8 +163,8 @@ struct gpu_job {
   /// The most digits its codes take (job_digits_for(n)): the layout keys
   /// what they cannot hold, and the round's visit holds tables for them.
   std::uint32_t digits_limit = max_job_digits;
-  /// Odd n: the longest quarter range the joins list, at most most_listed;
-  /// tests lower it to reach the ranges read whole.
+  /// Odd n: placements a join block lists of each side, at most
+  /// most_listed; tests lower it to reach the ranges read whole.
   std::uint32_t list_limit = most_listed;
   job_state* state = nullptr;
   job_result* result = nullptr;

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "engines/gpu/gpu_kernel_support.hpp"
+#include "engines/gpu/gpu_round_items.hpp"
 #include "engines/join_model/quarter_tables.hpp"
 
 namespace nqueens::detail::gpu {
@@ -31,22 +32,43 @@ struct clear_kernel {
   }
 };
 
-/// Where one block's joins read: its group, its west row set (as the
+/// Row sets a block of the size and join kernels takes, their products
+/// dealt to its lanes as one list (product_walk): odd n's row sets have
+/// fewer products than a block has lanes (n = 17: 12 on average, n = 21:
+/// 130 to 230), and a block a row set left most of its lanes idle. A
+/// module built with NQUEENS_GPU_BLOCK_ROW_SETS=1 takes a row set a block,
+/// to compare on a device.
+#ifndef NQUEENS_GPU_BLOCK_ROW_SETS
+#define NQUEENS_GPU_BLOCK_ROW_SETS 8
+#endif
+inline constexpr std::uint32_t block_row_sets = NQUEENS_GPU_BLOCK_ROW_SETS;
+static_assert(block_row_sets >= 1 && block_row_sets <= block_threads, "a thread finds each row set's ranges");
+
+/// The size and join kernels' items of a job: its row sets of either group
+/// (north's first), block_row_sets an item.
+NQUEENS_HD inline std::uint32_t row_set_items(const gpu_job& job) {
+  return (job.row_sets[0] + job.row_sets[1] + block_row_sets - 1) / block_row_sets;
+}
+
+/// Where one row set's joins read: its group, its west row set (as the
 /// filter reads it) and its quarters' placements, empty where the job's
 /// slice or the row window skips the row set.
 struct quarter_ranges {
   std::uint32_t group, rows, west_begin, west_end, east_begin, east_end;
 };
 
-/// Item `item` of a join (one per row set of either group) as quarter_ranges.
-NQUEENS_HD inline void find_quarters(const gpu_job& job, std::uint32_t item, quarter_ranges& q) {
-  const int group = item < job.row_sets[0] ? 0 : 1;
-  const std::uint32_t rank = group == 0 ? item : item - job.row_sets[0];
+/// Row set `index` of a job (north's first) as quarter_ranges; empty past
+/// the job's last.
+NQUEENS_HD inline void find_quarters(const gpu_job& job, std::uint32_t index, quarter_ranges& q) {
+  q.west_begin = q.west_end = q.east_begin = q.east_end = 0;
+  q.group = q.rows = 0;
+  if (index >= job.row_sets[0] + job.row_sets[1]) return;
+  const int group = index < job.row_sets[0] ? 0 : 1;
+  const std::uint32_t rank = group == 0 ? index : index - job.row_sets[0];
   const auto rows = static_cast<std::uint32_t>(unrank_subset(rank, job.h, job.west_queens[group]));
   q.group = static_cast<std::uint32_t>(group);
   // The filter reads the row window's sets ranked, the tables by rows.
   q.rows = ranks_rows(job.rule) ? rank_rows(rows, job.h) : rows;
-  q.west_begin = q.west_end = q.east_begin = q.east_end = 0;
   if (rank % job.slices[group] != job.slice[group] || !in_window(job.rule, q.rows)) return;
   // Lists of the group's own columns are keyed by rows alone.
   const std::uint32_t all_rows = low_bits(job.h);
@@ -60,68 +82,112 @@ NQUEENS_HD inline void find_quarters(const gpu_job& job, std::uint32_t item, qua
   q.east_end = job.east[group].offsets[east_key + 1];
 }
 
-/// The placements of a block's quarter_ranges that its joins read. For odd
-/// n, those quarter_skip_rule keeps, listed in shared memory (offsets into
+/// The placements of a block's row sets that its joins read. For odd n,
+/// those quarter_skip_rule keeps, listed in shared memory (offsets into
 /// the range) by list_quarters, so that the skipped never form a product:
-/// at n = 15 and 17 the size kernel then tests 3.3 times fewer. The whole
-/// range where the board is even, or where the range is longer than the
-/// job's list_limit (its products that the skip would drop then fail orient
-/// or classify: slower, as exact).
-struct quarter_picks {
-  quarter_ranges q;
-  std::uint32_t count[2];  // west, east: placements read
-  bool listed[2];
+/// at n = 15 and 17 the size kernel then tests 3.3 times fewer. The block's
+/// row sets share each side's list: a range is listed where it fits what
+/// the row sets before it left of the job's list_limit (at most
+/// most_listed), else read whole (where the board is even too): its
+/// products that the skip would drop then fail orient or classify: slower,
+/// as exact.
+struct block_picks {
+  quarter_ranges q[block_row_sets];
+  std::uint32_t count[block_row_sets][2];  // west, east: placements read
+  std::uint32_t base[block_row_sets][2];   // where a listed range's list begins
+  bool listed[block_row_sets][2];
   std::uint16_t list[2][most_listed];
-  NQUEENS_HD std::uint32_t west(std::uint32_t i) const { return q.west_begin + (listed[0] ? list[0][i] : i); }
-  NQUEENS_HD std::uint32_t east(std::uint32_t i) const { return q.east_begin + (listed[1] ? list[1][i] : i); }
+  NQUEENS_HD std::uint32_t west(std::uint32_t r, std::uint32_t i) const {
+    return q[r].west_begin + (listed[r][0] ? list[0][base[r][0] + i] : i);
+  }
+  NQUEENS_HD std::uint32_t east(std::uint32_t r, std::uint32_t i) const {
+    return q[r].east_begin + (listed[r][1] ? list[1][base[r][1] + i] : i);
+  }
+  NQUEENS_HD std::uint64_t products(std::uint32_t r) const { return std::uint64_t{count[r][0]} * count[r][1]; }
 };
 
-/// Phase one of a join (one thread, the block's first): the block's item as
-/// quarter_picks, each range to be listed or read whole.
-NQUEENS_HD inline void find_picks(const gpu_job& job, std::uint32_t item, quarter_picks& p) {
-  find_quarters(job, item, p.q);
-  const std::uint32_t size[2] = {p.q.west_end - p.q.west_begin, p.q.east_end - p.q.east_begin};
-  for (int side = 0; side < 2; ++side) {
-    p.listed[side] = job.middle >= 0 && size[side] <= job.list_limit && size[side] <= most_listed;
-    p.count[side] = p.listed[side] ? 0 : size[side];
-  }
+/// Phase one of a join (the block's first block_row_sets threads, one each):
+/// the block's row sets as quarter_ranges.
+NQUEENS_HD inline void find_picks(const gpu_job& job, std::uint32_t item, std::uint32_t thread, block_picks& p) {
+  if (thread < block_row_sets) find_quarters(job, item * block_row_sets + thread, p.q[thread]);
 }
 
-/// Phase two of a join (every thread): the listed ranges' kept placements.
-/// Their order does not matter: a group's halves are counted, not ordered.
-NQUEENS_HD inline void list_quarters(const gpu_job& job, std::uint32_t thread, quarter_picks& p) {
-  const quarter_skip_rule skip = quarter_skip_rule_of(job.rule, job.middle, static_cast<int>(p.q.group));
-  const std::uint32_t begin[2] = {p.q.west_begin, p.q.east_begin};
-  const std::uint32_t end[2] = {p.q.west_end, p.q.east_end};
-  const std::uint64_t* masks[2] = {job.west[p.q.group].masks, job.east[p.q.group].masks};
-  for (int side = 0; side < 2; ++side) {
-    if (!p.listed[side]) continue;
-    for (std::uint32_t at = begin[side] + thread; at < end[side]; at += block_threads) {
-      if (skip.skips(masks[side][at])) continue;
-      p.list[side][atomic_add(&p.count[side], 1U)] = static_cast<std::uint16_t>(at - begin[side]);
+/// Phase two (the block's first thread): which ranges are listed, and where.
+NQUEENS_HD inline void plan_lists(const gpu_job& job, std::uint32_t thread, block_picks& p) {
+  if (thread != 0) return;
+  const std::uint32_t room = job.list_limit < most_listed ? job.list_limit : most_listed;
+  std::uint32_t used[2] = {0, 0};
+  for (std::uint32_t r = 0; r < block_row_sets; ++r) {
+    const std::uint32_t size[2] = {p.q[r].west_end - p.q[r].west_begin, p.q[r].east_end - p.q[r].east_begin};
+    for (int side = 0; side < 2; ++side) {
+      p.listed[r][side] = job.middle >= 0 && size[side] <= room - used[side];
+      p.base[r][side] = used[side];
+      p.count[r][side] = p.listed[r][side] ? 0 : size[side];
+      used[side] += p.listed[r][side] ? size[side] : 0;
     }
   }
 }
 
-/// The west-east products of a block's quarter_picks that one thread
-/// takes, (w, e) in row-major order of the picks, every block_threads-th
-/// from `thread`: carried from one to the next rather than divided each time.
-class product_walk {
- public:
-  NQUEENS_HD product_walk(const quarter_picks& p, std::uint32_t thread)
-      : picks_(p), east_count_(p.count[1]), products_(std::uint64_t{p.count[0]} * p.count[1]), at_(thread) {
-    if (products_ == 0) return;
-    w_ = thread / east_count_;
-    e_ = thread % east_count_;
-    w_step_ = block_threads / east_count_;
-    e_step_ = block_threads % east_count_;
+/// Phase three (every thread): the listed ranges' kept placements. Their
+/// order does not matter: a group's halves are counted, not ordered.
+NQUEENS_HD inline void list_quarters(const gpu_job& job, std::uint32_t thread, block_picks& p) {
+  for (std::uint32_t r = 0; r < block_row_sets; ++r) {
+    const quarter_ranges& q = p.q[r];
+    const quarter_skip_rule skip = quarter_skip_rule_of(job.rule, job.middle, static_cast<int>(q.group));
+    const std::uint32_t begin[2] = {q.west_begin, q.east_begin};
+    const std::uint32_t end[2] = {q.west_end, q.east_end};
+    const std::uint64_t* masks[2] = {job.west[q.group].masks, job.east[q.group].masks};
+    for (int side = 0; side < 2; ++side) {
+      if (!p.listed[r][side]) continue;
+      for (std::uint32_t at = begin[side] + thread; at < end[side]; at += block_threads) {
+        if (skip.skips(masks[side][at])) continue;
+        p.list[side][p.base[r][side] + atomic_add(&p.count[r][side], 1U)] =
+            static_cast<std::uint16_t>(at - begin[side]);
+      }
+    }
   }
-  /// The next product, or false when none is left.
+}
+
+/// The west-east products of a block's row sets that one thread takes, in
+/// one list (row set, then w, e in row-major order of its picks), every
+/// block_threads-th from `thread`: a row set at a time (its arrays read
+/// once), carried from one product to the next within it rather than
+/// divided each time. Where in a row set a thread begins depends only on
+/// the products before it modulo block_threads, so 32 bits hold the walk
+/// whatever the products.
+class product_walk {
+  static_assert((block_threads & (block_threads - 1)) == 0, "a thread's place in a row set taken modulo a power of 2");
+
+ public:
+  NQUEENS_HD product_walk(const block_picks& p, std::uint32_t thread) : picks_(p), first_(thread) {}
+  /// The next row set that holds a product of this thread, or false when
+  /// none is left.
+  NQUEENS_HD bool next_row_set(std::uint32_t& row_set) {
+    while (row_set_ < block_row_sets) {
+      const std::uint64_t products = picks_.products(row_set_);
+      const std::uint32_t first = first_;
+      // The thread's first product in the next row set: (thread - products before it) mod block_threads.
+      first_ = (first_ - static_cast<std::uint32_t>(products)) & (block_threads - 1);
+      if (first >= products) {
+        ++row_set_;
+        continue;
+      }
+      row_set = row_set_++;
+      west_count_ = picks_.count[row_set][0];
+      east_count_ = picks_.count[row_set][1];
+      w_ = first / east_count_;
+      e_ = first % east_count_;
+      w_step_ = block_threads / east_count_;
+      e_step_ = block_threads % east_count_;
+      return true;
+    }
+    return false;
+  }
+  /// The row set's next product of this thread, or false when it has none.
   NQUEENS_HD bool next(std::uint32_t& west, std::uint32_t& east) {
-    if (at_ >= products_) return false;
-    west = picks_.west(w_);
-    east = picks_.east(e_);
-    at_ += block_threads;
+    if (w_ >= west_count_) return false;
+    west = w_;
+    east = e_;
     w_ += w_step_;
     e_ += e_step_;
     if (e_ >= east_count_) {
@@ -132,90 +198,115 @@ class product_walk {
   }
 
  private:
-  const quarter_picks& picks_;
-  std::uint32_t east_count_;
-  std::uint64_t products_, at_;
-  std::uint32_t w_ = 0, e_ = 0, w_step_ = 0, e_step_ = 0;
+  const block_picks& picks_;
+  std::uint32_t first_;  // this thread's first product in row set row_set_
+  std::uint32_t row_set_ = 0;
+  std::uint32_t west_count_ = 0, east_count_ = 0, w_ = 0, e_ = 0, w_step_ = 0, e_step_ = 0;
 };
 
-/// The halves a job's joins can make: every west-east pair of a block's row
-/// set whose signatures fit (of the placements the skip keeps, before
-/// orientation and the filter drop more), a block per row set. The host
-/// sizes the job's buffers from it.
+/// The halves a job's joins can make: every west-east pair of a row set
+/// whose signatures fit (of the placements the skip keeps, before
+/// orientation and the filter drop more), block_row_sets row sets a block.
+/// The host sizes the job's buffers from it.
 struct size_kernel {
-  static constexpr int phases = 4;
-  /// Its blocks are short (odd n: 13 products each on average at n = 17):
-  /// an SM full of them, 32 registers a thread, no spill (gpu_resources.sh).
+  static constexpr int phases = 5;
+  /// Its blocks are short: an SM full of them, 32 registers a thread, a
+  /// spill of 12 bytes (gpu_resources.sh).
   static constexpr int min_blocks = 8;
   struct shared {
-    quarter_picks picks;
-    std::uint64_t partial[block_threads];
+    block_picks picks;
+    std::uint64_t partial[2][block_threads];  // each group's fitting pairs, a thread's
   };
-  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return job.row_sets[0] + job.row_sets[1]; }
+  static_assert(blocks_fit_an_sm(sizeof(shared), min_blocks), "min_blocks blocks fit an SM's shared memory");
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return row_set_items(job); }
   NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
     if (phase == 0) {
-      if (thread == 0) find_picks(job, item, sh.picks);
+      find_picks(job, item, thread, sh.picks);
     } else if (phase == 1) {
-      list_quarters(job, thread, sh.picks);
+      plan_lists(job, thread, sh.picks);
     } else if (phase == 2) {
-      std::uint64_t fitting = 0;
-      const quarter_arrays& west = job.west[sh.picks.q.group];
-      const quarter_arrays& east = job.east[sh.picks.q.group];
+      list_quarters(job, thread, sh.picks);
+    } else if (phase == 3) {
+      sh.partial[0][thread] = sh.partial[1][thread] = 0;  // fitting pairs of each group, this thread's
       product_walk walk(sh.picks, thread);
-      for (std::uint32_t w = 0, e = 0; walk.next(w, e);) {
-        fitting += signatures_fit(west.signatures[w], east.signatures[e]) ? 1U : 0U;
+      for (std::uint32_t r = 0; walk.next_row_set(r);) {
+        const block_picks& p = sh.picks;
+        const std::uint32_t group = p.q[r].group;
+        const std::uint32_t* west = job.west[group].signatures;
+        const std::uint32_t* east = job.east[group].signatures;
+        std::uint64_t fitting = 0;
+        for (std::uint32_t w = 0, e = 0; walk.next(w, e);) {
+          fitting += signatures_fit(west[p.west(r, w)], east[p.east(r, e)]) ? 1U : 0U;
+        }
+        sh.partial[group][thread] += fitting;
       }
-      sh.partial[thread] = fitting;
-    } else if (thread == 0) {
+    } else if (thread < 2) {
       std::uint64_t sum = 0;
-      for (std::uint32_t t = 0; t < block_threads; ++t) sum += sh.partial[t];
-      if (sum != 0) atomic_add(&job.result->joined[sh.picks.q.group], sum);
+      for (std::uint32_t t = 0; t < block_threads; ++t) sum += sh.partial[thread][t];
+      if (sum != 0) atomic_add(&job.result->joined[thread], sum);
       // Every block writes the same mark: whichever came last, it says the
       // round's size kernel reached this job.
-      job.result->mark = sized_mark ^ job.sequence;
+      if (thread == 0) job.result->mark = sized_mark ^ job.sequence;
     }
   }
 };
 
 struct join_kernel {
-  static constexpr int phases = 3;
+  static constexpr int phases = 4;
+  /// An SM full of blocks to hide the tables' loads: 32 registers, a
+  /// spill of 36 bytes (gpu_resources.sh); 40 registers would spill 8 at
+  /// six blocks an SM.
+  static constexpr int min_blocks = 8;
   /// Halves a thread keeps before it reserves their places, with one
   /// atomic add for all of them rather than one each (one address takes
-  /// every reservation of a group).
-  static constexpr std::uint32_t batch = 8;
+  /// every reservation of a group); 4, not 8, leaves the block's lists
+  /// room within eight blocks an SM.
+  static constexpr std::uint32_t batch = 4;
   struct shared {
-    quarter_picks picks;                       // found once (thread 0), listed by all
+    block_picks picks;                         // found, planned and listed as the size kernel's
     std::uint64_t kept[batch][block_threads];  // each thread's own column of kept halves
   };
-  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return job.row_sets[0] + job.row_sets[1]; }
+  static_assert(blocks_fit_an_sm(sizeof(shared), min_blocks), "min_blocks blocks fit an SM's shared memory");
+  NQUEENS_HD static std::uint32_t items(const gpu_job& job) { return row_set_items(job); }
   NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t item, std::uint32_t thread, shared& sh) {
     if (phase == 0) {
-      if (thread == 0) find_picks(job, item, sh.picks);
+      find_picks(job, item, thread, sh.picks);
       return;
     }
     if (phase == 1) {
+      plan_lists(job, thread, sh.picks);
+      return;
+    }
+    if (phase == 2) {
       list_quarters(job, thread, sh.picks);
       return;
     }
-    const int group = static_cast<int>(sh.picks.q.group);
-    const std::uint32_t rows = sh.picks.q.rows;
     job_state& s = *job.state;
-    const quarter_arrays& west = job.west[group];
-    const quarter_arrays& east = job.east[group];
-    std::uint32_t kept = 0;
+    std::uint32_t kept = 0;  // halves of kept_group, waiting in sh.kept
+    int kept_group = 0;
     product_walk walk(sh.picks, thread);
-    for (std::uint32_t w = 0, e = 0; walk.next(w, e);) {
-      if (!signatures_fit(west.signatures[w], east.signatures[e])) continue;
-      std::uint64_t mask = west.masks[w] | east.masks[e];
-      if (!orient(job, group, mask) || !classify(job, group, rows, mask)) continue;
-      sh.kept[kept++][thread] = mask;
-      if (kept == batch) kept = store(job, group, thread, kept, sh);
-      if ((mask & category_bits) != 0) {  // few: the tie row sets
-        const std::uint32_t listed = atomic_add(&s.once_size[group], 1U);
-        if (listed < job.capacity[group]) job.once_list[group][listed] = mask;
+    for (std::uint32_t r = 0; walk.next_row_set(r);) {
+      const block_picks& p = sh.picks;
+      const int group = static_cast<int>(p.q[r].group);
+      if (group != kept_group) kept = store(job, kept_group, thread, kept, sh);  // once a block at most
+      kept_group = group;
+      const std::uint32_t rows = p.q[r].rows;
+      const quarter_arrays& west = job.west[group];
+      const quarter_arrays& east = job.east[group];
+      for (std::uint32_t w = 0, e = 0; walk.next(w, e);) {
+        const std::uint32_t west_at = p.west(r, w), east_at = p.east(r, e);
+        if (!signatures_fit(west.signatures[west_at], east.signatures[east_at])) continue;
+        std::uint64_t mask = west.masks[west_at] | east.masks[east_at];
+        if (!orient(job, group, mask) || !classify(job, group, rows, mask)) continue;
+        sh.kept[kept++][thread] = mask;
+        if (kept == batch) kept = store(job, group, thread, kept, sh);
+        if ((mask & category_bits) != 0) {  // few: the tie row sets
+          const std::uint32_t listed = atomic_add(&s.once_size[group], 1U);
+          if (listed < job.capacity[group]) job.once_list[group][listed] = mask;
+        }
       }
     }
-    store(job, group, thread, kept, sh);
+    store(job, kept_group, thread, kept, sh);
   }
 
   // Writes the thread's `count` kept halves to their group, and returns 0.

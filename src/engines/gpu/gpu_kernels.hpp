@@ -10,13 +10,14 @@
 //   size     the halves each group's joins can make, by signatures alone:
 //            what the host sizes its buffers from (gpu_rounds.hpp); for odd
 //            n of the quarter placements the middle queen allows, listed
-//            first (quarter_picks), as the join reads them
+//            first (block_picks), as the join reads them
 //
 // and a round of counts
 //
 //   clear    each job's state and result
-//   join     the north and south groups from the quarter tables, a block per
-//            west row set (the quadrant engine's join, quarter_tables.hpp),
+//   join     the north and south groups from the quarter tables, a block
+//            per block_row_sets west row sets, their products dealt to its
+//            lanes (the quadrant engine's join, quarter_tables.hpp),
 //            each half kept, tagged and categorised by the transposition
 //            filter (classify); the halves with a once category also listed
 //   once     the pairs of listed halves that share a category, every pair tried
@@ -97,11 +98,11 @@ static_assert(!counter_dealt<clear_kernel> && !counter_dealt<size_kernel> && !co
 /// what the host knows of `jobs`.
 template <class Launcher>
 void launch_round(Launcher& launcher, round_kind round, const gpu_job* jobs, std::uint32_t count) {
-  std::uint64_t row_sets = 0, north = 0, halves = 0, south = 0;
-  std::uint32_t digits = 0;  // the round's most: one n, so one limit
+  std::uint64_t row_sets = 0, north = 0, halves = 0, south = 0;  // row_sets: the size and join items
+  std::uint32_t digits = 0;                                      // the round's most: one n, so one limit
   for (std::uint32_t j = 0; j < count; ++j) {
     digits = jobs[j].digits_limit > digits ? jobs[j].digits_limit : digits;
-    row_sets += std::uint64_t{jobs[j].row_sets[0]} + jobs[j].row_sets[1];
+    row_sets += row_set_items(jobs[j]);
     north += items_for(jobs[j].capacity[0]);
     halves += items_for(jobs[j].capacity[0]) + items_for(jobs[j].capacity[1]) + 1;
     south += items_for(jobs[j].capacity[1]) + max_buckets;

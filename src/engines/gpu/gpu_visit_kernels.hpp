@@ -53,10 +53,7 @@ struct visit_kernel_of {
     std::uint32_t part, parts;  // this item's share of the key's north halves
   };
   static_assert(south_per_block <= codes_per_digit * Digits, "the codes fit beside the bit rows");
-  /// An SM of an H100 or H200 has 228 KiB of shared memory, 1 KiB of it
-  /// reserved per block; the launch takes a little beside the kernel's.
-  static_assert((sizeof(shared) + launch_shared_bytes + 1024) * min_blocks <= 228 * 1024,
-                "min_blocks blocks fit an SM's shared memory");
+  static_assert(blocks_fit_an_sm(sizeof(shared), min_blocks), "min_blocks blocks fit an SM's shared memory");
   static_assert(sizeof(shared) <= 48 * 1024, "a block's static shared memory is at most 48 KiB");
 
   NQUEENS_HD static std::uint32_t items(const gpu_job& job) {
