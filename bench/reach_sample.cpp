@@ -8,12 +8,15 @@
 // neighbours (dispatch_order), which share quarter lists; a lone index would
 // pay for building them alone.
 //
-//   nqueens_reach_sample N RUNS RUN_LENGTH SEED [ENGINE] [MAX_MEMORY] [THREADS]
+//   nqueens_reach_sample N RUNS RUN_LENGTH SEED [ENGINE] [MAX_MEMORY] [THREADS] [SPLIT_DEPTH]
 //
 // THREADS (default 1) sizes the memory layout as a run on that many threads
 // would (each thread's share of MAX_MEMORY, hence how finely large
 // subproblems are sliced); the samples still run on one thread. The same
-// seed draws the same indices, so two layouts can be compared run by run.
+// seed draws the same indices, so two layouts can be compared run by run;
+// and two engines too, where their plans are cut alike (SPLIT_DEPTH 1: a
+// class a subproblem, for the quadrant and GPU engines; default 0, the
+// engine's own choice).
 //
 // Prints a CSV line per run (n, engine, first index, subproblems, seconds,
 // solutions) on stdout, then the estimate on stderr. One thread: the figures
@@ -58,7 +61,9 @@ std::pair<double, double> mean_and_error(const std::vector<double>& x) {
 
 int run(int argc, char** argv) {
   if (argc < 5) {
-    std::fprintf(stderr, "usage: nqueens_reach_sample N RUNS RUN_LENGTH SEED [ENGINE] [MAX_MEMORY_BYTES] [THREADS]\n");
+    std::fprintf(stderr,
+                 "usage: nqueens_reach_sample N RUNS RUN_LENGTH SEED [ENGINE] [MAX_MEMORY_BYTES] [THREADS] "
+                 "[SPLIT_DEPTH]\n");
     return 2;
   }
   const int n = std::atoi(argv[1]);
@@ -69,12 +74,13 @@ int run(int argc, char** argv) {
       argc > 5 ? nqueens::parse_engine(argv[5]) : std::optional{nqueens::engine::quadrant};
   const std::uint64_t max_memory = argc > 6 ? std::strtoull(argv[6], nullptr, 10) : 0;
   const int layout_threads = argc > 7 ? std::atoi(argv[7]) : 1;
-  if (n < 1 || runs < 1 || length < 1 || !kind || layout_threads < 1) {
+  const int split_depth = argc > 8 ? std::atoi(argv[8]) : 0;
+  if (n < 1 || runs < 1 || length < 1 || !kind || layout_threads < 1 || split_depth < 0 || argc > 9) {
     std::fprintf(stderr, "nqueens_reach_sample: bad arguments\n");
     return 2;
   }
   const auto start = std::chrono::steady_clock::now();
-  const nqueens::plan p(n, {.kind = *kind});
+  const nqueens::plan p(n, {.kind = *kind, .split_depth = split_depth});
   const auto planned = std::chrono::steady_clock::now();
   const nqueens::run_context context(p, std::nullopt, layout_threads, nullptr, max_memory);
   const auto built = std::chrono::steady_clock::now();

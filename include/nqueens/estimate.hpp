@@ -37,13 +37,15 @@ struct estimate_options {
   /// subproblem is measured as a count on that many threads would pay it.
   int threads = 0;
   /// Wall-clock seconds to sample for, the tables' build not included; a
-  /// subproblem that has begun is finished, so the budget may be passed by
-  /// one subproblem per thread.
+  /// draw that has begun is finished, so the budget may be passed by one
+  /// draw per thread (cost_estimate::draw_length subproblems).
   double seconds = 10;
-  /// Stop after this many runs, whatever the time (0: the time alone). Runs
-  /// are drawn in a fixed order from `seed`, so a fixed number (with
+  /// Stop after this many draws, whatever the time (0: the time alone).
+  /// Draws are taken in a fixed order from `seed`, so a fixed number (with
   /// target_error 0, which stops on measured times) is the same sample on
-  /// every machine.
+  /// every machine: for the CPU engines whatever the threads and memory; for
+  /// the GPU engine, whose draws hold what a count hands it in one call
+  /// (which follows them), where they are the same.
   std::size_t max_runs = 0;
   /// Stop once the thread time's standard error is within this fraction of
   /// it, after at least min_estimate_runs runs (0: sample the whole time).
@@ -66,9 +68,15 @@ struct cost_estimate {
   std::size_t sampled = 0;      ///< subproblems counted
   /// Consecutive subproblems a block counts: a draw is one block, or where
   /// blocks hold several and the engine counts in batches (the GPU engine)
-  /// a batch of blocks counted in one call, as a count would. A GPU's draws
-  /// are timed by the wall clock.
+  /// as many blocks as a count hands it in one call (batch_size), counted
+  /// in that one call.
   std::size_t run_length = 0;
+  /// Subproblems a draw holds (the plan's last block may hold fewer).
+  std::size_t draw_length = 0;
+  /// Whether the draws were timed by the wall clock, a device counting
+  /// meanwhile (the GPU engine on a GPU): thread_seconds are then the
+  /// seconds of a thread's stream, the CPU's wait included.
+  bool device_timed = false;
   int threads = 0;
   double sample_seconds = 0;  ///< wall-clock seconds spent sampling
   double setup_seconds = 0;   ///< building the engine's tables, paid once by a count
@@ -77,7 +85,8 @@ struct cost_estimate {
   /// On one thread the two cannot be told apart: all of it counts as spread.
   double setup_serial_seconds = 0;
   double setup_parallel_seconds = 0;
-  /// CPU seconds of the whole count, and its error.
+  /// CPU seconds of the whole count (stream-seconds where device_timed),
+  /// and its error.
   double thread_seconds = 0;
   double thread_seconds_error = 0;
   /// Q(n) projected the same way: a check on the sample against the

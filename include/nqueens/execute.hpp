@@ -65,6 +65,9 @@ class run_context {
   std::size_t batch_size() const noexcept;
   /// What the engine has asked of a device so far (see device_work).
   device_work device() const noexcept;
+  /// Whether solve waits while a device counts (the GPU engine on a GPU,
+  /// not emulated): a thread's CPU time then says nothing of the cost.
+  bool waits_on_a_device() const noexcept;
 
  private:
   struct state;                   // the plan's parts it reads, the engine's tables, the kernels

@@ -154,11 +154,12 @@ class estimate_report final : public report {
     out << formatted(
         "estimate from %.1f s of sampling on %d thread%s: %s random draws of %zu subproblem%s (%s), the tables "
         "built in %s%s\n",
-        e.sample_seconds, e.threads, e.threads == 1 ? "" : "s", format_grouped(e.runs).c_str(), e.run_length,
-        e.run_length == 1 ? "" : "s", end_text(e.ended, limit_).c_str(), format_duration(e.setup_seconds).c_str(),
+        e.sample_seconds, e.threads, e.threads == 1 ? "" : "s", format_grouped(e.runs).c_str(), e.draw_length,
+        e.draw_length == 1 ? "" : "s", end_text(e.ended, limit_).c_str(), format_duration(e.setup_seconds).c_str(),
         e.threads > 1 ? formatted(" (%s of it serial)", format_duration(e.setup_serial_seconds).c_str()).c_str() : "");
-    out << formatted("  whole count          %s thread-hours (one standard error)\n",
-                     with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str());
+    out << formatted("  whole count          %s %s-hours (one standard error)\n",
+                     with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str(),
+                     e.device_timed ? "stream" : "thread");
     out << formatted("  here, %2d thread%s      about %s wall, the tables included\n", e.threads,
                      e.threads == 1 ? " " : "s", format_duration(e.wall_seconds(e.threads)).c_str());
     if (cores_ > 0) {
@@ -186,6 +187,8 @@ class estimate_report final : public report {
         .add("setup_parallel_seconds", e.setup_parallel_seconds)
         .add("sample_runs", e.runs)
         .add("run_length", e.run_length)
+        .add("draw_length", e.draw_length)
+        .add("device_timed", e.device_timed)
         .add("sampled_subproblems", e.sampled)
         .add("thread_hours", e.thread_seconds / 3600)
         .add("thread_hours_error", e.thread_seconds_error / 3600)

@@ -50,6 +50,9 @@ class engine_context {
   /// What the engine has asked of a device so far (zero for the CPU
   /// engines). Thread-safe.
   virtual device_work device() const noexcept { return {}; }
+  /// Whether solve waits while a device counts (the GPU engine on a GPU,
+  /// not emulated): the calling thread's CPU time is then not the cost.
+  virtual bool waits_on_a_device() const noexcept { return false; }
 };
 
 /// An engine's plan: its subproblems for one (n, split depth), in an order

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -178,13 +179,19 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   // are light enough to draw several together (run_length above 1), an
   // engine that counts best in batches (the GPU engine: a round of up to 64
   // jobs) is drawn as it counts: a run is `batch` blocks, the next of the
-  // order, counted in one call (a round of one light job leaves a GPU
-  // mostly idle and prices a count several times dearer); a heavy one fills
-  // the GPU alone, and a batch of them would outlast the sampling time. A
-  // GPU's runs are timed by the wall clock: its thread waits for the device
-  // meanwhile, and that wait is the cost.
-  const std::size_t batch = e.run_length > 1 ? std::max<std::size_t>(context.batch_size(), 1) : 1;
-  const bool by_wall_clock = p.kind() == engine::gpu;
+  // order, as many subproblems as a count hands it in one call (batch_size,
+  // which also keeps their own quarter lists within the thread's memory),
+  // counted in that call (a round of one light job leaves a GPU mostly idle
+  // and prices a count several times dearer); a heavy one fills the GPU
+  // alone, and a batch of them would outlast the sampling time. Runs on a
+  // device are timed by the wall clock: the thread waits for it meanwhile,
+  // and that wait is the cost (the emulator counts on the thread: its CPU
+  // time, not a loaded machine's waits).
+  const std::size_t batch = e.run_length > 1 ? std::max<std::size_t>(context.batch_size() / e.run_length, 1) : 1;
+  const bool by_wall_clock = context.waits_on_a_device();
+  e.draw_length = batch * e.run_length;
+  const std::size_t call_length = std::max<std::size_t>(context.batch_size(), 1);
+  e.device_timed = by_wall_clock;
   const std::size_t blocks = (size + e.run_length - 1) / e.run_length;
   const std::size_t draws = (blocks + batch - 1) / batch;  // the population the errors correct for
   const block_order order(blocks, options.seed);
@@ -245,7 +252,13 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
           counts.resize(indices.size());
           const auto wall_begin = std::chrono::steady_clock::now();
           const double begin = thread_cpu_seconds();
-          context.solve(indices, counts, options.cancel);
+          // In calls of at most batch_size, as a count makes them (a block
+          // longer than a batch: several calls).
+          for (std::size_t at = 0; at < indices.size(); at += call_length) {
+            const std::size_t length = std::min(call_length, indices.size() - at);
+            context.solve(std::span(indices).subspan(at, length), std::span(counts).subspan(at, length),
+                          options.cancel);
+          }
           spent = by_wall_clock ? std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_begin).count()
                                 : thread_cpu_seconds() - begin;
           for (const subproblem_count& c : counts) found += static_cast<double>(c.total);

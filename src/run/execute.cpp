@@ -111,6 +111,10 @@ device_work run_context::device() const noexcept {
   return state_->engine != nullptr ? state_->engine->device() : device_work{};
 }
 
+bool run_context::waits_on_a_device() const noexcept {
+  return state_->engine != nullptr && state_->engine->waits_on_a_device();
+}
+
 namespace {
 
 // Refuses an index outside the plan or listed twice (it would be counted

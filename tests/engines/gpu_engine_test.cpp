@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string_view>
+
 #include "support/gpu_testing.hpp"
 
 namespace nqueens {
@@ -87,6 +90,25 @@ TEST(GpuEmulatedTest, ASubproblemPastTwentyFourMatchesTheQuadrantEngine) {
 #endif
   const gpu_variable backend("emulate", /*unless_set=*/true);
   expect_quadrant_counts(25, {16798551});
+}
+
+// n = 26 to 28 (masks up to bit 59; n = 28's codes take ten digits and its
+// own visit): the plan's last subproblems, whose groups the emulator
+// counts in seconds, count as the quadrant engine's do; on a device
+// (scripts/gpu.sh device), subproblems from the middle of each plan too.
+TEST(GpuEmulatedTest, SubproblemsOfTwentySixToTwentyEightMatchTheQuadrantEngine) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "minutes under the sanitizers: n = 25's subproblem takes the same paths";
+#endif
+  const gpu_variable backend("emulate", /*unless_set=*/true);
+  const char* const chosen = std::getenv("NQUEENS_GPU");
+  const bool device = chosen != nullptr && std::string_view(chosen) == "device";
+  for (int n = 26; n <= 28; ++n) {
+    const std::size_t size = plan(n, {.kind = engine::gpu, .split_depth = 1}).engine_subproblems();
+    std::vector<std::size_t> indices{size - 1};
+    if (device) indices.push_back(size / 2);
+    expect_quadrant_counts(n, indices);
+  }
 }
 
 // The join and the count alone (the filter set aside: every pair once)

@@ -87,21 +87,29 @@ TEST(EstimateTest, SamplingEveryBlockIsExact) {
   }
 }
 
-// The GPU engine is sampled as it counts, a batch of blocks (a round of up
-// to 64 jobs) a draw in one call, not a round of one job: three draws hold
-// three batches' subproblems. A CPU engine's draw is one block.
+// The GPU engine is sampled as it counts: a draw holds what a count hands it
+// in one call (batch_size subproblems, whole blocks of run_length), counted
+// in that call, not a round of one job; three draws hold three batches'
+// subproblems. A CPU engine's draw is one block. Emulated, the draws are
+// timed by the thread's CPU clock: no device counts meanwhile.
 TEST(EstimateTest, AnEngineThatCountsInBatchesIsDrawnABatchAtATime) {
   const plan gpu(14, {.kind = engine::gpu});
   const std::size_t batch = run_context(gpu, std::nullopt, 1).batch_size();
   ASSERT_GT(batch, 1U);
   const cost_estimate c = estimate_cost(gpu, {.threads = 1, .max_runs = 3, .target_error = 0, .seed = 5});
   EXPECT_EQ(c.runs, 3U);
-  EXPECT_LE(c.sampled, 3 * batch * c.run_length);  // the plan's last block may be short
-  EXPECT_GT(c.sampled, (3 * batch - 1) * c.run_length);
+  ASSERT_GT(c.run_length, 1U);
+  EXPECT_EQ(c.draw_length, batch / c.run_length * c.run_length);
+  EXPECT_LE(c.draw_length, batch);
+  EXPECT_LE(c.sampled, 3 * c.draw_length);  // the plan's last block may be short
+  EXPECT_GT(c.sampled, 3 * c.draw_length - c.run_length);
+  EXPECT_FALSE(c.device_timed);
   EXPECT_LE(std::abs(c.total - static_cast<double>(*published_total(14))), 4 * c.total_error);
   const cost_estimate cpu =
       estimate_cost(plan(14, {.kind = engine::quadrant}), {.threads = 1, .max_runs = 3, .target_error = 0});
   EXPECT_EQ(cpu.sampled, 3 * cpu.run_length);
+  EXPECT_EQ(cpu.draw_length, cpu.run_length);
+  EXPECT_FALSE(cpu.device_timed);
 }
 
 // Sampling stops once the error is small enough, long before a generous

@@ -153,6 +153,7 @@ class gpu_context final : public engine_context {
   gpu_context(const gpu_plan& plan, const device_choice& choice, int threads, std::uint64_t max_memory,
               std::uint64_t gpu_memory, const std::atomic<bool>* cancel)
       : plan_(plan),
+        on_a_device_(choice.emulated == 0),
         layout_(quadrant_layout_for(plan.board_size(), threads, max_memory)),
         // No room kept for tables the host layout has not (n > 24, or --max-memory).
         budget_(gpu::budget_within(gpu_memory, streams_per_device(threads, choice.chosen.size()),
@@ -178,6 +179,7 @@ class gpu_context final : public engine_context {
   }
 
   std::size_t batch_size() const noexcept override { return batch_; }
+  bool waits_on_a_device() const noexcept override { return on_a_device_; }
 
   // The jobs of a call: with the whole tables, once a stream is taken (they
   // read its device's copy); with their own lists, before, so that the
@@ -288,6 +290,7 @@ class gpu_context final : public engine_context {
   };
 
   const gpu_plan& plan_;
+  const bool on_a_device_;  // not the emulator: a call waits while the device counts
   const quadrant_layout layout_;
   const gpu::device_budget budget_;                        // what --gpu-memory leaves each GPU's streams
   const std::unique_ptr<const half_board_tables> tables_;  // the host's copy (the emulator runs on it), or none
