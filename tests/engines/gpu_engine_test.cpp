@@ -95,7 +95,9 @@ TEST(GpuEmulatedTest, ASubproblemPastTwentyFourMatchesTheQuadrantEngine) {
 // n = 26 to 28 (masks up to bit 59; n = 28's codes take ten digits and its
 // own visit): the plan's last subproblems, whose groups the emulator
 // counts in seconds, count as the quadrant engine's do; on a device
-// (scripts/gpu.sh device), subproblems from the middle of each plan too.
+// (scripts/gpu.sh device), n = 26's middle one too (6 s of the quadrant
+// engine's; n = 28's at 95% of its plan takes it 48 s, past what the
+// device's test part allows).
 TEST(GpuEmulatedTest, SubproblemsOfTwentySixToTwentyEightMatchTheQuadrantEngine) {
 #ifdef NQUEENS_SANITIZED
   GTEST_SKIP() << "minutes under the sanitizers: n = 25's subproblem takes the same paths";
@@ -106,7 +108,7 @@ TEST(GpuEmulatedTest, SubproblemsOfTwentySixToTwentyEightMatchTheQuadrantEngine)
   for (int n = 26; n <= 28; ++n) {
     const std::size_t size = plan(n, {.kind = engine::gpu, .split_depth = 1}).engine_subproblems();
     std::vector<std::size_t> indices{size - 1};
-    if (device) indices.push_back(size / 2);
+    if (device && n == 26) indices.push_back(size / 2);
     expect_quadrant_counts(n, indices);
   }
 }
