@@ -343,7 +343,8 @@ TEST(GpuEmulatedTest, AJobWithAnEmptyGroupTakesNoCountRound) {
 
 // Odd boards: the joins list the quarter placements that can make a half
 // with the middle queen and join only those, a range at a time wherever it
-// fits the job's list_limit. Whether every range is listed, some (a limit
+// fits what the block's earlier ranges left of the job's list_limit.
+// Whether every range is listed, some (a limit
 // of 3: lists and whole ranges side by side, within a job and a block) or
 // none, the counts are the same; listing never sizes a job larger, and
 // sizes the board's jobs smaller.

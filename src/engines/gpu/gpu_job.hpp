@@ -50,9 +50,9 @@ static_assert(job_digits_for(27) == compact_job_digits && job_digits_for(28) == 
 inline constexpr std::uint32_t max_buckets = 1U << max_job_key_bits;
 /// Odd n: placements a join block lists of each side's quarter ranges, 2
 /// bytes each in shared memory (block_picks, gpu_join_kernels.hpp); a range
-/// past what is left is read whole. 4096 lists all but 30 of 35 567 ranges
-/// of n = 21's sampled rounds, every one of n = 23's (2048: 1.4% and 5%
-/// read whole, 7% and 27% more products; nqueens_gpu_join_lanes).
+/// past what is left is read whole. 4096 lists all but 30 of 77 759 ranges
+/// of two sampled rounds of n = 21, every one of a round of n = 23 (2048:
+/// 1.4% and 5% read whole, 7% and 27% more products; nqueens_gpu_join_lanes).
 inline constexpr std::uint32_t most_listed = 4096;
 /// What the last kernel writes once every check held, with the job's
 /// sequence number: a result left from an earlier round never passes.
