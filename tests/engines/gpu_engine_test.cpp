@@ -7,8 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdlib>
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include "support/gpu_testing.hpp"
 
@@ -25,16 +29,31 @@ using gpu_testing::reference_count;
 // class ranks higher, 1 per tie), ties of every kind included. The quadrant
 // engine's shares are checked against an independent search in
 // transposition_test.cpp.
-// `gpu_memory`: the GPU engine's bound (0: the default), which past the
-// whole tables' size makes each subproblem bring its own quarter lists.
-void expect_quadrant_counts(int n, const std::vector<std::size_t>& indices, std::uint64_t gpu_memory = 0) {
+// `max_memory`: the host's bound (0: the default); one the whole tables do
+// not fit makes each subproblem bring its own quarter lists, and the lists
+// are then checked to have been built.
+void expect_quadrant_counts(int n, const std::vector<std::size_t>& indices, std::uint64_t max_memory = 0) {
   const plan gpu(n, {.kind = engine::gpu, .split_depth = 1});
   const plan quadrant(n, {.kind = engine::quadrant, .split_depth = 1});
   ASSERT_EQ(gpu.engine_subproblems(), quadrant.engine_subproblems()) << "n = " << n;
-  const run_context on_gpu(gpu, std::nullopt, 1, nullptr, gpu_memory), on_cpu(quadrant, std::nullopt, 1);
+  const run_context on_gpu(gpu, std::nullopt, 1, nullptr, max_memory), on_cpu(quadrant, std::nullopt, 1);
   for (const std::size_t i : indices) {
     ASSERT_EQ(on_gpu.solve(i).total, on_cpu.solve(i).total) << "n = " << n << ", subproblem " << i;
   }
+  if (max_memory != 0 && !indices.empty()) {
+    EXPECT_GT(on_gpu.device().host_list_nanoseconds, 0U) << "n = " << n << ": the whole tables fit the bound";
+  }
+}
+
+// A host bound under every layout's margin: small boards' subproblems then
+// bring their own (compact) quarter lists, as n > 24's do.
+constexpr std::uint64_t own_lists_bound = std::uint64_t{1} << 20;
+
+// A host bound that leaves small boards no whole tables but room past the
+// margin (8 MiB and 10%) for 8 subproblems' own lists: the GPU engine's
+// calls then hold 8 (gpu_engine.cpp's own_quarters_batch).
+std::uint64_t eight_lists_bound(int n) {
+  return (std::uint64_t{8} << 20) + 9 * detail::quarter_lists_bytes(n, /*compact=*/false) + 4096;
 }
 
 TEST(GpuEmulatedTest, EverySubproblemOfSmallBoardsMatchesTheQuadrantEngine) {
@@ -58,17 +77,18 @@ TEST(GpuEmulatedTest, SampledSubproblemsOfSixteenToEighteenMatchTheQuadrantEngin
   }
 }
 
-// Where the whole tables do not fit the bound (10 MiB), each subproblem
-// brings its own quarter lists, staged on the device with its round: every
-// subproblem of the boards 8..13 and samples of 16..17 count as the quadrant
-// engine's do.
+// Where the whole tables do not fit the host's bound (1 MiB at 8..13: compact
+// lists; 10 MiB at 16 and 17: lists of one search), each subproblem brings
+// its own quarter lists, staged on the device with its round: every
+// subproblem of the boards 8..13 and samples of 16..17 count as the
+// quadrant engine's do.
 TEST(GpuEmulatedTest, SubproblemsWithTheirOwnQuartersMatchTheQuadrantEngine) {
   const gpu_variable backend("emulate", /*unless_set=*/true);
   constexpr std::uint64_t bound = std::uint64_t{10} << 20;
   for (int n = 8; n <= 13; ++n) {
     std::vector<std::size_t> every(classes_of(n).size());
     for (std::size_t i = 0; i < every.size(); ++i) every[i] = i;
-    expect_quadrant_counts(n, every, bound);
+    expect_quadrant_counts(n, every, own_lists_bound);
   }
 #ifndef NQUEENS_SANITIZED  // 5-10 times slower there: the small boards take the same paths
   for (int n = 16; n <= 17; ++n) {
@@ -79,6 +99,59 @@ TEST(GpuEmulatedTest, SubproblemsWithTheirOwnQuartersMatchTheQuadrantEngine) {
     expect_quadrant_counts(n, sample, bound);
   }
 #endif
+}
+
+// A call of several subproblems with their own lists (as a count makes
+// them, batch_size at a time) shares the lists its jobs have in common: a
+// plan's neighbours keep their east columns for hundreds of subproblems.
+// Every subproblem of 8..13 counts as the quadrant engine's does in calls
+// of consecutive indices, and in calls of two whose west columns on one side
+// are, as a number, the east columns of the other's (the same bits, other
+// board columns: a list that must not stand in for the other).
+TEST(GpuEmulatedTest, ACallsJobsShareTheirCommonListsAndCountAsAlone) {
+  const gpu_variable backend("emulate", /*unless_set=*/true);
+  std::size_t crossed = 0;
+  for (int n = 8; n <= 13; ++n) {
+    const plan gpu(n, {.kind = engine::gpu, .split_depth = 1});
+    const plan quadrant(n, {.kind = engine::quadrant, .split_depth = 1});
+    const run_context on_gpu(gpu, std::nullopt, 1, nullptr, eight_lists_bound(n)), on_cpu(quadrant, std::nullopt, 1);
+    const std::size_t call = on_gpu.batch_size();
+    ASSERT_GT(call, 1U) << "n = " << n << ": a call of one job shares nothing";
+    std::vector<std::vector<std::size_t>> calls;
+    const std::size_t size = gpu.engine_subproblems();
+    for (std::size_t first = 0; first < size; first += call) {
+      calls.emplace_back();
+      for (std::size_t i = first; i < std::min(size, first + call); ++i) calls.back().push_back(i);
+    }
+    // Each group's west and east columns, as numbers of h bits.
+    const int h = n / 2;
+    const auto sides = [&](const column_class& c, int east) {
+      const std::uint32_t south = detail::south_columns_of(n, c.north, c.middle);
+      return east != 0 ? std::array{c.north >> h, south >> h}
+                       : std::array{c.north & ((1U << h) - 1), south & ((1U << h) - 1)};
+    };
+    const std::vector<column_class> classes = classes_of(n);
+    ASSERT_EQ(classes.size(), size);
+    for (std::size_t i = 0; i < size; ++i) {
+      for (std::size_t j = 0; j < size; ++j) {
+        const auto west = sides(classes[i], 0), east = sides(classes[j], 1);
+        if (i != j && std::ranges::find_first_of(west, east) != west.end()) {
+          calls.push_back({i, j});
+          ++crossed;
+          break;
+        }
+      }
+    }
+    std::vector<subproblem_count> counts(call);
+    for (const std::vector<std::size_t>& indices : calls) {
+      on_gpu.solve(indices, std::span(counts).first(indices.size()));
+      for (std::size_t k = 0; k < indices.size(); ++k) {
+        ASSERT_EQ(counts[k].total, on_cpu.solve(indices[k]).total) << "n = " << n << ", subproblem " << indices[k];
+      }
+    }
+    EXPECT_GT(on_gpu.device().host_list_nanoseconds, 0U) << "n = " << n << ": the whole tables fit the bound";
+  }
+  EXPECT_GT(crossed, 0U);  // the boards have such pairs
 }
 
 // Past n = 24 (no whole tables: each subproblem's own quarters, masks up to

@@ -43,6 +43,7 @@
 #include "engines/join_model/quadrant_memory.hpp"
 #include "engines/join_model/quarter_tables.hpp"
 #include "engines/plain_number.hpp"
+#include "kernels/bits.hpp"
 #include "nqueens/memory_limit.hpp"
 
 namespace nqueens::detail {
@@ -191,11 +192,12 @@ class gpu_context final : public engine_context {
     const auto fill = [&](const gpu::gpu_backend& device) {
       b.jobs.clear();
       b.weights.clear();
+      b.built.clear();
       if (!tables_ && b.quarters.size() < indices.size()) b.quarters.resize(indices.size());  // grown once
       for (std::size_t k = 0; k < indices.size(); ++k) {
         const quadrant_task task = tasks_[indices[k]];
         b.jobs.push_back(gpu::job_for(task, plan_.board_size(), plan_.split_depth(), device));
-        if (!tables_) take_own_quarters(b.jobs.back(), b.quarters[k], cancel);
+        if (!tables_) take_own_quarters(b, k, cancel);
         b.weights.push_back(task.weight);
       }
     };
@@ -238,19 +240,12 @@ class gpu_context final : public engine_context {
     }
   }
 
-  // Points both of `job`'s groups at lists of their own columns, built in
-  // `lists` (north west, north east, south west, south east).
-  void take_own_quarters(gpu::gpu_job& job, std::array<quarter_list, 4>& lists, const std::atomic<bool>* cancel) const {
-    const auto arrays = [](const quarter_view& v) { return gpu::quarter_arrays{v.offsets, v.masks, v.signatures}; };
-    for (int g = 0; g < 2; ++g) {
-      const std::array<quarter_view, 2> quarters = source_.quarters(
-          job.columns[g], lists[static_cast<std::size_t>(2 * g)], lists[static_cast<std::size_t>(2 * g + 1)], cancel);
-      job.west[g] = arrays(quarters[0]);
-      job.east[g] = arrays(quarters[1]);
-    }
-    job.own_quarters = true;
-  }
-
+  // A quarter list a call has built: its side, that side's columns, where it is.
+  struct built_quarter {
+    bool east = false;
+    std::uint32_t side_columns = 0;  // of its side alone
+    gpu::quarter_arrays arrays;
+  };
   // A call's host lists, grown once: its jobs, their weights and counts, and
   // each job's own quarter lists where the run has no whole tables (north
   // west, north east, south west, south east).
@@ -259,7 +254,40 @@ class gpu_context final : public engine_context {
     std::vector<gpu::pair_counts> counts;
     std::vector<std::uint64_t> weights;
     std::vector<std::array<quarter_list, 4>> quarters;
+    std::vector<built_quarter> built;  // the call's lists so far, each once
   };
+
+  // Points both groups of the call's job k at lists of their own columns:
+  // the list of an earlier quarter of the call with the same side and
+  // columns, else one built in the job's own (north west, north east, south
+  // west, south east). A plan's neighbours share their east columns (they
+  // change once in hundreds of subproblems, the west ones every time), so a
+  // call of 8 builds two east lists, not 16: a fifth to a third less of
+  // the host's time at n = 25..28 (bench/gpu_host_lists.cpp). Each slot's
+  // list is built at most once a call, so what `built` points at stays put.
+  void take_own_quarters(host_batch& b, std::size_t k, const std::atomic<bool>* cancel) const {
+    gpu::gpu_job& job = b.jobs[k];
+    const int h = plan_.board_size() / 2;
+    for (int q = 0; q < 4; ++q) {
+      const int group = q / 2;
+      const bool east = q % 2 != 0;
+      const std::uint32_t columns = job.columns[group];
+      const std::uint32_t side_columns = east ? columns >> h : columns & static_cast<std::uint32_t>(low_bits(h));
+      const auto same = std::find_if(b.built.begin(), b.built.end(), [&](const built_quarter& c) {
+        return c.east == east && c.side_columns == side_columns;
+      });
+      gpu::quarter_arrays arrays;
+      if (same != b.built.end()) {
+        arrays = same->arrays;
+      } else {
+        const quarter_view v = source_.quarter(east, columns, b.quarters[k][static_cast<std::size_t>(q)], cancel);
+        arrays = {v.offsets, v.masks, v.signatures};
+        b.built.push_back({east, side_columns, arrays});
+      }
+      (east ? job.east : job.west)[group] = arrays;
+    }
+    job.own_quarters = true;
+  }
 
   // A host_batch, the calling thread's until the lease ends: a free one, or
   // a new one (no more than the threads that call at once).

@@ -243,12 +243,20 @@ std::size_t quarter_list::bytes() const noexcept {
 
 std::array<quarter_view, 2> quarter_source::quarters(std::uint32_t columns, quarter_list& west, quarter_list& east,
                                                      const std::atomic<bool>* cancel) const {
+  return {quarter(false, columns, west, cancel), quarter(true, columns, east, cancel)};
+}
+
+quarter_view quarter_source::quarter(bool east, std::uint32_t columns, quarter_list& list,
+                                     const std::atomic<bool>* cancel) const {
   const int h = n_ / 2;
+  if (east) {
+    const std::uint32_t east_columns = columns >> h;
+    if (tables_ != nullptr) return tables_->east().on(east_columns);
+    return list.build(n_, h, n_ - h, east_columns, layout_.compact_lists, cancel);
+  }
   const std::uint32_t west_columns = columns & low_bits(h);
-  const std::uint32_t east_columns = columns >> h;
-  if (tables_ != nullptr) return {tables_->west().on(west_columns), tables_->east().on(east_columns)};
-  return {west.build(n_, 0, h, west_columns, layout_.compact_lists, cancel),
-          east.build(n_, h, n_ - h, east_columns, layout_.compact_lists, cancel)};
+  if (tables_ != nullptr) return tables_->west().on(west_columns);
+  return list.build(n_, 0, h, west_columns, layout_.compact_lists, cancel);
 }
 
 std::size_t quarter_source::bytes_to_build(std::uint32_t columns, quarter_list& west, quarter_list& east,

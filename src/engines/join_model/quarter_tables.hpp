@@ -190,6 +190,10 @@ class quarter_source {
   /// `east` (a build throws subproblem_cancelled once `*cancel` is set).
   std::array<quarter_view, 2> quarters(std::uint32_t columns, quarter_list& west, quarter_list& east,
                                        const std::atomic<bool>* cancel = nullptr) const;
+  /// One of quarters()'s two: the west (`east` false) or the east quarter
+  /// of `columns`, built in `list` where there are no tables.
+  quarter_view quarter(bool east, std::uint32_t columns, quarter_list& list,
+                       const std::atomic<bool>* cancel = nullptr) const;
   /// The bytes `west` and `east` will hold once quarters(columns, west,
   /// east) has built them; for compact lists only (else what they hold).
   std::size_t bytes_to_build(std::uint32_t columns, quarter_list& west, quarter_list& east,
