@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "support/gpu_testing.hpp"
 
 namespace nqueens {
@@ -121,6 +123,58 @@ TEST(GpuEmulatedTest, JobsWithTheirOwnQuartersStageThemWithEveryRound) {
       ADD_FAILURE() << "a stream of 64 words took n = " << n << "'s quarter lists";
     } catch (const std::runtime_error& e) {
       EXPECT_NE(std::string(e.what()).find("and its quarters, and a stream holds"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Jobs that share a list (the GPU engine builds a call's common lists once:
+// neighbouring classes keep their east columns) have it staged once a
+// round: the counts are those of the tables, whether the rounds have room
+// to spare or are cut short by the lists, in fewer stream operations (the
+// copies) than the same jobs each with a list of its own.
+TEST(GpuEmulatedTest, ListsThatJobsShareAreStagedOnceARound) {
+  for (const int n : staged_boards) {
+    const detail::half_board_tables tables(n);
+    const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
+    const detail::quarter_source lists(n, nullptr);
+    const int h = n / 2;
+    std::map<std::pair<bool, std::uint32_t>, detail::quarter_list> shared;  // by side and that side's columns
+    std::vector<std::array<detail::quarter_list, 4>> own;
+    const auto counted = [&](bool share, const detail::gpu::emulator_options& options) {
+      const auto backend = detail::gpu::emulated_backend(nullptr, options);
+      std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, *backend);
+      own.resize(jobs.size());
+      for (std::size_t k = 0; k < jobs.size(); ++k) {
+        for (int q = 0; q < 4; ++q) {
+          const bool east = q % 2 != 0;
+          const std::uint32_t columns = jobs[k].columns[q / 2];
+          const std::uint32_t side = east ? columns >> h : columns & ((1U << h) - 1);
+          detail::quarter_list& list = share ? shared[{east, side}] : own[k][static_cast<std::size_t>(q)];
+          const detail::quarter_view v = lists.quarter(east, columns, list);
+          (east ? jobs[k].east : jobs[k].west)[q / 2] = {v.offsets, v.masks, v.signatures};
+        }
+        jobs[k].own_quarters = true;
+      }
+      const auto stream = backend->open_stream();
+      detail::gpu::gpu_rounds rounds(*stream);
+      std::vector<detail::gpu::pair_counts> counts(jobs.size());
+      rounds.count(jobs, counts);
+      return std::make_pair(counts, stream->work().operations);
+    };
+    for (const std::uint64_t words : {std::uint64_t{1} << 19, std::uint64_t{1} << 13}) {
+      const detail::gpu::emulator_options options{.max_jobs = 5, .arena_words = words};
+      const auto [shared_counts, shared_operations] = counted(true, options);
+      const auto [own_counts, own_operations] = counted(false, options);
+      EXPECT_LT(shared_operations, own_operations) << "n = " << n << ", " << words << " words";
+      for (const auto* counts : {&shared_counts, &own_counts}) {
+        ASSERT_EQ(counts->size(), reference.counts.size());
+        for (std::size_t k = 0; k < counts->size(); ++k) {
+          EXPECT_EQ((*counts)[k].pairs, reference.counts[k].pairs)
+              << "n = " << n << ", " << words << " words, class " << k;
+          EXPECT_EQ((*counts)[k].once, reference.counts[k].once)
+              << "n = " << n << ", " << words << " words, class " << k;
+        }
+      }
     }
   }
 }

@@ -1,5 +1,6 @@
 #include "engines/gpu/gpu_rounds.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -31,6 +32,19 @@ std::uint64_t gpu_rounds::quarter_words(const gpu_job& job) {
   return words;
 }
 
+std::uint64_t gpu_rounds::round_quarter_words(const gpu_job& job) const {
+  if (!job.own_quarters) return 0;
+  std::uint64_t words = 0;
+  for (int g = 0; g < 2; ++g) {
+    for (const quarter_arrays* list : {&job.west[g], &job.east[g]}) {
+      const bool staged =
+          std::ranges::any_of(staged_, [&](const staged_list& s) { return s.host_offsets == list->offsets; });
+      if (!staged) words += list_words(*list, job.h);
+    }
+  }
+  return words;
+}
+
 std::uint64_t* gpu_rounds::stage_quarters(gpu_job& job, std::uint64_t* at) {
   if (!job.own_quarters) return at;
   const std::uint64_t row_sets = (std::uint64_t{1} << job.h) + 1;
@@ -42,10 +56,17 @@ std::uint64_t* gpu_rounds::stage_quarters(gpu_job& job, std::uint64_t* at) {
   };
   for (int g = 0; g < 2; ++g) {
     for (quarter_arrays* list : {&job.west[g], &job.east[g]}) {
+      const auto same = std::ranges::find(staged_, list->offsets, &staged_list::host_offsets);
+      if (same != staged_.end()) {
+        *list = same->arena;
+        continue;
+      }
+      const std::uint32_t* host_offsets = list->offsets;
       const std::uint64_t placements = list->offsets[row_sets - 1];
       stage(list->offsets, row_sets);
       stage(list->masks, placements);
       stage(list->signatures, placements);
+      staged_.push_back({host_offsets, *list});
     }
   }
   return at;
@@ -86,14 +107,14 @@ void gpu_rounds::size_pieces() {
     stop_if_cancelled(cancel_);
     round_.clear();
     round_pieces_.clear();
+    staged_.clear();
     std::uint64_t used = 0;  // by the jobs' own quarters
     for (; next < pieces_.size() && round_.size() < stream_.max_jobs(); ++next) {
       const piece& p = pieces_[next];
       if (p.sized) continue;
-      if (used + p.quarter_words > stream_.arena_words()) break;  // the next round takes it (it fits alone)
+      if (used + round_quarter_words(p.job) > stream_.arena_words()) break;  // the next round takes it (it fits alone)
       round_.push_back(p.job);
-      stage_quarters(round_.back(), stream_.arena() + used);
-      used += p.quarter_words;
+      used = static_cast<std::uint64_t>(stage_quarters(round_.back(), stream_.arena() + used) - stream_.arena());
       round_pieces_.push_back(static_cast<std::uint32_t>(next));
     }
     if (round_.empty()) return;
@@ -138,6 +159,7 @@ void gpu_rounds::count_pieces(std::span<pair_counts> out) {
     stop_if_cancelled(cancel_);  // as size_pieces
     round_.clear();
     round_pieces_.clear();
+    staged_.clear();
     std::uint64_t used = 0;
     for (; next < pieces_.size() && round_.size() < stream_.max_jobs(); ++next) {
       const piece& p = pieces_[next];
@@ -145,7 +167,7 @@ void gpu_rounds::count_pieces(std::span<pair_counts> out) {
       // tenth of an odd board's plan, whose north halves the middle queen
       // all forbids, would take a round each 64 of them, tables built for nothing).
       if (p.joined[0] == 0 || p.joined[1] == 0) continue;
-      const std::uint64_t words = p.quarter_words + words_for(p.joined[0], p.joined[1]);
+      const std::uint64_t words = round_quarter_words(p.job) + words_for(p.joined[0], p.joined[1]);
       if (used + words > stream_.arena_words()) break;  // the next round takes it (it fits alone)
       gpu_job job = p.job;
       std::uint64_t* at = stage_quarters(job, stream_.arena() + used);

@@ -8,7 +8,9 @@
 // arena alone is cut in two by its larger group's row sets (the pieces add
 // up to it, as slices do) and sized again. A job that brings its own
 // quarter lists (gpu_job::own_quarters) has them staged in the arena
-// ahead of its buffers, in each round it takes part in. Nothing is allocated on the
+// ahead of its buffers, in each round it takes part in; a list that jobs
+// of a round share (the host builds a call's common lists once) is staged
+// once for all of them. Nothing is allocated on the
 // device after the stream opened, and nothing on the host once the lists
 // here have grown.
 
@@ -51,10 +53,20 @@ class gpu_rounds {
     std::uint64_t quarter_words;  // its own quarters' (quarter_words)
   };
 
+  // A list staged in the round under way: where the host holds it (its
+  // offsets, which no other list shares) and where the arena does.
+  struct staged_list {
+    const std::uint32_t* host_offsets;
+    quarter_arrays arena;
+  };
+
   // The arena words a job's own quarters take (0 where it reads the tables).
   static std::uint64_t quarter_words(const gpu_job& job);
-  // Stages the job's own quarters at `at` in the arena and points it at
-  // them there; returns the word past them.
+  // What they add to the round under way: the words of those not staged in it yet.
+  std::uint64_t round_quarter_words(const gpu_job& job) const;
+  // Stages the job's own quarters that the round has not staged yet at
+  // `at` in the arena, and points the job at all of them there; returns
+  // the word past what it staged.
   std::uint64_t* stage_quarters(gpu_job& job, std::uint64_t* at);
   [[noreturn]] void throw_too_large(const gpu_job& job, std::uint64_t words) const;
 
@@ -68,6 +80,7 @@ class gpu_rounds {
   std::vector<piece> pieces_;
   std::vector<gpu_job> round_;
   std::vector<std::uint32_t> round_pieces_;  // which piece each job of round_ is
+  std::vector<staged_list> staged_;          // round_'s lists, each once
   std::uint32_t sequence_ = 0;
   const std::atomic<bool>* cancel_ = nullptr;  // count()'s, looked at before each round
 };
