@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <numeric>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -105,12 +106,16 @@ TEST(GpuEmulatedTest, SubproblemsWithTheirOwnQuartersMatchTheQuadrantEngine) {
 // them, batch_size at a time) shares the lists its jobs have in common: a
 // plan's neighbours keep their east columns for hundreds of subproblems.
 // Every subproblem of 8..13 counts as the quadrant engine's does in calls
-// of consecutive indices, and in calls of two whose west columns on one side
-// are, as a number, the east columns of the other's (the same bits, other
-// board columns: a list that must not stand in for the other).
+// of consecutive indices, in calls of indices far apart, and in calls of
+// two whose west columns on one side are, as a number, the east columns of
+// the other's (the same bits, other board columns: a list that must not
+// stand in for the other). And a call of one subproblem twice stages its
+// lists once: as many stream operations as the call of it alone (the
+// second job's lists are the first's, and a round stages a list once).
 TEST(GpuEmulatedTest, ACallsJobsShareTheirCommonListsAndCountAsAlone) {
   const gpu_variable backend("emulate", /*unless_set=*/true);
   std::size_t crossed = 0;
+  int doubled = 0;
   for (int n = 8; n <= 13; ++n) {
     const plan gpu(n, {.kind = engine::gpu, .split_depth = 1});
     const plan quadrant(n, {.kind = engine::quadrant, .split_depth = 1});
@@ -122,6 +127,16 @@ TEST(GpuEmulatedTest, ACallsJobsShareTheirCommonListsAndCountAsAlone) {
     for (std::size_t first = 0; first < size; first += call) {
       calls.emplace_back();
       for (std::size_t i = first; i < std::min(size, first + call); ++i) calls.back().push_back(i);
+    }
+    // Every subproblem once more, a call's indices far apart (a stride
+    // coprime to the size).
+    std::size_t stride = size / 2 + 1;
+    while (std::gcd(stride, size) != 1) ++stride;
+    for (std::size_t first = 0, at = 0; first < size; first += call) {
+      calls.emplace_back();
+      for (std::size_t i = first; i < std::min(size, first + call); ++i, at = (at + stride) % size) {
+        calls.back().push_back(at);
+      }
     }
     // Each group's west and east columns, as numbers of h bits.
     const int h = n / 2;
@@ -150,8 +165,23 @@ TEST(GpuEmulatedTest, ACallsJobsShareTheirCommonListsAndCountAsAlone) {
       }
     }
     EXPECT_GT(on_gpu.device().host_list_nanoseconds, 0U) << "n = " << n << ": the whole tables fit the bound";
+    // Subproblems with solutions (their count rounds stage lists too), alone and twice.
+    for (std::size_t i = size / 2, tried = 0; i < size && tried < 3; ++i) {
+      if (on_cpu.solve(i).total == 0) continue;
+      ++tried;
+      const std::array<std::size_t, 2> twice = {i, i};
+      const auto operations_of = [&](std::span<const std::size_t> indices) {
+        const std::uint64_t before = on_gpu.device().operations;
+        on_gpu.solve(indices, std::span(counts).first(indices.size()));
+        return on_gpu.device().operations - before;
+      };
+      EXPECT_EQ(operations_of(std::span(twice)), operations_of(std::span(twice).first(1))) << "n = " << n << ", " << i;
+      EXPECT_EQ(counts[0].total, on_cpu.solve(i).total);
+      ++doubled;
+    }
   }
   EXPECT_GT(crossed, 0U);  // the boards have such pairs
+  EXPECT_GT(doubled, 0);
 }
 
 // Past n = 24 (no whole tables: each subproblem's own quarters, masks up to

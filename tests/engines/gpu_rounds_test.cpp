@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "support/gpu_testing.hpp"
@@ -129,9 +130,11 @@ TEST(GpuEmulatedTest, JobsWithTheirOwnQuartersStageThemWithEveryRound) {
 
 // Jobs that share a list (the GPU engine builds a call's common lists once:
 // neighbouring classes keep their east columns) have it staged once a
-// round: the counts are those of the tables, whether the rounds have room
-// to spare or are cut short by the lists, in fewer stream operations (the
-// copies) than the same jobs each with a list of its own.
+// round, and a job's room in a round counts only the lists not staged yet.
+// The counts are those of the tables, in rounds with room to spare, rounds
+// the lists cut short, and jobs cut by row sets; the copies are fewer than
+// for the same jobs each with lists of its own (stream operations), and
+// where the lists bound the rounds, so are the rounds (launches).
 TEST(GpuEmulatedTest, ListsThatJobsShareAreStagedOnceARound) {
   for (const int n : staged_boards) {
     const detail::half_board_tables tables(n);
@@ -140,40 +143,50 @@ TEST(GpuEmulatedTest, ListsThatJobsShareAreStagedOnceARound) {
     const int h = n / 2;
     std::map<std::pair<bool, std::uint32_t>, detail::quarter_list> shared;  // by side and that side's columns
     std::vector<std::array<detail::quarter_list, 4>> own;
+    std::uint64_t largest = 0;  // a job's four lists, in words
     const auto counted = [&](bool share, const detail::gpu::emulator_options& options) {
       const auto backend = detail::gpu::emulated_backend(nullptr, options);
       std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, *backend);
       own.resize(jobs.size());
       for (std::size_t k = 0; k < jobs.size(); ++k) {
+        std::uint64_t bytes = 0;
         for (int q = 0; q < 4; ++q) {
           const bool east = q % 2 != 0;
           const std::uint32_t columns = jobs[k].columns[q / 2];
           const std::uint32_t side = east ? columns >> h : columns & ((1U << h) - 1);
           detail::quarter_list& list = share ? shared[{east, side}] : own[k][static_cast<std::size_t>(q)];
           const detail::quarter_view v = lists.quarter(east, columns, list);
-          (east ? jobs[k].east : jobs[k].west)[q / 2] = {v.offsets, v.masks, v.signatures};
+          detail::gpu::quarter_arrays& arrays = east ? jobs[k].east[q / 2] : jobs[k].west[q / 2];
+          arrays = {v.offsets, v.masks, v.signatures};
+          bytes += list.bytes();
         }
+        largest = std::max<std::uint64_t>(largest, bytes / sizeof(std::uint64_t));
         jobs[k].own_quarters = true;
       }
       const auto stream = backend->open_stream();
       detail::gpu::gpu_rounds rounds(*stream);
       std::vector<detail::gpu::pair_counts> counts(jobs.size());
       rounds.count(jobs, counts);
-      return std::make_pair(counts, stream->work().operations);
+      for (std::size_t k = 0; k < counts.size(); ++k) {
+        EXPECT_EQ(counts[k].pairs, reference.counts[k].pairs) << "n = " << n << ", shared " << share << ", class " << k;
+        EXPECT_EQ(counts[k].once, reference.counts[k].once) << "n = " << n << ", shared " << share << ", class " << k;
+      }
+      return stream->work();
     };
-    for (const std::uint64_t words : {std::uint64_t{1} << 19, std::uint64_t{1} << 13}) {
-      const detail::gpu::emulator_options options{.max_jobs = 5, .arena_words = words};
-      const auto [shared_counts, shared_operations] = counted(true, options);
-      const auto [own_counts, own_operations] = counted(false, options);
-      EXPECT_LT(shared_operations, own_operations) << "n = " << n << ", " << words << " words";
-      for (const auto* counts : {&shared_counts, &own_counts}) {
-        ASSERT_EQ(counts->size(), reference.counts.size());
-        for (std::size_t k = 0; k < counts->size(); ++k) {
-          EXPECT_EQ((*counts)[k].pairs, reference.counts[k].pairs)
-              << "n = " << n << ", " << words << " words, class " << k;
-          EXPECT_EQ((*counts)[k].once, reference.counts[k].once)
-              << "n = " << n << ", " << words << " words, class " << k;
-        }
+    const std::uint64_t roomy = std::uint64_t{1} << 19;
+    const auto roomy_launches = counted(false, {.max_jobs = 64, .arena_words = roomy}).launches;
+    EXPECT_LT(counted(true, {.max_jobs = 5, .arena_words = roomy}).operations,
+              counted(false, {.max_jobs = 5, .arena_words = roomy}).operations)
+        << "n = " << n;
+    // Rounds the lists cut short (more launches than with room), then jobs
+    // cut by row sets (an arena of one job's lists and a little more).
+    for (const std::uint64_t words : {std::uint64_t{1} << 13, 2 * largest + 400, largest + 400}) {
+      const detail::gpu::emulator_options options{.max_jobs = 64, .arena_words = words};
+      const device_work with_shared = counted(true, options), with_own = counted(false, options);
+      EXPECT_GT(with_own.launches, roomy_launches) << "n = " << n << ", " << words << " words";
+      EXPECT_LT(with_shared.operations, with_own.operations) << "n = " << n << ", " << words << " words";
+      if (words == std::uint64_t{1} << 13) {
+        EXPECT_LT(with_shared.launches, with_own.launches) << "n = " << n << ": the shared lists' room counted once";
       }
     }
   }

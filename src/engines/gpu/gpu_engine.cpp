@@ -261,10 +261,12 @@ class gpu_context final : public engine_context {
   // the list of an earlier quarter of the call with the same side and
   // columns, else one built in the job's own (north west, north east, south
   // west, south east). A plan's neighbours share their east columns (they
-  // change once in hundreds of subproblems, the west ones every time), so a
-  // call of 8 builds two east lists, not 16: a fifth to a third less of
-  // the host's time at n = 25..28 (bench/gpu_host_lists.cpp). Each slot's
-  // list is built at most once a call, so what `built` points at stays put.
+  // change once in hundreds of subproblems, the west ones every time): the
+  // first call of each run of neighbours built the same east lists in each
+  // of its slots, and a thread's next call may hold another thread's slots
+  // (bench/gpu_host_lists.cpp times it). Each slot's list is built at most
+  // once a call, so what `built` points at stays put; gpu_rounds stages a
+  // shared list once a round.
   void take_own_quarters(host_batch& b, std::size_t k, const std::atomic<bool>* cancel) const {
     gpu::gpu_job& job = b.jobs[k];
     const int h = plan_.board_size() / 2;
@@ -284,7 +286,11 @@ class gpu_context final : public engine_context {
         arrays = {v.offsets, v.masks, v.signatures};
         b.built.push_back({east, side_columns, arrays});
       }
-      (east ? job.east : job.west)[group] = arrays;
+      if (east) {
+        job.east[group] = arrays;
+      } else {
+        job.west[group] = arrays;
+      }
     }
     job.own_quarters = true;
   }

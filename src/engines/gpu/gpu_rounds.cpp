@@ -17,6 +17,12 @@ std::uint64_t words_of(std::uint64_t count) {
   return (count * sizeof(T) + sizeof(std::uint64_t) - 1) / sizeof(std::uint64_t);
 }
 
+// Whether two jobs' lists are the one list on the host (a call's jobs
+// share those they have in common).
+bool same_list(const quarter_arrays& a, const quarter_arrays& b) {
+  return a.offsets == b.offsets && a.masks == b.masks && a.signatures == b.signatures;
+}
+
 // The words a list of 2^h row sets takes: its offsets, masks and signatures.
 std::uint64_t list_words(const quarter_arrays& list, int h) {
   const std::uint64_t placements = list.offsets[std::size_t{1} << h];
@@ -37,8 +43,7 @@ std::uint64_t gpu_rounds::round_quarter_words(const gpu_job& job) const {
   std::uint64_t words = 0;
   for (int g = 0; g < 2; ++g) {
     for (const quarter_arrays* list : {&job.west[g], &job.east[g]}) {
-      const bool staged =
-          std::ranges::any_of(staged_, [&](const staged_list& s) { return s.host_offsets == list->offsets; });
+      const bool staged = std::ranges::any_of(staged_, [&](const staged_list& s) { return same_list(s.host, *list); });
       if (!staged) words += list_words(*list, job.h);
     }
   }
@@ -56,17 +61,17 @@ std::uint64_t* gpu_rounds::stage_quarters(gpu_job& job, std::uint64_t* at) {
   };
   for (int g = 0; g < 2; ++g) {
     for (quarter_arrays* list : {&job.west[g], &job.east[g]}) {
-      const auto same = std::ranges::find(staged_, list->offsets, &staged_list::host_offsets);
+      const auto same = std::ranges::find_if(staged_, [&](const staged_list& s) { return same_list(s.host, *list); });
       if (same != staged_.end()) {
         *list = same->arena;
         continue;
       }
-      const std::uint32_t* host_offsets = list->offsets;
+      const quarter_arrays host = *list;
       const std::uint64_t placements = list->offsets[row_sets - 1];
       stage(list->offsets, row_sets);
       stage(list->masks, placements);
       stage(list->signatures, placements);
-      staged_.push_back({host_offsets, *list});
+      staged_.push_back({host, *list});
     }
   }
   return at;

@@ -53,11 +53,10 @@ class gpu_rounds {
     std::uint64_t quarter_words;  // its own quarters' (quarter_words)
   };
 
-  // A list staged in the round under way: where the host holds it (its
-  // offsets, which no other list shares) and where the arena does.
+  // A list staged in the round under way: where the host holds it and
+  // where the arena does.
   struct staged_list {
-    const std::uint32_t* host_offsets;
-    quarter_arrays arena;
+    quarter_arrays host, arena;
   };
 
   // The arena words a job's own quarters take (0 where it reads the tables).
