@@ -453,6 +453,17 @@ part_price() {
       "$(awk -v w="$wall" -v e="$error" 'BEGIN { printf "%.4g +- %.2g GPU-hours", w / 3600, e / 3600 }')," \
       "$(awk -v w="$wall" -v q="$solutions" 'BEGIN { printf "%.4g GPU-ns per solution", w * 1e9 / q }')" \
       "(ended: $(json_value ended "$json" | tr -d '"'))"
+    # Past the whole tables, which side bounds it: the host's lists and
+    # their copies, a sampled subproblem, beside a stream's time a subproblem.
+    local sampled lists staged
+    sampled=$(json_value sampled_subproblems "$json")
+    lists=$(json_value host_list_seconds "$json")
+    staged=$(json_value staged_list_bytes "$json")
+    if [[ -n $lists && ${staged:-0} != 0 && ${sampled:-0} != 0 ]]; then
+      note "Q($n) sampled: $(awk -v l="$lists" -v b="$staged" -v s="$sampled" \
+        -v t="$(json_value thread_hours "$json")" -v p="$(json_value subproblems "$json")" \
+        'BEGIN { printf "%.4g ms of host lists, %.4g MB staged, %.4g ms of a stream a subproblem", l * 1e3 / s, b / 1e6 / s, t * 3.6e6 / p }')"
+    fi
   done
 }
 

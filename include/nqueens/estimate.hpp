@@ -15,6 +15,7 @@
 
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
+#include "nqueens/subproblem_count.hpp"
 
 namespace nqueens {
 
@@ -96,6 +97,11 @@ struct cost_estimate {
   /// What ended the sampling; with `exhausted` every figure is exact (its
   /// errors 0).
   estimate_end ended = estimate_end::time;
+  /// What the sampling asked of an accelerator (the GPU engine; zero for
+  /// the CPU engines), the tables' upload included: over `sampled`, the
+  /// host's list time and the bytes staged a subproblem, which beside
+  /// thread_seconds say which side bounds a count past the whole tables.
+  device_work device;
 
   /// Wall-clock seconds of the count on `cores` threads, the tables' build
   /// included (its serial part whole, its parallel part over the cores),

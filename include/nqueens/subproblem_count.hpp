@@ -50,6 +50,10 @@ struct device_work {
   /// (the GPU engine past its whole tables), summed over the threads:
   /// beside the kernels' time, which side bounds such a run. Always measured.
   std::uint64_t host_list_nanoseconds = 0;
+  /// The bytes of those lists copied to the device, summed over the
+  /// streams: beside the kernels' time and a link's speed, whether the
+  /// copies bound such a run. Always counted.
+  std::uint64_t staged_list_bytes = 0;
 
   /// Whether any kernel's time was measured.
   bool timed() const noexcept {
@@ -63,6 +67,7 @@ struct device_work {
     operations += more.operations;
     for (std::size_t k = 0; k < kernel_nanoseconds.size(); ++k) kernel_nanoseconds[k] += more.kernel_nanoseconds[k];
     host_list_nanoseconds += more.host_list_nanoseconds;
+    staged_list_bytes += more.staged_list_bytes;
     return *this;
   }
   /// What was asked between `earlier` and `later` (later's counts include earlier's).
@@ -73,6 +78,7 @@ struct device_work {
       later.kernel_nanoseconds[k] -= earlier.kernel_nanoseconds[k];
     }
     later.host_list_nanoseconds -= earlier.host_list_nanoseconds;
+    later.staged_list_bytes -= earlier.staged_list_bytes;
     return later;
   }
   friend bool operator==(const device_work&, const device_work&) = default;

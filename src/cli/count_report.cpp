@@ -4,6 +4,7 @@
 
 #include "cli/message_text.hpp"
 #include "cli/output.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/shard_file.hpp"
 
 namespace nqueens::cli {
@@ -62,7 +63,7 @@ void count_report::write_text(std::ostream& out) const {
         << format_seconds(r.phases.counting) << ", release " << format_seconds(r.phases.release);
     if (r.device.host_list_nanoseconds != 0) {
       out << "; own quarter lists " << format_seconds(static_cast<double>(r.device.host_list_nanoseconds) / 1e9)
-          << " of thread time";
+          << " of thread time, " << format_scaled(static_cast<double>(r.device.staged_list_bytes)) << "B staged";
     }
     out << '\n';
   }
@@ -95,7 +96,8 @@ json_object count_report::json() const {
   if (r.kind == engine::gpu) {  // what the device was asked, per subproblem counted here a fraction of an operation
     o.add("device_launches", r.device.launches).add("device_operations", r.device.operations);
     // The host threads' time on the subproblems' own quarter lists (0 with the whole tables).
-    o.add("host_list_seconds", static_cast<double>(r.device.host_list_nanoseconds) / 1e9);
+    o.add("host_list_seconds", static_cast<double>(r.device.host_list_nanoseconds) / 1e9)
+        .add("staged_list_bytes", r.device.staged_list_bytes);
     if (r.device.timed()) {  // NQUEENS_GPU_TIMES=1
       json_object kernels;
       for (std::size_t k = 0; k < device_kernel_names.size(); ++k) {

@@ -175,6 +175,12 @@ class estimate_report final : public report {
       out << '\n';
     }
     out << "  (every thread busy to the end; a count's last subproblems leave some idle)\n";
+    if (e.device.host_list_nanoseconds != 0 && e.sampled != 0) {  // which side bounds it: beside the stream's time
+      const auto sampled = static_cast<double>(e.sampled);
+      out << formatted("  own quarter lists a subproblem: %.3g ms of host thread time, %sB staged\n",
+                       static_cast<double>(e.device.host_list_nanoseconds) / 1e6 / sampled,
+                       format_scaled(static_cast<double>(e.device.staged_list_bytes) / sampled).c_str());
+    }
   }
 
   json_object json() const override {
@@ -200,6 +206,12 @@ class estimate_report final : public report {
           .add("wall_seconds_on_cores_error", e.thread_seconds_error / cores_);
     }
     o.add("projected_total", e.total).add("projected_total_error", e.total_error).add("ended", end_name(e.ended));
+    if (facts_.p.kind() == engine::gpu) {  // over the sampled subproblems, as a count's JSON has them
+      o.add("device_launches", e.device.launches)
+          .add("device_operations", e.device.operations)
+          .add("host_list_seconds", static_cast<double>(e.device.host_list_nanoseconds) / 1e9)
+          .add("staged_list_bytes", e.device.staged_list_bytes);
+    }
     return o;
   }
 

@@ -19,8 +19,9 @@ constexpr int tag_stopped = 3;  // worker -> 0: the header, its last records, th
 constexpr int tag_stop = 4;     // 0 -> worker: the signal that stopped the job; the worker leaves with 128 + it
 // What a worker's message starts with: the device work of its last chunk
 // (zero but for the GPU engine; launches, operations, each kernel's
-// nanoseconds, then the host's list-building nanoseconds), summed into the job's.
-constexpr std::size_t header_words = 3 + device_kernel_names.size();
+// nanoseconds, then the host's list-building nanoseconds and the lists' bytes
+// staged), summed into the job's.
+constexpr std::size_t header_words = 4 + device_kernel_names.size();
 static_assert(sizeof(device_work) == header_words * sizeof(std::uint64_t),
               "a field added to device_work goes into the header (write_ and read_device_header)");
 
@@ -30,6 +31,7 @@ inline void write_device_header(std::vector<std::uint64_t>& message, const devic
   message[1] = work.operations;
   std::copy(work.kernel_nanoseconds.begin(), work.kernel_nanoseconds.end(), message.begin() + 2);
   message[2 + work.kernel_nanoseconds.size()] = work.host_list_nanoseconds;
+  message[3 + work.kernel_nanoseconds.size()] = work.staged_list_bytes;
 }
 
 /// The device work a message's header holds. Precondition: message.size() >= header_words.
@@ -39,6 +41,7 @@ inline device_work read_device_header(const std::vector<std::uint64_t>& message)
   work.operations = message[1];
   std::copy_n(message.begin() + 2, work.kernel_nanoseconds.size(), work.kernel_nanoseconds.begin());
   work.host_list_nanoseconds = message[2 + work.kernel_nanoseconds.size()];
+  work.staged_list_bytes = message[3 + work.kernel_nanoseconds.size()];
   return work;
 }
 // A result record: index, total, unique, symmetric_180, symmetric_90.

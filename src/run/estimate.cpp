@@ -285,6 +285,7 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   if (failure) std::rethrow_exception(failure);
   if (options.cancel != nullptr && options.cancel->load()) throw run_cancelled();
   e.sample_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sampling).count();
+  e.device = context.device();
   running_mean run_seconds, solutions;
   for (const auto& [run_seconds_each, solutions_each] : per_run) {
     run_seconds.add(run_seconds_each);

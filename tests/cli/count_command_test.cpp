@@ -444,6 +444,9 @@ TEST(CliTest, GpuMemoryBoundsEachGpuOrIsRefused) {
     const std::size_t lists = bounded.out.find("\"host_list_seconds\":");
     ASSERT_NE(lists, std::string::npos) << bounded.out;
     EXPECT_EQ(std::stod(bounded.out.substr(lists + 20)) > 0, own_lists) << bound << ": " << bounded.out;
+    // And the bytes of them staged on the device.
+    ASSERT_NE(bounded.out.find("\"staged_list_bytes\":"), std::string::npos) << bounded.out;
+    EXPECT_EQ(field(bounded.out, "staged_list_bytes") > 0, own_lists) << bound << ": " << bounded.out;
   }
   // The least a count needs follows the streams' buffers: the message is
   // checked piece by piece, its figures aside.

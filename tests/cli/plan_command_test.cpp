@@ -81,6 +81,27 @@ TEST(CliTest, PlanEstimateProjectsTheCost) {
   }
 }
 
+// The GPU engine's estimate says what its draws asked of the device, as a
+// count does: where the host's bound leaves the tables out (9 MiB: the
+// layouts' margin and n = 12's lists), the lists a subproblem takes to
+// build and to stage, in text and JSON.
+TEST(CliTest, PlanEstimateOfTheGpuEngineSaysWhatItsListsCost) {
+  const std::string plan = "NQUEENS_GPU=emulate " + std::string(NQUEENS_CLI_PATH) +
+                           " plan 12 --engine gpu --estimate --estimate-seconds 0.3 --threads 1 --max-memory 9M";
+  cli_run r = run_cli_command(plan);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("  own quarter lists a subproblem: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" ms of host thread time, "), std::string::npos) << r.out;
+  r = run_cli_command(plan + " --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const cli::json_members m = cli::json_members::parse(r.out);
+  for (const char* key : {"device_launches", "host_list_seconds", "staged_list_bytes"}) {
+    const cli::json_value* v = m.find(key);
+    ASSERT_NE(v, nullptr) << key << " in " << r.out;
+    EXPECT_GT(std::strtod(v->text.c_str(), nullptr), 0.0) << key << " in " << r.out;
+  }
+}
+
 // The JSON carries the figures the text shows, however small: n = 8's
 // thread-hours (about 1e-8) were written as 0.000000.
 TEST(CliTest, PlanEstimateJsonKeepsTinyFigures) {

@@ -2,12 +2,14 @@
 // depend on the launch order, a stream's memory bounding its rounds and
 // cutting large jobs, stream operations per subproblem, and a cancel that
 // leaves the stream whole; the odd boards' quarter lists, and jobs that
-// bring their own quarter tables.
+// bring their own quarter tables, shared and kept from round to round.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
+#include <span>
+#include <vector>
 
 #include "support/gpu_testing.hpp"
 
@@ -192,6 +194,83 @@ TEST(GpuEmulatedTest, ListsThatJobsShareAreStagedOnceARound) {
       }
     }
   }
+}
+
+// A call's lists stay in the arena from its size round to its count round
+// (the same jobs put them where they were left, the count round passing
+// over those of jobs with an empty group, as n = 12 has): with room for
+// all its jobs at once, each list is copied once a call, not once a round. Not past the
+// call: the host may hold other lists at the same addresses by the next
+// (the engine's slots are rebuilt in place), and the next call, whose jobs
+// bring other lists in the same host arrays, counts them, not those left.
+TEST(GpuEmulatedTest, ACallsListsStayInTheArenaFromRoundToRoundButNotPastTheCall) {
+  const int n = 12;
+  const int h = n / 2;
+  const detail::half_board_tables tables(n);
+  const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
+  const detail::quarter_source source(n, nullptr);
+  const auto backend = detail::gpu::emulated_backend(nullptr, {.max_jobs = 64, .arena_words = std::uint64_t{1} << 19});
+  const std::vector<detail::gpu::gpu_job> all = gpu_testing::jobs_of(tables, *backend);
+  // Host arrays for the calls' lists, a set of four a job, each grown once
+  // to the largest list so that the second call's lists are at the first's addresses.
+  struct host_list {
+    std::vector<std::uint32_t> offsets, signatures;
+    std::vector<std::uint64_t> masks;
+  };
+  const std::size_t jobs_a_call = std::min<std::size_t>(all.size() / 2, 64);  // a round's most
+  std::vector<host_list> slots(4 * jobs_a_call);
+  detail::quarter_list built;
+  std::size_t most = 0;
+  for (const auto& job : all) {
+    for (int q = 0; q < 4; ++q) {
+      const detail::quarter_view v = source.quarter(q % 2 != 0, job.columns[q / 2], built);
+      most = std::max<std::size_t>(most, v.offsets[std::size_t{1} << h]);
+    }
+  }
+  for (host_list& slot : slots) {
+    slot.offsets.reserve((std::size_t{1} << h) + 1);
+    slot.masks.reserve(most);
+    slot.signatures.reserve(most);
+  }
+  const auto call = [&](std::span<const detail::gpu::gpu_job> classes, std::size_t first,
+                        detail::gpu::gpu_rounds& rounds, detail::gpu::gpu_stream& stream) {
+    std::vector<detail::gpu::gpu_job> jobs(classes.begin(), classes.end());
+    std::uint64_t bytes = 0;  // each list's, once
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      for (int q = 0; q < 4; ++q) {
+        const detail::quarter_view v = source.quarter(q % 2 != 0, jobs[k].columns[q / 2], built);
+        const std::uint32_t placements = v.offsets[std::size_t{1} << h];
+        host_list& slot = slots[4 * k + static_cast<std::size_t>(q)];
+        const auto* const before = slot.masks.data();
+        slot.offsets.assign(v.offsets, v.offsets + (std::size_t{1} << h) + 1);
+        slot.masks.assign(v.masks, v.masks + placements);
+        slot.signatures.assign(v.signatures, v.signatures + placements);
+        EXPECT_EQ(before, slot.masks.data()) << "a slot's list moved on the host";
+        const detail::gpu::quarter_arrays arrays{slot.offsets.data(), slot.masks.data(), slot.signatures.data()};
+        if (q % 2 != 0) {
+          jobs[k].east[q / 2] = arrays;
+        } else {
+          jobs[k].west[q / 2] = arrays;
+        }
+        bytes += slot.offsets.size() * 4 + placements * 12;
+      }
+      jobs[k].own_quarters = true;
+    }
+    const device_work before = stream.work();
+    std::vector<detail::gpu::pair_counts> counts(jobs.size());
+    rounds.count(jobs, counts);
+    for (std::size_t k = 0; k < counts.size(); ++k) {
+      EXPECT_EQ(counts[k].pairs, reference.counts[first + k].pairs) << "class " << first + k;
+      EXPECT_EQ(counts[k].once, reference.counts[first + k].once) << "class " << first + k;
+    }
+    const device_work work = stream.work() - before;
+    EXPECT_EQ(work.launches, 2U + 10U) << "a round of sizes and one of counts";
+    EXPECT_EQ(work.staged_list_bytes, bytes) << "each list copied once, call from class " << first;
+  };
+  const auto stream = backend->open_stream();
+  detail::gpu::gpu_rounds rounds(*stream);
+  call(std::span(all).first(jobs_a_call), 0, rounds, *stream);
+  call(std::span(all).subspan(jobs_a_call, jobs_a_call), jobs_a_call, rounds, *stream);
 }
 
 // A count on the GPU engine takes a fraction of a stream operation per

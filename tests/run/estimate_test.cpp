@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "engines/join_model/quadrant_memory.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
@@ -110,6 +111,20 @@ TEST(EstimateTest, AnEngineThatCountsInBatchesIsDrawnABatchAtATime) {
   EXPECT_EQ(cpu.sampled, 3 * cpu.run_length);
   EXPECT_EQ(cpu.draw_length, cpu.run_length);
   EXPECT_FALSE(cpu.device_timed);
+  // What the draws asked of the device comes with them: rounds launched,
+  // and, where the host's bound leaves the tables out (the layouts' margin,
+  // 8 MiB and 10%, and room for the lists), lists built and staged; nothing
+  // for a CPU engine.
+  EXPECT_GT(c.device.launches, 0U);
+  EXPECT_EQ(c.device.host_list_nanoseconds, 0U);
+  EXPECT_EQ(c.device.staged_list_bytes, 0U);
+  const std::uint64_t lists_bound = (std::uint64_t{8} << 20) + 9 * detail::quarter_lists_bytes(12, false) + 4096;
+  const cost_estimate own = estimate_cost(plan(12, {.kind = engine::gpu}),
+                                          {.threads = 1, .max_runs = 2, .target_error = 0, .max_memory = lists_bound});
+  EXPECT_GT(own.device.launches, 0U);
+  EXPECT_GT(own.device.host_list_nanoseconds, 0U);
+  EXPECT_GT(own.device.staged_list_bytes, 0U);
+  EXPECT_EQ(cpu.device, device_work{});
 }
 
 // Sampling stops once the error is small enough, long before a generous

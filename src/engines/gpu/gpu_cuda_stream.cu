@@ -169,7 +169,7 @@ class cuda_stream final : public gpu_stream {
     // so the host's lists are free when the round has run.
     for (const staged_copy& c : staged_) {
       check(cudaMemcpyAsync(c.to, c.from, c.bytes, cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync (quarters)");
-      tally_.count_operation();
+      tally_.count_staged(c.bytes);
     }
     staged_.clear();
     count_ = static_cast<std::uint32_t>(jobs.size());

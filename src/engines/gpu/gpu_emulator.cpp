@@ -50,7 +50,7 @@ class emulated_stream final : public gpu_stream {
   std::span<const job_result> run(std::span<const gpu_job> jobs, round_kind round) override {
     for (const staged_copy& c : staged_) {
       std::memcpy(c.to, c.from, c.bytes);
-      tally_.count_operation();
+      tally_.count_staged(c.bytes);
     }
     staged_.clear();
     jobs_.assign(jobs.begin(), jobs.end());

@@ -43,43 +43,80 @@ std::uint64_t gpu_rounds::round_quarter_words(const gpu_job& job) const {
   std::uint64_t words = 0;
   for (int g = 0; g < 2; ++g) {
     for (const quarter_arrays* list : {&job.west[g], &job.east[g]}) {
-      const bool staged = std::ranges::any_of(staged_, [&](const staged_list& s) { return same_list(s.host, *list); });
-      if (!staged) words += list_words(*list, job.h);
+      if (!staged(*list)) words += list_words(*list, job.h);
     }
   }
   return words;
 }
 
-std::uint64_t* gpu_rounds::stage_quarters(gpu_job& job, std::uint64_t* at) {
-  if (!job.own_quarters) return at;
+const gpu_rounds::staged_list* gpu_rounds::staged(const quarter_arrays& host) const {
+  const auto same = std::ranges::find_if(staged_, [&](const staged_list& s) { return same_list(s.host, host); });
+  return same != staged_.end() ? &*same : nullptr;
+}
+
+const gpu_rounds::staged_list* gpu_rounds::left_at(const quarter_arrays& host, std::uint64_t front) const {
+  const auto left = std::ranges::find_if(left_, [&](const staged_list& s) { return same_list(s.host, host); });
+  const std::uint64_t* at = stream_.arena() + front;
+  return left != left_.end() && left->arena.offsets == reinterpret_cast<const std::uint32_t*>(at) ? &*left : nullptr;
+}
+
+std::uint64_t gpu_rounds::stage_quarters(gpu_job& job, std::uint64_t front) {
+  if (!job.own_quarters) return front;
   const std::uint64_t row_sets = (std::uint64_t{1} << job.h) + 1;
   const auto stage = [&](const auto*& array, std::uint64_t count) {
     using element = std::remove_cvref_t<decltype(*array)>;
+    std::uint64_t* at = stream_.arena() + front;
     stream_.stage(array, count * sizeof(element), at);
     array = reinterpret_cast<const element*>(at);
-    at += words_of<element>(count);
+    front += words_of<element>(count);
   };
   for (int g = 0; g < 2; ++g) {
     for (quarter_arrays* list : {&job.west[g], &job.east[g]}) {
-      const auto same = std::ranges::find_if(staged_, [&](const staged_list& s) { return same_list(s.host, *list); });
-      if (same != staged_.end()) {
+      if (const staged_list* same = staged(*list)) {
         *list = same->arena;
         continue;
       }
       const quarter_arrays host = *list;
-      const std::uint64_t placements = list->offsets[row_sets - 1];
-      stage(list->offsets, row_sets);
-      stage(list->masks, placements);
-      stage(list->signatures, placements);
+      // Where the last round left it at the front, it is there still: that
+      // round's buffers lay behind its lists, and this round's copies so
+      // far end at the front.
+      if (const staged_list* left = left_at(host, front)) {
+        *list = left->arena;
+        front += list_words(host, job.h);
+      } else {
+        const std::uint64_t placements = list->offsets[row_sets - 1];
+        stage(list->offsets, row_sets);
+        stage(list->masks, placements);
+        stage(list->signatures, placements);
+      }
       staged_.push_back({host, *list});
     }
   }
-  return at;
+  return front;
+}
+
+std::uint64_t gpu_rounds::pass_over(const gpu_job& job, std::uint64_t front, std::uint64_t behind) {
+  if (!job.own_quarters) return front;
+  for (int g = 0; g < 2; ++g) {
+    for (const quarter_arrays* list : {&job.west[g], &job.east[g]}) {
+      if (staged(*list) != nullptr) continue;
+      const staged_list* left = left_at(*list, front);
+      const std::uint64_t words = list_words(*list, job.h);
+      if (left == nullptr || front + words + behind > stream_.arena_words()) return front;
+      staged_.push_back(*left);
+      front += words;
+    }
+  }
+  return front;
 }
 
 void gpu_rounds::count(std::span<const gpu_job> jobs, std::span<pair_counts> out, const std::atomic<bool>* cancel) {
   cancel_ = cancel;
   stream_.clear_stop();  // a stop of an earlier call; `cancel` is looked at before each round
+  // An earlier call's lists may have changed on the host since, at the
+  // same addresses (and a failed round may have left them half copied).
+  staged_.clear();
+  left_.clear();
   pieces_.clear();
   for (std::uint32_t k = 0; k < jobs.size(); ++k) {
     const std::uint64_t quarters = quarter_words(jobs[k]);
@@ -92,6 +129,12 @@ void gpu_rounds::count(std::span<const gpu_job> jobs, std::span<pair_counts> out
   count_pieces(out);
 }
 
+void gpu_rounds::begin_round() {
+  round_.clear();
+  round_pieces_.clear();
+  staged_.clear();
+}
+
 std::span<const job_result> gpu_rounds::run_round(round_kind round) {
   for (std::uint32_t k = 0; k < round_.size(); ++k) {
     round_[k].sequence = ++sequence_;
@@ -101,6 +144,7 @@ std::span<const job_result> gpu_rounds::run_round(round_kind round) {
   }
   const std::span<const job_result> results = stream_.run(round_, round);
   for (std::uint32_t k = 0; k < round_.size(); ++k) check_result(results[k], round_[k], round);
+  left_.swap(staged_);  // begin_round clears what was left before
   return results;
 }
 
@@ -110,16 +154,14 @@ void gpu_rounds::size_pieces() {
     // A round takes up to seconds: between rounds is soon enough. Before
     // any copy is staged, so that none is left for the stream's next use.
     stop_if_cancelled(cancel_);
-    round_.clear();
-    round_pieces_.clear();
-    staged_.clear();
-    std::uint64_t used = 0;  // by the jobs' own quarters
+    begin_round();
+    std::uint64_t front = 0;  // the jobs' own quarters end there
     for (; next < pieces_.size() && round_.size() < stream_.max_jobs(); ++next) {
       const piece& p = pieces_[next];
       if (p.sized) continue;
-      if (used + round_quarter_words(p.job) > stream_.arena_words()) break;  // the next round takes it (it fits alone)
+      if (front + round_quarter_words(p.job) > stream_.arena_words()) break;  // the next round takes it (it fits alone)
       round_.push_back(p.job);
-      used = static_cast<std::uint64_t>(stage_quarters(round_.back(), stream_.arena() + used) - stream_.arena());
+      front = stage_quarters(round_.back(), front);
       round_pieces_.push_back(static_cast<std::uint32_t>(next));
     }
     if (round_.empty()) return;
@@ -162,20 +204,28 @@ void gpu_rounds::count_pieces(std::span<pair_counts> out) {
   std::size_t next = 0;
   while (next < pieces_.size()) {
     stop_if_cancelled(cancel_);  // as size_pieces
-    round_.clear();
-    round_pieces_.clear();
-    staged_.clear();
-    std::uint64_t used = 0;
+    begin_round();
+    // The lists from the arena's front, as the size rounds put them (so
+    // that those of the same jobs lie where they were left), the buffers
+    // from its back.
+    std::uint64_t front = 0, buffers = 0;
     for (; next < pieces_.size() && round_.size() < stream_.max_jobs(); ++next) {
       const piece& p = pieces_[next];
       // A group no join can make has no pair: its count is 0 (the first
       // tenth of an odd board's plan, whose north halves the middle queen
       // all forbids, would take a round each 64 of them, tables built for nothing).
-      if (p.joined[0] == 0 || p.joined[1] == 0) continue;
-      const std::uint64_t words = round_quarter_words(p.job) + words_for(p.joined[0], p.joined[1]);
-      if (used + words > stream_.arena_words()) break;  // the next round takes it (it fits alone)
+      if (p.joined[0] == 0 || p.joined[1] == 0) {
+        front = pass_over(p.job, front, buffers);
+        continue;
+      }
+      const std::uint64_t own = words_for(p.joined[0], p.joined[1]);
+      if (front + round_quarter_words(p.job) + buffers + own > stream_.arena_words()) {
+        break;  // the next round takes it (it fits alone)
+      }
       gpu_job job = p.job;
-      std::uint64_t* at = stage_quarters(job, stream_.arena() + used);
+      front = stage_quarters(job, front);
+      buffers += own;
+      std::uint64_t* at = stream_.arena() + stream_.arena_words() - buffers;
       for (int g = 0; g < 2; ++g) {
         job.capacity[g] = static_cast<std::uint32_t>(p.joined[g]);
         job.halves[g] = at;
@@ -183,7 +233,6 @@ void gpu_rounds::count_pieces(std::span<pair_counts> out) {
         job.once_list[g] = job.codes[g];  // free until scatter
         at += 2 * (p.joined[g] + 1);
       }
-      used += words;
       round_.push_back(job);
       round_pieces_.push_back(static_cast<std::uint32_t>(next));
     }

@@ -7,12 +7,14 @@
 // the one arena the stream took when it opened. A job too large for the
 // arena alone is cut in two by its larger group's row sets (the pieces add
 // up to it, as slices do) and sized again. A job that brings its own
-// quarter lists (gpu_job::own_quarters) has them staged in the arena
-// ahead of its buffers, in each round it takes part in; a list that jobs
-// of a round share (the host builds a call's common lists once) is staged
-// once for all of them. Nothing is allocated on the
-// device after the stream opened, and nothing on the host once the lists
-// here have grown.
+// quarter lists (gpu_job::own_quarters) has them in the arena, from its
+// front, in each round it takes part in (the jobs' buffers are cut from
+// its back); a list that jobs of a round share (the host builds a call's
+// common lists once) is there once for all of them, and one that the
+// round before left where this round's lists have come to (the count
+// round after the size round of the same jobs) is not copied again. Nothing is allocated
+// on the device after the stream opened, and nothing on the host once the
+// lists here have grown.
 
 #include <atomic>
 #include <cstdint>
@@ -53,25 +55,37 @@ class gpu_rounds {
     std::uint64_t quarter_words;  // its own quarters' (quarter_words)
   };
 
-  // A list staged in the round under way: where the host holds it and
-  // where the arena does.
+  // A list in the arena for the round under way: where the host holds it
+  // and where the arena does.
   struct staged_list {
     quarter_arrays host, arena;
   };
 
   // The arena words a job's own quarters take (0 where it reads the tables).
   static std::uint64_t quarter_words(const gpu_job& job);
-  // What they add to the round under way: the words of those not staged in it yet.
+  // What they add to the round under way: the words of those not in it yet.
   std::uint64_t round_quarter_words(const gpu_job& job) const;
-  // Stages the job's own quarters that the round has not staged yet at
-  // `at` in the arena, and points the job at all of them there; returns
-  // the word past what it staged.
-  std::uint64_t* stage_quarters(gpu_job& job, std::uint64_t* at);
+  // `host`'s list as the round under way has it; null where it has not yet.
+  const staged_list* staged(const quarter_arrays& host) const;
+  // `host`'s list as the last round left it, where that is at `front` (in
+  // words from the arena's start); null where it is not.
+  const staged_list* left_at(const quarter_arrays& host, std::uint64_t front) const;
+  // Puts the job's own quarters that the round has not yet from `front`
+  // (copies staged of those the last round did not leave there), points
+  // the job at all of them, and returns the front past them.
+  std::uint64_t stage_quarters(gpu_job& job, std::uint64_t front);
+  // For a job a count round passes (an empty group): takes its lists that
+  // the last round left at the front, while they fit with `behind` words
+  // of the arena's back taken, so that the next job's lie where they were
+  // left too; returns the front past them.
+  std::uint64_t pass_over(const gpu_job& job, std::uint64_t front, std::uint64_t behind);
   [[noreturn]] void throw_too_large(const gpu_job& job, std::uint64_t words) const;
 
   void size_pieces();
   bool cut_pieces_too_large();
   void count_pieces(std::span<pair_counts> out);
+  // Begins a round: none of its jobs or lists yet (left_ holds the last round's).
+  void begin_round();
   // Runs round_ (its jobs numbered, their state and result set here).
   std::span<const job_result> run_round(round_kind round);
 
@@ -80,6 +94,9 @@ class gpu_rounds {
   std::vector<gpu_job> round_;
   std::vector<std::uint32_t> round_pieces_;  // which piece each job of round_ is
   std::vector<staged_list> staged_;          // round_'s lists, each once
+  // The last round run's lists, which it left in the arena's front (set
+  // by run_round): only within one count(), whose lists the host holds unchanged.
+  std::vector<staged_list> left_;
   std::uint32_t sequence_ = 0;
   const std::atomic<bool>* cancel_ = nullptr;  // count()'s, looked at before each round
 };

@@ -23,12 +23,18 @@ class stream_tally {
   }
   /// A copy or a wait.
   void count_operation() noexcept { operations_.fetch_add(1, std::memory_order_relaxed); }
+  /// A copy of `bytes` of a job's own quarter lists, itself a stream operation.
+  void count_staged(std::uint64_t bytes) noexcept {
+    staged_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+    count_operation();
+  }
   /// `nanoseconds` more of kernel `slot` (device_kernel_names).
   void add_time(std::size_t slot, std::uint64_t nanoseconds) noexcept {
     nanoseconds_[slot].fetch_add(nanoseconds, std::memory_order_relaxed);
   }
   device_work work() const noexcept {
     device_work w{launches_.load(std::memory_order_relaxed), operations_.load(std::memory_order_relaxed)};
+    w.staged_list_bytes = staged_bytes_.load(std::memory_order_relaxed);
     for (std::size_t k = 0; k < w.kernel_nanoseconds.size(); ++k) {
       w.kernel_nanoseconds[k] = nanoseconds_[k].load(std::memory_order_relaxed);
     }
@@ -36,7 +42,7 @@ class stream_tally {
   }
 
  private:
-  std::atomic<std::uint64_t> launches_{0}, operations_{0};
+  std::atomic<std::uint64_t> launches_{0}, operations_{0}, staged_bytes_{0};
   std::array<std::atomic<std::uint64_t>, device_kernel_names.size()> nanoseconds_{};
 };
 
