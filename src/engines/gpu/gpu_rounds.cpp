@@ -1,6 +1,7 @@
 #include "engines/gpu/gpu_rounds.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -93,6 +94,16 @@ std::uint64_t gpu_rounds::stage_quarters(gpu_job& job, std::uint64_t front) {
     }
   }
   return front;
+}
+
+bool gpu_rounds::lands_where_left(const gpu_job& job, std::uint64_t front) const {
+  if (!job.own_quarters) return false;
+  for (int g = 0; g < 2; ++g) {
+    for (const quarter_arrays* list : {&job.west[g], &job.east[g]}) {
+      if (staged(*list) == nullptr) return left_at(*list, front) != nullptr;
+    }
+  }
+  return false;
 }
 
 std::uint64_t gpu_rounds::pass_over(const gpu_job& job, std::uint64_t front, std::uint64_t behind) {
@@ -209,6 +220,12 @@ void gpu_rounds::count_pieces(std::span<pair_counts> out) {
     // that those of the same jobs lie where they were left), the buffers
     // from its back.
     std::uint64_t front = 0, buffers = 0;
+    // Where the lists of the jobs taken end, and how many of staged_ are
+    // theirs: lists passed over since are given back (no job taken reads
+    // them) where the next job's do not lie where they were left beside
+    // them, or do not fit.
+    std::uint64_t taken_front = 0;
+    std::size_t taken_lists = 0;
     for (; next < pieces_.size() && round_.size() < stream_.max_jobs(); ++next) {
       const piece& p = pieces_[next];
       // A group no join can make has no pair: its count is 0 (the first
@@ -219,11 +236,16 @@ void gpu_rounds::count_pieces(std::span<pair_counts> out) {
         continue;
       }
       const std::uint64_t own = words_for(p.joined[0], p.joined[1]);
-      if (front + round_quarter_words(p.job) + buffers + own > stream_.arena_words()) {
-        break;  // the next round takes it (it fits alone)
+      const auto fits = [&] { return front + round_quarter_words(p.job) + buffers + own <= stream_.arena_words(); };
+      if (front != taken_front && (!fits() || !lands_where_left(p.job, front))) {
+        staged_.erase(staged_.begin() + static_cast<std::ptrdiff_t>(taken_lists), staged_.end());
+        front = taken_front;
       }
+      if (!fits()) break;  // the next round takes it (it fits alone)
       gpu_job job = p.job;
       front = stage_quarters(job, front);
+      taken_front = front;
+      taken_lists = staged_.size();
       buffers += own;
       std::uint64_t* at = stream_.arena() + stream_.arena_words() - buffers;
       for (int g = 0; g < 2; ++g) {
@@ -236,7 +258,7 @@ void gpu_rounds::count_pieces(std::span<pair_counts> out) {
       round_.push_back(job);
       round_pieces_.push_back(static_cast<std::uint32_t>(next));
     }
-    if (round_.empty()) continue;  // every piece left had an empty group
+    if (round_.empty()) continue;  // every piece left had an empty group (a job that fits alone is taken)
     const std::span<const job_result> results = run_round(round_kind::counts);
     for (std::uint32_t k = 0; k < round_.size(); ++k) {
       pair_counts& c = out[pieces_[round_pieces_[k]].owner];

@@ -74,10 +74,14 @@ class gpu_rounds {
   // (copies staged of those the last round did not leave there), points
   // the job at all of them, and returns the front past them.
   std::uint64_t stage_quarters(gpu_job& job, std::uint64_t front);
+  // Whether the first of the job's own quarters that the round has not yet
+  // is where the last round left it, at `front`.
+  bool lands_where_left(const gpu_job& job, std::uint64_t front) const;
   // For a job a count round passes (an empty group): takes its lists that
   // the last round left at the front, while they fit with `behind` words
   // of the arena's back taken, so that the next job's lie where they were
-  // left too; returns the front past them.
+  // left too (count_pieces gives them back where the next job's are not,
+  // or do not fit beside them); returns the front past them.
   std::uint64_t pass_over(const gpu_job& job, std::uint64_t front, std::uint64_t behind);
   [[noreturn]] void throw_too_large(const gpu_job& job, std::uint64_t words) const;
 
