@@ -20,21 +20,23 @@ using gpu_testing::counted_rounds;
 using gpu_testing::gpu_variable;
 using gpu_testing::round_counts;
 
-// The boards the odd boards' and the staged quarters' tests count: fewer under the sanitizers (5-10 times
-// slower), which the larger boards' paths would not teach more.
+// The boards the odd boards', the staged quarters' and the rounds' tests count: fewer under the
+// sanitizers (5-10 times slower), which the larger boards' paths would not teach more.
 #ifdef NQUEENS_SANITIZED
 constexpr int odd_boards[] = {9, 11};
 constexpr int staged_boards[] = {12};
+constexpr int round_boards[] = {12};
 #else
 constexpr int odd_boards[] = {9, 11, 13};
 constexpr int staged_boards[] = {12, 13};
+constexpr int round_boards[] = {12, 13};
 #endif
 
 // Whatever order the blocks and threads run in, however few blocks a
 // launch has, the counts are the same: the kernels assume no order within
 // a phase or between blocks, and nothing of shared memory from an item before.
 TEST(GpuEmulatedTest, CountsDoNotDependOnTheLaunchOrder) {
-  for (const int n : {12, 13}) {
+  for (const int n : round_boards) {
     const detail::half_board_tables tables(n);
     const auto reference =
         round_counts(tables, *detail::gpu::emulated_backend(tables, {.seed = 1, .max_grid = 64})).counts;
@@ -54,7 +56,7 @@ TEST(GpuEmulatedTest, CountsDoNotDependOnTheLaunchOrder) {
 // rounds, and one too small for a job alone cuts it by row sets: the counts
 // are the same. One too small for a single row set's halves refuses, saying so.
 TEST(GpuEmulatedTest, AStreamsMemoryBoundsItsRoundsAndCutsLargeJobs) {
-  for (const int n : {12, 13}) {
+  for (const int n : round_boards) {
     const detail::half_board_tables tables(n);
     const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
     // Rounds of 5 jobs with room to spare, then rounds cut short by the
@@ -198,7 +200,8 @@ TEST(GpuEmulatedTest, ListsThatJobsShareAreStagedOnceARound) {
 
 // A call's lists stay in the arena from its size round to its count round
 // (the same jobs put them where they were left, the count round passing
-// over those of jobs with an empty group, as n = 12 has): with room for
+// over those of jobs with an empty group, as n = 12's first call has:
+// without the pass its bytes fail): with room for
 // all its jobs at once, each list is copied once a call, not once a round. Not past the
 // call: the host may hold other lists at the same addresses by the next
 // (the engine's slots are rebuilt in place), and the next call, whose jobs

@@ -78,7 +78,13 @@ TEST(RotationTest, BurnsideAgreesWithTheSymmetricEnginesClassification) {
 class BurnsideEngineTest : public ::testing::TestWithParam<engine> {};
 
 TEST_P(BurnsideEngineTest, EveryEngineGetsThePublishedFundamentalCount) {
-  for (int n = 1; n <= 15; ++n) {
+#ifdef NQUEENS_SANITIZED
+  // The emulated GPU engine is the slowest there; its n = 14 and 15 are the plain build's.
+  const int largest = GetParam() == engine::gpu ? 13 : 15;
+#else
+  const int largest = 15;
+#endif
+  for (int n = 1; n <= largest; ++n) {
     const count_result r = count(n, {.kind = GetParam(), .threads = 2});
     ASSERT_TRUE(r.unique.has_value()) << "n = " << n;
     EXPECT_EQ(*r.unique, *published_unique(n)) << "n = " << n;
