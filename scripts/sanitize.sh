@@ -6,9 +6,9 @@
 #       the library and its in-process tests alone (nqueens_tests,
 #       nqueens_no_alloc_test: engines, kernels, plans, journals, the GPU
 #       engine emulated), at -O1 without debug information, each binary run
-#       whole in one shard per core: a third of the whole suite's time
-#       (3 minutes against 17 on a fast 2-core guest), so that CI has room
-#       for it (.ci/run). The
+#       whole in one shard per core: 3 minutes on a 2-core guest where the
+#       whole suite took about four times as long (docs/testing.md), so
+#       that CI has room for it (.ci/run). The
 #       tools' and fault tests, which start processes, are left to the full run.
 # Debian's prebuilt oneTBB is not instrumented and makes TSan report false
 # races inside the scheduler, so `tsan` first builds oneTBB from Debian's own
