@@ -9,6 +9,7 @@
 #include <tbb/parallel_invoke.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <type_traits>
@@ -72,14 +73,32 @@ struct quarter_walker {
   const std::atomic<bool>* cancel;
   void (*stop)(const std::atomic<bool>*);
   Leaf& leaf;
+  // A queen's crossing and signature bits by [column][row] of the quarter,
+  // looked up at each placement rather than worked out (set by walk_all;
+  // n <= 32, so a quarter has at most 16 rows and 16 columns).
+  std::array<std::array<std::uint64_t, 16>, 16> crossings{};
+  std::array<std::array<std::uint32_t, 16>, 16> signatures{};
+
+  void walk_all() {
+    for (int column = 0; column < width; ++column) {
+      for (int row = 0; row < h; ++row) {
+        crossings[column][row] = crossing(n, h, row, first_column + column);
+        signatures[column][row] = signature(h, row, first_column + column);
+      }
+    }
+    walk(width - 1, 0, 0, 0, 0, 0, 0, h, std::popcount(required));
+  }
+
   // Column `column` (of the quarter) and those below it are open; `up` and
   // `down` are the rows its diagonals attack in this column; `free_rows` and
   // `still_required` count the rows without a queen and the required
-  // columns without one.
+  // columns without one. Below the lowest allowed column nothing is left to
+  // place: the placement is a leaf there (no call per empty column, nor one
+  // more per placement for the column past the last).
   void walk(int column, std::uint32_t columns, std::uint32_t rows, std::uint32_t up, std::uint32_t down,
             std::uint64_t mask, std::uint32_t sig, int free_rows, int still_required) {
     if (cancel != nullptr && column == width - 1 - std::min(width, 3)) stop(cancel);
-    if (column < 0) {
+    if (column < 0 || (allowed & low_bits(column + 1)) == 0) {
       leaf(rows, columns, mask, sig);
       return;
     }
@@ -89,14 +108,19 @@ struct quarter_walker {
       walk(column - 1, columns, rows, (up << 1) & all_rows, down >> 1, mask, sig, free_rows, still_required);
     }
     if ((allowed & bit) == 0) return;
-    const int board_column = first_column + column;
     const int required_after = still_required - ((required & bit) != 0 ? 1 : 0);
+    const bool last = (allowed & low_bits(column)) == 0;  // a queen here ends the placement
+    const auto& crossing_of = crossings[static_cast<std::size_t>(column)];
+    const auto& signature_of = signatures[static_cast<std::size_t>(column)];
     for (std::uint32_t open = all_rows & ~(rows | up | down); open != 0; open = clear_lowest_bit(open)) {
       const std::uint32_t row_bit = lowest_bit(open);
-      const int row = std::countr_zero(row_bit);
-      walk(column - 1, columns | bit, rows | row_bit, ((up | row_bit) << 1) & all_rows, (down | row_bit) >> 1,
-           mask | crossing(n, h, row, board_column), sig | signature(h, row, board_column), free_rows - 1,
-           required_after);
+      const auto row = static_cast<std::size_t>(std::countr_zero(row_bit));
+      if (last) {
+        leaf(rows | row_bit, columns | bit, mask | crossing_of[row], sig | signature_of[row]);
+      } else {
+        walk(column - 1, columns | bit, rows | row_bit, ((up | row_bit) << 1) & all_rows, (down | row_bit) >> 1,
+             mask | crossing_of[row], sig | signature_of[row], free_rows - 1, required_after);
+      }
     }
   }
 };
@@ -114,7 +138,7 @@ void enumerate_pattern(int n, int h, int first_column, int width, int top_column
   quarter_walker<std::remove_reference_t<Leaf>>{
       n,        h,      first_column,        width, low_bits(h), low_bits(width) & ~(top & ~required),
       required, cancel, &throw_if_cancelled, leaf}
-      .walk(width - 1, 0, 0, 0, 0, 0, 0, h, std::popcount(required));
+      .walk_all();
 }
 
 // Calls walk(pattern) for every pattern of the top columns, on the calling
@@ -172,7 +196,7 @@ void quarter_list::search(int n, int first_column, int width, std::uint32_t colu
   const std::uint32_t full = low_bits(width);
   quarter_walker<std::remove_reference_t<Leaf>>{
       n, h, first_column, width, low_bits(h), columns & full, columns & full, cancel, &stop_if_cancelled, leaf}
-      .walk(width - 1, 0, 0, 0, 0, 0, 0, h, std::popcount(columns & full));
+      .walk_all();
 }
 
 void quarter_list::count_compact(const std::array<int, 4>& key, const std::atomic<bool>* cancel) {
