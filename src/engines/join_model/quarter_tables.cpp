@@ -63,9 +63,11 @@ std::uint64_t crossing(int n, int h, int row, int column) noexcept {
 // at n = 20. A placement's rows are a column set's own business: within one
 // (columns, rows) group the tables and the lists hold the same order. A build
 // that takes minutes (the tables, n = 24) or seconds (a subproblem's lists,
-// n = 28) looks at `cancel` three columns down: often enough to stop within
-// a fraction of a second, rarely enough to cost nothing; `stop` then throws
-// (run_cancelled for the tables, subproblem_cancelled for the lists).
+// n = 28) looks at `cancel` three columns down (a walk that ends above that
+// column, of three queens at most, has too few placements to need it):
+// often enough to stop within a fraction of a second, rarely enough to cost
+// nothing; `stop` then throws (run_cancelled for the tables,
+// subproblem_cancelled for the lists).
 template <typename Leaf>
 struct quarter_walker {
   int n, h, first_column, width;
@@ -74,13 +76,15 @@ struct quarter_walker {
   void (*stop)(const std::atomic<bool>*);
   Leaf& leaf;
   // A queen's crossing and signature bits by [column][row] of the quarter,
-  // looked up at each placement rather than worked out (set by walk_all;
-  // n <= 32, so a quarter has at most 16 rows and 16 columns).
-  std::array<std::array<std::uint64_t, 16>, 16> crossings{};
-  std::array<std::array<std::uint32_t, 16>, 16> signatures{};
+  // looked up at each placement rather than worked out (set by walk_all for
+  // the allowed columns).
+  static_assert(max_quadrant_board_size <= 32, "a quarter of at most 16 rows and 16 columns");
+  std::array<std::array<std::uint64_t, 16>, 16> crossings;
+  std::array<std::array<std::uint32_t, 16>, 16> signatures;
 
   void walk_all() {
-    for (int column = 0; column < width; ++column) {
+    for (std::uint32_t open = allowed; open != 0; open = clear_lowest_bit(open)) {
+      const int column = std::countr_zero(open);
       for (int row = 0; row < h; ++row) {
         crossings[column][row] = crossing(n, h, row, first_column + column);
         signatures[column][row] = signature(h, row, first_column + column);
