@@ -25,10 +25,16 @@ namespace {
 // halves' diagonals must miss it, and a north half serves as a south half
 // turned upside down with its left and right masks swapped (a rotation by
 // 32). Turns out[0..count) in place for odd n and returns how many are kept
-// (their runs with them).
-std::size_t turn_south(int middle, std::uint64_t* out, std::size_t count,
+// (their runs with them). Where the joins had a `skip`, it dropped every
+// quarter that meets the middle queen, so no half does: turned only (with
+// keep_north's like step, Q(19) 7% faster than looking again).
+std::size_t turn_south(int middle, const quarter_skip* skip, std::uint64_t* out, std::size_t count,
                        std::vector<row_run>* runs = nullptr) noexcept {
   if (middle < 0) return count;  // turned by the join
+  if (skip != nullptr) {
+    for (std::size_t i = 0; i < count; ++i) out[i] = odd_south_mask(out[i]);
+    return count;
+  }
   const std::uint64_t queen = middle_queen_mask(middle);
   return keep_halves(out, count, runs, [queen](std::uint64_t& mask) {
     mask = odd_south_mask(mask);
@@ -39,10 +45,11 @@ std::size_t turn_south(int middle, std::uint64_t* out, std::size_t count,
 // What the joins of a south group turn (join's `turn`): even n, all of it.
 std::uint32_t south_turn(int n) noexcept { return n % 2 == 0 ? low_bits(n) : 0; }
 
-// Keeps the north halves whose diagonals miss the middle queen (odd n).
-std::size_t keep_north(int middle, std::uint64_t* out, std::size_t count,
+// Keeps the north halves whose diagonals miss the middle queen (odd n):
+// all of them where the joins' `skip` dropped the quarters that meet it.
+std::size_t keep_north(int middle, const quarter_skip* skip, std::uint64_t* out, std::size_t count,
                        std::vector<row_run>* runs = nullptr) noexcept {
-  if (middle < 0) return count;
+  if (middle < 0 || skip != nullptr) return count;
   const std::uint64_t queen = middle_queen_mask(middle);
   return keep_halves(out, count, runs, [queen](const std::uint64_t& mask) { return (mask & queen) == 0; });
 }
@@ -124,9 +131,9 @@ std::size_t keep_slice(std::uint64_t* out, std::size_t count, std::vector<row_ru
 
 // A south group (or piece) as the rule counts it: turned (turn_south, odd n), then
 // partitioned where the south holds the middle column's queen.
-std::size_t settle_south(const filter_rule& rule, int middle, std::uint64_t* list, std::size_t count,
-                         std::vector<row_run>* runs) noexcept {
-  count = turn_south(middle, list, count, runs);
+std::size_t settle_south(const filter_rule& rule, int middle, const quarter_skip* skip, std::uint64_t* list,
+                         std::size_t count, std::vector<row_run>* runs) noexcept {
+  count = turn_south(middle, skip, list, count, runs);
   if (rule.kind == filter_rule::column_h && rule.holder == 1) {
     count = partition_by_column_h(list, *runs, south_row_tag_shift, rule);
   }
@@ -178,7 +185,7 @@ std::size_t next_slice_piece(const quadrant_kernels& k, const quarter_view& west
       runs->resize(runs_before);
       part_runs = &tail_runs;
     }
-    std::size_t count = keep_north(middle, out.data() + kept, end - kept, part_runs);
+    std::size_t count = keep_north(middle, skip, out.data() + kept, end - kept, part_runs);
     std::size_t mine = keep_slice(out.data() + kept, count, part_runs, first, slice, slices);
     first += count;
     if (filter.cuts()) {
@@ -300,7 +307,7 @@ std::uint64_t solve_in_slices(const quadrant_kernels& k, const quarter_source& s
     const bool is_south = &g == &south;
     const std::size_t count = next_slice_piece(k, g.west, g.east, h, *g.out, at, capacity, g.runs, g.skip, g.middle,
                                                first, s.slice, g.slices, filter, scratch.tail_runs, g.turn);
-    return is_south ? settle_south(rule, middle, g.out->data(), count, g.runs)
+    return is_south ? settle_south(rule, middle, g.skip, g.out->data(), count, g.runs)
                     : partition_north(rule, g.out->data(), count, g.runs);
   };
   std::uint64_t pairs = 0;
@@ -413,13 +420,13 @@ std::uint64_t solve_task(const quadrant_kernels& k, const quarter_source& source
   join_cursor north_at = first_rows(rule, h, north_queens);
   std::size_t north_count = k.join_group(north_quarters[0], north_quarters[1], h, scratch.north, north_at, SIZE_MAX,
                                          north_runs, north_skip, 0, 0);
-  north_count = keep_north(middle, scratch.north.data(), north_count, north_runs);
+  north_count = keep_north(middle, north_skip, scratch.north.data(), north_count, north_runs);
   north_count = keep_slice(scratch.north.data(), north_count, north_runs, 0, s.slice, slice_south ? 1 : slices);
   join_cursor south_at = first_rows(rule, h, south_queens);
   std::size_t south_count = k.join_group(south_quarters[0], south_quarters[1], h, scratch.south, south_at, SIZE_MAX,
                                          south_runs, south_skip, 0, south_turn(n));
   south_count = keep_slice(scratch.south.data(), south_count, south_runs, 0, s.slice, slice_south ? slices : 1);
-  south_count = settle_south(rule, middle, scratch.south.data(), south_count, south_runs);
+  south_count = settle_south(rule, middle, south_skip, scratch.south.data(), south_count, south_runs);
   const std::size_t kept = partition_north(rule, scratch.north.data(), north_count, north_runs);
   const std::uint64_t pairs =
       group_pairs(rule, std::span<std::uint64_t>(scratch.north.data(), kept), scratch.north_runs,
