@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <functional>
@@ -202,6 +203,38 @@ TEST(QuadrantKernelTest, EveryVariantSolvesLikeThePortableOne) {
       }
     }
   }
+}
+
+// Odd n with the tables: a thread keeps the east quarters its joins filtered
+// for the middle queen (keep_east) from one subproblem to the next. The
+// subproblems of two odd boards, shuffled through one scratch, each count
+// as with a scratch of its own: a kept quarter serves only the board, east
+// columns and middle queen it was filtered for.
+TEST(QuadrantKernelTest, KeptEastQuartersServeOnlyTheirOwnColumnsAndMiddleQueen) {
+  const detail::quadrant_kernels& k = detail::quadrant_kernels_for(active_isa());
+  const std::array<int, 2> boards{11, 13};
+  const std::array<detail::half_board_tables, 2> tables{detail::half_board_tables(11), detail::half_board_tables(13)};
+  const std::array<plan, 2> plans{plan(11, {.kind = engine::quadrant, .split_depth = 1}),
+                                  plan(13, {.kind = engine::quadrant, .split_depth = 1})};
+  std::vector<std::pair<int, detail::quadrant_task>> tasks;
+  for (int b = 0; b < 2; ++b) {
+    for (const detail::quadrant_task& t : tasks_of(plans[b])) tasks.emplace_back(b, t);
+  }
+  std::mt19937 shuffled(2026);
+  std::shuffle(tasks.begin(), tasks.end(), shuffled);
+  detail::quadrant_scratch shared;
+  std::array<std::uint64_t, 2> totals{};
+  for (const auto& [b, t] : tasks) {
+    const detail::quarter_source source(boards[b], &tables[b]);
+    const detail::class_slicing slicing = detail::quadrant_slicing_of(*detail::plan_access::engine(plans[b]));
+    detail::quadrant_scratch own;
+    const std::uint64_t got = detail::solve_task(k, source, t, slicing, shared);
+    ASSERT_EQ(got, detail::solve_task(k, source, t, slicing, own))
+        << "n = " << boards[b] << ", middle " << int{t.middle} << ", north " << t.north;
+    totals[b] += got;
+  }
+  EXPECT_EQ(totals[0], *published_total(11));
+  EXPECT_EQ(totals[1], *published_total(13));
 }
 
 // Groups counted in slices (north x south, in bounded memory) give each

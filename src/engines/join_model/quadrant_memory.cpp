@@ -131,7 +131,8 @@ constexpr std::size_t piece_buffer_slack = 8 * 1024;
 constexpr double small_buffers = 512 * 1024;  // the block table (up to 196 KiB of 8- and 9-bit digits) and the rest
 
 struct memory_parts {
-  double tables, lists_per_thread, compact_lists_per_thread, largest_group, groups_per_thread, plan;
+  double tables, lists_per_thread, compact_lists_per_thread, largest_group, groups_per_thread, kept_east_per_thread,
+      plan;
 };
 
 }  // namespace
@@ -166,6 +167,9 @@ memory_parts quadrant_memory_parts(int n) noexcept {
   // Odd n: the joins' copies of one row set's placements of each quarter, less
   // those they skip (quarter_skip).
   if (n % 2 != 0) m.groups_per_thread += 2 * bytes_per_placement * largest_row_set_group(h, n - h);
+  // Odd n with the tables: each group's east quarter, less the placements
+  // its joins skip, kept from one subproblem to the next (keep_east).
+  if (n % 2 != 0) m.kept_east_per_thread = 2 * (bytes_per_placement * largest + 4.0 * (std::ldexp(1.0, h) + 1));
   // The plan: about C(n, h)/4 classes for even n, n C(n-1, h)/4 = (h + 1)
   // C(n, h)/4 for odd n (970 288 at n = 21). The context lists each task of
   // a plan up to listed_plan_size (8 bytes); the ranked classes' block
@@ -198,7 +202,7 @@ quadrant_layout quadrant_layout_for(int n, int threads, std::uint64_t max_memory
   // (beyond n = 28, or a column set far above the estimate) is sliced.
   constexpr std::size_t pair_counter_limit = (std::size_t{1} << 31) - (std::size_t{1} << 20);
   quadrant_layout layout;
-  layout.bytes = with_margin(m.tables + m.plan + t * m.groups_per_thread);
+  layout.bytes = with_margin(m.tables + m.plan + t * (m.groups_per_thread + m.kept_east_per_thread));
   if (layout.bytes <= max_memory) return layout;
   layout.tables = false;
   layout.max_group = pair_counter_limit;

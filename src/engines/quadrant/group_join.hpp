@@ -73,10 +73,33 @@ inline join_cursor cursor_from(int h, int queens, bool ranked = false, std::uint
 
 /// Odd n: the quarter placements a group's joins skip (quarter_skip_rule,
 /// filter_rule.hpp), and the buffers that hold the others of one row set.
+/// What an n-board's east quarter table holds for a half on `columns` (bit c
+/// = column c, h = n/2): the key under which keep_east keeps its filter.
+constexpr std::uint64_t east_contents(int n, std::uint32_t columns) noexcept {
+  return (std::uint64_t(n) << 32) | (columns >> (n / 2));
+}
+
 struct quarter_skip {
   quarter_skip_rule rule;
   std::array<std::vector<std::uint64_t>, 2> masks;  // of the join's outer list, of its inner one
   std::array<std::vector<std::uint32_t>, 2> signatures;
+  /// Where the join's east quarter holds only the placements the rule keeps
+  /// (quadrant_kernels::keep_east), the east quarter as the tables hold it:
+  /// its lists' sizes still choose each row set's outer list, so that a
+  /// group's halves keep their order (a plan's slices take them by
+  /// position). Null offsets: the joins filter both lists.
+  quarter_view east_whole;
+  bool east_kept() const noexcept { return east_whole.offsets != nullptr; }
+  /// The east quarter keep_east last filtered, and what it kept: the plan's
+  /// neighbours share their east columns and middle queen, so that one filter
+  /// serves hundreds of subproblems.
+  struct kept_quarter {
+    std::uint64_t contents = 0;  // which placements: east_contents
+    quarter_skip_rule rule;
+    std::vector<std::uint32_t> offsets;
+    std::vector<std::uint64_t> masks;
+    std::vector<std::uint32_t> signatures;
+  } east;
   bool skips(std::uint64_t mask) const noexcept { return rule.skips(mask); }
 };
 

@@ -34,6 +34,11 @@ struct quadrant_kernels {
   std::size_t (*join_group)(const quarter_view& west, const quarter_view& east, int h, std::vector<std::uint64_t>& out,
                             join_cursor& at, std::size_t capacity, std::vector<row_run>* runs, quarter_skip* skip,
                             std::size_t start_at, std::uint32_t turn);
+  /// The placements of `east` (an east quarter of the tables, rows 0..h-1,
+  /// whose placements east_contents names `contents`) that skip.rule keeps,
+  /// as a view on skip.east: filtered again only when the contents or the
+  /// rule changed.
+  quarter_view (*keep_east)(const quarter_view& east, std::uint64_t contents, int h, quarter_skip& skip);
   /// count_disjoint_pairs (pair_counter.hpp) for this instruction set.
   std::uint64_t (*count_pairs)(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
                                pair_scratch& scratch);

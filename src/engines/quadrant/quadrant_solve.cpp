@@ -96,6 +96,7 @@ std::array<quarter_skip*, 2> quarter_skips(const filter_rule& rule, int middle, 
   if (middle < 0 || rule.kind == filter_rule::every_pair) return {nullptr, nullptr};
   scratch.north_skip.rule = quarter_skip_rule_of(rule, middle, 0);
   scratch.south_skip.rule = quarter_skip_rule_of(rule, middle, 1);
+  scratch.north_skip.east_whole = scratch.south_skip.east_whole = {};
   return {&scratch.north_skip, &scratch.south_skip};
 }
 
@@ -417,13 +418,22 @@ std::uint64_t solve_task(const quadrant_kernels& k, const quarter_source& source
   std::vector<row_run>* const north_runs = with_runs(rule) ? &scratch.north_runs : nullptr;
   std::vector<row_run>* const south_runs = with_runs(rule) ? &scratch.south_runs : nullptr;
   const auto [north_skip, south_skip] = quarter_skips(rule, middle, scratch);
+  // With the tables, each group's east quarter is filtered once for the
+  // subproblems that share it (keep_east).
+  quarter_view north_east = north_quarters[1], south_east = south_quarters[1];
+  if (north_skip != nullptr && source.has_tables()) {
+    north_east = k.keep_east(north_east, east_contents(n, s.north), h, *north_skip);
+    south_east = k.keep_east(south_east, east_contents(n, south_columns), h, *south_skip);
+    north_skip->east_whole = north_quarters[1];
+    south_skip->east_whole = south_quarters[1];
+  }
   join_cursor north_at = first_rows(rule, h, north_queens);
-  std::size_t north_count = k.join_group(north_quarters[0], north_quarters[1], h, scratch.north, north_at, SIZE_MAX,
-                                         north_runs, north_skip, 0, 0);
+  std::size_t north_count =
+      k.join_group(north_quarters[0], north_east, h, scratch.north, north_at, SIZE_MAX, north_runs, north_skip, 0, 0);
   north_count = keep_north(middle, north_skip, scratch.north.data(), north_count, north_runs);
   north_count = keep_slice(scratch.north.data(), north_count, north_runs, 0, s.slice, slice_south ? 1 : slices);
   join_cursor south_at = first_rows(rule, h, south_queens);
-  std::size_t south_count = k.join_group(south_quarters[0], south_quarters[1], h, scratch.south, south_at, SIZE_MAX,
+  std::size_t south_count = k.join_group(south_quarters[0], south_east, h, scratch.south, south_at, SIZE_MAX,
                                          south_runs, south_skip, 0, south_turn(n));
   south_count = keep_slice(scratch.south.data(), south_count, south_runs, 0, s.slice, slice_south ? slices : 1);
   south_count = settle_south(rule, middle, south_skip, scratch.south.data(), south_count, south_runs);
