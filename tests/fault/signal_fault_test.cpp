@@ -57,7 +57,7 @@ TEST_F(FaultTest, SignalsAreNeverSwallowed) {
 TEST_F(FaultTest, EveryStopSignalFlushesTheJournal) {
   // Still running after that much CPU time, under the sanitizers too:
   // symmetric Q(17) takes 7 CPU seconds under ASan (the quadrant engine's
-  // 2.8 left too little margin), quadrant Q(20) 18 unsanitized.
+  // 2.8 left too little margin), quadrant Q(19) about 6 unsanitized.
 #ifdef NQUEENS_SANITIZED
   const int n = 17;
   const std::string total = "95815104";

@@ -32,9 +32,9 @@ const std::vector<std::string> mpi_env = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLO
 #ifdef NQUEENS_SANITIZED  // sanitized kernels run 10-50x slower: smaller boards, same faults
 constexpr int long_n = 16;
 constexpr const char* long_total = "14772512";
-#else  // Q(20): about 18 CPU-seconds, 6 a rank of 3 (Q(19), 6 in all since odd n got faster, left 2 a rank)
-constexpr int long_n = 20;
-constexpr const char* long_total = "39029188884";
+#else
+constexpr int long_n = 19;
+constexpr const char* long_total = "4968057848";
 #endif
 
 // A count that runs for minutes in every build, for the tests that stop or

@@ -71,14 +71,14 @@ inline join_cursor cursor_from(int h, int queens, bool ranked = false, std::uint
   return at;
 }
 
-/// Odd n: the quarter placements a group's joins skip (quarter_skip_rule,
-/// filter_rule.hpp), and the buffers that hold the others of one row set.
 /// What an n-board's east quarter table holds for a half on `columns` (bit c
 /// = column c, h = n/2): the key under which keep_east keeps its filter.
 constexpr std::uint64_t east_contents(int n, std::uint32_t columns) noexcept {
   return (std::uint64_t(n) << 32) | (columns >> (n / 2));
 }
 
+/// Odd n: the quarter placements a group's joins skip (quarter_skip_rule,
+/// filter_rule.hpp), and the buffers that hold the others of one row set.
 struct quarter_skip {
   quarter_skip_rule rule;
   std::array<std::vector<std::uint64_t>, 2> masks;  // of the join's outer list, of its inner one
