@@ -167,8 +167,9 @@ memory_parts quadrant_memory_parts(int n) noexcept {
   // Odd n: the joins' copies of one row set's placements of each quarter, less
   // those they skip (quarter_skip).
   if (n % 2 != 0) m.groups_per_thread += 2 * bytes_per_placement * largest_row_set_group(h, n - h);
-  // Odd n with the tables: each group's east quarter, less the placements
-  // its joins skip, kept from one subproblem to the next (keep_east).
+  // Odd n with the tables: each group's east quarter filtered for the middle
+  // queen, kept from one subproblem to the next (keep_east), in buffers of
+  // the whole quarter of one column set (the filter writes whole vectors).
   if (n % 2 != 0) m.kept_east_per_thread = 2 * (bytes_per_placement * largest + 4.0 * (std::ldexp(1.0, h) + 1));
   // The plan: about C(n, h)/4 classes for even n, n C(n-1, h)/4 = (h + 1)
   // C(n, h)/4 for odd n (970 288 at n = 21). The context lists each task of
