@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@
 #include "mpi/launcher_watch.hpp"
 #include "mpi/rank0_executor.hpp"
 #include "mpi/worker.hpp"
+#include "nqueens/cancelled.hpp"
 #include "run/run_driver.hpp"
 
 namespace {
@@ -57,7 +59,20 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const std::
   if (request.progress) request.options.on_progress = [&printer](const progress& pr) { printer(pr); };
   request.options.cancel = &cli::stop_requested();
   rank0_executor executor(request.options, ranks);
-  const count_result r = detail::drive(p, request.options, executor, start, std::move(journal));
+  std::optional<count_result> counted;
+  try {
+    counted = detail::drive(p, request.options, executor, start, std::move(journal));
+  } catch (const run_cancelled&) {
+    // Stopped while rank 0 read its journal: nothing was counted. The workers,
+    // waiting for their first chunk, are let go, and every rank ends with
+    // 128 + the signal, as in any other phase, not by MPI_Abort.
+    executor.release_workers();
+    const cli::failure f = cli::failure_of(std::current_exception());
+    std::cerr << "nqueens-mpi: " << f.message << '\n';
+    executor.dismiss_workers();
+    leave_stopped(f.status);
+  }
+  const count_result& r = *counted;
   executor.release_workers();  // whatever drive() did: no worker is left waiting for work
   if (const int sig = executor.stopping_signal(); sig != 0) {
     const auto stopped = executor.worker_stop();

@@ -10,6 +10,7 @@
 
 #include "cli/signals.hpp"
 #include "mpi/protocol.hpp"
+#include "nqueens/cancelled.hpp"
 
 namespace nqueens::mpi {
 namespace {
@@ -74,7 +75,13 @@ void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, co
   if (indices.empty()) return;  // a finished journal: no tables, no work (release_workers answers them)
   // The tables are built here, once the driver holds the journal: a second
   // job on it is refused before it spends minutes on them.
-  if (!context_) context_.emplace(p, kernels_, threads_, cancel_, max_memory_, gpu_);
+  if (!context_) {
+    try {
+      context_.emplace(p, kernels_, threads_, cancel_, max_memory_, gpu_);
+    } catch (const run_cancelled&) {
+      return;  // stopped while the tables were built: nothing counted, the driver reports the stop
+    }
+  }
   todo_ = indices;  // the driver's list, alive until run() returns: no copy of 10^8 indices
   next_ = 0;
   // Rank 0 counts too, on a thread of its own; only this (main) thread calls MPI.

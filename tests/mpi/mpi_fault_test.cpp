@@ -91,7 +91,10 @@ TEST_F(FaultTest, RanksMustAgreeOnEveryOption) {
       {{"15"}, {"15", "--checkpoint", j}, 1, "rank 1 was given --checkpoint " + j + ", rank 0 no --checkpoint"},
       {{"12", "--threads", "1"}, {"12", "--threads", "2"}, 1, "rank 1 was given --threads 2, rank 0 --threads 1"},
       {{"12", "--json"}, {"12"}, 2, "rank 2 was given no --json, rank 0 --json"},
-      {{"12", "--checkpoint-interval", "5"}, {"12"}, 2, "rank 2 was given --checkpoint-interval 2, rank 0 "},
+      {{"12", "--checkpoint", j, "--checkpoint-interval", "5"},
+       {"12", "--checkpoint", j},
+       2,
+       "rank 2 was given --checkpoint-interval 2, rank 0 "},
   };
   for (const disagreement& d : cases) {
     SCOPED_TRACE(d.line);
@@ -282,6 +285,32 @@ TEST_F(FaultTest, SignalToEveryRankEndsTheJobWithItsStatus) {
       EXPECT_EQ(r.out.find("Q("), std::string::npos) << r.out;
       if (ranks == 3 && sig == SIGINT) expect_resumes_to(j, long_n, long_total);
     }
+  }
+}
+
+// A signal as soon as rank 0 holds its journal, while it builds its tables
+// (seconds at n = 21): the job ends as in any other phase, every rank with
+// 128 + the signal and rank 0 naming it, never through MPI_Abort.
+TEST_F(FaultTest, SignalWhileRankZeroBuildsItsTablesEndsTheJobWithItsStatus) {
+  SKIP_WITHOUT_MPI();
+  for (const int ranks : {2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const std::string j = path("tables-" + std::to_string(ranks) + ".ckpt");
+    child c(mpi_job(ranks, {"21", "--engine", "quadrant", "--threads", "1", "--checkpoint", j}), {mpi_env});
+    ASSERT_TRUE(wait_for_size(j, 63, c));
+    std::map<int, pid_t> pids;
+    for (int k = 0; k < 2000 && static_cast<int>(pids.size()) < ranks; ++k) {
+      pids = ranks_of(j);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_EQ(static_cast<int>(pids.size()), ranks);
+    for (const auto& [rank, pid] : pids) ::kill(pid, SIGINT);
+    const finished r = c.wait(60);
+    EXPECT_EQ(r.status, 128 + SIGINT) << "status -1 means it hung\n" << r.err;
+    EXPECT_NE(r.err.find("nqueens-mpi: interrupted by SIGINT"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("MPI_ABORT"), std::string::npos) << r.err;
+    EXPECT_TRUE(none_left(j, 10)) << "a rank outlived mpirun";
+    EXPECT_EQ(r.out.find("Q("), std::string::npos) << r.out;
   }
 }
 
