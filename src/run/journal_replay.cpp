@@ -37,7 +37,7 @@ constexpr std::size_t block_records = 4096;
 class replay {
  public:
   replay(int fd, const std::string& path, const plan& p, shard_spec shard)
-      : fd_(fd), name_(journal_name(path)), plan_(p), shard_(shard), owned_(p, shard) {
+      : fd_(fd), path_(path), name_(journal_name(path)), plan_(p), shard_(shard), owned_(p, shard) {
     contents_.held.assign((p.size() + 63) / 64, 0);
   }
 
@@ -150,7 +150,7 @@ class replay {
           fail(reason::corrupt, name_ + ": record " + std::to_string((*tail_ - header_size) / record_size) +
                                     " at byte " + std::to_string(*tail_) +
                                     " is damaged (checksum mismatch), and it is no torn end: byte " +
-                                    std::to_string(where_bytes + k) + " is not zero");
+                                    std::to_string(where_bytes + k) + " is not zero" + cut_hint());
         }
       }
       return;
@@ -185,6 +185,13 @@ class replay {
     ++record_number_;
   }
 
+  // How to keep the records before the damage: a crash can persist a flush's
+  // pages out of order (zeros, then records), which only the user may judge.
+  std::string cut_hint() const {
+    return "; to resume from the " + std::to_string((*tail_ - header_size) / record_size) +
+           " whole records before it, cut the file there (truncate -s " + std::to_string(*tail_) + " '" + path_ + "')";
+  }
+
   void start_tail(std::uint64_t where_bytes) {
     // Nothing is written after the mark: whatever follows it is damage,
     // never a torn flush to cut off.
@@ -199,12 +206,13 @@ class replay {
       fail(reason::corrupt, name_ + ": record " + std::to_string(record_number_) + " at byte " +
                                 std::to_string(where_bytes) + " is damaged (checksum mismatch), and " +
                                 std::to_string(file_size_ - where_bytes) +
-                                " bytes follow it, more than one flush writes");
+                                " bytes follow it, more than one flush writes" + cut_hint());
     }
   }
 
   int fd_;
-  std::string name_;
+  std::string path_;  // as given
+  std::string name_;  // for messages
   const plan& plan_;
   shard_spec shard_;
   shard_members owned_;  // the subproblems this shard counts

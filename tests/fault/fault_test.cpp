@@ -176,6 +176,16 @@ TEST_F(FaultTest, TornTailOfManyRecordsIsRepaired) {
   const finished r = run({nq, "count", "16", "--engine", "symmetric", "--checkpoint", j});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("record 1 at byte 112 is damaged"), std::string::npos) << r.err;
+  // The message says how to keep what precedes the damage, and that works.
+  EXPECT_NE(
+      r.err.find("to resume from the 1 whole records before it, cut the file there (truncate -s 112 '" + j + "')"),
+      std::string::npos)
+      << r.err;
+  fs::resize_file(j, 112);
+  const finished cut = run({nq, "count", "16", "--engine", "symmetric", "--checkpoint", j});
+  EXPECT_EQ(cut.status, 0) << cut.err;
+  EXPECT_NE(cut.out.find("Q(16) = 14772512  verified"), std::string::npos) << cut.out;
+  EXPECT_NE(cut.out.find("resumed: 1 of"), std::string::npos) << cut.out;
 }
 
 // Only a journal's header is read before it is trusted: a foreign file of
