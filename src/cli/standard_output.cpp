@@ -39,10 +39,14 @@ void close_standard_output() {
   // closed from the start lost nothing when nothing was written to it: its
   // read-only stand-in (reserve_standard_descriptors) closes cleanly, a
   // descriptor still closed fails with EBADF.
-  if (std::fclose(stdout) != 0 && (errno != EBADF || failed)) {
+  const bool closed_badly = std::fclose(stdout) != 0 && (errno != EBADF || failed);
+  if (closed_badly) {
     failed = true;
     if (error == 0) error = errno;
   }
+  // stdout is gone: std::cout, synced with it, must not flush it again (a
+  // later flush, or the one at exit, would be a use after fclose).
+  std::cout.setstate(std::ios::badbit);
   if (failed) throw output_error(error);
 }
 
