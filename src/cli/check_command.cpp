@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "cli/message_text.hpp"
 #include "cli/placement_io.hpp"
 #include "cli/shared_options.hpp"
+#include "cli/standard_output.hpp"
 #include "nqueens/check.hpp"
 
 namespace nqueens::cli {
@@ -74,14 +76,25 @@ bool is_whole_placement(const std::string& operand) {
   return any;
 }
 
+// Whether `operand` is one column and nothing else ("0", " 3"): beside other
+// operands, a word of a placement the shell split, not a board of one queen
+// (`check 0 0` is two queens in one column, not two solutions).
+bool is_lone_column(const std::string& operand) {
+  const std::size_t first = operand.find_first_not_of(" \t");
+  const std::size_t last = operand.find_last_not_of(" \t");
+  return first != std::string::npos && operand.find_first_not_of("0123456789", first) > last;
+}
+
 // The placements given as operands: each operand, and each line of it, is a
-// placement of its own when every one reads as a whole placement
-// (`check "1 3 0 2" "2 0 3 1"`); otherwise they are one placement the shell
-// split into words (`check 1 3 0 2`, `check $(nqueens first 8)`). Blank ones
-// are left out.
+// placement of its own when every one reads as a whole placement of more than
+// one column (`check "1 3 0 2" "2 0 3 1"`); otherwise they are one placement
+// the shell split into words (`check 1 3 0 2`, `check $(nqueens first 8)`).
+// Blank ones are left out.
 std::vector<std::string> operand_placements(const std::vector<std::string>& operands) {
   std::vector<std::string> texts = operands;
-  if (!std::all_of(operands.begin(), operands.end(), is_whole_placement)) {
+  const bool each_its_own = std::all_of(operands.begin(), operands.end(), is_whole_placement) &&
+                            (operands.size() == 1 || std::none_of(operands.begin(), operands.end(), is_lone_column));
+  if (!each_its_own) {
     std::string joined;
     for (const std::string& operand : operands) joined += (joined.empty() ? "" : " ") + operand;
     texts = {joined};
@@ -114,9 +127,9 @@ int summarize(std::size_t checked, std::size_t failed) {
 int run_check(const std::vector<std::string>& args) {
   cxxopts::Options options("nqueens check",
                            "Check placements: the column (0-based) of the queen in each row, as \"1 3 0 2\",\n"
-                           "\"1,3,0,2\" or \"(1, 3, 0, 2)\". When every operand is a whole placement, each (and\n"
-                           "each line of it) is checked on its own; otherwise the operands are one placement\n"
-                           "split into words (check 1 3 0 2). Without\n"
+                           "\"1,3,0,2\" or \"(1, 3, 0, 2)\". When every operand is a whole placement of more than\n"
+                           "one column, each (and each line of it) is checked on its own; otherwise the operands\n"
+                           "are one placement split into words (check 1 3 0 2; check 0 0). Without\n"
                            "operands, checks every line of standard input (so 'nqueens list 8 | nqueens check'\n"
                            "checks all 92); a line ends at LF, CRLF or a lone CR. '--' ends the options: a\n"
                            "placement after it may start with '-'.\n"
@@ -162,6 +175,9 @@ int run_check(const std::vector<std::string>& args) {
       if (is_blank(line)) continue;
       ++checked;
       if (!check_one(line, "line " + std::to_string(line_number) + ": ")) ++failed;
+      // A reader gone (`yes 0 0 | nqueens check | head -1`), SIGPIPE being
+      // ignored: stop reading, with the write's own error.
+      if (!std::cout || std::ferror(stdout) != 0) throw output_error(errno);
     }
     return summarize(checked, failed);
   }

@@ -24,11 +24,11 @@ namespace nqueens::cli {
 
 namespace {
 
-// "  name     summary": the summary from column 15, or two spaces after a
-// longer name.
-std::string usage_line(const std::string& name, const std::string& summary) {
+// "  name     summary": the summary from column `column`, or two spaces
+// after a longer name.
+std::string usage_line(const std::string& name, const std::string& summary, std::size_t column) {
   std::string line = "  " + name;
-  line.resize(std::max<std::size_t>(line.size() + 2, 15), ' ');
+  line.resize(std::max<std::size_t>(line.size() + 2, column), ' ');
   return line + summary + '\n';
 }
 
@@ -96,15 +96,17 @@ const command& shorthand_command() {
 }
 
 std::string usage_text() {
+  const auto name_of = [](const command& c) { return c.operands.empty() ? c.name : c.name + " " + c.operands; };
+  // Every summary starts in one column, two spaces past the longest name.
+  std::size_t column = 0;
+  for (const command& c : commands()) column = std::max(column, name_of(c).size() + 4);
   std::string text = "Usage: nqueens <command> [options]\n\nCommands:\n";
-  for (const command& c : commands()) {
-    text += usage_line(c.operands.empty() ? c.name : c.name + " " + c.operands, c.summary);
-  }
+  for (const command& c : commands()) text += usage_line(name_of(c), c.summary, column);
   const command& shorthand = shorthand_command();
-  text += usage_line(shorthand.operands, "Shorthand for '" + shorthand.name + " " + shorthand.operands + "'");
+  text += usage_line(shorthand.operands, "Shorthand for '" + shorthand.name + " " + shorthand.operands + "'", column);
   return text + "\nOptions:\n" +
-         usage_line("-h, --help", "Show this help; 'nqueens <command> --help' shows a command's options") +
-         usage_line("--version", "Print the version and the instruction set the kernels use") + "\n" +
+         usage_line("-h, --help", "Show this help; 'nqueens <command> --help' shows a command's options", column) +
+         usage_line("--version", "Print the version and the instruction set the kernels use", column) + "\n" +
          exit_status_text();
 }
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "cli/arguments.hpp"
+#include "cli/message_text.hpp"
 #include "cli/placement_io.hpp"
 #include "cli/signals.hpp"
 #include "cli/standard_output.hpp"
@@ -13,7 +14,9 @@
 
 namespace nqueens::cli {
 
-failure failure_of(const std::exception_ptr& error) {
+namespace {
+
+failure classify(const std::exception_ptr& error) {
   try {
     std::rethrow_exception(error);
   } catch (const output_error& e) {  // list and first write standard output themselves
@@ -41,6 +44,16 @@ failure failure_of(const std::exception_ptr& error) {
   } catch (...) {
     return {3, "error: an unknown exception"};
   }
+}
+
+}  // namespace
+
+failure failure_of(const std::exception_ptr& error) {
+  // Messages quote what the user gave (an operand, a path): a line break
+  // or an escape sequence in it must not split the line or act on the terminal.
+  failure f = classify(error);
+  f.message = one_line(f.message);
+  return f;
 }
 
 }  // namespace nqueens::cli

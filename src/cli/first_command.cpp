@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 
@@ -33,8 +32,11 @@ int run_first(const std::vector<std::string>& args) {
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true, max_constructed_board_size);
   if (printed_help(result, options)) return 0;
-  const int n = static_cast<int>(parse_integer(single_positional(result, "n", "board size N"), "board size",
-                                               min_board_size, max_constructed_board_size));
+  const int n =
+      static_cast<int>(parse_integer(single_positional(result, "n",
+                                                       "board size N (" + std::to_string(min_board_size) + " to " +
+                                                           format_grouped(max_constructed_board_size) + ")"),
+                                     "board size", min_board_size, max_constructed_board_size));
   const placement_format format = parse_placement_format(result["format"].as<std::string>(), n);
   if (format == placement_format::board && n > max_drawn_board) {
     throw usage_error("--format board draws at most " + std::to_string(max_drawn_board) + " columns; use tuple");
@@ -44,7 +46,6 @@ int run_first(const std::vector<std::string>& args) {
     std::cerr << "nqueens: no solution exists for N = " << n << '\n';
     return 1;
   }
-  std::signal(SIGPIPE, SIG_IGN);
   std::fflush(stdout);
   buffered_output out(STDOUT_FILENO);
   write_placement(out, columns, format);

@@ -40,9 +40,8 @@ int run_list(const std::vector<std::string>& args) {
         parse_integer(result["limit"].as<std::string>(), "--limit", 1, 1'000'000'000'000'000'000LL));
   }
 
-  // A reader that stops early (`nqueens list 16 | head`) ends the listing
-  // quietly: EPIPE instead of a fatal SIGPIPE.
-  std::signal(SIGPIPE, SIG_IGN);
+  // A reader that stops early (`nqueens list 16 | head`) ends the output
+  // quietly (buffered_output), SIGPIPE being ignored (prepare_standard_streams).
   std::fflush(stdout);
   buffered_output out(STDOUT_FILENO);
   const int class_marker = opts.unique && format == placement_format::tuple;

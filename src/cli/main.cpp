@@ -57,6 +57,12 @@ int dispatch(const std::vector<std::string>& argv) {
   if (argv.size() < 2) throw usage_error("missing command: try 'nqueens count N' or 'nqueens --help'");
   const std::string& first = argv[1];
   if (first == "-h" || first == "--help" || first == "help") {
+    if (argv.size() > 2) {  // `nqueens help count`: that command's help
+      if (argv.size() > 3) throw usage_error(first + " takes at most one command's name ('" + argv[3] + "' is extra)");
+      const command* c = find_command(argv[2]);
+      if (c == nullptr) throw usage_error("unknown command '" + argv[2] + "' (try 'nqueens --help')");
+      return c->run({"nqueens " + c->name, "--help"});
+    }
     std::cout << usage_text();  // before the NQUEENS_ISA check: help works in any environment
     return 0;
   }
@@ -81,6 +87,7 @@ int dispatch(const std::vector<std::string>& argv) {
     throw usage_error("--list takes " + choices);
   }
   if (first == "--version" || first == "-V") {
+    if (argv.size() > 2) throw usage_error(first + " takes no arguments ('" + argv[2] + "' is extra)");
     std::cout << version_text("nqueens");
     return 0;
   }

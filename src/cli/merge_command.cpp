@@ -16,6 +16,7 @@
 #include "cli/command_line.hpp"
 #include "cli/json.hpp"
 #include "cli/json_reader.hpp"
+#include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/report.hpp"
 #include "cli/shard_file.hpp"
@@ -78,8 +79,8 @@ class merge_report final : public report {
 
   void write_text(std::ostream& out) const override {
     out << describe_counts(shown_);
-    out << "  merged " << first_.shards << " shards of engine " << first_.engine << ", plan " << first_.fingerprint
-        << '\n';
+    out << "  merged " << counted(static_cast<std::size_t>(first_.shards), "shard") << " of engine " << first_.engine
+        << ", plan " << first_.fingerprint << '\n';
   }
   json_object json() const override {
     json_object o;

@@ -43,4 +43,13 @@ std::string printable(std::string_view text) {
   return shown;
 }
 
+std::string one_line(std::string_view text) {
+  std::string shown;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    shown += byte >= 0x20 && byte != 0x7f ? std::string(1, c) : byte_escape(byte);
+  }
+  return shown;
+}
+
 }  // namespace nqueens::cli

@@ -27,4 +27,9 @@ std::string hex_byte(unsigned char byte);
 /// `text` with printable ASCII as it is and any other byte as byte_escape.
 std::string printable(std::string_view text);
 
+/// `text` with each control byte (a line break among them) as byte_escape
+/// and every other byte, UTF-8 included, as it is: a message that names what
+/// the user typed stays one line and still shows a path such as "café".
+std::string one_line(std::string_view text);
+
 }  // namespace nqueens::cli

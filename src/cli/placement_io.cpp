@@ -286,8 +286,9 @@ std::vector<int> parse_placement(std::string_view text) {
       if (!need_separator && !columns.empty()) throw usage_error("placement has an empty entry (a trailing comma)");
       ++i;
       skip_space();
-      // `list --unique` adds the class size after the tuple.
-      i += digits_from(i);
+      // `list --unique` adds the class size after the tuple: 1, 2, 4 or 8,
+      // nothing else (`check "(1, 3, 0, 2)" 7` is not a class size).
+      if (digits_from(i) == 1 && (text[i] == '1' || text[i] == '2' || text[i] == '4' || text[i] == '8')) ++i;
       skip_space();
       if (i != text.size()) {
         throw usage_error("unexpected text after the placement: '" + printable(text.substr(i, 20)) + "'");

@@ -121,8 +121,9 @@ class plan_report final : public report {
   void write_text(std::ostream& out) const override {
     write_plan_line(out, facts_.p);
     if (facts_.memory > 0) {
-      out << formatted("memory: about %.1f MiB at the peak on %d threads\n",
-                       static_cast<double>(facts_.memory) / (1024.0 * 1024.0), threads_or_hardware(threads_));
+      const int threads = threads_or_hardware(threads_);
+      out << formatted("memory: about %.1f MiB at the peak on %d thread%s\n",
+                       static_cast<double>(facts_.memory) / (1024.0 * 1024.0), threads, threads == 1 ? "" : "s");
     }
   }
   json_object json() const override { return facts_.json(); }

@@ -30,6 +30,9 @@ long_run_choice read_long_run_options(const cxxopts::ParseResult& result) {
   choice.checkpoint_interval_seconds =
       parse_seconds(result["checkpoint-interval"].as<std::string>(), "--checkpoint-interval",
                     min_checkpoint_interval_seconds, max_checkpoint_interval_seconds);
+  if (result.count("checkpoint-interval") && !result.count("checkpoint")) {  // it would act on nothing
+    throw usage_error("--checkpoint-interval goes with --checkpoint");
+  }
   if (result.count("progress") && result.count("no-progress")) {
     throw usage_error("--progress and --no-progress contradict each other");
   }

@@ -28,6 +28,10 @@ void reserve_standard_descriptors(const char* program) noexcept {
 void prepare_standard_streams(const char* program) noexcept {
   reserve_standard_descriptors(program);
   std::signal(SIGXFSZ, SIG_IGN);
+  // A reader gone (`nqueens verify | head -1`) makes a write fail with EPIPE:
+  // `list` and `first` then end quietly, every other output is a failed
+  // write (exit 3, said on stderr), never a silent death by SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
 }
 
 }  // namespace nqueens::cli

@@ -15,9 +15,9 @@ namespace nqueens::cli {
 void reserve_standard_descriptors(const char* program) noexcept;
 
 /// What a tool does first, before anything opens a file:
-/// reserve_standard_descriptors, and SIGXFSZ ignored, so that a write past
-/// a file-size limit fails with EFBIG (reported, exit 3) rather than
-/// killing the process.
+/// reserve_standard_descriptors, and SIGXFSZ and SIGPIPE ignored, so that
+/// a write past a file-size limit or to a closed pipe fails (EFBIG, EPIPE:
+/// reported, exit 3) rather than killing the process.
 void prepare_standard_streams(const char* program) noexcept;
 
 }  // namespace nqueens::cli

@@ -50,9 +50,36 @@ TEST(CliCheckTest, EachOperandIsAPlacementOfItsOwn) {
     EXPECT_EQ(r.status, 0) << split << ": " << r.err;
     EXPECT_EQ(r.out, "solution: 4 queens, no two attack each other\n") << split;
   }
+  // A lone column is a word of a placement, not a board of one queen beside
+  // others: `check 0 0` is two queens in one column.
+  for (const char* lone : {"check 0 0", "check 0 0 0", "check ' 0' 0"}) {
+    const cli_run r = run_cli(lone);
+    EXPECT_EQ(r.status, 1) << lone << ": " << r.err;
+    EXPECT_EQ(r.out.rfind("not a solution: ", 0), 0u) << lone << ": " << r.out;
+  }
+  const cli_run one = run_cli("check 0");
+  EXPECT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(one.out, "solution: 1 queen, no two attack each other\n");
   const cli_run first = run_script("$NQ check $($NQ first 8)");
   EXPECT_EQ(first.status, 0) << first.err;
   EXPECT_EQ(first.out, "solution: 8 queens, no two attack each other\n");
+}
+
+// After a tuple only a class size (1, 2, 4 or 8, as `list --unique` writes
+// it) may follow: any other number is refused, not skipped.
+TEST(CliCheckTest, OnlyAClassSizeMayFollowATuple) {
+  const cli_run unique = run_script("$NQ list 8 --unique | $NQ check");
+  EXPECT_EQ(unique.status, 0) << unique.err;
+  EXPECT_EQ(unique.out, "12 placements checked: all are solutions\n");
+  const cli_run words = run_script("$NQ check $($NQ list 8 --unique --limit 1)");
+  EXPECT_EQ(words.status, 0) << words.err;
+  for (const char* refused :
+       {"check '(1, 3, 0, 2) 7'", "check '(1, 3, 0, 2)' 7", "check '(1, 3, 0, 2) 007'", "check '(1, 3, 0, 2) 16'"}) {
+    const cli_run r = run_cli(refused);
+    EXPECT_EQ(r.status, 2) << refused << ": " << r.out;
+    EXPECT_EQ(r.err.rfind("nqueens: unexpected text after the placement: '", 0), 0u) << refused << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << refused << ": " << r.out;
+  }
 }
 
 // A lone CR ends a line, as on a terminal; CRLF stays one line break.

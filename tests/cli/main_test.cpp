@@ -2,9 +2,11 @@
 // set, and the rules every command shares (numbers, messages, help that matches the parsers).
 
 #include <set>
+#include <sstream>
 
 #include "nqueens/isa.hpp"
 #include "support/cli_run.hpp"
+#include "support/scratch_directory.hpp"
 
 namespace nqueens::test {
 namespace {
@@ -56,6 +58,30 @@ TEST(CliTest, ClosedStandardOutputIsExitThreeOnlyWhenWrittenTo) {
   EXPECT_EQ(first.err, "first exited 0\n");
 }
 
+// A pipe whose reader is gone before the first write (a FIFO opened for
+// reading and writing, then its reading side closed: no race with a reader
+// that exits): every output but list's and first's is a failed write, exit 3
+// with the reason, never a silent death by SIGPIPE (141); check stops reading
+// an endless standard input.
+TEST(CliTest, AReaderGoneIsAFailedWrite) {
+  const scratch_directory dir("reader-gone");
+  const std::string gone = "cd '" + dir.path().string() + "' && rm -f p && mkfifo p && exec 4<>p 5>p && exec 4<&- && ";
+  for (const char* args : {"count 8", "count 8 --json", "verify --to 8", "check 1 3 0 2", "plan 8", "rotational 8",
+                           "--version", "--help", "help count", "scale 6 --threads 1 --repeat 1"}) {
+    const cli_run r = run_script(gone + "$NQ " + args + " >&5");
+    EXPECT_EQ(r.status, 3) << args << ": " << r.err;
+    EXPECT_EQ(r.err, "nqueens: cannot write to standard output: Broken pipe\n") << args;
+  }
+  for (const char* args : {"list 8", "first 8"}) {
+    const cli_run r = run_script(gone + "$NQ " + args + " >&5");
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    EXPECT_EQ(r.err, "") << args;
+  }
+  const cli_run endless = run_script(gone + "yes '0 0' | $NQ check >&5");
+  EXPECT_EQ(endless.status, 3) << endless.err;
+  EXPECT_EQ(endless.err, "nqueens: cannot write to standard output: Broken pipe\n");
+}
+
 TEST(CliTest, HelpListsEveryCommandAndEachHasItsOwnHelp) {
   const cli_run r = run_cli("--help");
   EXPECT_EQ(r.status, 0) << r.err;
@@ -66,7 +92,19 @@ TEST(CliTest, HelpListsEveryCommandAndEachHasItsOwnHelp) {
     EXPECT_NE(help.out.find("nqueens " + std::string(command)), std::string::npos) << help.out;
     EXPECT_NE(help.out.find("-h, --help"), std::string::npos) << help.out;
   }
-  EXPECT_NE(r.out.find("\n  N            Shorthand for 'count N'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  N             Shorthand for 'count N'"), std::string::npos) << r.out;
+  // Every summary starts in one column.
+  std::set<std::size_t> columns;
+  std::istringstream lines(
+      r.out.substr(r.out.find("Commands:\n"), r.out.find("\nExit status") - r.out.find("Commands:\n")));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("  ", 0) == 0) columns.insert(line.find_first_not_of(' ', line.find("  ", 2)));
+  }
+  EXPECT_EQ(columns.size(), 1u) << r.out;
+  // `nqueens help COMMAND` is that command's help.
+  const cli_run count = run_cli("help count");
+  EXPECT_EQ(count.status, 0) << count.err;
+  EXPECT_EQ(count.out, run_cli("count --help").out);
 }
 
 // The value of "key" in a one-line JSON object, when it is a string.
@@ -158,10 +196,13 @@ TEST(CliTest, EveryNumberIsReadByTheSameRule) {
     EXPECT_EQ(r.status, 2) << refused << ": " << r.out << r.err;
     EXPECT_EQ(lines_in(r.err), 1) << refused << ": " << r.err;
   }
-  for (const char* accepted : {"count 12 --checkpoint-interval 2.5 --json",
-                               "count 12 --checkpoint-interval 0.01 --json", "count 12 --shard 0/2 --json",
-                               "count 12 --threads 1 --json", "rotational 12 --checkpoint-interval 5 --no-progress"}) {
-    const cli_run r = run_script(std::string("$NQ ") + accepted);
+  const scratch_directory dir("numbers");
+  const std::string in_dir = "cd '" + dir.path().string() + "' && $NQ ";  // the journals land there
+  for (const char* accepted :
+       {"count 12 --checkpoint-interval 2.5 --json --checkpoint j1",
+        "count 12 --checkpoint-interval 0.01 --json --checkpoint j2", "count 12 --shard 0/2 --json",
+        "count 12 --threads 1 --json", "rotational 12 --checkpoint-interval 5 --no-progress --checkpoint j3"}) {
+    const cli_run r = run_script(in_dir + accepted);
     EXPECT_EQ(r.status, 0) << accepted << ": " << r.err;
   }
 }
@@ -203,6 +244,15 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
       // A board the engine does not take is refused for that, not priced.
       {"$NQ plan 29 --engine gpu", "the gpu engine handles n up to 28"},
       {"$NQ plan 29 --engine gpu --max-memory 16777215T", "the gpu engine handles n up to 28"},
+      // What the user typed stays on the one line, control bytes escaped,
+      // other bytes (UTF-8) as they are.
+      {"$NQ count \"$(printf '1\\n2')\"",
+       "invalid board size '1\\x0a2': expected an integer from 1 to 32, in plain decimal digits, no sign, no "
+       "leading zero"},
+      {"$NQ count 8 --engine \"$(printf 'x\\033[2Jy')\"",
+       "unknown engine 'x\\x1b[2Jy': expected auto or one of symmetric, mirror, quadrant, gpu"},
+      {"$NQ count 8 --engine 'caf\xc3\xa9'",
+       "unknown engine 'caf\xc3\xa9': expected auto or one of symmetric, mirror, quadrant, gpu"},
   };
   for (const auto& [script, message] : cases) {
     const cli_run r = run_script(script);
@@ -272,6 +322,13 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"scale", "missing board size"}, bad_input{"plan 40", "board size 40 is out of range"},
         bad_input{"count 10 --checkpoint /nonexistent-dir/q.ckpt", "cannot create checkpoint"},
         bad_input{"count 10 --checkpoint-interval 0", "--checkpoint-interval 0 is out of range"},
+        bad_input{"count 10 --checkpoint-interval 5", "--checkpoint-interval goes with --checkpoint"},
+        bad_input{"rotational 10 --checkpoint-interval 5", "--checkpoint-interval goes with --checkpoint"},
+        bad_input{"count -", "invalid board size '-'"}, bad_input{"count 8 -t -", "invalid --threads '-'"},
+        bad_input{"first", "missing board size N (1 to 100,000,000)"},
+        bad_input{"count 8 --engine foo", "unknown engine 'foo': expected auto or one of"},
+        bad_input{"--version extra", "--version takes no arguments ('extra' is extra)"},
+        bad_input{"help frobnicate", "unknown command 'frobnicate'"},
         bad_input{"count 10 --progress --no-progress", "contradict"},
         bad_input{"count 10 --shard 4/4", "shard index I 4 is out of range: expected an integer from 0 to 3"},
         bad_input{"count 10 --shard 1", "invalid --shard '1': expected I/M"},
