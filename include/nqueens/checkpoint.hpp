@@ -90,7 +90,8 @@ class checkpoint_journal {
   /// the file (any byte after a completion mark is damage). A read-only file
   /// is taken only when it holds a finished run. Throws
   /// checkpoint_error; run_cancelled once `*cancel` is set (null: never)
-  /// while the records are read, leaving the file as it was.
+  /// while the records are read, leaving the file as it was;
+  /// std::invalid_argument for a shard out of range (require_valid_shard).
   checkpoint_journal(checkpoint_file file, const plan& p, shard_spec shard = {},
                      const std::atomic<bool>* cancel = nullptr);
   /// The same for `path`, opened here.
@@ -113,7 +114,8 @@ class checkpoint_journal {
   /// Bytes of a torn tail removed when the journal was opened.
   std::size_t dropped_bytes() const noexcept;
 
-  /// Queues a finished subproblem for the next flush. Thread-safe.
+  /// Queues a finished subproblem for the next flush. Thread-safe. Throws
+  /// std::out_of_range for an index outside the plan.
   void record(std::size_t index, const subproblem_count& c);
   /// Appends the queued records and fsyncs. Throws checkpoint_error(write).
   void flush();

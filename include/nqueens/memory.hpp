@@ -24,10 +24,12 @@ namespace nqueens {
 /// subproblem's quarters (about 3x slower at n = 18: the README's
 /// `count 18 --max-memory 16M`), so a smaller bound can give
 /// a smaller estimate. A run given `max_memory` uses the layout priced here.
+/// 0 for a board the engine does not take (n < 1 or past its largest).
 std::uint64_t memory_estimate(int n, engine kind, int threads = 0, std::uint64_t max_memory = 0) noexcept;
 
 /// Throws memory_limit_error, naming both sizes, when memory_estimate(n,
-/// kind, threads, limit) exceeds `limit` (0 = default_memory_limit()).
+/// kind, threads, limit) exceeds `limit` (0 = default_memory_limit());
+/// std::invalid_argument for a board the engine does not take.
 void check_memory(int n, engine kind, std::uint64_t limit, int threads = 0);
 
 /// Bytes a count of shard `shard` of plan `p` holds besides the engine's

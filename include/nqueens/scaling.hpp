@@ -43,7 +43,7 @@ std::vector<int> default_thread_counts();
 /// Counts Q(n) `repeat` times for each thread count (1 is added when missing:
 /// speed-ups are relative to it). Once `options.cancel` is set, returns after
 /// the count under way, with `complete` false. Throws std::invalid_argument
-/// for a bad n, thread count or repeat < 1.
+/// for a bad n, thread count or repeat < 1, or a checkpoint in `options`.
 scaling_result measure_scaling(int n, std::span<const int> thread_counts, int repeat,
                                const count_options& options = {});
 

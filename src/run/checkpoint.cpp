@@ -15,8 +15,11 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
+#include "nqueens/shard.hpp"
 #include "run/journal_io.hpp"
 #include "run/journal_layout.hpp"
 #include "run/journal_replay.hpp"
@@ -170,8 +173,10 @@ using detail::journal::record_type;
 checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shard_spec shard,
                                        const std::atomic<bool>* cancel)
     : state_(std::make_unique<state>()) {
+  require_valid_shard(shard);  // before a header could name it
   state_->file = std::move(file);
   state_->path = state_->file.path();
+  state_->subproblems = p.size();
   state_->held.assign((p.size() + 63) / 64, 0);
   if (state_->file.exists()) {
     load(p, shard, cancel);
@@ -209,6 +214,12 @@ checkpoint_journal::~checkpoint_journal() {
 }
 
 void checkpoint_journal::record(std::size_t index, const subproblem_count& c) {
+  // Written, a record of another plan's index would make the journal refuse
+  // every later resume; here it is the caller's error.
+  if (index >= state_->subproblems) {
+    throw std::out_of_range("checkpoint_journal::record: subproblem " + std::to_string(index) +
+                            " is not in the plan of " + std::to_string(state_->subproblems));
+  }
   const auto bytes = record_for(record_type::subproblem, index, c);
   const std::lock_guard lock(state_->mutex);
   state_->pending.insert(state_->pending.end(), bytes.begin(), bytes.end());

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "nqueens/board.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/threads.hpp"
@@ -30,6 +31,7 @@ std::string text_of(double value) {
 }  // namespace
 
 void validate(const count_options& o, int n) {
+  if (n != 0) require_valid_board_size(n);  // 0: the options alone
   if (!(o.checkpoint_interval_seconds >= min_checkpoint_interval_seconds &&
         o.checkpoint_interval_seconds <= max_checkpoint_interval_seconds)) {
     refuse(
@@ -73,6 +75,7 @@ checkpoint_file take_journal(const count_options& options) {
 
 count_result count(int n, const count_options& options) {
   const auto checked = std::chrono::steady_clock::now();
+  require_valid_board_size(n);  // before anything prices the board
   validate(options, n);
   const auto start = std::chrono::steady_clock::now();
   checkpoint_file journal = take_journal(options);
@@ -87,7 +90,13 @@ count_result count(int n, const count_options& options) {
 }
 
 count_result symmetric_counts(int n, const count_options& options) {
-  validate(options, n);
+  require_valid_board_size(n);
+  // Its plan is the rotational search alone, on the CPU: the engine and the
+  // split depth asked for play no part, and are not checked.
+  count_options own = options;
+  own.kind = engine::symmetric;
+  own.split_depth = 0;
+  validate(own, n);
   const auto start = std::chrono::steady_clock::now();
   checkpoint_file journal = take_journal(options);
   const plan p(n, plan_options{.scope = plan_scope::rotational, .cancel = options.cancel});

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engines/registry.hpp"
+#include "nqueens/board.hpp"
 #include "nqueens/threads.hpp"
 #include "run/plan_access.hpp"
 #include "run/shard_members.hpp"
@@ -17,13 +18,16 @@ namespace nqueens {
 std::uint64_t memory_estimate(int n, engine kind, int threads, std::uint64_t max_memory) noexcept {
   const detail::engine_definition* definition = detail::find_definition(kind);
   const auto estimate = definition != nullptr ? definition->memory_estimate : nullptr;
-  if (estimate == nullptr) return 0;
+  // A board the engine does not take is not priced (check_memory refuses
+  // it): its tabled sizes would recurse past n's of any real run.
+  if (estimate == nullptr || n < 1 || n > definition->max_board_size) return 0;
   return estimate(n, threads_or_hardware(threads), memory_limit_or_default(max_memory));
 }
 
 void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   // A board the engine does not take is refused for that, not priced.
   const detail::engine_definition* definition = detail::find_definition(kind);
+  require_valid_board_size(n);
   if (definition != nullptr) detail::require_board_taken(*definition, n);
   limit = memory_limit_or_default(limit);
   const std::uint64_t need = memory_estimate(n, kind, threads, limit);

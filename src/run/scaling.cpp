@@ -20,6 +20,9 @@ std::vector<int> default_thread_counts() {
 scaling_result measure_scaling(int n, std::span<const int> thread_counts, int repeat, const count_options& options) {
   require_valid_board_size(n);
   if (repeat < 1) throw std::invalid_argument("repeat count must be at least 1");
+  // Every run counts the whole plan: a journal would make all but the first
+  // read the counts back, and time nothing.
+  if (!options.checkpoint.empty()) throw std::invalid_argument("measure_scaling times whole counts: no checkpoint");
   std::vector<int> counts(thread_counts.begin(), thread_counts.end());
   counts.push_back(1);
   std::sort(counts.begin(), counts.end());

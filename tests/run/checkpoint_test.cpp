@@ -6,6 +6,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,25 @@ class CheckpointTest : public ::testing::Test {
 
   fs::path path_;
 };
+
+// A caller's index outside the plan is refused, not written: the journal
+// would otherwise be refused as damaged at every later resume. A shard out of
+// range is refused before a file is made.
+TEST_F(CheckpointTest, RecordsOutsideThePlanAndBadShardsAreRefused) {
+  const plan p(10);
+  EXPECT_THROW(checkpoint_journal(path_.string(), p, {.index = 2, .count = 2}), std::invalid_argument);
+  EXPECT_FALSE(fs::exists(path_));
+  {
+    checkpoint_journal j(path_.string(), p);
+    const run_context context(p);
+    j.record(0, context.solve(0));
+    EXPECT_THROW(j.record(p.size(), {}), std::out_of_range);
+    EXPECT_THROW(j.record(std::size_t{1} << 32, {}), std::out_of_range);
+    j.flush();
+  }
+  const checkpoint_journal again(path_.string(), p);
+  EXPECT_EQ(again.finished_count(), 1U);
+}
 
 TEST_F(CheckpointTest, ResumingAfterKSubproblemsGivesTheExactCounts) {
   const plan p(13);

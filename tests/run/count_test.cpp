@@ -13,6 +13,7 @@
 
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
+#include "nqueens/memory.hpp"
 #include "nqueens/reduce.hpp"
 #include "nqueens/threads.hpp"
 #include "support/axes.hpp"
@@ -135,8 +136,11 @@ TEST(CountCallbackTest, AThrowingProgressCallbackEndsTheCountAndIsRethrown) {
 TEST(CountOptionsTest, OutOfRangeFieldsAreRefusedByName) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
+  // symmetric_counts() takes every field but the engine and the split depth.
   const auto refused = [](count_options o, const std::string& field) {
+    const bool unused_by_rotational = field == "kind" || field == "split_depth";
     for (const bool rotational : {false, true}) {
+      if (rotational && unused_by_rotational) continue;
       try {
         rotational ? symmetric_counts(8, o) : count(8, o);
         ADD_FAILURE() << field << " accepted";
@@ -175,6 +179,31 @@ TEST(CountOptionsTest, OutOfRangeFieldsAreRefusedByName) {
   EXPECT_EQ(count(8, edges).total, 92U);
   edges.checkpoint_interval_seconds = max_checkpoint_interval_seconds;
   EXPECT_EQ(count(8, edges).total, 92U);
+}
+
+// What symmetric_counts() does not use, it does not check: an engine this
+// machine may lack, a split depth out of range.
+TEST(CountOptionsTest, SymmetricCountsIgnoreTheEngineAndTheSplitDepth) {
+  const count_result r = symmetric_counts(12, {.kind = static_cast<engine>(99), .split_depth = -1});
+  EXPECT_EQ(r.symmetric_180, 80U);
+  EXPECT_EQ(r.symmetric_90, 8U);
+}
+
+// A board outside 1..max_board_size is std::invalid_argument from every
+// entry point and engine, before anything prices it (n = 1000 once recursed
+// for days in the quadrant engine's tabled sizes; n = -1 read as a
+// memory_limit_error).
+TEST(CountOptionsTest, BoardsOutOfRangeAreRefusedBeforeTheyArePriced) {
+  for (const engine e : all_engines()) {
+    for (const int n : {-1, 0, max_board_size + 1, 1000, std::numeric_limits<int>::max()}) {
+      SCOPED_TRACE(std::string(to_string(e)) + ", n = " + std::to_string(n));
+      EXPECT_THROW(count(n, {.kind = e, .gpu = {.memory = std::uint64_t{1} << 30}}), std::invalid_argument);
+      EXPECT_THROW(symmetric_counts(n, {.kind = e}), std::invalid_argument);
+      EXPECT_EQ(memory_estimate(n, e), 0U);
+      EXPECT_THROW(check_memory(n, e, 0), std::invalid_argument);
+      if (n != 0) EXPECT_THROW(validate({.kind = e}, n), std::invalid_argument);
+    }
+  }
 }
 
 }  // namespace

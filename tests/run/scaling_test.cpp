@@ -1,9 +1,12 @@
 #include "nqueens/scaling.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
 #include <stdexcept>
+#include <string>
 
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
@@ -47,6 +50,10 @@ TEST(ScalingTest, RejectsBadArguments) {
   EXPECT_THROW(measure_scaling(10, zero, 1), std::invalid_argument);
   EXPECT_THROW(measure_scaling(10, fine, 0), std::invalid_argument);
   EXPECT_THROW(measure_scaling(0, fine, 1), std::invalid_argument);
+  // A journal would time reading it back: refused, and none is made.
+  const std::string journal = "nqueens-scaling-refused-" + std::to_string(::getpid()) + ".ckpt";
+  EXPECT_THROW(measure_scaling(8, fine, 1, {.checkpoint = journal}), std::invalid_argument);
+  EXPECT_FALSE(std::filesystem::exists(journal));
 }
 
 TEST(ScalingTest, DefaultThreadCountsDoubleUpToTheHardware) {

@@ -355,7 +355,7 @@ void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
       if (!refusal.empty()) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + refusal);
     }
   }
-  if (gpu.memory == 0 || n <= 0) return;
+  if (gpu.memory == 0 || n <= 0 || n > gpu::max_gpu_board_size) return;  // a board it does not take: refused elsewhere
   const std::size_t streams = streams_per_device(threads, choice.chosen.size());
   const std::uint64_t need = gpu::least_device_bytes(streams, quarter_lists_bytes(n, /*compact=*/true));
   if (need <= gpu.memory) return;
