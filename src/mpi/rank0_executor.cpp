@@ -154,6 +154,7 @@ void rank0_executor::serve_workers(const plan& p, const detail::report_fn& repor
 void rank0_executor::note_stop(int rank, const std::vector<std::uint64_t>& message) {
   if (!worker_stop_ && message.size() > header_words) {
     worker_stop_ = std::pair{rank, static_cast<int>(message.back())};
+    worker_stopped_ = true;
   }
 }
 

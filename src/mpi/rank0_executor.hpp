@@ -37,6 +37,7 @@ class rank0_executor final : public detail::executor {
   // The journal failed: end now, without waiting for the workers' chunks
   // (main then aborts the job; the journal holds its whole records).
   void abandon() noexcept override { abandoned_ = true; }
+  bool stopped_elsewhere() const noexcept override { return worker_stopped_; }
   /// The rank and signal that stopped a worker, when one was (rank 0 then
   /// reports the interruption as if the signal were its own).
   std::optional<std::pair<int, int>> worker_stop() const { return worker_stop_; }
@@ -99,6 +100,7 @@ class rank0_executor final : public detail::executor {
   std::atomic<bool> failed_{false};
   std::atomic<bool> abandoned_{false};
   std::optional<std::pair<int, int>> worker_stop_;  // written by the serving (main) thread only
+  std::atomic<bool> worker_stopped_{false};         // worker_stop_ set, for the driver's helper thread
   std::vector<int> held_;                           // workers waiting for dismiss_workers(); the main thread's
   mutable std::mutex device_mutex_;
   device_work device_;  // every rank's, rank 0's own thread's included

@@ -32,6 +32,10 @@ class executor {
   /// as soon as possible, without waiting for subproblems counted elsewhere.
   /// Thread-safe.
   virtual void abandon() noexcept {}
+  /// A stop reached the run elsewhere than through count_options::cancel
+  /// (an MPI worker's signal): the driver saves what is finished at once, as
+  /// for its own. Thread-safe.
+  virtual bool stopped_elsewhere() const noexcept { return false; }
   /// Counts the subproblems `indices` of `p`, calling `report` for each, and
   /// starts no new one once `stop` is true. Returns when every started
   /// subproblem has been reported.

@@ -102,7 +102,7 @@ void run_watched(const plan& p, const count_options& options, executor& exec, co
       auto last_flush = clock_type::now();
       bool stop_seen = false;
       helper.emplace(0.05, [&, last_progress, last_flush, stop_seen]() mutable {
-        if (options.cancel != nullptr && options.cancel->load()) stop = true;
+        if ((options.cancel != nullptr && options.cancel->load()) || exec.stopped_elsewhere()) stop = true;
         // A stop saves what is finished at once, before the running
         // subproblems end: a scheduler's kill -9 may follow within seconds.
         bool save_now = stop && !stop_seen;
