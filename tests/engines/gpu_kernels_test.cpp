@@ -91,8 +91,10 @@ TEST(GpuKernelsTest, EveryItemRunsOncePastEmptyJobs) {
 }
 
 // A stop set after some items of a round ran (the host's, while the visit
-// runs): blocks dealt by the counter take no item after it, but for those
-// of their batch already taken (one a block).
+// runs): blocks dealt by the counter take fewer than
+// items_between_stop_looks items each after it (they look at the word that
+// seldom: it is host memory across PCIe); one set before the round runs
+// none.
 TEST(GpuKernelsTest, ACounterTakesNoItemOnceStopped) {
   using namespace detail::gpu;
   using kernel = counted_items_kernel<true>;
@@ -115,7 +117,14 @@ TEST(GpuKernelsTest, ACounterTakesNoItemOnceStopped) {
     no_shared none{};
     emulate_launch<kernel>(jobs, grid, order, none);
     EXPECT_GE(seen.size(), 30U) << "grid " << grid;
-    EXPECT_LT(seen.size(), 30U + grid) << "grid " << grid;  // of 100
+    EXPECT_LT(seen.size(), 30U + grid * items_between_stop_looks) << "grid " << grid;  // of 100
+    seen.clear();
+    stop = 1;  // before the round: each block's first take looks
+    states[0].items_taken = 0;
+    kernel::stop_after = 0;
+    emulate_launch<kernel>(jobs, grid, order, none);
+    EXPECT_TRUE(seen.empty()) << "grid " << grid;
+    kernel::stop_after = 30;
   }
   kernel::seen = nullptr;
   kernel::stop_after = 0;

@@ -41,10 +41,14 @@ __global__ void __launch_bounds__(block_threads, min_blocks_of<Kernel>())
   __syncthreads();
   if (threadIdx.x == 0) round.add_up(count);
   __syncthreads();
+  std::uint32_t takes = 0;  // thread 0's: the items this block took
   for (std::uint64_t item = blockIdx.x;; item += gridDim.x) {
     if constexpr (counter_dealt<Kernel>) {
       // Once the run is stopped, past every item (finish faults the jobs).
-      if (threadIdx.x == 0) taken = stop_set(jobs[0].stop) ? UINT32_MAX : atomic_add(round_counter(jobs), 1U);
+      if (threadIdx.x == 0) {
+        const bool look = takes++ % items_between_stop_looks == 0;
+        taken = look && stop_set(jobs[0].stop) ? UINT32_MAX : atomic_add(round_counter(jobs), 1U);
+      }
       __syncthreads();
       // Read by every thread before the phases' barriers: thread 0 writes
       // the next only after the last of them.
@@ -130,6 +134,7 @@ class cuda_stream final : public gpu_stream {
       cudaStreamSynchronize(stream_);
       cudaGetLastError();
       staged_.clear();
+      launched_.fill(false);  // their times are not read: no later round adds them
       throw;
     }
   }

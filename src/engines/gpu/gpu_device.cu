@@ -101,21 +101,21 @@ class cuda_backend final : public gpu_backend {
         arrays_[q].masks = device_copy(quarters[q]->masks().data(), quarters[q]->masks().size());
         arrays_[q].signatures = device_copy(quarters[q]->signatures().data(), quarters[q]->signatures().size());
       }
+      // What each stream may take (gpu_memory_share.hpp), with the processes
+      // dealt this GPU (gpu_node_ranks.hpp); the cap is on the arena, beside
+      // the stream's fixed buffers.
+      std::size_t free = 0, total = 0;
+      check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+      device_memory memory{free, total, 0, device_.sharers};
+      for (const quarter_table* q : quarters) {
+        if (q != nullptr)
+          memory.tables += q->offsets().size_bytes() + q->masks().size_bytes() + q->signatures().size_bytes();
+      }
+      stream_bytes_ = stream_share(memory, streams, most_stream_bytes + stream_fixed_bytes);
     } catch (...) {
       free_tables();
       throw;
     }
-    // What each stream may take (gpu_memory_share.hpp), with the processes
-    // dealt this GPU (gpu_node_ranks.hpp); the cap is on the arena, beside
-    // the stream's fixed buffers.
-    std::size_t free = 0, total = 0;
-    check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-    device_memory memory{free, total, 0, device_.sharers};
-    for (const quarter_table* q : quarters) {
-      if (q != nullptr)
-        memory.tables += q->offsets().size_bytes() + q->masks().size_bytes() + q->signatures().size_bytes();
-    }
-    stream_bytes_ = stream_share(memory, streams, most_stream_bytes + stream_fixed_bytes);
   }
   ~cuda_backend() override { free_tables(); }
   cuda_backend(const cuda_backend&) = delete;

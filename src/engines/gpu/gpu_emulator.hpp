@@ -111,13 +111,14 @@ void emulate_launch(std::span<const gpu_job> jobs, std::uint32_t grid, launch_or
   };
   if constexpr (counter_dealt<Kernel>) {
     const std::span<std::uint32_t> taken = order.taken(grid);
-    for (bool more = true; more;) {
+    for (std::uint32_t takes = 0, more = 1; more != 0; ++takes) {  // each block takes an item a pass
+      const bool look = takes % items_between_stop_looks == 0;
       for (std::uint32_t& item : taken) {
-        item = stop_set(jobs[0].stop) ? UINT32_MAX : atomic_add(round_counter(jobs.data()), 1U);
+        item = look && stop_set(jobs[0].stop) ? UINT32_MAX : atomic_add(round_counter(jobs.data()), 1U);
       }
       for (const std::uint32_t block : order.blocks(grid)) {
         const std::uint32_t item = taken[block];
-        more = more && item < round.before[count];
+        more = more != 0 && item < round.before[count] ? 1 : 0;
         if (item < round.before[count]) run_taken(item);
       }
     }

@@ -50,6 +50,13 @@ NQUEENS_HD inline void atomic_add(std::uint64_t* at, std::uint64_t value) {
 #endif
 }
 
+/// A visit block looks at its stream's stop word at its first item and then
+/// once every this many it takes: on the device the word is host memory
+/// across PCIe, a microsecond or so a read that the whole block waits for.
+/// A stop still ends a round within a few items a block (finish then faults
+/// its jobs, whatever the visit did).
+inline constexpr std::uint32_t items_between_stop_looks = 16;
+
 /// Whether a stream's stop word (gpu_job::stop; null: none) is set, read
 /// anew each call: the host sets it while the kernels run (on the device,
 /// in mapped host memory; emulated, from another thread).
