@@ -51,8 +51,12 @@ nq_build() {
     nq_installed libgtest-dev libbenchmark-dev && with_tests=ON
   fi
   local cache=$NQ_BUILD_DIR/CMakeCache.txt
+  # Configured again where the tests were left out, or where qemu (the
+  # kernel-choice tests') came after the build was configured without it.
   if [[ ! -f $NQ_BUILD_DIR/build.ninja ]] ||
-    { [[ $with_tests == ON ]] && grep -q '^NQUEENS_BUILD_TESTS:BOOL=OFF' "$cache" 2>/dev/null; }; then
+    { [[ $with_tests == ON ]] && grep -q '^NQUEENS_BUILD_TESTS:BOOL=OFF' "$cache" 2>/dev/null; } ||
+    { [[ $with_tests == ON ]] && grep -q '^NQUEENS_QEMU:FILEPATH=NQUEENS_QEMU-NOTFOUND' "$cache" 2>/dev/null &&
+      command -v qemu-x86_64 >/dev/null; }; then
     cmake -S "$NQ_ROOT" -B "$NQ_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DNQUEENS_BUILD_TESTS=$with_tests -DNQUEENS_BUILD_BENCH=$with_tests >&2
   fi

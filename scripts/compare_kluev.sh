@@ -13,15 +13,20 @@ if [[ $# -lt 3 ]]; then
 fi
 other=$1 n=$2 threads=$3 rounds=${4:-3}
 nqueens=${NQUEENS:-$(dirname "$0")/../build/release/nqueens}
+for value in "$n" "$threads" "$rounds"; do
+  [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "compare_kluev.sh: '$value' is not a positive whole number" >&2; exit 2; }
+done
 [[ -x $other ]] || { echo "compare_kluev.sh: $other is not an executable" >&2; exit 2; }
 [[ -x $nqueens ]] || { echo "compare_kluev.sh: $nqueens is not built (scripts/run.sh builds it)" >&2; exit 2; }
 
 seconds() {  # runs "$@" and prints its wall time in seconds, or fails with it
   local start end
   start=$(date +%s.%N)
-  "$@" > /dev/null
+  # Tested here: inside $(...) bash does not apply set -e, and a failed run
+  # must not be timed as if it had counted.
+  "$@" > /dev/null || { echo "compare_kluev.sh: '$*' failed (exit $?)" >&2; return 1; }
   end=$(date +%s.%N)
-  echo "$end - $start" | bc -l
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f\n", b - a }'
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -35,4 +40,4 @@ done
 mo=$(printf '%s\n' "${ours[@]}" | median)
 mt=$(printf '%s\n' "${theirs[@]}" | median)
 printf 'Q(%d) on %d thread(s), medians of %d: nqueens %.2f s, other %.2f s, ratio %.2fx\n' \
-  "$n" "$threads" "$rounds" "$mo" "$mt" "$(echo "$mt / $mo" | bc -l)"
+  "$n" "$threads" "$rounds" "$mo" "$mt" "$(awk -v a="$mt" -v b="$mo" 'BEGIN { print a / b }')"

@@ -3,6 +3,11 @@
 #   scripts/format.sh           # rewrite the files in place
 #   scripts/format.sh --check   # change nothing; list the files that need it and exit 1 (CI)
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+# Anything else (a typo of --check) must not rewrite every file.
+if (($# > 1)) || [[ $# == 1 && $1 != --check ]]; then
+  echo "usage: scripts/format.sh [--check]" >&2
+  exit 2
+fi
 nq_ensure_packages clang-format
 cd "$NQ_ROOT"
 mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.inc' '*.h' '*.cu')

@@ -10,6 +10,10 @@
 #                                # no installed file naming this tree, and the
 #                                # GPU module found where it was installed
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+if (($# > 1)) || [[ $# == 1 && $1 != --check ]]; then
+  echo "usage: scripts/package.sh [--check]" >&2
+  exit 2
+fi
 nq_ensure_packages "${NQ_RUN_PACKAGES[@]}" dpkg-dev file binutils
 nq_build  # nothing to do after scripts/test.sh: CI builds once
 build=$NQ_BUILD_DIR
@@ -47,7 +51,8 @@ done < <(dpkg -L nqueens)
 echo "package.sh: none of the $installed installed files names $NQ_ROOT"
 /usr/bin/nqueens 8 | grep -q 'Q(8) = 92  verified'
 /usr/bin/nqueens-mpi --version | grep -q '^nqueens-mpi '
-man -w nqueens >/dev/null && man nqueens 2>/dev/null | grep -q 'EXIT STATUS'
+man -w nqueens >/dev/null || { echo "package.sh: the installed package has no man page" >&2; exit 1; }
+man nqueens 2>/dev/null | grep -q 'EXIT STATUS'
 # Tab completion: what bash offers after "nqueens co" and "nqueens count 12 --engine q".
 completion=/usr/share/bash-completion/completions/nqueens
 complete_words() {
@@ -62,6 +67,7 @@ complete_words() {
 # engine's device code is a module the library loads at run time, so
 # nothing of CUDA may be needed.
 consumer=$(mktemp -d)
+trap 'rm -rf "$consumer"' EXIT  # on a failed check too
 build_consumer() {
   cmake -S "$NQ_ROOT/tests/find-package" -B "$consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
   cmake --build "$consumer" >&2

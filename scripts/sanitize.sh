@@ -26,6 +26,8 @@ quick=0
 if [[ ${1:-} == --quick ]]; then
   quick=1
   shift
+  # --quick runs two test binaries itself, not ctest: options for ctest would be lost.
+  (($# == 0)) || { echo "sanitize.sh: --quick takes no ctest options ('$1')" >&2; exit 2; }
 fi
 nq_ensure_packages "${NQ_PACKAGES[@]}"
 
@@ -36,9 +38,12 @@ if [[ $kind == tsan ]]; then
     # apt-get source needs a deb-src entry; add Debian's for this release once.
     if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
       codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+      echo "sanitize.sh: adding Debian's deb-src entry for $codename (apt-get source needs it)" >&2
+      sudo=()
+      [[ $(id -u) -ne 0 ]] && sudo=(sudo)
       printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-        "$codename" > /etc/apt/sources.list.d/nqueens-deb-src.sources
-      apt-get update -qq >&2
+        "$codename" | "${sudo[@]}" tee /etc/apt/sources.list.d/nqueens-deb-src.sources >/dev/null
+      "${sudo[@]}" apt-get update -qq >&2
     fi
     nq_ensure_packages dpkg-dev
     src_dir=$NQ_ROOT/build/tbb-src
