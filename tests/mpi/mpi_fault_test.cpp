@@ -212,6 +212,17 @@ std::map<int, pid_t> ranks_of(const std::string& needle) {
   return found;
 }
 
+// ranks_of(needle) once all `ranks` have started (waited for under a 10 s
+// deadline: fewer means one never did).
+std::map<int, pid_t> started_ranks(const std::string& needle, int ranks) {
+  std::map<int, pid_t> pids;
+  for (int k = 0; k < 2000 && static_cast<int>(pids.size()) < ranks; ++k) {
+    pids = ranks_of(needle);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return pids;
+}
+
 // SIGINT or SIGTERM to mpirun, as at a terminal or from a batch script.
 // Open MPI's mpirun (4.1) answers either by sending the ranks SIGTERM
 // (odls_base_sigkill_timeout seconds later, 1 by default), kills every rank
@@ -238,11 +249,7 @@ TEST_F(FaultTest, SignalToMpirunFlushesReportsAndEndsEveryRank) {
       child c(mpi_job(ranks, {std::to_string(n), "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "600"}),
               {mpi_env});
       ASSERT_TRUE(wait_for_size(j, 63, c));
-      std::map<int, pid_t> pids;
-      for (int k = 0; k < 2000 && static_cast<int>(pids.size()) < ranks; ++k) {
-        pids = ranks_of(j);
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      }
+      const std::map<int, pid_t> pids = started_ranks(j, ranks);
       ASSERT_EQ(static_cast<int>(pids.size()), ranks);
       // Subproblems finished, none flushed (the interval is 600 s).
       ASSERT_TRUE(wait_for_cpu_seconds(c, pids.at(0), 2.0));
@@ -298,11 +305,7 @@ TEST_F(FaultTest, SignalWhileRankZeroBuildsItsTablesEndsTheJobWithItsStatus) {
     const std::string j = path("tables-" + std::to_string(ranks) + ".ckpt");
     child c(mpi_job(ranks, {"21", "--engine", "quadrant", "--threads", "1", "--checkpoint", j}), {mpi_env});
     ASSERT_TRUE(wait_for_size(j, 63, c));
-    std::map<int, pid_t> pids;
-    for (int k = 0; k < 2000 && static_cast<int>(pids.size()) < ranks; ++k) {
-      pids = ranks_of(j);
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    const std::map<int, pid_t> pids = started_ranks(j, ranks);
     ASSERT_EQ(static_cast<int>(pids.size()), ranks);
     for (const auto& [rank, pid] : pids) ::kill(pid, SIGINT);
     const finished r = c.wait(60);
