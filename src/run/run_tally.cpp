@@ -27,7 +27,12 @@ run_tally::run_tally(const plan& p, const shard_members& mine, std::span<const s
 void run_tally::finished(std::size_t index, const subproblem_count& c) {
   const std::lock_guard lock(mutex_);
   accumulate(sums_, c);
-  if (weigh_) work_done_ += uniform_ ? 1 : plan_.estimated_work(index);
+  if (!weigh_) return;
+  work_done_ += uniform_ ? 1 : plan_.estimated_work(index);
+  if (!first_finish_) {
+    first_finish_ = std::chrono::steady_clock::now();
+    work_done_at_first_ = work_done_;
+  }
 }
 
 totals run_tally::sums() const {
@@ -48,7 +53,12 @@ progress run_tally::snapshot(bool last) const {
   p.fraction = work_total_ == 0 ? 1.0 : static_cast<double>(work_done_) / static_cast<double>(work_total_);
   const std::uint64_t done_now = work_done_ - work_done_before_;
   const std::uint64_t left = work_total_ - work_done_;
-  if (done_now > 0 && p.elapsed_seconds > 0) {
+  const auto now = std::chrono::steady_clock::now();
+  if (first_finish_ && work_done_ > work_done_at_first_ && now > *first_finish_) {
+    // The rate since the first finish: the setup before it is not counting.
+    const double counting = std::chrono::duration<double>(now - *first_finish_).count();
+    p.eta_seconds = counting * static_cast<double>(left) / static_cast<double>(work_done_ - work_done_at_first_);
+  } else if (done_now > 0 && p.elapsed_seconds > 0) {
     p.eta_seconds = p.elapsed_seconds * static_cast<double>(left) / static_cast<double>(done_now);
   }
   return p;

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <span>
 
 #include "nqueens/plan.hpp"
@@ -50,7 +51,12 @@ class run_tally {
   std::uint64_t work_total_ = 0;
   std::uint64_t work_done_ = 0;
   std::uint64_t work_done_before_ = 0;  // from the journal
-  totals sums_;                         // the journal's, then each report's
+  // The first subproblem this run finished, and the work done then: the
+  // rate behind the ETA is measured from it, not from `start_`, which the
+  // plan and the tables' build (seconds to minutes) would otherwise slow.
+  std::optional<std::chrono::steady_clock::time_point> first_finish_;
+  std::uint64_t work_done_at_first_ = 0;
+  totals sums_;  // the journal's, then each report's
 };
 
 }  // namespace nqueens::detail
