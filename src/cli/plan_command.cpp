@@ -28,6 +28,12 @@
 namespace nqueens::cli {
 namespace {
 
+// The wall time of a count here: its threads share this machine's cores, so
+// more threads than cores go no faster (GPU streams are not CPU-bound).
+double wall_here(const cost_estimate& e) {
+  return e.wall_seconds(e.device_timed ? e.threads : std::min(e.threads, hardware_threads()));
+}
+
 // --estimate-seconds's range.
 constexpr double min_estimate_seconds = 0.1, max_estimate_seconds = 3600;
 
@@ -162,7 +168,7 @@ class estimate_report final : public report {
                      with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str(),
                      e.device_timed ? "stream" : "thread");
     out << formatted("  here, %2d thread%s      about %s wall, the tables included\n", e.threads,
-                     e.threads == 1 ? " " : "s", format_duration(e.wall_seconds(e.threads)).c_str());
+                     e.threads == 1 ? " " : "s", format_duration(wall_here(e)).c_str());
     if (cores_ > 0) {
       out << formatted("  on %d core%s%*s about %s wall\n", cores_, cores_ == 1 ? "" : "s",
                        std::max(1, 15 - static_cast<int>(std::to_string(cores_).size()) - (cores_ == 1 ? 0 : 1)), "",
@@ -199,7 +205,7 @@ class estimate_report final : public report {
         .add("sampled_subproblems", e.sampled)
         .add("thread_hours", e.thread_seconds / 3600)
         .add("thread_hours_error", e.thread_seconds_error / 3600)
-        .add("wall_seconds", e.wall_seconds(e.threads))
+        .add("wall_seconds", wall_here(e))
         .add("wall_seconds_error", e.thread_seconds_error / e.threads);
     if (cores_ > 0) {
       o.add("cores", cores_)
@@ -305,7 +311,7 @@ int run_plan(const std::vector<std::string>& args) {
   add_plan_shape_options(options,
                          "Memory a count may use, as for count: refuse a plan that would need more, e.g. 8G, "
                          "512M");
-  add_shared_options(options, {.threads = "Worker threads for --stats (default: all hardware threads)",
+  add_shared_options(options, {.threads = "Worker threads for --stats and --estimate (default: all hardware threads)",
                                .engine = "auto",
                                .engine_auto = "the fastest engine for N that fits in --max-memory",
                                .json = true});

@@ -137,6 +137,13 @@ int run_verify(const std::vector<std::string>& args) {
   count_options opts;
   const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
+  // Every engine the range will use, checked before a line is printed: a
+  // refusal (no GPU, say) is exit 2 with nothing on stdout, as for count.
+  for (int n = from; n <= to; ++n) {
+    count_options o = opts;
+    o.kind = chosen ? *chosen : fastest_engine(n);
+    validate(o, n);
+  }
   verify_text_writer text;
   verify_json_writer json;
   verify_writer& out = result.count("json") != 0 ? static_cast<verify_writer&>(json) : text;
