@@ -28,11 +28,14 @@
 namespace nqueens::cli {
 namespace {
 
-// The wall time of a count here: its threads share this machine's cores, so
+// What runs at once here: a count's threads share this machine's cores, so
 // more threads than cores go no faster (GPU streams are not CPU-bound).
-double wall_here(const cost_estimate& e) {
-  return e.wall_seconds(e.device_timed ? e.threads : std::min(e.threads, hardware_threads()));
+int parallel_here(const cost_estimate& e) {
+  return e.device_timed ? e.threads : std::max(1, std::min(e.threads, hardware_threads()));
 }
+
+// The wall time of a count here.
+double wall_here(const cost_estimate& e) { return e.wall_seconds(parallel_here(e)); }
 
 // --estimate-seconds's range.
 constexpr double min_estimate_seconds = 0.1, max_estimate_seconds = 3600;
@@ -206,7 +209,7 @@ class estimate_report final : public report {
         .add("thread_hours", e.thread_seconds / 3600)
         .add("thread_hours_error", e.thread_seconds_error / 3600)
         .add("wall_seconds", wall_here(e))
-        .add("wall_seconds_error", e.thread_seconds_error / e.threads);
+        .add("wall_seconds_error", e.thread_seconds_error / parallel_here(e));
     if (cores_ > 0) {
       o.add("cores", cores_)
           .add("wall_seconds_on_cores", e.wall_seconds(cores_))

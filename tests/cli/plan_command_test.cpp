@@ -1,8 +1,11 @@
 // `nqueens plan`: the plan, its memory, --stats and --estimate.
 
+#include <algorithm>
 #include <cstdlib>
+#include <string>
 
 #include "cli/json_reader.hpp"
+#include "nqueens/threads.hpp"
 #include "support/cli_run.hpp"
 
 namespace nqueens::test {
@@ -85,6 +88,20 @@ TEST(CliTest, PlanEstimateProjectsTheCost) {
 // count does: where the host's bound leaves the tables out (9 MiB: the
 // layouts' margin and n = 12's lists), the lists a subproblem takes to
 // build and to stage, in text and JSON.
+// Threads past this machine's cores share them: the wall time here is no
+// less than the thread time spread over the cores (with 64 threads on two it
+// once read as spread over 64).
+TEST(CliTest, PlanEstimateHereCountsNoMoreThreadsThanCores) {
+  const cli_run r = run_cli("plan 13 --engine symmetric --estimate -t 64 --estimate-seconds 0.5 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto number = [&](const std::string& key) {
+    const std::size_t at = r.out.find("\"" + key + "\":");
+    return at == std::string::npos ? -1.0 : std::stod(r.out.substr(at + key.size() + 3));
+  };
+  const double cores = std::min(64, nqueens::hardware_threads());
+  EXPECT_GE(number("wall_seconds"), number("thread_hours") * 3600 / cores * 0.999) << r.out;
+}
+
 TEST(CliTest, PlanEstimateOfTheGpuEngineSaysWhatItsListsCost) {
   const std::string plan = "NQUEENS_GPU=emulate " + std::string(NQUEENS_CLI_PATH) +
                            " plan 12 --engine gpu --estimate --estimate-seconds 0.3 --threads 1 --max-memory 9M";

@@ -1,5 +1,7 @@
 // `nqueens verify`: every board of a range against the published tables.
 
+#include <string>
+
 #include "support/cli_run.hpp"
 
 namespace nqueens::test {
@@ -14,6 +16,17 @@ TEST(CliTest, VerifyChecksAllFourColumnsWithTheAutoEngine) {
       << r.out;
   EXPECT_NE(r.out.find("\"engine\":\"quadrant\""), std::string::npos) << r.out;  // auto picks it at 16 and 17
   EXPECT_NE(r.out.find("\"ok\":true"), std::string::npos) << r.out;
+}
+
+// An engine this machine cannot run is refused before a line is printed:
+// exit 2, stdout empty, as count does.
+TEST(CliTest, VerifyRefusesAnEngineItCannotRunBeforePrinting) {
+  const cli_run r =
+      run_cli_command(std::string("NQUEENS_GPU=device ") + NQUEENS_CLI_PATH + " verify --to 5 --engine gpu");
+  if (r.status == 0) GTEST_SKIP() << "this machine has a usable GPU";
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("nqueens: --engine gpu needs an NVIDIA GPU: ", 0), 0u) << r.err;
 }
 
 TEST(CliTest, VerifyDefaultRangePasses) {
