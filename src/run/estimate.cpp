@@ -101,10 +101,17 @@ class block_order {
 };
 
 // Consecutive subproblems per draw. The quadrant engine's neighbours share
-// quarter lists, which a real run builds once for several: a lone index
-// would pay for them alone. From n = 26 on, building them is about 2% of a
-// subproblem (docs/reach.md), and single indices spread the sample wider.
-std::size_t run_length_for(const plan& p) { return p.uniform_work() && p.board_size() < 26 ? 4 : 1; }
+// quarter lists, and on odd boards each thread's east quarters filtered for
+// the middle queen, which a real run builds once for hundreds: a lone index
+// would pay for them alone. Runs of 4 priced Q(17) and Q(19) 25-30% dear on
+// the AMD EPYC; runs of 32 came within 1-8% (Q(18), Q(20) within 1%). The
+// GPU engine draws a round's worth of runs (below), of 4. From n = 26 on,
+// building the lists is about 2% of a subproblem (docs/reach.md), and single
+// indices spread the sample wider.
+std::size_t run_length_for(const plan& p) {
+  if (!p.uniform_work() || p.board_size() >= 26) return 1;
+  return p.kind() == engine::gpu ? 4 : 32;
+}
 
 // CPU seconds this process has used, every thread's (the tables' page
 // faults included).

@@ -108,7 +108,8 @@ TEST(EstimateTest, AnEngineThatCountsInBatchesIsDrawnABatchAtATime) {
   EXPECT_LE(std::abs(c.total - static_cast<double>(*published_total(14))), 4 * c.total_error);
   const cost_estimate cpu =
       estimate_cost(plan(14, {.kind = engine::quadrant}), {.threads = 1, .max_runs = 3, .target_error = 0});
-  EXPECT_EQ(cpu.sampled, 3 * cpu.run_length);
+  EXPECT_LE(cpu.sampled, 3 * cpu.run_length);  // the plan's last block may be short
+  EXPECT_GT(cpu.sampled, 2 * cpu.run_length);
   EXPECT_EQ(cpu.draw_length, cpu.run_length);
   EXPECT_FALSE(cpu.device_timed);
   // What the draws asked of the device comes with them: rounds launched,
@@ -140,10 +141,10 @@ TEST(EstimateTest, StopsOncePreciseEnough) {
 
 // The draws depend on the seed alone, not on the threads that ran them.
 TEST(EstimateTest, TheSameSeedDrawsTheSameSample) {
-  const plan p(14, {.kind = engine::quadrant});
-  const cost_estimate one = estimate_cost(p, {.threads = 1, .max_runs = 200, .target_error = 0, .seed = 3});
-  const cost_estimate two = estimate_cost(p, {.threads = 2, .max_runs = 200, .target_error = 0, .seed = 3});
-  const cost_estimate other = estimate_cost(p, {.threads = 2, .max_runs = 200, .target_error = 0, .seed = 4});
+  const plan p(16, {.kind = engine::quadrant});  // a few draws of 32, far from all of the plan
+  const cost_estimate one = estimate_cost(p, {.threads = 1, .max_runs = 20, .target_error = 0, .seed = 3});
+  const cost_estimate two = estimate_cost(p, {.threads = 2, .max_runs = 20, .target_error = 0, .seed = 3});
+  const cost_estimate other = estimate_cost(p, {.threads = 2, .max_runs = 20, .target_error = 0, .seed = 4});
   EXPECT_DOUBLE_EQ(one.total, two.total);
   EXPECT_EQ(one.sampled, two.sampled);
   EXPECT_NE(one.total, other.total);
