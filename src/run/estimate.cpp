@@ -104,13 +104,15 @@ class block_order {
 // quarter lists, and on odd boards each thread's east quarters filtered for
 // the middle queen, which a real run builds once for hundreds: a lone index
 // would pay for them alone. Runs of 4 priced Q(17) and Q(19) 25-30% dear on
-// the AMD EPYC; runs of 32 came within 1-8% (Q(18), Q(20) within 1%). The
-// GPU engine draws a round's worth of runs (below), of 4. From n = 26 on,
-// building the lists is about 2% of a subproblem (docs/reach.md), and single
-// indices spread the sample wider.
+// the AMD EPYC; runs of 32 came within 1-8% (Q(18), Q(20) within 1%). Past
+// n = 24 each subproblem builds its own lists and keeps no east quarters, and
+// a run of 32 would leave 10 s of sampling at n = 25 under 30 draws: runs of
+// 4 there, as for the GPU engine (which draws a round's worth of runs,
+// below). From n = 26 on, building the lists is about 2% of a subproblem
+// (docs/reach.md), and single indices spread the sample wider.
 std::size_t run_length_for(const plan& p) {
   if (!p.uniform_work() || p.board_size() >= 26) return 1;
-  return p.kind() == engine::gpu ? 4 : 32;
+  return p.kind() == engine::gpu || p.board_size() > 24 ? 4 : 32;
 }
 
 // CPU seconds this process has used, every thread's (the tables' page
