@@ -27,9 +27,11 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   add_plan_shape_options(options,
                          "Memory the run may use (the engine's tables, the plan and its lists), e.g. 8G, 512M "
                          "(default: half the physical memory)");
-  options.add_options()("shard",
-                        "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
-                        cxxopts::value<std::string>());
+  // Parsed but unlisted where the plan is shared (nqueens-mpi refuses it
+  // with a reason, agreement.cpp): its help shows only what it takes.
+  options.add_options(plan_is_shared ? "refused" : "")(
+      "shard", "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
+      cxxopts::value<std::string>());
   options.add_options()("devices",
                         "GPUs for --engine gpu: all, or indices and UUIDs separated by commas, e.g. 0,2 (default: "
                         "every GPU this process sees, or under MPI its node-local rank's share)",
@@ -40,11 +42,15 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
                         "the host, and large subproblems are counted in slices",
                         cxxopts::value<std::string>());
   add_long_run_options(options);
-  add_shared_options(options, {.threads = worker_threads_help,
-                               .engine = "auto",
-                               .engine_auto = "the fastest engine for N that fits in --max-memory (by N alone with "
-                                              "--shard, --checkpoint or MPI, so that every part agrees)",
-                               .json = true});
+  add_shared_options(options,
+                     {.threads = worker_threads_help,
+                      .engine = "auto",
+                      .engine_auto = plan_is_shared ? "the fastest engine for N that fits in --max-memory (by N "
+                                                      "alone, so that every rank agrees)"
+                                                    : "the fastest engine for N that fits in --max-memory (by N "
+                                                      "alone with --shard, --checkpoint or MPI, so that every part "
+                                                      "agrees)",
+                      .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
   if (printed_help(result, options, "N is a board size from " + board_size_range() + ".\n\n" + engines_help())) {

@@ -36,9 +36,9 @@ struct count_setting {
 };
 
 /// Every option of `request` that shapes the run or what it leaves behind or
-/// prints (N, --engine, --split-depth, --threads, --max-memory, --checkpoint,
-/// --checkpoint-interval, --json, --progress): what nqueens-mpi's ranks must
-/// agree on. --engine auto appears as the engine it chose.
+/// prints (N, --engine, --split-depth, --threads, --max-memory, --devices,
+/// --gpu-memory, --checkpoint, --checkpoint-interval, --json, --progress):
+/// what nqueens-mpi's ranks must agree on. --engine auto appears as the engine it chose.
 std::vector<count_setting> count_settings(const count_request& request);
 
 /// The options of `count` that count_settings leaves out, each for its

@@ -5,6 +5,7 @@
 #include <pty.h>
 #include <sys/ioctl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 
@@ -52,9 +53,13 @@ pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0, 
     ::_exit(127);
   }
   ::close(slave);
-  const auto read_for = [&](double seconds, std::string& into) {
-    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (std::chrono::steady_clock::now() < end) {
+  // Reads until `into` holds `returns` carriage returns (as many redraws,
+  // at 0.25 s each), or a deadline only a hung or starved child reaches: a
+  // count of redraws, not a window of time.
+  const auto read_redraws = [&](std::size_t returns, std::string& into) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (static_cast<std::size_t>(std::count(into.begin(), into.end(), '\r')) < returns &&
+           std::chrono::steady_clock::now() < deadline) {
       pollfd p{master, POLLIN, 0};
       if (::poll(&p, 1, 20) <= 0) continue;
       char buffer[4096];
@@ -64,13 +69,13 @@ pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0, 
     }
   };
   pty_drawing d;
-  read_for(1.3, d.before);
+  read_redraws(6, d.before);
   if (resized_columns > 0) {
     size.ws_col = static_cast<unsigned short>(resized_columns);
     ::ioctl(master, TIOCSWINSZ, &size);
-    std::string settling;
-    read_for(0.6, settling);
-    read_for(1.0, d.after);
+    std::string settling;  // a redraw under way may still have the old width
+    read_redraws(3, settling);
+    read_redraws(5, d.after);
   }
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);

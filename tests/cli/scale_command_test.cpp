@@ -52,12 +52,15 @@ TEST_F(CliCsvTest, ReplacesTheOldContentsOnSuccess) {
 
 TEST_F(CliCsvTest, SigtermMidRunLeavesTheOldContents) {
   std::ofstream(csv_) << "old\n";
-  // Signalled once the temporary file is open (unnamed, so seen in /proc; the
-  // handlers follow at once), long before 2000 runs of Q(14) end.
-  const cli_run r =
-      run_script("cd " + dir_.string() + " && { $NQ scale 14 --repeat 1000 --csv f.csv & pid=$!; i=0; " +
-                 "until ls -l /proc/$pid/fd 2>/dev/null | grep -qF \"$(pwd -P)/\" || [ $i -ge 3000 ]; do sleep 0.01; " +
-                 "i=$((i+1)); done; sleep 0.2; kill -TERM $pid; wait $pid; }");
+  // Signalled once the temporary file is open (unnamed, so seen in /proc)
+  // and then SIGTERM is caught (its bit, 0x4000, in SigCgt), long before
+  // 2000 runs of Q(14) end.
+  const cli_run r = run_script(
+      "cd " + dir_.string() + " && { $NQ scale 14 --repeat 1000 --csv f.csv & pid=$!; i=0; " +
+      "until ls -l /proc/$pid/fd 2>/dev/null | grep -qF \"$(pwd -P)/\" || [ $i -ge 3000 ]; do sleep 0.01; " +
+      "i=$((i+1)); done; caught() { m=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$pid/status 2>/dev/null); " +
+      "[ -n \"$m\" ] && [ $((0x$m & 0x4000)) -ne 0 ]; }; until caught || [ $i -ge 6000 ]; do sleep 0.01; " +
+      "i=$((i+1)); done; kill -TERM $pid; wait $pid; }");
   EXPECT_EQ(r.status, 143) << r.err;
   EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;

@@ -110,8 +110,7 @@ TEST_F(FaultTest, StopEndsTheRunningSubproblemsAndSavesTheFinishedOnes) {
   ASSERT_TRUE(wait_for_size(j, 63, c));
   // Some subproblems finished, none flushed yet (the interval is 600 s), and
   // both threads are inside subproblems of seconds.
-  while (c.running() && cpu_seconds_of(c.pid()) < 4) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_TRUE(c.running());
+  ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), 4));
   EXPECT_EQ(fs::file_size(j), 64u);
   const double cpu_before = cpu_seconds_of(c.pid());
   c.signal(SIGTERM);
@@ -123,7 +122,7 @@ TEST_F(FaultTest, StopEndsTheRunningSubproblemsAndSavesTheFinishedOnes) {
   EXPECT_NE(r.err.find("interrupted by SIGTERM after "), std::string::npos) << r.err;
   const std::uintmax_t records = (fs::file_size(j) - 64) / 48;
   EXPECT_GT(records, 0u) << "nothing was saved";
-  EXPECT_NE(r.err.find("after " + std::to_string(records) + " of 1660 subproblems"), std::string::npos)
+  EXPECT_NE(r.err.find("after " + std::to_string(records) + " of "), std::string::npos)
       << records << " records: " << r.err;
 }
 
@@ -201,7 +200,9 @@ TEST_F(FaultTest, SignalWhilePlanningOrListingIsAnsweredAtOnce) {
   };
   {
     child c(argv);
-    std::this_thread::sleep_for(std::chrono::milliseconds(700));  // planning: the fingerprint takes seconds
+    // Planning: past start-up (the handlers in place), far from done (the
+    // fingerprint takes seconds of CPU).
+    ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), 0.3));
     const finished r = interrupt(c);
     EXPECT_LT(r.max_rss_kib, 256L * 1024) << "planning took memory it did not need";
     EXPECT_FALSE(fs::exists(j));

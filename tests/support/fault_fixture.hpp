@@ -120,6 +120,20 @@ class FaultTest : public ::testing::Test {
     }
     return false;
   }
+  // A field of `nqueens plan N [options] --json` (a string's value without
+  // its quotes): what a plan is, asked of the tool, not copied into a test.
+  static std::string plan_field(const std::vector<std::string>& plan_args, const std::string& key) {
+    std::vector<std::string> argv = {nq, "plan"};
+    argv.insert(argv.end(), plan_args.begin(), plan_args.end());
+    argv.push_back("--json");
+    const finished r = run(argv);
+    const std::string tag = "\"" + key + "\":";
+    const std::size_t at = r.out.find(tag);
+    if (r.status != 0 || at == std::string::npos) return "(plan: no " + key + ")";
+    std::size_t from = at + tag.size(), to = r.out.find_first_of(",}", from);
+    if (r.out[from] == '"') to = r.out.find('"', ++from);
+    return r.out.substr(from, to - from);
+  }
   // Resumes `journal` with `count` and expects the exact, verified total.
   static void expect_resumes_to(const std::string& journal, int n, const std::string& total,
                                 const std::vector<std::string>& extra = {}) {
