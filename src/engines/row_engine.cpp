@@ -52,8 +52,10 @@ std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vect
   return next;
 }
 
+// Every field: a split search must add up to the whole one, whatever it counts.
 subproblem_count checked_sum(const subproblem_count& a, const subproblem_count& b) {
-  return {detail::checked_sum(a.total, b.total), detail::checked_sum(a.unique, b.unique)};
+  return {detail::checked_sum(a.total, b.total), detail::checked_sum(a.unique, b.unique),
+          detail::checked_sum(a.symmetric_180, b.symmetric_180), detail::checked_sum(a.symmetric_90, b.symmetric_90)};
 }
 
 // Counts each subproblem with the search; given a cancel flag, splits a

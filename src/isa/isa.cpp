@@ -101,7 +101,8 @@ bool cpu_supports(isa kernels) noexcept {
     for (std::size_t i = 0; i < every_isa.size(); ++i) s[i] = detect(every_isa[i]);
     return s;
   }();
-  return supported[static_cast<std::size_t>(kernels)];
+  const auto k = static_cast<std::size_t>(kernels);
+  return k < supported.size() && supported[k];  // a value cast from outside the enum runs on no CPU
 }
 
 std::vector<isa> supported_isas() {

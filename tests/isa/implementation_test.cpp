@@ -49,6 +49,9 @@ TEST(ImplementationTest, WhatTheCpuRunsIsWhatItSupports) {
   }
   EXPECT_TRUE(detail::implementations().front().cpu_runs());
   EXPECT_EQ(isa_names(), "portable, avx2, avx512");
+  // A value outside the enum (a cast by a caller) is a set no CPU runs.
+  EXPECT_FALSE(cpu_supports(static_cast<isa>(all_isas().size())));
+  EXPECT_FALSE(cpu_supports(static_cast<isa>(255)));
 }
 
 }  // namespace
