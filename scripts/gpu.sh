@@ -284,7 +284,7 @@ part_build() {
   else
     # Debian's packages unpacked beside the build, where the machine has none.
     if compgen -G "$DEBS/*.deb" >/dev/null; then
-      local prefix=/tmp/nqueens-gpu-prefix deb
+      local prefix=$BUILD/debian-prefix deb  # ours: no other user can plant files here
       note "unpacking $(cd "$DEBS" && echo *.deb) into $prefix"
       mkdir -p "$prefix"
       for deb in "$DEBS"/*.deb; do
