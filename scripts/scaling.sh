@@ -8,7 +8,19 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 (($# >= 1)) || { echo "usage: scripts/scaling.sh N [nqueens scale options]" >&2; exit 2; }
 n=$1
 shift
-nq_ensure_packages gnuplot-nox
+# gnuplot from anywhere (a PATH of its own, a distribution without dpkg),
+# else Debian's; without either, one line and exit 2, not apt's own words.
+if ! command -v gnuplot >/dev/null; then
+  nq_ensure_packages gnuplot-nox 2>/dev/null || true
+  command -v gnuplot >/dev/null || {
+    echo "scaling.sh: gnuplot is needed for the plot (Debian: apt-get install gnuplot-nox)" >&2
+    exit 2
+  }
+fi
+gnuplot -e 'set terminal pngcairo' 2>/dev/null || {
+  echo "scaling.sh: this gnuplot has no pngcairo terminal (Debian's gnuplot-nox has)" >&2
+  exit 2
+}
 nq_build nqueens_cli
 out_dir=${NQ_RESULTS_DIR:-$NQ_ROOT/results}
 mkdir -p "$out_dir"
@@ -16,18 +28,23 @@ base="$out_dir/scaling-$n-$(hostname -s)"
 "$NQ_BUILD_DIR/nqueens" scale "$n" --csv "$base.csv" "$@"
 cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1 || true)
 max_threads=$(tail -n +2 "$base.csv" | cut -d, -f1 | sort -n | tail -1)
+# The efficiency axis reaches the highest point (a superlinear row is data,
+# not to be clipped); from 16 threads on, threads double along the x axis.
+max_efficiency=$(tail -n +2 "$base.csv" | cut -d, -f4 | sort -g | tail -1)
+x_axis="set xrange [0.8:$max_threads * 1.05]"
+((max_threads < 16)) || x_axis="set logscale x 2; set xrange [0.9:$max_threads * 1.1]"
 gnuplot <<GNUPLOT
-set terminal pngcairo size 900,560 font "sans,11"
+set terminal pngcairo size 900,600 font "sans,11"
 set output "$base.png"
 set datafile separator ","
-set key autotitle columnhead left top
-set title "nqueens scale $n — $cpu ($(nproc) hardware threads)"
+set key autotitle columnhead outside below horizontal
+set title "nqueens scale $n — $cpu ($max_threads threads at most)"
 set xlabel "threads"
 set ylabel "speed-up over 1 thread"
 set y2label "parallel efficiency"
-set xrange [0.8:$max_threads * 1.05]
+$x_axis
 set yrange [0:*]
-set y2range [0:1.1]
+set y2range [0:(($max_efficiency > 1.1) ? $max_efficiency * 1.05 : 1.1)]
 set ytics nomirror
 set y2tics 0.2
 set grid

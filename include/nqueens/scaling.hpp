@@ -32,18 +32,23 @@ struct scaling_result {
   /// True when every run of every row counted the same total.
   bool consistent = true;
   verification check;  ///< of the common total (of the first run if inconsistent)
-  /// False when options.cancel stopped the runs: `rows` then holds the rows
-  /// finished before it.
+  /// False when options.cancel stopped the runs: `rows` then holds the
+  /// thread counts with a finished run, their medians over those runs.
   bool complete = true;
 };
 
-/// 1, 2, 4, ... below the hardware thread count, then the hardware count.
+/// 1, 2, 4, ... below the hardware thread count, the physical core count
+/// where cores run several threads, then the hardware count.
 std::vector<int> default_thread_counts();
 
 /// Counts Q(n) `repeat` times for each thread count (1 is added when missing:
-/// speed-ups are relative to it). Once `options.cancel` is set, returns after
-/// the count under way, with `complete` false. Throws std::invalid_argument
-/// for a bad n, thread count or repeat < 1, or a checkpoint in `options`.
+/// speed-ups are relative to it), after one untimed count on the most
+/// threads; the repeats go in rounds over every thread count, alternately
+/// up and down, so that a drifting machine skews no row alone. A run's time
+/// is the whole count's wall time (count_result::seconds). Once
+/// `options.cancel` is set, returns after the count under way, with
+/// `complete` false. Throws std::invalid_argument for a bad n, thread count
+/// or repeat < 1, or a checkpoint in `options`.
 scaling_result measure_scaling(int n, std::span<const int> thread_counts, int repeat,
                                const count_options& options = {});
 

@@ -11,6 +11,11 @@ inline constexpr int max_threads = 1024;
 /// Number of hardware threads oneTBB would use by default (honours CPU affinity).
 int hardware_threads() noexcept;
 
+/// Cores that this process's hardware threads sit on, the threads of one
+/// core (SMT, Hyper-Threading) counted once; 0 where the system does not say
+/// (Linux's /sys topology unreadable).
+int physical_cores() noexcept;
+
 /// `threads`, or hardware_threads() for 0 (unchecked: resolve_threads checks).
 int threads_or_hardware(int threads) noexcept;
 

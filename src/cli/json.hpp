@@ -8,12 +8,34 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "nqueens/count_types.hpp"
 
 namespace nqueens::cli {
+
+/// The shortest text that reads back to the same double: a fixed count of
+/// decimals wrote a thread-hour of 1e-8 as 0. JSON has no NaN or infinity:
+/// they are null, "no figure".
+inline std::string json_number(double value) {
+  if (!std::isfinite(value)) return "null";
+  char buffer[32];
+  const char* end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+  return std::string(buffer, static_cast<std::size_t>(end - buffer));
+}
+
+/// `[a,b,...]`, each as json_number writes it.
+inline std::string json_array_of(std::span<const double> values) {
+  std::string out = "[";
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (k > 0) out += ',';
+    out += json_number(values[k]);
+  }
+  out += ']';
+  return out;
+}
 
 class json_object {
  public:
@@ -23,15 +45,7 @@ class json_object {
   json_object& add(std::string_view key, int value) { return add_raw(key, std::to_string(value)); }
   json_object& add(std::string_view key, std::size_t value) { return add_raw(key, std::to_string(value)); }
   json_object& add(std::string_view key, uint128 value) { return add_raw(key, to_string(value)); }
-  /// The shortest text that reads back to the same double: a fixed count of
-  /// decimals wrote a thread-hour of 1e-8 as 0. JSON has no NaN or infinity:
-  /// they are null, "no figure".
-  json_object& add(std::string_view key, double value) {
-    if (!std::isfinite(value)) return add_raw(key, "null");
-    char buffer[32];
-    const char* end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
-    return add_raw(key, std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
-  }
+  json_object& add(std::string_view key, double value) { return add_raw(key, json_number(value)); }
   template <typename T>
   json_object& add(std::string_view key, const std::optional<T>& value) {
     if (!value) return add_raw(key, "null");

@@ -1,5 +1,6 @@
 #include "cli/scale_command.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -19,9 +20,14 @@
 #include "cli/signals.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/scaling.hpp"
+#include "nqueens/threads.hpp"
 
 namespace nqueens::cli {
 namespace {
+
+// A one-thread run shorter than this times start-up and noise more than
+// counting: speed-ups of 7x on 2 cores came from Q(10).
+constexpr double min_telling_seconds = 0.5;
 
 // Every element is parsed, an empty one included (getline would drop a
 // trailing one: "1," must be refused as ",1" is).
@@ -35,15 +41,40 @@ std::vector<int> parse_thread_list(const std::string& text) {
   }
 }
 
-std::string csv_of(const scaling_result& r) {
-  std::string csv = "threads,median_seconds,speedup,efficiency,total,runs\n";
-  char line[160];
+double fastest(const scaling_row& row) { return *std::min_element(row.seconds.begin(), row.seconds.end()); }
+double slowest(const scaling_row& row) { return *std::max_element(row.seconds.begin(), row.seconds.end()); }
+
+// A row a line, each with what it measured (n, engine, instruction set), so
+// that a file read alone says what it is; the first columns as they were.
+std::string csv_of(const scaling_result& r, int n, engine kind) {
+  std::string csv = "threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa\n";
+  char line[256];
   for (const scaling_row& row : r.rows) {
-    std::snprintf(line, sizeof line, "%d,%.6f,%.4f,%.4f,%s,%zu\n", row.threads, row.median_seconds, row.speedup,
-                  row.efficiency, to_string(row.total).c_str(), row.seconds.size());
+    std::snprintf(line, sizeof line, "%d,%.6f,%.4f,%.4f,%s,%zu,%.6f,%.6f,%d,%s,%s\n", row.threads, row.median_seconds,
+                  row.speedup, row.efficiency, to_string(row.total).c_str(), row.seconds.size(), fastest(row),
+                  slowest(row), n, std::string(to_string(kind)).c_str(), std::string(to_string(active_isa())).c_str());
     csv += line;
   }
   return csv;
+}
+
+// What would make the table mislead, said on stderr before it: runs too
+// short to time (start-up and noise, not counting), thread counts past the
+// hardware's (they measure oversubscription).
+void warn_of_weak_measurements(const scaling_result& r, int n) {
+  if (!r.rows.empty() && r.rows.front().median_seconds < min_telling_seconds) {
+    std::cerr << formatted(
+        "nqueens: warning: one thread took %.4f s, too short to time threads by (start-up and "
+        "noise): take a larger N, such as %d\n",
+        r.rows.front().median_seconds, std::min(n + 3, max_board_size));
+  }
+  const int hardware = hardware_threads();
+  if (!r.rows.empty() && r.rows.back().threads > hardware) {
+    std::cerr << formatted(
+        "nqueens: warning: this machine runs %d threads at once: rows past it measure threads "
+        "sharing them\n",
+        hardware);
+  }
 }
 
 // The scaling table: a row per thread count, and whether every run agreed.
@@ -54,10 +85,12 @@ class scale_report final : public report {
   void write_text(std::ostream& out) const override {
     out << formatted("Q(%d) with engine %s, median of %d run%s per row\n", n_, std::string(to_string(kind_)).c_str(),
                      repeat_, repeat_ == 1 ? "" : "s");
-    out << formatted("%8s %12s %9s %11s %20s\n", "threads", "seconds", "speedup", "efficiency", "total");
+    out << formatted("%8s %12s %9s %9s %11s %20s\n", "threads", "seconds", "spread", "speedup", "efficiency", "total");
     for (const scaling_row& row : r_.rows) {
-      out << formatted("%8d %12.3f %8.2fx %10.1f%% %20s\n", row.threads, row.median_seconds, row.speedup,
-                       100.0 * row.efficiency, to_string(row.total).c_str());
+      // The spread: the slowest run less the fastest, against the median.
+      const double spread = row.median_seconds > 0 ? (slowest(row) - fastest(row)) / row.median_seconds : 0.0;
+      out << formatted("%8d %12.6f %8.1f%% %8.2fx %10.1f%% %20s\n", row.threads, row.median_seconds, 100.0 * spread,
+                       row.speedup, 100.0 * row.efficiency, to_string(row.total).c_str());
     }
     out << (r_.consistent
                 ? "every run counted the same total, " + describe(r_.check.total, r_.check.published_total, oeis_total)
@@ -75,6 +108,7 @@ class scale_report final : public report {
                   .add("speedup", row.speedup)
                   .add("efficiency", row.efficiency)
                   .add("total", row.total)
+                  .add_raw("seconds", json_array_of(row.seconds))
                   .str();
     }
     return json_object()
@@ -99,17 +133,19 @@ class scale_report final : public report {
 int run_scale(const std::vector<std::string>& args) {
   cxxopts::Options options("nqueens scale",
                            "Count Q(N) with 1, 2, 4, ... threads, R times each, and print the median time, the\n"
-                           "speed-up over one thread and the parallel efficiency. Exit 1 if any run's total differs.");
+                           "speed-up over one thread and the parallel efficiency. A time is a whole count's wall\n"
+                           "time (plan, tables, counting), after one untimed count; the runs go in rounds over\n"
+                           "every thread count. Exit 1 if a run's total differs, or from the published value.");
   options.custom_help("N [options]");
   options.positional_help("");
   options.add_options()("r,repeat", "Runs per thread count; the median is reported",
                         cxxopts::value<std::string>()->default_value("3"))(
       "csv", "Also write the rows to this CSV file (replaced only once every run is done)",
       cxxopts::value<std::string>());
-  add_shared_options(options,
-                     {.threads = "Comma-separated thread counts (default: 1, 2, 4, ... and all hardware threads)",
-                      .engine = "auto",
-                      .json = true});
+  add_shared_options(options, {.threads = "Comma-separated thread counts (default: 1, 2, 4, ..., the cores where they "
+                                          "run several threads each, and all hardware threads)",
+                               .engine = "auto",
+                               .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
   if (printed_help(result, options, engines_help())) return 0;
@@ -133,8 +169,9 @@ int run_scale(const std::vector<std::string>& args) {
               << (csv_file ? ", " + result["csv"].as<std::string>() + " left as it was" : std::string()) << '\n';
     return interrupted_status(sig);
   }
+  warn_of_weak_measurements(r, n);
   if (csv_file) {
-    csv_file->write(csv_of(r));
+    csv_file->write(csv_of(r, n, opts.kind));
     csv_file->commit();
   }
   write_report(scale_report(r, n, opts.kind, repeat), format_for(result.count("json") != 0));

@@ -13,7 +13,13 @@ std::vector<int> default_thread_counts() {
   const int hardware = hardware_threads();
   std::vector<int> counts;
   for (int t = 1; t < hardware; t *= 2) counts.push_back(t);
+  // The cores too, where threads share them: the step past it is SMT's, and
+  // its lower efficiency is the hardware's, not a scaling defect.
+  const int cores = physical_cores();
+  if (cores > 1 && cores < hardware) counts.push_back(cores);
   counts.push_back(hardware);
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   return counts;
 }
 
@@ -33,22 +39,27 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
                                   std::to_string(max_threads));
     }
   }
-  // One untimed run first: oneTBB starts its worker threads on first use, and
-  // that start-up would otherwise land in the one-thread row alone.
+  // One whole untimed count first, on every thread asked for: oneTBB starts
+  // its workers on first use, the tables' pages and the clocks settle, and
+  // none of that lands in the one-thread row, every speed-up's base.
   {
     count_options warm = options;
     warm.threads = counts.back();
     try {
-      count(std::min(n, 10), warm);
+      count(n, warm);
     } catch (const run_cancelled&) {  // the loop below sees the cancel too
     }
   }
   scaling_result result;
+  std::vector<scaling_row> rows(counts.size());
+  for (std::size_t k = 0; k < counts.size(); ++k) rows[k].threads = counts[k];
   std::optional<uint128> reference;  // the first run's total; every run must match it
-  for (const int t : counts) {
-    scaling_row row;
-    row.threads = t;
-    for (int r = 0; r < repeat; ++r) {
+  // Rounds over every thread count, in turn up and down (1 2 4, 4 2 1, ...):
+  // a machine's drift, which reaches 30% over minutes on shared hosts, then
+  // falls on every row alike instead of on the rows timed last.
+  for (int r = 0; r < repeat && result.complete; ++r) {
+    for (std::size_t step = 0; step < counts.size(); ++step) {
+      scaling_row& row = rows[r % 2 == 0 ? step : counts.size() - 1 - step];
       // Checked here too: a count shorter than the driver's cancellation
       // tick would run to the end, and so would every run left.
       if (options.cancel != nullptr && options.cancel->load()) {
@@ -56,7 +67,7 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
         break;
       }
       count_options o = options;
-      o.threads = t;
+      o.threads = row.threads;
       count_result c;
       try {
         c = count(n, o);
@@ -76,11 +87,13 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
         result.consistent = false;
       }
     }
-    if (!result.complete) break;
+  }
+  for (scaling_row& row : rows) {
+    if (row.seconds.empty()) continue;  // cancelled before its first run
     row.median_seconds = detail::median_of(row.seconds);
     result.rows.push_back(row);
   }
-  if (result.rows.empty()) return result;
+  if (result.rows.empty() || result.rows.front().threads != 1) return result;
   const double base = result.rows.front().median_seconds;
   for (scaling_row& row : result.rows) {
     row.speedup = row.median_seconds > 0 ? base / row.median_seconds : 0.0;

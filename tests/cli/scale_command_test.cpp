@@ -1,5 +1,7 @@
 // `nqueens scale`: one row per thread count, and its CSV file.
 
+#include <thread>
+
 #include "support/cli_run.hpp"
 
 namespace nqueens::test {
@@ -12,11 +14,33 @@ TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
   EXPECT_NE(r.out.find("every run counted the same total, verified"), std::string::npos) << r.out;
   const std::string rows = slurp(csv);
   std::filesystem::remove(csv);
-  EXPECT_EQ(rows.rfind("threads,median_seconds,speedup,efficiency,total,runs\n", 0), 0u) << rows;
+  EXPECT_EQ(
+      rows.rfind("threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa\n", 0), 0u)
+      << rows;
   EXPECT_NE(rows.find("\n1,"), std::string::npos) << rows;
-  EXPECT_NE(rows.find(",1.0000,1.0000,724,2\n"), std::string::npos) << rows;
+  EXPECT_NE(rows.find(",1.0000,1.0000,724,2,"), std::string::npos) << rows;
+  EXPECT_NE(rows.find(",10,symmetric,"), std::string::npos) << rows;  // what the file measured
   EXPECT_NE(rows.find("\n2,"), std::string::npos) << rows;
   EXPECT_EQ(lines_in(rows), 3);
+  // Q(10) takes well under a millisecond: too short to time, and said so.
+  EXPECT_NE(r.err.find("nqueens: warning: one thread took "), std::string::npos) << r.err;
+}
+
+// Every run's time is in the JSON, beside the median; thread counts past the
+// hardware's are run, with a warning that they share it.
+TEST(CliTest, ScaleGivesEveryRunAndWarnsOfOversubscription) {
+  const cli_run r = run_cli("scale 8 --threads 1025 --repeat 3 --json");
+  EXPECT_EQ(r.status, 2) << r.err;  // past the range any call accepts
+  const std::string past = std::to_string(std::thread::hardware_concurrency() + 1);
+  const cli_run shared = run_cli("scale 8 --threads 1," + past + " --repeat 3 --json");
+  EXPECT_EQ(shared.status, 0) << shared.err;
+  EXPECT_NE(shared.out.find("\"threads\":" + past + ","), std::string::npos) << shared.out;
+  EXPECT_NE(shared.out.find("\"seconds\":["), std::string::npos) << shared.out;
+  std::size_t runs = 0;
+  const std::size_t at = shared.out.find("\"seconds\":[");
+  for (std::size_t k = at; k < shared.out.find(']', at); ++k) runs += shared.out[k] == ',';
+  EXPECT_EQ(runs + 1, 3u) << shared.out;
+  EXPECT_NE(shared.err.find("rows past it measure threads sharing them"), std::string::npos) << shared.err;
 }
 
 // scale's --csv file is written to a temporary file in its target's directory
@@ -46,7 +70,8 @@ TEST_F(CliCsvTest, ReplacesTheOldContentsOnSuccess) {
   std::ofstream(csv_) << "old\n";
   const cli_run r = run_cli("scale 8 --threads 1 --repeat 1 --csv " + csv_);
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(slurp(csv_).rfind("threads,median_seconds,speedup,efficiency,total,runs\n1,", 0), 0u) << slurp(csv_);
+  EXPECT_EQ(slurp(csv_).rfind("threads,median_seconds,speedup,efficiency,total,runs,", 0), 0u) << slurp(csv_);
+  EXPECT_NE(slurp(csv_).find("isa\n1,"), std::string::npos) << slurp(csv_);
   EXPECT_EQ(others(), "");
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <stdexcept>
@@ -45,6 +46,27 @@ TEST(ScalingTest, CancelStopsTheRuns) {
   EXPECT_TRUE(measure_scaling(8, threads, 1).complete);
 }
 
+// The repeats go in rounds over the thread counts, up then down (1 2, 2 1,
+// 1 2): stopped after the third timed run, one thread has run once and two
+// threads twice (in blocks, one thread would have run three times).
+TEST(ScalingTest, RepeatsGoInRoundsUpAndDown) {
+  std::atomic<bool> cancel{false};
+  int finished = 0;  // whole counts, the untimed first one included
+  count_options options;
+  options.cancel = &cancel;
+  options.on_progress = [&](const progress& p) {
+    if (p.last && ++finished == 1 + 3) cancel = true;
+  };
+  const std::vector<int> threads{1, 2};
+  const scaling_result r = measure_scaling(10, threads, 3, options);
+  EXPECT_FALSE(r.complete);
+  ASSERT_EQ(r.rows.size(), 2u);
+  EXPECT_EQ(r.rows[0].threads, 1);
+  EXPECT_EQ(r.rows[0].seconds.size(), 1u);
+  EXPECT_EQ(r.rows[1].threads, 2);
+  EXPECT_EQ(r.rows[1].seconds.size(), 2u);
+}
+
 TEST(ScalingTest, RejectsBadArguments) {
   const std::vector<int> zero{0}, fine{1};
   EXPECT_THROW(measure_scaling(10, zero, 1), std::invalid_argument);
@@ -56,12 +78,27 @@ TEST(ScalingTest, RejectsBadArguments) {
   EXPECT_FALSE(std::filesystem::exists(journal));
 }
 
+// 1, 2, 4, ... then the hardware's count, with the physical cores between
+// where cores run several threads each.
 TEST(ScalingTest, DefaultThreadCountsDoubleUpToTheHardware) {
   const std::vector<int> counts = default_thread_counts();
   ASSERT_FALSE(counts.empty());
   EXPECT_EQ(counts.front(), 1);
   EXPECT_EQ(counts.back(), hardware_threads());
-  for (std::size_t i = 1; i + 1 < counts.size(); ++i) EXPECT_EQ(counts[i], 2 * counts[i - 1]);
+  const int cores = physical_cores();
+  for (std::size_t i = 1; i + 1 < counts.size(); ++i) {
+    EXPECT_LT(counts[i - 1], counts[i]);
+    if (counts[i] != cores) EXPECT_EQ(counts[i] & (counts[i] - 1), 0) << counts[i] << " is no power of two";
+  }
+  if (cores > 1 && cores < hardware_threads()) EXPECT_NE(std::find(counts.begin(), counts.end(), cores), counts.end());
+}
+
+// Linux says which CPUs share a core: at least one core, at most a core per
+// hardware thread.
+TEST(ScalingTest, PhysicalCoresAreAtMostTheHardwareThreads) {
+  const int cores = physical_cores();
+  EXPECT_GE(cores, 1);
+  EXPECT_LE(cores, hardware_threads());
 }
 
 }  // namespace
