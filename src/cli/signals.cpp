@@ -19,14 +19,18 @@ std::atomic<int> signal_number{0};
 static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
               "signal handlers may only touch lock-free atomics");
 
+// The signal is stored before the flag is raised: a thread that sees the
+// flag then reads which signal it was (stop_signal), never the default.
 extern "C" void on_stop_signal(int sig) {
-  if (stop.exchange(true)) {
-    // The kernel repeats SIGXCPU every CPU second past the soft limit (every
-    // 1/16 s of wall time on 16 threads): a repeat is not a second request.
-    if (sig == SIGXCPU && signal_number.load() == SIGXCPU) return;
-    _exit(interrupted_status(sig));  // a second signal: leave now
+  int first = 0;
+  if (signal_number.compare_exchange_strong(first, sig)) {
+    stop.store(true);
+    return;
   }
-  signal_number.store(sig);
+  // The kernel repeats SIGXCPU every CPU second past the soft limit (every
+  // 1/16 s of wall time on 16 threads): a repeat is not a second request.
+  if (sig == SIGXCPU && first == SIGXCPU) return;
+  _exit(interrupted_status(sig));  // a second signal: leave now
 }
 
 // Which caught signals stay ignored, looked up once, before this program

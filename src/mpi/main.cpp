@@ -111,6 +111,16 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
   args.front() = "nqueens-mpi";
   if (rank != 0) std::cout.setstate(std::ios::badbit);  // rank 0 alone prints (--help included)
+  // Every rank runs threads beside its MPI calls (made from one thread):
+  // an MPI library built without thread support may not allow even that.
+  if (provided < MPI_THREAD_FUNNELED) {
+    if (rank == 0) {
+      std::cerr << "nqueens-mpi: this MPI library gives no thread support (MPI_THREAD_FUNNELED), which the "
+                   "counting threads need; nothing was counted\n";
+    }
+    MPI_Finalize();
+    return 2;  // a refusal before counting, as a node without the instruction set gets
+  }
   // The stop signals (mpirun forwards them): rank 0 hands out no more work and
   // flushes its journal; the others cut their chunk short.
   cli::install_stop_handlers();

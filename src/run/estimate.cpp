@@ -288,7 +288,12 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
     }
   };
   std::vector<std::thread> workers;
-  for (int t = 1; t < threads; ++t) workers.emplace_back(sample);
+  try {
+    for (int t = 1; t < threads; ++t) workers.emplace_back(sample);
+  } catch (...) {  // a thread the system would not start (a process limit): those started end after their run
+    const std::lock_guard lock(mutex);
+    if (!failure) failure = std::current_exception();
+  }
   sample();
   for (std::thread& w : workers) w.join();
   if (failure) std::rethrow_exception(failure);
