@@ -229,14 +229,15 @@ class gpu_context final : public engine_context {
   // The rounds look at the cancel flag between rounds, and a round can take
   // seconds past n = 24: once a leased stream's holder's flag is set, this
   // stops the round it runs, mid-kernel (gpu_stream::stop), so that a stop
-  // ends the count within a second. Looks every 20 ms.
+  // ends the count within a second. Looks every 20 ms. Its waiting is the
+  // context's, built before the thread starts: a condition_variable_any
+  // allocates when made, and a thread started late by a loaded machine
+  // would do that while a count runs (the no-allocation test saw it).
   void stop_rounds_when_cancelled(const std::stop_token& token) {
-    std::mutex mutex;
-    std::condition_variable_any never;
-    std::unique_lock lock(mutex);
+    std::unique_lock lock(watch_mutex_);
     while (!token.stop_requested()) {
       pool_.stop_cancelled();
-      never.wait_for(lock, token, std::chrono::milliseconds(20), [] { return false; });
+      watch_wait_.wait_for(lock, token, std::chrono::milliseconds(20), [] { return false; });
     }
   }
 
@@ -336,6 +337,8 @@ class gpu_context final : public engine_context {
   std::vector<std::unique_ptr<host_batch>> batches_;
   std::vector<host_batch*> free_batches_;
   std::atomic<std::uint64_t> list_nanoseconds_{0};  // device_work::host_list_nanoseconds
+  std::mutex watch_mutex_;                          // the watcher's alone
+  std::condition_variable_any watch_wait_;          // never notified: the watcher's clock
   std::jthread watcher_;                            // last: stopped and joined before the pool goes
 };
 
