@@ -59,4 +59,10 @@ class isa_error : public std::invalid_argument {
 /// Throws isa_error (on every call) when NQUEENS_ISA is unknown or unsupported.
 isa active_isa();
 
+/// The name of the kernels that run `kernels` on this CPU ("avx2", or
+/// "avx2-no-pdep" where pdep and pext are slow; --version prints it):
+/// several builds of one set may exist, the fastest here is chosen.
+/// Precondition: cpu_supports(kernels).
+std::string_view kernels_name(isa kernels) noexcept;
+
 }  // namespace nqueens

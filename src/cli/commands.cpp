@@ -112,7 +112,9 @@ std::string usage_text() {
 }
 
 std::string version_text(const std::string& program) {
-  return program + " " + std::string(version()) + "\nisa: " + std::string(to_string(active_isa())) + "\n";
+  const isa kernels = active_isa();
+  return program + " " + std::string(version()) + "\nisa: " + std::string(to_string(kernels)) +
+         "\nkernels: " + std::string(kernels_name(kernels)) + "\n";
 }
 
 }  // namespace nqueens::cli

@@ -58,11 +58,12 @@ std::string csv_of(const scaling_result& r, int n, engine kind) {
   return csv;
 }
 
-// What would make the table mislead, said on stderr before it: runs too
-// short to time (start-up and noise, not counting), thread counts past the
-// hardware's (they measure oversubscription).
+// What would make the table mislead, said on stderr before it: one-thread
+// runs too short to time speed-ups by (start-up and noise, not counting),
+// thread counts past the hardware's (they measure oversubscription).
 void warn_of_weak_measurements(const scaling_result& r, int n) {
-  if (!r.rows.empty() && r.rows.front().median_seconds < min_telling_seconds) {
+  // Only where there is a speed-up to mislead: one row compares nothing.
+  if (r.rows.size() > 1 && r.rows.front().median_seconds < min_telling_seconds) {
     std::cerr << formatted(
         "nqueens: warning: one thread took %.4f s, too short to time threads by (start-up and "
         "noise): take a larger N, such as %d\n",

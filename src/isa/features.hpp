@@ -10,6 +10,10 @@
 
 #define NQUEENS_FEATURES_portable ""
 #define NQUEENS_FEATURES_avx2 "avx2,bmi,bmi2,popcnt"
+// The same without BMI2: for CPUs whose pdep and pext are microcode (AMD
+// Zen 1 and 2, tens to hundreds of cycles each, against 3 elsewhere), where
+// the shifts and masks the kernels fall back on are faster.
+#define NQUEENS_FEATURES_avx2_no_pdep "avx2,bmi,popcnt"
 #define NQUEENS_FEATURES_avx512 "avx2,bmi,bmi2,popcnt,avx512f,avx512bw,avx512vl"
 // VPOPCNTDQ, VBMI and GFNI (Ice Lake, Zen 4 and later: every CPU with the
 // first has the others but the Xeon Phi): the quadrant kernel counts each

@@ -78,15 +78,30 @@ bool implementation::cpu_runs() const noexcept {
   return true;
 }
 
+bool slow_bmi2() noexcept {
+  __builtin_cpu_init();
+  return __builtin_cpu_is("znver1") != 0 || __builtin_cpu_is("znver2") != 0;
+}
+
+bool implementation::cpu_prefers() const noexcept {
+  return cpu_runs() && !(lists_feature(features, "bmi2") && slow_bmi2());
+}
+
 std::span<const implementation> implementations() noexcept { return every_implementation; }
 
 const implementation& implementation_for(isa kernels) noexcept {
   // Decided once: CPUID does not change under a running program.
   static const std::vector<const implementation*> widest = [] {
     std::vector<const implementation*> best(all_isas().size(), nullptr);  // by the public set's number
+    for (const implementation& i : every_implementation) {                // narrowest first: the widest preferred stays
+      const auto k = static_cast<std::size_t>(i.kernels);
+      if (k < best.size() && i.cpu_prefers()) best[k] = &i;
+    }
+    // A set the CPU runs but prefers in no implementation (none today):
+    // its narrowest that runs, rather than none.
     for (const implementation& i : every_implementation) {
       const auto k = static_cast<std::size_t>(i.kernels);
-      if (k < best.size() && i.cpu_runs()) best[k] = &i;
+      if (k < best.size() && best[k] == nullptr && i.cpu_runs()) best[k] = &i;
     }
     return best;
   }();

@@ -36,6 +36,10 @@ struct implementation {
   std::size_t index;
   /// True when this CPU, and its operating system, have every feature.
   bool cpu_runs() const noexcept;
+  /// True when it runs and is fast here: not where it needs BMI2 and the
+  /// CPU's pdep and pext are microcode (slow_bmi2). implementation_for
+  /// chooses among these; tests run every one the CPU runs.
+  bool cpu_prefers() const noexcept;
 };
 
 /// The implementations this build holds, narrowest first: X(id, name,
@@ -44,10 +48,11 @@ struct implementation {
 /// and their tables' entries (<id>_search_kernels, <id>_quadrant_kernels);
 /// `name` is what tests and benchmarks call it; several may implement one
 /// public set (the widest the CPU runs is chosen).
-#define NQUEENS_EACH_IMPLEMENTATION(X) \
-  X(portable, "portable", portable)    \
-  X(avx2, "avx2", avx2)                \
-  X(avx512, "avx512", avx512)          \
+#define NQUEENS_EACH_IMPLEMENTATION(X)  \
+  X(portable, "portable", portable)     \
+  X(avx2_no_pdep, "avx2-no-pdep", avx2) \
+  X(avx2, "avx2", avx2)                 \
+  X(avx512, "avx512", avx512)           \
   X(avx512_vpopcntdq, "avx512+vpopcntdq", avx512)
 
 /// Their names, in the order of implementations() and of the engines'
@@ -96,13 +101,17 @@ class kernel_table {
 /// Every implementation this build holds, narrowest first.
 std::span<const implementation> implementations() noexcept;
 
-/// The widest implementation of `kernels` this CPU runs. Precondition:
-/// cpu_supports(kernels).
+/// The widest implementation of `kernels` this CPU runs and prefers (its
+/// narrowest where it prefers none). Precondition: cpu_supports(kernels).
 const implementation& implementation_for(isa kernels) noexcept;
 
 /// True when this CPU has the feature GCC names `feature` ("avx2", "gfni");
 /// false for a name it does not know.
 bool cpu_has(std::string_view feature) noexcept;
+
+/// True on CPUs whose pdep and pext (BMI2) are microcode: AMD Zen 1 and 2
+/// (families 17h's EPYC Naples and Rome, Ryzen 1000 to 4000).
+bool slow_bmi2() noexcept;
 
 /// True when cpu_has knows `feature` (a test checks every list's names).
 bool feature_known(std::string_view feature) noexcept;

@@ -119,4 +119,6 @@ isa active_isa() {
   return *chosen.kernels;
 }
 
+std::string_view kernels_name(isa kernels) noexcept { return detail::implementation_for(kernels).name; }
+
 }  // namespace nqueens

@@ -121,10 +121,14 @@ bool is_isa_name(const std::string& name) { return parse_isa(name).has_value(); 
 TEST(CliTest, VersionNamesTheInstructionSet) {
   const cli_run r = run_cli("--version");
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(lines_in(r.out), 2) << r.out;
+  EXPECT_EQ(lines_in(r.out), 3) << r.out;
   const auto line = r.out.find("\nisa: ");
   ASSERT_NE(line, std::string::npos) << r.out;
-  EXPECT_TRUE(is_isa_name(r.out.substr(line + 6, r.out.size() - line - 7))) << r.out;
+  const auto end = r.out.find('\n', line + 1);
+  const std::string name = r.out.substr(line + 6, end - line - 6);
+  EXPECT_TRUE(is_isa_name(name)) << r.out;
+  // Then the kernels that run it: that set's name, or a build of it ("avx2-no-pdep").
+  EXPECT_EQ(r.out.substr(end, 10 + name.size()), "\nkernels: " + name) << r.out;
 }
 
 TEST(CliTest, EveryJsonOutputNamesTheInstructionSet) {

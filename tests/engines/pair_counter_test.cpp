@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cctype>
 #include <functional>
 #include <ostream>
 #include <random>
@@ -230,7 +231,7 @@ TEST_P(DisjointPairsTest, EdgeCases) {
 INSTANTIATE_TEST_SUITE_P(Variants, DisjointPairsTest, ::testing::ValuesIn(detail::implementations()),
                          [](const auto& info) {
                            std::string name(info.param.name);
-                           std::replace(name.begin(), name.end(), '+', '_');
+                           for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '_';
                            return name;
                          });
 

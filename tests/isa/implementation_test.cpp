@@ -49,6 +49,18 @@ TEST(ImplementationTest, WhatTheCpuRunsIsWhatItSupports) {
   }
   EXPECT_TRUE(detail::implementations().front().cpu_runs());
   EXPECT_EQ(isa_names(), "portable, avx2, avx512");
+  // What runs here is preferred, but kernels that need BMI2 where pdep
+  // and pext are slow; what is chosen is preferred, and named.
+  for (const detail::implementation& i : detail::implementations()) {
+    EXPECT_EQ(i.cpu_prefers(), i.cpu_runs() && !(detail::lists_feature(i.features, "bmi2") && detail::slow_bmi2()))
+        << i.name;
+  }
+  for (const isa k : all_isas()) {
+    if (!cpu_supports(k)) continue;
+    EXPECT_TRUE(detail::implementation_for(k).cpu_prefers()) << to_string(k);
+    EXPECT_EQ(kernels_name(k), detail::implementation_for(k).name);
+    EXPECT_EQ(kernels_name(k).substr(0, to_string(k).size()), to_string(k));  // a build of that set
+  }
   // A value outside the enum (a cast by a caller) is a set no CPU runs.
   EXPECT_FALSE(cpu_supports(static_cast<isa>(all_isas().size())));
   EXPECT_FALSE(cpu_supports(static_cast<isa>(255)));
