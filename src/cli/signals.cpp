@@ -54,6 +54,11 @@ const std::array<bool, caught.size()>& ignored_at_start() {
 void set_stop_action(void (*handler)(int)) {
   struct sigaction action {};
   action.sa_handler = handler;
+  // Restarted, a write under way (the progress line's to a slow terminal)
+  // goes on, where EINTR would leave its stream failed and the report after
+  // it unwritten; every wait here looks at the flag anyway, and no command
+  // that catches these reads a terminal.
+  action.sa_flags = SA_RESTART;
   sigemptyset(&action.sa_mask);
   for (std::size_t k = 0; k < caught.size(); ++k) {
     if (!ignored_at_start()[k]) sigaction(caught[k], &action, nullptr);

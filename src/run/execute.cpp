@@ -120,7 +120,22 @@ namespace {
 // Refuses an index outside the plan or listed twice (it would be counted
 // twice). Returns false when `cancel` came first.
 bool check_indices(const plan& p, std::span<const std::size_t> indices, const std::atomic<bool>* cancel) {
-  std::vector<std::uint64_t> listed((p.size() + 63) / 64, 0);  // a bit per subproblem: 9 MiB at n = 27
+  if (indices.size() < p.size() / 64) {
+    // A few of a large plan (an MPI chunk, a shard's tail): sorted, not a
+    // bit per subproblem (9 MiB to clear at n = 27 for each chunk).
+    std::vector<std::size_t> sorted(indices.begin(), indices.end());
+    std::sort(sorted.begin(), sorted.end());
+    if (!sorted.empty() && sorted.back() >= p.size()) {
+      throw std::invalid_argument("subproblem index " + std::to_string(sorted.back()) + " is outside the plan of " +
+                                  std::to_string(p.size()));
+    }
+    const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+    if (twice != sorted.end()) {
+      throw std::invalid_argument("subproblem index " + std::to_string(*twice) + " is listed twice");
+    }
+    return cancel == nullptr || !cancel->load(std::memory_order_relaxed);
+  }
+  std::vector<std::uint64_t> listed((p.size() + 63) / 64, 0);  // a bit per subproblem
   for (std::size_t k = 0; k < indices.size(); ++k) {
     // 2 * 10^8 indices take a second: a cancel is looked at every 2^16.
     if (k % 65536 == 0 && cancel != nullptr && cancel->load(std::memory_order_relaxed)) return false;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <vector>
 
@@ -67,6 +68,16 @@ TEST(ExecuteTest, RejectsBadThreadCountsAndIndices) {
   EXPECT_THROW(execute(p, outside), std::invalid_argument);
   const std::vector<std::size_t> twice{0, 1, 0};
   EXPECT_THROW(execute(p, twice), std::invalid_argument);
+  // A few indices of a large plan are checked sorted, not by a bit each:
+  // the same refusals.
+  const plan large(13);
+  ASSERT_GT(large.size(), 64u * 3);
+  const std::vector<std::size_t> few_outside{1, large.size(), 2}, few_twice{5, 9, 5};
+  EXPECT_THROW(execute(large, few_outside), std::invalid_argument);
+  EXPECT_THROW(execute(large, few_twice), std::invalid_argument);
+  const std::vector<std::size_t> few{7, 3, 11};
+  const execution done = execute(large, few);
+  EXPECT_EQ(std::count(done.finished.begin(), done.finished.end(), 1), 3);
 }
 
 TEST(RunContextTest, IsReusedAcrossExecutionsAndRefusesAnotherPlan) {
