@@ -17,6 +17,10 @@ constexpr int tag_results = 1;  // worker -> 0: the header, a record per subprob
 constexpr int tag_chunk = 2;    // 0 -> worker: subproblem indices; none means done
 constexpr int tag_stopped = 3;  // worker -> 0: the header, its last records, then the signal that stopped it; it leaves
 constexpr int tag_stop = 4;     // 0 -> worker: the signal that stopped the job; the worker leaves with 128 + it
+// 0 -> a worker holding a chunk, once the job stops: cut the chunk short and
+// ask as usual (with the records of what it finished); nothing in it. A
+// worker that already asked takes it in turn before the answer.
+constexpr int tag_cut = 5;
 // What a worker's message starts with: the device work of its last chunk
 // (zero but for the GPU engine; launches, operations, each kernel's
 // nanoseconds, then the host's list-building nanoseconds and the lists' bytes

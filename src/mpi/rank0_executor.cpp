@@ -52,6 +52,7 @@ int rank0_executor::stopping_signal() const {
 void rank0_executor::answer(int worker, const std::vector<std::uint64_t>& chunk) {
   if (!chunk.empty()) {
     MPI_Send(chunk.data(), static_cast<int>(chunk.size()), MPI_UINT64_T, worker, tag_chunk, MPI_COMM_WORLD);
+    busy_.push_back(worker);
     return;
   }
   --waiting_;
@@ -60,6 +61,20 @@ void rank0_executor::answer(int worker, const std::vector<std::uint64_t>& chunk)
     return;
   }
   MPI_Send(nullptr, 0, MPI_UINT64_T, worker, tag_chunk, MPI_COMM_WORLD);
+}
+
+void rank0_executor::cut_busy_workers() {
+  if (cut_sent_) return;
+  cut_sent_ = true;
+  // Not waited for: the worker may be sending its records this moment (a
+  // send that waits for its receive), and takes the word later, before
+  // dismiss_workers' synchronous stop (messages between two ranks keep
+  // their order), so that every one is received before MPI_Finalize.
+  for (const int worker : busy_) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Isend(nullptr, 0, MPI_UINT64_T, worker, tag_cut, MPI_COMM_WORLD, &request);
+    MPI_Request_free(&request);
+  }
 }
 
 void rank0_executor::dismiss_workers() {
@@ -123,6 +138,7 @@ void rank0_executor::serve_workers(const plan& p, const detail::report_fn& repor
   std::vector<std::uint64_t> buffer;
   while ((waiting_ > 0 || !local_done) && !abandoned_ && !failed_) {
     if (stop.load()) halt_ = true;
+    if (halt_ && stopping_signal() != 0) cut_busy_workers();
     int ready = 0;
     MPI_Status status;
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status);
@@ -133,6 +149,7 @@ void rank0_executor::serve_workers(const plan& p, const detail::report_fn& repor
     }
     receive(status, buffer);
     add_header(buffer);
+    busy_.erase(std::remove(busy_.begin(), busy_.end(), status.MPI_SOURCE), busy_.end());
     const bool leaving = status.MPI_TAG == tag_stopped;
     const std::size_t records = leaving ? buffer.size() - 1 : buffer.size();
     for (std::size_t k = header_words; k + record_words <= records; k += record_words) {

@@ -77,6 +77,11 @@ class rank0_executor final : public detail::executor {
   // worker: it is done, or held for dismiss_workers() once the job stops.
   void answer(int worker, const std::vector<std::uint64_t>& chunk);
 
+  // Once the job stops: tells every worker that holds a chunk to cut it
+  // short (tag_cut), so that it reports and is held within a second, not
+  // after up to 4096 subproblems.
+  void cut_busy_workers();
+
   // Adds a worker message's header to the job's device work; throws
   // std::runtime_error for a message too short to hold it.
   void add_header(const std::vector<std::uint64_t>& message);
@@ -102,6 +107,8 @@ class rank0_executor final : public detail::executor {
   std::optional<std::pair<int, int>> worker_stop_;  // written by the serving (main) thread only
   std::atomic<bool> worker_stopped_{false};         // worker_stop_ set, for the driver's helper thread
   std::vector<int> held_;                           // workers waiting for dismiss_workers(); the main thread's
+  std::vector<int> busy_;                           // workers holding a chunk; the main thread's
+  bool cut_sent_ = false;                           // tag_cut sent to every busy worker; the main thread's
   mutable std::mutex device_mutex_;
   device_work device_;  // every rank's, rank 0's own thread's included
 };

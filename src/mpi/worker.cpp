@@ -3,10 +3,16 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "cli/exit_status.hpp"
@@ -16,13 +22,66 @@
 #include "nqueens/threads.hpp"
 
 namespace nqueens::mpi {
+namespace {
+
+// The next message from rank 0 other than a tag_cut (one that came after
+// the chunk it cut had ended), into `buffer`; its tag.
+int receive_from_rank0(std::vector<std::uint64_t>& buffer) {
+  for (;;) {
+    MPI_Status status;
+    MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+    int size = 0;
+    MPI_Get_count(&status, MPI_UINT64_T, &size);
+    buffer.resize(static_cast<std::size_t>(size));
+    MPI_Recv(buffer.data(), size, MPI_UINT64_T, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (status.MPI_TAG != tag_cut) return status.MPI_TAG;
+  }
+}
+
+// Runs a chunk on a thread of its own while this thread, the one that
+// calls MPI, looks every 10 ms for rank 0's tag_cut and this rank's own
+// stop: either cuts the chunk short (its cancel flag), so that a job
+// stopped anywhere ends within a second, not after the chunk.
+execution execute_chunk(const plan& p, const std::vector<std::size_t>& indices, execute_options options,
+                        run_context& context) {
+  std::atomic<bool> cut{false};
+  options.cancel = &cut;
+  std::optional<execution> run;
+  std::exception_ptr error;
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
+  std::thread counting([&] {
+    try {
+      run = execute(p, indices, options, &context);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    const std::lock_guard lock(mutex);
+    done = true;
+    finished.notify_one();
+  });
+  for (std::unique_lock lock(mutex); !finished.wait_for(lock, std::chrono::milliseconds(10), [&] { return done; });) {
+    if (cli::stop_requested().load()) cut = true;
+    int cut_sent = 0;
+    MPI_Iprobe(0, tag_cut, MPI_COMM_WORLD, &cut_sent, MPI_STATUS_IGNORE);
+    if (cut_sent != 0) {
+      MPI_Recv(nullptr, 0, MPI_UINT64_T, 0, tag_cut, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      cut = true;
+    }
+  }
+  counting.join();
+  if (error) std::rethrow_exception(error);
+  return std::move(*run);
+}
+
+}  // namespace
 
 int run_worker(const cli::count_request& request, const plan& p, int rank) {
   const int threads = resolve_threads(request.options.threads);
   std::optional<run_context> context;  // built with the first chunk: none for a finished journal
   execute_options options;
   options.threads = threads;
-  options.cancel = &cli::stop_requested();  // a signal cuts the current chunk short, then this rank leaves
   // Test hook: NQUEENS_MPI_TEST_DIE_RANK=k[:c] makes rank k die on its c-th
   // chunk (default 1), as kill -9 would, to prove that the job then fails
   // loudly instead of printing a partial total, and that rank 0's journal
@@ -40,18 +99,11 @@ int run_worker(const cli::count_request& request, const plan& p, int rank) {
       results.push_back(static_cast<std::uint64_t>(sig));
       MPI_Send(results.data(), static_cast<int>(results.size()), MPI_UINT64_T, 0, tag_stopped, MPI_COMM_WORLD);
       // Rank 0 reports first, then dismisses this rank (main.cpp says why).
-      std::uint64_t word = 0;
-      MPI_Recv(&word, 1, MPI_UINT64_T, 0, tag_stop, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      receive_from_rank0(chunk);  // tag_stop
       return cli::interrupted_status(sig);
     }
     MPI_Send(results.data(), static_cast<int>(results.size()), MPI_UINT64_T, 0, tag_results, MPI_COMM_WORLD);
-    MPI_Status status;
-    MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
-    int size = 0;
-    MPI_Get_count(&status, MPI_UINT64_T, &size);
-    chunk.resize(static_cast<std::size_t>(size));
-    MPI_Recv(chunk.data(), size, MPI_UINT64_T, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (status.MPI_TAG == tag_stop)
+    if (receive_from_rank0(chunk) == tag_stop)
       return cli::interrupted_status(chunk.empty() ? SIGTERM : static_cast<int>(chunk[0]));
     if (chunk.empty()) return 0;
     if (chunks == die_at_chunk) std::raise(SIGKILL);
@@ -65,7 +117,7 @@ int run_worker(const cli::count_request& request, const plan& p, int rank) {
       }
     }
     const std::vector<std::size_t> indices(chunk.begin(), chunk.end());
-    const execution run = execute(p, indices, options, &*context);
+    const execution run = execute_chunk(p, indices, options, *context);
     write_device_header(results, run.device);
     for (std::size_t k = 0; k < run.indices.size(); ++k) {
       if (run.finished[k] == 0) continue;  // cancelled: rank 0 does not count it as done

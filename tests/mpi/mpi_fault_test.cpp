@@ -279,6 +279,49 @@ TEST_F(FaultTest, SignalToMpirunFlushesReportsAndEndsEveryRank) {
   }
 }
 
+// SIGTERM to rank 0 alone while every worker is inside a subproblem of
+// seconds (n = 19, split depth 1: a chunk is one of them): rank 0 tells the
+// busy workers to cut their chunks, and each stops within a CPU second
+// instead of finishing its subproblem; every rank ends with 143.
+TEST_F(FaultTest, SignalToRankZeroAloneCutsTheWorkersChunks) {
+  SKIP_WITHOUT_MPI();
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "minutes of subproblems when sanitized";
+#endif
+  for (const int ranks : {2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const std::string j = path("cut" + std::to_string(ranks) + ".ckpt");
+    child c(mpi_job(ranks, {"19", "--engine", "symmetric", "--split-depth", "1", "--threads", "1", "--checkpoint", j,
+                            "--checkpoint-interval", "600"}),
+            {mpi_env});
+    ASSERT_TRUE(wait_for_size(j, 63, c));
+    const std::map<int, pid_t> pids = started_ranks(j, ranks);
+    ASSERT_EQ(static_cast<int>(pids.size()), ranks);
+    for (int r = 1; r < ranks; ++r) ASSERT_TRUE(wait_for_cpu_seconds(c, pids.at(r), 1.0));  // inside a chunk
+    std::map<int, double> at_signal, last;
+    for (int r = 1; r < ranks; ++r) at_signal[r] = last[r] = cpu_seconds_of(pids.at(r));
+    ::kill(pids.at(0), SIGTERM);
+    // Each worker's CPU time, followed until it is gone (or a deadline).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (bool any = true; any && std::chrono::steady_clock::now() < deadline;) {
+      any = false;
+      for (int r = 1; r < ranks; ++r) {
+        if (::kill(pids.at(r), 0) != 0) continue;
+        any = true;
+        last[r] = std::max(last[r], cpu_seconds_of(pids.at(r)));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    const finished r = c.wait(60);
+    EXPECT_EQ(r.status, 143) << "status -1 means it hung\n" << r.err;
+    EXPECT_NE(r.err.find("nqueens-mpi: interrupted by SIGTERM after "), std::string::npos) << r.err;
+    for (int k = 1; k < ranks; ++k) {
+      EXPECT_LT(last[k] - at_signal[k], 1.0) << "rank " << k << " finished its chunk first";
+    }
+    EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
+  }
+}
+
 // SIGINT or SIGTERM to every rank, as srun and Slurm's scancel --signal
 // deliver it: every rank ends with 128 + the signal, so mpirun does too, and
 // rank 0 names the signal; the journal resumes to the exact count.
