@@ -10,9 +10,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "cli/exit_status.hpp"
@@ -38,42 +40,80 @@ int receive_from_rank0(std::vector<std::uint64_t>& buffer) {
   }
 }
 
-// Runs a chunk on a thread of its own while this thread, the one that
-// calls MPI, looks every 10 ms for rank 0's tag_cut and this rank's own
-// stop: either cuts the chunk short (its cancel flag), so that a job
-// stopped anywhere ends within a second, not after the chunk.
-execution execute_chunk(const plan& p, const std::vector<std::size_t>& indices, execute_options options,
-                        run_context& context) {
-  std::atomic<bool> cut{false};
-  options.cancel = &cut;
-  std::optional<execution> run;
-  std::exception_ptr error;
-  std::mutex mutex;
-  std::condition_variable finished;
-  bool done = false;
-  std::thread counting([&] {
-    try {
-      run = execute(p, indices, options, &context);
-    } catch (...) {
-      error = std::current_exception();
+// Counts this rank's chunks on a thread of its own, the same from the first
+// chunk to the last (a thread a chunk would give the quadrant engine's
+// per-thread buffers a new entry each time), while the thread that calls
+// MPI looks every 10 ms for rank 0's tag_cut and this rank's own stop:
+// either cuts the chunk short (its cancel flag), so that a job stopped
+// anywhere ends within a second, not after the chunk.
+class chunk_counter {
+ public:
+  chunk_counter() : thread_([this] { serve(); }) {}
+  ~chunk_counter() {
+    {
+      const std::lock_guard lock(mutex_);
+      quit_ = true;
     }
-    const std::lock_guard lock(mutex);
-    done = true;
-    finished.notify_one();
-  });
-  for (std::unique_lock lock(mutex); !finished.wait_for(lock, std::chrono::milliseconds(10), [&] { return done; });) {
-    if (cli::stop_requested().load()) cut = true;
-    int cut_sent = 0;
-    MPI_Iprobe(0, tag_cut, MPI_COMM_WORLD, &cut_sent, MPI_STATUS_IGNORE);
-    if (cut_sent != 0) {
-      MPI_Recv(nullptr, 0, MPI_UINT64_T, 0, tag_cut, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      cut = true;
+    changed_.notify_all();
+    thread_.join();
+  }
+  chunk_counter(const chunk_counter&) = delete;
+  chunk_counter& operator=(const chunk_counter&) = delete;
+
+  execution count(const plan& p, const std::vector<std::size_t>& indices, execute_options options,
+                  run_context& context) {
+    cut_ = false;
+    options.cancel = &cut_;
+    std::unique_lock lock(mutex_);
+    job_ = [&] { return execute(p, indices, options, &context); };
+    done_ = false;
+    changed_.notify_all();
+    while (!changed_.wait_for(lock, std::chrono::milliseconds(10), [&] { return done_; })) {
+      if (cli::stop_requested().load()) cut_ = true;
+      int cut_sent = 0;
+      MPI_Iprobe(0, tag_cut, MPI_COMM_WORLD, &cut_sent, MPI_STATUS_IGNORE);
+      if (cut_sent != 0) {
+        MPI_Recv(nullptr, 0, MPI_UINT64_T, 0, tag_cut, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        cut_ = true;
+      }
+    }
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+    return std::move(*result_);
+  }
+
+ private:
+  void serve() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [&] { return quit_ || job_ != nullptr; });
+      if (quit_) return;
+      const std::function<execution()> job = std::exchange(job_, nullptr);
+      lock.unlock();
+      std::optional<execution> result;
+      std::exception_ptr error;
+      try {
+        result = job();
+      } catch (...) {
+        error = std::current_exception();
+      }
+      lock.lock();
+      result_ = std::move(result);
+      error_ = error;
+      done_ = true;
+      changed_.notify_all();
     }
   }
-  counting.join();
-  if (error) std::rethrow_exception(error);
-  return std::move(*run);
-}
+
+  std::mutex mutex_;
+  std::condition_variable changed_;  // a job given, a job done, or quit
+  std::function<execution()> job_;
+  std::optional<execution> result_;
+  std::exception_ptr error_;
+  bool done_ = false;
+  bool quit_ = false;
+  std::atomic<bool> cut_{false};
+  std::thread thread_;  // last: it runs serve() on the members above
+};
 
 }  // namespace
 
@@ -91,6 +131,7 @@ int run_worker(const cli::count_request& request, const plan& p, int rank) {
     const char* colon = std::strchr(die, ':');
     die_at_chunk = colon != nullptr ? std::max(1, std::atoi(colon + 1)) : 1;
   }
+  chunk_counter counter;
   std::vector<std::uint64_t> results(header_words, 0);  // no records yet: the first message only asks for work
   std::vector<std::uint64_t> chunk;
   for (int chunks = 1;; ++chunks) {
@@ -117,7 +158,7 @@ int run_worker(const cli::count_request& request, const plan& p, int rank) {
       }
     }
     const std::vector<std::size_t> indices(chunk.begin(), chunk.end());
-    const execution run = execute_chunk(p, indices, options, *context);
+    const execution run = counter.count(p, indices, options, *context);
     write_device_header(results, run.device);
     for (std::size_t k = 0; k < run.indices.size(); ++k) {
       if (run.finished[k] == 0) continue;  // cancelled: rank 0 does not count it as done
