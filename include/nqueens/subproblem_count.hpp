@@ -4,6 +4,7 @@
 /// What counting one subproblem gives, whichever engine and executor count
 /// it: the vocabulary the engines, the executors and the reducer share.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -57,10 +58,7 @@ struct device_work {
 
   /// Whether any kernel's time was measured.
   bool timed() const noexcept {
-    for (const std::uint64_t t : kernel_nanoseconds) {
-      if (t != 0) return true;
-    }
-    return false;
+    return std::ranges::any_of(kernel_nanoseconds, [](std::uint64_t t) { return t != 0; });
   }
   device_work& operator+=(const device_work& more) noexcept {
     launches += more.launches;

@@ -53,7 +53,11 @@ void refuse_flag_values(const std::vector<cxxopts::HelpOptionDetails>& all, cons
     const std::string name = arg.substr(2, equals - 2);
     for (const cxxopts::HelpOptionDetails& o : all) {
       if (o.is_boolean && std::find(o.l.begin(), o.l.end(), name) != o.l.end()) {
-        throw usage_error("--" + name + " takes no value ('" + arg + "'): give --" + name + " alone, or leave it out");
+        std::string message = "--" + name;
+        message += " takes no value ('" + arg;
+        message += "'): give --" + name;
+        message += " alone, or leave it out";
+        throw usage_error(message);
       }
     }
   }

@@ -16,7 +16,7 @@ namespace nqueens::cli {
 class count_report final : public report {
  public:
   /// `checkpoint`: the journal a resumed run took subproblems from.
-  count_report(count_result r, std::string checkpoint) : result_(std::move(r)), checkpoint_(std::move(checkpoint)) {}
+  count_report(const count_result& r, std::string checkpoint) : result_(r), checkpoint_(std::move(checkpoint)) {}
 
   /// nqueens-mpi: each rank's worker threads, rank 0 first ("MPI: ..." in
   /// text, "ranks" and "rank_threads" in JSON). Empty for nqueens count.

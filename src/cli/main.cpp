@@ -42,6 +42,7 @@ struct name_list {
 template <typename Range, typename Name>
 std::vector<std::string> names_of(const Range& range, Name name) {
   std::vector<std::string> out;
+  out.reserve(std::size(range));
   for (const auto& item : range) out.emplace_back(name(item));
   return out;
 }

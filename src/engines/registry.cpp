@@ -24,7 +24,7 @@ NQUEENS_REGISTERED_ENGINES(NQUEENS_DECLARE_ENGINE)
 #undef NQUEENS_DECLARE_ENGINE
 
 namespace {
-#define NQUEENS_ENGINE_ADDRESS(definition) &definition,
+#define NQUEENS_ENGINE_ADDRESS(definition) &(definition),
 const std::array engines = {NQUEENS_REGISTERED_ENGINES(NQUEENS_ENGINE_ADDRESS)};
 #undef NQUEENS_ENGINE_ADDRESS
 }  // namespace

@@ -1,5 +1,6 @@
 #include "isa/implementation.hpp"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -63,10 +64,7 @@ bool cpu_has(std::string_view feature) noexcept {
 }
 
 bool feature_known(std::string_view feature) noexcept {
-  for (const feature_test& t : feature_tests) {
-    if (t.name == feature) return true;
-  }
-  return false;
+  return std::ranges::any_of(feature_tests, [&](const feature_test& t) { return t.name == feature; });
 }
 
 bool implementation::cpu_runs() const noexcept {

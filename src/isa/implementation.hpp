@@ -14,6 +14,7 @@
 // public name also takes one value of nqueens::isa and its line in isa.cpp's
 // named_isas; docs/engines.md walks through it.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <span>
@@ -86,10 +87,7 @@ class kernel_table {
     return *this;
   }
   constexpr bool complete() const noexcept {
-    for (const bool filled : filled_) {
-      if (!filled) return false;
-    }
-    return true;
+    return std::ranges::all_of(filled_, [](bool filled) { return filled; });
   }
   const Kernels& operator[](std::size_t index) const noexcept { return *entries_[index]; }
 

@@ -1,5 +1,6 @@
 #include "nqueens/isa.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <string>
@@ -43,10 +44,8 @@ constexpr std::array<isa, named_isas.size()> every_isa = [] {
 // True when the CPU runs some implementation of `kernels` (the CPUID
 // checks are each implementation's, isa/implementation.cpp).
 bool detect(isa kernels) noexcept {
-  for (const detail::implementation& i : detail::implementations()) {
-    if (i.kernels == kernels && i.cpu_runs()) return true;
-  }
-  return false;
+  return std::ranges::any_of(detail::implementations(),
+                             [&](const detail::implementation& i) { return i.kernels == kernels && i.cpu_runs(); });
 }
 
 struct choice {

@@ -11,6 +11,7 @@ namespace nqueens::detail {
 
 /// Mask with the low `n` bits set; valid for 0 <= n <= 32.
 NQUEENS_HD constexpr std::uint32_t low_bits(int n) noexcept {
+  // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): n >= 0 is the precondition
   return static_cast<std::uint32_t>((std::uint64_t{1} << n) - 1);
 }
 static_assert(low_bits(0) == 0 && low_bits(1) == 1 && low_bits(8) == 0xFF);

@@ -13,7 +13,7 @@ namespace nqueens::detail {
 constexpr std::uint64_t next_subset(std::uint64_t bits) noexcept {
   const std::uint64_t low = bits & (0 - bits);
   const std::uint64_t ripple = bits + low;
-  return ripple | (((bits ^ ripple) >> 2) / low);
+  return ripple | (((bits ^ ripple) >> 2) / low);  // NOLINT(clang-analyzer-core.DivideZero): bits != 0
 }
 static_assert(next_subset(0b0111) == 0b1011 && next_subset(0b1011) == 0b1101 && next_subset(0b1100) == 0b10001);
 

@@ -141,7 +141,11 @@ TEST_P(KernelTest, VisitCompletionsSeesExactlyTheSolutions) {
 }
 
 std::string board_and_isa(const ::testing::TestParamInfo<std::tuple<int, isa>>& info) {
-  return "n" + std::to_string(std::get<0>(info.param)) + "_" + nqueens::testing::name_of(std::get<1>(info.param));
+  std::string name = "n";  // appended: GCC 12 misreads "n" + string (-Wstringop-overflow)
+  name += std::to_string(std::get<0>(info.param));
+  name += '_';
+  name += nqueens::testing::name_of(std::get<1>(info.param));
+  return name;
 }
 INSTANTIATE_TEST_SUITE_P(BoardSizes, KernelTest,
                          ::testing::Combine(::testing::Range(1, 10), ::testing::ValuesIn(all_isas())), board_and_isa);

@@ -18,6 +18,7 @@ namespace {
 // Each kernel's shared memory, one per thread that emulates it (taken once).
 template <class Kernel>
 typename Kernel::shared& shared_of() {
+  // NOLINTNEXTLINE(clang-analyzer-cplusplus.NewDelete): freed at the thread's exit, never read after
   thread_local const std::unique_ptr<typename Kernel::shared> memory = std::make_unique<typename Kernel::shared>();
   return *memory;
 }

@@ -60,6 +60,7 @@ inline constexpr std::uint32_t items_between_stop_looks = 16;
 /// Whether a stream's stop word (gpu_job::stop; null: none) is set, read
 /// anew each call: the host sets it while the kernels run (on the device,
 /// in mapped host memory; emulated, from another thread).
+// NOLINTNEXTLINE(readability-non-const-parameter): std::atomic_ref takes a writable object
 NQUEENS_HD inline bool stop_set(std::uint32_t* word) {
   if (word == nullptr) return false;
 #ifdef __CUDA_ARCH__

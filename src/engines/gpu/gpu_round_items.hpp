@@ -65,7 +65,7 @@ inline constexpr std::uint64_t launch_shared_bytes = sizeof(round_items) + sizeo
 /// fit an SM of an H100 or H200: 228 KiB, 1 KiB of it reserved per block,
 /// the launch's own beside the kernel's.
 constexpr bool blocks_fit_an_sm(std::uint64_t shared_bytes, int blocks) {
-  return (shared_bytes + launch_shared_bytes + 1024) * static_cast<std::uint64_t>(blocks) <= 228 * 1024;
+  return (shared_bytes + launch_shared_bytes + 1024) * static_cast<std::uint64_t>(blocks) <= std::uint64_t{228} * 1024;
 }
 
 }  // namespace nqueens::detail::gpu

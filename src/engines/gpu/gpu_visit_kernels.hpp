@@ -54,7 +54,7 @@ struct visit_kernel_of {
   };
   static_assert(south_per_block <= codes_per_digit * Digits, "the codes fit beside the bit rows");
   static_assert(blocks_fit_an_sm(sizeof(shared), min_blocks), "min_blocks blocks fit an SM's shared memory");
-  static_assert(sizeof(shared) <= 48 * 1024, "a block's static shared memory is at most 48 KiB");
+  static_assert(sizeof(shared) <= std::size_t{48} * 1024, "a block's static shared memory is at most 48 KiB");
 
   NQUEENS_HD static std::uint32_t items(const gpu_job& job) {
     return job.state->block_start[1U << job.state->layout.key_bits];

@@ -73,6 +73,7 @@ NQUEENS_HD constexpr bool collides_before(std::uint64_t chance_x, int x, std::ui
 /// The pair counter's key bits: key_bits_within the smaller list, a few
 /// masks of it per class (masks_per_class), at most max_key_bits.
 constexpr int key_bits_for(std::size_t smaller, std::uint64_t used, std::size_t masks_per_class) noexcept {
+  // NOLINTNEXTLINE(readability-suspicious-call-argument): the smaller list's masks, then those per class
   return key_bits_within(smaller, std::popcount(used), masks_per_class, max_key_bits);
 }
 

@@ -127,7 +127,7 @@ constexpr double bytes_per_piece_half =
 static_assert(bytes_per_piece_half == 64.0);
 // What a buffer holds beyond its share of the halves: a join's slack, the
 // entries' padding, a leaf's last block and rows.
-constexpr std::size_t piece_buffer_slack = 8 * 1024;
+constexpr std::size_t piece_buffer_slack = std::size_t{8} * 1024;
 constexpr double small_buffers = 512 * 1024;  // the block table (up to 196 KiB of 8- and 9-bit digits) and the rest
 
 struct memory_parts {
@@ -232,8 +232,8 @@ std::size_t group_capacity(const quadrant_layout& layout, std::uint64_t list_byt
 }
 
 piece_budget piece_budget_for(std::size_t capacity) noexcept {
-  const auto part = [capacity](double bytes_per_half) {
-    return static_cast<std::size_t>(bytes_per_half) * capacity + piece_buffer_slack;
+  const auto part = [capacity](double per_half) {
+    return static_cast<std::size_t>(per_half) * capacity + piece_buffer_slack;
   };
   return {.group_bytes = part(group_bytes_per_half),
           .entry_bytes = part(entry_bytes_per_half),

@@ -35,7 +35,7 @@ NQUEENS_HD constexpr std::uint64_t unrank_subset(std::uint64_t rank, int members
   for (int k = size; k >= 1; --k) {
     do --c;
     while (binomial(c, k) > rank);
-    bits |= std::uint64_t{1} << c;
+    bits |= std::uint64_t{1} << c;  // NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult): c >= k - 1
     rank -= binomial(c, k);
   }
   return bits;

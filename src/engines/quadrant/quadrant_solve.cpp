@@ -361,8 +361,11 @@ std::size_t north_halves(const quadrant_kernels& k, const quarter_view& west, co
   return k.join_group(west, east, h, out, at, SIZE_MAX, nullptr, nullptr, 0, 0);
 }
 
-std::uint64_t solve_task(const quadrant_kernels& k, const quarter_source& source, const quadrant_task& s,
+std::uint64_t solve_task(const quadrant_kernels& kernels, const quarter_source& quarters, const quadrant_task& task,
                          const class_slicing& slicing, quadrant_scratch& scratch) {
+  const quadrant_kernels& k = kernels;
+  const quarter_source& source = quarters;
+  const quadrant_task& s = task;
   const int n = source.board_size();
   const int h = n / 2;
   const int middle = static_cast<int>(s.middle);
