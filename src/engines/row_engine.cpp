@@ -230,8 +230,8 @@ std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t t
   std::vector<row_prefix> level = rules.roots(n);
   int depth = 1;
   while (depth < max_depth && (!automatic || level.size() < target)) {
-    level = split_row(n, rules, level, depth,
-                      max_depth);  // NOLINT(readability-suspicious-call-argument): row `depth` of `max_depth`
+    // Row `depth` split, of `max_depth` (the names only look swapped).
+    level = split_row(n, rules, level, depth, max_depth);  // NOLINT(readability-suspicious-call-argument)
     ++depth;
     // A level takes 34 bytes a prefix, up to 2^22 of them: stop as soon as it
     // passes the bound, before a deeper one multiplies it.
