@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -279,6 +281,27 @@ TEST_F(FaultTest, SignalToMpirunFlushesReportsAndEndsEveryRank) {
   }
 }
 
+// The CPU seconds each worker (ranks 1..) uses from now until it is gone,
+// or until a deadline: what it worked after rank 0 was told to stop.
+std::map<int, double> cpu_seconds_until_gone(const std::map<int, pid_t>& pids) {
+  std::map<int, double> at_signal, last;
+  for (const auto& [rank, pid] : pids) {
+    if (rank != 0) at_signal[rank] = last[rank] = cpu_seconds_of(pid);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (bool any = true; any && std::chrono::steady_clock::now() < deadline;) {
+    any = false;
+    for (auto& [rank, seconds] : last) {
+      if (::kill(pids.at(rank), 0) != 0) continue;
+      any = true;
+      seconds = std::max(seconds, cpu_seconds_of(pids.at(rank)));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  for (auto& [rank, seconds] : last) seconds -= at_signal[rank];
+  return last;
+}
+
 // SIGTERM to rank 0 alone while every worker is inside a subproblem of
 // seconds (n = 19, split depth 1: a chunk is one of them): rank 0 tells the
 // busy workers to cut their chunks, and each stops within a CPU second
@@ -298,27 +321,44 @@ TEST_F(FaultTest, SignalToRankZeroAloneCutsTheWorkersChunks) {
     const std::map<int, pid_t> pids = started_ranks(j, ranks);
     ASSERT_EQ(static_cast<int>(pids.size()), ranks);
     for (int r = 1; r < ranks; ++r) ASSERT_TRUE(wait_for_cpu_seconds(c, pids.at(r), 1.0));  // inside a chunk
-    std::map<int, double> at_signal, last;
-    for (int r = 1; r < ranks; ++r) at_signal[r] = last[r] = cpu_seconds_of(pids.at(r));
     ::kill(pids.at(0), SIGTERM);
-    // Each worker's CPU time, followed until it is gone (or a deadline).
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    for (bool any = true; any && std::chrono::steady_clock::now() < deadline;) {
-      any = false;
-      for (int r = 1; r < ranks; ++r) {
-        if (::kill(pids.at(r), 0) != 0) continue;
-        any = true;
-        last[r] = std::max(last[r], cpu_seconds_of(pids.at(r)));
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    const std::map<int, double> after = cpu_seconds_until_gone(pids);
     const finished r = c.wait(60);
     EXPECT_EQ(r.status, 143) << "status -1 means it hung\n" << r.err;
     EXPECT_NE(r.err.find("nqueens-mpi: interrupted by SIGTERM after "), std::string::npos) << r.err;
-    for (int k = 1; k < ranks; ++k) {
-      EXPECT_LT(last[k] - at_signal[k], 1.0) << "rank " << k << " finished its chunk first";
-    }
+    for (const auto& [rank, seconds] : after) EXPECT_LT(seconds, 1.0) << "rank " << rank << " finished its chunk first";
     EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
+  }
+}
+
+// The same while every worker builds its quarter tables for n = 22 (1.4 GB,
+// seconds on one thread, minutes at n = 24, before its first subproblem):
+// the build is cut too, not finished first.
+TEST_F(FaultTest, SignalToRankZeroAloneCutsTheWorkersTables) {
+  SKIP_WITHOUT_MPI();
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "gigabytes of tables when sanitized";
+#endif
+  constexpr std::uint64_t building = std::uint64_t{256} << 20;  // resident: a sixth of the tables
+  for (const int ranks : {2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const std::string j = path("tables" + std::to_string(ranks) + ".ckpt");
+    child c(mpi_job(ranks, {"22", "--engine", "quadrant", "--threads", "1", "--checkpoint", j}), {mpi_env});
+    ASSERT_TRUE(wait_for_size(j, 63, c));
+    const std::map<int, pid_t> pids = started_ranks(j, ranks);
+    ASSERT_EQ(static_cast<int>(pids.size()), ranks);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+    for (int r = 1; r < ranks; ++r) {
+      while (c.running() && resident_bytes_of(pids.at(r)) < building && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_TRUE(c.running());
+    ::kill(pids.at(0), SIGTERM);
+    const std::map<int, double> after = cpu_seconds_until_gone(pids);
+    const finished r = c.wait(60);
+    EXPECT_EQ(r.status, 143) << "status -1 means it hung\n" << r.err;
+    EXPECT_NE(r.err.find("nqueens-mpi: interrupted by SIGTERM after "), std::string::npos) << r.err;
+    for (const auto& [rank, seconds] : after) EXPECT_LT(seconds, 1.0) << "rank " << rank << " built its tables first";
   }
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -78,6 +79,15 @@ inline double cpu_seconds_of(pid_t pid) {
     if (k >= 14) ticks[k - 14] = std::stoull(field);
   }
   return static_cast<double>(ticks[0] + ticks[1]) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+// Resident bytes of a process (VmRSS from /proc), 0 once it is gone.
+inline std::uint64_t resident_bytes_of(pid_t pid) {
+  std::istringstream lines(read_file("/proc/" + std::to_string(pid) + "/status"));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6)) * 1024;  // in kB
+  }
+  return 0;
 }
 
 // Waits until process `pid` (`c` or one of its children) has used `seconds`
