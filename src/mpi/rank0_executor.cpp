@@ -90,16 +90,7 @@ void rank0_executor::dismiss_workers() {
 void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, const detail::report_fn& report,
                          const std::atomic<bool>& stop) {
   if (indices.empty()) return;  // a finished journal: no tables, no work (release_workers answers them)
-  // The tables are built here, once the driver holds the journal: a second
-  // job on it is refused before it spends minutes on them.
-  if (!context_) {
-    try {
-      context_.emplace(p, kernels_, threads_, cancel_, max_memory_, gpu_);
-    } catch (const run_cancelled&) {
-      return;  // stopped while the tables were built: nothing counted, the driver reports the stop
-    }
-  }
-  todo_ = indices;  // the driver's list, alive until run() returns: no copy of 10^8 indices
+  todo_ = indices;              // the driver's list, alive until run() returns: no copy of 10^8 indices
   next_ = 0;
   // Rank 0 counts too, on a thread of its own; only this (main) thread calls MPI.
   std::exception_ptr local_error;
@@ -111,11 +102,20 @@ void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, co
       options.on_finished = report;
       options.cancel = &halt_;
       for (auto chunk = next_chunk(); !chunk.empty(); chunk = next_chunk()) {
+        // Its tables are built with its first chunk (none when the workers
+        // took all), once the driver holds the journal (a second job on it
+        // is refused before it spends minutes on them), while the main
+        // thread hands the workers theirs: each builds its own at the same
+        // time, not after rank 0's, and a stop that reaches a worker alone
+        // meanwhile is heard (halt_ cuts the build).
+        if (!context_) context_.emplace(p, kernels_, threads_, &halt_, max_memory_, gpu_);
         const std::vector<std::size_t> mine(chunk.begin(), chunk.end());
         const execution done = execute(p, mine, options, &*context_);
         const std::lock_guard lock(device_mutex_);
         device_ += done.device;
       }
+    } catch (const run_cancelled&) {
+      // stopped while the tables were built: nothing counted here, the driver reports the stop
     } catch (...) {
       local_error = std::current_exception();
       failed_ = true;  // no more chunks for anyone: the job fails now, not after the rest of the plan

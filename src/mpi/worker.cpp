@@ -80,10 +80,14 @@ class chunk_counter {
     return std::move(*result);
   }
 
+  // A new chunk: not cut yet. Once a chunk, not once a job: a cut taken
+  // while the tables were built, after their last look at the flag (the GPU
+  // engine's devices open after it), must still cut the chunk's count.
+  void begin_chunk() noexcept { cut_ = false; }
+
  private:
   // Runs `job` on the counting thread, its cancel flag set on a cut or a stop.
   void run(const std::function<void(const std::atomic<bool>*)>& job) {
-    cut_ = false;
     std::unique_lock lock(mutex_);
     job_ = &job;
     done_ = false;
@@ -164,6 +168,7 @@ int run_worker(const cli::count_request& request, const plan& p, int rank) {
     if (chunk.empty()) return 0;
     if (chunks == die_at_chunk) std::raise(SIGKILL);
     results.assign(header_words, 0);
+    counter.begin_chunk();
     if (!context) {
       try {
         context.emplace(counter.build(p, request, threads));

@@ -351,6 +351,7 @@ TEST_F(FaultTest, SignalToRankZeroAloneCutsTheWorkersTables) {
     for (int r = 1; r < ranks; ++r) {
       while (c.running() && resident_bytes_of(pids.at(r)) < building && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      ASSERT_GE(resident_bytes_of(pids.at(r)), building) << "rank " << r << " built no tables";
     }
     ASSERT_TRUE(c.running());
     ::kill(pids.at(0), SIGTERM);
@@ -359,6 +360,45 @@ TEST_F(FaultTest, SignalToRankZeroAloneCutsTheWorkersTables) {
     EXPECT_EQ(r.status, 143) << "status -1 means it hung\n" << r.err;
     EXPECT_NE(r.err.find("nqueens-mpi: interrupted by SIGTERM after "), std::string::npos) << r.err;
     for (const auto& [rank, seconds] : after) EXPECT_LT(seconds, 1.0) << "rank " << rank << " built its tables first";
+  }
+}
+
+// SIGTERM to one worker alone while rank 0 builds its quarter tables for
+// n = 22 (seconds on one thread; minutes at n = 24): rank 0 has handed out
+// the first chunks meanwhile, so the worker hears its signal and tells rank
+// 0, whose build is cut too; the job ends with 143 without rank 0
+// finishing its tables. (Rank 0 once built them before it answered anyone:
+// the worker waited for them, and every worker built its own after.)
+TEST_F(FaultTest, SignalToAWorkerWhileRankZeroBuildsItsTablesCutsTheBuild) {
+  SKIP_WITHOUT_MPI();
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "gigabytes of tables when sanitized";
+#endif
+  constexpr std::uint64_t building = std::uint64_t{256} << 20;  // resident: a sixth of the tables
+  for (const int ranks : {2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const std::string j = path("rank0-tables" + std::to_string(ranks) + ".ckpt");
+    child c(mpi_job(ranks, {"22", "--engine", "quadrant", "--threads", "1", "--checkpoint", j}), {mpi_env});
+    ASSERT_TRUE(wait_for_size(j, 63, c));
+    const std::map<int, pid_t> pids = started_ranks(j, ranks);
+    ASSERT_EQ(static_cast<int>(pids.size()), ranks);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+    while (c.running() && resident_bytes_of(pids.at(0)) < building && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_GE(resident_bytes_of(pids.at(0)), building) << "rank 0 built no tables";
+    ASSERT_TRUE(c.running());
+    const double rank0_at_signal = cpu_seconds_of(pids.at(0));
+    double rank0_last = rank0_at_signal;
+    ::kill(pids.at(1), SIGTERM);
+    while (::kill(pids.at(0), 0) == 0 && std::chrono::steady_clock::now() < deadline + std::chrono::seconds(60)) {
+      rank0_last = std::max(rank0_last, cpu_seconds_of(pids.at(0)));
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    const finished r = c.wait(60);
+    EXPECT_EQ(r.status, 143) << "status -1 means it hung\n" << r.err;
+    EXPECT_NE(r.err.find("nqueens-mpi: rank 1: interrupted by SIGTERM"), std::string::npos) << r.err;
+    EXPECT_LT(rank0_last - rank0_at_signal, 1.0) << "rank 0 built its tables first";
+    EXPECT_TRUE(none_left(j, 10)) << "a rank outlived mpirun";
   }
 }
 
