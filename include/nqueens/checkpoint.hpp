@@ -106,7 +106,8 @@ class checkpoint_journal {
   bool holds(std::size_t index) const noexcept;
   /// The exact sums of the subproblems the journal held when opened, and
   /// their number (`finished`): what a resumed run starts from, kept in a
-  /// bit per subproblem of the plan (9 MiB at n = 27), not a record each.
+  /// bit per subproblem of the plan (9 MiB at n = 27), not a record each
+  /// (and a second bit each for what is recorded since).
   const totals& held() const noexcept;
   std::size_t finished_count() const noexcept;
   /// True when the journal holds the completion mark of a finished run.
@@ -115,13 +116,14 @@ class checkpoint_journal {
   std::size_t dropped_bytes() const noexcept;
 
   /// Queues a finished subproblem for the next flush. Thread-safe. Throws
-  /// std::out_of_range for an index outside the plan.
+  /// std::out_of_range for an index outside the plan or outside the
+  /// journal's shard (a record the journal would refuse when resumed).
   void record(std::size_t index, const subproblem_count& c);
   /// Appends the queued records and fsyncs. Throws checkpoint_error(write).
   void flush();
   /// Flushes, then appends the completion mark, once: a journal that is
-  /// already complete is left as it is. Precondition: every subproblem is
-  /// recorded.
+  /// already complete is left as it is. Throws std::logic_error, writing
+  /// nothing, unless every subproblem of the shard is held or recorded.
   void mark_complete();
 
  private:

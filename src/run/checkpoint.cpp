@@ -189,6 +189,10 @@ checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shar
   } else {
     create(p, shard);
   }
+  state_->shard = shard;
+  state_->owned.emplace(p, shard);
+  state_->recorded = state_->held;
+  state_->recorded_count = state_->held_sums.finished;
 }
 
 const std::string& checkpoint_journal::path() const noexcept { return state_->path; }
@@ -220,9 +224,18 @@ void checkpoint_journal::record(std::size_t index, const subproblem_count& c) {
     throw std::out_of_range("checkpoint_journal::record: subproblem " + std::to_string(index) +
                             " is not in the plan of " + std::to_string(state_->subproblems));
   }
+  if (!state_->owned->contains(index)) {  // as another plan's: the journal would refuse to resume
+    throw std::out_of_range("checkpoint_journal::record: subproblem " + std::to_string(index) + " is not in shard " +
+                            std::to_string(state_->shard.index) + "/" + std::to_string(state_->shard.count) +
+                            ", the journal's");
+  }
   const auto bytes = record_for(record_type::subproblem, index, c);
   const std::lock_guard lock(state_->mutex);
   state_->pending.insert(state_->pending.end(), bytes.begin(), bytes.end());
+  std::uint64_t& word = state_->recorded[index / 64];
+  const std::uint64_t bit = std::uint64_t{1} << (index % 64);
+  state_->recorded_count += (word & bit) == 0 ? 1 : 0;
+  word |= bit;
 }
 
 // Appends whole records, or nothing: a failed write (a full disk, a file-size
@@ -262,6 +275,14 @@ void checkpoint_journal::flush() {
 
 void checkpoint_journal::mark_complete() {
   if (state_->complete) return;  // a finished journal is never appended to
+  {
+    const std::lock_guard lock(state_->mutex);
+    if (state_->recorded_count != state_->owned->size()) {  // the journal would refuse to resume
+      throw std::logic_error("checkpoint_journal::mark_complete: " + std::to_string(state_->recorded_count) +
+                             " of the " + std::to_string(state_->owned->size()) +
+                             " subproblems are held or recorded; a run is complete only with all of them");
+    }
+  }
   flush();
   const auto bytes = record_for(record_type::complete, 0, {});
   append(bytes.data(), bytes.size());

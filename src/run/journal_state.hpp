@@ -4,10 +4,13 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "nqueens/checkpoint.hpp"
+#include "nqueens/shard.hpp"
+#include "run/shard_members.hpp"
 
 namespace nqueens {
 
@@ -20,8 +23,14 @@ struct checkpoint_journal::state {
   bool complete = false;
   std::size_t dropped_bytes = 0;
   bool failed = false;  // a write failed: the journal takes no more
+  shard_spec shard;
+  std::optional<detail::shard_members> owned;  // the shard's subproblems: record() takes no other
   std::mutex mutex;
   std::vector<unsigned char> pending;  // records since the last flush, under `mutex`
+  // Held, or recorded since it was opened, under `mutex`: mark_complete()
+  // refuses a run with any missing, which the journal would refuse to resume.
+  std::vector<std::uint64_t> recorded;
+  std::size_t recorded_count = 0;
 };
 
 }  // namespace nqueens

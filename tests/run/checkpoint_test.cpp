@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
+#include "nqueens/shard.hpp"
 
 namespace nqueens {
 namespace {
@@ -71,6 +73,42 @@ TEST_F(CheckpointTest, RecordsOutsideThePlanAndBadShardsAreRefused) {
   }
   const checkpoint_journal again(path_.string(), p);
   EXPECT_EQ(again.finished_count(), 1U);
+}
+
+// A shard's journal takes no other shard's subproblem (its replay would call
+// the record invalid and refuse the journal at every later resume), and no
+// completion mark while a subproblem is missing (refused the same way): the
+// caller's error, thrown before anything is written.
+TEST_F(CheckpointTest, RecordsOfAnotherShardAndAnEarlyMarkAreRefused) {
+  const plan p(10);
+  const run_context context(p);
+  const shard_spec second{.index = 1, .count = 2};
+  const std::vector<std::size_t> mine = shard_indices(p, second);
+  ASSERT_GE(mine.size(), 2U);
+  std::size_t other = 0;
+  while (std::ranges::find(mine, other) != mine.end()) ++other;
+  {
+    checkpoint_journal j(path_.string(), p, second);
+    EXPECT_THROW(j.record(other, context.solve(other)), std::out_of_range);
+    j.record(mine[0], context.solve(mine[0]));
+    j.record(mine[0], context.solve(mine[0]));  // twice: still one of them
+    EXPECT_THROW(j.mark_complete(), std::logic_error);
+    j.flush();
+  }
+  const auto size = fs::file_size(path_);
+  {
+    checkpoint_journal j(path_.string(), p, second);
+    EXPECT_EQ(j.finished_count(), 1U);
+    EXPECT_FALSE(j.complete());
+    for (std::size_t k = 1; k + 1 < mine.size(); ++k) j.record(mine[k], context.solve(mine[k]));
+    EXPECT_THROW(j.mark_complete(), std::logic_error);  // held and recorded, one short
+    EXPECT_EQ(fs::file_size(path_), size);              // the refusal wrote nothing
+    j.record(mine.back(), context.solve(mine.back()));
+    j.mark_complete();
+  }
+  const checkpoint_journal done(path_.string(), p, second);
+  EXPECT_TRUE(done.complete());
+  EXPECT_EQ(done.finished_count(), mine.size());
 }
 
 TEST_F(CheckpointTest, ResumingAfterKSubproblemsGivesTheExactCounts) {
