@@ -6,6 +6,7 @@
 /// delivered in order (enumerate()).
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <iterator>

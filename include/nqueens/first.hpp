@@ -4,6 +4,7 @@
 /// One solution for any board size, built by formula rather than found by
 /// search (`nqueens first N`).
 
+#include <optional>
 #include <vector>
 
 namespace nqueens {
@@ -15,8 +16,9 @@ inline constexpr int max_constructed_board_size = 100'000'000;
 /// in O(n) by the explicit construction of Hoffman, Loessi and Moore (1969),
 /// as summarised by Bernhardsson (1991). It is *a* solution, not the
 /// lexicographically first (solutions(n).begin() gives that, for n <= 32).
-/// Returns an empty vector for n = 2 and n = 3, which have no solution.
+/// Returns nothing for n = 2 and n = 3, which have no solution (an empty
+/// placement would pass check(), as the 0 x 0 board's).
 /// Throws std::invalid_argument for n outside 1..max_constructed_board_size.
-std::vector<int> first_solution(int n);
+std::optional<std::vector<int>> first_solution(int n);
 
 }  // namespace nqueens

@@ -15,9 +15,11 @@
 #include "nqueens/execute.hpp"           // IWYU pragma: export
 #include "nqueens/first.hpp"             // IWYU pragma: export
 #include "nqueens/gpu_options.hpp"       // IWYU pragma: export
+#include "nqueens/isa.hpp"               // IWYU pragma: export
 #include "nqueens/known_counts.hpp"      // IWYU pragma: export
 #include "nqueens/memory.hpp"            // IWYU pragma: export
 #include "nqueens/memory_limit.hpp"      // IWYU pragma: export
+#include "nqueens/merge.hpp"             // IWYU pragma: export
 #include "nqueens/plan.hpp"              // IWYU pragma: export
 #include "nqueens/progress.hpp"          // IWYU pragma: export
 #include "nqueens/reduce.hpp"            // IWYU pragma: export

@@ -94,7 +94,7 @@ class plan {
 
   /// Estimated relative work of subproblem `index` (at least 1): within a
   /// small factor of its real cost, which is what a percentage, an ETA and a
-  /// balanced shard need. Precondition: index < size().
+  /// balanced shard need. Throws std::out_of_range unless index < size().
   std::uint64_t estimated_work(std::size_t index) const;
   /// True when every subproblem's estimated_work is 1 (the quadrant plan's,
   /// and a rotational plan's).

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <vector>
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
@@ -41,14 +43,14 @@ int run_first(const std::vector<std::string>& args) {
   if (format == placement_format::board && n > max_drawn_board) {
     throw usage_error("--format board draws at most " + std::to_string(max_drawn_board) + " columns; use tuple");
   }
-  const std::vector<int> columns = first_solution(n);
-  if (columns.empty()) {
+  const std::optional<std::vector<int>> columns = first_solution(n);
+  if (!columns) {
     std::cerr << "nqueens: no solution exists for N = " << n << '\n';
     return 1;
   }
   std::fflush(stdout);
   buffered_output out(STDOUT_FILENO);
-  write_placement(out, columns, format);
+  write_placement(out, *columns, format);
   out.flush();
   return 0;
 }

@@ -23,6 +23,8 @@
 #include "cli/shared_options.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"
+#include "nqueens/merge.hpp"
+#include "nqueens/plan.hpp"
 #include "nqueens/reduce.hpp"
 #include "nqueens/verify.hpp"
 
@@ -30,71 +32,50 @@ namespace nqueens::cli {
 
 namespace {
 
-// What keeps `files` from making up one whole run: files of another run,
-// shards given twice, shards missing.
-std::vector<std::string> problems_of(const std::vector<shard_file>& files) {
-  std::vector<std::string> problems;
-  const shard_file& first = files.front();
-  std::map<int, std::string> seen;
-  for (const shard_file& f : files) {
-    if (f.n != first.n || f.engine != first.engine || f.fingerprint != first.fingerprint || f.shards != first.shards) {
-      problems.push_back(f.name + " belongs to another run (n = " + std::to_string(f.n) + ", engine " + f.engine +
-                         ", plan " + f.fingerprint + ", " + std::to_string(f.shards) + " shards) than " + first.name +
-                         " (n = " + std::to_string(first.n) + ", engine " + first.engine + ", plan " +
-                         first.fingerprint + ", " + std::to_string(first.shards) + " shards)");
-      continue;
-    }
-    if (const auto it = seen.find(f.shard); it != seen.end()) {
-      problems.push_back("shard " + std::to_string(f.shard) + "/" + std::to_string(f.shards) +
-                         " is given twice: " + it->second + " and " + f.name);
-      continue;
-    }
-    seen.emplace(f.shard, f.name);
-  }
-  std::vector<int> missing;
-  for (int k = 0; k < first.shards; ++k) {
-    if (!seen.contains(k)) missing.push_back(k);
-  }
-  if (!missing.empty()) {
-    std::string list;
-    for (std::size_t i = 0; i < missing.size() && i < 20; ++i) list += (i ? ", " : "") + std::to_string(missing[i]);
-    if (missing.size() > 20) list += ", ...";
-    problems.push_back(std::to_string(missing.size()) + " of " + std::to_string(first.shards) +
-                       " shards missing: " + list);
-  }
-  return problems;
+// A shard file as the count it is a part of (its fields checked already).
+count_result part_of(const shard_file& f) {
+  count_result r;
+  r.n = f.n;
+  r.kind = *parse_engine(f.engine);
+  r.split_depth = f.split_depth;
+  r.subproblems = f.subproblems;
+  r.plan_fingerprint = std::stoull(f.fingerprint, nullptr, 16);
+  r.shard = {.index = f.shard, .count = f.shards};
+  r.shard_subproblems = r.finished = f.shard_subproblems;
+  r.total = f.total;
+  r.symmetric_180 = f.symmetric_180;
+  r.symmetric_90 = f.symmetric_90;
+  return r;
 }
 
 // The merged counts, verified: what merge prints.
 class merge_report final : public report {
  public:
-  merge_report(const shard_file& first, const totals& sums)
-      : first_(first), shown_{first.n,
-                              sums.total,
-                              sums.unique,
-                              sums.symmetric_180,
-                              sums.symmetric_90,
-                              verify(first.n, sums.total, sums.unique, sums.symmetric_180, sums.symmetric_90)} {}
+  merge_report(const count_result& whole, std::size_t shards)
+      : whole_(whole),
+        shards_(shards),
+        shown_{whole.n, whole.total, whole.unique, whole.symmetric_180, whole.symmetric_90, whole.check} {}
   bool ok() const noexcept { return shown_.check.ok(); }
 
   void write_text(std::ostream& out) const override {
     out << describe_counts(shown_);
-    out << "  merged " << counted(static_cast<std::size_t>(first_.shards), "shard") << " of engine " << first_.engine
-        << ", plan " << first_.fingerprint << '\n';
+    out << "  merged " << counted(shards_, "shard") << " of engine " << to_string(whole_.kind) << ", plan "
+        << format_fingerprint(whole_.plan_fingerprint) << '\n';
   }
   json_object json() const override {
     json_object o;
     add_counts(o, shown_)
         .add_raw("verified", verified_json(shown_.check))
-        .add("engine", first_.engine)
+        .add("engine", std::string(to_string(whole_.kind)))
         .add("isa", to_string(active_isa()))  // this machine's; each shard file names its own
-        .add("plan_fingerprint", first_.fingerprint)
-        .add("shards", first_.shards);
+        .add("plan_fingerprint", format_fingerprint(whole_.plan_fingerprint))
+        .add("shards", shards_);
     return o;
   }
 
  private:
-  const shard_file& first_;
+  const count_result& whole_;
+  std::size_t shards_;
   counts_shown shown_;
 };
 
@@ -129,32 +110,21 @@ int run_merge(const std::vector<std::string>& args) {
   }
 
   // Every problem is reported, by file name, before giving up.
-  const std::vector<std::string> problems = problems_of(files);
-  if (!problems.empty()) {
-    for (const std::string& p : problems) std::cerr << "nqueens merge: " << p << '\n';
+  std::vector<count_result> parts;
+  std::vector<std::string> names;
+  for (const shard_file& f : files) {
+    parts.push_back(part_of(f));
+    names.push_back(f.name);
+  }
+  count_result whole;
+  try {
+    whole = nqueens::merge(parts, names);
+  } catch (const merge_error& e) {
+    for (const std::string& p : e.problems()) std::cerr << "nqueens merge: " << p << '\n';
     std::cerr << "nqueens merge: no total: the shards do not make up one whole run\n";
     return 1;
   }
-  const shard_file& first = files.front();
-
-  uint128 total = 0, symmetric_180 = 0, symmetric_90 = 0;
-  uint128 unique = 0;
-  try {
-    for (const shard_file& f : files) {
-      total = checked_add(total, f.total);
-      symmetric_180 = checked_add(symmetric_180, f.symmetric_180);
-      symmetric_90 = checked_add(symmetric_90, f.symmetric_90);
-    }
-    unique = fundamental_count(first.n, total, symmetric_180, symmetric_90);
-  } catch (const std::overflow_error&) {  // each file's count fits, their sum does not: they cannot all be right
-    std::cerr << "nqueens merge: the shards' counts add up past 2^128, so they cannot all be right\n";
-    return 1;
-  } catch (const std::domain_error& e) {  // the shards' counts cannot all be right
-    std::cerr << "nqueens merge: " << e.what() << '\n';
-    return 1;
-  }
-  const totals sums{.total = total, .unique = unique, .symmetric_180 = symmetric_180, .symmetric_90 = symmetric_90};
-  const merge_report merged(first, sums);
+  const merge_report merged(whole, files.size());
   write_report(merged, format_for(result.count("json") != 0));
   return merged.ok() ? 0 : 1;
 }

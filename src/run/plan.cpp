@@ -62,6 +62,10 @@ int plan::split_depth() const noexcept { return impl_ != nullptr ? impl_->split_
 bool plan::uniform_work() const noexcept { return impl_ == nullptr || impl_->uniform_work(); }
 
 std::uint64_t plan::estimated_work(std::size_t index) const {
+  if (index >= size()) {
+    throw std::out_of_range("plan::estimated_work: subproblem " + std::to_string(index) + " is outside the plan of " +
+                            std::to_string(size()));
+  }
   return index < engine_size_ ? impl_->estimated_work(index) : 1;
 }
 

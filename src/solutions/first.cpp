@@ -10,12 +10,12 @@ namespace nqueens {
 // odd ones. That alone is a solution unless n mod 6 is 2 or 3, where the wrap
 // from the last even column to the first odd one would put two queens on a
 // diagonal; the two special orders below repair exactly that.
-std::vector<int> first_solution(int n) {
+std::optional<std::vector<int>> first_solution(int n) {
   if (n < 1 || n > max_constructed_board_size) {
     throw std::invalid_argument("board size " + std::to_string(n) + " is outside 1.." +
                                 std::to_string(max_constructed_board_size));
   }
-  if (n == 2 || n == 3) return {};
+  if (n == 2 || n == 3) return std::nullopt;
   std::vector<int> one_based;
   one_based.reserve(static_cast<std::size_t>(n));
   const auto append_run = [&](int from, int to) {  // from, from + 2, ..., to

@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
   const auto classes = nqueens::enumerate(8, unique, [](const nqueens::listed_solution&) { return true; });
   expect(classes.delivered == 12, "enumerate(8, unique) lists 12 classes");
 
-  expect(nqueens::check(nqueens::first_solution(100'000)).is_solution(), "first_solution(100000) is a solution");
+  expect(nqueens::check(nqueens::first_solution(100'000).value()).is_solution(),
+         "first_solution(100000) is a solution");
 
   const nqueens::plan p(12);
   expect(p.size() > 0 && p.board_size() == 12, "plan(12) has subproblems");

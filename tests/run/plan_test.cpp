@@ -35,6 +35,7 @@ TEST_P(PlanEngineTest, FingerprintSeparatesEnginesBoardSizesAndDepths) {
 TEST_P(PlanEngineTest, WorkEstimatesArePositive) {
   const plan p(12, {.kind = GetParam()});
   for (std::size_t i = 0; i < p.size(); ++i) EXPECT_GE(p.estimated_work(i), 1u);
+  EXPECT_THROW(static_cast<void>(p.estimated_work(p.size())), std::out_of_range);
 }
 
 TEST_P(PlanEngineTest, RejectsBoardsBeyondTheEngine) {

@@ -1,0 +1,106 @@
+#include "nqueens/merge.hpp"
+
+#include <cstddef>
+#include <map>
+#include <utility>
+
+#include "nqueens/engine.hpp"
+#include "nqueens/plan.hpp"
+#include "nqueens/verify.hpp"
+
+namespace nqueens {
+namespace {
+
+std::string describe_run(const count_result& r) {
+  return "n = " + std::to_string(r.n) + ", engine " + std::string(to_string(r.kind)) + ", plan " +
+         format_fingerprint(r.plan_fingerprint) + ", " + std::to_string(r.shard.count) + " shards";
+}
+
+bool same_run(const count_result& a, const count_result& b) {
+  return a.n == b.n && a.kind == b.kind && a.split_depth == b.split_depth && a.plan_fingerprint == b.plan_fingerprint &&
+         a.subproblems == b.subproblems && a.shard.count == b.shard.count;
+}
+
+}  // namespace
+
+merge_error::merge_error(std::vector<std::string> problems)
+    : std::invalid_argument(problems.empty() ? std::string("the parts do not make up one whole count")
+                                             : problems.front()),
+      problems_(std::move(problems)) {}
+
+count_result merge(std::span<const count_result> parts, std::span<const std::string> names) {
+  if (parts.empty()) throw merge_error({"no parts to add up"});
+  const auto name = [&](std::size_t k) { return k < names.size() ? names[k] : "part " + std::to_string(k); };
+  const count_result& first = parts.front();
+  std::vector<std::string> problems;
+  std::map<int, std::size_t> seen;  // shard index -> part
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    const count_result& r = parts[k];
+    if (!same_run(r, first)) {
+      problems.push_back(name(k) + " belongs to another run (" + describe_run(r) + ") than " + name(0) + " (" +
+                         describe_run(first) + ")");
+      continue;
+    }
+    if (r.scope != plan_scope::all) {
+      problems.push_back(name(k) + " counted only the rotation-symmetric solutions");
+      continue;
+    }
+    if (!r.complete || r.finished != r.shard_subproblems) {
+      problems.push_back(name(k) + " did not finish its shard: " + std::to_string(r.finished) + " of " +
+                         std::to_string(r.shard_subproblems) + " subproblems");
+      continue;
+    }
+    if (const auto it = seen.find(r.shard.index); it != seen.end()) {
+      problems.push_back("shard " + std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) +
+                         " is given twice: " + name(it->second) + " and " + name(k));
+      continue;
+    }
+    seen.emplace(r.shard.index, k);
+  }
+  std::vector<int> missing;
+  for (int i = 0; i < first.shard.count; ++i) {
+    if (!seen.contains(i)) missing.push_back(i);
+  }
+  if (!missing.empty()) {
+    std::string list;
+    for (std::size_t i = 0; i < missing.size() && i < 20; ++i) list += (i ? ", " : "") + std::to_string(missing[i]);
+    if (missing.size() > 20) list += ", ...";
+    problems.push_back(std::to_string(missing.size()) + " of " + std::to_string(first.shard.count) +
+                       " shards missing: " + list);
+  }
+  if (!problems.empty()) throw merge_error(std::move(problems));
+
+  count_result whole = first;
+  whole.total = whole.symmetric_180 = whole.symmetric_90 = 0;
+  whole.seconds = 0;
+  whole.finished = whole.resumed = whole.shard_subproblems = 0;
+  whole.device = {};
+  whole.phases = {};  // each part has its own
+  whole.shard = {};
+  try {
+    for (const count_result& r : parts) {
+      whole.total = checked_add(whole.total, r.total);
+      whole.symmetric_180 = checked_add(whole.symmetric_180, r.symmetric_180);
+      whole.symmetric_90 = checked_add(whole.symmetric_90, r.symmetric_90);
+      whole.seconds += r.seconds;
+      whole.finished += r.finished;
+      whole.resumed += r.resumed;
+      whole.shard_subproblems += r.shard_subproblems;
+      whole.device += r.device;
+    }
+    whole.unique = fundamental_count(whole.n, whole.total, whole.symmetric_180, whole.symmetric_90);
+  } catch (const std::overflow_error&) {  // each part's count fits, their sum does not
+    throw merge_error({"the shards' counts add up past 2^128, so they cannot all be right"});
+  } catch (const std::domain_error& e) {
+    throw merge_error({e.what()});
+  }
+  if (whole.shard_subproblems != whole.subproblems) {  // shards of one plan cover it exactly once
+    throw merge_error({"the shards hold " + std::to_string(whole.shard_subproblems) + " subproblems, the plan " +
+                       std::to_string(whole.subproblems)});
+  }
+  whole.complete = true;
+  whole.check = verify(whole.n, whole.total, whole.unique, whole.symmetric_180, whole.symmetric_90);
+  return whole;
+}
+
+}  // namespace nqueens

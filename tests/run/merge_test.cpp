@@ -1,0 +1,99 @@
+#include "nqueens/merge.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "nqueens/count.hpp"
+#include "nqueens/known_counts.hpp"
+
+namespace nqueens {
+namespace {
+
+// The parts of count(n) in `shards` shards, as separate machines would count them.
+std::vector<count_result> parts_of(int n, int shards, engine kind = engine::symmetric) {
+  std::vector<count_result> parts;
+  for (int i = 0; i < shards; ++i) parts.push_back(count(n, {.kind = kind, .threads = 2, .shard = {i, shards}}));
+  return parts;
+}
+
+std::string problems_of(const merge_error& e) {
+  std::string all;
+  for (const std::string& p : e.problems()) all += p + "\n";
+  return all;
+}
+
+// The parts, in any order, add up to the whole count, verified, with the
+// fundamental count derived; each part alone verifies nothing.
+TEST(MergeTest, PartsInAnyOrderMakeTheWholeCount) {
+  for (const engine kind : {engine::symmetric, engine::mirror, engine::quadrant}) {
+    std::vector<count_result> parts = parts_of(12, 3, kind);
+    EXPECT_FALSE(parts[0].check.verified());
+    std::shuffle(parts.begin(), parts.end(), std::mt19937(12));
+    const count_result whole = merge(parts);
+    const count_result direct = count(12, {.kind = kind, .threads = 2});
+    EXPECT_EQ(whole.total, direct.total) << to_string(kind);
+    EXPECT_EQ(whole.unique, direct.unique);
+    EXPECT_EQ(whole.symmetric_180, direct.symmetric_180);
+    EXPECT_EQ(whole.symmetric_90, direct.symmetric_90);
+    EXPECT_TRUE(whole.check.verified());
+    EXPECT_TRUE(whole.shard.whole());
+    EXPECT_EQ(whole.finished, direct.subproblems);
+    EXPECT_EQ(whole.plan_fingerprint, direct.plan_fingerprint);
+  }
+}
+
+// Parts that do not make one run are refused with every problem, by name:
+// another plan (engines chosen per machine, or another split depth), a
+// shard twice, shards missing, a part that did not finish.
+TEST(MergeTest, PartsOfAnotherRunRepeatsAndGapsAreAllListed) {
+  std::vector<count_result> parts = parts_of(12, 4);
+  const count_result other = count(12, {.kind = engine::mirror, .threads = 2, .shard = {2, 4}});
+  std::vector<count_result> mixed = {parts[0], parts[0], other};
+  const std::vector<std::string> names = {"a.json", "b.json", "c.json"};
+  try {
+    merge(mixed, names);
+    FAIL() << "merged parts of two runs";
+  } catch (const merge_error& e) {
+    const std::string text = problems_of(e);
+    EXPECT_NE(text.find("c.json belongs to another run"), std::string::npos) << text;
+    EXPECT_NE(text.find("shard 0/4 is given twice: a.json and b.json"), std::string::npos) << text;
+    EXPECT_NE(text.find("3 of 4 shards missing: 1, 2, 3"), std::string::npos) << text;
+  }
+  const count_result split = count(12, {.kind = engine::symmetric, .threads = 2, .split_depth = 3, .shard = {3, 4}});
+  std::vector<count_result> deeper = {parts[0], parts[1], parts[2], split};
+  EXPECT_THROW(merge(deeper), merge_error);
+
+  parts[1].complete = false;  // as a cancelled count returns it
+  parts[1].finished = 0;
+  try {
+    merge(parts);
+    FAIL() << "merged a part that did not finish";
+  } catch (const merge_error& e) {
+    EXPECT_NE(problems_of(e).find("part 1 did not finish its shard"), std::string::npos) << problems_of(e);
+  }
+  EXPECT_THROW(merge(std::vector<count_result>{}), merge_error);
+}
+
+// Counts that cannot all be right are refused, not verified as a wrong
+// total: a sum past 2^128, and one Burnside's lemma cannot divide by 8.
+TEST(MergeTest, CountsThatCannotAllBeRightAreRefused) {
+  std::vector<count_result> parts = parts_of(12, 2);
+  std::vector<count_result> huge = parts;
+  huge[0].total = ~uint128{0};
+  EXPECT_THROW(merge(huge), merge_error);
+  std::vector<count_result> odd = parts;
+  odd[0].total += 1;
+  EXPECT_THROW(merge(odd), merge_error);
+  std::vector<count_result> wrong = parts;
+  wrong[0].total += 8;  // divisible, merged, and caught by the published table
+  const count_result r = merge(wrong);
+  EXPECT_FALSE(r.check.verified());
+  EXPECT_EQ(r.total, *published_total(12) + 8);
+}
+
+}  // namespace
+}  // namespace nqueens
