@@ -8,7 +8,9 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "nqueens/execute.hpp"
@@ -183,6 +185,24 @@ TEST(CountOptionsTest, OutOfRangeFieldsAreRefusedByName) {
 
 // What symmetric_counts() does not use, it does not check: an engine this
 // machine may lack, a split depth out of range.
+// count() may run on several threads of one program at once, each call with
+// its own arena and its own engine's tables: every count exact (under TSan,
+// no race between them).
+TEST(CountConcurrencyTest, CountsOnSeveralThreadsAtOnceAreEachExact) {
+  const std::vector<std::pair<int, engine>> runs = {
+      {12, engine::quadrant}, {13, engine::symmetric}, {12, engine::mirror}, {11, engine::quadrant}};
+  std::vector<count_result> results(runs.size());
+  std::vector<std::thread> threads;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    threads.emplace_back([&, k] { results[k] = count(runs[k].first, {.kind = runs[k].second, .threads = 2}); });
+  }
+  for (std::thread& t : threads) t.join();
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    EXPECT_EQ(results[k].total, *published_total(runs[k].first)) << k;
+    EXPECT_TRUE(results[k].check.verified()) << k;
+  }
+}
+
 TEST(CountOptionsTest, SymmetricCountsIgnoreTheEngineAndTheSplitDepth) {
   const count_result r = symmetric_counts(12, {.kind = static_cast<engine>(99), .split_depth = -1});
   EXPECT_EQ(r.symmetric_180, 80U);
