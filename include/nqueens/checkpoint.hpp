@@ -117,7 +117,8 @@ class checkpoint_journal {
 
   /// Queues a finished subproblem for the next flush. Thread-safe. Throws
   /// std::out_of_range for an index outside the plan or outside the
-  /// journal's shard (a record the journal would refuse when resumed).
+  /// journal's shard, std::logic_error once the journal is complete (records
+  /// the journal would refuse when resumed).
   void record(std::size_t index, const subproblem_count& c);
   /// Appends the queued records and fsyncs. Throws checkpoint_error(write).
   void flush();

@@ -18,10 +18,16 @@ namespace nqueens {
 /// sentence naming the parts it concerns.
 class merge_error : public std::invalid_argument {
  public:
-  explicit merge_error(std::vector<std::string> problems);
+  enum class reason {
+    parts,   ///< parts of another run, a shard twice, missing or out of range, a part unfinished
+    counts,  ///< the parts make up the run, but their counts cannot all be right
+  };
+  merge_error(reason why, std::vector<std::string> problems);
+  reason why() const noexcept { return why_; }
   const std::vector<std::string>& problems() const noexcept { return problems_; }
 
  private:
+  reason why_;
   std::vector<std::string> problems_;
 };
 
@@ -30,8 +36,10 @@ class merge_error : public std::invalid_argument {
 /// count derived from them, and `check` against the published table. Parts
 /// must share n, engine, split depth, plan fingerprint and m, and each must
 /// have finished its whole shard; `names[k]` names part k in messages (a
-/// file name, say), "part k" where names is shorter. The result's seconds,
-/// finished, resumed and device work are the parts' added up. Throws
+/// file name, say), "part k" where names is shorter. The result's seconds
+/// (wall-clock seconds added up, not the wall time of parts run at once),
+/// finished, resumed and device work are the parts' added up; its threads
+/// and phases are zero, its kernels part 0's. Throws
 /// merge_error listing every problem: parts of another run, a shard given
 /// twice or missing, a part that did not finish or counted only the
 /// rotation-symmetric solutions, or counts that cannot all be right (their

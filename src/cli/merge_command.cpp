@@ -121,7 +121,9 @@ int run_merge(const std::vector<std::string>& args) {
     whole = nqueens::merge(parts, names);
   } catch (const merge_error& e) {
     for (const std::string& p : e.problems()) std::cerr << "nqueens merge: " << p << '\n';
-    std::cerr << "nqueens merge: no total: the shards do not make up one whole run\n";
+    if (e.why() == merge_error::reason::parts) {
+      std::cerr << "nqueens merge: no total: the shards do not make up one whole run\n";
+    }
     return 1;
   }
   const merge_report merged(whole, files.size());

@@ -191,8 +191,10 @@ checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shar
   }
   state_->shard = shard;
   state_->owned.emplace(p, shard);
-  state_->recorded = state_->held;
-  state_->recorded_count = state_->held_sums.finished;
+  if (!state_->complete) {  // a finished journal takes no record
+    state_->recorded = state_->held;
+    state_->recorded_count = state_->held_sums.finished;
+  }
 }
 
 const std::string& checkpoint_journal::path() const noexcept { return state_->path; }
@@ -223,6 +225,10 @@ void checkpoint_journal::record(std::size_t index, const subproblem_count& c) {
   if (index >= state_->subproblems) {
     throw std::out_of_range("checkpoint_journal::record: subproblem " + std::to_string(index) +
                             " is not in the plan of " + std::to_string(state_->subproblems));
+  }
+  if (state_->complete) {  // a record after the mark: every later resume would refuse the journal
+    throw std::logic_error("checkpoint_journal::record: " + journal_name(state_->path) +
+                           " holds a finished run; it takes no more records");
   }
   if (!state_->owned->contains(index)) {  // as another plan's: the journal would refuse to resume
     throw std::out_of_range("checkpoint_journal::record: subproblem " + std::to_string(index) + " is not in shard " +

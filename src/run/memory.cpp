@@ -42,9 +42,9 @@ void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
 std::uint64_t run_lists_estimate(const plan& p, shard_spec shard) noexcept {
   const std::uint64_t size = p.size();
   // The plan's own list (34 bytes a row-by-row subproblem), the journal's
-  // and the executor's bit per subproblem.
+  // two bits per subproblem (held, recorded) and the executor's one.
   const std::uint64_t bits = (detail::plan_access::engine(p) != nullptr ? detail::plan_access::engine(p)->bytes() : 0) +
-                             2 * ((size + 63) / 64) * 8;
+                             3 * ((size + 63) / 64) * 8;
   if (!p.uniform_work()) return 40 * size + bits;  // dealt out: every index, its estimate, the shard twice
   const auto first = static_cast<std::uint64_t>(shard.index);
   const auto step = static_cast<std::uint64_t>(std::max(shard.count, 1));

@@ -6,14 +6,16 @@
 
 #include "nqueens/engine.hpp"
 #include "nqueens/plan.hpp"
+#include "nqueens/shard.hpp"
 #include "nqueens/verify.hpp"
 
 namespace nqueens {
 namespace {
 
 std::string describe_run(const count_result& r) {
-  return "n = " + std::to_string(r.n) + ", engine " + std::string(to_string(r.kind)) + ", plan " +
-         format_fingerprint(r.plan_fingerprint) + ", " + std::to_string(r.shard.count) + " shards";
+  return "n = " + std::to_string(r.n) + ", engine " + std::string(to_string(r.kind)) + ", split depth " +
+         std::to_string(r.split_depth) + ", plan " + format_fingerprint(r.plan_fingerprint) + ", " +
+         std::to_string(r.shard.count) + " shards";
 }
 
 bool same_run(const count_result& a, const count_result& b) {
@@ -23,19 +25,25 @@ bool same_run(const count_result& a, const count_result& b) {
 
 }  // namespace
 
-merge_error::merge_error(std::vector<std::string> problems)
+merge_error::merge_error(reason why, std::vector<std::string> problems)
     : std::invalid_argument(problems.empty() ? std::string("the parts do not make up one whole count")
                                              : problems.front()),
+      why_(why),
       problems_(std::move(problems)) {}
 
 count_result merge(std::span<const count_result> parts, std::span<const std::string> names) {
-  if (parts.empty()) throw merge_error({"no parts to add up"});
+  if (parts.empty()) throw merge_error(merge_error::reason::parts, {"no parts to add up"});
   const auto name = [&](std::size_t k) { return k < names.size() ? names[k] : "part " + std::to_string(k); };
   const count_result& first = parts.front();
   std::vector<std::string> problems;
   std::map<int, std::size_t> seen;  // shard index -> part
   for (std::size_t k = 0; k < parts.size(); ++k) {
     const count_result& r = parts[k];
+    if (r.shard.count < 1 || r.shard.index < 0 || r.shard.index >= r.shard.count) {
+      problems.push_back(name(k) + " names shard " + std::to_string(r.shard.index) + "/" +
+                         std::to_string(r.shard.count) + ", which no run has");
+      continue;
+    }
     if (!same_run(r, first)) {
       problems.push_back(name(k) + " belongs to another run (" + describe_run(r) + ") than " + name(0) + " (" +
                          describe_run(first) + ")");
@@ -58,7 +66,8 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
     seen.emplace(r.shard.index, k);
   }
   std::vector<int> missing;
-  for (int i = 0; i < first.shard.count; ++i) {
+  const bool counted_shards = first.shard.count >= 1 && first.shard.count <= max_shards;
+  for (int i = 0; counted_shards && i < first.shard.count; ++i) {
     if (!seen.contains(i)) missing.push_back(i);
   }
   if (!missing.empty()) {
@@ -68,7 +77,7 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
     problems.push_back(std::to_string(missing.size()) + " of " + std::to_string(first.shard.count) +
                        " shards missing: " + list);
   }
-  if (!problems.empty()) throw merge_error(std::move(problems));
+  if (!problems.empty()) throw merge_error(merge_error::reason::parts, std::move(problems));
 
   count_result whole = first;
   whole.total = whole.symmetric_180 = whole.symmetric_90 = 0;
@@ -76,6 +85,7 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
   whole.finished = whole.resumed = whole.shard_subproblems = 0;
   whole.device = {};
   whole.phases = {};  // each part has its own
+  whole.threads = 0;
   whole.shard = {};
   try {
     for (const count_result& r : parts) {
@@ -90,13 +100,14 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
     }
     whole.unique = fundamental_count(whole.n, whole.total, whole.symmetric_180, whole.symmetric_90);
   } catch (const std::overflow_error&) {  // each part's count fits, their sum does not
-    throw merge_error({"the shards' counts add up past 2^128, so they cannot all be right"});
+    throw merge_error(merge_error::reason::counts,
+                      {"the shards' counts add up past 2^128, so they cannot all be right"});
   } catch (const std::domain_error& e) {
-    throw merge_error({e.what()});
+    throw merge_error(merge_error::reason::counts, {e.what()});
   }
   if (whole.shard_subproblems != whole.subproblems) {  // shards of one plan cover it exactly once
-    throw merge_error({"the shards hold " + std::to_string(whole.shard_subproblems) + " subproblems, the plan " +
-                       std::to_string(whole.subproblems)});
+    throw merge_error(merge_error::reason::parts, {"the shards hold " + std::to_string(whole.shard_subproblems) +
+                                                   " subproblems, the plan " + std::to_string(whole.subproblems)});
   }
   whole.complete = true;
   whole.check = verify(whole.n, whole.total, whole.unique, whole.symmetric_180, whole.symmetric_90);

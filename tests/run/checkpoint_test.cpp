@@ -105,6 +105,7 @@ TEST_F(CheckpointTest, RecordsOfAnotherShardAndAnEarlyMarkAreRefused) {
     EXPECT_EQ(fs::file_size(path_), size);              // the refusal wrote nothing
     j.record(mine.back(), context.solve(mine.back()));
     j.mark_complete();
+    EXPECT_THROW(j.record(mine[0], context.solve(mine[0])), std::logic_error);  // after the mark
   }
   const checkpoint_journal done(path_.string(), p, second);
   EXPECT_TRUE(done.complete());

@@ -27,19 +27,29 @@ TEST(LibraryExamplesTest, ADriverOfItsOwnCountsEachShardIntoItsJournal) {
   std::vector<count_result> parts;
   for (int shard = 0; shard < 2; ++shard) {
     const shard_spec mine{.index = shard, .count = 2};
+    const std::string path = (dir / ("q14-" + std::to_string(shard) + ".journal")).string();
     const run_context context(p, std::nullopt, 2);
-    checkpoint_journal journal((dir / ("q14-" + std::to_string(shard) + ".journal")).string(), p, mine);
-    std::vector<std::size_t> todo;
-    for (const std::size_t i : shard_indices(p, mine)) {
-      if (!journal.holds(i)) todo.push_back(i);
+    uint128 counted = 0;
+    {
+      checkpoint_journal journal(path, p, mine);
+      std::vector<std::size_t> todo;
+      for (const std::size_t i : shard_indices(p, mine)) {
+        if (!journal.holds(i)) todo.push_back(i);
+      }
+      execute_options o;
+      o.threads = 2;
+      o.on_finished = [&](std::size_t i, const subproblem_count& c) { journal.record(i, c); };
+      const execution run = execute(p, todo, o, &context);
+      journal.flush();
+      journal.mark_complete();
+      counted = reduce(run).total;
     }
-    execute_options o;
-    o.threads = 2;
-    o.on_finished = [&](std::size_t i, const subproblem_count& c) { journal.record(i, c); };
-    const execution run = execute(p, todo, o, &context);
-    journal.flush();
-    journal.mark_complete();
-    const totals sums = reduce(run);
+    // Opened again, the journal holds the whole shard: nothing left to do.
+    const checkpoint_journal again(path, p, mine);
+    EXPECT_TRUE(again.complete());
+    for (const std::size_t i : shard_indices(p, mine)) EXPECT_TRUE(again.holds(i)) << i;
+    const totals sums = again.held();  // what a resumed driver starts from (here: all of it)
+    EXPECT_EQ(sums.total, counted);
     count_result part;
     part.n = 14;
     part.kind = engine::quadrant;
@@ -47,7 +57,7 @@ TEST(LibraryExamplesTest, ADriverOfItsOwnCountsEachShardIntoItsJournal) {
     part.split_depth = p.split_depth();
     part.plan_fingerprint = p.fingerprint();
     part.shard = mine;
-    part.shard_subproblems = part.finished = todo.size();
+    part.shard_subproblems = part.finished = shard_indices(p, mine).size();
     part.total = sums.total;
     part.symmetric_180 = sums.symmetric_180;
     part.symmetric_90 = sums.symmetric_90;

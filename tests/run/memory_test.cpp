@@ -16,13 +16,13 @@ namespace {
 namespace fs = std::filesystem;
 
 // The quadrant plan deals its shards out in turn: a shard's list is its own
-// size, 8 bytes an index, plus the plan and the journal's and the
-// executor's bit per subproblem.
+// size, 8 bytes an index, plus the plan, the journal's two bits per
+// subproblem (held, recorded) and the executor's one.
 TEST(MemoryTest, RunListsArePricedByTheShard) {
   const plan p(16, {.kind = engine::quadrant, .split_depth = 12});
   ASSERT_TRUE(p.uniform_work());
-  // The plan's block table, and two bits per subproblem.
-  const std::uint64_t bits = detail::plan_access::engine(p)->bytes() + 2 * ((p.size() + 63) / 64) * 8;
+  // The plan's block table, and three bits per subproblem.
+  const std::uint64_t bits = detail::plan_access::engine(p)->bytes() + 3 * ((p.size() + 63) / 64) * 8;
   EXPECT_EQ(run_lists_estimate(p), 8 * p.size() + bits);
   EXPECT_EQ(run_lists_estimate(p, {1, 4}), 8 * ((p.size() - 1 + 3) / 4) + bits);
   const plan rows(12, {.kind = engine::symmetric});

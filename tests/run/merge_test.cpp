@@ -76,6 +76,17 @@ TEST(MergeTest, PartsOfAnotherRunRepeatsAndGapsAreAllListed) {
     EXPECT_NE(problems_of(e).find("part 1 did not finish its shard"), std::string::npos) << problems_of(e);
   }
   EXPECT_THROW(merge(std::vector<count_result>{}), merge_error);
+
+  std::vector<count_result> stray = parts_of(12, 2);
+  stray.push_back(stray[1]);
+  stray.back().shard.index = 5;  // a shard no run of 2 has
+  try {
+    merge(stray);
+    FAIL() << "merged a shard out of range";
+  } catch (const merge_error& e) {
+    EXPECT_EQ(e.why(), merge_error::reason::parts);
+    EXPECT_NE(problems_of(e).find("part 2 names shard 5/2, which no run has"), std::string::npos) << problems_of(e);
+  }
 }
 
 // Counts that cannot all be right are refused, not verified as a wrong
@@ -84,10 +95,16 @@ TEST(MergeTest, CountsThatCannotAllBeRightAreRefused) {
   std::vector<count_result> parts = parts_of(12, 2);
   std::vector<count_result> huge = parts;
   huge[0].total = ~uint128{0};
-  EXPECT_THROW(merge(huge), merge_error);
   std::vector<count_result> odd = parts;
   odd[0].total += 1;
-  EXPECT_THROW(merge(odd), merge_error);
+  for (const std::vector<count_result>* bad : {&huge, &odd}) {
+    try {
+      merge(*bad);
+      FAIL() << "merged counts that cannot all be right";
+    } catch (const merge_error& e) {
+      EXPECT_EQ(e.why(), merge_error::reason::counts) << problems_of(e);
+    }
+  }
   std::vector<count_result> wrong = parts;
   wrong[0].total += 8;  // divisible, merged, and caught by the published table
   const count_result r = merge(wrong);
