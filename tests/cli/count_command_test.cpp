@@ -543,7 +543,7 @@ TEST(CliTest, TheFileNqueensGpuModuleNamesIsJudgedAsGiven) {
   }
   EXPECT_EQ(other.status, 2) << other.err;
   EXPECT_EQ(other.err, prefix + libc.dli_fname + ", is not nqueens' GPU module (libnqueens-gpu.so)\n");
-  for (const std::string missing : {std::string("libm.so.6"), (dir / "missing.so").string()}) {
+  for (const std::string& missing : {std::string("libm.so.6"), (dir / "missing.so").string()}) {
     const cli_run r = refusal(missing);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(r.err,

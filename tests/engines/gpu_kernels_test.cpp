@@ -243,7 +243,7 @@ TEST(GpuKernelsTest, EmptyAndOddSizedGroupsCountExactly) {
 // stays exact.
 TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
   using namespace detail::gpu;
-  const synthetic_groups groups = draw_groups(9 * north_per_item, 3000, 5);
+  const synthetic_groups groups = draw_groups(std::size_t{9} * north_per_item, 3000, 5);
   const auto [state, result] = count_with_kernels(groups, 6, compact_job_digits);
   EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south));
   const std::uint32_t keys = 1U << state.layout.key_bits;

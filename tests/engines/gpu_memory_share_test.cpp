@@ -30,7 +30,9 @@ TEST(GpuKernelsTest, AStreamTakesItsShareOfTheDeviceNotAllOfIt) {
     const double largest = detail::largest_group_halves(n);
     const std::uint64_t useful = most_useful_stream_bytes(largest);
     const auto halves = static_cast<std::uint64_t>(largest);
-    EXPECT_GE(useful, 2 * detail::gpu::round_jobs * 8 * detail::gpu::gpu_rounds::words_for(halves, halves)) << n;
+    EXPECT_GE(useful,
+              std::uint64_t{2} * detail::gpu::round_jobs * 8 * detail::gpu::gpu_rounds::words_for(halves, halves))
+        << n;
     EXPECT_GE(useful, 64 * mib) << n;
     if (n > 12) EXPECT_GT(useful, most_useful_stream_bytes(detail::largest_group_halves(n - 2))) << n;
   }

@@ -100,7 +100,8 @@ TEST(GpuEmulatedTest, JobsWithTheirOwnQuartersStageThemWithEveryRound) {
       std::uint64_t largest = 0;
       for (std::size_t k = 0; k < jobs.size(); ++k) {
         for (int g = 0; g < 2; ++g) {
-          const auto quarters = lists.quarters(jobs[k].columns[g], built[k][2 * g], built[k][2 * g + 1]);
+          const auto side = static_cast<std::size_t>(g);
+          const auto quarters = lists.quarters(jobs[k].columns[side], built[k][2 * side], built[k][2 * side + 1]);
           jobs[k].west[g] = {quarters[0].offsets, quarters[0].masks, quarters[0].signatures};
           jobs[k].east[g] = {quarters[1].offsets, quarters[1].masks, quarters[1].signatures};
         }
@@ -255,7 +256,7 @@ TEST(GpuEmulatedTest, ACallsListsStayInTheArenaFromRoundToRoundButNotPastTheCall
         } else {
           jobs[k].west[q / 2] = arrays;
         }
-        bytes += slot.offsets.size() * 4 + placements * 12;
+        bytes += slot.offsets.size() * 4 + std::size_t{placements} * 12;
       }
       jobs[k].own_quarters = true;
     }
@@ -479,7 +480,7 @@ TEST(GpuEmulatedTest, AJobWithAnEmptyGroupTakesNoCountRound) {
         job.capacity[g] = 4096;
         job.halves[g] = at;
         job.codes[g] = job.once_list[g] = at + job.capacity[g] + 1;
-        at += 2 * (job.capacity[g] + 1);
+        at += std::size_t{2} * (job.capacity[g] + 1);
       }
       const detail::gpu::job_result result = inner->run({&job, 1}, detail::gpu::round_kind::counts)[0];
       detail::gpu::check_result(result, job, detail::gpu::round_kind::counts);

@@ -53,7 +53,7 @@ TEST(QuadrantMemoryTest, EstimateGrowsAndCoversTheTables) {
 // subproblem's quarters, then also slices its groups; the estimate follows
 // the bound, and the counts stay exact.
 TEST(QuadrantMemoryTest, SmallerBoundsChooseSmallerLayouts) {
-  constexpr std::uint64_t mib = 1024 * 1024;
+  constexpr std::uint64_t mib = std::uint64_t{1024} * 1024;
   const detail::quadrant_layout roomy = detail::quadrant_layout_for(20, 2, 64ULL << 30);
   EXPECT_TRUE(roomy.tables);
   const detail::quadrant_layout lists = detail::quadrant_layout_for(20, 2, 128 * mib);
@@ -94,7 +94,7 @@ TEST(QuadrantMemoryTest, PiecesGetWhatTheListsLeave) {
   EXPECT_LE(l.bytes, 2 * gib);
   const std::uint64_t lists = 300ULL << 20;  // about what one n = 28 subproblem's four lists hold
   const std::size_t pieces = detail::group_capacity(l, lists);
-  EXPECT_EQ(pieces - detail::group_capacity(l, lists + 64 * 1000), 1000U);
+  EXPECT_EQ(pieces - detail::group_capacity(l, lists + std::uint64_t{64} * 1000), 1000U);
   EXPECT_GT(pieces, 16'000'000U);  // 1.6 GiB beside the lists
   EXPECT_EQ(detail::group_capacity(l, l.thread_bytes), l.fewest_halves);
   EXPECT_LE(detail::group_capacity(l, 0), l.max_group);
@@ -137,7 +137,7 @@ TEST(QuadrantMemoryTest, BuffersPastTheirPartOfThePiecesAreLetGo) {
   EXPECT_GE(budget.group_bytes, 8 * halves);
   EXPECT_GE(budget.entry_bytes, 16 * halves);
   EXPECT_LE(3 * budget.group_bytes + budget.entry_bytes + budget.blocked_bytes + budget.row_bytes,
-            64 * halves + 64 * 1024);
+            64 * halves + std::size_t{64} * 1024);
   detail::quadrant_scratch scratch;
   scratch.north.reserve(budget.group_bytes / 8);          // at its part: kept
   scratch.south.reserve(budget.group_bytes / 8 + 1);      // past it: let go

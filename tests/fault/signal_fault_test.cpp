@@ -192,7 +192,7 @@ TEST_F(FaultTest, SignalWhilePlanningOrListingIsAnsweredAtOnce) {
   const auto interrupt = [](child& c) {
     const double cpu_before = cpu_seconds_of(c.pid());
     c.signal(SIGINT);
-    const finished r = c.wait(120);
+    finished r = c.wait(120);                    // returned: not const, so that it moves
     EXPECT_LT(r.cpu_seconds - cpu_before, 1.0);  // CPU time: a loaded machine does not stretch it
     EXPECT_EQ(r.status, 130) << r.err;
     EXPECT_NE(r.err.find("interrupted by SIGINT before counting began"), std::string::npos) << r.err;

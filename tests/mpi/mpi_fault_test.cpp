@@ -643,7 +643,7 @@ TEST_F(FaultTest, KilledMpirunLeavesNoRankRunning) {
       child c(mpi_job(ranks, {n, "--engine", "symmetric", "--threads", "1", "--checkpoint", j, "--checkpoint-interval",
                               "0.05"}),
               {mpi_env});
-      ASSERT_TRUE(wait_for_size(j, before + 10 * 48, c)) << "no records were flushed while the job ran";
+      ASSERT_TRUE(wait_for_size(j, before + std::uintmax_t{10} * 48, c)) << "no records were flushed while the job ran";
       c.signal(sig);
       EXPECT_TRUE(none_left(j, 10)) << "a rank outlived mpirun";
       signal_matching(j, SIGKILL);  // whatever happened, nothing is left for the next run

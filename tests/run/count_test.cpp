@@ -139,7 +139,7 @@ TEST(CountOptionsTest, OutOfRangeFieldsAreRefusedByName) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   // symmetric_counts() takes every field but the engine and the split depth.
-  const auto refused = [](count_options o, const std::string& field) {
+  const auto refused = [](const count_options& o, const std::string& field) {
     const bool unused_by_rotational = field == "kind" || field == "split_depth";
     for (const bool rotational : {false, true}) {
       if (rotational && unused_by_rotational) continue;
