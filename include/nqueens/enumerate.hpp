@@ -51,6 +51,8 @@ class solution_range {
   /// Throws std::invalid_argument for n outside 1..max_board_size.
   explicit solution_range(int n);
   ~solution_range();
+  /// A range moved from holds nothing: it may only be destroyed or
+  /// assigned to.
   solution_range(solution_range&&) noexcept;
   solution_range& operator=(solution_range&&) noexcept;
 

@@ -41,6 +41,8 @@ class run_context {
                        const std::atomic<bool>* cancel = nullptr, std::uint64_t max_memory = 0,
                        const gpu_options& gpu = {});
   ~run_context();
+  /// A context moved from holds nothing: it may only be destroyed or
+  /// assigned to.
   run_context(run_context&&) noexcept;
   run_context& operator=(run_context&&) noexcept;
 
