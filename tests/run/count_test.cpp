@@ -183,8 +183,6 @@ TEST(CountOptionsTest, OutOfRangeFieldsAreRefusedByName) {
   EXPECT_EQ(count(8, edges).total, 92U);
 }
 
-// What symmetric_counts() does not use, it does not check: an engine this
-// machine may lack, a split depth out of range.
 // count() may run on several threads of one program at once, each call with
 // its own arena and its own engine's tables: every count exact (under TSan,
 // no race between them).
@@ -203,6 +201,8 @@ TEST(CountConcurrencyTest, CountsOnSeveralThreadsAtOnceAreEachExact) {
   }
 }
 
+// What symmetric_counts() does not use, it does not check: an engine this
+// machine may lack, a split depth out of range.
 TEST(CountOptionsTest, SymmetricCountsIgnoreTheEngineAndTheSplitDepth) {
   const count_result r = symmetric_counts(12, {.kind = static_cast<engine>(99), .split_depth = -1});
   EXPECT_EQ(r.symmetric_180, 80U);
