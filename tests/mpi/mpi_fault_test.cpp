@@ -281,13 +281,14 @@ TEST_F(FaultTest, SignalToMpirunFlushesReportsAndEndsEveryRank) {
   }
 }
 
-// The CPU seconds each worker (ranks 1..) uses from now until it is gone,
-// or until a deadline: what it worked after rank 0 was told to stop.
-std::map<int, double> cpu_seconds_until_gone(const std::map<int, pid_t>& pids) {
+// Sends SIGTERM to rank `to` of the job, then follows the CPU seconds each
+// rank of `followed` uses from then until it is gone, or until a deadline:
+// what it worked after the job was told to stop.
+std::map<int, double> cpu_seconds_after_sigterm(const std::map<int, pid_t>& pids, int to,
+                                                const std::vector<int>& followed) {
   std::map<int, double> at_signal, last;
-  for (const auto& [rank, pid] : pids) {
-    if (rank != 0) at_signal[rank] = last[rank] = cpu_seconds_of(pid);
-  }
+  for (const int rank : followed) at_signal[rank] = last[rank] = cpu_seconds_of(pids.at(rank));
+  ::kill(pids.at(to), SIGTERM);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   for (bool any = true; any && std::chrono::steady_clock::now() < deadline;) {
     any = false;
@@ -300,6 +301,24 @@ std::map<int, double> cpu_seconds_until_gone(const std::map<int, pid_t>& pids) {
   }
   for (auto& [rank, seconds] : last) seconds -= at_signal[rank];
   return last;
+}
+
+// The workers of a job of `ranks`: 1 .. ranks - 1.
+std::vector<int> workers_of(int ranks) {
+  std::vector<int> workers;
+  for (int r = 1; r < ranks; ++r) workers.push_back(r);
+  return workers;
+}
+
+// Waits (300 s at most) until process `pid` of job `c` holds a sixth of
+// n = 22's quarter tables (256 MiB resident): it is building them. False
+// when it never did, or the job ended.
+bool building_tables(child& c, pid_t pid) {
+  constexpr std::uint64_t building = std::uint64_t{256} << 20;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+  while (c.running() && resident_bytes_of(pid) < building && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return c.running() && resident_bytes_of(pid) >= building;
 }
 
 // SIGTERM to rank 0 alone while every worker is inside a subproblem of
@@ -321,8 +340,7 @@ TEST_F(FaultTest, SignalToRankZeroAloneCutsTheWorkersChunks) {
     const std::map<int, pid_t> pids = started_ranks(j, ranks);
     ASSERT_EQ(static_cast<int>(pids.size()), ranks);
     for (int r = 1; r < ranks; ++r) ASSERT_TRUE(wait_for_cpu_seconds(c, pids.at(r), 1.0));  // inside a chunk
-    ::kill(pids.at(0), SIGTERM);
-    const std::map<int, double> after = cpu_seconds_until_gone(pids);
+    const std::map<int, double> after = cpu_seconds_after_sigterm(pids, 0, workers_of(ranks));
     const finished r = c.wait(60);
     EXPECT_EQ(r.status, 143) << "status -1 means it hung\n" << r.err;
     EXPECT_NE(r.err.find("nqueens-mpi: interrupted by SIGTERM after "), std::string::npos) << r.err;
@@ -339,7 +357,6 @@ TEST_F(FaultTest, SignalToRankZeroAloneCutsTheWorkersTables) {
 #ifdef NQUEENS_SANITIZED
   GTEST_SKIP() << "gigabytes of tables when sanitized";
 #endif
-  constexpr std::uint64_t building = std::uint64_t{256} << 20;  // resident: a sixth of the tables
   for (const int ranks : {2, 3}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
     const std::string j = path("tables" + std::to_string(ranks) + ".ckpt");
@@ -347,15 +364,8 @@ TEST_F(FaultTest, SignalToRankZeroAloneCutsTheWorkersTables) {
     ASSERT_TRUE(wait_for_size(j, 63, c));
     const std::map<int, pid_t> pids = started_ranks(j, ranks);
     ASSERT_EQ(static_cast<int>(pids.size()), ranks);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
-    for (int r = 1; r < ranks; ++r) {
-      while (c.running() && resident_bytes_of(pids.at(r)) < building && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      ASSERT_GE(resident_bytes_of(pids.at(r)), building) << "rank " << r << " built no tables";
-    }
-    ASSERT_TRUE(c.running());
-    ::kill(pids.at(0), SIGTERM);
-    const std::map<int, double> after = cpu_seconds_until_gone(pids);
+    for (int r = 1; r < ranks; ++r) ASSERT_TRUE(building_tables(c, pids.at(r))) << "rank " << r << " built no tables";
+    const std::map<int, double> after = cpu_seconds_after_sigterm(pids, 0, workers_of(ranks));
     const finished r = c.wait(60);
     EXPECT_EQ(r.status, 143) << "status -1 means it hung\n" << r.err;
     EXPECT_NE(r.err.find("nqueens-mpi: interrupted by SIGTERM after "), std::string::npos) << r.err;
@@ -374,7 +384,6 @@ TEST_F(FaultTest, SignalToAWorkerWhileRankZeroBuildsItsTablesCutsTheBuild) {
 #ifdef NQUEENS_SANITIZED
   GTEST_SKIP() << "gigabytes of tables when sanitized";
 #endif
-  constexpr std::uint64_t building = std::uint64_t{256} << 20;  // resident: a sixth of the tables
   for (const int ranks : {2, 3}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
     const std::string j = path("rank0-tables" + std::to_string(ranks) + ".ckpt");
@@ -382,22 +391,12 @@ TEST_F(FaultTest, SignalToAWorkerWhileRankZeroBuildsItsTablesCutsTheBuild) {
     ASSERT_TRUE(wait_for_size(j, 63, c));
     const std::map<int, pid_t> pids = started_ranks(j, ranks);
     ASSERT_EQ(static_cast<int>(pids.size()), ranks);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
-    while (c.running() && resident_bytes_of(pids.at(0)) < building && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    ASSERT_GE(resident_bytes_of(pids.at(0)), building) << "rank 0 built no tables";
-    ASSERT_TRUE(c.running());
-    const double rank0_at_signal = cpu_seconds_of(pids.at(0));
-    double rank0_last = rank0_at_signal;
-    ::kill(pids.at(1), SIGTERM);
-    while (::kill(pids.at(0), 0) == 0 && std::chrono::steady_clock::now() < deadline + std::chrono::seconds(60)) {
-      rank0_last = std::max(rank0_last, cpu_seconds_of(pids.at(0)));
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    ASSERT_TRUE(building_tables(c, pids.at(0))) << "rank 0 built no tables";
+    const double rank0_after = cpu_seconds_after_sigterm(pids, 1, {0}).at(0);
     const finished r = c.wait(60);
     EXPECT_EQ(r.status, 143) << "status -1 means it hung\n" << r.err;
     EXPECT_NE(r.err.find("nqueens-mpi: rank 1: interrupted by SIGTERM"), std::string::npos) << r.err;
-    EXPECT_LT(rank0_last - rank0_at_signal, 1.0) << "rank 0 built its tables first";
+    EXPECT_LT(rank0_after, 1.0) << "rank 0 built its tables first";
     EXPECT_TRUE(none_left(j, 10)) << "a rank outlived mpirun";
   }
 }
