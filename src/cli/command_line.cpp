@@ -144,6 +144,20 @@ std::string help_of(const cxxopts::Options& options) { return options.program() 
                     "' says what it takes)");
 }
 
+// The value of `option` given as the argument after it, args[i + 1]: one
+// that reads as an option is refused, since a value forgotten there would
+// make `--checkpoint --json` a journal named "--json" and no JSON. A value
+// that starts with '-' can still be given as --option=value.
+void refuse_option_as_value(const cxxopts::Options& options, const std::vector<std::string>& args, std::size_t i,
+                            const std::string& option, const cxxopts::HelpOptionDetails& details) {
+  if (i + 1 == args.size()) refuse_missing_value(options, option);
+  const std::string& value = args[i + 1];
+  if (value.size() < 2 || value[0] != '-' || looks_like_negative_number(value)) return;
+  const std::string joined = (details.l.empty() ? option : "--" + details.l.front()) + "=" + value;
+  throw usage_error("option '" + option + "' needs a value, and the next argument '" + value +
+                    "' is an option (to give it as the value, write '" + joined + "')");
+}
+
 // Reads `args` as cxxopts will (its grammar, without a regex) and refuses in
 // the tool's words what cxxopts would refuse in its own (curly quotes, no
 // hint): an option the command does not have, with the nearest it has, and
@@ -175,8 +189,8 @@ void refuse_unknown_options(const cxxopts::Options& options, const std::vector<c
         refuse_unknown(options, all, option.size() > 2 ? option : arg, arg);
       }
       if (o->has_implicit || end < arg.size()) continue;  // a flag, or its value after '='
-      if (i + 1 == args.size()) refuse_missing_value(options, "--" + name);
-      ++i;  // the value, whatever it looks like
+      refuse_option_as_value(options, args, i, "--" + name, *o);
+      ++i;
       continue;
     }
     if (looks_like_negative_number(arg)) continue;  // refused before, or a value
@@ -188,8 +202,13 @@ void refuse_unknown_options(const cxxopts::Options& options, const std::vector<c
           alnum(arg[k]) ? find([&](const cxxopts::HelpOptionDetails& d) { return d.s == letter; }) : nullptr;
       if (o == nullptr) refuse_unknown(options, all, alnum(arg[k]) ? "-" + letter : arg, arg);
       if (o->has_implicit) continue;
-      if (k + 1 < arg.size()) break;  // the rest is its value
-      if (i + 1 == args.size()) refuse_missing_value(options, "-" + letter);
+      if (k + 1 < arg.size()) {  // the rest is its value, but not after '=' as a long option's
+        if (arg[k + 1] != '=') break;
+        const std::string value = arg.substr(k + 2);
+        throw usage_error("'" + arg + "': a short option takes its value without '=': write '-" + letter + " " + value +
+                          "'" + (o->l.empty() ? "" : " or '--" + o->l.front() + "=" + value + "'"));
+      }
+      refuse_option_as_value(options, args, i, "-" + letter, *o);
       ++i;
     }
   }

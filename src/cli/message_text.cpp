@@ -43,11 +43,50 @@ std::string printable(std::string_view text) {
   return shown;
 }
 
+namespace {
+
+// The length of the UTF-8 sequence at text[at] when it encodes a character a
+// terminal shows (not a C1 control such as U+009B, which some act on), or 0:
+// a byte outside such a sequence is escaped.
+std::size_t shown_sequence_length(std::string_view text, std::size_t at) noexcept {
+  const auto lead = static_cast<unsigned char>(text[at]);
+  std::size_t length = 0;
+  char32_t code = 0;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2, code = lead & 0x1FU;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3, code = lead & 0x0FU;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4, code = lead & 0x07U;
+  } else {
+    return 0;
+  }
+  if (text.size() - at < length) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    const auto next = static_cast<unsigned char>(text[at + k]);
+    if ((next & 0xC0U) != 0x80U) return 0;
+    code = code << 6 | (next & 0x3FU);
+  }
+  constexpr char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};  // shorter forms are overlong
+  const bool surrogate = code >= 0xD800 && code <= 0xDFFF;
+  if (code < least[length] || code > 0x10FFFF || surrogate || code <= 0x9F) return 0;
+  return length;
+}
+
+}  // namespace
+
 std::string one_line(std::string_view text) {
   std::string shown;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    shown += byte >= 0x20 && byte != 0x7f ? std::string(1, c) : byte_escape(byte);
+  for (std::size_t at = 0; at < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[at]);
+    const std::size_t length = byte < 0x80 ? (byte >= 0x20 && byte != 0x7f ? 1 : 0) : shown_sequence_length(text, at);
+    if (length == 0) {
+      shown += byte_escape(byte);
+      ++at;
+    } else {
+      shown += text.substr(at, length);
+      at += length;
+    }
   }
   return shown;
 }

@@ -27,9 +27,10 @@ std::string hex_byte(unsigned char byte);
 /// `text` with printable ASCII as it is and any other byte as byte_escape.
 std::string printable(std::string_view text);
 
-/// `text` with each control byte (a line break among them) as byte_escape
-/// and every other byte, UTF-8 included, as it is: a message that names what
-/// the user typed stays one line and still shows a path such as "café".
+/// `text` with each control byte (a line break among them) and each byte
+/// outside well-formed UTF-8 as byte_escape, the rest as it is: a message
+/// that names what the user typed stays one line and still shows a path
+/// such as "café". C1 controls (U+0080..U+009F) are escaped byte by byte.
 std::string one_line(std::string_view text);
 
 }  // namespace nqueens::cli

@@ -245,6 +245,18 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
       {"$NQ count 12 --shard 0/2 --shard 1/2", "--shard was given 2 times: give it once"},
       {"$NQ count 12 -t 1 --threads 2", "--threads was given 2 times: give it once"},
       {"$NQ count 12 --json --json", "--json was given 2 times: give it once"},
+      // An option's value forgotten: the next option is not taken for it
+      // (a journal named "--json", and no JSON), unless joined with '='.
+      {"$NQ count 8 --checkpoint --json",
+       "option '--checkpoint' needs a value, and the next argument '--json' is an option (to give it as the value, "
+       "write '--checkpoint=--json')"},
+      {"$NQ scale 8 --csv -t 1",
+       "option '--csv' needs a value, and the next argument '-t' is an option (to give it as the value, write "
+       "'--csv=-t')"},
+      {"$NQ count 8 -t --json",
+       "option '-t' needs a value, and the next argument '--json' is an option (to give it as the value, write "
+       "'--threads=--json')"},
+      {"$NQ count 8 -e=gpu", "'-e=gpu': a short option takes its value without '=': write '-e gpu' or '--engine=gpu'"},
       // A board the engine does not take is refused for that, not priced.
       {"$NQ plan 29 --engine gpu", "the gpu engine handles n up to 28"},
       {"$NQ plan 29 --engine gpu --max-memory 16777215T", "the gpu engine handles n up to 28"},
@@ -257,6 +269,12 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
        "unknown engine 'x\\x1b[2Jy': expected auto or one of symmetric, mirror, quadrant, gpu"},
       {"$NQ count 8 --engine 'caf\xc3\xa9'",
        "unknown engine 'caf\xc3\xa9': expected auto or one of symmetric, mirror, quadrant, gpu"},
+      // Bytes outside well-formed UTF-8, and C1 controls (CSI, U+009B), escaped.
+      {"$NQ count \"$(printf '\\377')\"",
+       "invalid board size '\\xff': expected an integer from 1 to 32, in plain decimal digits, no sign, no leading "
+       "zero"},
+      {"$NQ count 8 --engine \"$(printf 'a\\302\\233b\\303')\"",
+       "unknown engine 'a\\xc2\\x9bb\\xc3': expected auto or one of symmetric, mirror, quadrant, gpu"},
   };
   for (const auto& [script, message] : cases) {
     const cli_run r = run_script(script);
