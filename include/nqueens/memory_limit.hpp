@@ -16,12 +16,17 @@ class memory_limit_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// How format_bytes rounds its last digit. A need is written rounded up: the
+/// figure a refusal gives, passed back as the bound, is then enough.
+enum class byte_rounding { nearest, up };
+
 /// `bytes` for a message: "12 MiB", "1.5 GiB", "300 KiB", with `decimals`
 /// more digits than that; "12582912 bytes" past 3 more.
-std::string format_bytes(std::uint64_t bytes, int decimals = 0);
+std::string format_bytes(std::uint64_t bytes, int decimals = 0, byte_rounding rounding = byte_rounding::nearest);
 
-/// The fewest extra digits (format_bytes) at which `need` and `limit` read
-/// differently: a refusal never says "about 12 MiB, more than the 12 MiB".
+/// The fewest extra digits (format_bytes) at which `need`, rounded up, and
+/// `limit` read differently: a refusal never says "about 12 MiB, more than
+/// the 12 MiB".
 int digits_to_tell(std::uint64_t need, std::uint64_t limit);
 
 /// Half the physical memory of this machine (or of its cgroup's limit): the

@@ -5,11 +5,13 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <string>
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
 #include "cli/placement_io.hpp"
 #include "cli/shared_options.hpp"
+#include "cli/signals.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/enumerate.hpp"
 
@@ -45,11 +47,20 @@ int run_list(const std::vector<std::string>& args) {
   std::fflush(stdout);
   buffered_output out(STDOUT_FILENO);
   const int class_marker = opts.unique && format == placement_format::tuple;
-  enumerate(n, opts, [&](const listed_solution& s) {
+  install_stop_handlers();
+  opts.cancel = &stop_requested();
+  const enumerate_result listed = enumerate(n, opts, [&](const listed_solution& s) {
     write_placement(out, s.columns, format, class_marker ? s.class_size : 0);
     return !out.closed();
   });
   out.flush();
+  if (stop_requested()) {  // as count: a signal is never swallowed
+    const bool one = listed.delivered == 1;
+    return report_interruption_of(
+        "after " + std::to_string(listed.delivered) +
+        (opts.unique ? (one ? " class was" : " classes were") : (one ? " solution was" : " solutions were")) +
+        " written");
+  }
   return 0;
 }
 

@@ -335,9 +335,10 @@ int run_plan(const std::vector<std::string>& args) {
     throw usage_error("--estimate-seconds and --cores go with --estimate");
   }
   // A large plan takes seconds to build (n = 28: about 2): a stop signal in
-  // them is answered, not left to kill the process without a word. --stats
-  // and the plain form check no flag past the plan: they take the signals'
-  // default action back once it is built.
+  // them is answered, not left to kill the process without a word, and so is
+  // one while --stats or --estimate runs the plan. The plain form checks no
+  // flag past the plan: it takes the signals' default action back once the
+  // plan is built.
   install_stop_handlers();
   po.cancel = &stop_requested();
   std::optional<planned_run> planned;
@@ -348,7 +349,7 @@ int run_plan(const std::vector<std::string>& args) {
   } catch (const run_cancelled&) {
     return report_interruption_before_counting("");
   }
-  if (!result.count("estimate")) restore_default_stop_handlers();
+  if (!result.count("estimate") && !result.count("stats")) restore_default_stop_handlers();
   if (stop_requested()) return report_interruption_before_counting("");
   const plan& p = planned->p;
   const std::uint64_t engine_memory = planned->engine_memory;
@@ -357,7 +358,15 @@ int run_plan(const std::vector<std::string>& args) {
   const output_format format = format_for(result.count("json") != 0);
   if (result.count("estimate")) return run_estimate(facts, result, threads, format, shape.max_memory);
   if (result.count("stats")) {
-    const stats_report report(facts, detail::measure_load_balance(p, threads));
+    const std::string stopped = "while --stats timed the subproblems; nothing is reported";
+    std::optional<detail::load_balance> lb;
+    try {
+      lb = detail::measure_load_balance(p, threads, &stop_requested());
+    } catch (const run_cancelled&) {
+      return report_interruption_of(stopped);
+    }
+    if (stop_requested()) return report_interruption_of(stopped);  // as count: a signal is never swallowed
+    const stats_report report(facts, *lb);
     write_report(report, format);
     return report.ok() ? 0 : 1;
   }

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <csignal>
+#include <cstdint>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 
@@ -16,12 +18,25 @@ constexpr std::array<int, 7> caught = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1
 
 std::atomic<bool> stop{false};
 std::atomic<int> signal_number{0};
-static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
+std::atomic<std::int64_t> first_signal_ns{0};  // CLOCK_MONOTONIC, when the first came
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free &&
+                  std::atomic<std::int64_t>::is_always_lock_free,
               "signal handlers may only touch lock-free atomics");
+
+// A signal this soon after the first is the same request sent twice, not a
+// second one: a scheduler, a process-group kill or a wrapper script often
+// sends two at once, and leaving at the second would lose the work the
+// first's stop was about to flush.
+constexpr std::int64_t repeat_window_ns = 1'000'000'000;
 
 // The signal is stored before the flag is raised: a thread that sees the
 // flag then reads which signal it was (stop_signal), never the default.
 extern "C" void on_stop_signal(int sig) {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe
+  const std::int64_t at = std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+  std::int64_t unset = 0;
+  first_signal_ns.compare_exchange_strong(unset, at);  // set before the signal: a racing second sees it
   int first = 0;
   if (signal_number.compare_exchange_strong(first, sig)) {
     stop.store(true);
@@ -30,6 +45,7 @@ extern "C" void on_stop_signal(int sig) {
   // The kernel repeats SIGXCPU every CPU second past the soft limit (every
   // 1/16 s of wall time on 16 threads): a repeat is not a second request.
   if (sig == SIGXCPU && first == SIGXCPU) return;
+  if (at - first_signal_ns.load() < repeat_window_ns) return;
   _exit(interrupted_status(sig));  // a second signal: leave now
 }
 
@@ -101,6 +117,12 @@ int stop_signal() {
   return sig == 0 ? SIGINT : sig;
 }
 
+int report_interruption_of(const std::string& what, int sig) {
+  if (sig == 0) sig = stop_signal();
+  std::cerr << "nqueens: interrupted by " << signal_name(sig) << ' ' << what << '\n';
+  return interrupted_status(sig);
+}
+
 int report_interruption_before_counting(const std::string& checkpoint, int sig, const std::string& who) {
   if (sig == 0) sig = stop_signal();
   std::cerr << who << ": interrupted by " << signal_name(sig) << " before counting began; nothing was counted"
@@ -113,8 +135,11 @@ int report_interruption_before_counting(const std::string& checkpoint, int sig, 
 
 int report_interruption(const count_result& r, const std::string& checkpoint, int sig, const std::string& who) {
   if (sig == 0) sig = stop_signal();
-  std::cerr << who << ": interrupted by " << signal_name(sig) << " after " << r.finished << " of " << r.subproblems
-            << " subproblems; "
+  // A shard's run counts its own subproblems, not the plan's.
+  const bool part = !r.shard.whole();
+  std::cerr << who << ": interrupted by " << signal_name(sig) << " after " << r.finished << " of "
+            << (part ? "shard " + std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) + "'s " : "")
+            << (part ? r.shard_subproblems : r.subproblems) << " subproblems; "
             << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
                                    : "run the same command again to resume from " + checkpoint)
             << '\n';

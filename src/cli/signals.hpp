@@ -4,8 +4,9 @@
 // closed terminal or a dropped ssh session), SIGQUIT (Ctrl-\), SIGUSR1 and
 // SIGUSR2 (what batch schedulers such as Slurm's --signal send before a time
 // limit) and SIGXCPU (a CPU-time limit). The first asks the count to stop
-// handing out work (it then flushes its journal and returns); a second exits
-// at once, leaving the journal valid up to its last whole record. SIGHUP,
+// handing out work (it then flushes its journal and returns); a second, a
+// second or more after the first, exits at once, leaving the journal valid up
+// to its last whole record (one sooner is the first sent twice). SIGHUP,
 // where the process was started with it ignored (nohup), stays ignored.
 
 #include <atomic>
@@ -42,6 +43,10 @@ int stop_signal();
 /// signal. `sig` 0 means stop_signal(); `who` starts the line.
 int report_interruption(const count_result& r, const std::string& checkpoint, int sig = 0,
                         const std::string& who = "nqueens");
+
+/// The same for a command that keeps no journal: "nqueens: interrupted by
+/// SIGINT " and `what` ("after 12 solutions were written", say).
+int report_interruption_of(const std::string& what, int sig = 0);
 
 /// The same for a count stopped before it began counting (while it planned,
 /// or read its journal): nothing was counted, the journal is as it was.

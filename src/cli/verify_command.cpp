@@ -9,6 +9,8 @@
 #include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/shared_options.hpp"
+#include "cli/signals.hpp"
+#include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"
 
@@ -149,9 +151,29 @@ int run_verify(const std::vector<std::string>& args) {
   verify_writer& out = result.count("json") != 0 ? static_cast<verify_writer&>(json) : text;
   out.begin();
   verify_summary summary{.from = from, .to = to, .chosen = chosen};
+  install_stop_handlers();
+  opts.cancel = &stop_requested();
   for (int n = from; n <= to; ++n) {
     opts.kind = chosen ? *chosen : fastest_engine(n);
-    const count_result r = count(n, opts);
+    // A stop leaves the rows printed so far (text), or no object at all
+    // (JSON: one object, whole or none), and says how far the range got.
+    const auto stopped = [&] {
+      const std::string matched = summary.mismatches == 0 ? "all matching"
+                                  : n - from == 1         ? "not matching"
+                                                          : formatted("%d not matching", summary.mismatches);
+      if (n == from) return report_interruption_of(formatted("while counting Q(%d), the first; none was checked", n));
+      return report_interruption_of(formatted("while counting Q(%d); %s before it %s checked, %s", n,
+                                              counted(static_cast<std::size_t>(n - from), "count").c_str(),
+                                              n - from == 1 ? "was" : "were", matched.c_str()));
+    };
+    std::optional<count_result> counted_n;
+    try {
+      counted_n = count(n, opts);
+    } catch (const run_cancelled&) {
+      return stopped();
+    }
+    if (!counted_n->complete || stop_requested()) return stopped();
+    const count_result& r = *counted_n;
     summary.threads = r.threads;
     summary.kernels = r.kernels;
     summary.seconds += r.seconds;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -33,24 +34,31 @@ std::uint64_t memory_limit_or_default(std::uint64_t max_memory) noexcept {
   return max_memory != 0 ? max_memory : default_memory_limit();
 }
 
-std::string format_bytes(std::uint64_t bytes, int decimals) {
+std::string format_bytes(std::uint64_t bytes, int decimals, byte_rounding rounding) {
   char text[48];
   const auto value = static_cast<double>(bytes);
+  // In units of 2^10, 2^20 or 2^30 the value is exact (a dyadic fraction),
+  // and so is its product by 10^digits: ceil rounds up only what is past.
+  const auto written = [&](double units, int digits) {
+    if (rounding == byte_rounding::nearest) return units;
+    const double scale = std::pow(10.0, digits);
+    return std::ceil(units * scale) / scale;
+  };
   if (decimals > 3 || bytes < 1024) {
     std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
   } else if (value >= 1024.0 * 1024 * 1024) {
-    std::snprintf(text, sizeof text, "%.*f GiB", 1 + decimals, value / (1024.0 * 1024 * 1024));
+    std::snprintf(text, sizeof text, "%.*f GiB", 1 + decimals, written(value / (1024.0 * 1024 * 1024), 1 + decimals));
   } else if (value >= 1024.0 * 1024) {
-    std::snprintf(text, sizeof text, "%.*f MiB", decimals, value / (1024.0 * 1024));
+    std::snprintf(text, sizeof text, "%.*f MiB", decimals, written(value / (1024.0 * 1024), decimals));
   } else {
-    std::snprintf(text, sizeof text, "%.*f KiB", decimals, value / 1024.0);
+    std::snprintf(text, sizeof text, "%.*f KiB", decimals, written(value / 1024.0, decimals));
   }
   return text;
 }
 
 int digits_to_tell(std::uint64_t need, std::uint64_t limit) {
   int decimals = 0;
-  while (decimals <= 3 && format_bytes(need, decimals) == format_bytes(limit, decimals)) ++decimals;
+  while (decimals <= 3 && format_bytes(need, decimals, byte_rounding::up) == format_bytes(limit, decimals)) ++decimals;
   return decimals;
 }
 

@@ -238,7 +238,7 @@ std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t t
     const std::uint64_t bytes = level.capacity() * sizeof(row_prefix);
     if (max_bytes != 0 && bytes > max_bytes) {
       throw memory_limit_error("the plan of n = " + std::to_string(n) + " at split depth " + std::to_string(depth) +
-                               " takes " + format_bytes(bytes, digits_to_tell(bytes, max_bytes)) +
+                               " takes " + format_bytes(bytes, digits_to_tell(bytes, max_bytes), byte_rounding::up) +
                                " already, more than the " + format_bytes(max_bytes, digits_to_tell(bytes, max_bytes)) +
                                " allowed (--max-memory); choose a smaller --split-depth, or raise --max-memory");
     }

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "nqueens/cancelled.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/progress.hpp"
 #include "nqueens/reduce.hpp"
@@ -12,14 +13,16 @@
 
 namespace nqueens::detail {
 
-load_balance measure_load_balance(const plan& p, int threads) {
+load_balance measure_load_balance(const plan& p, int threads, const std::atomic<bool>* cancel) {
   execute_options options;
   options.threads = threads;
   options.time_subproblems = true;
+  options.cancel = cancel;
   std::vector<std::size_t> all(p.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   const std::vector<std::size_t> order = dispatch_order(all);
   const execution run = execute(p, order, options);
+  if (std::ranges::find(run.finished, std::uint8_t{0}) != run.finished.end()) throw run_cancelled();
   const totals sums = reduce(run);
 
   load_balance lb;

@@ -4,6 +4,7 @@
 // can allow at most), from one timed run: `nqueens plan N --stats`. Tooling
 // of the CLI's, not the library's API.
 
+#include <atomic>
 #include <cstddef>
 
 #include "nqueens/count_types.hpp"
@@ -37,7 +38,9 @@ struct load_balance {
 };
 
 /// Runs every subproblem of `p` on `threads` threads (0: all) in dispatch
-/// order, as a count would, timing each.
-load_balance measure_load_balance(const plan& p, int threads);
+/// order, as a count would, timing each. Throws run_cancelled when `*cancel`
+/// (null: never) is set before every subproblem was timed: a part of the
+/// times would not describe the plan.
+load_balance measure_load_balance(const plan& p, int threads, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace nqueens::detail

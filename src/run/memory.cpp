@@ -34,8 +34,8 @@ void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   if (need <= limit) return;
   const int decimals = digits_to_tell(need, limit);
   throw memory_limit_error("the " + std::string(to_string(kind)) + " engine needs about " +
-                           format_bytes(need, decimals) + " for n = " + std::to_string(n) + ", more than the " +
-                           format_bytes(limit, decimals) +
+                           format_bytes(need, decimals, byte_rounding::up) + " for n = " + std::to_string(n) +
+                           ", more than the " + format_bytes(limit, decimals) +
                            " allowed (--max-memory); choose another --engine, or raise --max-memory");
 }
 
@@ -62,15 +62,16 @@ std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, 
   const std::string lists_text =
       "its lists (the plan's " + std::to_string(p.size()) + " subproblems" +
       (shard.whole() ? std::string() : ", shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count)) +
-      ") about " + format_bytes(lists, decimals);
+      ") about " + format_bytes(lists, decimals, byte_rounding::up);
   const std::string what = engine > 0 ? "the " + std::string(to_string(p.kind())) + " engine needs about " +
-                                            format_bytes(engine, decimals) +
+                                            format_bytes(engine, decimals, byte_rounding::up) +
                                             " for n = " + std::to_string(p.board_size()) + " and " + lists_text
                                       : "the count of n = " + std::to_string(p.board_size()) + " needs " + lists_text;
-  throw memory_limit_error(what + (engine > 0 ? ", together about " + format_bytes(lists + engine, decimals) : "") +
-                           ", more than the " + format_bytes(limit, decimals) +
-                           " allowed (--max-memory); choose a smaller --split-depth, another --engine, or raise "
-                           "--max-memory");
+  throw memory_limit_error(
+      what + (engine > 0 ? ", together about " + format_bytes(lists + engine, decimals, byte_rounding::up) : "") +
+      ", more than the " + format_bytes(limit, decimals) +
+      " allowed (--max-memory); choose a smaller --split-depth, another --engine, or raise "
+      "--max-memory");
 }
 
 std::uint64_t check_plan_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {

@@ -468,6 +468,11 @@ TEST(CliTest, GpuMemoryBoundsEachGpuOrIsRefused) {
   }
   EXPECT_EQ(std::count(small.err.begin(), small.err.end(), '\n'), 1) << small.err;
   EXPECT_EQ(small.out.find("journal left"), std::string::npos);
+  // The least it names is enough: the figure is rounded up, never down.
+  const std::size_t named = small.err.find("needs at least ") + 15;
+  const std::string least_named = small.err.substr(named, small.err.find(" MiB", named) - named);
+  const cli_run named_bound = refusal("--engine gpu --threads 2 --gpu-memory " + least_named + "M");
+  EXPECT_EQ(named_bound.status, 0) << least_named << ": " << named_bound.err;
   const std::pair<std::string, std::string> refused[] = {
       {"--engine quadrant --gpu-memory 1G",
        "nqueens: --gpu-memory bounds what a count takes of each GPU, and the quadrant engine counts on the CPU: it "

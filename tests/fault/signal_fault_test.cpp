@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -93,6 +94,87 @@ TEST_F(FaultTest, EveryStopSignalFlushesTheJournal) {
     EXPECT_NE(r.err.find("resume from " + j), std::string::npos) << r.err;
     EXPECT_GT(fs::file_size(j), 64u) << "nothing was flushed";
     if (sig == SIGXCPU) expect_resumes_to(j, n, total, engine);
+  }
+}
+
+// Two signals sent together (a scheduler, a process-group kill, a wrapper
+// that forwards what it gets) are one request: the second, within a second
+// of the first, must not end the run before the first's stop has flushed the
+// journal. Two different signals, since a second SIGTERM sent while the first
+// is still pending merges with it; sent back to back, the second came before
+// the flush and the run left with the journal's header alone.
+TEST_F(FaultTest, TwoSignalsSentTogetherStillFlushTheJournal) {
+#ifdef NQUEENS_SANITIZED
+  const int n = 17;
+  const double cpu_before_signal = 1.0;
+  const std::vector<std::string> engine = {"--engine", "symmetric"};
+#else
+  const int n = long_n;
+  const double cpu_before_signal = 2.0;
+  const std::vector<std::string> engine = {};
+#endif
+  const std::string j = path("twice.ckpt");
+  std::vector<std::string> argv = {
+      nq, "count", std::to_string(n), "--threads", "2", "--checkpoint", j, "--checkpoint-interval", "600"};
+  argv.insert(argv.end(), engine.begin(), engine.end());
+  child c(argv);
+  ASSERT_TRUE(wait_for_size(j, 63, c));
+  ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), cpu_before_signal));  // finished, none flushed (600 s)
+  c.signal(SIGINT);
+  c.signal(SIGTERM);
+  const finished r = c.wait(60);
+  // Either may be handled first: each may go to another of the run's threads.
+  ASSERT_TRUE(r.status == 128 + SIGINT || r.status == 128 + SIGTERM) << r.status << ": " << r.err;
+  const std::string first = r.status == 128 + SIGINT ? "SIGINT" : "SIGTERM";
+  EXPECT_NE(r.err.find("interrupted by " + first + " after "), std::string::npos) << r.err;
+  EXPECT_GT(fs::file_size(j), 64u) << "nothing was flushed";
+}
+
+// A shard's stop counts the shard's subproblems, not the plan's: "after 1936
+// of 11023" for a shard of 5 512 read as most of the work still to do.
+TEST_F(FaultTest, AShardsStopCountsTheShardsSubproblems) {
+  const std::string n = std::to_string(long_n);
+  const finished whole = run({nq, "count", n, "--shard", "1/3", "--json"});
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  const std::size_t at = whole.out.find("\"shard_subproblems\":");
+  ASSERT_NE(at, std::string::npos) << whole.out;
+  const std::string in_shard = std::to_string(std::stoull(whole.out.substr(at + 20)));
+  const std::string j = path("shard.ckpt");
+  child c({nq, "count", n, "--shard", "1/3", "--threads", "2", "--checkpoint", j});
+  ASSERT_TRUE(wait_for_size(j, 63, c));
+  c.signal(SIGTERM);
+  const finished r = c.wait(60);
+  ASSERT_EQ(r.status, 128 + SIGTERM) << r.err;
+  EXPECT_NE(r.err.find(" of shard 1/3's " + in_shard + " subproblems; run the same command again"), std::string::npos)
+      << in_shard << ": " << r.err;
+}
+
+// The commands that keep no journal answer a stop too, in one line on
+// stderr that says how far they got, and exit 128 + signal: verify (its rows
+// so far kept, no partial JSON object), list and plan --stats.
+TEST_F(FaultTest, CommandsWithoutAJournalSayWhereAStopFoundThem) {
+  struct stopped_command {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<stopped_command> commands = {
+      {{"verify", "--from", "19", "--to", "20", "--json"}, "while counting Q(19), the first; none was checked"},
+      {{"list", "16"}, " solutions were written"},
+      {{"list", "16", "--unique"}, " classes were written"},
+      {{"plan", std::to_string(long_n), "--stats"}, "while --stats timed the subproblems; nothing is reported"},
+  };
+  for (const stopped_command& command : commands) {
+    std::vector<std::string> argv = {nq};
+    argv.insert(argv.end(), command.args.begin(), command.args.end());
+    SCOPED_TRACE(argv[1] + " " + argv[2]);
+    child c(argv, {.stdout_path = "/dev/null"});
+    ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), 0.3));  // past start-up: each takes seconds more
+    c.signal(SIGTERM);
+    const finished r = c.wait(60);
+    EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
+    EXPECT_EQ(r.err.rfind("nqueens: interrupted by SIGTERM ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(command.says), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
 }
 

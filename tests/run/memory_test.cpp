@@ -73,6 +73,16 @@ TEST(MemoryTest, RefusalsTellTheNeedFromTheLimit) {
   EXPECT_EQ(format_bytes((12 << 20) + 1, 4), "12582913 bytes");
   EXPECT_EQ(digits_to_tell(12 << 20, 12 << 20), 4);
   EXPECT_EQ(digits_to_tell(13 << 20, 12 << 20), 0);
+  // A need is written rounded up: "needs at least 42 MiB" for 42.05 MiB was
+  // refused when given back as the bound.
+  constexpr std::uint64_t a_little_over_42 = (42 << 20) + 50'000;
+  EXPECT_EQ(format_bytes(a_little_over_42), "42 MiB");
+  EXPECT_EQ(format_bytes(a_little_over_42, 0, byte_rounding::up), "43 MiB");
+  EXPECT_EQ(format_bytes(a_little_over_42, 1, byte_rounding::up), "42.1 MiB");
+  EXPECT_EQ(format_bytes(42 << 20, 0, byte_rounding::up), "42 MiB");  // exact stays
+  EXPECT_EQ(format_bytes((3ULL << 30) + 1, 0, byte_rounding::up), "3.1 GiB");
+  EXPECT_EQ(format_bytes((300 << 10) + 1, 0, byte_rounding::up), "301 KiB");
+  EXPECT_EQ(digits_to_tell(a_little_over_42, 42 << 20), 0);
   const std::uint64_t need = memory_estimate(18, engine::quadrant, 1, 1);
   for (const std::uint64_t limit : {need - 1, need - 1000, need - (std::uint64_t{1} << 19), need / 2}) {
     try {

@@ -363,7 +363,7 @@ void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
   const std::uint64_t need = gpu::least_device_bytes(streams, quarter_lists_bytes(n, /*compact=*/true));
   if (need <= gpu.memory) return;
   const int decimals = digits_to_tell(need, gpu.memory);
-  throw memory_limit_error("the gpu engine needs at least " + format_bytes(need, decimals) +
+  throw memory_limit_error("the gpu engine needs at least " + format_bytes(need, decimals, byte_rounding::up) +
                            " of each GPU for n = " + std::to_string(n) + " on " + std::to_string(threads) +
                            " threads (" + std::to_string(streams) + (streams == 1 ? " stream" : " streams") +
                            " a GPU, each with its buffers and a subproblem's quarter lists), more than the " +
