@@ -16,7 +16,8 @@ using detail::plain_digits;  // the rule the environment is read by too
 long long parse_integer(std::string_view text, std::string_view what, long long lo, long long hi) {
   const std::string range = "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
   const std::size_t digits = plain_digits(text);
-  if (text.size() > 1 && text.front() == '-' && plain_digits(text.substr(1)) == text.size() - 1) {
+  // A negative number is out of range; "-0" is no number below zero, only a sign the rule forbids.
+  if (text.size() > 1 && text.front() == '-' && plain_digits(text.substr(1)) == text.size() - 1 && text[1] != '0') {
     throw usage_error(std::string(what) + " " + std::string(text) + " is out of range: " + range);
   }
   if (digits == 0 || digits != text.size()) {

@@ -58,7 +58,9 @@ int dispatch(const std::vector<std::string>& argv) {
   if (argv.size() < 2) throw usage_error("missing command: try 'nqueens count N' or 'nqueens --help'");
   const std::string& first = argv[1];
   if (first == "-h" || first == "--help" || first == "help") {
-    if (argv.size() > 2) {  // `nqueens help count`: that command's help
+    // `nqueens help count`: that command's help; `help --help`, `--help
+    // --version` and the like: this one.
+    if (argv.size() > 2 && !argv[2].starts_with('-') && argv[2] != "help") {
       if (argv.size() > 3) throw usage_error(first + " takes at most one command's name ('" + argv[3] + "' is extra)");
       const command* c = find_command(argv[2]);
       if (c == nullptr) throw usage_error("unknown command '" + argv[2] + "' (try 'nqueens --help')");
@@ -92,13 +94,18 @@ int dispatch(const std::vector<std::string>& argv) {
     std::cout << version_text("nqueens");
     return 0;
   }
-  std::vector<std::string> rest(argv.begin() + 2, argv.end());
-  const command* c = find_command(first);
-  if (c == nullptr && looks_like_board_size(first)) {
+  // `nqueens -- 8`: what follows "--" is the command or the board size,
+  // never an option of this level.
+  const bool after_options_end = first == "--";
+  if (after_options_end && argv.size() == 2) throw usage_error("missing command after '--'");
+  const std::string& name = after_options_end ? argv[2] : first;
+  std::vector<std::string> rest(argv.begin() + (after_options_end ? 3 : 2), argv.end());
+  const command* c = find_command(name);
+  if (c == nullptr && looks_like_board_size(name)) {
     c = &shorthand_command();
-    rest.insert(rest.begin(), first);
+    rest.insert(rest.begin(), name);
   }
-  if (c == nullptr) throw usage_error("unknown command '" + first + "' (try 'nqueens --help')");
+  if (c == nullptr) throw usage_error("unknown command '" + name + "' (try 'nqueens --help')");
   rest.insert(rest.begin(), "nqueens " + c->name);  // args[0] names the command in its help and errors
   return c->run(rest);
 }

@@ -40,7 +40,8 @@ std::string hidden_name(const std::filesystem::path& target) {
 
 }  // namespace
 
-output_file::output_file(const std::string& path, std::string what) : path_(path), what_(std::move(what)) {
+output_file::output_file(const std::string& path, std::string what, std::string_view own_start)
+    : path_(path), what_(std::move(what)) {
   const auto refuse = [&](const std::string& why) {
     throw usage_error("cannot write " + what_ + " '" + path_ + "': " + why);
   };
@@ -65,8 +66,13 @@ output_file::output_file(const std::string& path, std::string what) : path_(path
     const int fd = ::open(target_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) refuse(std::string("cannot check its contents: ") + std::strerror(errno));
     const bool journal = starts_like_a_journal(fd);
+    std::string start(own_start.size(), '\0');
+    const bool own = ::lseek(fd, 0, SEEK_SET) == 0 &&
+                     detail::read_up_to(fd, start.data(), start.size()) == static_cast<ssize_t>(start.size()) &&
+                     start == own_start;
     ::close(fd);
     if (journal) refuse("it is a checkpoint journal (left as it is)");
+    if (st.st_size > 0 && !own) refuse("it exists and is not one this tool wrote (left as it is: remove it first)");
     mode = st.st_mode & 07777;
   } else if (errno != ENOENT) {
     refuse(std::strerror(errno));

@@ -15,11 +15,14 @@ class output_file {
   /// Checks `path` and creates the temporary file in its directory (unnamed;
   /// named ".<name>.XXXXXX" from the start where O_TMPFILE or /proc is
   /// missing), so that a path that cannot be written fails before any work.
-  /// `what` names the file in messages ("--csv file"). Throws usage_error for an
-  /// empty name, a directory, anything but a regular file (a symlink is
-  /// followed), an existing file we may not write, a checkpoint journal
+  /// `what` names the file in messages ("--csv file"). An existing file is
+  /// replaced only when it is empty or starts with `own_start`, as the files
+  /// this one replaces do (a CSV's header line): a mistyped name never costs
+  /// another file. Throws usage_error for an empty name, a directory,
+  /// anything but a regular file (a symlink is followed), an existing file we
+  /// may not write, a checkpoint journal or any other file not of this kind
   /// (never overwritten), or a directory where the file cannot be created.
-  output_file(const std::string& path, std::string what);
+  output_file(const std::string& path, std::string what, std::string_view own_start);
   /// Removes the temporary file unless committed.
   ~output_file();
   output_file(const output_file&) = delete;

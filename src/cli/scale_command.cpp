@@ -46,8 +46,12 @@ double slowest(const scaling_row& row) { return *std::max_element(row.seconds.be
 
 // A row a line, each with what it measured (n, engine, instruction set), so
 // that a file read alone says what it is; the first columns as they were.
+// The CSV's first line: a file that starts with it is one --csv may replace.
+constexpr std::string_view csv_header =
+    "threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa\n";
+
 std::string csv_of(const scaling_result& r, int n, engine kind) {
-  std::string csv = "threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa\n";
+  std::string csv(csv_header);
   char line[256];
   for (const scaling_row& row : r.rows) {
     std::snprintf(line, sizeof line, "%d,%.6f,%.4f,%.4f,%s,%zu,%.6f,%.6f,%d,%s,%s\n", row.threads, row.median_seconds,
@@ -141,7 +145,8 @@ int run_scale(const std::vector<std::string>& args) {
   options.positional_help("");
   options.add_options()("r,repeat", "Runs per thread count; the median is reported",
                         cxxopts::value<std::string>()->default_value("3"))(
-      "csv", "Also write the rows to this CSV file (replaced only once every run is done)",
+      "csv",
+      "Also write the rows to this CSV file (replaced only once every run is done, and only if it is one --csv wrote)",
       cxxopts::value<std::string>());
   add_shared_options(options, {.threads = "Comma-separated thread counts (default: 1, 2, 4, ..., the cores where they "
                                           "run several threads each, and all hardware threads)",
@@ -157,7 +162,7 @@ int run_scale(const std::vector<std::string>& args) {
   count_options opts;
   opts.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n));
   std::optional<output_file> csv_file;  // checked before the runs: a bad path fails at once
-  if (result.count("csv")) csv_file.emplace(result["csv"].as<std::string>(), "--csv file");
+  if (result.count("csv")) csv_file.emplace(result["csv"].as<std::string>(), "--csv file", csv_header);
   // A stop signal ends the runs early and return here, so that the CSV's
   // temporary file is removed and its target keeps its old contents.
   install_stop_handlers();

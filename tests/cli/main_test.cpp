@@ -105,6 +105,18 @@ TEST(CliTest, HelpListsEveryCommandAndEachHasItsOwnHelp) {
   const cli_run count = run_cli("help count");
   EXPECT_EQ(count.status, 0) << count.err;
   EXPECT_EQ(count.out, run_cli("count --help").out);
+  // Help asked of help, or beside --version, is this help.
+  for (const char* args : {"help help", "help --help", "help -h", "--help --version", "-h --help"}) {
+    const cli_run again = run_cli(args);
+    EXPECT_EQ(again.status, 0) << args << ": " << again.err;
+    EXPECT_EQ(again.out, r.out) << args;
+  }
+  // "--" ends this level's options: the command or board size follows.
+  for (const char* args : {"-- 8", "-- count 8"}) {
+    const cli_run after = run_cli(args);
+    EXPECT_EQ(after.status, 0) << args << ": " << after.err;
+    EXPECT_EQ(after.out, run_cli("count 8").out) << args;
+  }
 }
 
 // The value of "key" in a one-line JSON object, when it is a string.
@@ -350,7 +362,8 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"first", "missing board size N (1 to 100,000,000)"},
         bad_input{"count 8 --engine foo", "unknown engine 'foo': expected auto or one of"},
         bad_input{"--version extra", "--version takes no arguments ('extra' is extra)"},
-        bad_input{"help frobnicate", "unknown command 'frobnicate'"},
+        bad_input{"help frobnicate", "unknown command 'frobnicate'"}, bad_input{"--", "missing command after '--'"},
+        bad_input{"-- --json", "unknown command '--json'"},
         bad_input{"count 10 --progress --no-progress", "contradict"},
         bad_input{"count 10 --shard 4/4", "shard index I 4 is out of range: expected an integer from 0 to 3"},
         bad_input{"count 10 --shard 1", "invalid --shard '1': expected I/M"},

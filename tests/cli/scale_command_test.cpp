@@ -44,8 +44,8 @@ TEST(CliTest, ScaleGivesEveryRunAndWarnsOfOversubscription) {
 }
 
 // scale's --csv file is written to a temporary file in its target's directory
-// and renamed over it at the end: whole or untouched, never a journal, no
-// temporary file left behind.
+// and renamed over it at the end: whole or untouched, never a journal or any
+// file but an earlier --csv, no temporary file left behind.
 class CliCsvTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -64,10 +64,14 @@ class CliCsvTest : public ::testing::Test {
   }
   std::filesystem::path dir_;
   std::string csv_;
+  // What an earlier run wrote, which a new one replaces.
+  const std::string old_csv_ =
+      "threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa\n"
+      "1,9.5,1.0000,1.0000,92,1,9.5,9.5,8,symmetric,portable\n";
 };
 
 TEST_F(CliCsvTest, ReplacesTheOldContentsOnSuccess) {
-  std::ofstream(csv_) << "old\n";
+  std::ofstream(csv_) << old_csv_;
   const cli_run r = run_cli("scale 8 --threads 1 --repeat 1 --csv " + csv_);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(csv_).rfind("threads,median_seconds,speedup,efficiency,total,runs,", 0), 0u) << slurp(csv_);
@@ -76,7 +80,7 @@ TEST_F(CliCsvTest, ReplacesTheOldContentsOnSuccess) {
 }
 
 TEST_F(CliCsvTest, SigtermMidRunLeavesTheOldContents) {
-  std::ofstream(csv_) << "old\n";
+  std::ofstream(csv_) << old_csv_;
   // Signalled once the temporary file is open (unnamed, so seen in /proc)
   // and then SIGTERM is caught (its bit, 0x4000, in SigCgt), long before
   // 2000 runs of Q(14) end.
@@ -89,7 +93,7 @@ TEST_F(CliCsvTest, SigtermMidRunLeavesTheOldContents) {
   EXPECT_EQ(r.status, 143) << r.err;
   EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_EQ(slurp(csv_), "old\n");
+  EXPECT_EQ(slurp(csv_), old_csv_);
   EXPECT_EQ(others(), "");  // the handler let the temporary file be removed
 }
 
@@ -106,8 +110,28 @@ TEST_F(CliCsvTest, NeverOverwritesACheckpointJournal) {
   EXPECT_EQ(others(), "");
 }
 
+// A file --csv did not write (notes, a source file, a mistyped name) is
+// never replaced: refused before any run, left as it was. An empty one is.
+TEST_F(CliCsvTest, NeverOverwritesAFileItDidNotWrite) {
+  for (const std::string& contents : {std::string("notes\n"), std::string("threads\n"), old_csv_.substr(1)}) {
+    std::ofstream(csv_, std::ios::binary) << contents;
+    const cli_run r = run_cli("scale 8 --threads 1 --repeat 1 --csv " + csv_);
+    EXPECT_EQ(r.status, 2) << contents;
+    EXPECT_EQ(lines_in(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("cannot write --csv file '" + csv_ + "': it exists and is not one this tool wrote"),
+              std::string::npos)
+        << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(slurp(csv_), contents);
+    EXPECT_EQ(others(), "");
+  }
+  std::ofstream(csv_, std::ios::trunc).flush();
+  EXPECT_EQ(run_cli("scale 8 --threads 1 --repeat 1 --csv " + csv_).status, 0);
+  EXPECT_EQ(slurp(csv_).rfind("threads,", 0), 0u) << slurp(csv_);
+}
+
 TEST_F(CliCsvTest, WritesThroughASymlinkAndKeepsIt) {
-  std::ofstream(dir_ / "target.csv") << "old\n";
+  std::ofstream(dir_ / "target.csv") << old_csv_;
   std::filesystem::create_symlink("target.csv", csv_);
   EXPECT_EQ(run_cli("scale 8 --threads 1 --repeat 1 --csv " + csv_).status, 0);
   EXPECT_TRUE(std::filesystem::is_symlink(csv_));
