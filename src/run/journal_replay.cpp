@@ -49,8 +49,17 @@ class replay {
       fail(reason::unusable, "cannot read " + name_ + ": " + std::strerror(errno));
     }
     if (std::memcmp(h.data(), expected.data(), header_size) != 0) {
-      fail(reason::foreign, name_ + " belongs to another run (" + describe_run(h.data()) + "), not this one (" +
-                                describe_run(expected.data()) + ")");
+      const std::string theirs = describe_run(h.data()), ours = describe_run(expected.data());
+      if (theirs != ours) {
+        fail(reason::foreign, name_ + " belongs to another run (" + theirs + "), not this one (" + ours + ")");
+      }
+      // The same run by every field a message names: what differs is one it
+      // does not (the subproblem count, the bytes kept zero), so the header
+      // was not written by this version for this run. Say where.
+      const auto at = static_cast<std::size_t>(std::mismatch(h.begin(), h.end(), expected.begin()).first - h.begin());
+      fail(reason::corrupt, name_ + "'s header names this run (" + ours +
+                                ") but differs from the one it writes at byte " + std::to_string(at) +
+                                ": not written for this run by this version of nqueens");
     }
     struct stat st {};
     if (::fstat(fd_, &st) != 0) fail(reason::unusable, "cannot read " + name_ + ": " + std::strerror(errno));

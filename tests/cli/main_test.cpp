@@ -367,6 +367,8 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"count 10 --progress --no-progress", "contradict"},
         bad_input{"count 10 --shard 4/4", "shard index I 4 is out of range: expected an integer from 0 to 3"},
         bad_input{"count 10 --shard 1", "invalid --shard '1': expected I/M"},
+        bad_input{"count 10 --shard -0/2", "invalid shard index I '-0'"},
+        bad_input{"count -0", "invalid board size '-0'"},
         bad_input{"count 10 --shard 0/0", "shard count M 0 is out of range"},
         bad_input{"merge", "merge needs the shard files"},
         bad_input{"merge /nonexistent.json", "cannot read '/nonexistent.json'"},

@@ -16,6 +16,7 @@
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/shard.hpp"
+#include "run/journal_layout.hpp"
 
 namespace nqueens {
 namespace {
@@ -235,6 +236,34 @@ TEST_F(CheckpointTest, JournalOfAnotherRunIsRefused) {
     }
   }
   EXPECT_EQ(checkpoint_journal(path_.string(), plan(12)).finished_count(), 2u);  // left untouched
+}
+
+// A header with a valid checksum that names this very run yet differs from
+// the one it writes (bytes kept zero, or the subproblem count) was refused
+// with two identical descriptions; it says where it differs.
+TEST_F(CheckpointTest, HeaderThatNamesThisRunButDiffersSaysWhere) {
+  const plan p(12);
+  write_journal(p, 2);
+  const std::vector<char> whole = bytes();
+  for (const std::size_t offset : {std::size_t{52}, std::size_t{32}}) {  // a kept-zero byte; the subproblem count
+    std::vector<char> b = whole;
+    b[offset] ^= 0x01;
+    auto* const header = reinterpret_cast<unsigned char*>(b.data());
+    detail::journal::put(header, detail::journal::header::checksum,
+                         detail::journal::checksum(header, detail::journal::header::checksum.offset));
+    set_bytes(b);
+    try {
+      checkpoint_journal j(path_.string(), p);
+      ADD_FAILURE() << "byte " << offset << " accepted";
+    } catch (const checkpoint_error& e) {
+      EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt) << e.what();
+      EXPECT_NE(std::string(e.what()).find("'s header names this run (n = 12, engine symmetric"), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("differs from the one it writes at byte " + std::to_string(offset) + ":"),
+                std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST_F(CheckpointTest, ForeignFileIsNotOverwritten) {
