@@ -131,22 +131,37 @@ TEST_F(FaultTest, TwoSignalsSentTogetherStillFlushTheJournal) {
 }
 
 // A shard's stop counts the shard's subproblems, not the plan's: "after 1936
-// of 11023" for a shard of 5 512 read as most of the work still to do.
+// of 11023" for a shard of 5 512 read as most of the work still to do. The
+// signal comes once the shard has counted for a while (CPU time), not while
+// its run starts up.
 TEST_F(FaultTest, AShardsStopCountsTheShardsSubproblems) {
-  const std::string n = std::to_string(long_n);
-  const finished whole = run({nq, "count", n, "--shard", "1/3", "--json"});
-  ASSERT_EQ(whole.status, 0) << whole.err;
-  const std::size_t at = whole.out.find("\"shard_subproblems\":");
-  ASSERT_NE(at, std::string::npos) << whole.out;
-  const std::string in_shard = std::to_string(std::stoull(whole.out.substr(at + 20)));
+#ifdef NQUEENS_SANITIZED
+  const std::string n = "17";  // the symmetric engine: about 7 CPU-seconds under ASan, a third of it a shard
+  const double cpu_before_signal = 0.5;
+#else
+  const std::string n = "19";
+  const double cpu_before_signal = 1.0;
+#endif
+  const finished planned = run({nq, "plan", n, "--engine", "symmetric", "--json"});
+  ASSERT_EQ(planned.status, 0) << planned.err;
+  const std::size_t at = planned.out.find("\"subproblems\":");
+  ASSERT_NE(at, std::string::npos) << planned.out;
+  const unsigned long long in_plan = std::stoull(planned.out.substr(at + 14));
   const std::string j = path("shard.ckpt");
-  child c({nq, "count", n, "--shard", "1/3", "--threads", "2", "--checkpoint", j});
+  child c({nq, "count", n, "--engine", "symmetric", "--shard", "1/3", "--threads", "2", "--checkpoint", j});
   ASSERT_TRUE(wait_for_size(j, 63, c));
+  ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), cpu_before_signal));
   c.signal(SIGTERM);
   const finished r = c.wait(60);
   ASSERT_EQ(r.status, 128 + SIGTERM) << r.err;
-  EXPECT_NE(r.err.find(" of shard 1/3's " + in_shard + " subproblems; run the same command again"), std::string::npos)
-      << in_shard << ": " << r.err;
+  const std::string of = " of shard 1/3's ";
+  const std::size_t shard_at = r.err.find(of);
+  ASSERT_NE(shard_at, std::string::npos) << r.err;
+  const unsigned long long in_shard = std::stoull(r.err.substr(shard_at + of.size()));
+  EXPECT_GT(in_shard, 0U) << r.err;
+  EXPECT_LT(in_shard, in_plan) << r.err;
+  EXPECT_NE(r.err.find(std::to_string(in_shard) + " subproblems; run the same command again"), std::string::npos)
+      << r.err;
 }
 
 // The commands that keep no journal answer a stop too, in one line on
@@ -157,18 +172,24 @@ TEST_F(FaultTest, CommandsWithoutAJournalSayWhereAStopFoundThem) {
     std::vector<std::string> args;
     std::string says;
   };
+#ifdef NQUEENS_SANITIZED
+  const std::vector<std::string> stats = {"plan", "17", "--engine", "symmetric", "--stats"};  // 7 CPU-s under ASan
+#else
+  const std::vector<std::string> stats = {"plan", "19", "--stats"};  // 6 CPU-s, its plan and tables under 1
+#endif
   const std::vector<stopped_command> commands = {
       {{"verify", "--from", "19", "--to", "20", "--json"}, "while counting Q(19), the first; none was checked"},
       {{"list", "16"}, " solutions were written"},
       {{"list", "16", "--unique"}, " classes were written"},
-      {{"plan", std::to_string(long_n), "--stats"}, "while --stats timed the subproblems; nothing is reported"},
+      {stats, "while --stats timed the subproblems; nothing is reported"},
   };
   for (const stopped_command& command : commands) {
     std::vector<std::string> argv = {nq};
     argv.insert(argv.end(), command.args.begin(), command.args.end());
     SCOPED_TRACE(argv[1] + " " + argv[2]);
     child c(argv, {.stdout_path = "/dev/null"});
-    ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), 0.3));  // past start-up: each takes seconds more
+    // Past start-up (and --stats past its plan): each takes seconds more.
+    ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), argv[1] == "plan" ? 1.0 : 0.3));
     c.signal(SIGTERM);
     const finished r = c.wait(60);
     EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
