@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "nqueens/gpu_options.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/subproblem_count.hpp"
@@ -57,6 +58,9 @@ struct estimate_options {
   /// the engine samples within what the run's lists leave it.
   std::uint64_t max_memory = 0;
   std::optional<isa> kernels;
+  /// GPUs for the GPU engine's sample (count_options::gpu): a count's
+  /// devices and device memory, so that it samples what the count would do.
+  gpu_options gpu;
   /// When set and true, sampling stops (the table build too: run_cancelled).
   const std::atomic<bool>* cancel = nullptr;
 };

@@ -32,15 +32,7 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   options.add_options(plan_is_shared ? "refused" : "")(
       "shard", "Count only shard I of M (0-based), e.g. 2/8; combine the --json outputs with 'nqueens merge'",
       cxxopts::value<std::string>());
-  options.add_options()("devices",
-                        "GPUs for --engine gpu: all, or indices and UUIDs separated by commas, e.g. 0,2 (default: "
-                        "every GPU this process sees, or under MPI its node-local rank's share)",
-                        cxxopts::value<std::string>());
-  options.add_options()("gpu-memory",
-                        "Device memory --engine gpu may take of each GPU, its tables and every thread's buffers, e.g. "
-                        "4G (default: a share of what the GPU has free); less than the tables need leaves them on "
-                        "the host, and large subproblems are counted in slices",
-                        cxxopts::value<std::string>());
+  add_gpu_options(options);
   add_long_run_options(options);
   add_shared_options(options,
                      {.threads = worker_threads_help,
@@ -66,13 +58,7 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   opts.split_depth = shape.split_depth;
   opts.max_memory = shape.max_memory;
   if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
-  if (result.count("devices")) {
-    opts.gpu.devices = result["devices"].as<std::string>();
-    if (opts.gpu.devices.empty()) throw usage_error("--devices needs all or a list of GPUs");
-  }
-  if (result.count("gpu-memory")) {
-    opts.gpu.memory = parse_byte_size(result["gpu-memory"].as<std::string>(), "--gpu-memory");
-  }
+  opts.gpu = read_gpu_options(result);
   const long_run_choice long_run = read_long_run_options(result);
   opts.checkpoint = long_run.checkpoint;
   opts.checkpoint_interval_seconds = long_run.checkpoint_interval_seconds;

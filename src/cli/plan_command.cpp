@@ -278,9 +278,10 @@ class stats_report final : public report {
 
 // `plan N --estimate`: samples the plan and writes the projection.
 int run_estimate(plan_facts facts, const cxxopts::ParseResult& result, int threads, output_format format,
-                 std::uint64_t max_memory) {
+                 std::uint64_t max_memory, const gpu_options& gpu) {
   estimate_options eo;
   eo.threads = threads;
+  eo.gpu = gpu;
   eo.seconds = parse_seconds(result["estimate-seconds"].as<std::string>(), "--estimate-seconds", min_estimate_seconds,
                              max_estimate_seconds);
   eo.max_memory = max_memory;  // the run's bound: estimate_cost leaves the engine what the lists do not take
@@ -314,6 +315,7 @@ int run_plan(const std::vector<std::string>& args) {
   add_plan_shape_options(options,
                          "Memory a count may use, as for count: refuse a plan that would need more, e.g. 8G, "
                          "512M");
+  add_gpu_options(options);
   add_shared_options(options, {.threads = "Worker threads for --stats and --estimate (default: all hardware threads)",
                                .engine = "auto",
                                .engine_auto = "the fastest engine for N that fits in --max-memory",
@@ -328,6 +330,11 @@ int run_plan(const std::vector<std::string>& args) {
   po.split_depth = shape.split_depth;
   int threads = 0;
   if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
+  const gpu_options gpu = read_gpu_options(result);
+  const bool runs = result.count("stats") != 0 || result.count("estimate") != 0;
+  // GPU options with an engine that counts on the CPU are refused; a GPU is
+  // needed only where the plan is run.
+  if (runs || po.kind != engine::gpu) check_runnable(po.kind, runs ? n : 0, threads, gpu);
   if (result.count("estimate") && result.count("stats")) {
     throw usage_error("--estimate and --stats are two ways to time the plan: give one");
   }
@@ -356,12 +363,12 @@ int run_plan(const std::vector<std::string>& args) {
 
   const plan_facts facts{p, memory_estimate(n, p.kind(), threads, engine_memory) + run_lists_estimate(p)};
   const output_format format = format_for(result.count("json") != 0);
-  if (result.count("estimate")) return run_estimate(facts, result, threads, format, shape.max_memory);
+  if (result.count("estimate")) return run_estimate(facts, result, threads, format, shape.max_memory, gpu);
   if (result.count("stats")) {
     const std::string stopped = "while --stats timed the subproblems; nothing is reported";
     std::optional<detail::load_balance> lb;
     try {
-      lb = detail::measure_load_balance(p, threads, &stop_requested());
+      lb = detail::measure_load_balance(p, threads, &stop_requested(), gpu);
     } catch (const run_cancelled&) {
       return report_interruption_of(stopped);
     }

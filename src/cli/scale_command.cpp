@@ -148,9 +148,13 @@ int run_scale(const std::vector<std::string>& args) {
       "csv",
       "Also write the rows to this CSV file (replaced only once every run is done, and only if it is one --csv wrote)",
       cxxopts::value<std::string>());
+  add_plan_shape_options(options,
+                         "Memory each run may use, as for count, e.g. 8G, 512M (default: half the physical memory)");
+  add_gpu_options(options);
   add_shared_options(options, {.threads = "Comma-separated thread counts (default: 1, 2, 4, ..., the cores where they "
                                           "run several threads each, and all hardware threads)",
                                .engine = "auto",
+                               .engine_auto = "the fastest engine for N that fits in --max-memory",
                                .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
@@ -160,7 +164,11 @@ int run_scale(const std::vector<std::string>& args) {
       result.count("threads") ? parse_thread_list(result["threads"].as<std::string>()) : default_thread_counts();
   const int repeat = static_cast<int>(parse_integer(result["repeat"].as<std::string>(), "--repeat", 1, 1000));
   count_options opts;
-  opts.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n));
+  const plan_shape shape = read_plan_shape(result);
+  opts.split_depth = shape.split_depth;
+  opts.max_memory = shape.max_memory;
+  opts.gpu = read_gpu_options(result);
+  opts.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n, shape.max_memory));
   std::optional<output_file> csv_file;  // checked before the runs: a bad path fails at once
   if (result.count("csv")) csv_file.emplace(result["csv"].as<std::string>(), "--csv file", csv_header);
   // A stop signal ends the runs early and return here, so that the CSV's

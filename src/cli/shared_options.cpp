@@ -54,4 +54,26 @@ plan_shape read_plan_shape(const cxxopts::ParseResult& result) {
   return shape;
 }
 
+void add_gpu_options(cxxopts::Options& options) {
+  options.add_options()("devices",
+                        "GPUs for --engine gpu: all, or indices and UUIDs separated by commas, e.g. 0,2 (default: "
+                        "every GPU this process sees, or under MPI its node-local rank's share)",
+                        cxxopts::value<std::string>());
+  options.add_options()("gpu-memory",
+                        "Device memory --engine gpu may take of each GPU, its tables and every thread's buffers, e.g. "
+                        "4G (default: a share of what the GPU has free); less than the tables need leaves them on "
+                        "the host, and large subproblems are counted in slices",
+                        cxxopts::value<std::string>());
+}
+
+gpu_options read_gpu_options(const cxxopts::ParseResult& result) {
+  gpu_options gpu;
+  if (result.count("devices")) {
+    gpu.devices = result["devices"].as<std::string>();
+    if (gpu.devices.empty()) throw usage_error("--devices needs all or a list of GPUs");
+  }
+  if (result.count("gpu-memory")) gpu.memory = parse_byte_size(result["gpu-memory"].as<std::string>(), "--gpu-memory");
+  return gpu;
+}
+
 }  // namespace nqueens::cli

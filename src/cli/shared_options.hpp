@@ -83,6 +83,13 @@ struct plan_shape {
 /// Reads add_plan_shape_options' options; throws usage_error.
 plan_shape read_plan_shape(const cxxopts::ParseResult& result);
 
+/// --devices and --gpu-memory: the GPUs --engine gpu counts on and what it
+/// may take of each (count, plan and scale take them alike).
+void add_gpu_options(cxxopts::Options& options);
+
+/// What add_gpu_options' options asked for; throws usage_error.
+gpu_options read_gpu_options(const cxxopts::ParseResult& result);
+
 /// "Engines:" and one line per engine, for the help of a command with --engine.
 inline std::string engines_help() {
   std::string text = "Engines:\n";

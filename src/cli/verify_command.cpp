@@ -13,6 +13,7 @@
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"
+#include "nqueens/memory.hpp"
 
 namespace nqueens::cli {
 namespace {
@@ -117,8 +118,13 @@ int run_verify(const std::vector<std::string>& args) {
   options.add_options()("from", "First board size",
                         cxxopts::value<std::string>()->default_value(std::to_string(default_from)))(
       "to", "Last board size", cxxopts::value<std::string>()->default_value(std::to_string(default_to)))(
-      "extra", "", cxxopts::value<std::vector<std::string>>());
-  add_shared_options(options, {.threads = worker_threads_help, .engine = "auto", .json = true});
+      "extra", "", cxxopts::value<std::vector<std::string>>())(
+      "max-memory", "Memory each count may use, as for count, e.g. 8G, 512M (default: half the physical memory)",
+      cxxopts::value<std::string>());
+  add_shared_options(options, {.threads = worker_threads_help,
+                               .engine = "auto",
+                               .engine_auto = "the fastest engine for each N that fits in --max-memory",
+                               .json = true});
   options.parse_positional({"extra"});
   const auto result = parse_command_line(options, args, false);
   if (printed_help(result, options,
@@ -139,12 +145,14 @@ int run_verify(const std::vector<std::string>& args) {
   count_options opts;
   const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
+  opts.max_memory = read_plan_shape(result).max_memory;
   // Every engine the range will use, checked before a line is printed: a
   // refusal (no GPU, say) is exit 2 with nothing on stdout, as for count.
   for (int n = from; n <= to; ++n) {
     count_options o = opts;
-    o.kind = chosen ? *chosen : fastest_engine(n);
+    o.kind = chosen ? *chosen : fastest_engine(n, opts.max_memory);
     validate(o, n);
+    check_memory(n, o.kind, o.max_memory, o.threads);  // and its memory: no table begun, then refused
   }
   verify_text_writer text;
   verify_json_writer json;
@@ -154,7 +162,7 @@ int run_verify(const std::vector<std::string>& args) {
   install_stop_handlers();
   opts.cancel = &stop_requested();
   for (int n = from; n <= to; ++n) {
-    opts.kind = chosen ? *chosen : fastest_engine(n);
+    opts.kind = chosen ? *chosen : fastest_engine(n, opts.max_memory);
     // A stop leaves the rows printed so far (text), or no object at all
     // (JSON: one object, whole or none), and says how far the range got.
     const auto stopped = [&] {

@@ -175,7 +175,7 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   e.run_length = run_length_for(p);
   const auto start = std::chrono::steady_clock::now();
   const double cpu_at_start = process_cpu_seconds();
-  const run_context context(p, options.kernels, threads, options.cancel, engine_memory);
+  const run_context context(p, options.kernels, threads, options.cancel, engine_memory, options.gpu);
   const auto sampling = std::chrono::steady_clock::now();
   e.setup_seconds = std::chrono::duration<double>(sampling - start).count();
   std::tie(e.setup_serial_seconds, e.setup_parallel_seconds) =

@@ -13,11 +13,12 @@
 
 namespace nqueens::detail {
 
-load_balance measure_load_balance(const plan& p, int threads, const std::atomic<bool>* cancel) {
+load_balance measure_load_balance(const plan& p, int threads, const std::atomic<bool>* cancel, const gpu_options& gpu) {
   execute_options options;
   options.threads = threads;
   options.time_subproblems = true;
   options.cancel = cancel;
+  options.gpu = gpu;
   std::vector<std::size_t> all(p.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   const std::vector<std::size_t> order = dispatch_order(all);

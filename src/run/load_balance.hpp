@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "nqueens/count_types.hpp"
+#include "nqueens/gpu_options.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/verify.hpp"
 
@@ -41,6 +42,7 @@ struct load_balance {
 /// order, as a count would, timing each. Throws run_cancelled when `*cancel`
 /// (null: never) is set before every subproblem was timed: a part of the
 /// times would not describe the plan.
-load_balance measure_load_balance(const plan& p, int threads, const std::atomic<bool>* cancel = nullptr);
+load_balance measure_load_balance(const plan& p, int threads, const std::atomic<bool>* cancel = nullptr,
+                                  const gpu_options& gpu = {});
 
 }  // namespace nqueens::detail

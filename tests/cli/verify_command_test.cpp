@@ -29,6 +29,20 @@ TEST(CliTest, VerifyRefusesAnEngineItCannotRunBeforePrinting) {
   EXPECT_EQ(r.err.rfind("nqueens: --engine gpu needs an NVIDIA GPU: ", 0), 0u) << r.err;
 }
 
+// --max-memory bounds each count as count's does: auto picks, board by
+// board, an engine that fits; an engine that does not is refused before a
+// line is printed.
+TEST(CliTest, VerifyKeepsEachCountWithinMaxMemory) {
+  const cli_run fits = run_cli("verify --from 12 --to 17 --max-memory 4M --json");
+  EXPECT_EQ(fits.status, 0) << fits.err;
+  EXPECT_NE(fits.out.find("\"ok\":true"), std::string::npos) << fits.out;
+  EXPECT_EQ(fits.out.find("\"engine\":\"quadrant\""), std::string::npos) << "quadrant needs more: " << fits.out;
+  const cli_run refused = run_cli("verify --to 14 --engine quadrant --max-memory 4M");
+  EXPECT_EQ(refused.status, 2) << refused.err;
+  EXPECT_EQ(refused.out, "");
+  EXPECT_NE(refused.err.find("more than the 4 MiB allowed (--max-memory)"), std::string::npos) << refused.err;
+}
+
 TEST(CliTest, VerifyDefaultRangePasses) {
   const cli_run r = run_cli("verify");
   EXPECT_EQ(r.status, 0) << r.err;
