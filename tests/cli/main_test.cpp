@@ -112,10 +112,11 @@ TEST(CliTest, HelpListsEveryCommandAndEachHasItsOwnHelp) {
     EXPECT_EQ(again.out, r.out) << args;
   }
   // "--" ends this level's options: the command or board size follows.
+  const auto counts = [](const std::string& out) { return out.substr(0, out.find("  engine ")); };  // no timing
   for (const char* args : {"-- 8", "-- count 8"}) {
     const cli_run after = run_cli(args);
     EXPECT_EQ(after.status, 0) << args << ": " << after.err;
-    EXPECT_EQ(after.out, run_cli("count 8").out) << args;
+    EXPECT_EQ(counts(after.out), counts(run_cli("count 8").out)) << args;
   }
 }
 

@@ -142,18 +142,23 @@ TEST_F(FaultTest, LostStandardOutputIsExitThree) {
       << job.err;
 }
 
+// What an earlier `scale --csv` wrote: the file a new one may replace.
+const std::string earlier_csv =
+    "threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa\n"
+    "1,9.5,1.0000,1.0000,14200,1,9.5,9.5,12,symmetric,portable\n";
+
 // A CSV is replaced whole or not at all, and a journal is never taken
 // for one.
 TEST_F(FaultTest, CsvSurvivesAStopAndNeverOverwritesAJournal) {
   const std::string csv = path("res.csv");
-  write(csv, "old contents\n");
+  write(csv, earlier_csv);
   child c({nq, "scale", "12", "--repeat", "1000", "--csv", csv});
   // Timing runs by then: the temporary file is open and SIGTERM handled.
   ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), 0.3));
   c.signal(SIGTERM);
   const finished r = c.wait();
   EXPECT_EQ(r.status, 143) << r.err;
-  EXPECT_EQ(bytes_of(csv), "old contents\n");
+  EXPECT_EQ(bytes_of(csv), earlier_csv);
   const std::string j = path("j.ckpt");
   ASSERT_EQ(run({nq, "count", "10", "--checkpoint", j}).status, 0);
   const std::string journal = bytes_of(j);
@@ -417,7 +422,7 @@ TEST_F(FaultTest, CheckWithStdinClosedReportsTheReadError) {
 // was (no hidden temporary file beside the CSV); a run that ends replaces it.
 TEST_F(FaultTest, KilledScaleLeavesNoTemporaryCsvBehind) {
   const std::string csv = path("keep.csv");
-  write(csv, "old contents\n");
+  write(csv, earlier_csv);
   const auto names = [&] {
     std::vector<std::string> found;
     for (const auto& entry : fs::directory_iterator(dir_)) found.push_back(entry.path().filename().string());
@@ -429,7 +434,7 @@ TEST_F(FaultTest, KilledScaleLeavesNoTemporaryCsvBehind) {
     c.signal(SIGKILL);
     EXPECT_EQ(c.wait().status, 137) << "killed after " << ms << " ms";
     EXPECT_EQ(names(), std::vector<std::string>{"keep.csv"}) << "killed after " << ms << " ms";
-    EXPECT_EQ(bytes_of(csv), "old contents\n");
+    EXPECT_EQ(bytes_of(csv), earlier_csv);
   }
   const finished r = run({nq, "scale", "8", "--threads", "1", "--repeat", "1", "--csv", csv});
   EXPECT_EQ(r.status, 0) << r.err;
