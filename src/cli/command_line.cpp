@@ -202,11 +202,16 @@ void refuse_unknown_options(const cxxopts::Options& options, const std::vector<c
           alnum(arg[k]) ? find([&](const cxxopts::HelpOptionDetails& d) { return d.s == letter; }) : nullptr;
       if (o == nullptr) refuse_unknown(options, all, alnum(arg[k]) ? "-" + letter : arg, arg);
       if (o->has_implicit) continue;
-      if (k + 1 < arg.size()) {  // the rest is its value, but not after '=' as a long option's
-        if (arg[k + 1] != '=') break;
-        const std::string value = arg.substr(k + 2);
-        throw usage_error("'" + arg + "': a short option takes its value without '=': write '-" + letter + " " + value +
-                          "'" + (o->l.empty() ? "" : " or '--" + o->l.front() + "=" + value + "'"));
+      if (k + 1 < arg.size()) {  // the rest is its value: joined, letters and digits only (cxxopts' rule)
+        const std::string rest = arg.substr(k + 1);
+        if (std::ranges::all_of(rest, alnum)) break;
+        const bool equals = rest.front() == '=';
+        const std::string value = equals ? rest.substr(1) : rest;
+        throw usage_error("'" + arg + "': " +
+                          (equals ? "a short option takes its value without '='"
+                                  : "a value joined to a short option takes letters and digits only") +
+                          ": write '-" + letter + " " + value + "'" +
+                          (o->l.empty() ? "" : " or '--" + o->l.front() + "=" + value + "'"));
       }
       refuse_option_as_value(options, args, i, "-" + letter, *o);
       ++i;

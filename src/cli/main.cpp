@@ -58,9 +58,11 @@ int dispatch(const std::vector<std::string>& argv) {
   if (argv.size() < 2) throw usage_error("missing command: try 'nqueens count N' or 'nqueens --help'");
   const std::string& first = argv[1];
   if (first == "-h" || first == "--help" || first == "help") {
-    // `nqueens help count`: that command's help; `help --help`, `--help
-    // --version` and the like: this one.
-    if (argv.size() > 2 && !argv[2].starts_with('-') && argv[2] != "help") {
+    // `nqueens help count`: that command's help; `help help`, `help
+    // --help` and `--help --version`: this one. Anything else is refused.
+    const bool asks_this_help = argv.size() == 3 && (argv[2] == "help" || argv[2] == "-h" || argv[2] == "--help" ||
+                                                     argv[2] == "--version" || argv[2] == "-V");
+    if (argv.size() > 2 && !asks_this_help) {
       if (argv.size() > 3) throw usage_error(first + " takes at most one command's name ('" + argv[3] + "' is extra)");
       const command* c = find_command(argv[2]);
       if (c == nullptr) throw usage_error("unknown command '" + argv[2] + "' (try 'nqueens --help')");

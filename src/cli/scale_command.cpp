@@ -46,9 +46,11 @@ double slowest(const scaling_row& row) { return *std::max_element(row.seconds.be
 
 // A row a line, each with what it measured (n, engine, instruction set), so
 // that a file read alone says what it is; the first columns as they were.
-// The CSV's first line: a file that starts with it is one --csv may replace.
+// The CSV's first line; a file that starts as every version's did (six
+// columns until 2026-11-29) is one --csv may replace.
 constexpr std::string_view csv_header =
     "threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa\n";
+constexpr std::string_view csv_start = "threads,median_seconds,speedup,efficiency,total,runs";
 
 std::string csv_of(const scaling_result& r, int n, engine kind) {
   std::string csv(csv_header);
@@ -170,7 +172,7 @@ int run_scale(const std::vector<std::string>& args) {
   opts.gpu = read_gpu_options(result);
   opts.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n, shape.max_memory));
   std::optional<output_file> csv_file;  // checked before the runs: a bad path fails at once
-  if (result.count("csv")) csv_file.emplace(result["csv"].as<std::string>(), "--csv file", csv_header);
+  if (result.count("csv")) csv_file.emplace(result["csv"].as<std::string>(), "--csv file", csv_start);
   // A stop signal ends the runs early and return here, so that the CSV's
   // temporary file is removed and its target keeps its old contents.
   install_stop_handlers();
@@ -180,7 +182,8 @@ int run_scale(const std::vector<std::string>& args) {
   if (!r.complete || stop_requested()) {  // as count: a signal is never swallowed
     const int sig = stop_signal();
     std::cerr << "nqueens: interrupted by " << signal_name(sig) << "; no rows printed"
-              << (csv_file ? ", " + result["csv"].as<std::string>() + " left as it was" : std::string()) << '\n';
+              << (csv_file ? ", " + one_line(result["csv"].as<std::string>()) + " left as it was" : std::string())
+              << '\n';
     return interrupted_status(sig);
   }
   warn_of_weak_measurements(r, n);

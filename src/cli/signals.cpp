@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "cli/exit_status.hpp"
+#include "cli/message_text.hpp"
 
 namespace nqueens::cli {
 namespace {
@@ -128,7 +129,7 @@ int report_interruption_before_counting(const std::string& checkpoint, int sig, 
   std::cerr << who << ": interrupted by " << signal_name(sig) << " before counting began; nothing was counted"
             << (checkpoint.empty() || !std::filesystem::exists(checkpoint)  // not created yet
                     ? std::string()
-                    : " this time: run the same command again to resume from " + checkpoint)
+                    : " this time: run the same command again to resume from " + one_line(checkpoint))
             << '\n';
   return interrupted_status(sig);
 }
@@ -141,7 +142,7 @@ int report_interruption(const count_result& r, const std::string& checkpoint, in
             << (part ? "shard " + std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) + "'s " : "")
             << (part ? r.shard_subproblems : r.subproblems) << " subproblems; "
             << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
-                                   : "run the same command again to resume from " + checkpoint)
+                                   : "run the same command again to resume from " + one_line(checkpoint))
             << '\n';
   return interrupted_status(sig);
 }

@@ -41,6 +41,12 @@ TEST(CliTest, VerifyKeepsEachCountWithinMaxMemory) {
   EXPECT_EQ(refused.status, 2) << refused.err;
   EXPECT_EQ(refused.out, "");
   EXPECT_NE(refused.err.find("more than the 4 MiB allowed (--max-memory)"), std::string::npos) << refused.err;
+  // The engine fits at every n, but not with the plan's lists at n = 17: refused
+  // before Q(8)'s row, not after Q(16)'s.
+  const cli_run lists = run_cli("verify --from 8 --to 18 --engine quadrant --threads 2 --max-memory 10878976");
+  EXPECT_EQ(lists.status, 2) << lists.err;
+  EXPECT_EQ(lists.out, "");
+  EXPECT_NE(lists.err.find("for n = 17 and its lists"), std::string::npos) << lists.err;
 }
 
 TEST(CliTest, VerifyDefaultRangePasses) {

@@ -164,6 +164,19 @@ TEST_F(FaultTest, AShardsStopCountsTheShardsSubproblems) {
       << r.err;
 }
 
+// The stop's line names the journal as every message names what the user
+// typed: a line break or an escape in its path is shown escaped, on one line.
+TEST_F(FaultTest, AStopNamesItsJournalOnOneLine) {
+  const std::string j = path("q\n\x1b[2Jx.ckpt");
+  child c({nq, "count", std::to_string(long_n), "--threads", "2", "--checkpoint", j});
+  ASSERT_TRUE(wait_for_size(j, 63, c));
+  c.signal(SIGTERM);
+  const finished r = c.wait(60);
+  EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("q\\x0a\\x1b[2Jx.ckpt"), std::string::npos) << r.err;
+}
+
 // The commands that keep no journal answer a stop too, in one line on
 // stderr that says how far they got, and exit 128 + signal: verify (its rows
 // so far kept, no partial JSON object), list and plan --stats.
