@@ -100,6 +100,11 @@ int dispatch(const std::vector<std::string>& argv) {
   // never an option of this level.
   const bool after_options_end = first == "--";
   if (after_options_end && argv.size() == 2) throw usage_error("missing command after '--'");
+  if (after_options_end && argv[2] == "help") {  // a command in all but the table: `nqueens -- help count`
+    std::vector<std::string> without(argv);
+    without.erase(without.begin() + 1);
+    return dispatch(without);
+  }
   const std::string& name = after_options_end ? argv[2] : first;
   std::vector<std::string> rest(argv.begin() + (after_options_end ? 3 : 2), argv.end());
   const command* c = find_command(name);

@@ -106,7 +106,7 @@ TEST(CliTest, HelpListsEveryCommandAndEachHasItsOwnHelp) {
   EXPECT_EQ(count.status, 0) << count.err;
   EXPECT_EQ(count.out, run_cli("count --help").out);
   // Help asked of help, or beside --version, is this help.
-  for (const char* args : {"help help", "help --help", "help -h", "--help --version", "-h --help"}) {
+  for (const char* args : {"help help", "help --help", "help -h", "--help --version", "-h --help", "-- help"}) {
     const cli_run again = run_cli(args);
     EXPECT_EQ(again.status, 0) << args << ": " << again.err;
     EXPECT_EQ(again.out, r.out) << args;
