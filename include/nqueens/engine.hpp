@@ -87,14 +87,10 @@ bool counts_unique(engine e) noexcept;
 /// Largest board size the engine takes (0 when unregistered).
 int engine_max_board_size(engine e) noexcept;
 
-/// The engine `--engine auto` picks for an n-board: the fastest one, from this
-/// project's measurements, whose memory_estimate fits in `max_memory`
-/// (0 = default_memory_limit()).
-engine fastest_engine(int n, std::uint64_t max_memory = 0) noexcept;
-
 /// The engine `--engine auto` picks where several processes share one plan
 /// (shards, a journal, MPI ranks): the fastest for n, from n alone, so that
-/// every node picks the same whatever its memory. A node where it does not
+/// every node picks the same whatever its memory (fastest_engine, in
+/// memory.hpp, is the pick within one process's memory). A node where it does not
 /// fit is refused (check_memory), never given another plan.
 engine shared_plan_engine(int n) noexcept;
 

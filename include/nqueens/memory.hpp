@@ -65,4 +65,13 @@ struct planned_run {
 planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_memory, int threads = 0,
                                shard_spec shard = {});
 
+/// The engine `--engine auto` picks for a count of an n-board: the fastest,
+/// from this project's measurements (each engine's auto_from), whose whole
+/// count on `threads` threads (0: all) with `split_depth` (0: automatic)
+/// fits in `max_memory` (0: default_memory_limit()) as count() prices it,
+/// the plan's lists included (plan_within_memory); where none fits, the
+/// slowest, which count() then refuses. Builds each candidate's plan (not
+/// its fingerprint: milliseconds at n = 27).
+engine fastest_engine(int n, std::uint64_t max_memory = 0, int threads = 0, int split_depth = 0);
+
 }  // namespace nqueens

@@ -17,6 +17,7 @@
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/memory.hpp"
 
 namespace nqueens::cli {
 
@@ -66,8 +67,10 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   // MPI ranks) must not depend on this node's memory: auto then goes by n
   // alone, and a node it does not fit refuses rather than count another plan.
   const bool shared_plan = plan_is_shared || !opts.shard.whole() || !opts.checkpoint.empty();
-  opts.kind = parse_engine_choice(engine_name)
-                  .value_or(shared_plan ? shared_plan_engine(request.n) : fastest_engine(request.n, opts.max_memory));
+  const std::optional<engine> chosen = parse_engine_choice(engine_name);
+  opts.kind = chosen        ? *chosen
+              : shared_plan ? shared_plan_engine(request.n)
+                            : fastest_engine(request.n, opts.max_memory, opts.threads, opts.split_depth);
   request.progress_option = long_run.progress_option;
   request.terminal = long_run.terminal;
   request.progress = long_run.progress;

@@ -326,10 +326,11 @@ int run_plan(const std::vector<std::string>& args) {
   const int n = board_size_operand(result);
   const plan_shape shape = read_plan_shape(result);
   plan_options po;
-  po.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n, shape.max_memory));
-  po.split_depth = shape.split_depth;
   int threads = 0;
   if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
+  const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
+  po.kind = chosen ? *chosen : fastest_engine(n, shape.max_memory, threads, shape.split_depth);
+  po.split_depth = shape.split_depth;
   const gpu_options gpu = read_gpu_options(result);
   const bool runs = result.count("stats") != 0 || result.count("estimate") != 0;
   // GPU options with an engine that counts on the CPU are refused; a GPU is

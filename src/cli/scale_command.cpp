@@ -19,6 +19,7 @@
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/isa.hpp"
+#include "nqueens/memory.hpp"
 #include "nqueens/scaling.hpp"
 #include "nqueens/threads.hpp"
 
@@ -170,7 +171,10 @@ int run_scale(const std::vector<std::string>& args) {
   opts.split_depth = shape.split_depth;
   opts.max_memory = shape.max_memory;
   opts.gpu = read_gpu_options(result);
-  opts.kind = parse_engine_choice(result["engine"].as<std::string>()).value_or(fastest_engine(n, shape.max_memory));
+  // Auto picks for the most threads asked: each thread's buffers count.
+  const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
+  opts.kind =
+      chosen ? *chosen : fastest_engine(n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
   std::optional<output_file> csv_file;  // checked before the runs: a bad path fails at once
   if (result.count("csv")) csv_file.emplace(result["csv"].as<std::string>(), "--csv file", csv_start);
   // A stop signal ends the runs early and return here, so that the CSV's

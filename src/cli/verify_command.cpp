@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <vector>
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
@@ -150,9 +151,10 @@ int run_verify(const std::vector<std::string>& args) {
   opts.cancel = &stop_requested();
   // Every engine the range will use, checked before a line is printed: a
   // refusal (no GPU, say) is exit 2 with nothing on stdout, as for count.
+  std::vector<engine> kinds;
   for (int n = from; n <= to; ++n) {
     count_options o = opts;
-    o.kind = chosen ? *chosen : fastest_engine(n, opts.max_memory);
+    o.kind = kinds.emplace_back(chosen ? *chosen : fastest_engine(n, opts.max_memory, opts.threads));
     validate(o, n);
     // And its memory, the plan's lists included, as count() prices it: no
     // row is printed before a refusal. The plans take seconds at most
@@ -169,7 +171,7 @@ int run_verify(const std::vector<std::string>& args) {
   out.begin();
   verify_summary summary{.from = from, .to = to, .chosen = chosen};
   for (int n = from; n <= to; ++n) {
-    opts.kind = chosen ? *chosen : fastest_engine(n, opts.max_memory);
+    opts.kind = kinds[static_cast<std::size_t>(n - from)];
     // A stop leaves the rows printed so far (text), or no object at all
     // (JSON: one object, whole or none), and says how far the range got.
     const auto stopped = [&] {

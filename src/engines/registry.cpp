@@ -3,11 +3,8 @@
 #include <tbb/info.h>
 
 #include <array>
-#include <limits>
 #include <stdexcept>
 #include <string>
-
-#include "nqueens/memory_limit.hpp"
 
 namespace nqueens::detail {
 
@@ -115,19 +112,13 @@ int engine_max_board_size(engine e) noexcept {
   return d != nullptr ? d->max_board_size : 0;
 }
 
-engine shared_plan_engine(int n) noexcept { return fastest_engine(n, std::numeric_limits<std::uint64_t>::max()); }
-
-engine fastest_engine(int n, std::uint64_t max_memory) noexcept {
-  max_memory = memory_limit_or_default(max_memory);
+engine shared_plan_engine(int n) noexcept {
   const detail::engine_definition* best = nullptr;
   for (const detail::engine_definition* d : detail::engines) {
     if (d->auto_from == 0 || d->auto_from > n || n > d->max_board_size) continue;
-    if (d->memory_estimate != nullptr &&
-        d->memory_estimate(n, tbb::info::default_concurrency(), max_memory) > max_memory)
-      continue;
     if (best == nullptr || d->auto_from > best->auto_from) best = d;
   }
-  return best != nullptr ? best->id : detail::engines.front()->id;
+  return best != nullptr ? best->id : default_engine;
 }
 
 }  // namespace nqueens

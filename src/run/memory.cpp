@@ -4,10 +4,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "engines/registry.hpp"
+#include "engines/rotation/rotation_plan.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/threads.hpp"
 #include "run/plan_access.hpp"
@@ -39,17 +43,45 @@ void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
                            " allowed (--max-memory); choose another --engine, or raise --max-memory");
 }
 
-std::uint64_t run_lists_estimate(const plan& p, shard_spec shard) noexcept {
-  const std::uint64_t size = p.size();
+namespace {
+
+// What run_lists_estimate prices, from the plan's parts: `size` subproblems
+// (the rotation ones too), `engine_bytes` of the engine's own list.
+std::uint64_t lists_bytes(std::uint64_t size, std::uint64_t engine_bytes, bool uniform, shard_spec shard) noexcept {
   // The plan's own list (34 bytes a row-by-row subproblem), the journal's
   // two bits per subproblem (held, recorded) and the executor's one.
-  const std::uint64_t bits = (detail::plan_access::engine(p) != nullptr ? detail::plan_access::engine(p)->bytes() : 0) +
-                             3 * ((size + 63) / 64) * 8;
-  if (!p.uniform_work()) return 40 * size + bits;  // dealt out: every index, its estimate, the shard twice
+  const std::uint64_t bits = engine_bytes + 3 * ((size + 63) / 64) * 8;
+  if (!uniform) return 40 * size + bits;  // dealt out: every index, its estimate, the shard twice
   const auto first = static_cast<std::uint64_t>(shard.index);
   const auto step = static_cast<std::uint64_t>(std::max(shard.count, 1));
   const std::uint64_t mine = detail::dealt_in_turn(size, first, step);
   return 8 * mine + bits;
+}
+
+// Whether a whole count of engine `d`'s plan fits in `limit` as count()
+// prices it (check_memory, then check_run_memory), its plan built but not
+// fingerprinted: the fingerprint is most of a large plan's time (n = 27:
+// 3 s), the engine's list next to nothing (a block table for quadrant).
+bool count_fits(const detail::engine_definition& d, int n, std::uint64_t limit, int threads, int split_depth,
+                std::uint64_t rotation_subproblems) {
+  if (memory_estimate(n, d.id, threads, limit) > limit) return false;
+  std::unique_ptr<detail::engine_plan> p;
+  try {
+    p = d.make_plan(n, split_depth, automatic_target(n), limit);
+  } catch (const std::invalid_argument&) {  // too many subproblems, or its list past `limit`
+    return false;
+  } catch (const memory_limit_error&) {
+    return false;
+  }
+  const std::uint64_t lists = lists_bytes(p->size() + rotation_subproblems, p->bytes(), p->uniform_work(), {});
+  return lists < limit && memory_estimate(n, d.id, threads, limit - lists) <= limit - lists;
+}
+
+}  // namespace
+
+std::uint64_t run_lists_estimate(const plan& p, shard_spec shard) noexcept {
+  const detail::engine_plan* engine = detail::plan_access::engine(p);
+  return lists_bytes(p.size(), engine != nullptr ? engine->bytes() : 0, p.uniform_work(), shard);
 }
 
 std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {
@@ -87,6 +119,24 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
   planned_run run{plan(n, options), 0};
   run.engine_memory = check_plan_memory(run.p, max_memory, threads, shard);
   return run;
+}
+
+engine fastest_engine(int n, std::uint64_t max_memory, int threads, int split_depth) {
+  // Fastest first: the engines auto may pick for n, by auto_from.
+  std::vector<const detail::engine_definition*> candidates;
+  for (const detail::engine_definition* d : detail::registered_engines()) {
+    if (d->auto_from != 0 && d->auto_from <= n && n <= d->max_board_size) candidates.push_back(d);
+  }
+  std::ranges::stable_sort(candidates, std::ranges::greater{}, &detail::engine_definition::auto_from);
+  if (candidates.empty()) return default_engine;
+  // What count() refuses for itself is left to it.
+  if (split_depth < 0 || split_depth > max_split_depth || threads < 0) return candidates.front()->id;
+  const std::uint64_t limit = memory_limit_or_default(max_memory);
+  const std::uint64_t rotation_subproblems = detail::rotation_tasks(n).size();
+  for (const detail::engine_definition* d : candidates) {
+    if (count_fits(*d, n, limit, threads, split_depth, rotation_subproblems)) return d->id;
+  }
+  return candidates.back()->id;  // none fits: the count refuses, naming what the slowest needs
 }
 
 }  // namespace nqueens

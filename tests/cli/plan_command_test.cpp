@@ -42,6 +42,21 @@ TEST(CliTest, PlanPricesTheMemoryBound) {
   EXPECT_NE(text.out.find("memory: about"), std::string::npos) << text.out;
 }
 
+// Auto weighs the plan's lists too: at n = 23 the quadrant engine's tables
+// fit in 80 MiB but not beside its 4 * 10^6 subproblems' lists (33 MiB), so
+// auto picks the symmetric engine, which fits, rather than a refusal.
+TEST(CliTest, AutoPicksAnEngineWhoseListsFitToo) {
+  const cli_run quadrant = run_cli("plan 23 --engine quadrant --threads 2 --max-memory 80M");
+  EXPECT_EQ(quadrant.status, 2);
+  EXPECT_NE(quadrant.err.find("its lists (the plan's"), std::string::npos) << quadrant.err;
+  const cli_run picked = run_cli("plan 23 --threads 2 --max-memory 80M");
+  EXPECT_EQ(picked.status, 0) << picked.err;
+  EXPECT_NE(picked.out.find("engine symmetric"), std::string::npos) << picked.out;
+  const cli_run roomy = run_cli("plan 23 --threads 2 --max-memory 128M");
+  EXPECT_EQ(roomy.status, 0) << roomy.err;
+  EXPECT_NE(roomy.out.find("engine quadrant"), std::string::npos) << roomy.out;
+}
+
 // Boards past the whole tables' reach plan within 8 GiB: the plan is ranked
 // (7 * 10^7 subproblems at n = 27), each subproblem builds its own quarters.
 TEST(CliTest, QuadrantPlansEveryBoardUpTo28Within8GiB) {

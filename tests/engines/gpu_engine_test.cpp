@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "nqueens/memory.hpp"
 #include "support/gpu_testing.hpp"
 
 namespace nqueens {

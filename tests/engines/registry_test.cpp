@@ -57,39 +57,18 @@ TEST(RegistryTest, AnUnregisteredNumberIsRefusedNotGuessed) {
   EXPECT_THROW(count(8, {.kind = nobody}), std::invalid_argument);
 }
 
-TEST(RegistryTest, AutoPicksOnlyRegisteredEnginesThatTakeTheBoard) {
+// Shards, journals and MPI ranks share a plan: auto goes by n alone there,
+// the same on a node of any memory (a node it does not fit then refuses).
+TEST(RegistryTest, SharedPlansGoByBoardSizeAlone) {
   for (int n = 1; n <= 28; ++n) {
-    const engine e = fastest_engine(n);
+    const engine e = shared_plan_engine(n);
     EXPECT_TRUE(is_registered(e));
     EXPECT_LE(n, engine_max_board_size(e)) << "n = " << n;
   }
-}
-
-// Shards, journals and MPI ranks share a plan: auto goes by n alone there,
-// the same on a node of any memory (a node it does not fit then refuses).
-TEST(FastestEngineTest, SharedPlansGoByBoardSizeAlone) {
-  for (int n = 1; n <= 27; ++n) {
-    EXPECT_EQ(shared_plan_engine(n), fastest_engine(n, std::uint64_t{1} << 62)) << n;
-  }
-  EXPECT_EQ(shared_plan_engine(18), engine::quadrant);
-  EXPECT_NE(fastest_engine(18, std::uint64_t{1} << 20), shared_plan_engine(18));
   EXPECT_EQ(shared_plan_engine(15), engine::symmetric);
-}
-
-TEST(FastestEngineTest, QuadrantFrom16WhenItFits) {
-  constexpr std::uint64_t plenty = std::uint64_t{1} << 50;
-  EXPECT_EQ(fastest_engine(18, plenty), engine::quadrant);
-  EXPECT_EQ(fastest_engine(20, plenty), engine::quadrant);
-  EXPECT_EQ(fastest_engine(18, std::uint64_t{1} << 20), engine::symmetric);  // tables do not fit
-  EXPECT_EQ(fastest_engine(17, plenty), engine::quadrant);
-  EXPECT_EQ(fastest_engine(19, plenty), engine::quadrant);
-  EXPECT_EQ(fastest_engine(16, plenty), engine::quadrant);
-  EXPECT_EQ(fastest_engine(15, plenty), engine::symmetric);
-  EXPECT_EQ(fastest_engine(8, plenty), engine::symmetric);
-  // Up to 28 in bounded memory (docs/reach.md: 30x the symmetric engine's speed at n = 24), then past its range.
-  EXPECT_EQ(fastest_engine(26, plenty), engine::quadrant);
-  EXPECT_EQ(fastest_engine(28, std::uint64_t{8} << 30), engine::quadrant);
-  EXPECT_EQ(fastest_engine(29, plenty), engine::symmetric);
+  EXPECT_EQ(shared_plan_engine(16), engine::quadrant);
+  EXPECT_EQ(shared_plan_engine(28), engine::quadrant);
+  EXPECT_EQ(shared_plan_engine(29), engine::symmetric);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "engines/engine.hpp"
 #include "nqueens/count.hpp"
@@ -115,6 +116,70 @@ TEST(MemoryTest, CountRefusesListsPastTheBoundBeforeTheJournal) {
   o.max_memory = std::uint64_t{1} << 30;
   EXPECT_EQ(count(16, o).total, 14772512U);
   fs::remove(journal);
+}
+
+TEST(FastestEngineTest, AutoPicksOnlyRegisteredEnginesThatTakeTheBoard) {
+  for (int n = 1; n <= 28; ++n) {
+    const engine e = fastest_engine(n);
+    EXPECT_TRUE(is_registered(e));
+    EXPECT_LE(n, engine_max_board_size(e)) << "n = " << n;
+  }
+}
+
+TEST(FastestEngineTest, SharedPlansPickAsMuchMemoryWould) {
+  for (int n = 1; n <= 27; ++n) {
+    EXPECT_EQ(shared_plan_engine(n), fastest_engine(n, std::uint64_t{1} << 50)) << n;
+  }
+  EXPECT_NE(fastest_engine(18, std::uint64_t{1} << 20), shared_plan_engine(18));
+}
+
+TEST(FastestEngineTest, QuadrantFrom16WhenItFits) {
+  constexpr std::uint64_t plenty = std::uint64_t{1} << 50;
+  EXPECT_EQ(fastest_engine(18, plenty), engine::quadrant);
+  EXPECT_EQ(fastest_engine(20, plenty), engine::quadrant);
+  EXPECT_EQ(fastest_engine(18, std::uint64_t{1} << 20), engine::symmetric);  // tables do not fit
+  EXPECT_EQ(fastest_engine(17, plenty), engine::quadrant);
+  EXPECT_EQ(fastest_engine(19, plenty), engine::quadrant);
+  EXPECT_EQ(fastest_engine(16, plenty), engine::quadrant);
+  EXPECT_EQ(fastest_engine(15, plenty), engine::symmetric);
+  EXPECT_EQ(fastest_engine(8, plenty), engine::symmetric);
+  // Up to 28 in bounded memory (docs/reach.md: 30x the symmetric engine's speed at n = 24), then past its range.
+  EXPECT_EQ(fastest_engine(26, plenty), engine::quadrant);
+  EXPECT_EQ(fastest_engine(28, std::uint64_t{8} << 30), engine::quadrant);
+  EXPECT_EQ(fastest_engine(29, plenty), engine::symmetric);
+}
+
+// Auto picks the fastest engine whose whole count fits, the plan's lists
+// included: where the quadrant engine's tables fit the bound but not beside
+// its plan's lists (n = 20 in 13 MiB; n = 23 anywhere from 67 to 99 MiB),
+// the symmetric engine, not a refusal. Guards each bound from the quadrant
+// engine's least layout to past what it and its lists need together.
+TEST(FastestEngineTest, PicksTheFastestEngineWhoseWholeCountFits) {
+  constexpr int threads = 2;
+  const auto fits = [&](int n, engine e, std::uint64_t limit, int split_depth) {
+    try {
+      static_cast<void>(plan_within_memory(n, {.kind = e, .split_depth = split_depth}, limit, threads));
+      return true;
+    } catch (const memory_limit_error&) {
+      return false;
+    }
+  };
+  int between = 0;  // bounds that fit the quadrant engine's tables but not its lists too
+  for (const auto [n, split_depth] : {std::pair{16, 0}, {18, 0}, {20, 0}, {18, 12}}) {
+    const std::uint64_t least = memory_estimate(n, engine::quadrant, threads, 1);
+    const std::uint64_t lists = run_lists_estimate(plan(n, {.kind = engine::quadrant, .split_depth = split_depth}));
+    for (std::uint64_t limit = least - least / 8; limit <= least + 2 * lists; limit += lists / 8) {
+      const engine picked = fastest_engine(n, limit, threads, split_depth);
+      const bool quadrant_fits = fits(n, engine::quadrant, limit, split_depth);
+      EXPECT_EQ(picked, quadrant_fits ? engine::quadrant : engine::symmetric) << n << " in " << limit;
+      // At split depth 12 the symmetric engine's own list passes these bounds: the count then refuses.
+      if (!quadrant_fits && split_depth == 0) EXPECT_TRUE(fits(n, engine::symmetric, limit, 0)) << n << " in " << limit;
+      if (!quadrant_fits && memory_estimate(n, engine::quadrant, threads, limit) <= limit) ++between;
+    }
+  }
+  EXPECT_GT(between, 0);
+  EXPECT_EQ(fastest_engine(20, std::uint64_t{13} << 20, threads), engine::symmetric);
+  EXPECT_NO_THROW(check_memory(20, engine::quadrant, std::uint64_t{13} << 20, threads));
 }
 
 }  // namespace
