@@ -93,8 +93,10 @@ struct enumerate_options {
 struct enumerate_result {
   /// Solutions passed to the visitor.
   std::uint64_t delivered = 0;
-  /// True when every solution (or class) was delivered: not stopped by the
-  /// limit, the visitor or cancellation.
+  /// True when every solution (or class) was delivered and the search ran to
+  /// its end: false when it stopped at the limit (even a limit equal to the
+  /// number of solutions: no search past it tells), for the visitor or on
+  /// cancellation.
   bool complete = false;
 };
 

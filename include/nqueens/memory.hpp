@@ -29,7 +29,8 @@ std::uint64_t memory_estimate(int n, engine kind, int threads = 0, std::uint64_t
 
 /// Throws memory_limit_error, naming both sizes, when memory_estimate(n,
 /// kind, threads, limit) exceeds `limit` (0 = default_memory_limit());
-/// std::invalid_argument for a board the engine does not take.
+/// std::invalid_argument for a board the engine does not take, a number no
+/// engine has, or `threads` outside 0..max_threads.
 void check_memory(int n, engine kind, std::uint64_t limit, int threads = 0);
 
 /// Bytes a count of shard `shard` of plan `p` holds besides the engine's

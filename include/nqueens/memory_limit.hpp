@@ -33,8 +33,9 @@ int digits_to_tell(std::uint64_t need, std::uint64_t limit);
 /// default memory bound.
 std::uint64_t default_memory_limit() noexcept;
 
-/// `max_memory`, or default_memory_limit() where it is 0 (what every
-/// --max-memory 0 and every unset bound means).
+/// `max_memory`, or default_memory_limit() where it is 0 (what every unset
+/// bound means: the library's max_memory fields take 0 for it; the CLI's
+/// --max-memory takes sizes of 1M and more, and no option for the default).
 std::uint64_t memory_limit_or_default(std::uint64_t max_memory) noexcept;
 
 }  // namespace nqueens

@@ -48,7 +48,7 @@ std::vector<int> default_thread_counts();
 /// is the whole count's wall time (count_result::seconds). Once
 /// `options.cancel` is set, returns after the count under way, with
 /// `complete` false. Throws std::invalid_argument for a bad n, thread count
-/// or repeat < 1, or a checkpoint in `options`.
+/// or repeat < 1, or a checkpoint or a shard in `options`.
 scaling_result measure_scaling(int n, std::span<const int> thread_counts, int repeat,
                                const count_options& options = {});
 

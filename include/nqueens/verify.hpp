@@ -32,7 +32,8 @@ struct verification {
   /// Which values were counted, and so compared.
   bool has_total = false;
   bool has_unique = false;
-  bool has_symmetric = false;
+  bool has_symmetric_180 = false;
+  bool has_symmetric_90 = false;
 
   /// False only when a published value exists and differs.
   bool ok() const noexcept {
@@ -41,9 +42,10 @@ struct verification {
   }
   /// True when something was counted and every counted value matched.
   bool verified() const noexcept {
-    return (has_total || has_symmetric) && (!has_total || total == verdict::match) &&
-           (!has_unique || unique == verdict::match) &&
-           (!has_symmetric || (symmetric_180 == verdict::match && symmetric_90 == verdict::match));
+    return (has_total || has_unique || has_symmetric_180 || has_symmetric_90) &&
+           (!has_total || total == verdict::match) && (!has_unique || unique == verdict::match) &&
+           (!has_symmetric_180 || symmetric_180 == verdict::match) &&
+           (!has_symmetric_90 || symmetric_90 == verdict::match);
   }
 };
 

@@ -289,7 +289,16 @@ int run_estimate(plan_facts facts, const cxxopts::ParseResult& result, int threa
   if (result.count("cores"))
     cores = static_cast<int>(parse_integer(result["cores"].as<std::string>(), "--cores", 1, 100000000));
   eo.cancel = &stop_requested();
-  const estimate_report report(facts, estimate_cost(facts.p, eo), cores, eo.seconds);
+  // Sampling counts subproblems: a stop says so, not "before counting".
+  const std::string stopped = "while --estimate sampled the subproblems; no estimate is printed";
+  std::optional<cost_estimate> estimate;
+  try {
+    estimate = estimate_cost(facts.p, eo);
+  } catch (const run_cancelled&) {
+    return report_interruption_of(stopped);
+  }
+  if (stop_requested()) return report_interruption_of(stopped);  // as count: a signal is never swallowed
+  const estimate_report report(facts, *estimate, cores, eo.seconds);
   warn_about(report.estimate(), facts.p.board_size(), report.off());
   write_report(report, format);
   return 0;
@@ -369,7 +378,7 @@ int run_plan(const std::vector<std::string>& args) {
     const std::string stopped = "while --stats timed the subproblems; nothing is reported";
     std::optional<detail::load_balance> lb;
     try {
-      lb = detail::measure_load_balance(p, threads, &stop_requested(), gpu);
+      lb = detail::measure_load_balance(p, threads, engine_memory, &stop_requested(), gpu);
     } catch (const run_cancelled&) {
       return report_interruption_of(stopped);
     }

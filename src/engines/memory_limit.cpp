@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <string>
 
@@ -45,14 +47,27 @@ std::string format_bytes(std::uint64_t bytes, int decimals, byte_rounding roundi
     return std::ceil(units * scale) / scale;
   };
   if (decimals > 3 || bytes < 1024) {
-    std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
-  } else if (value >= 1024.0 * 1024 * 1024) {
-    std::snprintf(text, sizeof text, "%.*f GiB", 1 + decimals, written(value / (1024.0 * 1024 * 1024), 1 + decimals));
-  } else if (value >= 1024.0 * 1024) {
-    std::snprintf(text, sizeof text, "%.*f MiB", decimals, written(value / (1024.0 * 1024), decimals));
-  } else {
-    std::snprintf(text, sizeof text, "%.*f KiB", decimals, written(value / 1024.0, decimals));
+    std::snprintf(text, sizeof text, "%llu byte%s", static_cast<unsigned long long>(bytes), bytes == 1 ? "" : "s");
+    return text;
   }
+  struct unit {
+    double size;
+    const char* name;
+    int digits;
+  };
+  const std::array<unit, 3> units = {unit{1024.0, "KiB", decimals}, unit{1024.0 * 1024, "MiB", decimals},
+                                     unit{1024.0 * 1024 * 1024, "GiB", 1 + decimals}};
+  std::size_t u = value >= units[2].size ? 2 : value >= units[1].size ? 1 : 0;
+  // A value just under the next unit would read 1024 of this one once
+  // rounded (1048575 bytes: "1024 KiB"): it is written in the next.
+  const auto shown = [&](std::size_t k) {
+    const double scale = std::pow(10.0, units[k].digits);
+    const double x = written(value / units[k].size, units[k].digits);
+    return std::round(x * scale) / scale;
+  };
+  if (u < 2 && shown(u) >= 1024.0) ++u;
+  std::snprintf(text, sizeof text, "%.*f %s", units[u].digits, written(value / units[u].size, units[u].digits),
+                units[u].name);
   return text;
 }
 

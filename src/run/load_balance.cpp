@@ -13,9 +13,11 @@
 
 namespace nqueens::detail {
 
-load_balance measure_load_balance(const plan& p, int threads, const std::atomic<bool>* cancel, const gpu_options& gpu) {
+load_balance measure_load_balance(const plan& p, int threads, std::uint64_t engine_memory,
+                                  const std::atomic<bool>* cancel, const gpu_options& gpu) {
   execute_options options;
   options.threads = threads;
+  options.max_memory = engine_memory;
   options.time_subproblems = true;
   options.cancel = cancel;
   options.gpu = gpu;

@@ -39,10 +39,12 @@ struct load_balance {
 };
 
 /// Runs every subproblem of `p` on `threads` threads (0: all) in dispatch
-/// order, as a count would, timing each. Throws run_cancelled when `*cancel`
-/// (null: never) is set before every subproblem was timed: a part of the
-/// times would not describe the plan.
-load_balance measure_load_balance(const plan& p, int threads, const std::atomic<bool>* cancel = nullptr,
-                                  const gpu_options& gpu = {});
+/// order, as a count would, timing each, its engine within `engine_memory`
+/// bytes (0: default_memory_limit(); a count's is what check_plan_memory
+/// leaves it, and so the layout it times). Throws run_cancelled when
+/// `*cancel` (null: never) is set before every subproblem was timed: a part
+/// of the times would not describe the plan.
+load_balance measure_load_balance(const plan& p, int threads, std::uint64_t engine_memory = 0,
+                                  const std::atomic<bool>* cancel = nullptr, const gpu_options& gpu = {});
 
 }  // namespace nqueens::detail

@@ -29,10 +29,12 @@ std::uint64_t memory_estimate(int n, engine kind, int threads, std::uint64_t max
 }
 
 void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
-  // A board the engine does not take is refused for that, not priced.
-  const detail::engine_definition* definition = detail::find_definition(kind);
+  // A board the engine does not take is refused for that, not priced; so
+  // are an engine and a thread count that name none.
+  const detail::engine_definition& definition = detail::definition_of(kind);
   require_valid_board_size(n);
-  if (definition != nullptr) detail::require_board_taken(*definition, n);
+  detail::require_board_taken(definition, n);
+  static_cast<void>(resolve_threads(threads));
   limit = memory_limit_or_default(limit);
   const std::uint64_t need = memory_estimate(n, kind, threads, limit);
   if (need <= limit) return;

@@ -20,6 +20,10 @@ constexpr std::string_view plan_format = "nqueens-plan/4";
 plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind), scope_(options.scope) {
   const detail::engine_definition& engine = detail::definition_of(options.kind);
   require_valid_board_size(n);
+  if (scope_ != plan_scope::all && scope_ != plan_scope::rotational) {
+    throw std::invalid_argument("plan scope " + std::to_string(static_cast<int>(scope_)) +
+                                " is none: expected all or rotational");
+  }
   if (scope_ == plan_scope::all) detail::require_board_taken(engine, n);
   if (options.split_depth < 0 || options.split_depth > max_split_depth) {
     throw std::invalid_argument("split depth " + std::to_string(options.split_depth) +

@@ -29,6 +29,7 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
   // Every run counts the whole plan: a journal would make all but the first
   // read the counts back, and time nothing.
   if (!options.checkpoint.empty()) throw std::invalid_argument("measure_scaling times whole counts: no checkpoint");
+  if (!options.shard.whole()) throw std::invalid_argument("measure_scaling times whole counts: no shard");
   std::vector<int> counts(thread_counts.begin(), thread_counts.end());
   counts.push_back(1);
   std::sort(counts.begin(), counts.end());

@@ -38,7 +38,8 @@ int threads_or_hardware(int threads) noexcept { return threads == 0 ? hardware_t
 
 int resolve_threads(int threads) {
   if (threads < 0 || threads > max_threads) {
-    throw std::invalid_argument("thread count " + std::to_string(threads) + " is out of range: expected 1 to " +
+    throw std::invalid_argument("thread count " + std::to_string(threads) +
+                                " is out of range: expected 0 (every hardware thread) to " +
                                 std::to_string(max_threads));
   }
   return threads_or_hardware(threads);

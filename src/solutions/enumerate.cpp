@@ -240,7 +240,8 @@ class enumeration {
     for (std::size_t i = 0; i < count && !should_stop(); ++i) {
       const listed_solution s{solution_view(b->queens).subspan(i * width, width),
                               options_.unique ? b->class_sizes[i] : 1};
-      if (!visit_(s) || ++result_.delivered == options_.limit) {
+      ++result_.delivered;  // passed to the visitor, whatever it answers
+      if (!visit_(s) || result_.delivered == options_.limit) {
         stop_.store(true, std::memory_order_relaxed);
         break;
       }

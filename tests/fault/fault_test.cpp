@@ -411,6 +411,24 @@ TEST_F(FaultTest, CheckOfAHugePlacementStaysInBoundedMemory) {
   EXPECT_LT(r.max_rss_kib, 20 * 20000000L / 1024) << "KiB at peak";
 }
 
+// plan --stats times the plan as a count with the same bound runs it: the
+// engine within what the lists leave of --max-memory (at n = 18 in 16 MiB the
+// quadrant engine builds each subproblem's quarters, not the 30 MiB tables).
+TEST_F(FaultTest, PlanStatsKeepsWithinMaxMemory) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "the sanitizers' shadow memory is not the tool's";
+#endif
+  const std::vector<std::string> plan = {nq, "plan", "18", "--engine", "quadrant", "-t", "2", "--max-memory", "16M"};
+  const finished planned = run(plan);
+  ASSERT_EQ(planned.status, 0) << planned.err;
+  std::vector<std::string> stats = plan;
+  stats.emplace_back("--stats");
+  const finished timed = run(stats);
+  ASSERT_EQ(timed.status, 0) << timed.err;
+  EXPECT_NE(timed.out.find("666090624"), std::string::npos) << timed.out;
+  EXPECT_LT(timed.max_rss_kib - planned.max_rss_kib, 16L * 1024) << "KiB past the plan alone";
+}
+
 TEST_F(FaultTest, CheckWithStdinClosedReportsTheReadError) {
   const finished r = run({nq, "check"}, {.closed = {0}});
   EXPECT_EQ(r.status, 3);

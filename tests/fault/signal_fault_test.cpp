@@ -179,7 +179,7 @@ TEST_F(FaultTest, AStopNamesItsJournalOnOneLine) {
 
 // The commands that keep no journal answer a stop too, in one line on
 // stderr that says how far they got, and exit 128 + signal: verify (its rows
-// so far kept, no partial JSON object), list and plan --stats.
+// so far kept, no partial JSON object), list, plan --stats and --estimate.
 TEST_F(FaultTest, CommandsWithoutAJournalSayWhereAStopFoundThem) {
   struct stopped_command {
     std::vector<std::string> args;
@@ -195,6 +195,8 @@ TEST_F(FaultTest, CommandsWithoutAJournalSayWhereAStopFoundThem) {
       {{"list", "16"}, " solutions were written"},
       {{"list", "16", "--unique"}, " classes were written"},
       {stats, "while --stats timed the subproblems; nothing is reported"},
+      {{"plan", "24", "--engine", "symmetric", "--estimate", "--estimate-seconds", "60"},
+       "while --estimate sampled the subproblems; no estimate is printed"},
   };
   for (const stopped_command& command : commands) {
     std::vector<std::string> argv = {nq};

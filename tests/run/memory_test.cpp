@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "engines/engine.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/threads.hpp"
 #include "run/plan_access.hpp"
 
 namespace nqueens {
@@ -71,6 +73,13 @@ TEST(MemoryTest, RefusalsTellTheNeedFromTheLimit) {
   EXPECT_EQ(format_bytes(3u << 30), "3.0 GiB");
   EXPECT_EQ(format_bytes(300 << 10), "300 KiB");
   EXPECT_EQ(format_bytes(1000), "1000 bytes");
+  EXPECT_EQ(format_bytes(1), "1 byte");
+  // Just under the next unit reads as the next one, never as 1024 of its own.
+  EXPECT_EQ(format_bytes((1 << 20) - 1), "1 MiB");
+  EXPECT_EQ(format_bytes((1 << 20) - 1, 2), "1.00 MiB");
+  EXPECT_EQ(format_bytes((1 << 20) + 1, 0, byte_rounding::up), "2 MiB");
+  EXPECT_EQ(format_bytes((1 << 30) - 1), "1.0 GiB");
+  EXPECT_EQ(format_bytes((1 << 30) - (1 << 20), 0, byte_rounding::up), "1023 MiB");
   EXPECT_EQ(format_bytes((12 << 20) + 1, 4), "12582913 bytes");
   EXPECT_EQ(digits_to_tell(12 << 20, 12 << 20), 4);
   EXPECT_EQ(digits_to_tell(13 << 20, 12 << 20), 0);
@@ -116,6 +125,15 @@ TEST(MemoryTest, CountRefusesListsPastTheBoundBeforeTheJournal) {
   o.max_memory = std::uint64_t{1} << 30;
   EXPECT_EQ(count(16, o).total, 14772512U);
   fs::remove(journal);
+}
+
+// What no count could run is refused, not priced.
+TEST(MemoryTest, CheckMemoryRefusesWhatNoCountRuns) {
+  EXPECT_THROW(check_memory(20, static_cast<engine>(9), 0), std::invalid_argument);
+  EXPECT_THROW(check_memory(20, engine::quadrant, 0, -1), std::invalid_argument);
+  EXPECT_THROW(check_memory(20, engine::quadrant, 0, max_threads + 1), std::invalid_argument);
+  EXPECT_THROW(check_memory(29, engine::quadrant, 0), std::invalid_argument);
+  EXPECT_NO_THROW(check_memory(20, engine::quadrant, std::uint64_t{1} << 40, max_threads));
 }
 
 TEST(FastestEngineTest, AutoPicksOnlyRegisteredEnginesThatTakeTheBoard) {

@@ -74,6 +74,7 @@ TEST(PlanTest, RejectsBadBoardSizesAndDepths) {
   EXPECT_NO_THROW(plan(max_board_size, {.split_depth = 1}));
   // A split far too deep for the board is refused before it exhausts memory.
   EXPECT_THROW(plan(20, {.kind = engine::mirror, .split_depth = max_split_depth}), std::invalid_argument);
+  EXPECT_THROW(plan(8, {.scope = static_cast<plan_scope>(5)}), std::invalid_argument);
 }
 
 // A plan of 10^8 subproblems takes seconds to fingerprint: a cancel set

@@ -76,6 +76,8 @@ TEST(ScalingTest, RejectsBadArguments) {
   const std::string journal = "nqueens-scaling-refused-" + std::to_string(::getpid()) + ".ckpt";
   EXPECT_THROW(measure_scaling(8, fine, 1, {.checkpoint = journal}), std::invalid_argument);
   EXPECT_FALSE(std::filesystem::exists(journal));
+  // A shard would time a part, whose counts verify nothing.
+  EXPECT_THROW(measure_scaling(8, fine, 1, {.shard = {0, 2}}), std::invalid_argument);
 }
 
 // 1, 2, 4, ... then the hardware's count, with the physical cores between

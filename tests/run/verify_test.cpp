@@ -13,5 +13,19 @@ TEST(VerifyTest, DetectsMismatchAndUnknown) {
   EXPECT_TRUE(verify(28, 1).ok());
 }
 
+// verified() holds only when every value given matched: one symmetric
+// count given alone is compared and weighed (P(8) is 4, R(8) 0).
+TEST(VerifyTest, VerifiedWeighsEveryValueGiven) {
+  EXPECT_TRUE(verify(8, 92, 12, 4, 0).verified());
+  EXPECT_FALSE(verify(8, 92, std::nullopt, 5).verified());
+  EXPECT_FALSE(verify(8, 92, std::nullopt, 5).ok());
+  EXPECT_FALSE(verify(8, 92, std::nullopt, std::nullopt, 2).verified());
+  EXPECT_TRUE(verify(8, 92, std::nullopt, 4).verified());
+  EXPECT_FALSE(verify(8, 92, 11).verified());
+  EXPECT_TRUE(verify(8, std::nullopt, std::nullopt, 4).verified());
+  EXPECT_FALSE(verify(8, std::nullopt).verified());  // nothing counted
+  EXPECT_FALSE(verify(28, 1).verified());            // nothing published to match
+}
+
 }  // namespace
 }  // namespace nqueens

@@ -139,6 +139,7 @@ TEST(EnumerateLimitTest, ReportsWhetherTheListingIsComplete) {
   options.limit = 92;
   const auto all = nqueens::enumerate(8, options, [](const nqueens::listed_solution&) { return true; });
   EXPECT_EQ(all.delivered, 92u);
+  EXPECT_FALSE(all.complete);  // stopped at the limit: nothing tells that no 93rd exists
   options.limit = 10;
   const auto some = nqueens::enumerate(8, options, [](const nqueens::listed_solution&) { return true; });
   EXPECT_EQ(some.delivered, 10u);
@@ -152,7 +153,7 @@ TEST(EnumerateStopTest, VisitorReturningFalseStops) {
   int calls = 0;
   const auto r = nqueens::enumerate(14, {}, [&](const nqueens::listed_solution&) { return ++calls < 5; });
   EXPECT_EQ(calls, 5);
-  EXPECT_EQ(r.delivered, 4u);
+  EXPECT_EQ(r.delivered, 5u);  // every solution passed to it, the one it refused too
   EXPECT_FALSE(r.complete);
 }
 
