@@ -116,6 +116,9 @@ struct count_result {
   std::size_t finished = 0;
   /// Subproblems taken from the checkpoint journal rather than counted now.
   std::size_t resumed = 0;
+  /// Bytes of a torn last flush (a crash mid-write) cut off the journal
+  /// before it was resumed: the records they held are counted again.
+  std::size_t journal_bytes_cut = 0;
   /// The shard counted; for a part of the plan the totals are partial and
   /// `check` compares nothing (nqueens merge adds the parts and verifies).
   shard_spec shard;

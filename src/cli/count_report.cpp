@@ -49,6 +49,7 @@ void count_report::write_text(std::ostream& out) const {
         << " (a part: combine every shard's --json output with 'nqueens merge')\n"
         << "  engine " << to_string(r.kind) << ", " << threads << ", " << r.shard_subproblems << " of " << r.subproblems
         << " subproblems, " << format_seconds(r.seconds) << '\n';
+    out << describe_resumed(r, checkpoint_);
     return;
   }
   out << describe_counts(counts_of(r));

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli/json.hpp"
+#include "cli/message_text.hpp"
 #include "cli/shard_file.hpp"
 
 namespace nqueens::cli {
@@ -65,9 +66,15 @@ std::string describe_counts(const counts_shown& c) {
 }
 
 std::string describe_resumed(const count_result& r, const std::string& checkpoint) {
-  if (r.resumed == 0) return {};
-  return "  resumed: " + std::to_string(r.resumed) + " of " + std::to_string(r.subproblems) +
-         " subproblems taken from " + checkpoint + "\n";
+  if (r.resumed == 0 && r.journal_bytes_cut == 0) return {};
+  const bool shard = !r.shard.whole();
+  const std::string cut = r.journal_bytes_cut == 0 ? std::string()
+                          : r.journal_bytes_cut == 1
+                              ? " (1 byte of a torn last write cut off)"
+                              : " (" + std::to_string(r.journal_bytes_cut) + " bytes of a torn last write cut off)";
+  return "  resumed: " + std::to_string(r.resumed) + " of " +
+         std::to_string(shard ? r.shard_subproblems : r.subproblems) +
+         (shard ? " subproblems of the shard" : " subproblems") + " taken from " + one_line(checkpoint) + cut + "\n";
 }
 
 std::string describe_symmetric_counts(uint128 symmetric_180, uint128 symmetric_90, const verification& check) {

@@ -12,6 +12,7 @@
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/message_text.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/memory.hpp"
@@ -71,10 +72,14 @@ std::vector<std::string> gather_text(const std::string& mine, int rank, int rank
   return all;
 }
 
-// A request's options as lines "option\tvalue".
+// A request's options as "option\tlength\tvalue\n": the value by its
+// length, so that a tab or a newline in it (a --checkpoint path may hold
+// any byte but NUL) is read back whole, never as a setting of its own.
 std::string settings_text(const cli::count_request& request) {
   std::string text;
-  for (const cli::count_setting& s : cli::count_settings(request)) text += s.option + '\t' + s.value + '\n';
+  for (const cli::count_setting& s : cli::count_settings(request)) {
+    text += s.option + '\t' + std::to_string(s.value.size()) + '\t' + s.value + '\n';
+  }
   return text;
 }
 
@@ -82,9 +87,11 @@ std::vector<cli::count_setting> settings_of(const std::string& text) {
   std::vector<cli::count_setting> settings;
   for (std::size_t at = 0; at < text.size();) {
     const std::size_t tab = text.find('\t', at);
-    const std::size_t end = text.find('\n', tab);
-    settings.push_back({text.substr(at, tab - at), text.substr(tab + 1, end - tab - 1)});
-    at = end + 1;
+    const std::size_t length_end = text.find('\t', tab + 1);
+    if (tab == std::string::npos || length_end == std::string::npos) break;  // every rank runs this program
+    const auto length = static_cast<std::size_t>(std::stoull(text.substr(tab + 1, length_end - tab - 1)));
+    settings.push_back({text.substr(at, tab - at), text.substr(length_end + 1, length)});
+    at = length_end + 1 + length + 1;
   }
   return settings;
 }
@@ -212,7 +219,7 @@ agreement agree(const readiness& ready, int rank, int ranks) {
   if (rank == 0) {
     std::vector<std::string> lines;
     result = judge(all, ready.problem, lines);
-    for (const std::string& line : lines) std::cerr << "nqueens-mpi: " << line << '\n';
+    for (const std::string& line : lines) std::cerr << "nqueens-mpi: " << cli::one_line(line) << '\n';
   }
   MPI_Bcast(&result.verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return result;

@@ -2,8 +2,9 @@
 
 namespace nqueens::mpi {
 
-/// Kills this rank (as kill -9 would: the journal holds whole records only)
-/// once the launcher that started it has died. Call before MPI_Init.
+/// Stops this rank as a SIGTERM would (rank 0 saves its finished
+/// subproblems), then kills it a second later, once the launcher that
+/// started it has died. Call before MPI_Init.
 void exit_with_launcher();
 
 }  // namespace nqueens::mpi

@@ -4,9 +4,10 @@
 // is counted (agreement.hpp). Rank 0 runs the run driver (journal, progress,
 // reduction, verification: the same code as `nqueens count`) with its MPI
 // executor (rank0_executor.hpp); the others are workers (worker.hpp). A
-// failure once counting has started (a rank's error, rank 0's journal write)
-// ends the job with MPI_Abort and the rank's message: no partial total is
-// ever printed. If a rank dies, MPI's default error handler aborts the job;
+// journal rank 0 refuses ends the job as a refusal (exit 2, every rank
+// finalized); a failure once counting has started (a rank's error, rank 0's
+// journal write) ends it with MPI_Abort and the rank's message: no partial
+// total is ever printed. If a rank dies, MPI's default error handler aborts the job;
 // if mpirun dies, every rank exits by itself (launcher_watch.hpp).
 
 #include <mpi.h>
@@ -30,8 +31,10 @@
 #include "mpi/agreement.hpp"
 #include "mpi/launcher_watch.hpp"
 #include "mpi/rank0_executor.hpp"
+#include "mpi/rank_binding.hpp"
 #include "mpi/worker.hpp"
 #include "nqueens/cancelled.hpp"
+#include "nqueens/checkpoint.hpp"
 #include "run/run_driver.hpp"
 
 namespace {
@@ -71,6 +74,16 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const std::
     std::cerr << "nqueens-mpi: " << f.message << '\n';
     executor.dismiss_workers();
     leave_stopped(f.status);
+  } catch (const checkpoint_error& e) {
+    if (e.why() == checkpoint_error::reason::write) throw;  // mid-run: the job is aborted
+    // Refused before anything was counted (another run's journal, a damaged
+    // one, a path it cannot create): the workers, waiting for their first
+    // chunk, are let go, and the job ends with one line and exit 2 as the
+    // agreement's refusals end it, not by MPI_Abort.
+    executor.release_workers();
+    const cli::failure f = cli::failure_of(std::current_exception());
+    std::cerr << "nqueens-mpi: " << f.message << '\n';
+    return f.status;
   }
   const count_result& r = *counted;
   executor.release_workers();  // whatever drive() did: no worker is left waiting for work
@@ -134,6 +147,11 @@ int main(int argc, char** argv) {
     if (verdict > 128) leave_stopped(verdict);
     MPI_Finalize();
     return rank == 0 && verdict == 0 ? cli::status_after_closing_output(0, "nqueens-mpi") : verdict;
+  }
+  // A rank bound to one core counts on one core: said before the count, by
+  // rank 0 (which the others mostly mirror).
+  if (rank == 0) {
+    if (const auto warning = binding_warning()) std::cerr << "nqueens-mpi: warning: " << *warning << std::endl;
   }
   int status = 0;
   try {

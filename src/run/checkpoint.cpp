@@ -11,12 +11,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "nqueens/shard.hpp"
@@ -152,11 +155,16 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
     ::close(fd);  // no /proc to link through: the named way below
     fd = -1;
   }
+  // ".NAME.XXXXXX", NAME shortened where that would pass the file system's
+  // longest name (255 bytes): a name the user may give must not fail here.
+  constexpr std::size_t longest_name = 255;
+  constexpr std::string_view suffix = ".XXXXXX";
   std::string hidden = target.filename().string();
+  hidden.resize(std::min(hidden.size(), longest_name - suffix.size() - 1));
   hidden.insert(0, 1, '.');
-  hidden.append(".XXXXXX");
+  hidden.append(suffix);
   std::string temporary = (target.parent_path() / hidden).string();
-  fd = ::mkstemp(temporary.data());
+  fd = ::mkostemp(temporary.data(), O_CLOEXEC);
   if (fd < 0) refuse("cannot create", errno, "");
   ::fchmod(fd, 0644);
   prepare(temporary);
@@ -178,19 +186,25 @@ checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shar
   state_->path = state_->file.path();
   state_->subproblems = p.size();
   state_->held.assign((p.size() + 63) / 64, 0);
+  state_->owned.emplace(p, shard);
   if (state_->file.exists()) {
     load(p, shard, cancel);
+    const std::size_t mine = state_->owned->size();
+    // Every record but the mark (a run stopped as it finished): read as
+    // finished, the mark left unwritten, as the file cannot take it.
+    if (state_->file.read_only() && !state_->complete && state_->held_sums.finished == mine) {
+      state_->complete = true;
+    }
     if (state_->file.read_only() && !state_->complete) {
       throw checkpoint_error(checkpoint_error::reason::unusable,
-                             journal_name(state_->path) +
-                                 " cannot be written (it is read-only) and its run is not finished; make it writable "
-                                 "to resume, or give another --checkpoint");
+                             journal_name(state_->path) + " cannot be written (it is read-only) and holds " +
+                                 std::to_string(state_->held_sums.finished) + " of the " + std::to_string(mine) +
+                                 " subproblems of its run; make it writable to resume, or give another --checkpoint");
     }
   } else {
     create(p, shard);
   }
   state_->shard = shard;
-  state_->owned.emplace(p, shard);
   if (!state_->complete) {  // a finished journal takes no record
     state_->recorded = state_->held;
     state_->recorded_count = state_->held_sums.finished;

@@ -197,8 +197,12 @@ class replay {
   // How to keep the records before the damage: a crash can persist a flush's
   // pages out of order (zeros, then records), which only the user may judge.
   std::string cut_hint() const {
+    // Single-quoted for a POSIX shell: each ' closes the quote, is escaped, and reopens it.
+    std::string quoted = "'";
+    for (const char c : path_) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    quoted += '\'';
     return "; to resume from the " + std::to_string((*tail_ - header_size) / record_size) +
-           " whole records before it, cut the file there (truncate -s " + std::to_string(*tail_) + " '" + path_ + "')";
+           " whole records before it, cut the file there (truncate -s " + std::to_string(*tail_) + " " + quoted + ")";
   }
 
   void start_tail(std::uint64_t where_bytes) {

@@ -1,7 +1,9 @@
 #include "nqueens/merge.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "nqueens/engine.hpp"
@@ -15,12 +17,32 @@ namespace {
 std::string describe_run(const count_result& r) {
   return "n = " + std::to_string(r.n) + ", engine " + std::string(to_string(r.kind)) + ", split depth " +
          std::to_string(r.split_depth) + ", plan " + format_fingerprint(r.plan_fingerprint) + ", " +
-         std::to_string(r.shard.count) + " shards";
+         std::to_string(r.shard.count) + (r.shard.count == 1 ? " shard" : " shards");
 }
 
-bool same_run(const count_result& a, const count_result& b) {
-  return a.n == b.n && a.kind == b.kind && a.split_depth == b.split_depth && a.plan_fingerprint == b.plan_fingerprint &&
-         a.subproblems == b.subproblems && a.shard.count == b.shard.count;
+// What the parts of one run share.
+auto run_of(const count_result& r) {
+  return std::tuple(r.n, r.kind, r.split_depth, r.plan_fingerprint, r.subproblems, r.shard.count);
+}
+
+// The part whose run most parts share (the earliest of those where runs
+// tie): the parts are judged by it, so that a stray file is named as the
+// stray wherever it sorts among the others (a glob's first, say).
+std::size_t most_shared_run(std::span<const count_result> parts) {
+  std::map<decltype(run_of(parts.front())), std::pair<std::size_t, std::size_t>> runs;  // run -> (parts, first)
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    auto& [count, first] = runs.try_emplace(run_of(parts[k]), 0, k).first->second;
+    ++count;
+  }
+  std::size_t best = 0, best_count = 0;
+  for (const auto& [run, seen] : runs) {
+    const auto [count, first] = seen;
+    if (count > best_count || (count == best_count && first < best)) {
+      best = first;
+      best_count = count;
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -34,7 +56,12 @@ merge_error::merge_error(reason why, std::vector<std::string> problems)
 count_result merge(std::span<const count_result> parts, std::span<const std::string> names) {
   if (parts.empty()) throw merge_error(merge_error::reason::parts, {"no parts to add up"});
   const auto name = [&](std::size_t k) { return k < names.size() ? names[k] : "part " + std::to_string(k); };
-  const count_result& first = parts.front();
+  const std::size_t reference = most_shared_run(parts);
+  const count_result& first = parts[reference];
+  const auto sharing = static_cast<std::size_t>(
+      std::ranges::count_if(parts, [&](const count_result& r) { return run_of(r) == run_of(first); }));
+  const std::string judged_by =
+      sharing > 1 ? "the " + std::to_string(sharing) + " parts such as " + name(reference) : name(reference);
   std::vector<std::string> problems;
   std::map<int, std::size_t> seen;  // shard index -> part
   for (std::size_t k = 0; k < parts.size(); ++k) {
@@ -44,8 +71,8 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
                          std::to_string(r.shard.count) + ", which no run has");
       continue;
     }
-    if (!same_run(r, first)) {
-      problems.push_back(name(k) + " belongs to another run (" + describe_run(r) + ") than " + name(0) + " (" +
+    if (run_of(r) != run_of(first)) {
+      problems.push_back(name(k) + " belongs to another run (" + describe_run(r) + ") than " + judged_by + " (" +
                          describe_run(first) + ")");
       continue;
     }

@@ -119,6 +119,9 @@ TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
       {replaced("\"shard\":0", "\"shard\":2"), "\"shard\" 2 is out of range: expected an integer from 0 to 1"},
       {replaced("\"n\":12", "\"m\":12"), "no \"n\" member"},
       {good + std::string(std::size_t{1} << 20, ' '), "larger than 1048576 bytes"},
+      // What a stopped `count --json > FILE` leaves.
+      {"", "the file is empty: a count writes its --json only once it has finished"},
+      {"\n", "the file is empty: a count writes its --json only once it has finished"},
       // A digit changed in transit, which Burnside's divisibility cannot see.
       {replaced("\"total\":6994", "\"total\":6995"), "the checksum does not match the counts"},
       {replaced("\"total\":6994", "\"total\":7002"), "the checksum does not match the counts"},
@@ -165,6 +168,12 @@ TEST_F(CliShardTest, ShardsWithTheirOwnJournals) {
   const cli_run r = run_cli("count 13 --shard 1/2 --checkpoint " + journal.string() + "-0.ckpt");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("shard 0/2"), std::string::npos) << r.err;
+  // Its own shard's journal is read back, and the text report says so.
+  const cli_run again = run_cli("count 13 --shard 0/2 --checkpoint " + journal.string() + "-0.ckpt");
+  EXPECT_EQ(again.status, 0) << again.err;
+  const std::size_t of = again.out.find(" of the shard taken from ");
+  EXPECT_NE(again.out.find("  resumed: "), std::string::npos) << again.out;
+  EXPECT_NE(of, std::string::npos) << again.out;
 }
 
 }  // namespace

@@ -46,6 +46,54 @@ TEST_F(FaultTest, FinishedMpiJournalIsNotAppendedTo) {
   }
 }
 
+// Open MPI binds each rank of a job of 1 or 2 ranks to one core, so that one
+// rank on a node counts on one of its cores: rank 0 says so before the
+// count, on stderr, and says nothing where the launcher left it its CPUs.
+TEST_F(FaultTest, ARankBoundToFewerCpusThanItsShareIsWarned) {
+  SKIP_WITHOUT_MPI();
+  const std::string warning = "nqueens-mpi: warning: this rank may run on 1 of the ";
+  const finished bound = run({mpirun, "--bind-to", "core", "-np", "1", mpi, "12"}, {mpi_env}, 60);
+  if (bound.out.find("MPI: 1 rank x 1 thread") == std::string::npos) {
+    GTEST_SKIP() << "mpirun did not bind the rank to one CPU here: " << bound.out << bound.err;
+  }
+  EXPECT_EQ(bound.status, 0) << bound.err;
+  EXPECT_NE(bound.err.find(warning), std::string::npos) << bound.err;
+  EXPECT_NE(bound.err.find("give mpirun --bind-to none to count on them all"), std::string::npos) << bound.err;
+  const finished free = run({mpirun, "--bind-to", "none", "-np", "1", mpi, "12"}, {mpi_env}, 60);
+  EXPECT_EQ(free.status, 0) << free.err;
+  EXPECT_EQ(free.err.find("warning"), std::string::npos) << free.err;
+}
+
+// A journal rank 0 refuses once the ranks agreed (another run's, or a path
+// it cannot create) ends the job as a refusal, with 2 and 3 ranks: exit 2,
+// the reason in one line, no MPI_Abort, the journal untouched.
+TEST_F(FaultTest, JournalRankZeroRefusesEndsTheJobWithoutAnAbort) {
+  SKIP_WITHOUT_MPI();
+  const std::string j = path("other.ckpt");
+  ASSERT_EQ(run({nq, "count", "12", "--engine", "symmetric", "--checkpoint", j}).status, 0);
+  const std::string journal = bytes_of(j);
+  struct refusal {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<refusal> refusals = {
+      {{"12", "--engine", "mirror", "--checkpoint", j}, "nqueens-mpi: checkpoint '" + j + "' belongs to another run"},
+      {{"12", "--checkpoint", path("none") + "/x.ckpt"}, "nqueens-mpi: cannot create checkpoint"},
+  };
+  for (const int ranks : {2, 3}) {
+    for (const refusal& case_ : refusals) {
+      SCOPED_TRACE(std::to_string(ranks) + " ranks, " + case_.says);
+      const finished r = run(mpi_job(ranks, case_.args), {mpi_env}, 60);
+      EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
+      EXPECT_NE(r.err.find(case_.says), std::string::npos) << r.err;
+      EXPECT_EQ(r.err.find("MPI_ABORT"), std::string::npos) << r.err;
+      EXPECT_EQ(r.out, "");
+    }
+  }
+  EXPECT_EQ(bytes_of(j), journal);
+  EXPECT_FALSE(fs::exists(path("none")));
+}
+
 // Ranks that built different plans end the job before counting: exit 2,
 // one line naming both plans, the journal untouched (here: never created,
 // then left byte for byte).
@@ -99,6 +147,11 @@ TEST_F(FaultTest, RanksMustAgreeOnEveryOption) {
        {"12", "--checkpoint", j},
        2,
        "rank 2 was given --checkpoint-interval 2, rank 0 "},
+      // A newline in a value is part of the value, and is shown escaped.
+      {{"12", "--checkpoint", path("mx") + "\n.ckpt"},
+       {"12", "--checkpoint", path("mx")},
+       1,
+       "rank 1 was given --checkpoint " + path("mx") + ", rank 0 --checkpoint " + path("mx") + "\\x0a.ckpt:"},
   };
   for (const disagreement& d : cases) {
     SCOPED_TRACE(d.line);
@@ -659,18 +712,34 @@ TEST_F(FaultTest, KilledMpirunLeavesNoRankRunning) {
 // second, another launcher may not): a rank watches its launcher itself. A
 // shell stands in for one here (PMI_RANK in the environment, as MPICH's
 // launcher sets it; MPI itself starts a singleton) and is killed alone: the
-// rank, counting for minutes otherwise, must go within seconds.
+// rank, counting for minutes otherwise, must go within seconds, its finished
+// subproblems saved though the next flush was an hour away.
 TEST_F(FaultTest, RankWhoseLauncherDiesExits) {
   SKIP_WITHOUT_MPI();
   const std::string j = path("orphan.ckpt");
   child c({"sh", "-c", "\"$0\" \"$@\" & wait", mpi, std::to_string(long_n), "--engine", "symmetric", "--threads", "1",
-           "--checkpoint", j, "--checkpoint-interval", "0.05"},
+           "--checkpoint", j, "--checkpoint-interval", "3600"},
           {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "PMI_RANK=0"}});
-  ASSERT_TRUE(wait_for_size(j, 64 + 10 * 48, c)) << "no records were flushed while the rank ran";
-  c.signal(SIGKILL);  // the shell alone
+  ASSERT_TRUE(wait_for_size(j, 63, c)) << "the rank took no journal";
+  // The rank itself (the shell's command line names the journal too).
+  pid_t rank = 0;
+  for (int k = 0; k < 2000 && rank == 0; ++k) {
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+      const std::string name = entry.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      const std::string cmdline = read_file(entry.path() / "cmdline");
+      if (cmdline.rfind(mpi + '\0', 0) == 0 && cmdline.find(j) != std::string::npos) rank = std::stoi(name);
+    }
+    if (rank == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_NE(rank, 0) << "no rank started";
+  ASSERT_TRUE(wait_for_cpu_seconds(c, rank, 2.0)) << "the rank ended before it had counted for 2 CPU-seconds";
+  EXPECT_EQ(fs::file_size(j), 64u);  // nothing flushed yet
+  c.signal(SIGKILL);                 // the shell alone
   EXPECT_TRUE(none_left(j, 10)) << "the rank outlived its launcher";
   signal_matching(j, SIGKILL);
   c.wait();
+  EXPECT_GT(fs::file_size(j), 64u) << "the rank saved nothing when its launcher died";
   EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
 }
 

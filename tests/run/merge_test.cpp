@@ -63,6 +63,19 @@ TEST(MergeTest, PartsOfAnotherRunRepeatsAndGapsAreAllListed) {
     EXPECT_NE(text.find("shard 0/4 is given twice: a.json and b.json"), std::string::npos) << text;
     EXPECT_NE(text.find("3 of 4 shards missing: 1, 2, 3"), std::string::npos) << text;
   }
+  // A stray part is named as the stray wherever it comes: the parts are
+  // judged by the run most of them share.
+  std::vector<count_result> stray_first = {other, parts[0], parts[1], parts[2], parts[3]};
+  try {
+    merge(stray_first);
+    FAIL() << "merged parts of two runs";
+  } catch (const merge_error& e) {
+    const std::string text = problems_of(e);
+    EXPECT_NE(text.find("part 0 belongs to another run (n = 12, engine mirror"), std::string::npos) << text;
+    EXPECT_NE(text.find("than the 4 parts such as part 1 (n = 12, engine symmetric"), std::string::npos) << text;
+    EXPECT_EQ(text.find("missing"), std::string::npos) << text;
+    EXPECT_EQ(text.find("part 1 belongs"), std::string::npos) << text;
+  }
   const count_result split = count(12, {.kind = engine::symmetric, .threads = 2, .split_depth = 3, .shard = {3, 4}});
   std::vector<count_result> deeper = {parts[0], parts[1], parts[2], split};
   EXPECT_THROW(merge(deeper), merge_error);
