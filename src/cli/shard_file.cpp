@@ -85,8 +85,9 @@ shard_file read_shard_file(const std::string& name) {
   // What `count --json > FILE` leaves of a count stopped or failed before
   // its end (a JSON object is written whole or not at all).
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
-    throw usage_error(name + ": the file is empty: a count writes its --json only once it has finished (was it "
-                                       "stopped, or did it fail?); count that shard again");
+    throw usage_error(name +
+                      ": the file is empty: a count writes its --json only once it has finished (was it "
+                      "stopped, or did it fail?); count that shard again");
   }
   try {
     const json_members members = json_members::parse(text);
