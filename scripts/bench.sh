@@ -4,7 +4,8 @@
 #   scripts/bench.sh --benchmark_filter='Engine|Textbook'   # single-thread engines vs the baseline
 # Output: bench-results/<date>-<host>.json (and the console table on stdout).
 # Extra arguments go to the benchmark binary.
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+set -euo pipefail  # before common.sh: a failed source must stop the script
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 NQ_WITH_TESTS=1 nq_build nqueens_bench
 out_dir=${NQ_BENCH_OUT:-$NQ_ROOT/bench-results}
 mkdir -p "$out_dir"

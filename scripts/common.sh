@@ -2,7 +2,7 @@
 # packages the build needs when any is missing, then configure and build.
 set -euo pipefail
 
-NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+NQ_ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." >/dev/null && pwd)
 NQ_BUILD_DIR=${NQ_BUILD_DIR:-$NQ_ROOT/build/release}
 # What building and running the tools needs (nqueens-mpi included)...
 NQ_RUN_PACKAGES=(cmake ninja-build g++ libtbb-dev libcxxopts-dev libopenmpi-dev openmpi-bin)
@@ -21,7 +21,13 @@ nq_ensure_packages() {
   ((${#missing[@]} == 0)) && return 0
   echo "scripts: installing ${missing[*]}" >&2
   local sudo=()
-  [[ $(id -u) -ne 0 ]] && sudo=(sudo)
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || {
+      echo "scripts: installing needs root: run 'apt-get install ${missing[*]}' as root, or install sudo" >&2
+      return 1
+    }
+    sudo=(sudo)
+  fi
   "${sudo[@]}" apt-get update -qq >&2
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
@@ -42,6 +48,12 @@ nq_installed() {
 # tool installs nothing it does not need. Build output goes to stderr so
 # the tool's own output on stdout stays clean.
 nq_build() {
+  # One script at a time installs, configures and builds a build folder: two
+  # ninjas in one folder, or two apt-gets, would trip over each other.
+  mkdir -p "$NQ_BUILD_DIR"
+  local lock
+  exec {lock}>"$NQ_BUILD_DIR/.nq_build.lock"
+  flock "$lock"
   local with_tests=OFF
   if [[ ${NQ_WITH_TESTS:-0} == 1 ]]; then
     nq_ensure_packages "${NQ_PACKAGES[@]}"
@@ -51,16 +63,26 @@ nq_build() {
     nq_installed libgtest-dev libbenchmark-dev && with_tests=ON
   fi
   local cache=$NQ_BUILD_DIR/CMakeCache.txt
-  # Configured again where the tests were left out, or where qemu (the
-  # kernel-choice tests') came after the build was configured without it.
-  if [[ ! -f $NQ_BUILD_DIR/build.ninja ]] ||
+  # nvcc where CUDA puts it (CMakeLists.txt looks there too), found after a
+  # configure that had none: its cached "not found" is dropped.
+  local forget_cuda=()
+  if grep -q '^CMAKE_CUDA_COMPILER:[A-Z]*=.*NOTFOUND' "$cache" 2>/dev/null &&
+    { command -v nvcc >/dev/null || [[ -x /usr/local/cuda/bin/nvcc ]]; }; then
+    forget_cuda=(-U CMAKE_CUDA_COMPILER)
+  fi
+  # Configured again where the tests were left out, where qemu (the
+  # kernel-choice tests') or nvcc came after the build was configured
+  # without it, or where the folder was configured other than Release.
+  if [[ ! -f $NQ_BUILD_DIR/build.ninja ]] || ((${#forget_cuda[@]} > 0)) ||
+    ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$cache" 2>/dev/null ||
     { [[ $with_tests == ON ]] && grep -q '^NQUEENS_BUILD_TESTS:BOOL=OFF' "$cache" 2>/dev/null; } ||
     { [[ $with_tests == ON ]] && grep -q '^NQUEENS_QEMU:FILEPATH=NQUEENS_QEMU-NOTFOUND' "$cache" 2>/dev/null &&
       command -v qemu-x86_64 >/dev/null; }; then
-    cmake -S "$NQ_ROOT" -B "$NQ_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    cmake "${forget_cuda[@]}" -S "$NQ_ROOT" -B "$NQ_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DNQUEENS_BUILD_TESTS=$with_tests -DNQUEENS_BUILD_BENCH=$with_tests >&2
   fi
   local targets=()
   (($# > 0)) && targets=(--target "$@")
   cmake --build "$NQ_BUILD_DIR" "${targets[@]}" >&2
+  exec {lock}>&-
 }

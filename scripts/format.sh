@@ -2,7 +2,8 @@
 # Formats the C++ sources with the tree's .clang-format (Debian's clang-format).
 #   scripts/format.sh           # rewrite the files in place
 #   scripts/format.sh --check   # change nothing; list the files that need it and exit 1 (CI)
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+set -euo pipefail  # before common.sh: a failed source must stop the script
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 # Anything else (a typo of --check) must not rewrite every file.
 if (($# > 1)) || [[ $# == 1 && $1 != --check ]]; then
   echo "usage: scripts/format.sh [--check]" >&2

@@ -50,7 +50,14 @@ DEBS=$NQ_ROOT/.gpu-debs
 
 if [[ ${1:-} == fetch ]]; then
   mkdir -p "$DEBS"
-  (cd "$DEBS" && apt-get download libtbb-dev libtbb12 libtbbmalloc2 libtbbbind-2-5 libcxxopts-dev libgtest-dev)
+  debs=(libtbb-dev libtbb12 libtbbmalloc2 libtbbbind-2-5 libcxxopts-dev libgtest-dev)
+  # A fresh machine's package lists are empty until an update.
+  if ! (cd "$DEBS" && apt-get download "${debs[@]}"); then
+    sudo=()
+    [[ $(id -u) -ne 0 ]] && sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq
+    (cd "$DEBS" && apt-get download "${debs[@]}")
+  fi
   ls -l "$DEBS"
   exit 0
 fi
@@ -262,7 +269,17 @@ part_build() {
   shift
   if ((EMULATE)); then
     note "\$ nq_build  (scripts/common.sh: $BUILD, Release, every target; untimed under emulation)"
-    if ! NQ_WITH_TESTS=1 nq_build >"$BUILD/gpu-build.log" 2>&1; then
+    # In a subshell of its own, not under `if`: there bash ignores set -e
+    # inside nq_build, whose failed install or configure would then pass.
+    local build_status=0
+    set +e
+    (
+      set -e
+      NQ_WITH_TESTS=1 nq_build
+    ) >"$BUILD/gpu-build.log" 2>&1
+    build_status=$?
+    set -e
+    if ((build_status != 0)); then
       tail -40 "$BUILD/gpu-build.log" | tee -a "$FIGURES"
       part_status="FAILED"
     elif [[ " $* " == *" nqueens_gpu_candidates "* ]]; then

@@ -3,7 +3,8 @@
 # would: one CPU hog per core beside CTest, the suite RUNS times in a row
 # (default 3). A test that fails here asserts on timing, not on a defect.
 #   scripts/load_test.sh [RUNS] [ctest options]
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+set -euo pipefail  # before common.sh: a failed source must stop the script
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 runs=${1:-3}
 shift || true
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/load_test.sh [RUNS] [ctest options]" >&2; exit 2; }

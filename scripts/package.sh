@@ -9,7 +9,8 @@
 #                                # a project built against find_package(nqueens),
 #                                # no installed file naming this tree, and the
 #                                # GPU module found where it was installed
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+set -euo pipefail  # before common.sh: a failed source must stop the script
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 if (($# > 1)) || [[ $# == 1 && $1 != --check ]]; then
   echo "usage: scripts/package.sh [--check]" >&2
   exit 2
@@ -17,6 +18,12 @@ fi
 nq_ensure_packages "${NQ_RUN_PACKAGES[@]}" dpkg-dev file binutils
 nq_build  # nothing to do after scripts/test.sh: CI builds once
 build=$NQ_BUILD_DIR
+# The package is the portable build: nothing compiled for this machine's CPU.
+if grep -q '^NQUEENS_ARCH:STRING=.' "$build/CMakeCache.txt"; then
+  echo "package.sh: $build was configured with NQUEENS_ARCH=$(sed -n 's/^NQUEENS_ARCH:STRING=//p' \
+    "$build/CMakeCache.txt"): its code runs only on CPUs like this one; package a portable build" >&2
+  exit 1
+fi
 out=$NQ_ROOT/build/package
 mkdir -p "$out"
 # The build's own prefix (/usr/local unless configured otherwise) gives the
@@ -74,7 +81,8 @@ build_consumer() {
   "$consumer/consumer" | tail -1
 }
 cuda=$(readlink -f /usr/local/cuda 2>/dev/null || true)
-if [[ -n $cuda && -d $cuda && $(id -u) -eq 0 ]] && command -v unshare >/dev/null; then
+# Where mount namespaces are allowed (not in an unprivileged container).
+if [[ -n $cuda && -d $cuda && $(id -u) -eq 0 ]] && command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
   export -f build_consumer
   export NQ_ROOT consumer cuda
   unshare -m bash -c 'set -euo pipefail; mount -t tmpfs none "$cuda"

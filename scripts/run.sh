@@ -4,7 +4,8 @@
 #   scripts/run.sh                      # nqueens count 12
 #   scripts/run.sh count 16 --threads 2
 #   scripts/run.sh verify --from 1 --to 15
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+set -euo pipefail  # before common.sh: a failed source must stop the script
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 nq_build nqueens_cli
 # nqueens-mpi too, where MPI was found, so that every command in the README works.
 if grep -q 'nqueens_mpi' "$NQ_BUILD_DIR/build.ninja"; then

@@ -14,7 +14,8 @@
 # races inside the scheduler, so `tsan` first builds oneTBB from Debian's own
 # source package with -DTBB_SANITIZE=thread (once, about a minute; kept in
 # build/tbb-tsan) and points CMake at it. Extra arguments go to ctest.
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+set -euo pipefail  # before common.sh: a failed source must stop the script
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 kind=${1:-}
 shift || true
 case $kind in
@@ -79,7 +80,8 @@ if ((quick)); then
   pids=()
   for binary in "${binaries[@]}"; do
     for ((shard = 0; shard < shards; ++shard)); do
-      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard "./$binary" --gtest_shuffle --gtest_brief=1 \
+      # A deadline, as CTest gives every test: a hang fails here, not at CI's limit.
+      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard timeout 1800 "./$binary" --gtest_shuffle --gtest_brief=1 \
         >"$binary.shard$shard.log" 2>&1 &
       pids+=("$!:$binary.shard$shard.log")
     done

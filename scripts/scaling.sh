@@ -4,7 +4,8 @@
 # CSV and plots speed-up and efficiency against threads, with the ideal line.
 #   scripts/scaling.sh 16                  # -> results/scaling-16-<host>.{csv,png}
 #   scripts/scaling.sh 18 --repeat 5       # extra arguments go to `nqueens scale`
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+set -euo pipefail  # before common.sh: a failed source must stop the script
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 (($# >= 1)) || { echo "usage: scripts/scaling.sh N [nqueens scale options]" >&2; exit 2; }
 n=$1
 shift

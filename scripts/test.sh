@@ -3,7 +3,8 @@
 # test with CTest. Extra arguments go to ctest (e.g. -R Cli). The tests run in
 # random order with more jobs than cores: a test that shares a file with
 # another, or counts on the machine's speed, fails here, not on a user's run.
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+set -euo pipefail  # before common.sh: a failed source must stop the script
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 NQ_WITH_TESTS=1 nq_build
 cd "$NQ_BUILD_DIR"
 jobs=$(($(nproc) * 2))
