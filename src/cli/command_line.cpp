@@ -5,6 +5,8 @@
 #include <iostream>
 #include <string_view>
 
+#include "cli/help_text.hpp"
+
 namespace nqueens::cli {
 
 std::vector<std::string> value_option_names(const cxxopts::Options& options) {
@@ -21,7 +23,8 @@ std::vector<std::string> value_option_names(const cxxopts::Options& options) {
 }
 
 void print_help(cxxopts::Options& options, const std::string& tail) {
-  std::cout << options.help({""}) << '\n' << tail;  // the board size operand has a group of its own, unlisted
+  // The board size operand has a group of its own, unlisted.
+  std::cout << fit_help_text(options.help({""}) + '\n' + tail);
 }
 
 bool printed_help(const cxxopts::ParseResult& result, cxxopts::Options& options, const std::string& tail) {

@@ -8,6 +8,7 @@
 #include "cli/count_command.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/first_command.hpp"
+#include "cli/help_text.hpp"
 #include "cli/list_command.hpp"
 #include "cli/merge_command.hpp"
 #include "cli/plan_command.hpp"
@@ -32,8 +33,7 @@ std::string usage_line(const std::string& name, const std::string& summary, std:
   return line + summary + '\n';
 }
 
-// The exit statuses, the signals' from the list the handlers catch, wrapped
-// at 88 columns.
+// The exit statuses, the signals' from the list the handlers catch.
 std::string exit_status_text() {
   std::string words =
       "Exit status: 0 ok, 1 a count differs from the published value (check: a placement is not a solution; "
@@ -44,21 +44,7 @@ std::string exit_status_text() {
     words += std::to_string(interrupted_status(signals[k])) + " " + signal_name(signals[k]) +
              (k + 1 < signals.size() ? ", " : "");
   }
-  words += "; a journal is flushed first).";
-  std::string text, line;
-  std::size_t start = 0;
-  while (start < words.size()) {
-    std::size_t end = words.find(' ', start);
-    if (end == std::string::npos) end = words.size();
-    const std::string word = words.substr(start, end - start);
-    if (!line.empty() && line.size() + 1 + word.size() > 88) {
-      text += line + "\n";
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + word;
-    start = end + 1;
-  }
-  return text + line + "\n";
+  return words + "; a journal is flushed first).\n";  // wrapped with the rest (fit_help_text)
 }
 
 }  // namespace
@@ -105,10 +91,11 @@ std::string usage_text() {
   for (const command& c : commands()) text += usage_line(name_of(c), c.summary, column);
   const command& shorthand = shorthand_command();
   text += usage_line(shorthand.operands, "Shorthand for '" + shorthand.name + " " + shorthand.operands + "'", column);
-  return text + "\nOptions:\n" +
-         usage_line("-h, --help", "Show this help; 'nqueens <command> --help' shows a command's options", column) +
-         usage_line("--version", "Print the version and the instruction set the kernels use", column) + "\n" +
-         exit_status_text();
+  return fit_help_text(
+      text + "\nOptions:\n" +
+      usage_line("-h, --help", "Show this help; 'nqueens <command> --help' shows a command's options", column) +
+      usage_line("--version", "Print the version and the instruction set the kernels use", column) + "\n" +
+      exit_status_text());
 }
 
 std::string version_text(const std::string& program) {

@@ -63,7 +63,7 @@ std::string format_grouped(std::uint64_t value) {
   return digits;
 }
 
-std::string format_progress(const progress& p, int width) {
+std::string format_progress(const progress& p, int width, bool solutions) {
   char percent[16];
   std::snprintf(percent, sizeof percent, "%5.1f%%", 100.0 * std::clamp(p.fraction, 0.0, 1.0));
   const double counted = static_cast<double>(p.total_so_far - p.total_resumed);
@@ -79,8 +79,8 @@ std::string format_progress(const progress& p, int width) {
       {2, "", true},
       {1, p.eta_seconds ? "ETA " + format_duration(*p.eta_seconds) : "ETA --"},
       {5, format_duration(p.elapsed_seconds) + " elapsed"},
-      {3, format_scaled(static_cast<double>(p.total_so_far)) + " solutions"},
-      {4, p.elapsed_seconds > 0 && counted > 0 ? format_scaled(counted / p.elapsed_seconds) + "/s" : ""},
+      {3, solutions ? format_scaled(static_cast<double>(p.total_so_far)) + " solutions" : ""},
+      {4, solutions && p.elapsed_seconds > 0 && counted > 0 ? format_scaled(counted / p.elapsed_seconds) + "/s" : ""},
       {6, format_grouped(p.finished) + "/" + format_grouped(p.subproblems) + " subproblems"},
       {7, cli::counted(static_cast<std::size_t>(p.threads), "thread")},
   };
@@ -138,13 +138,21 @@ bool terminal_takes_escapes() {
   return term != nullptr && *term != '\0' && std::strcmp(term, "dumb") != 0;
 }
 
-progress_printer::progress_printer(bool terminal, int fd)
-    : terminal_(terminal), escapes_(terminal && terminal_takes_escapes()), fd_(fd) {}
+progress_printer::progress_printer(bool terminal, int fd, bool solutions)
+    : terminal_(terminal), escapes_(terminal && terminal_takes_escapes()), fd_(fd), solutions_(solutions) {}
 
 progress_printer::~progress_printer() { finish(); }
 
+// A job in the background draws nothing, erases nothing: its line would land
+// on the shell's prompt and what the user types. tcgetpgrp is -1 where the
+// descriptor is no controlling terminal: drawn then, as before.
+bool progress_printer::in_background() const noexcept {
+  const pid_t foreground = ::tcgetpgrp(fd_);
+  return foreground != -1 && foreground != ::getpgrp();
+}
+
 void progress_printer::finish() noexcept {
-  if (!terminal_ || drawn_ == 0) return;
+  if (!terminal_ || drawn_ == 0 || in_background()) return;
   if (escapes_) {
     std::fputs("\r\033[K", stderr);
   } else {
@@ -161,7 +169,8 @@ void progress_printer::operator()(const progress& p) {
     // One column is left free: a line that fills the last one makes some
     // terminals wrap, and the next \r would redraw only the new row.
     const int width = std::max(1, terminal_columns(fd_) - 1);
-    const std::string line = p.last ? std::string() : format_progress(p, width);
+    if (in_background()) return;
+    const std::string line = p.last ? std::string() : format_progress(p, width, solutions_);
     if (escapes_) {
       std::fprintf(out, "\r%s\033[K", line.c_str());
     } else {
@@ -177,7 +186,7 @@ void progress_printer::operator()(const progress& p) {
     drawn_ = line.size();
   } else if (p.last || p.elapsed_seconds >= next_plain_) {
     next_plain_ = p.elapsed_seconds + 10.0;
-    std::fprintf(out, "progress: %s\n", format_progress(p).c_str());
+    std::fprintf(out, "progress: %s\n", format_progress(p, 0, solutions_).c_str());
   }
   std::fflush(out);
 }

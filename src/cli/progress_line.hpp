@@ -18,7 +18,9 @@ namespace nqueens::cli {
 /// " 42.3% [#####.......] ETA 1m38s  1m12s elapsed  14.8 G solutions  206 M/s
 /// 4,212/13,070 subproblems  2 threads". Fields are kept in the order percent,
 /// ETA, bar, solutions, pace, elapsed, subproblems, threads while they fit.
-std::string format_progress(const progress& p, int width = 0);
+/// Without `solutions` (a run whose p.total_so_far stays 0: `rotational`)
+/// the solutions and pace are left out.
+std::string format_progress(const progress& p, int width = 0, bool solutions = true);
 
 /// Seconds as "8.2s", "1m12s", "3h05m" or "2d03h".
 std::string format_duration(double seconds);
@@ -39,8 +41,9 @@ bool terminal_takes_escapes();
 
 class progress_printer {
  public:
-  /// `terminal`: `fd` is a terminal, redrawn in place.
-  explicit progress_printer(bool terminal, int fd = 2);
+  /// `terminal`: `fd` is a terminal, redrawn in place. `solutions`: as
+  /// format_progress.
+  explicit progress_printer(bool terminal, int fd = 2, bool solutions = true);
   /// Clears a line left on the terminal (finish()).
   ~progress_printer();
   progress_printer(const progress_printer&) = delete;
@@ -52,9 +55,11 @@ class progress_printer {
   void finish() noexcept;
 
  private:
+  bool in_background() const noexcept;
   bool terminal_;
   bool escapes_;
   int fd_;
+  bool solutions_;
   double next_plain_ = 0.0;
   std::size_t drawn_ = 0;  // characters of the line on screen, for a redraw without escapes
 };

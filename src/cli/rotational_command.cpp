@@ -1,5 +1,7 @@
 #include "cli/rotational_command.hpp"
 
+#include <unistd.h>
+
 #include <iostream>
 #include <string>
 #include <utility>
@@ -78,7 +80,7 @@ int run_rotational(const std::vector<std::string>& args) {
   const long_run_choice long_run = read_long_run_options(result);
   opts.checkpoint = long_run.checkpoint;
   opts.checkpoint_interval_seconds = long_run.checkpoint_interval_seconds;
-  progress_printer printer(long_run.terminal);
+  progress_printer printer(long_run.terminal, STDERR_FILENO, false);  // its plan adds to no total
   if (long_run.progress) opts.on_progress = [&printer](const progress& p) { printer(p); };
   install_stop_handlers();
   opts.cancel = &stop_requested();

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>  // program_invocation_short_name
 #include <csignal>
 #include <cstdint>
 #include <ctime>
@@ -20,6 +21,7 @@ constexpr std::array<int, 7> caught = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1
 std::atomic<bool> stop{false};
 std::atomic<int> signal_number{0};
 std::atomic<std::int64_t> first_signal_ns{0};  // CLOCK_MONOTONIC, when the first came
+std::atomic<bool> stderr_is_terminal{false};   // looked up when the handlers are installed
 static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free &&
                   std::atomic<std::int64_t>::is_always_lock_free,
               "signal handlers may only touch lock-free atomics");
@@ -29,6 +31,28 @@ static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_alw
 // sends two at once, and leaving at the second would lose the work the
 // first's stop was about to flush.
 constexpr std::int64_t repeat_window_ns = 1'000'000'000;
+
+// signal_name() for the handler: a literal, no allocation.
+const char* caught_name(int sig) {
+  switch (sig) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGQUIT:
+      return "SIGQUIT";
+    case SIGUSR1:
+      return "SIGUSR1";
+    case SIGUSR2:
+      return "SIGUSR2";
+    case SIGXCPU:
+      return "SIGXCPU";
+    default:
+      return "a signal";
+  }
+}
 
 // The signal is stored before the flag is raised: a thread that sees the
 // flag then reads which signal it was (stop_signal), never the default.
@@ -47,7 +71,19 @@ extern "C" void on_stop_signal(int sig) {
   // 1/16 s of wall time on 16 threads): a repeat is not a second request.
   if (sig == SIGXCPU && first == SIGXCPU) return;
   if (at - first_signal_ns.load() < repeat_window_ns) return;
-  _exit(interrupted_status(sig));  // a second signal: leave now
+  // A second signal: leave now, saying so in one line, the progress line
+  // erased first. write() alone: it is async-signal-safe, stdio is not.
+  const auto say = [](const char* text) {
+    std::size_t length = 0;
+    while (text[length] != '\0') ++length;
+    static_cast<void>(::write(STDERR_FILENO, text, length) >= 0);
+  };
+  if (stderr_is_terminal.load()) say("\r\033[K");
+  say(program_invocation_short_name);
+  say(": interrupted again, by ");
+  say(caught_name(sig));
+  say(": leaving at once; a journal keeps what its last flush saved\n");
+  _exit(interrupted_status(sig));
 }
 
 // Which caught signals stay ignored, looked up once, before this program
@@ -87,27 +123,14 @@ void set_stop_action(void (*handler)(int)) {
 std::span<const int> stop_signals() { return caught; }
 
 std::string signal_name(int sig) {
-  switch (sig) {
-    case SIGINT:
-      return "SIGINT";
-    case SIGTERM:
-      return "SIGTERM";
-    case SIGHUP:
-      return "SIGHUP";
-    case SIGQUIT:
-      return "SIGQUIT";
-    case SIGUSR1:
-      return "SIGUSR1";
-    case SIGUSR2:
-      return "SIGUSR2";
-    case SIGXCPU:
-      return "SIGXCPU";
-    default:
-      return "signal " + std::to_string(sig);
-  }
+  const std::string name = caught_name(sig);
+  return name == "a signal" ? "signal " + std::to_string(sig) : name;
 }
 
-void install_stop_handlers() { set_stop_action(on_stop_signal); }
+void install_stop_handlers() {
+  stderr_is_terminal.store(::isatty(STDERR_FILENO) == 1);
+  set_stop_action(on_stop_signal);
+}
 
 void restore_default_stop_handlers() { set_stop_action(SIG_DFL); }
 

@@ -5,8 +5,9 @@
 // SIGUSR2 (what batch schedulers such as Slurm's --signal send before a time
 // limit) and SIGXCPU (a CPU-time limit). The first asks the count to stop
 // handing out work (it then flushes its journal and returns); a second, a
-// second or more after the first, exits at once, leaving the journal valid up
-// to its last whole record (one sooner is the first sent twice). SIGHUP,
+// second or more after the first, exits at once with one line on stderr,
+// leaving the journal valid up to its last whole record (one sooner is the
+// first sent twice). SIGHUP,
 // where the process was started with it ignored (nohup), stays ignored.
 
 #include <atomic>

@@ -116,6 +116,10 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const std::
 int main(int argc, char** argv) {
   cli::prepare_standard_streams("nqueens-mpi");  // before MPI_Init opens anything
   exit_with_launcher();                          // before MPI_Init, which waits for the launcher
+  // A stop signal during MPI_Init (a second or more) is heard too: under a
+  // shell without job control SIGINT would otherwise stay ignored there, and
+  // the job ran to its end. Installed again below, should MPI have set its own.
+  cli::install_stop_handlers();
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0, ranks = 1;

@@ -120,6 +120,27 @@ TEST(CliTest, HelpListsEveryCommandAndEachHasItsOwnHelp) {
   }
 }
 
+// Every help fits an 80-column terminal, with nothing past its words: the
+// engines' summaries, the exit statuses and the commands' own paragraphs
+// were written or wrapped wider.
+TEST(CliTest, EveryHelpFitsEightyColumns) {
+  for (const std::string command :
+       {"", "count", "verify", "scale", "rotational", "plan", "merge", "list", "first", "check"}) {
+    const cli_run help = run_cli(command + " --help");
+    ASSERT_EQ(help.status, 0) << command << ": " << help.err;
+    std::istringstream lines(help.out);
+    for (std::string line; std::getline(lines, line);) {
+      EXPECT_LE(line.size(), 80u) << "nqueens " << command << " --help: " << line;
+      EXPECT_TRUE(line.empty() || line.back() != ' ') << "nqueens " << command << " --help: '" << line << "'";
+    }
+  }
+  // The engines keep their hanging indent, the exit statuses their own paragraph.
+  const std::string count = run_cli("count --help").out;
+  EXPECT_NE(count.find("\n  quadrant    half boards joined"), std::string::npos) << count;
+  EXPECT_NE(count.find("\n              "), std::string::npos) << count;
+  EXPECT_NE(run_cli("check --help").out.find("\nExit status: 0 all are solutions"), std::string::npos);
+}
+
 // The value of "key" in a one-line JSON object, when it is a string.
 std::string json_string(const std::string& json, const std::string& key) {
   const std::string open = "\"" + key + "\":\"";
@@ -477,7 +498,7 @@ TEST(CliTest, HelpCompletionAndManPageAgreeWithTheCommands) {
   std::istringstream words(commands.out);
   for (std::string word; words >> word;) offered.insert(word);
   std::set<std::string> expected(every_command.begin(), every_command.end());
-  expected.insert({"--help", "--version"});
+  expected.insert({"help", "--help", "--version"});  // `nqueens help COMMAND` too
   EXPECT_EQ(offered, expected);
 }
 

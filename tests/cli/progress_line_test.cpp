@@ -49,6 +49,11 @@ TEST(ProgressLineTest, FitsEveryWidthDroppingTheLeastUsefulFieldsFirst) {
   EXPECT_NE(wide.find("[############..................]"), std::string::npos) << wide;
   // For logs: no bar.
   EXPECT_EQ(format_progress(p).find('['), std::string::npos);
+  // A run that adds to no total (rotational) shows no solutions and no pace.
+  const std::string plain = format_progress(p, 500, false);
+  EXPECT_EQ(plain.find("solutions"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("/s"), std::string::npos) << plain;
+  EXPECT_NE(plain.find("ETA 1d03h  3h01m elapsed  4,212/13,070 subproblems  16 threads"), std::string::npos) << plain;
 }
 
 TEST(ProgressLineTest, NumbersReadAtAGlance) {
