@@ -101,6 +101,26 @@ TEST(RotationTest, FundamentalCountRefusesInconsistentCounts) {
   EXPECT_THROW(fundamental_count(8, 92, 5, 0), std::domain_error);
 }
 
+// However many half-turn orbits a subproblem fixes (the plan fixes a fourth
+// from n = 30, whose searches take hours), the subproblems add up to the
+// published counts.
+TEST(RotationTest, EveryDepthOfHalfTurnOrbitsCountsTheSame) {
+  const detail::search_kernels& search = detail::search_kernels_for(isa::portable);
+  for (int n = 8; n <= 18; ++n) {
+    for (int orbits = 0; orbits <= detail::max_task_orbits; ++orbits) {
+      const std::vector<detail::rotation_task> tasks = detail::rotation_tasks(n, orbits);
+      uint128 half = 0, quarter = 0;
+      for (const detail::rotation_task& t : tasks) {
+        const subproblem_count c = detail::solve_rotation_task(n, t, search);
+        half += c.symmetric_180;
+        quarter += c.symmetric_90;
+      }
+      EXPECT_EQ(half, *published_symmetric_180(n)) << "n = " << n << ", " << orbits << " orbits";
+      EXPECT_EQ(quarter, *published_symmetric_90(n)) << "n = " << n << ", " << orbits << " orbits";
+    }
+  }
+}
+
 // The rotation subproblems follow the engine's in every plan, and alone make
 // a plan of their own with another fingerprint.
 TEST(RotationTest, SubproblemsArePartOfEveryPlan) {

@@ -194,6 +194,23 @@ TEST_F(FaultTest, ASecondSignalLeavesAtOnceInOneLine) {
             "flush saved\n");
 }
 
+// `rotational` on the largest boards stops within a second too: its
+// subproblems are looked at between, and at n = 32 each took seconds.
+TEST_F(FaultTest, RotationalStopsAtOnceOnTheLargestBoard) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "sanitized, each of its subproblems takes 10-50 times longer";
+#endif
+  child c({nq, "rotational", "32", "--threads", "2", "--no-progress"});
+  ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), 2.0));  // past its plan, both threads inside subproblems
+  const double cpu_before = cpu_seconds_of(c.pid());
+  c.signal(SIGINT);
+  const finished r = c.wait(60);
+  EXPECT_EQ(r.status, 130) << r.err;
+  EXPECT_NE(r.err.find("nqueens: interrupted by SIGINT after "), std::string::npos) << r.err;
+  // CPU time, which a loaded machine does not stretch: two threads.
+  EXPECT_LT(r.cpu_seconds - cpu_before, 2.0) << "the subproblems under way ran on";
+}
+
 // A shard's stop counts the shard's subproblems, not the plan's: "after 1936
 // of 11023" for a shard of 5 512 read as most of the work still to do. The
 // signal comes once the shard has counted for a while (CPU time), not while

@@ -8,9 +8,11 @@ namespace nqueens::detail {
 namespace {
 
 // Orbits fixed per subproblem: a few thousand subproblems from n = 16 on,
-// none on the small boards whose whole search takes microseconds.
+// none on the small boards whose whole search takes microseconds; a fourth
+// half-turn orbit from n = 30, where a task of three took seconds (n = 32:
+// a stop, heard between tasks, took 2-9 s).
 int prefix_orbits(int n, int order) noexcept {
-  if (order == 2) return std::clamp(n / 2 - 5, 0, 3);
+  if (order == 2) return std::clamp(n / 2 - 5, 0, n >= 30 ? 4 : 3);
   return n >= 16 ? 2 : n >= 8 ? 1 : 0;
 }
 
@@ -46,12 +48,15 @@ void extend(int n, int depth, const rotation_state& s, rotation_task task, std::
 
 }  // namespace
 
-std::vector<rotation_task> rotation_tasks(int n) {
+std::vector<rotation_task> rotation_tasks(int n) { return rotation_tasks(n, prefix_orbits(n, 2)); }
+
+std::vector<rotation_task> rotation_tasks(int n, int half_turn_orbits) {
   std::vector<rotation_task> tasks;
   for (const int order : {2, 4}) {
     rotation_task root;
     root.order = static_cast<std::uint8_t>(order);
-    extend(n, prefix_orbits(n, order), rotation_start(n), root, tasks);
+    extend(n, order == 2 ? std::clamp(half_turn_orbits, 0, max_task_orbits) : prefix_orbits(n, order),
+           rotation_start(n), root, tasks);
   }
   return tasks;
 }
