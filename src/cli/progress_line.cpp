@@ -20,25 +20,29 @@ namespace nqueens::cli {
 std::string format_duration(double seconds) {
   char text[32];
   if (!(seconds >= 0)) seconds = 0;
-  if (seconds < 60) {
+  // Each unit chosen by the value once rounded to it: 59.96 s is "1m00s",
+  // never "60.0s", and 3599.6 s "1h00m", never "60m00s".
+  if (seconds < 59.95) {
     std::snprintf(text, sizeof text, "%.1fs", seconds);
-  } else if (seconds < 3600) {
-    const long s = std::lround(seconds);
-    std::snprintf(text, sizeof text, "%ldm%02lds", s / 60, s % 60);
-  } else if (seconds < 86400) {
-    const long m = std::lround(seconds / 60);
-    std::snprintf(text, sizeof text, "%ldh%02ldm", m / 60, m % 60);
-  } else {
-    const long h = std::lround(seconds / 3600);
-    std::snprintf(text, sizeof text, "%ldd%02ldh", h / 24, h % 24);
+    return text;
   }
+  if (const long s = std::lround(seconds); s < 3600) {
+    std::snprintf(text, sizeof text, "%ldm%02lds", s / 60, s % 60);
+    return text;
+  }
+  if (const long m = std::lround(seconds / 60); m < 24 * 60) {
+    std::snprintf(text, sizeof text, "%ldh%02ldm", m / 60, m % 60);
+    return text;
+  }
+  const long h = std::lround(seconds / 3600);
+  std::snprintf(text, sizeof text, "%ldd%02ldh", h / 24, h % 24);
   return text;
 }
 
 std::string format_scaled(double value) {
   char text[32];
   if (!(value >= 0)) value = 0;
-  if (value < 1000) {
+  if (value < 999.5) {  // what would print as 1000 is "1.00 k"
     std::snprintf(text, sizeof text, "%.0f", value);
     return text;
   }

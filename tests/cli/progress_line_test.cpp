@@ -59,6 +59,7 @@ TEST(ProgressLineTest, FitsEveryWidthDroppingTheLeastUsefulFieldsFirst) {
 TEST(ProgressLineTest, NumbersReadAtAGlance) {
   EXPECT_EQ(format_scaled(0), "0");
   EXPECT_EQ(format_scaled(999), "999");
+  EXPECT_EQ(format_scaled(999.5), "1.00 k");
   EXPECT_EQ(format_scaled(14'772'512), "14.8 M");
   EXPECT_EQ(format_scaled(4'968'057'848), "4.97 G");
   EXPECT_EQ(format_scaled(999'600), "1.00 M");
@@ -70,6 +71,11 @@ TEST(ProgressLineTest, NumbersReadAtAGlance) {
   EXPECT_EQ(format_duration(72), "1m12s");
   EXPECT_EQ(format_duration(3 * 3600 + 300), "3h05m");
   EXPECT_EQ(format_duration(51 * 3600), "2d03h");
+  // A unit is chosen by the rounded value: never "60.0s", "60m00s" or "24h00m".
+  EXPECT_EQ(format_duration(59.94), "59.9s");
+  EXPECT_EQ(format_duration(59.96), "1m00s");
+  EXPECT_EQ(format_duration(3599.6), "1h00m");
+  EXPECT_EQ(format_duration(86399), "1d00h");
 }
 
 // What a progress_printer on a terminal writes to stderr while `use` runs
