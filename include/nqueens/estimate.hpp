@@ -66,7 +66,8 @@ struct estimate_options {
 };
 
 /// A projection of a whole count from a sample. Errors are one standard
-/// error (about a 68% interval; twice it, about 95%).
+/// error (about a 68% interval; twice it, about 95%); NaN where a single
+/// draw of several leaves the spread unknown.
 struct cost_estimate {
   std::size_t subproblems = 0;  ///< the plan's, what was sampled from
   std::size_t runs = 0;         ///< draws

@@ -48,11 +48,13 @@ void write_plan_line(std::ostream& out, const plan& p) {
                    format_fingerprint(p.fingerprint()).c_str());
 }
 
-// "2.31e+14 +- 3.5%" style, for a projection and its error.
+// "2.31e+14 +- 3.5%" style, for a projection and its error ("+- ?" where
+// one draw left it unknown).
 std::string with_error(double value, double error, const char* format) {
   char text[64];
   std::snprintf(text, sizeof text, format, value);
   char share[32];
+  if (std::isnan(error)) return std::string(text) + " +- ?";
   std::snprintf(share, sizeof share, " +- %.1f%%", value > 0 ? 100.0 * error / value : 0.0);
   return std::string(text) + share;
 }

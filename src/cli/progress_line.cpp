@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/message_text.hpp"
@@ -67,7 +69,7 @@ std::string format_grouped(std::uint64_t value) {
   return digits;
 }
 
-std::string format_progress(const progress& p, int width, bool solutions) {
+std::string format_progress(const progress& p, int width, bool solutions, const std::string& workers) {
   char percent[16];
   std::snprintf(percent, sizeof percent, "%5.1f%%", 100.0 * std::clamp(p.fraction, 0.0, 1.0));
   const double counted = static_cast<double>(p.total_so_far - p.total_resumed);
@@ -86,7 +88,7 @@ std::string format_progress(const progress& p, int width, bool solutions) {
       {3, solutions ? format_scaled(static_cast<double>(p.total_so_far)) + " solutions" : ""},
       {4, solutions && p.elapsed_seconds > 0 && counted > 0 ? format_scaled(counted / p.elapsed_seconds) + "/s" : ""},
       {6, format_grouped(p.finished) + "/" + format_grouped(p.subproblems) + " subproblems"},
-      {7, cli::counted(static_cast<std::size_t>(p.threads), "thread")},
+      {7, workers.empty() ? cli::counted(static_cast<std::size_t>(p.threads), "thread") : workers},
   };
   constexpr std::size_t separator = 2, bar_least = 10, bar_most = 30;
   const auto shown = [&](const field& f) { return f.bar ? width > 0 : !f.text.empty(); };
@@ -142,8 +144,12 @@ bool terminal_takes_escapes() {
   return term != nullptr && *term != '\0' && std::strcmp(term, "dumb") != 0;
 }
 
-progress_printer::progress_printer(bool terminal, int fd, bool solutions)
-    : terminal_(terminal), escapes_(terminal && terminal_takes_escapes()), fd_(fd), solutions_(solutions) {}
+progress_printer::progress_printer(bool terminal, int fd, bool solutions, std::string workers)
+    : terminal_(terminal),
+      escapes_(terminal && terminal_takes_escapes()),
+      fd_(fd),
+      solutions_(solutions),
+      workers_(std::move(workers)) {}
 
 progress_printer::~progress_printer() { finish(); }
 
@@ -174,7 +180,7 @@ void progress_printer::operator()(const progress& p) {
     // terminals wrap, and the next \r would redraw only the new row.
     const int width = std::max(1, terminal_columns(fd_) - 1);
     if (in_background()) return;
-    const std::string line = p.last ? std::string() : format_progress(p, width, solutions_);
+    const std::string line = p.last ? std::string() : format_progress(p, width, solutions_, workers_);
     if (escapes_) {
       std::fprintf(out, "\r%s\033[K", line.c_str());
     } else {
@@ -190,7 +196,7 @@ void progress_printer::operator()(const progress& p) {
     drawn_ = line.size();
   } else if (p.last || p.elapsed_seconds >= next_plain_) {
     next_plain_ = p.elapsed_seconds + 10.0;
-    std::fprintf(out, "progress: %s\n", format_progress(p, 0, solutions_).c_str());
+    std::fprintf(out, "progress: %s\n", format_progress(p, 0, solutions_, workers_).c_str());
   }
   std::fflush(out);
 }

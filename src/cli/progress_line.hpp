@@ -19,8 +19,9 @@ namespace nqueens::cli {
 /// 4,212/13,070 subproblems  2 threads". Fields are kept in the order percent,
 /// ETA, bar, solutions, pace, elapsed, subproblems, threads while they fit.
 /// Without `solutions` (a run whose p.total_so_far stays 0: `rotational`)
-/// the solutions and pace are left out.
-std::string format_progress(const progress& p, int width = 0, bool solutions = true);
+/// the solutions and pace are left out. A non-empty `workers` is shown in
+/// place of p.threads ("2 ranks x 4 threads": p.threads is rank 0's alone).
+std::string format_progress(const progress& p, int width = 0, bool solutions = true, const std::string& workers = {});
 
 /// Seconds as "8.2s", "1m12s", "3h05m" or "2d03h".
 std::string format_duration(double seconds);
@@ -41,9 +42,9 @@ bool terminal_takes_escapes();
 
 class progress_printer {
  public:
-  /// `terminal`: `fd` is a terminal, redrawn in place. `solutions`: as
-  /// format_progress.
-  explicit progress_printer(bool terminal, int fd = 2, bool solutions = true);
+  /// `terminal`: `fd` is a terminal, redrawn in place. `solutions` and
+  /// `workers`: as format_progress.
+  explicit progress_printer(bool terminal, int fd = 2, bool solutions = true, std::string workers = {});
   /// Clears a line left on the terminal (finish()).
   ~progress_printer();
   progress_printer(const progress_printer&) = delete;
@@ -60,6 +61,7 @@ class progress_printer {
   bool escapes_;
   int fd_;
   bool solutions_;
+  std::string workers_;
   double next_plain_ = 0.0;
   std::size_t drawn_ = 0;  // characters of the line on screen, for a redraw without escapes
 };

@@ -11,6 +11,7 @@
 // if mpirun dies, every rank exits by itself (launcher_watch.hpp).
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <csignal>
@@ -58,7 +59,7 @@ using namespace nqueens::mpi;
 int run_rank0(cli::count_request& request, const plan& p, int ranks, const std::vector<int>& rank_threads,
               checkpoint_file journal) {
   const auto start = std::chrono::steady_clock::now();
-  cli::progress_printer printer(request.terminal);
+  cli::progress_printer printer(request.terminal, STDERR_FILENO, true, cli::describe_ranks(rank_threads));
   if (request.progress) request.options.on_progress = [&printer](const progress& pr) { printer(pr); };
   request.options.cancel = &cli::stop_requested();
   rank0_executor executor(request.options, ranks);

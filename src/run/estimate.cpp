@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -46,9 +47,11 @@ class running_mean {
   std::size_t count() const noexcept { return count_; }
   double mean() const noexcept { return mean_; }
   /// The mean's standard error for draws without replacement from
-  /// `population` (the finite population correction: 0 once all are drawn).
+  /// `population` (the finite population correction: 0 once all are drawn);
+  /// NaN, unknown, from one draw of several (no spread to measure).
   double error(std::size_t population) const noexcept {
-    if (count_ < 2) return 0;
+    if (count_ >= population) return 0;
+    if (count_ < 2) return std::numeric_limits<double>::quiet_NaN();
     const auto n = static_cast<double>(count_);
     const double left = 1 - n / static_cast<double>(std::max(population, count_));
     return std::sqrt(squares_ / (n - 1) / n * left);

@@ -56,6 +56,19 @@ TEST(ProgressLineTest, FitsEveryWidthDroppingTheLeastUsefulFieldsFirst) {
   EXPECT_NE(plain.find("ETA 1d03h  3h01m elapsed  4,212/13,070 subproblems  16 threads"), std::string::npos) << plain;
 }
 
+// nqueens-mpi names its ranks where a process names its threads: p.threads
+// is rank 0's alone.
+TEST(ProgressLineTest, WorkersLabelTakesThePlaceOfTheThreads) {
+  progress p;
+  p.fraction = 0.5;
+  p.finished = 2;
+  p.subproblems = 4;
+  p.threads = 1;
+  const std::string line = format_progress(p, 0, true, "2 ranks x 1 thread");
+  EXPECT_NE(line.find("2/4 subproblems  2 ranks x 1 thread"), std::string::npos) << line;
+  EXPECT_EQ(line.find("  1 thread"), std::string::npos) << line;
+}
+
 TEST(ProgressLineTest, NumbersReadAtAGlance) {
   EXPECT_EQ(format_scaled(0), "0");
   EXPECT_EQ(format_scaled(999), "999");

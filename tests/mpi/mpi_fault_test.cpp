@@ -64,6 +64,19 @@ TEST_F(FaultTest, ARankBoundToFewerCpusThanItsShareIsWarned) {
   EXPECT_EQ(free.err.find("warning"), std::string::npos) << free.err;
 }
 
+// The progress of a job counts its ranks, not rank 0's threads alone.
+TEST_F(FaultTest, MpiProgressNamesEveryRank) {
+  SKIP_WITHOUT_MPI();
+  for (const int ranks : {2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const finished r = run(mpi_job(ranks, {"12", "--threads", "1", "--progress"}), {mpi_env}, 60);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string label = std::to_string(ranks) + " ranks x 1 thread";
+    EXPECT_NE(r.err.find("progress: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("subproblems  " + label + "\n"), std::string::npos) << r.err;
+  }
+}
+
 // A journal rank 0 refuses once the ranks agreed (another run's, or a path
 // it cannot create) ends the job as a refusal, with 2 and 3 ranks: exit 2,
 // the reason in one line, no MPI_Abort, the journal untouched.

@@ -56,6 +56,19 @@ TEST(EstimateTest, ProjectsQWithinItsStatedError) {
   }
 }
 
+// One draw of many has no spread to measure an error by: the errors are
+// unknown (NaN), never a confident 0.
+TEST(EstimateTest, OneDrawLeavesTheErrorUnknown) {
+  const cost_estimate one = estimate_cost(plan(13), {.threads = 1, .max_runs = 1, .target_error = 0});
+  ASSERT_EQ(one.runs, 1U);
+  ASSERT_NE(one.ended, estimate_end::exhausted);
+  EXPECT_TRUE(std::isnan(one.total_error));
+  EXPECT_TRUE(std::isnan(one.thread_seconds_error));
+  EXPECT_GT(one.thread_seconds, 0);
+  const cost_estimate two = estimate_cost(plan(13), {.threads = 1, .max_runs = 2, .target_error = 0});
+  EXPECT_FALSE(std::isnan(two.total_error));
+}
+
 // A build's serial part is paid whole on any number of cores, its parallel
 // part is spread over them, as the count's own thread time is: 16 cores do
 // not divide a serial second (an estimate that added this run's whole build
