@@ -120,7 +120,11 @@ class checkpoint_journal {
   /// journal's shard, std::logic_error once the journal is complete (records
   /// the journal would refuse when resumed).
   void record(std::size_t index, const subproblem_count& c);
+  /// Bytes of the records queued since the last flush. Thread-safe.
+  std::size_t queued_bytes() const;
   /// Appends the queued records and fsyncs. Throws checkpoint_error(write).
+  /// The queue's memory is kept for the next records: a run that flushes
+  /// at a bound on queued_bytes() holds that much, however long it runs.
   void flush();
   /// Flushes, then appends the completion mark, once: a journal that is
   /// already complete is left as it is. Throws std::logic_error, writing

@@ -37,7 +37,8 @@ std::string usage_line(const std::string& name, const std::string& summary, std:
 std::string exit_status_text() {
   std::string words =
       "Exit status: 0 ok, 1 a count differs from the published value (check: a placement is not a solution; "
-      "first: there is none; scale: runs disagree; merge: a shard is missing), 2 usage error, 3 runtime failure "
+      "first: there is none; scale: runs disagree; merge: a shard is missing, given twice or of another run), 2 usage "
+      "error, 3 runtime failure "
       "(a write, or check's read of stdin), 128 + signal interrupted (";
   const std::span<const int> signals = stop_signals();
   for (std::size_t k = 0; k < signals.size(); ++k) {

@@ -344,9 +344,11 @@ int run_plan(const std::vector<std::string>& args) {
   po.split_depth = shape.split_depth;
   const gpu_options gpu = read_gpu_options(result);
   const bool runs = result.count("stats") != 0 || result.count("estimate") != 0;
-  // GPU options with an engine that counts on the CPU are refused; a GPU is
-  // needed only where the plan is run.
-  if (runs || po.kind != engine::gpu) check_runnable(po.kind, runs ? n : 0, threads, gpu);
+  // GPU options with an engine that counts on the CPU are refused. A GPU is
+  // needed only where the plan is run, or where --devices or --gpu-memory
+  // are given to be checked as a count would check them.
+  const bool checks_gpu = po.kind == engine::gpu && !gpu.is_default();
+  if (runs || po.kind != engine::gpu || checks_gpu) check_runnable(po.kind, runs || checks_gpu ? n : 0, threads, gpu);
   if (result.count("estimate") && result.count("stats")) {
     throw usage_error("--estimate and --stats are two ways to time the plan: give one");
   }

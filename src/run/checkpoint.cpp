@@ -284,8 +284,15 @@ void checkpoint_journal::append(const unsigned char* bytes, std::size_t size) {
   }
 }
 
+std::size_t checkpoint_journal::queued_bytes() const {
+  const std::lock_guard lock(state_->mutex);
+  return state_->pending.size();
+}
+
 void checkpoint_journal::flush() {
-  std::vector<unsigned char> out;
+  const std::lock_guard flushing(state_->flushing);
+  std::vector<unsigned char>& out = state_->writing;
+  out.clear();
   {
     const std::lock_guard lock(state_->mutex);
     out.swap(state_->pending);

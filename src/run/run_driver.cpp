@@ -28,6 +28,10 @@ double seconds_since(clock_type::time_point start) {
   return std::chrono::duration<double>(clock_type::now() - start).count();
 }
 
+// Queued journal records flushed before their interval is up: the most a
+// journal holds in memory is this and what 50 ms add.
+constexpr std::size_t journal_queue_bytes = std::size_t{1} << 20;
+
 // Wakes every `tick` to report progress, flush the journal and pass an outside
 // cancellation on to the workers, until told to stop.
 class helper_thread {
@@ -122,8 +126,12 @@ void run_watched(const plan& p, const count_options& options, executor& exec, co
             stop_seen = true;
           }
         }
-        if (journal != nullptr && (save_now || std::chrono::duration<double>(now - last_flush).count() >=
-                                                   options.checkpoint_interval_seconds)) {
+        // Also once a MiB of records waits (about 22 000): the queue's
+        // memory stays within what the run's estimate leaves it.
+        if (journal != nullptr &&
+            (save_now ||
+             std::chrono::duration<double>(now - last_flush).count() >= options.checkpoint_interval_seconds ||
+             journal->queued_bytes() >= journal_queue_bytes)) {
           last_flush = now;
           try {
             journal->flush();

@@ -490,12 +490,13 @@ TEST(CliTest, GpuMemoryBoundsEachGpuOrIsRefused) {
 
 // --devices chooses among the GPUs this process sees (an emulated node of
 // three here), by index or UUID; a list that names no visible GPU, names one
-// twice or is no list, and a list for an engine that counts on the CPU, are
-// each refused in one line, exit 2, before a journal is taken.
+// twice or is no list, fewer threads than the GPUs taken, and a list for an
+// engine that counts on the CPU, are each refused in one line, exit 2,
+// before a journal is taken.
 TEST(CliTest, DevicesChooseAmongTheVisibleGpusOrAreRefused) {
   const std::string node = "NQUEENS_GPU=emulate:3 " + std::string(NQUEENS_CLI_PATH);
   for (const std::string devices : {"all", "1", "2,0", "GPU-e0000000-0000-0000-0000-000000000002"}) {
-    const cli_run r = run_cli_command(node + " count 12 --engine gpu --threads 2 --devices " + devices);
+    const cli_run r = run_cli_command(node + " count 12 --engine gpu --threads 3 --devices " + devices);
     EXPECT_EQ(r.status, 0) << devices << ": " << r.err;
     EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << devices << ": " << r.out;
   }
@@ -506,6 +507,15 @@ TEST(CliTest, DevicesChooseAmongTheVisibleGpusOrAreRefused) {
        "nqueens: --devices item '' is no GPU: expected all, or GPU indices (0 to 1023) and "
        "UUIDs (GPU-...) separated by commas\n"},
       {"--engine gpu --devices ''", "nqueens: --devices needs all or a list of GPUs\n"},
+      // A thread drives one GPU at a time: fewer would leave GPUs idle.
+      {"--engine gpu --threads 2",
+       "nqueens: --engine gpu drives each GPU from a thread of its own, and 2 threads cannot keep the 3 GPUs this "
+       "process takes busy: give --threads 3 or more (mpirun binds a rank to one core unless given --bind-to none), "
+       "or fewer --devices\n"},
+      {"--engine gpu --threads 1 --devices 0,2",
+       "nqueens: --engine gpu drives each GPU from a thread of its own, and 1 thread cannot keep the 2 GPUs this "
+       "process takes busy: give --threads 2 or more (mpirun binds a rank to one core unless given --bind-to none), "
+       "or fewer --devices\n"},
       {"--engine quadrant --devices 0",
        "nqueens: --devices chooses GPUs, and the quadrant engine counts on the CPU: it applies to --engine gpu only\n"},
   };

@@ -134,12 +134,13 @@ TEST(CliTest, PlanEstimateOfTheGpuEngineSaysWhatItsListsCost) {
   }
 }
 
-// --devices and --gpu-memory reach the GPU engine's --stats and --estimate
-// as they reach a count: a bound under the least it needs is refused, one
-// over it is used; with an engine that counts on the CPU, refused.
+// --devices and --gpu-memory reach the GPU engine's plan, --stats and
+// --estimate as they reach a count: a bound under the least it needs is
+// refused, one over it is used; with an engine that counts on the CPU,
+// refused. Without them a plain plan needs no GPU.
 TEST(CliTest, PlanRunsTheGpuEngineWithinGpuMemory) {
   const std::string plan = "NQUEENS_GPU=emulate " + std::string(NQUEENS_CLI_PATH) + " plan 14 --engine gpu --threads 2";
-  for (const char* timing : {" --stats", " --estimate --estimate-seconds 0.3"}) {
+  for (const char* timing : {"", " --stats", " --estimate --estimate-seconds 0.3"}) {
     const cli_run small = run_cli_command(plan + timing + " --gpu-memory 1M");
     EXPECT_EQ(small.status, 2) << timing << ": " << small.err;
     EXPECT_EQ(small.err.rfind("nqueens: the gpu engine needs at least ", 0), 0u) << small.err;
@@ -148,6 +149,9 @@ TEST(CliTest, PlanRunsTheGpuEngineWithinGpuMemory) {
     const cli_run absent = run_cli_command(plan + timing + " --devices 7");
     EXPECT_EQ(absent.status, 2) << timing << ": " << absent.err;
   }
+  const cli_run no_gpu =
+      run_cli_command("NQUEENS_GPU=device " + std::string(NQUEENS_CLI_PATH) + " plan 14 --engine gpu");
+  EXPECT_EQ(no_gpu.status, 0) << no_gpu.err;
   const cli_run cpu = run_cli("plan 12 --engine quadrant --gpu-memory 1G");
   EXPECT_EQ(cpu.status, 2) << cpu.err;
   EXPECT_NE(cpu.err.find("the quadrant engine counts on the CPU: it applies to --engine gpu only"), std::string::npos)

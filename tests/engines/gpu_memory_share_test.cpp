@@ -130,7 +130,8 @@ TEST(GpuNodeRanksTest, TheLaunchersVariablesDealTheGpus) {
   const scoped_variable asked("NQUEENS_GPU_SHARERS", nullptr), open_mpi("OMPI_COMM_WORLD_LOCAL_SIZE", nullptr),
       mpich("MPI_LOCALNRANKS", nullptr), slurm_tasks("SLURM_NTASKS", "64"),
       open_mpi_rank("OMPI_COMM_WORLD_LOCAL_RANK", nullptr), mpich_rank("MPI_LOCALRANKID", nullptr),
-      slurm_rank("SLURM_LOCALID", nullptr), slurm_step("SLURM_STEP_TASKS_PER_NODE", nullptr);
+      slurm_rank("SLURM_LOCALID", nullptr), slurm_step("SLURM_STEP_TASKS_PER_NODE", nullptr),
+      slurm_node("SLURM_NODEID", nullptr);
   EXPECT_EQ(launcher_rank(), std::nullopt);
   EXPECT_EQ(launcher_node_ranks(), std::nullopt);
   EXPECT_EQ(node_devices(2), (std::vector<dealt_device>{{0, 1}, {1, 1}}));
@@ -157,6 +158,18 @@ TEST(GpuNodeRanksTest, TheLaunchersVariablesDealTheGpus) {
     }
     const scoped_variable step("SLURM_STEP_TASKS_PER_NODE", "2(x3),1");
     EXPECT_EQ(node_devices(4), (std::vector<dealt_device>{{1, 1}, {3, 1}}));
+    // A node of the step knows its own tasks: the fourth node's one task
+    // takes every GPU; a node id past the list falls back to the most.
+    for (const auto& [node, tasks] : {std::pair<const char*, int>{"0", 2}, {"2", 2}, {"3", 1}, {"4", 2}, {"x", 2}}) {
+      const scoped_variable id("SLURM_NODEID", node);
+      EXPECT_EQ(launcher_node_ranks(), tasks) << node;
+    }
+    {
+      const scoped_variable rank_zero("SLURM_LOCALID", "0"), id("SLURM_NODEID", "3");
+      EXPECT_EQ(node_devices(4), (std::vector<dealt_device>{{0, 1}, {1, 1}, {2, 1}, {3, 1}}));
+      const scoped_variable uneven("SLURM_STEP_TASKS_PER_NODE", "1(x2),3"), second("SLURM_NODEID", "1");
+      EXPECT_EQ(launcher_node_ranks(), 1);
+    }
     for (const char* bad : {"2(x", "", "0", "2(x0)", "a,1"}) {
       const scoped_variable odd("SLURM_STEP_TASKS_PER_NODE", bad);
       EXPECT_EQ(launcher_node_ranks(), std::nullopt) << bad;

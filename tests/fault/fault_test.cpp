@@ -390,6 +390,32 @@ TEST_F(FaultTest, KillNineAtRandomMomentsThenResume) {
   expect_resumes_to(j, long_n, long_total, {"--engine", "quadrant"});
 }
 
+// A run of many short subproblems writes its journal once a MiB of records
+// waits, whatever its interval, so that the queue's memory stays bounded:
+// a kill -9 (no flush at the stop) long before the interval is up leaves
+// that much to resume from.
+TEST_F(FaultTest, JournalIsWrittenOnceAMiBOfRecordsWaits) {
+#ifdef NQUEENS_SANITIZED
+  const std::string n = "16", total = "14772512";  // 71 794 subproblems
+#else
+  const std::string n = "17", total = "95815104";  // 109 460 subproblems: 5 MB of records, about 5 s
+#endif
+  const std::string j = path("queue.ckpt");
+  const std::vector<std::string> argv = {nq,    "count",     n,   "--engine",     "mirror", "--split-depth",
+                                         "5",   "--threads", "2", "--checkpoint", j,        "--checkpoint-interval",
+                                         "3600"};
+  child c(argv);
+  ASSERT_TRUE(wait_for_size(j, 64 + (std::uintmax_t{1} << 20), c)) << "nothing was written before the interval";
+  c.signal(SIGKILL);
+  c.wait();
+  // Not the run's last flush, made at its end (3.4 MB and more).
+  EXPECT_LT(fs::file_size(j), std::uintmax_t{5} << 19);
+  const finished r = run(argv);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(" + n + ") = " + total + "  verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
+}
+
 // A closed standard descriptor must not become a file the
 // tool opens. Each of stdin, stdout and stderr closed in turn: runs without
 // and with a journal finish (stdout lost is exit 3), a finished journal

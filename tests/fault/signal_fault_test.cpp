@@ -97,6 +97,32 @@ TEST_F(FaultTest, EveryStopSignalFlushesTheJournal) {
   }
 }
 
+// A real CPU-time limit, not a SIGXCPU sent by hand: a soft limit under the
+// hard one (`ulimit -S -t`; bash's `ulimit -t` sets both, and the kernel's
+// SIGKILL at the hard limit then comes with the SIGXCPU) stops the count
+// with its journal flushed, exit 152, and the journal resumes exactly.
+TEST_F(FaultTest, ASoftCpuTimeLimitFlushesTheJournal) {
+#ifdef NQUEENS_SANITIZED
+  const int n = 17;
+  const std::string total = "95815104";
+  const std::string engine = " --engine symmetric";  // 7 CPU-seconds under ASan
+#else
+  const int n = long_n;
+  const std::string total = long_total;
+  const std::string engine;
+#endif
+  const std::string j = path("cpu-limit.ckpt");
+  const finished r = run({"/bin/sh", "-c",
+                          "ulimit -S -t 1 && exec " + nq + " count " + std::to_string(n) + engine +
+                              " --threads 2 --checkpoint " + j + " --checkpoint-interval 600"},
+                         {}, 120);
+  EXPECT_EQ(r.status, 128 + SIGXCPU) << r.err;
+  EXPECT_NE(r.err.find("interrupted by SIGXCPU after "), std::string::npos) << r.err;
+  EXPECT_GT(fs::file_size(j), 64u) << "nothing was flushed";
+  expect_resumes_to(j, n, total,
+                    engine.empty() ? std::vector<std::string>{} : std::vector<std::string>{"--engine", "symmetric"});
+}
+
 // Two signals sent together (a scheduler, a process-group kill, a wrapper
 // that forwards what it gets) are one request: the second, within a second
 // of the first, must not end the run before the first's stop has flushed the

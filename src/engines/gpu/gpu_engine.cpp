@@ -89,9 +89,31 @@ struct device_choice {
   std::vector<gpu::dealt_device> chosen;
 };
 
-device_choice choose(std::string_view devices) {
+// A thread drives one GPU at a time, so `threads` (resolved) keep at most
+// that many busy. A process with fewer threads than
+// the GPUs it takes alone is refused, not left with some idle (mpirun binds
+// a rank of a small job to one core); where the node's ranks share the
+// GPUs, it takes as many as its threads from its node-local rank's place
+// on, so that the ranks' threads between them start on every GPU.
+device_choice choose(std::string_view devices, int threads) {
   const int emulated = emulated_devices();
-  return {emulated, gpu::choose_devices(devices, emulated > 0 ? gpu::emulated_node(emulated) : gpu::visible_devices())};
+  device_choice c{emulated,
+                  gpu::choose_devices(devices, emulated > 0 ? gpu::emulated_node(emulated) : gpu::visible_devices())};
+  const auto drivable = static_cast<std::size_t>(std::max(threads, 1));
+  if (drivable >= c.chosen.size()) return c;
+  const bool shared = std::ranges::any_of(c.chosen, [](const gpu::dealt_device& d) { return d.sharers > 1; });
+  if (!shared) {
+    const std::string gpus = std::to_string(c.chosen.size());
+    throw std::invalid_argument("--engine gpu drives each GPU from a thread of its own, and " +
+                                std::to_string(drivable) + (drivable == 1 ? " thread" : " threads") +
+                                " cannot keep the " + gpus + " GPUs this process takes busy: give --threads " + gpus +
+                                " or more (mpirun binds a rank to one core unless given --bind-to none), or fewer "
+                                "--devices");
+  }
+  const std::size_t first = static_cast<std::size_t>(gpu::launcher_rank().value_or(0)) % c.chosen.size();
+  std::ranges::rotate(c.chosen, c.chosen.begin() + static_cast<std::ptrdiff_t>(first));
+  c.chosen.resize(drivable);
+  return c;
 }
 
 // A backend on each chosen device, over one host copy of the tables (or
@@ -344,14 +366,14 @@ class gpu_context final : public engine_context {
 
 // Refuses where the kernels cannot run or gpu.devices names a GPU not
 // visible (std::invalid_argument), or where gpu.memory cannot hold an
-// n-board count's streams on `threads` threads (memory_limit_error):
-// before a journal is taken or a table built.
+// n-board count's streams on `threads` threads (resolved: at least 1;
+// memory_limit_error): before a journal is taken or a table built.
 void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
   if (emulated_devices() == 0) {  // the probe first: it says why no GPU is usable
     const gpu::device_probe probe = gpu::probe_device();
     if (!probe.usable) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + probe.description);
   }
-  const device_choice choice = choose(gpu.devices);
+  const device_choice choice = choose(gpu.devices, threads);
   if (choice.emulated == 0) {
     for (const gpu::dealt_device& d : choice.chosen) {
       const std::string refusal = gpu::kernel_refusal(d.index);
@@ -365,7 +387,8 @@ void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
   const int decimals = digits_to_tell(need, gpu.memory);
   throw memory_limit_error("the gpu engine needs at least " + format_bytes(need, decimals, byte_rounding::up) +
                            " of each GPU for n = " + std::to_string(n) + " on " + std::to_string(threads) +
-                           " threads (" + std::to_string(streams) + (streams == 1 ? " stream" : " streams") +
+                           (threads == 1 ? " thread (" : " threads (") + std::to_string(streams) +
+                           (streams == 1 ? " stream" : " streams") +
                            " a GPU, each with its buffers and a subproblem's quarter lists), more than the " +
                            format_bytes(gpu.memory, decimals) +
                            " allowed (--gpu-memory); raise --gpu-memory, or count with fewer --threads");
@@ -374,7 +397,7 @@ void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
 std::unique_ptr<engine_context> gpu_plan::make_context(isa, int threads, std::uint64_t max_memory,
                                                        const gpu_options& gpu, const std::atomic<bool>* cancel) const {
   check_gpu_runnable(board_size(), threads, gpu);
-  const device_choice choice = choose(gpu.devices);  // before the tables: a wrong list costs nothing
+  const device_choice choice = choose(gpu.devices, threads);  // before the tables: a wrong list costs nothing
   return std::make_unique<gpu_context>(*this, choice, threads, max_memory, gpu.memory, cancel);
 }
 

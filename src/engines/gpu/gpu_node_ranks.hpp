@@ -28,34 +28,46 @@ inline std::optional<int> launcher_rank() {
   return std::nullopt;
 }
 
-/// The most tasks a Slurm step runs on one node, from
-/// SLURM_STEP_TASKS_PER_NODE ("2(x3),1": 2 on each of three nodes, then 1):
-/// the largest, so that ranks never take the same GPU alone; nullopt where
-/// it is not set or not of that form.
+/// The tasks a Slurm step runs on this node, from SLURM_STEP_TASKS_PER_NODE
+/// ("2(x3),1": 2 on each of three nodes, then 1) at this node's place in the
+/// step (SLURM_NODEID); where that is not set or not within the list, the
+/// most on any node, so that ranks never take the same GPU alone. nullopt
+/// where the list is not set or not of that form.
 inline std::optional<int> slurm_step_node_tasks() {
   const char* value = std::getenv("SLURM_STEP_TASKS_PER_NODE");
   if (value == nullptr) return std::nullopt;
+  const char* node_text = std::getenv("SLURM_NODEID");
+  // -1: not said, or no node index (the most on any node then).
+  const long long node =
+      node_text == nullptr ? -1 : plain_integer(node_text, 0, std::numeric_limits<int>::max()).value_or(-1);
   std::string_view rest = value;
   int most = 0;
+  std::optional<int> here;
+  long long first_node = 0;  // the step's index of the item's first node
   while (!rest.empty()) {
     const std::size_t comma = rest.find(',');
     std::string_view item = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    long long nodes = 1;
     if (const std::size_t times = item.find("(x"); times != std::string_view::npos && item.ends_with(')')) {
-      if (!plain_integer(item.substr(times + 2, item.size() - times - 3), 1, std::numeric_limits<int>::max())) {
-        return std::nullopt;
-      }
+      const auto repeat =
+          plain_integer(item.substr(times + 2, item.size() - times - 3), 1, std::numeric_limits<int>::max());
+      if (!repeat) return std::nullopt;
+      nodes = *repeat;
       item = item.substr(0, times);
     }
     const std::optional<long long> tasks = plain_integer(item, 1, std::numeric_limits<int>::max());
     if (!tasks) return std::nullopt;
     most = std::max(most, static_cast<int>(*tasks));
+    if (node >= first_node && node < first_node + nodes) here = static_cast<int>(*tasks);
+    first_node += nodes;
   }
-  return most > 0 ? std::optional<int>(most) : std::nullopt;
+  if (most == 0) return std::nullopt;
+  return here ? here : std::optional<int>(most);
 }
 
 /// The ranks on this node: Open MPI's and MPICH's count, else a Slurm
-/// step's (slurm_step_node_tasks); never Slurm's job-wide task count, which
+/// step's on this node (slurm_step_node_tasks); never Slurm's job-wide task count, which
 /// a plain run inside a batch job inherits.
 inline std::optional<int> launcher_node_ranks() {
   for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {

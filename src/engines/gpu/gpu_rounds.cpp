@@ -191,7 +191,9 @@ bool gpu_rounds::cut_pieces_too_large() {
   const std::size_t count = pieces_.size();  // the pieces cut from them come after
   for (std::size_t i = 0; i < count; ++i) {
     piece& p = pieces_[i];
-    const bool too_many = p.joined[0] > UINT32_MAX || p.joined[1] > UINT32_MAX;
+    // The kernels index both groups as one list, and round it up to whole
+    // blocks, in 32 bits (halves_total, items_for).
+    const bool too_many = p.joined[0] + p.joined[1] > UINT32_MAX - block_threads;
     const std::uint64_t words = p.quarter_words + words_for(p.joined[0], p.joined[1]);
     if (!too_many && words <= stream_.arena_words()) continue;
     // The larger group first, while its slices can still hold fewer row sets.
