@@ -527,6 +527,16 @@ TEST(CliTest, DevicesChooseAmongTheVisibleGpusOrAreRefused) {
     EXPECT_EQ(r.err, message) << options;
     EXPECT_EQ(r.out.find("journal left"), std::string::npos) << options;
   }
+  // Where the node's ranks share the GPUs, each rank's thread takes one of
+  // them (from its node-local rank's place on): the ranks' threads together
+  // keep them busy, and none is refused.
+  for (const char* rank : {"0", "1", "2"}) {
+    const cli_run shared =
+        run_cli_command("OMPI_COMM_WORLD_LOCAL_RANK=" + std::string(rank) + " OMPI_COMM_WORLD_LOCAL_SIZE=3 " + node +
+                        " count 12 --engine gpu --threads 1 --devices all");
+    EXPECT_EQ(shared.status, 0) << rank << ": " << shared.err;
+    EXPECT_NE(shared.out.find("Q(12) = 14200  verified"), std::string::npos) << rank << ": " << shared.out;
+  }
   const cli_run wrong =
       run_cli_command("NQUEENS_GPU=emulate:0 " + std::string(NQUEENS_CLI_PATH) + " count 8 --engine gpu");
   EXPECT_EQ(wrong.status, 2);
