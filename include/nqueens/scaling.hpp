@@ -4,6 +4,7 @@
 /// Thread scaling: a whole count timed on 1, 2, 4, ... threads.
 
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -37,6 +38,13 @@ struct scaling_result {
   bool complete = true;
 };
 
+/// A count measure_scaling is about to run, for a display of where it is.
+struct scaling_step {
+  std::size_t run = 0;   ///< 1-based among the timed runs; 0: the untimed first count
+  std::size_t runs = 0;  ///< timed runs in all (thread counts x repeat)
+  int threads = 0;
+};
+
 /// 1, 2, 4, ... below the hardware thread count, the physical core count
 /// where cores run several threads, then the hardware count.
 std::vector<int> default_thread_counts();
@@ -47,9 +55,11 @@ std::vector<int> default_thread_counts();
 /// up and down, so that a drifting machine skews no row alone. A run's time
 /// is the whole count's wall time (count_result::seconds). Once
 /// `options.cancel` is set, returns after the count under way, with
-/// `complete` false. Throws std::invalid_argument for a bad n, thread count
-/// or repeat < 1, or a checkpoint or a shard in `options`.
-scaling_result measure_scaling(int n, std::span<const int> thread_counts, int repeat,
-                               const count_options& options = {});
+/// `complete` false. `on_step`, where set, is called before each count
+/// (options.on_progress then reports that count). Throws
+/// std::invalid_argument for a bad n, thread count or repeat < 1, or a
+/// checkpoint or a shard in `options`.
+scaling_result measure_scaling(int n, std::span<const int> thread_counts, int repeat, const count_options& options = {},
+                               const std::function<void(const scaling_step&)>& on_step = {});
 
 }  // namespace nqueens

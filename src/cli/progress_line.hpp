@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "nqueens/progress.hpp"
 
@@ -51,6 +52,9 @@ class progress_printer {
   progress_printer& operator=(const progress_printer&) = delete;
   /// Prints `p` if it is time to (always on a terminal; every 10 s otherwise).
   void operator()(const progress& p);
+  /// The label shown in place of the threads from the next line on
+  /// (`scale`: which run of how many).
+  void set_workers(std::string workers) { workers_ = std::move(workers); }
   /// Clears the line drawn on the terminal, if any, so that what comes next
   /// (an error, on a count that failed) starts on a row of its own.
   void finish() noexcept;

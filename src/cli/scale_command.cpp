@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/output_file.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/report.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
@@ -154,6 +156,7 @@ int run_scale(const std::vector<std::string>& args) {
   add_plan_shape_options(options,
                          "Memory each run may use, as for count, e.g. 8G, 512M (default: half the physical memory)");
   add_gpu_options(options);
+  add_progress_options(options);
   add_shared_options(options, {.threads = "Comma-separated thread counts (default: 1, 2, 4, ..., the cores where they "
                                           "run several threads each, and all hardware threads)",
                                .engine = "auto",
@@ -181,8 +184,20 @@ int run_scale(const std::vector<std::string>& args) {
   // temporary file is removed and its target keeps its old contents.
   install_stop_handlers();
   opts.cancel = &stop_requested();
+  // Each count's progress, named by its run: "run 5 of 12, 4 threads".
+  const progress_choice shown = read_progress_options(result);
+  progress_printer printer(shown.terminal);
+  std::function<void(const scaling_step&)> on_step;
+  if (shown.progress) {
+    opts.on_progress = [&printer](const progress& p) { printer(p); };
+    on_step = [&printer](const scaling_step& s) {
+      const std::string on = counted(static_cast<std::size_t>(s.threads), "thread");
+      printer.set_workers(s.run == 0 ? "untimed first run, " + on : formatted("run %zu of %zu, ", s.run, s.runs) + on);
+    };
+  }
 
-  const scaling_result r = measure_scaling(n, threads, repeat, opts);
+  const scaling_result r = measure_scaling(n, threads, repeat, opts, on_step);
+  printer.finish();
   if (!r.complete || stop_requested()) {  // as count: a signal is never swallowed
     const int sig = stop_signal();
     std::cerr << "nqueens: interrupted by " << signal_name(sig) << "; no rows printed"

@@ -17,8 +17,24 @@ void add_long_run_options(cxxopts::Options& options) {
       cxxopts::value<std::string>())("checkpoint-interval",
                                      formatted("Seconds between journal flushes (fsync), %g to %g",
                                                min_checkpoint_interval_seconds, max_checkpoint_interval_seconds),
-                                     cxxopts::value<std::string>()->default_value(interval))(
-      "progress", "Show progress on stderr (default when stderr is a terminal)")("no-progress", "Never show progress");
+                                     cxxopts::value<std::string>()->default_value(interval));
+  add_progress_options(options);
+}
+
+void add_progress_options(cxxopts::Options& options) {
+  options.add_options()("progress", "Show progress on stderr (default when stderr is a terminal)")(
+      "no-progress", "Never show progress");
+}
+
+progress_choice read_progress_options(const cxxopts::ParseResult& result) {
+  if (result.count("progress") && result.count("no-progress")) {
+    throw usage_error("--progress and --no-progress contradict each other");
+  }
+  progress_choice choice;
+  choice.progress_option = result.count("progress") ? 1 : result.count("no-progress") ? -1 : 0;
+  choice.terminal = ::isatty(STDERR_FILENO) != 0;
+  choice.progress = choice.progress_option > 0 || (choice.terminal && choice.progress_option == 0);
+  return choice;
 }
 
 long_run_choice read_long_run_options(const cxxopts::ParseResult& result) {
@@ -33,12 +49,10 @@ long_run_choice read_long_run_options(const cxxopts::ParseResult& result) {
   if (result.count("checkpoint-interval") && !result.count("checkpoint")) {  // it would act on nothing
     throw usage_error("--checkpoint-interval goes with --checkpoint");
   }
-  if (result.count("progress") && result.count("no-progress")) {
-    throw usage_error("--progress and --no-progress contradict each other");
-  }
-  choice.progress_option = result.count("progress") ? 1 : result.count("no-progress") ? -1 : 0;
-  choice.terminal = ::isatty(STDERR_FILENO) != 0;
-  choice.progress = choice.progress_option > 0 || (choice.terminal && choice.progress_option == 0);
+  const progress_choice shown = read_progress_options(result);
+  choice.progress = shown.progress;
+  choice.progress_option = shown.progress_option;
+  choice.terminal = shown.terminal;
   return choice;
 }
 

@@ -51,6 +51,19 @@ inline void add_shared_options(cxxopts::Options& options, const shared_options& 
 /// progress display, for the commands that count for long (count, rotational).
 void add_long_run_options(cxxopts::Options& options);
 
+/// --progress and --no-progress alone (scale: each count's progress).
+void add_progress_options(cxxopts::Options& options);
+
+/// What add_progress_options' options asked for.
+struct progress_choice {
+  bool progress = false;
+  int progress_option = 0;  ///< +1 --progress, -1 --no-progress, 0 neither
+  bool terminal = false;    ///< stderr is a terminal
+};
+
+/// Reads add_progress_options' options; throws usage_error.
+progress_choice read_progress_options(const cxxopts::ParseResult& result);
+
 /// What add_long_run_options' options asked for.
 struct long_run_choice {
   std::string checkpoint;

@@ -23,7 +23,8 @@ std::vector<int> default_thread_counts() {
   return counts;
 }
 
-scaling_result measure_scaling(int n, std::span<const int> thread_counts, int repeat, const count_options& options) {
+scaling_result measure_scaling(int n, std::span<const int> thread_counts, int repeat, const count_options& options,
+                               const std::function<void(const scaling_step&)>& on_step) {
   require_valid_board_size(n);
   if (repeat < 1) throw std::invalid_argument("repeat count must be at least 1");
   // Every run counts the whole plan: a journal would make all but the first
@@ -46,6 +47,8 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
   {
     count_options warm = options;
     warm.threads = counts.back();
+    const std::size_t runs = counts.size() * static_cast<std::size_t>(repeat);
+    if (on_step) on_step({.run = 0, .runs = runs, .threads = warm.threads});
     try {
       count(n, warm);
     } catch (const run_cancelled&) {  // the loop below sees the cancel too
@@ -69,6 +72,11 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
       }
       count_options o = options;
       o.threads = row.threads;
+      if (on_step) {
+        on_step({.run = static_cast<std::size_t>(r) * counts.size() + step + 1,
+                 .runs = counts.size() * static_cast<std::size_t>(repeat),
+                 .threads = row.threads});
+      }
       count_result c;
       try {
         c = count(n, o);

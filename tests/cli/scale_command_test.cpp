@@ -26,6 +26,20 @@ TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
   EXPECT_NE(r.err.find("nqueens: warning: one thread took "), std::string::npos) << r.err;
 }
 
+// --progress shows each count's progress, named by its run, in a log too
+// (stderr no terminal: a line at each count's end); --no-progress none.
+TEST(CliTest, ScaleProgressNamesEachRun) {
+  const cli_run r = run_cli("scale 10 --threads 1,2 --repeat 1 --progress");
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* run : {"subproblems  untimed first run, 2 threads\n", "subproblems  run 1 of 2, 1 thread\n",
+                          "subproblems  run 2 of 2, 2 threads\n"}) {
+    EXPECT_NE(r.err.find(run), std::string::npos) << run << r.err;
+  }
+  const cli_run quiet = run_cli("scale 10 --threads 1 --repeat 1 --no-progress");
+  EXPECT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_EQ(quiet.err.find("progress:"), std::string::npos) << quiet.err;
+}
+
 // Every run's time is in the JSON, beside the median; thread counts past the
 // hardware's are run, with a warning that they share it.
 TEST(CliTest, ScaleGivesEveryRunAndWarnsOfOversubscription) {

@@ -67,6 +67,22 @@ TEST(ScalingTest, RepeatsGoInRoundsUpAndDown) {
   EXPECT_EQ(r.rows[1].seconds.size(), 2u);
 }
 
+// Each count is announced before it runs, in run order: the untimed one
+// (run 0, on the most threads), then every timed one of the rounds.
+TEST(ScalingTest, EveryCountIsAnnouncedInRunOrder) {
+  std::vector<scaling_step> steps;
+  const std::vector<int> threads{2, 1};
+  const scaling_result r = measure_scaling(9, threads, 2, {}, [&](const scaling_step& s) { steps.push_back(s); });
+  ASSERT_TRUE(r.complete);
+  ASSERT_EQ(steps.size(), 5u);
+  const int expected_threads[] = {2, 1, 2, 2, 1};  // the rounds go up, then down
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    EXPECT_EQ(steps[k].run, k) << k;
+    EXPECT_EQ(steps[k].runs, 4u) << k;
+    EXPECT_EQ(steps[k].threads, expected_threads[k]) << k;
+  }
+}
+
 TEST(ScalingTest, RejectsBadArguments) {
   const std::vector<int> zero{0}, fine{1};
   EXPECT_THROW(measure_scaling(10, zero, 1), std::invalid_argument);
