@@ -58,6 +58,7 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   const plan_shape shape = read_plan_shape(result);
   opts.split_depth = shape.split_depth;
   opts.max_memory = shape.max_memory;
+  warn_of_memory_beyond_this_machine(opts.max_memory);
   if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
   opts.gpu = read_gpu_options(result);
   const long_run_choice long_run = read_long_run_options(result);

@@ -344,6 +344,7 @@ int run_plan(const std::vector<std::string>& args) {
   po.split_depth = shape.split_depth;
   const gpu_options gpu = read_gpu_options(result);
   const bool runs = result.count("stats") != 0 || result.count("estimate") != 0;
+  if (runs) warn_of_memory_beyond_this_machine(shape.max_memory);  // a plain plan may price a larger node
   // GPU options with an engine that counts on the CPU are refused. A GPU is
   // needed only where the plan is run, or where --devices or --gpu-memory
   // are given to be checked as a count would check them.

@@ -173,6 +173,7 @@ int run_scale(const std::vector<std::string>& args) {
   const plan_shape shape = read_plan_shape(result);
   opts.split_depth = shape.split_depth;
   opts.max_memory = shape.max_memory;
+  warn_of_memory_beyond_this_machine(opts.max_memory);
   opts.gpu = read_gpu_options(result);
   // Auto picks for the most threads asked: each thread's buffers count.
   const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());

@@ -2,8 +2,11 @@
 
 #include <unistd.h>
 
+#include <iostream>
+
 #include "cli/message_text.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/memory_limit.hpp"
 #include "nqueens/plan.hpp"
 
 namespace nqueens::cli {
@@ -66,6 +69,14 @@ plan_shape read_plan_shape(const cxxopts::ParseResult& result) {
     shape.max_memory = parse_byte_size(result["max-memory"].as<std::string>(), "--max-memory");
   }
   return shape;
+}
+
+void warn_of_memory_beyond_this_machine(std::uint64_t max_memory) {
+  const std::uint64_t here = 2 * default_memory_limit();  // the bound by default is half of it
+  if (max_memory <= here) return;
+  std::cerr << "nqueens: warning: --max-memory " << format_bytes(max_memory) << " is more than the "
+            << format_bytes(here)
+            << " this machine (or its container) has: a count that needs more would be killed, not refused\n";
 }
 
 void add_gpu_options(cxxopts::Options& options) {

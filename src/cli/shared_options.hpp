@@ -96,6 +96,12 @@ struct plan_shape {
 /// Reads add_plan_shape_options' options; throws usage_error.
 plan_shape read_plan_shape(const cxxopts::ParseResult& result);
 
+/// Warns on stderr where `max_memory` is more than this machine (or its
+/// container) has: a run that needs it would be killed for memory, not
+/// refused. For the commands that count here, not for `plan`, which may
+/// price a larger node.
+void warn_of_memory_beyond_this_machine(std::uint64_t max_memory);
+
 /// --devices and --gpu-memory: the GPUs --engine gpu counts on and what it
 /// may take of each (count, plan and scale take them alike).
 void add_gpu_options(cxxopts::Options& options);

@@ -68,7 +68,9 @@ class verify_text_writer final : public verify_writer {
   void finish(const verify_summary& v) override {
     const int checked = v.to - v.from + 1;
     if (v.mismatches == 0) {
-      std::cout << formatted("all %d counts match the published values (%.3f s)\n", checked, v.seconds);
+      std::cout << (checked == 1
+                        ? formatted("the count matches the published values (%.3f s)\n", v.seconds)
+                        : formatted("all %d counts match the published values (%.3f s)\n", checked, v.seconds));
     } else {
       std::cout << formatted("%d of %d counts DO NOT match the published values\n", v.mismatches, checked);
     }
@@ -147,6 +149,7 @@ int run_verify(const std::vector<std::string>& args) {
   const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
   opts.max_memory = read_plan_shape(result).max_memory;
+  warn_of_memory_beyond_this_machine(opts.max_memory);
   install_stop_handlers();
   opts.cancel = &stop_requested();
   // Every engine the range will use, checked before a line is printed: a

@@ -39,7 +39,7 @@ std::uint64_t memory_limit_or_default(std::uint64_t max_memory) noexcept {
 std::string format_bytes(std::uint64_t bytes, int decimals, byte_rounding rounding) {
   char text[48];
   const auto value = static_cast<double>(bytes);
-  // In units of 2^10, 2^20 or 2^30 the value is exact (a dyadic fraction),
+  // In units of 2^10 .. 2^60 the value is exact (a dyadic fraction),
   // and so is its product by 10^digits: ceil rounds up only what is past.
   const auto written = [&](double units, int digits) {
     if (rounding == byte_rounding::nearest) return units;
@@ -55,9 +55,11 @@ std::string format_bytes(std::uint64_t bytes, int decimals, byte_rounding roundi
     const char* name;
     int digits;
   };
-  const std::array<unit, 3> units = {unit{1024.0, "KiB", decimals}, unit{1024.0 * 1024, "MiB", decimals},
-                                     unit{1024.0 * 1024 * 1024, "GiB", 1 + decimals}};
-  std::size_t u = value >= units[2].size ? 2 : value >= units[1].size ? 1 : 0;
+  const std::array<unit, 6> units = {unit{0x1p10, "KiB", decimals},     unit{0x1p20, "MiB", decimals},
+                                     unit{0x1p30, "GiB", 1 + decimals}, unit{0x1p40, "TiB", 1 + decimals},
+                                     unit{0x1p50, "PiB", 1 + decimals}, unit{0x1p60, "EiB", 1 + decimals}};
+  std::size_t u = 0;
+  while (u + 1 < units.size() && value >= units[u + 1].size) ++u;
   // A value just under the next unit would read 1024 of this one once
   // rounded (1048575 bytes: "1024 KiB"): it is written in the next.
   const auto shown = [&](std::size_t k) {
@@ -65,7 +67,7 @@ std::string format_bytes(std::uint64_t bytes, int decimals, byte_rounding roundi
     const double x = written(value / units[k].size, units[k].digits);
     return std::round(x * scale) / scale;
   };
-  if (u < 2 && shown(u) >= 1024.0) ++u;
+  if (u + 1 < units.size() && shown(u) >= 1024.0) ++u;
   std::snprintf(text, sizeof text, "%.*f %s", units[u].digits, written(value / units[u].size, units[u].digits),
                 units[u].name);
   return text;

@@ -488,6 +488,23 @@ TEST(CliTest, GpuMemoryBoundsEachGpuOrIsRefused) {
   }
 }
 
+// A bound past this machine's memory is taken, with a warning that a count
+// needing it would be killed rather than refused; `plan`, which may price a
+// larger node, says nothing of it.
+TEST(CliTest, MaxMemoryPastThisMachineIsWarnedOf) {
+  const std::string warning = "nqueens: warning: --max-memory 16.0 EiB is more than the ";
+  for (const char* command : {"count 10", "verify --to 6", "scale 8 --threads 1 --repeat 1"}) {
+    const cli_run r = run_cli(std::string(command) + " --max-memory 16777215T");
+    EXPECT_EQ(r.status, 0) << command << ": " << r.err;
+    EXPECT_NE(r.err.find(warning), std::string::npos) << command << ": " << r.err;
+    const cli_run fits = run_cli(std::string(command) + " --max-memory 64M");
+    EXPECT_EQ(fits.err.find("warning: --max-memory"), std::string::npos) << command << ": " << fits.err;
+  }
+  const cli_run plan = run_cli("plan 10 --max-memory 16777215T");
+  EXPECT_EQ(plan.status, 0) << plan.err;
+  EXPECT_EQ(plan.err, "");
+}
+
 // --devices chooses among the GPUs this process sees (an emulated node of
 // three here), by index or UUID; a list that names no visible GPU, names one
 // twice or is no list, fewer threads than the GPUs taken, and a list for an

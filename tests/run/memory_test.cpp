@@ -92,6 +92,11 @@ TEST(MemoryTest, RefusalsTellTheNeedFromTheLimit) {
   EXPECT_EQ(format_bytes(42 << 20, 0, byte_rounding::up), "42 MiB");  // exact stays
   EXPECT_EQ(format_bytes((3ULL << 30) + 1, 0, byte_rounding::up), "3.1 GiB");
   EXPECT_EQ(format_bytes((300 << 10) + 1, 0, byte_rounding::up), "301 KiB");
+  // Past GiB, the larger units: "17179868160.0 GiB" read as nothing.
+  EXPECT_EQ(format_bytes(std::uint64_t{64} << 40), "64.0 TiB");
+  EXPECT_EQ(format_bytes((std::uint64_t{1} << 40) - 1), "1.0 TiB");
+  EXPECT_EQ(format_bytes(std::uint64_t{3} << 50), "3.0 PiB");
+  EXPECT_EQ(format_bytes(UINT64_MAX), "16.0 EiB");
   EXPECT_EQ(digits_to_tell(a_little_over_42, 42 << 20), 0);
   const std::uint64_t need = memory_estimate(18, engine::quadrant, 1, 1);
   for (const std::uint64_t limit : {need - 1, need - 1000, need - (std::uint64_t{1} << 19), need / 2}) {
