@@ -53,7 +53,11 @@ TEST_F(FaultTest, JournalIsCreatedWholeWithoutProc) {
 #endif
   const finished r =
       run({"unshare", "-m", "sh", "-c", "umount -l /proc && exec \"$0\" count 10 --checkpoint \"$1\"", nq, j});
-  if (r.status != 0 && r.err.find("unshare") != std::string::npos) GTEST_SKIP() << "no mount namespace here: " << r.err;
+  // No mount namespace, or one whose /proc cannot be unmounted (rootless
+  // containers): nothing to test here.
+  if (r.status != 0 && (r.err.find("unshare") != std::string::npos || r.err.find("umount") != std::string::npos)) {
+    GTEST_SKIP() << "no mount namespace here: " << r.err;
+  }
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("Q(10) = 724  verified"), std::string::npos) << r.out;
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);  // no temporary left
@@ -319,6 +323,11 @@ TEST_F(FaultTest, ReadOnlyJournalIsReportedWhenFinishedRefusedWhenNot) {
   fs::permissions(done, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
   const std::vector<std::string> report = without_privileges({nq, "count", "12", "--checkpoint", done});
   if (report.empty()) GTEST_SKIP() << "running as root without setpriv";
+  // The unprivileged user must reach the tool (a build under a private home
+  // directory it cannot enter is no defect of the tool).
+  if (::geteuid() == 0 && run(without_privileges({nq, "--version"})).status != 0) {
+    GTEST_SKIP() << "user 65534 cannot run " << nq;
+  }
   const std::string before = bytes_of(done);
   finished r = run(report);
   EXPECT_EQ(r.status, 0) << r.err;
@@ -379,14 +388,19 @@ TEST_F(FaultTest, KillNineAtRandomMomentsThenResume) {
   const unsigned seed = std::random_device{}();
   std::mt19937 random(seed);
   std::uniform_real_distribution<double> moment(0.0, 1.2);
+  int killed = 0;  // runs the kill ended, not the count
   for (int k = 0; k < 20; ++k) {
-    child c({nq, "count", std::to_string(long_n), "--engine", "quadrant", "--checkpoint", j, "--checkpoint-interval",
-             "0.05"});
+    // One thread: the count outlasts the first kills on any machine (a
+    // many-core one finished it within two and left the rest nothing).
+    child c({nq, "count", std::to_string(long_n), "--engine", "quadrant", "--threads", "1", "--checkpoint", j,
+             "--checkpoint-interval", "0.05"});
     std::this_thread::sleep_for(std::chrono::duration<double>(moment(random)));
     c.signal(SIGKILL);
     const finished r = c.wait();
     ASSERT_TRUE(r.status == 137 || r.status == 0) << "seed " << seed << ", kill " << k << ": " << r.err;
+    killed += r.status == 137 ? 1 : 0;
   }
+  EXPECT_GE(killed, 1) << "no kill landed mid-run";
   expect_resumes_to(j, long_n, long_total, {"--engine", "quadrant"});
 }
 

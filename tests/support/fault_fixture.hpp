@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -101,6 +103,43 @@ inline bool wait_for_cpu_seconds(child& c, pid_t pid, double seconds, double dea
   return c.running();
 }
 
+// SIGKILLs every process of this user whose environment holds `entry`
+// ("NAME=value"), and waits up to 10 s for them to go.
+inline void kill_tagged(const std::string& entry) {
+  const auto tagged = [&] {
+    std::vector<pid_t> pids;
+    std::error_code ec;
+    for (const auto& proc : fs::directory_iterator("/proc", ec)) {
+      const std::string name = proc.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      const auto pid = static_cast<pid_t>(std::stol(name));
+      if (pid == ::getpid()) continue;
+      const std::string environment = read_file(proc.path() / "environ");
+      for (std::size_t at = 0; at < environment.size();) {
+        const std::size_t end = std::min(environment.find('\0', at), environment.size());
+        if (environment.compare(at, end - at, entry) == 0) {
+          pids.push_back(pid);
+          break;
+        }
+        at = end + 1;
+      }
+    }
+    return pids;
+  };
+  for (const pid_t pid : tagged()) ::kill(pid, SIGKILL);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < deadline) {
+    bool alive = false;
+    for (const pid_t pid : tagged()) {
+      const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+      const auto close = stat.rfind(')');
+      alive = alive || (close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z');
+    }
+    if (!alive) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 class FaultTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -109,14 +148,21 @@ class FaultTest : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  // Whatever a failed test left running of its MPI jobs goes too: ranks run
+  // in process groups of their own, which ending mpirun's leaves behind.
+  void TearDown() override {
+    kill_tagged("NQUEENS_TEST_TAG=" + dir_.string());
+    fs::remove_all(dir_);
+  }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
   static std::string bytes_of(const std::string& file) { return read_file(file); }
   static void write(const std::string& file, const std::string& bytes) {
     std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
   }
+  // Every rank carries the test's tag in its environment (TearDown).
   std::vector<std::string> mpi_job(int ranks, std::vector<std::string> args) const {
-    std::vector<std::string> argv = {mpirun, "-np", std::to_string(ranks), mpi};
+    std::vector<std::string> argv = {mpirun, "-x", "NQUEENS_TEST_TAG=" + dir_.string(), "-np", std::to_string(ranks),
+                                     mpi};
     argv.insert(argv.end(), args.begin(), args.end());
     return argv;
   }
