@@ -58,7 +58,6 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   const plan_shape shape = read_plan_shape(result);
   opts.split_depth = shape.split_depth;
   opts.max_memory = shape.max_memory;
-  warn_of_memory_beyond_this_machine(opts.max_memory);
   if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
   opts.gpu = read_gpu_options(result);
   const long_run_choice long_run = read_long_run_options(result);
@@ -104,6 +103,7 @@ int run_count(const std::vector<std::string>& args) {
   std::optional<count_request> request = parse_count_request(args);
   if (!request) return 0;  // --help
   count_options& opts = request->options;
+  warn_of_memory_beyond_this_machine(opts.max_memory);
   progress_printer printer(request->terminal);
   if (request->progress) opts.on_progress = [&printer](const progress& p) { printer(p); };
   install_stop_handlers();

@@ -71,12 +71,16 @@ plan_shape read_plan_shape(const cxxopts::ParseResult& result) {
   return shape;
 }
 
-void warn_of_memory_beyond_this_machine(std::uint64_t max_memory) {
+void warn_of_memory_beyond_this_machine(std::uint64_t max_memory, const std::string& who) {
   const std::uint64_t here = 2 * default_memory_limit();  // the bound by default is half of it
   if (max_memory <= here) return;
-  std::cerr << "nqueens: warning: --max-memory " << format_bytes(max_memory) << " is more than the "
-            << format_bytes(here)
-            << " this machine (or its container) has: a count that needs more would be killed, not refused\n";
+  // One write: the ranks of an MPI job share their launcher's stderr, and
+  // pieces of their lines would interleave.
+  const std::string line = who + ": warning: --max-memory " + format_bytes(max_memory) + " is more than the " +
+                           format_bytes(here) +
+                           " this machine (or its container) has: a count that needs more would be killed, not "
+                           "refused\n";
+  std::cerr << line << std::flush;
 }
 
 void add_gpu_options(cxxopts::Options& options) {

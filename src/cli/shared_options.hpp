@@ -100,7 +100,8 @@ plan_shape read_plan_shape(const cxxopts::ParseResult& result);
 /// container) has: a run that needs it would be killed for memory, not
 /// refused. For the commands that count here, not for `plan`, which may
 /// price a larger node.
-void warn_of_memory_beyond_this_machine(std::uint64_t max_memory);
+/// `who` opens the line ("nqueens", "nqueens-mpi: rank 2").
+void warn_of_memory_beyond_this_machine(std::uint64_t max_memory, const std::string& who = "nqueens");
 
 /// --devices and --gpu-memory: the GPUs --engine gpu counts on and what it
 /// may take of each (count, plan and scale take them alike).

@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/message_text.hpp"
+#include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/memory.hpp"
@@ -126,6 +127,8 @@ readiness prepare(const std::vector<std::string>& args, int rank) {
     if (!ready.request) return ready;                // --help
     ready.settings = settings_text(*ready.request);  // as given, before rank 0 prices its lists
     count_options& o = ready.request->options;
+    // Each rank of its own node: nodes may differ.
+    cli::warn_of_memory_beyond_this_machine(o.max_memory, "nqueens-mpi: rank " + std::to_string(rank));
     if (!o.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
     check_runnable(o.kind, ready.request->n, o.threads, o.gpu);  // every rank: its own GPUs
     if (rank == 0 && !o.checkpoint.empty()) ready.journal = checkpoint_file(o.checkpoint);

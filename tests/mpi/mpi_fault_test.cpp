@@ -77,6 +77,19 @@ TEST_F(FaultTest, MpiProgressNamesEveryRank) {
   }
 }
 
+// A --max-memory past a rank's machine is warned of by that rank, named:
+// the nodes of a job may differ.
+TEST_F(FaultTest, EveryRankWarnsOfMemoryPastItsMachine) {
+  SKIP_WITHOUT_MPI();
+  const finished r = run(mpi_job(2, {"8", "--max-memory", "16777215T"}), {mpi_env}, 60);
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* rank : {"rank 0", "rank 1"}) {
+    EXPECT_NE(r.err.find(std::string("nqueens-mpi: ") + rank + ": warning: --max-memory 16.0 EiB is more than the "),
+              std::string::npos)
+        << r.err;
+  }
+}
+
 // A journal rank 0 refuses once the ranks agreed (another run's, or a path
 // it cannot create) ends the job as a refusal, with 2 and 3 ranks: exit 2,
 // the reason in one line, no MPI_Abort, the journal untouched.
