@@ -27,11 +27,18 @@ namespace nqueens::mpi {
 namespace {
 
 // The next message from rank 0 other than a tag_cut (one that came after
-// the chunk it cut had ended), into `buffer`; its tag.
+// the chunk it cut had ended), into `buffer`; its tag. Polled with a short
+// sleep, as rank 0 polls: Open MPI's blocking probe spins a core for as
+// long as the worker waits (for its next chunk, or for rank 0 to wind
+// down), a core its node's counting threads could use.
 int receive_from_rank0(std::vector<std::uint64_t>& buffer) {
   for (;;) {
     MPI_Status status;
-    MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+    for (int ready = 0;;) {
+      MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status);
+      if (ready != 0) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     int size = 0;
     MPI_Get_count(&status, MPI_UINT64_T, &size);
     buffer.resize(static_cast<std::size_t>(size));
