@@ -182,7 +182,11 @@ TEST_F(FaultTest, CsvSurvivesAStopAndNeverOverwritesAJournal) {
   c.signal(SIGTERM);
   const finished r = c.wait();
   EXPECT_EQ(r.status, 143) << r.err;
+  // Stopped by its handler, not killed by the signal's default action
+  // (143 either way), which would leave the temporary behind.
+  EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
   EXPECT_EQ(bytes_of(csv), earlier_csv);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1) << "a temporary was left";
   const std::string j = path("j.ckpt");
   ASSERT_EQ(run({nq, "count", "10", "--checkpoint", j}).status, 0);
   const std::string journal = bytes_of(j);
