@@ -90,11 +90,11 @@ struct device_choice {
 };
 
 // A thread drives one GPU at a time, so `threads` (resolved) keep at most
-// that many busy. A process with fewer threads than
-// the GPUs it takes alone is refused, not left with some idle (mpirun binds
-// a rank of a small job to one core); where the node's ranks share the
-// GPUs, it takes as many as its threads from its node-local rank's place
-// on, so that the ranks' threads between them start on every GPU.
+// that many busy. A process with fewer threads than the GPUs it takes alone
+// is refused, not left with some idle (mpirun binds a rank of a small job to
+// one core); where the node's ranks share the GPUs, it takes as many as its
+// threads from its node-local rank's place on, so that the ranks' threads
+// between them start on every GPU.
 device_choice choose(std::string_view devices, int threads) {
   const int emulated = emulated_devices();
   device_choice c{emulated,
