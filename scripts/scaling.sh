@@ -2,7 +2,7 @@
 # Thread scaling of Q(N) on this machine: runs `nqueens scale N` (1, 2, 4, ...
 # threads and all hardware threads, median of 3 runs each), writes the rows as
 # CSV and plots speed-up and efficiency against threads, with the ideal line.
-#   scripts/scaling.sh 16                  # -> results/scaling-16-<host>.{csv,png}
+#   scripts/scaling.sh 16                  # -> results/scaling-16-<host>-<time>.{csv,png}
 #   scripts/scaling.sh 18 --repeat 5       # extra arguments go to `nqueens scale`
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
@@ -25,21 +25,24 @@ gnuplot -e 'set terminal pngcairo' 2>/dev/null || {
 nq_build nqueens_cli
 out_dir=${NQ_RESULTS_DIR:-$NQ_ROOT/results}
 mkdir -p "$out_dir"
-base="$out_dir/scaling-$n-$(hostname -s)"
+# A name of its own for each measurement: an earlier one is never replaced.
+base="$out_dir/scaling-$n-$(hostname -s)-$(date +%Y%m%d-%H%M%S)"
 "$NQ_BUILD_DIR/nqueens" scale "$n" --csv "$base.csv" "$@"
 cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1 || true)
 max_threads=$(tail -n +2 "$base.csv" | cut -d, -f1 | sort -n | tail -1)
+engine=$(sed -n 2p "$base.csv" | cut -d, -f10)
+kernels=$(sed -n 2p "$base.csv" | cut -d, -f12)
 # The efficiency axis reaches the highest point (a superlinear row is data,
 # not to be clipped); from 16 threads on, threads double along the x axis.
 max_efficiency=$(tail -n +2 "$base.csv" | cut -d, -f4 | sort -g | tail -1)
-x_axis="set xrange [0.8:$max_threads * 1.05]"
-((max_threads < 16)) || x_axis="set logscale x 2; set xrange [0.9:$max_threads * 1.1]"
+x_axis="set xrange [0.8:$max_threads * 1.05]; set xtics 1"
+((max_threads < 16)) || x_axis="set logscale x 2; set xrange [0.9:$max_threads * 1.1]; set xtics 2"
 gnuplot <<GNUPLOT
 set terminal pngcairo size 900,600 font "sans,11"
 set output "$base.png"
 set datafile separator ","
 set key autotitle columnhead outside below horizontal
-set title "nqueens scale $n — $cpu ($max_threads threads at most)"
+set title "nqueens scale $n, engine $engine, kernels $kernels — $cpu ($max_threads threads at most)"
 set xlabel "threads"
 set ylabel "speed-up over 1 thread"
 set y2label "parallel efficiency"
@@ -49,7 +52,7 @@ set y2range [0:(($max_efficiency > 1.1) ? $max_efficiency * 1.05 : 1.1)]
 set ytics nomirror
 set y2tics 0.2
 set grid
-plot x title "ideal" with lines dashtype 2 lc rgb "gray50", \
+plot sample [x=1:$max_threads] x title "ideal" with lines dashtype 2 lc rgb "gray50", \
      "$base.csv" using 1:3 title "speed-up" with linespoints pt 7 lw 2 lc rgb "#1f77b4", \
      "$base.csv" using 1:4 axes x1y2 title "efficiency" with linespoints pt 5 lw 2 lc rgb "#d62728"
 GNUPLOT

@@ -13,10 +13,12 @@
 #include <random>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 #include "cli/arguments.hpp"
 #include "run/journal_layout.hpp"
 #include "run/posix_io.hpp"
+#include "run/temporary_name.hpp"
 
 namespace nqueens::cli {
 namespace {
@@ -27,15 +29,6 @@ bool starts_like_a_journal(int fd) {
   std::array<unsigned char, detail::journal::magic.size()> head{};
   return detail::read_up_to(fd, head.data(), head.size()) == static_cast<ssize_t>(head.size()) &&
          head == detail::journal::magic;
-}
-
-// ".<name>.XXXXXX" beside `target`: the hidden temporary file's name, the X's
-// for mkstemp (or link_temporary) to fill.
-std::string hidden_name(const std::filesystem::path& target) {
-  std::string hidden = ".";  // appended: GCC 12 misreads "." + name (-Wrestrict)
-  hidden += target.filename().string();
-  hidden += ".XXXXXX";
-  return (target.parent_path() / hidden).string();
 }
 
 }  // namespace
@@ -60,6 +53,14 @@ output_file::output_file(const std::string& path, std::string what, std::string_
     }
     if (S_ISDIR(st.st_mode)) refuse("it is a directory");
     if (!S_ISREG(st.st_mode)) refuse("not a regular file");
+    // The table goes to stdout: a --csv renamed over stdout's file would
+    // leave it written to a file no name reaches.
+    for (const auto& [fd, name] : {std::pair{1, "standard output"}, std::pair{2, "standard error"}}) {
+      struct stat stream {};
+      if (::fstat(fd, &stream) == 0 && stream.st_dev == st.st_dev && stream.st_ino == st.st_ino) {
+        refuse(std::string("it is this command's ") + name);
+      }
+    }
     // Replacing by rename needs no permission on the file itself: ask for it,
     // as opening it for writing would.
     if (::access(target_.c_str(), W_OK) != 0) refuse(std::strerror(errno));
@@ -84,7 +85,7 @@ output_file::output_file(const std::string& path, std::string what, std::string_
   const std::filesystem::path parent = target.parent_path().empty() ? "." : target.parent_path();
   if (std::filesystem::exists("/proc/self/fd")) fd_ = ::open(parent.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd_ < 0) {
-    std::string name = hidden_name(target);
+    std::string name = detail::temporary_name_for(target);
     fd_ = ::mkstemp(name.data());
     if (fd_ < 0) refuse(std::strerror(errno));
     temp_ = name;
@@ -121,7 +122,7 @@ void output_file::link_temporary() {
   const std::string self = "/proc/self/fd/" + std::to_string(fd_);
   constexpr std::string_view letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   std::random_device entropy;
-  std::string name = hidden_name(std::filesystem::path(target_));
+  std::string name = detail::temporary_name_for(target_);
   for (int attempt = 0; attempt < 100; ++attempt) {
     for (std::size_t i = name.size() - 6; i < name.size(); ++i) name[i] = letters[entropy() % letters.size()];
     if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {

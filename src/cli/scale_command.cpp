@@ -11,6 +11,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
+#include "cli/cpu_name.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/json.hpp"
 #include "cli/message_text.hpp"
@@ -24,6 +25,7 @@
 #include "nqueens/memory.hpp"
 #include "nqueens/scaling.hpp"
 #include "nqueens/threads.hpp"
+#include "nqueens/version.hpp"
 
 namespace nqueens::cli {
 namespace {
@@ -32,39 +34,98 @@ namespace {
 // counting: speed-ups of 7x on 2 cores came from Q(10).
 constexpr double min_telling_seconds = 0.5;
 
+// A row whose runs kept fewer of their threads busy than this share was
+// measured on cores another process held (a steady competitor does not
+// widen the spread), or on work that did not spread: 2 threads on 2 cores
+// keep 1.9 busy on a quiet machine at n = 16, and 1.0 beside a busy loop.
+constexpr double min_busy_share = 0.75;
+
 // Every element is parsed, an empty one included (getline would drop a
-// trailing one: "1," must be refused as ",1" is).
+// trailing one: "1," must be refused as ",1" is). A range ("1..4", "1-4")
+// is refused with the list's form, which its error would not name.
 std::vector<int> parse_thread_list(const std::string& text) {
   std::vector<int> counts;
   for (std::size_t start = 0;;) {
     const std::size_t comma = text.find(',', start);
-    counts.push_back(parse_threads(std::string_view(text).substr(start, comma - start)));
+    const std::string_view element = std::string_view(text).substr(start, comma - start);
+    if (element.find_first_of(".-:") != std::string_view::npos) {
+      throw usage_error("--threads takes a comma-separated list of thread counts, such as 1,2,4: got '" +
+                        one_line(text) + "'");
+    }
+    counts.push_back(parse_threads(element));
     if (comma == std::string::npos) return counts;
     start = comma + 1;
   }
 }
 
+// A CSV field: quoted where it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + '"';
+}
+
+// What every row of a measurement shares: what ran, and where.
+struct measured_on {
+  int n = 0;
+  engine kind = engine::symmetric;
+  std::string isa_name = std::string(to_string(active_isa()));
+  std::string kernels = std::string(kernels_name(active_isa()));
+  int hardware = hardware_threads();
+  std::string cpu = cpu_name();
+};
+
 double fastest(const scaling_row& row) { return *std::min_element(row.seconds.begin(), row.seconds.end()); }
 double slowest(const scaling_row& row) { return *std::max_element(row.seconds.begin(), row.seconds.end()); }
 
-// A row a line, each with what it measured (n, engine, instruction set), so
-// that a file read alone says what it is; the first columns as they were.
-// The CSV's first line; a file that starts as every version's did (six
-// columns until 2026-11-29) is one --csv may replace.
+// A row a line, each with what it measured (n, engine, kernels) and where
+// (hardware threads, version, processor), so that a file read alone says
+// what it is; the first columns as they were. The CSV's first line; a file
+// that starts as every version's did (six columns until 2026-11-29) is one
+// --csv may replace.
 constexpr std::string_view csv_header =
-    "threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa\n";
+    "threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa,kernels,busy_threads,"
+    "hardware_threads,version,cpu\n";
 constexpr std::string_view csv_start = "threads,median_seconds,speedup,efficiency,total,runs";
 
-std::string csv_of(const scaling_result& r, int n, engine kind) {
+std::string csv_of(const scaling_result& r, const measured_on& on) {
   std::string csv(csv_header);
   char line[256];
   for (const scaling_row& row : r.rows) {
-    std::snprintf(line, sizeof line, "%d,%.6f,%.4f,%.4f,%s,%zu,%.6f,%.6f,%d,%s,%s\n", row.threads, row.median_seconds,
-                  row.speedup, row.efficiency, to_string(row.total).c_str(), row.seconds.size(), fastest(row),
-                  slowest(row), n, std::string(to_string(kind)).c_str(), std::string(to_string(active_isa())).c_str());
+    std::snprintf(line, sizeof line, "%d,%.6f,%.4f,%.4f,%s,%zu,%.6f,%.6f,%d,%s,%s,%s,%.2f,%d,", row.threads,
+                  row.median_seconds, row.speedup, row.efficiency, to_string(row.total).c_str(), row.seconds.size(),
+                  fastest(row), slowest(row), on.n, std::string(to_string(on.kind)).c_str(), on.isa_name.c_str(),
+                  on.kernels.c_str(), row.busy_threads, on.hardware);
     csv += line;
+    csv += csv_field(std::string(version())) + "," + csv_field(on.cpu) + "\n";
   }
   return csv;
+}
+
+// Where a row kept far fewer threads busy than it ran: its speed-up measures
+// the other process or the idle threads, not this machine. Not for the GPU
+// engine, whose threads wait for their devices.
+void warn_of_idle_threads(const scaling_result& r, const measured_on& on) {
+  if (on.kind == engine::gpu || r.rows.size() < 2 || r.rows.front().median_seconds < min_telling_seconds) return;
+  for (const scaling_row& row : r.rows) {
+    const int could = std::min(row.threads, on.hardware);
+    if (row.busy_threads >= min_busy_share * could) continue;
+    std::cerr << formatted(
+        "nqueens: warning: the %d-thread runs kept %.2f hardware threads busy: another process is using the cores, or "
+        "the count did not spread, so the speed-ups are not this machine's\n",
+        row.threads, row.busy_threads);
+    return;  // one line: the first row it concerns
+  }
+}
+
+// A board size whose one-thread count should take a few seconds, from one
+// that took `seconds`: counts grow about 6x a size here, and a short
+// count's time is mostly start-up, so aim at 8x the shortest telling time.
+int larger_telling_size(int n, double seconds) {
+  int larger = n + 1;
+  for (double t = seconds * 6; t < 8 * min_telling_seconds && larger < max_board_size; t *= 6) ++larger;
+  return std::min(larger, max_board_size);
 }
 
 // What would make the table mislead, said on stderr before it: one-thread
@@ -76,7 +137,7 @@ void warn_of_weak_measurements(const scaling_result& r, int n) {
     std::cerr << formatted(
         "nqueens: warning: one thread took %.4f s, too short to time threads by (start-up and "
         "noise): take a larger N, such as %d\n",
-        r.rows.front().median_seconds, std::min(n + 3, max_board_size));
+        r.rows.front().median_seconds, larger_telling_size(n, r.rows.front().median_seconds));
   }
   const int hardware = hardware_threads();
   if (!r.rows.empty() && r.rows.back().threads > hardware) {
@@ -90,17 +151,19 @@ void warn_of_weak_measurements(const scaling_result& r, int n) {
 // The scaling table: a row per thread count, and whether every run agreed.
 class scale_report final : public report {
  public:
-  scale_report(const scaling_result& r, int n, engine kind, int repeat) : r_(r), n_(n), kind_(kind), repeat_(repeat) {}
+  scale_report(const scaling_result& r, const measured_on& on, int repeat) : r_(r), on_(on), repeat_(repeat) {}
 
   void write_text(std::ostream& out) const override {
-    out << formatted("Q(%d) with engine %s, median of %d run%s per row\n", n_, std::string(to_string(kind_)).c_str(),
-                     repeat_, repeat_ == 1 ? "" : "s");
-    out << formatted("%8s %12s %9s %9s %11s %20s\n", "threads", "seconds", "spread", "speedup", "efficiency", "total");
+    out << formatted("Q(%d) with engine %s, kernels %s, median of %d run%s per row\n", on_.n,
+                     std::string(to_string(on_.kind)).c_str(), on_.kernels.c_str(), repeat_, repeat_ == 1 ? "" : "s");
+    out << formatted("%8s %12s %9s %9s %11s %6s %20s\n", "threads", "seconds", "spread", "speedup", "efficiency",
+                     "busy", "total");
     for (const scaling_row& row : r_.rows) {
       // The spread: the slowest run less the fastest, against the median.
       const double spread = row.median_seconds > 0 ? (slowest(row) - fastest(row)) / row.median_seconds : 0.0;
-      out << formatted("%8d %12.6f %8.1f%% %8.2fx %10.1f%% %20s\n", row.threads, row.median_seconds, 100.0 * spread,
-                       row.speedup, 100.0 * row.efficiency, to_string(row.total).c_str());
+      out << formatted("%8d %12.6f %8.1f%% %8.2fx %10.1f%% %6.2f %20s\n", row.threads, row.median_seconds,
+                       100.0 * spread, row.speedup, 100.0 * row.efficiency, row.busy_threads,
+                       to_string(row.total).c_str());
     }
     out << (r_.consistent
                 ? "every run counted the same total, " + describe(r_.check.total, r_.check.published_total, oeis_total)
@@ -117,14 +180,19 @@ class scale_report final : public report {
                   .add("median_seconds", row.median_seconds)
                   .add("speedup", row.speedup)
                   .add("efficiency", row.efficiency)
+                  .add("busy_threads", row.busy_threads)
                   .add("total", row.total)
                   .add_raw("seconds", json_array_of(row.seconds))
                   .str();
     }
     return json_object()
-        .add("n", n_)
-        .add("engine", to_string(kind_))
-        .add("isa", to_string(active_isa()))
+        .add("n", on_.n)
+        .add("engine", to_string(on_.kind))
+        .add("isa", on_.isa_name)
+        .add("kernels", on_.kernels)
+        .add("hardware_threads", on_.hardware)
+        .add("cpu", on_.cpu)
+        .add("version", version())
         .add("repeat", repeat_)
         .add("consistent", r_.consistent)
         .add_raw("verified", verified_json(r_.check))
@@ -133,8 +201,7 @@ class scale_report final : public report {
 
  private:
   const scaling_result& r_;
-  int n_;
-  engine kind_;
+  const measured_on& on_;
   int repeat_;
 };
 
@@ -157,8 +224,9 @@ int run_scale(const std::vector<std::string>& args) {
                          "Memory each run may use, as for count, e.g. 8G, 512M (default: half the physical memory)");
   add_gpu_options(options);
   add_progress_options(options);
-  add_shared_options(options, {.threads = "Comma-separated thread counts (default: 1, 2, 4, ..., the cores where they "
-                                          "run several threads each, and all hardware threads)",
+  add_shared_options(options, {.threads = "Comma-separated thread counts, such as 1,2,4 (1 is always run: speed-ups "
+                                          "are over it; default: 1, 2, 4, ..., the cores where they run several "
+                                          "threads each, and all hardware threads)",
                                .engine = "auto",
                                .engine_auto = "the fastest engine for N that fits in --max-memory",
                                .json = true});
@@ -206,12 +274,14 @@ int run_scale(const std::vector<std::string>& args) {
               << '\n';
     return interrupted_status(sig);
   }
+  const measured_on on{.n = n, .kind = opts.kind};
   warn_of_weak_measurements(r, n);
+  warn_of_idle_threads(r, on);
   if (csv_file) {
-    csv_file->write(csv_of(r, n, opts.kind));
+    csv_file->write(csv_of(r, on));
     csv_file->commit();
   }
-  write_report(scale_report(r, n, opts.kind, repeat), format_for(result.count("json") != 0));
+  write_report(scale_report(r, on, repeat), format_for(result.count("json") != 0));
   return r.consistent && r.check.ok() ? 0 : 1;
 }
 

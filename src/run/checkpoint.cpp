@@ -27,6 +27,7 @@
 #include "run/journal_layout.hpp"
 #include "run/journal_replay.hpp"
 #include "run/journal_state.hpp"
+#include "run/temporary_name.hpp"
 
 namespace nqueens {
 
@@ -155,15 +156,7 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
     ::close(fd);  // no /proc to link through: the named way below
     fd = -1;
   }
-  // ".NAME.XXXXXX", NAME shortened where that would pass the file system's
-  // longest name (255 bytes): a name the user may give must not fail here.
-  constexpr std::size_t longest_name = 255;
-  constexpr std::string_view suffix = ".XXXXXX";
-  std::string hidden = target.filename().string();
-  hidden.resize(std::min(hidden.size(), longest_name - suffix.size() - 1));
-  hidden.insert(0, 1, '.');
-  hidden.append(suffix);
-  std::string temporary = (target.parent_path() / hidden).string();
+  std::string temporary = detail::temporary_name_for(target);
   fd = ::mkostemp(temporary.data(), O_CLOEXEC);
   if (fd < 0) refuse("cannot create", errno, "");
   ::fchmod(fd, 0644);

@@ -1,6 +1,9 @@
 #include "nqueens/scaling.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -9,6 +12,20 @@
 #include "run/median.hpp"
 
 namespace nqueens {
+namespace {
+
+// The CPU time this process has used so far, every thread's, in seconds.
+double process_cpu_seconds() {
+  rusage usage{};
+  if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0.0;
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+}  // namespace
+
 std::vector<int> default_thread_counts() {
   const int hardware = hardware_threads();
   std::vector<int> counts;
@@ -57,13 +74,15 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
   scaling_result result;
   std::vector<scaling_row> rows(counts.size());
   for (std::size_t k = 0; k < counts.size(); ++k) rows[k].threads = counts[k];
-  std::optional<uint128> reference;  // the first run's total; every run must match it
+  std::vector<std::vector<double>> busy(counts.size());  // each row's busy threads, run by run
+  std::optional<uint128> reference;                      // the first run's total; every run must match it
   // Rounds over every thread count, in turn up and down (1 2 4, 4 2 1, ...):
   // a machine's drift, which reaches 30% over minutes on shared hosts, then
   // falls on every row alike instead of on the rows timed last.
   for (int r = 0; r < repeat && result.complete; ++r) {
     for (std::size_t step = 0; step < counts.size(); ++step) {
-      scaling_row& row = rows[r % 2 == 0 ? step : counts.size() - 1 - step];
+      const std::size_t k = r % 2 == 0 ? step : counts.size() - 1 - step;
+      scaling_row& row = rows[k];
       // Checked here too: a count shorter than the driver's cancellation
       // tick would run to the end, and so would every run left.
       if (options.cancel != nullptr && options.cancel->load()) {
@@ -78,16 +97,21 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
                  .threads = row.threads});
       }
       count_result c;
+      const double cpu_before = process_cpu_seconds();
+      const auto wall_before = std::chrono::steady_clock::now();
       try {
         c = count(n, o);
       } catch (const run_cancelled&) {
         c.complete = false;  // cancelled while it planned
       }
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_before).count();
+      const double cpu = process_cpu_seconds() - cpu_before;
       if (!c.complete) {  // cancelled midway: a partial total is no measurement
         result.complete = false;
         break;
       }
       row.seconds.push_back(c.seconds);
+      busy[k].push_back(wall > 0 ? cpu / wall : 0.0);
       row.total = c.total;
       if (!reference) {
         reference = c.total;
@@ -97,9 +121,11 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
       }
     }
   }
-  for (scaling_row& row : rows) {
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    scaling_row& row = rows[k];
     if (row.seconds.empty()) continue;  // cancelled before its first run
     row.median_seconds = detail::median_of(row.seconds);
+    row.busy_threads = detail::median_of(busy[k]);
     result.rows.push_back(row);
   }
   if (result.rows.empty() || result.rows.front().threads != 1) return result;

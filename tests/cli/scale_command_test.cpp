@@ -7,6 +7,20 @@
 namespace nqueens::test {
 namespace {
 
+// A field's raw text in one-line JSON ("key":VALUE up to the next , or }).
+std::string json_field(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\":");
+  if (at == std::string::npos) return "";
+  const std::size_t start = at + key.size() + 3;
+  return json.substr(start, json.find_first_of(",}", start) - start);
+}
+
+// A string field's text, unquoted (no escapes expected).
+std::string json_text(const std::string& json, const std::string& key) {
+  const std::string raw = json_field(json, key);
+  return raw.size() >= 2 ? raw.substr(1, raw.size() - 2) : raw;
+}
+
 TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
   const auto csv = std::filesystem::temp_directory_path() / ("nqueens-scale-" + std::to_string(::getpid()) + ".csv");
   const cli_run r = run_cli("scale 10 --threads 2,1 --repeat 2 --csv " + csv.string());
@@ -14,12 +28,25 @@ TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
   EXPECT_NE(r.out.find("every run counted the same total, verified"), std::string::npos) << r.out;
   const std::string rows = slurp(csv);
   std::filesystem::remove(csv);
-  EXPECT_EQ(
-      rows.rfind("threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa\n", 0), 0u)
+  EXPECT_EQ(rows.rfind("threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa,"
+                       "kernels,busy_threads,hardware_threads,version,cpu\n",
+                       0),
+            0u)
       << rows;
   EXPECT_NE(rows.find("\n1,"), std::string::npos) << rows;
   EXPECT_NE(rows.find(",1.0000,1.0000,724,2,"), std::string::npos) << rows;
   EXPECT_NE(rows.find(",10,symmetric,"), std::string::npos) << rows;  // what the file measured
+  // ... and where: every row names the kernels, this machine's hardware
+  // threads and the version, as --version and the JSON do.
+  const cli_run json = run_cli("scale 10 --threads 1 --repeat 1 --json");
+  EXPECT_EQ(json.status, 0) << json.err;
+  for (const char* key : {"\"kernels\":\"", "\"cpu\":\"", "\"version\":\"", "\"busy_threads\":"}) {
+    EXPECT_NE(json.out.find(key), std::string::npos) << key << json.out;
+  }
+  const std::string kernels = json_text(json.out, "kernels");
+  const std::string hardware = "," + json_field(json.out, "hardware_threads") + ",";
+  EXPECT_NE(rows.find("," + kernels + ","), std::string::npos) << kernels << rows;
+  EXPECT_NE(rows.find(hardware + json_text(json.out, "version") + ","), std::string::npos) << rows;
   EXPECT_NE(rows.find("\n2,"), std::string::npos) << rows;
   EXPECT_EQ(lines_in(rows), 3);
   // Q(10) takes well under a millisecond: too short to time, and said so.
@@ -57,6 +84,33 @@ TEST(CliTest, ScaleGivesEveryRunAndWarnsOfOversubscription) {
   EXPECT_NE(shared.err.find("rows past it measure threads sharing them"), std::string::npos) << shared.err;
 }
 
+// A thread list given as a range is refused with the list's form.
+TEST(CliTest, ScaleThreadRangeIsRefusedWithTheListForm) {
+  for (const char* range : {"1..4", "1-4", "1:4"}) {
+    const cli_run r = run_cli(std::string("scale 8 --threads ") + range);
+    EXPECT_EQ(r.status, 2) << range;
+    EXPECT_EQ(lines_in(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("--threads takes a comma-separated list of thread counts, such as 1,2,4"), std::string::npos)
+        << r.err;
+  }
+}
+
+// Runs that share their one core with a busy loop keep about half a thread
+// busy (the scheduler's fair share), and the table says its speed-ups are
+// not the machine's; a row's busy threads are in the table.
+TEST(CliTest, ScaleWarnsOfRunsThatSharedTheirCores) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "Q(18) takes minutes when sanitized";
+#endif
+  const cli_run r = run_script(
+      "taskset -c 0 sh -c 'while :; do :; done' & loop=$!; "
+      "taskset -c 0 $NQ scale 18 --threads 1,2 --repeat 1 --engine quadrant; status=$?; kill $loop; exit $status");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("efficiency   busy"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("nqueens: warning: the 1-thread runs kept 0."), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("another process is using the cores, or the count did not spread"), std::string::npos) << r.err;
+}
+
 // scale's --csv file is written to a temporary file in its target's directory
 // and renamed over it at the end: whole or untouched, never a journal or any
 // file but an earlier --csv, no temporary file left behind.
@@ -89,7 +143,7 @@ TEST_F(CliCsvTest, ReplacesTheOldContentsOnSuccess) {
   const cli_run r = run_cli("scale 8 --threads 1 --repeat 1 --csv " + csv_);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(csv_).rfind("threads,median_seconds,speedup,efficiency,total,runs,", 0), 0u) << slurp(csv_);
-  EXPECT_NE(slurp(csv_).find("isa\n1,"), std::string::npos) << slurp(csv_);
+  EXPECT_NE(slurp(csv_).find(",cpu\n1,"), std::string::npos) << slurp(csv_);
   EXPECT_EQ(others(), "");
 }
 
@@ -147,6 +201,31 @@ TEST_F(CliCsvTest, NeverOverwritesAFileItDidNotWrite) {
     EXPECT_EQ(slurp(csv_).rfind("threads,median_seconds,speedup,efficiency,total,runs,min_seconds,", 0), 0u)
         << slurp(csv_);
   }
+}
+
+// A name as long as a file system takes is written: the temporary name
+// beside it is shortened, not refused once every run is done.
+TEST_F(CliCsvTest, WritesAFileOfTheLongestName) {
+  const std::string longest = (dir_ / (std::string(251, 'a') + ".csv")).string();
+  const cli_run r = run_cli("scale 8 --threads 1 --repeat 1 --csv " + longest);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(longest).rfind("threads,", 0), 0u);
+  std::filesystem::remove(longest);
+  EXPECT_EQ(others(), "");
+}
+
+// The file stdout or stderr writes to is never the CSV's target: renamed
+// over it, the table would go to a file no name reaches.
+TEST_F(CliCsvTest, NeverReplacesItsOwnStandardStreams) {
+  const cli_run out = run_script("cd " + dir_.string() + " && $NQ scale 8 --threads 1 --repeat 1 --csv f.csv > f.csv");
+  EXPECT_EQ(out.status, 2) << out.err;
+  EXPECT_NE(out.err.find("cannot write --csv file 'f.csv': it is this command's standard output"), std::string::npos)
+      << out.err;
+  const cli_run err =
+      run_script("cd " + dir_.string() + " && $NQ scale 8 --threads 1 --repeat 1 --csv /dev/stderr 2> f.csv");
+  EXPECT_EQ(err.status, 2);
+  EXPECT_NE(slurp(csv_).find("it is this command's standard error"), std::string::npos) << slurp(csv_);
+  EXPECT_EQ(others(), "");
 }
 
 TEST_F(CliCsvTest, WritesThroughASymlinkAndKeepsIt) {

@@ -31,6 +31,7 @@ TEST(ScalingTest, RowsStartAtOneThreadAndAgree) {
     EXPECT_EQ(row.seconds.size(), 2u);
     EXPECT_DOUBLE_EQ(row.efficiency, row.speedup / row.threads);
     EXPECT_GT(row.median_seconds, 0.0);
+    EXPECT_GT(row.busy_threads, 0.0);  // a count uses CPU time; measured, not left at 0
   }
 }
 

@@ -101,6 +101,10 @@ class cuda_backend final : public gpu_backend {
         arrays_[q].masks = device_copy(quarters[q]->masks().data(), quarters[q]->masks().size());
         arrays_[q].signatures = device_copy(quarters[q]->signatures().data(), quarters[q]->signatures().size());
       }
+      // A copy from pageable memory may return before its last bytes land,
+      // and the streams (non-blocking) do not wait for it: the first round
+      // must not read a table's tail before it is there.
+      check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (tables)");
       // What each stream may take (gpu_memory_share.hpp), with the processes
       // dealt this GPU (gpu_node_ranks.hpp); the cap is on the arena, beside
       // the stream's fixed buffers.

@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "engines/gpu/gpu_code_kernels.hpp"
 #include "nqueens/cancelled.hpp"
 
 namespace nqueens::detail::gpu {
@@ -192,8 +193,10 @@ bool gpu_rounds::cut_pieces_too_large() {
   for (std::size_t i = 0; i < count; ++i) {
     piece& p = pieces_[i];
     // The kernels index both groups as one list, and round it up to whole
-    // blocks, in 32 bits (halves_total, items_for).
-    const bool too_many = p.joined[0] + p.joined[1] > UINT32_MAX - block_threads;
+    // blocks, in 32 bits (halves_total, items_for); a visit's index steps
+    // past a key's end by up to a stride of every part's warps (visit_keys).
+    constexpr std::uint32_t most_overshoot = std::max(block_threads, most_visit_parts * block_warps);
+    const bool too_many = p.joined[0] + p.joined[1] > UINT32_MAX - most_overshoot;
     const std::uint64_t words = p.quarter_words + words_for(p.joined[0], p.joined[1]);
     if (!too_many && words <= stream_.arena_words()) continue;
     // The larger group first, while its slices can still hold fewer row sets.
