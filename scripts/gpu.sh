@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The GPU engine on a GPU machine, one device-tool call per step, every figure
-# with its command in one file.
+# The GPU engine on a GPU machine, one run of this script per step, every
+# figure with its command in one file.
 #
 #   scripts/gpu.sh fetch                  here (Debian, with apt): Debian's oneTBB, cxxopts and
-#                                         GoogleTest .debs into .gpu-debs/ (git ignores it: the
-#                                         device call names it in `carry`), for a GPU machine
-#                                         with no package registry
-#   scripts/gpu.sh [--emulate] [STEP...]  steps (default: device), each one device call:
+#                                         GoogleTest .debs into .gpu-debs/ (git ignores it:
+#                                         copy it along with the tree), for a GPU machine with
+#                                         no package registry
+#   scripts/gpu.sh [--emulate] [STEP...]  steps (default: device), each one run on the GPU machine:
 #     device   420 s in all; its parts, in order, with their caps in seconds: machine 20
 #              (nvidia-smi, nvcc, CPU), build 240 (build/gpu, tests on the device; then
 #              scripts/gpu_resources.sh: each kernel's registers and blocks per SM), test 90
@@ -33,8 +33,8 @@
 #              compute-sanitizer or ncu (the counts alone); 170 s for device, 60 s for
 #              price, ab, profile and scale
 #
-# One session's 15 minutes of device time hold device and price (with the
-# machine's start); ab and profile take the next session's.
+# device and price fit in 15 minutes of a GPU machine (with its start); ab and
+# profile in another 15.
 #
 # A part gets at most its cap, never more than what is left of the step less
 # what the parts after it keep; one cut by `timeout` says "(cut after N s)"

@@ -27,8 +27,8 @@ namespace nqueens {
 /// --checkpoint-interval takes the same).
 inline constexpr double min_checkpoint_interval_seconds = 0.01;
 inline constexpr double max_checkpoint_interval_seconds = 3600;
-/// The most count_options::max_memory below which nothing can run, 1 MiB
-/// (0 is the default, half the physical memory).
+/// The least count_options::max_memory accepted, 1 MiB (0 is the default,
+/// half the physical memory).
 inline constexpr std::uint64_t min_max_memory = std::uint64_t{1} << 20;
 
 /// Options for count().

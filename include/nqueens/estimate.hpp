@@ -21,7 +21,8 @@
 namespace nqueens {
 
 /// Runs a sample takes at least before its spread is trusted to stop it
-/// early, and under which a projection is flagged (estimate_warnings).
+/// early, and under which `plan --estimate` warns that its projection is
+/// rough.
 inline constexpr std::size_t min_estimate_runs = 30;
 
 /// What ended the sampling.

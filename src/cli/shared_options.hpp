@@ -126,23 +126,10 @@ inline std::string engines_help() {
 /// usage_error naming the valid engines.
 inline std::optional<engine> parse_engine_choice(const std::string& name);
 
-/// The error for an --engine value that names no engine (`auto_too`: where
-/// "auto" is valid too).
-inline usage_error unknown_engine(const std::string& name, bool auto_too) {
-  return usage_error("unknown engine '" + name + "': expected " + (auto_too ? "auto or " : "") + "one of " +
-                     std::string(engine_names()));
-}
-
-/// Parses --engine's value or throws usage_error naming the valid engines.
-inline engine parse_engine_option(const std::string& name) {
-  if (const auto e = parse_engine(name)) return *e;
-  throw unknown_engine(name, false);
-}
-
 inline std::optional<engine> parse_engine_choice(const std::string& name) {
   if (name == "auto") return std::nullopt;
   if (const auto e = parse_engine(name)) return *e;
-  throw unknown_engine(name, true);
+  throw usage_error("unknown engine '" + name + "': expected auto or one of " + std::string(engine_names()));
 }
 
 }  // namespace nqueens::cli

@@ -24,7 +24,8 @@ std::span<const int> stop_signals();
 /// "SIGHUP" for SIGHUP, and so on for every stop signal; "signal N" else.
 std::string signal_name(int sig);
 
-/// Installs the handlers. Call once, before counting.
+/// Installs the handlers, before counting; may be called again (after a
+/// library that set its own, such as MPI_Init) and puts them back.
 void install_stop_handlers();
 
 /// Gives every stop signal its default action back (ending the process with

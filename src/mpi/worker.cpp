@@ -5,20 +5,22 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <condition_variable>
 #include <csignal>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "cli/exit_status.hpp"
 #include "cli/signals.hpp"
+#include "engines/plain_number.hpp"
 #include "mpi/protocol.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/threads.hpp"
@@ -153,9 +155,14 @@ int run_worker(const cli::count_request& request, const plan& p, int rank) {
   // loudly instead of printing a partial total, and that rank 0's journal
   // survives it.
   int die_at_chunk = 0;
-  if (const char* die = std::getenv("NQUEENS_MPI_TEST_DIE_RANK"); die != nullptr && std::atoi(die) == rank) {
-    const char* colon = std::strchr(die, ':');
-    die_at_chunk = colon != nullptr ? std::max(1, std::atoi(colon + 1)) : 1;
+  if (const char* die = std::getenv("NQUEENS_MPI_TEST_DIE_RANK"); die != nullptr) {
+    const std::string_view text(die);
+    const std::size_t colon = text.find(':');
+    if (detail::plain_integer(text.substr(0, colon), 0, INT_MAX) == rank) {
+      die_at_chunk = colon == std::string_view::npos
+                         ? 1
+                         : static_cast<int>(detail::plain_integer(text.substr(colon + 1), 1, INT_MAX).value_or(1));
+    }
   }
   chunk_counter counter;
   std::vector<std::uint64_t> results(header_words, 0);  // no records yet: the first message only asks for work

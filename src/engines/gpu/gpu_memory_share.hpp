@@ -78,7 +78,7 @@ struct device_memory {
   std::uint64_t free = 0;    // cudaMemGetInfo's, after this process copied its tables
   std::uint64_t total = 0;   // the device's
   std::uint64_t tables = 0;  // this process's copy of the quarter tables
-  int sharers = 1;           // processes counting on this device (gpu_device.cu's gpu_sharers)
+  int sharers = 1;           // processes counting on this device (gpu_node_ranks.hpp's node_devices)
 };
 
 /// Bytes each of `streams` streams takes: what is free less a margin for

@@ -41,7 +41,8 @@ NQUEENS_HD constexpr std::uint64_t row_tag_bits(int shift) noexcept { return std
 NQUEENS_HD constexpr int column_h_row_of(std::uint64_t mask, int shift) noexcept {
   return static_cast<int>((mask & row_tag_bits(shift)) >> shift) - 1;
 }
-static_assert(column_h_row_tag(12) <= column_h_row_bits, "n = 27 has h - 1 = 12 rows to tag");
+static_assert(column_h_row_tag(max_tagged_row) <= column_h_row_bits, "a row tag holds rows 0 .. max_tagged_row");
+static_assert(12 <= max_tagged_row, "n = 27 has h - 1 = 12 rows to tag");
 
 /// The mask of a south half from the attack masks for row h-1 of its
 /// upside-down search (left = up-right diagonals, right = up-left ones),
