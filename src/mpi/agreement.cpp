@@ -105,7 +105,7 @@ std::string describe_setting(const cli::count_setting& s) {
 
 }  // namespace
 
-readiness prepare(const std::vector<std::string>& args, int rank) {
+readiness parse(const std::vector<std::string>& args) {
   readiness ready;
   try {
     static_cast<void>(active_isa());  // a bad NQUEENS_ISA is refused before any work
@@ -126,6 +126,17 @@ readiness prepare(const std::vector<std::string>& args, int rank) {
     ready.request = cli::parse_count_request(count_args, /*plan_is_shared=*/true);
     if (!ready.request) return ready;                // --help
     ready.settings = settings_text(*ready.request);  // as given, before rank 0 prices its lists
+  } catch (...) {                                    // as nqueens would exit, with the same line
+    const cli::failure f = cli::failure_of(std::current_exception());
+    ready.status = f.status;
+    ready.problem = f.message;
+  }
+  return ready;
+}
+
+void prepare(readiness& ready, int rank) {
+  if (ready.status != 0 || !ready.request) return;
+  try {
     count_options& o = ready.request->options;
     // Each rank of its own node: nodes may differ.
     cli::warn_of_memory_beyond_this_machine(o.max_memory, "nqueens-mpi: rank " + std::to_string(rank));
@@ -146,7 +157,6 @@ readiness prepare(const std::vector<std::string>& args, int rank) {
     ready.status = f.status;
     ready.problem = f.message;
   }
-  return ready;
 }
 
 namespace {

@@ -28,9 +28,14 @@ struct readiness {
   checkpoint_file journal;  ///< rank 0's, taken (locked) before planning
 };
 
-/// Parses, takes the journal (rank 0), checks memory and plans, as `count`
-/// does; never throws.
-readiness prepare(const std::vector<std::string>& args, int rank);
+/// Parses the command line as `count` does (and prints --version); never
+/// throws: a refusal is in the readiness.
+readiness parse(const std::vector<std::string>& args);
+
+/// Where `ready` holds a request: checks that this rank can run it, takes
+/// the journal (rank 0), checks memory and plans, as `count` does; never
+/// throws.
+void prepare(readiness& ready, int rank);
 
 /// What the ranks agreed on.
 struct agreement {

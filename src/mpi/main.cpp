@@ -30,6 +30,7 @@
 #include "cli/standard_descriptors.hpp"
 #include "cli/standard_output.hpp"
 #include "mpi/agreement.hpp"
+#include "mpi/gpu_sharers.hpp"
 #include "mpi/launcher_watch.hpp"
 #include "mpi/rank0_executor.hpp"
 #include "mpi/rank_binding.hpp"
@@ -143,7 +144,10 @@ int main(int argc, char** argv) {
   // flushes its journal; the others cut their chunk short.
   cli::install_stop_handlers();
 
-  readiness ready = prepare(args, rank);
+  readiness ready = parse(args);
+  // Before any GPU is chosen: which of the node's ranks share this rank's GPUs.
+  place_among_gpu_sharers(ready.status == 0 && ready.request && ready.request->options.kind == engine::gpu);
+  prepare(ready, rank);
   const agreement agreed = agree(ready, rank, ranks);
   const int verdict = agreed.verdict;
   if (verdict != 0 || !ready.request) {

@@ -70,5 +70,43 @@ TEST(GpuDeviceChoiceTest, ChoosesByIndexAndUuidAmongTheVisible) {
   EXPECT_EQ(choose_devices("", node), (std::vector<dealt_device>{{1, 1}}));
 }
 
+// An emulated node shows what CUDA_VISIBLE_DEVICES names, as the runtime
+// does: by place or UUID, in its order, up to the first it cannot find or
+// names again; each keeps its UUID and takes its index among those seen.
+TEST(GpuDeviceChoiceTest, AnEmulatedNodeShowsWhatCudaVisibleDevicesNames) {
+  const auto uuids = [](const char* visible) {
+    const scoped_variable bound("CUDA_VISIBLE_DEVICES", visible);
+    std::string text;
+    int index = 0;
+    for (const detail::gpu::device_identity& d : detail::gpu::emulated_node(3)) {
+      EXPECT_EQ(d.index, index++) << visible;
+      text += d.uuid.substr(d.uuid.size() - 1) + " ";
+    }
+    return text;
+  };
+  EXPECT_EQ(uuids(nullptr), "0 1 2 ");
+  EXPECT_EQ(uuids("2,GPU-e0000000-0000-0000-0000-000000000000"), "2 0 ");
+  EXPECT_EQ(uuids("1,3,0"), "1 ");  // no GPU 3: the list ends there
+  EXPECT_EQ(uuids("2,2,0"), "2 ");
+  EXPECT_EQ(uuids("x,0"), "");
+  EXPECT_EQ(uuids(""), "");
+}
+
+// A place on the node set by the program (nqueens-mpi's ranks that see the
+// same GPUs) stands for the launchers' variables.
+TEST(GpuDeviceChoiceTest, APlaceSetOnTheNodeStandsForTheLaunchers) {
+  const scoped_variable rank("OMPI_COMM_WORLD_LOCAL_RANK", "0"), ranks("OMPI_COMM_WORLD_LOCAL_SIZE", "6"),
+      sharers("NQUEENS_GPU_SHARERS", nullptr), bound("CUDA_VISIBLE_DEVICES", nullptr);
+  const std::vector<detail::gpu::device_identity> node = detail::gpu::emulated_node(3);
+  EXPECT_EQ(choose_devices("", node), (std::vector<dealt_device>{{0, 2}}));  // 6 ranks on 3 GPUs
+  detail::gpu::set_node_place(detail::gpu::node_place{.rank = 1, .ranks = 2});
+  EXPECT_EQ(choose_devices("", node), (std::vector<dealt_device>{{1, 1}}));
+  EXPECT_EQ(choose_devices("all", node), (std::vector<dealt_device>{{0, 2}, {1, 2}, {2, 2}}));
+  detail::gpu::set_node_place(detail::gpu::node_place{.rank = 0, .ranks = 1});
+  EXPECT_EQ(choose_devices("", node), (std::vector<dealt_device>{{0, 1}, {1, 1}, {2, 1}}));
+  detail::gpu::set_node_place(std::nullopt);
+  EXPECT_EQ(choose_devices("", node), (std::vector<dealt_device>{{0, 2}}));
+}
+
 }  // namespace
 }  // namespace nqueens

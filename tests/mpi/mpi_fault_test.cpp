@@ -626,6 +626,34 @@ TEST_F(FaultTest, GpuJobDealsTheNodesGpusToItsRanks) {
   }
 }
 
+// Ranks each bound to GPUs of their own (a per-rank CUDA_VISIBLE_DEVICES,
+// two emulated GPUs each) share none: each takes both of its GPUs alone, so
+// one thread a rank is refused as for a process alone on two GPUs, and two
+// count exactly. Taken as ranks sharing the node's GPUs, each took one of
+// its two and left the other idle.
+TEST_F(FaultTest, GpuJobRanksBoundToGpusOfTheirOwnTakeThemAlone) {
+  SKIP_WITHOUT_MPI();
+  for (const int ranks : {2, 3}) {
+    for (const char* threads : {"1", "2"}) {
+      SCOPED_TRACE(std::to_string(ranks) + " ranks, " + threads + " threads");
+      std::vector<std::string> argv = mpi_job(ranks, {"12", "--engine", "gpu", "--threads", threads});
+      const auto program = std::ranges::find(argv, mpi);
+      argv.insert(program, {"sh", "-c",
+                            "r=$OMPI_COMM_WORLD_LOCAL_RANK; CUDA_VISIBLE_DEVICES=$((2 * r)),$((2 * r + 1)) "
+                            "exec \"$0\" \"$@\""});
+      const finished r = run(argv, {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_GPU=emulate:6"}}, 120);
+      ASSERT_NE(r.status, -1) << "it hung\n" << r.err;
+      if (std::string(threads) == "1") {
+        EXPECT_EQ(r.status, 2) << r.err;
+        EXPECT_NE(r.err.find("1 thread cannot keep the 2 GPUs this process takes busy"), std::string::npos) << r.err;
+      } else {
+        EXPECT_EQ(r.status, 0) << r.err;
+        EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
+      }
+    }
+  }
+}
+
 // The same under MPI, where every rank plans: SIGINT to the job while it
 // plans ends it within seconds, with 2 and 3 ranks, nothing counted and no
 // rank left.

@@ -5,11 +5,15 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engines/gpu/gpu_stream_tally.hpp"
+#include "engines/plain_number.hpp"
 
 namespace nqueens::detail::gpu {
 
@@ -142,7 +146,23 @@ std::vector<device_identity> emulated_node(int devices) {
     std::snprintf(uuid, sizeof uuid, "GPU-e0000000-0000-0000-0000-%012d", d);
     node.push_back({d, uuid, "emulated GPU " + std::to_string(d)});
   }
-  return node;
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (visible == nullptr) return node;
+  std::vector<device_identity> seen;
+  std::string_view rest = visible;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    const std::optional<long long> index = plain_integer(item, 0, devices - 1);
+    const auto named = std::ranges::find_if(
+        node, [&](const device_identity& d) { return index ? d.index == *index : d.uuid == item; });
+    if (named == node.end()) break;
+    if (std::ranges::any_of(seen, [&](const device_identity& d) { return d.uuid == named->uuid; })) break;
+    seen.push_back(*named);
+    seen.back().index = static_cast<int>(seen.size()) - 1;
+  }
+  return seen;
 }
 
 std::unique_ptr<gpu_backend> emulated_backend(const half_board_tables* tables, const emulator_options& options) {

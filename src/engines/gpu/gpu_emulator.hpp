@@ -47,8 +47,12 @@ struct emulator_options {
 inline constexpr int max_emulated_devices = 64;
 
 /// The devices of an emulated node of `devices` GPUs, as visible_devices
-/// describes a real one: indices 0.., UUIDs GPU-e...-index, names that say
-/// they are emulated.
+/// describes a real one: UUIDs GPU-e...-N and names that say they are
+/// emulated, N the GPU's place on the node; indices 0.. among those this
+/// process sees. Where CUDA_VISIBLE_DEVICES is set, it sees those it names,
+/// by N or UUID, in its order, up to the first it cannot find or names
+/// again, as the CUDA runtime reads it: so that ranks bound to GPUs of
+/// their own are tested as they run on a node.
 std::vector<device_identity> emulated_node(int devices);
 
 /// The shuffled orders of one stream's launches, drawn from its seed.

@@ -38,35 +38,17 @@
 #include "engines/gpu/gpu_device.hpp"
 #include "engines/gpu/gpu_emulator.hpp"
 #include "engines/gpu/gpu_memory_share.hpp"
+#include "engines/gpu/gpu_seen_devices.hpp"
 #include "engines/gpu/gpu_stream_pool.hpp"
 #include "engines/join_model/class_plan.hpp"
 #include "engines/join_model/quadrant_memory.hpp"
 #include "engines/join_model/quarter_tables.hpp"
-#include "engines/plain_number.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/memory_limit.hpp"
 
 namespace nqueens::detail {
 
 namespace {
-
-// Which backend NQUEENS_GPU asks for: the devices (unset, empty or
-// "device"), or the emulator ("emulate": one emulated GPU; "emulate:N" a
-// node of N). Returns the emulated devices, 0 for the real ones.
-int emulated_devices() {
-  const char* asked = std::getenv("NQUEENS_GPU");
-  const std::string_view value = asked == nullptr ? "" : asked;
-  if (value.empty() || value == "device") return 0;
-  if (value == "emulate") return 1;
-  if (value.starts_with("emulate:")) {
-    if (const auto devices = plain_integer(value.substr(8), 1, gpu::max_emulated_devices)) {
-      return static_cast<int>(*devices);
-    }
-  }
-  throw std::invalid_argument("NQUEENS_GPU='" + std::string(value) +
-                              "' names no GPU backend: expected device, emulate, or emulate:N (N from 1 to " +
-                              std::to_string(gpu::max_emulated_devices) + ")");
-}
 
 class gpu_plan final : public class_plan {
  public:
@@ -96,9 +78,7 @@ struct device_choice {
 // threads from its node-local rank's place on, so that the ranks' threads
 // between them start on every GPU.
 device_choice choose(std::string_view devices, int threads) {
-  const int emulated = emulated_devices();
-  device_choice c{emulated,
-                  gpu::choose_devices(devices, emulated > 0 ? gpu::emulated_node(emulated) : gpu::visible_devices())};
+  device_choice c{gpu::emulated_devices(), gpu::choose_devices(devices, gpu::seen_devices())};
   const auto drivable = static_cast<std::size_t>(std::max(threads, 1));
   if (drivable >= c.chosen.size()) return c;
   const bool shared = std::ranges::any_of(c.chosen, [](const gpu::dealt_device& d) { return d.sharers > 1; });
@@ -110,7 +90,7 @@ device_choice choose(std::string_view devices, int threads) {
                                 " or more (mpirun binds a rank to one core unless given --bind-to none), or fewer "
                                 "--devices");
   }
-  const std::size_t first = static_cast<std::size_t>(gpu::launcher_rank().value_or(0)) % c.chosen.size();
+  const std::size_t first = static_cast<std::size_t>(gpu::node_rank().value_or(0)) % c.chosen.size();
   std::ranges::rotate(c.chosen, c.chosen.begin() + static_cast<std::ptrdiff_t>(first));
   c.chosen.resize(drivable);
   return c;
@@ -369,7 +349,7 @@ class gpu_context final : public engine_context {
 // n-board count's streams on `threads` threads (resolved: at least 1;
 // memory_limit_error): before a journal is taken or a table built.
 void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
-  if (emulated_devices() == 0) {  // the probe first: it says why no GPU is usable
+  if (gpu::emulated_devices() == 0) {  // the probe first: it says why no GPU is usable
     const gpu::device_probe probe = gpu::probe_device();
     if (!probe.usable) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + probe.description);
   }

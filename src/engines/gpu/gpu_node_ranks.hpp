@@ -78,6 +78,33 @@ inline std::optional<int> launcher_node_ranks() {
   return slurm_step_node_tasks();
 }
 
+/// Where a process sits among the processes of its node that count on the
+/// same GPUs: its place and their number.
+struct node_place {
+  int rank = 0;
+  int ranks = 1;
+};
+
+/// The place a program that knows it better than the launchers' variables
+/// set (set_node_place), if any.
+inline std::optional<node_place>& node_place_set() {
+  static std::optional<node_place> place;
+  return place;
+}
+
+/// Sets this process's place on its node, which then stands for the
+/// launchers' variables; nqueens-mpi sets it from the node's ranks that see
+/// the same GPUs (ranks each bound to GPUs of their own are each alone
+/// there). Call before a GPU count, never during one.
+inline void set_node_place(std::optional<node_place> place) { node_place_set() = place; }
+
+/// This process's place on its node: set_node_place's, else launcher_rank.
+inline std::optional<int> node_rank() { return node_place_set() ? node_place_set()->rank : launcher_rank(); }
+
+/// The processes of its node counting on its GPUs: set_node_place's, else
+/// launcher_node_ranks.
+inline std::optional<int> node_ranks() { return node_place_set() ? node_place_set()->ranks : launcher_node_ranks(); }
+
 /// NQUEENS_GPU_SHARERS, where set: the processes counting on each GPU this
 /// one takes, whatever the launcher says. Throws std::invalid_argument on
 /// a value out of range.
@@ -117,14 +144,15 @@ inline std::vector<dealt_device> deal_devices(int visible, std::optional<int> ra
 }
 
 /// The GPUs this process takes of the `visible` it sees (>= 1), by default:
-/// deal_devices from the launchers' variables, NQUEENS_GPU_SHARERS setting
-/// the sharers of each. Ranks each bound to a GPU of their own (a per-rank
-/// CUDA_VISIBLE_DEVICES) look like ranks sharing one: they need
-/// NQUEENS_GPU_SHARERS=1 to take all of it. Throws std::invalid_argument
+/// deal_devices from its place on the node (node_rank, node_ranks),
+/// NQUEENS_GPU_SHARERS setting the sharers of each. Processes each bound to
+/// GPUs of their own (a per-rank CUDA_VISIBLE_DEVICES) that are not
+/// nqueens-mpi's ranks look like processes sharing them: they need
+/// NQUEENS_GPU_SHARERS=1 to take all of them. Throws std::invalid_argument
 /// where a variable is no number in range.
 inline std::vector<dealt_device> node_devices(int visible) {
   const std::optional<int> sharers = asked_sharers();
-  std::vector<dealt_device> out = deal_devices(visible, launcher_rank(), launcher_node_ranks());
+  std::vector<dealt_device> out = deal_devices(visible, node_rank(), node_ranks());
   if (sharers) {
     for (dealt_device& d : out) d.sharers = *sharers;
   }
@@ -132,11 +160,11 @@ inline std::vector<dealt_device> node_devices(int visible) {
 }
 
 /// The sharers of each GPU a process was told to take (--devices): every
-/// rank of its node may have been told the same, so the node's ranks, unless
+/// rank of its node may have been told the same, so node_ranks, unless
 /// NQUEENS_GPU_SHARERS says; 1 outside MPI.
 inline int listed_device_sharers() {
   if (const std::optional<int> sharers = asked_sharers()) return *sharers;
-  return std::min(launcher_node_ranks().value_or(1), max_gpu_sharers);
+  return std::min(node_ranks().value_or(1), max_gpu_sharers);
 }
 
 }  // namespace nqueens::detail::gpu
