@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace nqueens {
 
@@ -29,5 +30,21 @@ struct gpu_options {
   /// Neither set: all an engine that counts on the CPU accepts.
   bool is_default() const noexcept { return devices.empty() && memory == 0; }
 };
+
+/// A GPU a count on the GPU engine takes.
+struct gpu_taken {
+  int index = 0;     ///< among the GPUs this process sees (CUDA_VISIBLE_DEVICES decides which)
+  std::string uuid;  ///< as nvidia-smi -L prints it
+  std::string name;
+  int sharers = 1;  ///< processes of the node counting on it, this one included
+};
+
+/// The GPUs a count on the GPU engine with `gpu` on `threads` threads (0:
+/// the hardware's) takes here, in the order it deals them: as count()
+/// chooses them (by --devices, else as the node's launcher deals them).
+/// Throws std::invalid_argument where count() would refuse the choice (a
+/// listed GPU not visible, fewer threads than the GPUs it would take
+/// alone), std::runtime_error where no GPU is usable.
+std::vector<gpu_taken> gpus_taken(const gpu_options& gpu, int threads = 0);
 
 }  // namespace nqueens

@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
 #include <optional>
 
@@ -120,7 +121,17 @@ int run_count(const std::vector<std::string>& args) {
   // A signal is never swallowed, not even one that came as a short run
   // finished: the scheduler that sent it is told the run was stopped.
   if (!r.complete || stop_requested()) return report_interruption(r, opts.checkpoint);
-  write_report(count_report(r, opts.checkpoint), format_for(request->json));
+  count_report report(r, opts.checkpoint);
+  // The GPUs it counted on, chosen again as the count chose them: a choice
+  // that succeeded a moment ago does not fail now, and were it to, the
+  // count stands without the line.
+  if (r.kind == engine::gpu) {
+    try {
+      report.gpus = gpus_taken(opts.gpu, opts.threads);
+    } catch (const std::exception&) {
+    }
+  }
+  write_report(report, format_for(request->json));
   const int status = r.check.ok() ? 0 : 1;
   // Nor one that came while the result was printed: it is reported, and from
   // here to the exit the default action ends the process (the fault suite

@@ -23,6 +23,15 @@ std::string describe_ranks(const std::vector<int>& rank_threads) {
   return counted(ranks, "rank") + ", " + counted(static_cast<std::size_t>(total), "thread") + " (" + sum + ")";
 }
 
+std::string describe_gpus(const std::vector<gpu_taken>& gpus) {
+  std::string text;
+  for (const gpu_taken& g : gpus) {
+    text += (text.empty() ? "" : ", ") + std::string("GPU ") + std::to_string(g.index) + " (" + one_line(g.name) +
+            (g.sharers > 1 ? ", shared by " + std::to_string(g.sharers) + " processes" : std::string()) + ")";
+  }
+  return text;
+}
+
 std::string describe_kernel_times(const device_work& work) {
   std::vector<std::size_t> order;
   for (std::size_t k = 0; k < device_kernel_names.size(); ++k) {
@@ -57,6 +66,7 @@ void count_report::write_text(std::ostream& out) const {
       << r.split_depth << "), " << format_seconds(r.seconds) << '\n';
   out << describe_resumed(r, checkpoint_);
   if (!rank_threads.empty()) out << "  MPI: " << describe_ranks(rank_threads) << '\n';
+  if (!gpus.empty()) out << "  " << gpus_by << ' ' << describe_gpus(gpus) << '\n';
   if (r.device.timed()) {  // NQUEENS_GPU_TIMES=1: where the device's time went, and the host's
     out << "  device time: " << describe_kernel_times(r.device) << '\n';
     out << "  host time: checks " << format_seconds(r.phases.checks) << ", planning "
@@ -108,6 +118,15 @@ json_object count_report::json() const {
     } else {
       o.add_raw("device_kernel_seconds", "null");
     }
+  }
+  if (!gpus.empty()) {
+    std::string list;
+    for (const gpu_taken& g : gpus) {
+      list += list.empty() ? "[" : ",";
+      list +=
+          json_object().add("index", g.index).add("uuid", g.uuid).add("name", g.name).add("sharers", g.sharers).str();
+    }
+    o.add_raw("gpus", list + "]");
   }
   if (!rank_threads.empty()) {  // nqueens-mpi: how many ranks ran, with how many threads each
     std::string threads = "[";

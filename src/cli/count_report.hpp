@@ -21,6 +21,11 @@ class count_report final : public report {
   /// nqueens-mpi: each rank's worker threads, rank 0 first ("MPI: ..." in
   /// text, "ranks" and "rank_threads" in JSON). Empty for nqueens count.
   std::vector<int> rank_threads;
+  /// The GPUs this process counted on (the GPU engine; "gpus" in JSON, a
+  /// line in text, after `gpus_by`: "on", or "rank 0 on" where rank 0's
+  /// are the job's only ones it knows). Empty for the CPU engines.
+  std::vector<gpu_taken> gpus;
+  std::string gpus_by = "on";
 
   void write_text(std::ostream& out) const override;
   json_object json() const override;
@@ -33,6 +38,9 @@ class count_report final : public report {
 /// "visit 1.234 s, join 0.456 s, ...": the kernels' device times, the
 /// longest first, those not timed left out.
 std::string describe_kernel_times(const device_work& work);
+
+/// "GPU 0 (NVIDIA H100 80GB HBM3), GPU 1 (..., shared by 2 processes)".
+std::string describe_gpus(const std::vector<gpu_taken>& gpus);
 
 /// "1 rank x 2 threads", "3 ranks x 1 thread", "2 ranks, 3 threads (1 + 2)".
 std::string describe_ranks(const std::vector<int>& rank_threads);

@@ -102,6 +102,13 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const std::
   if (!r.complete) throw std::runtime_error("the job ended with subproblems missing: no total");
   cli::count_report report(r, request.options.checkpoint);
   report.rank_threads = rank_threads;  // what the job adds to a count's report
+  if (r.kind == engine::gpu) {         // rank 0's own GPUs, chosen again as its count chose them
+    try {
+      report.gpus = gpus_taken(request.options.gpu, request.options.threads);
+      report.gpus_by = "rank 0 on";
+    } catch (const std::exception&) {
+    }
+  }
   cli::write_report(report, cli::format_for(request.json));
   return r.check.ok() ? 0 : 1;
 }

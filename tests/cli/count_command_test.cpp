@@ -575,6 +575,34 @@ TEST(CliTest, DevicesChooseAmongTheVisibleGpusOrAreRefused) {
             "to 64)\n");
 }
 
+// A GPU count names the GPUs it counted on, and how many processes share
+// each, in text and JSON; a CPU count names none.
+TEST(CliTest, AGpuCountNamesTheGpusItCountedOn) {
+  const std::string alone =
+      "env -u OMPI_COMM_WORLD_LOCAL_RANK -u OMPI_COMM_WORLD_LOCAL_SIZE -u MPI_LOCALRANKID -u MPI_LOCALNRANKS "
+      "-u SLURM_LOCALID -u SLURM_STEP_TASKS_PER_NODE -u SLURM_NODEID -u NQUEENS_GPU_SHARERS -u CUDA_VISIBLE_DEVICES ";
+  const std::string node = alone + "NQUEENS_GPU=emulate:3 ";
+  const cli_run all = run_cli_command(node + NQUEENS_CLI_PATH + " count 12 --engine gpu --threads 3");
+  EXPECT_EQ(all.status, 0) << all.err;
+  EXPECT_NE(all.out.find("\n  on GPU 0 (emulated GPU 0), GPU 1 (emulated GPU 1), GPU 2 (emulated GPU 2)\n"),
+            std::string::npos)
+      << all.out;
+  // The second of six ranks on the three GPUs: GPU 1, shared with another.
+  const cli_run shared = run_cli_command(node + "OMPI_COMM_WORLD_LOCAL_RANK=1 OMPI_COMM_WORLD_LOCAL_SIZE=6 " +
+                                         NQUEENS_CLI_PATH + " count 12 --engine gpu --threads 1");
+  EXPECT_EQ(shared.status, 0) << shared.err;
+  EXPECT_NE(shared.out.find("\n  on GPU 1 (emulated GPU 1, shared by 2 processes)\n"), std::string::npos) << shared.out;
+  const cli_run json = run_cli_command(node + "CUDA_VISIBLE_DEVICES=2 " + NQUEENS_CLI_PATH +
+                                       " count 12 --engine gpu --threads 1 --json");
+  EXPECT_EQ(json.status, 0) << json.err;
+  EXPECT_NE(json.out.find("\"gpus\":[{\"index\":0,\"uuid\":\"GPU-e0000000-0000-0000-0000-000000000002\","
+                          "\"name\":\"emulated GPU 2\",\"sharers\":1}]"),
+            std::string::npos)
+      << json.out;
+  const cli_run cpu = run_cli("count 12 --engine quadrant --json");
+  EXPECT_EQ(cpu.out.find("\"gpus\""), std::string::npos) << cpu.out;
+}
+
 // NQUEENS_GPU_MODULE names the user's file, and the refusal says what is
 // wrong with that file: one that is not nqueens' module is called that, one
 // that does not exist is called that (not "not installed", nor "names

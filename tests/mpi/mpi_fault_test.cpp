@@ -636,7 +636,7 @@ TEST_F(FaultTest, GpuJobRanksBoundToGpusOfTheirOwnTakeThemAlone) {
   for (const int ranks : {2, 3}) {
     for (const char* threads : {"1", "2"}) {
       SCOPED_TRACE(std::to_string(ranks) + " ranks, " + threads + " threads");
-      std::vector<std::string> argv = mpi_job(ranks, {"12", "--engine", "gpu", "--threads", threads});
+      std::vector<std::string> argv = mpi_job(ranks, {"12", "--engine", "gpu", "--threads", threads, "--json"});
       const auto program = std::ranges::find(argv, mpi);
       argv.insert(program, {"sh", "-c",
                             "r=$OMPI_COMM_WORLD_LOCAL_RANK; CUDA_VISIBLE_DEVICES=$((2 * r)),$((2 * r + 1)) "
@@ -648,7 +648,14 @@ TEST_F(FaultTest, GpuJobRanksBoundToGpusOfTheirOwnTakeThemAlone) {
         EXPECT_NE(r.err.find("1 thread cannot keep the 2 GPUs this process takes busy"), std::string::npos) << r.err;
       } else {
         EXPECT_EQ(r.status, 0) << r.err;
-        EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("\"total\":14200,"), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << r.out;
+        // Rank 0 counted on both of its GPUs (0 and 1 of the six), alone.
+        EXPECT_NE(r.out.find("\"gpus\":[{\"index\":0,\"uuid\":\"GPU-e0000000-0000-0000-0000-000000000000\","
+                             "\"name\":\"emulated GPU 0\",\"sharers\":1},{\"index\":1,\"uuid\":\"GPU-e0000000-"
+                             "0000-0000-0000-000000000001\",\"name\":\"emulated GPU 1\",\"sharers\":1}]"),
+                  std::string::npos)
+            << r.out;
       }
     }
   }

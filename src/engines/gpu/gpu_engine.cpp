@@ -38,6 +38,7 @@
 #include "engines/gpu/gpu_device.hpp"
 #include "engines/gpu/gpu_emulator.hpp"
 #include "engines/gpu/gpu_memory_share.hpp"
+#include "engines/gpu/gpu_run_devices.hpp"
 #include "engines/gpu/gpu_seen_devices.hpp"
 #include "engines/gpu/gpu_stream_pool.hpp"
 #include "engines/join_model/class_plan.hpp"
@@ -63,39 +64,6 @@ class gpu_plan final : public class_plan {
                                                const gpu_options& gpu, const std::atomic<bool>* cancel) const override;
 };
 
-// The GPUs a run counts on: those `devices` (--devices) chooses of
-// NQUEENS_GPU's emulated node (`emulated` of them), else of those the
-// runtime sees.
-struct device_choice {
-  int emulated = 0;
-  std::vector<gpu::dealt_device> chosen;
-};
-
-// A thread drives one GPU at a time, so `threads` (resolved) keep at most
-// that many busy. A process with fewer threads than the GPUs it takes alone
-// is refused, not left with some idle (mpirun binds a rank of a small job to
-// one core); where the node's ranks share the GPUs, it takes as many as its
-// threads from its node-local rank's place on, so that the ranks' threads
-// between them start on every GPU.
-device_choice choose(std::string_view devices, int threads) {
-  device_choice c{gpu::emulated_devices(), gpu::choose_devices(devices, gpu::seen_devices())};
-  const auto drivable = static_cast<std::size_t>(std::max(threads, 1));
-  if (drivable >= c.chosen.size()) return c;
-  const bool shared = std::ranges::any_of(c.chosen, [](const gpu::dealt_device& d) { return d.sharers > 1; });
-  if (!shared) {
-    const std::string gpus = std::to_string(c.chosen.size());
-    throw std::invalid_argument("--engine gpu drives each GPU from a thread of its own, and " +
-                                std::to_string(drivable) + (drivable == 1 ? " thread" : " threads") +
-                                " cannot keep the " + gpus + " GPUs this process takes busy: give --threads " + gpus +
-                                " or more (mpirun binds a rank to one core unless given --bind-to none), or fewer "
-                                "--devices");
-  }
-  const std::size_t first = static_cast<std::size_t>(gpu::node_rank().value_or(0)) % c.chosen.size();
-  std::ranges::rotate(c.chosen, c.chosen.begin() + static_cast<std::ptrdiff_t>(first));
-  c.chosen.resize(drivable);
-  return c;
-}
-
 // A backend on each chosen device, over one host copy of the tables (or
 // none); each device's memory shared (gpu_memory_share.hpp) as
 // `streams_per_device` counting threads, a stream taking at most what a
@@ -104,7 +72,8 @@ device_choice choose(std::string_view devices, int threads) {
 // stream's arena is the emulator's 4 MiB and `job_staged_bytes`, one job's
 // quarters (its rounds then hold fewer jobs), within the same bound.
 std::vector<std::unique_ptr<gpu::gpu_backend>> open_devices(const half_board_tables* tables,
-                                                            const device_choice& choice, std::size_t streams_per_device,
+                                                            const gpu::run_devices& choice,
+                                                            std::size_t streams_per_device,
                                                             std::uint64_t most_group_bytes, std::uint64_t staged_bytes,
                                                             std::uint64_t job_staged_bytes,
                                                             std::uint64_t stream_bound) {
@@ -153,7 +122,7 @@ class gpu_context final : public engine_context {
   // (`gpu_memory`, --gpu-memory) holds them beside its streams, on the host
   // and each device; else each subproblem's own lists, built on the host
   // per batch and staged on its device with its round.
-  gpu_context(const gpu_plan& plan, const device_choice& choice, int threads, std::uint64_t max_memory,
+  gpu_context(const gpu_plan& plan, const gpu::run_devices& choice, int threads, std::uint64_t max_memory,
               std::uint64_t gpu_memory, const std::atomic<bool>* cancel)
       : plan_(plan),
         on_a_device_(choice.emulated == 0),
@@ -353,7 +322,7 @@ void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
     const gpu::device_probe probe = gpu::probe_device();
     if (!probe.usable) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + probe.description);
   }
-  const device_choice choice = choose(gpu.devices, threads);
+  const gpu::run_devices choice = gpu::choose_run_devices(gpu.devices, threads);
   if (choice.emulated == 0) {
     for (const gpu::dealt_device& d : choice.chosen) {
       const std::string refusal = gpu::kernel_refusal(d.index);
@@ -377,7 +346,8 @@ void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
 std::unique_ptr<engine_context> gpu_plan::make_context(isa, int threads, std::uint64_t max_memory,
                                                        const gpu_options& gpu, const std::atomic<bool>* cancel) const {
   check_gpu_runnable(board_size(), threads, gpu);
-  const device_choice choice = choose(gpu.devices, threads);  // before the tables: a wrong list costs nothing
+  const gpu::run_devices choice =
+      gpu::choose_run_devices(gpu.devices, threads);  // before the tables: a wrong list costs nothing
   return std::make_unique<gpu_context>(*this, choice, threads, max_memory, gpu.memory, cancel);
 }
 
