@@ -2,7 +2,7 @@
 # Thread scaling of Q(N) on this machine: runs `nqueens scale N` (1, 2, 4, ...
 # threads and all hardware threads, median of 3 runs each), writes the rows as
 # CSV and plots speed-up and efficiency against threads, with the ideal line.
-#   scripts/scaling.sh 16                  # -> results/scaling-16-<host>-<time>.{csv,png}
+#   scripts/scaling.sh 16                  # -> results/scaling-16-<host>-<time>-<pid>.{csv,png}
 #   scripts/scaling.sh 18 --repeat 5       # extra arguments go to `nqueens scale`
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
@@ -26,7 +26,7 @@ nq_build nqueens_cli
 out_dir=${NQ_RESULTS_DIR:-$NQ_ROOT/results}
 mkdir -p "$out_dir"
 # A name of its own for each measurement: an earlier one is never replaced.
-base="$out_dir/scaling-$n-$(hostname -s)-$(date +%Y%m%d-%H%M%S)"
+base="$out_dir/scaling-$n-$(hostname -s)-$(date +%Y%m%d-%H%M%S)-$$"
 "$NQ_BUILD_DIR/nqueens" scale "$n" --csv "$base.csv" "$@"
 cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1 || true)
 max_threads=$(tail -n +2 "$base.csv" | cut -d, -f1 | sort -n | tail -1)

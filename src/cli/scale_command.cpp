@@ -40,6 +40,15 @@ constexpr double min_telling_seconds = 0.5;
 // keep 1.9 busy on a quiet machine at n = 16, and 1.0 beside a busy loop.
 constexpr double min_busy_share = 0.75;
 
+// "1..4", "1-4" or "1:4": digits, a range's mark, digits.
+bool looks_like_a_range(std::string_view text) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const std::size_t mark = text.find_first_of(".-:");
+  if (mark == 0 || mark == std::string_view::npos || !digit(text[mark - 1])) return false;
+  const std::size_t after = text.find_first_not_of(".-:", mark);
+  return after != std::string_view::npos && digit(text[after]) && after - mark <= 2;
+}
+
 // Every element is parsed, an empty one included (getline would drop a
 // trailing one: "1," must be refused as ",1" is). A range ("1..4", "1-4")
 // is refused with the list's form, which its error would not name.
@@ -48,7 +57,7 @@ std::vector<int> parse_thread_list(const std::string& text) {
   for (std::size_t start = 0;;) {
     const std::size_t comma = text.find(',', start);
     const std::string_view element = std::string_view(text).substr(start, comma - start);
-    if (element.find_first_of(".-:") != std::string_view::npos) {
+    if (looks_like_a_range(element)) {
       throw usage_error("--threads takes a comma-separated list of thread counts, such as 1,2,4: got '" +
                         one_line(text) + "'");
     }

@@ -1,5 +1,8 @@
 // `nqueens scale`: one row per thread count, and its CSV file.
 
+#include <sched.h>
+
+#include <string>
 #include <thread>
 
 #include "support/cli_run.hpp"
@@ -49,6 +52,7 @@ TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
   EXPECT_NE(rows.find(hardware + json_text(json.out, "version") + ","), std::string::npos) << rows;
   EXPECT_NE(rows.find("\n2,"), std::string::npos) << rows;
   EXPECT_EQ(lines_in(rows), 3);
+  EXPECT_NE(r.out.find(" efficiency   busy "), std::string::npos) << r.out;
   // Q(10) takes well under a millisecond: too short to time, and said so.
   EXPECT_NE(r.err.find("nqueens: warning: one thread took "), std::string::npos) << r.err;
 }
@@ -86,6 +90,9 @@ TEST(CliTest, ScaleGivesEveryRunAndWarnsOfOversubscription) {
 
 // A thread list given as a range is refused with the list's form.
 TEST(CliTest, ScaleThreadRangeIsRefusedWithTheListForm) {
+  const cli_run negative = run_cli("scale 8 --threads -1");  // no range: the count's own error
+  EXPECT_EQ(negative.status, 2);
+  EXPECT_EQ(negative.err.find("comma-separated"), std::string::npos) << negative.err;
   for (const char* range : {"1..4", "1-4", "1:4"}) {
     const cli_run r = run_cli(std::string("scale 8 --threads ") + range);
     EXPECT_EQ(r.status, 2) << range;
@@ -96,19 +103,34 @@ TEST(CliTest, ScaleThreadRangeIsRefusedWithTheListForm) {
 }
 
 // Runs that share their one core with a busy loop keep about half a thread
-// busy (the scheduler's fair share), and the table says its speed-ups are
-// not the machine's; a row's busy threads are in the table.
+// busy (the scheduler's fair share between the two), said in the row's
+// busy_threads and by a warning that its speed-ups are not the machine's.
 TEST(CliTest, ScaleWarnsOfRunsThatSharedTheirCores) {
 #ifdef NQUEENS_SANITIZED
   GTEST_SKIP() << "Q(18) takes minutes when sanitized";
 #endif
-  const cli_run r = run_script(
-      "taskset -c 0 sh -c 'while :; do :; done' & loop=$!; "
-      "taskset -c 0 $NQ scale 18 --threads 1,2 --repeat 1 --engine quadrant; status=$?; kill $loop; exit $status");
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("efficiency   busy"), std::string::npos) << r.out;
-  EXPECT_NE(r.err.find("nqueens: warning: the 1-thread runs kept 0."), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("another process is using the cores, or the count did not spread"), std::string::npos) << r.err;
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  ASSERT_EQ(::sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  int cpu = 0;
+  while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &allowed)) ++cpu;
+  const std::string on = "taskset -c " + std::to_string(cpu) + " ";
+  const cli_run r = run_script("command -v taskset >/dev/null || exit 77; " + on +
+                               "sh -c 'while :; do :; done' & loop=$!; trap 'kill $loop' EXIT; " + on +
+                               "$NQ scale 18 --threads 1,2 --repeat 1 --engine quadrant --json");
+  if (r.status == 77) GTEST_SKIP() << "no taskset here";
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::size_t row = r.out.find("{\"threads\":1,");
+  ASSERT_NE(row, std::string::npos) << r.out;
+  const std::size_t busy = r.out.find("\"busy_threads\":", row);
+  ASSERT_NE(busy, std::string::npos) << r.out;
+  EXPECT_LT(std::stod(r.out.substr(busy + 15)), 0.75) << r.out;
+  // The warning, unless one thread counted too fast to time by: that warning then.
+  if (r.err.find("too short to time threads by") == std::string::npos) {
+    EXPECT_NE(r.err.find("nqueens: warning: the 1-thread runs kept 0."), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("another process is using the cores, or the count did not spread"), std::string::npos)
+        << r.err;
+  }
 }
 
 // scale's --csv file is written to a temporary file in its target's directory

@@ -88,8 +88,33 @@ TEST(GpuDeviceChoiceTest, AnEmulatedNodeShowsWhatCudaVisibleDevicesNames) {
   EXPECT_EQ(uuids("2,GPU-e0000000-0000-0000-0000-000000000000"), "2 0 ");
   EXPECT_EQ(uuids("1,3,0"), "1 ");  // no GPU 3: the list ends there
   EXPECT_EQ(uuids("2,2,0"), "2 ");
-  EXPECT_EQ(uuids("x,0"), "");
-  EXPECT_EQ(uuids(""), "");
+  for (const char* none : {"x,0", "", "3"}) {
+    const scoped_variable bound("CUDA_VISIBLE_DEVICES", none);
+    try {
+      detail::gpu::emulated_node(3);
+      ADD_FAILURE() << none << ": no refusal";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(e.what(), "CUDA_VISIBLE_DEVICES='" + std::string(none) +
+                              "' names none of the 3 emulated GPUs (0 to 2): no GPU is visible");
+    }
+  }
+}
+
+// The launcher's deal goes by the GPUs' UUIDs: two ranks that see the same
+// two GPUs in other orders take different ones.
+TEST(GpuDeviceChoiceTest, RanksThatSeeTheSameGpusInOtherOrdersTakeDifferentOnes) {
+  const scoped_variable ranks("OMPI_COMM_WORLD_LOCAL_SIZE", "2"), sharers("NQUEENS_GPU_SHARERS", nullptr);
+  std::vector<std::string> taken;
+  for (const char* rank_and_order : {"0:0,1", "1:1,0"}) {
+    const std::string text = rank_and_order;
+    const scoped_variable rank("OMPI_COMM_WORLD_LOCAL_RANK", text.substr(0, 1).c_str()),
+        bound("CUDA_VISIBLE_DEVICES", text.substr(2).c_str());
+    const std::vector<detail::gpu::device_identity> node = detail::gpu::emulated_node(2);
+    const std::vector<dealt_device> dealt = choose_devices("", node);
+    ASSERT_EQ(dealt.size(), 1U) << text;
+    taken.push_back(node[static_cast<std::size_t>(dealt[0].index)].uuid);
+  }
+  EXPECT_NE(taken[0], taken[1]);
 }
 
 // A place on the node set by the program (nqueens-mpi's ranks that see the

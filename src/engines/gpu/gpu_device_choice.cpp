@@ -71,7 +71,17 @@ std::vector<dealt_device> choose_devices(std::string_view value, std::span<const
   check_device_list(value);
   if (visible.empty()) throw std::invalid_argument("no GPU is visible");
   const int count = static_cast<int>(visible.size());
-  if (value.empty()) return node_devices(count);
+  if (value.empty()) {
+    // Dealt in the order of their UUIDs, the same for every process that
+    // sees them, whatever order its CUDA_VISIBLE_DEVICES gives: ranks that
+    // see them rotated would otherwise take the same GPU.
+    std::vector<int> by_uuid(visible.size());
+    for (std::size_t d = 0; d < visible.size(); ++d) by_uuid[d] = visible[d].index;
+    std::ranges::sort(by_uuid, {}, [&](int d) { return lower(visible[static_cast<std::size_t>(d)].uuid); });
+    std::vector<dealt_device> dealt = node_devices(count);
+    for (dealt_device& d : dealt) d.index = by_uuid[static_cast<std::size_t>(d.index)];
+    return dealt;
+  }
   const int sharers = listed_device_sharers();
   std::vector<dealt_device> out;
   if (value == "all") {

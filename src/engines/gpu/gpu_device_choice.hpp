@@ -35,6 +35,8 @@ void check_device_list(std::string_view value);
 
 /// The GPUs to count on, of `visible`, for --devices `value`
 /// (check_device_list's forms); a UUID matches whatever its letters' case.
+/// The launcher's deal (an empty value) goes by the GPUs' UUIDs in order,
+/// so that processes that see the same GPUs in other orders agree.
 /// Throws std::invalid_argument where a listed GPU is not visible, or none is.
 std::vector<dealt_device> choose_devices(std::string_view value, std::span<const device_identity> visible);
 

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -161,6 +162,11 @@ std::vector<device_identity> emulated_node(int devices) {
     if (std::ranges::any_of(seen, [&](const device_identity& d) { return d.uuid == named->uuid; })) break;
     seen.push_back(*named);
     seen.back().index = static_cast<int>(seen.size()) - 1;
+  }
+  if (seen.empty()) {
+    throw std::invalid_argument("CUDA_VISIBLE_DEVICES='" + std::string(visible) + "' names none of the " +
+                                std::to_string(devices) + " emulated GPU" + (devices == 1 ? "" : "s") + " (0 to " +
+                                std::to_string(devices - 1) + "): no GPU is visible");
   }
   return seen;
 }

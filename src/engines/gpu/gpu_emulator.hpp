@@ -52,7 +52,8 @@ inline constexpr int max_emulated_devices = 64;
 /// process sees. Where CUDA_VISIBLE_DEVICES is set, it sees those it names,
 /// by N or UUID, in its order, up to the first it cannot find or names
 /// again, as the CUDA runtime reads it: so that ranks bound to GPUs of
-/// their own are tested as they run on a node.
+/// their own are tested as they run on a node. Throws
+/// std::invalid_argument where it names none of them.
 std::vector<device_identity> emulated_node(int devices);
 
 /// The shuffled orders of one stream's launches, drawn from its seed.
