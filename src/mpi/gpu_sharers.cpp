@@ -3,13 +3,15 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engines/fingerprint.hpp"
+#include "engines/gpu/gpu_node_deal.hpp"
 #include "engines/gpu/gpu_node_ranks.hpp"
 #include "engines/gpu/gpu_seen_devices.hpp"
 
@@ -20,39 +22,34 @@ namespace {
 // these (a node of more than 128 GPUs is far off).
 constexpr std::size_t most_compared = 128;
 
-// The GPUs this rank sees, each as a number (its UUID's hash, never 0),
-// sorted: a set, whatever order CUDA_VISIBLE_DEVICES gives them in. Empty
-// where none is usable (the count's own checks say why).
-std::vector<std::uint64_t> seen_gpu_set() {
-  std::vector<std::uint64_t> set;
+// A GPU's key, the same in every rank: its UUID's hash (never 0).
+std::uint64_t key_of(const std::string& uuid) {
+  detail::fnv1a hash;
+  for (const char c : uuid) hash.add_byte(static_cast<std::uint8_t>(std::tolower(static_cast<unsigned char>(c))));
+  return hash.value() | 1;
+}
+
+// The UUIDs of the GPUs this rank sees; none where none is usable (the
+// count's own checks say why).
+std::vector<std::string> seen_uuids() {
+  std::vector<std::string> uuids;
   try {
-    for (const auto& device : detail::gpu::seen_devices()) {
-      detail::fnv1a hash;
-      hash.add_text(device.uuid);
-      set.push_back(hash.value() | 1);
-    }
+    for (const auto& device : detail::gpu::seen_devices()) uuids.push_back(device.uuid);
   } catch (...) {
     return {};
   }
-  std::ranges::sort(set);
-  if (set.size() > most_compared) set.resize(most_compared);
-  return set;
-}
-
-bool overlap(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b) {
-  return std::ranges::any_of(a, [&](std::uint64_t g) { return std::ranges::binary_search(b, g); });
+  if (uuids.size() > most_compared) uuids.resize(most_compared);
+  return uuids;
 }
 
 }  // namespace
 
 void place_among_gpu_sharers(bool gpu_run) {
-  // Each rank's set as a count and most_compared words.
+  const std::vector<std::string> uuids = gpu_run ? seen_uuids() : std::vector<std::string>();
+  // Each rank's GPUs as a count and most_compared keys.
   std::vector<std::uint64_t> mine(1 + most_compared, 0);
-  if (gpu_run) {
-    const std::vector<std::uint64_t> set = seen_gpu_set();
-    mine[0] = set.size();
-    std::ranges::copy(set, mine.begin() + 1);
-  }
+  mine[0] = uuids.size();
+  for (std::size_t g = 0; g < uuids.size(); ++g) mine[1 + g] = key_of(uuids[g]);
   MPI_Comm node = MPI_COMM_NULL;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int node_rank = 0, node_ranks = 1;
@@ -62,28 +59,29 @@ void place_among_gpu_sharers(bool gpu_run) {
   MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(), static_cast<int>(mine.size()),
                 MPI_UINT64_T, node);
   MPI_Comm_free(&node);
-  if (mine[0] == 0) return;
-  const auto set_of = [&](int r) {
-    const std::size_t at = static_cast<std::size_t>(r) * mine.size();
-    return std::span<const std::uint64_t>(all).subspan(at + 1, all[at]);
+  if (uuids.empty()) return;
+  std::vector<std::vector<std::uint64_t>> sees(static_cast<std::size_t>(node_ranks));
+  for (std::size_t r = 0; r < sees.size(); ++r) {
+    const std::size_t at = r * mine.size();
+    sees[r].assign(all.begin() + static_cast<std::ptrdiff_t>(at + 1),
+                   all.begin() + static_cast<std::ptrdiff_t>(at + 1 + all[at]));
+  }
+  const auto me = static_cast<std::size_t>(node_rank);
+  const std::vector<std::vector<detail::gpu::keyed_share>> dealt = detail::gpu::deal_node_gpus(sees);
+  detail::gpu::node_deal deal;
+  for (std::size_t r = 0; r < me; ++r) deal.rank += sees[r].empty() ? 0 : 1;
+  const auto uuid_of = [&](std::uint64_t key) {
+    return *std::ranges::find_if(uuids, [&](const std::string& uuid) { return key_of(uuid) == key; });
   };
-  const std::span<const std::uint64_t> own = set_of(node_rank);
-  // The ranks that see this rank's set; where some see a set that overlaps
-  // it without being it, every rank that sees a GPU, as one node: a GPU
-  // two groups see would otherwise be taken by each as its own.
-  bool tangled = false;
-  for (int r = 0; r < node_ranks; ++r) {
-    const std::span<const std::uint64_t> other = set_of(r);
-    if (!std::ranges::equal(other, own) && overlap(other, own)) tangled = true;
+  for (const detail::gpu::keyed_share& g : dealt[me]) deal.taken.push_back({uuid_of(g.key), g.sharers});
+  std::ranges::sort(deal.taken, {}, &detail::gpu::uuid_share::uuid);  // as the launchers' deal lists them
+  for (const std::string& uuid : uuids) {
+    const std::uint64_t key = key_of(uuid);
+    const auto seeing = std::ranges::count_if(
+        sees, [&](const std::vector<std::uint64_t>& set) { return std::ranges::find(set, key) != set.end(); });
+    deal.seen.push_back({uuid, static_cast<int>(seeing)});
   }
-  int place = 0, ranks = 0;
-  for (int r = 0; r < node_ranks; ++r) {
-    const std::span<const std::uint64_t> other = set_of(r);
-    if (other.empty() || (!tangled && !std::ranges::equal(other, own))) continue;
-    place += r < node_rank ? 1 : 0;
-    ++ranks;
-  }
-  detail::gpu::set_node_place(detail::gpu::node_place{.rank = place, .ranks = ranks});
+  detail::gpu::set_node_deal(std::move(deal));
 }
 
 }  // namespace nqueens::mpi

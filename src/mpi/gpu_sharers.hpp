@@ -8,12 +8,14 @@
 
 namespace nqueens::mpi {
 
-/// Groups this node's ranks by the set of GPUs each sees (their UUIDs) and
-/// tells the GPU engine this rank's place in its group
-/// (gpu_node_ranks.hpp's set_node_place): each group is dealt its GPUs as a
-/// node of its own. `gpu_run`: whether this rank counts on the GPU engine
-/// (a rank that does not, or sees no GPU, joins no group). Collective over
-/// MPI_COMM_WORLD: every rank calls it, whatever it was asked.
+/// Deals the node's GPUs among its ranks from the GPUs each sees (their
+/// UUIDs; gpu_node_deal.hpp) and tells the GPU engine this rank's share
+/// (gpu_node_ranks.hpp's set_node_deal): ranks that see the same GPUs
+/// split them, ranks bound to GPUs of their own take those, and each GPU's
+/// sharers are the ranks dealt it. `gpu_run`: whether this rank counts on
+/// the GPU engine (a rank that does not, or sees no GPU, takes none).
+/// Collective over MPI_COMM_WORLD: every rank calls it, whatever it was
+/// asked.
 void place_among_gpu_sharers(bool gpu_run);
 
 }  // namespace nqueens::mpi

@@ -117,19 +117,25 @@ TEST(GpuDeviceChoiceTest, RanksThatSeeTheSameGpusInOtherOrdersTakeDifferentOnes)
   EXPECT_NE(taken[0], taken[1]);
 }
 
-// A place on the node set by the program (nqueens-mpi's ranks that see the
-// same GPUs) stands for the launchers' variables.
-TEST(GpuDeviceChoiceTest, APlaceSetOnTheNodeStandsForTheLaunchers) {
+// A deal set by the program (nqueens-mpi's ranks compare the GPUs each
+// sees) stands for the launchers' variables: its GPUs by default, and each
+// listed GPU's sharers are the processes that see it.
+TEST(GpuDeviceChoiceTest, ADealSetOnTheNodeStandsForTheLaunchers) {
   const scoped_variable rank("OMPI_COMM_WORLD_LOCAL_RANK", "0"), ranks("OMPI_COMM_WORLD_LOCAL_SIZE", "6"),
       sharers("NQUEENS_GPU_SHARERS", nullptr), bound("CUDA_VISIBLE_DEVICES", nullptr);
   const std::vector<detail::gpu::device_identity> node = detail::gpu::emulated_node(3);
   EXPECT_EQ(choose_devices("", node), (std::vector<dealt_device>{{0, 2}}));  // 6 ranks on 3 GPUs
-  detail::gpu::set_node_place(detail::gpu::node_place{.rank = 1, .ranks = 2});
-  EXPECT_EQ(choose_devices("", node), (std::vector<dealt_device>{{1, 1}}));
-  EXPECT_EQ(choose_devices("all", node), (std::vector<dealt_device>{{0, 2}, {1, 2}, {2, 2}}));
-  detail::gpu::set_node_place(detail::gpu::node_place{.rank = 0, .ranks = 1});
-  EXPECT_EQ(choose_devices("", node), (std::vector<dealt_device>{{0, 1}, {1, 1}, {2, 1}}));
-  detail::gpu::set_node_place(std::nullopt);
+  const auto uuid = [&](int d) { return node[static_cast<std::size_t>(d)].uuid; };
+  detail::gpu::set_node_deal(detail::gpu::node_deal{
+      .rank = 1, .taken = {{uuid(2), 1}, {uuid(1), 1}}, .seen = {{uuid(0), 3}, {uuid(1), 1}, {uuid(2), 2}}});
+  EXPECT_EQ(choose_devices("", node), (std::vector<dealt_device>{{2, 1}, {1, 1}}));
+  EXPECT_EQ(choose_devices("all", node), (std::vector<dealt_device>{{0, 3}, {1, 1}, {2, 2}}));
+  EXPECT_EQ(choose_devices("2", node), (std::vector<dealt_device>{{2, 2}}));
+  {
+    const scoped_variable asked("NQUEENS_GPU_SHARERS", "4");
+    EXPECT_EQ(choose_devices("", node), (std::vector<dealt_device>{{2, 4}, {1, 4}}));
+  }
+  detail::gpu::set_node_deal(std::nullopt);
   EXPECT_EQ(choose_devices("", node), (std::vector<dealt_device>{{0, 2}}));
 }
 

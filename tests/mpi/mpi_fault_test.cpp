@@ -661,6 +661,27 @@ TEST_F(FaultTest, GpuJobRanksBoundToGpusOfTheirOwnTakeThemAlone) {
   }
 }
 
+// Ranks that see GPUs that overlap (rank 0 GPUs 1 and 2, rank 1 GPUs 0 and
+// 1): each GPU is dealt to one of them, so rank 0 counts on GPUs 1 and 2
+// alone and rank 1 on GPU 0; dealt by each one's own list, both took GPU 1
+// as their own.
+TEST_F(FaultTest, GpuJobRanksThatSeeOverlappingGpusNeverTakeOneTwice) {
+  SKIP_WITHOUT_MPI();
+  std::vector<std::string> argv = mpi_job(2, {"12", "--engine", "gpu", "--threads", "2", "--json"});
+  argv.insert(
+      std::ranges::find(argv, mpi),
+      {"sh", "-c", "r=$OMPI_COMM_WORLD_LOCAL_RANK; CUDA_VISIBLE_DEVICES=$((1 - r)),$((2 - r)) exec \"$0\" \"$@\""});
+  const finished r = run(argv, {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_GPU=emulate:3"}}, 120);
+  ASSERT_EQ(r.status, 0) << "status -1 means it hung\n" << r.err;
+  EXPECT_NE(r.out.find("\"total\":14200,"), std::string::npos) << r.out;
+  const std::size_t gpus = r.out.find("\"gpus\":[");
+  ASSERT_NE(gpus, std::string::npos) << r.out;
+  const std::string listed = r.out.substr(gpus, r.out.find(']', gpus) - gpus);
+  EXPECT_NE(listed.find("\"name\":\"emulated GPU 1\",\"sharers\":1}"), std::string::npos) << listed;
+  EXPECT_NE(listed.find("\"name\":\"emulated GPU 2\",\"sharers\":1}"), std::string::npos) << listed;
+  EXPECT_EQ(listed.find("emulated GPU 0"), std::string::npos) << listed;
+}
+
 // The same under MPI, where every rank plans: SIGINT to the job while it
 // plans ends it within seconds, with 2 and 3 ranks, nothing counted and no
 // rank left.

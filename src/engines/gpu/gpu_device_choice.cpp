@@ -71,21 +71,40 @@ std::vector<dealt_device> choose_devices(std::string_view value, std::span<const
   check_device_list(value);
   if (visible.empty()) throw std::invalid_argument("no GPU is visible");
   const int count = static_cast<int>(visible.size());
+  const std::optional<node_deal>& deal = node_deal_set();
+  // The visible GPUs in the order of their UUIDs, the same for every
+  // process that sees them, whatever order its CUDA_VISIBLE_DEVICES gives:
+  // processes that see them rotated would otherwise deal the same GPU.
+  std::vector<std::size_t> by_uuid(visible.size());
+  for (std::size_t d = 0; d < visible.size(); ++d) by_uuid[d] = d;
+  std::ranges::sort(by_uuid, {}, [&](std::size_t d) { return lower(visible[d].uuid); });
+  const auto visible_uuid = [&](const std::string& uuid) {
+    const auto found =
+        std::ranges::find_if(visible, [&](const device_identity& d) { return lower(d.uuid) == lower(uuid); });
+    if (found == visible.end()) throw std::invalid_argument("GPU " + uuid + ", dealt to this process, is not visible");
+    return found->index;
+  };
+  const std::optional<int> asked = asked_sharers();
   if (value.empty()) {
-    // Dealt in the order of their UUIDs, the same for every process that
-    // sees them, whatever order its CUDA_VISIBLE_DEVICES gives: ranks that
-    // see them rotated would otherwise take the same GPU.
-    std::vector<int> by_uuid(visible.size());
-    for (std::size_t d = 0; d < visible.size(); ++d) by_uuid[d] = visible[d].index;
-    std::ranges::sort(by_uuid, {}, [&](int d) { return lower(visible[static_cast<std::size_t>(d)].uuid); });
+    if (deal) {
+      std::vector<dealt_device> taken;
+      for (const uuid_share& g : deal->taken) taken.push_back({visible_uuid(g.uuid), asked.value_or(g.sharers)});
+      return taken;
+    }
     std::vector<dealt_device> dealt = node_devices(count);
-    for (dealt_device& d : dealt) d.index = by_uuid[static_cast<std::size_t>(d.index)];
+    for (dealt_device& d : dealt) d.index = visible[by_uuid[static_cast<std::size_t>(d.index)]].index;
     return dealt;
   }
-  const int sharers = listed_device_sharers();
+  // A GPU a list names may be named to every process that sees it.
+  const auto sharers_of = [&](int index) {
+    if (asked || !deal) return listed_device_sharers();
+    const std::string uuid = lower(visible[static_cast<std::size_t>(index)].uuid);
+    const auto seen = std::ranges::find_if(deal->seen, [&](const uuid_share& g) { return lower(g.uuid) == uuid; });
+    return seen == deal->seen.end() ? 1 : seen->sharers;
+  };
   std::vector<dealt_device> out;
   if (value == "all") {
-    for (int d = 0; d < count; ++d) out.push_back({d, sharers});
+    for (const std::size_t d : by_uuid) out.push_back({visible[d].index, sharers_of(visible[d].index)});
     return out;
   }
   for (const std::string_view item : items_of(value)) {
@@ -108,7 +127,7 @@ std::vector<dealt_device> choose_devices(std::string_view value, std::span<const
     if (std::ranges::find(out, index, &dealt_device::index) != out.end()) {
       throw std::invalid_argument("--devices names GPU " + std::to_string(index) + " twice (by index and UUID)");
     }
-    out.push_back({index, sharers});
+    out.push_back({index, sharers_of(index)});
   }
   return out;
 }

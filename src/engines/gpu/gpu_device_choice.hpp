@@ -35,8 +35,10 @@ void check_device_list(std::string_view value);
 
 /// The GPUs to count on, of `visible`, for --devices `value`
 /// (check_device_list's forms); a UUID matches whatever its letters' case.
-/// The launcher's deal (an empty value) goes by the GPUs' UUIDs in order,
-/// so that processes that see the same GPUs in other orders agree.
+/// An empty value takes what set_node_deal dealt this process, else the
+/// launchers' deal (gpu_node_ranks.hpp) over the GPUs in the order of their
+/// UUIDs, so that processes that see the same GPUs in other orders agree;
+/// "all" lists them in that order too.
 /// Throws std::invalid_argument where a listed GPU is not visible, or none is.
 std::vector<dealt_device> choose_devices(std::string_view value, std::span<const device_identity> visible);
 

@@ -11,7 +11,9 @@
 #include <cstdlib>
 #include <limits>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engines/gpu/gpu_memory_share.hpp"
@@ -78,32 +80,38 @@ inline std::optional<int> launcher_node_ranks() {
   return slurm_step_node_tasks();
 }
 
-/// Where a process sits among the processes of its node that count on the
-/// same GPUs: its place and their number.
-struct node_place {
-  int rank = 0;
-  int ranks = 1;
+/// A GPU by its UUID, and the processes of its node counting on it.
+struct uuid_share {
+  std::string uuid;
+  int sharers = 1;
 };
 
-/// The place a program that knows it better than the launchers' variables
-/// set (set_node_place), if any.
-inline std::optional<node_place>& node_place_set() {
-  static std::optional<node_place> place;
-  return place;
+/// What a program that sees its whole node dealt this process
+/// (nqueens-mpi's ranks compare the GPUs each sees: gpu_node_deal.hpp),
+/// standing for the launchers' variables.
+struct node_deal {
+  /// Its place among the node's processes that see a GPU: where the GPUs of
+  /// a list it is given start.
+  int rank = 0;
+  /// The GPUs it takes by default.
+  std::vector<uuid_share> taken;
+  /// Every GPU it sees, with the node's processes that see it: the sharers
+  /// of a GPU that --devices names, which each of them may be given too.
+  std::vector<uuid_share> seen;
+};
+
+/// The deal set_node_deal set, if any.
+inline std::optional<node_deal>& node_deal_set() {
+  static std::optional<node_deal> deal;
+  return deal;
 }
 
-/// Sets this process's place on its node, which then stands for the
-/// launchers' variables; nqueens-mpi sets it from the node's ranks that see
-/// the same GPUs (ranks each bound to GPUs of their own are each alone
-/// there). Call before a GPU count, never during one.
-inline void set_node_place(std::optional<node_place> place) { node_place_set() = place; }
+/// Sets what this process takes of its node's GPUs. Call before a GPU
+/// count, never during one.
+inline void set_node_deal(std::optional<node_deal> deal) { node_deal_set() = std::move(deal); }
 
-/// This process's place on its node: set_node_place's, else launcher_rank.
-inline std::optional<int> node_rank() { return node_place_set() ? node_place_set()->rank : launcher_rank(); }
-
-/// The processes of its node counting on its GPUs: set_node_place's, else
-/// launcher_node_ranks.
-inline std::optional<int> node_ranks() { return node_place_set() ? node_place_set()->ranks : launcher_node_ranks(); }
+/// This process's place on its node: set_node_deal's, else launcher_rank.
+inline std::optional<int> node_rank() { return node_deal_set() ? node_deal_set()->rank : launcher_rank(); }
 
 /// NQUEENS_GPU_SHARERS, where set: the processes counting on each GPU this
 /// one takes, whatever the launcher says. Throws std::invalid_argument on
@@ -143,8 +151,8 @@ inline std::vector<dealt_device> deal_devices(int visible, std::optional<int> ra
   return {{device, n / visible + (device < n % visible ? 1 : 0)}};
 }
 
-/// The GPUs this process takes of the `visible` it sees (>= 1), by default:
-/// deal_devices from its place on the node (node_rank, node_ranks),
+/// The GPUs this process takes of the `visible` it sees (>= 1), by default
+/// where no deal was set: deal_devices from the launchers' variables,
 /// NQUEENS_GPU_SHARERS setting the sharers of each. Processes each bound to
 /// GPUs of their own (a per-rank CUDA_VISIBLE_DEVICES) that are not
 /// nqueens-mpi's ranks look like processes sharing them: they need
@@ -152,19 +160,20 @@ inline std::vector<dealt_device> deal_devices(int visible, std::optional<int> ra
 /// where a variable is no number in range.
 inline std::vector<dealt_device> node_devices(int visible) {
   const std::optional<int> sharers = asked_sharers();
-  std::vector<dealt_device> out = deal_devices(visible, node_rank(), node_ranks());
+  std::vector<dealt_device> out = deal_devices(visible, launcher_rank(), launcher_node_ranks());
   if (sharers) {
     for (dealt_device& d : out) d.sharers = *sharers;
   }
   return out;
 }
 
-/// The sharers of each GPU a process was told to take (--devices): every
-/// rank of its node may have been told the same, so node_ranks, unless
+/// The sharers of each GPU a process was told to take (--devices) where no
+/// deal was set: every rank of its node may have been told the same, so
+/// the node's ranks, unless
 /// NQUEENS_GPU_SHARERS says; 1 outside MPI.
 inline int listed_device_sharers() {
   if (const std::optional<int> sharers = asked_sharers()) return *sharers;
-  return std::min(node_ranks().value_or(1), max_gpu_sharers);
+  return std::min(launcher_node_ranks().value_or(1), max_gpu_sharers);
 }
 
 }  // namespace nqueens::detail::gpu
