@@ -131,7 +131,17 @@ void warn_of_idle_threads(const scaling_result& r, const measured_on& on) {
 // A board size whose one-thread count should take a few seconds, from one
 // that took `seconds`: counts grow about 6x a size here, and a short
 // count's time is mostly start-up, so aim at 8x the shortest telling time.
+// Under 10 ms the time is start-up alone, whatever N, and says nothing of
+// how the work grows: go on from Q(14) at 10 ms, about what one thread of
+// the fastest machines measured takes (else Q(10)'s 0.2 ms named Q(16),
+// itself too short).
 int larger_telling_size(int n, double seconds) {
+  constexpr int start_up_size = 14;
+  constexpr double start_up_seconds = 0.01;
+  if (seconds < start_up_seconds) {
+    n = std::max(n, start_up_size);
+    seconds = start_up_seconds;
+  }
   int larger = n + 1;
   for (double t = seconds * 6; t < 8 * min_telling_seconds && larger < max_board_size; t *= 6) ++larger;
   return std::min(larger, max_board_size);
@@ -151,9 +161,8 @@ void warn_of_weak_measurements(const scaling_result& r, int n) {
   const int hardware = hardware_threads();
   if (!r.rows.empty() && r.rows.back().threads > hardware) {
     std::cerr << formatted(
-        "nqueens: warning: this machine runs %d threads at once: rows past it measure threads "
-        "sharing them\n",
-        hardware);
+        "nqueens: warning: this machine runs %s at once: rows past it measure threads sharing them\n",
+        counted(static_cast<std::size_t>(hardware), "thread").c_str());
   }
 }
 
@@ -227,7 +236,8 @@ int run_scale(const std::vector<std::string>& args) {
   options.add_options()("r,repeat", "Runs per thread count; the median is reported",
                         cxxopts::value<std::string>()->default_value("3"))(
       "csv",
-      "Also write the rows to this CSV file (replaced only once every run is done, and only if it is one --csv wrote)",
+      "Also write the rows to this CSV file (replaced only once every run is done, and only if it is one --csv wrote); "
+      "'-' prints them on standard output in place of the table",
       cxxopts::value<std::string>());
   add_plan_shape_options(options,
                          "Memory each run may use, as for count, e.g. 8G, 512M (default: half the physical memory)");
@@ -256,8 +266,14 @@ int run_scale(const std::vector<std::string>& args) {
   const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
   opts.kind =
       chosen ? *chosen : fastest_engine(n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
+  const bool csv_on_stdout = result.count("csv") && result["csv"].as<std::string>() == "-";
+  if (csv_on_stdout && result.count("json")) {
+    throw usage_error("--csv - and --json both print on standard output: give --csv a file name, or leave one out");
+  }
   std::optional<output_file> csv_file;  // checked before the runs: a bad path fails at once
-  if (result.count("csv")) csv_file.emplace(result["csv"].as<std::string>(), "--csv file", csv_start);
+  if (result.count("csv") && !csv_on_stdout) {
+    csv_file.emplace(result["csv"].as<std::string>(), "--csv file", csv_start);
+  }
   // A stop signal ends the runs early and return here, so that the CSV's
   // temporary file is removed and its target keeps its old contents.
   install_stop_handlers();
@@ -290,7 +306,11 @@ int run_scale(const std::vector<std::string>& args) {
     csv_file->write(csv_of(r, on));
     csv_file->commit();
   }
-  write_report(scale_report(r, on, repeat), format_for(result.count("json") != 0));
+  if (csv_on_stdout) {
+    std::cout << csv_of(r, on);  // close_standard_output checks that it arrived
+  } else {
+    write_report(scale_report(r, on, repeat), format_for(result.count("json") != 0));
+  }
   return r.consistent && r.check.ok() ? 0 : 1;
 }
 

@@ -1,5 +1,6 @@
 #include "cli/verify_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <vector>
@@ -120,8 +121,8 @@ int run_verify(const std::vector<std::string>& args) {
   options.positional_help("");
   options.add_options()("from", "First board size",
                         cxxopts::value<std::string>()->default_value(std::to_string(default_from)))(
-      "to", "Last board size", cxxopts::value<std::string>()->default_value(std::to_string(default_to)))(
-      "extra", "", cxxopts::value<std::vector<std::string>>())(
+      "to", "Last board size (default: " + std::to_string(default_to) + ", or --from where that is larger)",
+      cxxopts::value<std::string>())("extra", "", cxxopts::value<std::vector<std::string>>())(
       "max-memory", "Memory each count may use, as for count, e.g. 8G, 512M (default: half the physical memory)",
       cxxopts::value<std::string>());
   add_shared_options(options, {.threads = worker_threads_help,
@@ -141,7 +142,12 @@ int run_verify(const std::vector<std::string>& args) {
   }
   const int from =
       static_cast<int>(parse_integer(result["from"].as<std::string>(), "--from", 1, max_published_board_size));
-  const int to = static_cast<int>(parse_integer(result["to"].as<std::string>(), "--to", 1, max_published_board_size));
+  // --from alone past the default end checks that one size: the user never
+  // typed the end it would otherwise be refused against.
+  const int to =
+      result.count("to")
+          ? static_cast<int>(parse_integer(result["to"].as<std::string>(), "--to", 1, max_published_board_size))
+          : std::max(from, default_to);
   if (from > to) {
     throw usage_error("--from " + std::to_string(from) + " is greater than --to " + std::to_string(to));
   }

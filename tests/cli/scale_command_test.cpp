@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "support/cli_run.hpp"
+#include "support/scratch_directory.hpp"
 
 namespace nqueens::test {
 namespace {
@@ -53,8 +54,31 @@ TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
   EXPECT_NE(rows.find("\n2,"), std::string::npos) << rows;
   EXPECT_EQ(lines_in(rows), 3);
   EXPECT_NE(r.out.find(" efficiency   busy "), std::string::npos) << r.out;
-  // Q(10) takes well under a millisecond: too short to time, and said so.
+  // Q(10) takes well under a millisecond: too short to time, and said so,
+  // with a size past start-up's reach (what Q(10)'s time would have
+  // named, Q(16), is itself too short on the machines measured).
   EXPECT_NE(r.err.find("nqueens: warning: one thread took "), std::string::npos) << r.err;
+  const std::size_t such_as = r.err.find("take a larger N, such as ");
+  ASSERT_NE(such_as, std::string::npos) << r.err;
+  EXPECT_GE(std::stoi(r.err.substr(such_as + 25)), 17) << r.err;
+}
+
+// --csv - prints the rows on standard output in place of the table (no
+// file named '-'); with --json, which prints there too, it is refused.
+TEST(CliTest, ScaleCsvDashPrintsTheRowsOnStandardOutput) {
+  const scratch_directory dir("csv-dash");
+  const cli_run r = run_script("cd " + dir.path().string() + " && $NQ scale 8 --threads 1,2 --repeat 1 --csv -");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("threads,median_seconds,speedup,", 0), 0u) << r.out;
+  EXPECT_EQ(lines_in(r.out), 3) << r.out;
+  EXPECT_NE(r.out.find("\n2,"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "-"));
+  const cli_run both = run_cli("scale 8 --threads 1 --repeat 1 --csv - --json");
+  EXPECT_EQ(both.status, 2) << both.err;
+  EXPECT_EQ(both.out, "");
+  EXPECT_EQ(both.err,
+            "nqueens: --csv - and --json both print on standard output: give --csv a file name, or leave one "
+            "out\n");
 }
 
 // --progress shows each count's progress, named by its run, in a log too

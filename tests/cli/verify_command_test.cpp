@@ -57,6 +57,18 @@ TEST(CliTest, VerifyDefaultRangePasses) {
   EXPECT_NE(r.out.find("all 15 counts match"), std::string::npos) << r.out;
 }
 
+// --from alone runs to the default end, or checks that one size where it
+// lies past it (never refused against an end the user did not type).
+TEST(CliTest, VerifyFromAloneEndsAtTheDefaultOrAtItself) {
+  const cli_run within = run_cli("verify --from 14 --json");
+  EXPECT_EQ(within.status, 0) << within.err;
+  EXPECT_NE(within.out.find("\"from\":14,\"to\":15"), std::string::npos) << within.out;
+  const cli_run past = run_cli("verify --from 16 --json");
+  EXPECT_EQ(past.status, 0) << past.err;
+  EXPECT_NE(past.out.find("\"from\":16,\"to\":16"), std::string::npos) << past.out;
+  EXPECT_NE(past.out.find("\"n\":16,\"total\":14772512"), std::string::npos) << past.out;
+}
+
 TEST(CliTest, VerifyJsonListsEveryBoard) {
   const cli_run r = run_cli("verify --from 4 --to 9 --json --threads 2");
   EXPECT_EQ(r.status, 0) << r.err;
