@@ -119,6 +119,12 @@ struct count_result {
   /// Bytes of a torn last flush (a crash mid-write) cut off the journal
   /// before it was resumed: the records they held are counted again.
   std::size_t journal_bytes_cut = 0;
+  /// Why the checkpoint journal was left unfinished although every
+  /// subproblem was counted (its last records or its completion mark could
+  /// not be written: a full disk): the result stands, and the same run
+  /// again finishes the journal, counting only what it lacks. Empty when
+  /// the journal was finished, or there was none.
+  std::string journal_unfinished;
   /// The shard counted; for a part of the plan the totals are partial and
   /// `check` compares nothing (nqueens merge adds the parts and verifies).
   shard_spec shard;

@@ -1,6 +1,7 @@
 #include "cli/output.hpp"
 
 #include <cstdio>
+#include <iostream>
 
 #include "cli/json.hpp"
 #include "cli/message_text.hpp"
@@ -75,6 +76,14 @@ std::string describe_resumed(const count_result& r, const std::string& checkpoin
   return "  resumed: " + std::to_string(r.resumed) + " of " +
          std::to_string(shard ? r.shard_subproblems : r.subproblems) +
          (shard ? " subproblems of the shard" : " subproblems") + " taken from " + one_line(checkpoint) + cut + "\n";
+}
+
+int status_after_journal(const count_result& r, int status, const char* program) {
+  if (r.journal_unfinished.empty()) return status;
+  std::cerr << program << ": " << one_line(r.journal_unfinished)
+            << "; every subproblem was counted, and the result above stands, but the journal lacks its end: "
+               "the same command again, with room to write, finishes it (counting only what it lacks)\n";
+  return status == 0 ? 3 : status;
 }
 
 std::string describe_symmetric_counts(uint128 symmetric_180, uint128 symmetric_90, const verification& check) {

@@ -88,7 +88,7 @@ int run_rotational(const std::vector<std::string>& args) {
   const count_result r = symmetric_counts(n, opts);
   if (!r.complete || stop_requested()) return report_interruption(r, opts.checkpoint);
   write_report(rotational_report(r, opts.checkpoint), format_for(result.count("json") != 0));
-  return r.check.ok() ? 0 : 1;
+  return status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens");
 }
 
 }  // namespace nqueens::cli

@@ -9,6 +9,9 @@ namespace nqueens::detail {
 
 class fnv1a {
  public:
+  fnv1a() = default;
+  /// Goes on from `state`, another hash's value: the hash of its bytes then these.
+  explicit fnv1a(std::uint64_t state) noexcept : hash_(state) {}
   void add_byte(std::uint8_t b) noexcept { hash_ = (hash_ ^ b) * 0x100000001b3ULL; }
   /// Adds `value` as 8 little-endian bytes, independent of the host's byte order.
   void add_u64(std::uint64_t value) noexcept {

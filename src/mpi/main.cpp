@@ -25,6 +25,7 @@
 #include "cli/count_command.hpp"
 #include "cli/count_report.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/signals.hpp"
 #include "cli/standard_descriptors.hpp"
@@ -110,7 +111,7 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const std::
     }
   }
   cli::write_report(report, cli::format_for(request.json));
-  return r.check.ok() ? 0 : 1;
+  return cli::status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens-mpi");
 }
 
 // The end of a job that had started counting: every rank must stop, now.

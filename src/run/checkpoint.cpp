@@ -80,7 +80,11 @@ checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
                                 (got == 0 ? std::string("an empty file") : std::string("another kind of file")) +
                                 "); it is left as it is: give another --checkpoint");
     }
-    if (static_cast<std::size_t>(got) < h.size() || !checksum_matches(h.data(), header::checksum)) {
+    if (static_cast<std::size_t>(got) < h.size()) {
+      fail(reason::corrupt, journal_name(path_) + " has a header cut short (" + std::to_string(got) + " of its " +
+                                std::to_string(h.size()) + " bytes)");
+    }
+    if (!checksum_matches(h.data(), header::checksum)) {
       fail(reason::corrupt, journal_name(path_) + " has a damaged header (checksum mismatch)");
     }
     if (get(h.data(), header::version) != format_version) {
@@ -178,6 +182,7 @@ checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shar
   state_->file = std::move(file);
   state_->path = state_->file.path();
   state_->subproblems = p.size();
+  state_->run = detail::journal::get(detail::journal::header_for(p, shard).data(), detail::journal::header::checksum);
   state_->held.assign((p.size() + 63) / 64, 0);
   state_->owned.emplace(p, shard);
   if (state_->file.exists()) {
@@ -242,7 +247,7 @@ void checkpoint_journal::record(std::size_t index, const subproblem_count& c) {
                             std::to_string(state_->shard.index) + "/" + std::to_string(state_->shard.count) +
                             ", the journal's");
   }
-  const auto bytes = record_for(record_type::subproblem, index, c);
+  const auto bytes = record_for(record_type::subproblem, index, c, state_->run);
   const std::lock_guard lock(state_->mutex);
   state_->pending.insert(state_->pending.end(), bytes.begin(), bytes.end());
   std::uint64_t& word = state_->recorded[index / 64];
@@ -304,7 +309,7 @@ void checkpoint_journal::mark_complete() {
     }
   }
   flush();
-  const auto bytes = record_for(record_type::complete, 0, {});
+  const auto bytes = record_for(record_type::complete, 0, {}, state_->run);
   append(bytes.data(), bytes.size());
   state_->complete = true;
 }

@@ -17,14 +17,14 @@ std::uint64_t get(const unsigned char* bytes, field f) noexcept {
   return value;
 }
 
-std::uint64_t checksum(const unsigned char* bytes, std::size_t size) noexcept {
-  fnv1a hash;
+std::uint64_t checksum(const unsigned char* bytes, std::size_t size, std::optional<std::uint64_t> from) noexcept {
+  fnv1a hash = from ? fnv1a(*from) : fnv1a();
   for (std::size_t i = 0; i < size; ++i) hash.add_byte(bytes[i]);
   return hash.value();
 }
 
-bool checksum_matches(const unsigned char* bytes, field f) noexcept {
-  return get(bytes, f) == checksum(bytes, f.offset);
+bool checksum_matches(const unsigned char* bytes, field f, std::optional<std::uint64_t> from) noexcept {
+  return get(bytes, f) == checksum(bytes, f.offset, from);
 }
 
 subproblem_count counts_of(const unsigned char* r) noexcept {
@@ -47,7 +47,8 @@ std::array<unsigned char, header_size> header_for(const plan& p, shard_spec shar
   return h;
 }
 
-std::array<unsigned char, record_size> record_for(record_type type, std::size_t index, const subproblem_count& c) {
+std::array<unsigned char, record_size> record_for(record_type type, std::size_t index, const subproblem_count& c,
+                                                  std::uint64_t run) {
   std::array<unsigned char, record_size> r{};
   put(r.data(), record::type, static_cast<std::uint64_t>(type));
   put(r.data(), record::index, index);
@@ -55,7 +56,7 @@ std::array<unsigned char, record_size> record_for(record_type type, std::size_t 
   put(r.data(), record::unique, c.unique);
   put(r.data(), record::symmetric_180, c.symmetric_180);
   put(r.data(), record::symmetric_90, c.symmetric_90);
-  put(r.data(), record::checksum, checksum(r.data(), record::checksum.offset));
+  put(r.data(), record::checksum, checksum(r.data(), record::checksum.offset, run));
   return r;
 }
 

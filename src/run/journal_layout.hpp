@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "nqueens/checkpoint.hpp"
@@ -14,7 +15,8 @@ namespace nqueens::detail::journal {
 
 inline constexpr std::array<unsigned char, 8> magic = {'N', 'Q', 'C', 'K', 'P', 'T', '\r', '\n'};
 // 2: records carry the rotation-symmetric counts; the header, the plan scope.
-inline constexpr std::uint32_t format_version = 2;
+// 3: a record's checksum goes on from its header's, so that it belongs to its run.
+inline constexpr std::uint32_t format_version = 3;
 inline constexpr std::size_t header_size = checkpoint_journal::header_size;
 inline constexpr std::size_t record_size = checkpoint_journal::record_size;
 
@@ -38,15 +40,20 @@ inline constexpr field type{0, 4}, index{4, 4}, total{8, 8}, unique{16, 8}, symm
 
 void put(unsigned char* bytes, field f, std::uint64_t value) noexcept;
 std::uint64_t get(const unsigned char* bytes, field f) noexcept;
-/// 64-bit FNV-1a of the first `size` bytes: what ends every header and record.
-std::uint64_t checksum(const unsigned char* bytes, std::size_t size) noexcept;
-/// True when the checksum field `f` holds the checksum of the bytes before it.
-bool checksum_matches(const unsigned char* bytes, field f) noexcept;
+/// 64-bit FNV-1a of the first `size` bytes: what ends every header. A
+/// record's goes on from its header's checksum (`from`): the hash of the
+/// header's bytes then the record's, so that a record copied from another
+/// run's journal fails it.
+std::uint64_t checksum(const unsigned char* bytes, std::size_t size, std::optional<std::uint64_t> from = {}) noexcept;
+/// True when the checksum field `f` holds the checksum of the bytes before
+/// it (going on from `from`).
+bool checksum_matches(const unsigned char* bytes, field f, std::optional<std::uint64_t> from = {}) noexcept;
 
 /// The header of the journal of shard `shard` of plan `p`.
 std::array<unsigned char, header_size> header_for(const plan& p, shard_spec shard);
-/// A record, checksum included.
-std::array<unsigned char, record_size> record_for(record_type type, std::size_t index, const subproblem_count& c);
+/// A record of the journal whose header's checksum is `run`, checksum included.
+std::array<unsigned char, record_size> record_for(record_type type, std::size_t index, const subproblem_count& c,
+                                                  std::uint64_t run);
 /// The counts a record holds.
 subproblem_count counts_of(const unsigned char* record) noexcept;
 /// "n = 12, engine symmetric, split depth 4, plan 0123456789abcdef[, shard 1/4]" from a header.

@@ -61,6 +61,7 @@ class replay {
                                 ") but differs from the one it writes at byte " + std::to_string(at) +
                                 ": not written for this run by this version of nqueens");
     }
+    run_ = get(expected.data(), header::checksum);
     struct stat st {};
     if (::fstat(fd_, &st) != 0) fail(reason::unusable, "cannot read " + name_ + ": " + std::strerror(errno));
     file_size_ = static_cast<std::uint64_t>(st.st_size);
@@ -152,7 +153,7 @@ class replay {
   // off, when every byte past the first record_size - 1 of it is zero; any
   // other byte there is damage.
   void read_record(const unsigned char* r, std::uint64_t where_bytes, std::size_t length) {
-    if (!tail_ && (length < record_size || !checksum_matches(r, record::checksum))) start_tail(where_bytes);
+    if (!tail_ && (length < record_size || !checksum_matches(r, record::checksum, run_))) start_tail(where_bytes);
     if (tail_) {
       for (std::size_t k = 0; k < length; ++k) {
         if (r[k] != 0 && where_bytes + k >= *tail_ + record_size - 1) {
@@ -209,8 +210,10 @@ class replay {
     // Nothing is written after the mark: whatever follows it is damage,
     // never a torn flush to cut off.
     if (contents_.complete) {
-      fail(reason::corrupt, name_ + ": " + std::to_string(file_size_ - where_bytes) + " bytes at byte " +
-                                std::to_string(where_bytes) + " follow the completion mark");
+      const std::uint64_t after = file_size_ - where_bytes;
+      fail(reason::corrupt, name_ + ": " + std::to_string(after) + (after == 1 ? " byte" : " bytes") + " at byte " +
+                                std::to_string(where_bytes) + (after == 1 ? " follows" : " follow") +
+                                " the completion mark");
     }
     tail_ = where_bytes;
     // One flush writes at most a record per subproblem: a longer tail is no
@@ -231,6 +234,7 @@ class replay {
   shard_members owned_;  // the subproblems this shard counts
   journal_contents contents_;
   std::vector<repeat> repeats_;  // records of a subproblem already held (none in a journal a run wrote)
+  std::uint64_t run_ = 0;        // the header's checksum, where every record's goes on from
   std::uint64_t file_size_ = 0;
   std::uint64_t offset_ = header_size;  // the end of what was read
   std::optional<std::uint64_t> tail_;   // where the torn tail starts

@@ -18,6 +18,7 @@ struct checkpoint_journal::state {
   checkpoint_file file;
   std::string path;
   std::size_t subproblems = 0;      // the plan's: record() takes no index past it
+  std::uint64_t run = 0;            // the header's checksum, where every record's goes on from
   std::vector<std::uint64_t> held;  // a bit per subproblem of the plan
   totals held_sums;
   bool complete = false;

@@ -207,7 +207,19 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
                   r.threads, start);
   const auto planned = clock_type::now();
   run_watched(p, options, exec, todo, journal.get(), tally);
-  if (journal) journal->flush();
+  // A journal write that fails once everything is counted (a full disk at
+  // the last flush or the mark) costs the journal its end, not the result:
+  // the counts are whole in memory, and the same run again finishes the
+  // journal. One that fails earlier, or on a stopped run, still throws.
+  const auto finish_journal = [&](auto step) {
+    try {
+      step();
+    } catch (const checkpoint_error& e) {
+      if (e.why() != checkpoint_error::reason::write) throw;
+      r.journal_unfinished = e.what();
+    }
+  };
+  if (journal) finish_journal([&] { journal->flush(); });
   r.device = exec.device();
   r.phases = exec.phases();
   r.phases.planning = std::chrono::duration<double>(planned - start).count();
@@ -215,7 +227,12 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
 
   // Reduce and verify; a finished journal gets its completion mark.
   settle(r, p, options, tally.sums());  // the executor has returned: no report is still running
-  if (r.complete && journal && !journal->complete()) journal->mark_complete();
+  if (!r.journal_unfinished.empty() && !r.complete) {
+    throw checkpoint_error(checkpoint_error::reason::write, r.journal_unfinished);
+  }
+  if (r.complete && r.journal_unfinished.empty() && journal && !journal->complete()) {
+    finish_journal([&] { journal->mark_complete(); });
+  }
   if (options.on_progress) options.on_progress(tally.snapshot(true));
   r.seconds = seconds_since(start);
   return r;

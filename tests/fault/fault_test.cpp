@@ -96,6 +96,36 @@ TEST_F(FaultTest, CountJournalWriteFailureExitsThree) {
   expect_resumes_to(j, 15, "2279184");
 }
 
+// A full disk once every subproblem is counted (at the last flush, or at
+// the completion mark: the last 48-byte record) costs the journal its end,
+// not the result: the count is printed, exit 3 says the journal is
+// unfinished, and the same command on a disk with room finishes it.
+TEST_F(FaultTest, AFullDiskAfterTheLastSubproblemStillPrintsTheCount) {
+  const std::string j = path("end.ckpt");
+  const std::vector<std::string> count = {nq, "count", "12", "--shard", "0/16", "--checkpoint", j};
+  const finished whole = run(count);
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  const auto size = static_cast<long>(fs::file_size(j));
+  const std::string counted = whole.out.substr(0, whole.out.find('\n'));
+  for (const long short_by : {48, 100}) {  // the mark alone; the mark and the last records
+    SCOPED_TRACE("the limit " + std::to_string(short_by) + " bytes short");
+    fs::remove(j);
+    const finished full = run(count, {.file_size_limit = size - short_by});
+    EXPECT_EQ(full.status, 3) << full.err;
+    EXPECT_EQ(full.out.substr(0, full.out.find('\n')), counted) << full.out;
+    EXPECT_EQ(full.err, "nqueens: writing checkpoint '" + j +
+                            "' failed: File too large; every subproblem was counted, and the result above stands, "
+                            "but the journal lacks its end: the same command again, with room to write, finishes it "
+                            "(counting only what it lacks)\n");
+    EXPECT_LT(static_cast<long>(fs::file_size(j)), size);
+    const finished finishing = run(count);
+    EXPECT_EQ(finishing.status, 0) << finishing.err;
+    EXPECT_EQ(finishing.out.substr(0, finishing.out.find('\n')), counted) << finishing.out;
+    EXPECT_NE(finishing.out.find("resumed: "), std::string::npos) << finishing.out;
+    EXPECT_EQ(static_cast<long>(fs::file_size(j)), size) << "finished, with its mark";
+  }
+}
+
 // merge reads strict JSON: a shard file that is malformed or out of range
 // is exit 2 naming it, never a wrapped or guessed count.
 TEST_F(FaultTest, MergeRefusesMalformedShardFiles) {

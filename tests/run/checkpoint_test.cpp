@@ -191,6 +191,22 @@ TEST_F(CheckpointTest, ZeroedLastRecordCountsAsTorn) {
   EXPECT_EQ(checkpoint_journal(path_.string(), p).finished_count(), 2u);
 }
 
+// A header cut short says so, with how much of it is there.
+TEST_F(CheckpointTest, AHeaderCutShortSaysHowMuchIsThere) {
+  const plan p(12);
+  write_journal(p, 0);
+  std::vector<char> b = bytes();
+  b.resize(30);
+  set_bytes(b);
+  try {
+    checkpoint_journal j(path_.string(), p);
+    ADD_FAILURE() << "a header of 30 bytes accepted";
+  } catch (const checkpoint_error& e) {
+    EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt);
+    EXPECT_NE(std::string(e.what()).find("has a header cut short (30 of its 64 bytes)"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(CheckpointTest, EveryDamagedHeaderByteIsRefused) {
   const plan p(12);
   write_journal(p, 3);
@@ -220,6 +236,34 @@ TEST_F(CheckpointTest, DamagedRecordIsReportedNotSkipped) {
         EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt);
         EXPECT_NE(std::string(e.what()).find("record " + std::to_string(record)), std::string::npos) << e.what();
       }
+    }
+  }
+}
+
+// A record copied from another run's journal (another board, engine or
+// split depth) under an index this plan has too is refused as damage: a
+// record's checksum covers its run's header, so parts of two runs never
+// add up to one count.
+TEST_F(CheckpointTest, ARecordFromAnotherRunsJournalIsRefused) {
+  const plan p(12);
+  write_journal(p, 4);
+  const std::vector<char> own = bytes();
+  const std::size_t at = checkpoint_journal::header_size + checkpoint_journal::record_size;  // record 1: subproblem 1
+  for (const plan& other : {plan(13), plan(12, {.kind = engine::mirror}), plan(12, {.split_depth = 2})}) {
+    fs::remove(path_);
+    write_journal(other, 4);
+    const std::vector<char> theirs = bytes();
+    std::vector<char> b = own;
+    std::copy_n(theirs.begin() + static_cast<std::ptrdiff_t>(at), checkpoint_journal::record_size,
+                b.begin() + static_cast<std::ptrdiff_t>(at));
+    set_bytes(b);
+    try {
+      checkpoint_journal j(path_.string(), p);
+      ADD_FAILURE() << "another run's record accepted: " << j.finished_count() << " held";
+    } catch (const checkpoint_error& e) {
+      EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt) << e.what();
+      EXPECT_NE(std::string(e.what()).find("record 1 at byte " + std::to_string(at) + " is damaged"), std::string::npos)
+          << e.what();
     }
   }
 }
@@ -450,7 +494,10 @@ TEST_F(CheckpointTest, BytesAfterTheCompletionMarkAreDamage) {
       ADD_FAILURE() << "a journal with " << extra.size() << " bytes after its mark was accepted";
     } catch (const checkpoint_error& e) {
       EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt);
-      EXPECT_NE(std::string(e.what()).find("follow the completion mark"), std::string::npos) << e.what();
+      const std::string follows = extra.size() == 1 ? "1 byte at byte " + std::to_string(finished.size()) + " follows"
+                                                    : std::to_string(extra.size()) + " bytes at byte " +
+                                                          std::to_string(finished.size()) + " follow";
+      EXPECT_NE(std::string(e.what()).find(follows + " the completion mark"), std::string::npos) << e.what();
     }
     EXPECT_EQ(bytes(), damaged);
   }
@@ -518,7 +565,9 @@ TEST(CheckpointFormatTest, OlderFormatIsRefusedClearly) {
     std::ifstream in(path, std::ios::binary);
     in.read(reinterpret_cast<char*>(header.data()), static_cast<std::streamsize>(header.size()));
   }
-  header[8] = 1;  // the format version, then the header's own checksum over bytes 0..55
+  // The format before this build's, then the header's own checksum over bytes 0..55.
+  constexpr std::uint32_t older = detail::journal::format_version - 1;
+  header[8] = static_cast<unsigned char>(older);
   detail::fnv1a hash;
   for (std::size_t i = 0; i < 56; ++i) hash.add_byte(header[i]);
   for (int i = 0; i < 8; ++i)
@@ -529,10 +578,12 @@ TEST(CheckpointFormatTest, OlderFormatIsRefusedClearly) {
   }
   try {
     checkpoint_journal j(path.string(), p);
-    FAIL() << "a format-1 journal was accepted";
+    FAIL() << "a format-" << older << " journal was accepted";
   } catch (const checkpoint_error& e) {
     EXPECT_EQ(e.why(), checkpoint_error::reason::foreign);
-    EXPECT_NE(std::string(e.what()).find("has journal format 1, this build reads format 2"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("has journal format " + std::to_string(older) + ", this build reads format " +
+                                         std::to_string(detail::journal::format_version)),
+              std::string::npos)
         << e.what();
   }
   std::filesystem::remove(path);
