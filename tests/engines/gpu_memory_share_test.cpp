@@ -118,7 +118,7 @@ TEST(GpuNodeRanksTest, EveryGpuIsDealtAndItsSharersAreTheRanksOnIt) {
 
 // The launchers' variables: the node-local rank (Open MPI's first), the
 // node's ranks (a Slurm step's most tasks on a node; never Slurm's job-wide
-// count), NQUEENS_GPU_SHARERS over both. A rank bound to one GPU is still
+// count), NQUEENS_GPU_SHARERS over both (1: every GPU it sees, alone). A rank bound to one GPU is still
 // counted a sharer of it. A value that is no number in range is refused,
 // not read as 0.
 TEST(GpuNodeRanksTest, TheLaunchersVariablesDealTheGpus) {
@@ -141,9 +141,17 @@ TEST(GpuNodeRanksTest, TheLaunchersVariablesDealTheGpus) {
     EXPECT_EQ(node_devices(4), (std::vector<dealt_device>{{1, 1}, {3, 1}}));
     EXPECT_EQ(node_devices(1), (std::vector<dealt_device>{{0, 2}}));
     EXPECT_EQ(listed_device_sharers(), 2);
-    const scoped_variable override_it("NQUEENS_GPU_SHARERS", "3");
-    EXPECT_EQ(node_devices(4), (std::vector<dealt_device>{{1, 3}, {3, 3}}));
-    EXPECT_EQ(listed_device_sharers(), 3);
+    {
+      const scoped_variable override_it("NQUEENS_GPU_SHARERS", "3");
+      EXPECT_EQ(node_devices(4), (std::vector<dealt_device>{{1, 3}, {3, 3}}));
+      EXPECT_EQ(listed_device_sharers(), 3);
+    }
+    // 1: no other process counts on the GPUs it sees (shards each bound to
+    // GPUs of their own): it takes every one, whatever its rank.
+    const scoped_variable alone("NQUEENS_GPU_SHARERS", "1");
+    EXPECT_EQ(node_devices(4), (std::vector<dealt_device>{{0, 1}, {1, 1}, {2, 1}, {3, 1}}));
+    EXPECT_EQ(node_devices(1), (std::vector<dealt_device>{{0, 1}}));
+    EXPECT_EQ(listed_device_sharers(), 1);
   }
   {
     const scoped_variable ranks("MPI_LOCALNRANKS", "5");

@@ -155,12 +155,15 @@ inline std::vector<dealt_device> deal_devices(int visible, std::optional<int> ra
 /// where no deal was set: deal_devices from the launchers' variables,
 /// NQUEENS_GPU_SHARERS setting the sharers of each. Processes each bound to
 /// GPUs of their own (a per-rank CUDA_VISIBLE_DEVICES) that are not
-/// nqueens-mpi's ranks look like processes sharing them: they need
-/// NQUEENS_GPU_SHARERS=1 to take all of them. Throws std::invalid_argument
-/// where a variable is no number in range.
+/// nqueens-mpi's ranks look like processes sharing them: NQUEENS_GPU_SHARERS=1
+/// says that none does, and each takes every GPU it sees, alone, whatever
+/// its rank. Throws std::invalid_argument where a variable is no number in
+/// range.
 inline std::vector<dealt_device> node_devices(int visible) {
   const std::optional<int> sharers = asked_sharers();
-  std::vector<dealt_device> out = deal_devices(visible, launcher_rank(), launcher_node_ranks());
+  const bool alone = sharers == 1;
+  std::vector<dealt_device> out = alone ? deal_devices(visible, std::nullopt, std::nullopt)
+                                        : deal_devices(visible, launcher_rank(), launcher_node_ranks());
   if (sharers) {
     for (dealt_device& d : out) d.sharers = *sharers;
   }
