@@ -149,9 +149,11 @@ void validate(const count_options& options, int n = 0);
 /// Counts every solution of the n-queens problem on an n x n board, with the
 /// fundamental count and the rotation-symmetric counts.
 /// Throws std::invalid_argument for n outside 1..max_board_size or bad
-/// options, checkpoint_error for a journal that cannot be used or written,
-/// memory_limit_error for a run that would not fit, run_cancelled for one
-/// cancelled before it began counting.
+/// options, checkpoint_error for a journal that cannot be used or written
+/// (but not for one whose last writes failed once every subproblem was
+/// counted: see count_result::journal_unfinished), memory_limit_error for a
+/// run that would not fit, run_cancelled for one cancelled before it began
+/// counting.
 count_result count(int n, const count_options& options = {});
 
 /// Counts only the solutions unchanged by a half turn and by a quarter turn

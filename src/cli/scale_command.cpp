@@ -166,6 +166,13 @@ void warn_of_weak_measurements(const scaling_result& r, int n) {
   }
 }
 
+// Whether every run counted the same total, and whether it is the published one.
+std::string verdict_of(const scaling_result& r) {
+  return r.consistent
+             ? "every run counted the same total, " + describe(r.check.total, r.check.published_total, oeis_total)
+             : std::string("TOTALS DIFFER between runs");
+}
+
 // The scaling table: a row per thread count, and whether every run agreed.
 class scale_report final : public report {
  public:
@@ -183,10 +190,7 @@ class scale_report final : public report {
                        100.0 * spread, row.speedup, 100.0 * row.efficiency, row.busy_threads,
                        to_string(row.total).c_str());
     }
-    out << (r_.consistent
-                ? "every run counted the same total, " + describe(r_.check.total, r_.check.published_total, oeis_total)
-                : std::string("TOTALS DIFFER between runs"))
-        << '\n';
+    out << verdict_of(r_) << '\n';
   }
 
   json_object json() const override {
@@ -308,6 +312,8 @@ int run_scale(const std::vector<std::string>& args) {
   }
   if (csv_on_stdout) {
     std::cout << csv_of(r, on);  // close_standard_output checks that it arrived
+    // The table's last line, where it says what exit 1 means.
+    if (!(r.consistent && r.check.ok())) std::cerr << "nqueens: " << verdict_of(r) << '\n';
   } else {
     write_report(scale_report(r, on, repeat), format_for(result.count("json") != 0));
   }

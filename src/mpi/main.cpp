@@ -7,8 +7,9 @@
 // journal rank 0 refuses ends the job as a refusal (exit 2, every rank
 // finalized); a failure once counting has started (a rank's error, rank 0's
 // journal write) ends it with MPI_Abort and the rank's message: no partial
-// total is ever printed. If a rank dies, MPI's default error handler aborts the job;
-// if mpirun dies, every rank exits by itself (launcher_watch.hpp).
+// total is ever printed. (A journal write that fails once every subproblem
+// is counted prints the total, then the failure, and ends with exit 3.) If a rank dies, MPI's default error handler
+// aborts the job; if mpirun dies, every rank exits by itself (launcher_watch.hpp).
 
 #include <mpi.h>
 #include <unistd.h>

@@ -290,6 +290,10 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
       if (!failure) failure = std::current_exception();
     }
   };
+  // Plain threads, not the arena's tasks: the sample prices `threads`
+  // threads counting at once (a device's runs by the wall clock, shared
+  // caches and memory bandwidth), and a task_arena only lets its workers
+  // join when they are free, with no promise that they all run together.
   std::vector<std::thread> workers;
   try {
     for (int t = 1; t < threads; ++t) workers.emplace_back(sample);

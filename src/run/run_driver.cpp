@@ -88,13 +88,17 @@ std::vector<std::size_t> subproblems_left(const shard_members& mine, const check
 
 // Runs `todo` through `exec`, with a helper thread that passes an outside
 // cancellation on (every 50 ms), reports progress and flushes the journal
-// while it runs. A journal that cannot be written stops the run: its error
-// is rethrown here.
-void run_watched(const plan& p, const count_options& options, executor& exec, const std::vector<std::size_t>& todo,
-                 checkpoint_journal* journal, run_tally& tally) {
+// while it runs. A progress callback's exception is rethrown here. A journal
+// that cannot be written stops the run, and its error is returned: the
+// caller throws it, unless every subproblem was counted by then (the last
+// records' flush can fail as the workers end).
+std::optional<checkpoint_error> run_watched(const plan& p, const count_options& options, executor& exec,
+                                            const std::vector<std::size_t>& todo, checkpoint_journal* journal,
+                                            run_tally& tally) {
   // A cancel that came during planning stops the run before it starts.
   std::atomic<bool> stop{options.cancel != nullptr && options.cancel->load()};
   std::exception_ptr helper_error;
+  std::optional<checkpoint_error> journal_error;
   const report_fn report = [&](std::size_t index, const subproblem_count& c) {
     if (journal != nullptr) journal->record(index, c);
     tally.finished(index, c);
@@ -135,9 +139,13 @@ void run_watched(const plan& p, const count_options& options, executor& exec, co
           last_flush = now;
           try {
             journal->flush();
+          } catch (const checkpoint_error& e) {
+            if (!journal_error) journal_error = e;
+            stop = true;  // a journal that cannot be written must not be trusted further
+            exec.abandon();
           } catch (...) {
             if (!helper_error) helper_error = std::current_exception();
-            stop = true;  // a journal that cannot be written must not be trusted further
+            stop = true;
             exec.abandon();
           }
         }
@@ -146,6 +154,7 @@ void run_watched(const plan& p, const count_options& options, executor& exec, co
     exec.run(p, todo, report, stop);
   }
   if (helper_error) std::rethrow_exception(helper_error);
+  return journal_error;
 }
 
 // Reduce and verify: the sums into `r`, the fundamental count by Burnside's
@@ -206,20 +215,20 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   run_tally tally(p, mine, todo, journal ? journal->held() : totals{}, static_cast<bool>(options.on_progress),
                   r.threads, start);
   const auto planned = clock_type::now();
-  run_watched(p, options, exec, todo, journal.get(), tally);
   // A journal write that fails once everything is counted (a full disk at
   // the last flush or the mark) costs the journal its end, not the result:
   // the counts are whole in memory, and the same run again finishes the
-  // journal. One that fails earlier, or on a stopped run, still throws.
+  // journal. One that fails earlier, or on a stopped run, is thrown.
+  std::optional<checkpoint_error> journal_error = run_watched(p, options, exec, todo, journal.get(), tally);
   const auto finish_journal = [&](auto step) {
     try {
       step();
     } catch (const checkpoint_error& e) {
       if (e.why() != checkpoint_error::reason::write) throw;
-      r.journal_unfinished = e.what();
+      journal_error = e;
     }
   };
-  if (journal) finish_journal([&] { journal->flush(); });
+  if (journal && !journal_error) finish_journal([&] { journal->flush(); });
   r.device = exec.device();
   r.phases = exec.phases();
   r.phases.planning = std::chrono::duration<double>(planned - start).count();
@@ -227,11 +236,14 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
 
   // Reduce and verify; a finished journal gets its completion mark.
   settle(r, p, options, tally.sums());  // the executor has returned: no report is still running
-  if (!r.journal_unfinished.empty() && !r.complete) {
-    throw checkpoint_error(checkpoint_error::reason::write, r.journal_unfinished);
-  }
-  if (r.complete && r.journal_unfinished.empty() && journal && !journal->complete()) {
+  if (r.complete && !journal_error && journal && !journal->complete()) {
     finish_journal([&] { journal->mark_complete(); });
+  }
+  if (journal_error) {
+    // Thrown on a stopped run: its caller reports the stop, and would lose this.
+    const bool stopped = (options.cancel != nullptr && options.cancel->load()) || exec.stopped_elsewhere();
+    if (!r.complete || stopped) throw *journal_error;
+    r.journal_unfinished = journal_error->what();
   }
   if (options.on_progress) options.on_progress(tally.snapshot(true));
   r.seconds = seconds_since(start);
