@@ -39,10 +39,10 @@ struct count_options {
   /// Rows fixed per subproblem; 0 chooses automatically (see plan_options).
   int split_depth = 0;
   /// Count only this shard of the plan (see shard.hpp); the whole by default.
-  shard_spec shard;
+  shard_spec shard{};
   /// Checkpoint journal (see checkpoint.hpp); empty for none. An existing
   /// journal of the same run is resumed; a finished one is just read.
-  std::string checkpoint;
+  std::string checkpoint{};
   /// Longest time between journal flushes (each ends with fsync): the most
   /// work a crash can lose. From min_ to max_checkpoint_interval_seconds.
   double checkpoint_interval_seconds = 2.0;
@@ -50,13 +50,13 @@ struct count_options {
   /// once more at the end (progress::last). It may throw: the count then
   /// starts no further subproblem, flushes its journal, and count()
   /// rethrows the exception, whenever it was thrown.
-  std::function<void(const progress&)> on_progress;
+  std::function<void(const progress&)> on_progress{};
   /// Finite and >= 0; 0 reports at every tick of the helper thread.
   double progress_interval_seconds = 0.25;
   /// When set and true, no further subproblems are started; the count
-  /// returns with complete == false and the journal flushed. Set before the
-  /// first subproblem began (while the plan, the run's lists or the journal
-  /// are read or built), count() throws run_cancelled instead.
+  /// returns with complete == false and the journal flushed. Set while the
+  /// plan, the run's lists or the journal are read or built (before the
+  /// engine's tables are), count() throws run_cancelled instead.
   const std::atomic<bool>* cancel = nullptr;
   /// Bytes the run may use, its lists and the engine's tables together; 0 =
   /// half the physical memory, else at least min_max_memory. A run that would need more throws
@@ -64,11 +64,11 @@ struct count_options {
   std::uint64_t max_memory = 0;
   /// Kernels to run (see isa.hpp); empty for active_isa(). Throws isa_error
   /// from count() when the CPU lacks them.
-  std::optional<isa> kernels;
+  std::optional<isa> kernels{};
   /// The GPUs the GPU engine counts on and the memory it takes on each
   /// (gpu_options.hpp); count() refuses anything but the defaults for
   /// another engine, before a journal is taken.
-  gpu_options gpu;
+  gpu_options gpu{};
 };
 
 /// Where a count's wall time went, in seconds: the checks (of the options
@@ -149,7 +149,8 @@ void validate(const count_options& options, int n = 0);
 /// Counts every solution of the n-queens problem on an n x n board, with the
 /// fundamental count and the rotation-symmetric counts.
 /// Throws std::invalid_argument for n outside 1..max_board_size or bad
-/// options, checkpoint_error for a journal that cannot be used or written
+/// options (isa_error, one of them, for kernels this CPU lacks),
+/// checkpoint_error for a journal that cannot be used or written
 /// (but not for one whose last writes failed once every subproblem was
 /// counted: see count_result::journal_unfinished), memory_limit_error for a
 /// run that would not fit, run_cancelled for one cancelled before it began

@@ -58,10 +58,10 @@ struct estimate_options {
   /// plan whose count would be refused is refused (check_plan_memory), and
   /// the engine samples within what the run's lists leave it.
   std::uint64_t max_memory = 0;
-  std::optional<isa> kernels;
+  std::optional<isa> kernels{};
   /// GPUs for the GPU engine's sample (count_options::gpu): a count's
   /// devices and device memory, so that it samples what the count would do.
-  gpu_options gpu;
+  gpu_options gpu{};
   /// When set and true, sampling stops (the table build too: run_cancelled).
   const std::atomic<bool>* cancel = nullptr;
 };

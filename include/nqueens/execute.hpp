@@ -81,7 +81,7 @@ struct execute_options {
   /// Worker threads in the arena; 0 means hardware_threads().
   int threads = 0;
   /// Called once per finished subproblem, concurrently from worker threads.
-  std::function<void(std::size_t index, const subproblem_count&)> on_finished;
+  std::function<void(std::size_t index, const subproblem_count&)> on_finished{};
   /// When set and true, no further subproblems are started and the ones
   /// running stop within a fraction of a second, unfinished (their counts
   /// are lost, never partial); a table build in progress stops too.
@@ -94,9 +94,9 @@ struct execute_options {
   /// context is passed to execute(): its memory is already taken.
   std::uint64_t max_memory = 0;
   /// Kernels for a context execute() builds; empty for active_isa().
-  std::optional<isa> kernels;
+  std::optional<isa> kernels{};
   /// GPUs for a context execute() builds (count_options::gpu).
-  gpu_options gpu;
+  gpu_options gpu{};
   /// Keep each subproblem's counts in the execution. False: only report
   /// them to on_finished, so that a run of 10^8 subproblems (the run driver's)
   /// holds no per-subproblem results.

@@ -48,7 +48,9 @@ bool cpu_supports(isa kernels) noexcept;
 /// Every instruction set this CPU can run, portable first.
 std::vector<isa> supported_isas();
 
-/// NQUEENS_ISA names an unknown instruction set or one this CPU lacks.
+/// Kernels this CPU lacks, asked for by NQUEENS_ISA (or an unknown name
+/// there) or by a caller (count_options::kernels, run_context,
+/// estimate_options::kernels).
 class isa_error : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;

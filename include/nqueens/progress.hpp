@@ -15,6 +15,7 @@ namespace nqueens {
 
 /// A snapshot handed to count_options::on_progress.
 struct progress {
+  /// The run's subproblems: a shard's own (count_result::shard_subproblems).
   std::size_t subproblems = 0;
   /// Finished subproblems, those taken from a checkpoint journal included.
   std::size_t finished = 0;

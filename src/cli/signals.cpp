@@ -167,6 +167,11 @@ int report_interruption(const count_result& r, const std::string& checkpoint, in
             << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
                                    : "run the same command again to resume from " + one_line(checkpoint))
             << '\n';
+  // A run stopped as its journal's last write failed: that is said too.
+  if (!r.journal_unfinished.empty()) {
+    std::cerr << who << ": " << one_line(r.journal_unfinished)
+              << "; the journal lacks its end: the same command again, with room to write, finishes it\n";
+  }
   return interrupted_status(sig);
 }
 

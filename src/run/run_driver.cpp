@@ -109,7 +109,9 @@ std::optional<checkpoint_error> run_watched(const plan& p, const count_options& 
       auto last_progress = clock_type::now();
       auto last_flush = clock_type::now();
       bool stop_seen = false;
-      helper.emplace(0.05, [&, last_progress, last_flush, stop_seen]() mutable {
+      // Every 50 ms, or as often as the journal is to be flushed.
+      const double tick = journal != nullptr ? std::min(0.05, options.checkpoint_interval_seconds) : 0.05;
+      helper.emplace(tick, [&, last_progress, last_flush, stop_seen]() mutable {
         if ((options.cancel != nullptr && options.cancel->load()) || exec.stopped_elsewhere()) stop = true;
         // A stop saves what is finished at once, before the running
         // subproblems end: a scheduler's kill -9 may follow within seconds.
@@ -218,7 +220,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   // A journal write that fails once everything is counted (a full disk at
   // the last flush or the mark) costs the journal its end, not the result:
   // the counts are whole in memory, and the same run again finishes the
-  // journal. One that fails earlier, or on a stopped run, is thrown.
+  // journal. One that fails earlier is thrown.
   std::optional<checkpoint_error> journal_error = run_watched(p, options, exec, todo, journal.get(), tally);
   const auto finish_journal = [&](auto step) {
     try {
@@ -240,9 +242,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
     finish_journal([&] { journal->mark_complete(); });
   }
   if (journal_error) {
-    // Thrown on a stopped run: its caller reports the stop, and would lose this.
-    const bool stopped = (options.cancel != nullptr && options.cancel->load()) || exec.stopped_elsewhere();
-    if (!r.complete || stopped) throw *journal_error;
+    if (!r.complete) throw *journal_error;
     r.journal_unfinished = journal_error->what();
   }
   if (options.on_progress) options.on_progress(tally.snapshot(true));
