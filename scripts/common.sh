@@ -11,38 +11,60 @@ NQ_RUN_PACKAGES=(cmake ninja-build g++ libtbb-dev libcxxopts-dev libopenmpi-dev 
 NQ_TEST_PACKAGES=(libgtest-dev libbenchmark-dev qemu-user)
 NQ_PACKAGES=("${NQ_RUN_PACKAGES[@]}" "${NQ_TEST_PACKAGES[@]}")
 
+# nq_as_root COMMAND...: runs it as root, through sudo where this user is
+# not; fails with a line saying what to run where there is no sudo.
+nq_as_root() {
+  if [[ $(id -u) -eq 0 ]]; then
+    "$@"
+  elif command -v sudo >/dev/null; then
+    sudo "$@"
+  else
+    echo "scripts: this step needs root: run '$*' as root, or install sudo" >&2
+    return 1
+  fi
+}
+
 # Installs the named Debian packages that are not installed yet; a no-op (and
-# no network) when everything is present, so every script can call it.
+# no network) when everything is present, so every script can call it. One
+# script of this machine installs at a time (two scripts started at once,
+# each in its own build folder), and apt waits for dpkg's own lock (a fresh
+# machine's unattended upgrades) rather than failing at once.
 nq_ensure_packages() {
   local missing=() p
   for p in "$@"; do
     nq_installed "$p" || missing+=("$p")
   done
   ((${#missing[@]} == 0)) && return 0
-  echo "scripts: installing ${missing[*]}" >&2
-  local sudo=()
-  if [[ $(id -u) -ne 0 ]]; then
-    command -v sudo >/dev/null || {
-      echo "scripts: installing needs root: run 'apt-get install ${missing[*]}' as root, or install sudo" >&2
-      return 1
-    }
-    sudo=(sudo)
+  local lock
+  exec {lock}>"${TMPDIR:-/tmp}/nqueens-apt.lock"
+  flock "$lock"
+  missing=()  # what another script installed meanwhile is not missing now
+  for p in "$@"; do
+    nq_installed "$p" || missing+=("$p")
+  done
+  if ((${#missing[@]} > 0)); then
+    echo "scripts: installing ${missing[*]}" >&2
+    local wait=(-o DPkg::Lock::Timeout=600)
+    nq_as_root apt-get "${wait[@]}" update -qq >&2
+    nq_as_root env DEBIAN_FRONTEND=noninteractive apt-get "${wait[@]}" install -y -qq --no-install-recommends \
+      "${missing[@]}" >&2
   fi
-  "${sudo[@]}" apt-get update -qq >&2
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  exec {lock}>&-
 }
 
-# nq_installed PACKAGE...: whether every one is installed (no network).
+# nq_installed PACKAGE...: whether every one is installed (no network; a
+# package held at its version is installed too).
 nq_installed() {
   local p
   for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || return 1
+    [[ $(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) == installed ]] || return 1
   done
 }
 
 # nq_build [cmake target...]: installs what the build needs and configures
 # $NQ_BUILD_DIR (Release) once, then builds the given targets (all when
-# none). With NQ_WITH_TESTS=1 (scripts/test.sh) the test packages are
+# none; a target written ?name only where the configure made one, such as
+# nqueens_mpi where MPI was found). With NQ_WITH_TESTS=1 (scripts/test.sh) the test packages are
 # installed and the tests and benchmarks configured in; otherwise they are
 # built only where their packages are already there, so that running the
 # tool installs nothing it does not need. Build output goes to stderr so
@@ -71,9 +93,10 @@ nq_build() {
     forget_cuda=(-U CMAKE_CUDA_COMPILER)
   fi
   # Configured again where the tests were left out, where qemu (the
-  # kernel-choice tests') or nvcc came after the build was configured
+  # kernel-choice tests'), MPI or nvcc came after the build was configured
   # without it, or where the folder was configured other than Release.
   if [[ ! -f $NQ_BUILD_DIR/build.ninja ]] || ((${#forget_cuda[@]} > 0)) ||
+    { command -v mpicxx >/dev/null && ! grep -q nqueens_mpi "$NQ_BUILD_DIR/build.ninja"; } ||
     ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$cache" 2>/dev/null ||
     { [[ $with_tests == ON ]] && grep -q '^NQUEENS_BUILD_TESTS:BOOL=OFF' "$cache" 2>/dev/null; } ||
     { [[ $with_tests == ON ]] && grep -q '^NQUEENS_QEMU:FILEPATH=NQUEENS_QEMU-NOTFOUND' "$cache" 2>/dev/null &&
@@ -81,8 +104,18 @@ nq_build() {
     cmake "${forget_cuda[@]}" -S "$NQ_ROOT" -B "$NQ_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DNQUEENS_BUILD_TESTS=$with_tests -DNQUEENS_BUILD_BENCH=$with_tests >&2
   fi
-  local targets=()
-  (($# > 0)) && targets=(--target "$@")
-  cmake --build "$NQ_BUILD_DIR" "${targets[@]}" >&2
+  local targets=() t
+  for t in "$@"; do
+    if [[ $t == \?* ]]; then
+      grep -q "${t#\?}" "$NQ_BUILD_DIR/build.ninja" && targets+=("${t#\?}")
+    else
+      targets+=("$t")
+    fi
+  done
+  # Named targets, none of them made: nothing to build (not everything).
+  if (($# == 0)) || ((${#targets[@]} > 0)); then
+    (($# > 0)) && targets=(--target "${targets[@]}")
+    cmake --build "$NQ_BUILD_DIR" "${targets[@]}" >&2
+  fi
   exec {lock}>&-
 }

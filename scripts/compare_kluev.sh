@@ -17,6 +17,7 @@ for value in "$n" "$threads" "$rounds"; do
   [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "compare_kluev.sh: '$value' is not a positive whole number" >&2; exit 2; }
 done
 [[ -x $other ]] || { echo "compare_kluev.sh: $other is not an executable" >&2; exit 2; }
+[[ $other == */* ]] || other=./$other  # a bare name is the file checked here, not one on PATH
 [[ -x $nqueens ]] || { echo "compare_kluev.sh: $nqueens is not built (scripts/run.sh builds it)" >&2; exit 2; }
 
 seconds() {  # runs "$@" and prints its wall time in seconds, or fails with it

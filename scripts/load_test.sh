@@ -25,7 +25,9 @@ status=0
 for ((run = 1; run <= runs; ++run)); do
   start=$(date +%s)
   # As CI runs it (scripts/test.sh): random order, more jobs than cores.
-  if ctest --output-on-failure -j "$jobs" --schedule-random "$@" > "load-test-$run.log" 2>&1; then
+  # Under the build folder's lock, as scripts/test.sh runs it.
+  if flock -o "$NQ_BUILD_DIR/.nq_build.lock" ctest --output-on-failure -j "$jobs" --schedule-random "$@" \
+    > "load-test-$run.log" 2>&1; then
     echo "load_test: run $run passed in $(($(date +%s) - start)) s ($(grep -o 'tests passed, [0-9]* tests failed out of [0-9]*' "load-test-$run.log" | tail -1))" >&2
   else
     status=1

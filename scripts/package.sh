@@ -37,9 +37,7 @@ echo "$deb"
 
 # The installed package, as a user meets it.
 nq_ensure_packages man-db
-sudo=()
-[[ $(id -u) -ne 0 ]] && sudo=(sudo)
-"${sudo[@]}" dpkg -i "$deb" >&2
+nq_as_root dpkg -i "$deb" >&2
 dpkg-deb -f "$deb" Depends | grep -q libtbb || { echo "package.sh: no oneTBB in Depends" >&2; exit 1; }
 # No installed file names the tree it was built from (this source folder,
 # the build folder in it): a program that looked for its GPU module there

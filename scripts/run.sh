@@ -6,10 +6,7 @@
 #   scripts/run.sh verify --from 1 --to 15
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
-nq_build nqueens_cli
 # nqueens-mpi too, where MPI was found, so that every command in the README works.
-if grep -q 'nqueens_mpi' "$NQ_BUILD_DIR/build.ninja"; then
-  cmake --build "$NQ_BUILD_DIR" --target nqueens_mpi >&2
-fi
+nq_build nqueens_cli '?nqueens_mpi'
 (($# == 0)) && set -- count 12
 exec "$NQ_BUILD_DIR/nqueens" "$@"

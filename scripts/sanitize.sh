@@ -31,6 +31,14 @@ if [[ ${1:-} == --quick ]]; then
   (($# == 0)) || { echo "sanitize.sh: --quick takes no ctest options ('$1')" >&2; exit 2; }
 fi
 nq_ensure_packages "${NQ_PACKAGES[@]}"
+# One sanitizer run at a time builds here (the TSan oneTBB and the build
+# folders are shared): a second waits, as nq_build makes a second build wait.
+mkdir -p "$NQ_ROOT/build"
+exec {sanitize_lock}>"$NQ_ROOT/build/.nq_sanitize.lock"
+flock -n "$sanitize_lock" || {
+  echo "sanitize.sh: waiting for another sanitizer run in this tree" >&2
+  flock "$sanitize_lock"
+}
 
 cmake_extra=()
 if [[ $kind == tsan ]]; then
@@ -40,11 +48,9 @@ if [[ $kind == tsan ]]; then
     if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
       codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
       echo "sanitize.sh: adding Debian's deb-src entry for $codename (apt-get source needs it)" >&2
-      sudo=()
-      [[ $(id -u) -ne 0 ]] && sudo=(sudo)
       printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-        "$codename" | "${sudo[@]}" tee /etc/apt/sources.list.d/nqueens-deb-src.sources >/dev/null
-      "${sudo[@]}" apt-get update -qq >&2
+        "$codename" | nq_as_root tee /etc/apt/sources.list.d/nqueens-deb-src.sources >/dev/null
+      nq_as_root apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
     fi
     nq_ensure_packages dpkg-dev
     src_dir=$NQ_ROOT/build/tbb-src

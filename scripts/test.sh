@@ -9,4 +9,7 @@ NQ_WITH_TESTS=1 nq_build
 cd "$NQ_BUILD_DIR"
 jobs=$(($(nproc) * 2))
 ((jobs < 8)) && jobs=8
-ctest --output-on-failure -j "$jobs" --schedule-random "$@"
+# Under the build folder's lock, held by flock itself (-o: no test inherits
+# it): another script's build does not replace the binaries under the tests,
+# and a second test.sh waits rather than sharing the folder's test files.
+flock -o "$NQ_BUILD_DIR/.nq_build.lock" ctest --output-on-failure -j "$jobs" --schedule-random "$@"
