@@ -24,6 +24,11 @@ namespace {
 // Attacking pairs printed per placement; the rest are counted.
 constexpr std::size_t shown_attacks = 20;
 
+// The longest line of standard input read: twice what `first 100000000`
+// writes (about 0.9 GB), so that an endless line of digits is refused
+// rather than read until memory runs out.
+constexpr std::size_t max_line_bytes = std::size_t{1} << 31;
+
 // Checks one placement; prints what is wrong (prefixed by `where`) and returns
 // whether it is a solution. A column out of range is a usage error.
 bool check_one(const std::string& text, const std::string& where) {
@@ -170,11 +175,20 @@ int run_check(const std::vector<std::string>& args) {
   std::string line;
   if (operands.empty()) {
     std::size_t line_number = 0;
-    for (line_reader lines(STDIN_FILENO); lines.next(line);) {
+    for (line_reader lines(STDIN_FILENO, max_line_bytes, placement_alphabet); lines.next(line);) {
       ++line_number;
+      const std::string where = "line " + std::to_string(line_number) + ": ";
+      if (lines.cut()) {  // at a byte no placement holds, whose error this is, or at the most read
+        try {
+          parse_placement(line);
+        } catch (const usage_error& e) {
+          throw usage_error(where + e.what());
+        }
+        throw usage_error(where + "longer than 2 GiB, more than any placement takes");
+      }
       if (is_blank(line)) continue;
       ++checked;
-      if (!check_one(line, "line " + std::to_string(line_number) + ": ")) ++failed;
+      if (!check_one(line, where)) ++failed;
       // A reader gone (`yes 0 0 | nqueens check | head -1`), SIGPIPE being
       // ignored: stop reading, with the write's own error.
       if (!std::cout || std::ferror(stdout) != 0) throw output_error(errno);

@@ -4,12 +4,12 @@
 // options, cxxopts' errors as usage errors, --help, and the board size N
 // every counting command takes as its operand.
 
-#include <cxxopts.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "cli/arguments.hpp"
+#include "cli/whole_operands.hpp"
 
 namespace nqueens::cli {
 

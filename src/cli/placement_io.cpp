@@ -225,8 +225,24 @@ bool line_reader::fill() {
 }
 
 bool line_reader::next(std::string& line) {
+  const auto line_break = [](char c) { return c == '\n' || c == '\r'; };
+  cut_ = false;
+  if (skip_rest_) {  // the rest of the line cut short last time
+    skip_rest_ = false;
+    for (;;) {
+      if (at_ == buffer_.size() && !fill()) return false;
+      const auto end = std::find_if(buffer_.begin() + static_cast<std::ptrdiff_t>(at_), buffer_.end(), line_break);
+      at_ = static_cast<std::size_t>(end - buffer_.begin());
+      if (end != buffer_.end()) {
+        after_cr_ = *end == '\r';
+        ++at_;
+        break;
+      }
+    }
+  }
   line.clear();
-  bool started = false;  // some of this line, or its break, was read
+  bool started = false;           // some of this line, or its break, was read
+  std::size_t keep = max_bytes_;  // where the line is cut: lowered at a stray byte
   for (;;) {
     if (at_ == buffer_.size() && !fill()) return started;
     if (after_cr_) {
@@ -238,9 +254,25 @@ bool line_reader::next(std::string& line) {
     }
     started = true;
     const auto begin = buffer_.begin() + static_cast<std::ptrdiff_t>(at_);
-    const auto end = std::find_if(begin, buffer_.end(), [](char c) { return c == '\n' || c == '\r'; });
+    const auto end = std::find_if(begin, buffer_.end(), line_break);
+    const std::size_t from = line.size();
     line.append(begin, end);
     at_ = static_cast<std::size_t>(end - buffer_.begin());
+    if (!alphabet_.empty() && keep == max_bytes_) {
+      const std::size_t stray = line.find_first_not_of(alphabet_, from);
+      if (stray != std::string::npos) keep = std::min(keep, stray + 21);
+    }
+    if (line.size() > keep) {
+      line.resize(keep);
+      cut_ = true;
+      if (end == buffer_.end()) {
+        skip_rest_ = true;  // its end is still to come
+      } else {
+        after_cr_ = *end == '\r';
+        ++at_;
+      }
+      return true;
+    }
     if (end != buffer_.end()) {
       after_cr_ = *end == '\r';
       ++at_;
@@ -248,6 +280,17 @@ bool line_reader::next(std::string& line) {
     }
   }
 }
+
+namespace {
+
+// A number as a message shows it: whole up to 24 digits, else its first 20
+// and how many there are (a 20-MB token made a 20-MB message).
+std::string shown_number(std::string_view digits) {
+  if (digits.size() <= 24) return std::string(digits);
+  return std::string(digits.substr(0, 20)) + "... (" + std::to_string(digits.size()) + " digits)";
+}
+
+}  // namespace
 
 std::vector<int> parse_placement(std::string_view text) {
   // Exactly as many columns as there are numbers: growing by doubling would
@@ -305,13 +348,13 @@ std::vector<int> parse_placement(std::string_view text) {
       // A column is a number like any other the tool reads: "01" is refused.
       const std::string_view number = text.substr(i, digits_from(i));
       if (detail::plain_digits(number) != number.size()) {
-        throw usage_error("invalid column '" + std::string(number) + "': expected " + number_rule);
+        throw usage_error("invalid column '" + shown_number(number) + "': expected " + number_rule);
       }
       int value = 0;
       const auto [end, error] = std::from_chars(text.data() + i, text.data() + text.size(), value);
       if (error != std::errc{}) {
         // Past any board a placement can name: its length bounds the columns.
-        throw usage_error("column '" + std::string(text.substr(i, digits_from(i))) +
+        throw usage_error("column '" + shown_number(text.substr(i, digits_from(i))) +
                           "' is out of range: a placement of n queens has columns 0 to n - 1");
       }
       columns.push_back(value);
@@ -320,7 +363,7 @@ std::vector<int> parse_placement(std::string_view text) {
       continue;
     }
     if (ch == '-' && i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9') {
-      throw usage_error("columns are counted from 0: '" + std::string(text.substr(i, 1 + digits_from(i + 1))) +
+      throw usage_error("columns are counted from 0: '-" + shown_number(text.substr(i + 1, digits_from(i + 1))) +
                         "' is negative");
     }
     throw usage_error("unexpected character '" + printable(text.substr(i, 1)) +

@@ -8,12 +8,13 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cxxopts.hpp>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "cli/whole_operands.hpp"
 
 namespace nqueens::cli {
 
@@ -75,13 +76,20 @@ class input_error : public std::runtime_error {
 class line_reader {
  public:
   /// Reads `fd` (standard input, which input_error names) a block at a time.
-  explicit line_reader(int fd) : fd_(fd) {}
+  /// A line is cut short (cut() is then true) past `max_bytes`, or 20 bytes
+  /// past its first byte not in `alphabet` (empty: any byte), so that a line
+  /// no parser could take is never held whole (a stream of NULs from
+  /// /dev/zero); the rest of a cut line is skipped by the next call.
+  explicit line_reader(int fd, std::size_t max_bytes = std::string::npos, std::string_view alphabet = {})
+      : fd_(fd), max_bytes_(max_bytes), alphabet_(alphabet) {}
   /// Splits `text`.
   explicit line_reader(std::string_view text) : buffer_(text) {}
 
   /// The next line, without its line break; false at the end. Throws
   /// input_error when a read fails.
   bool next(std::string& line);
+  /// Whether the line next() gave was cut short.
+  bool cut() const noexcept { return cut_; }
 
  private:
   bool fill();
@@ -90,7 +98,15 @@ class line_reader {
   std::string buffer_;
   std::size_t at_ = 0;
   bool after_cr_ = false;  ///< a '\n' next ends no line: it is the rest of "\r\n"
+  std::size_t max_bytes_ = std::string::npos;
+  std::string_view alphabet_;
+  bool cut_ = false;
+  bool skip_rest_ = false;  ///< the line last cut has more to skip
 };
+
+/// Every byte a placement's line can hold: what parse_placement reads, and
+/// '-' (which it names as a negative column).
+inline constexpr std::string_view placement_alphabet = "0123456789 \t,()[]-";
 
 /// Parses one placement, one line: column numbers separated by spaces, tabs
 /// and/or commas, optionally inside ( ) or [ ]; after a closing bracket, a

@@ -6,11 +6,11 @@
 // every command.
 
 #include <algorithm>
-#include <cxxopts.hpp>
 #include <optional>
 #include <string>
 
 #include "cli/command_line.hpp"
+#include "cli/whole_operands.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/engine.hpp"
 

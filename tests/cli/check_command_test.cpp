@@ -94,6 +94,20 @@ TEST(CliCheckTest, ALoneCarriageReturnEndsALine) {
   EXPECT_EQ(numbered.out.rfind("line 3: not a solution", 0), 0u) << numbered.out;
 }
 
+// A line is refused at the first byte no placement holds, not read whole
+// first: /dev/zero's endless line of NULs ran the machine out of memory.
+// (line_reader_test.cpp reads on past a line cut short.)
+TEST(CliCheckTest, AStreamOfStrayBytesIsRefusedAtTheFirst) {
+  const cli_run zeros = run_script("timeout 60 $NQ check < /dev/zero");
+  EXPECT_EQ(zeros.status, 2) << "124: it read on\n" << zeros.err;
+  EXPECT_EQ(zeros.err, "nqueens: line 1: unexpected character '\\x00' in the placement (expected column numbers)\n");
+  const cli_run after = run_script(
+      "{ printf '1 3 0 2\\n1 3 0 2 '; head -c 300000 /dev/zero | tr '\\0' x; "
+      "printf '\\n0 1\\n'; } | $NQ check");
+  EXPECT_EQ(after.status, 2) << after.err;
+  EXPECT_EQ(after.err, "nqueens: line 2: unexpected character 'x' in the placement (expected column numbers)\n");
+}
+
 // A standard input that cannot be read is a failure (exit 3) that says why.
 TEST(CliCheckTest, UnreadableStandardInputIsNamed) {
   const cli_run directory = run_script("$NQ check < /tmp");
@@ -122,6 +136,12 @@ TEST(CliCheckTest, ColumnsFollowTheNumberRule) {
   EXPECT_EQ(huge.status, 2);
   EXPECT_EQ(huge.err,
             "nqueens: column '99999999999' is out of range: a placement of n queens has columns 0 to n - 1\n");
+  // A number of a million digits is shown by its first 20 and its length.
+  const cli_run long_one = run_script("{ head -c 1000000 /dev/zero | tr '\\0' 1; echo; } | $NQ check");
+  EXPECT_EQ(long_one.status, 2);
+  EXPECT_EQ(long_one.err,
+            "nqueens: line 1: column '11111111111111111111... (1000000 digits)' is out of range: a "
+            "placement of n queens has columns 0 to n - 1\n");
 }
 
 // An empty (or blank) operand is named, not skipped: `check "$P"` with P

@@ -369,6 +369,9 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"verify --to 28", "--to 28 is out of range: expected an integer from 1 to 27"},
         bad_input{"verify --from 0", "--from 0 is out of range"}, bad_input{"verify 12", "unexpected argument '12'"},
         bad_input{"frobnicate", "unknown command 'frobnicate'"},
+        // An operand is one argument, whole: cxxopts split "8," at its comma.
+        bad_input{"list 8, --limit 1", "invalid board size '8,'"}, bad_input{"count 8,", "invalid board size '8,'"},
+        bad_input{"first 1,000", "invalid board size '1,000'"},
         bad_input{"scale 10 --threads 1,0", "--threads 0 is out of range"},
         bad_input{"scale 10 --threads 1,x", "invalid --threads 'x'"},
         bad_input{"scale 10 --repeat 0", "--repeat 0 is out of range"},

@@ -39,6 +39,22 @@ TEST_F(CliShardTest, FourShardsMergeToTheVerifiedCounts) {
   EXPECT_NE(r.out.find("unique = 9233  verified"), std::string::npos) << r.out;
 }
 
+// A file name is one argument, whole, commas and all.
+TEST_F(CliShardTest, FileNamesWithCommasMerge) {
+  std::string all;
+  for (int k = 0; k < 2; ++k) {
+    const std::string plain = shard_file(11, k, 2);
+    const std::string comma = plain.substr(0, plain.size() - 5) + ",a,b.json";
+    std::filesystem::rename(plain, comma);
+    files_.push_back(comma);
+    all += ' ';
+    all += comma;
+  }
+  const cli_run r = run_cli("merge" + all);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(11) = 2680  verified"), std::string::npos) << r.out;
+}
+
 TEST_F(CliShardTest, MoreShardsThanSubproblemsAndOneShard) {
   std::string all;
   for (int k = 0; k < 40; ++k) {  // the 5-board plan is tiny

@@ -1,0 +1,68 @@
+// The line reader behind `nqueens check`: lines cut short at a stray byte or
+// at the most it holds, and the next line read from where the cut one ended.
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+#include "cli/placement_io.hpp"
+
+namespace {
+
+using nqueens::cli::line_reader;
+
+// A file holding `text`, open for reading: what the reader reads (in the
+// test's own directory).
+class text_file {
+ public:
+  explicit text_file(const std::string& text) {
+    std::ofstream("in.txt", std::ios::binary) << text;
+    fd_ = ::open("in.txt", O_RDONLY);
+    EXPECT_GE(fd_, 0);
+  }
+  ~text_file() { ::close(fd_); }
+  text_file(const text_file&) = delete;
+  text_file& operator=(const text_file&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+};
+
+TEST(LineReaderTest, ALineIsCutTwentyBytesPastItsFirstStrayByte) {
+  const std::string stray = "1 3 x" + std::string(30000, 'y');  // past the reader's first block too
+  const text_file in("1 3 0 2\n" + stray + "\r\n2 0 3 1\n");
+  line_reader lines(in.fd(), std::string::npos, "0123456789 ");
+  std::string line;
+  ASSERT_TRUE(lines.next(line));
+  EXPECT_EQ(line, "1 3 0 2");
+  EXPECT_FALSE(lines.cut());
+  ASSERT_TRUE(lines.next(line));
+  EXPECT_EQ(line, stray.substr(0, 4 + 21));
+  EXPECT_TRUE(lines.cut());
+  ASSERT_TRUE(lines.next(line));  // the rest of the cut line skipped, its CRLF one break
+  EXPECT_EQ(line, "2 0 3 1");
+  EXPECT_FALSE(lines.cut());
+  EXPECT_FALSE(lines.next(line));
+}
+
+TEST(LineReaderTest, ALineIsCutAtTheMostItHolds) {
+  const std::string long_line(200000, '7');
+  const text_file in(long_line + "\n0\n" + long_line);
+  line_reader lines(in.fd(), 1000, "0123456789");
+  std::string line;
+  ASSERT_TRUE(lines.next(line));
+  EXPECT_EQ(line, long_line.substr(0, 1000));
+  EXPECT_TRUE(lines.cut());
+  ASSERT_TRUE(lines.next(line));
+  EXPECT_EQ(line, "0");
+  EXPECT_FALSE(lines.cut());
+  ASSERT_TRUE(lines.next(line));  // cut, with no line break after it
+  EXPECT_TRUE(lines.cut());
+  EXPECT_FALSE(lines.next(line));
+}
+
+}  // namespace
