@@ -327,10 +327,12 @@ int run_plan(const std::vector<std::string>& args) {
                          "Memory a count may use, as for count: refuse a plan that would need more, e.g. 8G, "
                          "512M");
   add_gpu_options(options);
-  add_shared_options(options, {.threads = "Worker threads for --stats and --estimate (default: all hardware threads)",
-                               .engine = "auto",
-                               .engine_auto = "the fastest engine for N that fits in --max-memory",
-                               .json = true});
+  add_shared_options(options,
+                     {.threads = "Worker threads of the count priced (its memory), and for --stats and --estimate "
+                                 "(default: all hardware threads)",
+                      .engine = "auto",
+                      .engine_auto = "the fastest engine for N that fits in --max-memory",
+                      .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
   if (printed_help(result, options, engines_help())) return 0;
