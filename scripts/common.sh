@@ -24,40 +24,66 @@ nq_as_root() {
   fi
 }
 
+# nq_apt_lock: takes this machine's lock for apt (fd in NQ_APT_LOCK), so
+# that one script installs at a time (two scripts started at once, each in
+# its own build folder). The file is made writable by all and opened
+# read-only: any user may take it, and fs.protected_regular lets anyone open
+# it.
+nq_apt_lock() {
+  local file=${TMPDIR:-/tmp}/nqueens-apt.lock
+  [[ -e $file ]] || (umask 000 && : >>"$file") 2>/dev/null || true
+  exec {NQ_APT_LOCK}<"$file"
+  flock "$NQ_APT_LOCK"
+}
+
+# nq_apt_update: apt-get update, tried again for up to ten minutes while
+# another apt holds its lists (a fresh machine's daily update): apt's own
+# DPkg::Lock::Timeout waits for dpkg's lock, not for the lists'.
+nq_apt_update() {
+  local try
+  for ((try = 1; ; ++try)); do
+    nq_as_root apt-get -q=2 update >&2 && return 0
+    ((try < 60)) || return 1
+    echo "scripts: apt-get update failed; trying again in 10 s ($try of 60)" >&2
+    sleep 10
+  done
+}
+
 # Installs the named Debian packages that are not installed yet; a no-op (and
-# no network) when everything is present, so every script can call it. One
-# script of this machine installs at a time (two scripts started at once,
-# each in its own build folder), and apt waits for dpkg's own lock (a fresh
-# machine's unattended upgrades) rather than failing at once.
+# no network) when everything is present, so every script can call it. apt
+# waits for dpkg's own lock (a fresh machine's unattended upgrades) rather
+# than failing at once.
 nq_ensure_packages() {
   local missing=() p
   for p in "$@"; do
     nq_installed "$p" || missing+=("$p")
   done
   ((${#missing[@]} == 0)) && return 0
-  local lock
-  exec {lock}>"${TMPDIR:-/tmp}/nqueens-apt.lock"
-  flock "$lock"
+  if [[ $(id -u) -ne 0 ]] && ! command -v sudo >/dev/null; then
+    echo "scripts: installing needs root: run 'apt-get install ${missing[*]}' as root, or install sudo" >&2
+    return 1
+  fi
+  nq_apt_lock
   missing=()  # what another script installed meanwhile is not missing now
   for p in "$@"; do
     nq_installed "$p" || missing+=("$p")
   done
   if ((${#missing[@]} > 0)); then
     echo "scripts: installing ${missing[*]}" >&2
-    local wait=(-o DPkg::Lock::Timeout=600)
-    nq_as_root apt-get "${wait[@]}" update -qq >&2
-    nq_as_root env DEBIAN_FRONTEND=noninteractive apt-get "${wait[@]}" install -y -qq --no-install-recommends \
-      "${missing[@]}" >&2
+    nq_apt_update
+    nq_as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+      --no-install-recommends "${missing[@]}" >&2
   fi
-  exec {lock}>&-
+  exec {NQ_APT_LOCK}<&-
 }
 
 # nq_installed PACKAGE...: whether every one is installed (no network; a
-# package held at its version is installed too).
+# package held at its version is installed too, and one of several
+# architectures' instances is enough).
 nq_installed() {
   local p
   for p in "$@"; do
-    [[ $(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) == installed ]] || return 1
+    dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null | grep -qx installed || return 1
   done
 }
 
@@ -96,7 +122,7 @@ nq_build() {
   # kernel-choice tests'), MPI or nvcc came after the build was configured
   # without it, or where the folder was configured other than Release.
   if [[ ! -f $NQ_BUILD_DIR/build.ninja ]] || ((${#forget_cuda[@]} > 0)) ||
-    { command -v mpicxx >/dev/null && ! grep -q nqueens_mpi "$NQ_BUILD_DIR/build.ninja"; } ||
+    { grep -q '^MPI_CXX_COMPILER:FILEPATH=.*NOTFOUND' "$cache" 2>/dev/null && command -v mpicxx >/dev/null; } ||
     ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$cache" 2>/dev/null ||
     { [[ $with_tests == ON ]] && grep -q '^NQUEENS_BUILD_TESTS:BOOL=OFF' "$cache" 2>/dev/null; } ||
     { [[ $with_tests == ON ]] && grep -q '^NQUEENS_QEMU:FILEPATH=NQUEENS_QEMU-NOTFOUND' "$cache" 2>/dev/null &&
@@ -107,7 +133,7 @@ nq_build() {
   local targets=() t
   for t in "$@"; do
     if [[ $t == \?* ]]; then
-      grep -q "${t#\?}" "$NQ_BUILD_DIR/build.ninja" && targets+=("${t#\?}")
+      grep -q "^build ${t#\?}:" "$NQ_BUILD_DIR/build.ninja" && targets+=("${t#\?}")
     else
       targets+=("$t")
     fi

@@ -48,9 +48,11 @@ if [[ $kind == tsan ]]; then
     if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
       codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
       echo "sanitize.sh: adding Debian's deb-src entry for $codename (apt-get source needs it)" >&2
+      nq_apt_lock
       printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
         "$codename" | nq_as_root tee /etc/apt/sources.list.d/nqueens-deb-src.sources >/dev/null
-      nq_as_root apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
+      nq_apt_update
+      exec {NQ_APT_LOCK}<&-
     fi
     nq_ensure_packages dpkg-dev
     src_dir=$NQ_ROOT/build/tbb-src

@@ -178,11 +178,15 @@ int run_check(const std::vector<std::string>& args) {
     for (line_reader lines(STDIN_FILENO, max_line_bytes, placement_alphabet); lines.next(line);) {
       ++line_number;
       const std::string where = "line " + std::to_string(line_number) + ": ";
-      if (lines.cut()) {  // at a byte no placement holds, whose error this is, or at the most read
-        try {
-          parse_placement(line);
-        } catch (const usage_error& e) {
-          throw usage_error(where + e.what());
+      if (lines.cut()) {
+        // At a byte no placement holds, whose error this is; else at the
+        // most read, where the text cut short would give a false one.
+        if (line.find_first_not_of(placement_alphabet) != std::string::npos) {
+          try {
+            parse_placement(line);
+          } catch (const usage_error& e) {
+            throw usage_error(where + e.what());
+          }
         }
         throw usage_error(where + "longer than 2 GiB, more than any placement takes");
       }
