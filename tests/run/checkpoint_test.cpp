@@ -277,9 +277,36 @@ TEST_F(CheckpointTest, JournalOfAnotherRunIsRefused) {
     } catch (const checkpoint_error& e) {
       EXPECT_EQ(e.why(), checkpoint_error::reason::foreign);
       EXPECT_NE(std::string(e.what()).find("belongs to another run (n = 12"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("; resume it with the options it names"), std::string::npos) << e.what();
     }
   }
   EXPECT_EQ(checkpoint_journal(path_.string(), plan(12)).finished_count(), 2u);  // left untouched
+}
+
+// A journal of this very run (n, engine, split depth) whose plan differs was
+// written by another version of nqueens: the message says so, not "another
+// run" described twice alike but for the fingerprint.
+TEST_F(CheckpointTest, AJournalOfAnotherVersionsPlanSaysSo) {
+  const plan p(12);
+  write_journal(p, 2);
+  std::vector<char> b = bytes();
+  auto* const header = reinterpret_cast<unsigned char*>(b.data());
+  detail::journal::put(header, detail::journal::header::fingerprint, 0x0123456789abcdefULL);
+  detail::journal::put(header, detail::journal::header::checksum,
+                       detail::journal::checksum(header, detail::journal::header::checksum.offset));
+  set_bytes(b);
+  try {
+    checkpoint_journal j(path_.string(), p);
+    FAIL() << "another plan's journal accepted";
+  } catch (const checkpoint_error& e) {
+    EXPECT_EQ(e.why(), checkpoint_error::reason::foreign) << e.what();
+    EXPECT_NE(std::string(e.what()).find("was written by another version of nqueens: its plan for this run is "
+                                         "0123456789abcdef, this version's is " +
+                                         format_fingerprint(p.fingerprint())),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(bytes(), b);  // left untouched
 }
 
 // A header with a valid checksum that names this very run yet differs from
