@@ -7,7 +7,12 @@
 # Within engines, engines/join_model/ (the join model the quadrant and GPU
 # engines share) is below every engine's folder: it includes no
 # engines/<name>/ but its own, so that neither engine's internals leak into
-# the other through it.
+# the other through it; and an engine's folder includes no other engine's
+# (what two engines share has a folder of its own, as join_model).
+#
+# Project headers are included by their path from src/ or as nqueens/X.hpp,
+# in quotes: an include in angle brackets, or one through "../", would pass
+# unseen, so either is refused.
 #
 # A folder of src/ is its layer. A public header include/nqueens/X.hpp is
 # the layer of the source that implements it (src/*/X.cpp, or X.cpp.in
@@ -97,8 +102,22 @@ while IFS= read -r file; do
     if [[ $rel == src/engines/join_model/* && $included =~ ^engines/([^/]+)/ && ${BASH_REMATCH[1]} != join_model ]]; then
       echo "check_layers: $rel (engines/join_model) includes \"$included\" (engines/${BASH_REMATCH[1]}), a layer above it" >&2
       violations=$((violations + 1))
+    elif [[ $rel =~ ^src/engines/([^/]+)/ && ${BASH_REMATCH[1]} != join_model ]]; then
+      folder=${BASH_REMATCH[1]}
+      if [[ $included =~ ^engines/([^/]+)/ && ${BASH_REMATCH[1]} != "$folder" && ${BASH_REMATCH[1]} != join_model ]]; then
+        echo "check_layers: $rel (engines/$folder) includes \"$included\", another engine's folder" >&2
+        violations=$((violations + 1))
+      fi
+    fi
+    if [[ $included == ../* || $included == */../* || $included == ./* ]]; then
+      echo "check_layers: $rel includes \"$included\" by a relative path: name it from src/ (or as nqueens/X.hpp)" >&2
+      violations=$((violations + 1))
     fi
   done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" || true)
+  while IFS= read -r line; do
+    echo "check_layers: $rel: $line: a project header in angle brackets: write it in quotes" >&2
+    violations=$((violations + 1))
+  done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(nqueens|isa|kernels|engines|run|solutions|cli|mpi)/' "$file" || true)
 done < <(find "$root/src" "$root/include/nqueens" -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.inc' -o -name '*.cu' -o -name '*.in' \) | sort)
 
 if ((violations > 0)); then

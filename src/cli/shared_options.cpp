@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "cli/message_text.hpp"
@@ -10,6 +11,43 @@
 #include "nqueens/plan.hpp"
 
 namespace nqueens::cli {
+
+void add_shared_options(cxxopts::Options& options, const shared_options& which) {
+  auto add = options.add_options();
+  if (!which.threads.empty()) add("t,threads", which.threads, cxxopts::value<std::string>());
+  if (!which.engine.empty()) {
+    const std::string choice = which.engine == "auto" ? "auto, " : "";
+    const std::string rule = which.engine == "auto" ? "; auto = " + which.engine_auto : "";
+    // cxxopts appends the default.
+    add("e,engine", "Counting engine: " + choice + std::string(engine_names()) + rule,
+        cxxopts::value<std::string>()->default_value(which.engine));
+  }
+  if (which.json) add("json", "Print one JSON object instead of text");
+  add("h,help", "Show this help");
+}
+
+void add_plan_shape_options(cxxopts::Options& options, const std::string& max_memory_help) {
+  options.add_options()("split-depth",
+                        "How finely the plan is cut: rows fixed per subproblem, or for the quadrant engine slices of "
+                        "each class (default: automatic)",
+                        cxxopts::value<std::string>())("max-memory", max_memory_help, cxxopts::value<std::string>());
+}
+
+std::string engines_help() {
+  std::string text = "Engines:\n";
+  for (const engine e : all_engines()) {
+    std::string name(to_string(e));
+    name.resize(std::max<std::size_t>(name.size() + 2, 12), ' ');
+    text += "  " + name + std::string(engine_summary(e)) + '\n';
+  }
+  return text;
+}
+
+std::optional<engine> parse_engine_choice(const std::string& name) {
+  if (name == "auto") return std::nullopt;
+  if (const auto e = parse_engine(name)) return *e;
+  throw usage_error("unknown engine '" + name + "': expected auto or one of " + std::string(engine_names()));
+}
 
 void add_long_run_options(cxxopts::Options& options) {
   // The texts read the library's default and range: one place says them.

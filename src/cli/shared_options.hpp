@@ -5,7 +5,6 @@
 // declared once so that their spelling, short forms and help read the same in
 // every command.
 
-#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -33,19 +32,7 @@ struct shared_options {
 };
 
 /// Adds the options `which` names to `options`, after the command's own.
-inline void add_shared_options(cxxopts::Options& options, const shared_options& which) {
-  auto add = options.add_options();
-  if (!which.threads.empty()) add("t,threads", which.threads, cxxopts::value<std::string>());
-  if (!which.engine.empty()) {
-    const std::string choice = which.engine == "auto" ? "auto, " : "";
-    const std::string rule = which.engine == "auto" ? "; auto = " + which.engine_auto : "";
-    // cxxopts appends the default.
-    add("e,engine", "Counting engine: " + choice + std::string(engine_names()) + rule,
-        cxxopts::value<std::string>()->default_value(which.engine));
-  }
-  if (which.json) add("json", "Print one JSON object instead of text");
-  add("h,help", "Show this help");
-}
+void add_shared_options(cxxopts::Options& options, const shared_options& which);
 
 /// --checkpoint-interval's and --progress's own: a journal's flushes and the
 /// progress display, for the commands that count for long (count, rotational).
@@ -79,12 +66,7 @@ long_run_choice read_long_run_options(const cxxopts::ParseResult& result);
 /// --split-depth and --max-memory: how finely a plan is cut and the memory a
 /// count may use (count and plan take them alike). `max_memory_help` says
 /// what the bound covers for the command.
-inline void add_plan_shape_options(cxxopts::Options& options, const std::string& max_memory_help) {
-  options.add_options()("split-depth",
-                        "How finely the plan is cut: rows fixed per subproblem, or for the quadrant engine slices of "
-                        "each class (default: automatic)",
-                        cxxopts::value<std::string>())("max-memory", max_memory_help, cxxopts::value<std::string>());
-}
+void add_plan_shape_options(cxxopts::Options& options, const std::string& max_memory_help);
 
 /// What add_plan_shape_options' options asked for (0: automatic / the
 /// default bound).
@@ -111,25 +93,11 @@ void add_gpu_options(cxxopts::Options& options);
 gpu_options read_gpu_options(const cxxopts::ParseResult& result);
 
 /// "Engines:" and one line per engine, for the help of a command with --engine.
-inline std::string engines_help() {
-  std::string text = "Engines:\n";
-  for (const engine e : all_engines()) {
-    std::string name(to_string(e));
-    name.resize(std::max<std::size_t>(name.size() + 2, 12), ' ');
-    text += "  " + name + std::string(engine_summary(e)) + '\n';
-  }
-  return text;
-}
+std::string engines_help();
 
 /// Parses an --engine value that may be "auto": nullopt for auto (the
 /// caller picks fastest_engine per board size), else the engine; throws
 /// usage_error naming the valid engines.
-inline std::optional<engine> parse_engine_choice(const std::string& name);
-
-inline std::optional<engine> parse_engine_choice(const std::string& name) {
-  if (name == "auto") return std::nullopt;
-  if (const auto e = parse_engine(name)) return *e;
-  throw usage_error("unknown engine '" + name + "': expected auto or one of " + std::string(engine_names()));
-}
+std::optional<engine> parse_engine_choice(const std::string& name);
 
 }  // namespace nqueens::cli

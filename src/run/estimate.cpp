@@ -1,8 +1,5 @@
 #include "nqueens/estimate.hpp"
 
-#include <sys/resource.h>
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -23,17 +20,13 @@
 #include "nqueens/execute.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/threads.hpp"
+#include "run/cpu_clock.hpp"
 
 namespace nqueens {
 namespace {
 
-// The calling thread's CPU time: a subproblem is charged what it ran, not the
-// time it waited for a core on a shared machine.
-double thread_cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
+using detail::process_cpu_seconds;
+using detail::thread_cpu_seconds;
 
 // A running mean and spread of draws (Welford's update: one pass, no list).
 class running_mean {
@@ -116,17 +109,6 @@ class block_order {
 std::size_t run_length_for(const plan& p) {
   if (!p.uniform_work() || p.board_size() >= 26) return 1;
   return p.kind() == engine::gpu || p.board_size() > 24 ? 4 : 32;
-}
-
-// CPU seconds this process has used, every thread's (the tables' page
-// faults included).
-double process_cpu_seconds() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 }  // namespace

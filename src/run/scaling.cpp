@@ -1,7 +1,5 @@
 #include "nqueens/scaling.hpp"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -9,22 +7,12 @@
 #include <string>
 
 #include "nqueens/threads.hpp"
+#include "run/cpu_clock.hpp"
 #include "run/median.hpp"
 
 namespace nqueens {
-namespace {
 
-// The CPU time this process has used so far, every thread's, in seconds.
-double process_cpu_seconds() {
-  rusage usage{};
-  if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0.0;
-  const auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-}  // namespace
+using detail::process_cpu_seconds;
 
 std::vector<int> default_thread_counts() {
   const int hardware = hardware_threads();
