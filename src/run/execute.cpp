@@ -1,6 +1,7 @@
 #include "nqueens/execute.hpp"
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_group.h>
 
@@ -83,22 +84,38 @@ void run_context::solve(std::span<const std::size_t> indices, std::span<subprobl
                                 std::to_string(counts.size()) + " counts");
   }
   const state& s = *state_;
-  const auto of_engine = [&](std::size_t i) { return i < s.engine_size; };
-  if (s.engine == nullptr || !std::ranges::any_of(indices, of_engine)) {
-    for (std::size_t k = 0; k < indices.size(); ++k) counts[k] = solve(indices[k], cancel);
-    return;
-  }
+  const auto of_engine = [&](std::size_t i) { return s.engine != nullptr && i < s.engine_size; };
   if (std::ranges::all_of(indices, of_engine)) {
-    s.engine->solve_batch(indices, counts, cancel);
+    if (!indices.empty()) s.engine->solve_batch(indices, counts, cancel);
     return;
   }
-  // The engine's subproblems in one call, the rotation tasks (the plan's end) one by one.
-  std::vector<std::size_t> engine_indices;
+  // The dispatch order deals the rotation tasks (the plan's end) among the
+  // engine's subproblems, so a batch often holds both: the engine's in one
+  // call all the same (in several, a GPU round would hold a few jobs, not
+  // 64), the rotation tasks one by one. Gathered in buffers of the thread's
+  // own, grown once, so that no batch allocates; a call made while the
+  // thread's buffers are in use (an engine that waits in a oneTBB task
+  // group) has buffers of its own.
+  thread_local std::vector<std::size_t> thread_indices;
+  thread_local std::vector<subproblem_count> thread_counts;
+  thread_local bool in_use = false;
+  std::vector<std::size_t> own_indices;
+  std::vector<subproblem_count> own_counts;
+  const bool nested = in_use;
+  std::vector<std::size_t>& engine_indices = nested ? own_indices : thread_indices;
+  std::vector<subproblem_count>& engine_counts = nested ? own_counts : thread_counts;
+  in_use = true;
+  struct release {
+    bool& flag;
+    bool value;
+    ~release() { flag = value; }
+  } restore{in_use, nested};
+  engine_indices.clear();
   for (const std::size_t i : indices) {
     if (of_engine(i)) engine_indices.push_back(i);
   }
-  std::vector<subproblem_count> engine_counts(engine_indices.size());
-  s.engine->solve_batch(engine_indices, engine_counts, cancel);
+  engine_counts.resize(engine_indices.size());
+  if (!engine_indices.empty()) s.engine->solve_batch(engine_indices, engine_counts, cancel);
   for (std::size_t k = 0, e = 0; k < indices.size(); ++k) {
     counts[k] = of_engine(indices[k]) ? engine_counts[e++] : solve(indices[k], cancel);
   }
@@ -162,6 +179,9 @@ void run_batches(detail::worker_arena& arena, std::span<const std::size_t> indic
   const bool keep = options.keep_results;
   const std::size_t batch_size = context.batch_size();
   const std::size_t batches = (indices.size() + batch_size - 1) / batch_size;
+  // Where the counts are not kept, each thread's batch writes them into a
+  // buffer of its own, taken once: a batch allocates nothing.
+  tbb::enumerable_thread_specific<std::vector<subproblem_count>> buffers;
   arena.execute([&] {
     tbb::task_group_context group;
     // Whole batches (the last one short), one per task: a halved range
@@ -176,13 +196,13 @@ void run_batches(detail::worker_arena& arena, std::span<const std::size_t> indic
           const std::size_t first = batch_range.begin() * batch_size;
           const tbb::blocked_range<std::size_t> range(first, std::min(indices.size(), batch_range.end() * batch_size));
           const std::span<const std::size_t> batch = indices.subspan(range.begin(), range.size());
-          std::vector<subproblem_count> own;
           std::span<subproblem_count> counts;
           if (keep) {
             counts = std::span(run.counts).subspan(range.begin(), range.size());
           } else {
-            own.resize(range.size());
-            counts = own;
+            std::vector<subproblem_count>& own = buffers.local();
+            if (own.size() < batch_size) own.resize(batch_size);
+            counts = std::span(own).first(range.size());
           }
           const auto begin = std::chrono::steady_clock::now();
           try {

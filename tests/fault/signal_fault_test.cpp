@@ -348,14 +348,19 @@ TEST_F(FaultTest, SignalIgnoredAtStartStaysIgnored) {
 TEST_F(FaultTest, TableBuildStopsOnSignal) {
   const std::string j = path("tables.ckpt");
   // n = 22: the quarter tables (1.9 GiB) take 6 CPU-seconds to build, the
-  // plan well under one; on two threads whatever the machine's cores.
-  child c({nq, "count", "22", "--engine", "quadrant", "--threads", "2", "--checkpoint", j});
+  // plan well under one; on two threads whatever the machine's cores. The
+  // bound lets the whole tables be built on a machine whose default (half
+  // its memory) would not, where the count builds none and never grows.
+  child c({nq, "count", "22", "--engine", "quadrant", "--threads", "2", "--max-memory", "4G", "--checkpoint", j});
   ASSERT_TRUE(wait_for_size(j, 63, c));  // the journal exists: planning is over
-  // Tables under way: 256 MiB of them resident, most still to come.
-  while (c.running() && resident_bytes_of(c.pid()) < (std::uint64_t{256} << 20)) {
+  // Tables under way: 256 MiB of them resident, most still to come; given
+  // up on after far more CPU time than the whole build takes.
+  constexpr std::uint64_t under_way = std::uint64_t{256} << 20;
+  while (c.running() && resident_bytes_of(c.pid()) < under_way && cpu_seconds_of(c.pid()) < 60) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   ASSERT_TRUE(c.running()) << "the count ended before its tables were built";
+  ASSERT_GE(resident_bytes_of(c.pid()), under_way) << "no tables built in 60 CPU-seconds";
   const double cpu_before = cpu_seconds_of(c.pid());
   c.signal(SIGINT);
   const finished r = c.wait();

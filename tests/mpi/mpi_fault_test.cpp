@@ -52,14 +52,14 @@ TEST_F(FaultTest, FinishedMpiJournalIsNotAppendedTo) {
 TEST_F(FaultTest, ARankBoundToFewerCpusThanItsShareIsWarned) {
   SKIP_WITHOUT_MPI();
   const std::string warning = "nqueens-mpi: warning: this rank may run on 1 of the ";
-  const finished bound = run({mpirun, "--bind-to", "core", "-np", "1", mpi, "12"}, {mpi_env}, 60);
+  const finished bound = run({mpirun, "-x", test_tag(), "--bind-to", "core", "-np", "1", mpi, "12"}, {mpi_env}, 60);
   if (bound.out.find("MPI: 1 rank x 1 thread") == std::string::npos) {
     GTEST_SKIP() << "mpirun did not bind the rank to one CPU here: " << bound.out << bound.err;
   }
   EXPECT_EQ(bound.status, 0) << bound.err;
   EXPECT_NE(bound.err.find(warning), std::string::npos) << bound.err;
   EXPECT_NE(bound.err.find("give mpirun --bind-to none to count on them all"), std::string::npos) << bound.err;
-  const finished free = run({mpirun, "--bind-to", "none", "-np", "1", mpi, "12"}, {mpi_env}, 60);
+  const finished free = run({mpirun, "-x", test_tag(), "--bind-to", "none", "-np", "1", mpi, "12"}, {mpi_env}, 60);
   EXPECT_EQ(free.status, 0) << free.err;
   EXPECT_EQ(free.err.find("warning"), std::string::npos) << free.err;
 }
@@ -540,7 +540,7 @@ TEST_F(FaultTest, MpiJournalWriteFailureExitsThree) {
     const std::vector<std::string> args = {"15", "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "0.01"};
     // The limit on rank 0 alone: mpirun's own files need more. Workers, if
     // any, are a second part of the same job.
-    std::vector<std::string> argv = {mpirun, "-np", "1", "sh", "-c", "ulimit -f 8; exec \"$0\" \"$@\"", mpi};
+    std::vector<std::string> argv = {mpirun, "-x", test_tag(), "-np", "1", "sh", "-c", "ulimit -f 8; exec \"$0\" \"$@\"", mpi};
     argv.insert(argv.end(), args.begin(), args.end());
     if (ranks > 1) {
       for (const std::string& a : {std::string(":"), std::string("-np"), std::to_string(ranks - 1), mpi}) {

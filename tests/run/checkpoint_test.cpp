@@ -129,30 +129,39 @@ TEST_F(CheckpointTest, ResumingAfterKSubproblemsGivesTheExactCounts) {
   }
 }
 
-// Long enough that the cancel lands mid-run; sanitized builds are 10-50x slower.
+// A count cancelled at its first progress tick (50 ms in) resumes to the
+// exact counts. Where the count ends before that tick, the next board size
+// is tried (each about ten times the work), so that the cancel lands mid-run
+// on any machine and the resume costs about ten ticks' counting.
 #ifdef NQUEENS_SANITIZED
-constexpr int cancelled_n = 14;
+constexpr int first_cancelled_n = 12;  // sanitized builds are 10-50x slower
 #else
-constexpr int cancelled_n = 16;
+constexpr int first_cancelled_n = 15;
 #endif
 
 TEST_F(CheckpointTest, CancelledRunResumesToTheExactCounts) {
   for (const int threads : {1, 2}) {
-    fs::remove(path_);
-    std::atomic<bool> cancel{false};
-    count_options o;
-    o.threads = threads;
-    o.checkpoint = path_.string();
-    o.cancel = &cancel;
-    o.progress_interval_seconds = 0.0;  // every tick: cancel at the first one
-    o.on_progress = [&](const progress&) { cancel = true; };
-    const count_result partial = count(cancelled_n, o);
-    const count_result r = resume(cancelled_n, threads);
-    EXPECT_TRUE(r.complete);
-    EXPECT_EQ(r.resumed, partial.finished);
-    EXPECT_EQ(r.total, *published_total(cancelled_n));
-    EXPECT_EQ(*r.unique, *published_unique(cancelled_n));
-    if (!partial.complete) EXPECT_LT(partial.finished, partial.subproblems);
+    bool cancelled_mid_run = false;
+    for (int n = first_cancelled_n; n <= 22 && !cancelled_mid_run; ++n) {
+      fs::remove(path_);
+      std::atomic<bool> cancel{false};
+      count_options o;
+      o.threads = threads;
+      o.checkpoint = path_.string();
+      o.cancel = &cancel;
+      o.progress_interval_seconds = 0.0;  // every tick: cancel at the first one
+      o.on_progress = [&](const progress&) { cancel = true; };
+      const count_result partial = count(n, o);
+      if (partial.complete) continue;  // done before the first tick: a larger board
+      cancelled_mid_run = true;
+      EXPECT_LT(partial.finished, partial.subproblems);
+      const count_result r = resume(n, threads);
+      EXPECT_TRUE(r.complete);
+      EXPECT_EQ(r.resumed, partial.finished) << "n = " << n << ", " << threads << " threads";
+      EXPECT_EQ(r.total, *published_total(n)) << "n = " << n << ", " << threads << " threads";
+      EXPECT_EQ(*r.unique, *published_unique(n)) << "n = " << n << ", " << threads << " threads";
+    }
+    EXPECT_TRUE(cancelled_mid_run) << "every count up to Q(22) ended before its first progress tick";
   }
 }
 

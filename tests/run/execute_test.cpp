@@ -100,5 +100,24 @@ TEST(RunContextTest, IsReusedAcrossExecutionsAndRefusesAnotherPlan) {
   EXPECT_THROW(context.solve(p.size()), std::out_of_range);
 }
 
+// A batch that interleaves the engine's subproblems with the rotation
+// tasks at the plan's end (the GPU engine counts its own in calls of
+// several, the rotation tasks one by one) gives each index its own count,
+// as one solve() each does, in whatever order they are listed.
+TEST(RunContextTest, ABatchMixingEngineAndRotationTasksCountsEachInPlace) {
+  for (const engine e : {engine::gpu, engine::quadrant, engine::symmetric}) {
+    const plan p(10, {.kind = e});
+    ASSERT_GT(p.size(), p.engine_subproblems()) << to_string(e);
+    const run_context context(p, std::nullopt, 1);
+    const std::size_t last = p.size() - 1, first_rotation = p.engine_subproblems();
+    const std::vector<std::size_t> indices = {last, 0, 1, first_rotation, 2, last - 1, 3, 4};
+    std::vector<subproblem_count> counts(indices.size());
+    context.solve(indices, counts);
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      EXPECT_EQ(counts[k], context.solve(indices[k])) << to_string(e) << ", index " << indices[k];
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nqueens

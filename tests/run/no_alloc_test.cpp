@@ -19,6 +19,7 @@
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/plan.hpp"
+#include "run/dispatch_positions.hpp"
 #include "run/plan_access.hpp"
 #include "support/axes.hpp"
 
@@ -78,6 +79,40 @@ TEST(NoAllocationTest, EveryEngineSolvesAWholePlanWithoutAllocating) {
         }
       }
     }
+  }
+}
+
+// The executor around the kernels: a run of a plan's subproblems through
+// execute(), in the run driver's dispatch order (which deals the rotation
+// tasks among the engine's: batches mixing both) and its results not kept,
+// allocates as much for a quarter of the plan as for the whole: nothing per
+// subproblem or per batch (the GPU engine's, 64 at a time), once warm. On
+// one thread, so that per-thread buffers are taken alike in both runs.
+TEST(NoAllocationTest, ExecuteAllocatesNothingPerSubproblem) {
+  for (const engine e : testing::registered_engines()) {
+    const plan p(13, {.kind = e});
+    const run_context context(p, isa::portable, 1);
+    std::atomic<std::uint64_t> total{0};
+    const execute_options options{
+        .threads = 1,
+        .on_finished = [&](std::size_t, const subproblem_count& c) { total += c.total; },
+        .keep_results = false,
+    };
+    std::vector<std::size_t> all;
+    detail::for_each_dispatch_position(p.size(), [&](std::size_t k) { all.push_back(k); });
+    const std::span<const std::size_t> quarter = std::span(all).first(all.size() / 4);
+    execute(p, all, options, &context);  // warm: the thread's buffers grow
+    total = 0;
+    const long at_quarter = allocations.load();
+    execute(p, quarter, options, &context);
+    const long quarter_allocations = allocations.load() - at_quarter;
+    total = 0;
+    const long at_whole = allocations.load();
+    execute(p, all, options, &context);
+    const long whole_allocations = allocations.load() - at_whole;
+    EXPECT_EQ(whole_allocations, quarter_allocations)
+        << to_string(e) << ": " << p.size() << " subproblems, " << all.size() / 4 << " in a quarter";
+    EXPECT_EQ(total.load(), *published_total(13)) << to_string(e);
   }
 }
 

@@ -31,21 +31,26 @@ inline std::string slurp(const std::filesystem::path& path) {
   return text.str();
 }
 
-/// Runs `command_line` in the shell, stdin from /dev/null.
-inline cli_run run_cli_command(const std::string& command_line) {
-  const auto dir = std::filesystem::temp_directory_path();
-  static int calls = 0;  // ctest runs each test in its own process: pid + call number is unique
-  const auto tag = std::to_string(::getpid()) + "-" + std::to_string(++calls);
-  const auto out = dir / ("nqueens-cli-" + tag + ".out");
-  const auto err = dir / ("nqueens-cli-" + tag + ".err");
-  const std::string command = command_line + " >" + out.string() + " 2>" + err.string() + " </dev/null";
+/// Runs `command_line` in the shell, stdin from /dev/null, under a deadline
+/// of `deadline_seconds` (then SIGTERM, and SIGKILL 10 s on): a hung run
+/// fails its test with status 124 or 137 rather than wait for CTest's
+/// timeout. Its files lie in the test's own directory (own_directory.cpp).
+inline cli_run run_cli_command(const std::string& command_line, int deadline_seconds = 300) {
+  static int calls = 0;
+  const std::string tag = "nqueens-cli-" + std::to_string(++calls);
+  const std::string script = tag + ".sh", out = tag + ".out", err = tag + ".err";
+  {
+    std::ofstream file(script);
+    file << command_line << '\n';
+  }
+  const std::string command = "timeout -k 10 " + std::to_string(deadline_seconds) + " sh " + script + " >" + out +
+                              " 2>" + err + " </dev/null";
   const int raw = std::system(command.c_str());
   cli_run r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
   r.out = slurp(out);
   r.err = slurp(err);
-  std::filesystem::remove(out);
-  std::filesystem::remove(err);
+  for (const std::string& file : {script, out, err}) std::filesystem::remove(file);
   return r;
 }
 
@@ -56,15 +61,7 @@ inline cli_run run_cli(const std::string& args) { return run_cli_command(std::st
 /// Runs a shell script in which $NQ is the nqueens binary (for background
 /// runs, signals and limits); stdout and stderr are captured as for run_cli.
 inline cli_run run_script(const std::string& script) {
-  const auto dir = std::filesystem::temp_directory_path();
-  const auto file = dir / ("nqueens-cli-" + std::to_string(::getpid()) + ".sh");
-  {
-    std::ofstream out(file);
-    out << "NQ='" << NQUEENS_CLI_PATH << "'\n" << script << '\n';
-  }
-  cli_run r = run_cli_command("sh " + file.string());
-  std::filesystem::remove(file);
-  return r;
+  return run_cli_command("NQ='" + std::string(NQUEENS_CLI_PATH) + "'\n" + script);
 }
 
 inline int lines_in(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }

@@ -151,7 +151,7 @@ class FaultTest : public ::testing::Test {
   // Whatever a failed test left running of its MPI jobs goes too: ranks run
   // in process groups of their own, which ending mpirun's leaves behind.
   void TearDown() override {
-    kill_tagged("NQUEENS_TEST_TAG=" + dir_.string());
+    kill_tagged(test_tag());
     fs::remove_all(dir_);
   }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
@@ -159,10 +159,12 @@ class FaultTest : public ::testing::Test {
   static void write(const std::string& file, const std::string& bytes) {
     std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
   }
+  // The test's tag, which each of its MPI jobs gives every rank (mpirun -x
+  // test_tag()), so that TearDown finds what a failed test left running.
+  std::string test_tag() const { return "NQUEENS_TEST_TAG=" + dir_.string(); }
   // Every rank carries the test's tag in its environment (TearDown).
   std::vector<std::string> mpi_job(int ranks, std::vector<std::string> args) const {
-    std::vector<std::string> argv = {mpirun, "-x", "NQUEENS_TEST_TAG=" + dir_.string(), "-np", std::to_string(ranks),
-                                     mpi};
+    std::vector<std::string> argv = {mpirun, "-x", test_tag(), "-np", std::to_string(ranks), mpi};
     argv.insert(argv.end(), args.begin(), args.end());
     return argv;
   }
