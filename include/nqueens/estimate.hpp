@@ -41,7 +41,9 @@ struct estimate_options {
   int threads = 0;
   /// Wall-clock seconds to sample for, the tables' build not included; a
   /// draw that has begun is finished, so the budget may be passed by one
-  /// draw per thread (cost_estimate::draw_length subproblems).
+  /// draw per thread (cost_estimate::draw_length subproblems), but one still
+  /// counting at twice these seconds is stopped and left out
+  /// (cost_estimate::draws_cut).
   double seconds = 10;
   /// Stop after this many draws, whatever the time (0: the time alone).
   /// Draws are taken in a fixed order from `seed`, so a fixed number (with
@@ -71,8 +73,11 @@ struct estimate_options {
 /// draw of several leaves the spread unknown.
 struct cost_estimate {
   std::size_t subproblems = 0;  ///< the plan's, what was sampled from
-  std::size_t runs = 0;         ///< draws
-  std::size_t sampled = 0;      ///< subproblems counted
+  std::size_t runs = 0;         ///< draws, those cut not included
+  /// Draws still counting at twice the sampling time, stopped and left out:
+  /// a plan's slowest subproblems, so that the projection is then low.
+  std::size_t draws_cut = 0;
+  std::size_t sampled = 0;  ///< subproblems counted
   /// Consecutive subproblems a block counts: a draw is one block, or where
   /// blocks hold several and the engine counts in batches (the GPU engine)
   /// as many blocks as a count hands it in one call (batch_size), counted
@@ -120,7 +125,10 @@ struct cost_estimate {
 /// positive, or a plan without subproblems to sample; memory_limit_error,
 /// with count()'s message, where a count of `p` within max_memory would be
 /// refused (build `p` with plan_options::max_memory to be refused as count()
-/// is while the plan grows); isa_error and run_cancelled as run_context does.
+/// is while the plan grows); isa_error and run_cancelled as run_context does;
+/// std::runtime_error where no draw holding one of the engine's subproblems
+/// (not only the rotation search's light tasks) ended within twice the
+/// sampling time.
 cost_estimate estimate_cost(const plan& p, const estimate_options& options = {});
 
 }  // namespace nqueens

@@ -90,6 +90,12 @@ std::string end_text(estimate_end end, double seconds) {
 // Warns on stderr when a projection means little: too few draws, or a
 // sample whose Q(n) is far off the published value.
 void warn_about(const cost_estimate& e, int n, double off) {
+  if (e.draws_cut > 0) {
+    std::cerr << formatted(
+        "nqueens: warning: %zu draw%s still counting at twice the sampling time %s stopped and left out: the "
+        "slowest subproblems are missing, so the projection is low; sample longer (--estimate-seconds)\n",
+        e.draws_cut, e.draws_cut == 1 ? "" : "s", e.draws_cut == 1 ? "was" : "were");
+  }
   if (e.ended == estimate_end::exhausted) return;
   if (e.runs < min_estimate_runs) {
     std::cerr << formatted(
@@ -204,6 +210,7 @@ class estimate_report final : public report {
         .add("setup_serial_seconds", e.setup_serial_seconds)
         .add("setup_parallel_seconds", e.setup_parallel_seconds)
         .add("sample_runs", e.runs)
+        .add("draws_cut", e.draws_cut)
         .add("run_length", e.run_length)
         .add("draw_length", e.draw_length)
         .add("device_timed", e.device_timed)

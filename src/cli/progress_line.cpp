@@ -22,6 +22,12 @@ namespace nqueens::cli {
 std::string format_duration(double seconds) {
   char text[32];
   if (!(seconds >= 0)) seconds = 0;
+  // Past a million years (an estimate of Q(32) on one thread, say), or
+  // infinite: the figure is a magnitude, and no long would hold it rounded.
+  if (!(seconds < 3.15e13)) {
+    std::snprintf(text, sizeof text, "%.3gy", std::isfinite(seconds) ? seconds / 3.15576e7 : HUGE_VAL);
+    return text;
+  }
   // Each unit chosen by the value once rounded to it: 59.96 s is "1m00s",
   // never "60.0s", and 3599.6 s "1h00m", never "60m00s".
   if (seconds < 59.95) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <cstdio>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -166,6 +168,11 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   std::tie(e.setup_serial_seconds, e.setup_parallel_seconds) =
       split_setup(e.setup_seconds, process_cpu_seconds() - cpu_at_start, threads);
   const auto deadline = sampling + std::chrono::duration<double>(options.seconds);
+  // A draw begun before the deadline ends at its own pace, but for a plan
+  // whose subproblems take hours (a row engine's past n = 26) that is
+  // hours: a draw still counting at twice the sampling time is stopped
+  // and left out (draws_cut).
+  const auto last_call = sampling + 2 * std::chrono::duration<double>(options.seconds);
 
   // Runs are whole blocks of run_length, drawn without replacement: once
   // every block is drawn the sums are exact, and the standard error shrinks
@@ -192,12 +199,21 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   std::mutex mutex;  // the draws and the results: once a run, noise next to its subproblems
   std::size_t drawn = 0;
   running_mean seconds;  // as the runs finish: for the stop once precise enough
-  // Each run's seconds and solutions per subproblem, in the order drawn: the
-  // figures are summed in that order after sampling, so that the same seed
-  // gives the same estimate to the last bit on any number of threads (summed
-  // as the runs finished, two threads' totals differed in the 15th digit).
-  std::vector<std::pair<double, double>> per_run;
+  // Each run's seconds and solutions per subproblem, in the order drawn,
+  // empty for a run cut at the last call: the figures are summed in that
+  // order after sampling, so that the same seed gives the same estimate to
+  // the last bit on any number of threads (summed as the runs finished,
+  // two threads' totals differed in the 15th digit).
+  std::vector<std::optional<std::pair<double, double>>> per_run;
   double all_seconds = 0, all_solutions = 0;
+  std::size_t cut = 0;
+  // Runs ended that held one of the engine's subproblems: the rotation
+  // tasks at the plan's end are light, and where they are most of it (a
+  // row engine past n = 26: at n = 30, 175 000 beside 4 000 subproblems of
+  // hours) a sample of them alone says nothing of the count.
+  std::size_t engine_runs = 0;
+  // What the draws look at: the caller's cancel, passed on, or the last call.
+  std::atomic<bool> stop_draws{false};
   std::optional<estimate_end> end_reason;
   std::exception_ptr failure;
   // Why sampling ended, decided under the mutex by the first who saw it.
@@ -238,7 +254,7 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
         if (batch == 1 && !by_wall_clock) {
           for (const std::size_t i : indices) {
             const double begin = thread_cpu_seconds();
-            const subproblem_count c = context.solve(i, options.cancel);
+            const subproblem_count c = context.solve(i, &stop_draws);
             spent += thread_cpu_seconds() - begin;
             found += static_cast<double>(c.total);
           }
@@ -250,8 +266,7 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
           // longer than a batch: several calls).
           for (std::size_t at = 0; at < indices.size(); at += call_length) {
             const std::size_t length = std::min(call_length, indices.size() - at);
-            context.solve(std::span(indices).subspan(at, length), std::span(counts).subspan(at, length),
-                          options.cancel);
+            context.solve(std::span(indices).subspan(at, length), std::span(counts).subspan(at, length), &stop_draws);
           }
           spent = by_wall_clock ? std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_begin).count()
                                 : thread_cpu_seconds() - begin;
@@ -260,13 +275,17 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
         const auto count = static_cast<double>(indices.size());
         const std::lock_guard lock(mutex);
         seconds.add(spent / count);
-        per_run[run] = {spent / count, found / count};
+        per_run[run] = std::pair(spent / count, found / count);
+        if (std::ranges::any_of(indices, [&](std::size_t i) { return i < p.engine_subproblems(); })) ++engine_runs;
         all_seconds += spent;
         all_solutions += found;
         e.sampled += indices.size();
       }
     } catch (const subproblem_cancelled&) {
-      // The run under way is dropped; the cancel is thrown below as any other.
+      // The run under way is dropped: a cancel is thrown below as any other;
+      // a run cut at the last call is counted as such.
+      const std::lock_guard lock(mutex);
+      if (options.cancel == nullptr || !options.cancel->load()) ++cut;
     } catch (...) {
       const std::lock_guard lock(mutex);
       if (!failure) failure = std::current_exception();
@@ -276,6 +295,19 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   // threads counting at once (a device's runs by the wall clock, shared
   // caches and memory bandwidth), and a task_arena only lets its workers
   // join when they are free, with no promise that they all run together.
+  // Passes the caller's cancel on to the draws, and stops them at the last call.
+  std::mutex watch_mutex;
+  std::condition_variable_any watch_wait;
+  std::jthread watcher([&](const std::stop_token& token) {
+    std::unique_lock lock(watch_mutex);
+    while (!token.stop_requested()) {
+      if ((options.cancel != nullptr && options.cancel->load()) || std::chrono::steady_clock::now() >= last_call) {
+        stop_draws = true;
+        return;
+      }
+      watch_wait.wait_for(lock, token, std::chrono::milliseconds(20), [] { return false; });
+    }
+  });
   std::vector<std::thread> workers;
   try {
     for (int t = 1; t < threads; ++t) workers.emplace_back(sample);
@@ -285,17 +317,30 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   }
   sample();
   for (std::thread& w : workers) w.join();
+  watcher.request_stop();
+  watcher.join();
   if (failure) std::rethrow_exception(failure);
   if (options.cancel != nullptr && options.cancel->load()) throw run_cancelled();
   e.sample_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sampling).count();
   e.device = context.device();
   running_mean run_seconds, solutions;
-  for (const auto& [run_seconds_each, solutions_each] : per_run) {
-    run_seconds.add(run_seconds_each);
-    solutions.add(solutions_each);
+  for (const auto& run : per_run) {
+    if (!run) continue;  // cut at the last call
+    run_seconds.add(run->first);
+    solutions.add(run->second);
   }
   e.runs = run_seconds.count();
+  e.draws_cut = cut;
+  if (engine_runs == 0 && p.engine_subproblems() > 0) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", 2 * options.seconds);
+    throw std::runtime_error(std::string("no draw of the engine's subproblems ended within ") + limit +
+                             " s (twice the sampling time)" +
+                             (cut > 0 ? ": one takes longer" : ": the sample drew only the rotation search's tasks") +
+                             "; sample longer, or split the plan finer");
+  }
   e.ended = end_reason.value_or(estimate_end::time);
+  if (e.ended == estimate_end::exhausted && e.sampled < size) e.ended = estimate_end::time;  // some were cut
   if (e.sampled == size) {  // every subproblem: the sums themselves
     e.thread_seconds = all_seconds;
     e.total = all_solutions;

@@ -20,6 +20,7 @@
 #include "engines/gpu/gpu_memory_share.hpp"
 #include "engines/join_model/quadrant_memory.hpp"
 #include "nqueens/engine.hpp"
+#include "nqueens/threads.hpp"
 #include "support/cli_run.hpp"
 
 namespace nqueens::test {
@@ -107,6 +108,20 @@ TEST(CliTest, CountPrintsVerifiedTotal) {
   EXPECT_NE(r.out.find("verified"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("2 threads"), std::string::npos) << r.out;
   EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+// The default thread count is the CPUs the process may run on (its
+// affinity mask, as taskset, a batch scheduler or mpirun's binding sets
+// it), not the machine's: one CPU allowed, one thread.
+TEST(CliTest, DefaultThreadsFollowTheAffinityMask) {
+  if (std::system("command -v taskset >/dev/null 2>&1") != 0) GTEST_SKIP() << "no taskset here";
+  const cli_run one = run_cli_command("taskset -c 0 " + std::string(NQUEENS_CLI_PATH) + " count 8 --json");
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_NE(one.out.find("\"threads\":1,"), std::string::npos) << one.out;
+  const cli_run whole = run_cli("count 8 --json");
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  const std::string threads = "\"threads\":" + std::to_string(hardware_threads()) + ",";
+  EXPECT_NE(whole.out.find(threads), std::string::npos) << whole.out;
 }
 
 TEST(CliTest, BareNumberIsShorthandForCount) {
@@ -242,11 +257,10 @@ class CliCheckpointTest : public ::testing::Test {
     const std::string interval =
         options.find("--checkpoint-interval") == std::string::npos ? " --checkpoint-interval 0.1" : "";
     const std::string threads = options.find("--threads") == std::string::npos ? " --threads 1" : "";
-    return run_script(
-        std::string("$NQ count ") + long_n + long_engine + " " + options + threads + interval + " --checkpoint " +
-        journal_ + " & pid=$!; i=0; until [ \"$(stat -c %s " + journal_ +
-        " 2>/dev/null || echo 0)\" -gt 64 ] || [ $i -ge 6000 ]; do sleep 0.01; i=$((i+1)); done; " +
-        signal_commands + "; wait $pid");
+    return run_script(std::string("$NQ count ") + long_n + long_engine + " " + options + threads + interval +
+                      " --checkpoint " + journal_ + " & pid=$!; i=0; until [ \"$(stat -c %s " + journal_ +
+                      " 2>/dev/null || echo 0)\" -gt 64 ] || [ $i -ge 6000 ]; do sleep 0.01; i=$((i+1)); done; " +
+                      signal_commands + "; wait $pid");
   }
   std::string journal_;
 };

@@ -86,8 +86,9 @@ TEST(CliTest, PlanEstimateProjectsTheCost) {
   EXPECT_NE(r.out.find("published 14772512, "), std::string::npos) << r.out;
   r = run_cli("plan 16 --estimate --estimate-seconds 0.5 --cores 64 --json");
   EXPECT_EQ(r.status, 0) << r.err;
-  for (const char* key : {"\"thread_hours\":", "\"thread_hours_error\":", "\"wall_seconds\":", "\"cores\":64,",
-                          "\"wall_seconds_on_cores\":", "\"projected_total\":", "\"sample_runs\":"}) {
+  for (const char* key :
+       {"\"thread_hours\":", "\"thread_hours_error\":", "\"wall_seconds\":", "\"cores\":64,",
+        "\"wall_seconds_on_cores\":", "\"projected_total\":", "\"sample_runs\":", "\"draws_cut\":0,"}) {
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
   }
   EXPECT_EQ(lines_in(r.out), 1);
@@ -97,6 +98,23 @@ TEST(CliTest, PlanEstimateProjectsTheCost) {
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_EQ(lines_in(r.err), 1) << bad << ": " << r.err;
   }
+}
+
+// A plan whose subproblems take minutes (Q(20) in ten): the sampling stops
+// the draws at twice its time and, none of the engine's ended, says so in
+// one line, exit 3, rather than run for minutes or project the rotation
+// search's light tasks alone.
+TEST(CliTest, PlanEstimateOfSubproblemsLongerThanItsTimeIsRefusedAtTwiceIt) {
+  const cli_run r = run_cli("plan 20 --engine symmetric --split-depth 1 --estimate --estimate-seconds 0.1 --threads 1");
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_EQ(r.err.rfind("nqueens: error: no draw of the engine's subproblems ended within 0.2 s (twice the sampling "
+                        "time): ",
+                        0),
+            0u)
+      << r.err;
+  EXPECT_NE(r.err.find("; sample longer, or split the plan finer\n"), std::string::npos) << r.err;
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
+  EXPECT_EQ(r.out, "");
 }
 
 // The GPU engine's estimate says what its draws asked of the device, as a

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -89,6 +90,10 @@ TEST(ProgressLineTest, NumbersReadAtAGlance) {
   EXPECT_EQ(format_duration(59.96), "1m00s");
   EXPECT_EQ(format_duration(3599.6), "1h00m");
   EXPECT_EQ(format_duration(86399), "1d00h");
+  // Past what a long holds in hours, and infinity: years, not garbage.
+  EXPECT_EQ(format_duration(3.15576e7 * 1e6), "1e+06y");
+  EXPECT_EQ(format_duration(1e300), "3.17e+292y");
+  EXPECT_EQ(format_duration(HUGE_VAL), "infy");
 }
 
 // What a progress_printer on a terminal writes to stderr while `use` runs

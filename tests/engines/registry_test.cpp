@@ -40,6 +40,7 @@ TEST(RegistryTest, BuiltInEnginesKeepTheirJournalNumbers) {
   EXPECT_EQ(parse_engine("symmetric"), engine{0});
   EXPECT_EQ(parse_engine("mirror"), engine{1});
   EXPECT_EQ(parse_engine("quadrant"), engine{2});
+  EXPECT_EQ(parse_engine("gpu"), engine{3});
 }
 
 TEST(RegistryTest, AnUnregisteredNumberIsRefusedNotGuessed) {

@@ -183,14 +183,14 @@ TEST_F(FaultTest, LostStandardOutputIsExitThree) {
   // it: docs/cluster.md says to redirect inside the rank, as here.)
   SKIP_WITHOUT_MPI();
   const finished r = run({mpirun, "-x", test_tag(), "-np", "1", "sh", "-c", "exec \"$0\" \"$@\" > /dev/full", mpi, "8"},
-                           {mpi_env}, 60);
+                         {mpi_env}, 60);
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.err.find("nqueens-mpi: cannot write to standard output: No space left on device"), std::string::npos)
       << r.err;
   // The form docs/cluster.md gives, with workers: rank 0 alone redirected,
   // every rank given the same options.
-  const finished job = run({mpirun, "-x", test_tag(), "-np", "1", "sh", "-c", "exec \"$0\" \"$@\" > /dev/full", mpi, "8", "--json", ":",
-                            "-np", "2", mpi, "8", "--json"},
+  const finished job = run({mpirun, "-x", test_tag(), "-np", "1", "sh", "-c", "exec \"$0\" \"$@\" > /dev/full", mpi,
+                            "8", "--json", ":", "-np", "2", mpi, "8", "--json"},
                            {mpi_env}, 60);
   EXPECT_EQ(job.status, 3) << "status -1 means it hung\n" << job.err;
   EXPECT_NE(job.err.find("nqueens-mpi: cannot write to standard output: No space left on device"), std::string::npos)

@@ -81,12 +81,15 @@ TEST_F(FaultTest, MpiProgressNamesEveryRank) {
 // the nodes of a job may differ.
 TEST_F(FaultTest, EveryRankWarnsOfMemoryPastItsMachine) {
   SKIP_WITHOUT_MPI();
-  const finished r = run(mpi_job(2, {"8", "--max-memory", "16777215T"}), {mpi_env}, 60);
-  ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* rank : {"rank 0", "rank 1"}) {
-    EXPECT_NE(r.err.find(std::string("nqueens-mpi: ") + rank + ": warning: --max-memory 16.0 EiB is more than the "),
-              std::string::npos)
-        << r.err;
+  for (const int ranks : {2, 3}) {
+    const finished r = run(mpi_job(ranks, {"8", "--max-memory", "16777215T"}), {mpi_env}, 60);
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (int rank = 0; rank < ranks; ++rank) {
+      EXPECT_NE(r.err.find("nqueens-mpi: rank " + std::to_string(rank) +
+                           ": warning: --max-memory 16.0 EiB is more than the "),
+                std::string::npos)
+          << ranks << " ranks: " << r.err;
+    }
   }
 }
 
@@ -125,25 +128,30 @@ TEST_F(FaultTest, JournalRankZeroRefusesEndsTheJobWithoutAnAbort) {
 // then left byte for byte).
 TEST_F(FaultTest, RanksWithDifferentPlansRefuse) {
   SKIP_WITHOUT_MPI();
-  const std::string j = path("mx.ckpt");
-  std::vector<std::string> argv = mpi_job(1, {"12", "--engine", "quadrant", "--checkpoint", j});
-  for (const char* a : {":", "-np", "1"}) argv.push_back(a);
-  argv.push_back(mpi);
-  for (const char* a : {"12", "--engine", "symmetric"}) argv.push_back(a);
-  finished r = run(argv, {mpi_env});
-  EXPECT_EQ(r.status, 2) << r.err;
   const std::string symmetric = plan_field({"12", "--engine", "symmetric"}, "plan_fingerprint");
   const std::string quadrant = plan_field({"12", "--engine", "quadrant"}, "plan_fingerprint");
-  EXPECT_NE(r.err.find("nqueens-mpi: rank 1 built plan " + symmetric + " (n = 12, engine symmetric"), std::string::npos)
-      << r.err;
-  EXPECT_NE(r.err.find("rank 0 plan " + quadrant + " (n = 12, engine quadrant"), std::string::npos) << r.err;
-  EXPECT_EQ(r.out, "");
-  EXPECT_FALSE(fs::exists(j));
-  ASSERT_EQ(run({nq, "count", "12", "--engine", "quadrant", "--checkpoint", j}).status, 0);
-  const std::string journal = bytes_of(j);
-  r = run(argv, {mpi_env});
-  EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(bytes_of(j), journal);
+  for (const int agreeing : {1, 2}) {  // 2 and 3 ranks: the last one's plan differs
+    SCOPED_TRACE(std::to_string(agreeing + 1) + " ranks");
+    const std::string j = path("mx" + std::to_string(agreeing) + ".ckpt");
+    std::vector<std::string> argv = mpi_job(agreeing, {"12", "--engine", "quadrant", "--checkpoint", j});
+    for (const char* a : {":", "-np", "1"}) argv.push_back(a);
+    argv.push_back(mpi);
+    for (const char* a : {"12", "--engine", "symmetric"}) argv.push_back(a);
+    finished r = run(argv, {mpi_env}, 60);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("nqueens-mpi: rank " + std::to_string(agreeing) + " built plan " + symmetric +
+                         " (n = 12, engine symmetric"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("rank 0 plan " + quadrant + " (n = 12, engine quadrant"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_FALSE(fs::exists(j));
+    ASSERT_EQ(run({nq, "count", "12", "--engine", "quadrant", "--checkpoint", j}).status, 0);
+    const std::string journal = bytes_of(j);
+    r = run(argv, {mpi_env}, 60);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(bytes_of(j), journal);
+  }
 }
 
 // Every option that shapes the run or what it leaves behind must be the same
@@ -203,14 +211,18 @@ TEST_F(FaultTest, RanksMustAgreeOnEveryOption) {
 // A rank that refuses (memory, here) ends the job at once with its message.
 TEST_F(FaultTest, RankThatRefusesEndsTheJob) {
   SKIP_WITHOUT_MPI();
-  std::vector<std::string> argv = mpi_job(1, {"12"});
-  for (const char* a : {":", "-np", "1"}) argv.push_back(a);
-  argv.push_back(mpi);
-  for (const char* a : {"12", "--engine", "quadrant", "--max-memory", "1M"}) argv.push_back(a);
-  const finished r = run(argv, {mpi_env}, 60);
-  EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
-  EXPECT_NE(r.err.find("nqueens-mpi: rank 1: the quadrant engine needs about"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("choose another --engine"), std::string::npos) << r.err;
+  for (const int others : {1, 2}) {  // 2 and 3 ranks: the last one refuses
+    std::vector<std::string> argv = mpi_job(others, {"12"});
+    for (const char* a : {":", "-np", "1"}) argv.push_back(a);
+    argv.push_back(mpi);
+    for (const char* a : {"12", "--engine", "quadrant", "--max-memory", "1M"}) argv.push_back(a);
+    const finished r = run(argv, {mpi_env}, 60);
+    EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
+    EXPECT_NE(r.err.find("nqueens-mpi: rank " + std::to_string(others) + ": the quadrant engine needs about"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("choose another --engine"), std::string::npos) << r.err;
+  }
 }
 
 // nqueens-mpi only counts, and says so in its own words: another command
@@ -218,6 +230,32 @@ TEST_F(FaultTest, RankThatRefusesEndsTheJob) {
 // extra"), an unknown option gets the nearest one, not cxxopts' text.
 TEST_F(FaultTest, MpiRefusesWhatItDoesNotTakeInItsOwnWords) {
   SKIP_WITHOUT_MPI();
+  // A bad board size, on 2 and 3 ranks: exit 2 and one line of nqueens-mpi's
+  // (mpirun adds its own box about the status).
+  struct bad_board {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  for (const bad_board& b : std::vector<bad_board>{
+           {{}, "nqueens-mpi: missing board size N (1 to 32)\n"},
+           {{"0"}, "nqueens-mpi: board size 0 is out of range: expected an integer from 1 to 32\n"},
+           {{"33"}, "nqueens-mpi: board size 33 is out of range: expected an integer from 1 to 32\n"},
+           {{"x"}, "nqueens-mpi: invalid board size 'x': expected an integer from 1 to 32"},
+       }) {
+    for (const int ranks : {2, 3}) {
+      const finished r = run(mpi_job(ranks, b.args), {mpi_env}, 60);
+      SCOPED_TRACE(std::to_string(ranks) + " ranks, '" + (b.args.empty() ? "" : b.args[0]) + "'");
+      EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
+      EXPECT_NE(r.err.find(b.says), std::string::npos) << r.err;
+      std::size_t lines = 0;
+      for (std::size_t at = r.err.find("nqueens-mpi:"); at != std::string::npos;
+           at = r.err.find("nqueens-mpi:", at + 1)) {
+        ++lines;
+      }
+      EXPECT_EQ(lines, 1u) << r.err;
+      EXPECT_EQ(r.out, "");
+    }
+  }
   const finished merge = run(mpi_job(2, {"merge", "x"}), {mpi_env}, 60);
   EXPECT_EQ(merge.status, 2) << "status -1 means it hung\n" << merge.err;
   EXPECT_NE(merge.err.find("nqueens-mpi: 'merge' is a command of nqueens, not of nqueens-mpi, which only counts: "
@@ -242,13 +280,15 @@ TEST_F(FaultTest, MpiRefusesWhatItDoesNotTakeInItsOwnWords) {
 // Ranks given different commands (--help on one) disagree like different plans.
 TEST_F(FaultTest, RankGivenHelpAloneEndsTheJob) {
   SKIP_WITHOUT_MPI();
-  std::vector<std::string> argv = mpi_job(1, {"--help"});
-  for (const char* a : {":", "-np", "1"}) argv.push_back(a);
-  argv.push_back(mpi);
-  argv.push_back("12");
-  const finished r = run(argv, {mpi_env}, 60);
-  EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
-  EXPECT_NE(r.err.find("rank 0 no plan (it was given --help or --version)"), std::string::npos) << r.err;
+  for (const char* others : {"1", "2"}) {  // 2 and 3 ranks: rank 0 alone given --help
+    std::vector<std::string> argv = mpi_job(1, {"--help"});
+    for (const char* a : {":", "-np", others}) argv.push_back(a);
+    argv.push_back(mpi);
+    argv.push_back("12");
+    const finished r = run(argv, {mpi_env}, 60);
+    EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
+    EXPECT_NE(r.err.find("rank 0 no plan (it was given --help or --version)"), std::string::npos) << r.err;
+  }
 }
 
 // SIGTERM to one worker rank alone stops the whole job as if rank 0 had
@@ -540,7 +580,8 @@ TEST_F(FaultTest, MpiJournalWriteFailureExitsThree) {
     const std::vector<std::string> args = {"15", "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "0.01"};
     // The limit on rank 0 alone: mpirun's own files need more. Workers, if
     // any, are a second part of the same job.
-    std::vector<std::string> argv = {mpirun, "-x", test_tag(), "-np", "1", "sh", "-c", "ulimit -f 8; exec \"$0\" \"$@\"", mpi};
+    std::vector<std::string> argv = {
+        mpirun, "-x", test_tag(), "-np", "1", "sh", "-c", "ulimit -f 8; exec \"$0\" \"$@\"", mpi};
     argv.insert(argv.end(), args.begin(), args.end());
     if (ranks > 1) {
       for (const std::string& a : {std::string(":"), std::string("-np"), std::to_string(ranks - 1), mpi}) {

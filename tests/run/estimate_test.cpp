@@ -176,6 +176,23 @@ TEST(EstimateTest, RefusesWhatCannotBeSampled) {
 // the count would be, with the same error: the quadrant engine's tables past
 // the bound (n = 20 in 1 MiB), or a row plan's lists (n = 12 at split depth
 // 6). It sampled both before.
+// A plan of a few huge subproblems (Q(20) in about ten, minutes each,
+// beside the rotation search's light tasks): a draw still counting at twice
+// the sampling time is stopped, and with none of the engine's ended the
+// estimate is refused, not waited for (nor made of the light tasks alone).
+TEST(EstimateTest, ADrawPastTwiceTheSamplingTimeIsStoppedNotWaitedFor) {
+  const plan p(20, {.kind = engine::symmetric, .split_depth = 1});
+  try {
+    estimate_cost(p, {.threads = 1, .seconds = 0.01});
+    ADD_FAILURE() << "an estimate of no finished draw";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no draw of the engine's subproblems ended within 0.02 s (twice the sampling "
+                                         "time)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(EstimateTest, RefusesWhatCountRefusesForMemory) {
   const std::uint64_t bound = std::uint64_t{1} << 20;
   struct refused_run {

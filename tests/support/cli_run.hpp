@@ -43,8 +43,8 @@ inline cli_run run_cli_command(const std::string& command_line, int deadline_sec
     std::ofstream file(script);
     file << command_line << '\n';
   }
-  const std::string command = "timeout -k 10 " + std::to_string(deadline_seconds) + " sh " + script + " >" + out +
-                              " 2>" + err + " </dev/null";
+  const std::string command =
+      "timeout -k 10 " + std::to_string(deadline_seconds) + " sh " + script + " >" + out + " 2>" + err + " </dev/null";
   const int raw = std::system(command.c_str());
   cli_run r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
