@@ -5,7 +5,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/message_text.hpp"
-#include "cli/placement_io.hpp"
+#include "cli/line_reader.hpp"
 #include "cli/signals.hpp"
 #include "cli/standard_output.hpp"
 #include "nqueens/cancelled.hpp"

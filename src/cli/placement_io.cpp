@@ -1,10 +1,7 @@
 #include "cli/placement_io.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -12,8 +9,6 @@
 
 #include "cli/arguments.hpp"
 #include "cli/message_text.hpp"
-#include "cli/standard_output.hpp"
-#include "run/posix_io.hpp"
 
 namespace nqueens::cli {
 
@@ -37,40 +32,6 @@ placement_format parse_placement_format(const std::string& text, int n) {
 void add_format_option(cxxopts::Options& options, const std::string& help) {
   options.add_options()("f,format", help,
                         cxxopts::value<std::string>()->default_value(std::string(placement_format_names[0])));
-}
-
-buffered_output::buffered_output(int fd, std::size_t capacity) : fd_(fd), buffer_(capacity) {}
-
-buffered_output::~buffered_output() {
-  try {
-    flush();
-  } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor must not throw
-  }
-}
-
-char* buffered_output::reserve(std::size_t size) {
-  if (buffer_.size() - used_ < size) {
-    flush();
-    if (buffer_.size() < size) buffer_.resize(size);
-  }
-  return buffer_.data() + used_;
-}
-
-void buffered_output::append(std::string_view text) {
-  std::memcpy(reserve(text.size()), text.data(), text.size());
-  commit(text.size());
-}
-
-bool buffered_output::flush() {
-  if (!closed_ && detail::write_all(fd_, buffer_.data(), used_) != used_) {
-    if (errno != EPIPE) {
-      if (fd_ == STDOUT_FILENO) throw output_error(errno);
-      throw std::runtime_error(std::string("cannot write the output: ") + std::strerror(errno));
-    }
-    closed_ = true;  // the reader is gone (`list 30 | head`): not an error
-  }
-  used_ = 0;
-  return !closed_;
 }
 
 namespace {
@@ -207,78 +168,6 @@ void write_placement(buffered_output& out, std::span<const std::uint8_t> columns
 
 void write_placement(buffered_output& out, std::span<const int> columns, placement_format format) {
   write_any(out, columns, format, 0);
-}
-
-input_error::input_error(int error)
-    : std::runtime_error(std::string("cannot read standard input: ") + std::strerror(error)) {}
-
-bool line_reader::fill() {
-  at_ = 0;
-  buffer_.clear();
-  if (fd_ < 0) return false;
-  buffer_.resize(std::size_t{1} << 16);
-  const ssize_t n = detail::read_some(fd_, buffer_.data(), buffer_.size());
-  if (n < 0) throw input_error(errno);
-  buffer_.resize(static_cast<std::size_t>(n));
-  if (n == 0) fd_ = -1;  // a terminal is not asked again after its end of input
-  return n > 0;
-}
-
-bool line_reader::next(std::string& line) {
-  const auto line_break = [](char c) { return c == '\n' || c == '\r'; };
-  cut_ = false;
-  if (skip_rest_) {  // the rest of the line cut short last time
-    skip_rest_ = false;
-    for (;;) {
-      if (at_ == buffer_.size() && !fill()) return false;
-      const auto end = std::find_if(buffer_.begin() + static_cast<std::ptrdiff_t>(at_), buffer_.end(), line_break);
-      at_ = static_cast<std::size_t>(end - buffer_.begin());
-      if (end != buffer_.end()) {
-        after_cr_ = *end == '\r';
-        ++at_;
-        break;
-      }
-    }
-  }
-  line.clear();
-  bool started = false;           // some of this line, or its break, was read
-  std::size_t keep = max_bytes_;  // where the line is cut: lowered at a stray byte
-  for (;;) {
-    if (at_ == buffer_.size() && !fill()) return started;
-    if (after_cr_) {
-      after_cr_ = false;
-      if (buffer_[at_] == '\n') {
-        ++at_;
-        continue;
-      }
-    }
-    started = true;
-    const auto begin = buffer_.begin() + static_cast<std::ptrdiff_t>(at_);
-    const auto end = std::find_if(begin, buffer_.end(), line_break);
-    const std::size_t from = line.size();
-    line.append(begin, end);
-    at_ = static_cast<std::size_t>(end - buffer_.begin());
-    if (!alphabet_.empty() && keep == max_bytes_) {
-      const std::size_t stray = line.find_first_not_of(alphabet_, from);
-      if (stray != std::string::npos) keep = std::min(keep, stray + 21);
-    }
-    if (line.size() > keep) {
-      line.resize(keep);
-      cut_ = true;
-      if (end == buffer_.end()) {
-        skip_rest_ = true;  // its end is still to come
-      } else {
-        after_cr_ = *end == '\r';
-        ++at_;
-      }
-      return true;
-    }
-    if (end != buffer_.end()) {
-      after_cr_ = *end == '\r';
-      ++at_;
-      return true;
-    }
-  }
 }
 
 namespace {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "cli/placement_io.hpp"
+#include "cli/line_reader.hpp"
 
 namespace {
 

@@ -1,0 +1,49 @@
+#include "cli/buffered_output.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "cli/standard_output.hpp"
+#include "run/posix_io.hpp"
+
+namespace nqueens::cli {
+
+buffered_output::buffered_output(int fd, std::size_t capacity) : fd_(fd), buffer_(capacity) {}
+
+buffered_output::~buffered_output() {
+  try {
+    flush();
+  } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor must not throw
+  }
+}
+
+char* buffered_output::reserve(std::size_t size) {
+  if (buffer_.size() - used_ < size) {
+    flush();
+    if (buffer_.size() < size) buffer_.resize(size);
+  }
+  return buffer_.data() + used_;
+}
+
+void buffered_output::append(std::string_view text) {
+  std::memcpy(reserve(text.size()), text.data(), text.size());
+  commit(text.size());
+}
+
+bool buffered_output::flush() {
+  if (!closed_ && detail::write_all(fd_, buffer_.data(), used_) != used_) {
+    if (errno != EPIPE) {
+      if (fd_ == STDOUT_FILENO) throw output_error(errno);
+      throw std::runtime_error(std::string("cannot write the output: ") + std::strerror(errno));
+    }
+    closed_ = true;  // the reader is gone (`list 30 | head`): not an error
+  }
+  used_ = 0;
+  return !closed_;
+}
+
+}  // namespace nqueens::cli

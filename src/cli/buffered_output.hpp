@@ -1,0 +1,38 @@
+#pragma once
+
+// Output for the commands that write much of it (list, first): a large
+// buffer in front of a file descriptor, which a closed pipe ends quietly.
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+namespace nqueens::cli {
+
+/// A large buffer in front of a file descriptor. A reader that went away
+/// (EPIPE) is not an error: the writer just reports closed() so the producer
+/// can stop quietly. Other write failures throw std::runtime_error
+/// (output_error for standard output).
+class buffered_output {
+ public:
+  explicit buffered_output(int fd, std::size_t capacity = std::size_t{1} << 20);
+  ~buffered_output();  // flushes, ignoring errors (call flush() to see them)
+  buffered_output(const buffered_output&) = delete;
+  buffered_output& operator=(const buffered_output&) = delete;
+
+  /// Room for `size` more bytes, flushing first if needed; write them, then commit(size).
+  char* reserve(std::size_t size);
+  void commit(std::size_t size) noexcept { used_ += size; }
+  void append(std::string_view text);
+  /// Writes out the buffer; false when the reader has gone away.
+  bool flush();
+  bool closed() const noexcept { return closed_; }
+
+ private:
+  int fd_;
+  std::vector<char> buffer_;
+  std::size_t used_ = 0;
+  bool closed_ = false;
+};
+
+}  // namespace nqueens::cli

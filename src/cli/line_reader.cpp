@@ -1,0 +1,84 @@
+#include "cli/line_reader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "run/posix_io.hpp"
+
+namespace nqueens::cli {
+
+input_error::input_error(int error)
+    : std::runtime_error(std::string("cannot read standard input: ") + std::strerror(error)) {}
+
+bool line_reader::fill() {
+  at_ = 0;
+  buffer_.clear();
+  if (fd_ < 0) return false;
+  buffer_.resize(std::size_t{1} << 16);
+  const ssize_t n = detail::read_some(fd_, buffer_.data(), buffer_.size());
+  if (n < 0) throw input_error(errno);
+  buffer_.resize(static_cast<std::size_t>(n));
+  if (n == 0) fd_ = -1;  // a terminal is not asked again after its end of input
+  return n > 0;
+}
+
+bool line_reader::next(std::string& line) {
+  const auto line_break = [](char c) { return c == '\n' || c == '\r'; };
+  cut_ = false;
+  if (skip_rest_) {  // the rest of the line cut short last time
+    skip_rest_ = false;
+    for (;;) {
+      if (at_ == buffer_.size() && !fill()) return false;
+      const auto end = std::find_if(buffer_.begin() + static_cast<std::ptrdiff_t>(at_), buffer_.end(), line_break);
+      at_ = static_cast<std::size_t>(end - buffer_.begin());
+      if (end != buffer_.end()) {
+        after_cr_ = *end == '\r';
+        ++at_;
+        break;
+      }
+    }
+  }
+  line.clear();
+  bool started = false;           // some of this line, or its break, was read
+  std::size_t keep = max_bytes_;  // where the line is cut: lowered at a stray byte
+  for (;;) {
+    if (at_ == buffer_.size() && !fill()) return started;
+    if (after_cr_) {
+      after_cr_ = false;
+      if (buffer_[at_] == '\n') {
+        ++at_;
+        continue;
+      }
+    }
+    started = true;
+    const auto begin = buffer_.begin() + static_cast<std::ptrdiff_t>(at_);
+    const auto end = std::find_if(begin, buffer_.end(), line_break);
+    const std::size_t from = line.size();
+    line.append(begin, end);
+    at_ = static_cast<std::size_t>(end - buffer_.begin());
+    if (!alphabet_.empty() && keep == max_bytes_) {
+      const std::size_t stray = line.find_first_not_of(alphabet_, from);
+      if (stray != std::string::npos) keep = std::min(keep, stray + 21);
+    }
+    if (line.size() > keep) {
+      line.resize(keep);
+      cut_ = true;
+      if (end == buffer_.end()) {
+        skip_rest_ = true;  // its end is still to come
+      } else {
+        after_cr_ = *end == '\r';
+        ++at_;
+      }
+      return true;
+    }
+    if (end != buffer_.end()) {
+      after_cr_ = *end == '\r';
+      ++at_;
+      return true;
+    }
+  }
+}
+
+}  // namespace nqueens::cli

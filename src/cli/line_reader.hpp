@@ -1,0 +1,53 @@
+#pragma once
+
+// Lines of standard input (check reads placements from it) or of a text,
+// split at every kind of line break, and cut short where no line could be
+// meant (a stream of NULs from /dev/zero).
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace nqueens::cli {
+
+/// A read of standard input failed; exit status 3.
+class input_error : public std::runtime_error {
+ public:
+  explicit input_error(int error);
+};
+
+/// Splits text into lines at "\n", "\r\n" or a lone "\r" (what a terminal
+/// shows as a new line), so that no two lines ever run together.
+class line_reader {
+ public:
+  /// Reads `fd` (standard input, which input_error names) a block at a time.
+  /// A line is cut short (cut() is then true) past `max_bytes`, or 20 bytes
+  /// past its first byte not in `alphabet` (empty: any byte), so that a line
+  /// no parser could take is never held whole (a stream of NULs from
+  /// /dev/zero); the rest of a cut line is skipped by the next call.
+  explicit line_reader(int fd, std::size_t max_bytes = std::string::npos, std::string_view alphabet = {})
+      : fd_(fd), max_bytes_(max_bytes), alphabet_(alphabet) {}
+  /// Splits `text`.
+  explicit line_reader(std::string_view text) : buffer_(text) {}
+
+  /// The next line, without its line break; false at the end. Throws
+  /// input_error when a read fails.
+  bool next(std::string& line);
+  /// Whether the line next() gave was cut short.
+  bool cut() const noexcept { return cut_; }
+
+ private:
+  bool fill();
+
+  int fd_ = -1;  ///< -1: nothing more to read
+  std::string buffer_;
+  std::size_t at_ = 0;
+  bool after_cr_ = false;  ///< a '\n' next ends no line: it is the rest of "\r\n"
+  std::size_t max_bytes_ = std::string::npos;
+  std::string_view alphabet_;
+  bool cut_ = false;
+  bool skip_rest_ = false;  ///< the line last cut has more to skip
+};
+
+}  // namespace nqueens::cli
