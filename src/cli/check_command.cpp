@@ -11,8 +11,8 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/message_text.hpp"
 #include "cli/line_reader.hpp"
+#include "cli/message_text.hpp"
 #include "cli/placement_io.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/standard_output.hpp"

@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "cli/arguments.hpp"
-#include "cli/message_text.hpp"
 #include "cli/line_reader.hpp"
+#include "cli/message_text.hpp"
 #include "cli/signals.hpp"
 #include "cli/standard_output.hpp"
 #include "nqueens/cancelled.hpp"

@@ -67,6 +67,7 @@ TEST_F(FaultTest, JournalIsCreatedWholeWithoutProc) {
 // Where the file system has no O_TMPFILE (NFS), a new journal is created
 // whole through a named temporary file: a name as long as a file name may
 // be (255 bytes) works too, the temporary's name shortened, nothing left.
+// The preload marks each O_TMPFILE it refused: the named way was taken.
 TEST_F(FaultTest, JournalIsCreatedWholeWithoutTmpfile) {
 #ifdef NQUEENS_SANITIZED
   GTEST_SKIP() << "the sanitizers' runtime must come first in the preload list";
@@ -74,9 +75,14 @@ TEST_F(FaultTest, JournalIsCreatedWholeWithoutTmpfile) {
   for (const std::string name : {std::string("plain.ckpt"), std::string(255, 'j')}) {
     SCOPED_TRACE(name.size());
     const std::string j = path(name);
-    const finished r =
-        run({nq, "count", "10", "--checkpoint", j}, {.env = {std::string("LD_PRELOAD=") + NQUEENS_NO_TMPFILE_PATH}});
+    const std::string mark = dir_.string() + "-tmpfile-refused";  // beside the test's folder, whose files are counted
+    fs::remove(mark);
+    const finished r = run({nq, "count", "10", "--checkpoint", j},
+                           {.env = {std::string("LD_PRELOAD=") + NQUEENS_NO_TMPFILE_PATH,
+                                    "NQUEENS_NO_TMPFILE_MARK=" + mark}});
     EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(fs::exists(mark)) << "no O_TMPFILE was refused: the named temporary's way was not taken";
+    fs::remove(mark);
     EXPECT_NE(r.out.find("Q(10) = 724  verified"), std::string::npos) << r.out;
     EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);  // no temporary left
     expect_resumes_to(j, 10, "724");

@@ -1,20 +1,38 @@
 // An LD_PRELOAD module that makes open(O_TMPFILE) fail as it does on file
 // systems without it (NFS, older kernels): EOPNOTSUPP. The fault tests run
-// the tool under it to reach the journal's other way of appearing whole.
+// the tool under it to reach the journal's other way of appearing whole;
+// each refusal adds a byte to the file NQUEENS_NO_TMPFILE_MARK names, where
+// it is set, so that a test knows the other way was taken.
 
 #include <dlfcn.h>
 #include <fcntl.h>
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdarg>
+#include <cstdlib>
 
 namespace {
 
 using open_function = int (*)(const char*, int, ...);
 
+void mark_refusal() {
+  const char* mark = std::getenv("NQUEENS_NO_TMPFILE_MARK");
+  if (mark == nullptr) return;
+  const auto real_open = reinterpret_cast<open_function>(::dlsym(RTLD_NEXT, "open"));
+  const int fd = real_open(mark, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  if (::write(fd, "x", 1) != 1) {  // the test then finds no mark and fails
+  }
+  ::close(fd);
+}
+
 int refuse_or_open(const char* symbol, const char* path, int flags, mode_t mode) {
   if ((flags & O_TMPFILE) == O_TMPFILE) {
-    errno = EOPNOTSUPP;
+    const int error = EOPNOTSUPP;
+    mark_refusal();
+    errno = error;
     return -1;
   }
   const auto next = reinterpret_cast<open_function>(::dlsym(RTLD_NEXT, symbol));
