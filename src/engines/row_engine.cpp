@@ -58,12 +58,15 @@ subproblem_count checked_sum(const subproblem_count& a, const subproblem_count& 
           detail::checked_sum(a.symmetric_180, b.symmetric_180), detail::checked_sum(a.symmetric_90, b.symmetric_90)};
 }
 
-// Counts each subproblem with the search; given a cancel flag, splits a
-// search that leaves more than `rows_between_looks` rows open by its next
-// rows and looks at the flag before each part. 16 open rows take well under
-// a second (Q(16)'s whole search, 14 rows below two fixed ones, about
-// 0.1 s), while n = 19 at split depth 1 leaves 17 or 18 and took up to 15 s
-// a subproblem, which a stop had to wait for.
+// Counts each subproblem with the search; splits a search that leaves more
+// than `rows_between_looks` rows open by its next rows and looks at the
+// cancel flag, if any, before each part. 16 open rows take well under a
+// second (Q(16)'s whole search, 14 rows below two fixed ones, about 0.1 s),
+// while n = 19 at split depth 1 leaves 17 or 18 and took up to 15 s a
+// subproblem, which a stop had to wait for. The parts' counts are added
+// with checked sums: a kernel's 64-bit tally then holds at most a 16-row
+// search's (far below 2^64), where a whole subproblem of n = 32 at split
+// depth 1 holds more than 2^64 solutions, so without a flag too.
 class row_context final : public engine_context {
  public:
   row_context(int n, const row_rules& rules, const std::vector<row_prefix>& subproblems, isa kernels,
@@ -77,8 +80,8 @@ class row_context final : public engine_context {
   subproblem_count solve(std::size_t index, const std::atomic<bool>* cancel) override {
     const row_prefix& s = subproblems_[index];
     const search_start start = prepare(n_, rules_, s);
-    if (cancel == nullptr) return rules_.solve(n_, s, start, search_);
-    return solve_looking(s, start, *cancel);
+    static const std::atomic<bool> never{false};
+    return solve_looking(s, start, cancel != nullptr ? *cancel : never);
   }
 
  private:

@@ -77,9 +77,9 @@ TEST_F(FaultTest, JournalIsCreatedWholeWithoutTmpfile) {
     const std::string j = path(name);
     const std::string mark = dir_.string() + "-tmpfile-refused";  // beside the test's folder, whose files are counted
     fs::remove(mark);
-    const finished r = run({nq, "count", "10", "--checkpoint", j},
-                           {.env = {std::string("LD_PRELOAD=") + NQUEENS_NO_TMPFILE_PATH,
-                                    "NQUEENS_NO_TMPFILE_MARK=" + mark}});
+    const finished r =
+        run({nq, "count", "10", "--checkpoint", j},
+            {.env = {std::string("LD_PRELOAD=") + NQUEENS_NO_TMPFILE_PATH, "NQUEENS_NO_TMPFILE_MARK=" + mark}});
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(fs::exists(mark)) << "no O_TMPFILE was refused: the named temporary's way was not taken";
     fs::remove(mark);

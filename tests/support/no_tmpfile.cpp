@@ -6,7 +6,6 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
-
 #include <unistd.h>
 
 #include <cerrno>
