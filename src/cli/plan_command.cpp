@@ -103,7 +103,12 @@ void warn_about(const cost_estimate& e, int n, double off) {
         "(--estimate-seconds)\n",
         e.runs, e.runs == 1 ? "" : "s", min_estimate_runs);
   }
-  if (off > 4) {
+  if (std::isinf(off)) {
+    std::cerr << formatted(
+        "nqueens: warning: the sample's Q(%d) is off the published value and its draws show no spread to measure "
+        "by: the sample is too small or too uneven to trust; sample longer (--estimate-seconds)\n",
+        n);
+  } else if (off > 4) {
     std::cerr << formatted(
         "nqueens: warning: the sample's Q(%d) is %.0f standard errors off the published value: the sample is "
         "too small or too uneven to trust; sample longer (--estimate-seconds)\n",
@@ -160,10 +165,14 @@ class estimate_report final : public report {
   const cost_estimate& estimate() const noexcept { return e_; }
 
   // How many standard errors the sample's Q(n) is off the published value
-  // (negative: no published value or no spread to measure it by).
+  // (negative: no published value or no spread to measure it by; infinite
+  // where a sample without spread, not the whole plan, misses it: draws
+  // that found no solution at all, say).
   double off() const {
-    return published_ && e_.total_error > 0 ? std::abs(e_.total - static_cast<double>(*published_)) / e_.total_error
-                                            : -1.0;
+    if (!published_) return -1.0;
+    const double miss = std::abs(e_.total - static_cast<double>(*published_));
+    if (e_.total_error > 0) return miss / e_.total_error;
+    return miss > 0 && e_.ended != estimate_end::exhausted ? HUGE_VAL : -1.0;
   }
 
   void write_text(std::ostream& out) const override {
@@ -187,7 +196,9 @@ class estimate_report final : public report {
     }
     out << formatted("  Q(%d) from the sample %s", facts_.p.board_size(),
                      with_error(e.total, e.total_error, "%.4g").c_str());
-    if (const double errors = off(); errors >= 0) {
+    if (const double errors = off(); std::isinf(errors)) {
+      out << formatted("; published %s, off with no spread to measure by\n", to_string(*published_).c_str());
+    } else if (errors >= 0) {
       out << formatted("; published %s, %.1f errors off\n", to_string(*published_).c_str(), errors);
     } else {
       out << '\n';
