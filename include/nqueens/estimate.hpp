@@ -45,12 +45,13 @@ struct estimate_options {
   /// counting at twice these seconds is stopped and left out
   /// (cost_estimate::draws_cut).
   double seconds = 10;
-  /// Stop after this many draws, whatever the time (0: the time alone).
-  /// Draws are taken in a fixed order from `seed`, so a fixed number (with
-  /// target_error 0, which stops on measured times) is the same sample on
-  /// every machine: for the CPU engines whatever the threads and memory; for
-  /// the GPU engine, whose draws hold what a count hands it in one call
-  /// (which follows them), where they are the same.
+  /// Stop after this many draws, or once `seconds` are up (0: the time
+  /// alone). Draws are taken in a fixed order from `seed`, so a fixed
+  /// number (with target_error 0, which stops on measured times) is the
+  /// same sample on every machine where they end within the time (a draw
+  /// cut at twice `seconds` is left out): for the CPU engines whatever the
+  /// threads and memory; for the GPU engine, whose draws hold what a count
+  /// hands it in one call (which follows them), where they are the same.
   std::size_t max_runs = 0;
   /// Stop once the thread time's standard error is within this fraction of
   /// it, after at least min_estimate_runs runs (0: sample the whole time).
@@ -74,6 +75,13 @@ struct estimate_options {
 struct cost_estimate {
   std::size_t subproblems = 0;  ///< the plan's, what was sampled from
   std::size_t runs = 0;         ///< draws, those cut not included
+  /// Of those draws and the subproblems they counted, the rotation
+  /// search's tasks (the plan's end): sampled apart from the engine's
+  /// subproblems, in turn with them, and projected by their own number, so
+  /// that where the light tasks are most of a plan (a row engine's past
+  /// n = 26) the engine's heavy subproblems are sampled all the same.
+  std::size_t rotation_runs = 0;
+  std::size_t rotation_sampled = 0;
   /// Draws still counting at twice the sampling time, stopped and left out:
   /// a plan's slowest subproblems, so that the projection is then low.
   std::size_t draws_cut = 0;

@@ -165,11 +165,11 @@ class estimate_report final : public report {
   const cost_estimate& estimate() const noexcept { return e_; }
 
   // How many standard errors the sample's Q(n) is off the published value
-  // (negative: no published value or no spread to measure it by; infinite
-  // where a sample without spread, not the whole plan, misses it: draws
-  // that found no solution at all, say).
+  // (negative: no published value, or an error unknown from too few draws;
+  // infinite where a sample whose draws all agree, not the whole plan,
+  // misses it: draws that found no solution at all, say).
   double off() const {
-    if (!published_) return -1.0;
+    if (!published_ || std::isnan(e_.total_error)) return -1.0;
     const double miss = std::abs(e_.total - static_cast<double>(*published_));
     if (e_.total_error > 0) return miss / e_.total_error;
     return miss > 0 && e_.ended != estimate_end::exhausted ? HUGE_VAL : -1.0;

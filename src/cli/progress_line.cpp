@@ -24,7 +24,7 @@ std::string format_duration(double seconds) {
   if (!(seconds >= 0)) seconds = 0;
   // Past a million years (an estimate of Q(32) on one thread, say), or
   // infinite: the figure is a magnitude, and no long would hold it rounded.
-  if (!(seconds < 3.15e13)) {
+  if (!(seconds < 3.15576e13)) {
     std::snprintf(text, sizeof text, "%.3gy", std::isfinite(seconds) ? seconds / 3.15576e7 : HUGE_VAL);
     return text;
   }

@@ -1,6 +1,7 @@
 #include "nqueens/estimate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -193,40 +194,67 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   e.draw_length = batch * e.run_length;
   const std::size_t call_length = std::max<std::size_t>(context.batch_size(), 1);
   e.device_timed = by_wall_clock;
-  const std::size_t blocks = (size + e.run_length - 1) / e.run_length;
-  const std::size_t draws = (blocks + batch - 1) / batch;  // the population the errors correct for
-  const block_order order(blocks, options.seed);
+  // Two strata, sampled apart and projected each by its own size: the
+  // engine's subproblems, and the rotation-symmetric search's tasks at the
+  // plan's end. Drawn together they mislead where the tasks are most of
+  // the plan and the engine's are heavy (a row engine past n = 26: at
+  // n = 30, 175 000 light tasks beside 4 000 subproblems of hours, and a
+  // 2 s sample projected Q(30) at ten minutes). They take draws in turn;
+  // the rotation tasks one at a time (the CPU counts them, not a batch).
+  struct stratum {
+    std::size_t first = 0, size = 0, run_length = 1, batch = 1;
+    std::size_t blocks = 0, draws = 0;  // draws: the population the errors correct for
+    std::size_t drawn = 0;
+    std::optional<block_order> order;
+    running_mean seconds;  // as the runs finish: for the stop once precise enough
+    // Each run's seconds and solutions per subproblem, in the order drawn,
+    // empty for a run cut at the last call: the figures are summed in that
+    // order after sampling, so that the same seed gives the same estimate
+    // to the last bit on any number of threads (summed as the runs
+    // finished, two threads' totals differed in the 15th digit).
+    std::vector<std::optional<std::pair<double, double>>> per_run;
+    double all_seconds = 0, all_solutions = 0;
+    std::size_t sampled = 0, cut = 0;
+    bool left() const noexcept { return drawn < draws; }
+  };
+  std::array<stratum, 2> strata;
+  strata[0] = {.first = 0, .size = p.engine_subproblems(), .run_length = e.run_length, .batch = batch};
+  strata[1] = {.first = p.engine_subproblems(), .size = size - p.engine_subproblems()};
+  for (std::size_t k = 0; k < strata.size(); ++k) {
+    stratum& st = strata[k];
+    st.blocks = (st.size + st.run_length - 1) / st.run_length;
+    st.draws = (st.blocks + st.batch - 1) / st.batch;
+    st.order.emplace(std::max<std::size_t>(st.blocks, 1), options.seed + k);
+  }
   std::mutex mutex;  // the draws and the results: once a run, noise next to its subproblems
   std::size_t drawn = 0;
-  running_mean seconds;  // as the runs finish: for the stop once precise enough
-  // Each run's seconds and solutions per subproblem, in the order drawn,
-  // empty for a run cut at the last call: the figures are summed in that
-  // order after sampling, so that the same seed gives the same estimate to
-  // the last bit on any number of threads (summed as the runs finished,
-  // two threads' totals differed in the 15th digit).
-  std::vector<std::optional<std::pair<double, double>>> per_run;
-  double all_seconds = 0, all_solutions = 0;
-  std::size_t cut = 0;
-  // Runs ended that held one of the engine's subproblems: the rotation
-  // tasks at the plan's end are light, and where they are most of it (a
-  // row engine past n = 26: at n = 30, 175 000 beside 4 000 subproblems of
-  // hours) a sample of them alone says nothing of the count.
-  std::size_t engine_runs = 0;
-  // What the draws look at: the caller's cancel, passed on, or the last call.
-  std::atomic<bool> stop_draws{false};
   std::optional<estimate_end> end_reason;
   std::exception_ptr failure;
+  // What the draws look at: the caller's cancel, passed on, or the last call.
+  std::atomic<bool> stop_draws{false};
+  const auto whole = [](const stratum& st) { return static_cast<double>(st.size); };
   // Why sampling ended, decided under the mutex by the first who saw it.
   const auto ended = [&](std::chrono::steady_clock::time_point now) -> std::optional<estimate_end> {
     if (options.cancel != nullptr && options.cancel->load()) return estimate_end::cancelled;
-    if (drawn == draws) return estimate_end::exhausted;
+    if (!strata[0].left() && !strata[1].left()) return estimate_end::exhausted;
     if (options.max_runs != 0 && drawn >= options.max_runs) return estimate_end::runs;
-    const std::size_t done = seconds.count();
-    if (options.target_error > 0 && done >= min_estimate_runs && seconds.mean() > 0 &&
-        seconds.error(draws) <= options.target_error * seconds.mean()) {
+    // Precise: the projected seconds' standard error, both strata's,
+    // within the target (each stratum with a spread to measure).
+    double mean = 0, variance = 0;
+    bool measured = strata[0].seconds.count() + strata[1].seconds.count() >= min_estimate_runs;
+    for (const stratum& st : strata) {
+      if (st.size == 0) continue;
+      const double error = st.seconds.error(st.draws) * whole(st);
+      measured = measured && std::isfinite(error);
+      mean += st.seconds.mean() * whole(st);
+      variance += error * error;
+    }
+    if (options.target_error > 0 && measured && mean > 0 && std::sqrt(variance) <= options.target_error * mean) {
       return estimate_end::precise;
     }
-    if (drawn > 0 && now >= deadline) return estimate_end::time;
+    // The time: once each stratum has a draw under way.
+    const bool begun = (strata[0].size == 0 || strata[0].drawn > 0) && (strata[1].size == 0 || strata[1].drawn > 0);
+    if (begun && now >= deadline) return estimate_end::time;
     return std::nullopt;
   };
   const auto sample = [&] {
@@ -235,6 +263,7 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
       std::vector<subproblem_count> counts;
       for (;;) {
         std::size_t run = 0;
+        stratum* st = nullptr;
         indices.clear();
         {
           const std::lock_guard lock(mutex);
@@ -243,58 +272,67 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
             if (!end_reason) end_reason = *end;
             return;
           }
-          run = drawn++;
-          per_run.resize(drawn);
-          for (std::size_t b = run * batch; b < std::min(blocks, (run + 1) * batch); ++b) {
-            const std::size_t from = order[b] * e.run_length;
-            for (std::size_t i = from; i < std::min(size, from + e.run_length); ++i) indices.push_back(i);
+          // In turn: the stratum with fewer draws begun, of those with draws left.
+          st = !strata[1].left() || (strata[0].left() && strata[0].drawn <= strata[1].drawn) ? &strata[0] : &strata[1];
+          ++drawn;
+          run = st->drawn++;
+          st->per_run.resize(st->drawn);
+          for (std::size_t b = run * st->batch; b < std::min(st->blocks, (run + 1) * st->batch); ++b) {
+            const std::size_t from = st->first + (*st->order)[b] * st->run_length;
+            for (std::size_t i = from; i < std::min(st->first + st->size, from + st->run_length); ++i) {
+              indices.push_back(i);
+            }
           }
         }
         double spent = 0, found = 0;
-        if (batch == 1 && !by_wall_clock) {
-          for (const std::size_t i : indices) {
+        bool completed = false;
+        try {
+          if (st->batch == 1 && !by_wall_clock) {
+            for (const std::size_t i : indices) {
+              const double begin = thread_cpu_seconds();
+              const subproblem_count c = context.solve(i, &stop_draws);
+              spent += thread_cpu_seconds() - begin;
+              found += static_cast<double>(c.total);
+            }
+          } else {
+            counts.resize(indices.size());
+            const auto wall_begin = std::chrono::steady_clock::now();
             const double begin = thread_cpu_seconds();
-            const subproblem_count c = context.solve(i, &stop_draws);
-            spent += thread_cpu_seconds() - begin;
-            found += static_cast<double>(c.total);
+            // In calls of at most batch_size, as a count makes them (a block
+            // longer than a batch: several calls).
+            for (std::size_t at = 0; at < indices.size(); at += call_length) {
+              const std::size_t length = std::min(call_length, indices.size() - at);
+              context.solve(std::span(indices).subspan(at, length), std::span(counts).subspan(at, length),
+                            &stop_draws);
+            }
+            spent = by_wall_clock
+                        ? std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_begin).count()
+                        : thread_cpu_seconds() - begin;
+            for (const subproblem_count& c : counts) found += static_cast<double>(c.total);
           }
-        } else {
-          counts.resize(indices.size());
-          const auto wall_begin = std::chrono::steady_clock::now();
-          const double begin = thread_cpu_seconds();
-          // In calls of at most batch_size, as a count makes them (a block
-          // longer than a batch: several calls).
-          for (std::size_t at = 0; at < indices.size(); at += call_length) {
-            const std::size_t length = std::min(call_length, indices.size() - at);
-            context.solve(std::span(indices).subspan(at, length), std::span(counts).subspan(at, length), &stop_draws);
-          }
-          spent = by_wall_clock ? std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_begin).count()
-                                : thread_cpu_seconds() - begin;
-          for (const subproblem_count& c : counts) found += static_cast<double>(c.total);
+          completed = true;
+        } catch (const subproblem_cancelled&) {
+          // The run under way is dropped: a cancel is thrown below as any
+          // other; a run cut at the last call is counted as such.
+        }
+        const std::lock_guard lock(mutex);
+        if (!completed) {
+          if (options.cancel != nullptr && options.cancel->load()) return;
+          ++st->cut;
+          continue;
         }
         const auto count = static_cast<double>(indices.size());
-        const std::lock_guard lock(mutex);
-        seconds.add(spent / count);
-        per_run[run] = std::pair(spent / count, found / count);
-        if (std::ranges::any_of(indices, [&](std::size_t i) { return i < p.engine_subproblems(); })) ++engine_runs;
-        all_seconds += spent;
-        all_solutions += found;
-        e.sampled += indices.size();
+        st->seconds.add(spent / count);
+        st->per_run[run] = std::pair(spent / count, found / count);
+        st->all_seconds += spent;
+        st->all_solutions += found;
+        st->sampled += indices.size();
       }
-    } catch (const subproblem_cancelled&) {
-      // The run under way is dropped: a cancel is thrown below as any other;
-      // a run cut at the last call is counted as such.
-      const std::lock_guard lock(mutex);
-      if (options.cancel == nullptr || !options.cancel->load()) ++cut;
     } catch (...) {
       const std::lock_guard lock(mutex);
       if (!failure) failure = std::current_exception();
     }
   };
-  // Plain threads, not the arena's tasks: the sample prices `threads`
-  // threads counting at once (a device's runs by the wall clock, shared
-  // caches and memory bandwidth), and a task_arena only lets its workers
-  // join when they are free, with no promise that they all run together.
   // Passes the caller's cancel on to the draws, and stops them at the last call.
   std::mutex watch_mutex;
   std::condition_variable_any watch_wait;
@@ -308,6 +346,10 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
       watch_wait.wait_for(lock, token, std::chrono::milliseconds(20), [] { return false; });
     }
   });
+  // Plain threads, not the arena's tasks: the sample prices `threads`
+  // threads counting at once (a device's runs by the wall clock, shared
+  // caches and memory bandwidth), and a task_arena only lets its workers
+  // join when they are free, with no promise that they all run together.
   std::vector<std::thread> workers;
   try {
     for (int t = 1; t < threads; ++t) workers.emplace_back(sample);
@@ -323,34 +365,52 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   if (options.cancel != nullptr && options.cancel->load()) throw run_cancelled();
   e.sample_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sampling).count();
   e.device = context.device();
-  running_mean run_seconds, solutions;
-  for (const auto& run : per_run) {
-    if (!run) continue;  // cut at the last call
-    run_seconds.add(run->first);
-    solutions.add(run->second);
-  }
-  e.runs = run_seconds.count();
-  e.draws_cut = cut;
-  if (engine_runs == 0 && p.engine_subproblems() > 0) {
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", 2 * options.seconds);
-    throw std::runtime_error(std::string("no draw of the engine's subproblems ended within ") + limit +
-                             " s (twice the sampling time)" +
-                             (cut > 0 ? ": one takes longer" : ": the sample drew only the rotation search's tasks") +
-                             "; sample longer, or split the plan finer");
-  }
   e.ended = end_reason.value_or(estimate_end::time);
-  if (e.ended == estimate_end::exhausted && e.sampled < size) e.ended = estimate_end::time;  // some were cut
-  if (e.sampled == size) {  // every subproblem: the sums themselves
-    e.thread_seconds = all_seconds;
-    e.total = all_solutions;
-    return e;
+  double variance_seconds = 0, variance_total = 0;
+  for (std::size_t k = 0; k < strata.size(); ++k) {
+    const stratum& st = strata[k];
+    e.draws_cut += st.cut;
+    e.sampled += st.sampled;
+    if (st.size == 0) continue;
+    running_mean run_seconds, solutions;
+    for (const auto& run : st.per_run) {
+      if (!run) continue;  // cut at the last call
+      run_seconds.add(run->first);
+      solutions.add(run->second);
+    }
+    e.runs += run_seconds.count();
+    if (k == 1) {
+      e.rotation_runs = run_seconds.count();
+      e.rotation_sampled = st.sampled;
+    }
+    if (run_seconds.count() == 0 && st.drawn == 0) {  // never drawn (max_runs came first): unknown
+      variance_seconds = variance_total = std::numeric_limits<double>::quiet_NaN();
+      continue;
+    }
+    if (run_seconds.count() == 0) {
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%g", 2 * options.seconds);
+      throw std::runtime_error(std::string("no draw of ") +
+                               (k == 0 ? "the engine's subproblems" : "the rotation search's tasks") +
+                               " ended within " + limit +
+                               " s (twice the sampling time): one takes longer; sample longer, or split the plan "
+                               "finer");
+    }
+    if (st.sampled == st.size) {  // every subproblem of the stratum: the sums themselves
+      e.thread_seconds += st.all_seconds;
+      e.total += st.all_solutions;
+      continue;
+    }
+    e.thread_seconds += run_seconds.mean() * whole(st);
+    e.total += solutions.mean() * whole(st);
+    const double seconds_error = run_seconds.error(st.draws) * whole(st);
+    const double total_error = solutions.error(st.draws) * whole(st);
+    variance_seconds += seconds_error * seconds_error;
+    variance_total += total_error * total_error;
   }
-  const auto whole = static_cast<double>(size);
-  e.thread_seconds = run_seconds.mean() * whole;
-  e.thread_seconds_error = run_seconds.error(draws) * whole;
-  e.total = solutions.mean() * whole;
-  e.total_error = solutions.error(draws) * whole;
+  e.thread_seconds_error = std::sqrt(variance_seconds);
+  e.total_error = std::sqrt(variance_total);
+  if (e.ended == estimate_end::exhausted && e.sampled < size) e.ended = estimate_end::time;  // some were cut
   return e;
 }
 

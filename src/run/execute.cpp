@@ -180,8 +180,14 @@ void run_batches(detail::worker_arena& arena, std::span<const std::size_t> indic
   const std::size_t batch_size = context.batch_size();
   const std::size_t batches = (indices.size() + batch_size - 1) / batch_size;
   // Where the counts are not kept, each thread's batch writes them into a
-  // buffer of its own, taken once: a batch allocates nothing.
-  tbb::enumerable_thread_specific<std::vector<subproblem_count>> buffers;
+  // buffer of its own, taken once: a batch allocates nothing. A batch the
+  // thread takes while its buffer is in use (an engine that waits in a
+  // oneTBB task group) has one of its own.
+  struct batch_buffer {
+    std::vector<subproblem_count> counts;
+    bool in_use = false;
+  };
+  tbb::enumerable_thread_specific<batch_buffer> buffers;
   arena.execute([&] {
     tbb::task_group_context group;
     // Whole batches (the last one short), one per task: a halved range
@@ -197,13 +203,25 @@ void run_batches(detail::worker_arena& arena, std::span<const std::size_t> indic
           const tbb::blocked_range<std::size_t> range(first, std::min(indices.size(), batch_range.end() * batch_size));
           const std::span<const std::size_t> batch = indices.subspan(range.begin(), range.size());
           std::span<subproblem_count> counts;
+          std::vector<subproblem_count> nested;
+          batch_buffer* held = nullptr;
           if (keep) {
             counts = std::span(run.counts).subspan(range.begin(), range.size());
+          } else if (batch_buffer& own = buffers.local(); !own.in_use) {
+            held = &own;
+            own.in_use = true;
+            if (own.counts.size() < batch_size) own.counts.resize(batch_size);
+            counts = std::span(own.counts).first(range.size());
           } else {
-            std::vector<subproblem_count>& own = buffers.local();
-            if (own.size() < batch_size) own.resize(batch_size);
-            counts = std::span(own).first(range.size());
+            nested.resize(range.size());
+            counts = nested;
           }
+          const struct release {
+            batch_buffer* buffer;
+            ~release() {
+              if (buffer != nullptr) buffer->in_use = false;
+            }
+          } release_buffer{held};
           const auto begin = std::chrono::steady_clock::now();
           try {
             context.solve(batch, counts, options.cancel);

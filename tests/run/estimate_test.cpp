@@ -48,7 +48,9 @@ TEST(EstimateTest, ProjectsQWithinItsStatedError) {
       }
       EXPECT_EQ(c.ended, estimate_end::runs);
       EXPECT_EQ(c.runs, 400u);
-      EXPECT_GT(c.total_error, 0);
+      // The engine's subproblems all drawn, the rotation tasks not (their
+      // solutions add nothing to Q(n)): Q exact, no error.
+      if (c.total_error == 0) EXPECT_EQ(c.sampled - c.rotation_sampled, p.engine_subproblems());
       EXPECT_LE(std::abs(c.total - published), 4 * c.total_error) << c.total << " +- " << c.total_error;
       EXPECT_LT(c.total_error, 0.5 * published);  // 400 draws say something
       EXPECT_GE(c.thread_seconds_error, 0);
@@ -57,16 +59,23 @@ TEST(EstimateTest, ProjectsQWithinItsStatedError) {
 }
 
 // One draw of many has no spread to measure an error by: the errors are
-// unknown (NaN), never a confident 0.
+// unknown (NaN), never a confident 0; so is a stratum not drawn at all (the
+// rotation tasks, which take every other draw). Two draws of each measure.
 TEST(EstimateTest, OneDrawLeavesTheErrorUnknown) {
   const cost_estimate one = estimate_cost(plan(13), {.threads = 1, .max_runs = 1, .target_error = 0});
   ASSERT_EQ(one.runs, 1U);
+  ASSERT_EQ(one.rotation_runs, 0U);
   ASSERT_NE(one.ended, estimate_end::exhausted);
   EXPECT_TRUE(std::isnan(one.total_error));
   EXPECT_TRUE(std::isnan(one.thread_seconds_error));
   EXPECT_GT(one.thread_seconds, 0);
   const cost_estimate two = estimate_cost(plan(13), {.threads = 1, .max_runs = 2, .target_error = 0});
-  EXPECT_FALSE(std::isnan(two.total_error));
+  EXPECT_EQ(two.rotation_runs, 1U);
+  EXPECT_TRUE(std::isnan(two.thread_seconds_error));
+  const cost_estimate four = estimate_cost(plan(13), {.threads = 1, .max_runs = 4, .target_error = 0});
+  EXPECT_EQ(four.rotation_runs, 2U);
+  EXPECT_FALSE(std::isnan(four.total_error));
+  EXPECT_FALSE(std::isnan(four.thread_seconds_error));
 }
 
 // A build's serial part is paid whole on any number of cores, its parallel
@@ -101,28 +110,34 @@ TEST(EstimateTest, SamplingEveryBlockIsExact) {
   }
 }
 
-// The GPU engine is sampled as it counts: a draw holds what a count hands it
-// in one call (batch_size subproblems, whole blocks of run_length), counted
-// in that call, not a round of one job; three draws hold three batches'
-// subproblems. A CPU engine's draw is one block. Emulated, the draws are
-// timed by the thread's CPU clock: no device counts meanwhile.
+// The GPU engine is sampled as it counts: a draw of its subproblems holds
+// what a count hands it in one call (batch_size subproblems, whole blocks of
+// run_length), counted in that call, not a round of one job; three such
+// draws hold three batches' subproblems. A CPU engine's draw is one block.
+// The rotation tasks take every other draw, one task each. Emulated, the
+// draws are timed by the thread's CPU clock: no device counts meanwhile.
 TEST(EstimateTest, AnEngineThatCountsInBatchesIsDrawnABatchAtATime) {
   const plan gpu(14, {.kind = engine::gpu});
   const std::size_t batch = run_context(gpu, std::nullopt, 1).batch_size();
   ASSERT_GT(batch, 1U);
-  const cost_estimate c = estimate_cost(gpu, {.threads = 1, .max_runs = 3, .target_error = 0, .seed = 5});
-  EXPECT_EQ(c.runs, 3U);
+  const cost_estimate c = estimate_cost(gpu, {.threads = 1, .max_runs = 6, .target_error = 0, .seed = 5});
+  EXPECT_EQ(c.runs, 6U);
+  EXPECT_EQ(c.rotation_runs, 3U);
+  EXPECT_EQ(c.rotation_sampled, 3U);
   ASSERT_GT(c.run_length, 1U);
   EXPECT_EQ(c.draw_length, batch / c.run_length * c.run_length);
   EXPECT_LE(c.draw_length, batch);
-  EXPECT_LE(c.sampled, 3 * c.draw_length);  // the plan's last block may be short
-  EXPECT_GT(c.sampled, 3 * c.draw_length - c.run_length);
+  const std::size_t engine_sampled = c.sampled - c.rotation_sampled;
+  EXPECT_LE(engine_sampled, 3 * c.draw_length);  // the plan's last block may be short
+  EXPECT_GT(engine_sampled, 3 * c.draw_length - c.run_length);
   EXPECT_FALSE(c.device_timed);
   EXPECT_LE(std::abs(c.total - static_cast<double>(*published_total(14))), 4 * c.total_error);
   const cost_estimate cpu =
-      estimate_cost(plan(14, {.kind = engine::quadrant}), {.threads = 1, .max_runs = 3, .target_error = 0});
-  EXPECT_LE(cpu.sampled, 3 * cpu.run_length);  // the plan's last block may be short
-  EXPECT_GT(cpu.sampled, 2 * cpu.run_length);
+      estimate_cost(plan(14, {.kind = engine::quadrant}), {.threads = 1, .max_runs = 6, .target_error = 0});
+  EXPECT_EQ(cpu.rotation_runs, 3U);
+  const std::size_t cpu_engine_sampled = cpu.sampled - cpu.rotation_sampled;
+  EXPECT_LE(cpu_engine_sampled, 3 * cpu.run_length);  // the plan's last block may be short
+  EXPECT_GT(cpu_engine_sampled, 2 * cpu.run_length);
   EXPECT_EQ(cpu.draw_length, cpu.run_length);
   EXPECT_FALSE(cpu.device_timed);
   // What the draws asked of the device comes with them: rounds launched,
@@ -172,10 +187,23 @@ TEST(EstimateTest, RefusesWhatCannotBeSampled) {
   EXPECT_THROW(estimate_cost(p, {.max_memory = 1}), std::invalid_argument);  // as count() refuses it
 }
 
-// Sampling runs the subproblems as a count would, so it is refused where
-// the count would be, with the same error: the quadrant engine's tables past
-// the bound (n = 20 in 1 MiB), or a row plan's lists (n = 12 at split depth
-// 6). It sampled both before.
+// Where the rotation search's light tasks are most of the plan (n = 16 at
+// split depth 1: 8 of the mirror engine's subproblems beside hundreds of
+// tasks), drawn in turn with the engine's they still leave the engine's
+// their share: 20 draws count every engine subproblem, so Q(16) is exact,
+// where a draw from the whole plan would mostly have found a task.
+TEST(EstimateTest, TheEnginesSubproblemsAreSampledApartFromTheRotationTasks) {
+  const plan p(16, {.kind = engine::mirror, .split_depth = 1});
+  ASSERT_LT(p.engine_subproblems() * 10, p.size() - p.engine_subproblems());
+  const cost_estimate c = estimate_cost(p, {.threads = 1, .max_runs = 20, .target_error = 0});
+  EXPECT_EQ(c.runs, 20U);
+  EXPECT_EQ(c.sampled - c.rotation_sampled, p.engine_subproblems());
+  EXPECT_EQ(c.rotation_runs, 20U - p.engine_subproblems());
+  EXPECT_EQ(c.total, static_cast<double>(*published_total(16)));
+  EXPECT_EQ(c.total_error, 0);
+  EXPECT_GT(c.thread_seconds_error, 0);  // the tasks' share, sampled
+}
+
 // A plan of a few huge subproblems (Q(20) in about ten, minutes each,
 // beside the rotation search's light tasks): a draw still counting at twice
 // the sampling time is stopped, and with none of the engine's ended the
@@ -193,6 +221,10 @@ TEST(EstimateTest, ADrawPastTwiceTheSamplingTimeIsStoppedNotWaitedFor) {
   }
 }
 
+// Sampling runs the subproblems as a count would, so it is refused where
+// the count would be, with the same error: the quadrant engine's tables past
+// the bound (n = 20 in 1 MiB), or a row plan's lists (n = 12 at split depth
+// 6). It sampled both before.
 TEST(EstimateTest, RefusesWhatCountRefusesForMemory) {
   const std::uint64_t bound = std::uint64_t{1} << 20;
   struct refused_run {

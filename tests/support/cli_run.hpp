@@ -31,17 +31,30 @@ inline std::string slurp(const std::filesystem::path& path) {
   return text.str();
 }
 
+/// A command's deadline: well inside CTest's for the test (600 s, 1800 s
+/// sanitized, tests/CMakeLists.txt), where a sanitized build runs 10-50x slower.
+#ifdef NQUEENS_SANITIZED
+inline constexpr int cli_deadline_seconds = 1500;
+#else
+inline constexpr int cli_deadline_seconds = 300;
+#endif
+
 /// Runs `command_line` in the shell, stdin from /dev/null, under a deadline
 /// of `deadline_seconds` (then SIGTERM, and SIGKILL 10 s on): a hung run
 /// fails its test with status 124 or 137 rather than wait for CTest's
 /// timeout. Its files lie in the test's own directory (own_directory.cpp).
-inline cli_run run_cli_command(const std::string& command_line, int deadline_seconds = 300) {
+inline cli_run run_cli_command(const std::string& command_line, int deadline_seconds = cli_deadline_seconds) {
   static int calls = 0;
   const std::string tag = "nqueens-cli-" + std::to_string(++calls);
   const std::string script = tag + ".sh", out = tag + ".out", err = tag + ".err";
   {
     std::ofstream file(script);
     file << command_line << '\n';
+    file.close();
+    if (!file) {
+      ADD_FAILURE() << "cannot write " << std::filesystem::absolute(script);
+      return {};
+    }
   }
   const std::string command =
       "timeout -k 10 " + std::to_string(deadline_seconds) + " sh " + script + " >" + out + " 2>" + err + " </dev/null";
