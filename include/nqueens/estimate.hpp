@@ -77,9 +77,9 @@ struct cost_estimate {
   std::size_t runs = 0;         ///< draws, those cut not included
   /// Of those draws and the subproblems they counted, the rotation
   /// search's tasks (the plan's end): sampled apart from the engine's
-  /// subproblems, in turn with them, and projected by their own number, so
-  /// that where the light tasks are most of a plan (a row engine's past
-  /// n = 26) the engine's heavy subproblems are sampled all the same.
+  /// subproblems (the first two draws, then one in eight) and projected by their own number, so that where the
+  /// light tasks are most of a plan (a row engine's past n = 26) the
+  /// engine's heavy subproblems are sampled all the same.
   std::size_t rotation_runs = 0;
   std::size_t rotation_sampled = 0;
   /// Draws still counting at twice the sampling time, stopped and left out:

@@ -199,8 +199,10 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   // plan's end. Drawn together they mislead where the tasks are most of
   // the plan and the engine's are heavy (a row engine past n = 26: at
   // n = 30, 175 000 light tasks beside 4 000 subproblems of hours, and a
-  // 2 s sample projected Q(30) at ten minutes). They take draws in turn;
-  // the rotation tasks one at a time (the CPU counts them, not a batch).
+  // 2 s sample projected Q(30) at ten minutes). The rotation tasks, one a
+  // draw (the CPU counts them, not a batch), take the first two draws and
+  // then one in eight: a light search beside Q(n), whose draws cost little
+  // time; most go to what the count's time is made of.
   struct stratum {
     std::size_t first = 0, size = 0, run_length = 1, batch = 1;
     std::size_t blocks = 0, draws = 0;  // draws: the population the errors correct for
@@ -257,6 +259,16 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
     if (begun && now >= deadline) return estimate_end::time;
     return std::nullopt;
   };
+  // Under the mutex: the stratum of the next draw, of those with draws
+  // left, by the draws begun alone (never their times), so that the same
+  // seed and number of draws is the same sample on any number of threads.
+  const auto pick_stratum = [&]() -> std::size_t {
+    if (!strata[1].left()) return 0;
+    if (!strata[0].left()) return 1;
+    if (strata[1].drawn < 2) return 1;  // light: done at once, so that even a short sample measures their spread
+    if (strata[0].drawn < 2) return 0;
+    return 8 * strata[1].drawn < drawn ? 1 : 0;
+  };
   const auto sample = [&] {
     try {
       std::vector<std::size_t> indices;  // a run's subproblems
@@ -272,8 +284,7 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
             if (!end_reason) end_reason = *end;
             return;
           }
-          // In turn: the stratum with fewer draws begun, of those with draws left.
-          st = !strata[1].left() || (strata[0].left() && strata[0].drawn <= strata[1].drawn) ? &strata[0] : &strata[1];
+          st = &strata[pick_stratum()];
           ++drawn;
           run = st->drawn++;
           st->per_run.resize(st->drawn);
@@ -302,12 +313,10 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
             // longer than a batch: several calls).
             for (std::size_t at = 0; at < indices.size(); at += call_length) {
               const std::size_t length = std::min(call_length, indices.size() - at);
-              context.solve(std::span(indices).subspan(at, length), std::span(counts).subspan(at, length),
-                            &stop_draws);
+              context.solve(std::span(indices).subspan(at, length), std::span(counts).subspan(at, length), &stop_draws);
             }
-            spent = by_wall_clock
-                        ? std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_begin).count()
-                        : thread_cpu_seconds() - begin;
+            spent = by_wall_clock ? std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_begin).count()
+                                  : thread_cpu_seconds() - begin;
             for (const subproblem_count& c : counts) found += static_cast<double>(c.total);
           }
           completed = true;

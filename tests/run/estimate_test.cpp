@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -60,19 +61,20 @@ TEST(EstimateTest, ProjectsQWithinItsStatedError) {
 
 // One draw of many has no spread to measure an error by: the errors are
 // unknown (NaN), never a confident 0; so is a stratum not drawn at all (the
-// rotation tasks, which take every other draw). Two draws of each measure.
+// engine's, after the rotation tasks' first two draws). Two draws of each
+// measure.
 TEST(EstimateTest, OneDrawLeavesTheErrorUnknown) {
-  const cost_estimate one = estimate_cost(plan(13), {.threads = 1, .max_runs = 1, .target_error = 0});
-  ASSERT_EQ(one.runs, 1U);
-  ASSERT_EQ(one.rotation_runs, 0U);
-  ASSERT_NE(one.ended, estimate_end::exhausted);
-  EXPECT_TRUE(std::isnan(one.total_error));
-  EXPECT_TRUE(std::isnan(one.thread_seconds_error));
-  EXPECT_GT(one.thread_seconds, 0);
-  const cost_estimate two = estimate_cost(plan(13), {.threads = 1, .max_runs = 2, .target_error = 0});
-  EXPECT_EQ(two.rotation_runs, 1U);
-  EXPECT_TRUE(std::isnan(two.thread_seconds_error));
-  const cost_estimate four = estimate_cost(plan(13), {.threads = 1, .max_runs = 4, .target_error = 0});
+  const plan p(13);
+  for (const std::size_t runs : {1, 2, 3}) {
+    const cost_estimate c = estimate_cost(p, {.threads = 1, .max_runs = runs, .target_error = 0});
+    ASSERT_EQ(c.runs, runs);
+    EXPECT_EQ(c.rotation_runs, std::min<std::size_t>(runs, 2));
+    ASSERT_NE(c.ended, estimate_end::exhausted);
+    EXPECT_TRUE(std::isnan(c.total_error)) << runs << " draws";
+    EXPECT_TRUE(std::isnan(c.thread_seconds_error)) << runs << " draws";
+    EXPECT_GT(c.thread_seconds, 0);
+  }
+  const cost_estimate four = estimate_cost(p, {.threads = 1, .max_runs = 4, .target_error = 0});
   EXPECT_EQ(four.rotation_runs, 2U);
   EXPECT_FALSE(std::isnan(four.total_error));
   EXPECT_FALSE(std::isnan(four.thread_seconds_error));
@@ -114,16 +116,17 @@ TEST(EstimateTest, SamplingEveryBlockIsExact) {
 // what a count hands it in one call (batch_size subproblems, whole blocks of
 // run_length), counted in that call, not a round of one job; three such
 // draws hold three batches' subproblems. A CPU engine's draw is one block.
-// The rotation tasks take every other draw, one task each. Emulated, the
-// draws are timed by the thread's CPU clock: no device counts meanwhile.
+// The rotation tasks take the first two draws, one task each.
+// Emulated, the draws are timed by the thread's CPU clock: no device counts
+// meanwhile.
 TEST(EstimateTest, AnEngineThatCountsInBatchesIsDrawnABatchAtATime) {
   const plan gpu(14, {.kind = engine::gpu});
   const std::size_t batch = run_context(gpu, std::nullopt, 1).batch_size();
   ASSERT_GT(batch, 1U);
-  const cost_estimate c = estimate_cost(gpu, {.threads = 1, .max_runs = 6, .target_error = 0, .seed = 5});
-  EXPECT_EQ(c.runs, 6U);
-  EXPECT_EQ(c.rotation_runs, 3U);
-  EXPECT_EQ(c.rotation_sampled, 3U);
+  const cost_estimate c = estimate_cost(gpu, {.threads = 1, .max_runs = 5, .target_error = 0, .seed = 5});
+  EXPECT_EQ(c.runs, 5U);
+  EXPECT_EQ(c.rotation_runs, 2U);
+  EXPECT_EQ(c.rotation_sampled, 2U);
   ASSERT_GT(c.run_length, 1U);
   EXPECT_EQ(c.draw_length, batch / c.run_length * c.run_length);
   EXPECT_LE(c.draw_length, batch);
@@ -133,8 +136,8 @@ TEST(EstimateTest, AnEngineThatCountsInBatchesIsDrawnABatchAtATime) {
   EXPECT_FALSE(c.device_timed);
   EXPECT_LE(std::abs(c.total - static_cast<double>(*published_total(14))), 4 * c.total_error);
   const cost_estimate cpu =
-      estimate_cost(plan(14, {.kind = engine::quadrant}), {.threads = 1, .max_runs = 6, .target_error = 0});
-  EXPECT_EQ(cpu.rotation_runs, 3U);
+      estimate_cost(plan(14, {.kind = engine::quadrant}), {.threads = 1, .max_runs = 5, .target_error = 0});
+  EXPECT_EQ(cpu.rotation_runs, 2U);
   const std::size_t cpu_engine_sampled = cpu.sampled - cpu.rotation_sampled;
   EXPECT_LE(cpu_engine_sampled, 3 * cpu.run_length);  // the plan's last block may be short
   EXPECT_GT(cpu_engine_sampled, 2 * cpu.run_length);
@@ -149,7 +152,7 @@ TEST(EstimateTest, AnEngineThatCountsInBatchesIsDrawnABatchAtATime) {
   EXPECT_EQ(c.device.staged_list_bytes, 0U);
   const std::uint64_t lists_bound = (std::uint64_t{8} << 20) + 9 * detail::quarter_lists_bytes(12, false) + 4096;
   const cost_estimate own = estimate_cost(plan(12, {.kind = engine::gpu}),
-                                          {.threads = 1, .max_runs = 2, .target_error = 0, .max_memory = lists_bound});
+                                          {.threads = 1, .max_runs = 4, .target_error = 0, .max_memory = lists_bound});
   EXPECT_GT(own.device.launches, 0U);
   EXPECT_GT(own.device.host_list_nanoseconds, 0U);
   EXPECT_GT(own.device.staged_list_bytes, 0U);
@@ -189,9 +192,9 @@ TEST(EstimateTest, RefusesWhatCannotBeSampled) {
 
 // Where the rotation search's light tasks are most of the plan (n = 16 at
 // split depth 1: 8 of the mirror engine's subproblems beside hundreds of
-// tasks), drawn in turn with the engine's they still leave the engine's
-// their share: 20 draws count every engine subproblem, so Q(16) is exact,
-// where a draw from the whole plan would mostly have found a task.
+// tasks), sampled apart from the engine's they leave the engine's their
+// share: 20 draws count every engine subproblem, so Q(16) is exact, where
+// a draw from the whole plan would mostly have found a task.
 TEST(EstimateTest, TheEnginesSubproblemsAreSampledApartFromTheRotationTasks) {
   const plan p(16, {.kind = engine::mirror, .split_depth = 1});
   ASSERT_LT(p.engine_subproblems() * 10, p.size() - p.engine_subproblems());
