@@ -222,6 +222,8 @@ class estimate_report final : public report {
         .add("setup_parallel_seconds", e.setup_parallel_seconds)
         .add("sample_runs", e.runs)
         .add("draws_cut", e.draws_cut)
+        .add("rotation_runs", e.rotation_runs)
+        .add("rotation_sampled", e.rotation_sampled)
         .add("run_length", e.run_length)
         .add("draw_length", e.draw_length)
         .add("device_timed", e.device_timed)

@@ -86,9 +86,9 @@ TEST(CliTest, PlanEstimateProjectsTheCost) {
   EXPECT_NE(r.out.find("published 14772512, "), std::string::npos) << r.out;
   r = run_cli("plan 16 --estimate --estimate-seconds 0.5 --cores 64 --json");
   EXPECT_EQ(r.status, 0) << r.err;
-  for (const char* key :
-       {"\"thread_hours\":", "\"thread_hours_error\":", "\"wall_seconds\":", "\"cores\":64,",
-        "\"wall_seconds_on_cores\":", "\"projected_total\":", "\"sample_runs\":", "\"draws_cut\":0,"}) {
+  for (const char* key : {"\"thread_hours\":", "\"thread_hours_error\":", "\"wall_seconds\":", "\"cores\":64,",
+                          "\"wall_seconds_on_cores\":", "\"projected_total\":", "\"sample_runs\":", "\"draws_cut\":0,",
+                          "\"rotation_runs\":", "\"rotation_sampled\":"}) {
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
   }
   EXPECT_EQ(lines_in(r.out), 1);
