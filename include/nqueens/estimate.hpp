@@ -3,9 +3,11 @@
 /// \file
 /// What a count will cost, before it is run: random runs of the plan's
 /// subproblems are counted for a bounded time on every thread, and their mean
-/// CPU time per subproblem, times the plan's size, projects the whole count's
-/// thread-hours. A plan is indexed, so runs from uniformly random starts are
-/// an unbiased sample; each run's own mean is one draw, and the spread of the
+/// CPU time per subproblem, times the number they were drawn from, projects
+/// the whole count's thread-hours; the engine's subproblems and the rotation
+/// search's tasks at the plan's end are drawn and projected apart (two
+/// strata). A plan is indexed, so runs from uniformly random starts are an
+/// unbiased sample; each run's own mean is one draw, and the spread of the
 /// draws gives the estimate's standard error (docs/reach.md).
 
 #include <atomic>
@@ -54,7 +56,8 @@ struct estimate_options {
   /// hands it in one call (which follows them), where they are the same.
   std::size_t max_runs = 0;
   /// Stop once the thread time's standard error is within this fraction of
-  /// it, after at least min_estimate_runs runs (0: sample the whole time).
+  /// it, after at least min_estimate_runs draws of the engine's subproblems
+  /// (or all of them) and two of the rotation tasks (0: sample the whole time).
   double target_error = 0.02;
   std::uint64_t seed = 1;
   /// Bytes the run may use (0: default_memory_limit()), as for count(): a
@@ -91,7 +94,8 @@ struct cost_estimate {
   /// as many blocks as a count hands it in one call (batch_size), counted
   /// in that one call.
   std::size_t run_length = 0;
-  /// Subproblems a draw holds (the plan's last block may hold fewer).
+  /// Subproblems a draw of the engine's holds (the last block may hold
+  /// fewer); a draw of the rotation tasks holds one.
   std::size_t draw_length = 0;
   /// Whether the draws were timed by the wall clock, a device counting
   /// meanwhile (the GPU engine on a GPU): thread_seconds are then the
@@ -134,9 +138,8 @@ struct cost_estimate {
 /// with count()'s message, where a count of `p` within max_memory would be
 /// refused (build `p` with plan_options::max_memory to be refused as count()
 /// is while the plan grows); isa_error and run_cancelled as run_context does;
-/// std::runtime_error where no draw holding one of the engine's subproblems
-/// (not only the rotation search's light tasks) ended within twice the
-/// sampling time.
+/// std::runtime_error where no draw of the engine's subproblems, or none of
+/// the rotation tasks', ended within twice the sampling time (naming which).
 cost_estimate estimate_cost(const plan& p, const estimate_options& options = {});
 
 }  // namespace nqueens

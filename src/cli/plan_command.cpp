@@ -97,11 +97,12 @@ void warn_about(const cost_estimate& e, int n, double off) {
         e.draws_cut, e.draws_cut == 1 ? "" : "s", e.draws_cut == 1 ? "was" : "were");
   }
   if (e.ended == estimate_end::exhausted) return;
-  if (e.runs < min_estimate_runs) {
+  // The engine's draws: the rotation search's light tasks say little of the cost.
+  if (const std::size_t engine_runs = e.runs - e.rotation_runs; engine_runs < min_estimate_runs) {
     std::cerr << formatted(
-        "nqueens: warning: the estimate rests on %zu draw%s, fewer than %zu: it means little; sample longer "
-        "(--estimate-seconds)\n",
-        e.runs, e.runs == 1 ? "" : "s", min_estimate_runs);
+        "nqueens: warning: the estimate rests on %zu draw%s of the engine's subproblems, fewer than %zu: it means "
+        "little; sample longer (--estimate-seconds)\n",
+        engine_runs, engine_runs == 1 ? "" : "s", min_estimate_runs);
   }
   if (std::isinf(off)) {
     std::cerr << formatted(
@@ -178,11 +179,13 @@ class estimate_report final : public report {
   void write_text(std::ostream& out) const override {
     const cost_estimate& e = e_;
     write_plan_line(out, facts_.p);
+    const std::size_t engine_runs = e.runs - e.rotation_runs;
     out << formatted(
-        "estimate from %.1f s of sampling on %d thread%s: %s random draws of %zu subproblem%s (%s), the tables "
-        "built in %s%s\n",
-        e.sample_seconds, e.threads, e.threads == 1 ? "" : "s", format_grouped(e.runs).c_str(), e.draw_length,
-        e.draw_length == 1 ? "" : "s", end_text(e.ended, limit_).c_str(), format_duration(e.setup_seconds).c_str(),
+        "estimate from %.1f s of sampling on %d thread%s: %s random draws of %zu subproblem%s and %s of the rotation "
+        "search's tasks (%s), the tables built in %s%s\n",
+        e.sample_seconds, e.threads, e.threads == 1 ? "" : "s", format_grouped(engine_runs).c_str(), e.draw_length,
+        e.draw_length == 1 ? "" : "s", format_grouped(e.rotation_runs).c_str(), end_text(e.ended, limit_).c_str(),
+        format_duration(e.setup_seconds).c_str(),
         e.threads > 1 ? formatted(" (%s of it serial)", format_duration(e.setup_serial_seconds).c_str()).c_str() : "");
     out << formatted("  whole count          %s %s-hours (one standard error)\n",
                      with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str(),

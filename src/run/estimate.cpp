@@ -160,7 +160,8 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   cost_estimate e;
   e.subproblems = size;
   e.threads = threads;
-  e.run_length = run_length_for(p);
+  // The engine's draws: a rotational plan has none, only tasks, one a draw.
+  e.run_length = p.engine_subproblems() > 0 ? run_length_for(p) : 1;
   const auto start = std::chrono::steady_clock::now();
   const double cpu_at_start = process_cpu_seconds();
   const run_context context(p, options.kernels, threads, options.cancel, engine_memory, options.gpu);
@@ -200,9 +201,9 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   // the plan and the engine's are heavy (a row engine past n = 26: at
   // n = 30, 175 000 light tasks beside 4 000 subproblems of hours, and a
   // 2 s sample projected Q(30) at ten minutes). The rotation tasks, one a
-  // draw (the CPU counts them, not a batch), take the first two draws and
-  // then one in eight: a light search beside Q(n), whose draws cost little
-  // time; most go to what the count's time is made of.
+  // draw (the CPU counts them, not a batch), take the second and third
+  // draws and then one in eight: a light search beside Q(n), whose draws
+  // cost little time; most go to what the count's time is made of.
   struct stratum {
     std::size_t first = 0, size = 0, run_length = 1, batch = 1;
     std::size_t blocks = 0, draws = 0;  // draws: the population the errors correct for
@@ -243,7 +244,9 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
     // Precise: the projected seconds' standard error, both strata's,
     // within the target (each stratum with a spread to measure).
     double mean = 0, variance = 0;
-    bool measured = strata[0].seconds.count() + strata[1].seconds.count() >= min_estimate_runs;
+    // The engine's draws, which the count's time is made of, at least
+    // min_estimate_runs of them (or every one); every stratum's spread known.
+    bool measured = strata[0].seconds.count() >= std::min(min_estimate_runs, strata[0].draws);
     for (const stratum& st : strata) {
       if (st.size == 0) continue;
       const double error = st.seconds.error(st.draws) * whole(st);
@@ -265,7 +268,8 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   const auto pick_stratum = [&]() -> std::size_t {
     if (!strata[1].left()) return 0;
     if (!strata[0].left()) return 1;
-    if (strata[1].drawn < 2) return 1;  // light: done at once, so that even a short sample measures their spread
+    if (strata[0].drawn == 0) return 0;  // the engine's first: one draw prices what the count is made of
+    if (strata[1].drawn < 2) return 1;   // light: done at once, so that even a short sample measures their spread
     if (strata[0].drawn < 2) return 0;
     return 8 * strata[1].drawn < drawn ? 1 : 0;
   };
@@ -340,6 +344,7 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
     } catch (...) {
       const std::lock_guard lock(mutex);
       if (!failure) failure = std::current_exception();
+      stop_draws = true;  // the other threads' draws end at once
     }
   };
   // Passes the caller's cancel on to the draws, and stops them at the last call.
@@ -362,9 +367,10 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   std::vector<std::thread> workers;
   try {
     for (int t = 1; t < threads; ++t) workers.emplace_back(sample);
-  } catch (...) {  // a thread the system would not start (a process limit): those started end after their run
+  } catch (...) {  // a thread the system would not start (a process limit): those started stop their draws
     const std::lock_guard lock(mutex);
     if (!failure) failure = std::current_exception();
+    stop_draws = true;
   }
   sample();
   for (std::thread& w : workers) w.join();
