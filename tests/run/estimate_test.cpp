@@ -190,19 +190,19 @@ TEST(EstimateTest, RefusesWhatCannotBeSampled) {
   EXPECT_THROW(estimate_cost(p, {.max_memory = 1}), std::invalid_argument);  // as count() refuses it
 }
 
-// Where the rotation search's light tasks are most of the plan (n = 16 at
-// split depth 1: 8 of the mirror engine's subproblems beside hundreds of
-// tasks), sampled apart from the engine's they leave the engine's their
-// share: 20 draws count every engine subproblem, so Q(16) is exact, where
-// a draw from the whole plan would mostly have found a task.
+// Where the rotation search's light tasks are most of the plan (n = 14 at
+// split depth 1: 7 of the mirror engine's subproblems beside 100 tasks),
+// sampled apart from the engine's they leave the engine's their share: 20
+// draws count every engine subproblem, so Q(14) is exact, where a draw
+// from the whole plan would mostly have found a task.
 TEST(EstimateTest, TheEnginesSubproblemsAreSampledApartFromTheRotationTasks) {
-  const plan p(16, {.kind = engine::mirror, .split_depth = 1});
+  const plan p(14, {.kind = engine::mirror, .split_depth = 1});
   ASSERT_LT(p.engine_subproblems() * 10, p.size() - p.engine_subproblems());
-  const cost_estimate c = estimate_cost(p, {.threads = 1, .max_runs = 20, .target_error = 0});
+  const cost_estimate c = estimate_cost(p, {.threads = 1, .seconds = 3600, .max_runs = 20, .target_error = 0});
   EXPECT_EQ(c.runs, 20U);
   EXPECT_EQ(c.sampled - c.rotation_sampled, p.engine_subproblems());
   EXPECT_EQ(c.rotation_runs, 20U - p.engine_subproblems());
-  EXPECT_EQ(c.total, static_cast<double>(*published_total(16)));
+  EXPECT_EQ(c.total, static_cast<double>(*published_total(14)));
   EXPECT_EQ(c.total_error, 0);
   EXPECT_GT(c.thread_seconds_error, 0);  // the tasks' share, sampled
 }
