@@ -160,9 +160,8 @@ void stratified_sample::draw_until_done() {
         continue;
       }
       const auto [spent, found] = *result;
-      const auto subproblems = static_cast<double>(indices.size());
-      d.from->seconds.add(spent / subproblems);
-      d.from->per_run[d.run] = std::pair(spent / subproblems, found / subproblems);
+      d.from->seconds.add(spent);
+      d.from->per_run[d.run] = std::pair(spent, found);
       d.from->all_seconds += spent;
       d.from->all_solutions += found;
       d.from->sampled += indices.size();

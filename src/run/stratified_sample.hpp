@@ -58,16 +58,22 @@ class stratified_sample {
     std::size_t drawn = 0;
     std::optional<block_order> order;
     running_mean seconds;  // as the runs finish: for the stop once precise enough
-    // Each run's seconds and solutions per subproblem, in the order drawn,
-    // empty for a run cut at the last call: the figures are summed in that
-    // order after sampling, so that the same seed gives the same estimate
-    // to the last bit on any number of threads (summed as the runs
-    // finished, two threads' totals differed in the 15th digit).
+    // Each run's seconds and solutions, in the order drawn, empty for a run
+    // cut at the last call: the figures are summed in that order after
+    // sampling, so that the same seed gives the same estimate to the last
+    // bit on any number of threads (summed as the runs finished, two
+    // threads' totals differed in the 15th digit).
     std::vector<std::optional<std::pair<double, double>>> per_run;
     double all_seconds = 0, all_solutions = 0;
     std::size_t sampled = 0, cut = 0;
     bool left() const noexcept { return drawn < draws; }
-    double whole() const noexcept { return static_cast<double>(size); }
+    // What a draw's figures are multiplied by to project the stratum: its
+    // blocks over the blocks a draw holds. Every draw but the stratum's
+    // last holds `batch` blocks drawn without replacement, so the mean of
+    // draws' totals, times this, is unbiased however many subproblems each
+    // block holds (the stratum's last block may hold fewer: a mean per
+    // subproblem times the size weighed it as a full one).
+    double whole() const noexcept { return static_cast<double>(blocks) / static_cast<double>(batch); }
   };
   // A draw taken: its stratum, its number there, its subproblems.
   struct draw {
