@@ -19,10 +19,10 @@ namespace nqueens::mpi {
 // a shell may outlive it (nohup). The rank stops as a SIGTERM stops it: rank
 // 0's driver saves its finished subproblems within 50 ms, on a thread of its
 // own, whatever MPI call its main thread waits in (with a long
-// --checkpoint-interval, up to an hour of work), then the SIGKILL, two
-// seconds later (time for that save on a machine starved of CPU), ends what
-// a teardown among vanished ranks would leave waiting: gone within 2.2 s of
-// its launcher.
+// --checkpoint-interval, up to an hour of work), then the SIGKILL, 0.75 s
+// later (time for that save on a machine short of CPU, within the second a
+// stop is given), ends what a teardown among vanished ranks would leave
+// waiting: gone within a second of its launcher.
 void exit_with_launcher() {
   if (std::getenv("OMPI_COMM_WORLD_SIZE") == nullptr && std::getenv("PMIX_RANK") == nullptr &&
       std::getenv("PMI_RANK") == nullptr) {
@@ -34,7 +34,7 @@ void exit_with_launcher() {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       if (::getppid() != launcher) {
         ::kill(::getpid(), SIGTERM);
-        std::this_thread::sleep_for(std::chrono::seconds(2));
+        std::this_thread::sleep_for(std::chrono::milliseconds(750));
         ::kill(::getpid(), SIGKILL);  // as kill -9 would: the journal holds whole records only
       }
     }
