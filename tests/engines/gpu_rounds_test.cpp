@@ -332,44 +332,54 @@ class forwarding_stream : public detail::gpu::gpu_stream {
   void stage(const void* from, std::uint64_t bytes, std::uint64_t* to) override { inner_.stage(from, bytes, to); }
   std::uint32_t* stop_word() const noexcept override { return inner_.stop_word(); }
   void stop() noexcept override { inner_.stop(); }
+  bool stopped() const noexcept override { return inner_.stopped(); }
   void clear_stop() noexcept override { inner_.clear_stop(); }
 
  protected:
   detail::gpu::gpu_stream& inner_;
 };
 
-// A stream whose stop word is set while its count round runs (as the GPU
-// context's watcher does once the run's cancel flag is set) after the
-// rounds looked at the flag: the visit takes no item, finish faults every
-// job as stopped, and the batch ends cancelled, no partial count taken;
-// the stream then counts the next batch exactly.
+// A stream whose stop word is set while a round of `stopping_in` runs (as
+// the GPU context's watcher does once the run's cancel flag is set) after
+// the rounds looked at the flag: the size, join and visit kernels take no
+// item, and the batch ends cancelled, no partial size or count taken; the
+// stream then counts the next batch exactly.
 class stopped_mid_round final : public forwarding_stream {
  public:
-  using forwarding_stream::forwarding_stream;
+  stopped_mid_round(detail::gpu::gpu_stream& inner, detail::gpu::round_kind round)
+      : forwarding_stream(inner), stopping_in(round) {}
   bool stopping = true;
-  std::uint64_t pairs_when_stopped = 0;  // what the stopped rounds' visits counted
+  detail::gpu::round_kind stopping_in;
+  std::uint64_t work_when_stopped = 0;  // what the stopped round's kernels sized, kept and counted
   std::span<const detail::gpu::job_result> run(std::span<const detail::gpu::gpu_job> jobs,
                                                detail::gpu::round_kind round) override {
-    if (!stopping || round != detail::gpu::round_kind::counts) return inner_.run(jobs, round);
+    if (!stopping || round != stopping_in) return inner_.run(jobs, round);
     inner_.stop();
     const auto results = inner_.run(jobs, round);
-    for (std::uint32_t k = 0; k < jobs.size(); ++k) pairs_when_stopped += inner_.state(k)->pairs;
+    for (std::uint32_t k = 0; k < jobs.size(); ++k) {
+      const detail::gpu::job_state& s = *inner_.state(k);
+      work_when_stopped += round == detail::gpu::round_kind::sizes
+                               ? results[k].joined[0] + results[k].joined[1]
+                               : std::uint64_t{s.group_size[0]} + s.group_size[1] + s.pairs;
+    }
     return results;
   }
 };
 
-TEST(GpuEmulatedTest, AStopMidRoundEndsTheBatchWithoutAPartialCount) {
+class GpuStopMidRoundTest : public testing::TestWithParam<detail::gpu::round_kind> {};
+
+TEST_P(GpuStopMidRoundTest, EndsTheBatchWithoutAPartialCount) {
   const detail::half_board_tables tables(12);
   const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
   const auto backend = detail::gpu::emulated_backend(tables);
   const auto inner = backend->open_stream();
-  stopped_mid_round stream(*inner);
+  stopped_mid_round stream(*inner, GetParam());
   detail::gpu::gpu_rounds rounds(stream);
   const std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, *backend);
   std::vector<detail::gpu::pair_counts> counts(jobs.size());
   const std::atomic<bool> cancel{false};
   EXPECT_THROW(rounds.count(jobs, counts, &cancel), subproblem_cancelled);
-  EXPECT_EQ(stream.pairs_when_stopped, 0U);  // the visit took no item
+  EXPECT_EQ(stream.work_when_stopped, 0U);  // no kernel that looks for a stop took an item
   stream.stopping = false;
   counts.assign(jobs.size(), {});
   rounds.count(jobs, counts, &cancel);  // the stop word cleared
@@ -379,6 +389,13 @@ TEST(GpuEmulatedTest, AStopMidRoundEndsTheBatchWithoutAPartialCount) {
     EXPECT_EQ(counts[k].once, reference.counts[k].once) << "class " << k;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(GpuEmulatedTest, GpuStopMidRoundTest,
+                         testing::Values(detail::gpu::round_kind::sizes, detail::gpu::round_kind::counts),
+                         [](const testing::TestParamInfo<detail::gpu::round_kind>& info) {
+                           return info.param == detail::gpu::round_kind::sizes ? std::string("SizeRound")
+                                                                               : std::string("CountRound");
+                         });
 
 // A timed stream (NQUEENS_GPU_TIMES=1, or emulator_options::timed) adds
 // each kernel's time to its slot, every kernel of a size and a count round

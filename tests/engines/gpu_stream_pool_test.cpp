@@ -7,10 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <future>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "support/gpu_testing.hpp"
@@ -82,5 +84,62 @@ TEST(GpuStreamPoolTest, EachDevicesWorkIsItsOwn) {
   EXPECT_EQ(all.launches, zero.launches + one.launches);
 }
 
+// A device whose streams open only once the test lets them: each open
+// waits for `gate`, the first says it began and then throws, as a device
+// without the memory does.
+class gated_backend final : public detail::gpu::gpu_backend {
+ public:
+  gated_backend(const detail::half_board_tables& tables, std::shared_future<void> gate)
+      : inner_(detail::gpu::emulated_backend(tables)), gate_(std::move(gate)) {}
+  std::promise<void> opening;
+  std::atomic<int> opens{0};
+  std::unique_ptr<detail::gpu::gpu_stream> open_stream() override {
+    const int open = opens++;
+    if (open == 0) opening.set_value();
+    gate_.wait();
+    if (open == 0) throw std::runtime_error("no device memory for a stream");
+    return inner_->open_stream();
+  }
+  detail::gpu::quarter_arrays west() const noexcept override { return inner_->west(); }
+  detail::gpu::quarter_arrays east() const noexcept override { return inner_->east(); }
+  std::string where() const override { return inner_->where(); }
+
+ private:
+  std::unique_ptr<detail::gpu::gpu_backend> inner_;
+  std::shared_future<void> gate_;
+};
+
+// A stream's device memory can take a while: while one opens, stopping the
+// pool's cancelled rounds does not wait for it, and the device's share
+// counts it (a second lease of a one-stream device waits rather than open
+// another). An open that fails gives its share back: the waiting lease
+// then opens the device's stream itself.
+TEST(GpuStreamPoolTest, AStreamOpensWithoutHoldingThePool) {
+  const detail::half_board_tables tables(6);
+  std::promise<void> gate;
+  auto owned = std::make_unique<gated_backend>(tables, gate.get_future().share());
+  gated_backend& gated = *owned;
+  std::vector<std::unique_ptr<detail::gpu::gpu_backend>> devices;
+  devices.push_back(std::move(owned));
+  stream_pool pool(std::move(devices), 1);
+  auto first = std::async(std::launch::async, [&] { const stream_pool::lease lease(pool); });
+  gated.opening.get_future().wait();
+  auto stop = std::async(std::launch::async, [&] { pool.stop_cancelled(); });
+  const bool stopped_while_opening = stop.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+  auto second = std::async(std::launch::async, [&] {
+    const stream_pool::lease lease(pool);
+    return lease.stream().device;
+  });
+  // Until the first open ends it cannot, however the threads are scheduled.
+  const bool second_waited = second.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout;
+  EXPECT_EQ(gated.opens.load(), 1);  // nor open a second stream meanwhile
+  gate.set_value();                  // before any assertion that returns: every thread can end
+  EXPECT_TRUE(stopped_while_opening);
+  EXPECT_TRUE(second_waited);
+  EXPECT_THROW(first.get(), std::runtime_error);
+  ASSERT_EQ(second.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+  EXPECT_EQ(second.get(), 0U);
+  EXPECT_EQ(gated.opens.load(), 2);
+}
 }  // namespace
 }  // namespace nqueens

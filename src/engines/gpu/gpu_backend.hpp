@@ -62,16 +62,19 @@ class gpu_stream {
   /// they address it.
   virtual std::uint32_t* stop_word() const noexcept = 0;
   /// Sets the stop word, from any thread, while a round runs or not: the
-  /// round's visit takes no further item and its jobs fault as stopped
-  /// (check_result throws subproblem_cancelled). clear_stop() clears it.
+  /// round's kernels that look for it take no further item, and the round
+  /// is not taken (gpu_rounds throws subproblem_cancelled). clear_stop()
+  /// clears it; stopped() says whether it is set.
   virtual void stop() noexcept = 0;
+  virtual bool stopped() const noexcept = 0;
   virtual void clear_stop() noexcept = 0;
 };
 
 class gpu_backend {
  public:
   virtual ~gpu_backend() = default;
-  /// A new stream, its memory taken now (called once per counting thread).
+  /// A new stream, its memory taken now (once per counting thread, and
+  /// from several threads at once: the stream pool opens them unlocked).
   /// Throws std::runtime_error when the device has not that much memory.
   virtual std::unique_ptr<gpu_stream> open_stream() = 0;
   /// The whole tables as the kernels address them (empty arrays for a

@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(block_threads, min_blocks_of<Kernel>())
   __syncthreads();
   if (threadIdx.x == 0) round.add_up(count);
   __syncthreads();
-  std::uint32_t takes = 0;  // thread 0's: the items this block took
+  std::uint32_t takes = 0;  // the items this block took (thread 0's, where dealt by the counter)
   for (std::uint64_t item = blockIdx.x;; item += gridDim.x) {
     if constexpr (counter_dealt<Kernel>) {
       // Once the run is stopped, past every item (finish faults the jobs).
@@ -55,6 +55,13 @@ __global__ void __launch_bounds__(block_threads, min_blocks_of<Kernel>())
       item = taken;
     }
     if (item >= round.before[count]) return;  // the same for the whole block
+    if constexpr (looks_for_stop<Kernel>) {
+      if (takes++ % items_between_stop_looks == 0) {  // every thread counts: the same for the whole block
+        if (threadIdx.x == 0) taken = stop_set(jobs[0].stop) ? 1U : 0U;
+        __syncthreads();
+        if (taken != 0) return;  // as above, read before the phases' barriers
+      }
+    }
     const std::uint32_t j = round.job_of(count, item);
     for (int phase = 0; phase < Kernel::phases; ++phase) {
       Kernel::run(phase, jobs[j], static_cast<std::uint32_t>(item - round.before[j]), threadIdx.x, shared);
@@ -147,6 +154,9 @@ class cuda_stream final : public gpu_stream {
 
   std::uint32_t* stop_word() const noexcept override { return device_stop_; }
   void stop() noexcept override { std::atomic_ref<std::uint32_t>(*host_stop_).store(1, std::memory_order_relaxed); }
+  bool stopped() const noexcept override {
+    return std::atomic_ref<std::uint32_t>(*host_stop_).load(std::memory_order_relaxed) != 0;
+  }
   void clear_stop() noexcept override {
     std::atomic_ref<std::uint32_t>(*host_stop_).store(0, std::memory_order_relaxed);
   }

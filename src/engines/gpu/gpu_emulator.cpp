@@ -76,6 +76,7 @@ class emulated_stream final : public gpu_stream {
 
   std::uint32_t* stop_word() const noexcept override { return &stop_; }
   void stop() noexcept override { std::atomic_ref<std::uint32_t>(stop_).store(1, std::memory_order_relaxed); }
+  bool stopped() const noexcept override { return stop_set(&stop_); }
   void clear_stop() noexcept override { std::atomic_ref<std::uint32_t>(stop_).store(0, std::memory_order_relaxed); }
 
   // The launcher launch_round calls; timed by the host's clock where asked.

@@ -129,7 +129,11 @@ void emulate_launch(std::span<const gpu_job> jobs, std::uint32_t grid, launch_or
     }
   } else {
     for (const std::uint32_t block : order.blocks(grid)) {
-      for (std::uint64_t item = block; item < round.before[count]; item += grid) run_taken(item);
+      std::uint32_t takes = 0;
+      for (std::uint64_t item = block; item < round.before[count]; item += grid) {
+        if (looks_for_stop<Kernel> && takes++ % items_between_stop_looks == 0 && stop_set(jobs[0].stop)) break;
+        run_taken(item);
+      }
     }
   }
 }

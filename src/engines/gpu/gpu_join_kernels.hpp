@@ -210,8 +210,9 @@ class product_walk {
 /// The host sizes the job's buffers from it.
 struct size_kernel {
   static constexpr int phases = 5;
+  static constexpr bool looks_for_stop = true;  // an item: every product of its row sets
   /// Its blocks are short: an SM full of them, 32 registers a thread, a
-  /// spill of 12 bytes (gpu_resources.sh).
+  /// spill of 24 bytes (gpu_resources.sh).
   static constexpr int min_blocks = 8;
   struct shared {
     block_picks picks;
@@ -253,8 +254,9 @@ struct size_kernel {
 
 struct join_kernel {
   static constexpr int phases = 4;
+  static constexpr bool looks_for_stop = true;  // as the size kernel
   /// An SM full of blocks to hide the tables' loads: 32 registers, a
-  /// spill of 36 bytes (gpu_resources.sh); 40 registers would spill 8 at
+  /// spill of 16 bytes (gpu_resources.sh); 40 registers would spill 8 at
   /// six blocks an SM.
   static constexpr int min_blocks = 8;
   /// Halves a thread keeps before it reserves their places, with one
@@ -327,6 +329,7 @@ struct join_kernel {
 
 struct once_kernel {
   static constexpr int phases = 2;
+  static constexpr bool looks_for_stop = true;  // an item: its north halves against every listed south one
   struct shared {
     std::uint64_t partial[block_threads];
   };

@@ -50,11 +50,11 @@ NQUEENS_HD inline void atomic_add(std::uint64_t* at, std::uint64_t value) {
 #endif
 }
 
-/// A visit block looks at its stream's stop word at its first item and then
-/// once every this many it takes: on the device the word is host memory
-/// across PCIe, a microsecond or so a read that the whole block waits for.
-/// A stop still ends a round within a few items a block (finish then faults
-/// its jobs, whatever the visit did).
+/// A block of a kernel that looks for a stop (the visit; size, join, once:
+/// looks_for_stop) looks at its stream's stop word at its first item and
+/// then once every this many it takes: on the device the word is host
+/// memory across PCIe, a microsecond or so a read that the whole block
+/// waits for. A stop still ends a launch within a few items a block.
 inline constexpr std::uint32_t items_between_stop_looks = 16;
 
 /// Whether a stream's stop word (gpu_job::stop; null: none) is set, read

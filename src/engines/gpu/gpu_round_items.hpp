@@ -23,6 +23,18 @@ inline constexpr bool counter_dealt = requires {
   requires Kernel::dealt_by_counter;
 };
 
+/// Whether a kernel dealt by block index looks at the stop word between
+/// its items (Kernel::looks_for_stop), as a counter-dealt one does: those
+/// whose items grow with n (a size or join item forms every product of
+/// its row sets' quarter ranges, a once item pairs listed halves), so that
+/// at n = 25..28 a stop ends their launch within a few items a block, not
+/// at its end. A stopped launch leaves its round partial: the host never
+/// takes such a round (gpu_rounds::run_round).
+template <class Kernel>
+inline constexpr bool looks_for_stop = requires {
+  requires Kernel::looks_for_stop;
+};
+
 /// A round's items before each of its jobs, item k of the round being item
 /// k - before[j] of job j: each block of a launch finds them once, in two
 /// steps with a barrier between, then looks up each item it takes (where

@@ -155,6 +155,10 @@ std::span<const job_result> gpu_rounds::run_round(round_kind round) {
     round_[k].stop = stream_.stop_word();
   }
   const std::span<const job_result> results = stream_.run(round_, round);
+  // A round the stop word cut short is partial: a size round's jobs carry
+  // their marks (it has no finish), a count round's may carry another
+  // fault from halves a stopped join never made. None of it is taken.
+  if (stream_.stopped()) throw subproblem_cancelled();
   for (std::uint32_t k = 0; k < round_.size(); ++k) check_result(results[k], round_[k], round);
   left_.swap(staged_);  // begin_round clears what was left before
   return results;

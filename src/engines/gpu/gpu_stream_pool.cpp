@@ -18,7 +18,7 @@ int stream_pool::device_to_lease() const noexcept {
   int best = -1;
   for (std::size_t d = 0; d < streams_.size(); ++d) {
     const device_streams& s = streams_[d];
-    if (s.free.empty() && s.opened.size() >= streams_per_device_) continue;
+    if (s.free.empty() && s.opened.size() + s.opening >= streams_per_device_) continue;
     if (best < 0 || s.leased < streams_[static_cast<std::size_t>(best)].leased) best = static_cast<int>(d);
   }
   return best;
@@ -32,17 +32,34 @@ stream_pool::lease::lease(stream_pool& pool, const std::atomic<bool>* cancel) : 
     d = pool_.device_to_lease();
   }
   device_streams& s = pool_.streams_[static_cast<std::size_t>(d)];
+  ++s.leased;
   if (!s.free.empty()) {
     stream_ = s.free.back();
     s.free.pop_back();
   } else {
-    // Opened under the lock: a device's streams never outnumber its share.
-    s.opened.push_back(std::make_unique<pooled_stream>(pool_.devices_[static_cast<std::size_t>(d)]->open_stream(),
-                                                       static_cast<std::size_t>(d)));
+    // Opened outside the lock: a stream takes its device memory, which can
+    // take a while, and stop_cancelled must not wait for it. Counted as
+    // opening meanwhile, so that a device's streams never outnumber its share.
+    ++s.opening;
+    lock.unlock();
+    std::unique_ptr<pooled_stream> opened;
+    try {
+      opened = std::make_unique<pooled_stream>(pool_.devices_[static_cast<std::size_t>(d)]->open_stream(),
+                                               static_cast<std::size_t>(d));
+    } catch (...) {
+      lock.lock();
+      --s.opening;
+      --s.leased;
+      lock.unlock();
+      pool_.freed_.notify_one();  // its share is open again to a waiting lease
+      throw;
+    }
+    lock.lock();
+    --s.opening;
+    s.opened.push_back(std::move(opened));  // within the capacity reserved: does not throw
     stream_ = s.opened.back().get();
   }
   stream_->cancel = cancel;
-  ++s.leased;
 }
 
 stream_pool::lease::~lease() {

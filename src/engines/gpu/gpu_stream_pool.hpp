@@ -69,6 +69,7 @@ class stream_pool {
   struct device_streams {
     std::vector<std::unique_ptr<pooled_stream>> opened;
     std::vector<pooled_stream*> free;
+    std::size_t opening = 0;  // streams a lease opens now, outside the lock
     std::size_t leased = 0;
   };
 
