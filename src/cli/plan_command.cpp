@@ -359,6 +359,12 @@ int run_plan(const std::vector<std::string>& args) {
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
   if (printed_help(result, options, engines_help())) return 0;
+  // The engine's choice (n = 28: a fifth of a second) and a large plan
+  // (n = 28: about 2 s) take a while: a stop signal in them is answered, not
+  // left to kill the process without a word, and so is one while --stats
+  // or --estimate runs the plan. The plain form checks no flag past the
+  // plan: it takes the signals' default action back once the plan is built.
+  install_stop_handlers();
   const int n = board_size_operand(result);
   const plan_shape shape = read_plan_shape(result);
   plan_options po;
@@ -381,12 +387,6 @@ int run_plan(const std::vector<std::string>& args) {
   if (!result.count("estimate") && (result.count("estimate-seconds") || result.count("cores"))) {
     throw usage_error("--estimate-seconds and --cores go with --estimate");
   }
-  // A large plan takes seconds to build (n = 28: about 2): a stop signal in
-  // them is answered, not left to kill the process without a word, and so is
-  // one while --stats or --estimate runs the plan. The plain form checks no
-  // flag past the plan: it takes the signals' default action back once the
-  // plan is built.
-  install_stop_handlers();
   po.cancel = &stop_requested();
   std::optional<planned_run> planned;
   try {

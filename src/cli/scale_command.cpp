@@ -256,6 +256,10 @@ int run_scale(const std::vector<std::string>& args) {
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
   if (printed_help(result, options, engines_help())) return 0;
+  // A stop signal, from the engine's choice on (n = 28: a fifth of a
+  // second), ends the runs early and returns here, so that the CSV's
+  // temporary file is removed and its target keeps its old contents.
+  install_stop_handlers();
   const int n = board_size_operand(result);
   const std::vector<int> threads =
       result.count("threads") ? parse_thread_list(result["threads"].as<std::string>()) : default_thread_counts();
@@ -278,9 +282,6 @@ int run_scale(const std::vector<std::string>& args) {
   if (result.count("csv") && !csv_on_stdout) {
     csv_file.emplace(result["csv"].as<std::string>(), "--csv file", csv_start);
   }
-  // A stop signal ends the runs early and return here, so that the CSV's
-  // temporary file is removed and its target keeps its old contents.
-  install_stop_handlers();
   opts.cancel = &stop_requested();
   // Each count's progress, named by its run: "run 5 of 12, 4 threads".
   const progress_choice shown = read_progress_options(result);

@@ -373,20 +373,26 @@ TEST_F(FaultTest, TableBuildStopsOnSignal) {
   EXPECT_EQ(bytes_of(j).substr(0, 8), "NQCKPT\r\n");
 }
 
-// `plan` builds the plan before it does anything else (n = 28: about 2 s of
-// fingerprinting): a stop signal then is answered with the usual line and
-// 128 + the signal, for --estimate and the plain form alike.
-TEST_F(FaultTest, SignalWhilePlanCommandBuildsThePlanIsAnswered) {
-  for (const bool estimate : {true, false}) {
-    SCOPED_TRACE(estimate ? "--estimate" : "plain");
-    std::vector<std::string> argv = {nq, "plan", "28"};
-    if (estimate) argv.push_back("--estimate");
+// `plan`, `count` and `scale` choose the engine (n = 28: a fifth of a
+// second, on every thread) and build the plan (about 2 s of
+// fingerprinting) before anything else: a stop signal in either is
+// answered with the usual line and 128 + the signal, never the default
+// action's silent end (for `plan`, --estimate and the plain form alike).
+TEST_F(FaultTest, SignalWhileTheEngineIsChosenOrThePlanBuiltIsAnswered) {
+  const std::vector<std::vector<std::string>> commands = {
+      {"plan", "28", "--estimate"}, {"plan", "28"}, {"count", "28"}, {"scale", "28", "--threads", "1"}};
+  for (const std::vector<std::string>& command : commands) {
+    std::vector<std::string> argv = {nq};
+    argv.insert(argv.end(), command.begin(), command.end());
+    SCOPED_TRACE(command[0] + " " + (command.size() > 2 ? command[2] : ""));
     child c(argv);
-    ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), 0.3));  // planning: past start-up, far from done
+    ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), 0.3));  // choosing or planning: past start-up, far from done
     c.signal(SIGTERM);
     const finished r = c.wait(60);
     EXPECT_EQ(r.status, 143) << r.err;
-    EXPECT_NE(r.err.find("nqueens: interrupted by SIGTERM before counting began"), std::string::npos) << r.err;
+    const std::string said = command[0] == "scale" ? "nqueens: interrupted by SIGTERM; no rows printed"
+                                                   : "nqueens: interrupted by SIGTERM before counting began";
+    EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
 }
