@@ -57,7 +57,8 @@ struct estimate_options {
   std::size_t max_runs = 0;
   /// Stop once the thread time's standard error is within this fraction of
   /// it, after at least min_estimate_runs draws of the engine's subproblems
-  /// (or all of them) and two of the rotation tasks (0: sample the whole time).
+  /// and two of the rotation tasks (0: sample the whole time); a plan with
+  /// fewer engine draws is sampled to its end or to the time.
   double target_error = 0.02;
   std::uint64_t seed = 1;
   /// Bytes the run may use (0: default_memory_limit()), as for count(): a

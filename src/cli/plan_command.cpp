@@ -87,9 +87,10 @@ std::string end_text(estimate_end end, double seconds) {
   }
 }
 
-// Warns on stderr when a projection means little: too few draws, or a
-// sample whose Q(n) is far off the published value.
-void warn_about(const cost_estimate& e, int n, double off) {
+// Warns on stderr when a projection means little: too few draws (of a
+// plan with more), or a sample whose Q(n) is far off the published value.
+void warn_about(const cost_estimate& e, const plan& p, double off) {
+  const int n = p.board_size();
   if (e.draws_cut > 0) {
     std::cerr << formatted(
         "nqueens: warning: %zu draw%s still counting at twice the sampling time %s stopped and left out: the "
@@ -98,7 +99,9 @@ void warn_about(const cost_estimate& e, int n, double off) {
   }
   if (e.ended == estimate_end::exhausted) return;
   // The engine's draws: the rotation search's light tasks say little of the cost.
-  if (const std::size_t engine_runs = e.runs - e.rotation_runs; engine_runs < min_estimate_runs) {
+  const std::size_t engine_runs = e.runs - e.rotation_runs;
+  const bool every_engine_subproblem = e.sampled - e.rotation_sampled == p.engine_subproblems();
+  if (engine_runs < min_estimate_runs && !every_engine_subproblem) {
     std::cerr << formatted(
         "nqueens: warning: the estimate rests on %zu draw%s of the engine's subproblems, fewer than %zu: it means "
         "little; sample longer (--estimate-seconds)\n",
@@ -324,7 +327,7 @@ int run_estimate(plan_facts facts, const cxxopts::ParseResult& result, int threa
   }
   if (stop_requested()) return report_interruption_of(stopped);  // as count: a signal is never swallowed
   const estimate_report report(facts, *estimate, cores, eo.seconds);
-  warn_about(report.estimate(), facts.p.board_size(), report.off());
+  warn_about(report.estimate(), facts.p, report.off());
   write_report(report, format);
   return 0;
 }
