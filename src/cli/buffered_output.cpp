@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cli/standard_output.hpp"
-#include "run/posix_io.hpp"
+#include "cli/stoppable_io.hpp"
 
 namespace nqueens::cli {
 
@@ -35,12 +35,19 @@ void buffered_output::append(std::string_view text) {
 }
 
 bool buffered_output::flush() {
-  if (!closed_ && detail::write_all(fd_, buffer_.data(), used_) != used_) {
-    if (errno != EPIPE) {
-      if (fd_ == STDOUT_FILENO) throw output_error(errno);
-      throw std::runtime_error(std::string("cannot write the output: ") + std::strerror(errno));
+  if (!closed_) {
+    errno = 0;
+    const io_outcome outcome = write_unless_stopped(fd_, buffer_.data(), used_);
+    if (outcome == io_outcome::stopped) {
+      closed_ = true;  // a stop while the reader took nothing: the producer stops
+      if (fd_ == STDOUT_FILENO) mark_standard_output_cut();
+    } else if (outcome == io_outcome::failed) {
+      if (errno != EPIPE) {
+        if (fd_ == STDOUT_FILENO) throw output_error(errno);
+        throw std::runtime_error(std::string("cannot write the output: ") + std::strerror(errno));
+      }
+      closed_ = true;  // the reader is gone (`list 30 | head`): not an error
     }
-    closed_ = true;  // the reader is gone (`list 30 | head`): not an error
   }
   used_ = 0;
   return !closed_;

@@ -11,8 +11,9 @@ namespace nqueens::cli {
 
 /// A large buffer in front of a file descriptor. A reader that went away
 /// (EPIPE) is not an error: the writer just reports closed() so the producer
-/// can stop quietly. Other write failures throw std::runtime_error
-/// (output_error for standard output).
+/// can stop quietly; nor is a stop signal while the reader takes nothing
+/// (write_unless_stopped), which closes it too. Other write failures throw
+/// std::runtime_error (output_error for standard output).
 class buffered_output {
  public:
   explicit buffered_output(int fd, std::size_t capacity = std::size_t{1} << 20);

@@ -15,6 +15,7 @@
 #include "cli/message_text.hpp"
 #include "cli/placement_io.hpp"
 #include "cli/shared_options.hpp"
+#include "cli/signals.hpp"
 #include "cli/standard_output.hpp"
 #include "nqueens/check.hpp"
 
@@ -175,6 +176,9 @@ int run_check(const std::vector<std::string>& args) {
   std::size_t checked = 0, failed = 0;
   std::string line;
   if (operands.empty()) {
+    // Standard input may keep it waiting as long as its writer pleases
+    // (`sleep 30 | nqueens check`): a stop signal ends the wait.
+    install_stop_handlers();
     std::size_t line_number = 0;
     for (line_reader lines(STDIN_FILENO, max_line_bytes, placement_alphabet); lines.next(line);) {
       ++line_number;
@@ -197,6 +201,10 @@ int run_check(const std::vector<std::string>& args) {
       // A reader gone (`yes 0 0 | nqueens check | head -1`), SIGPIPE being
       // ignored: stop reading, with the write's own error.
       if (!std::cout || std::ferror(stdout) != 0) throw output_error(errno);
+    }
+    if (stop_requested()) {
+      return report_interruption_of("after " + std::to_string(checked) + " placement" +
+                                    (checked == 1 ? " was" : "s were") + " checked");
     }
     return summarize(checked, failed);
   }

@@ -12,6 +12,8 @@
 #include "cli/placement_io.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/shared_options.hpp"
+#include "cli/signals.hpp"
+#include "cli/standard_output.hpp"
 #include "nqueens/first.hpp"
 
 namespace nqueens::cli {
@@ -43,12 +45,16 @@ int run_first(const std::vector<std::string>& args) {
   if (format == placement_format::board && n > max_drawn_board) {
     throw usage_error("--format board draws at most " + std::to_string(max_drawn_board) + " columns; use tuple");
   }
+  // A large board takes a second to build and write: a stop signal then is
+  // answered, as every command that runs that long answers it.
+  install_stop_handlers();
   const std::optional<std::vector<int>> columns = first_solution(n);
   if (!columns) {
     std::cerr << "nqueens: no solution exists for N = " << n << '\n';
     return 1;
   }
-  std::fflush(stdout);
+  if (stop_requested()) return report_interruption_of("before the placement was written");
+  flush_standard_output();
   buffered_output out(STDOUT_FILENO);
   write_placement(out, *columns, format);
   out.flush();

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "run/posix_io.hpp"
+#include "cli/stoppable_io.hpp"
 
 namespace nqueens::cli {
 
@@ -17,10 +17,12 @@ bool line_reader::fill() {
   buffer_.clear();
   if (fd_ < 0) return false;
   buffer_.resize(std::size_t{1} << 16);
-  const ssize_t n = detail::read_some(fd_, buffer_.data(), buffer_.size());
-  if (n < 0) throw input_error(errno);
-  buffer_.resize(static_cast<std::size_t>(n));
-  if (n == 0) fd_ = -1;  // a terminal is not asked again after its end of input
+  std::size_t n = 0;
+  const io_outcome outcome = read_unless_stopped(fd_, buffer_.data(), buffer_.size(), n);
+  if (outcome == io_outcome::failed) throw input_error(errno);
+  buffer_.resize(n);
+  stopped_ = outcome == io_outcome::stopped;
+  if (n == 0) fd_ = -1;  // a terminal is not asked again after its end of input (nor after a stop)
   return n > 0;
 }
 

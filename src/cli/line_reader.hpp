@@ -21,7 +21,8 @@ class input_error : public std::runtime_error {
 /// shows as a new line), so that no two lines ever run together.
 class line_reader {
  public:
-  /// Reads `fd` (standard input, which input_error names) a block at a time.
+  /// Reads `fd` (standard input, which input_error names) a block at a time,
+  /// until its end or a stop signal (read_unless_stopped; stopped() then).
   /// A line is cut short (cut() is then true) past `max_bytes`, or 20 bytes
   /// past its first byte not in `alphabet` (empty: any byte), so that a line
   /// no parser could take is never held whole (a stream of NULs from
@@ -36,6 +37,8 @@ class line_reader {
   bool next(std::string& line);
   /// Whether the line next() gave was cut short.
   bool cut() const noexcept { return cut_; }
+  /// Whether a stop signal ended the reading (next() then gave false).
+  bool stopped() const noexcept { return stopped_; }
 
  private:
   bool fill();
@@ -48,6 +51,7 @@ class line_reader {
   std::string_view alphabet_;
   bool cut_ = false;
   bool skip_rest_ = false;  ///< the line last cut has more to skip
+  bool stopped_ = false;
 };
 
 }  // namespace nqueens::cli

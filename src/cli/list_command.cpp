@@ -12,6 +12,7 @@
 #include "cli/placement_io.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
+#include "cli/standard_output.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/enumerate.hpp"
 
@@ -44,7 +45,7 @@ int run_list(const std::vector<std::string>& args) {
 
   // A reader that stops early (`nqueens list 16 | head`) ends the output
   // quietly (buffered_output), SIGPIPE being ignored (prepare_standard_streams).
-  std::fflush(stdout);
+  flush_standard_output();
   buffered_output out(STDOUT_FILENO);
   const int class_marker = opts.unique && format == placement_format::tuple;
   install_stop_handlers();

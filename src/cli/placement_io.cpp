@@ -42,6 +42,7 @@ void write_tuple(buffered_output& out, std::span<const Column> columns, int clas
   *p = '(';
   out.commit(1);
   for (std::size_t r = 0; r < columns.size(); ++r) {
+    if (out.closed()) return;  // a reader gone, or a stop: the rest of a 10^8-queen line would go nowhere
     char* start = out.reserve(16);
     char* end = start;
     if (r != 0) {

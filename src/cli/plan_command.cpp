@@ -365,8 +365,8 @@ int run_plan(const std::vector<std::string>& args) {
   // The engine's choice (n = 28: a fifth of a second) and a large plan
   // (n = 28: about 2 s) take a while: a stop signal in them is answered, not
   // left to kill the process without a word, and so is one while --stats
-  // or --estimate runs the plan. The plain form checks no flag past the
-  // plan: it takes the signals' default action back once the plan is built.
+  // or --estimate runs the plan, or while its report waits on a reader
+  // (status_after_closing_output).
   install_stop_handlers();
   const int n = board_size_operand(result);
   const plan_shape shape = read_plan_shape(result);
@@ -399,7 +399,6 @@ int run_plan(const std::vector<std::string>& args) {
   } catch (const run_cancelled&) {
     return report_interruption_before_counting("");
   }
-  if (!result.count("estimate") && !result.count("stats")) restore_default_stop_handlers();
   if (stop_requested()) return report_interruption_before_counting("");
   const plan& p = planned->p;
   const std::uint64_t engine_memory = planned->engine_memory;

@@ -132,8 +132,6 @@ void install_stop_handlers() {
   set_stop_action(on_stop_signal);
 }
 
-void restore_default_stop_handlers() { set_stop_action(SIG_DFL); }
-
 const std::atomic<bool>& stop_requested() { return stop; }
 
 int stop_signal() {

@@ -28,11 +28,6 @@ std::string signal_name(int sig);
 /// library that set its own, such as MPI_Init) and puts them back.
 void install_stop_handlers();
 
-/// Gives every stop signal its default action back (ending the process with
-/// 128 + signal): for the last moments of a run, where nothing would look at
-/// stop_requested() any more.
-void restore_default_stop_handlers();
-
 /// Set by the first stop signal.
 const std::atomic<bool>& stop_requested();
 

@@ -1,11 +1,16 @@
 #include "cli/standard_output.hpp"
 
+#include <stdio_ext.h>  // __fpending, __fpurge
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+
+#include "cli/exit_status.hpp"
+#include "cli/signals.hpp"
+#include "cli/stoppable_io.hpp"
 
 namespace nqueens::cli {
 
@@ -21,15 +26,45 @@ void buffer_standard_output() noexcept {
   if (::isatty(STDOUT_FILENO) == 0) std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
 }
 
-void close_standard_output() {
-  // std::cout is synced with stdio: its flush is stdout's, and the errno of a
-  // failure is only there right after it.
+namespace {
+
+// The errno of a flush_standard_output that failed, for close_standard_output
+// (-1: none failed; 0: one failed without an errno).
+int flush_error = -1;
+// Whether a stop left output unwritten.
+bool output_cut = false;
+
+}  // namespace
+
+void mark_standard_output_cut() noexcept { output_cut = true; }
+
+bool flush_standard_output() {
+  // std::cout is synced with stdio: its text is in stdout's buffer already.
+  // glibc keeps the unwritten bytes from _IO_write_base (__fpending counts
+  // them); written here, they are dropped from the buffer (__fpurge) so
+  // that stdio never writes them again.
+  const std::size_t pending = __fpending(stdout);
+  if (pending == 0 || std::ferror(stdout) != 0) return std::ferror(stdout) == 0;
   errno = 0;
-  std::cout.flush();
+  const io_outcome outcome = write_unless_stopped(STDOUT_FILENO, stdout->_IO_write_base, pending);
+  const int error = errno;
+  __fpurge(stdout);
+  if (outcome == io_outcome::stopped) output_cut = true;
+  if (outcome == io_outcome::failed && flush_error < 0) flush_error = error;
+  return outcome == io_outcome::done;
+}
+
+void close_standard_output() {
+  errno = 0;
   bool failed = !std::cout || std::ferror(stdout) != 0;
   int error = failed ? errno : 0;
+  if (!flush_standard_output() && !output_cut) failed = true;
+  if (flush_error >= 0) {
+    failed = true;
+    if (error == 0) error = flush_error;
+  }
   errno = 0;
-  if (std::fflush(stdout) != 0) {
+  if (std::fflush(stdout) != 0) {  // nothing is left in it: a failure stdio saw and kept
     failed = true;
     if (error == 0) error = errno;
   }
@@ -59,6 +94,15 @@ int status_after_closing_output(int status, const char* program) {
     if (status != 0 && status != 1) return status;
     std::cerr << program << ": " << e.what() << '\n';
     return 3;
+  }
+  // A stop signal that came once the command had its result (its report
+  // under way, or waiting on a reader): an interruption all the same.
+  if ((status == 0 || status == 1) && stop_requested().load()) {
+    const int sig = stop_signal();
+    std::cerr << program << ": interrupted by " << signal_name(sig)
+              << (output_cut ? " while writing the output, which is cut short\n"
+                             : " as it wrote the output, which is whole\n");
+    return interrupted_status(sig);
   }
   return status;
 }

@@ -27,6 +27,16 @@ class output_error : public std::runtime_error {
 /// A terminal keeps its line buffering. Call before anything is written.
 void buffer_standard_output() noexcept;
 
+/// Writes out what stdout holds, as fflush(stdout) would, but so that a
+/// stop signal ends a wait on a reader that takes nothing (stoppable_io.hpp);
+/// what a stop or a failure leaves unwritten is dropped, and the failure
+/// kept for close_standard_output. Returns false on either.
+bool flush_standard_output();
+
+/// Records that a stop left standard output cut short where it was written
+/// past stdio (buffered_output), for status_after_closing_output.
+void mark_standard_output_cut() noexcept;
+
 /// Flushes std::cout and stdout and closes stdout, checking each step: the
 /// one place every command's output is known to have arrived. Returns
 /// normally when it did, else throws output_error. Call once, at the end.
@@ -34,7 +44,10 @@ void close_standard_output();
 
 /// The process's exit status once its output is closed: `status`, or 3
 /// with a line on stderr ("PROGRAM: ...") when the output was lost, unless
-/// `status` already says more (a usage error, a failure, an interruption).
+/// `status` already says more (a usage error, a failure, an interruption);
+/// or, where a stop signal came and `status` was 0 or 1, 128 + the signal,
+/// with a line that says whether the output is whole (a signal is never
+/// swallowed, and one while a reader took nothing ends the wait).
 int status_after_closing_output(int status, const char* program);
 
 }  // namespace nqueens::cli

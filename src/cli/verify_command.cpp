@@ -12,6 +12,7 @@
 #include "cli/output.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
+#include "cli/standard_output.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"
@@ -50,7 +51,7 @@ class verify_text_writer final : public verify_writer {
   void begin() override {
     std::cout << formatted("%4s %20s %18s %12s %10s %-10s %9s  %s\n", "n", "total", "unique", "half turn", "quarter",
                            "engine", "seconds", "status");
-    std::fflush(stdout);
+    flush_standard_output();
   }
   // A mismatch adds the published values.
   void row(const count_result& r, bool ok) override {
@@ -64,7 +65,7 @@ class verify_text_writer final : public verify_writer {
                              to_string(*r.check.published_symmetric_180).c_str(),
                              to_string(*r.check.published_symmetric_90).c_str());
     }
-    std::fflush(stdout);  // a long range shows each row as it finishes
+    flush_standard_output();  // a long range shows each row as it finishes
   }
   void finish(const verify_summary& v) override {
     const int checked = v.to - v.from + 1;

@@ -4,6 +4,7 @@
 // ignored by nohup stays ignored. The journals' and files' faults are in
 // fault_test.cpp.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -395,6 +396,73 @@ TEST_F(FaultTest, SignalWhileTheEngineIsChosenOrThePlanBuiltIsAnswered) {
     EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
+}
+
+// A pipe whose write end is full: a process that writes to it waits for a
+// reader that never comes (a paused pager, `| sleep`), as long as the read
+// end, kept here, is open. Both ends close-on-exec: the child's stdout is
+// its own copy.
+struct full_pipe {
+  int read_end = -1, write_end = -1;
+  full_pipe() {
+    int ends[2];
+    if (::pipe2(ends, O_CLOEXEC) != 0) throw std::runtime_error("pipe2 failed");
+    read_end = ends[0];
+    write_end = ends[1];
+    const int flags = ::fcntl(write_end, F_GETFL);
+    ::fcntl(write_end, F_SETFL, flags | O_NONBLOCK);  // filled until it would wait
+    const std::string block(4096, 'x');
+    while (::write(write_end, block.data(), block.size()) > 0) {
+    }
+    ::fcntl(write_end, F_SETFL, flags);  // the child's stdout waits, as a real one does
+  }
+  ~full_pipe() {
+    ::close(read_end);
+    if (write_end >= 0) ::close(write_end);
+  }
+  full_pipe(const full_pipe&) = delete;
+  full_pipe& operator=(const full_pipe&) = delete;
+};
+
+// A stop signal while the output waits on a reader that takes nothing ends
+// the wait at once: the line, 128 + the signal, for output through stdio
+// (count, plan, rotational, verify's rows as they come), through the
+// commands' own buffer (list, first) and in every phase (first, whose
+// board takes a while to build, answers too). With the handlers' restarted
+// write it waited for the reader (until the deadline here).
+TEST_F(FaultTest, AStopEndsAWaitForAReaderThatTakesNothing) {
+  const std::vector<std::vector<std::string>> commands = {
+      {"count", "8", "--no-progress"}, {"plan", "12"}, {"rotational", "10", "--no-progress"},
+      {"verify", "--to", "6"},         {"list", "12"}, {"first", "100000000"}};
+  for (const std::vector<std::string>& command : commands) {
+    SCOPED_TRACE(command[0]);
+    std::vector<std::string> argv = {nq};
+    argv.insert(argv.end(), command.begin(), command.end());
+    full_pipe out;
+    child c(argv, {.stdout_fd = out.write_end});
+    ASSERT_TRUE(wait_until_it_waits(c)) << c.wait(1).err;
+    c.signal(SIGTERM);
+    const finished r = c.wait(60);
+    EXPECT_EQ(r.status, 143) << r.err;
+    EXPECT_NE(r.err.find("nqueens: interrupted by SIGTERM"), std::string::npos) << r.err;
+    EXPECT_EQ(lines_in(r.err), 1) << r.err;
+  }
+}
+
+// `check` reading standard input from a writer that writes nothing (`sleep
+// 30 | nqueens check`) is stopped the same way, having checked none.
+TEST_F(FaultTest, AStopEndsCheckWaitingOnItsInput) {
+  int ends[2];
+  ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
+  child c({nq, "check"}, {.stdin_fd = ends[0]});
+  ::close(ends[0]);
+  const bool waits = wait_until_it_waits(c);
+  if (waits) c.signal(SIGTERM);
+  const finished r = c.wait(60);
+  ::close(ends[1]);  // kept open until here: the input never ends of itself
+  ASSERT_TRUE(waits) << r.err;
+  EXPECT_EQ(r.status, 143) << r.err;
+  EXPECT_NE(r.err.find("nqueens: interrupted by SIGTERM after 0 placements were checked"), std::string::npos) << r.err;
 }
 
 // A signal while a large plan is built (n = 25 with 12

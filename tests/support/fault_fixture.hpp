@@ -103,6 +103,44 @@ inline bool wait_for_cpu_seconds(child& c, pid_t pid, double seconds, double dea
   return c.running();
 }
 
+// Whether process `pid` has a handler for `sig` (SigCgt in /proc).
+inline bool catches(pid_t pid, int sig) {
+  std::istringstream lines(read_file("/proc/" + std::to_string(pid) + "/status"));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("SigCgt:", 0) == 0) return ((std::stoull(line.substr(7), nullptr, 16) >> (sig - 1)) & 1) != 0;
+  }
+  return false;
+}
+
+// Whether every thread of `pid` sleeps (state S): waiting on something.
+inline bool every_thread_sleeps(pid_t pid) {
+  std::error_code gone;
+  bool any = false;
+  for (fs::directory_iterator task("/proc/" + std::to_string(pid) + "/task", gone), end; !gone && task != end;
+       task.increment(gone)) {
+    const std::string stat = read_file(task->path() / "stat");
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos || close + 2 >= stat.size() || stat[close + 2] != 'S') return false;
+    any = true;
+  }
+  return any;
+}
+
+// Waits until `c` catches SIGTERM and then every one of its threads sleeps
+// at ten looks in a row (a process that waits on a pipe, its work done):
+// true; false where it ended or 120 s passed. Should it sleep for a
+// moment in between, a signal then finds it working, which a test of a
+// signal's answer accepts too.
+inline bool wait_until_it_waits(child& c) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  for (int asleep = 0; asleep < 10;) {
+    if (!c.running() || std::chrono::steady_clock::now() > deadline) return false;
+    asleep = catches(c.pid(), SIGTERM) && every_thread_sleeps(c.pid()) ? asleep + 1 : 0;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
 // SIGKILLs every process of this user whose environment holds `entry`
 // ("NAME=value"), and waits up to 10 s for them to go.
 inline void kill_tagged(const std::string& entry) {

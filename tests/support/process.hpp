@@ -29,6 +29,8 @@ struct process_options {
   long file_size_limit = -1;     ///< RLIMIT_FSIZE in bytes; -1: unchanged
   std::string stdout_path;       ///< empty: a temporary file, read back into finished::out; else not read
   std::vector<int> closed;       ///< of 0, 1, 2: started with these closed (stdout/stderr then read back empty)
+  int stdin_fd = -1;             ///< a descriptor the process reads as stdin (a pipe); -1: /dev/null
+  int stdout_fd = -1;            ///< one it writes as stdout (a pipe), not read back; -1: as stdout_path says
 };
 
 struct finished {
@@ -55,7 +57,7 @@ class child {
     const auto tag = std::to_string(::getpid()) + "-" + std::to_string(++serial);
     const auto dir = std::filesystem::temp_directory_path();
     out_ = options.stdout_path.empty() ? (dir / ("nqueens-fault-" + tag + ".out")).string() : options.stdout_path;
-    own_out_ = options.stdout_path.empty();
+    own_out_ = options.stdout_path.empty() && options.stdout_fd < 0;
     err_ = (dir / ("nqueens-fault-" + tag + ".err")).string();
     start_ = std::chrono::steady_clock::now();
     pid_ = ::fork();
@@ -70,8 +72,9 @@ class child {
         const rlimit limit{static_cast<rlim_t>(options.file_size_limit), static_cast<rlim_t>(options.file_size_limit)};
         ::setrlimit(RLIMIT_FSIZE, &limit);
       }
-      const int in = ::open("/dev/null", O_RDONLY);
-      const int out = ::open(out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int in = options.stdin_fd >= 0 ? options.stdin_fd : ::open("/dev/null", O_RDONLY);
+      const int out =
+          options.stdout_fd >= 0 ? options.stdout_fd : ::open(out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       const int err = ::open(err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       ::dup2(in, 0);
       ::dup2(out, 1);

@@ -1,0 +1,84 @@
+#include "cli/stoppable_io.hpp"
+
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+
+#include "cli/signals.hpp"
+#include "run/posix_io.hpp"
+
+namespace nqueens::cli {
+
+namespace {
+
+// The longest a wait goes without looking at the flag: a signal that came
+// between the look and the poll() did not interrupt it.
+constexpr int look_again_ms = 100;
+
+bool stopped() { return stop_requested().load(std::memory_order_relaxed); }
+
+// Whether a write to `fd` can wait on whoever reads it: a pipe, a socket, a
+// terminal; not a regular file or a block device (nor a descriptor fstat
+// cannot tell: as before, a plain write).
+bool waits_on_a_reader(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return false;
+  return !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
+}
+
+// Waits until `fd` is ready for `events` (or has an error or hang-up, which
+// the read or write then reports): true; false where a stop comes first.
+// Once stopped, whatever is ready now is still taken: a stop ends a wait,
+// not output a reader keeps up with.
+bool wait_for(int fd, short events) {
+  for (;;) {
+    pollfd p{fd, events, 0};
+    const int n = ::poll(&p, 1, stopped() ? 0 : look_again_ms);
+    if (n > 0) return true;
+    if (n < 0 && errno != EINTR && errno != EAGAIN) return true;  // the read or write says what is wrong
+    if (stopped()) return false;
+  }
+}
+
+}  // namespace
+
+io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std::size_t* written) {
+  std::size_t done = 0;
+  const auto outcome = [&](io_outcome o) {
+    if (written != nullptr) *written = done;
+    return o;
+  };
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  if (!waits_on_a_reader(fd)) {
+    done = detail::write_all(fd, bytes, size);
+    return outcome(done == size ? io_outcome::done : io_outcome::failed);
+  }
+  while (done < size) {
+    if (!wait_for(fd, POLLOUT)) return outcome(io_outcome::stopped);
+    const ssize_t n = ::write(fd, bytes + done, std::min<std::size_t>(size - done, PIPE_BUF));
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;  // the flag, or room, looked at again
+    if (n <= 0) return outcome(io_outcome::failed);
+    done += static_cast<std::size_t>(n);
+  }
+  return outcome(io_outcome::done);
+}
+
+io_outcome read_unless_stopped(int fd, void* data, std::size_t size, std::size_t& got) {
+  got = 0;
+  for (;;) {
+    // A stop ends the reading even where more is there: what is read is
+    // worked on, and a long input would run on.
+    if (stopped() || !wait_for(fd, POLLIN)) return io_outcome::stopped;
+    const ssize_t n = ::read(fd, data, size);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n < 0) return io_outcome::failed;
+    got = static_cast<std::size_t>(n);
+    return io_outcome::done;
+  }
+}
+
+}  // namespace nqueens::cli
