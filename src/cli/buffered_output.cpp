@@ -39,7 +39,7 @@ bool buffered_output::flush() {
     errno = 0;
     const io_outcome outcome = write_unless_stopped(fd_, buffer_.data(), used_);
     if (outcome == io_outcome::stopped) {
-      closed_ = true;  // a stop while the reader took nothing: the producer stops
+      closed_ = cut_ = true;  // a stop while the reader took nothing: the producer stops
       if (fd_ == STDOUT_FILENO) mark_standard_output_cut();
     } else if (outcome == io_outcome::failed) {
       if (errno != EPIPE) {

@@ -28,12 +28,15 @@ class buffered_output {
   /// Writes out the buffer; false when the reader has gone away.
   bool flush();
   bool closed() const noexcept { return closed_; }
+  /// Whether a stop closed it with output unwritten.
+  bool cut() const noexcept { return cut_; }
 
  private:
   int fd_;
   std::vector<char> buffer_;
   std::size_t used_ = 0;
   bool closed_ = false;
+  bool cut_ = false;
 };
 
 }  // namespace nqueens::cli

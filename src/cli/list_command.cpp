@@ -60,7 +60,7 @@ int run_list(const std::vector<std::string>& args) {
     return report_interruption_of(
         "after " + std::to_string(listed.delivered) +
         (opts.unique ? (one ? " class was" : " classes were") : (one ? " solution was" : " solutions were")) +
-        " written");
+        (out.cut() ? " listed, the output cut short where the reader took no more" : " written"));
   }
   return 0;
 }
