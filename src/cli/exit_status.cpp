@@ -1,6 +1,7 @@
 #include "cli/exit_status.hpp"
 
 #include <csignal>
+#include <new>
 #include <stdexcept>
 
 #include "cli/arguments.hpp"
@@ -39,6 +40,10 @@ failure classify(const std::exception_ptr& error) {
     return {2, e.what()};
   } catch (const std::invalid_argument& e) {  // isa_error (NQUEENS_ISA) among them
     return {2, e.what()};
+  } catch (const std::bad_alloc&) {  // past what the machine, or a limit on the process (ulimit -v), gives
+    return {3,
+            "out of memory: the process could not get the memory it asked for (is its address space limited? see "
+            "ulimit -v)"};
   } catch (const std::exception& e) {
     return {3, std::string("error: ") + e.what()};
   } catch (...) {
