@@ -1,5 +1,6 @@
 #include "cli/check_command.hpp"
 
+#include <stdio_ext.h>  // __fpending
 #include <unistd.h>
 
 #include <algorithm>
@@ -198,6 +199,9 @@ int run_check(const std::vector<std::string>& args) {
       if (is_blank(line)) continue;
       ++checked;
       if (!check_one(line, where)) ++failed;
+      // Flushed here rather than by stdio once its buffer is full, so that a
+      // stop ends a wait on a reader that takes nothing (stoppable_io.hpp).
+      if (__fpending(stdout) >= std::size_t{1} << 16) flush_standard_output();
       // A reader gone (`yes 0 0 | nqueens check | head -1`), SIGPIPE being
       // ignored: stop reading, with the write's own error.
       if (!std::cout || std::ferror(stdout) != 0) throw output_error(errno);

@@ -46,7 +46,9 @@ bool line_reader::next(std::string& line) {
   bool started = false;           // some of this line, or its break, was read
   std::size_t keep = max_bytes_;  // where the line is cut: lowered at a stray byte
   for (;;) {
-    if (at_ == buffer_.size() && !fill()) return started;
+    // A line a stop cut short is no line: its start alone might read as a
+    // placement of another size, or as none.
+    if (at_ == buffer_.size() && !fill()) return started && !stopped_;
     if (after_cr_) {
       after_cr_ = false;
       if (buffer_[at_] == '\n') {

@@ -32,8 +32,8 @@ class line_reader {
   /// Splits `text`.
   explicit line_reader(std::string_view text) : buffer_(text) {}
 
-  /// The next line, without its line break; false at the end. Throws
-  /// input_error when a read fails.
+  /// The next line, without its line break; false at the end or at a stop
+  /// (the line it cut is dropped). Throws input_error when a read fails.
   bool next(std::string& line);
   /// Whether the line next() gave was cut short.
   bool cut() const noexcept { return cut_; }

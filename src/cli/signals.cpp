@@ -109,8 +109,9 @@ void set_stop_action(void (*handler)(int)) {
   action.sa_handler = handler;
   // Restarted, a write under way (the progress line's to a slow terminal)
   // goes on, where EINTR would leave its stream failed and the report after
-  // it unwritten; every wait here looks at the flag anyway, and no command
-  // that catches these reads a terminal.
+  // it unwritten; every wait here looks at the flag anyway, and standard
+  // output and input wait in a poll(), which a signal ends all the same
+  // (stoppable_io.hpp).
   action.sa_flags = SA_RESTART;
   sigemptyset(&action.sa_mask);
   for (std::size_t k = 0; k < caught.size(); ++k) {
@@ -131,6 +132,8 @@ void install_stop_handlers() {
   stderr_is_terminal.store(::isatty(STDERR_FILENO) == 1);
   set_stop_action(on_stop_signal);
 }
+
+void restore_default_stop_handlers() { set_stop_action(SIG_DFL); }
 
 const std::atomic<bool>& stop_requested() { return stop; }
 

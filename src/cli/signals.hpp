@@ -28,6 +28,11 @@ std::string signal_name(int sig);
 /// library that set its own, such as MPI_Init) and puts them back.
 void install_stop_handlers();
 
+/// Gives every stop signal its default action back (ending the process with
+/// 128 + signal), for the moments before the exit where nothing looks at
+/// stop_requested() any more (status_after_closing_output).
+void restore_default_stop_handlers();
+
 /// Set by the first stop signal.
 const std::atomic<bool>& stop_requested();
 

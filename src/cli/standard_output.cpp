@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 
 #include "cli/exit_status.hpp"
 #include "cli/signals.hpp"
@@ -28,9 +29,6 @@ void buffer_standard_output() noexcept {
 
 namespace {
 
-// The errno of a flush_standard_output that failed, for close_standard_output
-// (-1: none failed; 0: one failed without an errno).
-int flush_error = -1;
 // Whether a stop left output unwritten.
 bool output_cut = false;
 
@@ -44,13 +42,17 @@ bool flush_standard_output() {
   // them); written here, they are dropped from the buffer (__fpurge) so
   // that stdio never writes them again.
   const std::size_t pending = __fpending(stdout);
+  if (output_cut) {  // cut at one point: what came after is never written past a gap
+    __fpurge(stdout);
+    return false;
+  }
   if (pending == 0 || std::ferror(stdout) != 0) return std::ferror(stdout) == 0;
   errno = 0;
   const io_outcome outcome = write_unless_stopped(STDOUT_FILENO, stdout->_IO_write_base, pending);
   const int error = errno;
   __fpurge(stdout);
+  if (outcome == io_outcome::failed) throw output_error(error);
   if (outcome == io_outcome::stopped) output_cut = true;
-  if (outcome == io_outcome::failed && flush_error < 0) flush_error = error;
   return outcome == io_outcome::done;
 }
 
@@ -58,10 +60,11 @@ void close_standard_output() {
   errno = 0;
   bool failed = !std::cout || std::ferror(stdout) != 0;
   int error = failed ? errno : 0;
-  if (!flush_standard_output() && !output_cut) failed = true;
-  if (flush_error >= 0) {
+  try {
+    flush_standard_output();  // false after a stop: status_after_closing_output says so
+  } catch (const output_error& e) {
     failed = true;
-    if (error == 0) error = flush_error;
+    if (error == 0) error = e.error();
   }
   errno = 0;
   if (std::fflush(stdout) != 0) {  // nothing is left in it: a failure stdio saw and kept
@@ -86,23 +89,31 @@ void close_standard_output() {
 }
 
 int status_after_closing_output(int status, const char* program) {
+  std::optional<output_error> lost;
   try {
     close_standard_output();
   } catch (const output_error& e) {
-    // Lost output outranks success and a count mismatch (whose report it
-    // held).
-    if (status != 0 && status != 1) return status;
-    std::cerr << program << ": " << e.what() << '\n';
-    return 3;
+    lost = e;
   }
+  // From here to the exit a stop signal takes its default action (ends the
+  // process with 128 + the signal): nothing looks at the flag after the
+  // look below.
+  restore_default_stop_handlers();
+  if (status != 0 && status != 1) return status;  // a usage error, a failure, an interruption: already said
   // A stop signal that came once the command had its result (its report
-  // under way, or waiting on a reader): an interruption all the same.
-  if ((status == 0 || status == 1) && stop_requested().load()) {
+  // under way, or waiting on a reader): an interruption all the same, and
+  // the output it cut (a reader that Ctrl-C ended with it) is no failure.
+  if (stop_requested().load()) {
     const int sig = stop_signal();
     std::cerr << program << ": interrupted by " << signal_name(sig)
-              << (output_cut ? " while writing the output, which is cut short\n"
-                             : " as it wrote the output, which is whole\n");
+              << (output_cut || lost ? " while writing the output, which is cut short\n"
+                                     : " as it wrote the output, which is whole\n");
     return interrupted_status(sig);
+  }
+  // Lost output outranks success and a count mismatch (whose report it held).
+  if (lost) {
+    std::cerr << program << ": " << lost->what() << '\n';
+    return 3;
   }
   return status;
 }

@@ -28,9 +28,9 @@ class output_error : public std::runtime_error {
 void buffer_standard_output() noexcept;
 
 /// Writes out what stdout holds, as fflush(stdout) would, but so that a
-/// stop signal ends a wait on a reader that takes nothing (stoppable_io.hpp);
-/// what a stop or a failure leaves unwritten is dropped, and the failure
-/// kept for close_standard_output. Returns false on either.
+/// stop signal ends a wait on a reader that takes nothing (stoppable_io.hpp).
+/// Returns false where a stop cut it (the rest is dropped); throws
+/// output_error where a write failed (a reader gone: EPIPE).
 bool flush_standard_output();
 
 /// Records that a stop left standard output cut short where it was written

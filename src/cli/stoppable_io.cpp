@@ -1,6 +1,8 @@
 #include "cli/stoppable_io.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,11 +24,12 @@ constexpr int look_again_ms = 100;
 bool stopped() { return stop_requested().load(std::memory_order_relaxed); }
 
 // Whether a write to `fd` can wait on whoever reads it: a pipe, a socket, a
-// terminal; not a regular file or a block device (nor a descriptor fstat
-// cannot tell: as before, a plain write).
+// terminal; not a regular file, a block device or another character device
+// (/dev/null, /dev/full), nor a descriptor fstat cannot tell: a plain write.
 bool waits_on_a_reader(int fd) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) return false;
+  if (S_ISCHR(st.st_mode)) return ::isatty(fd) == 1;
   return !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
 }
 
@@ -44,6 +47,18 @@ bool wait_for(int fd, short events) {
   }
 }
 
+// The bytes a write to `fd`, which poll() found room in, takes without
+// waiting: for a pipe its free room less a page (a page the reader has
+// partly read is not free yet), else, or at least, PIPE_BUF (room, to
+// poll(), is a free page): a write never waits once a stop may end it.
+std::size_t room_in(int fd) {
+  const int capacity = ::fcntl(fd, F_GETPIPE_SZ);
+  int queued = 0;
+  if (capacity <= 0 || ::ioctl(fd, FIONREAD, &queued) != 0) return PIPE_BUF;
+  const long room = long{capacity} - queued - 4096;
+  return room > long{PIPE_BUF} ? static_cast<std::size_t>(room) : PIPE_BUF;
+}
+
 }  // namespace
 
 io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std::size_t* written) {
@@ -59,7 +74,7 @@ io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std:
   }
   while (done < size) {
     if (!wait_for(fd, POLLOUT)) return outcome(io_outcome::stopped);
-    const ssize_t n = ::write(fd, bytes + done, std::min<std::size_t>(size - done, PIPE_BUF));
+    const ssize_t n = ::write(fd, bytes + done, std::min(size - done, room_in(fd)));
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;  // the flag, or room, looked at again
     if (n <= 0) return outcome(io_outcome::failed);
     done += static_cast<std::size_t>(n);

@@ -1,8 +1,8 @@
 #pragma once
 
 // Reads and writes of the standard streams that a stop signal ends. A
-// reader that stops reading (a paused pager, `| sleep`, a terminal held
-// with ^S) or a writer that never writes (`sleep 30 | nqueens check`)
+// reader that stops reading (a paused pager, `| sleep`) or a writer that
+// never writes (`sleep 30 | nqueens check`)
 // leaves a plain read() or write() waiting as long as it pleases, and the
 // stop handlers restart it (SA_RESTART, signals.cpp): the stop would wait
 // for them. Here the wait is a poll(), which a signal always interrupts,
@@ -23,9 +23,9 @@ enum class io_outcome {
 
 /// Writes all `size` bytes of `data` to `fd` unless a stop ends a wait for
 /// room first (what a reader takes at once still goes after a stop). To a
-/// descriptor that may wait on a reader (not a regular file), at most
-/// PIPE_BUF bytes a write, once poll() says there is room: a pipe then
-/// takes them without waiting. `written` (may be null) says how many went.
+/// descriptor that may wait on a reader (not a regular file), once poll()
+/// says there is room, as much as a write takes without waiting (a
+/// pipe's free room; elsewhere PIPE_BUF bytes). `written` (may be null) says how many went.
 io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std::size_t* written = nullptr);
 
 /// One read() of up to `size` bytes from `fd` once poll() says there is

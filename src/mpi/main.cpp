@@ -183,6 +183,9 @@ int main(int argc, char** argv) {
     abort_job(rank, f.message, f.status);
   }
   if (rank == 0) status = cli::status_after_closing_output(status, "nqueens-mpi");
+  // A stop that came as rank 0 wrote its report (mpirun's SIGTERM, say):
+  // left as any stopped job is, not through MPI_Finalize.
+  if (rank == 0 && status > 128 && cli::stop_requested()) leave_stopped(status);
   MPI_Finalize();
   return status;
 }

@@ -451,11 +451,15 @@ TEST_F(FaultTest, AStopEndsAWaitForAReaderThatTakesNothing) {
   }
 }
 
-// `check` reading standard input from a writer that writes nothing (`sleep
-// 30 | nqueens check`) is stopped the same way, having checked none.
+// `check` reading standard input from a writer that stops writing (`sleep
+// 30 | nqueens check`) is stopped the same way, having checked the whole
+// lines it had; the start of a line the stop cut ("1 3" of "1 3 0 2") is
+// no placement, never checked (as one it would be refused: exit 2).
 TEST_F(FaultTest, AStopEndsCheckWaitingOnItsInput) {
   int ends[2];
   ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
+  const std::string sent = "1 3 0 2\n1 3";
+  ASSERT_EQ(::write(ends[1], sent.data(), sent.size()), static_cast<ssize_t>(sent.size()));
   child c({nq, "check"}, {.stdin_fd = ends[0]});
   ::close(ends[0]);
   const bool waits = wait_until_it_waits(c);
@@ -464,7 +468,8 @@ TEST_F(FaultTest, AStopEndsCheckWaitingOnItsInput) {
   ::close(ends[1]);  // kept open until here: the input never ends of itself
   ASSERT_TRUE(waits) << r.err;
   EXPECT_EQ(r.status, 143) << r.err;
-  EXPECT_NE(r.err.find("nqueens: interrupted by SIGTERM after 0 placements were checked"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nqueens: interrupted by SIGTERM after 1 placement was checked"), std::string::npos) << r.err;
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
 }
 
 // A signal while a large plan is built (n = 25 with 12

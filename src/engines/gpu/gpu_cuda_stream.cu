@@ -34,6 +34,7 @@ constexpr int min_blocks_of() {
 template <class Kernel>
 __global__ void __launch_bounds__(block_threads, min_blocks_of<Kernel>())
     kernel_of(const gpu_job* jobs, std::uint32_t count) {
+  static_assert(deals_one_way<Kernel>, "a counter-dealt kernel looks for a stop as it takes an item");
   __shared__ typename Kernel::shared shared;
   __shared__ round_items round;
   __shared__ std::uint32_t taken;

@@ -50,8 +50,8 @@ NQUEENS_HD inline void atomic_add(std::uint64_t* at, std::uint64_t value) {
 #endif
 }
 
-/// A block of a kernel that looks for a stop (the visit; size, join, once:
-/// looks_for_stop) looks at its stream's stop word at its first item and
+/// A block of a kernel that looks for a stop (the visit, dealt by the
+/// counter; size, join, once: looks_for_stop) looks at its stream's stop word at its first item and
 /// then once every this many it takes: on the device the word is host
 /// memory across PCIe, a microsecond or so a read that the whole block
 /// waits for. A stop still ends a launch within a few items a block.

@@ -35,6 +35,11 @@ inline constexpr bool looks_for_stop = requires {
   requires Kernel::looks_for_stop;
 };
 
+/// One way or the other: a launch's shared `taken` and its count of items
+/// serve one of them (kernel_of).
+template <class Kernel>
+inline constexpr bool deals_one_way = !(counter_dealt<Kernel> && looks_for_stop<Kernel>);
+
 /// A round's items before each of its jobs, item k of the round being item
 /// k - before[j] of job j: each block of a launch finds them once, in two
 /// steps with a barrier between, then looks up each item it takes (where
