@@ -41,20 +41,21 @@ struct verify_summary {
 class verify_writer {
  public:
   virtual ~verify_writer() = default;
-  virtual void begin() = 0;
-  virtual void row(const count_result& r, bool ok) = 0;
+  // begin and row return false where a stop cut their output short.
+  virtual bool begin() = 0;
+  virtual bool row(const count_result& r, bool ok) = 0;
   virtual void finish(const verify_summary& v) = 0;
 };
 
 class verify_text_writer final : public verify_writer {
  public:
-  void begin() override {
+  bool begin() override {
     std::cout << formatted("%4s %20s %18s %12s %10s %-10s %9s  %s\n", "n", "total", "unique", "half turn", "quarter",
                            "engine", "seconds", "status");
-    flush_standard_output();
+    return flush_standard_output();
   }
   // A mismatch adds the published values.
-  void row(const count_result& r, bool ok) override {
+  bool row(const count_result& r, bool ok) override {
     std::cout << formatted("%4d %20s %18s %12s %10s %-10s %9.3f  %s\n", r.n, to_string(r.total).c_str(),
                            r.unique ? to_string(*r.unique).c_str() : "-", to_string(r.symmetric_180).c_str(),
                            to_string(r.symmetric_90).c_str(), std::string(to_string(r.kind)).c_str(), r.seconds,
@@ -65,7 +66,7 @@ class verify_text_writer final : public verify_writer {
                              to_string(*r.check.published_symmetric_180).c_str(),
                              to_string(*r.check.published_symmetric_90).c_str());
     }
-    flush_standard_output();  // a long range shows each row as it finishes
+    return flush_standard_output();  // a long range shows each row as it finishes
   }
   void finish(const verify_summary& v) override {
     const int checked = v.to - v.from + 1;
@@ -81,8 +82,8 @@ class verify_text_writer final : public verify_writer {
 
 class verify_json_writer final : public verify_writer {
  public:
-  void begin() override {}
-  void row(const count_result& r, bool ok) override {
+  bool begin() override { return true; }
+  bool row(const count_result& r, bool ok) override {
     rows_ += rows_.empty() ? "" : ",";
     json_object o;
     rows_ += add_counts(o, counts_of(r))
@@ -90,6 +91,7 @@ class verify_json_writer final : public verify_writer {
                  .add("engine", to_string(r.kind))
                  .add("seconds", r.seconds)
                  .str();
+    return true;
   }
   void finish(const verify_summary& v) override {
     std::cout << json_object()
@@ -178,35 +180,40 @@ int run_verify(const std::vector<std::string>& args) {
   verify_text_writer text;
   verify_json_writer json;
   verify_writer& out = result.count("json") != 0 ? static_cast<verify_writer&>(json) : text;
-  out.begin();
   verify_summary summary{.from = from, .to = to, .chosen = chosen};
+  // A stop leaves the rows printed so far (text), or no object at all (JSON:
+  // one object, whole or none), and says how far the range got: `checked`
+  // counts were checked, and the stop came while counting the next or (where
+  // `writing`) while writing to a reader that took nothing.
+  const auto stopped = [&](int checked, bool writing) {
+    const std::string matched = summary.mismatches == 0 ? "all matching"
+                                : checked == 1          ? "not matching"
+                                                        : formatted("%d not matching", summary.mismatches);
+    const std::string where =
+        writing ? "while writing the output, which is cut short" : formatted("while counting Q(%d)", from + checked);
+    if (checked == 0)
+      return report_interruption_of(where + (writing ? "; none was checked" : ", the first; none was checked"));
+    return report_interruption_of(formatted("%s; %s %s checked, %s", where.c_str(),
+                                            counted(static_cast<std::size_t>(checked), "count").c_str(),
+                                            checked == 1 ? "was" : "were", matched.c_str()));
+  };
+  if (!out.begin()) return stopped(0, true);
   for (int n = from; n <= to; ++n) {
     opts.kind = kinds[static_cast<std::size_t>(n - from)];
-    // A stop leaves the rows printed so far (text), or no object at all
-    // (JSON: one object, whole or none), and says how far the range got.
-    const auto stopped = [&] {
-      const std::string matched = summary.mismatches == 0 ? "all matching"
-                                  : n - from == 1         ? "not matching"
-                                                          : formatted("%d not matching", summary.mismatches);
-      if (n == from) return report_interruption_of(formatted("while counting Q(%d), the first; none was checked", n));
-      return report_interruption_of(formatted("while counting Q(%d); %s before it %s checked, %s", n,
-                                              counted(static_cast<std::size_t>(n - from), "count").c_str(),
-                                              n - from == 1 ? "was" : "were", matched.c_str()));
-    };
     std::optional<count_result> counted_n;
     try {
       counted_n = count(n, opts);
     } catch (const run_cancelled&) {
-      return stopped();
+      return stopped(n - from, false);
     }
-    if (!counted_n->complete || stop_requested()) return stopped();
+    if (!counted_n->complete || stop_requested()) return stopped(n - from, false);
     const count_result& r = *counted_n;
     summary.threads = r.threads;
     summary.kernels = r.kernels;
     summary.seconds += r.seconds;
     const bool ok = r.check.verified();
     summary.mismatches += ok ? 0 : 1;
-    out.row(r, ok);
+    if (!out.row(r, ok)) return stopped(n - from + 1, true);
   }
   out.finish(summary);
   const int mismatches = summary.mismatches;
