@@ -16,7 +16,7 @@
 #include <utility>
 
 #include "cli/arguments.hpp"
-#include "run/journal_layout.hpp"
+#include "run/journal/journal_layout.hpp"
 #include "run/posix_io.hpp"
 #include "run/temporary_name.hpp"
 

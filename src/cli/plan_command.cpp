@@ -23,7 +23,7 @@
 #include "nqueens/memory.hpp"
 #include "nqueens/threads.hpp"
 #include "nqueens/verify.hpp"
-#include "run/load_balance.hpp"
+#include "run/measure/load_balance.hpp"
 
 namespace nqueens::cli {
 namespace {

@@ -15,7 +15,7 @@
 #include "nqueens/board.hpp"
 #include "nqueens/threads.hpp"
 #include "run/plan_access.hpp"
-#include "run/shard_members.hpp"
+#include "run/shard/shard_members.hpp"
 
 namespace nqueens {
 

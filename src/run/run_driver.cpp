@@ -17,7 +17,7 @@
 #include "nqueens/reduce.hpp"
 #include "run/dispatch_positions.hpp"
 #include "run/run_tally.hpp"
-#include "run/shard_members.hpp"
+#include "run/shard/shard_members.hpp"
 
 namespace nqueens::detail {
 namespace {

@@ -17,7 +17,7 @@
 #include "nqueens/plan.hpp"
 #include "nqueens/progress.hpp"
 #include "nqueens/reduce.hpp"
-#include "run/shard_members.hpp"
+#include "run/shard/shard_members.hpp"
 
 namespace nqueens::detail {
 

@@ -16,7 +16,7 @@
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/shard.hpp"
-#include "run/journal_layout.hpp"
+#include "run/journal/journal_layout.hpp"
 
 namespace nqueens {
 namespace {

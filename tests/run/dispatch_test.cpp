@@ -11,7 +11,7 @@
 #include "nqueens/plan.hpp"
 #include "nqueens/progress.hpp"
 #include "run/dispatch_positions.hpp"
-#include "run/load_balance.hpp"
+#include "run/measure/load_balance.hpp"
 
 namespace nqueens {
 namespace {

@@ -1,4 +1,4 @@
-#include "run/load_balance.hpp"
+#include "run/measure/load_balance.hpp"
 
 #include <gtest/gtest.h>
 

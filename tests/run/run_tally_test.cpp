@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "nqueens/plan.hpp"
-#include "run/shard_members.hpp"
+#include "run/shard/shard_members.hpp"
 
 namespace nqueens::detail {
 namespace {

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "nqueens/progress.hpp"
-#include "run/shard_members.hpp"
+#include "run/shard/shard_members.hpp"
 
 namespace nqueens {
 

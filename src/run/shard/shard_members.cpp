@@ -1,4 +1,4 @@
-#include "run/shard_members.hpp"
+#include "run/shard/shard_members.hpp"
 
 #include <algorithm>
 #include <stdexcept>

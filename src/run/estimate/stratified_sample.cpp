@@ -1,4 +1,4 @@
-#include "run/stratified_sample.hpp"
+#include "run/estimate/stratified_sample.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "nqueens/cancelled.hpp"
-#include "run/cpu_clock.hpp"
+#include "run/measure/cpu_clock.hpp"
 
 namespace nqueens::detail {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "nqueens/threads.hpp"
-#include "run/cpu_clock.hpp"
-#include "run/median.hpp"
+#include "run/measure/cpu_clock.hpp"
+#include "run/measure/median.hpp"
 
 namespace nqueens {
 

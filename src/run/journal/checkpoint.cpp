@@ -23,10 +23,10 @@
 #include <utility>
 
 #include "nqueens/shard.hpp"
-#include "run/journal_io.hpp"
-#include "run/journal_layout.hpp"
-#include "run/journal_replay.hpp"
-#include "run/journal_state.hpp"
+#include "run/journal/journal_io.hpp"
+#include "run/journal/journal_layout.hpp"
+#include "run/journal/journal_replay.hpp"
+#include "run/journal/journal_state.hpp"
 #include "run/temporary_name.hpp"
 
 namespace nqueens {

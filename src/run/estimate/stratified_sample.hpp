@@ -21,8 +21,8 @@
 #include "nqueens/estimate.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"
-#include "run/block_order.hpp"
-#include "run/running_mean.hpp"
+#include "run/estimate/block_order.hpp"
+#include "run/estimate/running_mean.hpp"
 
 namespace nqueens::detail {
 

@@ -10,7 +10,7 @@
 
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/shard.hpp"
-#include "run/shard_members.hpp"
+#include "run/shard/shard_members.hpp"
 
 namespace nqueens {
 

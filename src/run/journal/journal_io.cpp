@@ -1,6 +1,6 @@
 // The POSIX calls a journal is made of (journal_io.hpp).
 
-#include "run/journal_io.hpp"
+#include "run/journal/journal_io.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -1,7 +1,7 @@
 // Replaying a journal (journal_replay.hpp): a first pass over every record,
 // a second over the repeated ones, then the torn tail cut off.
 
-#include "run/journal_replay.hpp"
+#include "run/journal/journal_replay.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,9 +15,9 @@
 
 #include "nqueens/cancelled.hpp"
 #include "nqueens/checkpoint.hpp"
-#include "run/journal_io.hpp"
-#include "run/journal_layout.hpp"
-#include "run/shard_members.hpp"
+#include "run/journal/journal_io.hpp"
+#include "run/journal/journal_layout.hpp"
+#include "run/shard/shard_members.hpp"
 
 namespace nqueens::detail {
 namespace {

@@ -1,4 +1,4 @@
-#include "run/load_balance.hpp"
+#include "run/measure/load_balance.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -9,7 +9,7 @@
 #include "nqueens/progress.hpp"
 #include "nqueens/reduce.hpp"
 #include "run/dispatch.hpp"
-#include "run/median.hpp"
+#include "run/measure/median.hpp"
 
 namespace nqueens::detail {
 

@@ -13,8 +13,8 @@
 #include "nqueens/execute.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/threads.hpp"
-#include "run/cpu_clock.hpp"
-#include "run/stratified_sample.hpp"
+#include "run/estimate/stratified_sample.hpp"
+#include "run/measure/cpu_clock.hpp"
 
 namespace nqueens {
 namespace {

@@ -1,4 +1,4 @@
-#include "run/cpu_clock.hpp"
+#include "run/measure/cpu_clock.hpp"
 
 #include <sys/resource.h>
 #include <time.h>

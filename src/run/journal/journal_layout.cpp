@@ -1,4 +1,4 @@
-#include "run/journal_layout.hpp"
+#include "run/journal/journal_layout.hpp"
 
 #include <cstring>
 
