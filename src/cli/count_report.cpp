@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
+#include "cli/io/shard_file.hpp"
 #include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
-#include "cli/shard_file.hpp"
 
 namespace nqueens::cli {
 

@@ -5,10 +5,10 @@
 #include <stdexcept>
 
 #include "cli/arguments.hpp"
-#include "cli/line_reader.hpp"
+#include "cli/io/line_reader.hpp"
+#include "cli/io/standard_output.hpp"
 #include "cli/message_text.hpp"
 #include "cli/signals.hpp"
-#include "cli/standard_output.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/memory.hpp"

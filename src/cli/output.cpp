@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <iostream>
 
-#include "cli/json.hpp"
+#include "cli/io/json.hpp"
+#include "cli/io/shard_file.hpp"
 #include "cli/message_text.hpp"
-#include "cli/shard_file.hpp"
 
 namespace nqueens::cli {
 

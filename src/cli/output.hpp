@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "cli/json.hpp"
+#include "cli/io/json.hpp"
 #include "nqueens/count.hpp"
 
 namespace nqueens::cli {

@@ -12,7 +12,7 @@
 
 #include <ostream>
 
-#include "cli/json.hpp"
+#include "cli/io/json.hpp"
 
 namespace nqueens::cli {
 

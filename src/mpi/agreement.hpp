@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/count_command.hpp"
+#include "cli/commands/count_command.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/plan.hpp"
 

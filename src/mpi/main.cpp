@@ -23,14 +23,14 @@
 #include <string>
 #include <vector>
 
-#include "cli/count_command.hpp"
+#include "cli/commands/count_command.hpp"
 #include "cli/count_report.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/io/standard_descriptors.hpp"
+#include "cli/io/standard_output.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/signals.hpp"
-#include "cli/standard_descriptors.hpp"
-#include "cli/standard_output.hpp"
 #include "mpi/agreement.hpp"
 #include "mpi/gpu_sharers.hpp"
 #include "mpi/launcher_watch.hpp"

@@ -5,7 +5,7 @@
 // chunk), and sends the counts back with its next request, until rank 0
 // answers with an empty chunk, or a signal stops it or the job.
 
-#include "cli/count_command.hpp"
+#include "cli/commands/count_command.hpp"
 #include "nqueens/plan.hpp"
 
 namespace nqueens::mpi {

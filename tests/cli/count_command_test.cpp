@@ -1,6 +1,6 @@
 // `nqueens count` run as users run it: totals, JSON, engines, journals under signals and full disks.
 
-#include "cli/count_command.hpp"
+#include "cli/commands/count_command.hpp"
 
 #include <dlfcn.h>
 #include <sched.h>

@@ -2,7 +2,7 @@
 // integers, every refusal naming its byte; and the doubles the CLI writes
 // read back exactly.
 
-#include "cli/json_reader.hpp"
+#include "cli/io/json_reader.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <limits>
 #include <string>
 
-#include "cli/json.hpp"
+#include "cli/io/json.hpp"
 
 namespace {
 

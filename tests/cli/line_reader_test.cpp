@@ -1,7 +1,7 @@
 // The line reader behind `nqueens check`: lines cut short at a stray byte or
 // at the most it holds, and the next line read from where the cut one ended.
 
-#include "cli/line_reader.hpp"
+#include "cli/io/line_reader.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "cli/json_reader.hpp"
+#include "cli/io/json_reader.hpp"
 #include "nqueens/threads.hpp"
 #include "support/cli_run.hpp"
 

@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "cli/json_reader.hpp"
-#include "cli/shard_file.hpp"
+#include "cli/io/json_reader.hpp"
+#include "cli/io/shard_file.hpp"
 
 namespace nqueens::test {
 

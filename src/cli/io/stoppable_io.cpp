@@ -1,4 +1,4 @@
-#include "cli/stoppable_io.hpp"
+#include "cli/io/stoppable_io.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

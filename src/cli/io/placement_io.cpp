@@ -1,4 +1,4 @@
-#include "cli/placement_io.hpp"
+#include "cli/io/placement_io.hpp"
 
 #include <algorithm>
 #include <array>

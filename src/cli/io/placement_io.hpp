@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/buffered_output.hpp"
+#include "cli/io/buffered_output.hpp"
 #include "cli/whole_operands.hpp"
 
 namespace nqueens::cli {

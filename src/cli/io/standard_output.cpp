@@ -1,4 +1,4 @@
-#include "cli/standard_output.hpp"
+#include "cli/io/standard_output.hpp"
 
 #include <stdio_ext.h>  // __fpending, __fpurge
 #include <unistd.h>
@@ -10,8 +10,8 @@
 #include <optional>
 
 #include "cli/exit_status.hpp"
+#include "cli/io/stoppable_io.hpp"
 #include "cli/signals.hpp"
-#include "cli/stoppable_io.hpp"
 
 namespace nqueens::cli {
 

@@ -1,4 +1,4 @@
-#include "cli/plan_command.hpp"
+#include "cli/commands/plan_command.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/json.hpp"
+#include "cli/io/json.hpp"
 #include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"

@@ -1,4 +1,4 @@
-#include "cli/json_reader.hpp"
+#include "cli/io/json_reader.hpp"
 
 #include <cstdio>
 #include <limits>

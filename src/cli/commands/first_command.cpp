@@ -1,4 +1,4 @@
-#include "cli/first_command.hpp"
+#include "cli/commands/first_command.hpp"
 
 #include <unistd.h>
 
@@ -9,11 +9,11 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/placement_io.hpp"
+#include "cli/io/placement_io.hpp"
+#include "cli/io/standard_output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
-#include "cli/standard_output.hpp"
 #include "nqueens/first.hpp"
 
 namespace nqueens::cli {

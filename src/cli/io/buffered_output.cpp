@@ -1,4 +1,4 @@
-#include "cli/buffered_output.hpp"
+#include "cli/io/buffered_output.hpp"
 
 #include <unistd.h>
 
@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "cli/standard_output.hpp"
-#include "cli/stoppable_io.hpp"
+#include "cli/io/standard_output.hpp"
+#include "cli/io/stoppable_io.hpp"
 
 namespace nqueens::cli {
 

@@ -1,4 +1,4 @@
-#include "cli/merge_command.hpp"
+#include "cli/commands/merge_command.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -14,12 +14,12 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/json.hpp"
-#include "cli/json_reader.hpp"
+#include "cli/io/json.hpp"
+#include "cli/io/json_reader.hpp"
+#include "cli/io/shard_file.hpp"
 #include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/report.hpp"
-#include "cli/shard_file.hpp"
 #include "cli/shared_options.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"

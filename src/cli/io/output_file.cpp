@@ -1,4 +1,4 @@
-#include "cli/output_file.hpp"
+#include "cli/io/output_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,11 +1,11 @@
-#include "cli/line_reader.hpp"
+#include "cli/io/line_reader.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
 
-#include "cli/stoppable_io.hpp"
+#include "cli/io/stoppable_io.hpp"
 
 namespace nqueens::cli {
 

@@ -1,4 +1,4 @@
-#include "cli/check_command.hpp"
+#include "cli/commands/check_command.hpp"
 
 #include <stdio_ext.h>  // __fpending
 #include <unistd.h>
@@ -12,12 +12,12 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/line_reader.hpp"
+#include "cli/io/line_reader.hpp"
+#include "cli/io/placement_io.hpp"
+#include "cli/io/standard_output.hpp"
 #include "cli/message_text.hpp"
-#include "cli/placement_io.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
-#include "cli/standard_output.hpp"
 #include "nqueens/check.hpp"
 
 namespace nqueens::cli {

@@ -1,4 +1,4 @@
-#include "cli/standard_descriptors.hpp"
+#include "cli/io/standard_descriptors.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

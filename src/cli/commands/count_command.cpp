@@ -1,4 +1,4 @@
-#include "cli/count_command.hpp"
+#include "cli/commands/count_command.hpp"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "cli/rotational_command.hpp"
+#include "cli/commands/rotational_command.hpp"
 
 #include <unistd.h>
 

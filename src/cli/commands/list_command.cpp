@@ -1,4 +1,4 @@
-#include "cli/list_command.hpp"
+#include "cli/commands/list_command.hpp"
 
 #include <unistd.h>
 
@@ -9,10 +9,10 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/placement_io.hpp"
+#include "cli/io/placement_io.hpp"
+#include "cli/io/standard_output.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
-#include "cli/standard_output.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/enumerate.hpp"
 

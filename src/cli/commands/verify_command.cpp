@@ -1,4 +1,4 @@
-#include "cli/verify_command.hpp"
+#include "cli/commands/verify_command.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,12 +7,12 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
-#include "cli/json.hpp"
+#include "cli/io/json.hpp"
+#include "cli/io/standard_output.hpp"
 #include "cli/message_text.hpp"
 #include "cli/output.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
-#include "cli/standard_output.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"

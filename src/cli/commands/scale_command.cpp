@@ -1,4 +1,4 @@
-#include "cli/scale_command.hpp"
+#include "cli/commands/scale_command.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -13,10 +13,10 @@
 #include "cli/command_line.hpp"
 #include "cli/cpu_name.hpp"
 #include "cli/exit_status.hpp"
-#include "cli/json.hpp"
+#include "cli/io/json.hpp"
+#include "cli/io/output_file.hpp"
 #include "cli/message_text.hpp"
 #include "cli/output.hpp"
-#include "cli/output_file.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/report.hpp"
 #include "cli/shared_options.hpp"

@@ -1,4 +1,4 @@
-#include "cli/shard_file.hpp"
+#include "cli/io/shard_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "cli/arguments.hpp"
-#include "cli/json_reader.hpp"
+#include "cli/io/json_reader.hpp"
 #include "engines/fingerprint.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/plan.hpp"
