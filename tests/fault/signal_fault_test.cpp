@@ -398,6 +398,39 @@ TEST_F(FaultTest, SignalWhileTheEngineIsChosenOrThePlanBuiltIsAnswered) {
   }
 }
 
+// merge rebuilds the plan each shard file names (n = 28 at split depth 12:
+// seconds of planning): a stop signal then is answered as every command
+// answers it, one line and 128 + the signal, not left to end the process
+// without a word (nor ignored, as SIGINT is in a script's background job
+// where no handler is installed).
+TEST_F(FaultTest, SignalWhileMergeRebuildsThePlanIsAnswered) {
+  const std::string small = path("small.json"), large = path("large.json");
+  ASSERT_EQ(run({nq, "count", "8", "--shard", "0/2", "--json"}, {.stdout_path = small}).status, 0);
+  std::string text = bytes_of(small);
+  const auto set = [&text](const std::string& key, const std::string& value) {
+    const std::size_t at = text.find("\"" + key + "\":");
+    ASSERT_NE(at, std::string::npos) << key << " in " << text;
+    const std::size_t from = at + key.size() + 3;
+    text.replace(from, text.find_first_of(",}", from) - from, value);
+  };
+  set("n", "28");
+  set("engine", "\"quadrant\"");
+  set("split_depth", "12");
+  write(large, resigned(text));
+  for (const int sig : {SIGINT, SIGTERM}) {
+    SCOPED_TRACE(sig);
+    child c({nq, "merge", large});
+    ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), 0.3));  // planning: past start-up, far from done
+    c.signal(sig);
+    const finished r = c.wait(60);
+    EXPECT_EQ(r.status, 128 + sig) << r.err;
+    EXPECT_NE(r.err.find("nqueens: interrupted by"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("nothing was merged"), std::string::npos) << r.err;
+    EXPECT_EQ(lines_in(r.err), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
 // A pipe whose write end is full: a process that writes to it waits for a
 // reader that never comes (a paused pager, `| sleep`), as long as the read
 // end, kept here, is open. Both ends close-on-exec: the child's stdout is

@@ -21,6 +21,8 @@
 #include "cli/output.hpp"
 #include "cli/report.hpp"
 #include "cli/shared_options.hpp"
+#include "cli/signals.hpp"
+#include "nqueens/cancelled.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/merge.hpp"
@@ -93,21 +95,36 @@ int run_merge(const std::vector<std::string>& args) {
   const auto result = parse_command_line(options, args, false);
   if (printed_help(result, options)) return 0;
   if (result.count("files") == 0) throw usage_error("merge needs the shard files to add up");
+  // Rebuilding a large plan takes seconds (n = 28 at split depth 12: 7):
+  // a stop signal then is answered, as every command answers it.
+  install_stop_handlers();
+  const std::string stopped = "before the shards were added up; nothing was merged";
   std::vector<shard_file> files;
-  for (const std::string& name : result["files"].as<std::vector<std::string>>()) files.push_back(read_shard_file(name));
+  for (const std::string& name : result["files"].as<std::vector<std::string>>()) {
+    if (stop_requested()) return report_interruption_of(stopped);
+    files.push_back(read_shard_file(name));
+  }
   // Every file's fields must make the plan its fingerprint names, and its
   // shard of it; each distinct plan is rebuilt, and dealt into its shards,
   // once (4 096 files of one plan: one deal, not 4 096).
   std::map<std::string, plan> plans;
   std::map<std::pair<std::string, int>, std::vector<std::size_t>> dealt;
-  for (const shard_file& f : files) {
-    const std::string key = std::to_string(f.n) + " " + f.engine + " " + std::to_string(f.split_depth);
-    auto it = plans.find(key);
-    if (it == plans.end()) it = plans.emplace(key, plan_of(f)).first;
-    auto sizes = dealt.find({key, f.shards});
-    if (sizes == dealt.end()) sizes = dealt.emplace(std::pair{key, f.shards}, shard_sizes(it->second, f.shards)).first;
-    check_against_plan(f, it->second, sizes->second);
+  try {
+    for (const shard_file& f : files) {
+      const std::string key = std::to_string(f.n) + " " + f.engine + " " + std::to_string(f.split_depth);
+      auto it = plans.find(key);
+      if (it == plans.end()) it = plans.emplace(key, plan_of(f, &stop_requested())).first;
+      if (stop_requested()) return report_interruption_of(stopped);
+      auto sizes = dealt.find({key, f.shards});
+      if (sizes == dealt.end()) {
+        sizes = dealt.emplace(std::pair{key, f.shards}, shard_sizes(it->second, f.shards)).first;
+      }
+      check_against_plan(f, it->second, sizes->second);
+    }
+  } catch (const run_cancelled&) {
+    return report_interruption_of(stopped);
   }
+  if (stop_requested()) return report_interruption_of(stopped);
 
   // Every problem is reported, by file name, before giving up.
   std::vector<count_result> parts;

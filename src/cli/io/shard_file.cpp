@@ -142,7 +142,9 @@ shard_file read_shard_file(const std::string& name) {
   }
 }
 
-plan plan_of(const shard_file& f) { return plan(f.n, {.kind = *parse_engine(f.engine), .split_depth = f.split_depth}); }
+plan plan_of(const shard_file& f, const std::atomic<bool>* cancel) {
+  return plan(f.n, {.kind = *parse_engine(f.engine), .split_depth = f.split_depth, .cancel = cancel});
+}
 
 void check_against_plan(const shard_file& f, const plan& p, const std::vector<std::size_t>& shard_sizes) {
   const auto refuse = [&](const std::string& what) {

@@ -5,6 +5,7 @@
 // so that a digit changed in transit is refused rather than merged into a
 // wrong Q(n) that Burnside's divisibility cannot always see.
 
+#include <atomic>
 #include <string>
 
 #include "nqueens/count.hpp"
@@ -42,8 +43,9 @@ shard_file shard_fields_of(const count_result& r);
 /// matching. Throws usage_error naming the file.
 shard_file read_shard_file(const std::string& name);
 
-/// The plan that `f`'s n, engine and split depth make.
-plan plan_of(const shard_file& f);
+/// The plan that `f`'s n, engine and split depth make; run_cancelled once
+/// `*cancel` (if given) is set while it is built.
+plan plan_of(const shard_file& f, const std::atomic<bool>* cancel = nullptr);
 
 /// Refuses (usage_error naming the file) a fingerprint, subproblem count or
 /// shard size of `f` that contradicts `p`, plan_of(f), whose shards of
