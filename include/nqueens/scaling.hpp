@@ -31,6 +31,10 @@ struct scaling_row {
   /// another process or the work did not spread, and the speed-up is not the
   /// hardware's.
   double busy_threads = 0.0;
+  /// The GPUs the row's counts took (the GPU engine; 0 on the CPU): as many
+  /// as its threads, up to those the most threads take, each GPU being
+  /// driven by a thread of its own. The rows then scale over GPUs.
+  int gpus = 0;
 };
 
 /// Result of measure_scaling.
@@ -59,7 +63,9 @@ std::vector<int> default_thread_counts();
 /// speed-ups are relative to it), after one untimed count on the most
 /// threads; the repeats go in rounds over every thread count, alternately
 /// up and down, so that a drifting machine skews no row alone. A run's time
-/// is the whole count's wall time (count_result::seconds). Once
+/// is the whole count's wall time (count_result::seconds). On the GPU
+/// engine a row of fewer threads than the GPUs the count would take counts
+/// on the first of them, one a thread (count() alone refuses it). Once
 /// `options.cancel` is set, returns after the count under way, with
 /// `complete` false. `on_step`, where set, is called before each count
 /// (options.on_progress then reports that count). Throws

@@ -33,7 +33,7 @@ TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
   const std::string rows = slurp(csv);
   std::filesystem::remove(csv);
   EXPECT_EQ(rows.rfind("threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa,"
-                       "kernels,busy_threads,hardware_threads,version,cpu\n",
+                       "kernels,busy_threads,hardware_threads,version,cpu,gpus\n",
                        0),
             0u)
       << rows;
@@ -192,7 +192,7 @@ TEST_F(CliCsvTest, ReplacesTheOldContentsOnSuccess) {
   const cli_run r = run_cli("scale 8 --threads 1 --repeat 1 --csv " + csv_);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(csv_).rfind("threads,median_seconds,speedup,efficiency,total,runs,", 0), 0u) << slurp(csv_);
-  EXPECT_NE(slurp(csv_).find(",cpu\n1,"), std::string::npos) << slurp(csv_);
+  EXPECT_NE(slurp(csv_).find(",cpu,gpus\n1,"), std::string::npos) << slurp(csv_);
   EXPECT_EQ(others(), "");
 }
 
@@ -287,6 +287,46 @@ TEST_F(CliCsvTest, WritesThroughASymlinkAndKeepsIt) {
   const cli_run r = run_cli("scale 8 --csv " + (dir_ / "dir.csv").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("a symlink to something other than a file"), std::string::npos) << r.err;
+}
+
+// A --csv file that cannot be written once every run is done (a full disk, a
+// file-size limit) costs the file, exit 3, not the runs' results: the table
+// is on standard output, and no temporary file is left behind.
+TEST_F(CliCsvTest, AFileThatCannotBeWrittenCostsTheFileNotTheTable) {
+  // The limit is the command's alone: its stdout and stderr go through a
+  // pipe (no file size there) to cat, and its status out through fd 3.
+  const cli_run r = run_script("cd " + dir_.string() +
+                               " && exec 4>&1 && s=$({ { (ulimit -f 0; exec $NQ scale 8 --threads 1 --repeat 1 "
+                               "--csv f.csv 2>&1); echo $? >&3; } | cat >&4; } 3>&1) && exit $s");
+  EXPECT_EQ(r.status, 3) << r.out;
+  EXPECT_NE(r.out.find("nqueens: cannot write --csv file 'f.csv': File too large (while writing it); the rows are on "
+                       "standard output"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("Q(8) with engine"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("92"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(csv_));
+  EXPECT_EQ(others(), "");
+}
+
+// On a node of two GPUs (emulated) the GPU engine drives each from a thread
+// of its own: scale's one-thread row, every speed-up's base, counts on one of
+// them, the two-thread row on both (count alone refuses one thread for two).
+TEST(CliTest, ScaleOnTwoGpusScalesOverThem) {
+  const cli_run r = run_cli_command("NQUEENS_GPU=emulate:2 " + std::string(NQUEENS_CLI_PATH) +
+                                    " scale 10 --engine gpu --threads 1,2 --repeat 1 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::size_t one = r.out.find("{\"threads\":1,");
+  const std::size_t two = r.out.find("{\"threads\":2,");
+  ASSERT_NE(one, std::string::npos) << r.out;
+  ASSERT_NE(two, std::string::npos) << r.out;
+  EXPECT_EQ(json_field(r.out.substr(one), "gpus"), "1") << r.out;
+  EXPECT_EQ(json_field(r.out.substr(two), "gpus"), "2") << r.out;
+  EXPECT_EQ(json_field(r.out.substr(one), "total"), "724") << r.out;
+  const cli_run table = run_cli_command("NQUEENS_GPU=emulate:2 " + std::string(NQUEENS_CLI_PATH) +
+                                        " scale 10 --engine gpu --threads 1,2 --repeat 1");
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find(" gpus\n"), std::string::npos) << table.out;
 }
 
 }  // namespace

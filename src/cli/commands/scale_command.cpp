@@ -6,6 +6,7 @@
 #include <functional>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -95,7 +96,7 @@ double slowest(const scaling_row& row) { return *std::max_element(row.seconds.be
 // --csv may replace.
 constexpr std::string_view csv_header =
     "threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa,kernels,busy_threads,"
-    "hardware_threads,version,cpu\n";
+    "hardware_threads,version,cpu,gpus\n";
 constexpr std::string_view csv_start = "threads,median_seconds,speedup,efficiency,total,runs";
 
 std::string csv_of(const scaling_result& r, const measured_on& on) {
@@ -107,7 +108,7 @@ std::string csv_of(const scaling_result& r, const measured_on& on) {
                   fastest(row), slowest(row), on.n, std::string(to_string(on.kind)).c_str(), on.isa_name.c_str(),
                   on.kernels.c_str(), row.busy_threads, on.hardware);
     csv += line;
-    csv += csv_field(std::string(version())) + "," + csv_field(on.cpu) + "\n";
+    csv += csv_field(std::string(version())) + "," + csv_field(on.cpu) + "," + std::to_string(row.gpus) + "\n";
   }
   return csv;
 }
@@ -181,14 +182,17 @@ class scale_report final : public report {
   void write_text(std::ostream& out) const override {
     out << formatted("Q(%d) with engine %s, kernels %s, median of %d run%s per row\n", on_.n,
                      std::string(to_string(on_.kind)).c_str(), on_.kernels.c_str(), repeat_, repeat_ == 1 ? "" : "s");
-    out << formatted("%8s %12s %9s %9s %11s %6s %20s\n", "threads", "seconds", "spread", "speedup", "efficiency",
-                     "busy", "total");
+    // The GPU engine's rows also name the GPUs they counted on.
+    const bool gpus = on_.kind == engine::gpu;
+    out << formatted("%8s %12s %9s %9s %11s %6s %20s", "threads", "seconds", "spread", "speedup", "efficiency", "busy",
+                     "total")
+        << (gpus ? formatted(" %5s", "gpus") : "") << '\n';
     for (const scaling_row& row : r_.rows) {
       // The spread: the slowest run less the fastest, against the median.
       const double spread = row.median_seconds > 0 ? (slowest(row) - fastest(row)) / row.median_seconds : 0.0;
-      out << formatted("%8d %12.6f %8.1f%% %8.2fx %10.1f%% %6.2f %20s\n", row.threads, row.median_seconds,
-                       100.0 * spread, row.speedup, 100.0 * row.efficiency, row.busy_threads,
-                       to_string(row.total).c_str());
+      out << formatted("%8d %12.6f %8.1f%% %8.2fx %10.1f%% %6.2f %20s", row.threads, row.median_seconds, 100.0 * spread,
+                       row.speedup, 100.0 * row.efficiency, row.busy_threads, to_string(row.total).c_str())
+          << (gpus ? formatted(" %5d", row.gpus) : "") << '\n';
     }
     out << verdict_of(r_) << '\n';
   }
@@ -203,6 +207,7 @@ class scale_report final : public report {
                   .add("speedup", row.speedup)
                   .add("efficiency", row.efficiency)
                   .add("busy_threads", row.busy_threads)
+                  .add("gpus", row.gpus)
                   .add("total", row.total)
                   .add_raw("seconds", json_array_of(row.seconds))
                   .str();
@@ -234,7 +239,9 @@ int run_scale(const std::vector<std::string>& args) {
                            "Count Q(N) with 1, 2, 4, ... threads, R times each, and print the median time, the\n"
                            "speed-up over one thread and the parallel efficiency. A time is a whole count's wall\n"
                            "time (plan, tables, counting), after one untimed count; the runs go in rounds over\n"
-                           "every thread count. Exit 1 if a run's total differs, or from the published value.");
+                           "every thread count. On the GPU engine a row of T threads counts on T of the GPUs\n"
+                           "(one thread drives each), so that the rows scale over GPUs. Exit 1 if a run's total\n"
+                           "differs, or from the published value.");
   options.custom_help("N [options]");
   options.positional_help("");
   options.add_options()("r,repeat", "Runs per thread count; the median is reported",
@@ -307,16 +314,23 @@ int run_scale(const std::vector<std::string>& args) {
   const measured_on on{.n = n, .kind = opts.kind};
   warn_of_weak_measurements(r, n);
   warn_of_idle_threads(r, on);
-  if (csv_file) {
-    csv_file->write(csv_of(r, on));
-    csv_file->commit();
-  }
   if (csv_on_stdout) {
     std::cout << csv_of(r, on);  // close_standard_output checks that it arrived
     // The table's last line, where it says what exit 1 means.
     if (!(r.consistent && r.check.ok())) std::cerr << "nqueens: " << verdict_of(r) << '\n';
   } else {
     write_report(scale_report(r, on, repeat), format_for(result.count("json") != 0));
+  }
+  // After the table: a file that cannot be written (a full disk, a file-size
+  // limit) then costs the file, exit 3, not the runs' results.
+  if (csv_file) {
+    try {
+      csv_file->write(csv_of(r, on));
+      csv_file->commit();
+    } catch (const std::runtime_error& e) {
+      std::cerr << "nqueens: " << one_line(e.what()) << "; the rows are on standard output\n";
+      return 3;
+    }
   }
   return r.consistent && r.check.ok() ? 0 : 1;
 }

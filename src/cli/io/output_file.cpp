@@ -99,7 +99,7 @@ output_file::output_file(const std::string& path, std::string what, std::string_
     const int error = errno;
     ::close(fd_);  // no destructor runs for a constructor that throws
     if (!temp_.empty()) ::unlink(temp_.c_str());
-    fail("setting the mode of", error);
+    fail("setting its mode", error);
   }
 }
 
@@ -109,11 +109,12 @@ output_file::~output_file() {
 }
 
 void output_file::fail(const std::string& step, int error) const {
-  throw std::runtime_error(step + " " + what_ + " '" + path_ + "': " + std::strerror(error));
+  throw std::runtime_error("cannot write " + what_ + " '" + path_ + "': " + std::strerror(error) + " (while " + step +
+                           ")");
 }
 
 void output_file::write(std::string_view text) {
-  if (detail::write_all(fd_, text.data(), text.size()) != text.size()) fail("writing", errno);
+  if (detail::write_all(fd_, text.data(), text.size()) != text.size()) fail("writing it", errno);
 }
 
 // A name for the unnamed file, to rename over the target: a kill from here
@@ -129,20 +130,20 @@ void output_file::link_temporary() {
       temp_ = name;
       return;
     }
-    if (errno != EEXIST) fail("replacing", errno);
+    if (errno != EEXIST) fail("putting it in place", errno);
   }
-  fail("replacing", EEXIST);
+  fail("putting it in place", EEXIST);
 }
 
 void output_file::commit() {
   // On disk before the rename: a crash then leaves the old file or the whole
   // new one, never an empty one.
-  if (::fsync(fd_) != 0) fail("writing", errno);
+  if (::fsync(fd_) != 0) fail("writing it", errno);
   if (temp_.empty()) link_temporary();
   const int fd = fd_;
   fd_ = -1;
-  if (::close(fd) != 0) fail("writing", errno);
-  if (::rename(temp_.c_str(), target_.c_str()) != 0) fail("replacing", errno);
+  if (::close(fd) != 0) fail("writing it", errno);
+  if (::rename(temp_.c_str(), target_.c_str()) != 0) fail("putting it in place", errno);
   committed_ = true;
   // The rename itself reaches the disk with its directory; the file is in
   // place either way, so this is best effort.

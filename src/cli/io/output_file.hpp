@@ -28,7 +28,8 @@ class output_file {
   output_file(const output_file&) = delete;
   output_file& operator=(const output_file&) = delete;
 
-  /// Appends `text`. Throws std::runtime_error when a write fails.
+  /// Appends `text`. Throws std::runtime_error when a write fails ("cannot
+  /// write WHAT 'PATH': REASON (while STEP)").
   void write(std::string_view text);
 
   /// Makes the text written the file's contents: fsync, link under the hidden

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "nqueens/gpu_options.hpp"
 #include "nqueens/threads.hpp"
 #include "run/measure/cpu_clock.hpp"
 #include "run/measure/median.hpp"
@@ -13,6 +14,45 @@
 namespace nqueens {
 
 using detail::process_cpu_seconds;
+
+namespace {
+
+// The GPU engine drives each GPU from a thread of its own, and count()
+// refuses fewer threads than the GPUs it would take. A scaling row of fewer
+// threads counts on as many of them instead, the first in the order they are
+// dealt, named by index: its speed-up is then the GPUs'. (Where the node's
+// launcher deals GPUs shared with other processes, count() takes the first
+// ones itself.)
+class row_options {
+ public:
+  explicit row_options(const count_options& options) : options_(options) {
+    if (options.kind != engine::gpu) return;
+    taken_ = gpus_taken(options.gpu, max_threads);
+    shared_ = std::ranges::any_of(taken_, [](const gpu_taken& g) { return g.sharers > 1; });
+  }
+
+  count_options operator()(int threads) const {
+    count_options o = options_;
+    o.threads = threads;
+    if (!shared_ && taken_.size() > static_cast<std::size_t>(threads)) {
+      o.gpu.devices.clear();
+      for (int d = 0; d < threads; ++d) {
+        if (d > 0) o.gpu.devices += ',';
+        o.gpu.devices += std::to_string(taken_[static_cast<std::size_t>(d)].index);
+      }
+    }
+    return o;
+  }
+
+  int gpus(int threads) const { return static_cast<int>(std::min(taken_.size(), static_cast<std::size_t>(threads))); }
+
+ private:
+  count_options options_;
+  std::vector<gpu_taken> taken_;  // empty but for the GPU engine
+  bool shared_ = false;
+};
+
+}  // namespace
 
 std::vector<int> default_thread_counts() {
   const int hardware = hardware_threads();
@@ -46,12 +86,12 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
                                   std::to_string(max_threads));
     }
   }
+  const row_options options_for(options);
   // One whole untimed count first, on every thread asked for: oneTBB starts
   // its workers on first use, the tables' pages and the clocks settle, and
   // none of that lands in the one-thread row, every speed-up's base.
   {
-    count_options warm = options;
-    warm.threads = counts.back();
+    const count_options warm = options_for(counts.back());
     const std::size_t runs = counts.size() * static_cast<std::size_t>(repeat);
     if (on_step) on_step({.run = 0, .runs = runs, .threads = warm.threads});
     try {
@@ -61,7 +101,10 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
   }
   scaling_result result;
   std::vector<scaling_row> rows(counts.size());
-  for (std::size_t k = 0; k < counts.size(); ++k) rows[k].threads = counts[k];
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    rows[k].threads = counts[k];
+    rows[k].gpus = options_for.gpus(counts[k]);
+  }
   std::vector<std::vector<double>> busy(counts.size());  // each row's busy threads, run by run
   std::optional<uint128> reference;                      // the first run's total; every run must match it
   // Rounds over every thread count, in turn up and down (1 2 4, 4 2 1, ...):
@@ -77,8 +120,7 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
         result.complete = false;
         break;
       }
-      count_options o = options;
-      o.threads = row.threads;
+      const count_options o = options_for(row.threads);
       if (on_step) {
         on_step({.run = static_cast<std::size_t>(r) * counts.size() + step + 1,
                  .runs = counts.size() * static_cast<std::size_t>(repeat),
