@@ -17,6 +17,7 @@
 #include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/memory.hpp"
+#include "nqueens/memory_limit.hpp"
 
 namespace nqueens::cli {
 namespace {
@@ -164,18 +165,26 @@ int run_verify(const std::vector<std::string>& args) {
   // Every engine the range will use, checked before a line is printed: a
   // refusal (no GPU, say) is exit 2 with nothing on stdout, as for count.
   std::vector<engine> kinds;
-  for (int n = from; n <= to; ++n) {
-    count_options o = opts;
-    o.kind = kinds.emplace_back(chosen ? *chosen : fastest_engine(n, opts.max_memory, opts.threads));
-    validate(o, n);
-    // And its memory, the plan's lists included, as count() prices it: no
-    // row is printed before a refusal. The plans take seconds at most
-    // (n = 27: 3 s), and a stop is heard in them.
-    try {
-      static_cast<void>(plan_within_memory(n, {.kind = o.kind, .cancel = opts.cancel}, o.max_memory, o.threads));
-    } catch (const run_cancelled&) {
-      return report_interruption_of(formatted("while checking the plan of Q(%d); none was counted", n));
+  try {
+    for (int n = from; n <= to; ++n) {
+      count_options o = opts;
+      o.kind = kinds.emplace_back(chosen ? *chosen : fastest_engine(n, opts.max_memory, opts.threads));
+      validate(o, n);
+      // And its memory, the plan's lists included, as count() prices it: no
+      // row is printed before a refusal. The plans take seconds at most
+      // (n = 27: 3 s), and a stop is heard in them.
+      try {
+        static_cast<void>(plan_within_memory(n, {.kind = o.kind, .cancel = opts.cancel}, o.max_memory, o.threads));
+      } catch (const run_cancelled&) {
+        return report_interruption_of(formatted("while checking the plan of Q(%d); none was counted", n));
+      }
     }
+  } catch (const memory_limit_error& e) {
+    // The refusal names count's remedies; verify has no --split-depth.
+    std::string what = e.what();
+    const std::string split_depth = "a smaller --split-depth, ";
+    if (const std::size_t at = what.find(split_depth); at != std::string::npos) what.erase(at, split_depth.size());
+    throw memory_limit_error(what);
   }
   verify_text_writer text;
   verify_json_writer json;
