@@ -255,7 +255,9 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
        "split depth 12 gives more than 4194304 subproblems for n = 16 (depth 8 already does): "
        "choose a smaller --split-depth"},
       // verify has no --split-depth: its refusal names the remedies it has.
-      {"$NQ verify --to 17 --max-memory 1M", "(--max-memory); choose another --engine, or raise --max-memory"},
+      {"$NQ verify --to 17 --max-memory 1M",
+       "the count of n = 14 needs its lists (the plan's 17023 subproblems) about 2 MiB, more than the 1 MiB allowed "
+       "(--max-memory); choose another --engine, or raise --max-memory"},
       {"$NQ ' 12'",
        "invalid board size ' 12': expected an integer from 1 to 32, in plain decimal digits, no sign, no leading zero"},
       {"$NQ '12 '",
