@@ -103,9 +103,10 @@ struct engine_definition {
   /// for an engine that follows it (the row-by-row ones; the quadrant and GPU
   /// engines slice by their classes instead). Throws std::invalid_argument for a plan it cannot build.
   /// A plan whose own list would pass `max_bytes` (0: no bound) throws
-  /// memory_limit_error as soon as it does, not once it is whole.
+  /// memory_limit_error as soon as it does, not once it is whole, and
+  /// run_cancelled once `*cancel` is set (null: never) while it is built.
   std::unique_ptr<engine_plan> (*make_plan)(int n, int split_depth, std::size_t target_subproblems,
-                                            std::uint64_t max_bytes);
+                                            std::uint64_t max_bytes, const std::atomic<bool>* cancel);
   /// Peak bytes for an n-board on `threads` threads within `max_memory` (0 =
   /// default_memory_limit()): an engine may trade speed for memory and price
   /// the layout it would choose for that bound; null for next to nothing.

@@ -27,11 +27,15 @@ constexpr std::size_t max_row_plan_size = std::size_t{1} << 22;
 // Fixes row `row` in every subproblem that leaves it open, keeping the order:
 // children replace their parent, in column order. `depth` is the split depth
 // asked for, named when the plan grows too large on the way to it.
+// A level of 2^22 prefixes takes a fraction of a second: the cancel flag is
+// looked at every 2^16 of them.
 std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vector<row_prefix>& level, int row,
-                                  int depth) {
+                                  int depth, const std::atomic<bool>* cancel) {
   std::vector<row_prefix> next;
   next.reserve(std::min(level.size() * 4, max_row_plan_size));
+  std::size_t seen = 0;
   for (const row_prefix& s : level) {
+    if (++seen % 65536 == 0) throw_if_cancelled(cancel);
     if (s.has_queen(row)) {
       next.push_back(s);
       continue;
@@ -225,7 +229,7 @@ search_start prepare(int n, const row_rules& rules, const row_prefix& s) noexcep
 }
 
 std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t target, const row_rules& rules,
-                                           std::uint64_t max_bytes) {
+                                           std::uint64_t max_bytes, const std::atomic<bool>* cancel) {
   const bool automatic = split_depth == 0;
   // Automatic splitting stops early on small boards: their whole search takes
   // microseconds, and a deep plan would cost more than it saves.
@@ -234,7 +238,8 @@ std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t t
   int depth = 1;
   while (depth < max_depth && (!automatic || level.size() < target)) {
     // Row `depth` split, of `max_depth` (the names only look swapped).
-    level = split_row(n, rules, level, depth, max_depth);  // NOLINT(readability-suspicious-call-argument)
+    throw_if_cancelled(cancel);
+    level = split_row(n, rules, level, depth, max_depth, cancel);  // NOLINT(readability-suspicious-call-argument)
     ++depth;
     // A level takes 34 bytes a prefix, up to 2^22 of them: stop as soon as it
     // passes the bound, before a deeper one multiplies it.

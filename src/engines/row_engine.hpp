@@ -6,6 +6,7 @@
 // backtracking search. An engine of this kind states only its rules.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -56,18 +57,20 @@ class row_rules {
 
 /// The plan of a row-by-row engine (see engine_plan). Throws
 /// std::invalid_argument for a split giving too many subproblems,
-/// memory_limit_error once its list passes `max_bytes` (0: no bound).
+/// memory_limit_error once its list passes `max_bytes` (0: no bound),
+/// run_cancelled once `*cancel` is set (null: never).
 /// Precondition: 0 <= split_depth <= max_split_depth.
 std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t target_subproblems,
-                                           const row_rules& rules, std::uint64_t max_bytes);
+                                           const row_rules& rules, std::uint64_t max_bytes,
+                                           const std::atomic<bool>* cancel);
 
 /// make_row_plan for one engine's `Rules`, in the shape of
 /// engine_definition::make_plan, so that a row engine's registry entry names
 /// it directly.
 template <const auto& Rules>
 std::unique_ptr<engine_plan> make_row_plan_with(int n, int split_depth, std::size_t target_subproblems,
-                                                std::uint64_t max_bytes) {
-  return make_row_plan(n, split_depth, target_subproblems, Rules, max_bytes);
+                                                std::uint64_t max_bytes, const std::atomic<bool>* cancel) {
+  return make_row_plan(n, split_depth, target_subproblems, Rules, max_bytes, cancel);
 }
 
 /// Open rows above which a row context's search is split by its next row,

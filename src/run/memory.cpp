@@ -69,7 +69,7 @@ bool count_fits(const detail::engine_definition& d, int n, std::uint64_t limit, 
   if (memory_estimate(n, d.id, threads, limit) > limit) return false;
   std::unique_ptr<detail::engine_plan> p;
   try {
-    p = d.make_plan(n, split_depth, automatic_target(n), limit);
+    p = d.make_plan(n, split_depth, automatic_target(n), limit, nullptr);
   } catch (const std::invalid_argument&) {  // too many subproblems, or its list past `limit`
     return false;
   } catch (const memory_limit_error&) {

@@ -35,7 +35,7 @@ plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind), sco
   if (scope_ == plan_scope::all) {
     const std::size_t target = options.target_subproblems != 0 ? options.target_subproblems : automatic_target(n);
     detail::throw_if_cancelled(options.cancel);
-    impl_ = engine.make_plan(n, options.split_depth, target, options.max_memory);
+    impl_ = engine.make_plan(n, options.split_depth, target, options.max_memory, options.cancel);
     engine_size_ = impl_->size();
     hash.add_text(engine.name);
     hash.add_u64(static_cast<std::uint64_t>(impl_->split_depth()));

@@ -351,7 +351,7 @@ std::unique_ptr<engine_context> gpu_plan::make_context(isa, int threads, std::ui
   return std::make_unique<gpu_context>(*this, choice, threads, max_memory, gpu.memory, cancel);
 }
 
-std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t, std::uint64_t) {
+std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t, std::uint64_t, const std::atomic<bool>*) {
   column_classes classes(n);
   const int slices = class_plan::slices_for(classes, split_depth);
   return std::make_unique<gpu_plan>(n, class_slicing{slices}, std::move(classes));  // every class takes them all

@@ -105,7 +105,8 @@ std::unique_ptr<engine_context> quadrant_plan::make_context(isa kernels, int thr
                                             quadrant_layout_for(board_size(), threads, max_memory), cancel);
 }
 
-std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t, std::uint64_t) {  // a block table: KiB
+std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t, std::uint64_t,
+                                       const std::atomic<bool>*) {  // a block table: KiB
   column_classes classes(n);
   const class_slicing slicing = class_slicing_for(n, split_depth, class_plan::slices_for(classes, split_depth));
   return std::make_unique<quadrant_plan>(n, slicing, std::move(classes));
