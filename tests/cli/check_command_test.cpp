@@ -1,5 +1,7 @@
 // `nqueens check`: placements from operands and standard input.
 
+#include <utility>
+
 #include "support/cli_run.hpp"
 
 namespace nqueens::test {
@@ -42,10 +44,9 @@ TEST(CliCheckTest, EachOperandIsAPlacementOfItsOwn) {
   const cli_run lines = run_script("$NQ check \"$($NQ list 6)\"");
   EXPECT_EQ(lines.status, 0) << lines.err;
   EXPECT_EQ(lines.out, "4 placements checked: all are solutions\n");
-  // Operands that are not each a whole placement are one, as the shell split
-  // it: numbers, the tool's own output unquoted, a bracket or comma per word.
-  for (const char* split :
-       {"check 2 0 3 1", "check 1, 3, 0, 2", "check [1 3 0 2]", "check 1 3 '0 2'", "check '(1,' 3, 0, '2)'"}) {
+  // Operands of one column at most are one placement, as the shell split it:
+  // numbers, the tool's own output unquoted, a bracket or comma per word.
+  for (const char* split : {"check 2 0 3 1", "check 1, 3, 0, 2", "check [1 3 0 2]", "check '(1,' 3, 0, '2)'"}) {
     const cli_run r = run_cli(split);
     EXPECT_EQ(r.status, 0) << split << ": " << r.err;
     EXPECT_EQ(r.out, "solution: 4 queens, no two attack each other\n") << split;
@@ -56,6 +57,16 @@ TEST(CliCheckTest, EachOperandIsAPlacementOfItsOwn) {
     const cli_run r = run_cli(lone);
     EXPECT_EQ(r.status, 1) << lone << ": " << r.err;
     EXPECT_EQ(r.out.rfind("not a solution: ", 0), 0u) << lone << ": " << r.out;
+  }
+  // Beside an operand of more columns, each is its own: a malformed one is
+  // refused by its number, never read as a part of a larger board (which
+  // "1 3 0 2 2 0 3 5" would be, and not a solution: exit 1).
+  for (const auto& [given, said] :
+       {std::pair{"check '1 3 0 2' '2 0 3 5'", "placement 2: the queen of row 3 is in column 5, outside 0..3"},
+        std::pair{"check 1 3 '0 2'", "placement 1: the queen of row 0 is in column 1"}}) {
+    const cli_run r = run_cli(given);
+    EXPECT_EQ(r.status, 2) << given << ": " << r.out;
+    EXPECT_NE(r.err.find(said), std::string::npos) << given << ": " << r.err;
   }
   const cli_run one = run_cli("check 0");
   EXPECT_EQ(one.status, 0) << one.err;
@@ -73,13 +84,17 @@ TEST(CliCheckTest, OnlyAClassSizeMayFollowATuple) {
   EXPECT_EQ(unique.out, "12 placements checked: all are solutions\n");
   const cli_run words = run_script("$NQ check $($NQ list 8 --unique --limit 1)");
   EXPECT_EQ(words.status, 0) << words.err;
-  for (const char* refused :
-       {"check '(1, 3, 0, 2) 7'", "check '(1, 3, 0, 2)' 7", "check '(1, 3, 0, 2) 007'", "check '(1, 3, 0, 2) 16'"}) {
+  for (const char* refused : {"check '(1, 3, 0, 2) 7'", "check '(1, 3, 0, 2) 007'", "check '(1, 3, 0, 2) 16'"}) {
     const cli_run r = run_cli(refused);
     EXPECT_EQ(r.status, 2) << refused << ": " << r.out;
     EXPECT_EQ(r.err.rfind("nqueens: unexpected text after the placement: '", 0), 0u) << refused << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << refused << ": " << r.out;
   }
+  // The number as an operand of its own is a placement of its own, and one
+  // queen in column 7 is off its board.
+  const cli_run apart = run_cli("check '(1, 3, 0, 2)' 7");
+  EXPECT_EQ(apart.status, 2) << apart.out;
+  EXPECT_EQ(apart.err, "nqueens: placement 2: the queen of row 0 is in column 7, outside 0..0\n");
 }
 
 // A lone CR ends a line, as on a terminal; CRLF stays one line break.

@@ -65,44 +65,29 @@ bool check_one(const std::string& text, const std::string& where) {
 
 bool is_blank(const std::string& line) { return line.find_first_not_of(" \t") == std::string::npos; }
 
-// Whether every line of `operand` reads as a whole placement on its own
-// (well formed, each column on its board), whatever it attacks.
-bool is_whole_placement(const std::string& operand) {
-  bool any = false;
-  std::string line;
-  for (line_reader lines(operand); lines.next(line);) {
-    if (is_blank(line)) continue;
-    try {
-      check(parse_placement(line), 0);
-    } catch (const usage_error&) {  // malformed
-      return false;
-    } catch (const std::invalid_argument&) {  // a column off its board
-      return false;
-    }
-    any = true;
+// Whether `operand` holds one column at most ("0", " 3", "(1,", "2)"): a
+// word the shell split off a placement (`check 1 3 0 2`, `check $(nqueens
+// first 8)`), as no operand of more columns can be.
+bool is_one_column_at_most(const std::string& operand) {
+  int numbers = 0;
+  bool in_number = false;
+  for (const char c : operand) {
+    const bool digit = c >= '0' && c <= '9';
+    if (digit && !in_number) ++numbers;
+    in_number = digit;
   }
-  return any;
+  return numbers <= 1;
 }
 
-// Whether `operand` is one column and nothing else ("0", " 3"): beside other
-// operands, a word of a placement the shell split, not a board of one queen
-// (`check 0 0` is two queens in one column, not two solutions).
-bool is_lone_column(const std::string& operand) {
-  const std::size_t first = operand.find_first_not_of(" \t");
-  const std::size_t last = operand.find_last_not_of(" \t");
-  return first != std::string::npos && operand.find_first_not_of("0123456789", first) > last;
-}
-
-// The placements given as operands: each operand, and each line of it, is a
-// placement of its own when every one reads as a whole placement of more than
-// one column (`check "1 3 0 2" "2 0 3 1"`); otherwise they are one placement
-// the shell split into words (`check 1 3 0 2`, `check $(nqueens first 8)`).
+// The placements given as operands: words of one placement the shell split
+// (`check 1 3 0 2`, `check 0 0`: two queens in one column) where every
+// operand holds one column at most; otherwise each operand, and each line of
+// it, is a placement of its own (`check "1 3 0 2" "2 0 3 1"`), so that a
+// malformed one is refused, not read as part of a larger board.
 // Blank ones are left out.
 std::vector<std::string> operand_placements(const std::vector<std::string>& operands) {
   std::vector<std::string> texts = operands;
-  const bool each_its_own = std::all_of(operands.begin(), operands.end(), is_whole_placement) &&
-                            (operands.size() == 1 || std::none_of(operands.begin(), operands.end(), is_lone_column));
-  if (!each_its_own) {
+  if (operands.size() > 1 && std::all_of(operands.begin(), operands.end(), is_one_column_at_most)) {
     std::string joined;
     for (const std::string& operand : operands) joined += (joined.empty() ? "" : " ") + operand;
     texts = {joined};
@@ -135,9 +120,9 @@ int summarize(std::size_t checked, std::size_t failed) {
 int run_check(const std::vector<std::string>& args) {
   cxxopts::Options options("nqueens check",
                            "Check placements: the column (0-based) of the queen in each row, as \"1 3 0 2\",\n"
-                           "\"1,3,0,2\" or \"(1, 3, 0, 2)\". When every operand is a whole placement of more than\n"
-                           "one column, each (and each line of it) is checked on its own; otherwise the operands\n"
-                           "are one placement split into words (check 1 3 0 2; check 0 0). Without\n"
+                           "\"1,3,0,2\" or \"(1, 3, 0, 2)\". Each operand (and each line of it) is a placement of\n"
+                           "its own, unless every operand holds one column at most: they are then one placement\n"
+                           "split into words (check 1 3 0 2; check 0 0). Without\n"
                            "operands, checks every line of standard input (so 'nqueens list 8 | nqueens check'\n"
                            "checks all 92); a line ends at LF, CRLF or a lone CR. '--' ends the options: a\n"
                            "placement after it may start with '-'.\n"
