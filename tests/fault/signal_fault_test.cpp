@@ -499,6 +499,25 @@ TEST_F(FaultTest, AStopEndsAWaitForAReaderThatTakesNothing) {
   }
 }
 
+// Into a file a write never waits, yet a stop ends a long output at its next
+// block all the same: `first` of 5 * 10^7 queens (490 MB) stopped once it
+// has begun writing leaves the file short, "cut short", not whole seconds
+// later.
+TEST_F(FaultTest, AStopEndsALongOutputIntoAFile) {
+  const std::string file = path("first.out");
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  ASSERT_GE(fd, 0);
+  child c({nq, "first", "50000000"}, {.stdout_fd = fd});
+  ::close(fd);
+  const bool writing = wait_for_size(file, 1 << 20, c);
+  if (writing) c.signal(SIGTERM);
+  const finished r = c.wait(60);
+  ASSERT_TRUE(writing) << r.err;
+  EXPECT_EQ(r.status, 143) << r.err;
+  EXPECT_NE(r.err.find("while writing the output, which is cut short"), std::string::npos) << r.err;
+  EXPECT_LT(fs::file_size(file), 488888891u);  // the whole line: 50000000 numbers, their spaces, a newline
+}
+
 // `check` reading standard input from a writer that stops writing (`sleep
 // 30 | nqueens check`) is stopped the same way, having checked the whole
 // lines it had; the start of a line the stop cut ("1 3" of "1 3 0 2") is

@@ -9,6 +9,7 @@
 
 #include "cli/io/standard_output.hpp"
 #include "cli/io/stoppable_io.hpp"
+#include "cli/signals.hpp"
 
 namespace nqueens::cli {
 
@@ -35,6 +36,13 @@ void buffered_output::append(std::string_view text) {
 }
 
 bool buffered_output::flush() {
+  // A stop ends the output at its next block wherever it goes: a write to a
+  // file never waits on a reader, so write_unless_stopped alone would write
+  // the whole (`first 100000000 > f`: 900 MB, seconds).
+  if (!closed_ && used_ > 0 && stop_requested().load(std::memory_order_relaxed)) {
+    closed_ = cut_ = true;
+    if (fd_ == STDOUT_FILENO) mark_standard_output_cut();
+  }
   if (!closed_) {
     errno = 0;
     const io_outcome outcome = write_unless_stopped(fd_, buffer_.data(), used_);

@@ -11,8 +11,9 @@ namespace nqueens::cli {
 
 /// A large buffer in front of a file descriptor. A reader that went away
 /// (EPIPE) is not an error: the writer just reports closed() so the producer
-/// can stop quietly; nor is a stop signal while the reader takes nothing
-/// (write_unless_stopped), which closes it too. Other write failures throw
+/// can stop quietly; nor is a stop signal, which closes it too, at the next
+/// block (and a wait on a reader that takes nothing at once:
+/// write_unless_stopped). Other write failures throw
 /// std::runtime_error (output_error for standard output).
 class buffered_output {
  public:
