@@ -181,11 +181,12 @@ void progress_printer::finish() noexcept {
 
 void progress_printer::operator()(const progress& p) {
   std::FILE* out = stderr;
-  if (terminal_) {
+  const bool background = terminal_ && in_background();
+  if (background && !plain_in_background_) return;
+  if (terminal_ && !background) {
     // One column is left free: a line that fills the last one makes some
     // terminals wrap, and the next \r would redraw only the new row.
     const int width = std::max(1, terminal_columns(fd_) - 1);
-    if (in_background()) return;
     const std::string line = p.last ? std::string() : format_progress(p, width, solutions_, workers_);
     if (escapes_) {
       std::fprintf(out, "\r%s\033[K", line.c_str());

@@ -55,6 +55,11 @@ class progress_printer {
   /// The label shown in place of the threads from the next line on
   /// (`scale`: which run of how many).
   void set_workers(std::string workers) { workers_ = std::move(workers); }
+  /// Off the terminal's foreground (a job in the background, or under
+  /// `timeout`, which runs the command in a process group of its own) the
+  /// line is not drawn, as it would land on what the user types; asked for
+  /// (--progress), it is printed there as off a terminal, every 10 s.
+  void print_in_background(bool asked) noexcept { plain_in_background_ = asked; }
   /// Clears the line drawn on the terminal, if any, so that what comes next
   /// (an error, on a count that failed) starts on a row of its own.
   void finish() noexcept;
@@ -66,6 +71,7 @@ class progress_printer {
   int fd_;
   bool solutions_;
   std::string workers_;
+  bool plain_in_background_ = false;
   double next_plain_ = 0.0;
   std::size_t drawn_ = 0;  // characters of the line on screen, for a redraw without escapes
 };

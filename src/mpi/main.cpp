@@ -63,6 +63,7 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const std::
               checkpoint_file journal) {
   const auto start = std::chrono::steady_clock::now();
   cli::progress_printer printer(request.terminal, STDERR_FILENO, true, cli::describe_ranks(rank_threads));
+  printer.print_in_background(request.progress_option > 0);
   if (request.progress) request.options.on_progress = [&printer](const progress& pr) { printer(pr); };
   request.options.cancel = &cli::stop_requested();
   rank0_executor executor(request.options, ranks);

@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "support/cli_run.hpp"
 
@@ -21,7 +24,26 @@ struct pty_drawing {
   std::string before, after;
 };
 
-pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0, const char* shell = nullptr) {
+// Kills every process of session `sid` (the child and whatever its shell
+// started, in any process group), so that none outlives its test.
+void kill_session(pid_t sid) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string text;
+    std::getline(stat, text);
+    const std::size_t after_name = text.rfind(')');
+    if (after_name == std::string::npos) continue;
+    std::istringstream fields(text.substr(after_name + 2));
+    std::string state;
+    long parent = 0, group = 0, session = 0;
+    if (fields >> state >> parent >> group >> session && session == sid) ::kill(std::stoi(name), SIGKILL);
+  }
+}
+
+pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0, const char* shell = nullptr,
+                        std::size_t returns = 6) {
   winsize size{};
   size.ws_row = 24;
   size.ws_col = static_cast<unsigned short>(columns);
@@ -69,7 +91,7 @@ pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0, 
     }
   };
   pty_drawing d;
-  read_redraws(6, d.before);
+  read_redraws(returns, d.before);
   if (resized_columns > 0) {
     size.ws_col = static_cast<unsigned short>(resized_columns);
     ::ioctl(master, TIOCSWINSZ, &size);
@@ -77,7 +99,7 @@ pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0, 
     read_redraws(3, settling);
     read_redraws(5, d.after);
   }
-  ::kill(pid, SIGKILL);
+  kill_session(pid);
   ::waitpid(pid, nullptr, 0);
   ::close(master);
   return d;
@@ -145,6 +167,19 @@ TEST(CliProgressTest, TheLineFitsTheTerminalAndRedrawsInPlace) {
     ASSERT_GE(after.size(), 2u) << shrunk.after;
     for (const std::string& piece : after) EXPECT_LE(piece.size(), 19u) << "'" << piece << "'";
   }
+}
+
+// Under `timeout`, which runs the count in a process group of its own, the
+// count is off the terminal's foreground: an asked-for --progress then
+// prints the plain line (as off a terminal: one at once, then every 10 s)
+// rather than nothing, and draws no line over what the user types.
+TEST(CliProgressTest, AskedForOffTheForegroundItPrintsPlainLines) {
+  // Not exec'd: timeout, a session leader, could not leave the foreground.
+  const pty_drawing d =
+      draw_on_pty(80, "xterm", 0, "timeout 60 $NQ count 17 --engine symmetric --threads 1 --progress; :", 1);
+  EXPECT_EQ(d.before.rfind("progress: ", 0), 0u) << d.before;
+  EXPECT_NE(d.before.find("\r\n"), std::string::npos) << d.before;  // a whole line (the terminal's CR LF)
+  EXPECT_EQ(d.before.find('\033'), std::string::npos) << d.before;
 }
 
 }  // namespace

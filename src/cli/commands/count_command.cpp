@@ -110,6 +110,7 @@ int run_count(const std::vector<std::string>& args) {
   count_options& opts = request->options;
   warn_of_memory_beyond_this_machine(opts.max_memory);
   progress_printer printer(request->terminal);
+  printer.print_in_background(request->progress_option > 0);
   if (request->progress) opts.on_progress = [&printer](const progress& p) { printer(p); };
   opts.cancel = &stop_requested();
 

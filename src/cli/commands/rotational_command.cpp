@@ -81,6 +81,7 @@ int run_rotational(const std::vector<std::string>& args) {
   opts.checkpoint = long_run.checkpoint;
   opts.checkpoint_interval_seconds = long_run.checkpoint_interval_seconds;
   progress_printer printer(long_run.terminal, STDERR_FILENO, false);  // its plan adds to no total
+  printer.print_in_background(long_run.progress_option > 0);
   if (long_run.progress) opts.on_progress = [&printer](const progress& p) { printer(p); };
   install_stop_handlers();
   opts.cancel = &stop_requested();

@@ -293,6 +293,7 @@ int run_scale(const std::vector<std::string>& args) {
   // Each count's progress, named by its run: "run 5 of 12, 4 threads".
   const progress_choice shown = read_progress_options(result);
   progress_printer printer(shown.terminal);
+  printer.print_in_background(shown.progress_option > 0);
   std::function<void(const scaling_step&)> on_step;
   if (shown.progress) {
     opts.on_progress = [&printer](const progress& p) { printer(p); };
