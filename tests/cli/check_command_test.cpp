@@ -97,6 +97,21 @@ TEST(CliCheckTest, OnlyAClassSizeMayFollowATuple) {
   EXPECT_EQ(apart.err, "nqueens: placement 2: the queen of row 0 is in column 7, outside 0..0\n");
 }
 
+// A number is refused at its 21st digit, not read whole first: `yes 1 | tr
+// -d '\n'` ran the machine out of memory. Of 50 MB of 1s, check takes a
+// pipe's worth or so (dd, ignoring SIGPIPE, says how much went through).
+TEST(CliCheckTest, ANumberLongerThanAnyColumnIsRefusedAtOnce) {
+  const cli_run r = run_script(
+      "trap '' PIPE; head -c 50000000 /dev/zero | tr '\\0' 1 | dd bs=65536 2>dd.err | $NQ check; s=$?; "
+      "sed -n 's/^\\([0-9]*\\) bytes.*/copied \\1/p' dd.err; exit $s");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("nqueens: line 1: column '11111111111111111111...' is out of range"), std::string::npos)
+      << r.err;
+  const std::size_t at = r.out.find("copied ");
+  ASSERT_NE(at, std::string::npos) << r.out << r.err;
+  EXPECT_LT(std::stoull(r.out.substr(at + 7)), 50000000ULL) << r.out;
+}
+
 // A lone CR ends a line, as on a terminal; CRLF stays one line break.
 TEST(CliCheckTest, ALoneCarriageReturnEndsALine) {
   for (const char* input : {"1 3 0 2\\r2 0 3 1\\n", "1 3 0 2\\r\\n2 0 3 1\\r\\n", "1 3 0 2\\r2 0 3 1"}) {
@@ -151,12 +166,18 @@ TEST(CliCheckTest, ColumnsFollowTheNumberRule) {
   EXPECT_EQ(huge.status, 2);
   EXPECT_EQ(huge.err,
             "nqueens: column '99999999999' is out of range: a placement of n queens has columns 0 to n - 1\n");
-  // A number of a million digits is shown by its first 20 and its length.
+  // A number of 100 000 digits is shown by its first 20 and its length;
+  // on standard input, which is read no further, by its first 20.
+  const cli_run long_operand = run_script("$NQ check \"$(head -c 100000 /dev/zero | tr '\\0' 1)\"");
+  EXPECT_EQ(long_operand.status, 2);
+  EXPECT_EQ(long_operand.err,
+            "nqueens: column '11111111111111111111... (100000 digits)' is out of range: a placement of n queens has "
+            "columns 0 to n - 1\n");
   const cli_run long_one = run_script("{ head -c 1000000 /dev/zero | tr '\\0' 1; echo; } | $NQ check");
   EXPECT_EQ(long_one.status, 2);
   EXPECT_EQ(long_one.err,
-            "nqueens: line 1: column '11111111111111111111... (1000000 digits)' is out of range: a "
-            "placement of n queens has columns 0 to n - 1\n");
+            "nqueens: line 1: column '11111111111111111111...' is out of range (more than 20 digits): a placement of "
+            "n queens has columns 0 to n - 1\n");
 }
 
 // An empty (or blank) operand is named, not skipped: `check "$P"` with P

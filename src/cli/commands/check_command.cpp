@@ -166,13 +166,24 @@ int run_check(const std::vector<std::string>& args) {
     // (`sleep 30 | nqueens check`): a stop signal ends the wait.
     install_stop_handlers();
     std::size_t line_number = 0;
-    for (line_reader lines(STDIN_FILENO, max_line_bytes, placement_alphabet); lines.next(line);) {
+    // A column has 9 digits at most: a run of 21 is refused at once, not
+    // read whole (`yes 1 | tr -d '\n'`: gigabytes).
+    for (line_reader lines(STDIN_FILENO, max_line_bytes, placement_alphabet, 20); lines.next(line);) {
       ++line_number;
       const std::string where = "line " + std::to_string(line_number) + ": ";
       if (lines.cut()) {
-        // At a byte no placement holds, whose error this is; else at the
-        // most read, where the text cut short would give a false one.
-        if (line.find_first_not_of(placement_alphabet) != std::string::npos) {
+        // A number cut at its 21st digit: how long it runs on, nothing read.
+        const std::size_t last_other = line.find_last_not_of("0123456789");
+        const std::size_t run = line.size() - (last_other == std::string::npos ? 0 : last_other + 1);
+        if (run > 20) {
+          throw usage_error(where + "column '" + line.substr(line.size() - run, 20) +
+                            "...' is out of range (more than 20 digits): a placement of n queens has columns 0 to n "
+                            "- 1");
+        }
+        // Cut early, at a byte no placement holds or in a number longer than
+        // any column's, whose error this is; else at the most read, where
+        // the text cut short would give a false one.
+        if (line.size() < max_line_bytes) {
           try {
             parse_placement(line);
           } catch (const usage_error& e) {

@@ -43,6 +43,7 @@ bool line_reader::next(std::string& line) {
     }
   }
   line.clear();
+  digits_ = 0;
   bool started = false;           // some of this line, or its break, was read
   std::size_t keep = max_bytes_;  // where the line is cut: lowered at a stray byte
   for (;;) {
@@ -65,6 +66,10 @@ bool line_reader::next(std::string& line) {
     if (!alphabet_.empty() && keep == max_bytes_) {
       const std::size_t stray = line.find_first_not_of(alphabet_, from);
       if (stray != std::string::npos) keep = std::min(keep, stray + 21);
+    }
+    for (std::size_t k = from; max_digits_ != std::string::npos && k < line.size() && digits_ <= max_digits_; ++k) {
+      digits_ = line[k] >= '0' && line[k] <= '9' ? digits_ + 1 : 0;
+      if (digits_ > max_digits_) keep = std::min(keep, k + 1);
     }
     if (line.size() > keep) {
       line.resize(keep);
