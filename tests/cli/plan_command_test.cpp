@@ -168,8 +168,15 @@ TEST(CliTest, PlanRunsTheGpuEngineWithinGpuMemory) {
     EXPECT_EQ(absent.status, 2) << timing << ": " << absent.err;
   }
   const cli_run no_gpu =
-      run_cli_command("NQUEENS_GPU=device " + std::string(NQUEENS_CLI_PATH) + " plan 14 --engine gpu");
+      run_cli_command("NQUEENS_GPU=device " + std::string(NQUEENS_CLI_PATH) + " plan 14 --engine gpu --threads 1");
   EXPECT_EQ(no_gpu.status, 0) << no_gpu.err;
+  // Where the GPUs are there, --threads too few to drive them, which count
+  // refuses, is refused by a plain plan too.
+  const std::string on_two = "NQUEENS_GPU=emulate:2 " + std::string(NQUEENS_CLI_PATH) + " plan 14 --engine gpu";
+  const cli_run too_few = run_cli_command(on_two + " --threads 1");
+  EXPECT_EQ(too_few.status, 2) << too_few.err;
+  EXPECT_NE(too_few.err.find("1 thread cannot keep the 2 GPUs"), std::string::npos) << too_few.err;
+  EXPECT_EQ(run_cli_command(on_two + " --threads 2").status, 0);
   const cli_run cpu = run_cli("plan 12 --engine quadrant --gpu-memory 1G");
   EXPECT_EQ(cpu.status, 2) << cpu.err;
   EXPECT_NE(cpu.err.find("the quadrant engine counts on the CPU: it applies to --engine gpu only"), std::string::npos)

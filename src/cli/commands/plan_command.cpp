@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 
 #include "cli/arguments.hpp"
@@ -18,6 +19,7 @@
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/estimate.hpp"
+#include "nqueens/gpu_options.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/memory.hpp"
@@ -383,7 +385,18 @@ int run_plan(const std::vector<std::string>& args) {
   // needed only where the plan is run, or where --devices or --gpu-memory
   // are given to be checked as a count would check them.
   const bool checks_gpu = po.kind == engine::gpu && !gpu.is_default();
-  if (runs || po.kind != engine::gpu || checks_gpu) check_runnable(po.kind, runs || checks_gpu ? n : 0, threads, gpu);
+  if (runs || po.kind != engine::gpu || checks_gpu) {
+    check_runnable(po.kind, runs || checks_gpu ? n : 0, threads, gpu);
+  } else if (threads != 0) {
+    // --threads too few for the GPUs here, which count refuses, is refused
+    // too; where no GPU is usable the plan is still described.
+    try {
+      static_cast<void>(gpus_taken(gpu, threads));
+    } catch (const std::invalid_argument&) {
+      throw;
+    } catch (const std::runtime_error&) {  // NOLINT(bugprone-empty-catch): no GPU here
+    }
+  }
   if (result.count("estimate") && result.count("stats")) {
     throw usage_error("--estimate and --stats are two ways to time the plan: give one");
   }
