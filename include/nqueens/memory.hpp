@@ -4,6 +4,7 @@
 /// The memory policy: how much an engine may use, and refusing a run that
 /// would need more before anything is allocated.
 
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -72,7 +73,9 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
 /// fits in `max_memory` (0: default_memory_limit()) as count() prices it,
 /// the plan's lists included (plan_within_memory); where none fits, the
 /// slowest, which count() then refuses. Builds each candidate's plan (not
-/// its fingerprint: milliseconds at n = 27).
-engine fastest_engine(int n, std::uint64_t max_memory = 0, int threads = 0, int split_depth = 0);
+/// its fingerprint: milliseconds at n = 27; a row plan split deep, most of a
+/// second), throwing run_cancelled once `*cancel` is set (null: never).
+engine fastest_engine(int n, std::uint64_t max_memory = 0, int threads = 0, int split_depth = 0,
+                      const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace nqueens

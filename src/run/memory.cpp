@@ -65,11 +65,11 @@ std::uint64_t lists_bytes(std::uint64_t size, std::uint64_t engine_bytes, bool u
 // fingerprinted: the fingerprint is most of a large plan's time (n = 27:
 // 3 s), the engine's list next to nothing (a block table for quadrant).
 bool count_fits(const detail::engine_definition& d, int n, std::uint64_t limit, int threads, int split_depth,
-                std::uint64_t rotation_subproblems) {
+                std::uint64_t rotation_subproblems, const std::atomic<bool>* cancel) {
   if (memory_estimate(n, d.id, threads, limit) > limit) return false;
   std::unique_ptr<detail::engine_plan> p;
   try {
-    p = d.make_plan(n, split_depth, automatic_target(n), limit, nullptr);
+    p = d.make_plan(n, split_depth, automatic_target(n), limit, cancel);
   } catch (const std::invalid_argument&) {  // too many subproblems, or its list past `limit`
     return false;
   } catch (const memory_limit_error&) {
@@ -123,7 +123,7 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
   return run;
 }
 
-engine fastest_engine(int n, std::uint64_t max_memory, int threads, int split_depth) {
+engine fastest_engine(int n, std::uint64_t max_memory, int threads, int split_depth, const std::atomic<bool>* cancel) {
   // Fastest first: the engines auto may pick for n, by auto_from.
   std::vector<const detail::engine_definition*> candidates;
   for (const detail::engine_definition* d : detail::registered_engines()) {
@@ -136,7 +136,7 @@ engine fastest_engine(int n, std::uint64_t max_memory, int threads, int split_de
   const std::uint64_t limit = memory_limit_or_default(max_memory);
   const std::uint64_t rotation_subproblems = detail::rotation_tasks(n).size();
   for (const detail::engine_definition* d : candidates) {
-    if (count_fits(*d, n, limit, threads, split_depth, rotation_subproblems)) return d->id;
+    if (count_fits(*d, n, limit, threads, split_depth, rotation_subproblems, cancel)) return d->id;
   }
   return candidates.back()->id;  // none fits: the count refuses, naming what the slowest needs
 }

@@ -105,7 +105,8 @@ TEST(CliCheckTest, ANumberLongerThanAnyColumnIsRefusedAtOnce) {
       "trap '' PIPE; head -c 50000000 /dev/zero | tr '\\0' 1 | dd bs=65536 2>dd.err | $NQ check; s=$?; "
       "sed -n 's/^\\([0-9]*\\) bytes.*/copied \\1/p' dd.err; exit $s");
   EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_NE(r.err.find("nqueens: line 1: column '11111111111111111111...' is out of range"), std::string::npos)
+  EXPECT_NE(r.err.find("nqueens: line 1: column '11111111111111111111... (more than 20 digits)' is out of range"),
+            std::string::npos)
       << r.err;
   const std::size_t at = r.out.find("copied ");
   ASSERT_NE(at, std::string::npos) << r.out << r.err;
@@ -176,8 +177,18 @@ TEST(CliCheckTest, ColumnsFollowTheNumberRule) {
   const cli_run long_one = run_script("{ head -c 1000000 /dev/zero | tr '\\0' 1; echo; } | $NQ check");
   EXPECT_EQ(long_one.status, 2);
   EXPECT_EQ(long_one.err,
-            "nqueens: line 1: column '11111111111111111111...' is out of range (more than 20 digits): a placement of "
+            "nqueens: line 1: column '11111111111111111111... (more than 20 digits)' is out of range: a placement of "
             "n queens has columns 0 to n - 1\n");
+  // Cut there too, a number is refused for what it is: a leading zero, a
+  // sign, text after a tuple.
+  for (const auto& [given, said] :
+       {std::pair{"0000000000000000000000001 0", "line 1: invalid column '000000000000000000000'"},
+        std::pair{"-1111111111111111111111111", "line 1: columns are counted from 0"},
+        std::pair{"(1, 3, 0, 2) 1111111111111111111111111", "line 1: unexpected text after the placement"}}) {
+    const cli_run r = run_script(std::string("printf '%s\\n' '") + given + "' | $NQ check");
+    EXPECT_EQ(r.status, 2) << given;
+    EXPECT_NE(r.err.find(said), std::string::npos) << given << ": " << r.err;
+  }
 }
 
 // An empty (or blank) operand is named, not skipped: `check "$P"` with P

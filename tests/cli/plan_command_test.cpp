@@ -158,7 +158,8 @@ TEST(CliTest, PlanEstimateOfTheGpuEngineSaysWhatItsListsCost) {
 // refused. Without them a plain plan needs no GPU.
 TEST(CliTest, PlanRunsTheGpuEngineWithinGpuMemory) {
   const std::string plan = "NQUEENS_GPU=emulate " + std::string(NQUEENS_CLI_PATH) + " plan 14 --engine gpu --threads 2";
-  for (const char* timing : {"", " --stats", " --estimate --estimate-seconds 0.3"}) {
+  // Seconds enough for an emulated draw to end on a loaded machine (0.3 did not).
+  for (const char* timing : {"", " --stats", " --estimate --estimate-seconds 3"}) {
     const cli_run small = run_cli_command(plan + timing + " --gpu-memory 1M");
     EXPECT_EQ(small.status, 2) << timing << ": " << small.err;
     EXPECT_EQ(small.err.rfind("nqueens: the gpu engine needs at least ", 0), 0u) << small.err;

@@ -309,6 +309,17 @@ TEST_F(CliCsvTest, AFileThatCannotBeWrittenCostsTheFileNotTheTable) {
   EXPECT_EQ(others(), "");
 }
 
+// Where no GPU is usable, scale --engine gpu is refused as count refuses
+// it: exit 2, one line (choosing each row's GPUs first made it exit 3).
+TEST(CliTest, ScaleOnTheGpuEngineWithoutAGpuIsAUsageError) {
+  const cli_run r = run_cli_command("NQUEENS_GPU=device " + std::string(NQUEENS_CLI_PATH) +
+                                    " scale 8 --engine gpu --threads 1 --repeat 1");
+  if (r.status == 0) GTEST_SKIP() << "a GPU is usable here";
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("nqueens: --engine gpu ", 0), 0u) << r.err;
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
+}
+
 // On a node of two GPUs (emulated) the GPU engine drives each from a thread
 // of its own: scale's one-thread row, every speed-up's base, counts on one of
 // them, the two-thread row on both (count alone refuses one thread for two).

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/arguments.hpp"
@@ -172,14 +173,6 @@ int run_check(const std::vector<std::string>& args) {
       ++line_number;
       const std::string where = "line " + std::to_string(line_number) + ": ";
       if (lines.cut()) {
-        // A number cut at its 21st digit: how long it runs on, nothing read.
-        const std::size_t last_other = line.find_last_not_of("0123456789");
-        const std::size_t run = line.size() - (last_other == std::string::npos ? 0 : last_other + 1);
-        if (run > 20) {
-          throw usage_error(where + "column '" + line.substr(line.size() - run, 20) +
-                            "...' is out of range (more than 20 digits): a placement of n queens has columns 0 to n "
-                            "- 1");
-        }
         // Cut early, at a byte no placement holds or in a number longer than
         // any column's, whose error this is; else at the most read, where
         // the text cut short would give a false one.
@@ -187,6 +180,15 @@ int run_check(const std::vector<std::string>& args) {
           try {
             parse_placement(line);
           } catch (const usage_error& e) {
+            // A number cut at its 21st digit is too large, however long it
+            // runs on (nothing more was read): named by its first 20.
+            const std::size_t last_other = line.find_last_not_of("0123456789");
+            const std::size_t run = line.size() - (last_other == std::string::npos ? 0 : last_other + 1);
+            if (run > 20 && std::string_view(e.what()).find(" is out of range") != std::string_view::npos) {
+              throw usage_error(where + "column '" + line.substr(line.size() - run, 20) +
+                                "... (more than 20 digits)' is out of range: a placement of n queens has columns 0 "
+                                "to n - 1");
+            }
             throw usage_error(where + e.what());
           }
         }

@@ -69,9 +69,10 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   // alone, and a node it does not fit refuses rather than count another plan.
   const bool shared_plan = plan_is_shared || !opts.shard.whole() || !opts.checkpoint.empty();
   const std::optional<engine> chosen = parse_engine_choice(engine_name);
-  opts.kind = chosen        ? *chosen
-              : shared_plan ? shared_plan_engine(request.n)
-                            : fastest_engine(request.n, opts.max_memory, opts.threads, opts.split_depth);
+  opts.kind = chosen ? *chosen
+              : shared_plan
+                  ? shared_plan_engine(request.n)
+                  : fastest_engine(request.n, opts.max_memory, opts.threads, opts.split_depth, &stop_requested());
   request.progress_option = long_run.progress_option;
   request.terminal = long_run.terminal;
   request.progress = long_run.progress;

@@ -56,6 +56,7 @@ int run_first(const std::vector<std::string>& args) {
   if (stop_requested()) return report_interruption_of("before the placement was written");
   flush_standard_output();
   buffered_output out(STDOUT_FILENO);
+  out.end_at_a_stop();
   write_placement(out, *columns, format);
   out.flush();
   return 0;

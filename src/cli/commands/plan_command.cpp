@@ -376,7 +376,7 @@ int run_plan(const std::vector<std::string>& args) {
   int threads = 0;
   if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
   const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
-  po.kind = chosen ? *chosen : fastest_engine(n, shape.max_memory, threads, shape.split_depth);
+  po.kind = chosen ? *chosen : fastest_engine(n, shape.max_memory, threads, shape.split_depth, &stop_requested());
   po.split_depth = shape.split_depth;
   const gpu_options gpu = read_gpu_options(result);
   const bool runs = result.count("stats") != 0 || result.count("estimate") != 0;
@@ -392,9 +392,8 @@ int run_plan(const std::vector<std::string>& args) {
     // too; where no GPU is usable the plan is still described.
     try {
       static_cast<void>(gpus_taken(gpu, threads));
-    } catch (const std::invalid_argument&) {
-      throw;
-    } catch (const std::runtime_error&) {  // NOLINT(bugprone-empty-catch): no GPU here
+    } catch (
+        const std::runtime_error&) {  // NOLINT(bugprone-empty-catch): no GPU here (too few threads: invalid_argument)
     }
   }
   if (result.count("estimate") && result.count("stats")) {

@@ -279,8 +279,9 @@ int run_scale(const std::vector<std::string>& args) {
   opts.gpu = read_gpu_options(result);
   // Auto picks for the most threads asked: each thread's buffers count.
   const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
-  opts.kind =
-      chosen ? *chosen : fastest_engine(n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
+  opts.kind = chosen ? *chosen
+                     : fastest_engine(n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth,
+                                      &stop_requested());
   const bool csv_on_stdout = result.count("csv") && result["csv"].as<std::string>() == "-";
   if (csv_on_stdout && result.count("json")) {
     throw usage_error("--csv - and --json both print on standard output: give --csv a file name, or leave one out");

@@ -167,13 +167,14 @@ int run_verify(const std::vector<std::string>& args) {
   std::vector<engine> kinds;
   try {
     for (int n = from; n <= to; ++n) {
-      count_options o = opts;
-      o.kind = kinds.emplace_back(chosen ? *chosen : fastest_engine(n, opts.max_memory, opts.threads));
-      validate(o, n);
-      // And its memory, the plan's lists included, as count() prices it: no
-      // row is printed before a refusal. The plans take seconds at most
-      // (n = 27: 3 s), and a stop is heard in them.
+      // The engine and its memory, the plan's lists included, as count()
+      // prices it: no row is printed before a refusal. The plans take
+      // seconds at most (n = 27: 3 s), and a stop is heard in them.
       try {
+        count_options o = opts;
+        o.kind =
+            kinds.emplace_back(chosen ? *chosen : fastest_engine(n, opts.max_memory, opts.threads, 0, opts.cancel));
+        validate(o, n);
         static_cast<void>(plan_within_memory(n, {.kind = o.kind, .cancel = opts.cancel}, o.max_memory, o.threads));
       } catch (const run_cancelled&) {
         return report_interruption_of(formatted("while checking the plan of Q(%d); none was counted", n));
@@ -182,8 +183,13 @@ int run_verify(const std::vector<std::string>& args) {
   } catch (const memory_limit_error& e) {
     // The refusal names count's remedies; verify has no --split-depth.
     std::string what = e.what();
-    const std::string split_depth = "a smaller --split-depth, ";
-    if (const std::size_t at = what.find(split_depth); at != std::string::npos) what.erase(at, split_depth.size());
+    const std::string both = "a smaller --split-depth, another --engine";
+    const std::string split_depth = "a smaller --split-depth";
+    if (const std::size_t at = what.find(both); at != std::string::npos) {
+      what.replace(at, both.size(), "another --engine");
+    } else if (const std::size_t at_depth = what.find(split_depth); at_depth != std::string::npos) {
+      what.replace(at_depth, split_depth.size(), "another --engine");
+    }
     throw memory_limit_error(what);
   }
   verify_text_writer text;

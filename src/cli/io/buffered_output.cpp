@@ -25,6 +25,14 @@ buffered_output::~buffered_output() {
 char* buffered_output::reserve(std::size_t size) {
   if (buffer_.size() - used_ < size) {
     flush();
+    // Into a file a write never waits on a reader, so write_unless_stopped
+    // alone would let one long output run to its end after a stop (`first
+    // 100000000 > f`: 900 MB, seconds): it ends here, what came before it
+    // written.
+    if (ends_at_a_stop_ && !closed_ && stop_requested().load(std::memory_order_relaxed)) {
+      closed_ = cut_ = true;
+      if (fd_ == STDOUT_FILENO) mark_standard_output_cut();
+    }
     if (buffer_.size() < size) buffer_.resize(size);
   }
   return buffer_.data() + used_;
@@ -36,13 +44,6 @@ void buffered_output::append(std::string_view text) {
 }
 
 bool buffered_output::flush() {
-  // A stop ends the output at its next block wherever it goes: a write to a
-  // file never waits on a reader, so write_unless_stopped alone would write
-  // the whole (`first 100000000 > f`: 900 MB, seconds).
-  if (!closed_ && used_ > 0 && stop_requested().load(std::memory_order_relaxed)) {
-    closed_ = cut_ = true;
-    if (fd_ == STDOUT_FILENO) mark_standard_output_cut();
-  }
   if (!closed_) {
     errno = 0;
     const io_outcome outcome = write_unless_stopped(fd_, buffer_.data(), used_);

@@ -11,9 +11,9 @@ namespace nqueens::cli {
 
 /// A large buffer in front of a file descriptor. A reader that went away
 /// (EPIPE) is not an error: the writer just reports closed() so the producer
-/// can stop quietly; nor is a stop signal, which closes it too, at the next
-/// block (and a wait on a reader that takes nothing at once:
-/// write_unless_stopped). Other write failures throw
+/// can stop quietly; nor is a stop signal while the reader takes nothing
+/// (write_unless_stopped), which closes it too, nor one at a block's end
+/// where end_at_a_stop() asked for it. Other write failures throw
 /// std::runtime_error (output_error for standard output).
 class buffered_output {
  public:
@@ -31,6 +31,10 @@ class buffered_output {
   bool closed() const noexcept { return closed_; }
   /// Whether a stop closed it with output unwritten.
   bool cut() const noexcept { return cut_; }
+  /// Closes it (cut()) at the first full buffer after a stop signal, what
+  /// it held written: for one long output (first's line) that its producer
+  /// cannot stop between items, as list stops between solutions.
+  void end_at_a_stop() noexcept { ends_at_a_stop_ = true; }
 
  private:
   int fd_;
@@ -38,6 +42,7 @@ class buffered_output {
   std::size_t used_ = 0;
   bool closed_ = false;
   bool cut_ = false;
+  bool ends_at_a_stop_ = false;
 };
 
 }  // namespace nqueens::cli

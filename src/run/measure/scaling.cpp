@@ -27,7 +27,11 @@ class row_options {
  public:
   explicit row_options(const count_options& options) : options_(options) {
     if (options.kind != engine::gpu) return;
-    taken_ = gpus_taken(options.gpu, max_threads);
+    try {
+      taken_ = gpus_taken(options.gpu, max_threads);
+    } catch (const std::runtime_error&) {  // no GPU usable: count() refuses the rows, saying why
+      return;
+    }
     shared_ = std::ranges::any_of(taken_, [](const gpu_taken& g) { return g.sharers > 1; });
   }
 
