@@ -65,4 +65,24 @@ TEST(LineReaderTest, ALineIsCutAtTheMostItHolds) {
   EXPECT_FALSE(lines.next(line));
 }
 
+// A run of digits is cut at the digit past `max_digits`, counted across the
+// reader's blocks (the run starts 10 bytes before the first block's end,
+// 65536 bytes), and counted afresh on the next line after a cut one.
+TEST(LineReaderTest, ALineIsCutAtTheDigitPastTheMostARunHolds) {
+  const std::string across = std::string(65526, ' ') + std::string(40, '1');
+  const text_file in(across + "\n" + std::string(20, '9') + " 0\n" + std::string(22, '5'));
+  line_reader lines(in.fd(), std::string::npos, "0123456789 ", 20);
+  std::string line;
+  ASSERT_TRUE(lines.next(line));
+  EXPECT_EQ(line, across.substr(0, 65526 + 21));
+  EXPECT_TRUE(lines.cut());
+  ASSERT_TRUE(lines.next(line));  // twenty digits are a run it holds
+  EXPECT_EQ(line, std::string(20, '9') + " 0");
+  EXPECT_FALSE(lines.cut());
+  ASSERT_TRUE(lines.next(line));  // cut, with no line break after it
+  EXPECT_EQ(line, std::string(21, '5'));
+  EXPECT_TRUE(lines.cut());
+  EXPECT_FALSE(lines.next(line));
+}
+
 }  // namespace
