@@ -25,8 +25,9 @@ enum class byte_rounding { nearest, up };
 std::string format_bytes(std::uint64_t bytes, int decimals = 0, byte_rounding rounding = byte_rounding::nearest);
 
 /// The fewest extra digits (format_bytes) at which `need`, rounded up, and
-/// `limit` read differently: a refusal never says "about 12 MiB, more than
-/// the 12 MiB".
+/// `limit` read differently, and `need` has two digits at least: a refusal
+/// never says "about 12 MiB, more than the 12 MiB", nor "about 2 MiB" for
+/// 1.02 MiB.
 int digits_to_tell(std::uint64_t need, std::uint64_t limit);
 
 /// Half the physical memory of this machine (or of its cgroup's limit): the

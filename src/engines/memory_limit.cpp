@@ -74,8 +74,16 @@ std::string format_bytes(std::uint64_t bytes, int decimals, byte_rounding roundi
 }
 
 int digits_to_tell(std::uint64_t need, std::uint64_t limit) {
+  // And two digits of the need at least: 1.02 MiB rounded up to a whole
+  // unit reads "2 MiB", twice what it is.
+  const auto one_digit = [](const std::string& text) {
+    return text.size() > 2 && text[1] == ' ' && text.find("byte") == std::string::npos;
+  };
   int decimals = 0;
-  while (decimals <= 3 && format_bytes(need, decimals, byte_rounding::up) == format_bytes(limit, decimals)) ++decimals;
+  while (decimals <= 3 && (format_bytes(need, decimals, byte_rounding::up) == format_bytes(limit, decimals) ||
+                           one_digit(format_bytes(need, decimals, byte_rounding::up)))) {
+    ++decimals;
+  }
   return decimals;
 }
 

@@ -83,6 +83,9 @@ TEST(MemoryTest, RefusalsTellTheNeedFromTheLimit) {
   EXPECT_EQ(format_bytes((12 << 20) + 1, 4), "12582913 bytes");
   EXPECT_EQ(digits_to_tell(12 << 20, 12 << 20), 4);
   EXPECT_EQ(digits_to_tell(13 << 20, 12 << 20), 0);
+  // Two digits of a need at least: 1.05 MiB is "1.1 MiB", not "2 MiB".
+  EXPECT_EQ(digits_to_tell((1 << 20) + 50'000, 1 << 20), 1);
+  EXPECT_EQ(format_bytes((1 << 20) + 50'000, 1, byte_rounding::up), "1.1 MiB");
   // A need is written rounded up: "needs at least 42 MiB" for 42.05 MiB was
   // refused when given back as the bound.
   constexpr std::uint64_t a_little_over_42 = (42 << 20) + 50'000;
