@@ -66,7 +66,10 @@ void count_report::write_text(std::ostream& out) const {
       << r.split_depth << "), " << format_seconds(r.seconds) << '\n';
   out << describe_resumed(r, checkpoint_);
   if (!rank_threads.empty()) out << "  MPI: " << describe_ranks(rank_threads) << '\n';
-  if (!gpus.empty()) out << "  " << gpus_by << ' ' << describe_gpus(gpus) << '\n';
+  if (!gpus.empty()) out << "  on " << describe_gpus(gpus) << '\n';
+  for (std::size_t rank = 0; rank < rank_gpus.size(); ++rank) {
+    if (!rank_gpus[rank].empty()) out << "  rank " << rank << " on " << describe_gpus(rank_gpus[rank]) << '\n';
+  }
   if (r.device.timed()) {  // NQUEENS_GPU_TIMES=1: where the device's time went, and the host's
     out << "  device time: " << describe_kernel_times(r.device) << '\n';
     out << "  host time: checks " << format_seconds(r.phases.checks) << ", planning "
@@ -119,14 +122,17 @@ json_object count_report::json() const {
       o.add_raw("device_kernel_seconds", "null");
     }
   }
-  if (!gpus.empty()) {
+  if (!gpus.empty() || !rank_gpus.empty()) {
     std::string list;
-    for (const gpu_taken& g : gpus) {
+    const auto add_gpu = [&list](json_object entry, const gpu_taken& g) {
       list += list.empty() ? "[" : ",";
-      list +=
-          json_object().add("index", g.index).add("uuid", g.uuid).add("name", g.name).add("sharers", g.sharers).str();
+      list += entry.add("index", g.index).add("uuid", g.uuid).add("name", g.name).add("sharers", g.sharers).str();
+    };
+    for (const gpu_taken& g : gpus) add_gpu(json_object(), g);
+    for (std::size_t rank = 0; rank < rank_gpus.size(); ++rank) {
+      for (const gpu_taken& g : rank_gpus[rank]) add_gpu(json_object().add("rank", rank), g);
     }
-    o.add_raw("gpus", list + "]");
+    o.add_raw("gpus", (list.empty() ? "[" : list) + "]");
   }
   if (!rank_threads.empty()) {  // nqueens-mpi: how many ranks ran, with how many threads each
     std::string threads = "[";

@@ -22,10 +22,12 @@ class count_report final : public report {
   /// text, "ranks" and "rank_threads" in JSON). Empty for nqueens count.
   std::vector<int> rank_threads;
   /// The GPUs this process counted on (the GPU engine; "gpus" in JSON, a
-  /// line in text, after `gpus_by`: "on", or "rank 0 on" where rank 0's
-  /// are the job's only ones it knows). Empty for the CPU engines.
+  /// line "on GPU 0 (...)" in text). Empty for the CPU engines.
   std::vector<gpu_taken> gpus;
-  std::string gpus_by = "on";
+  /// nqueens-mpi on the GPU engine: each rank's GPUs, rank 0 first (in
+  /// "gpus" with each one's "rank"; a line "rank R on GPU 0 (...)" a rank
+  /// in text). Empty otherwise.
+  std::vector<std::vector<gpu_taken>> rank_gpus;
 
   void write_text(std::ostream& out) const override;
   json_object json() const override;

@@ -15,6 +15,7 @@
 #include "cli/message_text.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
+#include "mpi/rank_gpus.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/threads.hpp"
@@ -142,6 +143,7 @@ void prepare(readiness& ready, int rank) {
     cli::warn_of_memory_beyond_this_machine(o.max_memory, "nqueens-mpi: rank " + std::to_string(rank));
     if (!o.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
     check_runnable(o.kind, ready.request->n, o.threads, o.gpu);  // every rank: its own GPUs
+    if (o.kind == engine::gpu) ready.gpus = gpus_taken(o.gpu, o.threads);
     if (rank == 0 && !o.checkpoint.empty()) ready.journal = checkpoint_file(o.checkpoint);
     // Every rank builds its own tables: each must fit, checked before the
     // plan (seconds at 10^8 subproblems), which a signal stops.
@@ -166,6 +168,7 @@ struct reports {
   std::vector<rank_plan> plans;
   std::vector<std::string> problems;  // a refusal, worded where it happened
   std::vector<std::string> settings;  // the options as given (settings_text)
+  std::vector<std::string> gpus;      // the GPUs each counts on (encode_gpus)
 };
 
 // Every rank's plan, problem and options to rank 0. Collective.
@@ -176,6 +179,7 @@ reports gather_reports(const readiness& ready, int rank, int ranks) {
   MPI_Gather(&mine, rank_plan_words, MPI_UINT64_T, all.plans.data(), rank_plan_words, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   all.problems = gather_text(ready.problem, rank, ranks);
   all.settings = gather_text(ready.settings, rank, ranks);
+  all.gpus = gather_text(encode_gpus(ready.gpus), rank, ranks);
   return all;
 }
 
@@ -232,6 +236,9 @@ agreement agree(const readiness& ready, int rank, int ranks) {
   if (rank == 0) {
     std::vector<std::string> lines;
     result = judge(all, ready.problem, lines);
+    if (result.verdict == 0 && !ready.gpus.empty()) {
+      for (const std::string& gpus : all.gpus) result.rank_gpus.push_back(decode_gpus(gpus));
+    }
     for (const std::string& line : lines) std::cerr << "nqueens-mpi: " << cli::one_line(line) << '\n';
   }
   MPI_Bcast(&result.verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -13,6 +13,7 @@
 
 #include "cli/commands/count_command.hpp"
 #include "nqueens/checkpoint.hpp"
+#include "nqueens/gpu_options.hpp"
 #include "nqueens/plan.hpp"
 
 namespace nqueens::mpi {
@@ -25,7 +26,8 @@ struct readiness {
   std::optional<cli::count_request> request;  ///< empty for --help and --version
   std::string settings;                       ///< the request's options as given, for agree() to compare
   std::optional<plan> p;
-  checkpoint_file journal;  ///< rank 0's, taken (locked) before planning
+  checkpoint_file journal;      ///< rank 0's, taken (locked) before planning
+  std::vector<gpu_taken> gpus;  ///< the GPUs it will count on (the GPU engine), as its count chooses them
 };
 
 /// Parses the command line as `count` does (and prints --version); never
@@ -43,6 +45,9 @@ struct agreement {
   int verdict = 0;
   /// Each rank's worker threads, rank 0 first (rank 0 alone; empty elsewhere).
   std::vector<int> rank_threads;
+  /// Each rank's GPUs, rank 0 first (rank 0 alone; empty elsewhere, and
+  /// for the CPU engines).
+  std::vector<std::vector<gpu_taken>> rank_gpus;
 };
 
 /// Every rank's readiness, plan and options to rank 0, which decides for the

@@ -59,8 +59,8 @@ using namespace nqueens::mpi;
   std::_Exit(status);
 }
 
-int run_rank0(cli::count_request& request, const plan& p, int ranks, const std::vector<int>& rank_threads,
-              checkpoint_file journal) {
+int run_rank0(cli::count_request& request, const plan& p, int ranks, const agreement& agreed, checkpoint_file journal) {
+  const std::vector<int>& rank_threads = agreed.rank_threads;
   const auto start = std::chrono::steady_clock::now();
   cli::progress_printer printer(request.terminal, STDERR_FILENO, true, cli::describe_ranks(rank_threads));
   printer.print_in_background(request.progress_option > 0);
@@ -105,13 +105,7 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const std::
   if (!r.complete) throw std::runtime_error("the job ended with subproblems missing: no total");
   cli::count_report report(r, request.options.checkpoint);
   report.rank_threads = rank_threads;  // what the job adds to a count's report
-  if (r.kind == engine::gpu) {         // rank 0's own GPUs, chosen again as its count chose them
-    try {
-      report.gpus = gpus_taken(request.options.gpu, request.options.threads);
-      report.gpus_by = "rank 0 on";
-    } catch (const std::exception&) {
-    }
-  }
+  report.rank_gpus = agreed.rank_gpus;
   cli::write_report(report, cli::format_for(request.json));
   return cli::status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens-mpi");
 }
@@ -175,7 +169,7 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     if (rank == 0) {
-      status = run_rank0(*ready.request, *ready.p, ranks, agreed.rank_threads, std::move(ready.journal));
+      status = run_rank0(*ready.request, *ready.p, ranks, agreed, std::move(ready.journal));
     } else if (const int stopped = run_worker(*ready.request, *ready.p, rank); stopped != 0) {
       leave_stopped(stopped);
     }

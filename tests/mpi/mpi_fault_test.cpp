@@ -657,7 +657,7 @@ TEST_F(FaultTest, GpuJobReportsEveryRanksDeviceWork) {
 // Ranks on a node of several GPUs (an emulated node of three): by default
 // each rank counts on its share of them (mpirun says the node's ranks), and
 // every rank given the same list counts on those; the job's count is exact
-// either way, with 2 and 3 ranks.
+// either way, with 2 and 3 ranks, and its report says each rank's GPUs.
 TEST_F(FaultTest, GpuJobDealsTheNodesGpusToItsRanks) {
   SKIP_WITHOUT_MPI();
   for (const int ranks : {2, 3}) {
@@ -669,6 +669,14 @@ TEST_F(FaultTest, GpuJobDealsTheNodesGpusToItsRanks) {
           run(mpi_job(ranks, args), {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_GPU=emulate:3"}}, 120);
       ASSERT_EQ(r.status, 0) << "status -1 means it hung\n" << r.err;
       EXPECT_NE(r.out.find("Q(14) = 365596  verified"), std::string::npos) << r.out;
+      // The report names every rank's GPUs, not rank 0's alone; with all of
+      // them listed, each rank shares each GPU with every other.
+      for (int rank = 0; rank < ranks; ++rank) {
+        const std::string line = "\n  rank " + std::to_string(rank) + " on GPU ";
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << '\n' << r.out;
+      }
+      const std::string shared = "shared by " + std::to_string(ranks) + " processes";
+      EXPECT_EQ(r.out.find(shared) != std::string::npos, *devices != '\0') << r.out;
     }
   }
 }
@@ -697,10 +705,15 @@ TEST_F(FaultTest, GpuJobRanksBoundToGpusOfTheirOwnTakeThemAlone) {
         EXPECT_EQ(r.status, 0) << r.err;
         EXPECT_NE(r.out.find("\"total\":14200,"), std::string::npos) << r.out;
         EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << r.out;
-        // Rank 0 counted on both of its GPUs (0 and 1 of the six), alone.
-        EXPECT_NE(r.out.find("\"gpus\":[{\"index\":0,\"uuid\":\"GPU-e0000000-0000-0000-0000-000000000000\","
-                             "\"name\":\"emulated GPU 0\",\"sharers\":1},{\"index\":1,\"uuid\":\"GPU-e0000000-"
-                             "0000-0000-0000-000000000001\",\"name\":\"emulated GPU 1\",\"sharers\":1}]"),
+        // Each rank counted on both of its GPUs alone: rank 0 on 0 and 1
+        // of the six, rank 1 on 2 and 3 (each sees its two as 0 and 1).
+        EXPECT_NE(r.out.find("\"gpus\":[{\"rank\":0,\"index\":0,\"uuid\":\"GPU-e0000000-0000-0000-0000-"
+                             "000000000000\",\"name\":\"emulated GPU 0\",\"sharers\":1},{\"rank\":0,\"index\":1,"
+                             "\"uuid\":\"GPU-e0000000-0000-0000-0000-000000000001\",\"name\":\"emulated GPU 1\","
+                             "\"sharers\":1},{\"rank\":1,\"index\":0,\"uuid\":\"GPU-e0000000-0000-0000-0000-"
+                             "000000000002\",\"name\":\"emulated GPU 2\",\"sharers\":1},{\"rank\":1,"
+                             "\"index\":1,\"uuid\":\"GPU-e0000000-0000-0000-0000-000000000003\",\"name\":"
+                             "\"emulated GPU 3\",\"sharers\":1}"),
                   std::string::npos)
             << r.out;
       }
@@ -724,9 +737,25 @@ TEST_F(FaultTest, GpuJobRanksThatSeeOverlappingGpusNeverTakeOneTwice) {
   const std::size_t gpus = r.out.find("\"gpus\":[");
   ASSERT_NE(gpus, std::string::npos) << r.out;
   const std::string listed = r.out.substr(gpus, r.out.find(']', gpus) - gpus);
-  EXPECT_NE(listed.find("\"name\":\"emulated GPU 1\",\"sharers\":1}"), std::string::npos) << listed;
-  EXPECT_NE(listed.find("\"name\":\"emulated GPU 2\",\"sharers\":1}"), std::string::npos) << listed;
-  EXPECT_EQ(listed.find("emulated GPU 0"), std::string::npos) << listed;
+  // Every GPU once, each with the rank that counted on it: rank 0 sees GPU
+  // 2 as its second, rank 1 GPU 0 as its first.
+  EXPECT_NE(listed.find("{\"rank\":0,\"index\":0,\"uuid\":\"GPU-e0000000-0000-0000-0000-000000000001\","
+                        "\"name\":\"emulated GPU 1\",\"sharers\":1}"),
+            std::string::npos)
+      << listed;
+  EXPECT_NE(listed.find("{\"rank\":0,\"index\":1,\"uuid\":\"GPU-e0000000-0000-0000-0000-000000000002\","
+                        "\"name\":\"emulated GPU 2\",\"sharers\":1}"),
+            std::string::npos)
+      << listed;
+  EXPECT_NE(listed.find("{\"rank\":1,\"index\":0,\"uuid\":\"GPU-e0000000-0000-0000-0000-000000000000\","
+                        "\"name\":\"emulated GPU 0\",\"sharers\":1}"),
+            std::string::npos)
+      << listed;
+  std::size_t entries = 0;
+  for (std::size_t at = listed.find("{\"rank\":"); at != std::string::npos; at = listed.find("{\"rank\":", at + 1)) {
+    ++entries;
+  }
+  EXPECT_EQ(entries, 3U) << listed;
 }
 
 // The same under MPI, where every rank plans: SIGINT to the job while it
