@@ -104,8 +104,9 @@ class checkpoint_journal {
   const std::string& path() const noexcept;
   /// True when subproblem `index` was in the journal when it was opened.
   bool holds(std::size_t index) const noexcept;
-  /// The exact sums of the subproblems the journal held when opened, and
-  /// their number (`finished`): what a resumed run starts from, kept in a
+  /// The exact sums of the subproblems the journal held when opened, their
+  /// number (`finished`) and the shard's (`subproblems`, so that complete()
+  /// says whether it held them all): what a resumed run starts from, kept in a
   /// bit per subproblem of the plan (9 MiB at n = 27), not a record each
   /// (and a second bit each for what is recorded since).
   const totals& held() const noexcept;

@@ -26,7 +26,7 @@ uint128 checked_add(uint128 a, uint128 b);
 /// share a row, a column or, for the diagonal reflections, a line), so it is
 /// (Q + P + 2R) / 8; on the 1-board the lone queen is fixed by all eight.
 /// Throws std::domain_error when the sum is not a multiple of 8: the three
-/// counts cannot all be right.
+/// counts cannot all be right; std::invalid_argument for n < 1.
 uint128 fundamental_count(int n, uint128 total, uint128 symmetric_180, uint128 symmetric_90);
 
 }  // namespace nqueens

@@ -108,8 +108,9 @@ using solution_visitor = std::function<bool(const listed_solution&)>;
 /// passes them to `visit` in lexicographic order, the same for every thread
 /// count. Memory stays bounded: workers run at most a few batches ahead of
 /// the delivery. An exception thrown by `visit` stops the search and
-/// propagates. Throws std::invalid_argument for n outside 1..max_board_size
-/// or a thread count outside 0..max_threads.
+/// propagates. Throws std::invalid_argument for n outside 1..max_board_size,
+/// a thread count outside 0..max_threads or an empty `visit`; isa_error
+/// where NQUEENS_ISA names kernels this CPU lacks (active_isa()).
 enumerate_result enumerate(int n, const enumerate_options& options, const solution_visitor& visit);
 
 }  // namespace nqueens

@@ -127,9 +127,10 @@ struct cost_estimate {
   /// thread_seconds say which side bounds a count past the whole tables.
   device_work device;
 
-  /// Wall-clock seconds of the count on `cores` threads, the tables' build
-  /// included (its serial part whole, its parallel part over the cores),
-  /// were every thread busy to the end.
+  /// Wall-clock seconds of the count on `cores` threads (0 or less: the
+  /// hardware's, hardware_threads()), the tables' build included (its
+  /// serial part whole, its parallel part over the cores), were every
+  /// thread busy to the end.
   double wall_seconds(int cores) const noexcept;
 };
 

@@ -44,8 +44,10 @@ std::uint64_t run_lists_estimate(const plan& p, shard_spec shard = {}) noexcept;
 /// check_memory for a plan already built: the run's lists
 /// (run_lists_estimate) and the engine's estimate within what they leave of
 /// `limit` (0 = default_memory_limit()) must fit together; throws
-/// memory_limit_error, naming the sizes, when they do not. Returns the bytes
-/// left to the engine: the bound to build its tables within.
+/// memory_limit_error, naming the sizes, when they do not;
+/// std::invalid_argument for `threads` outside 0..max_threads or a shard out
+/// of range. Returns the bytes left to the engine: the bound to build its
+/// tables within.
 std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads = 0, shard_spec shard = {});
 
 /// What a count checks of a plan already built, in the order count() does:

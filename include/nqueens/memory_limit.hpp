@@ -21,7 +21,8 @@ class memory_limit_error : public std::runtime_error {
 enum class byte_rounding { nearest, up };
 
 /// `bytes` for a message: "12 MiB", "1.5 GiB", "300 KiB", with `decimals`
-/// more digits than that; "12582912 bytes" past 3 more.
+/// more digits than that (a negative count reads as 0); "12582912 bytes"
+/// past 3 more.
 std::string format_bytes(std::uint64_t bytes, int decimals = 0, byte_rounding rounding = byte_rounding::nearest);
 
 /// The fewest extra digits (format_bytes) at which `need`, rounded up, and

@@ -46,6 +46,7 @@ std::string format_bytes(std::uint64_t bytes, int decimals, byte_rounding roundi
     const double scale = std::pow(10.0, digits);
     return std::ceil(units * scale) / scale;
   };
+  decimals = std::max(decimals, 0);  // printf would read a negative precision as none given: six digits
   if (decimals > 3 || bytes < 1024) {
     std::snprintf(text, sizeof text, "%llu byte%s", static_cast<unsigned long long>(bytes), bytes == 1 ? "" : "s");
     return text;

@@ -8,9 +8,7 @@ namespace nqueens::mpi {
 namespace {
 
 // "5:GPU-x" then the next field: a length, a colon, that many bytes.
-void put_field(std::string& text, const std::string& value) {
-  text += std::to_string(value.size()) + ':' + value;
-}
+void put_field(std::string& text, const std::string& value) { text += std::to_string(value.size()) + ':' + value; }
 
 std::optional<std::string> take_field(const std::string& text, std::size_t& at) {
   const std::size_t colon = text.find(':', at);

@@ -23,6 +23,8 @@ uint128 checked_add(uint128 a, uint128 b) {
 }
 
 uint128 fundamental_count(int n, uint128 total, uint128 symmetric_180, uint128 symmetric_90) {
+  if (n < 1)
+    throw std::invalid_argument("fundamental_count: n = " + std::to_string(n) + " is no board: expected 1 or more");
   const uint128 reflections = n == 1 ? 4 : 0;  // the four reflections each fix the lone queen
   const uint128 fixed =
       checked_add(checked_add(total, symmetric_180), checked_add(checked_add(symmetric_90, symmetric_90), reflections));

@@ -44,6 +44,9 @@ run_context::run_context(const plan& p, std::optional<isa> kernels, int threads,
     throw isa_error("this CPU cannot run the " + std::string(to_string(s.kernels)) + " kernels");
   }
   s.search = &detail::search_kernels_for(s.kernels);
+  // Every engine, with tables to build or none (the row engines, a
+  // rotational plan): a caller already stopped gets no context.
+  detail::throw_if_cancelled(cancel);
   if (s.plan == nullptr) return;
   detail::worker_arena arena(threads);
   max_memory = memory_limit_or_default(max_memory);

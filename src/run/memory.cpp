@@ -13,6 +13,7 @@
 #include "engines/registry.hpp"
 #include "engines/rotation/rotation_plan.hpp"
 #include "nqueens/board.hpp"
+#include "nqueens/shard.hpp"
 #include "nqueens/threads.hpp"
 #include "run/plan_access.hpp"
 #include "run/shard/shard_members.hpp"
@@ -87,6 +88,8 @@ std::uint64_t run_lists_estimate(const plan& p, shard_spec shard) noexcept {
 }
 
 std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {
+  static_cast<void>(resolve_threads(threads));  // refused as check_memory refuses them, not priced
+  require_valid_shard(shard);
   limit = memory_limit_or_default(limit);
   const std::uint64_t lists = run_lists_estimate(p, shard);
   const std::uint64_t left = lists < limit ? limit - lists : 0;
@@ -117,6 +120,7 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
   // A bound the engine alone cannot keep is refused before the plan, which
   // can take seconds; the run's lists are priced once the plan is known.
   check_memory(n, options.kind, max_memory, threads);
+  require_valid_shard(shard);
   options.max_memory = memory_limit_or_default(max_memory);
   planned_run run{plan(n, options), 0};
   run.engine_memory = check_plan_memory(run.p, max_memory, threads, shard);

@@ -269,6 +269,7 @@ class enumeration {
 
 enumerate_result enumerate(int n, const enumerate_options& options, const solution_visitor& visit) {
   require_valid_board_size(n);
+  if (!visit) throw std::invalid_argument("enumerate: the visitor is empty");  // not bad_function_call, mid-search
   detail::worker_arena arena(options.threads);
   enumeration e(n, options, visit);
   return e.run(arena);

@@ -14,8 +14,7 @@ namespace {
 bool same(const std::vector<gpu_taken>& a, const std::vector<gpu_taken>& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t k = 0; k < a.size(); ++k) {
-    if (a[k].index != b[k].index || a[k].uuid != b[k].uuid || a[k].name != b[k].name ||
-        a[k].sharers != b[k].sharers) {
+    if (a[k].index != b[k].index || a[k].uuid != b[k].uuid || a[k].name != b[k].name || a[k].sharers != b[k].sharers) {
       return false;
     }
   }

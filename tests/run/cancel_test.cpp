@@ -10,6 +10,7 @@
 #include <chrono>
 #include <future>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -41,6 +42,20 @@ std::future<void> set_after(std::atomic<bool>& flag, std::chrono::milliseconds d
     std::this_thread::sleep_for(delay);
     flag = true;
   });
+}
+
+// A context asked for by a caller already stopped is refused on every
+// engine and on a rotational plan, as the quadrant engine refuses it before
+// its tables: one that needs no tables is not built regardless.
+TEST(CancelTest, AContextIsRefusedOnceTheFlagIsSet) {
+  const std::atomic<bool> stopped{true};
+  for (const engine kind : {engine::mirror, engine::symmetric, engine::quadrant}) {
+    SCOPED_TRACE(std::string(to_string(kind)));
+    EXPECT_THROW(run_context(plan(12, {.kind = kind}), std::nullopt, 1, &stopped), run_cancelled);
+  }
+  EXPECT_THROW(run_context(plan(12, {.scope = plan_scope::rotational}), std::nullopt, 1, &stopped), run_cancelled);
+  const std::atomic<bool> going{false};
+  EXPECT_NO_THROW(run_context(plan(12, {.kind = engine::symmetric}), std::nullopt, 1, &going));
 }
 
 // With the flag, a row engine splits its searches by the next rows while

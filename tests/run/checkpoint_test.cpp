@@ -76,6 +76,40 @@ TEST_F(CheckpointTest, RecordsOutsideThePlanAndBadShardsAreRefused) {
   EXPECT_EQ(again.finished_count(), 1U);
 }
 
+// held() says what the journal holds of its shard: complete() only once
+// every subproblem is there (not for a new journal, whose sums are zero, and
+// for a finished one, not never).
+TEST_F(CheckpointTest, HeldSumsKnowTheShardsSize) {
+  const plan p(10);
+  {
+    const checkpoint_journal fresh(path_.string(), p);
+    EXPECT_EQ(fresh.held().subproblems, p.size());
+    EXPECT_FALSE(fresh.held().complete());
+  }
+  write_journal(p, p.size());
+  {
+    const checkpoint_journal whole(path_.string(), p);
+    EXPECT_EQ(whole.held().finished, p.size());
+    EXPECT_TRUE(whole.held().complete());
+    EXPECT_EQ(whole.held().total, *published_total(10));
+  }
+  fs::remove(path_);
+  const shard_spec second{.index = 1, .count = 3};
+  const checkpoint_journal shard(path_.string(), p, second);
+  EXPECT_EQ(shard.held().subproblems, shard_indices(p, second).size());
+}
+
+// No journal (an empty checkpoint_file) is refused by name, not as a file
+// called '' that cannot be made.
+TEST_F(CheckpointTest, AJournalNeedsAFileName) {
+  try {
+    const checkpoint_journal j(checkpoint_file(), plan(8));
+    ADD_FAILURE() << "a journal without a file was opened";
+  } catch (const checkpoint_error& e) {
+    EXPECT_STREQ(e.what(), "a checkpoint needs a file name");
+  }
+}
+
 // A shard's journal takes no other shard's subproblem (its replay would call
 // the record invalid and refuse the journal at every later resume), and no
 // completion mark while a subproblem is missing (refused the same way): the

@@ -26,5 +26,13 @@ TEST(CountTypesTest, CheckedAddThrowsInsteadOfWrapping) {
   EXPECT_EQ(to_string(checked_add(u64_max, u64_max)), "36893488147419103230");
 }
 
+// A board of no rows has no classes to count: refused, not 1.
+TEST(CountTypesTest, FundamentalCountNeedsABoard) {
+  EXPECT_THROW(static_cast<void>(fundamental_count(0, 1, 1, 1)), std::invalid_argument);
+  EXPECT_THROW(static_cast<void>(fundamental_count(-5, 8, 0, 0)), std::invalid_argument);
+  EXPECT_EQ(fundamental_count(1, 1, 1, 1), 1U);
+  EXPECT_EQ(fundamental_count(8, 92, 4, 0), 12U);
+}
+
 }  // namespace
 }  // namespace nqueens

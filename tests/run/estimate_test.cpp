@@ -13,6 +13,7 @@
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/memory.hpp"
+#include "nqueens/threads.hpp"
 #include "support/axes.hpp"
 
 namespace nqueens {
@@ -94,6 +95,9 @@ TEST(EstimateTest, ProjectsTheBuildsSerialPartWholeAndItsParallelPartSpread) {
   EXPECT_DOUBLE_EQ(c.wall_seconds(2), c.setup_seconds + 45);
   EXPECT_DOUBLE_EQ(c.wall_seconds(16), 1 + 96.0 / 16);
   EXPECT_DOUBLE_EQ(c.wall_seconds(1), 1 + 96.0);
+  // 0 threads is the hardware's, as everywhere else: not the build alone.
+  EXPECT_DOUBLE_EQ(c.wall_seconds(0), 1 + 96.0 / hardware_threads());
+  EXPECT_DOUBLE_EQ(c.wall_seconds(-1), c.wall_seconds(0));
 }
 
 // A plan sampled to its end is counted exactly once each: the sum is Q(n)

@@ -66,6 +66,19 @@ TEST(MemoryTest, RunMemoryLeavesTheEngineWhatTheListsDoNotTake) {
   EXPECT_NO_THROW(check_run_memory(p, smallest + lists, 1));
 }
 
+// A thread count or a shard no count would take is refused by the checks
+// that price a plan, as check_memory refuses it, never priced as if it were
+// a run.
+TEST(MemoryTest, RunChecksRefuseThreadsAndShardsNoCountTakes) {
+  const plan p(10);
+  EXPECT_THROW(check_run_memory(p, 0, -3), std::invalid_argument);
+  EXPECT_THROW(check_run_memory(p, 0, max_threads + 1), std::invalid_argument);
+  EXPECT_THROW(check_run_memory(p, 0, 0, {.index = 5, .count = 2}), std::invalid_argument);
+  EXPECT_THROW(check_plan_memory(p, 0, 0, {.index = 0, .count = 0}), std::invalid_argument);
+  EXPECT_THROW(plan_within_memory(10, {}, 0, 0, {.index = 3, .count = 2}), std::invalid_argument);
+  EXPECT_NO_THROW(check_run_memory(p, 0, 2, {.index = 1, .count = 2}));
+}
+
 // A refusal's two figures never read alike, however close they are: "about
 // 12 MiB ... more than the 12 MiB allowed" told the user nothing.
 TEST(MemoryTest, RefusalsTellTheNeedFromTheLimit) {
@@ -74,6 +87,8 @@ TEST(MemoryTest, RefusalsTellTheNeedFromTheLimit) {
   EXPECT_EQ(format_bytes(300 << 10), "300 KiB");
   EXPECT_EQ(format_bytes(1000), "1000 bytes");
   EXPECT_EQ(format_bytes(1), "1 byte");
+  // A negative count of digits is none, not printf's six.
+  EXPECT_EQ(format_bytes(12345678, -1), format_bytes(12345678, 0));
   // Just under the next unit reads as the next one, never as 1024 of its own.
   EXPECT_EQ(format_bytes((1 << 20) - 1), "1 MiB");
   EXPECT_EQ(format_bytes((1 << 20) - 1, 2), "1.00 MiB");

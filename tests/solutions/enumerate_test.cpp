@@ -149,6 +149,12 @@ TEST(EnumerateLimitTest, ReportsWhetherTheListingIsComplete) {
   EXPECT_TRUE(none_left.complete);
 }
 
+// An empty visitor is the caller's error, said before any search, not a
+// bad_function_call from a worker's first solution.
+TEST(EnumerateStopTest, AnEmptyVisitorIsRefused) {
+  EXPECT_THROW(nqueens::enumerate(8, {}, nqueens::solution_visitor{}), std::invalid_argument);
+}
+
 TEST(EnumerateStopTest, VisitorReturningFalseStops) {
   int calls = 0;
   const auto r = nqueens::enumerate(14, {}, [&](const nqueens::listed_solution&) { return ++calls < 5; });

@@ -39,8 +39,9 @@ std::size_t run_length_for(const plan& p) {
 }  // namespace
 
 double cost_estimate::wall_seconds(int cores) const noexcept {
-  if (cores <= 0) return setup_seconds;
-  return setup_serial_seconds + (setup_parallel_seconds + thread_seconds) / cores;
+  // 0 (or less): the hardware's threads, as every thread count here reads it.
+  const int on = cores > 0 ? cores : hardware_threads();
+  return setup_serial_seconds + (setup_parallel_seconds + thread_seconds) / on;
 }
 
 namespace {

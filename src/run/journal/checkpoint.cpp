@@ -179,6 +179,9 @@ checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shar
                                        const std::atomic<bool>* cancel)
     : state_(std::make_unique<state>()) {
   require_valid_shard(shard);  // before a header could name it
+  if (file.empty()) {          // checkpoint_file() is no journal: not a file named ''
+    throw checkpoint_error(checkpoint_error::reason::unusable, "a checkpoint needs a file name");
+  }
   state_->file = std::move(file);
   state_->path = state_->file.path();
   state_->subproblems = p.size();
@@ -203,7 +206,8 @@ checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shar
     create(p, shard);
   }
   state_->shard = shard;
-  if (!state_->complete) {  // a finished journal takes no record
+  state_->held_sums.subproblems = state_->owned->size();  // held().complete(): every subproblem of the shard held
+  if (!state_->complete) {                                // a finished journal takes no record
     state_->recorded = state_->held;
     state_->recorded_count = state_->held_sums.finished;
   }
