@@ -8,6 +8,8 @@
 #   scripts/check_doc_paths.sh [ROOT]   # ROOT: the repository (default: this one)
 set -euo pipefail
 root=${1:-"$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"}
+# Exit 1 is a document's bad path: a bad ROOT is a usage error, as check_layers.sh says it.
+[[ -d $root/src && -d $root/include/nqueens ]] || { echo "check_doc_paths: no src/ and include/nqueens/ under $root" >&2; exit 2; }
 cd "$root"
 missing=0
 checked=0

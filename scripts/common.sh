@@ -39,12 +39,13 @@ nq_apt_lock() {
 # nq_apt_update: apt-get update, tried again for up to ten minutes while
 # another apt holds its lists (a fresh machine's daily update): apt's own
 # DPkg::Lock::Timeout waits for dpkg's lock, not for the lists'.
+# NQ_APT_TRIES sets the tries (1: a package a script can do without).
 nq_apt_update() {
-  local try
+  local try tries=${NQ_APT_TRIES:-60}
   for ((try = 1; ; ++try)); do
     nq_as_root apt-get -q=2 update >&2 && return 0
-    ((try < 60)) || return 1
-    echo "scripts: apt-get update failed; trying again in 10 s ($try of 60)" >&2
+    ((try < tries)) || return 1
+    echo "scripts: apt-get update failed; trying again in 10 s ($try of $tries)" >&2
     sleep 10
   done
 }
@@ -110,7 +111,30 @@ nq_build() {
     nq_ensure_packages "${NQ_RUN_PACKAGES[@]}"
     nq_installed libgtest-dev libbenchmark-dev && with_tests=ON
   fi
+  local tool
+  for tool in cmake ninja; do  # dpkg may say installed where PATH does not find it
+    command -v "$tool" >/dev/null || { echo "scripts: $tool is installed but not on PATH ($PATH)" >&2; exit 3; }
+  done
   local cache=$NQ_BUILD_DIR/CMakeCache.txt
+  # A folder configured for another tree (this clone copied or moved, the
+  # build folder with it) would build that tree's sources, not these: here
+  # in this tree it is configured again; elsewhere (NQ_BUILD_DIR) it is the
+  # user's, and refused.
+  local home here
+  home=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$cache" 2>/dev/null || true)
+  here=$(cd "$NQ_ROOT" && pwd -P)
+  if [[ -n $home && $home != "$NQ_ROOT" && $(cd "$home" 2>/dev/null && pwd -P || echo "$home") != "$here" ]]; then
+    case $(cd "$NQ_BUILD_DIR" && pwd -P)/ in
+      "$here"/build/*)
+        echo "scripts: $NQ_BUILD_DIR was configured for $home, not this tree: configuring it again" >&2
+        rm -rf "$NQ_BUILD_DIR/CMakeCache.txt" "$NQ_BUILD_DIR/CMakeFiles"
+        ;;
+      *)
+        echo "scripts: NQ_BUILD_DIR=$NQ_BUILD_DIR was configured for $home, not $NQ_ROOT: give another NQ_BUILD_DIR" >&2
+        exit 2
+        ;;
+    esac
+  fi
   # nvcc where CUDA puts it (CMakeLists.txt looks there too), found after a
   # configure that had none: its cached "not found" is dropped.
   local forget_cuda=()

@@ -120,6 +120,12 @@ DMON_PID=
 trap '[[ -z $DMON_PID ]] || kill "$DMON_PID" 2>/dev/null || true' EXIT
 
 note() { echo "$*" | tee -a "$FIGURES"; }
+# Each part runs under `timeout --foreground`: in this script's process
+# group, so that a Ctrl-C reaches it (plain timeout moves it to a group of
+# its own, and the script would sit out the part's limit); the script then
+# stops, its figures so far kept.
+trap 'note "(interrupted)"; exit 130' INT
+trap 'note "(terminated)"; exit 143' TERM
 now() { date +%s; }
 wall_now() { date +%s.%N; }
 seconds_since() { awk -v a="$1" -v b="$(wall_now)" 'BEGIN { printf "%.3f", b - a }'; }
@@ -152,9 +158,9 @@ limited() {
   if ((seconds < 1)); then
     rc=124
   elif [[ $file == "$FIGURES" ]]; then
-    timeout -k 5 "$seconds" "$@" 2>&1 | tee -a "$FIGURES" || rc=$?
+    timeout --foreground -k 5 "$seconds" "$@" 2>&1 | tee -a "$FIGURES" || rc=$?
   else
-    timeout -k 5 "$seconds" "$@" >"$file" 2>&1 || rc=$?
+    timeout --foreground -k 5 "$seconds" "$@" >"$file" 2>&1 || rc=$?
   fi
   if ((rc == 124 || rc == 137)); then
     note "(cut after $part_limit s)"
@@ -186,7 +192,7 @@ count_exact() {
   if ((seconds < 1)); then
     status=124
   else
-    json=$(timeout -k 5 "$seconds" "${cmd[@]}" 2>>"$FIGURES") || status=$?
+    json=$(timeout --foreground -k 5 "$seconds" "${cmd[@]}" 2>>"$FIGURES") || status=$?
   fi
   local wall total
   wall=$(seconds_since "$start")
@@ -348,7 +354,7 @@ part_build() {
     if ((!EMULATE && smoke_seconds >= 1)); then
       local smoke=0
       note "\$ $(shown "$NQ") count 8 --engine gpu --threads 1"
-      timeout -k 5 "$smoke_seconds" "$NQ" count 8 --engine gpu --threads 1 2>&1 | tee -a "$FIGURES" || smoke=$?
+      timeout --foreground -k 5 "$smoke_seconds" "$NQ" count 8 --engine gpu --threads 1 2>&1 | tee -a "$FIGURES" || smoke=$?
       if ((smoke != 0)); then
         note "(exit $smoke: the module's path, as the loader judges it)"
         namei -l "$BUILD/libnqueens-gpu.so" 2>&1 | tee -a "$FIGURES" || true
@@ -482,7 +488,7 @@ part_price() {
     local cmd=("$NQ" plan "$n" --estimate --engine gpu --estimate-seconds "$PRICE_DRAW" --json)
     note "\$ $(shown "${cmd[@]}")"
     status=0
-    json=$(timeout -k 5 "$limit" "${cmd[@]}" 2>>"$FIGURES") || status=$?
+    json=$(timeout --foreground -k 5 "$limit" "${cmd[@]}" 2>>"$FIGURES") || status=$?
     [[ -z $json ]] || note "$json"
     if ((status != 0)); then
       note "Q($n): $( ((status == 124 || status == 137)) && echo "cut after $limit s" || echo "FAILED (exit $status)")"

@@ -54,18 +54,25 @@ while IFS= read -r file; do
   fi
 done < <(dpkg -L nqueens)
 echo "package.sh: none of the $installed installed files names $NQ_ROOT"
-/usr/bin/nqueens 8 | grep -q 'Q(8) = 92  verified'
-/usr/bin/nqueens-mpi --version | grep -q '^nqueens-mpi '
-man -w nqueens >/dev/null || { echo "package.sh: the installed package has no man page" >&2; exit 1; }
-man nqueens 2>/dev/null | grep -q 'EXIT STATUS'
+# Each check says which failed: under set -e a bare test would end the script without a word.
+fail_check() {
+  echo "package.sh: the installed package $*" >&2
+  exit 1
+}
+/usr/bin/nqueens 8 | grep -q 'Q(8) = 92  verified' || fail_check "does not count Q(8): /usr/bin/nqueens 8"
+/usr/bin/nqueens-mpi --version | grep -q '^nqueens-mpi ' || fail_check "has no working nqueens-mpi --version"
+man -w nqueens >/dev/null || fail_check "has no man page"
+man nqueens 2>/dev/null | grep -q 'EXIT STATUS' || fail_check "has a man page without EXIT STATUS"
 # Tab completion: what bash offers after "nqueens co" and "nqueens count 12 --engine q".
 completion=/usr/share/bash-completion/completions/nqueens
 complete_words() {
   bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _nqueens; echo "${COMPREPLY[*]}"' _ "$completion" "$@"
 }
-[[ $(complete_words nqueens co) == count ]]
-[[ $(complete_words nqueens count 12 --engine q) == quadrant ]]
-[[ $(complete_words nqueens count 12 --chec) == "--checkpoint --checkpoint-interval" ]]
+[[ $(complete_words nqueens co) == count ]] || fail_check "completes 'nqueens co' to something other than count"
+[[ $(complete_words nqueens count 12 --engine q) == quadrant ]] ||
+  fail_check "completes '--engine q' to something other than quadrant"
+[[ $(complete_words nqueens count 12 --chec) == "--checkpoint --checkpoint-interval" ]] ||
+  fail_check "completes '--chec' to something other than --checkpoint --checkpoint-interval"
 # A project outside the tree, against the installed CMake package, on a
 # machine without CUDA: where the toolkit is, a mount namespace hides it
 # (root only) while the consumer is configured, built and run. The GPU

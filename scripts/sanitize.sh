@@ -86,6 +86,17 @@ if ((quick)); then
   export NQUEENS_GPU=$(sed -n 's/^NQUEENS_TEST_GPU:STRING=//p' CMakeCache.txt)
   shards=$(nproc)
   pids=()
+  # `timeout` puts each shard in a process group of its own, which a Ctrl-C
+  # to this script's group never reaches: they are stopped here (timeout
+  # passes the TERM on), not left to run their 30 minutes.
+  stop_shards() {
+    local entry
+    for entry in "${pids[@]}"; do kill -TERM "${entry%%:*}" 2>/dev/null || true; done
+    wait || true
+  }
+  trap 'stop_shards; exit 130' INT
+  trap 'stop_shards; exit 143' TERM
+  trap 'stop_shards; exit 129' HUP
   for binary in "${binaries[@]}"; do
     for ((shard = 0; shard < shards; ++shard)); do
       # A deadline, as CTest gives every test: a hang fails here, not at CI's limit.

@@ -6,28 +6,43 @@
 #   scripts/scaling.sh 18 --repeat 5       # extra arguments go to `nqueens scale`
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
-(($# >= 1)) || { echo "usage: scripts/scaling.sh N [nqueens scale options]" >&2; exit 2; }
+usage="usage: scripts/scaling.sh N [nqueens scale options]"
+(($# >= 1)) || { echo "$usage" >&2; exit 2; }
+[[ $1 == -h || $1 == --help ]] && { echo "$usage"; exit 0; }
 n=$1
 shift
-# gnuplot from anywhere (a PATH of its own, a distribution without dpkg),
-# else Debian's; without either, one line and exit 2, not apt's own words.
-if ! command -v gnuplot >/dev/null; then
-  nq_ensure_packages gnuplot-nox 2>/dev/null || true
-  command -v gnuplot >/dev/null || {
-    echo "scaling.sh: gnuplot is needed for the plot (Debian: apt-get install gnuplot-nox)" >&2
+# Said before any install or build: nqueens checks the rest.
+[[ $n =~ ^[0-9]+$ ]] || { echo "scaling.sh: N is a board size, a whole number (not '$n'); $usage" >&2; exit 2; }
+for arg in "$@"; do
+  if [[ $arg == --csv || $arg == --csv=* ]]; then
+    echo "scaling.sh: it writes its own CSV beside the plot: give no --csv (or run 'nqueens scale N --csv FILE')" >&2
     exit 2
-  }
+  fi
+done
+# gnuplot from anywhere (a PATH of its own, a distribution without dpkg),
+# else Debian's, installed with one try at apt's lists: without it the
+# table and the CSV are still made, the plot is not, and the script says so
+# (exit 3).
+plot=1
+if ! command -v gnuplot >/dev/null; then
+  NQ_APT_TRIES=1 nq_ensure_packages gnuplot-nox || true
+  command -v gnuplot >/dev/null || plot=0
 fi
-gnuplot -e 'set terminal pngcairo' 2>/dev/null || {
+if ((plot)) && ! gnuplot -e 'set terminal pngcairo' 2>/dev/null; then
   echo "scaling.sh: this gnuplot has no pngcairo terminal (Debian's gnuplot-nox has)" >&2
-  exit 2
-}
+  plot=0
+fi
+((plot)) || echo "scaling.sh: no gnuplot that draws PNGs here (Debian: apt-get install gnuplot-nox): the table and the CSV only" >&2
 nq_build nqueens_cli
 out_dir=${NQ_RESULTS_DIR:-$NQ_ROOT/results}
 mkdir -p "$out_dir"
 # A name of its own for each measurement: an earlier one is never replaced.
 base="$out_dir/scaling-$n-$(hostname -s)-$(date +%Y%m%d-%H%M%S)-$$"
 "$NQ_BUILD_DIR/nqueens" scale "$n" --csv "$base.csv" "$@"
+if ((!plot)); then
+  echo "scaling.sh: wrote $base.csv; no plot (gnuplot is missing)" >&2
+  exit 3
+fi
 cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1 || true)
 max_threads=$(tail -n +2 "$base.csv" | cut -d, -f1 | sort -n | tail -1)
 engine=$(sed -n 2p "$base.csv" | cut -d, -f10)

@@ -3,7 +3,8 @@
 # naming the document and the path, on a copy whose README names a file
 # that is gone and a brace of which one member is gone; and, naming the
 # document and the identifier, on a copy whose docs name a function no
-# source has, while a backquoted option, path and command line still pass.
+# source has, while a backquoted option, path and command line still pass;
+# and refuses a ROOT that is no project as a usage error.
 # The backquotes in the planted lines are Markdown, meant literally.
 # shellcheck disable=SC2016
 set -euo pipefail
@@ -45,4 +46,12 @@ for expected in "docs/engines.md names $missing_fn(), which no file under src in
 done
 if grep -q 'README.md' <<<"$out"; then echo "FAIL: README.md names nothing missing: $out" >&2; exit 1; fi
 if grep -q 'paths named' <<<"$out"; then echo "FAIL: no path is missing: $out" >&2; exit 1; fi
-echo "check_doc_paths: passes the docs, fails the planted paths and identifiers"
+# A ROOT that is not the project is a usage error (2) in one line, never
+# read as a document's missing path (1) or a raw cd or grep error.
+for root in "$work/no_such_folder" "$work/docs"; do
+  status=0
+  out=$(bash "$repo/scripts/check_doc_paths.sh" "$root" 2>&1) || status=$?
+  [[ $status == 2 && $out == "check_doc_paths: no src/ and include/nqueens/ under $root" ]] ||
+    { echo "FAIL: ROOT $root gave exit $status: $out" >&2; exit 1; }
+done
+echo "check_doc_paths: passes the docs, fails the planted paths and identifiers, refuses a bad ROOT"
