@@ -7,8 +7,9 @@
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 NQ_WITH_TESTS=1 nq_build nqueens_bench
-for arg in "$@"; do  # the benchmark's own help: nothing runs, nothing is saved
+for arg in "$@"; do  # the benchmark's own help or list: nothing runs, nothing is saved
   [[ $arg == --help || $arg == -h ]] && exec "$NQ_BUILD_DIR/nqueens_bench" --help
+  [[ $arg == --benchmark_list_tests* ]] && exec "$NQ_BUILD_DIR/nqueens_bench" "$@"
 done
 out_dir=${NQ_BENCH_OUT:-$NQ_ROOT/bench-results}
 mkdir -p "$out_dir"

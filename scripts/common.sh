@@ -3,6 +3,7 @@
 set -euo pipefail
 
 NQ_ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." >/dev/null && pwd)
+NQ_BUILD_DIR_GIVEN=${NQ_BUILD_DIR:+yes}  # a folder of the user's, not this tree's own
 NQ_BUILD_DIR=${NQ_BUILD_DIR:-$NQ_ROOT/build/release}
 # What building and running the tools needs (nqueens-mpi included)...
 NQ_RUN_PACKAGES=(cmake ninja-build g++ libtbb-dev libcxxopts-dev libopenmpi-dev openmpi-bin)
@@ -122,18 +123,14 @@ nq_build() {
   # user's, and refused.
   local home here
   home=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$cache" 2>/dev/null || true)
-  here=$(cd "$NQ_ROOT" && pwd -P)
-  if [[ -n $home && $home != "$NQ_ROOT" && $(cd "$home" 2>/dev/null && pwd -P || echo "$home") != "$here" ]]; then
-    case $(cd "$NQ_BUILD_DIR" && pwd -P)/ in
-      "$here"/build/*)
-        echo "scripts: $NQ_BUILD_DIR was configured for $home, not this tree: configuring it again" >&2
-        rm -rf "$NQ_BUILD_DIR/CMakeCache.txt" "$NQ_BUILD_DIR/CMakeFiles"
-        ;;
-      *)
-        echo "scripts: NQ_BUILD_DIR=$NQ_BUILD_DIR was configured for $home, not $NQ_ROOT: give another NQ_BUILD_DIR" >&2
-        exit 2
-        ;;
-    esac
+  here=$(cd "$NQ_ROOT" >/dev/null && pwd -P)
+  if [[ -n $home && $home != "$NQ_ROOT" && $(cd "$home" >/dev/null 2>&1 && pwd -P || echo "$home") != "$here" ]]; then
+    if [[ -n $NQ_BUILD_DIR_GIVEN ]]; then
+      echo "scripts: NQ_BUILD_DIR=$NQ_BUILD_DIR was configured for $home, not $NQ_ROOT: give another NQ_BUILD_DIR" >&2
+      exit 2
+    fi
+    echo "scripts: $NQ_BUILD_DIR was configured for $home, not this tree: configuring it again" >&2
+    rm -rf "$NQ_BUILD_DIR/CMakeCache.txt" "$NQ_BUILD_DIR/CMakeFiles"
   fi
   # nvcc where CUDA puts it (CMakeLists.txt looks there too), found after a
   # configure that had none: its cached "not found" is dropped.

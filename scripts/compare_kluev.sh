@@ -16,8 +16,9 @@ nqueens=${NQUEENS:-$(dirname "$0")/../build/release/nqueens}
 for value in "$n" "$threads" "$rounds"; do
   [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "compare_kluev.sh: '$value' is not a positive whole number" >&2; exit 2; }
 done
-((n <= 32)) || { echo "compare_kluev.sh: N = $n is past nqueens' boards (1 to 32)" >&2; exit 2; }
-((threads <= 1024)) || { echo "compare_kluev.sh: $threads threads is past nqueens' 1024" >&2; exit 2; }
+# By their digits first: bash's arithmetic wraps past 2^63.
+((${#n} <= 2 && n <= 32)) || { echo "compare_kluev.sh: N = $n is past nqueens' boards (1 to 32)" >&2; exit 2; }
+((${#threads} <= 4 && threads <= 1024)) || { echo "compare_kluev.sh: $threads threads is past nqueens' 1024" >&2; exit 2; }
 [[ -x $other ]] || { echo "compare_kluev.sh: $other is not an executable" >&2; exit 2; }
 [[ $other == */* ]] || other=./$other  # a bare name is the file checked here, not one on PATH
 [[ -x $nqueens ]] || { echo "compare_kluev.sh: $nqueens is not built (scripts/run.sh builds it)" >&2; exit 2; }

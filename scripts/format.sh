@@ -9,14 +9,15 @@ if (($# > 1)) || [[ $# == 1 && $1 != --check ]]; then
   echo "usage: scripts/format.sh [--check]" >&2
   exit 2
 fi
-nq_ensure_packages clang-format
 cd "$NQ_ROOT"
 # The files are git's: outside a checkout (an archive) the list would be
-# empty, and clang-format -i with none reads stdin.
+# empty, and clang-format -i with none reads stdin. Said before anything is installed.
+command -v git >/dev/null || { echo "format.sh: git is needed: the files to format are those git tracks" >&2; exit 2; }
 git rev-parse --is-inside-work-tree >/dev/null 2>&1 || {
   echo "format.sh: $NQ_ROOT is not a git checkout: the files to format are those git tracks" >&2
   exit 2
 }
+nq_ensure_packages clang-format
 mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.inc' '*.h' '*.cu')
 if [[ ${1:-} == --check ]]; then
   # One clang-format per file (its exit names the file), on every core.

@@ -117,15 +117,31 @@ FIGURES=$FIGDIR/gpu-figures.txt
 : >"$FIGURES"
 failed=0
 DMON_PID=
-trap '[[ -z $DMON_PID ]] || kill "$DMON_PID" 2>/dev/null || true' EXIT
+PART_PID=$(mktemp)  # the running part's `timeout`, for the stop traps below
+trap '[[ -z $DMON_PID ]] || kill "$DMON_PID" 2>/dev/null || true; rm -f "$PART_PID"' EXIT
 
 note() { echo "$*" | tee -a "$FIGURES"; }
-# Each part runs under `timeout --foreground`: in this script's process
-# group, so that a Ctrl-C reaches it (plain timeout moves it to a group of
-# its own, and the script would sit out the part's limit); the script then
-# stops, its figures so far kept.
-trap 'note "(interrupted)"; exit 130' INT
-trap 'note "(terminated)"; exit 143' TERM
+# bounded SECONDS COMMAND...: COMMAND under `timeout -k 5`, which at its
+# limit ends the command's whole process group (a build's compilers, a
+# ctest's tests). That group is its own, out of reach of a Ctrl-C to this
+# script's: the pid is noted (in a file: parts run in pipelines and $(...)),
+# and a stop ends the part through it, then the script, its figures so far
+# kept.
+bounded() {
+  local rc=0
+  timeout -k 5 "$@" &
+  echo "$!" >"$PART_PID"
+  wait "$!" || rc=$?
+  : >"$PART_PID"
+  return "$rc"
+}
+stop_part() {
+  local pid
+  pid=$(cat "$PART_PID" 2>/dev/null || true)
+  [[ -z $pid ]] || kill -TERM "$pid" 2>/dev/null || true  # timeout passes it to the part's group
+}
+trap 'stop_part; note "(interrupted)"; exit 130' INT
+trap 'stop_part; note "(terminated)"; exit 143' TERM
 now() { date +%s; }
 wall_now() { date +%s.%N; }
 seconds_since() { awk -v a="$1" -v b="$(wall_now)" 'BEGIN { printf "%.3f", b - a }'; }
@@ -139,7 +155,9 @@ shown() {
   done
   echo "${words[*]}"
 }
-# Seconds left to the part under way.
+# Seconds left to the part under way (none before the first timed part:
+# an emulated step's untimed build asks too).
+part_deadline=0
 part_left() { echo $((part_deadline - $(now))); }
 # One field of a one-line JSON object (numbers, true/false/null), empty when absent.
 json_value() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" <<<"$2"; }
@@ -158,9 +176,9 @@ limited() {
   if ((seconds < 1)); then
     rc=124
   elif [[ $file == "$FIGURES" ]]; then
-    timeout --foreground -k 5 "$seconds" "$@" 2>&1 | tee -a "$FIGURES" || rc=$?
+    bounded "$seconds" "$@" 2>&1 | tee -a "$FIGURES" || rc=$?
   else
-    timeout --foreground -k 5 "$seconds" "$@" >"$file" 2>&1 || rc=$?
+    bounded "$seconds" "$@" >"$file" 2>&1 || rc=$?
   fi
   if ((rc == 124 || rc == 137)); then
     note "(cut after $part_limit s)"
@@ -192,7 +210,7 @@ count_exact() {
   if ((seconds < 1)); then
     status=124
   else
-    json=$(timeout --foreground -k 5 "$seconds" "${cmd[@]}" 2>>"$FIGURES") || status=$?
+    json=$(bounded "$seconds" "${cmd[@]}" 2>>"$FIGURES") || status=$?
   fi
   local wall total
   wall=$(seconds_since "$start")
@@ -354,7 +372,7 @@ part_build() {
     if ((!EMULATE && smoke_seconds >= 1)); then
       local smoke=0
       note "\$ $(shown "$NQ") count 8 --engine gpu --threads 1"
-      timeout --foreground -k 5 "$smoke_seconds" "$NQ" count 8 --engine gpu --threads 1 2>&1 | tee -a "$FIGURES" || smoke=$?
+      bounded "$smoke_seconds" "$NQ" count 8 --engine gpu --threads 1 2>&1 | tee -a "$FIGURES" || smoke=$?
       if ((smoke != 0)); then
         note "(exit $smoke: the module's path, as the loader judges it)"
         namei -l "$BUILD/libnqueens-gpu.so" 2>&1 | tee -a "$FIGURES" || true
@@ -488,7 +506,7 @@ part_price() {
     local cmd=("$NQ" plan "$n" --estimate --engine gpu --estimate-seconds "$PRICE_DRAW" --json)
     note "\$ $(shown "${cmd[@]}")"
     status=0
-    json=$(timeout --foreground -k 5 "$limit" "${cmd[@]}" 2>>"$FIGURES") || status=$?
+    json=$(bounded "$limit" "${cmd[@]}" 2>>"$FIGURES") || status=$?
     [[ -z $json ]] || note "$json"
     if ((status != 0)); then
       note "Q($n): $( ((status == 124 || status == 137)) && echo "cut after $limit s" || echo "FAILED (exit $status)")"

@@ -23,24 +23,23 @@ done
 # else Debian's, installed with one try at apt's lists: without it the
 # table and the CSV are still made, the plot is not, and the script says so
 # (exit 3).
-plot=1
+no_plot=
 if ! command -v gnuplot >/dev/null; then
   NQ_APT_TRIES=1 nq_ensure_packages gnuplot-nox || true
-  command -v gnuplot >/dev/null || plot=0
+  command -v gnuplot >/dev/null || no_plot="gnuplot is missing (Debian: apt-get install gnuplot-nox)"
 fi
-if ((plot)) && ! gnuplot -e 'set terminal pngcairo' 2>/dev/null; then
-  echo "scaling.sh: this gnuplot has no pngcairo terminal (Debian's gnuplot-nox has)" >&2
-  plot=0
+if [[ -z $no_plot ]] && ! gnuplot -e 'set terminal pngcairo' 2>/dev/null; then
+  no_plot="this gnuplot has no pngcairo terminal (Debian's gnuplot-nox has)"
 fi
-((plot)) || echo "scaling.sh: no gnuplot that draws PNGs here (Debian: apt-get install gnuplot-nox): the table and the CSV only" >&2
+[[ -z $no_plot ]] || echo "scaling.sh: $no_plot: the table and the CSV only" >&2
 nq_build nqueens_cli
 out_dir=${NQ_RESULTS_DIR:-$NQ_ROOT/results}
 mkdir -p "$out_dir"
 # A name of its own for each measurement: an earlier one is never replaced.
 base="$out_dir/scaling-$n-$(hostname -s)-$(date +%Y%m%d-%H%M%S)-$$"
 "$NQ_BUILD_DIR/nqueens" scale "$n" --csv "$base.csv" "$@"
-if ((!plot)); then
-  echo "scaling.sh: wrote $base.csv; no plot (gnuplot is missing)" >&2
+if [[ -n $no_plot ]]; then
+  echo "scaling.sh: wrote $base.csv; no plot: $no_plot" >&2
   exit 3
 fi
 cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1 || true)

@@ -102,6 +102,24 @@ TEST(MergeTest, PartsOfAnotherRunRepeatsAndGapsAreAllListed) {
   }
 }
 
+// Parts that name no board (built by hand) are refused as parts, with a
+// merge_error as any other: never an error of another type from deriving
+// the fundamental count.
+TEST(MergeTest, PartsOfNoBoardAreRefused) {
+  for (const int n : {0, -3, 33}) {
+    std::vector<count_result> parts = parts_of(10, 2);
+    for (count_result& r : parts) r.n = n;
+    try {
+      merge(parts);
+      FAIL() << "merged parts of n = " << n;
+    } catch (const merge_error& e) {
+      EXPECT_EQ(e.why(), merge_error::reason::parts);
+      EXPECT_NE(problems_of(e).find("names n = " + std::to_string(n) + ", which no board has"), std::string::npos)
+          << problems_of(e);
+    }
+  }
+}
+
 // Counts that cannot all be right are refused, not verified as a wrong
 // total: a sum past 2^128, and one Burnside's lemma cannot divide by 8.
 TEST(MergeTest, CountsThatCannotAllBeRightAreRefused) {

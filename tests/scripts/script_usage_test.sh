@@ -6,7 +6,7 @@
 # was configured for another tree, rather than build that tree's sources
 # and report this one's as built.
 set -euo pipefail
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)  # as common.sh names it
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

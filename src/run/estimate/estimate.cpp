@@ -39,7 +39,8 @@ std::size_t run_length_for(const plan& p) {
 }  // namespace
 
 double cost_estimate::wall_seconds(int cores) const noexcept {
-  // 0 (or less): the hardware's threads, as every thread count here reads it.
+  // 0: the hardware's threads, as every thread count reads 0; less, which a
+  // noexcept call cannot refuse, reads as 0.
   const int on = cores > 0 ? cores : hardware_threads();
   return setup_serial_seconds + (setup_parallel_seconds + thread_seconds) / on;
 }

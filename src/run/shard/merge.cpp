@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "nqueens/board.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/shard.hpp"
@@ -66,6 +67,10 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
   std::map<int, std::size_t> seen;  // shard index -> part
   for (std::size_t k = 0; k < parts.size(); ++k) {
     const count_result& r = parts[k];
+    if (!is_valid_board_size(r.n)) {  // a part built by hand: no board, no fundamental count
+      problems.push_back(name(k) + " names n = " + std::to_string(r.n) + ", which no board has");
+      continue;
+    }
     if (r.shard.count < 1 || r.shard.index < 0 || r.shard.index >= r.shard.count) {
       problems.push_back(name(k) + " names shard " + std::to_string(r.shard.index) + "/" +
                          std::to_string(r.shard.count) + ", which no run has");
