@@ -4,8 +4,11 @@
 /// One solution for any board size, built by formula rather than found by
 /// search (`nqueens first N`).
 
+#include <atomic>
 #include <optional>
 #include <vector>
+
+#include "nqueens/cancelled.hpp"
 
 namespace nqueens {
 
@@ -18,7 +21,8 @@ inline constexpr int max_constructed_board_size = 100'000'000;
 /// lexicographically first (solutions(n).begin() gives that, for n <= 32).
 /// Returns nothing for n = 2 and n = 3, which have no solution (an empty
 /// placement would pass check(), as the 0 x 0 board's).
-/// Throws std::invalid_argument for n outside 1..max_constructed_board_size.
-std::optional<std::vector<int>> first_solution(int n);
+/// Throws std::invalid_argument for n outside 1..max_constructed_board_size,
+/// run_cancelled once `*cancel` is set (null: never) while it builds.
+std::optional<std::vector<int>> first_solution(int n, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace nqueens

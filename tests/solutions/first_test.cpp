@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "nqueens/check.hpp"
 
@@ -35,6 +37,19 @@ TEST(FirstSolutionTest, RejectsBoardSizesOutOfRange) {
   EXPECT_THROW(nqueens::first_solution(0), std::invalid_argument);
   EXPECT_THROW(nqueens::first_solution(-5), std::invalid_argument);
   EXPECT_THROW(nqueens::first_solution(nqueens::max_constructed_board_size + 1), std::invalid_argument);
+}
+
+// A stop is heard while a board is built (a second at 10^8), for every
+// residue's order; a flag never set changes nothing.
+TEST(FirstSolutionTest, AStopIsHeardWhileTheBoardIsBuilt) {
+  const std::atomic<bool> stopped{true};
+  for (int n = 3'000'000; n < 3'000'006; ++n) {
+    EXPECT_THROW(static_cast<void>(nqueens::first_solution(n, &stopped)), nqueens::run_cancelled) << n;
+  }
+  const std::atomic<bool> going{false};
+  const std::optional<std::vector<int>> built = nqueens::first_solution(3'000'002, &going);
+  ASSERT_TRUE(built);
+  EXPECT_TRUE(nqueens::check(*built).is_solution());
 }
 
 }  // namespace

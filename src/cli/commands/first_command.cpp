@@ -48,7 +48,12 @@ int run_first(const std::vector<std::string>& args) {
   // A large board takes a second to build and write: a stop signal then is
   // answered, as every command that runs that long answers it.
   install_stop_handlers();
-  const std::optional<std::vector<int>> columns = first_solution(n);
+  std::optional<std::vector<int>> columns;
+  try {
+    columns = first_solution(n, &stop_requested());
+  } catch (const run_cancelled&) {
+    return report_interruption_of("before the placement was written");
+  }
   if (!columns) {
     std::cerr << "nqueens: no solution exists for N = " << n << '\n';
     return 1;
