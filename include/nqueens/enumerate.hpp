@@ -11,7 +11,10 @@
 #include <functional>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <span>
+
+#include "nqueens/isa.hpp"
 
 namespace nqueens {
 
@@ -87,6 +90,8 @@ struct enumerate_options {
   std::uint64_t limit = 0;
   /// When set and true, the search stops and enumerate() returns.
   const std::atomic<bool>* cancel = nullptr;
+  /// The kernels to search with (default: active_isa()), as count_options'.
+  std::optional<isa> kernels;
 };
 
 /// What enumerate() did.
@@ -109,8 +114,9 @@ using solution_visitor = std::function<bool(const listed_solution&)>;
 /// count. Memory stays bounded: workers run at most a few batches ahead of
 /// the delivery. An exception thrown by `visit` stops the search and
 /// propagates. Throws std::invalid_argument for n outside 1..max_board_size,
-/// a thread count outside 0..max_threads or an empty `visit`; isa_error
-/// where NQUEENS_ISA names kernels this CPU lacks (active_isa()).
+/// a thread count outside 0..max_threads, an empty `visit` or kernels that
+/// name no instruction set; isa_error where the kernels asked for (or
+/// NQUEENS_ISA's, for none) are ones this CPU lacks.
 enumerate_result enumerate(int n, const enumerate_options& options, const solution_visitor& visit);
 
 }  // namespace nqueens

@@ -56,6 +56,12 @@ class isa_error : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+/// `kernels` where this CPU runs them, else active_isa() for none: what a
+/// count, a run_context or an enumeration asked for `kernels` counts with.
+/// Throws std::invalid_argument for a value that names no instruction set,
+/// isa_error where the CPU lacks it (or NQUEENS_ISA is bad, for none).
+isa runnable_isa(std::optional<isa> kernels);
+
 /// The kernels every count uses unless told otherwise: NQUEENS_ISA when set,
 /// else the widest set the CPU supports. Decided on the first call.
 /// Throws isa_error (on every call) when NQUEENS_ISA is unknown or unsupported.

@@ -118,6 +118,18 @@ isa active_isa() {
   return *chosen.kernels;
 }
 
+isa runnable_isa(std::optional<isa> kernels) {
+  if (!kernels) return active_isa();
+  if (std::ranges::find(all_isas(), *kernels) == all_isas().end()) {
+    throw std::invalid_argument("kernels " + std::to_string(static_cast<int>(*kernels)) +
+                                " name no instruction set: expected one of " + isa_names());
+  }
+  if (!cpu_supports(*kernels)) {
+    throw isa_error("this CPU cannot run the " + std::string(to_string(*kernels)) + " kernels");
+  }
+  return *kernels;
+}
+
 std::string_view kernels_name(isa kernels) noexcept { return detail::implementation_for(kernels).name; }
 
 }  // namespace nqueens

@@ -34,15 +34,8 @@ run_context::run_context(const plan& p, std::optional<isa> kernels, int threads,
                          std::uint64_t max_memory, const gpu_options& gpu)
     : state_(std::make_unique<state>(state{p.board_size(), detail::plan_access::shared_engine(p),
                                            detail::plan_access::rotation(p), p.engine_subproblems(),
-                                           kernels ? *kernels : active_isa(), nullptr, p.fingerprint(), nullptr})) {
+                                           runnable_isa(kernels), nullptr, p.fingerprint(), nullptr})) {
   state& s = *state_;
-  if (std::ranges::find(all_isas(), s.kernels) == all_isas().end()) {
-    throw std::invalid_argument("kernels " + std::to_string(static_cast<int>(s.kernels)) +
-                                " name no instruction set: expected one of " + isa_names());
-  }
-  if (!cpu_supports(s.kernels)) {
-    throw isa_error("this CPU cannot run the " + std::string(to_string(s.kernels)) + " kernels");
-  }
   s.search = &detail::search_kernels_for(s.kernels);
   // Every engine, with tables to build or none (the row engines, a
   // rotational plan): a caller already stopped gets no context.

@@ -105,7 +105,7 @@ class enumeration {
       : n_(n),
         options_(options),
         visit_(visit),
-        kernels_(active_isa()),
+        kernels_(runnable_isa(options.kernels)),
         // The canonical member of a class has the smallest first entry, and
         // the left-right mirror maps q[0] to n - 1 - q[0]: so q[0] <= (n - 1) / 2.
         max_first_column_(options.unique ? (n - 1) / 2 : n - 1),

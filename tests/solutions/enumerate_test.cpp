@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
 #include <vector>
@@ -147,6 +148,31 @@ TEST(EnumerateLimitTest, ReportsWhetherTheListingIsComplete) {
   options.limit = 0;
   const auto none_left = nqueens::enumerate(8, options, [](const nqueens::listed_solution&) { return true; });
   EXPECT_TRUE(none_left.complete);
+}
+
+// Every instruction set this CPU runs lists the same solutions, in the same
+// order, as count_options::kernels chooses them; a value that names none is
+// refused before any search.
+TEST(EnumerateKernelsTest, EveryRunnableSetListsTheSameSolutions) {
+  const auto listed = [](std::optional<nqueens::isa> kernels) {
+    std::vector<int> all;
+    nqueens::enumerate_options options;
+    options.kernels = kernels;
+    options.threads = 2;
+    nqueens::enumerate(10, options, [&](const nqueens::listed_solution& s) {
+      all.insert(all.end(), s.columns.begin(), s.columns.end());
+      return true;
+    });
+    return all;
+  };
+  const std::vector<int> reference = listed(std::nullopt);
+  EXPECT_EQ(reference.size(), 724U * 10U);
+  for (const nqueens::isa kernels : nqueens::supported_isas()) {
+    EXPECT_EQ(listed(kernels), reference) << nqueens::to_string(kernels);
+  }
+  nqueens::enumerate_options bad;
+  bad.kernels = static_cast<nqueens::isa>(99);
+  EXPECT_THROW(nqueens::enumerate(8, bad, [](const nqueens::listed_solution&) { return true; }), std::invalid_argument);
 }
 
 // An empty visitor is the caller's error, said before any search, not a
