@@ -127,7 +127,10 @@ std::string format_progress(const progress& p, int width, bool solutions, const 
       line += fields[k].text;
     }
   }
-  if (line.size() > limit) line.resize(limit);  // narrower than the percent alone
+  if (line.size() > limit) {  // narrower than the percent alone: never a number cut short (" 6" of " 65.2%")
+    const std::size_t start = line.find_first_not_of(' ');
+    line = start != std::string::npos && line.size() - start <= limit ? line.substr(start) : std::string();
+  }
   return line;
 }
 

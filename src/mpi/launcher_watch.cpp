@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <string>
 #include <thread>
 
 namespace nqueens::mpi {
@@ -33,6 +34,12 @@ void exit_with_launcher() {
     for (;;) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       if (::getppid() != launcher) {
+        // Said first: no one sent the SIGTERM that the stop reports (and a
+        // process started by hand with a launcher's variables, inherited
+        // from an `srun --pty` shell say, ends here with that shell).
+        const std::string why = "nqueens-mpi: its launcher (parent process " + std::to_string(launcher) +
+                                ") ended: stopping as a SIGTERM stops it\n";
+        static_cast<void>(::write(STDERR_FILENO, why.data(), why.size()));
         ::kill(::getpid(), SIGTERM);
         std::this_thread::sleep_for(std::chrono::milliseconds(750));
         ::kill(::getpid(), SIGKILL);  // as kill -9 would: the journal holds whole records only

@@ -36,6 +36,10 @@ TEST(ProgressLineTest, FitsEveryWidthDroppingTheLeastUsefulFieldsFirst) {
     EXPECT_LE(line.size(), static_cast<std::size_t>(width)) << line;
   }
   EXPECT_EQ(format_progress(p, 20), " 42.3%  ETA 1d03h");
+  // Narrower than the percent: the percent whole, or nothing; never " 4".
+  EXPECT_EQ(format_progress(p, 6), " 42.3%");
+  EXPECT_EQ(format_progress(p, 5), "42.3%");
+  for (int width = 1; width <= 4; ++width) EXPECT_EQ(format_progress(p, width), "") << width;
   const std::string eighty = format_progress(p, 79);
   EXPECT_NE(eighty.find(" 42.3% [#"), std::string::npos) << eighty;
   EXPECT_NE(eighty.find("ETA 1d03h  3h01m elapsed  12.3 T solutions  1.04 G/s"), std::string::npos) << eighty;

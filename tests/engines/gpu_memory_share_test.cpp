@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "engines/gpu/gpu_node_ranks.hpp"
@@ -15,6 +16,18 @@ namespace nqueens {
 namespace {
 
 using gpu_testing::scoped_variable;
+
+// `call` is refused with std::invalid_argument, its message naming
+// `variable` first, as every launcher variable read wrong is.
+template <class Call>
+void expect_refusal_naming(Call call, const std::string& variable) {
+  try {
+    call();
+    ADD_FAILURE() << variable << " was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(variable + "=", 0), 0U) << e.what();
+  }
+}
 
 // A stream takes what its rounds can use, not all that is free: 16 streams
 // of a small count once took all of an H100's 80 GB, and a second process
@@ -167,10 +180,15 @@ TEST(GpuNodeRanksTest, TheLaunchersVariablesDealTheGpus) {
     const scoped_variable step("SLURM_STEP_TASKS_PER_NODE", "2(x3),1");
     EXPECT_EQ(node_devices(4), (std::vector<dealt_device>{{1, 1}, {3, 1}}));
     // A node of the step knows its own tasks: the fourth node's one task
-    // takes every GPU; a node id past the list falls back to the most.
-    for (const auto& [node, tasks] : {std::pair<const char*, int>{"0", 2}, {"2", 2}, {"3", 1}, {"4", 2}, {"x", 2}}) {
+    // takes every GPU; a node id past the list falls back to the most; one
+    // that is no number is refused, naming it.
+    for (const auto& [node, tasks] : {std::pair<const char*, int>{"0", 2}, {"2", 2}, {"3", 1}, {"4", 2}, {"", 2}}) {
       const scoped_variable id("SLURM_NODEID", node);
       EXPECT_EQ(launcher_node_ranks(), tasks) << node;
+    }
+    for (const char* node : {"x", "-1", "1.0"}) {
+      const scoped_variable id("SLURM_NODEID", node);
+      expect_refusal_naming([] { static_cast<void>(launcher_node_ranks()); }, "SLURM_NODEID");
     }
     {
       const scoped_variable rank_zero("SLURM_LOCALID", "0"), id("SLURM_NODEID", "3");
@@ -178,9 +196,14 @@ TEST(GpuNodeRanksTest, TheLaunchersVariablesDealTheGpus) {
       const scoped_variable uneven("SLURM_STEP_TASKS_PER_NODE", "1(x2),3"), second("SLURM_NODEID", "1");
       EXPECT_EQ(launcher_node_ranks(), 1);
     }
-    for (const char* bad : {"2(x", "", "0", "2(x0)", "a,1"}) {
+    {
+      const scoped_variable empty("SLURM_STEP_TASKS_PER_NODE", "");
+      EXPECT_EQ(launcher_node_ranks(), std::nullopt);  // as unset
+    }
+    // Read as unset, a malformed list made each task take every GPU alone.
+    for (const char* bad : {"2(x", "0", "2(x0)", "a,1", "junk", "-3", ",", "2,", "4(x0)", "2(x3)x"}) {
       const scoped_variable odd("SLURM_STEP_TASKS_PER_NODE", bad);
-      EXPECT_EQ(launcher_node_ranks(), std::nullopt) << bad;
+      expect_refusal_naming([] { static_cast<void>(launcher_node_ranks()); }, "SLURM_STEP_TASKS_PER_NODE");
     }
   }
   {

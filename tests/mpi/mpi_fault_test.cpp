@@ -896,7 +896,9 @@ TEST_F(FaultTest, RankWhoseLauncherDiesExits) {
   c.signal(SIGKILL);                 // the shell alone
   EXPECT_TRUE(none_left(j, 10)) << "the rank outlived its launcher";
   signal_matching(j, SIGKILL);
-  c.wait();
+  const finished r = c.wait();
+  // The stop's SIGTERM is its own: it says why, before the stop's line.
+  EXPECT_NE(r.err.find("nqueens-mpi: its launcher (parent process "), std::string::npos) << r.err;
   EXPECT_GT(fs::file_size(j), 64u) << "the rank saved nothing when its launcher died";
   EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u);  // whole records only
 }

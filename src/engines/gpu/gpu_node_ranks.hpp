@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -32,16 +33,23 @@ inline std::optional<int> launcher_rank() {
 
 /// The tasks a Slurm step runs on this node, from SLURM_STEP_TASKS_PER_NODE
 /// ("2(x3),1": 2 on each of three nodes, then 1) at this node's place in the
-/// step (SLURM_NODEID); where that is not set or not within the list, the
-/// most on any node, so that ranks never take the same GPU alone. nullopt
-/// where the list is not set or not of that form.
+/// step (SLURM_NODEID); where that is not set or not within the list (the
+/// job's node index past the step's nodes), the most on any node, so that
+/// ranks never take the same GPU alone. nullopt where the list is not set.
+/// Throws std::invalid_argument, naming the variable, for a list not of
+/// that form or a SLURM_NODEID that is no number: read as unset, a task
+/// would take every GPU as if alone on its node.
 inline std::optional<int> slurm_step_node_tasks() {
   const char* value = std::getenv("SLURM_STEP_TASKS_PER_NODE");
-  if (value == nullptr) return std::nullopt;
-  const char* node_text = std::getenv("SLURM_NODEID");
-  // -1: not said, or no node index (the most on any node then).
-  const long long node =
-      node_text == nullptr ? -1 : plain_integer(node_text, 0, std::numeric_limits<int>::max()).value_or(-1);
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  // -1: not said (the most on any node then).
+  const long long node = environment_integer("SLURM_NODEID", 0, std::numeric_limits<int>::max()).value_or(-1);
+  const auto malformed = [value] {
+    std::string shown;
+    for (const char c : std::string_view(value)) shown += c >= 0x20 && c != 0x7f ? c : '?';
+    return std::invalid_argument("SLURM_STEP_TASKS_PER_NODE='" + shown +
+                                 "' is not a Slurm list of tasks per node, such as 2(x3),1");
+  };
   std::string_view rest = value;
   int most = 0;
   std::optional<int> here;
@@ -50,21 +58,21 @@ inline std::optional<int> slurm_step_node_tasks() {
     const std::size_t comma = rest.find(',');
     std::string_view item = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    if (comma != std::string_view::npos && rest.empty()) throw malformed();  // "2,": a list cut short
     long long nodes = 1;
     if (const std::size_t times = item.find("(x"); times != std::string_view::npos && item.ends_with(')')) {
       const auto repeat =
           plain_integer(item.substr(times + 2, item.size() - times - 3), 1, std::numeric_limits<int>::max());
-      if (!repeat) return std::nullopt;
+      if (!repeat) throw malformed();
       nodes = *repeat;
       item = item.substr(0, times);
     }
     const std::optional<long long> tasks = plain_integer(item, 1, std::numeric_limits<int>::max());
-    if (!tasks) return std::nullopt;
+    if (!tasks) throw malformed();
     most = std::max(most, static_cast<int>(*tasks));
     if (node >= first_node && node < first_node + nodes) here = static_cast<int>(*tasks);
     first_node += nodes;
   }
-  if (most == 0) return std::nullopt;
   return here ? here : std::optional<int>(most);
 }
 
