@@ -50,7 +50,7 @@ std::vector<isa> supported_isas();
 
 /// Kernels this CPU lacks, asked for by NQUEENS_ISA (or an unknown name
 /// there) or by a caller (count_options::kernels, run_context,
-/// estimate_options::kernels).
+/// estimate_options::kernels, enumerate_options::kernels).
 class isa_error : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;

@@ -1,5 +1,6 @@
 #include "mpi/launcher_watch.hpp"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -30,16 +31,21 @@ void exit_with_launcher() {
     return;
   }
   const pid_t launcher = ::getppid();
-  std::thread([launcher] {
+  // Said before the stop: no one sent the SIGTERM it reports (and a process
+  // started by hand with a launcher's variables, inherited from an `srun
+  // --pty` shell say, ends here with that shell). Built now, written only
+  // where stderr takes it at once (a full pipe, a terminal held by ^S):
+  // nothing may hold up the stop, the journal's save and the SIGKILL.
+  const std::string why = "nqueens-mpi: its launcher (parent process " + std::to_string(launcher) +
+                          ") ended: stopping as a SIGTERM stops it\n";
+  std::thread([launcher, why] {
     for (;;) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       if (::getppid() != launcher) {
-        // Said first: no one sent the SIGTERM that the stop reports (and a
-        // process started by hand with a launcher's variables, inherited
-        // from an `srun --pty` shell say, ends here with that shell).
-        const std::string why = "nqueens-mpi: its launcher (parent process " + std::to_string(launcher) +
-                                ") ended: stopping as a SIGTERM stops it\n";
-        static_cast<void>(::write(STDERR_FILENO, why.data(), why.size()));
+        pollfd err{.fd = STDERR_FILENO, .events = POLLOUT, .revents = 0};
+        if (::poll(&err, 1, 0) == 1 && (err.revents & POLLOUT) != 0) {
+          static_cast<void>(::write(STDERR_FILENO, why.data(), why.size()));  // < PIPE_BUF: whole or not at all
+        }
         ::kill(::getpid(), SIGTERM);
         std::this_thread::sleep_for(std::chrono::milliseconds(750));
         ::kill(::getpid(), SIGKILL);  // as kill -9 would: the journal holds whole records only

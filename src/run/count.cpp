@@ -47,6 +47,7 @@ void validate(const count_options& o, int n) {
   if (o.kernels && std::ranges::find(all_isas(), *o.kernels) == all_isas().end()) {
     refuse("kernels", std::to_string(static_cast<int>(*o.kernels)), "one of " + isa_names());
   }
+  if (o.kernels) static_cast<void>(runnable_isa(o.kernels));  // isa_error for kernels this CPU lacks, before a journal
   if (!is_registered(o.kind)) {
     refuse("kind", std::to_string(static_cast<int>(o.kind)), "one of " + std::string(engine_names()));
   }

@@ -15,6 +15,7 @@ std::optional<std::vector<int>> first_solution(int n, const std::atomic<bool>* c
     throw std::invalid_argument("board size " + std::to_string(n) + " is outside 1.." +
                                 std::to_string(max_constructed_board_size));
   }
+  detail::throw_if_cancelled(cancel);  // a flag already set, whatever n (the runs look only every 2^20)
   if (n == 2 || n == 3) return std::nullopt;
   std::vector<int> one_based;
   one_based.reserve(static_cast<std::size_t>(n));

@@ -43,8 +43,10 @@ TEST(FirstSolutionTest, RejectsBoardSizesOutOfRange) {
 // residue's order; a flag never set changes nothing.
 TEST(FirstSolutionTest, AStopIsHeardWhileTheBoardIsBuilt) {
   const std::atomic<bool> stopped{true};
-  for (int n = 3'000'000; n < 3'000'006; ++n) {
-    EXPECT_THROW(static_cast<void>(nqueens::first_solution(n, &stopped)), nqueens::run_cancelled) << n;
+  for (const int base : {2, 3'000'000}) {  // small boards too: a flag set before is heard at once
+    for (int n = base; n < base + 6; ++n) {
+      EXPECT_THROW(static_cast<void>(nqueens::first_solution(n, &stopped)), nqueens::run_cancelled) << n;
+    }
   }
   const std::atomic<bool> going{false};
   const std::optional<std::vector<int>> built = nqueens::first_solution(3'000'002, &going);

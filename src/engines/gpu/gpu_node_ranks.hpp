@@ -45,8 +45,13 @@ inline std::optional<int> slurm_step_node_tasks() {
   // -1: not said (the most on any node then).
   const long long node = environment_integer("SLURM_NODEID", 0, std::numeric_limits<int>::max()).value_or(-1);
   const auto malformed = [value] {
-    std::string shown;
-    for (const char c : std::string_view(value)) shown += c >= 0x20 && c != 0x7f ? c : '?';
+    std::string shown;  // a control byte as \xNN, as environment_integer shows one
+    for (const char c : std::string_view(value)) {
+      const auto byte = static_cast<unsigned char>(c);
+      constexpr char hex[] = "0123456789abcdef";
+      shown +=
+          byte >= 0x20 && byte != 0x7f ? std::string(1, c) : std::string{'\\', 'x', hex[byte >> 4], hex[byte & 15]};
+    }
     return std::invalid_argument("SLURM_STEP_TASKS_PER_NODE='" + shown +
                                  "' is not a Slurm list of tasks per node, such as 2(x3),1");
   };
@@ -166,7 +171,7 @@ inline std::vector<dealt_device> deal_devices(int visible, std::optional<int> ra
 /// nqueens-mpi's ranks look like processes sharing them: NQUEENS_GPU_SHARERS=1
 /// says that none does, and each takes every GPU it sees, alone, whatever
 /// its rank. Throws std::invalid_argument where a variable is no number in
-/// range.
+/// range, or SLURM_STEP_TASKS_PER_NODE no list of Slurm's form.
 inline std::vector<dealt_device> node_devices(int visible) {
   const std::optional<int> sharers = asked_sharers();
   const bool alone = sharers == 1;
