@@ -36,13 +36,9 @@ inline std::optional<long long> plain_integer(std::string_view text, long long l
   return value;
 }
 
-/// `value`, the text of environment variable `name`, as an integer in
-/// [lo, hi] (0 <= lo) by plain_number_rule. Throws std::invalid_argument
-/// naming the variable, the value (control bytes as \xNN: one line) and
-/// the range.
-inline long long environment_integer(std::string_view name, std::string_view value, long long lo, long long hi) {
-  if (const std::optional<long long> read = plain_integer(value, lo, hi)) return *read;
-  const std::string range = "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+/// An environment variable's value for a one-line message: control bytes
+/// as \xNN.
+inline std::string shown_value(std::string_view value) {
   std::string shown;
   for (const char c : value) {
     const auto byte = static_cast<unsigned char>(c);
@@ -55,6 +51,17 @@ inline long long environment_integer(std::string_view name, std::string_view val
     shown += hex[byte >> 4];
     shown += hex[byte & 15];
   }
+  return shown;
+}
+
+/// `value`, the text of environment variable `name`, as an integer in
+/// [lo, hi] (0 <= lo) by plain_number_rule. Throws std::invalid_argument
+/// naming the variable, the value (control bytes as \xNN: one line) and
+/// the range.
+inline long long environment_integer(std::string_view name, std::string_view value, long long lo, long long hi) {
+  if (const std::optional<long long> read = plain_integer(value, lo, hi)) return *read;
+  const std::string range = "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  const std::string shown = shown_value(value);
   const std::size_t digits = plain_digits(value);
   // Digits by the rule (or a minus and them) that lie outside the range.
   const bool number = (digits > 0 && digits == value.size()) ||

@@ -45,14 +45,7 @@ inline std::optional<int> slurm_step_node_tasks() {
   // -1: not said (the most on any node then).
   const long long node = environment_integer("SLURM_NODEID", 0, std::numeric_limits<int>::max()).value_or(-1);
   const auto malformed = [value] {
-    std::string shown;  // a control byte as \xNN, as environment_integer shows one
-    for (const char c : std::string_view(value)) {
-      const auto byte = static_cast<unsigned char>(c);
-      constexpr char hex[] = "0123456789abcdef";
-      shown +=
-          byte >= 0x20 && byte != 0x7f ? std::string(1, c) : std::string{'\\', 'x', hex[byte >> 4], hex[byte & 15]};
-    }
-    return std::invalid_argument("SLURM_STEP_TASKS_PER_NODE='" + shown +
+    return std::invalid_argument("SLURM_STEP_TASKS_PER_NODE='" + shown_value(value) +
                                  "' is not a Slurm list of tasks per node, such as 2(x3),1");
   };
   std::string_view rest = value;
