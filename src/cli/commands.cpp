@@ -105,4 +105,10 @@ std::string version_text(const std::string& program) {
          "\nkernels: " + std::string(kernels_name(kernels)) + "\n";
 }
 
+bool asks_help_and_version(const std::vector<std::string>& args) {
+  const auto is_help = [](const std::string& a) { return a == "--help" || a == "-h"; };
+  const auto is_version = [](const std::string& a) { return a == "--version" || a == "-V"; };
+  return args.size() == 3 && ((is_help(args[1]) && is_version(args[2])) || (is_version(args[1]) && is_help(args[2])));
+}
+
 }  // namespace nqueens::cli

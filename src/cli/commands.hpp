@@ -37,4 +37,8 @@ std::string usage_text();
 /// use (which build runs on each node of a job).
 std::string version_text(const std::string& program);
 
+/// `--help --version` or `--version --help` (either spelling of each):
+/// help wins, whichever comes first, as `--help` alone would print.
+bool asks_help_and_version(const std::vector<std::string>& args);
+
 }  // namespace nqueens::cli

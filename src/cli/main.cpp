@@ -57,9 +57,10 @@ const name_list name_lists[] = {
 int dispatch(const std::vector<std::string>& argv) {
   if (argv.size() < 2) throw usage_error("missing command: try 'nqueens count N' or 'nqueens --help'");
   const std::string& first = argv[1];
-  if (first == "-h" || first == "--help" || first == "help") {
+  if (first == "-h" || first == "--help" || first == "help" || asks_help_and_version(argv)) {
     // `nqueens help count`: that command's help; `help help`, `help
-    // --help` and `--help --version`: this one. Anything else is refused.
+    // --help`, `--help --version` and `--version --help`: this one.
+    // Anything else is refused.
     const bool asks_this_help = argv.size() == 3 && (argv[2] == "help" || argv[2] == "-h" || argv[2] == "--help" ||
                                                      argv[2] == "--version" || argv[2] == "-V");
     if (argv.size() > 2 && !asks_this_help) {

@@ -116,7 +116,9 @@ readiness parse(const std::vector<std::string>& args) {
     }
     // Every rank parses the same command line, so every rank agrees on errors.
     // `nqueens-mpi count 12` reads as `nqueens count 12` does.
-    std::vector<std::string> count_args = args;
+    // `--help --version` prints the help, as it does for nqueens.
+    std::vector<std::string> count_args =
+        cli::asks_help_and_version(args) ? std::vector<std::string>{args[0], "--help"} : args;
     if (count_args.size() > 1 && count_args[1] == "count") count_args.erase(count_args.begin() + 1);
     // Another command of nqueens ("merge x") would read as two board sizes.
     if (count_args.size() > 1 && count_args[1] != "count" && cli::find_command(count_args[1]) != nullptr) {

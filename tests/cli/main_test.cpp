@@ -104,7 +104,8 @@ TEST(CliTest, HelpListsEveryCommandAndEachHasItsOwnHelp) {
   EXPECT_EQ(count.status, 0) << count.err;
   EXPECT_EQ(count.out, run_cli("count --help").out);
   // Help asked of help, or beside --version, is this help.
-  for (const char* args : {"help help", "help --help", "help -h", "--help --version", "-h --help", "-- help"}) {
+  for (const char* args : {"help help", "help --help", "help -h", "--help --version", "--version --help", "-V -h",
+                           "-h --help", "-- help"}) {
     const cli_run again = run_cli(args);
     EXPECT_EQ(again.status, 0) << args << ": " << again.err;
     EXPECT_EQ(again.out, r.out) << args;

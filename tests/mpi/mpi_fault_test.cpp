@@ -275,6 +275,12 @@ TEST_F(FaultTest, MpiRefusesWhatItDoesNotTakeInItsOwnWords) {
   EXPECT_NE(help.out.find("--checkpoint"), std::string::npos) << help.out;
   EXPECT_EQ(help.out.find("--shard"), std::string::npos) << help.out;  // nor its engine line
   EXPECT_NE(help.out.find("so that every rank agrees"), std::string::npos) << help.out;
+  // Beside --version, either side, help wins, as it does for nqueens.
+  for (const char* version : {"--version", "-V"}) {
+    const finished both = run(mpi_job(1, {version, "--help"}), {mpi_env}, 60);
+    EXPECT_EQ(both.status, 0) << version << ": " << both.err;
+    EXPECT_EQ(both.out, help.out) << version;
+  }
 }
 
 // Ranks given different commands (--help on one) disagree like different plans.
