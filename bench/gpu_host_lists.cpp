@@ -36,7 +36,7 @@
 #include <utility>
 #include <vector>
 
-#include "engines/engine.hpp"
+#include "engines/engine_definition.hpp"
 #include "engines/join_model/column_classes.hpp"
 #include "engines/join_model/quarter_tables.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "engines/engine.hpp"
+#include "engines/engine_definition.hpp"
 #include "engines/join_model/column_classes.hpp"
 #include "engines/join_model/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"

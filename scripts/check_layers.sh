@@ -16,8 +16,7 @@
 #
 # A folder of src/ is its layer. A public header include/nqueens/X.hpp is
 # the layer of the source that implements it (src/*/X.cpp, or X.cpp.in
-# where the build writes it; engine.hpp's queries are the registry's,
-# engines/registry.cpp); one that no source implements (board.hpp,
+# where the build writes it); one that no source implements (board.hpp,
 # cancelled.hpp, subproblem_count.hpp) is vocabulary any layer may use, and
 # the umbrella nqueens.hpp, which includes them all, is above every layer.
 #   scripts/check_layers.sh [ROOT]   # ROOT: the repository (default: this one)
@@ -41,12 +40,11 @@ rank_of_layer() {
 }
 
 # The layer of a public header's name (X.hpp): where X.cpp (or X.cpp.in)
-# lives; the one header implemented under another name, by its source.
-declare -A public_layer implemented_by=([engine]=registry)
+# lives.
+declare -A public_layer
 for header in "$root"/include/nqueens/*.hpp; do
   name=$(basename "$header" .hpp)
-  source=${implemented_by[$name]:-$name}
-  impl=$(find "$root/src" \( -name "$source.cpp" -o -name "$source.cpp.in" \) -print -quit)
+  impl=$(find "$root/src" \( -name "$name.cpp" -o -name "$name.cpp.in" \) -print -quit)
   if [[ $name == nqueens ]]; then
     public_layer[$name]=umbrella
   elif [[ -n $impl ]]; then

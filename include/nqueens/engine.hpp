@@ -3,7 +3,8 @@
 /// \file
 /// The counting engines, and choosing one. Each engine lives in its own
 /// folder, src/engines/<name>/, and is listed once in the registry
-/// (src/engines/registry.cpp), which answers everything below.
+/// (src/engines/registry.cpp); src/engines/engine.cpp answers everything
+/// below from it.
 
 #include <cstdint>
 #include <optional>

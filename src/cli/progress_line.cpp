@@ -138,8 +138,8 @@ int terminal_columns(int fd) {
   winsize size{};
   if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
   // As shells and terminals do, a COLUMNS that is not a width is ignored,
-  // not an error; but only a whole plain number is one (atoi took "120x" for
-  // 120 and wrapped 10 digits), no wider than a terminal can be (ws_col).
+  // not an error; but only a whole plain number is one (atoi would take "120x" for
+  // 120 and wrap 10 digits), no wider than a terminal can be (ws_col).
   if (const char* columns = std::getenv("COLUMNS")) {
     if (const auto value = detail::plain_integer(columns, 1, std::numeric_limits<unsigned short>::max())) {
       return static_cast<int>(*value);

@@ -3,8 +3,8 @@
 // The one rule numbers are written by, on the command line and in the
 // environment: plain decimal digits, no sign, no leading zero (but "0").
 // Header-only, so that the GPU module (gpu_device.cu, built by nvcc) reads
-// its environment by it too: atoi took "abc", "0", "-1" and "1.5" for
-// numbers, and a 10-digit one wrapped.
+// its environment by it too: atoi would take "abc", "-1" and "1.5" for
+// numbers, and wrap a 10-digit one.
 
 #include <charconv>
 #include <cstdlib>

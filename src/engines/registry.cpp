@@ -1,10 +1,10 @@
 #include "engines/registry.hpp"
 
-#include <tbb/info.h>
-
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace nqueens::detail {
 
@@ -48,77 +48,13 @@ const engine_definition& definition_of(engine e) {
                               " (engines: " + std::string(engine_names()) + ")");
 }
 
+std::vector<const engine_definition*> auto_candidates(int n) {
+  std::vector<const engine_definition*> candidates;
+  for (const engine_definition* d : engines) {
+    if (d->auto_from != 0 && d->auto_from <= n && n <= d->max_board_size) candidates.push_back(d);
+  }
+  std::ranges::stable_sort(candidates, std::ranges::greater{}, &engine_definition::auto_from);
+  return candidates;
+}
+
 }  // namespace nqueens::detail
-
-namespace nqueens {
-
-std::span<const engine> all_engines() noexcept {
-  static const auto ids = [] {
-    std::array<engine, detail::engines.size()> out{};
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = detail::engines[i]->id;
-    return out;
-  }();
-  return ids;
-}
-
-std::string_view to_string(engine e) noexcept {
-  const detail::engine_definition* d = detail::find_definition(e);
-  return d != nullptr ? d->name : "unknown";
-}
-
-bool is_registered(engine e) noexcept { return detail::find_definition(e) != nullptr; }
-
-std::optional<engine> parse_engine(std::string_view name) noexcept {
-  for (const detail::engine_definition* d : detail::engines) {
-    if (d->name == name) return d->id;
-  }
-  return std::nullopt;
-}
-
-std::string_view engine_names() noexcept {
-  static const std::string names = [] {
-    std::string out;
-    for (const detail::engine_definition* d : detail::engines) out += (out.empty() ? "" : ", ") + std::string(d->name);
-    return out;
-  }();
-  return names;
-}
-
-void check_runnable(engine e, int n, int threads, const gpu_options& gpu) {
-  const detail::engine_definition& d = detail::definition_of(e);
-  if (d.check_runnable != nullptr) {
-    d.check_runnable(n, threads > 0 ? threads : tbb::info::default_concurrency(), gpu);
-  } else if (!gpu.devices.empty()) {
-    throw std::invalid_argument("--devices chooses GPUs, and the " + std::string(d.name) +
-                                " engine counts on the CPU: it applies to --engine gpu only");
-  } else if (gpu.memory != 0) {
-    throw std::invalid_argument("--gpu-memory bounds what a count takes of each GPU, and the " + std::string(d.name) +
-                                " engine counts on the CPU: it applies to --engine gpu only");
-  }
-}
-
-std::string_view engine_summary(engine e) noexcept {
-  const detail::engine_definition* d = detail::find_definition(e);
-  return d != nullptr ? d->summary : "";
-}
-
-bool counts_unique(engine e) noexcept {
-  const detail::engine_definition* d = detail::find_definition(e);
-  return d != nullptr && d->counts_unique;
-}
-
-int engine_max_board_size(engine e) noexcept {
-  const detail::engine_definition* d = detail::find_definition(e);
-  return d != nullptr ? d->max_board_size : 0;
-}
-
-engine shared_plan_engine(int n) noexcept {
-  const detail::engine_definition* best = nullptr;
-  for (const detail::engine_definition* d : detail::engines) {
-    if (d->auto_from == 0 || d->auto_from > n || n > d->max_board_size) continue;
-    if (best == nullptr || d->auto_from > best->auto_from) best = d;
-  }
-  return best != nullptr ? best->id : default_engine;
-}
-
-}  // namespace nqueens

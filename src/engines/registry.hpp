@@ -1,13 +1,15 @@
 #pragma once
 
-// The one list of engines (registry.cpp). Adding an engine: a folder
+// The one list of engines (registry.cpp), which the public queries of
+// nqueens/engine.hpp (engine.cpp) read. Adding an engine: a folder
 // src/engines/<name>/ defining an engine_definition with its own number, and
 // one line in registry.cpp's list; the build picks up the folder's sources
 // and the tests' engine axis covers it.
 
 #include <span>
+#include <vector>
 
-#include "engines/engine.hpp"
+#include "engines/engine_definition.hpp"
 
 namespace nqueens::detail {
 
@@ -23,5 +25,10 @@ const engine_definition& definition_of(engine e);
 /// Throws std::invalid_argument ("the E engine handles n up to N") when
 /// `engine` takes no board of size n.
 void require_board_taken(const engine_definition& engine, int n);
+
+/// The engines `--engine auto` may pick for n, fastest first (the largest
+/// auto_from first; the list's order among equals): the shared plan takes
+/// the first, a count the first whose memory fits.
+std::vector<const engine_definition*> auto_candidates(int n);
 
 }  // namespace nqueens::detail

@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "engines/engine.hpp"
+#include "engines/engine_definition.hpp"
 #include "kernels/search.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/engine.hpp"

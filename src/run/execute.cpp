@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engines/engine.hpp"
+#include "engines/engine_definition.hpp"
 #include "engines/rotation/rotation_plan.hpp"
 #include "kernels/search.hpp"
 #include "nqueens/memory.hpp"

@@ -128,12 +128,7 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
 }
 
 engine fastest_engine(int n, std::uint64_t max_memory, int threads, int split_depth, const std::atomic<bool>* cancel) {
-  // Fastest first: the engines auto may pick for n, by auto_from.
-  std::vector<const detail::engine_definition*> candidates;
-  for (const detail::engine_definition* d : detail::registered_engines()) {
-    if (d->auto_from != 0 && d->auto_from <= n && n <= d->max_board_size) candidates.push_back(d);
-  }
-  std::ranges::stable_sort(candidates, std::ranges::greater{}, &detail::engine_definition::auto_from);
+  const std::vector<const detail::engine_definition*> candidates = detail::auto_candidates(n);
   if (candidates.empty()) return default_engine;
   // What count() refuses for itself is left to it.
   if (split_depth < 0 || split_depth > max_split_depth || threads < 0) return candidates.front()->id;

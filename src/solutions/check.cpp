@@ -11,6 +11,19 @@
 namespace nqueens {
 namespace {
 
+// The index of `line` through (row, column) among lines of its kind.
+std::size_t line_index(attack_line line, std::size_t n, std::size_t row, std::size_t column) {
+  switch (line) {
+    case attack_line::column:
+      return column;
+    case attack_line::diagonal:
+      return row + (n - 1) - column;
+    case attack_line::anti_diagonal:
+      break;
+  }
+  return row + column;
+}
+
 // One bit per column, diagonal and anti-diagonal: 5 bits a queen, so that a
 // placement of 10^8 queens is checked in 62 MB (`first 100000000 | check`).
 class line_bits {
@@ -21,8 +34,9 @@ class line_bits {
   /// Marks the lines of the queen at (row, column); returns, for each line
   /// (column, diagonal, anti-diagonal), whether it was marked already.
   std::array<bool, 3> mark(std::size_t row, std::size_t column) {
-    return {test_and_set(columns_, column), test_and_set(diagonals_, row + (n_ - 1) - column),
-            test_and_set(anti_diagonals_, row + column)};
+    return {test_and_set(columns_, line_index(attack_line::column, n_, row, column)),
+            test_and_set(diagonals_, line_index(attack_line::diagonal, n_, row, column)),
+            test_and_set(anti_diagonals_, line_index(attack_line::anti_diagonal, n_, row, column))};
   }
 
  private:
@@ -37,19 +51,6 @@ class line_bits {
   std::size_t n_;
   std::vector<std::uint64_t> columns_, diagonals_, anti_diagonals_;
 };
-
-// The index of `line` through (row, column) among lines of its kind.
-std::size_t line_index(attack_line line, std::size_t n, std::size_t row, std::size_t column) {
-  switch (line) {
-    case attack_line::column:
-      return column;
-    case attack_line::diagonal:
-      return row + (n - 1) - column;
-    case attack_line::anti_diagonal:
-      break;
-  }
-  return row + column;
-}
 
 }  // namespace
 

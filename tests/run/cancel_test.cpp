@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "engines/engine.hpp"
+#include "engines/engine_definition.hpp"
 #include "engines/row_engine.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/estimate.hpp"

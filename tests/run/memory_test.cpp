@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "engines/engine.hpp"
+#include "engines/engine_definition.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/threads.hpp"
 #include "run/plan_access.hpp"

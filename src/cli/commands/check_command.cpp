@@ -34,8 +34,8 @@ constexpr std::size_t shown_attacks = 20;
 constexpr std::size_t max_line_bytes = std::size_t{1} << 31;
 
 // Checks one placement; prints what is wrong (prefixed by `where`) and returns
-// whether it is a solution. A column out of range is a usage error.
-bool check_one(const std::string& text, const std::string& where) {
+// the check. A column out of range is a usage error.
+check_result check_one(const std::string& text, const std::string& where) {
   std::vector<int> columns;
   check_result r;
   try {
@@ -46,7 +46,7 @@ bool check_one(const std::string& text, const std::string& where) {
   } catch (const std::invalid_argument& e) {  // a column off the board
     throw usage_error(where + e.what());
   }
-  if (r.is_solution()) return true;
+  if (r.is_solution()) return r;
   std::cout << formatted("%snot a solution: %zu pair%s of queens attack each other\n", where.c_str(), r.attack_count,
                          r.attack_count == 1 ? "" : "s");
   for (const attack& a : r.attacks) {
@@ -61,7 +61,7 @@ bool check_one(const std::string& text, const std::string& where) {
   }
   if (r.attack_count > r.attacks.size())
     std::cout << formatted("  ... and %zu more\n", r.attack_count - r.attacks.size());
-  return false;
+  return r;
 }
 
 bool is_blank(const std::string& line) { return line.find_first_not_of(" \t") == std::string::npos; }
@@ -196,7 +196,7 @@ int run_check(const std::vector<std::string>& args) {
       }
       if (is_blank(line)) continue;
       ++checked;
-      if (!check_one(line, where)) ++failed;
+      if (!check_one(line, where).is_solution()) ++failed;
       // Flushed here rather than by stdio once its buffer is full, so that a
       // stop ends a wait on a reader that takes nothing (stoppable_io.hpp).
       if (__fpending(stdout) >= std::size_t{1} << 16) flush_standard_output();
@@ -212,14 +212,14 @@ int run_check(const std::vector<std::string>& args) {
   }
   const std::vector<std::string> placements = operand_placements(operands);
   if (placements.size() == 1) {
-    const bool ok = check_one(placements.front(), "");
-    const std::size_t n = parse_placement(placements.front()).size();
-    if (ok) std::cout << formatted("solution: %zu queen%s, no two attack each other\n", n, n == 1 ? "" : "s");
-    return ok ? 0 : 1;
+    const check_result r = check_one(placements.front(), "");
+    if (!r.is_solution()) return 1;
+    std::cout << formatted("solution: %zu queen%s, no two attack each other\n", r.n, r.n == 1 ? "" : "s");
+    return 0;
   }
   for (const std::string& placement : placements) {
     ++checked;
-    if (!check_one(placement, "placement " + std::to_string(checked) + ": ")) ++failed;
+    if (!check_one(placement, "placement " + std::to_string(checked) + ": ").is_solution()) ++failed;
   }
   return summarize(checked, failed);
 }

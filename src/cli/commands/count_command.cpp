@@ -1,11 +1,6 @@
 #include "cli/commands/count_command.hpp"
 
-#include <unistd.h>
-
-#include <algorithm>
-#include <csignal>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <optional>
@@ -138,9 +133,9 @@ int run_count(const std::vector<std::string>& args) {
   }
   write_report(report, format_for(request->json));
   const int status = status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens");
-  // Nor one that came while the result was printed: it is reported (the
-  // fault suite caught a SIGTERM in that window answered with 0); one from
-  // here to the exit, status_after_closing_output reports.
+  // Nor one that came while the result was printed: it is reported, not
+  // answered with 0; one from here to the exit, status_after_closing_output
+  // reports.
   if (stop_requested()) return report_interruption(r, opts.checkpoint);
   return status;
 }

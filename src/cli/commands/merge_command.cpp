@@ -1,21 +1,14 @@
 #include "cli/commands/merge_command.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <iostream>
-#include <limits>
 #include <map>
-#include <stdexcept>
-#include <string_view>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
 #include "cli/io/json.hpp"
-#include "cli/io/json_reader.hpp"
 #include "cli/io/shard_file.hpp"
 #include "cli/message_text.hpp"
 #include "cli/output.hpp"
@@ -27,28 +20,11 @@
 #include "nqueens/isa.hpp"
 #include "nqueens/merge.hpp"
 #include "nqueens/plan.hpp"
-#include "nqueens/reduce.hpp"
 #include "nqueens/verify.hpp"
 
 namespace nqueens::cli {
 
 namespace {
-
-// A shard file as the count it is a part of (its fields checked already).
-count_result part_of(const shard_file& f) {
-  count_result r;
-  r.n = f.n;
-  r.kind = *parse_engine(f.engine);
-  r.split_depth = f.split_depth;
-  r.subproblems = f.subproblems;
-  r.plan_fingerprint = std::stoull(f.fingerprint, nullptr, 16);
-  r.shard = {.index = f.shard, .count = f.shards};
-  r.shard_subproblems = r.finished = f.shard_subproblems;
-  r.total = f.total;
-  r.symmetric_180 = f.symmetric_180;
-  r.symmetric_90 = f.symmetric_90;
-  return r;
-}
 
 // The merged counts, verified: what merge prints.
 class merge_report final : public report {

@@ -78,6 +78,21 @@ shard_file shard_fields_of(const count_result& r) {
   return f;
 }
 
+count_result part_of(const shard_file& f) {
+  count_result r;
+  r.n = f.n;
+  r.kind = *parse_engine(f.engine);
+  r.split_depth = f.split_depth;
+  r.subproblems = f.subproblems;
+  r.plan_fingerprint = std::stoull(f.fingerprint, nullptr, 16);
+  r.shard = {.index = f.shard, .count = f.shards};
+  r.shard_subproblems = r.finished = f.shard_subproblems;
+  r.total = f.total;
+  r.symmetric_180 = f.symmetric_180;
+  r.symmetric_90 = f.symmetric_90;
+  return r;
+}
+
 // Everything taken from the file is checked here, so that what merge prints
 // (engine, fingerprint, counts) is well-formed whatever the file held.
 shard_file read_shard_file(const std::string& name) {

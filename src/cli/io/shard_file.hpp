@@ -38,6 +38,10 @@ std::string shard_checksum(const shard_file& f);
 /// The shard fields of a count `r`.
 shard_file shard_fields_of(const count_result& r);
 
+/// The count `f` is a part of, for merge (its fields checked already by
+/// read_shard_file): shard_fields_of's inverse.
+count_result part_of(const shard_file& f);
+
 /// Reads and checks shard file `name`: strict JSON, every field in range, no
 /// verified total or fundamental count in a part of a run, the checksum
 /// matching. Throws usage_error naming the file.

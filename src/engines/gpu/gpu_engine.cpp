@@ -32,7 +32,7 @@
 #include <thread>
 #include <vector>
 
-#include "engines/engine.hpp"
+#include "engines/engine_definition.hpp"
 #include "engines/fingerprint.hpp"
 #include "engines/gpu/gpu_backend.hpp"
 #include "engines/gpu/gpu_device.hpp"

@@ -1,14 +1,13 @@
 #include "nqueens/gpu_options.hpp"
 
-#include <tbb/info.h>
-
 #include "engines/gpu/gpu_run_devices.hpp"
+#include "nqueens/threads.hpp"
 
 namespace nqueens {
 
 std::vector<gpu_taken> gpus_taken(const gpu_options& gpu, int threads) {
   // 0 as check_runnable reads it: oneTBB's threads (this process's CPUs).
-  const int resolved = threads > 0 ? threads : tbb::info::default_concurrency();
+  const int resolved = threads > 0 ? threads : hardware_threads();
   const detail::gpu::run_devices run = detail::gpu::choose_run_devices(gpu.devices, resolved);
   std::vector<gpu_taken> taken;
   for (const detail::gpu::dealt_device& d : run.chosen) {

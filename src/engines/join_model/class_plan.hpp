@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engines/engine.hpp"
+#include "engines/engine_definition.hpp"
 #include "engines/join_model/class_slicing.hpp"
 #include "engines/join_model/column_classes.hpp"
 #include "engines/join_model/quadrant_task.hpp"

@@ -24,7 +24,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engines/engine.hpp"
+#include "engines/engine_definition.hpp"
 #include "engines/fingerprint.hpp"
 #include "engines/join_model/class_plan.hpp"
 #include "engines/join_model/column_classes.hpp"
