@@ -1,5 +1,6 @@
 #include "cli/signals.hpp"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <array>
@@ -73,16 +74,23 @@ extern "C" void on_stop_signal(int sig) {
   if (at - first_signal_ns.load() < repeat_window_ns) return;
   // A second signal: leave now, saying so in one line, the progress line
   // erased first. write() alone: it is async-signal-safe, stdio is not.
-  const auto say = [](const char* text) {
-    std::size_t length = 0;
-    while (text[length] != '\0') ++length;
-    static_cast<void>(::write(STDERR_FILENO, text, length) >= 0);
-  };
-  if (stderr_is_terminal.load()) say("\r\033[K");
-  say(program_invocation_short_name);
-  say(": interrupted again, by ");
-  say(caught_name(sig));
-  say(": leaving at once; a journal keeps what its last flush saved\n");
+  // Only where stderr takes it without waiting: a full pipe that held up
+  // the first stop's message would hold up this one too, and the process
+  // would never leave (poll is async-signal-safe; a pipe that polls
+  // writable has a page free, more than the line).
+  pollfd err{.fd = STDERR_FILENO, .events = POLLOUT, .revents = 0};
+  if (::poll(&err, 1, 0) == 1 && (err.revents & POLLOUT) != 0) {
+    const auto say = [](const char* text) {
+      std::size_t length = 0;
+      while (text[length] != '\0') ++length;
+      static_cast<void>(::write(STDERR_FILENO, text, length) >= 0);
+    };
+    if (stderr_is_terminal.load()) say("\r\033[K");
+    say(program_invocation_short_name);
+    say(": interrupted again, by ");
+    say(caught_name(sig));
+    say(": leaving at once; a journal keeps what its last flush saved\n");
+  }
   _exit(interrupted_status(sig));
 }
 

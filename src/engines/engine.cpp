@@ -36,7 +36,8 @@ std::optional<engine> parse_engine(std::string_view name) noexcept {
 std::string_view engine_names() noexcept {
   static const std::string names = [] {
     std::string out;
-    for (const detail::engine_definition* d : detail::registered_engines()) out += (out.empty() ? "" : ", ") + std::string(d->name);
+    for (const detail::engine_definition* d : detail::registered_engines())
+      out += (out.empty() ? "" : ", ") + std::string(d->name);
     return out;
   }();
   return names;

@@ -37,6 +37,9 @@ TEST(CliTest, AnInstalledToolLooksForTheGpuModuleOnlyWhereItWasInstalled) {
   const scratch_directory prefix("installed-tool");
   const fs::path bin = prefix.path() / "bin";
   fs::create_directory(bin);
+  // Whatever the umask: a folder every user may write would refuse the module.
+  fs::permissions(prefix.path(), fs::perms(0755));
+  fs::permissions(bin, fs::perms(0755));
   fs::copy_file(NQUEENS_CLI_PATH, bin / "nqueens");
   const fs::path libdir = (bin / NQUEENS_TOOLS_TO_GPU_MODULE).lexically_normal();
 
@@ -49,6 +52,9 @@ TEST(CliTest, AnInstalledToolLooksForTheGpuModuleOnlyWhereItWasInstalled) {
   EXPECT_EQ(missing.err.find(NQUEENS_BUILD_DIR), std::string::npos) << missing.err;
 
   fs::create_directories(libdir);
+  for (fs::path d = libdir; d != prefix.path() && d.has_relative_path(); d = d.parent_path()) {
+    fs::permissions(d, fs::perms(0755));
+  }
   fs::copy_file(NQUEENS_TEST_GPU_MODULE_PATH, libdir / module_file);
   const cli_run found = gpu_count(bin / "nqueens");
   EXPECT_EQ(found.err.find("looked for"), std::string::npos) << found.err;
@@ -70,6 +76,7 @@ TEST(CliTest, TheBuildTreesToolFindsTheGpuModuleBesideIt) {
 TEST(CliTest, AGpuModuleWritableByOtherUsersIsRefused) {
   if (!NQUEENS_TEST_GPU_MODULE_BUILT) GTEST_SKIP() << "built without CUDA: no module is loaded";
   const scratch_directory scratch("shared-module");
+  fs::permissions(scratch.path(), fs::perms(0755));  // whatever the umask
   const fs::path shared = scratch.path() / "shared";
   fs::create_directory(shared);
   const fs::path module = shared / module_file;

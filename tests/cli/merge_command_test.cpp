@@ -100,6 +100,84 @@ TEST_F(CliShardTest, MergeDerivesTheFundamentalCountAndRefusesInconsistentParts)
   EXPECT_NE(r.err.find("not a multiple of 8"), std::string::npos) << r.err;
 }
 
+// A whole run's file (one shard) may carry its fundamental count, but only
+// the one its counts make: another, edited in past the checksum (which
+// covers what merge adds up), is refused naming the file, exit 2.
+TEST_F(CliShardTest, AWholeRunsUniqueMustBeTheOneItsCountsMake) {
+  const std::string whole = shard_file(12, 0, 1);
+  std::string text = slurp(whole);
+  const std::size_t at = text.find("\"unique\":1787,");
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::string edited = "\"unique\":1786,";
+  std::ofstream(whole, std::ios::trunc) << text.replace(at, edited.size(), edited);
+  const cli_run r = run_cli("merge " + whole);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(whole + ": byte " + std::to_string(at + 10) +
+                       ": \"unique\" 1786 contradicts the counts beside it, whose fundamental count is 1787"),
+            std::string::npos)
+      << r.err;
+}
+
+// A checkpoint journal given to merge by mistake is named as one.
+TEST_F(CliShardTest, AJournalGivenToMergeIsNamedAsOne) {
+  const std::string journal = shard_file(11, 0, 1) + ".ckpt";
+  files_.push_back(journal);
+  ASSERT_EQ(run_cli("count 11 --checkpoint " + journal).status, 0);
+  const cli_run r = run_cli("merge " + journal);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "nqueens: " + journal +
+                       ": this is a checkpoint journal (--checkpoint), not the --json output of 'nqueens count N "
+                       "--shard I/M' that merge adds up\n");
+}
+
+// Past the published table (n = 28) a count is "not verified", exit 0, and
+// `"verified":null` in JSON: shown here on a merge, whose parts a test can
+// give without counting Q(28). The part's fields are those of the real plan
+// (asked of `plan`), its total made up (8); its half- and quarter-turn
+// counts, which are published for n = 28, those the first merge names.
+TEST_F(CliShardTest, PastThePublishedTableACountIsNotVerifiedAndExitsZero) {
+  const cli_run planned = run_cli("plan 28 --engine quadrant --split-depth 1 --json");
+  ASSERT_EQ(planned.status, 0) << planned.err;
+  const auto field = [](const std::string& json, const std::string& key) {
+    const std::size_t at = json.find("\"" + key + "\":");
+    if (at == std::string::npos) return std::string();
+    const std::size_t from = at + key.size() + 3;
+    return json.substr(from, json.find_first_of(",}", from) - from);
+  };
+  std::string text = slurp(shard_file(8, 0, 1));
+  const auto set = [&](const std::string& key, const std::string& value) {
+    const std::size_t at = text.find("\"" + key + "\":");
+    ASSERT_NE(at, std::string::npos) << key << " in " << text;
+    const std::size_t from = at + key.size() + 3;
+    text.replace(from, text.find_first_of(",}", from) - from, value);
+  };
+  set("n", "28");
+  set("engine", "\"quadrant\"");
+  set("split_depth", "1");
+  set("subproblems", field(planned.out, "subproblems"));
+  set("shard_subproblems", field(planned.out, "subproblems"));
+  set("plan_fingerprint", field(planned.out, "plan_fingerprint"));
+  set("total", "8");
+  set("unique", "null");      // merge derives it
+  set("symmetric_180", "0");  // Q + P + 2R a multiple of 8, as Burnside's lemma asks
+  set("symmetric_90", "0");
+  const std::string part = files_.back();
+  std::ofstream(part, std::ios::trunc) << resigned(text);
+  const cli_run first = run_cli("merge --json " + part);
+  EXPECT_EQ(first.status, 1) << first.err;  // P = R = 0 differ from the published
+  set("symmetric_180", field(first.out, "published_symmetric_180"));
+  set("symmetric_90", field(first.out, "published_symmetric_90"));
+  std::ofstream(part, std::ios::trunc) << resigned(text);
+  const cli_run shown = run_cli("merge " + part);
+  EXPECT_EQ(shown.status, 0) << shown.err;
+  EXPECT_NE(shown.out.find("Q(28) = 8  not verified (no published value)"), std::string::npos) << shown.out;
+  const cli_run json = run_cli("merge --json " + part);
+  EXPECT_EQ(json.status, 0) << json.err;
+  EXPECT_NE(json.out.find("\"n\":28,\"total\":8,"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"verified\":null"), std::string::npos) << json.out;
+}
+
 // A shard file that is not strictly the JSON `count --json` writes is a usage
 // error (exit 2) naming the file and the byte, never wrapped, guessed or
 // echoed raw into the output.

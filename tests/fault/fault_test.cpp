@@ -583,6 +583,29 @@ TEST_F(FaultTest, KilledScaleLeavesNoTemporaryCsvBehind) {
     EXPECT_EQ(names(), std::vector<std::string>{"keep.csv"}) << "killed after " << ms << " ms";
     EXPECT_EQ(bytes_of(csv), earlier_csv);
   }
+  // And once the temporary file is surely open (unnamed, seen in /proc).
+  {
+    child c({nq, "scale", "12", "--repeat", "1000", "--csv", csv});
+    const std::string here = fs::canonical(dir_).string() + "/";
+    const auto holds_one_here = [&] {
+      std::error_code gone;
+      for (fs::directory_iterator fd("/proc/" + std::to_string(c.pid()) + "/fd", gone), end; !gone && fd != end;
+           fd.increment(gone)) {
+        std::error_code unreadable;
+        if (fs::read_symlink(fd->path(), unreadable).string().starts_with(here)) return true;
+      }
+      return false;
+    };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (c.running() && !holds_one_here() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_TRUE(holds_one_here()) << "scale never opened its temporary file beside the CSV";
+    c.signal(SIGKILL);
+    EXPECT_EQ(c.wait().status, 137);
+    EXPECT_EQ(names(), std::vector<std::string>{"keep.csv"});
+    EXPECT_EQ(bytes_of(csv), earlier_csv);
+  }
   const finished r = run({nq, "scale", "8", "--threads", "1", "--repeat", "1", "--csv", csv});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(bytes_of(csv).rfind("threads,median_seconds,", 0), 0u) << bytes_of(csv);

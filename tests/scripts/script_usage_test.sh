@@ -30,8 +30,8 @@ done
 export PATH=$work/bin:$PATH
 
 expect_refusal "N is a board size" bash "$repo/scripts/scaling.sh" abc
-expect_refusal "give no --csv" bash "$repo/scripts/scaling.sh" 12 --repeat 1 --csv out.csv
-expect_refusal "give no --csv" bash "$repo/scripts/scaling.sh" 12 --csv=out.csv
+expect_refusal "give no --csv" bash "$repo/scripts/scaling.sh" 12 --repeat 1 --csv "$work/out.csv"
+expect_refusal "give no --csv" bash "$repo/scripts/scaling.sh" 12 --csv="$work/out.csv"
 printf '#!/bin/sh\nexit 0\n' >"$work/other" && chmod +x "$work/other"
 expect_refusal "past nqueens' boards" bash "$repo/scripts/compare_kluev.sh" "$work/other" 40 1
 expect_refusal "past nqueens' 1024" bash "$repo/scripts/compare_kluev.sh" "$work/other" 12 5000

@@ -31,6 +31,7 @@ struct process_options {
   std::vector<int> closed;       ///< of 0, 1, 2: started with these closed (stdout/stderr then read back empty)
   int stdin_fd = -1;             ///< a descriptor the process reads as stdin (a pipe); -1: /dev/null
   int stdout_fd = -1;            ///< one it writes as stdout (a pipe), not read back; -1: as stdout_path says
+  int stderr_fd = -1;            ///< one it writes as stderr (a pipe), not read back; -1: a temporary file
 };
 
 struct finished {
@@ -75,7 +76,8 @@ class child {
       const int in = options.stdin_fd >= 0 ? options.stdin_fd : ::open("/dev/null", O_RDONLY);
       const int out =
           options.stdout_fd >= 0 ? options.stdout_fd : ::open(out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int err = ::open(err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int err =
+          options.stderr_fd >= 0 ? options.stderr_fd : ::open(err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       ::dup2(in, 0);
       ::dup2(out, 1);
       ::dup2(err, 2);
@@ -115,10 +117,10 @@ class child {
     if (::wait4(pid_, &raw, WNOHANG, &usage) == pid_) record(raw, usage);
     return !done_;
   }
-  /// Waits up to `deadline_seconds`; past it the group is killed and the
-  /// status is -1.
-  finished wait(double deadline_seconds = 120) {
-    const auto deadline = start_ + std::chrono::duration<double>(deadline_seconds);
+  /// Waits up to `deadline_seconds` from now; past it the group is killed
+  /// and the status is -1.
+  finished wait(double deadline_seconds = 300) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(deadline_seconds);
     while (running()) {
       if (std::chrono::steady_clock::now() > deadline) {
         ::kill(-pid_, SIGKILL);
@@ -200,7 +202,7 @@ inline int signal_matching(const std::string& needle, int sig) {
 
 /// Runs argv to the end (or the deadline).
 inline finished run(const std::vector<std::string>& argv, const process_options& options = {},
-                    double deadline_seconds = 120) {
+                    double deadline_seconds = 300) {
   child c(argv, options);
   return c.wait(deadline_seconds);
 }

@@ -8,14 +8,18 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <stdexcept>
 #include <string_view>
 
 #include "cli/arguments.hpp"
 #include "cli/io/json_reader.hpp"
 #include "engines/fingerprint.hpp"
+#include "nqueens/count_types.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/shard.hpp"
+#include "run/journal/journal_layout.hpp"
 #include "run/posix_io.hpp"
 
 namespace nqueens::cli {
@@ -104,6 +108,14 @@ shard_file read_shard_file(const std::string& name) {
                       ": the file is empty: a count writes its --json only once it has finished (was it "
                       "stopped, or did it fail?); count that shard again");
   }
+  // A likely mix-up in a job script: the journal of `count --checkpoint`.
+  if (text.size() >= detail::journal::magic.size() &&
+      std::equal(detail::journal::magic.begin(), detail::journal::magic.end(), text.begin(),
+                 [](unsigned char m, char t) { return m == static_cast<unsigned char>(t); })) {
+    throw usage_error(name +
+                      ": this is a checkpoint journal (--checkpoint), not the --json output of 'nqueens count N "
+                      "--shard I/M' that merge adds up");
+  }
   try {
     const json_members members = json_members::parse(text);
     shard_file f;
@@ -140,6 +152,21 @@ shard_file read_shard_file(const std::string& name) {
                                           "/" + std::to_string(f.shards) +
                                           ": a part of a run is verified only by merge");
         }
+      }
+    } else if (const json_value* unique = members.find("unique");
+               unique != nullptr && unique->type != json_type::null) {
+      // A whole run's fundamental count, which merge derives again, must be
+      // the one its counts make: another was edited in, or came from
+      // another file. Counts that make none are merge's to refuse (exit 1).
+      const uint128 given = members.get_unsigned("unique", 0, any);
+      std::optional<uint128> derived;
+      try {
+        derived = fundamental_count(f.n, f.total, f.symmetric_180, f.symmetric_90);
+      } catch (const std::domain_error&) {
+      }
+      if (derived && *derived != given) {
+        throw json_error(unique->offset, "\"unique\" " + to_string(given) + " contradicts the counts beside it, " +
+                                             "whose fundamental count is " + to_string(*derived));
       }
     }
     const json_value* checksum = members.find("checksum");
