@@ -17,7 +17,8 @@
 # A folder of src/ is its layer. A public header include/nqueens/X.hpp is
 # the layer of the source that implements it (src/*/X.cpp, or X.cpp.in
 # where the build writes it); one that no source implements (board.hpp,
-# cancelled.hpp, subproblem_count.hpp) is vocabulary any layer may use, and
+# cancelled.hpp, device_work.hpp, subproblem_count.hpp) is vocabulary any
+# layer may use, and
 # the umbrella nqueens.hpp, which includes them all, is above every layer.
 #   scripts/check_layers.sh [ROOT]   # ROOT: the repository (default: this one)
 set -euo pipefail

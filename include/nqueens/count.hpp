@@ -12,6 +12,7 @@
 
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count_types.hpp"
+#include "nqueens/device_work.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/gpu_options.hpp"
@@ -90,7 +91,7 @@ struct count_result {
   engine kind = default_engine;
   /// The kernels that counted.
   isa kernels = isa::portable;
-  /// What was counted: everything, or (symmetric_counts()) only the
+  /// What was counted: everything, or (rotational_counts()) only the
   /// rotation-symmetric solutions, when `total` is 0 and `unique` empty.
   plan_scope scope = plan_scope::all;
   uint128 total = 0;
@@ -139,7 +140,7 @@ struct count_result {
 };
 
 /// Throws std::invalid_argument naming the first field of `options` that is
-/// out of its documented range (count() and symmetric_counts() call it
+/// out of its documented range (count() and rotational_counts() call it
 /// first): NaN or out-of-range intervals, a max_memory under 1 MiB, kernels
 /// or an engine that name none, a bad thread count, split depth or shard;
 /// and, as check_runnable, an engine this machine cannot run as
@@ -160,6 +161,12 @@ count_result count(int n, const count_options& options = {});
 /// Counts only the solutions unchanged by a half turn and by a quarter turn
 /// (`nqueens rotational`): a small search next to Q(n), for every n up to
 /// max_board_size. `options.kind` and `split_depth` are not used.
-count_result symmetric_counts(int n, const count_options& options = {});
+count_result rotational_counts(int n, const count_options& options = {});
+
+/// rotational_counts' former name (the symmetric engine plays no part in it).
+[[deprecated("renamed rotational_counts")]] inline count_result symmetric_counts(int n,
+                                                                                 const count_options& options = {}) {
+  return rotational_counts(n, options);
+}
 
 }  // namespace nqueens

@@ -14,7 +14,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
+#include "nqueens/device_work.hpp"
 #include "nqueens/gpu_options.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
@@ -132,7 +134,28 @@ struct cost_estimate {
   /// serial part whole, its parallel part over the cores), were every
   /// thread busy to the end.
   double wall_seconds(int cores) const noexcept;
+
+  /// The threads that run at once here: a count's CPU threads share this
+  /// machine's hardware threads, so more than those go no faster; a GPU
+  /// stream's (device_timed) are not bound by the CPU.
+  int threads_here() const noexcept;
+
+  /// wall_seconds on threads_here(): the wall time of the count here.
+  double wall_seconds_here() const noexcept { return wall_seconds(threads_here()); }
+
+  /// The standard error of wall_seconds(cores) (of the part that spreads
+  /// over them; the serial build's part is measured, not sampled).
+  double wall_seconds_error(int cores) const noexcept;
+
+  /// How many standard errors `total` is off `published` (n's published
+  /// Q(n)): negative where there is none, or where the error is unknown
+  /// (one draw); infinite where draws that all agree (no spread), and not
+  /// the whole plan, miss it.
+  double standard_errors_off(std::optional<std::uint64_t> published) const noexcept;
 };
+
+/// "time", "precise", "exhausted", "runs", "cancelled".
+std::string_view to_string(estimate_end end) noexcept;
 
 /// Samples `p` as estimate_options says. Throws std::invalid_argument for a
 /// thread count outside 0..max_threads, seconds that are not finite and

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "nqueens/cancelled.hpp"
+#include "nqueens/device_work.hpp"
 #include "nqueens/gpu_options.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"

@@ -9,6 +9,7 @@
 #include "nqueens/checkpoint.hpp"        // IWYU pragma: export
 #include "nqueens/count.hpp"             // IWYU pragma: export
 #include "nqueens/count_types.hpp"       // IWYU pragma: export
+#include "nqueens/device_work.hpp"       // IWYU pragma: export
 #include "nqueens/engine.hpp"            // IWYU pragma: export
 #include "nqueens/enumerate.hpp"         // IWYU pragma: export
 #include "nqueens/estimate.hpp"          // IWYU pragma: export

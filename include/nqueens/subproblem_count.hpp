@@ -4,11 +4,7 @@
 /// What counting one subproblem gives, whichever engine and executor count
 /// it: the vocabulary the engines, the executors and the reducer share.
 
-#include <algorithm>
-#include <array>
-#include <cstddef>
 #include <cstdint>
-#include <string_view>
 
 namespace nqueens {
 
@@ -29,57 +25,6 @@ struct subproblem_count {
   std::uint64_t symmetric_90 = 0;
 
   friend bool operator==(const subproblem_count&, const subproblem_count&) = default;
-};
-
-/// The kernels of an accelerator's round (the GPU engine's), in launch
-/// order: the names of device_work::kernel_nanoseconds' slots, and of
-/// count's JSON "device_kernel_seconds".
-inline constexpr std::array<std::string_view, 11> device_kernel_names = {
-    "clear", "size", "join", "once", "stats", "layout", "encode", "scan", "scatter", "visit", "finish"};
-
-/// What an engine that counts on an accelerator (the GPU engine) asked of
-/// it: kernel launches, and stream operations (launches, copies and waits),
-/// summed over its streams; zero for the CPU engines.
-struct device_work {
-  std::uint64_t launches = 0;
-  std::uint64_t operations = 0;
-  /// Device time per kernel (device_kernel_names), summed over its launches
-  /// and the streams: measured where NQUEENS_GPU_TIMES=1 (events around
-  /// each launch; the emulator's clock), else zero.
-  std::array<std::uint64_t, device_kernel_names.size()> kernel_nanoseconds{};
-  /// The host threads' time building the subproblems' own quarter lists
-  /// (the GPU engine past its whole tables), summed over the threads:
-  /// beside the kernels' time, which side bounds such a run. Always measured.
-  std::uint64_t host_list_nanoseconds = 0;
-  /// The bytes of those lists copied to the device, summed over the
-  /// streams: beside the kernels' time and a link's speed, whether the
-  /// copies bound such a run. Always counted.
-  std::uint64_t staged_list_bytes = 0;
-
-  /// Whether any kernel's time was measured.
-  bool timed() const noexcept {
-    return std::ranges::any_of(kernel_nanoseconds, [](std::uint64_t t) { return t != 0; });
-  }
-  device_work& operator+=(const device_work& more) noexcept {
-    launches += more.launches;
-    operations += more.operations;
-    for (std::size_t k = 0; k < kernel_nanoseconds.size(); ++k) kernel_nanoseconds[k] += more.kernel_nanoseconds[k];
-    host_list_nanoseconds += more.host_list_nanoseconds;
-    staged_list_bytes += more.staged_list_bytes;
-    return *this;
-  }
-  /// What was asked between `earlier` and `later` (later's counts include earlier's).
-  friend device_work operator-(device_work later, const device_work& earlier) noexcept {
-    later.launches -= earlier.launches;
-    later.operations -= earlier.operations;
-    for (std::size_t k = 0; k < later.kernel_nanoseconds.size(); ++k) {
-      later.kernel_nanoseconds[k] -= earlier.kernel_nanoseconds[k];
-    }
-    later.host_list_nanoseconds -= earlier.host_list_nanoseconds;
-    later.staged_list_bytes -= earlier.staged_list_bytes;
-    return later;
-  }
-  friend bool operator==(const device_work&, const device_work&) = default;
 };
 
 }  // namespace nqueens

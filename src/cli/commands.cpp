@@ -15,7 +15,7 @@
 #include "cli/commands/verify_command.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/help_text.hpp"
-#include "cli/progress_line.hpp"
+#include "cli/number_text.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/first.hpp"
 #include "nqueens/isa.hpp"

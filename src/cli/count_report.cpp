@@ -4,8 +4,9 @@
 
 #include "cli/io/shard_file.hpp"
 #include "cli/message_text.hpp"
+#include "cli/number_text.hpp"
 #include "cli/output.hpp"
-#include "cli/progress_line.hpp"
+#include "nqueens/device_work.hpp"
 
 namespace nqueens::cli {
 
@@ -83,6 +84,13 @@ void count_report::write_text(std::ostream& out) const {
   }
 }
 
+json_object& add_device_work(json_object& o, const device_work& work) {
+  return o.add("device_launches", work.launches)
+      .add("device_operations", work.operations)
+      .add("host_list_seconds", static_cast<double>(work.host_list_nanoseconds) / 1e9)
+      .add("staged_list_bytes", work.staged_list_bytes);
+}
+
 json_object count_report::json() const {
   const count_result& r = result_;
   json_object o;
@@ -108,10 +116,7 @@ json_object count_report::json() const {
       .add("release", r.phases.release);
   o.add_raw("host_phase_seconds", phases.str());
   if (r.kind == engine::gpu) {  // what the device was asked, per subproblem counted here a fraction of an operation
-    o.add("device_launches", r.device.launches).add("device_operations", r.device.operations);
-    // The host threads' time on the subproblems' own quarter lists (0 with the whole tables).
-    o.add("host_list_seconds", static_cast<double>(r.device.host_list_nanoseconds) / 1e9)
-        .add("staged_list_bytes", r.device.staged_list_bytes);
+    add_device_work(o, r.device);
     if (r.device.timed()) {  // NQUEENS_GPU_TIMES=1
       json_object kernels;
       for (std::size_t k = 0; k < device_kernel_names.size(); ++k) {

@@ -10,6 +10,7 @@
 
 #include "cli/report.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/device_work.hpp"
 
 namespace nqueens::cli {
 
@@ -36,6 +37,13 @@ class count_report final : public report {
   count_result result_;
   std::string checkpoint_;
 };
+
+/// What a GPU count or sample asked of its device, in `o`: its launches and
+/// stream operations, and its host threads' time on the subproblems' own
+/// quarter lists and the bytes of them staged (both 0 with the whole
+/// tables): "device_launches", "device_operations", "host_list_seconds",
+/// "staged_list_bytes".
+json_object& add_device_work(json_object& o, const device_work& work);
 
 /// "visit 1.234 s, join 0.456 s, ...": the kernels' device times, the
 /// longest first, those not timed left out.

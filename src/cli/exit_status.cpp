@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "cli/arguments.hpp"
+#include "cli/interruption.hpp"
 #include "cli/io/line_reader.hpp"
 #include "cli/io/standard_output.hpp"
 #include "cli/message_text.hpp"
@@ -34,8 +35,7 @@ failure classify(const std::exception_ptr& error) {
     return {2, e.what()};
   } catch (const run_cancelled&) {  // a signal while the command planned
     const int sig = stop_signal();
-    return {interrupted_status(sig),
-            "interrupted by " + signal_name(sig) + " before counting began; nothing was counted"};
+    return {interrupted_status(sig), interrupted_before_counting(sig)};
   } catch (const usage_error& e) {
     return {2, e.what()};
   } catch (const std::invalid_argument& e) {  // isa_error (NQUEENS_ISA) among them

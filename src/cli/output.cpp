@@ -31,12 +31,6 @@ const char* verified_json(const count_result& r) {
   return verified_json(r.check);
 }
 
-std::string format_seconds(double seconds) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3f s", seconds);
-  return buffer;
-}
-
 counts_shown counts_of(const count_result& r) {
   return {r.n, r.total, r.unique, r.symmetric_180, r.symmetric_90, r.check};
 }
@@ -76,14 +70,6 @@ std::string describe_resumed(const count_result& r, const std::string& checkpoin
   return "  resumed: " + std::to_string(r.resumed) + " of " +
          std::to_string(shard ? r.shard_subproblems : r.subproblems) +
          (shard ? " subproblems of the shard" : " subproblems") + " taken from " + one_line(checkpoint) + cut + "\n";
-}
-
-int status_after_journal(const count_result& r, int status, const char* program) {
-  if (r.journal_unfinished.empty()) return status;
-  std::cerr << program << ": " << one_line(r.journal_unfinished)
-            << "; every subproblem was counted, and the result above stands, but the journal lacks its end: "
-               "the same command again, with room to write, finishes it (counting only what it lacks)\n";
-  return status == 0 ? 3 : status;
 }
 
 std::string describe_symmetric_counts(uint128 symmetric_180, uint128 symmetric_90, const verification& check) {

@@ -28,9 +28,6 @@ const char* verified_json(const verification& check);
 /// The same for a count; null for one shard of a plan (a part is never checked).
 const char* verified_json(const count_result& r);
 
-/// Seconds with three decimals and a unit: "0.123 s".
-std::string format_seconds(double seconds);
-
 /// A whole run's counts and their check: what count prints of its run and
 /// merge of its shards, in the same words.
 struct counts_shown {
@@ -61,13 +58,6 @@ std::string describe_counts(const counts_shown& c);
 /// "  resumed: R of S subproblems taken from JOURNAL\n" for a run that took
 /// some from its journal; empty for one that took none.
 std::string describe_resumed(const count_result& r, const std::string& checkpoint);
-
-/// The exit status of a count whose report is written: `status`, or, where
-/// every subproblem was counted but the journal could not be finished
-/// (count_result::journal_unfinished), 3 in place of 0, with a line on
-/// stderr ("PROGRAM: why; ...") saying that the result stands and how to
-/// finish the journal.
-int status_after_journal(const count_result& r, int status, const char* program);
 
 /// The two lines of text giving the rotation-symmetric counts and their checks.
 std::string describe_symmetric_counts(uint128 symmetric_180, uint128 symmetric_90, const verification& check);

@@ -7,7 +7,6 @@
 // is redrawn with a carriage return and spaces alone. Elsewhere (a file, a
 // pipe, a batch log): a plain line every 10 seconds.
 
-#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -23,15 +22,6 @@ namespace nqueens::cli {
 /// the solutions and pace are left out. A non-empty `workers` is shown in
 /// place of p.threads ("2 ranks x 4 threads": p.threads is rank 0's alone).
 std::string format_progress(const progress& p, int width = 0, bool solutions = true, const std::string& workers = {});
-
-/// Seconds as "8.2s", "1m12s", "3h05m" or "2d03h".
-std::string format_duration(double seconds);
-
-/// A count for the eye, three significant digits: "950", "14.8 k", "4.97 G".
-std::string format_scaled(double value);
-
-/// Digits grouped by thousands: "13,070".
-std::string format_grouped(std::uint64_t value);
 
 /// The columns of the terminal on `fd` (TIOCGWINSZ), else $COLUMNS where it
 /// is a plain number from 1 to 65535, else 80.

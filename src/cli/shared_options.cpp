@@ -6,7 +6,10 @@
 #include <iostream>
 
 #include "cli/message_text.hpp"
+#include "cli/signals.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/engine.hpp"
+#include "nqueens/memory.hpp"
 #include "nqueens/memory_limit.hpp"
 #include "nqueens/plan.hpp"
 
@@ -47,6 +50,13 @@ std::optional<engine> parse_engine_choice(const std::string& name) {
   if (name == "auto") return std::nullopt;
   if (const auto e = parse_engine(name)) return *e;
   throw usage_error("unknown engine '" + name + "': expected auto or one of " + std::string(engine_names()));
+}
+
+engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads, int split_depth,
+                  bool shared_plan) {
+  if (choice) return *choice;
+  if (shared_plan) return shared_plan_engine(n);
+  return fastest_engine(n, max_memory, threads, split_depth, &stop_requested());
 }
 
 void add_long_run_options(cxxopts::Options& options) {
@@ -90,11 +100,13 @@ long_run_choice read_long_run_options(const cxxopts::ParseResult& result) {
   if (result.count("checkpoint-interval") && !result.count("checkpoint")) {  // it would act on nothing
     throw usage_error("--checkpoint-interval goes with --checkpoint");
   }
-  const progress_choice shown = read_progress_options(result);
-  choice.progress = shown.progress;
-  choice.progress_option = shown.progress_option;
-  choice.terminal = shown.terminal;
+  choice.progress = read_progress_options(result);
   return choice;
+}
+
+void show_progress(progress_printer& printer, const progress_choice& choice, count_options& options) {
+  printer.print_in_background(choice.progress_option > 0);
+  if (choice.progress) options.on_progress = [&printer](const progress& p) { printer(p); };
 }
 
 plan_shape read_plan_shape(const cxxopts::ParseResult& result) {

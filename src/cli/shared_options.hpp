@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/command_line.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/whole_operands.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/engine.hpp"
@@ -51,13 +52,17 @@ struct progress_choice {
 /// Reads add_progress_options' options; throws usage_error.
 progress_choice read_progress_options(const cxxopts::ParseResult& result);
 
+/// Shows `choice`'s progress with `printer`, fed from `options`' progress
+/// reports where it is shown at all, and printed off the terminal's
+/// foreground only where --progress asked for it (print_in_background).
+/// `printer` must outlive the count.
+void show_progress(progress_printer& printer, const progress_choice& choice, count_options& options);
+
 /// What add_long_run_options' options asked for.
 struct long_run_choice {
   std::string checkpoint;
   double checkpoint_interval_seconds = count_options{}.checkpoint_interval_seconds;
-  bool progress = false;
-  int progress_option = 0;  ///< +1 --progress, -1 --no-progress, 0 neither
-  bool terminal = false;    ///< stderr is a terminal
+  progress_choice progress;
 };
 
 /// Reads add_long_run_options' options; throws usage_error.
@@ -99,5 +104,13 @@ std::string engines_help();
 /// caller picks fastest_engine per board size), else the engine; throws
 /// usage_error naming the valid engines.
 std::optional<engine> parse_engine_choice(const std::string& name);
+
+/// The engine `choice` (parse_engine_choice) counts n on: itself, or for
+/// auto fastest_engine within `max_memory` for `threads` and `split_depth`
+/// (a stop signal cuts its pricing short); where other processes share the
+/// plan (`shared_plan`: shards, a journal, MPI ranks), shared_plan_engine,
+/// by n alone, so that every part counts the same plan.
+engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads, int split_depth,
+                  bool shared_plan = false);
 
 }  // namespace nqueens::cli

@@ -8,11 +8,9 @@
 #include <csignal>
 #include <cstdint>
 #include <ctime>
-#include <filesystem>
 #include <iostream>
 
 #include "cli/exit_status.hpp"
-#include "cli/message_text.hpp"
 
 namespace nqueens::cli {
 namespace {
@@ -148,40 +146,6 @@ const std::atomic<bool>& stop_requested() { return stop; }
 int stop_signal() {
   const int sig = signal_number.load();
   return sig == 0 ? SIGINT : sig;
-}
-
-int report_interruption_of(const std::string& what, int sig) {
-  if (sig == 0) sig = stop_signal();
-  std::cerr << "nqueens: interrupted by " << signal_name(sig) << ' ' << what << '\n';
-  return interrupted_status(sig);
-}
-
-int report_interruption_before_counting(const std::string& checkpoint, int sig, const std::string& who) {
-  if (sig == 0) sig = stop_signal();
-  std::cerr << who << ": interrupted by " << signal_name(sig) << " before counting began; nothing was counted"
-            << (checkpoint.empty() || !std::filesystem::exists(checkpoint)  // not created yet
-                    ? std::string()
-                    : " this time: run the same command again to resume from " + one_line(checkpoint))
-            << '\n';
-  return interrupted_status(sig);
-}
-
-int report_interruption(const count_result& r, const std::string& checkpoint, int sig, const std::string& who) {
-  if (sig == 0) sig = stop_signal();
-  // A shard's run counts its own subproblems, not the plan's.
-  const bool part = !r.shard.whole();
-  std::cerr << who << ": interrupted by " << signal_name(sig) << " after " << r.finished << " of "
-            << (part ? "shard " + std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) + "'s " : "")
-            << (part ? r.shard_subproblems : r.subproblems) << " subproblems; "
-            << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
-                                   : "run the same command again to resume from " + one_line(checkpoint))
-            << '\n';
-  // A run stopped as its journal's last write failed: that is said too.
-  if (!r.journal_unfinished.empty()) {
-    std::cerr << who << ": " << one_line(r.journal_unfinished)
-              << "; the journal lacks its end: the same command again, with room to write, finishes it\n";
-  }
-  return interrupted_status(sig);
 }
 
 }  // namespace nqueens::cli

@@ -9,12 +9,11 @@
 // leaving the journal valid up to its last whole record (one sooner is the
 // first sent twice). SIGHUP,
 // where the process was started with it ignored (nohup), stays ignored.
+// What a stopped command then says is interruption.hpp's.
 
 #include <atomic>
 #include <span>
 #include <string>
-
-#include "nqueens/count.hpp"
 
 namespace nqueens::cli {
 
@@ -39,19 +38,5 @@ const std::atomic<bool>& stop_requested();
 /// The signal that asked to stop, SIGINT if none did (the status a
 /// cancelled run reports, 128 + this).
 int stop_signal();
-
-/// Tells on stderr how far an interrupted count `r` got and whether its work
-/// is kept in `checkpoint` (empty: none); returns the exit status, 128 +
-/// signal. `sig` 0 means stop_signal(); `who` starts the line.
-int report_interruption(const count_result& r, const std::string& checkpoint, int sig = 0,
-                        const std::string& who = "nqueens");
-
-/// The same for a command that keeps no journal: "nqueens: interrupted by
-/// SIGINT " and `what` ("after 12 solutions were written", say).
-int report_interruption_of(const std::string& what, int sig = 0);
-
-/// The same for a count stopped before it began counting (while it planned,
-/// or read its journal): nothing was counted, the journal is as it was.
-int report_interruption_before_counting(const std::string& checkpoint, int sig = 0, const std::string& who = "nqueens");
 
 }  // namespace nqueens::cli

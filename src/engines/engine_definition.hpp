@@ -17,6 +17,7 @@
 #include <span>
 #include <string_view>
 
+#include "nqueens/device_work.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/subproblem_count.hpp"

@@ -26,6 +26,7 @@
 #include "cli/commands/count_command.hpp"
 #include "cli/count_report.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/interruption.hpp"
 #include "cli/io/standard_descriptors.hpp"
 #include "cli/io/standard_output.hpp"
 #include "cli/output.hpp"
@@ -62,9 +63,8 @@ using namespace nqueens::mpi;
 int run_rank0(cli::count_request& request, const plan& p, int ranks, const agreement& agreed, checkpoint_file journal) {
   const std::vector<int>& rank_threads = agreed.rank_threads;
   const auto start = std::chrono::steady_clock::now();
-  cli::progress_printer printer(request.terminal, STDERR_FILENO, true, cli::describe_ranks(rank_threads));
-  printer.print_in_background(request.progress_option > 0);
-  if (request.progress) request.options.on_progress = [&printer](const progress& pr) { printer(pr); };
+  cli::progress_printer printer(request.progress.terminal, STDERR_FILENO, true, cli::describe_ranks(rank_threads));
+  cli::show_progress(printer, request.progress, request.options);
   request.options.cancel = &cli::stop_requested();
   rank0_executor executor(request.options, ranks);
   std::optional<count_result> counted;

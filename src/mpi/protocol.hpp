@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "nqueens/device_work.hpp"
 #include "nqueens/subproblem_count.hpp"
 
 namespace nqueens::mpi {

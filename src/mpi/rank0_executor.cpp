@@ -11,6 +11,7 @@
 #include "cli/signals.hpp"
 #include "mpi/protocol.hpp"
 #include "nqueens/cancelled.hpp"
+#include "nqueens/device_work.hpp"
 
 namespace nqueens::mpi {
 namespace {

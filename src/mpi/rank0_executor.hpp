@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "nqueens/count.hpp"
+#include "nqueens/device_work.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/threads.hpp"

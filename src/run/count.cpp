@@ -90,10 +90,11 @@ count_result count(int n, const count_options& options) {
   return result;
 }
 
-count_result symmetric_counts(int n, const count_options& options) {
+count_result rotational_counts(int n, const count_options& options) {
   require_valid_board_size(n);
   // Its plan is the rotational search alone, on the CPU: the engine and the
-  // split depth asked for play no part, and are not checked.
+  // split depth asked for play no part, and are not checked (validate is
+  // given a CPU engine that takes every n, which does not run).
   count_options own = options;
   own.kind = engine::symmetric;
   own.split_depth = 0;

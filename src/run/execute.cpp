@@ -13,6 +13,7 @@
 #include "engines/engine_definition.hpp"
 #include "engines/rotation/rotation_plan.hpp"
 #include "kernels/search.hpp"
+#include "nqueens/device_work.hpp"
 #include "nqueens/memory.hpp"
 #include "run/arena.hpp"
 #include "run/plan_access.hpp"

@@ -12,6 +12,7 @@
 #include <span>
 
 #include "nqueens/count.hpp"
+#include "nqueens/device_work.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"

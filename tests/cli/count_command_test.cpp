@@ -20,6 +20,7 @@
 #include "engines/gpu/gpu_emulator.hpp"
 #include "engines/gpu/gpu_memory_share.hpp"
 #include "engines/join_model/quadrant_memory.hpp"
+#include "nqueens/device_work.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/threads.hpp"
 #include "support/cli_run.hpp"

@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "nqueens/device_work.hpp"
 #include "support/gpu_testing.hpp"
 
 namespace nqueens {

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "nqueens/device_work.hpp"
 #include "support/gpu_testing.hpp"
 
 namespace nqueens {

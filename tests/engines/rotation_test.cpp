@@ -35,7 +35,7 @@ TEST(RotationTest, MatchesBruteForceOnSmallBoards) {
       half += twice == q ? 1 : 0;
       quarter += once == q ? 1 : 0;
     }
-    const count_result r = symmetric_counts(n, {.threads = 2});
+    const count_result r = rotational_counts(n, {.threads = 2});
     EXPECT_EQ(r.symmetric_180, half) << "n = " << n;
     EXPECT_EQ(r.symmetric_90, quarter) << "n = " << n;
     EXPECT_EQ(r.total, 0u);
@@ -53,7 +53,7 @@ TEST_P(RotationIsaTest, MatchesThePublishedValues) {
   for (int n = 1; n <= 20; ++n) {
     count_options options{.threads = 2};
     options.kernels = GetParam();
-    const count_result r = symmetric_counts(n, options);
+    const count_result r = rotational_counts(n, options);
     EXPECT_EQ(r.symmetric_180, *published_symmetric_180(n)) << "n = " << n;
     EXPECT_EQ(r.symmetric_90, *published_symmetric_90(n)) << "n = " << n;
     EXPECT_EQ(r.kernels, GetParam());

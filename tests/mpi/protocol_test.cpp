@@ -8,6 +8,8 @@
 
 #include <vector>
 
+#include "nqueens/device_work.hpp"
+
 namespace nqueens::mpi {
 namespace {
 

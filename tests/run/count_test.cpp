@@ -106,7 +106,7 @@ TEST(CountCancelTest, BeforeCountingThrowsRunCancelled) {
   }
   count_options o;
   o.cancel = &cancel;
-  EXPECT_THROW(symmetric_counts(12, o), run_cancelled);
+  EXPECT_THROW(rotational_counts(12, o), run_cancelled);
 }
 
 // A progress callback that throws ends the count, and count() rethrows it,
@@ -138,13 +138,13 @@ TEST(CountCallbackTest, AThrowingProgressCallbackEndsTheCountAndIsRethrown) {
 TEST(CountOptionsTest, OutOfRangeFieldsAreRefusedByName) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  // symmetric_counts() takes every field but the engine and the split depth.
+  // rotational_counts() takes every field but the engine and the split depth.
   const auto refused = [](const count_options& o, const std::string& field) {
     const bool unused_by_rotational = field == "kind" || field == "split_depth";
     for (const bool rotational : {false, true}) {
       if (rotational && unused_by_rotational) continue;
       try {
-        rotational ? symmetric_counts(8, o) : count(8, o);
+        rotational ? rotational_counts(8, o) : count(8, o);
         ADD_FAILURE() << field << " accepted";
       } catch (const std::invalid_argument& e) {
         EXPECT_NE(std::string(e.what()).find("count_options::" + field + " "), std::string::npos) << e.what();
@@ -201,10 +201,10 @@ TEST(CountConcurrencyTest, CountsOnSeveralThreadsAtOnceAreEachExact) {
   }
 }
 
-// What symmetric_counts() does not use, it does not check: an engine this
+// What rotational_counts() does not use, it does not check: an engine this
 // machine may lack, a split depth out of range.
 TEST(CountOptionsTest, SymmetricCountsIgnoreTheEngineAndTheSplitDepth) {
-  const count_result r = symmetric_counts(12, {.kind = static_cast<engine>(99), .split_depth = -1});
+  const count_result r = rotational_counts(12, {.kind = static_cast<engine>(99), .split_depth = -1});
   EXPECT_EQ(r.symmetric_180, 80U);
   EXPECT_EQ(r.symmetric_90, 8U);
 }
@@ -218,7 +218,7 @@ TEST(CountOptionsTest, BoardsOutOfRangeAreRefusedBeforeTheyArePriced) {
     for (const int n : {-1, 0, max_board_size + 1, 1000, std::numeric_limits<int>::max()}) {
       SCOPED_TRACE(std::string(to_string(e)) + ", n = " + std::to_string(n));
       EXPECT_THROW(count(n, {.kind = e, .gpu = {.memory = std::uint64_t{1} << 30}}), std::invalid_argument);
-      EXPECT_THROW(symmetric_counts(n, {.kind = e}), std::invalid_argument);
+      EXPECT_THROW(rotational_counts(n, {.kind = e}), std::invalid_argument);
       EXPECT_EQ(memory_estimate(n, e), 0U);
       EXPECT_THROW(check_memory(n, e, 0), std::invalid_argument);
       if (n != 0) EXPECT_THROW(validate({.kind = e}, n), std::invalid_argument);

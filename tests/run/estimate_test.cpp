@@ -10,6 +10,7 @@
 
 #include "engines/join_model/quadrant_memory.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/device_work.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/memory.hpp"
@@ -98,6 +99,40 @@ TEST(EstimateTest, ProjectsTheBuildsSerialPartWholeAndItsParallelPartSpread) {
   // 0 threads is the hardware's, as everywhere else: not the build alone.
   EXPECT_DOUBLE_EQ(c.wall_seconds(0), 1 + 96.0 / hardware_threads());
   EXPECT_DOUBLE_EQ(c.wall_seconds(-1), c.wall_seconds(0));
+}
+
+// Here, CPU threads past the hardware's run no faster; a GPU's streams are
+// not bound by the CPU. The error of a wall time is the sampled part's,
+// spread over the cores.
+TEST(EstimateTest, WallTimeHereAndItsError) {
+  cost_estimate c;
+  c.threads = hardware_threads() + 3;
+  c.thread_seconds = 120;
+  c.thread_seconds_error = 12;
+  EXPECT_EQ(c.threads_here(), hardware_threads());
+  EXPECT_DOUBLE_EQ(c.wall_seconds_here(), c.wall_seconds(hardware_threads()));
+  c.device_timed = true;
+  EXPECT_EQ(c.threads_here(), c.threads);
+  EXPECT_DOUBLE_EQ(c.wall_seconds_error(4), 3);
+  EXPECT_DOUBLE_EQ(c.wall_seconds_error(0), 12.0 / hardware_threads());
+}
+
+// How far the sample's Q(n) is from the published one, in standard errors;
+// no verdict where there is nothing to measure by.
+TEST(EstimateTest, StandardErrorsOffThePublishedCount) {
+  cost_estimate c;
+  c.total = 1100;
+  c.total_error = 50;
+  EXPECT_DOUBLE_EQ(c.standard_errors_off(1000), 2.0);
+  EXPECT_LT(c.standard_errors_off(std::nullopt), 0);  // no published value
+  c.total_error = std::nan("");
+  EXPECT_LT(c.standard_errors_off(1000), 0);  // one draw: no spread known
+  c.total_error = 0;
+  EXPECT_TRUE(std::isinf(c.standard_errors_off(1000)));  // draws that agree, and miss
+  c.ended = estimate_end::exhausted;
+  EXPECT_LT(c.standard_errors_off(1000), 0);  // the whole plan: exact, whatever it says
+  EXPECT_EQ(to_string(estimate_end::precise), "precise");
+  EXPECT_EQ(to_string(estimate_end::cancelled), "cancelled");
 }
 
 // A plan sampled to its end is counted exactly once each: the sum is Q(n)

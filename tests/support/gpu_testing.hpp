@@ -32,6 +32,7 @@
 #include "kernels/bits.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/device_work.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"

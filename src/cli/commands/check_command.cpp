@@ -13,6 +13,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
+#include "cli/interruption.hpp"
 #include "cli/io/line_reader.hpp"
 #include "cli/io/placement_io.hpp"
 #include "cli/io/standard_output.hpp"

@@ -8,12 +8,12 @@
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
 #include "cli/count_report.hpp"
+#include "cli/interruption.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/count.hpp"
-#include "nqueens/memory.hpp"
 
 namespace nqueens::cli {
 
@@ -63,13 +63,8 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   // MPI ranks) must not depend on this node's memory: auto then goes by n
   // alone, and a node it does not fit refuses rather than count another plan.
   const bool shared_plan = plan_is_shared || !opts.shard.whole() || !opts.checkpoint.empty();
-  const std::optional<engine> chosen = parse_engine_choice(engine_name);
-  opts.kind = chosen ? *chosen
-              : shared_plan
-                  ? shared_plan_engine(request.n)
-                  : fastest_engine(request.n, opts.max_memory, opts.threads, opts.split_depth, &stop_requested());
-  request.progress_option = long_run.progress_option;
-  request.terminal = long_run.terminal;
+  opts.kind = engine_for(parse_engine_choice(engine_name), request.n, opts.max_memory, opts.threads, opts.split_depth,
+                         shared_plan);
   request.progress = long_run.progress;
   request.json = result.count("json") != 0;
   return request;
@@ -91,8 +86,8 @@ std::vector<count_setting> count_settings(const count_request& request) {
       {"--checkpoint", o.checkpoint},
       {"--checkpoint-interval", interval},
       {"--json", request.json ? "yes" : ""},
-      {"--progress", request.progress_option > 0 ? "yes" : ""},
-      {"--no-progress", request.progress_option < 0 ? "yes" : ""},
+      {"--progress", request.progress.progress_option > 0 ? "yes" : ""},
+      {"--no-progress", request.progress.progress_option < 0 ? "yes" : ""},
   };
 }
 
@@ -105,9 +100,8 @@ int run_count(const std::vector<std::string>& args) {
   if (!request) return 0;  // --help
   count_options& opts = request->options;
   warn_of_memory_beyond_this_machine(opts.max_memory);
-  progress_printer printer(request->terminal);
-  printer.print_in_background(request->progress_option > 0);
-  if (request->progress) opts.on_progress = [&printer](const progress& p) { printer(p); };
+  progress_printer printer(request->progress.terminal);
+  show_progress(printer, request->progress, opts);
   opts.cancel = &stop_requested();
 
   std::optional<count_result> counted;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/shared_options.hpp"
 #include "nqueens/count.hpp"
 
 namespace nqueens::cli {
@@ -21,11 +22,7 @@ struct count_request {
   int n = 0;
   count_options options;
   bool json = false;
-  bool progress = false;
-  bool terminal = false;
-  /// +1 for --progress, -1 for --no-progress, 0 for neither (then `progress`
-  /// follows `terminal`).
-  int progress_option = 0;
+  progress_choice progress;
 };
 
 /// One option of a count as the user gave it: "--threads" and "2", "N" and

@@ -9,9 +9,10 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
+#include "cli/interruption.hpp"
 #include "cli/io/placement_io.hpp"
 #include "cli/io/standard_output.hpp"
-#include "cli/progress_line.hpp"
+#include "cli/number_text.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/first.hpp"

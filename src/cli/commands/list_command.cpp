@@ -9,6 +9,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
+#include "cli/interruption.hpp"
 #include "cli/io/placement_io.hpp"
 #include "cli/io/standard_output.hpp"
 #include "cli/shared_options.hpp"

@@ -8,6 +8,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
+#include "cli/interruption.hpp"
 #include "cli/io/json.hpp"
 #include "cli/io/shard_file.hpp"
 #include "cli/message_text.hpp"

@@ -11,10 +11,12 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
+#include "cli/count_report.hpp"
+#include "cli/interruption.hpp"
 #include "cli/io/json.hpp"
 #include "cli/message_text.hpp"
+#include "cli/number_text.hpp"
 #include "cli/output.hpp"
-#include "cli/progress_line.hpp"
 #include "cli/report.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
@@ -29,15 +31,6 @@
 
 namespace nqueens::cli {
 namespace {
-
-// What runs at once here: a count's threads share this machine's cores, so
-// more threads than cores go no faster (GPU streams are not CPU-bound).
-int parallel_here(const cost_estimate& e) {
-  return e.device_timed ? e.threads : std::max(1, std::min(e.threads, hardware_threads()));
-}
-
-// The wall time of a count here.
-double wall_here(const cost_estimate& e) { return e.wall_seconds(parallel_here(e)); }
 
 // --estimate-seconds's range.
 constexpr double min_estimate_seconds = 0.1, max_estimate_seconds = 3600;
@@ -59,23 +52,6 @@ std::string with_error(double value, double error, const char* format) {
   if (std::isnan(error)) return std::string(text) + " +- ?";
   std::snprintf(share, sizeof share, " +- %.1f%%", value > 0 ? 100.0 * error / value : 0.0);
   return std::string(text) + share;
-}
-
-// What ended the sampling, for the JSON and the text.
-const char* end_name(estimate_end end) {
-  switch (end) {
-    case estimate_end::precise:
-      return "precise";
-    case estimate_end::exhausted:
-      return "exhausted";
-    case estimate_end::runs:
-      return "runs";
-    case estimate_end::cancelled:
-      return "cancelled";
-    case estimate_end::time:
-      break;
-  }
-  return "time";
 }
 
 std::string end_text(estimate_end end, double seconds) {
@@ -170,17 +146,6 @@ class estimate_report final : public report {
 
   const cost_estimate& estimate() const noexcept { return e_; }
 
-  // How many standard errors the sample's Q(n) is off the published value
-  // (negative: no published value, or an error unknown from too few draws;
-  // infinite where a sample whose draws all agree, not the whole plan,
-  // misses it: draws that found no solution at all, say).
-  double off() const {
-    if (!published_ || std::isnan(e_.total_error)) return -1.0;
-    const double miss = std::abs(e_.total - static_cast<double>(*published_));
-    if (e_.total_error > 0) return miss / e_.total_error;
-    return miss > 0 && e_.ended != estimate_end::exhausted ? HUGE_VAL : -1.0;
-  }
-
   void write_text(std::ostream& out) const override {
     const cost_estimate& e = e_;
     write_plan_line(out, facts_.p);
@@ -196,7 +161,7 @@ class estimate_report final : public report {
                      with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str(),
                      e.device_timed ? "stream" : "thread");
     out << formatted("  here, %2d thread%s      about %s wall, the tables included\n", e.threads,
-                     e.threads == 1 ? " " : "s", format_duration(wall_here(e)).c_str());
+                     e.threads == 1 ? " " : "s", format_duration(e.wall_seconds_here()).c_str());
     if (cores_ > 0) {
       out << formatted("  on %d core%s%*s about %s wall\n", cores_, cores_ == 1 ? "" : "s",
                        std::max(1, 15 - static_cast<int>(std::to_string(cores_).size()) - (cores_ == 1 ? 0 : 1)), "",
@@ -204,7 +169,7 @@ class estimate_report final : public report {
     }
     out << formatted("  Q(%d) from the sample %s", facts_.p.board_size(),
                      with_error(e.total, e.total_error, "%.4g").c_str());
-    if (const double errors = off(); std::isinf(errors)) {
+    if (const double errors = e.standard_errors_off(published_); std::isinf(errors)) {
       out << formatted("; published %s, off with no spread to measure by\n", to_string(*published_).c_str());
     } else if (errors >= 0) {
       out << formatted("; published %s, %.1f errors off\n", to_string(*published_).c_str(), errors);
@@ -238,19 +203,18 @@ class estimate_report final : public report {
         .add("sampled_subproblems", e.sampled)
         .add("thread_hours", e.thread_seconds / 3600)
         .add("thread_hours_error", e.thread_seconds_error / 3600)
-        .add("wall_seconds", wall_here(e))
-        .add("wall_seconds_error", e.thread_seconds_error / parallel_here(e));
+        .add("wall_seconds", e.wall_seconds_here())
+        .add("wall_seconds_error", e.wall_seconds_error(e.threads_here()));
     if (cores_ > 0) {
       o.add("cores", cores_)
           .add("wall_seconds_on_cores", e.wall_seconds(cores_))
-          .add("wall_seconds_on_cores_error", e.thread_seconds_error / cores_);
+          .add("wall_seconds_on_cores_error", e.wall_seconds_error(cores_));
     }
-    o.add("projected_total", e.total).add("projected_total_error", e.total_error).add("ended", end_name(e.ended));
+    o.add("projected_total", e.total)
+        .add("projected_total_error", e.total_error)
+        .add("ended", std::string(to_string(e.ended)));
     if (facts_.p.kind() == engine::gpu) {  // over the sampled subproblems, as a count's JSON has them
-      o.add("device_launches", e.device.launches)
-          .add("device_operations", e.device.operations)
-          .add("host_list_seconds", static_cast<double>(e.device.host_list_nanoseconds) / 1e9)
-          .add("staged_list_bytes", e.device.staged_list_bytes);
+      add_device_work(o, e.device);
     }
     return o;
   }
@@ -260,7 +224,7 @@ class estimate_report final : public report {
   cost_estimate e_;
   int cores_;
   double limit_;
-  std::optional<uint128> published_;
+  std::optional<std::uint64_t> published_;
 };
 
 // `plan N --stats`: one timed run of every subproblem, and how evenly the
@@ -329,7 +293,7 @@ int run_estimate(plan_facts facts, const cxxopts::ParseResult& result, int threa
   }
   if (stop_requested()) return report_interruption_of(stopped);  // as count: a signal is never swallowed
   const estimate_report report(facts, *estimate, cores, eo.seconds);
-  warn_about(report.estimate(), facts.p, report.off());
+  warn_about(report.estimate(), facts.p, report.estimate().standard_errors_off(published_total(facts.p.board_size())));
   write_report(report, format);
   return 0;
 }
@@ -375,8 +339,8 @@ int run_plan(const std::vector<std::string>& args) {
   plan_options po;
   int threads = 0;
   if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
-  const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
-  po.kind = chosen ? *chosen : fastest_engine(n, shape.max_memory, threads, shape.split_depth, &stop_requested());
+  po.kind = engine_for(parse_engine_choice(result["engine"].as<std::string>()), n, shape.max_memory, threads,
+                       shape.split_depth);
   po.split_depth = shape.split_depth;
   const gpu_options gpu = read_gpu_options(result);
   const bool runs = result.count("stats") != 0 || result.count("estimate") != 0;

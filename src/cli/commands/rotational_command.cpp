@@ -8,7 +8,9 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
+#include "cli/interruption.hpp"
 #include "cli/message_text.hpp"
+#include "cli/number_text.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/report.hpp"
@@ -80,13 +82,12 @@ int run_rotational(const std::vector<std::string>& args) {
   const long_run_choice long_run = read_long_run_options(result);
   opts.checkpoint = long_run.checkpoint;
   opts.checkpoint_interval_seconds = long_run.checkpoint_interval_seconds;
-  progress_printer printer(long_run.terminal, STDERR_FILENO, false);  // its plan adds to no total
-  printer.print_in_background(long_run.progress_option > 0);
-  if (long_run.progress) opts.on_progress = [&printer](const progress& p) { printer(p); };
+  progress_printer printer(long_run.progress.terminal, STDERR_FILENO, false);  // its plan adds to no total
+  show_progress(printer, long_run.progress, opts);
   install_stop_handlers();
   opts.cancel = &stop_requested();
 
-  const count_result r = symmetric_counts(n, opts);
+  const count_result r = rotational_counts(n, opts);
   if (!r.complete || stop_requested()) return report_interruption(r, opts.checkpoint);
   write_report(rotational_report(r, opts.checkpoint), format_for(result.count("json") != 0));
   return status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens");

@@ -14,6 +14,7 @@
 #include "cli/command_line.hpp"
 #include "cli/cpu_name.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/interruption.hpp"
 #include "cli/io/json.hpp"
 #include "cli/io/output_file.hpp"
 #include "cli/message_text.hpp"
@@ -23,7 +24,6 @@
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/isa.hpp"
-#include "nqueens/memory.hpp"
 #include "nqueens/scaling.hpp"
 #include "nqueens/threads.hpp"
 #include "nqueens/version.hpp"
@@ -278,10 +278,8 @@ int run_scale(const std::vector<std::string>& args) {
   warn_of_memory_beyond_this_machine(opts.max_memory);
   opts.gpu = read_gpu_options(result);
   // Auto picks for the most threads asked: each thread's buffers count.
-  const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
-  opts.kind = chosen ? *chosen
-                     : fastest_engine(n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth,
-                                      &stop_requested());
+  opts.kind = engine_for(parse_engine_choice(result["engine"].as<std::string>()), n, shape.max_memory,
+                         *std::ranges::max_element(threads), shape.split_depth);
   const bool csv_on_stdout = result.count("csv") && result["csv"].as<std::string>() == "-";
   if (csv_on_stdout && result.count("json")) {
     throw usage_error("--csv - and --json both print on standard output: give --csv a file name, or leave one out");
@@ -294,10 +292,9 @@ int run_scale(const std::vector<std::string>& args) {
   // Each count's progress, named by its run: "run 5 of 12, 4 threads".
   const progress_choice shown = read_progress_options(result);
   progress_printer printer(shown.terminal);
-  printer.print_in_background(shown.progress_option > 0);
+  show_progress(printer, shown, opts);
   std::function<void(const scaling_step&)> on_step;
   if (shown.progress) {
-    opts.on_progress = [&printer](const progress& p) { printer(p); };
     on_step = [&printer](const scaling_step& s) {
       const std::string on = counted(static_cast<std::size_t>(s.threads), "thread");
       printer.set_workers(s.run == 0 ? "untimed first run, " + on : formatted("run %zu of %zu, ", s.run, s.runs) + on);
@@ -307,11 +304,9 @@ int run_scale(const std::vector<std::string>& args) {
   const scaling_result r = measure_scaling(n, threads, repeat, opts, on_step);
   printer.finish();
   if (!r.complete || stop_requested()) {  // as count: a signal is never swallowed
-    const int sig = stop_signal();
-    std::cerr << "nqueens: interrupted by " << signal_name(sig) << "; no rows printed"
-              << (csv_file ? ", " + one_line(result["csv"].as<std::string>()) + " left as it was" : std::string())
-              << '\n';
-    return interrupted_status(sig);
+    return report_interruption_of(
+        "before any row was printed" +
+        (csv_file ? ", " + one_line(result["csv"].as<std::string>()) + " left as it was" : std::string()));
   }
   const measured_on on{.n = n, .kind = opts.kind};
   warn_of_weak_measurements(r, n);

@@ -7,6 +7,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
+#include "cli/interruption.hpp"
 #include "cli/io/json.hpp"
 #include "cli/io/standard_output.hpp"
 #include "cli/message_text.hpp"
@@ -172,8 +173,7 @@ int run_verify(const std::vector<std::string>& args) {
       // seconds at most (n = 27: 3 s), and a stop is heard in them.
       try {
         count_options o = opts;
-        o.kind =
-            kinds.emplace_back(chosen ? *chosen : fastest_engine(n, opts.max_memory, opts.threads, 0, opts.cancel));
+        o.kind = kinds.emplace_back(engine_for(chosen, n, opts.max_memory, opts.threads, 0));
         validate(o, n);
         static_cast<void>(plan_within_memory(n, {.kind = o.kind, .cancel = opts.cancel}, o.max_memory, o.threads));
       } catch (const run_cancelled&) {

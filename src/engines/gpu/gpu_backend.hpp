@@ -16,6 +16,7 @@
 #include "engines/join_model/quadrant_task.hpp"
 #include "engines/join_model/quarter_tables.hpp"
 #include "engines/plain_number.hpp"
+#include "nqueens/device_work.hpp"
 #include "nqueens/subproblem_count.hpp"
 
 namespace nqueens::detail::gpu {

@@ -9,6 +9,7 @@
 #include "engines/gpu/gpu_kernels.hpp"
 #include "engines/gpu/gpu_memory_share.hpp"
 #include "engines/gpu/gpu_stream_tally.hpp"
+#include "nqueens/device_work.hpp"
 
 namespace nqueens::detail::gpu {
 

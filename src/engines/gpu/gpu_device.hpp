@@ -15,6 +15,7 @@
 
 #include "engines/gpu/gpu_backend.hpp"
 #include "engines/gpu/gpu_device_choice.hpp"
+#include "nqueens/device_work.hpp"
 
 namespace nqueens::detail::gpu {
 

@@ -15,6 +15,7 @@
 
 #include "engines/gpu/gpu_stream_tally.hpp"
 #include "engines/plain_number.hpp"
+#include "nqueens/device_work.hpp"
 
 namespace nqueens::detail::gpu {
 

@@ -24,6 +24,7 @@
 #include "engines/gpu/gpu_backend.hpp"
 #include "engines/gpu/gpu_device_choice.hpp"
 #include "engines/gpu/gpu_kernels.hpp"
+#include "nqueens/device_work.hpp"
 
 namespace nqueens::detail::gpu {
 

@@ -45,6 +45,7 @@
 #include "engines/join_model/quadrant_memory.hpp"
 #include "engines/join_model/quarter_tables.hpp"
 #include "kernels/bits.hpp"
+#include "nqueens/device_work.hpp"
 #include "nqueens/memory_limit.hpp"
 
 namespace nqueens::detail {

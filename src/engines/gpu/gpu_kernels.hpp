@@ -65,6 +65,7 @@
 #include "engines/gpu/gpu_portable.hpp"
 #include "engines/gpu/gpu_round_items.hpp"
 #include "engines/gpu/gpu_visit_kernels.hpp"
+#include "nqueens/device_work.hpp"
 #include "nqueens/subproblem_count.hpp"
 
 /// 1: a module whose rounds all take the visit of ten digits (five blocks

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "nqueens/device_work.hpp"
+
 namespace nqueens::detail::gpu {
 
 stream_pool::stream_pool(std::vector<std::unique_ptr<gpu_backend>> devices, std::size_t streams_per_device)

@@ -17,6 +17,7 @@
 
 #include "engines/gpu/gpu_backend.hpp"
 #include "engines/gpu/gpu_rounds.hpp"
+#include "nqueens/device_work.hpp"
 
 namespace nqueens::detail::gpu {
 

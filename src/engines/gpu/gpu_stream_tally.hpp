@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "nqueens/device_work.hpp"
 #include "nqueens/subproblem_count.hpp"
 
 namespace nqueens::detail::gpu {

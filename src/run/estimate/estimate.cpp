@@ -45,6 +45,37 @@ double cost_estimate::wall_seconds(int cores) const noexcept {
   return setup_serial_seconds + (setup_parallel_seconds + thread_seconds) / on;
 }
 
+int cost_estimate::threads_here() const noexcept {
+  return device_timed ? threads : std::max(1, std::min(threads, hardware_threads()));
+}
+
+double cost_estimate::wall_seconds_error(int cores) const noexcept {
+  return thread_seconds_error / (cores > 0 ? cores : hardware_threads());
+}
+
+double cost_estimate::standard_errors_off(std::optional<std::uint64_t> published) const noexcept {
+  if (!published || std::isnan(total_error)) return -1.0;
+  const double miss = std::abs(total - static_cast<double>(*published));
+  if (total_error > 0) return miss / total_error;
+  return miss > 0 && ended != estimate_end::exhausted ? HUGE_VAL : -1.0;
+}
+
+std::string_view to_string(estimate_end end) noexcept {
+  switch (end) {
+    case estimate_end::precise:
+      return "precise";
+    case estimate_end::exhausted:
+      return "exhausted";
+    case estimate_end::runs:
+      return "runs";
+    case estimate_end::cancelled:
+      return "cancelled";
+    case estimate_end::time:
+      break;
+  }
+  return "time";
+}
+
 namespace {
 
 // Splits a build of `wall` seconds that used `cpu` CPU seconds on `threads`

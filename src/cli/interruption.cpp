@@ -1,0 +1,57 @@
+#include "cli/interruption.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include "cli/exit_status.hpp"
+#include "cli/message_text.hpp"
+#include "cli/signals.hpp"
+
+namespace nqueens::cli {
+
+int report_interruption_of(const std::string& what, int sig) {
+  if (sig == 0) sig = stop_signal();
+  std::cerr << "nqueens: interrupted by " << signal_name(sig) << ' ' << what << '\n';
+  return interrupted_status(sig);
+}
+
+std::string interrupted_before_counting(int sig) {
+  return "interrupted by " + signal_name(sig) + " before counting began; nothing was counted";
+}
+
+int report_interruption_before_counting(const std::string& checkpoint, int sig, const std::string& who) {
+  if (sig == 0) sig = stop_signal();
+  std::cerr << who << ": " << interrupted_before_counting(sig)
+            << (checkpoint.empty() || !std::filesystem::exists(checkpoint)  // not created yet
+                    ? std::string()
+                    : " this time: run the same command again to resume from " + one_line(checkpoint))
+            << '\n';
+  return interrupted_status(sig);
+}
+
+int report_interruption(const count_result& r, const std::string& checkpoint, int sig, const std::string& who) {
+  if (sig == 0) sig = stop_signal();
+  // A shard's run counts its own subproblems, not the plan's.
+  const bool part = !r.shard.whole();
+  std::cerr << who << ": interrupted by " << signal_name(sig) << " after " << r.finished << " of "
+            << (part ? "shard " + std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) + "'s " : "")
+            << (part ? r.shard_subproblems : r.subproblems) << " subproblems; "
+            << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
+                                   : "run the same command again to resume from " + one_line(checkpoint))
+            << '\n';
+  // A run stopped as its journal's last write failed: that is said too.
+  if (!r.journal_unfinished.empty()) {
+    std::cerr << who << ": " << one_line(r.journal_unfinished) << "; " << journal_lacks_its_end << '\n';
+  }
+  return interrupted_status(sig);
+}
+
+int status_after_journal(const count_result& r, int status, const char* program) {
+  if (r.journal_unfinished.empty()) return status;
+  std::cerr << program << ": " << one_line(r.journal_unfinished)
+            << "; every subproblem was counted, and the result above stands, but " << journal_lacks_its_end
+            << " (counting only what it lacks)\n";
+  return status == 0 ? 3 : status;
+}
+
+}  // namespace nqueens::cli

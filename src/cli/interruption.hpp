@@ -1,0 +1,43 @@
+#pragma once
+
+// What a command says when a stop signal (signals.hpp) ended it, or when
+// its journal could not be finished: one line on stderr each, and the exit
+// status that goes with it.
+
+#include <string>
+#include <string_view>
+
+#include "nqueens/count.hpp"
+
+namespace nqueens::cli {
+
+/// "the journal lacks its end: ...": how a journal whose last write failed
+/// is finished.
+inline constexpr std::string_view journal_lacks_its_end =
+    "the journal lacks its end: the same command again, with room to write, finishes it";
+
+/// "interrupted by SIGINT before counting began; nothing was counted".
+std::string interrupted_before_counting(int sig);
+
+/// Tells on stderr how far an interrupted count `r` got and whether its work
+/// is kept in `checkpoint` (empty: none); returns the exit status, 128 +
+/// signal. `sig` 0 means stop_signal(); `who` starts the line.
+int report_interruption(const count_result& r, const std::string& checkpoint, int sig = 0,
+                        const std::string& who = "nqueens");
+
+/// The same for a command that keeps no journal: "nqueens: interrupted by
+/// SIGINT " and `what` ("after 12 solutions were written", say).
+int report_interruption_of(const std::string& what, int sig = 0);
+
+/// The same for a count stopped before it began counting (while it planned,
+/// or read its journal): nothing was counted, the journal is as it was.
+int report_interruption_before_counting(const std::string& checkpoint, int sig = 0, const std::string& who = "nqueens");
+
+/// The exit status of a count whose report is written: `status`, or, where
+/// every subproblem was counted but the journal could not be finished
+/// (count_result::journal_unfinished), 3 in place of 0, with a line on
+/// stderr ("PROGRAM: why; ...") saying that the result stands and how to
+/// finish the journal.
+int status_after_journal(const count_result& r, int status, const char* program);
+
+}  // namespace nqueens::cli
