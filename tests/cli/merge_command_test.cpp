@@ -139,19 +139,9 @@ TEST_F(CliShardTest, AJournalGivenToMergeIsNamedAsOne) {
 TEST_F(CliShardTest, PastThePublishedTableACountIsNotVerifiedAndExitsZero) {
   const cli_run planned = run_cli("plan 28 --engine quadrant --split-depth 1 --json");
   ASSERT_EQ(planned.status, 0) << planned.err;
-  const auto field = [](const std::string& json, const std::string& key) {
-    const std::size_t at = json.find("\"" + key + "\":");
-    if (at == std::string::npos) return std::string();
-    const std::size_t from = at + key.size() + 3;
-    return json.substr(from, json.find_first_of(",}", from) - from);
-  };
+  const auto field = json_field;
   std::string text = slurp(shard_file(8, 0, 1));
-  const auto set = [&](const std::string& key, const std::string& value) {
-    const std::size_t at = text.find("\"" + key + "\":");
-    ASSERT_NE(at, std::string::npos) << key << " in " << text;
-    const std::size_t from = at + key.size() + 3;
-    text.replace(from, text.find_first_of(",}", from) - from, value);
-  };
+  const auto set = [&](const std::string& key, const std::string& value) { set_json_field(text, key, value); };
   set("n", "28");
   set("engine", "\"quadrant\"");
   set("split_depth", "1");

@@ -396,12 +396,7 @@ TEST_F(FaultTest, SignalWhileMergeRebuildsThePlanIsAnswered) {
   const std::string small = path("small.json"), large = path("large.json");
   ASSERT_EQ(run({nq, "count", "8", "--shard", "0/2", "--json"}, {.stdout_path = small}).status, 0);
   std::string text = bytes_of(small);
-  const auto set = [&text](const std::string& key, const std::string& value) {
-    const std::size_t at = text.find("\"" + key + "\":");
-    ASSERT_NE(at, std::string::npos) << key << " in " << text;
-    const std::size_t from = at + key.size() + 3;
-    text.replace(from, text.find_first_of(",}", from) - from, value);
-  };
+  const auto set = [&text](const std::string& key, const std::string& value) { set_json_field(text, key, value); };
   set("n", "28");
   set("engine", "\"quadrant\"");
   set("split_depth", "12");

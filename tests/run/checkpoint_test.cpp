@@ -283,6 +283,59 @@ TEST_F(CheckpointTest, DamagedRecordIsReportedNotSkipped) {
   }
 }
 
+// A record with a valid checksum that no count writes (forged, or a bug) is
+// refused saying what is wrong with it: a subproblem past the plan or of
+// another shard, a type neither a subproblem's nor the mark's, a completion
+// mark that names a subproblem or counts something.
+TEST_F(CheckpointTest, ARecordNoCountWritesIsRefusedSayingWhy) {
+  const plan p(12);
+  const shard_spec shard{.index = 0, .count = 3};
+  const std::vector<std::size_t> mine = shard_indices(p, shard);
+  const std::size_t others = shard_indices(p, {.index = 1, .count = 3}).front();
+  const auto header = detail::journal::header_for(p, shard);
+  const std::uint64_t run = detail::journal::get(header.data(), detail::journal::header::checksum);
+  using detail::journal::record_type;
+  struct forged {
+    record_type type;
+    std::size_t index;
+    subproblem_count counts;
+    std::string said;
+  };
+  const std::vector<forged> cases = {
+      {record_type::subproblem,
+       p.size(),
+       {.total = 1},
+       "names subproblem " + std::to_string(p.size()) + ", past the plan's " + std::to_string(p.size())},
+      {record_type::subproblem,
+       others,
+       {.total = 1},
+       "names subproblem " + std::to_string(others) + ", which is not in shard 0/3"},
+      {static_cast<record_type>(3),
+       mine[0],
+       {.total = 1},
+       "has type 3, neither a subproblem's (1) nor the completion mark (2)"},
+      {record_type::complete, 7, {}, "is a completion mark with a subproblem or counts, which no mark has"},
+      {record_type::complete, 0, {.total = 1}, "is a completion mark with a subproblem or counts, which no mark has"},
+  };
+  for (const forged& f : cases) {
+    SCOPED_TRACE(f.said);
+    std::vector<char> b(header.begin(), header.end());
+    const auto record = detail::journal::record_for(f.type, f.index, f.counts, run);
+    b.insert(b.end(), record.begin(), record.end());
+    set_bytes(b);
+    try {
+      checkpoint_journal j(path_.string(), p, shard);
+      ADD_FAILURE() << "a forged record accepted: " << j.finished_count() << " held";
+    } catch (const checkpoint_error& e) {
+      EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt) << e.what();
+      EXPECT_NE(std::string(e.what()).find("record 0 at byte " + std::to_string(checkpoint_journal::header_size) + " " +
+                                           f.said),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 // A record copied from another run's journal (another board, engine or
 // split depth) under an index this plan has too is refused as damage: a
 // record's checksum covers its run's header, so parts of two runs never

@@ -5,12 +5,32 @@
 // test reaches the check behind it (Burnside's divisibility, the 128-bit sum,
 // the plan its fields make).
 
+#include <stdexcept>
 #include <string>
 
 #include "cli/io/json_reader.hpp"
 #include "cli/io/shard_file.hpp"
 
 namespace nqueens::test {
+
+/// The raw text of member `key`'s value in a one-line JSON object (a
+/// string's with its quotes); empty where there is no such member.
+inline std::string json_field(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\":");
+  if (at == std::string::npos) return {};
+  const std::size_t from = at + key.size() + 3;
+  return json.substr(from, json.find_first_of(",}", from) - from);
+}
+
+/// Replaces member `key`'s value in `json` by the raw text `value` (a
+/// string's with its quotes); throws std::invalid_argument where there is
+/// no such member.
+inline void set_json_field(std::string& json, const std::string& key, const std::string& value) {
+  const std::size_t at = json.find("\"" + key + "\":");
+  if (at == std::string::npos) throw std::invalid_argument("no \"" + key + "\" in " + json);
+  const std::size_t from = at + key.size() + 3;
+  json.replace(from, json.find_first_of(",}", from) - from, value);
+}
 
 inline std::string resigned(std::string json) {
   const cli::json_members m = cli::json_members::parse(json);

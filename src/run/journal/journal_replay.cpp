@@ -187,12 +187,25 @@ class replay {
     const auto index = static_cast<std::size_t>(get(r, record::index));
     const subproblem_count c = counts_of(r);
     if (type == static_cast<std::uint32_t>(record_type::complete)) {
+      // The mark names no subproblem and counts nothing: one that does was
+      // not written by a count.
+      if (index != 0 || !(c == subproblem_count{})) {
+        fail(reason::corrupt, where + " is a completion mark with a subproblem or counts, which no mark has");
+      }
       if (contents_.sums.finished != owned_.size()) {
         fail(reason::corrupt, where + " marks the run complete with subproblems missing");
       }
       contents_.complete = true;
-    } else if (type == static_cast<std::uint32_t>(record_type::subproblem) && index < plan_.size() &&
-               owned_.contains(index)) {
+    } else if (type != static_cast<std::uint32_t>(record_type::subproblem)) {
+      fail(reason::corrupt,
+           where + " has type " + std::to_string(type) + ", neither a subproblem's (1) nor the completion mark (2)");
+    } else if (index >= plan_.size()) {
+      fail(reason::corrupt,
+           where + " names subproblem " + std::to_string(index) + ", past the plan's " + std::to_string(plan_.size()));
+    } else if (!owned_.contains(index)) {
+      fail(reason::corrupt, where + " names subproblem " + std::to_string(index) + ", which is not in shard " +
+                                std::to_string(shard_.index) + "/" + std::to_string(shard_.count));
+    } else {
       std::uint64_t& word = contents_.held[index / 64];
       const std::uint64_t bit = std::uint64_t{1} << (index % 64);
       if ((word & bit) != 0) {
@@ -204,8 +217,6 @@ class replay {
         word |= bit;
         accumulate(contents_.sums, c);
       }
-    } else {
-      fail(reason::corrupt, where + " is not a valid record");
     }
     ++record_number_;
   }
