@@ -3,6 +3,8 @@
 /// \file
 /// Worker-thread counts: the hardware's, and the range every call accepts.
 
+#include <optional>
+
 namespace nqueens {
 
 /// Largest thread count any call accepts.
@@ -15,6 +17,11 @@ int hardware_threads() noexcept;
 /// core (SMT, Hyper-Threading) counted once; 0 where the system does not say
 /// (Linux's /sys topology unreadable).
 int physical_cores() noexcept;
+
+/// The CPUs a CFS quota lets this process use (a container's `--cpus`, a
+/// cgroup's cpu.max), e.g. 1.5; nullopt where none is set. hardware_threads()
+/// does not see it: threads past it share the quota's time.
+std::optional<double> cpu_quota() noexcept;
 
 /// `threads`, or hardware_threads() for 0 (unchecked: resolve_threads checks).
 int threads_or_hardware(int threads) noexcept;

@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "engines/cpu_quota.hpp"
+
 namespace nqueens {
 
 int hardware_threads() noexcept { return tbb::info::default_concurrency(); }
@@ -31,6 +33,14 @@ int physical_cores() noexcept {
     return static_cast<int>(cores.size());
   } catch (...) {  // a set's allocation: then the system says nothing usable
     return 0;
+  }
+}
+
+std::optional<double> cpu_quota() noexcept {
+  try {
+    return detail::cpu_quota_in("/sys/fs/cgroup", "/proc/self/cgroup");
+  } catch (...) {  // a path's allocation
+    return std::nullopt;
   }
 }
 

@@ -1,7 +1,11 @@
 // `nqueens scale`: one row per thread count, and its CSV file.
 
 #include <sched.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -23,6 +27,36 @@ std::string json_field(const std::string& json, const std::string& key) {
 std::string json_text(const std::string& json, const std::string& key) {
   const std::string raw = json_field(json, key);
   return raw.size() >= 2 ? raw.substr(1, raw.size() - 2) : raw;
+}
+
+// Under a real CPU quota (half a CPU, in a cgroup v1 cpu controller's child
+// this test makes: as root, where the controller is there to write), scale
+// names it in a warning and in its JSON; elsewhere the test is skipped.
+TEST(CliTest, ScaleNamesTheCpuQuotaItRunsUnder) {
+  const std::filesystem::path controller = "/sys/fs/cgroup/cpu";
+  const std::filesystem::path group = controller / ("nqueens-test-" + std::to_string(::getpid()));
+  if (!std::filesystem::exists(controller / "cpu.cfs_quota_us") || ::mkdir(group.c_str(), 0755) != 0) {
+    GTEST_SKIP() << "no cgroup v1 cpu controller this test may make a group in";
+  }
+  struct removed_at_end {
+    std::filesystem::path group;
+    ~removed_at_end() { ::rmdir(group.c_str()); }  // empty once the script has ended
+  } cleanup{group};
+  std::ofstream(group / "cpu.cfs_quota_us") << 50000 << std::flush;
+  std::ofstream(group / "cpu.cfs_period_us") << 100000 << std::flush;
+  const cli_run r = run_script("echo $$ > '" + group.string() +
+                               "/cgroup.procs' && exec \"$NQ\" scale 12 --threads 1,2 --repeat 1 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json_field(r.out, "cpu_quota"), "0.5") << r.out;
+  EXPECT_NE(r.err.find("nqueens: warning: a CPU quota (cgroup) gives this process 0.5 CPUs of time: runs of more "
+                       "than 1 thread share it, so their speed-ups are the quota's, not this machine's\n"),
+            std::string::npos)
+      << r.err;
+  // Without one, JSON says so, and no warning.
+  const cli_run free = run_cli("scale 12 --threads 1,2 --repeat 1 --json");
+  ASSERT_EQ(free.status, 0) << free.err;
+  EXPECT_EQ(json_field(free.out, "cpu_quota"), "null") << free.out;
+  EXPECT_EQ(free.err.find("CPU quota"), std::string::npos) << free.err;
 }
 
 TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {

@@ -83,6 +83,8 @@ struct measured_on {
   std::string isa_name = std::string(to_string(active_isa()));
   std::string kernels = std::string(kernels_name(active_isa()));
   int hardware = hardware_threads();
+  /// A CFS quota's CPUs (a container's --cpus), which hardware does not see.
+  std::optional<double> quota = cpu_quota();
   std::string cpu = cpu_name();
 };
 
@@ -119,7 +121,10 @@ std::string csv_of(const scaling_result& r, const measured_on& on) {
 void warn_of_idle_threads(const scaling_result& r, const measured_on& on) {
   if (on.kind == engine::gpu || r.rows.size() < 2 || r.rows.front().median_seconds < min_telling_seconds) return;
   for (const scaling_row& row : r.rows) {
-    const int could = std::min(row.threads, on.hardware);
+    // What the row could keep busy: its threads, on the hardware's, within
+    // the quota's time (which warn_of_a_cpu_quota names).
+    double could = std::min(row.threads, on.hardware);
+    if (on.quota) could = std::min(could, std::max(1.0, *on.quota));
     if (row.busy_threads >= min_busy_share * could) continue;
     std::cerr << formatted(
         "nqueens: warning: the %d-thread runs kept %.2f hardware threads busy: another process is using the cores, or "
@@ -127,6 +132,21 @@ void warn_of_idle_threads(const scaling_result& r, const measured_on& on) {
         row.threads, row.busy_threads);
     return;  // one line: the first row it concerns
   }
+}
+
+// A CFS quota (a container's --cpus, a cgroup's cpu.max) gives the process
+// less CPU time than its hardware threads, which it sees all the same:
+// rows of more threads than the quota share its time, so their speed-ups
+// are the quota's. Said once, before the table.
+void warn_of_a_cpu_quota(const scaling_result& r, const measured_on& on) {
+  if (!on.quota || on.kind == engine::gpu || r.rows.empty()) return;
+  const int most = std::ranges::max(r.rows, {}, &scaling_row::threads).threads;
+  if (most <= *on.quota) return;
+  const int within = std::max(1, static_cast<int>(*on.quota));
+  std::cerr << formatted(
+      "nqueens: warning: a CPU quota (cgroup) gives this process %.3g CPUs of time: runs of more than %s share it, "
+      "so their speed-ups are the quota's, not this machine's\n",
+      *on.quota, counted(static_cast<std::size_t>(within), "thread").c_str());
 }
 
 // A board size whose one-thread count should take a few seconds, from one
@@ -218,6 +238,7 @@ class scale_report final : public report {
         .add("isa", on_.isa_name)
         .add("kernels", on_.kernels)
         .add("hardware_threads", on_.hardware)
+        .add_raw("cpu_quota", on_.quota ? json_number(*on_.quota) : "null")
         .add("cpu", on_.cpu)
         .add("version", version())
         .add("repeat", repeat_)
@@ -310,6 +331,7 @@ int run_scale(const std::vector<std::string>& args) {
   }
   const measured_on on{.n = n, .kind = opts.kind};
   warn_of_weak_measurements(r, n);
+  warn_of_a_cpu_quota(r, on);
   warn_of_idle_threads(r, on);
   if (csv_on_stdout) {
     std::cout << csv_of(r, on);  // close_standard_output checks that it arrived
