@@ -135,13 +135,16 @@ struct cost_estimate {
   /// thread busy to the end.
   double wall_seconds(int cores) const noexcept;
 
-  /// The threads that run at once here: a count's CPU threads share this
-  /// machine's hardware threads, so more than those go no faster; a GPU
-  /// stream's (device_timed) are not bound by the CPU.
-  int threads_here() const noexcept;
+  /// The CPUs the count's threads get at once here: its threads, no more
+  /// than the hardware's, within a CPU quota (cpu_quota(), a container's
+  /// --cpus); a GPU's streams (device_timed) are not bound by the CPU: all.
+  double cpus_here() const noexcept;
 
-  /// wall_seconds on threads_here(): the wall time of the count here.
-  double wall_seconds_here() const noexcept { return wall_seconds(threads_here()); }
+  /// The wall time of the count here, as wall_seconds on cpus_here().
+  double wall_seconds_here() const noexcept;
+
+  /// The standard error of wall_seconds_here().
+  double wall_seconds_here_error() const noexcept;
 
   /// The standard error of wall_seconds(cores) (of the part that spreads
   /// over them; the serial build's part is measured, not sampled).

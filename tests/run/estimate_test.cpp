@@ -101,18 +101,20 @@ TEST(EstimateTest, ProjectsTheBuildsSerialPartWholeAndItsParallelPartSpread) {
   EXPECT_DOUBLE_EQ(c.wall_seconds(-1), c.wall_seconds(0));
 }
 
-// Here, CPU threads past the hardware's run no faster; a GPU's streams are
-// not bound by the CPU. The error of a wall time is the sampled part's,
-// spread over the cores.
+// Here, CPU threads past the hardware's (or a CPU quota's) run no faster; a
+// GPU's streams are not bound by the CPU. The error of a wall time is the
+// sampled part's, spread over the cores.
 TEST(EstimateTest, WallTimeHereAndItsError) {
   cost_estimate c;
   c.threads = hardware_threads() + 3;
   c.thread_seconds = 120;
   c.thread_seconds_error = 12;
-  EXPECT_EQ(c.threads_here(), hardware_threads());
-  EXPECT_DOUBLE_EQ(c.wall_seconds_here(), c.wall_seconds(hardware_threads()));
+  const double here = std::min<double>(hardware_threads(), cpu_quota().value_or(hardware_threads()));
+  EXPECT_DOUBLE_EQ(c.cpus_here(), here);
+  EXPECT_DOUBLE_EQ(c.wall_seconds_here(), 120 / here);
+  EXPECT_DOUBLE_EQ(c.wall_seconds_here_error(), 12 / here);
   c.device_timed = true;
-  EXPECT_EQ(c.threads_here(), c.threads);
+  EXPECT_DOUBLE_EQ(c.cpus_here(), c.threads);
   EXPECT_DOUBLE_EQ(c.wall_seconds_error(4), 3);
   EXPECT_DOUBLE_EQ(c.wall_seconds_error(0), 12.0 / hardware_threads());
 }

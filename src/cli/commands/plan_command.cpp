@@ -160,8 +160,10 @@ class estimate_report final : public report {
     out << formatted("  whole count          %s %s-hours (one standard error)\n",
                      with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str(),
                      e.device_timed ? "stream" : "thread");
-    out << formatted("  here, %2d thread%s      about %s wall, the tables included\n", e.threads,
-                     e.threads == 1 ? " " : "s", format_duration(e.wall_seconds_here()).c_str());
+    const std::optional<double> quota = e.device_timed ? std::nullopt : cpu_quota();
+    out << formatted("  here, %2d thread%s      about %s wall, the tables included%s\n", e.threads,
+                     e.threads == 1 ? " " : "s", format_duration(e.wall_seconds_here()).c_str(),
+                     quota && *quota < e.threads ? formatted(", within a CPU quota of %.3g CPUs", *quota).c_str() : "");
     if (cores_ > 0) {
       out << formatted("  on %d core%s%*s about %s wall\n", cores_, cores_ == 1 ? "" : "s",
                        std::max(1, 15 - static_cast<int>(std::to_string(cores_).size()) - (cores_ == 1 ? 0 : 1)), "",
@@ -204,7 +206,7 @@ class estimate_report final : public report {
         .add("thread_hours", e.thread_seconds / 3600)
         .add("thread_hours_error", e.thread_seconds_error / 3600)
         .add("wall_seconds", e.wall_seconds_here())
-        .add("wall_seconds_error", e.wall_seconds_error(e.threads_here()));
+        .add("wall_seconds_error", e.wall_seconds_here_error());
     if (cores_ > 0) {
       o.add("cores", cores_)
           .add("wall_seconds_on_cores", e.wall_seconds(cores_))

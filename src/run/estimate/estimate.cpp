@@ -45,9 +45,18 @@ double cost_estimate::wall_seconds(int cores) const noexcept {
   return setup_serial_seconds + (setup_parallel_seconds + thread_seconds) / on;
 }
 
-int cost_estimate::threads_here() const noexcept {
-  return device_timed ? threads : std::max(1, std::min(threads, hardware_threads()));
+double cost_estimate::cpus_here() const noexcept {
+  if (device_timed) return threads;
+  double cpus = std::max(1, std::min(threads, hardware_threads()));
+  if (const std::optional<double> quota = cpu_quota()) cpus = std::min(cpus, *quota);
+  return cpus;
 }
+
+double cost_estimate::wall_seconds_here() const noexcept {
+  return setup_serial_seconds + (setup_parallel_seconds + thread_seconds) / cpus_here();
+}
+
+double cost_estimate::wall_seconds_here_error() const noexcept { return thread_seconds_error / cpus_here(); }
 
 double cost_estimate::wall_seconds_error(int cores) const noexcept {
   return thread_seconds_error / (cores > 0 ? cores : hardware_threads());
