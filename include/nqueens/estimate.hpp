@@ -147,7 +147,8 @@ struct cost_estimate {
   double wall_seconds_here_error() const noexcept;
 
   /// The standard error of wall_seconds(cores) (of the part that spreads
-  /// over them; the serial build's part is measured, not sampled).
+  /// over them; the serial build's part is measured, not sampled); 0 or
+  /// less cores: the hardware's, as wall_seconds reads them.
   double wall_seconds_error(int cores) const noexcept;
 
   /// How many standard errors `total` is off `published` (n's published

@@ -8,7 +8,6 @@
 #include <csignal>
 #include <cstdint>
 #include <ctime>
-#include <iostream>
 
 #include "cli/exit_status.hpp"
 
@@ -53,6 +52,13 @@ const char* caught_name(int sig) {
   }
 }
 
+// The status a second signal leaves with: what a SIGALRM that cuts its
+// line short exits with too (on_line_too_slow).
+std::atomic<int> leaving_status{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+
+extern "C" void on_line_too_slow(int) { _exit(leaving_status.load()); }
+
 // The signal is stored before the flag is raised: a thread that sees the
 // flag then reads which signal it was (stop_signal), never the default.
 extern "C" void on_stop_signal(int sig) {
@@ -75,7 +81,16 @@ extern "C" void on_stop_signal(int sig) {
   // Only where stderr takes it without waiting: a full pipe that held up
   // the first stop's message would hold up this one too, and the process
   // would never leave (poll is async-signal-safe; a pipe that polls
-  // writable has a page free, more than the line).
+  // writable has a page free, more than the line). Should another thread
+  // fill it between the poll and the writes, SIGALRM ends the wait a
+  // second later, with the same status (sigaction and alarm are
+  // async-signal-safe too).
+  leaving_status.store(interrupted_status(sig));
+  struct sigaction cut {};
+  cut.sa_handler = on_line_too_slow;
+  sigemptyset(&cut.sa_mask);
+  sigaction(SIGALRM, &cut, nullptr);
+  alarm(1);
   pollfd err{.fd = STDERR_FILENO, .events = POLLOUT, .revents = 0};
   if (::poll(&err, 1, 0) == 1 && (err.revents & POLLOUT) != 0) {
     const auto say = [](const char* text) {

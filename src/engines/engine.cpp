@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "engines/registry.hpp"
 #include "nqueens/gpu_options.hpp"
@@ -10,14 +9,7 @@
 
 namespace nqueens {
 
-std::span<const engine> all_engines() noexcept {
-  static const auto ids = [] {
-    std::vector<engine> out;
-    for (const detail::engine_definition* d : detail::registered_engines()) out.push_back(d->id);
-    return out;
-  }();
-  return ids;
-}
+std::span<const engine> all_engines() noexcept { return detail::registered_engine_ids(); }
 
 std::string_view to_string(engine e) noexcept {
   const detail::engine_definition* d = detail::find_definition(e);
@@ -72,12 +64,12 @@ int engine_max_board_size(engine e) noexcept {
 }
 
 engine shared_plan_engine(int n) noexcept {
-  try {
-    const auto candidates = detail::auto_candidates(n);
-    return candidates.empty() ? default_engine : candidates.front()->id;
-  } catch (...) {  // the list's allocation: the engine every n runs on
-    return default_engine;
+  // auto_candidates' first, found without its list (nothing to allocate).
+  const detail::engine_definition* best = nullptr;
+  for (const detail::engine_definition* d : detail::registered_engines()) {
+    if (detail::auto_takes(*d, n) && (best == nullptr || d->auto_from > best->auto_from)) best = d;
   }
+  return best != nullptr ? best->id : default_engine;
 }
 
 }  // namespace nqueens

@@ -28,6 +28,19 @@ const std::array engines = {NQUEENS_REGISTERED_ENGINES(NQUEENS_ENGINE_ADDRESS)};
 
 std::span<const engine_definition* const> registered_engines() noexcept { return engines; }
 
+std::span<const engine> registered_engine_ids() noexcept {
+  static const auto ids = [] {
+    std::array<engine, engines.size()> out{};
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = engines[i]->id;
+    return out;
+  }();
+  return ids;
+}
+
+bool auto_takes(const engine_definition& d, int n) noexcept {
+  return d.auto_from != 0 && d.auto_from <= n && n <= d.max_board_size;
+}
+
 const engine_definition* find_definition(engine e) noexcept {
   for (const engine_definition* d : engines) {
     if (d->id == e) return d;
@@ -51,7 +64,7 @@ const engine_definition& definition_of(engine e) {
 std::vector<const engine_definition*> auto_candidates(int n) {
   std::vector<const engine_definition*> candidates;
   for (const engine_definition* d : engines) {
-    if (d->auto_from != 0 && d->auto_from <= n && n <= d->max_board_size) candidates.push_back(d);
+    if (auto_takes(*d, n)) candidates.push_back(d);
   }
   std::ranges::stable_sort(candidates, std::ranges::greater{}, &engine_definition::auto_from);
   return candidates;

@@ -16,6 +16,12 @@ namespace nqueens::detail {
 /// Every engine, in the order help text lists them.
 std::span<const engine_definition* const> registered_engines() noexcept;
 
+/// Every engine's number, in the same order.
+std::span<const engine> registered_engine_ids() noexcept;
+
+/// Whether `--engine auto` may pick `d` for n (auto_candidates' test).
+bool auto_takes(const engine_definition& d, int n) noexcept;
+
 /// The definition of engine number `e`, or null when no engine has it.
 const engine_definition* find_definition(engine e) noexcept;
 

@@ -177,10 +177,10 @@ TEST(CliTest, ScaleWarnsOfRunsThatSharedTheirCores) {
   const std::string on = "taskset -c " + std::to_string(cpu) + " ";
   // 77: no taskset, or one this container does not let set the CPUs. The
   // loop ends with the script, or at worst by its own timeout.
-  const cli_run r = run_script(
-      "command -v taskset >/dev/null && " + on + "true 2>/dev/null || exit 77; " + on +
-      "timeout 900 sh -c 'while :; do :; done' & loop=$!; trap 'kill $loop' EXIT; trap 'exit 143' INT TERM; " + on +
-      "$NQ scale 18 --threads 1,2 --repeat 1 --engine quadrant --json");
+  const cli_run r = run_script("command -v taskset >/dev/null && " + on + "true 2>/dev/null || exit 77; " + on +
+                               "timeout --foreground 900 sh -c 'while :; do :; done' & loop=$!; trap 'kill $loop' "
+                               "EXIT; trap 'exit 143' INT TERM; " +
+                               on + "$NQ scale 18 --threads 1,2 --repeat 1 --engine quadrant --json");
   if (r.status == 77) GTEST_SKIP() << "no taskset here, or it may not set the CPUs";
   ASSERT_EQ(r.status, 0) << r.err;
   const std::size_t row = r.out.find("{\"threads\":1,");

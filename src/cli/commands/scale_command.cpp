@@ -13,7 +13,6 @@
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
 #include "cli/cpu_name.hpp"
-#include "cli/exit_status.hpp"
 #include "cli/interruption.hpp"
 #include "cli/io/json.hpp"
 #include "cli/io/output_file.hpp"
