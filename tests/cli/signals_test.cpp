@@ -51,9 +51,8 @@ ended after_two_signals(int first, std::chrono::milliseconds gap, int second) {
 TEST(SignalsTest, ASecondSignalLeavesAtOnceSayingSo) {
   const ended r = after_two_signals(SIGINT, std::chrono::milliseconds(1200), SIGTERM);
   EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
-  EXPECT_EQ(r.err,
-            std::string(program_invocation_short_name) +
-                ": interrupted again, by SIGTERM: leaving at once; a journal keeps what its last flush saved\n");
+  EXPECT_EQ(r.err, std::string(program_invocation_short_name) +
+                       ": interrupted again, by SIGTERM: leaving at once; a journal keeps what its last flush saved\n");
 }
 
 // One within a second of the first is the same request sent twice (a
