@@ -48,10 +48,12 @@ TEST(CliTest, ScaleNamesTheCpuQuotaItRunsUnder) {
                                "/cgroup.procs' && exec \"$NQ\" scale 12 --threads 1,2 --repeat 1 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(json_field(r.out, "cpu_quota"), "0.5") << r.out;
-  EXPECT_NE(r.err.find("nqueens: warning: a CPU quota (cgroup) gives this process 0.5 CPUs of time: runs of more "
-                       "than 1 thread share it, so their speed-ups are the quota's, not this machine's\n"),
+  EXPECT_NE(r.err.find("nqueens: warning: a CPU quota (cgroup) gives this process 0.5 CPUs of time: every run, one "
+                       "thread's too, gets only that, so the speed-ups are the quota's, not this machine's\n"),
             std::string::npos)
       << r.err;
+  EXPECT_EQ(r.err.find("hardware threads busy"), std::string::npos) << r.err;  // the quota, not another process
+  EXPECT_EQ(lines_in(r.err), r.err.find("too short to time") == std::string::npos ? 1 : 2) << r.err;
   // Without one, JSON says so, and no warning.
   const cli_run free = run_cli("scale 12 --threads 1,2 --repeat 1 --json");
   ASSERT_EQ(free.status, 0) << free.err;

@@ -469,6 +469,60 @@ TEST_F(FaultTest, AStopEndsAWaitForAReaderThatTakesNothing) {
   }
 }
 
+// A stop while list waits on a reader that is slow to take its output (a
+// pipe it filled, read later) leaves the reader whole lines: each write
+// ends at a line's end, so what was written checks as placements.
+TEST_F(FaultTest, AStopLeavesASlowReaderWholeLines) {
+  int ends[2];
+  ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
+  child c({nq, "list", "12", "--threads", "1"}, {.stdout_fd = ends[1]});
+  ::close(ends[1]);
+  ASSERT_TRUE(wait_until_it_waits(c)) << c.wait(1).err;  // the pipe full, the rest waiting
+  c.signal(SIGTERM);
+  const finished r = c.wait(60);
+  EXPECT_EQ(r.status, 143) << r.err;
+  EXPECT_NE(r.err.find("listed, the output cut short after the last whole line its reader had room for"),
+            std::string::npos)
+      << r.err;
+  std::string taken;
+  char buffer[4096];
+  for (ssize_t got; (got = ::read(ends[0], buffer, sizeof buffer)) > 0;) taken.append(buffer, buffer + got);
+  ::close(ends[0]);
+  ASSERT_FALSE(taken.empty());
+  EXPECT_EQ(taken.back(), '\n') << taken.substr(taken.size() - std::min<std::size_t>(taken.size(), 80));
+  const std::string kept = path("taken.txt");
+  write(kept, taken);
+  const finished checked = run({"sh", "-c", "\"$0\" check < \"$1\"", nq, kept});
+  EXPECT_EQ(checked.status, 0) << checked.out.substr(0, 300) << checked.err;
+}
+
+// A slow listing (large n: seconds between solutions) reaches its reader
+// as it comes, not once a megabyte of it is buffered: the first solutions
+// of n = 32 arrive while the search goes on (it is then stopped).
+TEST_F(FaultTest, ASlowListingReachesItsReaderAsItComes) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "sanitized, the first solutions of n = 32 take minutes";
+#endif
+  const std::string out = path("slow.txt");
+  child c({nq, "list", "32", "--threads", "1"}, {.stdout_path = out});
+  const auto written = [&out] {
+    std::error_code absent;  // not yet made: nothing written
+    const std::uintmax_t size = fs::file_size(out, absent);
+    return absent ? std::uintmax_t{0} : size;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+  while (c.running() && written() == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(c.running()) << "list 32 ended";
+  EXPECT_GT(written(), 0u) << "nothing written within 300 s";
+  c.signal(SIGTERM);
+  EXPECT_EQ(c.wait(60).status, 143);
+  const std::string first = bytes_of(out).substr(0, bytes_of(out).find('\n'));
+  const finished checked = run({nq, "check", first});
+  EXPECT_EQ(checked.status, 0) << first << checked.out << checked.err;
+}
+
 // Into a file a write never waits, yet a stop ends a long output at its next
 // block all the same: `first` of 5 * 10^7 queens (490 MB) stopped once it
 // has begun writing leaves the file short, "cut short", not whole seconds

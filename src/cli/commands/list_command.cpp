@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -53,6 +54,7 @@ int run_list(const std::vector<std::string>& args) {
   opts.cancel = &stop_requested();
   const enumerate_result listed = enumerate(n, opts, [&](const listed_solution& s) {
     write_placement(out, s.columns, format, class_marker ? s.class_size : 0);
+    out.flush_if_slow(std::chrono::milliseconds(100));  // large n: seconds between solutions
     return !out.closed();
   });
   out.flush();
@@ -61,7 +63,7 @@ int run_list(const std::vector<std::string>& args) {
     return report_interruption_of(
         "after " + std::to_string(listed.delivered) +
         (opts.unique ? (one ? " class was" : " classes were") : (one ? " solution was" : " solutions were")) +
-        (out.cut() ? " listed, the output cut short where the reader took no more" : " written"));
+        (out.cut() ? " listed, the output cut short after the last whole line its reader had room for" : " written"));
   }
   return 0;
 }

@@ -123,7 +123,7 @@ void warn_of_idle_threads(const scaling_result& r, const measured_on& on) {
     // What the row could keep busy: its threads, on the hardware's, within
     // the quota's time (which warn_of_a_cpu_quota names).
     double could = std::min(row.threads, on.hardware);
-    if (on.quota) could = std::min(could, std::max(1.0, *on.quota));
+    if (on.quota) could = std::min(could, *on.quota);
     if (row.busy_threads >= min_busy_share * could) continue;
     std::cerr << formatted(
         "nqueens: warning: the %d-thread runs kept %.2f hardware threads busy: another process is using the cores, or "
@@ -141,11 +141,14 @@ void warn_of_a_cpu_quota(const scaling_result& r, const measured_on& on) {
   if (!on.quota || on.kind == engine::gpu || r.rows.empty()) return;
   const int most = std::ranges::max(r.rows, {}, &scaling_row::threads).threads;
   if (most <= *on.quota) return;
-  const int within = std::max(1, static_cast<int>(*on.quota));
+  const int within = static_cast<int>(*on.quota);
+  const std::string shared =
+      within == 0 ? "every run, one thread's too, gets only that"
+                  : "runs of more than " + counted(static_cast<std::size_t>(within), "thread") + " share it";
   std::cerr << formatted(
-      "nqueens: warning: a CPU quota (cgroup) gives this process %.3g CPUs of time: runs of more than %s share it, "
-      "so their speed-ups are the quota's, not this machine's\n",
-      *on.quota, counted(static_cast<std::size_t>(within), "thread").c_str());
+      "nqueens: warning: a CPU quota (cgroup) gives this process %.3g CPUs of time: %s, so the speed-ups are the "
+      "quota's, not this machine's\n",
+      *on.quota, shared.c_str());
 }
 
 // A board size whose one-thread count should take a few seconds, from one

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 #include <string>
 
@@ -12,8 +13,19 @@
 #include "cli/signals.hpp"
 
 namespace nqueens::cli {
+namespace {
 
-buffered_output::buffered_output(int fd, std::size_t capacity) : fd_(fd), buffer_(capacity) {}
+// The coarse clock: a few nanoseconds a look, after every item.
+std::chrono::nanoseconds coarse_now() noexcept {
+  timespec t{};
+  ::clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+  return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+}
+
+}  // namespace
+
+buffered_output::buffered_output(int fd, std::size_t capacity)
+    : fd_(fd), buffer_(capacity), last_flush_(coarse_now()) {}
 
 buffered_output::~buffered_output() {
   try {
@@ -46,7 +58,7 @@ void buffered_output::append(std::string_view text) {
 bool buffered_output::flush() {
   if (!closed_) {
     errno = 0;
-    const io_outcome outcome = write_unless_stopped(fd_, buffer_.data(), used_);
+    const io_outcome outcome = write_unless_stopped(fd_, buffer_.data(), used_, nullptr, /*whole_lines=*/true);
     if (outcome == io_outcome::stopped) {
       closed_ = cut_ = true;  // a stop while the reader took nothing: the producer stops
       if (fd_ == STDOUT_FILENO) mark_standard_output_cut();
@@ -59,7 +71,12 @@ bool buffered_output::flush() {
     }
   }
   used_ = 0;
+  last_flush_ = coarse_now();
   return !closed_;
+}
+
+void buffered_output::flush_if_slow(std::chrono::milliseconds most) {
+  if (used_ != 0 && !closed_ && coarse_now() - last_flush_ >= most) flush();
 }
 
 }  // namespace nqueens::cli

@@ -3,6 +3,7 @@
 // Output for the commands that write much of it (list, first): a large
 // buffer in front of a file descriptor, which a closed pipe ends quietly.
 
+#include <chrono>
 #include <cstddef>
 #include <string_view>
 #include <vector>
@@ -26,8 +27,14 @@ class buffered_output {
   char* reserve(std::size_t size);
   void commit(std::size_t size) noexcept { used_ += size; }
   void append(std::string_view text);
-  /// Writes out the buffer; false when the reader has gone away.
+  /// Writes out the buffer; false when the reader has gone away. Each write
+  /// ends at a line's end where it can: a stop leaves the reader whole lines.
   bool flush();
+  /// Flushes where the last flush was `most` or longer ago (call it after
+  /// each item): a slow producer's items (list 32: a solution every few
+  /// seconds) reach the reader as they come, not a megabyte later, and a
+  /// fast one's still go a buffer at a time.
+  void flush_if_slow(std::chrono::milliseconds most);
   bool closed() const noexcept { return closed_; }
   /// Whether a stop closed it with output unwritten.
   bool cut() const noexcept { return cut_; }
@@ -43,6 +50,7 @@ class buffered_output {
   bool closed_ = false;
   bool cut_ = false;
   bool ends_at_a_stop_ = false;
+  std::chrono::nanoseconds last_flush_{};  // CLOCK_MONOTONIC_COARSE
 };
 
 }  // namespace nqueens::cli

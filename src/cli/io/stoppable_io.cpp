@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cstring>
 
 #include "cli/signals.hpp"
 #include "run/posix_io.hpp"
@@ -61,7 +62,7 @@ std::size_t room_in(int fd) {
 
 }  // namespace
 
-io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std::size_t* written) {
+io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std::size_t* written, bool whole_lines) {
   std::size_t done = 0;
   const auto outcome = [&](io_outcome o) {
     if (written != nullptr) *written = done;
@@ -74,7 +75,13 @@ io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std:
   }
   while (done < size) {
     if (!wait_for(fd, POLLOUT)) return outcome(io_outcome::stopped);
-    const ssize_t n = ::write(fd, bytes + done, std::min(size - done, room_in(fd)));
+    std::size_t piece = std::min(size - done, room_in(fd));
+    if (whole_lines && piece < size - done) {
+      if (const void* line_end = ::memrchr(bytes + done, '\n', piece)) {
+        piece = static_cast<std::size_t>(static_cast<const unsigned char*>(line_end) - (bytes + done)) + 1;
+      }
+    }
+    const ssize_t n = ::write(fd, bytes + done, piece);
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;  // the flag, or room, looked at again
     if (n <= 0) return outcome(io_outcome::failed);
     done += static_cast<std::size_t>(n);

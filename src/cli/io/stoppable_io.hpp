@@ -26,7 +26,11 @@ enum class io_outcome {
 /// descriptor that may wait on a reader (not a regular file), once poll()
 /// says there is room, as much as a write takes without waiting (a
 /// pipe's free room; elsewhere PIPE_BUF bytes). `written` (may be null) says how many went.
-io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std::size_t* written = nullptr);
+/// With `whole_lines`, each such write ends at a line's end where the room
+/// holds one: a stop then leaves the reader whole lines (but for one line
+/// longer than the room).
+io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std::size_t* written = nullptr,
+                                bool whole_lines = false);
 
 /// One read() of up to `size` bytes from `fd` once poll() says there is
 /// something (or its end), unless a stop came before or comes meanwhile;
