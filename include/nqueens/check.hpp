@@ -45,6 +45,13 @@ struct check_result {
 /// Throws std::invalid_argument when a column lies outside 0..n-1.
 check_result check(std::span<const int> columns, std::size_t max_reported = 100);
 
+/// How many placements the 8 symmetries of the board (rotations and
+/// reflections) make of `solution`: 8 over those that leave it as it is, so
+/// 1, 2, 4 or 8, the class size `list --unique` gives beside each class's
+/// smallest member. O(n) time, a bit a queen. Throws std::invalid_argument
+/// unless `solution` holds each column 0..n-1 once (as every solution does).
+int class_size(std::span<const int> solution);
+
 /// Name of an attack line for messages: "column", "diagonal", "anti-diagonal".
 const char* to_string(attack_line line) noexcept;
 

@@ -4,9 +4,12 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "kernels/symmetry.hpp"
 
 namespace nqueens {
 namespace {
@@ -99,6 +102,35 @@ check_result check(std::span<const int> columns, std::size_t max_reported) {
   }
   result.attacks.assign(first.begin(), first.end());
   return result;
+}
+
+int class_size(std::span<const int> solution) {
+  const int n = static_cast<int>(solution.size());
+  if (solution.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw std::invalid_argument("class_size: more queens than an int counts");
+  }
+  std::vector<bool> taken(solution.size());
+  for (std::size_t row = 0; row < solution.size(); ++row) {
+    const int column = solution[row];
+    if (column < 0 || column >= n || taken[static_cast<std::size_t>(column)]) {
+      throw std::invalid_argument("class_size: row " + std::to_string(row) + "'s column " + std::to_string(column) +
+                                  " is outside 0.." + std::to_string(n - 1) + " or another row's");
+    }
+    taken[static_cast<std::size_t>(column)] = true;
+  }
+  // A symmetry leaves the placement as it is where it takes every queen to
+  // a queen (a permutation has no room for another).
+  int unchanged = 0;
+  for (int g = 0; g < detail::symmetry_count; ++g) {
+    bool same = true;
+    for (int row = 0; row < n && same; ++row) {
+      const detail::square image =
+          detail::apply(static_cast<detail::symmetry>(g), n, {row, solution[static_cast<std::size_t>(row)]});
+      same = solution[static_cast<std::size_t>(image.row)] == image.col;
+    }
+    unchanged += same ? 1 : 0;
+  }
+  return detail::symmetry_count / unchanged;
 }
 
 const char* to_string(attack_line line) noexcept {

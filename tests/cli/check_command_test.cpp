@@ -90,6 +90,18 @@ TEST(CliCheckTest, OnlyAClassSizeMayFollowATuple) {
     EXPECT_EQ(r.err.rfind("nqueens: unexpected text after the placement: '", 0), 0u) << refused << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << refused << ": " << r.out;
   }
+  // The class size is checked: the two solutions of n = 4 are one class of
+  // 2, and a line saying 8 is no listed class (exit 1, the line named).
+  EXPECT_EQ(run_cli("check '(1, 3, 0, 2) 2'").status, 0);
+  const cli_run wrong = run_cli("check '(1, 3, 0, 2) 8'");
+  EXPECT_EQ(wrong.status, 1) << wrong.err;
+  EXPECT_EQ(wrong.out, "a solution, but not of a class of 8: its class has 2 members\n");
+  const cli_run lines = run_script("printf '(1, 3, 0, 2) 2\\n(2, 0, 3, 1) 4\\n(0, 0, 0, 0)\\n' | $NQ check");
+  EXPECT_EQ(lines.status, 1) << lines.err;
+  EXPECT_NE(lines.out.find("line 2: a solution, but not of a class of 4: its class has 2 members\n"), std::string::npos)
+      << lines.out;
+  EXPECT_NE(lines.out.find("3 placements checked: 1 is not a solution, 1 has a wrong class size\n"), std::string::npos)
+      << lines.out;
   // The number as an operand of its own is a placement of its own, and one
   // queen in column 7 is off its board.
   const cli_run apart = run_cli("check '(1, 3, 0, 2)' 7");

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "nqueens/enumerate.hpp"
+
 namespace {
 
 // O(n^2) reference: pairs on a shared line with no queen strictly between,
@@ -111,6 +113,31 @@ TEST(CheckTest, ReportsTheFirstPairsInOrder) {
     ASSERT_EQ(r.attack_count, all) << "trial " << trial;
     ASSERT_EQ(r.attacks, expected) << "trial " << trial;
   }
+}
+
+// class_size agrees with the class sizes `list --unique` gives, for every
+// class of n = 1..10; the sizes of a class's members are its own.
+TEST(CheckTest, ClassSizeIsTheOneEnumerationGives) {
+  for (int n = 1; n <= 10; ++n) {
+    std::size_t classes = 0;
+    nqueens::enumerate(n, {.threads = 1, .unique = true}, [&](const nqueens::listed_solution& s) {
+      const std::vector<int> columns(s.columns.begin(), s.columns.end());
+      EXPECT_EQ(nqueens::class_size(columns), s.class_size) << "n = " << n << ", class " << classes;
+      ++classes;
+      return true;
+    });
+    if (n != 2 && n != 3) EXPECT_GT(classes, 0u) << n;
+  }
+  // Both solutions of n = 4 are one class of 2; n = 1's lone queen is its own.
+  EXPECT_EQ(nqueens::class_size(std::vector<int>{1, 3, 0, 2}), 2);
+  EXPECT_EQ(nqueens::class_size(std::vector<int>{2, 0, 3, 1}), 2);
+  EXPECT_EQ(nqueens::class_size(std::vector<int>{0}), 1);
+}
+
+TEST(CheckTest, ClassSizeRefusesWhatIsNoPermutation) {
+  EXPECT_THROW(nqueens::class_size(std::vector<int>{0, 0}), std::invalid_argument);
+  EXPECT_THROW(nqueens::class_size(std::vector<int>{0, 2}), std::invalid_argument);
+  EXPECT_THROW(nqueens::class_size(std::vector<int>{-1, 0}), std::invalid_argument);
 }
 
 }  // namespace

@@ -34,20 +34,37 @@ constexpr std::size_t shown_attacks = 20;
 // rather than read until memory runs out.
 constexpr std::size_t max_line_bytes = std::size_t{1} << 31;
 
-// Checks one placement; prints what is wrong (prefixed by `where`) and returns
-// the check. A column out of range is a usage error.
-check_result check_one(const std::string& text, const std::string& where) {
+// What a placement's line is: a solution (of the class size given, where
+// `list --unique` gave one), one whose queens attack each other, or a
+// solution given a class size that is not its class's.
+enum class verdict { solution, attacks, wrong_class_size };
+
+// Checks one placement, and the class size after it where there is one;
+// prints what is wrong (prefixed by `where`). `n` gets the board size. A
+// column out of range is a usage error.
+verdict check_one(const std::string& text, const std::string& where, std::size_t& n) {
   std::vector<int> columns;
   check_result r;
+  int listed_class_size = 0;  // `list --unique`'s, where the line carries one
   try {
-    columns = parse_placement(text);
+    columns = parse_placement(text, &listed_class_size);
     r = check(columns, shown_attacks);
   } catch (const usage_error& e) {  // malformed text
     throw usage_error(where + e.what());
   } catch (const std::invalid_argument& e) {  // a column off the board
     throw usage_error(where + e.what());
   }
-  if (r.is_solution()) return r;
+  n = r.n;
+  if (r.is_solution()) {
+    if (listed_class_size != 0) {
+      if (const int size = class_size(columns); size != listed_class_size) {
+        std::cout << formatted("%sa solution, but not of a class of %d: its class has %d member%s\n", where.c_str(),
+                               listed_class_size, size, size == 1 ? "" : "s");
+        return verdict::wrong_class_size;
+      }
+    }
+    return verdict::solution;
+  }
   std::cout << formatted("%snot a solution: %zu pair%s of queens attack each other\n", where.c_str(), r.attack_count,
                          r.attack_count == 1 ? "" : "s");
   for (const attack& a : r.attacks) {
@@ -62,7 +79,7 @@ check_result check_one(const std::string& text, const std::string& where) {
   }
   if (r.attack_count > r.attacks.size())
     std::cout << formatted("  ... and %zu more\n", r.attack_count - r.attacks.size());
-  return r;
+  return verdict::attacks;
 }
 
 bool is_blank(const std::string& line) { return line.find_first_not_of(" \t") == std::string::npos; }
@@ -105,15 +122,29 @@ std::vector<std::string> operand_placements(const std::vector<std::string>& oper
 }
 
 // The last line after several placements; returns the exit status.
-int summarize(std::size_t checked, std::size_t failed) {
-  if (checked == 0) throw usage_error("no placement given (as arguments or on standard input)");
-  if (failed == 0) {
-    std::cout << formatted("%zu placement%s checked: %s\n", checked, checked == 1 ? "" : "s",
-                           checked == 1 ? "a solution" : "all are solutions");
+// How many lines had each verdict.
+struct tally {
+  std::size_t checked = 0, attacked = 0, wrong_class = 0;
+  void add(verdict v) {
+    ++checked;
+    attacked += v == verdict::attacks ? 1 : 0;
+    wrong_class += v == verdict::wrong_class_size ? 1 : 0;
+  }
+};
+
+int summarize(const tally& t) {
+  if (t.checked == 0) throw usage_error("no placement given (as arguments or on standard input)");
+  std::string text = formatted("%zu placement%s checked: ", t.checked, t.checked == 1 ? "" : "s");
+  if (t.attacked == 0 && t.wrong_class == 0) {
+    std::cout << text << (t.checked == 1 ? "a solution" : "all are solutions") << '\n';
     return 0;
   }
-  std::cout << formatted("%zu placement%s checked: %zu %s not a solution\n", checked, checked == 1 ? "" : "s", failed,
-                         failed == 1 ? "is" : "are");
+  if (t.attacked != 0) text += formatted("%zu %s not a solution", t.attacked, t.attacked == 1 ? "is" : "are");
+  if (t.wrong_class != 0) {
+    text += formatted("%s%zu %s a wrong class size", t.attacked != 0 ? ", " : "", t.wrong_class,
+                      t.wrong_class == 1 ? "has" : "have");
+  }
+  std::cout << text << '\n';
   return 1;
 }
 
@@ -127,9 +158,10 @@ int run_check(const std::vector<std::string>& args) {
                            "split into words (check 1 3 0 2; check 0 0). Without\n"
                            "operands, checks every line of standard input (so 'nqueens list 8 | nqueens check'\n"
                            "checks all 92); a line ends at LF, CRLF or a lone CR. '--' ends the options: a\n"
-                           "placement after it may start with '-'.\n"
-                           "Exit status: 0 all are solutions, 1 some queens attack each other, 2 malformed input,\n"
-                           "3 standard input cannot be read.");
+                           "placement after it may start with '-'. The class size 'list --unique' writes after a\n"
+                           "tuple, as in \"(1, 3, 0, 2) 2\", is checked too.\n"
+                           "Exit status: 0 all are solutions, 1 some queens attack each other (or a class size is\n"
+                           "wrong), 2 malformed input, 3 standard input cannot be read.");
   options.custom_help("[PLACEMENT...]");
   options.positional_help("");
   add_shared_options(options, {});
@@ -161,7 +193,8 @@ int run_check(const std::vector<std::string>& args) {
     }
     operands.push_back(arg);
   }
-  std::size_t checked = 0, failed = 0;
+  tally t;
+  std::size_t n = 0;
   std::string line;
   if (operands.empty()) {
     // Standard input may keep it waiting as long as its writer pleases
@@ -196,8 +229,7 @@ int run_check(const std::vector<std::string>& args) {
         throw usage_error(where + "longer than 2 GiB, more than any placement takes");
       }
       if (is_blank(line)) continue;
-      ++checked;
-      if (!check_one(line, where).is_solution()) ++failed;
+      t.add(check_one(line, where, n));
       // Flushed here rather than by stdio once its buffer is full, so that a
       // stop ends a wait on a reader that takes nothing (stoppable_io.hpp).
       if (__fpending(stdout) >= std::size_t{1} << 16) flush_standard_output();
@@ -206,23 +238,21 @@ int run_check(const std::vector<std::string>& args) {
       if (!std::cout || std::ferror(stdout) != 0) throw output_error(errno);
     }
     if (stop_requested()) {
-      return report_interruption_of("after " + std::to_string(checked) + " placement" +
-                                    (checked == 1 ? " was" : "s were") + " checked");
+      return report_interruption_of("after " + std::to_string(t.checked) + " placement" +
+                                    (t.checked == 1 ? " was" : "s were") + " checked");
     }
-    return summarize(checked, failed);
+    return summarize(t);
   }
   const std::vector<std::string> placements = operand_placements(operands);
   if (placements.size() == 1) {
-    const check_result r = check_one(placements.front(), "");
-    if (!r.is_solution()) return 1;
-    std::cout << formatted("solution: %zu queen%s, no two attack each other\n", r.n, r.n == 1 ? "" : "s");
+    if (check_one(placements.front(), "", n) != verdict::solution) return 1;
+    std::cout << formatted("solution: %zu queen%s, no two attack each other\n", n, n == 1 ? "" : "s");
     return 0;
   }
   for (const std::string& placement : placements) {
-    ++checked;
-    if (!check_one(placement, "placement " + std::to_string(checked) + ": ").is_solution()) ++failed;
+    t.add(check_one(placement, "placement " + std::to_string(t.checked + 1) + ": ", n));
   }
-  return summarize(checked, failed);
+  return summarize(t);
 }
 
 }  // namespace nqueens::cli

@@ -182,7 +182,8 @@ std::string shown_number(std::string_view digits) {
 
 }  // namespace
 
-std::vector<int> parse_placement(std::string_view text) {
+std::vector<int> parse_placement(std::string_view text, int* class_size) {
+  if (class_size != nullptr) *class_size = 0;
   // Exactly as many columns as there are numbers: growing by doubling would
   // hold up to twice a 10^8-queen placement while it is read.
   std::vector<int> columns;
@@ -221,7 +222,10 @@ std::vector<int> parse_placement(std::string_view text) {
       skip_space();
       // `list --unique` adds the class size after the tuple: 1, 2, 4 or 8,
       // nothing else (`check "(1, 3, 0, 2)" 7` is not a class size).
-      if (digits_from(i) == 1 && (text[i] == '1' || text[i] == '2' || text[i] == '4' || text[i] == '8')) ++i;
+      if (digits_from(i) == 1 && (text[i] == '1' || text[i] == '2' || text[i] == '4' || text[i] == '8')) {
+        if (class_size != nullptr) *class_size = text[i] - '0';
+        ++i;
+      }
       skip_space();
       if (i != text.size()) {
         throw usage_error("unexpected text after the placement: '" + printable(text.substr(i, 20)) + "'");

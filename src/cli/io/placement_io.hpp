@@ -44,11 +44,11 @@ void write_placement(buffered_output& out, std::span<const int> columns, placeme
 inline constexpr std::string_view placement_alphabet = "0123456789 \t,()[]-";
 
 /// Parses one placement, one line: column numbers separated by spaces, tabs
-/// and/or commas, optionally inside ( ) or [ ]; after a closing bracket, a
-/// single number (the class size that `list --unique` prints) is allowed and
-/// ignored.
+/// and/or commas, optionally inside ( ) or [ ]; after a closing bracket, the
+/// class size that `list --unique` prints (1, 2, 4 or 8) may follow, put in
+/// `class_size` where given (0 where there is none).
 /// Throws usage_error naming the problem (any byte but printable ASCII
 /// written as \xNN).
-std::vector<int> parse_placement(std::string_view text);
+std::vector<int> parse_placement(std::string_view text, int* class_size = nullptr);
 
 }  // namespace nqueens::cli
