@@ -29,6 +29,20 @@ TEST(CliCheckTest, StdinLinesAreCheckedOneByOne) {
   EXPECT_NE(r.out.find("2 placements checked: 1 is not a solution"), std::string::npos) << r.out;
 }
 
+// A lone "-" reads standard input, as cat's does; beside placements it is refused.
+TEST(CliCheckTest, ADashAloneReadsStandardInput) {
+  const cli_run r = run_script("$NQ list 6 | $NQ check -");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "4 placements checked: all are solutions\n");
+  const cli_run after_options_end = run_script("printf '0 1\\n' | $NQ check -- -");
+  EXPECT_EQ(after_options_end.status, 1) << after_options_end.err;
+  EXPECT_NE(after_options_end.out.find("line 1: not a solution"), std::string::npos) << after_options_end.out;
+  const cli_run mixed = run_script("echo 1 3 0 2 | $NQ check - '2 0 3 1'");
+  EXPECT_EQ(mixed.status, 2);
+  EXPECT_EQ(mixed.err, "nqueens: '-' (standard input) is checked alone: give it, or placements, not both\n");
+  EXPECT_EQ(mixed.out, "");
+}
+
 // Separate placements are never merged into one board.
 TEST(CliCheckTest, EachOperandIsAPlacementOfItsOwn) {
   const cli_run two = run_cli("check '1 3 0 2' '2 0 3 1'");

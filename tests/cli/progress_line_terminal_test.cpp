@@ -169,6 +169,17 @@ TEST(CliProgressTest, TheLineFitsTheTerminalAndRedrawsInPlace) {
   }
 }
 
+// Unasked, a count whose stderr is a terminal (in its foreground) draws the
+// line all the same: what a user at a terminal sees by default.
+TEST(CliProgressTest, OnATerminalTheLineIsDrawnUnasked) {
+  const pty_drawing d = draw_on_pty(80, "xterm", 0, "exec $NQ count 20 --engine symmetric --threads 1", 3);
+  const std::vector<std::string> pieces = redraws(d.before);
+  ASSERT_GE(pieces.size(), 1u) << d.before;
+  EXPECT_NE(pieces.front().find('%'), std::string::npos) << d.before;
+  EXPECT_NE(d.before.find("\033[K"), std::string::npos) << d.before;
+  EXPECT_EQ(d.before.find('\n'), std::string::npos) << d.before;
+}
+
 // Under `timeout`, which runs the count in a process group of its own, the
 // count is off the terminal's foreground: an asked-for --progress then
 // prints the plain line (as off a terminal: one at once, then every 10 s)

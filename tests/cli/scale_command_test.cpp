@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "nqueens/threads.hpp"
 #include "support/cli_run.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -44,21 +45,32 @@ TEST(CliTest, ScaleNamesTheCpuQuotaItRunsUnder) {
   } cleanup{group};
   std::ofstream(group / "cpu.cfs_quota_us") << 50000 << std::flush;
   std::ofstream(group / "cpu.cfs_period_us") << 100000 << std::flush;
-  const cli_run r = run_script("echo $$ > '" + group.string() +
-                               "/cgroup.procs' && exec \"$NQ\" scale 12 --threads 1,2 --repeat 1 --json");
+  const scratch_directory dir("quota");
+  const std::string csv = (dir.path() / "rows.csv").string();
+  const cli_run r =
+      run_script("echo $$ > '" + group.string() +
+                 "/cgroup.procs' && exec \"$NQ\" scale 12 --threads 1,2 --repeat 1 --json --csv '" + csv + "'");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(json_field(r.out, "cpu_quota"), "0.5") << r.out;
+  const std::string rows = slurp(csv);  // the last column, on every row
+  EXPECT_NE(rows.find(",0.5\n2,"), std::string::npos) << rows;
+  EXPECT_EQ(rows.substr(rows.size() - 5), ",0.5\n") << rows;
   EXPECT_NE(r.err.find("nqueens: warning: a CPU quota (cgroup) gives this process 0.5 CPUs of time: every run, one "
                        "thread's too, gets only that, so the speed-ups are the quota's, not this machine's\n"),
             std::string::npos)
       << r.err;
   EXPECT_EQ(r.err.find("hardware threads busy"), std::string::npos) << r.err;  // the quota, not another process
   EXPECT_EQ(lines_in(r.err), r.err.find("too short to time") == std::string::npos ? 1 : 2) << r.err;
-  // Without one, JSON says so, and no warning.
-  const cli_run free = run_cli("scale 12 --threads 1,2 --repeat 1 --json");
+  // Without one (unless this test itself runs under one), JSON says so,
+  // the CSV's column is empty, and no warning.
+  if (cpu_quota()) return;
+  const std::string free_csv = (dir.path() / "free.csv").string();
+  const cli_run free = run_cli("scale 12 --threads 1,2 --repeat 1 --json --csv '" + free_csv + "'");
   ASSERT_EQ(free.status, 0) << free.err;
   EXPECT_EQ(json_field(free.out, "cpu_quota"), "null") << free.out;
   EXPECT_EQ(free.err.find("CPU quota"), std::string::npos) << free.err;
+  const std::string free_rows = slurp(free_csv);
+  EXPECT_EQ(free_rows.substr(free_rows.size() - 2), ",\n") << free_rows;
 }
 
 TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
@@ -69,7 +81,7 @@ TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
   const std::string rows = slurp(csv);
   std::filesystem::remove(csv);
   EXPECT_EQ(rows.rfind("threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa,"
-                       "kernels,busy_threads,hardware_threads,version,cpu,gpus\n",
+                       "kernels,busy_threads,hardware_threads,version,cpu,gpus,cpu_quota\n",
                        0),
             0u)
       << rows;
@@ -230,7 +242,7 @@ TEST_F(CliCsvTest, ReplacesTheOldContentsOnSuccess) {
   const cli_run r = run_cli("scale 8 --threads 1 --repeat 1 --csv " + csv_);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(csv_).rfind("threads,median_seconds,speedup,efficiency,total,runs,", 0), 0u) << slurp(csv_);
-  EXPECT_NE(slurp(csv_).find(",cpu,gpus\n1,"), std::string::npos) << slurp(csv_);
+  EXPECT_NE(slurp(csv_).find(",cpu,gpus,cpu_quota\n1,"), std::string::npos) << slurp(csv_);
   EXPECT_EQ(others(), "");
 }
 

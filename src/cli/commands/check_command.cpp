@@ -155,11 +155,11 @@ int run_check(const std::vector<std::string>& args) {
                            "Check placements: the column (0-based) of the queen in each row, as \"1 3 0 2\",\n"
                            "\"1,3,0,2\" or \"(1, 3, 0, 2)\". Each operand (and each line of it) is a placement of\n"
                            "its own, unless every operand holds one column at most: they are then one placement\n"
-                           "split into words (check 1 3 0 2; check 0 0). Without\n"
-                           "operands, checks every line of standard input (so 'nqueens list 8 | nqueens check'\n"
-                           "checks all 92); a line ends at LF, CRLF or a lone CR. '--' ends the options: a\n"
-                           "placement after it may start with '-'. The class size 'list --unique' writes after a\n"
-                           "tuple, as in \"(1, 3, 0, 2) 2\", is checked too.\n"
+                           "split into words (check 1 3 0 2; check 0 0). Without operands, or with '-' alone,\n"
+                           "checks every line of standard input (so 'nqueens list 8 | nqueens check' checks all\n"
+                           "92); a line ends at LF, CRLF or a lone CR. '--' ends the options: a placement after it\n"
+                           "may start with '-'. The class size 'list --unique' writes after a tuple, as in\n"
+                           "\"(1, 3, 0, 2) 2\", is checked too.\n"
                            "Exit status: 0 all are solutions, 1 some queens attack each other (or a class size is\n"
                            "wrong), 2 malformed input, 3 standard input cannot be read.");
   options.custom_help("[PLACEMENT...]");
@@ -192,6 +192,13 @@ int run_check(const std::vector<std::string>& args) {
                         ": expected a placement such as \"1 3 0 2\"");
     }
     operands.push_back(arg);
+  }
+  // "-" names standard input, as for cat: no placement is a lone '-'.
+  if (std::find(operands.begin(), operands.end(), "-") != operands.end()) {
+    if (operands.size() > 1) {
+      throw usage_error("'-' (standard input) is checked alone: give it, or placements, not both");
+    }
+    operands.clear();
   }
   tally t;
   std::size_t n = 0;

@@ -94,10 +94,11 @@ double slowest(const scaling_row& row) { return *std::max_element(row.seconds.be
 // (hardware threads, version, processor), so that a file read alone says
 // what it is; the first columns as they were. The CSV's first line; a file
 // that starts as every version's did (six columns until 2026-11-29) is one
-// --csv may replace.
+// --csv may replace. cpu_quota is empty where no CFS quota bounds the
+// process, as JSON's null.
 constexpr std::string_view csv_header =
     "threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa,kernels,busy_threads,"
-    "hardware_threads,version,cpu,gpus\n";
+    "hardware_threads,version,cpu,gpus,cpu_quota\n";
 constexpr std::string_view csv_start = "threads,median_seconds,speedup,efficiency,total,runs";
 
 std::string csv_of(const scaling_result& r, const measured_on& on) {
@@ -109,7 +110,8 @@ std::string csv_of(const scaling_result& r, const measured_on& on) {
                   fastest(row), slowest(row), on.n, std::string(to_string(on.kind)).c_str(), on.isa_name.c_str(),
                   on.kernels.c_str(), row.busy_threads, on.hardware);
     csv += line;
-    csv += csv_field(std::string(version())) + "," + csv_field(on.cpu) + "," + std::to_string(row.gpus) + "\n";
+    csv += csv_field(std::string(version())) + "," + csv_field(on.cpu) + "," + std::to_string(row.gpus) + "," +
+           (on.quota ? json_number(*on.quota) : std::string()) + "\n";
   }
   return csv;
 }
