@@ -2,7 +2,8 @@
 # Runs the Google Benchmark suite (Release build) and saves its JSON output.
 #   scripts/bench.sh                          # everything, 5 repetitions, medians
 #   scripts/bench.sh --benchmark_filter='Engine|Textbook'   # single-thread engines vs the baseline
-# Output: bench-results/<date>-<host>.json (and the console table on stdout).
+# Output: bench-results/<date>-<host>-<pid>.json (and the console table on stdout),
+# unless --benchmark_out names the user's own file.
 # Extra arguments go to the benchmark binary.
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
@@ -11,15 +12,27 @@ for arg in "$@"; do  # the benchmark's own help or list: nothing runs, nothing i
   [[ $arg == --help || $arg == -h ]] && exec "$NQ_BUILD_DIR/nqueens_bench" --help
   [[ $arg == --benchmark_list_tests* ]] && exec "$NQ_BUILD_DIR/nqueens_bench" "$@"
 done
+for arg in "$@"; do  # the user's own output file: theirs alone, nothing saved here
+  [[ $arg == --benchmark_out=* || $arg == --benchmark_out ]] &&
+    exec "$NQ_BUILD_DIR/nqueens_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true "$@"
+done
 out_dir=${NQ_BENCH_OUT:-$NQ_ROOT/bench-results}
 mkdir -p "$out_dir"
-out="$out_dir/$(date +%Y%m%d-%H%M%S)-$(hostname -s).json"
+# A name of its own for each run (two in one second too); written under a
+# temporary name and renamed once whole, so that a run stopped or failed
+# half-way leaves no half a JSON among the results.
+out="$out_dir/$(date +%Y%m%d-%H%M%S)-$(hostname -s)-$$.json"
+partial="$out.partial"
+trap 'rm -f "$partial"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 "$NQ_BUILD_DIR/nqueens_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-  --benchmark_out="$out" --benchmark_out_format=json "$@"
+  --benchmark_out="$partial" --benchmark_out_format=json "$@"
 # A filter that matched nothing leaves an empty file (and exit 0): said, not saved.
-if [[ ! -s $out ]]; then
-  rm -f "$out"
+if [[ ! -s $partial ]]; then
   echo "bench.sh: no benchmark ran (see --benchmark_list_tests): nothing saved" >&2
   exit 2
 fi
+mv "$partial" "$out"
 echo "saved $out" >&2

@@ -12,6 +12,36 @@ NQ_RUN_PACKAGES=(cmake ninja-build g++ libtbb-dev libcxxopts-dev libopenmpi-dev 
 NQ_TEST_PACKAGES=(libgtest-dev libbenchmark-dev qemu-user)
 NQ_PACKAGES=("${NQ_RUN_PACKAGES[@]}" "${NQ_TEST_PACKAGES[@]}")
 
+# nq_help_if_asked "$@": where the first argument is -h or --help, prints
+# the calling script's opening comment (its usage) and exits 0.
+nq_help_if_asked() {
+  [[ ${1:-} == -h || ${1:-} == --help ]] || return 0
+  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+  exit 0
+}
+
+# nq_run_locked COMMAND...: runs it (ctest) under the build folder's lock,
+# held by flock itself (-o: no test inherits it), with no terminal input,
+# in a process group of its own that a signal to this script ends whole:
+# SIGTERM (timeout, a scheduler) would otherwise end the script and leave
+# ctest and its tests running, the lock held. Returns its status.
+nq_run_locked() {
+  local lock_file=$NQ_BUILD_DIR/.nq_build.lock
+  flock -n "$lock_file" true || echo "scripts: waiting for another build or test run in $NQ_BUILD_DIR" >&2
+  set -m
+  flock -o "$lock_file" "$@" </dev/null &
+  local child=$!
+  set +m
+  local signal
+  for signal in INT:130 TERM:143 HUP:129; do
+    # shellcheck disable=SC2064  # the child's pid is fixed now
+    trap "kill -${signal%%:*} -- -$child 2>/dev/null; wait $child; exit ${signal#*:}" "${signal%%:*}"
+  done
+  local status=0
+  wait "$child" || status=$?
+  return "$status"
+}
+
 # nq_as_root COMMAND...: runs it as root, through sudo where this user is
 # not; fails with a line saying what to run where there is no sudo.
 nq_as_root() {
@@ -72,9 +102,13 @@ nq_ensure_packages() {
   done
   if ((${#missing[@]} > 0)); then
     echo "scripts: installing ${missing[*]}" >&2
-    nq_apt_update
-    nq_as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
-      --no-install-recommends "${missing[@]}" >&2
+    # Returned, not left to set -e, which a caller's `|| true` turns off:
+    # no install is tried on lists that failed to update.
+    if ! nq_apt_update || ! nq_as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+      install -y -qq --no-install-recommends "${missing[@]}" >&2; then
+      exec {NQ_APT_LOCK}<&-
+      return 1
+    fi
   fi
   exec {NQ_APT_LOCK}<&-
 }
@@ -100,10 +134,18 @@ nq_installed() {
 nq_build() {
   # One script at a time installs, configures and builds a build folder: two
   # ninjas in one folder, or two apt-gets, would trip over each other.
-  mkdir -p "$NQ_BUILD_DIR"
+  if ! mkdir -p "$NQ_BUILD_DIR" 2>/dev/null; then
+    echo "scripts: cannot make the build folder ${NQ_BUILD_DIR_GIVEN:+NQ_BUILD_DIR=}$NQ_BUILD_DIR" \
+      "(a file there, or no permission)" >&2
+    [[ -n $NQ_BUILD_DIR_GIVEN ]] && exit 2  # the user's setting: a usage error
+    exit 3
+  fi
   local lock
   exec {lock}>"$NQ_BUILD_DIR/.nq_build.lock"
-  flock "$lock"
+  if ! flock -n "$lock"; then  # test.sh holds it for its whole run: minutes
+    echo "scripts: waiting for another build or test run in $NQ_BUILD_DIR" >&2
+    flock "$lock"
+  fi
   local with_tests=OFF
   if [[ ${NQ_WITH_TESTS:-0} == 1 ]]; then
     nq_ensure_packages "${NQ_PACKAGES[@]}"

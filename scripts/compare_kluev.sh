@@ -7,21 +7,37 @@
 # Prints each round, then the medians and their ratio. Wall times from the
 # shell clock, so both programs pay for their own start-up and tables.
 set -euo pipefail
-if [[ $# -lt 3 ]]; then
-  echo "usage: scripts/compare_kluev.sh OTHER_BINARY N THREADS [ROUNDS]" >&2
+usage="usage: scripts/compare_kluev.sh OTHER_BINARY N THREADS [ROUNDS]"
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+  exit 0
+fi
+if (($# < 3 || $# > 4)); then
+  echo "$usage" >&2
   exit 2
 fi
 other=$1 n=$2 threads=$3 rounds=${4:-3}
-nqueens=${NQUEENS:-$(dirname "$0")/../build/release/nqueens}
+# The build folder scripts/run.sh builds (NQ_BUILD_DIR, as every script
+# reads it), found through a link to this script too.
+root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+nqueens=${NQUEENS:-${NQ_BUILD_DIR:-$root/build/release}/nqueens}
 for value in "$n" "$threads" "$rounds"; do
   [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "compare_kluev.sh: '$value' is not a positive whole number" >&2; exit 2; }
 done
 # By their digits first: bash's arithmetic wraps past 2^63.
 ((${#n} <= 2 && n <= 32)) || { echo "compare_kluev.sh: N = $n is past nqueens' boards (1 to 32)" >&2; exit 2; }
 ((${#threads} <= 4 && threads <= 1024)) || { echo "compare_kluev.sh: $threads threads is past nqueens' 1024" >&2; exit 2; }
+((${#rounds} <= 3 && rounds <= 100)) || { echo "compare_kluev.sh: $rounds rounds is more than 100" >&2; exit 2; }
 [[ -x $other ]] || { echo "compare_kluev.sh: $other is not an executable" >&2; exit 2; }
 [[ $other == */* ]] || other=./$other  # a bare name is the file checked here, not one on PATH
-[[ -x $nqueens ]] || { echo "compare_kluev.sh: $nqueens is not built (scripts/run.sh builds it)" >&2; exit 2; }
+if [[ ! -x $nqueens ]]; then
+  if [[ -n ${NQUEENS:-} ]]; then
+    echo "compare_kluev.sh: NQUEENS=$nqueens is not an executable" >&2
+  else
+    echo "compare_kluev.sh: $nqueens is not built (scripts/run.sh builds it)" >&2
+  fi
+  exit 2
+fi
 
 seconds() {  # runs "$@" and prints its wall time in seconds, or fails with it
   local start end

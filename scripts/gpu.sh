@@ -47,6 +47,12 @@ set -euo pipefail
 NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$NQ_ROOT"
 DEBS=$NQ_ROOT/.gpu-debs
+for arg in "$@"; do
+  if [[ $arg == -h || $arg == --help ]]; then
+    sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+    exit 0
+  fi
+done
 
 if [[ ${1:-} == fetch ]]; then
   mkdir -p "$DEBS"
@@ -72,8 +78,13 @@ steps=("$@")
 for step in "${steps[@]}"; do
   case $step in
     device | price | ab | profile | scale) ;;
+    fetch)
+      echo "gpu.sh: fetch is a step of its own, here, alone: scripts/gpu.sh fetch" >&2
+      exit 2
+      ;;
     *)
-      echo "gpu.sh: unknown step '$step' (device, price, ab, profile, scale, or fetch; --emulate first to run here)" >&2
+      echo "gpu.sh: unknown step '$step' (device, price, ab, profile, scale, or fetch alone; --emulate first to run" \
+        "here; --help)" >&2
       exit 2
       ;;
   esac

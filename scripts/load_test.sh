@@ -5,6 +5,7 @@
 #   scripts/load_test.sh [RUNS] [ctest options]
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
+nq_help_if_asked "$@"
 runs=${1:-3}
 shift || true
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/load_test.sh [RUNS] [ctest options]" >&2; exit 2; }
@@ -25,8 +26,9 @@ status=0
 for ((run = 1; run <= runs; ++run)); do
   start=$(date +%s)
   # As CI runs it (scripts/test.sh): random order, more jobs than cores.
-  # Under the build folder's lock, as scripts/test.sh runs it.
-  if flock -o "$NQ_BUILD_DIR/.nq_build.lock" ctest --output-on-failure -j "$jobs" --schedule-random "$@" \
+  # Under the build folder's lock, as scripts/test.sh runs it; a -R that
+  # selects nothing fails.
+  if nq_run_locked ctest --output-on-failure --no-tests=error -j "$jobs" --schedule-random "$@" \
     > "load-test-$run.log" 2>&1; then
     echo "load_test: run $run passed in $(($(date +%s) - start)) s ($(grep -o 'tests passed, [0-9]* tests failed out of [0-9]*' "load-test-$run.log" | tail -1))" >&2
   else

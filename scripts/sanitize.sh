@@ -16,6 +16,7 @@
 # build/tbb-tsan) and points CMake at it. Extra arguments go to ctest.
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
+nq_help_if_asked "$@"
 kind=${1:-}
 shift || true
 case $kind in
@@ -24,6 +25,11 @@ case $kind in
   *) echo "usage: scripts/sanitize.sh asan|tsan [--quick] [ctest options]" >&2; exit 2 ;;
 esac
 quick=0
+# Said before a build of minutes: --quick in ctest's options would be
+# lost, and would not make the run quick.
+for arg in "${@:2}"; do
+  [[ $arg == --quick ]] && { echo "sanitize.sh: --quick comes right after the kind: scripts/sanitize.sh $kind --quick" >&2; exit 2; }
+done
 if [[ ${1:-} == --quick ]]; then
   quick=1
   shift

@@ -8,10 +8,17 @@ set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 usage="usage: scripts/scaling.sh N [nqueens scale options]"
 (($# >= 1)) || { echo "$usage" >&2; exit 2; }
-[[ $1 == -h || $1 == --help ]] && { echo "$usage"; exit 0; }
+for arg in "$@"; do  # anywhere: `scaling.sh 16 --help` runs nothing either
+  if [[ $arg == -h || $arg == --help ]]; then
+    sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+    echo "The options after N are nqueens scale's: nqueens scale --help lists them."
+    exit 0
+  fi
+done
 n=$1
 shift
-# Said before any install or build: nqueens checks the rest.
+# Said before any install or build: nqueens checks the rest (before gnuplot
+# is installed: a mistyped option installs nothing).
 [[ $n =~ ^[0-9]+$ ]] || { echo "scaling.sh: N is a board size, a whole number (not '$n'); $usage" >&2; exit 2; }
 for arg in "$@"; do
   if [[ $arg == --csv || $arg == --csv=* ]]; then
@@ -19,6 +26,12 @@ for arg in "$@"; do
     exit 2
   fi
 done
+nq_build nqueens_cli
+out_dir=${NQ_RESULTS_DIR:-$NQ_ROOT/results}
+mkdir -p "$out_dir"
+# A name of its own for each measurement: an earlier one is never replaced.
+base="$out_dir/scaling-$n-$(hostname -s)-$(date +%Y%m%d-%H%M%S)-$$"
+"$NQ_BUILD_DIR/nqueens" scale "$n" --csv "$base.csv" "$@"
 # gnuplot from anywhere (a PATH of its own, a distribution without dpkg),
 # else Debian's, installed with one try at apt's lists: without it the
 # table and the CSV are still made, the plot is not, and the script says so
@@ -31,13 +44,6 @@ fi
 if [[ -z $no_plot ]] && ! gnuplot -e 'set terminal pngcairo' 2>/dev/null; then
   no_plot="this gnuplot has no pngcairo terminal (Debian's gnuplot-nox has)"
 fi
-[[ -z $no_plot ]] || echo "scaling.sh: $no_plot: the table and the CSV only" >&2
-nq_build nqueens_cli
-out_dir=${NQ_RESULTS_DIR:-$NQ_ROOT/results}
-mkdir -p "$out_dir"
-# A name of its own for each measurement: an earlier one is never replaced.
-base="$out_dir/scaling-$n-$(hostname -s)-$(date +%Y%m%d-%H%M%S)-$$"
-"$NQ_BUILD_DIR/nqueens" scale "$n" --csv "$base.csv" "$@"
 if [[ -n $no_plot ]]; then
   echo "scaling.sh: wrote $base.csv; no plot: $no_plot" >&2
   exit 3

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What the scripts refuse, they refuse at once, in one line, with exit 2,
 # before any install or build: a bad N or a --csv of its own to
-# scaling.sh, a board or thread count past nqueens' to compare_kluev.sh.
+# scaling.sh, a board, thread or round count past its bounds to
+# compare_kluev.sh, --quick out of place to sanitize.sh, a build folder
+# that cannot be made. Their --help runs nothing either.
 # And nq_build refuses a build folder of the user's (NQ_BUILD_DIR) that
 # was configured for another tree, rather than build that tree's sources
 # and report this one's as built.
@@ -35,6 +37,60 @@ expect_refusal "give no --csv" bash "$repo/scripts/scaling.sh" 12 --csv="$work/o
 printf '#!/bin/sh\nexit 0\n' >"$work/other" && chmod +x "$work/other"
 expect_refusal "past nqueens' boards" bash "$repo/scripts/compare_kluev.sh" "$work/other" 40 1
 expect_refusal "past nqueens' 1024" bash "$repo/scripts/compare_kluev.sh" "$work/other" 12 5000
+expect_refusal "rounds is more than 100" bash "$repo/scripts/compare_kluev.sh" "$work/other" 12 1 99999999999999999999
+expect_refusal "usage: scripts/compare_kluev.sh" bash "$repo/scripts/compare_kluev.sh" "$work/other" 12 1 3 extra
+expect_refusal "--quick comes right after the kind" bash "$repo/scripts/sanitize.sh" asan -R x --quick
+expect_refusal "fetch is a step of its own" bash "$repo/scripts/gpu.sh" price fetch
+: >"$work/a-file"
+expect_refusal "cannot make the build folder NQ_BUILD_DIR=$work/a-file" \
+  env NQ_BUILD_DIR="$work/a-file" bash "$repo/scripts/run.sh" 8
+
+# --help (or -h) prints the script's usage and exits 0, and runs nothing.
+for script in scaling.sh compare_kluev.sh gpu.sh sanitize.sh package.sh load_test.sh test.sh; do
+  args=(--help)
+  [[ $script == scaling.sh ]] && args=(12 --repeat 1 -h)  # anywhere after N too
+  status=0
+  out=$(bash "$repo/scripts/$script" "${args[@]}" 2>&1) || status=$?
+  if [[ $status != 0 || $out != *"scripts/$script"* || $out == *" was run"* ]]; then
+    echo "FAIL: '$script ${args[*]}' gave exit $status: $out" >&2
+    exit 1
+  fi
+done
+
+# nq_run_locked: it says that it waits for the build folder's lock, and a
+# SIGTERM to the script (timeout, a scheduler) ends what it runs too, as
+# ctest and its tests, rather than leave them running with the lock held.
+mkdir "$work/b"
+cat >"$work/locked.sh" <<SCRIPT
+export NQ_BUILD_DIR='$work/b'
+source '$repo/scripts/common.sh'
+nq_run_locked sh -c ": >'$work/started'; exec sleep 3017$$"
+SCRIPT
+wait_for() {  # wait_for WHAT COMMAND...: until COMMAND succeeds, 60 s at most
+  local what=$1 deadline=$((SECONDS + 60))
+  shift
+  until "$@"; do
+    ((SECONDS < deadline)) || { echo "FAIL: no $what within 60 s" >&2; exit 1; }
+    sleep 0.1
+  done
+}
+flock "$work/b/.nq_build.lock" sh -c ": >'$work/held'; sleep 1" &
+holder=$!
+wait_for "lock held" test -e "$work/held"
+bash "$work/locked.sh" 2>"$work/locked.err" &
+script=$!
+wait_for "locked command started" test -e "$work/started"
+wait "$holder"
+if [[ $(<"$work/locked.err") != *"waiting for another build or test run in $work/b"* ]]; then
+  echo "FAIL: no word of the wait for the lock: $(<"$work/locked.err")" >&2
+  exit 1
+fi
+kill -TERM "$script"
+status=0
+wait "$script" || status=$?
+[[ $status == 143 ]] || { echo "FAIL: the script signalled ended with $status, not 143" >&2; exit 1; }
+none_left() { ! pgrep -f "sleep 3017$$" >/dev/null; }
+wait_for "end of the locked command after SIGTERM" none_left
 
 # A build folder configured for another tree, given as NQ_BUILD_DIR. The
 # packages nq_build would install are taken as there (this test runs where
@@ -49,4 +105,4 @@ if [[ $status != 2 || $out != *"was configured for $work/another-tree, not $repo
   echo "FAIL: a build folder of another tree gave exit $status: $out" >&2
   exit 1
 fi
-echo "script usage: refusals in one line and exit 2, before any install or build"
+echo "script usage: refusals in one line and exit 2, help with exit 0, before any install or build; the lock"
