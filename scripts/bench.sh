@@ -24,9 +24,9 @@ mkdir -p "$out_dir"
 out="$out_dir/$(date +%Y%m%d-%H%M%S)-$(hostname -s)-$$.json"
 partial="$out.partial"
 trap 'rm -f "$partial"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+# A Ctrl-C ends the script by SIGINT itself, the file removed (a loop that
+# runs it stops too).
+trap 'trap - INT; kill -INT $$' INT
 "$NQ_BUILD_DIR/nqueens_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
   --benchmark_out="$partial" --benchmark_out_format=json "$@"
 # A filter that matched nothing leaves an empty file (and exit 0): said, not saved.

@@ -22,6 +22,10 @@
 # the umbrella nqueens.hpp, which includes them all, is above every layer.
 #   scripts/check_layers.sh [ROOT]   # ROOT: the repository (default: this one)
 set -euo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+  exit 0
+fi
 root=${1:-"$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"}
 [[ -d $root/src && -d $root/include/nqueens ]] || { echo "check_layers: no src/ and include/nqueens/ under $root" >&2; exit 2; }
 

@@ -20,26 +20,20 @@ nq_help_if_asked() {
   exit 0
 }
 
+# nq_note_if_locked: says so where another script holds the build folder's
+# lock (test.sh holds it for its whole run, minutes), before a wait for it
+# that would otherwise look like a hang.
+nq_note_if_locked() {
+  flock -n "$NQ_BUILD_DIR/.nq_build.lock" true 2>/dev/null ||
+    echo "scripts: waiting for another build or test run in $NQ_BUILD_DIR" >&2
+}
+
 # nq_run_locked COMMAND...: runs it (ctest) under the build folder's lock,
-# held by flock itself (-o: no test inherits it), with no terminal input,
-# in a process group of its own that a signal to this script ends whole:
-# SIGTERM (timeout, a scheduler) would otherwise end the script and leave
-# ctest and its tests running, the lock held. Returns its status.
+# held by flock itself (-o: no test inherits it), in the foreground: a
+# Ctrl-C, or timeout's signal to the process group, reaches it and its tests.
 nq_run_locked() {
-  local lock_file=$NQ_BUILD_DIR/.nq_build.lock
-  flock -n "$lock_file" true || echo "scripts: waiting for another build or test run in $NQ_BUILD_DIR" >&2
-  set -m
-  flock -o "$lock_file" "$@" </dev/null &
-  local child=$!
-  set +m
-  local signal
-  for signal in INT:130 TERM:143 HUP:129; do
-    # shellcheck disable=SC2064  # the child's pid is fixed now
-    trap "kill -${signal%%:*} -- -$child 2>/dev/null; wait $child; exit ${signal#*:}" "${signal%%:*}"
-  done
-  local status=0
-  wait "$child" || status=$?
-  return "$status"
+  nq_note_if_locked
+  flock -o "$NQ_BUILD_DIR/.nq_build.lock" "$@"
 }
 
 # nq_as_root COMMAND...: runs it as root, through sudo where this user is
@@ -142,8 +136,8 @@ nq_build() {
   fi
   local lock
   exec {lock}>"$NQ_BUILD_DIR/.nq_build.lock"
-  if ! flock -n "$lock"; then  # test.sh holds it for its whole run: minutes
-    echo "scripts: waiting for another build or test run in $NQ_BUILD_DIR" >&2
+  if ! flock -n "$lock"; then
+    nq_note_if_locked
     flock "$lock"
   fi
   local with_tests=OFF

@@ -3,7 +3,8 @@
 #   scripts/compare_kluev.sh OTHER_BINARY N THREADS [ROUNDS]
 # OTHER_BINARY is run as `OTHER_BINARY THREADS` (EvgenyKluev/N-Queens-Count-Sol's
 # calling convention; its board size is compiled in: build it for N, see
-# docs/performance.md). nqueens is build/release/nqueens unless $NQUEENS is set.
+# docs/performance.md). nqueens is build/release/nqueens (in NQ_BUILD_DIR where
+# that is set) unless $NQUEENS is set.
 # Prints each round, then the medians and their ratio. Wall times from the
 # shell clock, so both programs pay for their own start-up and tables.
 set -euo pipefail

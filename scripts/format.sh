@@ -5,6 +5,10 @@
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 # Anything else (a typo of --check) must not rewrite every file.
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+  exit 0
+fi
 if (($# > 1)) || [[ $# == 1 && $1 != --check ]]; then
   echo "usage: scripts/format.sh [--check]" >&2
   exit 2

@@ -11,6 +11,10 @@
 # this prints the figures the occupancy follows from.
 set -euo pipefail
 NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+  exit 0
+fi
 ARCH=${1:-90}
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [[ ! -x $NVCC ]]; then

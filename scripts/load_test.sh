@@ -26,8 +26,9 @@ status=0
 for ((run = 1; run <= runs; ++run)); do
   start=$(date +%s)
   # As CI runs it (scripts/test.sh): random order, more jobs than cores.
-  # Under the build folder's lock, as scripts/test.sh runs it; a -R that
-  # selects nothing fails.
+  # Under the build folder's lock, as scripts/test.sh runs it (a wait for
+  # it said here, not only in the log); a -R that selects nothing fails.
+  nq_note_if_locked
   if nq_run_locked ctest --output-on-failure --no-tests=error -j "$jobs" --schedule-random "$@" \
     > "load-test-$run.log" 2>&1; then
     echo "load_test: run $run passed in $(($(date +%s) - start)) s ($(grep -o 'tests passed, [0-9]* tests failed out of [0-9]*' "load-test-$run.log" | tail -1))" >&2

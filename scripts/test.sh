@@ -13,7 +13,7 @@ cd "$NQ_BUILD_DIR"
 jobs=$(($(nproc) * 2))
 ((jobs < 8)) && jobs=8
 # Under the build folder's lock (nq_run_locked): another script's build does
-# not replace the binaries under the tests, and a second test.sh waits
-# rather than sharing the folder's test files. A -R that selects nothing
-# fails rather than passing.
+# not replace the binaries under the tests, and a second test.sh waits,
+# saying so, rather than sharing the folder's test files. A -R that selects
+# nothing fails rather than passing.
 nq_run_locked ctest --output-on-failure --no-tests=error -j "$jobs" --schedule-random "$@"
