@@ -119,7 +119,10 @@ class checkpoint_journal {
   /// Queues a finished subproblem for the next flush. Thread-safe. Throws
   /// std::out_of_range for an index outside the plan or outside the
   /// journal's shard, std::logic_error once the journal is complete (records
-  /// the journal would refuse when resumed).
+  /// the journal would refuse when resumed). A subproblem recorded again
+  /// must get the same count: the journal keeps a bit per subproblem, not
+  /// its count, so a second, different one is not refused here, and every
+  /// resume then refuses the journal as corrupt.
   void record(std::size_t index, const subproblem_count& c);
   /// Bytes of the records queued since the last flush. Thread-safe.
   std::size_t queued_bytes() const;

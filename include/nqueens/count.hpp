@@ -153,7 +153,8 @@ void validate(const count_options& options, int n = 0);
 /// options (isa_error, one of them, for kernels this CPU lacks),
 /// checkpoint_error for a journal that cannot be used or written
 /// (but not for one whose last writes failed once every subproblem was
-/// counted: see count_result::journal_unfinished), memory_limit_error for a
+/// counted: see count_result::journal_unfinished), or whose counts the
+/// rest contradict (corrupt), memory_limit_error for a
 /// run that would not fit, run_cancelled for one cancelled before it began
 /// counting.
 count_result count(int n, const count_options& options = {});

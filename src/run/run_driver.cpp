@@ -16,6 +16,7 @@
 #include "nqueens/progress.hpp"
 #include "nqueens/reduce.hpp"
 #include "run/dispatch_positions.hpp"
+#include "run/journal/journal_io.hpp"
 #include "run/run_tally.hpp"
 #include "run/shard/shard_members.hpp"
 
@@ -236,8 +237,20 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   r.phases.planning = std::chrono::duration<double>(planned - start).count();
   r.phases.counting = std::max(0.0, seconds_since(planned) - r.phases.start - r.phases.release);
 
-  // Reduce and verify; a finished journal gets its completion mark.
-  settle(r, p, options, tally.sums());  // the executor has returned: no report is still running
+  // Reduce and verify; a finished journal gets its completion mark. Counts
+  // at odds with one another (Burnside's lemma, the engine's own classes),
+  // some of them the journal's, name the journal: a record of it whose
+  // checksum holds may still be another run's or forged, and the run is not
+  // marked finished on it.
+  try {
+    settle(r, p, options, tally.sums());  // the executor has returned: no report is still running
+  } catch (const std::logic_error& e) {   // domain_error too
+    if (!journal || r.resumed == 0) throw;
+    throw checkpoint_error(checkpoint_error::reason::corrupt,
+                           journal_name(journal->path()) + " gave " + std::to_string(r.resumed) +
+                               " of the counts, and the counts disagree (" + e.what() +
+                               "): one of its records is damaged or another run's; count again without it");
+  }
   if (r.complete && !journal_error && journal && !journal->complete()) {
     finish_journal([&] { journal->mark_complete(); });
   }

@@ -18,8 +18,10 @@ namespace nqueens::test {
 namespace {
 
 // What `nqueens count` drew on a pseudo-terminal of `columns` columns before
-// it was stopped: `before` from its start, `after` from 0.6 s after the
-// terminal was resized to `resized_columns` (0: not resized).
+// it was stopped: `before` from its start (`returns` redraws, and where
+// `until` is given, on until two redraws after the one that showed it),
+// `after` from 0.6 s after the terminal was resized to `resized_columns`
+// (0: not resized).
 struct pty_drawing {
   std::string before, after;
 };
@@ -43,7 +45,7 @@ void kill_session(pid_t sid) {
 }
 
 pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0, const char* shell = nullptr,
-                        std::size_t returns = 6) {
+                        std::size_t returns = 6, const char* until = nullptr) {
   winsize size{};
   size.ws_row = 24;
   size.ws_col = static_cast<unsigned short>(columns);
@@ -78,20 +80,27 @@ pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0, 
   // Reads until `into` holds `returns` carriage returns (as many redraws,
   // at 0.25 s each), or a deadline only a hung or starved child reaches: a
   // count of redraws, not a window of time.
-  const auto read_redraws = [&](std::size_t returns, std::string& into) {
+  const auto read_redraws = [&](std::size_t returns, std::string& into, const char* until = nullptr) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while (static_cast<std::size_t>(std::count(into.begin(), into.end(), '\r')) < returns &&
-           std::chrono::steady_clock::now() < deadline) {
+    const auto drawn = [&into] { return static_cast<std::size_t>(std::count(into.begin(), into.end(), '\r')); };
+    // Text that appears only once the count is under way (the pace, once
+    // solutions are found): read on for it, at whatever speed.
+    bool seen = until == nullptr;
+    while ((drawn() < returns || !seen) && std::chrono::steady_clock::now() < deadline) {
       pollfd p{master, POLLIN, 0};
       if (::poll(&p, 1, 20) <= 0) continue;
       char buffer[4096];
       const ssize_t got = ::read(master, buffer, sizeof buffer);
       if (got <= 0) break;  // EIO: the other side is closed
       into.append(buffer, static_cast<std::size_t>(got));
+      if (!seen && into.find(until) != std::string::npos) {
+        seen = true;
+        returns = std::max(returns, drawn() + 2);  // a whole redraw after it
+      }
     }
   };
   pty_drawing d;
-  read_redraws(returns, d.before);
+  read_redraws(returns, d.before, until);
   if (resized_columns > 0) {
     size.ws_col = static_cast<unsigned short>(resized_columns);
     ::ioctl(master, TIOCSWINSZ, &size);
@@ -129,7 +138,8 @@ std::vector<std::string> redraws(const std::string& drawing) {
 TEST(CliProgressTest, TheLineFitsTheTerminalAndRedrawsInPlace) {
   for (const int columns : {20, 40, 80, 132}) {
     SCOPED_TRACE(std::to_string(columns) + " columns");
-    const pty_drawing d = draw_on_pty(columns, "xterm");
+    // From 80 columns, read until the pace is shown: solutions found.
+    const pty_drawing d = draw_on_pty(columns, "xterm", 0, nullptr, 6, columns >= 80 ? "/s" : nullptr);
     EXPECT_EQ(d.before.find('\n'), std::string::npos) << d.before;
     const std::vector<std::string> pieces = redraws(d.before);
     ASSERT_GE(pieces.size(), 2u) << d.before;

@@ -114,6 +114,10 @@ TEST_F(FaultTest, ASoftCpuTimeLimitFlushesTheJournal) {
 // is still pending merges with it; sent back to back, the second came before
 // the flush and the run left with the journal's header alone.
 TEST_F(FaultTest, TwoSignalsSentTogetherStillFlushTheJournal) {
+#ifdef NQUEENS_SANITIZED_THREAD
+  GTEST_SKIP() << "TSan defers a signal until its thread enters a call it intercepts: two sent together may reach "
+                  "their handlers seconds apart, as a repeat";
+#endif
   const std::string j = path("twice.ckpt");
   child c(endless_count({"--checkpoint", j, "--checkpoint-interval", "600"}));  // minutes on any machine
   ASSERT_TRUE(wait_for_size(j, 63, c));
@@ -134,6 +138,10 @@ TEST_F(FaultTest, TwoSignalsSentTogetherStillFlushTheJournal) {
 // say so (a handler blocked in write() never left) nor be lost. It ends
 // with the second signal's status, having written nothing more.
 TEST_F(FaultTest, ASecondSignalLeavesAtOnceThoughStderrIsFull) {
+#ifdef NQUEENS_SANITIZED_THREAD
+  GTEST_SKIP() << "TSan defers a signal that comes while the thread is in write() until the write returns: never, on "
+                  "a full pipe";
+#endif
   int ends[2];
   ASSERT_EQ(::pipe(ends), 0);
   const int flags = ::fcntl(ends[1], F_GETFL);

@@ -670,6 +670,43 @@ TEST_F(CheckpointTest, SameRecordTwiceIsHarmlessDifferentTwiceIsCorrupt) {
   EXPECT_THROW(checkpoint_journal(path_.string(), p), checkpoint_error);
 }
 
+// A record whose checksum holds but whose count is not the subproblem's
+// (another run's, forged) and that the rest of the counts contradict
+// (Burnside's lemma against the engine's own classes, or Q + P + 2R not a
+// multiple of 8) names the journal as corrupt, not the engine, and the
+// journal is not marked finished on it.
+TEST_F(CheckpointTest, ResumedCountsThatDisagreeNameTheJournal) {
+  const plan p(10, {.kind = engine::symmetric});
+  for (const bool half_turn : {false, true}) {
+    SCOPED_TRACE(half_turn ? "a half turn's count" : "a total");
+    fs::remove(path_);
+    {
+      checkpoint_journal j(path_.string(), p);
+      const run_context context(p);
+      subproblem_count forged = context.solve(0);
+      if (half_turn) {
+        forged.symmetric_180 += 5;
+      } else {
+        forged.total += 1000000;
+      }
+      j.record(0, forged);
+      for (std::size_t i = 1; i < p.size(); ++i) j.record(i, context.solve(i));
+      j.flush();
+    }
+    try {
+      count(10, {.kind = engine::symmetric, .threads = 2, .checkpoint = path_.string()});
+      ADD_FAILURE() << "no error";
+    } catch (const checkpoint_error& e) {
+      EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt);
+      EXPECT_NE(std::string(e.what()).find("checkpoint '" + path_.string() + "' gave " + std::to_string(p.size()) +
+                                           " of the counts, and the counts disagree ("),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_FALSE(checkpoint_journal(path_.string(), p).complete());
+  }
+}
+
 }  // namespace
 }  // namespace nqueens
 
