@@ -88,6 +88,17 @@ TEST(MergeTest, PartsOfAnotherRunRepeatsAndGapsAreAllListed) {
   } catch (const merge_error& e) {
     EXPECT_NE(problems_of(e).find("part 1 did not finish its shard"), std::string::npos) << problems_of(e);
   }
+  parts[1].finished = parts[1].shard_subproblems;  // every one finished, yet not complete: said as such
+  try {
+    merge(parts);
+    FAIL() << "merged a part that says it did not finish";
+  } catch (const merge_error& e) {
+    EXPECT_NE(problems_of(e).find("part 1 says it did not finish its shard, yet counts " +
+                                  std::to_string(parts[1].shard_subproblems) + " of " +
+                                  std::to_string(parts[1].shard_subproblems) + " subproblems"),
+              std::string::npos)
+        << problems_of(e);
+  }
   EXPECT_THROW(merge(std::vector<count_result>{}), merge_error);
 
   std::vector<count_result> stray = parts_of(12, 2);

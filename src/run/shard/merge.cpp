@@ -86,8 +86,11 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
       continue;
     }
     if (!r.complete || r.finished != r.shard_subproblems) {
-      problems.push_back(name(k) + " did not finish its shard: " + std::to_string(r.finished) + " of " +
-                         std::to_string(r.shard_subproblems) + " subproblems");
+      // Every subproblem finished yet not complete: a part that contradicts itself.
+      problems.push_back(name(k) +
+                         (r.finished == r.shard_subproblems ? " says it did not finish its shard, yet counts "
+                                                            : " did not finish its shard: ") +
+                         std::to_string(r.finished) + " of " + std::to_string(r.shard_subproblems) + " subproblems");
       continue;
     }
     if (const auto it = seen.find(r.shard.index); it != seen.end()) {
