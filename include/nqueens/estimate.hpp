@@ -158,7 +158,8 @@ struct cost_estimate {
   double standard_errors_off(std::optional<std::uint64_t> published) const noexcept;
 };
 
-/// "time", "precise", "exhausted", "runs", "cancelled".
+/// "time", "precise", "exhausted", "runs", "cancelled"; "unknown" for a value
+/// of none of them.
 std::string_view to_string(estimate_end end) noexcept;
 
 /// Samples `p` as estimate_options says. Throws std::invalid_argument for a

@@ -135,6 +135,8 @@ TEST(EstimateTest, StandardErrorsOffThePublishedCount) {
   EXPECT_LT(c.standard_errors_off(1000), 0);  // the whole plan: exact, whatever it says
   EXPECT_EQ(to_string(estimate_end::precise), "precise");
   EXPECT_EQ(to_string(estimate_end::cancelled), "cancelled");
+  EXPECT_EQ(to_string(estimate_end::time), "time");
+  EXPECT_EQ(to_string(static_cast<estimate_end>(99)), "unknown");  // not read as a plausible "time"
 }
 
 // A plan sampled to its end is counted exactly once each: the sum is Q(n)

@@ -80,9 +80,9 @@ std::string_view to_string(estimate_end end) noexcept {
     case estimate_end::cancelled:
       return "cancelled";
     case estimate_end::time:
-      break;
+      return "time";
   }
-  return "time";
+  return "unknown";  // a value no enumerator has, as to_string(engine) says
 }
 
 namespace {
