@@ -141,7 +141,8 @@ struct count_result {
 
 /// Throws std::invalid_argument naming the first field of `options` that is
 /// out of its documented range (count() and rotational_counts() call it
-/// first): NaN or out-of-range intervals, a max_memory under 1 MiB, kernels
+/// first; rotational_counts() with its engine and split depth set aside, as
+/// it does not use them): NaN or out-of-range intervals, a max_memory under 1 MiB, kernels
 /// or an engine that name none, a bad thread count, split depth or shard;
 /// and, as check_runnable, an engine this machine cannot run as
 /// options.gpu asks (its memory priced for an n-board where n > 0).
