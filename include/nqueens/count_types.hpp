@@ -25,8 +25,9 @@ uint128 checked_add(uint128 a, uint128 b);
 /// fixes; for n > 1 no solution is its own mirror image (two queens would
 /// share a row, a column or, for the diagonal reflections, a line), so it is
 /// (Q + P + 2R) / 8; on the 1-board the lone queen is fixed by all eight.
-/// Throws std::domain_error when the sum is not a multiple of 8: the three
-/// counts cannot all be right; std::invalid_argument for n < 1.
+/// Throws std::domain_error when the three counts cannot all be right: the
+/// sum is not a multiple of 8, or R > P or P > Q (what a quarter turn fixes,
+/// the half turn fixes); std::invalid_argument for n < 1.
 uint128 fundamental_count(int n, uint128 total, uint128 symmetric_180, uint128 symmetric_90);
 
 }  // namespace nqueens

@@ -35,9 +35,11 @@ class run_context {
   /// `max_memory` bytes (0: default_memory_limit(); an engine may then choose
   /// a slower layout that fits, as memory_estimate says; the bound is not
   /// checked here, see check_memory), on the GPUs `gpu` chooses (the GPU
-  /// engine's; see check_runnable). Throws isa_error when the CPU lacks
-  /// `kernels`, run_cancelled when `*cancel` is set (null: never) before the
-  /// tables are built.
+  /// engine's). Throws std::invalid_argument, as check_runnable does, for a
+  /// `gpu` other than the default where the engine counts on the CPU (a
+  /// rotational plan, which runs no engine, takes any); isa_error when the
+  /// CPU lacks `kernels`; run_cancelled when `*cancel` is set (null: never)
+  /// before the tables are built.
   explicit run_context(const plan& p, std::optional<isa> kernels = std::nullopt, int threads = 0,
                        const std::atomic<bool>* cancel = nullptr, std::uint64_t max_memory = 0,
                        const gpu_options& gpu = {});

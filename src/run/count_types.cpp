@@ -25,6 +25,12 @@ uint128 checked_add(uint128 a, uint128 b) {
 uint128 fundamental_count(int n, uint128 total, uint128 symmetric_180, uint128 symmetric_90) {
   if (n < 1)
     throw std::invalid_argument("fundamental_count: n = " + std::to_string(n) + " is no board: expected 1 or more");
+  // A solution a quarter turn fixes, the half turn (two quarter turns) fixes too.
+  if (symmetric_90 > symmetric_180 || symmetric_180 > total) {
+    throw std::domain_error("Q(" + std::to_string(n) + ") = " + to_string(total) + ", " + to_string(symmetric_180) +
+                            " solutions unchanged by a half turn and " + to_string(symmetric_90) +
+                            " by a quarter turn are inconsistent: each is a part of the one before");
+  }
   const uint128 reflections = n == 1 ? 4 : 0;  // the four reflections each fix the lone queen
   const uint128 fixed =
       checked_add(checked_add(total, symmetric_180), checked_add(checked_add(symmetric_90, symmetric_90), reflections));

@@ -14,6 +14,7 @@
 #include "engines/rotation/rotation_plan.hpp"
 #include "kernels/search.hpp"
 #include "nqueens/device_work.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/memory.hpp"
 #include "run/arena.hpp"
 #include "run/plan_access.hpp"
@@ -42,6 +43,9 @@ run_context::run_context(const plan& p, std::optional<isa> kernels, int threads,
   // rotational plan): a caller already stopped gets no context.
   detail::throw_if_cancelled(cancel);
   if (s.plan == nullptr) return;
+  // As count() does: GPU options given to an engine that counts on the CPU
+  // are refused, not ignored (the GPU engine checks its own when it builds).
+  if (!gpu.is_default()) check_runnable(p.kind(), 0, threads, gpu);
   detail::worker_arena arena(threads);
   max_memory = memory_limit_or_default(max_memory);
   arena.execute([&] {  // tables built on the arena's threads

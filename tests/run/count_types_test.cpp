@@ -27,11 +27,14 @@ TEST(CountTypesTest, CheckedAddThrowsInsteadOfWrapping) {
 }
 
 // A board of no rows has no classes to count: refused, not 1.
-TEST(CountTypesTest, FundamentalCountNeedsABoard) {
+TEST(CountTypesTest, FundamentalCountNeedsABoardAndCountsThatCanBeTrue) {
   EXPECT_THROW(static_cast<void>(fundamental_count(0, 1, 1, 1)), std::invalid_argument);
   EXPECT_THROW(static_cast<void>(fundamental_count(-5, 8, 0, 0)), std::invalid_argument);
   EXPECT_EQ(fundamental_count(1, 1, 1, 1), 1U);
   EXPECT_EQ(fundamental_count(8, 92, 4, 0), 12U);
+  // Sums that are multiples of 8, from counts that cannot be: R > P, P > Q.
+  EXPECT_THROW(static_cast<void>(fundamental_count(8, 90, 0, 3)), std::domain_error);
+  EXPECT_THROW(static_cast<void>(fundamental_count(8, 4, 12, 0)), std::domain_error);
 }
 
 }  // namespace

@@ -100,6 +100,17 @@ TEST(RunContextTest, IsReusedAcrossExecutionsAndRefusesAnotherPlan) {
   EXPECT_THROW(context.solve(p.size()), std::out_of_range);
 }
 
+// count() refuses GPU options for an engine that counts on the CPU; a
+// context (and execute() and estimate_cost(), which build one) does too,
+// rather than count on the CPU as if they had not been given.
+TEST(RunContextTest, RefusesGpuOptionsForAnEngineOnTheCpu) {
+  const plan p(10, {.kind = engine::quadrant});
+  EXPECT_THROW(run_context(p, std::nullopt, 1, nullptr, 0, {.devices = "0"}), std::invalid_argument);
+  EXPECT_THROW(run_context(p, std::nullopt, 1, nullptr, 0, {.memory = 1u << 30}), std::invalid_argument);
+  EXPECT_THROW(execute(p, {.threads = 1, .gpu = {.devices = "all"}}), std::invalid_argument);
+  EXPECT_NO_THROW(run_context(p, std::nullopt, 1, nullptr, 0, {}));
+}
+
 // A batch that interleaves the engine's subproblems with the rotation
 // tasks at the plan's end (the GPU engine counts its own in calls of
 // several, the rotation tasks one by one) gives each index its own count,
