@@ -29,11 +29,33 @@ nq_note_if_locked() {
 }
 
 # nq_run_locked COMMAND...: runs it (ctest) under the build folder's lock,
-# held by flock itself (-o: no test inherits it), in the foreground: a
-# Ctrl-C, or timeout's signal to the process group, reaches it and its tests.
+# held by this shell (closed in the command: no test inherits it). The
+# command runs in a session of its own and this shell passes it a Ctrl-C,
+# TERM or HUP, to its whole process group: ctest does not end its tests on
+# TERM, so a `kill PID` of the script alone used to leave ctest and its
+# tests running. Not a job of the terminal's: under `stty tostop` the
+# terminal would stop a background job's writes; a process outside the
+# terminal's session writes to it freely.
 nq_run_locked() {
-  nq_note_if_locked
-  flock -o "$NQ_BUILD_DIR/.nq_build.lock" "$@"
+  local lock status=0
+  exec {lock}>"$NQ_BUILD_DIR/.nq_build.lock"
+  if ! flock -n "$lock"; then
+    nq_note_if_locked
+    flock "$lock"
+  fi
+  # A command started with & ignores SIGINT: the default is restored. Not a
+  # process group leader, setsid makes the session without a fork: the pid
+  # is the command's, and its process group's. (A global: a trap that exits
+  # from a function's locals makes bash complain.)
+  (trap - INT QUIT && exec setsid "$@" {lock}>&-) &
+  NQ_LOCKED_PID=$!
+  trap 'kill -INT -- "-$NQ_LOCKED_PID" 2>/dev/null; wait "$NQ_LOCKED_PID"; exit 130' INT
+  trap 'kill -TERM -- "-$NQ_LOCKED_PID" 2>/dev/null; wait "$NQ_LOCKED_PID"; exit 143' TERM
+  trap 'kill -HUP -- "-$NQ_LOCKED_PID" 2>/dev/null; wait "$NQ_LOCKED_PID"; exit 129' HUP
+  wait "$NQ_LOCKED_PID" || status=$?
+  trap - INT TERM HUP
+  exec {lock}>&-
+  return "$status"
 }
 
 # nq_as_root COMMAND...: runs it as root, through sudo where this user is

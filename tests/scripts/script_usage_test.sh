@@ -4,6 +4,8 @@
 # scaling.sh, a board, thread or round count past its bounds to
 # compare_kluev.sh, --quick out of place to sanitize.sh, a build folder
 # that cannot be made. Their --help runs nothing either.
+# The build lock: a wait for it is said, and a TERM to the script holding
+# it ends the command run under it, children too.
 # And nq_build refuses a build folder of the user's (NQ_BUILD_DIR) that
 # was configured for another tree, rather than build that tree's sources
 # and report this one's as built.
@@ -77,7 +79,7 @@ wait_for "lock held" test -e "$work/held"
 NQ_BUILD_DIR=$work/b bash -c 'source "$1/scripts/common.sh"; nq_run_locked true && echo ran' _ "$repo" \
   >"$work/locked.out" 2>"$work/locked.err" &
 locked=$!
-said_waiting() { grep -q "scripts: waiting for another build or test run in $work/b" "$work/locked.err"; }
+said_waiting() { grep -qs "scripts: waiting for another build or test run in $work/b" "$work/locked.err"; }
 wait_for "word of the wait for the lock" said_waiting
 [[ ! -s $work/locked.out ]] || { echo "FAIL: it ran while the lock was held" >&2; exit 1; }
 : >"$work/release"
@@ -85,4 +87,31 @@ wait "$holder"
 status=0
 wait "$locked" || status=$?
 [[ $status == 0 && $(<"$work/locked.out") == ran ]] || { echo "FAIL: once free, exit $status" >&2; exit 1; }
+
+# A TERM sent to the script alone (`kill PID` of test.sh) ends the command
+# it runs under the lock and that command's children, as ctest's tests: ctest
+# does not end them itself. None of them holds the lock.
+# (A script, as test.sh is: bash -c, given a TERM in a function's trap,
+# prints a complaint of its own.)
+cat >"$work/runner.sh" <<'EOF'
+source "$1/scripts/common.sh"
+nq_run_locked sh -c "sleep 600 & echo \$! >'$2'; wait"
+EOF
+NQ_BUILD_DIR=$work/b bash "$work/runner.sh" "$repo" "$work/child" &
+runner=$!
+wait_for "child of the locked command" test -s "$work/child"
+child=$(<"$work/child")
+for fd in "/proc/$child/fd/"*; do
+  if [[ $(readlink "$fd" 2>/dev/null) == *nq_build.lock ]]; then
+    echo "FAIL: the locked command's child holds the lock" >&2
+    exit 1
+  fi
+done
+kill -TERM "$runner"
+status=0
+wait "$runner" || status=$?
+[[ $status == 143 ]] || { echo "FAIL: the runner ended with $status after a TERM, expected 143" >&2; exit 1; }
+child_gone() { ! kill -0 "$child" 2>/dev/null; }
+wait_for "end of the locked command's child after a TERM" child_gone
 echo "script usage: refusals in one line and exit 2, help with exit 0, before any install or build; the lock"
+
