@@ -86,12 +86,16 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const agree
     // chunk, are let go, and the job ends with one line and exit 2 as the
     // agreement's refusals end it, not by MPI_Abort.
     executor.release_workers();
+    executor.finish_workers(false);  // refused: they finalize, whatever reached them
     const cli::failure f = cli::failure_of(std::current_exception());
     std::cerr << "nqueens-mpi: " << f.message << '\n';
     return f.status;
   }
   const count_result& r = *counted;
   executor.release_workers();  // whatever drive() did: no worker is left waiting for work
+  // A signal that reached a worker as the job ended is heard here: the job
+  // is then stopped, as count reports a signal that came as it finished.
+  if (executor.stopping_signal() == 0) executor.finish_workers(true);
   if (const int sig = executor.stopping_signal(); sig != 0) {
     const auto stopped = executor.worker_stop();
     const bool own = cli::stop_requested() || !stopped;

@@ -2,7 +2,8 @@
 
 // What rank 0 and the workers say to each other once counting starts: a
 // worker asks for work with the records of its last chunk; rank 0 answers
-// with a chunk of subproblem indices, none to say it is done, or a stop.
+// with a chunk of subproblem indices, none to say there is no more, or a
+// stop; at the end, rank 0 lets the workers with no more work go.
 
 #include <algorithm>
 #include <cstddef>
@@ -22,6 +23,12 @@ constexpr int tag_stop = 4;     // 0 -> worker: the signal that stopped the job;
 // ask as usual (with the records of what it finished); nothing in it. A
 // worker that already asked takes it in turn before the answer.
 constexpr int tag_cut = 5;
+// 0 -> a worker that was given no more work (it waits for this, not in
+// MPI_Finalize, so that a signal meanwhile still stops the job): first at
+// the job's end, asking whether a stop reached it; the worker answers once,
+// tag_results with no records or tag_stopped (sent already, or now). Then
+// the verdict: tag_finish again to finalize, or tag_stop to leave.
+constexpr int tag_finish = 6;
 // What a worker's message starts with: the device work of its last chunk
 // (zero but for the GPU engine; launches, operations, each kernel's
 // nanoseconds, then the host's list-building nanoseconds and the lists' bytes

@@ -1,12 +1,16 @@
 #include "mpi/rank0_executor.hpp"
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <exception>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include "cli/signals.hpp"
 #include "mpi/protocol.hpp"
@@ -24,6 +28,18 @@ void receive(const MPI_Status& status, std::vector<std::uint64_t>& buffer) {
   MPI_Recv(buffer.data(), size, MPI_UINT64_T, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+// Test hook: NQUEENS_MPI_TEST_PARK=DIR holds rank 0's first chunk until
+// DIR/release exists or the job stops, so that the workers take the rest
+// and wait for the end (saying so, worker.cpp): a test signals one there.
+void hold_for_test(const std::atomic<bool>& halt) {
+  const char* dir = std::getenv("NQUEENS_MPI_TEST_PARK");
+  if (dir == nullptr) return;
+  const std::string release = std::string(dir) + "/release";
+  while (!halt.load() && ::access(release.c_str(), F_OK) != 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 }  // namespace
 
 void rank0_executor::release_workers() {
@@ -36,9 +52,7 @@ void rank0_executor::release_workers() {
     // A request here carries no records: every chunk handed out was
     // answered inside run().
     if (status.MPI_TAG == tag_stopped) {
-      note_stop(status.MPI_SOURCE, buffer);
-      held_.push_back(status.MPI_SOURCE);
-      --waiting_;
+      worker_left(status.MPI_SOURCE, buffer);
     } else {
       answer(status.MPI_SOURCE, {});
     }
@@ -62,6 +76,36 @@ void rank0_executor::answer(int worker, const std::vector<std::uint64_t>& chunk)
     return;
   }
   MPI_Send(nullptr, 0, MPI_UINT64_T, worker, tag_chunk, MPI_COMM_WORLD);
+  finished_.push_back(worker);
+}
+
+void rank0_executor::worker_left(int rank, const std::vector<std::uint64_t>& message) {
+  note_stop(rank, message);
+  held_.push_back(rank);
+  if (const auto it = std::find(finished_.begin(), finished_.end(), rank); it != finished_.end()) {
+    finished_.erase(it);
+  } else {
+    --waiting_;
+  }
+}
+
+void rank0_executor::finish_workers(bool stops_count) {
+  const std::vector<int> asked = finished_;
+  for (const int worker : asked) MPI_Send(nullptr, 0, MPI_UINT64_T, worker, tag_finish, MPI_COMM_WORLD);
+  // One answer each: tag_results with no records, or tag_stopped (sent as
+  // the question crossed it, or in answer).
+  std::vector<std::uint64_t> buffer;
+  for (const int worker : asked) {
+    MPI_Status status;
+    MPI_Probe(worker, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+    receive(status, buffer);
+    add_header(buffer);
+    if (status.MPI_TAG == tag_stopped) worker_left(worker, buffer);
+  }
+  if (stops_count && stopping_signal() != 0) return;  // dismiss_workers() tells them all
+  for (const int worker : asked) MPI_Send(nullptr, 0, MPI_UINT64_T, worker, tag_finish, MPI_COMM_WORLD);
+  finished_.clear();
+  for (const int worker : asked) held_.erase(std::remove(held_.begin(), held_.end(), worker), held_.end());
 }
 
 void rank0_executor::cut_busy_workers() {
@@ -85,7 +129,9 @@ void rank0_executor::dismiss_workers() {
   // Synchronous: a worker that never got the word would wait for mpirun to
   // kill it rather than end by itself.
   for (const int worker : held_) MPI_Ssend(&word, 1, MPI_UINT64_T, worker, tag_stop, MPI_COMM_WORLD);
+  for (const int worker : finished_) MPI_Ssend(&word, 1, MPI_UINT64_T, worker, tag_stop, MPI_COMM_WORLD);
   held_.clear();
+  finished_.clear();
 }
 
 void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, const detail::report_fn& report,
@@ -102,7 +148,9 @@ void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, co
       options.threads = threads_;
       options.on_finished = report;
       options.cancel = &halt_;
+      bool first = true;
       for (auto chunk = next_chunk(); !chunk.empty(); chunk = next_chunk()) {
+        if (std::exchange(first, false)) hold_for_test(halt_);
         // Its tables are built with its first chunk (none when the workers
         // took all), once the driver holds the journal (a second job on it
         // is refused before it spends minutes on them), while the main
@@ -161,10 +209,8 @@ void rank0_executor::serve_workers(const plan& p, const detail::report_fn& repor
       report(index, {buffer[k + 1], buffer[k + 2], buffer[k + 3], buffer[k + 4]});
     }
     if (leaving) {  // a signal reached that rank: the job stops, as if it had reached rank 0
-      note_stop(status.MPI_SOURCE, buffer);
-      held_.push_back(status.MPI_SOURCE);
+      worker_left(status.MPI_SOURCE, buffer);
       halt_ = true;
-      --waiting_;
       continue;
     }
     answer(status.MPI_SOURCE, next_chunk());

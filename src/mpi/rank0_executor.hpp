@@ -44,7 +44,8 @@ class rank0_executor final : public detail::executor {
   std::optional<std::pair<int, int>> worker_stop() const { return worker_stop_; }
 
   /// Answers every worker still waiting for work with an empty chunk, so
-  /// that each leaves; once the job is stopping, holds each instead (and
+  /// that each waits for the end (finish_workers()); once the job is
+  /// stopping, holds each instead (and
   /// takes the message of one a signal stopped) for dismiss_workers(). Rank
   /// 0 calls it whenever drive() returns: run() serves no one when the
   /// journal left nothing to do.
@@ -54,8 +55,15 @@ class rank0_executor final : public detail::executor {
   /// reported); 0 while none has.
   int stopping_signal() const;
 
-  /// Tells every worker held by a stop to leave, with 128 + the signal.
-  /// Rank 0 calls it once its own report is out.
+  /// Asks every worker given no more work whether a stop reached it, takes
+  /// each one's answer, and unless one was stopped (`stops_count`), lets
+  /// them all finalize; a worker stopped is held, the others kept, for
+  /// dismiss_workers(). Rank 0 calls it after release_workers() at the
+  /// job's end (false where the job was refused: they finalize anyway).
+  void finish_workers(bool stops_count);
+
+  /// Tells every worker held by a stop, or given no more work, to leave
+  /// with 128 + the signal. Rank 0 calls it once its own report is out.
   void dismiss_workers();
 
   void run(const plan& p, std::span<const std::size_t> indices, const detail::report_fn& report,
@@ -73,6 +81,10 @@ class rank0_executor final : public detail::executor {
 
   // A tag_stopped message ends with the signal: the first one is reported.
   void note_stop(int rank, const std::vector<std::uint64_t>& message);
+
+  // A worker that sent tag_stopped: its stop noted, the worker held (taken
+  // from the waiting or the finished).
+  void worker_left(int rank, const std::vector<std::uint64_t>& message);
 
   // Answers a worker's request with `chunk`; an empty one releases the
   // worker: it is done, or held for dismiss_workers() once the job stops.
@@ -108,6 +120,7 @@ class rank0_executor final : public detail::executor {
   std::optional<std::pair<int, int>> worker_stop_;  // written by the serving (main) thread only
   std::atomic<bool> worker_stopped_{false};         // worker_stop_ set, for the driver's helper thread
   std::vector<int> held_;                           // workers waiting for dismiss_workers(); the main thread's
+  std::vector<int> finished_;                       // workers given no more work, waiting for the end; the same
   std::vector<int> busy_;                           // workers holding a chunk; the main thread's
   bool cut_sent_ = false;                           // tag_cut sent to every busy worker; the main thread's
   mutable std::mutex device_mutex_;

@@ -1,6 +1,7 @@
 #include "mpi/worker.hpp"
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -10,9 +11,12 @@
 #include <csignal>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <utility>
@@ -143,6 +147,51 @@ class chunk_counter {
   std::thread thread_;  // last: it runs serve() on the members above
 };
 
+// Test hook: NQUEENS_MPI_TEST_PARK=DIR makes each worker given no more
+// work say so in DIR/parked.RANK (rank 0 holds a chunk meanwhile,
+// rank0_executor.cpp), so that a test can signal it there.
+void say_parked_for_test(int rank) {
+  if (const char* dir = std::getenv("NQUEENS_MPI_TEST_PARK"); dir != nullptr) {
+    std::ofstream(std::string(dir) + "/parked." + std::to_string(rank)) << ::getpid() << '\n';
+  }
+}
+
+// Given no more work while the job goes on (rank 0's last chunk, another
+// worker's), the worker waits for rank 0's word (tag_finish, protocol.hpp)
+// rather than in MPI_Finalize: a stop signal that reaches it meanwhile
+// stops the job, as one that reaches it mid-chunk does, and one that comes
+// as the job ends is reported, not lost. Returns as run_worker().
+int wait_for_the_end(int rank) {
+  say_parked_for_test(rank);
+  std::vector<std::uint64_t> message;
+  int own = 0;  // the signal this rank reported, once it has
+  const auto leave = [&](const std::vector<std::uint64_t>& word) {
+    return cli::interrupted_status(own != 0 ? own : word.empty() ? SIGTERM : static_cast<int>(word[0]));
+  };
+  for (;;) {
+    if (own == 0 && cli::stop_requested()) {
+      own = cli::stop_signal();
+      message.assign(header_words, 0);  // no records: its last chunk's went with its request
+      message.push_back(static_cast<std::uint64_t>(own));
+      MPI_Send(message.data(), static_cast<int>(message.size()), MPI_UINT64_T, 0, tag_stopped, MPI_COMM_WORLD);
+    }
+    int ready = 0;
+    MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, MPI_STATUS_IGNORE);
+    if (ready == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      continue;
+    }
+    const int tag = receive_from_rank0(message);
+    if (tag == tag_stop) return leave(message);
+    if (tag != tag_finish) throw std::runtime_error("rank 0 sent work after it said there was none");
+    if (own == 0) {  // the one answer: still here, no stop
+      message.assign(header_words, 0);
+      MPI_Send(message.data(), static_cast<int>(message.size()), MPI_UINT64_T, 0, tag_results, MPI_COMM_WORLD);
+    }
+    return receive_from_rank0(message) == tag_finish ? 0 : leave(message);
+  }
+}
+
 }  // namespace
 
 int run_worker(const cli::count_request& request, const plan& p, int rank) {
@@ -179,7 +228,7 @@ int run_worker(const cli::count_request& request, const plan& p, int rank) {
     MPI_Send(results.data(), static_cast<int>(results.size()), MPI_UINT64_T, 0, tag_results, MPI_COMM_WORLD);
     if (receive_from_rank0(chunk) == tag_stop)
       return cli::interrupted_status(chunk.empty() ? SIGTERM : static_cast<int>(chunk[0]));
-    if (chunk.empty()) return 0;
+    if (chunk.empty()) return wait_for_the_end(rank);
     if (chunks == die_at_chunk) std::raise(SIGKILL);
     results.assign(header_words, 0);
     counter.begin_chunk();

@@ -331,6 +331,38 @@ TEST_F(FaultTest, SignalToOneWorkerStopsTheJob) {
   }
 }
 
+// A worker given no more work, while rank 0 still counts (its first chunk,
+// held by the test hook until the job stops), waits for the job's end, not
+// in MPI_Finalize: a SIGTERM there still stops the job, 143, naming the
+// rank, the journal resumable. It used to go unheard: the job ran on, 0.
+TEST_F(FaultTest, SignalToAWorkerWithNoMoreWorkStopsTheJob) {
+  SKIP_WITHOUT_MPI();
+  for (const int ranks : {2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const std::string dir = path("parked" + std::to_string(ranks)), j = dir + "/j.ckpt";
+    fs::create_directories(dir);
+    child c(mpi_job(ranks, {"14", "--engine", "symmetric", "--threads", "1", "--checkpoint", j}),
+            {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_MPI_TEST_PARK=" + dir}});
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    const auto parked = [&] {
+      for (int rank = 1; rank < ranks; ++rank) {
+        if (read_file(dir + "/parked." + std::to_string(rank)).find('\n') == std::string::npos) return false;
+      }
+      return true;
+    };
+    while (!parked() && c.running() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_TRUE(parked()) << "the workers never ran out of work";
+    ::kill(static_cast<pid_t>(std::stol(read_file(dir + "/parked.1"))), SIGTERM);
+    const finished r = c.wait(60);
+    EXPECT_EQ(r.status, 143) << "status -1 means it hung\n" << r.err;
+    EXPECT_NE(r.err.find("nqueens-mpi: rank 1: interrupted by SIGTERM"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("Q(14)"), std::string::npos) << r.out;
+    expect_resumes_to(j, 14, "365596", {"--engine", "symmetric"});
+  }
+}
+
 // The ranks of the job whose command line holds `needle` (mpirun's
 // excluded), by rank: each process whose environment names its rank.
 std::map<int, pid_t> ranks_of(const std::string& needle) {
