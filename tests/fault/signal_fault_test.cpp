@@ -577,6 +577,40 @@ TEST_F(FaultTest, AStopEndsCheckWaitingOnItsInput) {
   EXPECT_EQ(lines_in(r.err), 1) << r.err;
 }
 
+// `merge` given a FIFO no one writes to yet (once a wait in open()), or a
+// pipe that never ends (`sleep 60 | nqueens merge part.json /dev/stdin`),
+// is stopped by the first signal, as `check` is: the handlers restart a
+// plain open() or read(), and only a second signal used to end it.
+TEST_F(FaultTest, AStopEndsMergeWaitingForAShardsWriter) {
+  const std::string part = path("part0.json");
+  ASSERT_EQ(run({nq, "count", "10", "--shard", "0/2", "--json"}, {.stdout_path = part}).status, 0);
+  const std::string fifo = path("part1.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  {
+    child c({nq, "merge", part, fifo});
+    const bool waits = wait_until_it_waits(c);
+    if (waits) c.signal(SIGINT);
+    const finished r = c.wait(60);
+    ASSERT_TRUE(waits) << r.err;
+    EXPECT_EQ(r.status, 130) << r.err;
+    EXPECT_NE(r.err.find("nqueens: interrupted by SIGINT before the shards were added up"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(lines_in(r.err), 1) << r.err;
+  }
+  int ends[2];
+  ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
+  child c({nq, "merge", part, "/dev/stdin"}, {.stdin_fd = ends[0]});
+  ::close(ends[0]);
+  const bool waits = wait_until_it_waits(c);
+  if (waits) c.signal(SIGTERM);
+  const finished r = c.wait(60);
+  ::close(ends[1]);  // kept open until here: the input never ends of itself
+  ASSERT_TRUE(waits) << r.err;
+  EXPECT_EQ(r.status, 143) << r.err;
+  EXPECT_NE(r.err.find("nqueens: interrupted by SIGTERM before the shards were added up"), std::string::npos)
+      << r.err;
+}
+
 // A signal while a large plan is built (n = 25 with 12
 // slices: 2 * 10^8 subproblems, seconds of fingerprinting), or while the run
 // lists what it has to count, is answered within a second: exit 130, nothing

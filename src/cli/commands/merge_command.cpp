@@ -77,9 +77,13 @@ int run_merge(const std::vector<std::string>& args) {
   install_stop_handlers();
   const std::string stopped = "before the shards were added up; nothing was merged";
   std::vector<shard_file> files;
-  for (const std::string& name : result["files"].as<std::vector<std::string>>()) {
-    if (stop_requested()) return report_interruption_of(stopped);
-    files.push_back(read_shard_file(name));
+  try {
+    for (const std::string& name : result["files"].as<std::vector<std::string>>()) {
+      if (stop_requested()) return report_interruption_of(stopped);
+      files.push_back(read_shard_file(name));  // a FIFO's wait for its writer ends on a stop
+    }
+  } catch (const run_cancelled&) {
+    return report_interruption_of(stopped);
   }
   // Every file's fields must make the plan its fingerprint names, and its
   // shard of it; each distinct plan is rebuilt, and dealt into its shards,

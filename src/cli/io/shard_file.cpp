@@ -14,32 +14,45 @@
 
 #include "cli/arguments.hpp"
 #include "cli/io/json_reader.hpp"
+#include "cli/io/stoppable_io.hpp"
 #include "engines/fingerprint.hpp"
+#include "nqueens/cancelled.hpp"
 #include "nqueens/count_types.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/shard.hpp"
 #include "run/journal/journal_layout.hpp"
-#include "run/posix_io.hpp"
 
 namespace nqueens::cli {
 namespace {
 
 // The whole of a shard file, refused past max_json_bytes without reading on.
+// A FIFO or a pipe (`<(ssh host cat part.json)`) may keep merge waiting for
+// its writer: the open does not wait (O_NONBLOCK, cleared after it) and the
+// reads wait in poll() (read_unless_stopped), so that a stop signal ends
+// the wait, where the handlers would restart a plain open() or read().
+// Throws run_cancelled then.
 std::string read_bounded(const std::string& name) {
-  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw usage_error("cannot read '" + name + "': " + std::strerror(errno));
+  const auto fail = [&](int error) {
+    ::close(fd);
+    throw usage_error("cannot read '" + name + "': " + std::strerror(error));
+  };
+  if (const int flags = ::fcntl(fd, F_GETFL); flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) fail(errno);
   std::string text;
   char buffer[65536];
   while (text.size() <= max_json_bytes) {  // one byte past the bound is enough to refuse
-    const ssize_t got = detail::read_some(fd, buffer, std::min(sizeof buffer, max_json_bytes + 1 - text.size()));
-    if (got < 0) {
-      const int error = errno;
+    std::size_t got = 0;
+    const io_outcome outcome =
+        read_unless_stopped(fd, buffer, std::min(sizeof buffer, max_json_bytes + 1 - text.size()), got);
+    if (outcome == io_outcome::stopped) {
       ::close(fd);
-      throw usage_error("cannot read '" + name + "': " + std::strerror(error));
+      throw run_cancelled();
     }
+    if (outcome == io_outcome::failed) fail(errno);
     if (got == 0) break;
-    text.append(buffer, static_cast<std::size_t>(got));
+    text.append(buffer, got);
   }
   ::close(fd);
   return text;

@@ -44,7 +44,8 @@ count_result part_of(const shard_file& f);
 
 /// Reads and checks shard file `name`: strict JSON, every field in range, no
 /// verified total or fundamental count in a part of a run, the checksum
-/// matching. Throws usage_error naming the file.
+/// matching. Throws usage_error naming the file; run_cancelled when a stop
+/// signal ends a wait for it (a FIFO's or a pipe's writer).
 shard_file read_shard_file(const std::string& name);
 
 /// The plan that `f`'s n, engine and split depth make; run_cancelled once
