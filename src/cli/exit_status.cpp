@@ -3,6 +3,8 @@
 #include <csignal>
 #include <new>
 #include <stdexcept>
+#include <string>
+#include <system_error>
 
 #include "cli/arguments.hpp"
 #include "cli/interruption.hpp"
@@ -44,6 +46,14 @@ failure classify(const std::exception_ptr& error) {
     return {3,
             "out of memory: the process could not get the memory it asked for (is its address space limited? see "
             "ulimit -v)"};
+  } catch (const std::system_error& e) {
+    // std::thread's refusal says only "Resource temporarily unavailable":
+    // what was refused, and the usual limits, are said with it.
+    if (e.code() == std::errc::resource_unavailable_try_again) {
+      return {3, "error: a thread could not start (" + e.code().message() +
+                     "): too many threads, or too little memory for one? see ulimit -u and ulimit -v"};
+    }
+    return {3, std::string("error: ") + e.what()};
   } catch (const std::exception& e) {
     return {3, std::string("error: ") + e.what()};
   } catch (...) {

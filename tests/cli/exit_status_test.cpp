@@ -7,6 +7,7 @@
 
 #include <new>
 #include <stdexcept>
+#include <system_error>
 
 #include "cli/arguments.hpp"
 
@@ -24,6 +25,11 @@ TEST(ExitStatusTest, EachFailureHasItsStatusAndOneLine) {
   const failure memory = failure_of(std::make_exception_ptr(std::bad_alloc()));
   EXPECT_EQ(memory.status, 3);
   EXPECT_EQ(memory.message.rfind("out of memory", 0), 0U) << memory.message;
+  // std::thread's refusal names what was refused, not only the errno text.
+  const failure thread = failure_of(
+      std::make_exception_ptr(std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again))));
+  EXPECT_EQ(thread.status, 3);
+  EXPECT_EQ(thread.message.rfind("error: a thread could not start (", 0), 0U) << thread.message;
   const failure other = failure_of(std::make_exception_ptr(std::runtime_error("disk on fire")));
   EXPECT_EQ(other.status, 3);
   EXPECT_EQ(other.message, "error: disk on fire");

@@ -593,8 +593,7 @@ TEST_F(FaultTest, AStopEndsMergeWaitingForAShardsWriter) {
     const finished r = c.wait(60);
     ASSERT_TRUE(waits) << r.err;
     EXPECT_EQ(r.status, 130) << r.err;
-    EXPECT_NE(r.err.find("nqueens: interrupted by SIGINT before the shards were added up"), std::string::npos)
-        << r.err;
+    EXPECT_NE(r.err.find("nqueens: interrupted by SIGINT before the shards were added up"), std::string::npos) << r.err;
     EXPECT_EQ(lines_in(r.err), 1) << r.err;
   }
   int ends[2];
@@ -607,8 +606,7 @@ TEST_F(FaultTest, AStopEndsMergeWaitingForAShardsWriter) {
   ::close(ends[1]);  // kept open until here: the input never ends of itself
   ASSERT_TRUE(waits) << r.err;
   EXPECT_EQ(r.status, 143) << r.err;
-  EXPECT_NE(r.err.find("nqueens: interrupted by SIGTERM before the shards were added up"), std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find("nqueens: interrupted by SIGTERM before the shards were added up"), std::string::npos) << r.err;
 }
 
 // A signal while a large plan is built (n = 25 with 12
