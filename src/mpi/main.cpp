@@ -86,9 +86,15 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const agree
     // chunk, are let go, and the job ends with one line and exit 2 as the
     // agreement's refusals end it, not by MPI_Abort.
     executor.release_workers();
-    executor.finish_workers(false);  // refused: they finalize, whatever reached them
     const cli::failure f = cli::failure_of(std::current_exception());
     std::cerr << "nqueens-mpi: " << f.message << '\n';
+    // A stop that came meanwhile left the workers held, waiting for the word
+    // to leave: they get it, and rank 0 leaves as a stopped job does.
+    if (executor.stopping_signal() != 0) {
+      executor.dismiss_workers();
+      leave_stopped(f.status);
+    }
+    executor.finish_workers(false);  // refused: they finalize, whatever reached them now
     return f.status;
   }
   const count_result& r = *counted;

@@ -168,13 +168,15 @@ int wait_for_the_end(int rank) {
   const auto leave = [&](const std::vector<std::uint64_t>& word) {
     return cli::interrupted_status(own != 0 ? own : word.empty() ? SIGTERM : static_cast<int>(word[0]));
   };
+  const auto report_a_stop = [&] {
+    if (own != 0 || !cli::stop_requested()) return;
+    own = cli::stop_signal();
+    message.assign(header_words, 0);  // no records: its last chunk's went with its request
+    message.push_back(static_cast<std::uint64_t>(own));
+    MPI_Send(message.data(), static_cast<int>(message.size()), MPI_UINT64_T, 0, tag_stopped, MPI_COMM_WORLD);
+  };
   for (;;) {
-    if (own == 0 && cli::stop_requested()) {
-      own = cli::stop_signal();
-      message.assign(header_words, 0);  // no records: its last chunk's went with its request
-      message.push_back(static_cast<std::uint64_t>(own));
-      MPI_Send(message.data(), static_cast<int>(message.size()), MPI_UINT64_T, 0, tag_stopped, MPI_COMM_WORLD);
-    }
+    report_a_stop();
     int ready = 0;
     MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, MPI_STATUS_IGNORE);
     if (ready == 0) {
@@ -184,7 +186,8 @@ int wait_for_the_end(int rank) {
     const int tag = receive_from_rank0(message);
     if (tag == tag_stop) return leave(message);
     if (tag != tag_finish) throw std::runtime_error("rank 0 sent work after it said there was none");
-    if (own == 0) {  // the one answer: still here, no stop
+    report_a_stop();  // one that came just now is the answer
+    if (own == 0) {   // the one answer: still here, no stop
       message.assign(header_words, 0);
       MPI_Send(message.data(), static_cast<int>(message.size()), MPI_UINT64_T, 0, tag_results, MPI_COMM_WORLD);
     }

@@ -53,7 +53,8 @@ void expect_quadrant_counts(int n, const std::function<std::vector<std::size_t>(
 }
 
 void expect_quadrant_counts(int n, const std::vector<std::size_t>& indices, std::uint64_t max_memory = 0) {
-  expect_quadrant_counts(n, [&](std::size_t) { return indices; }, max_memory);
+  expect_quadrant_counts(
+      n, [&](std::size_t) { return indices; }, max_memory);
 }
 
 // A host bound under every layout's margin: small boards' subproblems then
