@@ -97,6 +97,18 @@ TEST(JsonReaderTest, DoublesTheWriterWritesReadBackExactly) {
   }
 }
 
+// A string of bytes that are no UTF-8 (a path or a CPU name in another
+// encoding) is written as valid JSON: each such byte a U+FFFD, the rest as
+// it was, so that the reader here, and any other, takes it back.
+TEST(JsonReaderTest, BytesThatAreNoUtf8AreWrittenAsReplacementCharacters) {
+  const std::string given = "caf\xc3\xa9 \xff\xfe \xe2\x82 \xed\xa0\x80 \xc0\xaf \xf0\x9f\x98\x80 \xf4\x90\x80\x80\x7f";
+  const std::string text = json_object().add("v", given).str();
+  const std::string back = json_members::parse(text).get_string("v");
+  const std::string r = "\xef\xbf\xbd";  // U+FFFD
+  EXPECT_EQ(back, "caf\xc3\xa9 " + r + r + " " + r + r + " " + r + r + r + " " + r + r + " \xf0\x9f\x98\x80 " + r + r +
+                      r + r + "\x7f");
+}
+
 TEST(JsonReaderTest, CountsAreExact128BitIntegers) {
   EXPECT_EQ(json_members::parse("{\"v\":340282366920938463463374607431768211455}").get_unsigned("v", 0, any), any);
   EXPECT_EQ(json_members::parse("{\"v\":0}").get_unsigned("v", 0, any), 0u);
