@@ -18,6 +18,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "support/fault_fixture.hpp"
@@ -556,21 +557,33 @@ TEST_F(FaultTest, AStopEndsALongOutputIntoAFile) {
   EXPECT_LT(fs::file_size(file), 488888891u);  // the whole line: 50000000 numbers, their spaces, a newline
 }
 
+// Runs `argv` with standard input a pipe that holds `sent` and never ends
+// (its write end kept open until the process is gone), sends `sig` once
+// every thread of it waits, and says whether it did wait, and how it ended.
+std::pair<bool, finished> signalled_reading_a_pipe(const std::vector<std::string>& argv, const std::string& sent,
+                                                   int sig) {
+  int ends[2];
+  if (::pipe2(ends, O_CLOEXEC) != 0) return {false, {.err = "no pipe"}};
+  if (::write(ends[1], sent.data(), sent.size()) != static_cast<ssize_t>(sent.size())) {
+    ::close(ends[0]);
+    ::close(ends[1]);
+    return {false, {.err = "the pipe took less than it was given"}};
+  }
+  child c(argv, {.stdin_fd = ends[0]});
+  ::close(ends[0]);
+  const bool waits = wait_until_it_waits(c);
+  if (waits) c.signal(sig);
+  finished r = c.wait(60);
+  ::close(ends[1]);
+  return {waits, std::move(r)};
+}
+
 // `check` reading standard input from a writer that stops writing (`sleep
 // 30 | nqueens check`) is stopped the same way, having checked the whole
 // lines it had; the start of a line the stop cut ("1 3" of "1 3 0 2") is
 // no placement, never checked (as one it would be refused: exit 2).
 TEST_F(FaultTest, AStopEndsCheckWaitingOnItsInput) {
-  int ends[2];
-  ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
-  const std::string sent = "1 3 0 2\n1 3";
-  ASSERT_EQ(::write(ends[1], sent.data(), sent.size()), static_cast<ssize_t>(sent.size()));
-  child c({nq, "check"}, {.stdin_fd = ends[0]});
-  ::close(ends[0]);
-  const bool waits = wait_until_it_waits(c);
-  if (waits) c.signal(SIGTERM);
-  const finished r = c.wait(60);
-  ::close(ends[1]);  // kept open until here: the input never ends of itself
+  const auto [waits, r] = signalled_reading_a_pipe({nq, "check"}, "1 3 0 2\n1 3", SIGTERM);
   ASSERT_TRUE(waits) << r.err;
   EXPECT_EQ(r.status, 143) << r.err;
   EXPECT_NE(r.err.find("nqueens: interrupted by SIGTERM after 1 placement was checked"), std::string::npos) << r.err;
@@ -596,14 +609,7 @@ TEST_F(FaultTest, AStopEndsMergeWaitingForAShardsWriter) {
     EXPECT_NE(r.err.find("nqueens: interrupted by SIGINT before the shards were added up"), std::string::npos) << r.err;
     EXPECT_EQ(lines_in(r.err), 1) << r.err;
   }
-  int ends[2];
-  ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
-  child c({nq, "merge", part, "/dev/stdin"}, {.stdin_fd = ends[0]});
-  ::close(ends[0]);
-  const bool waits = wait_until_it_waits(c);
-  if (waits) c.signal(SIGTERM);
-  const finished r = c.wait(60);
-  ::close(ends[1]);  // kept open until here: the input never ends of itself
+  const auto [waits, r] = signalled_reading_a_pipe({nq, "merge", part, "/dev/stdin"}, "", SIGTERM);
   ASSERT_TRUE(waits) << r.err;
   EXPECT_EQ(r.status, 143) << r.err;
   EXPECT_NE(r.err.find("nqueens: interrupted by SIGTERM before the shards were added up"), std::string::npos) << r.err;
