@@ -8,8 +8,9 @@ NQ_BUILD_DIR=${NQ_BUILD_DIR:-$NQ_ROOT/build/release}
 # What building and running the tools needs (nqueens-mpi included)...
 NQ_RUN_PACKAGES=(cmake ninja-build g++ libtbb-dev libcxxopts-dev libopenmpi-dev openmpi-bin)
 # ...and what the tests and benchmarks need on top (qemu-user runs the
-# default binary as other CPUs would).
-NQ_TEST_PACKAGES=(libgtest-dev libbenchmark-dev qemu-user)
+# default binary as other CPUs would; procps's pgrep finds the processes
+# under ctest that a TERM to test.sh ends, nq_signal_tree).
+NQ_TEST_PACKAGES=(libgtest-dev libbenchmark-dev qemu-user procps)
 NQ_PACKAGES=("${NQ_RUN_PACKAGES[@]}" "${NQ_TEST_PACKAGES[@]}")
 
 # nq_help_if_asked "$@": where the first argument is -h or --help, prints
@@ -29,33 +30,53 @@ nq_note_if_locked() {
 }
 
 # nq_run_locked COMMAND...: runs it (ctest) under the build folder's lock,
-# held by this shell (closed in the command: no test inherits it). The
-# command runs in a session of its own and this shell passes it a Ctrl-C,
-# TERM or HUP, to its whole process group: ctest does not end its tests on
-# TERM, so a `kill PID` of the script alone used to leave ctest and its
-# tests running. Not a job of the terminal's: under `stty tostop` the
-# terminal would stop a background job's writes; a process outside the
-# terminal's session writes to it freely.
+# held by flock itself (-o: no test inherits it), in this shell's process
+# group: a Ctrl-C, or a signal to the group (timeout's, CI's), reaches it
+# and its tests, and a terminal's `stty tostop` does not stop its writes.
+# It runs in the background, waited for, so that a TERM or HUP sent to the
+# script alone (`kill PID`) is passed on to the command and every process
+# under it (nq_signal_tree): ctest does not end its tests on TERM, and a
+# `kill PID` of the script used to leave them running.
 nq_run_locked() {
-  local lock status=0
-  exec {lock}>"$NQ_BUILD_DIR/.nq_build.lock"
-  if ! flock -n "$lock"; then
-    nq_note_if_locked
-    flock "$lock"
-  fi
-  # A command started with & ignores SIGINT: the default is restored. Not a
-  # process group leader, setsid makes the session without a fork: the pid
-  # is the command's, and its process group's. (A global: a trap that exits
-  # from a function's locals makes bash complain.)
-  (trap - INT QUIT && exec setsid "$@" {lock}>&-) &
+  local status=0 saved_traps
+  nq_note_if_locked
+  saved_traps=$(trap -p INT TERM HUP)
+  # Set before the command starts: a signal then finds them. A trap only
+  # notes the signal (and passes a TERM or HUP on): the wait for the
+  # command's end is the function's, after it (bash dies in a wait inside
+  # an INT trap whose job the same Ctrl-C ended).
+  NQ_LOCKED_PID=
+  NQ_LOCKED_STOP=
+  trap 'NQ_LOCKED_STOP=130' INT  # the Ctrl-C reached the command too
+  trap 'NQ_LOCKED_STOP=143; nq_signal_tree TERM "$NQ_LOCKED_PID"' TERM
+  trap 'NQ_LOCKED_STOP=129; nq_signal_tree HUP "$NQ_LOCKED_PID"' HUP
+  # A command started with & ignores SIGINT and reads /dev/null: the
+  # default and this shell's standard input are given back.
+  (trap - INT QUIT && exec flock -o "$NQ_BUILD_DIR/.nq_build.lock" "$@") <&0 &
   NQ_LOCKED_PID=$!
-  trap 'kill -INT -- "-$NQ_LOCKED_PID" 2>/dev/null; wait "$NQ_LOCKED_PID"; exit 130' INT
-  trap 'kill -TERM -- "-$NQ_LOCKED_PID" 2>/dev/null; wait "$NQ_LOCKED_PID"; exit 143' TERM
-  trap 'kill -HUP -- "-$NQ_LOCKED_PID" 2>/dev/null; wait "$NQ_LOCKED_PID"; exit 129' HUP
-  wait "$NQ_LOCKED_PID" || status=$?
+  # A signal's trap ends a wait early: waited for again until the end.
+  until wait "$NQ_LOCKED_PID"; status=$?; [[ -z $NQ_LOCKED_STOP ]] || ! kill -0 "$NQ_LOCKED_PID" 2>/dev/null; do :; done
   trap - INT TERM HUP
-  exec {lock}>&-
+  eval "$saved_traps"
+  [[ -z $NQ_LOCKED_STOP ]] || exit "$NQ_LOCKED_STOP"
   return "$status"
+}
+
+# nq_signal_tree SIGNAL PID: sends SIGNAL to PID and every process under
+# it. Each is stopped first, top down, so that none starts another (ctest
+# its next test) or loses its children to init before they are found.
+nq_signal_tree() {
+  local signal=$1 queue=("${@:2}") tree=() pid child
+  while ((${#queue[@]} > 0)); do
+    pid=${queue[0]}
+    queue=("${queue[@]:1}")
+    if [[ -z $pid ]] || ! kill -STOP "$pid" 2>/dev/null; then continue; fi
+    tree+=("$pid")
+    for child in $(pgrep -P "$pid"); do queue+=("$child"); done
+  done
+  ((${#tree[@]} > 0)) || return 0
+  kill "-$signal" "${tree[@]}" 2>/dev/null || true
+  kill -CONT "${tree[@]}" 2>/dev/null || true
 }
 
 # nq_as_root COMMAND...: runs it as root, through sudo where this user is

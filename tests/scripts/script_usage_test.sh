@@ -90,7 +90,7 @@ wait "$locked" || status=$?
 
 # A TERM sent to the script alone (`kill PID` of test.sh) ends the command
 # it runs under the lock and that command's children, as ctest's tests: ctest
-# does not end them itself. None of them holds the lock.
+# does not end them itself. The lock is held meanwhile, by none of them.
 # (A script, as test.sh is: bash -c, given a TERM in a function's trap,
 # prints a complaint of its own.)
 cat >"$work/runner.sh" <<'EOF'
@@ -99,8 +99,15 @@ nq_run_locked sh -c "sleep 600 & echo \$! >'$2'; wait"
 EOF
 NQ_BUILD_DIR=$work/b bash "$work/runner.sh" "$repo" "$work/child" &
 runner=$!
+child=
+# A failure below leaves neither running (they would hold CTest's pipe).
+trap 'kill -KILL "$runner" ${child:+"$child"} 2>/dev/null || true; rm -rf "$work"' EXIT
 wait_for "child of the locked command" test -s "$work/child"
 child=$(<"$work/child")
+if flock -n "$work/b/.nq_build.lock" true; then
+  echo "FAIL: the lock is free while the locked command runs" >&2
+  exit 1
+fi
 for fd in "/proc/$child/fd/"*; do
   if [[ $(readlink "$fd" 2>/dev/null) == *nq_build.lock ]]; then
     echo "FAIL: the locked command's child holds the lock" >&2
