@@ -167,7 +167,8 @@ std::string_view to_string(estimate_end end) noexcept;
 /// positive, or a plan without subproblems to sample; memory_limit_error,
 /// with count()'s message, where a count of `p` within max_memory would be
 /// refused (build `p` with plan_options::max_memory to be refused as count()
-/// is while the plan grows); isa_error and run_cancelled as run_context does;
+/// is while the plan grows); std::invalid_argument (GPU options for an
+/// engine on the CPU), isa_error and run_cancelled as run_context does;
 /// std::runtime_error where no draw of the engine's subproblems, or none of
 /// the rotation tasks', ended within twice the sampling time (naming which).
 cost_estimate estimate_cost(const plan& p, const estimate_options& options = {});

@@ -135,8 +135,9 @@ struct execution {
 /// for this call (and freed before it returns). More threads than the
 /// hardware has raise oneTBB's process-wide worker limit for the duration of
 /// the call. Throws std::invalid_argument for a thread count outside
-/// 0..max_threads, an index outside the plan, an index listed twice or a
-/// context of another plan.
+/// 0..max_threads, an index outside the plan, an index listed twice, a
+/// context of another plan, or (building a context) GPU options for an
+/// engine that counts on the CPU, as run_context does.
 execution execute(const plan& p, std::span<const std::size_t> indices, const execute_options& options = {},
                   const run_context* context = nullptr);
 

@@ -89,7 +89,8 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const agree
     const cli::failure f = cli::failure_of(std::current_exception());
     std::cerr << "nqueens-mpi: " << f.message << '\n';
     // A stop that came meanwhile left the workers held, waiting for the word
-    // to leave: they get it, and rank 0 leaves as a stopped job does.
+    // to leave: they get it (128 + the signal), and rank 0 leaves without
+    // MPI_Finalize, as a stopped job does, with the refusal's status.
     if (executor.stopping_signal() != 0) {
       executor.dismiss_workers();
       leave_stopped(f.status);

@@ -87,7 +87,8 @@ class rank0_executor final : public detail::executor {
   void worker_left(int rank, const std::vector<std::uint64_t>& message);
 
   // Answers a worker's request with `chunk`; an empty one releases the
-  // worker: it is done, or held for dismiss_workers() once the job stops.
+  // worker: it waits for the job's end (finish_workers()), or is held for
+  // dismiss_workers() once the job stops.
   void answer(int worker, const std::vector<std::uint64_t>& chunk);
 
   // Once the job stops: tells every worker that holds a chunk to cut it

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engines/engine_definition.hpp"
+#include "engines/registry.hpp"
 #include "engines/rotation/rotation_plan.hpp"
 #include "kernels/search.hpp"
 #include "nqueens/device_work.hpp"
@@ -44,8 +45,11 @@ run_context::run_context(const plan& p, std::optional<isa> kernels, int threads,
   detail::throw_if_cancelled(cancel);
   if (s.plan == nullptr) return;
   // As count() does: GPU options given to an engine that counts on the CPU
-  // are refused, not ignored (the GPU engine checks its own when it builds).
-  if (!gpu.is_default()) check_runnable(p.kind(), 0, threads, gpu);
+  // are refused, not ignored (an engine with a check of its own, the GPU
+  // engine's, makes it when it builds).
+  if (!gpu.is_default() && detail::definition_of(p.kind()).check_runnable == nullptr) {
+    check_runnable(p.kind(), 0, threads, gpu);
+  }
   detail::worker_arena arena(threads);
   max_memory = memory_limit_or_default(max_memory);
   arena.execute([&] {  // tables built on the arena's threads

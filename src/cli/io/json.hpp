@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "cli/io/utf8.hpp"
 #include "nqueens/count_types.hpp"
 
 namespace nqueens::cli {
@@ -76,7 +77,7 @@ class json_object {
         std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
         out += buffer;
       } else if (static_cast<unsigned char>(c) >= 0x80) {
-        const std::size_t length = utf8_length(text.substr(i));
+        const std::size_t length = utf8_sequence_length(text, i);
         if (length == 0) {
           out += "\\ufffd";
           ++i;
@@ -91,35 +92,6 @@ class json_object {
       ++i;
     }
     return out + "\"";
-  }
-
-  // The length of the well-formed UTF-8 sequence `text` starts with (its
-  // first byte 0x80 or more), or 0: no overlong forms, surrogates or code
-  // points past U+10FFFF (the Unicode standard's table 3-7).
-  static std::size_t utf8_length(std::string_view text) {
-    const auto byte = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0U; };
-    const unsigned first = byte(0);
-    const auto in = [](unsigned b, unsigned lo, unsigned hi) { return b >= lo && b <= hi; };
-    std::size_t length = 0;
-    unsigned lo = 0x80, hi = 0xBF;  // the second byte's range
-    if (in(first, 0xC2, 0xDF)) {
-      length = 2;
-    } else if (in(first, 0xE0, 0xEF)) {
-      length = 3;
-      if (first == 0xE0) lo = 0xA0;
-      if (first == 0xED) hi = 0x9F;
-    } else if (in(first, 0xF0, 0xF4)) {
-      length = 4;
-      if (first == 0xF0) lo = 0x90;
-      if (first == 0xF4) hi = 0x8F;
-    } else {
-      return 0;
-    }
-    if (!in(byte(1), lo, hi)) return 0;
-    for (std::size_t k = 2; k < length; ++k) {
-      if (!in(byte(k), 0x80, 0xBF)) return 0;
-    }
-    return length;
   }
 
   std::string body_;

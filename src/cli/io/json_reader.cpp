@@ -5,38 +5,11 @@
 #include <set>
 #include <utility>
 
+#include "cli/io/utf8.hpp"
 #include "cli/message_text.hpp"
 
 namespace nqueens::cli {
 namespace {
-
-// Length of the well-formed UTF-8 sequence starting at s[i] (Unicode table
-// 3-7: no overlong forms, no surrogates, nothing above U+10FFFF), 0 if none.
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i) noexcept {
-  const auto byte = [&](std::size_t k) -> unsigned { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
-  const unsigned lead = byte(i);
-  if (lead < 0x80) return i < s.size() ? 1 : 0;
-  std::size_t length = 0;
-  unsigned lo = 0x80, hi = 0xBF;  // the range of the second byte
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) lo = 0xA0;  // overlong below
-    if (lead == 0xED) hi = 0x9F;  // surrogates above
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) lo = 0x90;  // overlong below
-    if (lead == 0xF4) hi = 0x8F;  // past U+10FFFF above
-  } else {
-    return 0;
-  }
-  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
-  for (std::size_t k = 2; k < length; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-  }
-  return length;
-}
 
 void append_utf8(std::string& out, unsigned code_point) {
   if (code_point < 0x80) {
