@@ -103,8 +103,14 @@ std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run
 std::size_t partition_by_column_h(std::uint64_t* list, std::vector<row_run>& runs, int tag_shift,
                                   const filter_rule& rule) noexcept {
   const std::uint64_t tag_bits = row_tag_bits(tag_shift);
-  // The kind of each half, in its tag bits.
-  std::array<std::size_t, 4> sizes{};
+  constexpr auto twice = static_cast<std::uint64_t>(holder_kind::twice);
+  constexpr auto tie_c = static_cast<std::uint64_t>(holder_kind::tie_c);
+  constexpr auto tie_c_bar = static_cast<std::uint64_t>(holder_kind::tie_c_bar);
+  constexpr auto dropped = static_cast<std::uint64_t>(holder_kind::dropped);
+  // The kind of each half, in its tag bits. Counted in locals, not in an
+  // array: a std::size_t may alias the list's words, so each increment of
+  // an array's element went through memory, one after the other.
+  std::size_t twice_count = 0, tie_c_count = 0, tie_c_bar_count = 0, total = 0;
   std::size_t start = 0;
   for (const row_run& r : runs) {
     const holder_kind at_distance = holder_kind_at_distance(rule, r.rows);
@@ -113,15 +119,19 @@ std::size_t partition_by_column_h(std::uint64_t* list, std::vector<row_run>& run
       const auto kind =
           static_cast<std::uint64_t>(holder_kind_of(rule, column_h_row_of(list[i], tag_shift), at_distance));
       list[i] = (list[i] & ~tag_bits) | (kind << tag_shift);
-      ++sizes[kind];
+      twice_count += kind == twice ? 1 : 0;
+      tie_c_count += kind == tie_c ? 1 : 0;
+      tie_c_bar_count += kind == tie_c_bar ? 1 : 0;
     }
+    total += end - start;
     start = end;
   }
+  std::array<std::size_t, 4> sizes{};
+  sizes[twice] = twice_count;
+  sizes[tie_c] = tie_c_count;
+  sizes[tie_c_bar] = tie_c_bar_count;
+  sizes[dropped] = total - twice_count - tie_c_count - tie_c_bar_count;
   // In place, by kind: twice, tie c, tie ~c, dropped.
-  constexpr auto twice = static_cast<std::uint64_t>(holder_kind::twice);
-  constexpr auto tie_c = static_cast<std::uint64_t>(holder_kind::tie_c);
-  constexpr auto tie_c_bar = static_cast<std::uint64_t>(holder_kind::tie_c_bar);
-  constexpr auto dropped = static_cast<std::uint64_t>(holder_kind::dropped);
   std::array<std::size_t, 4> next{}, last{};
   const std::array<std::uint64_t, 4> order = {twice, tie_c, tie_c_bar, dropped};
   std::size_t at = 0;
