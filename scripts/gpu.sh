@@ -10,9 +10,12 @@
 #     device   420 s in all; its parts, in order, with their caps in seconds: machine 20
 #              (nvidia-smi, nvcc, CPU), build 240 (build/gpu, tests on the device; then
 #              scripts/gpu_resources.sh: each kernel's registers and blocks per SM), test 90
-#              (ctest -R gpu), counts 60 (Q(8..18), each exact), memcheck 60 (Q(12)),
-#              racecheck 45 and synccheck 30 (Q(9)), threads16 60 and threads32 60 (Q(20)),
-#              q22 150 (beside nvidia-smi dmon), q23 240 (where Q(22)'s time x 9 fits)
+#              (ctest -R gpu), counts 60 (Q(8..18), each exact), memcheck 60 (Q(12), Q(13)),
+#              racecheck 45 and synccheck 30 (Q(11): odd n's own kernels too), ownlists 30
+#              (Q(16) at the least --gpu-memory its refusal names: the tables left on the
+#              host, each subproblem's quarter lists staged, a path the tests only emulate),
+#              threads16 60 and threads32 60 (Q(20)), q22 150 (beside nvidia-smi dmon),
+#              q23 240 (where Q(22)'s time x 9 fits)
 #     price    300 s in all, best right after device (the build is then done): build 240,
 #              price 300 (`nqueens plan N --estimate --engine gpu` for N = 24..28, 30 s of
 #              draws each: the whole count's GPU-hours on this GPU +- their standard error,
@@ -97,7 +100,7 @@ if ((EMULATE)); then
   BUILD=$NQ_BUILD_DIR
   export NQUEENS_GPU=emulate
   TESTS='^Gpu(Kernels|Engine)Test\.'  # the emulated engine-axis tests take minutes on 2 cores
-  COUNTS=(8 9 10 11 12) MEMCHECK_N=12 RACE_N=9 THREADS_N=13 DMON_N=14 BIG_N=15 NCU_N=14
+  COUNTS=(8 9 10 11 12) MEMCHECK_N=(12 13) RACE_N=11 OWN_LISTS_N=16 THREADS_N=13 DMON_N=14 BIG_N=15 NCU_N=14
   SCALE_N=12 SCALE_THREADS=1,2 DEVICE_SECONDS=170 PROFILE_SECONDS=60
   PRICE_N=(14 15) PRICE_DRAW=2 STOP_N=18 STOP_SHARDS=4 PRICE_SECONDS=60 SCALE_SECONDS=60
   AB_N=12 AB_REPEATS=2 AB_SECONDS=60
@@ -105,7 +108,7 @@ else
   BUILD=$NQ_ROOT/build/gpu
   export NQUEENS_GPU=device
   TESTS='Gpu|gpu'
-  COUNTS=(8 9 10 11 12 13 14 15 16 17 18) MEMCHECK_N=12 RACE_N=9 THREADS_N=20 DMON_N=22 BIG_N=23 NCU_N=22
+  COUNTS=(8 9 10 11 12 13 14 15 16 17 18) MEMCHECK_N=(12 13) RACE_N=11 OWN_LISTS_N=16 THREADS_N=20 DMON_N=22 BIG_N=23 NCU_N=22
   SCALE_N=20 SCALE_THREADS=1,2,4,8,16 DEVICE_SECONDS=420 PROFILE_SECONDS=300
   PRICE_N=(24 25 26 27 28) PRICE_DRAW=30 STOP_N=28 STOP_SHARDS=4096 PRICE_SECONDS=300 SCALE_SECONDS=130
   AB_N=21 AB_REPEATS=3 AB_SECONDS=300
@@ -456,6 +459,27 @@ sanitized() {
     failed=$((failed_before_part))
   fi
 }
+# The count at the least --gpu-memory that its refusal names: the tables
+# stay on the host and each subproblem's quarter lists are staged on the
+# device, which the JSON's staged_list_bytes shows.
+part_own_lists() {
+  local refusal least staged
+  refusal=$(bounded "$(part_left)" "$NQ" count "$OWN_LISTS_N" --engine gpu --threads 2 --gpu-memory 1M 2>&1) || true
+  least=$(sed -n 's/.*needs at least \([0-9]*\) MiB.*/\1/p' <<<"$refusal")
+  if [[ -z $least ]]; then
+    note "ownlists: no least in the refusal of --gpu-memory 1M: $refusal"
+    part_status="FAILED: no least named"
+    failed=1
+    return 0
+  fi
+  count_exact "$OWN_LISTS_N" "$(part_left)" --threads 2 --gpu-memory "${least}M" || return 0
+  staged=$(json_value staged_list_bytes "$count_json")
+  if [[ ${staged:-0} == 0 ]]; then
+    note "ownlists: Q($OWN_LISTS_N) at --gpu-memory ${least}M staged no lists"
+    part_status="FAILED: no lists staged"
+    failed=1
+  fi
+}
 big_wall=
 part_q22() {
   local dmon=$FIGDIR/gpu-dmon.txt
@@ -719,9 +743,10 @@ run_parts() {
         build) part_build "$part_limit" "${build_targets[@]}" ;;
         test) part_test ;;
         counts) part_counts ;;
-        memcheck) sanitized memcheck "$MEMCHECK_N" 4 ;;
+        memcheck) for n in "${MEMCHECK_N[@]}"; do sanitized memcheck "$n" 4; done ;;
         racecheck) sanitized racecheck "$RACE_N" 2 ;;
         synccheck) sanitized synccheck "$RACE_N" 2 ;;
+        ownlists) part_own_lists ;;
         threads16) count_exact "$THREADS_N" "$(part_left)" --threads 16 || true ;;
         threads32) count_exact "$THREADS_N" "$(part_left)" --threads 32 || true ;;
         q22) part_q22 ;;
@@ -750,7 +775,7 @@ for step in "${steps[@]}"; do
       build_targets=()  # all: every test that ctest -R gpu names has its program
       # NAME:CAP:KEEP (each KEEP for 540 s, scaled to the budget).
       run_parts "$budget" machine:20:5 build:240:0 test:90:30 counts:60:15 memcheck:60:15 racecheck:45:10 \
-        synccheck:30:10 threads16:60:15 threads32:60:15 q22:150:30 q23:240:0
+        synccheck:30:10 ownlists:30:10 threads16:60:15 threads32:60:15 q22:150:30 q23:240:0
       ;;
     price)
       budget=${NQ_GPU_SECONDS:-$PRICE_SECONDS}
