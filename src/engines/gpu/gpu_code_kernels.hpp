@@ -148,7 +148,9 @@ NQUEENS_HD inline std::uint32_t visit_parts(std::uint32_t north_reach) {
   if constexpr (north_per_item == 0) {
     return 1;
   } else {
-    const std::uint32_t parts = (north_reach - 1) / north_per_item + 1;
+    // Compiled even where north_per_item is 0 (no template): divide by 1 there.
+    constexpr std::uint32_t per_item = north_per_item == 0 ? 1 : north_per_item;
+    const std::uint32_t parts = (north_reach - 1) / per_item + 1;
     return parts < most_visit_parts ? parts : most_visit_parts;
   }
 }
