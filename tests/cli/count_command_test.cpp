@@ -504,6 +504,13 @@ TEST(CliTest, GpuMemoryBoundsEachGpuOrIsRefused) {
   }
   EXPECT_EQ(std::count(small.err.begin(), small.err.end(), '\n'), 1) << small.err;
   EXPECT_EQ(small.out.find("journal left"), std::string::npos);
+  // One thread is one stream a GPU, the least: fewer threads are no remedy.
+  const cli_run one_stream = refusal("--engine gpu --threads 1 --gpu-memory 1M");
+  EXPECT_EQ(one_stream.status, 2);
+  EXPECT_TRUE(
+      one_stream.err.ends_with("(1 stream a GPU, each with its buffers and a subproblem's quarter lists), "
+                               "more than the 1 MiB allowed (--gpu-memory); raise --gpu-memory\n"))
+      << one_stream.err;
   // The least it names is enough: the figure is rounded up, never down.
   const std::size_t named = small.err.find("needs at least ") + 15;
   const std::string least_named = small.err.substr(named, small.err.find(" MiB", named) - named);

@@ -340,8 +340,8 @@ void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
                            (threads == 1 ? " thread (" : " threads (") + std::to_string(streams) +
                            (streams == 1 ? " stream" : " streams") +
                            " a GPU, each with its buffers and a subproblem's quarter lists), more than the " +
-                           format_bytes(gpu.memory, decimals) +
-                           " allowed (--gpu-memory); raise --gpu-memory, or count with fewer --threads");
+                           format_bytes(gpu.memory, decimals) + " allowed (--gpu-memory); raise --gpu-memory" +
+                           (streams > 1 ? ", or count with fewer --threads" : ""));  // one stream a GPU is the least
 }
 
 std::unique_ptr<engine_context> gpu_plan::make_context(isa, int threads, std::uint64_t max_memory,
