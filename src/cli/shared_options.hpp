@@ -91,7 +91,7 @@ plan_shape read_plan_shape(const cxxopts::ParseResult& result);
 void warn_of_memory_beyond_this_machine(std::uint64_t max_memory, const std::string& who = "nqueens");
 
 /// --devices and --gpu-memory: the GPUs --engine gpu counts on and what it
-/// may take of each (count, plan and scale take them alike).
+/// may take of each (count, verify, plan and scale take them alike).
 void add_gpu_options(cxxopts::Options& options);
 
 /// What add_gpu_options' options asked for; throws usage_error.

@@ -78,6 +78,7 @@ TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
   const cli_run r = run_cli("scale 10 --threads 2,1 --repeat 2 --csv " + csv.string());
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("every run counted the same total, verified"), std::string::npos) << r.out;
+  EXPECT_LE(widest_line(r.out), 80U) << r.out;  // an 80-column terminal wraps none
   const std::string rows = slurp(csv);
   std::filesystem::remove(csv);
   EXPECT_EQ(rows.rfind("threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa,"
@@ -391,6 +392,7 @@ TEST(CliTest, ScaleOnTwoGpusScalesOverThem) {
                                         " scale 10 --engine gpu --threads 1,2 --repeat 1");
   ASSERT_EQ(table.status, 0) << table.err;
   EXPECT_NE(table.out.find(" gpus\n"), std::string::npos) << table.out;
+  EXPECT_LE(widest_line(table.out), 80U) << table.out;
 }
 
 }  // namespace

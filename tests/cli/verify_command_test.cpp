@@ -57,11 +57,47 @@ TEST(CliTest, VerifyDefaultRangePasses) {
   std::istringstream rows(r.out);
   int ok_rows = 0;
   for (std::string row; std::getline(rows, row);) {
-    if (row.size() > 4 && row.ends_with("  OK") && std::stoi(row) == ok_rows + 1) ++ok_rows;
+    if (row.size() > 4 && row.ends_with(" OK") && std::stoi(row) == ok_rows + 1) ++ok_rows;
   }
   EXPECT_EQ(ok_rows, 15) << r.out;
+  EXPECT_LE(widest_line(r.out), 80U) << r.out;  // an 80-column terminal wraps none
+  // Each row's columns under their headers: the status under "status", the
+  // engine's name under "engine", across two engines' rows.
+  const cli_run two = run_cli("verify --from 14 --to 16");
+  ASSERT_EQ(two.status, 0) << two.err;
+  std::istringstream lines(two.out);
+  std::string header;
+  std::getline(lines, header);
+  const std::size_t status = header.find(" status"), engine = header.find(" engine");
+  ASSERT_NE(status, std::string::npos) << header;
+  ASSERT_NE(engine, std::string::npos) << header;
+  int rows_seen = 0;
+  for (std::string row; std::getline(lines, row) && !row.starts_with("all ");) {
+    EXPECT_EQ(row.rfind(" OK"), status) << header << "\n" << row;
+    EXPECT_EQ(row.substr(engine, 2).front(), ' ') << header << "\n" << row;
+    EXPECT_NE(row[engine + 1], ' ') << header << "\n" << row;
+    ++rows_seen;
+  }
+  EXPECT_EQ(rows_seen, 3) << two.out;
   EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("all 15 counts match"), std::string::npos) << r.out;
+}
+
+// verify takes count's GPU options: two of a node of three GPUs (emulated)
+// on two threads, where all three would want three; a CPU engine refuses them.
+TEST(CliTest, VerifyTakesTheGpuOptions) {
+  const std::string nq = "NQUEENS_GPU=emulate:3 " + std::string(NQUEENS_CLI_PATH) + " verify --engine gpu --to 10";
+  const cli_run two = run_cli_command(nq + " --threads 2 --devices 0,2 --gpu-memory 1G");
+  EXPECT_EQ(two.status, 0) << two.err;
+  EXPECT_NE(two.out.find("all 10 counts match"), std::string::npos) << two.out;
+  const cli_run three = run_cli_command(nq + " --threads 2");
+  EXPECT_EQ(three.status, 2) << three.err;
+  EXPECT_NE(three.err.find("cannot keep the 3 GPUs"), std::string::npos) << three.err;
+  const cli_run cpu = run_cli("verify --to 9 --engine symmetric --devices 0");
+  EXPECT_EQ(cpu.status, 2) << cpu.err;
+  EXPECT_NE(cpu.err.find("--devices chooses GPUs, and the symmetric engine counts on the CPU"), std::string::npos)
+      << cpu.err;
+  EXPECT_EQ(cpu.out, "");
 }
 
 // --from alone runs to the default end, or checks that one size where it

@@ -79,4 +79,15 @@ inline cli_run run_script(const std::string& script) {
 
 inline int lines_in(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
 
+/// The length of the longest line of `text`, in bytes.
+inline std::size_t widest_line(const std::string& text) {
+  std::size_t widest = 0, start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    widest = std::max(widest, end - start);
+    start = end + 1;
+  }
+  return widest;
+}
+
 }  // namespace nqueens::test

@@ -208,15 +208,16 @@ class scale_report final : public report {
                      std::string(to_string(on_.kind)).c_str(), on_.kernels.c_str(), repeat_, repeat_ == 1 ? "" : "s");
     // The GPU engine's rows also name the GPUs they counted on.
     const bool gpus = on_.kind == engine::gpu;
-    out << formatted("%8s %12s %9s %9s %11s %6s %20s", "threads", "seconds", "spread", "speedup", "efficiency", "busy",
+    // 74 columns, 79 with the GPUs: an 80-column terminal wraps none.
+    out << formatted("%7s %11s %7s %8s %10s %6s %19s", "threads", "seconds", "spread", "speedup", "efficiency", "busy",
                      "total")
-        << (gpus ? formatted(" %5s", "gpus") : "") << '\n';
+        << (gpus ? formatted(" %4s", "gpus") : "") << '\n';
     for (const scaling_row& row : r_.rows) {
       // The spread: the slowest run less the fastest, against the median.
       const double spread = row.median_seconds > 0 ? (slowest(row) - fastest(row)) / row.median_seconds : 0.0;
-      out << formatted("%8d %12.6f %8.1f%% %8.2fx %10.1f%% %6.2f %20s", row.threads, row.median_seconds, 100.0 * spread,
+      out << formatted("%7d %11.6f %6.1f%% %7.2fx %9.1f%% %6.2f %19s", row.threads, row.median_seconds, 100.0 * spread,
                        row.speedup, 100.0 * row.efficiency, row.busy_threads, to_string(row.total).c_str())
-          << (gpus ? formatted(" %5d", row.gpus) : "") << '\n';
+          << (gpus ? formatted(" %4d", row.gpus) : "") << '\n';
     }
     out << verdict_of(r_) << '\n';
   }

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "cli/arguments.hpp"
@@ -49,21 +52,43 @@ class verify_writer {
   virtual void finish(const verify_summary& v) = 0;
 };
 
+// Each column as wide as its header and the range's published values, the
+// engine's as its longest name: the header and the rows fit 80 columns to
+// n = 25 (62 for the default range; one width for every n took 97, wrapping
+// every row on an 80-column terminal). A count that differs may run past
+// its column, and a MISMATCH past 80.
+struct verify_columns {
+  int total = 5, unique = 6, engine_name = 6;
+
+  verify_columns(int from, int to, std::span<const engine> kinds) {
+    const auto digits = [](std::optional<std::uint64_t> value) {
+      return value ? static_cast<int>(std::to_string(*value).size()) : 0;
+    };
+    for (int n = from; n <= to; ++n) {
+      total = std::max(total, digits(published_total(n)));
+      unique = std::max(unique, digits(published_unique(n)));
+    }
+    for (const engine kind : kinds) engine_name = std::max(engine_name, static_cast<int>(to_string(kind).size()));
+  }
+};
+
 class verify_text_writer final : public verify_writer {
  public:
+  explicit verify_text_writer(const verify_columns& columns) : columns_(columns) {}
+  // "half turn" and "quarter" hold every published value to n = 27 (9 and 4 digits).
   bool begin() override {
-    std::cout << formatted("%4s %20s %18s %12s %10s %-10s %9s  %s\n", "n", "total", "unique", "half turn", "quarter",
-                           "engine", "seconds", "status");
+    std::cout << formatted("%2s %*s %*s %9s %7s %-*s %9s %s\n", "n", columns_.total, "total", columns_.unique, "unique",
+                           "half turn", "quarter", columns_.engine_name, "engine", "seconds", "status");
     return flush_standard_output();
   }
   // A mismatch adds the published values.
   bool row(const count_result& r, bool ok) override {
-    std::cout << formatted("%4d %20s %18s %12s %10s %-10s %9.3f  %s\n", r.n, to_string(r.total).c_str(),
-                           r.unique ? to_string(*r.unique).c_str() : "-", to_string(r.symmetric_180).c_str(),
-                           to_string(r.symmetric_90).c_str(), std::string(to_string(r.kind)).c_str(), r.seconds,
-                           ok ? "OK" : "MISMATCH");
+    std::cout << formatted("%2d %*s %*s %9s %7s %-*s %9.3f %s\n", r.n, columns_.total, to_string(r.total).c_str(),
+                           columns_.unique, r.unique ? to_string(*r.unique).c_str() : "-",
+                           to_string(r.symmetric_180).c_str(), to_string(r.symmetric_90).c_str(), columns_.engine_name,
+                           std::string(to_string(r.kind)).c_str(), r.seconds, ok ? "OK" : "MISMATCH");
     if (!ok) {
-      std::cout << formatted("     published: %s %s %s %s\n", to_string(*r.check.published_total).c_str(),
+      std::cout << formatted("   published: %s %s %s %s\n", to_string(*r.check.published_total).c_str(),
                              to_string(*r.check.published_unique).c_str(),
                              to_string(*r.check.published_symmetric_180).c_str(),
                              to_string(*r.check.published_symmetric_90).c_str());
@@ -80,6 +105,9 @@ class verify_text_writer final : public verify_writer {
       std::cout << formatted("%d of %d counts DO NOT match the published values\n", v.mismatches, checked);
     }
   }
+
+ private:
+  verify_columns columns_;
 };
 
 class verify_json_writer final : public verify_writer {
@@ -130,6 +158,7 @@ int run_verify(const std::vector<std::string>& args) {
       cxxopts::value<std::string>())("extra", "", cxxopts::value<std::vector<std::string>>())(
       "max-memory", "Memory each count may use, as for count, e.g. 8G, 512M (default: half the physical memory)",
       cxxopts::value<std::string>());
+  add_gpu_options(options);
   add_shared_options(options, {.threads = worker_threads_help,
                                .engine = "auto",
                                .engine_auto = "the fastest engine for each N that fits in --max-memory",
@@ -159,6 +188,7 @@ int run_verify(const std::vector<std::string>& args) {
   count_options opts;
   const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
+  opts.gpu = read_gpu_options(result);
   opts.max_memory = read_plan_shape(result).max_memory;
   warn_of_memory_beyond_this_machine(opts.max_memory);
   install_stop_handlers();
@@ -192,7 +222,7 @@ int run_verify(const std::vector<std::string>& args) {
     }
     throw memory_limit_error(what);
   }
-  verify_text_writer text;
+  verify_text_writer text(verify_columns(from, to, kinds));
   verify_json_writer json;
   verify_writer& out = result.count("json") != 0 ? static_cast<verify_writer&>(json) : text;
   verify_summary summary{.from = from, .to = to, .chosen = chosen};
