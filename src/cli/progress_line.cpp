@@ -20,8 +20,13 @@
 namespace nqueens::cli {
 
 std::string format_progress(const progress& p, int width, bool solutions, const std::string& workers) {
+  // Rounded down, as the bar is (the 1e-9 absorbs 0.423's binary error), and
+  // never 100.0% while a subproblem still runs: rounded to nearest, 99.96% of
+  // the estimated work read "100.0%" with the last ones still counting.
+  double tenths = std::floor(1000.0 * std::clamp(p.fraction, 0.0, 1.0) + 1e-9);
+  if (p.finished < p.subproblems) tenths = std::min(tenths, 999.0);
   char percent[16];
-  std::snprintf(percent, sizeof percent, "%5.1f%%", 100.0 * std::clamp(p.fraction, 0.0, 1.0));
+  std::snprintf(percent, sizeof percent, "%5.1f%%", tenths / 10.0);
   const double counted = static_cast<double>(p.total_so_far - p.total_resumed);
   // The fields in the order they are shown; `rank` says which go first when
   // the line is narrow (0 stays always).
@@ -35,7 +40,9 @@ std::string format_progress(const progress& p, int width, bool solutions, const 
       {2, "", true},
       {1, p.eta_seconds ? "ETA " + format_duration(*p.eta_seconds) : "ETA --"},
       {5, format_duration(p.elapsed_seconds) + " elapsed"},
-      {3, solutions ? format_scaled(static_cast<double>(p.total_so_far)) + " solutions" : ""},
+      {3, solutions
+              ? format_scaled(static_cast<double>(p.total_so_far)) + (p.total_so_far == 1 ? " solution" : " solutions")
+              : ""},
       {4, solutions && p.elapsed_seconds > 0 && counted > 0 ? format_scaled(counted / p.elapsed_seconds) + "/s" : ""},
       {6, format_grouped(p.finished) + "/" + format_grouped(p.subproblems) + " subproblems"},
       {7, workers.empty() ? cli::counted(static_cast<std::size_t>(p.threads), "thread") : workers},
@@ -64,8 +71,8 @@ std::string format_progress(const progress& p, int width, bool solutions, const 
     if (fields[k].bar) {
       // The room left widens the bar, up to bar_most.
       const std::size_t inner = bar_least + std::min(bar_most - bar_least, limit - std::min(limit, used));
-      const auto filled =
-          static_cast<std::size_t>(std::floor(std::clamp(p.fraction, 0.0, 1.0) * static_cast<double>(inner)));
+      auto filled = static_cast<std::size_t>(std::floor(std::clamp(p.fraction, 0.0, 1.0) * static_cast<double>(inner)));
+      if (p.finished < p.subproblems) filled = std::min(filled, inner - 1);  // full as the percent reaches 100.0
       line += '[' + std::string(filled, '#') + std::string(inner - filled, '.') + ']';
     } else {
       line += fields[k].text;

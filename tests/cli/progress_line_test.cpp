@@ -60,6 +60,28 @@ TEST(ProgressLineTest, FitsEveryWidthDroppingTheLeastUsefulFieldsFirst) {
   EXPECT_NE(plain.find("ETA 1d03h  3h01m elapsed  4,212/13,070 subproblems  16 threads"), std::string::npos) << plain;
 }
 
+// The percent is rounded down, as the bar is, and reads 100.0% only when
+// every subproblem has finished (the last ones may weigh almost nothing).
+TEST(ProgressLineTest, PercentReachesOneHundredOnlyWhenEverySubproblemHasFinished) {
+  progress p;
+  p.subproblems = 55773;
+  p.finished = 55752;
+  p.fraction = 0.9996;
+  p.threads = 1;
+  EXPECT_EQ(format_progress(p, 6), " 99.9%");
+  p.fraction = 1.0;  // the estimates may give the last subproblems no weight
+  EXPECT_EQ(format_progress(p, 6), " 99.9%");
+  EXPECT_NE(format_progress(p, 80).find("#.]"), std::string::npos) << format_progress(p, 80);  // the bar not full
+  p.finished = p.subproblems;
+  EXPECT_EQ(format_progress(p, 6), "100.0%");
+  EXPECT_NE(format_progress(p, 80).find("##]"), std::string::npos) << format_progress(p, 80);
+  p.fraction = 0.0729;
+  p.finished = 10;
+  EXPECT_EQ(format_progress(p, 6), "  7.2%");
+  p.total_so_far = 1;
+  EXPECT_NE(format_progress(p, 200).find(" 1 solution "), std::string::npos) << format_progress(p, 200);
+}
+
 // nqueens-mpi names its ranks where a process names its threads: p.threads
 // is rank 0's alone.
 TEST(ProgressLineTest, WorkersLabelTakesThePlaceOfTheThreads) {
