@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/exit_status.hpp"
+#include "cli/io/standard_output.hpp"
 #include "cli/message_text.hpp"
 #include "cli/signals.hpp"
 
@@ -11,7 +12,7 @@ namespace nqueens::cli {
 
 int report_interruption_of(const std::string& what, int sig) {
   if (sig == 0) sig = stop_signal();
-  std::cerr << "nqueens: interrupted by " << signal_name(sig) << ' ' << what << '\n';
+  std::cerr << line_break_for_a_message() << "nqueens: interrupted by " << signal_name(sig) << ' ' << what << '\n';
   return interrupted_status(sig);
 }
 

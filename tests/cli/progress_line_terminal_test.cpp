@@ -1,4 +1,5 @@
-// The progress line (src/cli/progress_line.cpp) on a real pseudo-terminal.
+// The progress line (src/cli/progress_line.cpp), and what a stop says of
+// output it cut, on a real pseudo-terminal.
 
 #include <fcntl.h>
 #include <poll.h>
@@ -201,6 +202,27 @@ TEST(CliProgressTest, AskedForOffTheForegroundItPrintsPlainLines) {
   EXPECT_EQ(d.before.rfind("progress: ", 0), 0u) << d.before;
   EXPECT_NE(d.before.find("\r\n"), std::string::npos) << d.before;  // a whole line (the terminal's CR LF)
   EXPECT_EQ(d.before.find('\033'), std::string::npos) << d.before;
+}
+
+// Where stdout and stderr are one terminal, a stop that cuts a line of
+// output short says so on a line of its own, not glued to the line's end
+// ("...24245129nqueens: interrupted").
+TEST(CliTerminalTest, AStopThatCutsOutputSaysSoOnALineOfItsOwn) {
+  // `first` writes one line of 10^8 numbers (889 MB): stopped once it has
+  // written 100 kB of it (the placement takes seconds to build under a
+  // sanitizer), wherever that lands. The status comes on a line of its own.
+  const pty_drawing d = draw_on_pty(80, "xterm", 0,
+                                    "exec 1>&2; $NQ first 100000000 & pid=$!; w=0; "
+                                    "while [ \"${w:-0}\" -le 100000 ] && kill -0 $pid 2>/dev/null; do "
+                                    "sleep 0.05; w=$(sed -n 's/^wchar: //p' /proc/$pid/io 2>/dev/null); done; "
+                                    "kill -TERM $pid; wait $pid; s=$?; echo; echo status=$s",
+                                    1, "status=");
+  const std::string message = "nqueens: interrupted by SIGTERM while writing the output, which is cut short";
+  const std::size_t at = d.before.find(message);
+  ASSERT_NE(at, std::string::npos) << d.before.substr(d.before.size() - std::min<std::size_t>(d.before.size(), 300));
+  EXPECT_GT(at, 1000u);  // output came first
+  EXPECT_EQ(d.before.substr(at - 2, 2), "\r\n") << d.before.substr(at - 40, 40 + message.size());
+  EXPECT_NE(d.before.find("status=143", at), std::string::npos) << d.before.substr(at);
 }
 
 }  // namespace

@@ -58,7 +58,9 @@ void buffered_output::append(std::string_view text) {
 bool buffered_output::flush() {
   if (!closed_) {
     errno = 0;
-    const io_outcome outcome = write_unless_stopped(fd_, buffer_.data(), used_, nullptr, /*whole_lines=*/true);
+    std::size_t written = 0;
+    const io_outcome outcome = write_unless_stopped(fd_, buffer_.data(), used_, &written, /*whole_lines=*/true);
+    if (fd_ == STDOUT_FILENO) note_standard_output_written(buffer_.data(), written);
     if (outcome == io_outcome::stopped) {
       closed_ = cut_ = true;  // a stop while the reader took nothing: the producer stops
       if (fd_ == STDOUT_FILENO) mark_standard_output_cut();

@@ -1,6 +1,7 @@
 #include "cli/io/standard_output.hpp"
 
 #include <stdio_ext.h>  // __fpending, __fpurge
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -31,10 +32,28 @@ namespace {
 
 // Whether a stop left output unwritten.
 bool output_cut = false;
+// Whether the last byte written past stdio left a line open. stdio's own
+// writes to a terminal, line-buffered, end at a line's end.
+bool mid_line = false;
+
+// Whether stdout and stderr are one terminal, where output cut mid-line
+// would run into the message that says so.
+bool one_terminal() noexcept {
+  struct stat out {};
+  struct stat err {};
+  return ::isatty(STDOUT_FILENO) == 1 && ::isatty(STDERR_FILENO) == 1 && ::fstat(STDOUT_FILENO, &out) == 0 &&
+         ::fstat(STDERR_FILENO, &err) == 0 && out.st_rdev == err.st_rdev;
+}
 
 }  // namespace
 
 void mark_standard_output_cut() noexcept { output_cut = true; }
+
+void note_standard_output_written(const char* data, std::size_t size) noexcept {
+  if (size > 0) mid_line = data[size - 1] != '\n';
+}
+
+const char* line_break_for_a_message() noexcept { return mid_line && one_terminal() ? "\n" : ""; }
 
 bool flush_standard_output() {
   // std::cout is synced with stdio: its text is in stdout's buffer already.
@@ -48,8 +67,10 @@ bool flush_standard_output() {
   }
   if (pending == 0 || std::ferror(stdout) != 0) return std::ferror(stdout) == 0;
   errno = 0;
-  const io_outcome outcome = write_unless_stopped(STDOUT_FILENO, stdout->_IO_write_base, pending);
+  std::size_t written = 0;
+  const io_outcome outcome = write_unless_stopped(STDOUT_FILENO, stdout->_IO_write_base, pending, &written);
   const int error = errno;
+  note_standard_output_written(stdout->_IO_write_base, written);
   __fpurge(stdout);
   if (outcome == io_outcome::failed) throw output_error(error);
   if (outcome == io_outcome::stopped) output_cut = true;
@@ -90,6 +111,7 @@ void close_standard_output() {
 
 int status_after_closing_output(int status, const char* program) {
   std::optional<output_error> lost;
+  const std::string line_break = line_break_for_a_message();  // asked while stdout is open
   try {
     close_standard_output();
   } catch (const output_error& e) {
@@ -105,7 +127,7 @@ int status_after_closing_output(int status, const char* program) {
   // the output it cut (a reader that Ctrl-C ended with it) is no failure.
   if (stop_requested().load()) {
     const int sig = stop_signal();
-    std::cerr << program << ": interrupted by " << signal_name(sig)
+    std::cerr << line_break << program << ": interrupted by " << signal_name(sig)
               << (output_cut || lost ? " while writing the output, which is cut short\n"
                                      : " as it wrote the output, which is whole\n");
     return interrupted_status(sig);

@@ -4,6 +4,7 @@
 // was lost (a full disk, /dev/full, a closed descriptor) has failed, whatever
 // it computed.
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -36,6 +37,16 @@ bool flush_standard_output();
 /// Records that a stop left standard output cut short where it was written
 /// past stdio (buffered_output), for status_after_closing_output.
 void mark_standard_output_cut() noexcept;
+
+/// Records the bytes a write past stdio put on standard output: whether
+/// they leave a line open.
+void note_standard_output_written(const char* data, std::size_t size) noexcept;
+
+/// "\n" where stdout and stderr are one terminal and the output so far ends
+/// mid-line (a stop cut it there), so that a message on stderr starts a
+/// line of its own ("...24245129nqueens: interrupted" otherwise); else "".
+/// Ask while stdout is open.
+const char* line_break_for_a_message() noexcept;
 
 /// Flushes std::cout and stdout and closes stdout, checking each step: the
 /// one place every command's output is known to have arrived. Returns
