@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <iostream>
@@ -146,6 +147,7 @@ void prepare(readiness& ready, int rank) {
     if (!o.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
     check_runnable(o.kind, ready.request->n, o.threads, o.gpu);  // every rank: its own GPUs
     if (o.kind == engine::gpu) ready.gpus = gpus_taken(o.gpu, o.threads);
+    ready.checked = std::chrono::steady_clock::now();
     if (rank == 0 && !o.checkpoint.empty()) ready.journal = checkpoint_file(o.checkpoint);
     // Every rank builds its own tables: each must fit, checked before the
     // plan (seconds at 10^8 subproblems), which a signal stops.

@@ -7,6 +7,7 @@
 // there, with one line per problem on rank 0's stderr and the journal
 // untouched.
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ struct readiness {
   std::optional<plan> p;
   checkpoint_file journal;      ///< rank 0's, taken (locked) before planning
   std::vector<gpu_taken> gpus;  ///< the GPUs it will count on (the GPU engine), as its count chooses them
+  /// When prepare() had checked the request (count's checks phase ends there).
+  std::chrono::steady_clock::time_point checked;
 };
 
 /// Parses the command line as `count` does (and prints --version); never

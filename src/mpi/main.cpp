@@ -60,16 +60,20 @@ using namespace nqueens::mpi;
   std::_Exit(status);
 }
 
-int run_rank0(cli::count_request& request, const plan& p, int ranks, const agreement& agreed, checkpoint_file journal) {
+// `begun` and `checked` bound rank 0's checks, as count's; its planning
+// phase and its seconds then run from `checked`, through the journal, the
+// plan and the ranks' agreement, as count's run through the journal and plan.
+int run_rank0(cli::count_request& request, const plan& p, int ranks, const agreement& agreed, checkpoint_file journal,
+              std::chrono::steady_clock::time_point begun, std::chrono::steady_clock::time_point checked) {
   const std::vector<int>& rank_threads = agreed.rank_threads;
-  const auto start = std::chrono::steady_clock::now();
   cli::progress_printer printer(request.progress.terminal, STDERR_FILENO, true, cli::describe_ranks(rank_threads));
   cli::show_progress(printer, request.progress, request.options);
   request.options.cancel = &cli::stop_requested();
   rank0_executor executor(request.options, ranks);
   std::optional<count_result> counted;
   try {
-    counted = detail::drive(p, request.options, executor, start, std::move(journal));
+    counted = detail::drive(p, request.options, executor, checked, std::move(journal));
+    counted->phases.checks = std::chrono::duration<double>(checked - begun).count();
   } catch (const run_cancelled&) {
     // Stopped while rank 0 read its journal: nothing was counted. The workers,
     // waiting for their first chunk, are let go, and every rank ends with
@@ -162,6 +166,7 @@ int main(int argc, char** argv) {
   readiness ready = parse(args);
   // Before any GPU is chosen: which of the node's ranks share this rank's GPUs.
   place_among_gpu_sharers(ready.status == 0 && ready.request && ready.request->options.kind == engine::gpu);
+  const auto begun = std::chrono::steady_clock::now();
   prepare(ready, rank);
   const agreement agreed = agree(ready, rank, ranks);
   const int verdict = agreed.verdict;
@@ -180,7 +185,7 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     if (rank == 0) {
-      status = run_rank0(*ready.request, *ready.p, ranks, agreed, std::move(ready.journal));
+      status = run_rank0(*ready.request, *ready.p, ranks, agreed, std::move(ready.journal), begun, ready.checked);
     } else if (const int stopped = run_worker(*ready.request, *ready.p, rank); stopped != 0) {
       leave_stopped(stopped);
     }

@@ -157,7 +157,11 @@ void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, co
         // thread hands the workers theirs: each builds its own at the same
         // time, not after rank 0's, and a stop that reaches a worker alone
         // meanwhile is heard (halt_ cuts the build).
-        if (!context_) context_.emplace(p, kernels_, threads_, &halt_, max_memory_, gpu_);
+        if (!context_) {
+          const auto building = std::chrono::steady_clock::now();
+          context_.emplace(p, kernels_, threads_, &halt_, max_memory_, gpu_);
+          phases_.start += std::chrono::duration<double>(std::chrono::steady_clock::now() - building).count();
+        }
         const std::vector<std::size_t> mine(chunk.begin(), chunk.end());
         const execution done = execute(p, mine, options, &*context_);
         const std::lock_guard lock(device_mutex_);
@@ -182,6 +186,10 @@ void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, co
   halt_ = true;
   local.join();
   if (local_error) std::rethrow_exception(local_error);
+  // The tables go now, timed as count's are, not when the executor does.
+  const auto releasing = std::chrono::steady_clock::now();
+  context_.reset();
+  phases_.release += std::chrono::duration<double>(std::chrono::steady_clock::now() - releasing).count();
 }
 
 void rank0_executor::serve_workers(const plan& p, const detail::report_fn& report, const std::atomic<bool>& stop,

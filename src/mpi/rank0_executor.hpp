@@ -71,6 +71,9 @@ class rank0_executor final : public detail::executor {
 
   /// What every rank asked of its device (zero but for the GPU engine).
   device_work device() const noexcept override;
+  /// Rank 0's own: the seconds its tables took to build and to release.
+  /// Read once run() has returned (its thread, which builds them, joined).
+  run_phases phases() const noexcept override { return phases_; }
 
  private:
   // Answers every worker's request with the next chunk until each got an
@@ -126,6 +129,7 @@ class rank0_executor final : public detail::executor {
   bool cut_sent_ = false;                           // tag_cut sent to every busy worker; the main thread's
   mutable std::mutex device_mutex_;
   device_work device_;  // every rank's, rank 0's own thread's included
+  run_phases phases_;   // start written by rank 0's own thread, release by run(), once it is joined
 };
 
 }  // namespace nqueens::mpi

@@ -209,6 +209,24 @@ TEST_F(FaultTest, RanksMustAgreeOnEveryOption) {
   EXPECT_NE(one.out.find("  MPI: 1 rank x 1 thread\n"), std::string::npos) << one.out;
 }
 
+// Rank 0's host phases, as count's: its checks, then the journal, plan and
+// agreement in planning, its tables' build in start and their release, none
+// left at 0. Q(16)'s 4 000 subproblems give rank 0's own thread chunks
+// (tables) however the threads are scheduled.
+TEST_F(FaultTest, TheJsonOfAJobTimesRankZerosPhases) {
+  SKIP_WITHOUT_MPI();
+  const finished r =
+      run(mpi_job(2, {"count", "16", "--engine", "quadrant", "--threads", "1", "--json"}), {mpi_env}, 60);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::size_t phases = r.out.find("\"host_phase_seconds\":{");
+  ASSERT_NE(phases, std::string::npos) << r.out;
+  for (const std::string phase : {"checks", "planning", "start", "counting", "release"}) {
+    const std::size_t at = r.out.find("\"" + phase + "\":", phases);
+    ASSERT_NE(at, std::string::npos) << phase << ": " << r.out;
+    EXPECT_GT(std::stod(r.out.substr(at + phase.size() + 3)), 0.0) << phase << ": " << r.out;
+  }
+}
+
 // A rank that refuses (memory, here) ends the job at once with its message.
 TEST_F(FaultTest, RankThatRefusesEndsTheJob) {
   SKIP_WITHOUT_MPI();
