@@ -11,7 +11,8 @@
 #              (nvidia-smi, nvcc, CPU), build 240 (build/gpu, tests on the device; then
 #              scripts/gpu_resources.sh: each kernel's registers and blocks per SM), test 90
 #              (ctest -R gpu), counts 60 (Q(8..18), each exact), memcheck 60 (Q(12), Q(13)),
-#              racecheck 45 and synccheck 30 (Q(11): odd n's own kernels too), ownlists 30
+#              racecheck 45 and synccheck 30 (Q(11): 710 subproblems at split depth 1, where
+#              Q(9), 333 at depth 2, took 3 s at c4a6f00), ownlists 30
 #              (Q(16) at the least --gpu-memory its refusal names: the tables left on the
 #              host, each subproblem's quarter lists staged, a path the tests only emulate),
 #              threads16 60 and threads32 60 (Q(20)), q22 150 (beside nvidia-smi dmon),
@@ -450,7 +451,7 @@ sanitized() {
     ((EMULATE)) && limited "$(part_left)" "$FIGURES" "${count[@]}"
     return 0
   fi
-  local log=$BUILD/sanitizer-$1.log
+  local log=$BUILD/sanitizer-$1-$2.log  # one a board: memcheck runs two
   limited "$(part_left)" "$log" "$tool" --tool "$1" --error-exitcode 9 "${count[@]}"
   tail -25 "$log" | tee -a "$FIGURES"  # the count and the sanitizer's summary
   if ((rc != 0 && rc != 124 && rc != 137)) && grep -qi 'not supported' "$log"; then
