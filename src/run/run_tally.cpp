@@ -1,5 +1,7 @@
 #include "run/run_tally.hpp"
 
+#include <algorithm>
+
 namespace nqueens::detail {
 
 run_tally::run_tally(const plan& p, const shard_members& mine, std::span<const std::size_t> todo, const totals& resumed,
@@ -12,6 +14,11 @@ run_tally::run_tally(const plan& p, const shard_members& mine, std::span<const s
       start_(start),
       total_resumed_(resumed.total),
       sums_(resumed) {
+  // 64 a thread (a run of the dispatch order each) or a thousandth of the
+  // run, whichever is more, but never more than a tenth of it.
+  least_paced_ =
+      std::min(std::max<std::size_t>(64 * static_cast<std::size_t>(std::max(threads, 1)), todo.size() / 1000),
+               std::max<std::size_t>(todo.size() / 10, 1));
   if (!weigh_) return;
   std::uint64_t left = 0;
   for (const std::size_t i : todo) left += uniform_ ? 1 : p.estimated_work(i);
@@ -28,6 +35,7 @@ void run_tally::finished(std::size_t index, const subproblem_count& c) {
   const std::lock_guard lock(mutex_);
   accumulate(sums_, c);
   if (!weigh_) return;
+  ++finished_here_;
   work_done_ += uniform_ ? 1 : plan_.estimated_work(index);
   if (!first_finish_) {
     first_finish_ = std::chrono::steady_clock::now();
@@ -54,7 +62,9 @@ progress run_tally::snapshot(bool last) const {
   const std::uint64_t done_now = work_done_ - work_done_before_;
   const std::uint64_t left = work_total_ - work_done_;
   const auto now = std::chrono::steady_clock::now();
-  if (first_finish_ && work_done_ > work_done_at_first_ && now > *first_finish_) {
+  if (finished_here_ < least_paced_) {
+    // no ETA yet: too few have finished to pace the rest
+  } else if (first_finish_ && work_done_ > work_done_at_first_ && now > *first_finish_) {
     // The rate since the first finish: the setup before it is not counting.
     const double counting = std::chrono::duration<double>(now - *first_finish_).count();
     p.eta_seconds = counting * static_cast<double>(left) / static_cast<double>(work_done_ - work_done_at_first_);

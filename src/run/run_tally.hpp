@@ -56,6 +56,12 @@ class run_tally {
   // plan and the tables' build (seconds to minutes) would otherwise slow.
   std::optional<std::chrono::steady_clock::time_point> first_finish_;
   std::uint64_t work_done_at_first_ = 0;
+  // The subproblems this run must finish before it gives an ETA, and those
+  // it has: the first to finish are the cheap ones of those started, so a
+  // few dozen of a run of days (whose subproblems take up to minutes) read
+  // a time left many times too short.
+  std::size_t least_paced_ = 0;
+  std::size_t finished_here_ = 0;
   totals sums_;  // the journal's, then each report's
 };
 

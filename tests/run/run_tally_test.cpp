@@ -38,5 +38,21 @@ TEST(RunTallyTest, TheTimeLeftIsPacedByCountingNotBySetup) {
   EXPECT_EQ(pr.finished, tenth);
 }
 
+// No time left is given until a sample has finished: 64 subproblems a
+// thread (or a thousandth of a run, if more). The first few to finish are
+// the cheapest of those started, and paced a run of days many times short.
+TEST(RunTallyTest, NoTimeLeftUntilASampleHasFinished) {
+  const plan p(17, {.kind = engine::quadrant});
+  ASSERT_GT(p.size(), std::size_t{1280});  // 128 is then the sample, not a tenth of the run
+  const shard_members mine(p, {});
+  std::vector<std::size_t> todo(p.size());
+  std::iota(todo.begin(), todo.end(), std::size_t{0});
+  run_tally tally(p, mine, todo, {}, true, 2, std::chrono::steady_clock::now());
+  for (std::size_t i = 0; i < 127; ++i) tally.finished(i, {.total = 1});
+  EXPECT_FALSE(tally.snapshot(false).eta_seconds.has_value());
+  tally.finished(127, {.total = 1});
+  EXPECT_TRUE(tally.snapshot(false).eta_seconds.has_value());
+}
+
 }  // namespace
 }  // namespace nqueens::detail
