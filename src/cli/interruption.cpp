@@ -12,7 +12,7 @@ namespace nqueens::cli {
 
 int report_interruption_of(const std::string& what, int sig) {
   if (sig == 0) sig = stop_signal();
-  std::cerr << line_break_for_a_message() << "nqueens: interrupted by " << signal_name(sig) << ' ' << what << '\n';
+  std::cerr << start_of_a_stop_message() << "nqueens: interrupted by " << signal_name(sig) << ' ' << what << '\n';
   return interrupted_status(sig);
 }
 
@@ -22,7 +22,7 @@ std::string interrupted_before_counting(int sig) {
 
 int report_interruption_before_counting(const std::string& checkpoint, int sig, const std::string& who) {
   if (sig == 0) sig = stop_signal();
-  std::cerr << who << ": " << interrupted_before_counting(sig)
+  std::cerr << start_of_a_stop_message() << who << ": " << interrupted_before_counting(sig)
             << (checkpoint.empty() || !std::filesystem::exists(checkpoint)  // not created yet
                     ? std::string()
                     : " this time: run the same command again to resume from " + one_line(checkpoint))
@@ -34,7 +34,8 @@ int report_interruption(const count_result& r, const std::string& checkpoint, in
   if (sig == 0) sig = stop_signal();
   // A shard's run counts its own subproblems, not the plan's.
   const bool part = !r.shard.whole();
-  std::cerr << who << ": interrupted by " << signal_name(sig) << " after " << r.finished << " of "
+  std::cerr << start_of_a_stop_message() << who << ": interrupted by " << signal_name(sig) << " after " << r.finished
+            << " of "
             << (part ? "shard " + std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) + "'s " : "")
             << (part ? r.shard_subproblems : r.subproblems) << " subproblems; "
             << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"

@@ -22,7 +22,8 @@ namespace {
 // it was stopped: `before` from its start (`returns` redraws, and where
 // `until` is given, on until two redraws after the one that showed it),
 // `after` from 0.6 s after the terminal was resized to `resized_columns`
-// (0: not resized).
+// (0: not resized). Where `ctrl_c_at` is given, Ctrl-C is typed once the
+// drawing shows it.
 struct pty_drawing {
   std::string before, after;
 };
@@ -46,7 +47,7 @@ void kill_session(pid_t sid) {
 }
 
 pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0, const char* shell = nullptr,
-                        std::size_t returns = 6, const char* until = nullptr) {
+                        std::size_t returns = 6, const char* until = nullptr, const char* ctrl_c_at = nullptr) {
   winsize size{};
   size.ws_row = 24;
   size.ws_col = static_cast<unsigned short>(columns);
@@ -94,6 +95,10 @@ pty_drawing draw_on_pty(int columns, const char* term, int resized_columns = 0, 
       const ssize_t got = ::read(master, buffer, sizeof buffer);
       if (got <= 0) break;  // EIO: the other side is closed
       into.append(buffer, static_cast<std::size_t>(got));
+      if (ctrl_c_at != nullptr && into.find(ctrl_c_at) != std::string::npos) {
+        ::write(master, "\x03", 1);  // the line discipline echoes ^C and signals the foreground
+        ctrl_c_at = nullptr;
+      }
       if (!seen && into.find(until) != std::string::npos) {
         seen = true;
         returns = std::max(returns, drawn() + 2);  // a whole redraw after it
@@ -223,6 +228,17 @@ TEST(CliTerminalTest, AStopThatCutsOutputSaysSoOnALineOfItsOwn) {
   EXPECT_GT(at, 1000u);  // output came first
   EXPECT_EQ(d.before.substr(at - 2, 2), "\r\n") << d.before.substr(at - 40, 40 + message.size());
   EXPECT_NE(d.before.find("status=143", at), std::string::npos) << d.before.substr(at);
+}
+
+// Ctrl-C's echo, "^C", is overwritten by the message that says what it
+// stopped (a command with no progress line to clear), not glued before it.
+TEST(CliTerminalTest, CtrlCsEchoIsOverwrittenByTheMessage) {
+  // Typed once Q(16)'s row is out, while Q(17) or Q(18) is counted.
+  const pty_drawing d = draw_on_pty(80, "xterm", 0, "exec 1>&2; exec $NQ verify --from 16 --to 18 --engine symmetric",
+                                    1, "interrupted", " OK\r\n");
+  const std::size_t at = d.before.find("nqueens: interrupted by SIGINT while counting Q(1");
+  ASSERT_NE(at, std::string::npos) << d.before;
+  EXPECT_EQ(d.before.substr(at - 3, 3), "^C\r") << d.before;
 }
 
 }  // namespace

@@ -53,7 +53,10 @@ void note_standard_output_written(const char* data, std::size_t size) noexcept {
   if (size > 0) mid_line = data[size - 1] != '\n';
 }
 
-const char* line_break_for_a_message() noexcept { return mid_line && one_terminal() ? "\n" : ""; }
+const char* start_of_a_stop_message() noexcept {
+  if (mid_line && one_terminal()) return "\n";
+  return ::isatty(STDERR_FILENO) == 1 ? "\r" : "";
+}
 
 bool flush_standard_output() {
   // std::cout is synced with stdio: its text is in stdout's buffer already.
@@ -111,7 +114,7 @@ void close_standard_output() {
 
 int status_after_closing_output(int status, const char* program) {
   std::optional<output_error> lost;
-  const std::string line_break = line_break_for_a_message();  // asked while stdout is open
+  const std::string start = start_of_a_stop_message();  // asked while stdout is open
   try {
     close_standard_output();
   } catch (const output_error& e) {
@@ -127,7 +130,7 @@ int status_after_closing_output(int status, const char* program) {
   // the output it cut (a reader that Ctrl-C ended with it) is no failure.
   if (stop_requested().load()) {
     const int sig = stop_signal();
-    std::cerr << line_break << program << ": interrupted by " << signal_name(sig)
+    std::cerr << start << program << ": interrupted by " << signal_name(sig)
               << (output_cut || lost ? " while writing the output, which is cut short\n"
                                      : " as it wrote the output, which is whole\n");
     return interrupted_status(sig);

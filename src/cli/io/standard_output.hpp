@@ -42,11 +42,12 @@ void mark_standard_output_cut() noexcept;
 /// they leave a line open.
 void note_standard_output_written(const char* data, std::size_t size) noexcept;
 
-/// "\n" where stdout and stderr are one terminal and the output so far ends
-/// mid-line (a stop cut it there), so that a message on stderr starts a
-/// line of its own ("...24245129nqueens: interrupted" otherwise); else "".
-/// Ask while stdout is open.
-const char* line_break_for_a_message() noexcept;
+/// What a message about a stop starts with on stderr: "\n" where stdout is
+/// the same terminal and its output ends mid-line (a stop cut it there:
+/// "...24245129nqueens: interrupted" otherwise); else "\r" on a terminal,
+/// where the line may hold Ctrl-C's echo, "^C", which the message then
+/// overwrites; else "". Ask while stdout is open.
+const char* start_of_a_stop_message() noexcept;
 
 /// Flushes std::cout and stdout and closes stdout, checking each step: the
 /// one place every command's output is known to have arrived. Returns
