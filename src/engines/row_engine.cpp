@@ -239,11 +239,20 @@ std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t t
   while (depth < max_depth && (!automatic || level.size() < target)) {
     // Row `depth` split, of `max_depth` (the names only look swapped).
     throw_if_cancelled(cancel);
-    level = split_row(n, rules, level, depth, max_depth, cancel);  // NOLINT(readability-suspicious-call-argument)
+    std::vector<row_prefix> next =
+        split_row(n, rules, level, depth, max_depth, cancel);  // NOLINT(readability-suspicious-call-argument)
+    const std::uint64_t bytes = next.capacity() * sizeof(row_prefix);
+    // The run's lists take about 1.2 times the plan's own bytes again (an
+    // index, an estimate and a shard entry each): an automatic split stops
+    // at the level before one whose plan would take a third of the bound,
+    // which leaves the lists and the engine room, where a deeper one would
+    // be refused (a tight --max-memory, n = 14 at 1 MiB). Default bounds
+    // never reach this: the target stops the split far below them.
+    if (automatic && max_bytes != 0 && bytes > max_bytes / 3) break;
+    level = std::move(next);
     ++depth;
     // A level takes 34 bytes a prefix, up to 2^22 of them: stop as soon as it
     // passes the bound, before a deeper one multiplies it.
-    const std::uint64_t bytes = level.capacity() * sizeof(row_prefix);
     if (max_bytes != 0 && bytes > max_bytes) {
       throw memory_limit_error("the plan of n = " + std::to_string(n) + " at split depth " + std::to_string(depth) +
                                " takes " + format_bytes(bytes, digits_to_tell(bytes, max_bytes), byte_rounding::up) +

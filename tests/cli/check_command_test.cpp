@@ -43,6 +43,17 @@ TEST(CliCheckTest, ADashAloneReadsStandardInput) {
   EXPECT_EQ(mixed.out, "");
 }
 
+// A list with no solution in it checks clean: Q(2) = Q(3) = 0, so that
+// `list N | check` holds for every N; blank lines are no placements either.
+TEST(CliCheckTest, StandardInputWithoutPlacementsChecksNone) {
+  for (const char* script : {"$NQ list 3 | $NQ check", "printf '\\n \\n' | $NQ check -", "$NQ check < /dev/null"}) {
+    const cli_run r = run_script(script);
+    EXPECT_EQ(r.status, 0) << script << ": " << r.err;
+    EXPECT_EQ(r.out, "0 placements checked: standard input held none\n") << script;
+    EXPECT_EQ(r.err, "") << script;
+  }
+}
+
 // Separate placements are never merged into one board.
 TEST(CliCheckTest, EachOperandIsAPlacementOfItsOwn) {
   const cli_run two = run_cli("check '1 3 0 2' '2 0 3 1'");

@@ -420,7 +420,6 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"check 1,3,", "empty entry (a trailing comma)"},
         bad_input{"check - 1,3,0,2", "'-' (standard input) is checked alone"},
         bad_input{"check 1 3 0 4", "the queen of row 3 is in column 4, outside 0..3"},
-        bad_input{"check", "no placement given"},
         bad_input{"count 14 --engine quadrant --max-memory 1M",
                   "MiB for n = 14, more than the 1 MiB allowed (--max-memory)"},
         bad_input{"count 14 --max-memory 12x", "invalid --max-memory '12x'"},

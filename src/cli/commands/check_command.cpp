@@ -133,7 +133,12 @@ struct tally {
 };
 
 int summarize(const tally& t) {
-  if (t.checked == 0) throw usage_error("no placement given (as arguments or on standard input)");
+  // Standard input with no placement is a list with nothing wrong in it:
+  // `nqueens list 3 | nqueens check` holds for every n, Q(2) = Q(3) = 0.
+  if (t.checked == 0) {
+    std::cout << "0 placements checked: standard input held none\n";
+    return 0;
+  }
   std::string text = formatted("%zu placement%s checked: ", t.checked, t.checked == 1 ? "" : "s");
   if (t.attacked == 0 && t.wrong_class == 0) {
     std::cout << text << (t.checked == 1 ? "a solution" : "all are solutions") << '\n';
@@ -160,8 +165,9 @@ int run_check(const std::vector<std::string>& args) {
                            "92); a line ends at LF, CRLF or a lone CR. '--' ends the options: a placement after it\n"
                            "may start with '-'. The class size 'list --unique' writes after a tuple, as in\n"
                            "\"(1, 3, 0, 2) 2\", is checked too.\n"
-                           "Exit status: 0 all are solutions, 1 some queens attack each other (or a class size is\n"
-                           "wrong), 2 malformed input, 3 standard input cannot be read.");
+                           "Exit status: 0 all are solutions (standard input may hold none), 1 some queens attack\n"
+                           "each other (or a class size is wrong), 2 malformed input, 3 standard input cannot be\n"
+                           "read.");
   options.custom_help("[PLACEMENT...]");
   options.positional_help("");
   add_shared_options(options, {});
