@@ -157,7 +157,11 @@ void progress_printer::operator()(const progress& p) {
     drawn_ = line.size();
   } else if (p.last || p.elapsed_seconds >= next_plain_) {
     next_plain_ = p.elapsed_seconds + 10.0;
-    std::fprintf(out, "progress: %s\n", format_progress(p, 0, solutions_, workers_).c_str());
+    // On a terminal (a job in the background) cut to its width as the drawn
+    // line is: a line that wraps takes two rows of what the user is doing.
+    constexpr int prefix = 10;  // "progress: "
+    const int width = background ? std::max(1, terminal_columns(fd_) - 1 - prefix) : 0;
+    std::fprintf(out, "progress: %s\n", format_progress(p, width, solutions_, workers_).c_str());
   }
   std::fflush(out);
 }

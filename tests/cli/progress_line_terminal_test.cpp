@@ -207,6 +207,14 @@ TEST(CliProgressTest, AskedForOffTheForegroundItPrintsPlainLines) {
   EXPECT_EQ(d.before.rfind("progress: ", 0), 0u) << d.before;
   EXPECT_NE(d.before.find("\r\n"), std::string::npos) << d.before;  // a whole line (the terminal's CR LF)
   EXPECT_EQ(d.before.find('\033'), std::string::npos) << d.before;
+  // And cut to the terminal's width, as the drawn line is: a background
+  // job's line that wraps takes two rows of what the user is doing.
+  const pty_drawing narrow =
+      draw_on_pty(40, "xterm", 0, "timeout 60 $NQ count 17 --engine symmetric --threads 1 --progress; :", 1);
+  const std::size_t end = narrow.before.find("\r\n");
+  ASSERT_NE(end, std::string::npos) << narrow.before;
+  EXPECT_EQ(narrow.before.rfind("progress: ", 0), 0u) << narrow.before;
+  EXPECT_LE(end, 39u) << narrow.before;
 }
 
 // Where stdout and stderr are one terminal, a stop that cuts a line of
