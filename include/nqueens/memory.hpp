@@ -80,4 +80,14 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
 engine fastest_engine(int n, std::uint64_t max_memory = 0, int threads = 0, int split_depth = 0,
                       const std::atomic<bool>* cancel = nullptr);
 
+/// The split depth for a whole count of `kind` on an n-board within
+/// `max_memory` (0: default_memory_limit()) on `threads` threads: 0
+/// (automatic) where the automatic split fits, else the deepest that fits,
+/// or 1 where none does (the count then refuses, naming the least need). The plan then depends
+/// on the bound: for a run alone, never for the parts of one (shards, a
+/// journal, MPI ranks), which must build the same plan whatever their
+/// bounds. Throws run_cancelled once `*cancel` is set (null: never).
+int fitting_split_depth(int n, engine kind, std::uint64_t max_memory = 0, int threads = 0,
+                        const std::atomic<bool>* cancel = nullptr);
+
 }  // namespace nqueens

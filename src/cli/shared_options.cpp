@@ -59,6 +59,11 @@ engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory,
   return fastest_engine(n, max_memory, threads, split_depth, &stop_requested());
 }
 
+int split_depth_for(engine kind, int n, std::uint64_t max_memory, int threads, int split_depth, bool shared_plan) {
+  if (split_depth != 0 || shared_plan) return split_depth;
+  return fitting_split_depth(n, kind, max_memory, threads, &stop_requested());
+}
+
 void add_long_run_options(cxxopts::Options& options) {
   // The texts read the library's default and range: one place says them.
   const std::string interval = formatted("%g", count_options{}.checkpoint_interval_seconds);

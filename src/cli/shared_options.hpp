@@ -113,4 +113,11 @@ std::optional<engine> parse_engine_choice(const std::string& name);
 engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads, int split_depth,
                   bool shared_plan = false);
 
+/// The split depth `kind` counts n with: `split_depth` where given (not 0)
+/// or where other processes share the plan (`shared_plan`, as for
+/// engine_for), else fitting_split_depth within `max_memory` on `threads`
+/// (a stop signal cuts its pricing short).
+int split_depth_for(engine kind, int n, std::uint64_t max_memory, int threads, int split_depth,
+                    bool shared_plan = false);
+
 }  // namespace nqueens::cli

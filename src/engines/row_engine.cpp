@@ -24,15 +24,29 @@ namespace {
 // a useful run: refuse it before it exhausts memory.
 constexpr std::size_t max_row_plan_size = std::size_t{1} << 22;
 
+// The refusal of a plan whose list, at split depth `depth`, passes
+// `max_bytes` with `bytes`.
+memory_limit_error plan_past_bound(int n, int depth, std::uint64_t bytes, std::uint64_t max_bytes) {
+  const int decimals = digits_to_tell(bytes, max_bytes);
+  return memory_limit_error("the plan of n = " + std::to_string(n) + " at split depth " + std::to_string(depth) +
+                            " takes " + format_bytes(bytes, decimals, byte_rounding::up) + " already, more than the " +
+                            format_bytes(max_bytes, decimals) +
+                            " allowed (--max-memory); choose a smaller --split-depth, or raise --max-memory");
+}
+
 // Fixes row `row` in every subproblem that leaves it open, keeping the order:
 // children replace their parent, in column order. `depth` is the split depth
 // asked for, named when the plan grows too large on the way to it.
 // A level of 2^22 prefixes takes a fraction of a second: the cancel flag is
-// looked at every 2^16 of them.
+// looked at every 2^16 of them. A level whose list passes `max_bytes` (0: no
+// bound) is refused as it grows past it, not once whole: n = 28 at depth 5
+// took 144 MB before refusing a bound of 16 MiB.
 std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vector<row_prefix>& level, int row,
-                                  int depth, const std::atomic<bool>* cancel) {
+                                  int depth, std::uint64_t max_bytes, const std::atomic<bool>* cancel) {
   std::vector<row_prefix> next;
-  next.reserve(std::min(level.size() * 4, max_row_plan_size));
+  std::size_t reserved = std::min(level.size() * 4, max_row_plan_size);
+  if (max_bytes != 0) reserved = std::min<std::uint64_t>(reserved, max_bytes / sizeof(row_prefix));
+  next.reserve(reserved);
   std::size_t seen = 0;
   for (const row_prefix& s : level) {
     if (++seen % 65536 == 0) throw_if_cancelled(cancel);
@@ -44,6 +58,12 @@ std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vect
          free = clear_lowest_bit(free)) {
       row_prefix child = s;
       child.columns[static_cast<std::size_t>(row)] = static_cast<std::uint8_t>(column_of(free));
+      if (max_bytes != 0 && next.size() == next.capacity()) {
+        // Grown by hand, never past the bound: a doubling would reach twice it.
+        const std::uint64_t need = (next.size() + 1) * sizeof(row_prefix);
+        if (need > max_bytes) throw plan_past_bound(n, row + 1, need, max_bytes);
+        next.reserve(std::min<std::uint64_t>(2 * next.size() + 1, max_bytes / sizeof(row_prefix)));
+      }
       next.push_back(child);
       if (next.size() > max_row_plan_size) {
         const std::string already = row + 1 < depth ? " (depth " + std::to_string(row + 1) + " already does)" : "";
@@ -239,26 +259,9 @@ std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t t
   while (depth < max_depth && (!automatic || level.size() < target)) {
     // Row `depth` split, of `max_depth` (the names only look swapped).
     throw_if_cancelled(cancel);
-    std::vector<row_prefix> next =
-        split_row(n, rules, level, depth, max_depth, cancel);  // NOLINT(readability-suspicious-call-argument)
-    const std::uint64_t bytes = next.capacity() * sizeof(row_prefix);
-    // The run's lists take about 1.2 times the plan's own bytes again (an
-    // index, an estimate and a shard entry each): an automatic split stops
-    // at the level before one whose plan would take a third of the bound,
-    // which leaves the lists and the engine room, where a deeper one would
-    // be refused (a tight --max-memory, n = 14 at 1 MiB). Default bounds
-    // never reach this: the target stops the split far below them.
-    if (automatic && max_bytes != 0 && bytes > max_bytes / 3) break;
-    level = std::move(next);
+    level = split_row(n, rules, level, depth, max_depth, max_bytes,  // NOLINT(readability-suspicious-call-argument)
+                      cancel);
     ++depth;
-    // A level takes 34 bytes a prefix, up to 2^22 of them: stop as soon as it
-    // passes the bound, before a deeper one multiplies it.
-    if (max_bytes != 0 && bytes > max_bytes) {
-      throw memory_limit_error("the plan of n = " + std::to_string(n) + " at split depth " + std::to_string(depth) +
-                               " takes " + format_bytes(bytes, digits_to_tell(bytes, max_bytes), byte_rounding::up) +
-                               " already, more than the " + format_bytes(max_bytes, digits_to_tell(bytes, max_bytes)) +
-                               " allowed (--max-memory); choose a smaller --split-depth, or raise --max-memory");
-    }
   }
   rules.finish(n, depth, level);
   // Prefixes that cannot take another row vanish while the plan is built; a

@@ -80,6 +80,20 @@ bool count_fits(const detail::engine_definition& d, int n, std::uint64_t limit, 
   return lists < limit && memory_estimate(n, d.id, threads, limit - lists) <= limit - lists;
 }
 
+// fitting_split_depth for a definition: 0 where the automatic split fits,
+// else the deepest that does, found from depth 1 down (a deeper split only
+// adds subproblems), -1 where none does.
+int fitting_depth(const detail::engine_definition& d, int n, std::uint64_t limit, int threads,
+                  std::uint64_t rotation_subproblems, const std::atomic<bool>* cancel) {
+  if (count_fits(d, n, limit, threads, 0, rotation_subproblems, cancel)) return 0;
+  int fits = -1;
+  for (int depth = 1; depth <= max_split_depth; ++depth) {
+    if (!count_fits(d, n, limit, threads, depth, rotation_subproblems, cancel)) break;
+    fits = depth;
+  }
+  return fits;
+}
+
 }  // namespace
 
 std::uint64_t run_lists_estimate(const plan& p, shard_spec shard) noexcept {
@@ -106,9 +120,9 @@ std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, 
                                       : "the count of n = " + std::to_string(p.board_size()) + " needs " + lists_text;
   throw memory_limit_error(
       what + (engine > 0 ? ", together about " + format_bytes(lists + engine, decimals, byte_rounding::up) : "") +
-      ", more than the " + format_bytes(limit, decimals) +
-      " allowed (--max-memory); choose a smaller --split-depth, another --engine, or raise "
-      "--max-memory");
+      ", more than the " + format_bytes(limit, decimals) + " allowed (--max-memory); choose " +
+      // At depth 1, the least, a smaller one is no remedy.
+      (p.split_depth() > 1 ? "a smaller --split-depth, " : "") + "another --engine, or raise --max-memory");
 }
 
 std::uint64_t check_plan_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {
@@ -135,9 +149,19 @@ engine fastest_engine(int n, std::uint64_t max_memory, int threads, int split_de
   const std::uint64_t limit = memory_limit_or_default(max_memory);
   const std::uint64_t rotation_subproblems = detail::rotation_tasks(n).size();
   for (const detail::engine_definition* d : candidates) {
-    if (count_fits(*d, n, limit, threads, split_depth, rotation_subproblems, cancel)) return d->id;
+    const bool fits = split_depth == 0 ? fitting_depth(*d, n, limit, threads, rotation_subproblems, cancel) >= 0
+                                       : count_fits(*d, n, limit, threads, split_depth, rotation_subproblems, cancel);
+    if (fits) return d->id;
   }
   return candidates.back()->id;  // none fits: the count refuses, naming what the slowest needs
+}
+
+int fitting_split_depth(int n, engine kind, std::uint64_t max_memory, int threads, const std::atomic<bool>* cancel) {
+  const detail::engine_definition* d = detail::find_definition(kind);
+  if (d == nullptr || n < 1 || n > d->max_board_size || threads < 0 || threads > max_threads) return 0;
+  const int depth =
+      fitting_depth(*d, n, memory_limit_or_default(max_memory), threads, detail::rotation_tasks(n).size(), cancel);
+  return depth < 0 ? 1 : depth;
 }
 
 }  // namespace nqueens

@@ -255,14 +255,10 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
       {"$NQ count 16 --engine mirror --split-depth 12",
        "split depth 12 gives more than 4194304 subproblems for n = 16 (depth 8 already does): "
        "choose a smaller --split-depth"},
-      // verify has no --split-depth: its refusal names the remedies it has.
-      {"$NQ verify --to 17 --max-memory 1M",
-       "the count of n = 14 needs its lists (the plan's 17023 subproblems) about 1.5 MiB, more than the 1.0 MiB "
-       "allowed "
-       "(--max-memory); choose another --engine, or raise --max-memory"},
-      {"$NQ verify --from 20 --to 20 --engine symmetric --max-memory 1M",
-       "the plan of n = 20 at split depth 4 takes 1.1 MiB already, more than the 1.0 MiB allowed (--max-memory); "
-       "choose "
+      // verify has no --split-depth: it splits as deep as fits (1 MiB holds
+      // every n to 17 so), and its refusals name the remedies it has.
+      {"$NQ verify --from 20 --to 20 --engine quadrant --max-memory 1M -t 2",
+       "the quadrant engine needs about 13 MiB for n = 20, more than the 1 MiB allowed (--max-memory); choose "
        "another --engine, or raise --max-memory"},
       {"$NQ ' 12'",
        "invalid board size ' 12': expected an integer from 1 to 32, in plain decimal digits, no sign, no leading zero"},

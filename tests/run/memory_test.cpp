@@ -44,23 +44,49 @@ TEST(MemoryTest, RowPlanStopsAtTheBound) {
   }
 }
 
-// An automatic split under a tight bound stops at a level whose run fits:
-// 1 MiB held Q(12), yet refused n = 14 (its default split's lists 1.5 MiB),
-// so that verify's default range failed with --max-memory 1M. A count
-// there is as exact as under the default bound.
-TEST(MemoryTest, AutomaticSplitFitsATightBound) {
+// Under a tight bound the deepest split that fits: 1 MiB held Q(12), yet
+// the automatic split refused n = 14 (its lists 1.5 MiB), so that verify's
+// default range failed with --max-memory 1M; the rotation subproblems'
+// lists count too (n = 30 at 7 MiB). The automatic plan is kept where it
+// fits: a default bound never changes a plan.
+TEST(MemoryTest, FittingSplitDepthIsTheDeepestThatFits) {
   constexpr std::uint64_t tight = std::uint64_t{1} << 20;
   for (const engine kind : {engine::mirror, engine::symmetric}) {
-    for (const int n : {14, 18, 22, 26}) {
-      EXPECT_NO_THROW(plan_within_memory(n, {.kind = kind}, tight, 2)) << to_string(kind) << " " << n;
+    EXPECT_EQ(fitting_split_depth(12, kind), 0) << to_string(kind);
+    EXPECT_EQ(fitting_split_depth(14, kind, std::uint64_t{1} << 30), 0) << to_string(kind);
+    for (const auto& [n, bound] : {std::pair{14, tight}, std::pair{22, tight}, std::pair{30, 7 * tight}}) {
+      const int depth = fitting_split_depth(n, kind, bound, 2);
+      if (depth == 0) continue;  // the automatic split fits
+      EXPECT_NO_THROW(plan_within_memory(n, {.kind = kind, .split_depth = depth}, bound, 2)) << n;
+      EXPECT_THROW(plan_within_memory(n, {.kind = kind, .split_depth = depth + 1}, bound, 2), memory_limit_error) << n;
     }
     count_options o;
     o.kind = kind;
     o.threads = 2;
     o.max_memory = tight;
+    o.split_depth = fitting_split_depth(14, kind, tight, 2);
     EXPECT_EQ(count(14, o).total, count(14, {.kind = kind, .threads = 2}).total) << to_string(kind);
   }
+  EXPECT_GT(fitting_split_depth(14, engine::symmetric, tight, 2), 0);
+  EXPECT_THROW(plan_within_memory(14, {.kind = engine::symmetric}, tight, 2), memory_limit_error);
   EXPECT_EQ(fastest_engine(14, tight), engine::symmetric);
+}
+
+// A row plan is refused as its list grows past the bound, not once a whole
+// level is built: the peak stays near the bound.
+TEST(MemoryTest, RowPlanIsRefusedAsItPassesTheBound) {
+  try {
+    static_cast<void>(
+        plan(28, {.kind = engine::symmetric, .split_depth = 5, .max_memory = 16 * (std::uint64_t{1} << 20)}));
+    ADD_FAILURE() << "not refused";
+  } catch (const memory_limit_error& e) {
+    const std::string what = e.what();
+    // "takes 16.x MiB already": the list's capacity, not the whole level's 132 MiB.
+    EXPECT_NE(what.find("takes 1"), std::string::npos) << what;
+    EXPECT_EQ(what.find("takes 1", what.find("takes 1") + 1), std::string::npos) << what;
+    EXPECT_LT(what.find("MiB"), what.find("already")) << what;
+    EXPECT_NE(what.find("at split depth 5"), std::string::npos) << what;
+  }
 }
 
 // The engine gets what the lists leave of the bound; a bound the lists and
@@ -77,6 +103,14 @@ TEST(MemoryTest, RunMemoryLeavesTheEngineWhatTheListsDoNotTake) {
     const std::string what = e.what();
     EXPECT_NE(what.find("the plan's " + std::to_string(p.size()) + " subproblems"), std::string::npos) << what;
     EXPECT_NE(what.find("choose a smaller --split-depth"), std::string::npos) << what;
+  }
+  // At depth 1, the least, a smaller one is no remedy, and not named.
+  const plan least(16, {.kind = engine::quadrant, .split_depth = 1});
+  try {
+    check_run_memory(least, run_lists_estimate(least), 1);
+    ADD_FAILURE() << "a bound no larger than the lists was accepted";
+  } catch (const memory_limit_error& e) {
+    EXPECT_EQ(std::string(e.what()).find("--split-depth"), std::string::npos) << e.what();
   }
   // The engine's smallest layout (priced for a bound it cannot keep) and the
   // lists: one byte less is refused.

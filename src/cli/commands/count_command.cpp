@@ -65,6 +65,8 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   const bool shared_plan = plan_is_shared || !opts.shard.whole() || !opts.checkpoint.empty();
   opts.kind = engine_for(parse_engine_choice(engine_name), request.n, opts.max_memory, opts.threads, opts.split_depth,
                          shared_plan);
+  opts.split_depth =
+      split_depth_for(opts.kind, request.n, opts.max_memory, opts.threads, opts.split_depth, shared_plan);
   request.progress = long_run.progress;
   request.json = result.count("json") != 0;
   return request;

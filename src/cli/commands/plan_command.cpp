@@ -343,7 +343,7 @@ int run_plan(const std::vector<std::string>& args) {
   if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
   po.kind = engine_for(parse_engine_choice(result["engine"].as<std::string>()), n, shape.max_memory, threads,
                        shape.split_depth);
-  po.split_depth = shape.split_depth;
+  po.split_depth = split_depth_for(po.kind, n, shape.max_memory, threads, shape.split_depth);
   const gpu_options gpu = read_gpu_options(result);
   const bool runs = result.count("stats") != 0 || result.count("estimate") != 0;
   if (runs) warn_of_memory_beyond_this_machine(shape.max_memory);  // a plain plan may price a larger node

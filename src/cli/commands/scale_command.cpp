@@ -306,6 +306,8 @@ int run_scale(const std::vector<std::string>& args) {
   // Auto picks for the most threads asked: each thread's buffers count.
   opts.kind = engine_for(parse_engine_choice(result["engine"].as<std::string>()), n, shape.max_memory,
                          *std::ranges::max_element(threads), shape.split_depth);
+  opts.split_depth =
+      split_depth_for(opts.kind, n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
   const bool csv_on_stdout = result.count("csv") && result["csv"].as<std::string>() == "-";
   if (csv_on_stdout && result.count("json")) {
     throw usage_error("--csv - and --json both print on standard output: give --csv a file name, or leave one out");

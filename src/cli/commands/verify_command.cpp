@@ -196,31 +196,21 @@ int run_verify(const std::vector<std::string>& args) {
   // Every engine the range will use, checked before a line is printed: a
   // refusal (no GPU, say) is exit 2 with nothing on stdout, as for count.
   std::vector<engine> kinds;
-  try {
-    for (int n = from; n <= to; ++n) {
-      // The engine and its memory, the plan's lists included, as count()
-      // prices it: no row is printed before a refusal. The plans take
-      // seconds at most (n = 27: 3 s), and a stop is heard in them.
-      try {
-        count_options o = opts;
-        o.kind = kinds.emplace_back(engine_for(chosen, n, opts.max_memory, opts.threads, 0));
-        validate(o, n);
-        static_cast<void>(plan_within_memory(n, {.kind = o.kind, .cancel = opts.cancel}, o.max_memory, o.threads));
-      } catch (const run_cancelled&) {
-        return report_interruption_of(formatted("while checking the plan of Q(%d); none was counted", n));
-      }
+  std::vector<int> split_depths;
+  for (int n = from; n <= to; ++n) {
+    // The engine and its memory, the plan's lists included, as count()
+    // prices it: no row is printed before a refusal. The plans take
+    // seconds at most (n = 27: 3 s), and a stop is heard in them.
+    try {
+      count_options o = opts;
+      o.kind = kinds.emplace_back(engine_for(chosen, n, opts.max_memory, opts.threads, 0));
+      o.split_depth = split_depths.emplace_back(split_depth_for(o.kind, n, opts.max_memory, opts.threads, 0));
+      validate(o, n);
+      static_cast<void>(plan_within_memory(n, {.kind = o.kind, .split_depth = o.split_depth, .cancel = opts.cancel},
+                                           o.max_memory, o.threads));
+    } catch (const run_cancelled&) {
+      return report_interruption_of(formatted("while checking the plan of Q(%d); none was counted", n));
     }
-  } catch (const memory_limit_error& e) {
-    // The refusal names count's remedies; verify has no --split-depth.
-    std::string what = e.what();
-    const std::string both = "a smaller --split-depth, another --engine";
-    const std::string split_depth = "a smaller --split-depth";
-    if (const std::size_t at = what.find(both); at != std::string::npos) {
-      what.replace(at, both.size(), "another --engine");
-    } else if (const std::size_t at_depth = what.find(split_depth); at_depth != std::string::npos) {
-      what.replace(at_depth, split_depth.size(), "another --engine");
-    }
-    throw memory_limit_error(what);
   }
   verify_text_writer text(verify_columns(from, to, kinds));
   verify_json_writer json;
@@ -245,6 +235,7 @@ int run_verify(const std::vector<std::string>& args) {
   if (!out.begin()) return stopped(0, true);
   for (int n = from; n <= to; ++n) {
     opts.kind = kinds[static_cast<std::size_t>(n - from)];
+    opts.split_depth = split_depths[static_cast<std::size_t>(n - from)];
     std::optional<count_result> counted_n;
     try {
       counted_n = count(n, opts);
