@@ -183,8 +183,8 @@ TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
   const std::string a = shard_file(12, 0, 2), b = shard_file(12, 1, 2);
   const std::string good = slurp(a);
   ASSERT_NE(good.find("\"total\":6994,"), std::string::npos) << good;
-  const auto replaced = [&](const std::string& from, const std::string& to) {
-    std::string text = good;
+  const auto replaced = [&](const std::string& from, const std::string& to, std::string text = {}) {
+    if (text.empty()) text = good;
     text.replace(text.find(from), from.size(), to);
     return text;
   };
@@ -227,6 +227,12 @@ TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
       {replaced("\"split_depth\":4", "\"split_depth\":3"), "plan d0fe00b6c56b4b19 is not the plan its fields make",
        true},
       {replaced("\"subproblems\":1342", "\"subproblems\":1343"), "\"subproblems\" 1343 contradicts its plan", true},
+      // A count writes its plan's depth, never 0 (automatic); and no count
+      // runs a plan past 2^22 subproblems, whose refusal names the file, not
+      // count's --split-depth.
+      {replaced("\"split_depth\":4", "\"split_depth\":0"), "\"split_depth\" 0 is out of range", true},
+      {replaced("\"split_depth\":4", "\"split_depth\":12", replaced("{\"n\":12,", "{\"n\":20,")),
+       "its n, engine and split depth make no plan a count runs (split depth 12 gives more than", true},
       {replaced("\"shard_subproblems\":671", "\"shard_subproblems\":670"),
        "\"shard_subproblems\" 670 contradicts shard 0/2 of its plan, which holds 671", true},
   };
@@ -244,6 +250,9 @@ TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
     EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;  // nothing read reaches the terminal raw
   }
   EXPECT_EQ(run_cli("merge " + a + " " + b).status, 0);  // the untouched files still merge
+  const cli_run dash = run_cli("merge - " + b);
+  EXPECT_EQ(dash.status, 2);
+  EXPECT_EQ(dash.err, "nqueens: '-': merge reads shard files, not standard input: name them (or /dev/stdin)\n");
 }
 
 TEST_F(CliShardTest, ShardsWithTheirOwnJournals) {

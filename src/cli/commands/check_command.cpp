@@ -65,8 +65,8 @@ verdict check_one(const std::string& text, const std::string& where, std::size_t
     }
     return verdict::solution;
   }
-  std::cout << formatted("%snot a solution: %zu pair%s of queens attack each other\n", where.c_str(), r.attack_count,
-                         r.attack_count == 1 ? "" : "s");
+  std::cout << formatted("%snot a solution: %zu pair%s of queens attack%s each other\n", where.c_str(), r.attack_count,
+                         r.attack_count == 1 ? "" : "s", r.attack_count == 1 ? "s" : "");
   for (const attack& a : r.attacks) {
     const int c1 = columns[a.first_row];
     const int c2 = columns[a.second_row];

@@ -228,7 +228,11 @@ std::vector<int> parse_placement(std::string_view text, int* class_size) {
       }
       skip_space();
       if (i != text.size()) {
-        throw usage_error("unexpected text after the placement: '" + printable(text.substr(i, 20)) + "'");
+        const std::string rest = printable(text.substr(i, 20)) + (text.size() - i > 20 ? "..." : "");
+        // A number where the class size goes is a wrong one, named as such.
+        const bool number = text.find_first_not_of("0123456789+- \t", i) == std::string::npos;
+        throw usage_error(number ? "'" + rest + "' after the placement is no class size: one is 1, 2, 4 or 8"
+                                 : "unexpected text after the placement: '" + rest + "'");
       }
       break;
     }

@@ -33,6 +33,7 @@ namespace {
 // the wait, where the handlers would restart a plain open() or read().
 // Throws run_cancelled then.
 std::string read_bounded(const std::string& name) {
+  if (name == "-") throw usage_error("'-': merge reads shard files, not standard input: name them (or /dev/stdin)");
   const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw usage_error("cannot read '" + name + "': " + std::strerror(errno));
   const auto fail = [&](int error) {
@@ -140,7 +141,8 @@ shard_file read_shard_file(const std::string& name) {
       throw json_error(members.find("engine")->offset, "\"engine\" is not one of " + std::string(engine_names()));
     }
     f.engine = std::string(to_string(*kind));
-    f.split_depth = static_cast<int>(members.get_unsigned("split_depth", 0, max_split_depth));
+    // A count writes the depth its plan has, never 0 (automatic).
+    f.split_depth = static_cast<int>(members.get_unsigned("split_depth", 1, max_split_depth));
     constexpr uint128 any_size = std::numeric_limits<std::size_t>::max();
     f.subproblems = static_cast<std::size_t>(members.get_unsigned("subproblems", 1, any_size));
     f.fingerprint = members.get_string("plan_fingerprint");
@@ -198,7 +200,15 @@ shard_file read_shard_file(const std::string& name) {
 }
 
 plan plan_of(const shard_file& f, const std::atomic<bool>* cancel) {
-  return plan(f.n, {.kind = *parse_engine(f.engine), .split_depth = f.split_depth, .cancel = cancel});
+  try {
+    return plan(f.n, {.kind = *parse_engine(f.engine), .split_depth = f.split_depth, .cancel = cancel});
+  } catch (const std::invalid_argument& e) {
+    // No count writes such a file (it would have refused the plan): named,
+    // without count's remedy, which merge has no option for.
+    std::string why = e.what();
+    why = why.substr(0, why.find(": choose"));
+    throw usage_error(f.name + ": its n, engine and split depth make no plan a count runs (" + why + ")");
+  }
 }
 
 void check_against_plan(const shard_file& f, const plan& p, const std::vector<std::size_t>& shard_sizes) {
