@@ -71,12 +71,14 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
 
 /// The engine `--engine auto` picks for a count of an n-board: the fastest,
 /// from this project's measurements (each engine's auto_from), whose whole
-/// count on `threads` threads (0: all) with `split_depth` (0: automatic)
-/// fits in `max_memory` (0: default_memory_limit()) as count() prices it,
-/// the plan's lists included (plan_within_memory); where none fits, the
-/// slowest, which count() then refuses. Builds each candidate's plan (not
-/// its fingerprint: milliseconds at n = 27; a row plan split deep, most of a
-/// second), throwing run_cancelled once `*cancel` is set (null: never).
+/// count on `threads` threads (0: all) with `split_depth` fits in
+/// `max_memory` (0: default_memory_limit()) as count() prices it, the
+/// plan's lists included (plan_within_memory); with `split_depth` 0, at the
+/// automatic split or any shallower one: count it then at
+/// fitting_split_depth. Where none fits, the slowest, which count() then
+/// refuses. Builds each candidate's plan (not its fingerprint: about a
+/// second at n = 27 on 2 vCPUs, more where a shallower split is tried),
+/// throwing run_cancelled once `*cancel` is set (null: never).
 engine fastest_engine(int n, std::uint64_t max_memory = 0, int threads = 0, int split_depth = 0,
                       const std::atomic<bool>* cancel = nullptr);
 

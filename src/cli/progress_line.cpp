@@ -161,7 +161,9 @@ void progress_printer::operator()(const progress& p) {
     // line is: a line that wraps takes two rows of what the user is doing.
     constexpr int prefix = 10;  // "progress: "
     const int width = background ? std::max(1, terminal_columns(fd_) - 1 - prefix) : 0;
-    std::fprintf(out, "progress: %s\n", format_progress(p, width, solutions_, workers_).c_str());
+    // A terminal too narrow for the percent gets no line.
+    const std::string line = format_progress(p, width, solutions_, workers_);
+    if (!line.empty()) std::fprintf(out, "progress: %s\n", line.c_str());
   }
   std::fflush(out);
 }

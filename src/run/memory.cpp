@@ -81,8 +81,8 @@ bool count_fits(const detail::engine_definition& d, int n, std::uint64_t limit, 
 }
 
 // fitting_split_depth for a definition: 0 where the automatic split fits,
-// else the deepest that does, found from depth 1 down (a deeper split only
-// adds subproblems), -1 where none does.
+// else the deepest that does, tried from depth 1 up to the first that does
+// not (a deeper split only adds subproblems), -1 where none does.
 int fitting_depth(const detail::engine_definition& d, int n, std::uint64_t limit, int threads,
                   std::uint64_t rotation_subproblems, const std::atomic<bool>* cancel) {
   if (count_fits(d, n, limit, threads, 0, rotation_subproblems, cancel)) return 0;

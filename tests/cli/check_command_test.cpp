@@ -119,6 +119,10 @@ TEST(CliCheckTest, OnlyAClassSizeMayFollowATuple) {
   const cli_run text = run_cli("check '(1, 3, 0, 2) x'");
   EXPECT_EQ(text.status, 2);
   EXPECT_EQ(text.err, "nqueens: unexpected text after the placement: 'x'\n");
+  // After a class size, a second number is no second class size.
+  const cli_run twice = run_cli("check '(1, 3, 0, 2) 2 2'");
+  EXPECT_EQ(twice.status, 2);
+  EXPECT_EQ(twice.err, "nqueens: unexpected text after the class size: '2'\n");
   // The class size is checked: the two solutions of n = 4 are one class of
   // 2, and a line saying 8 is no listed class (exit 1, the line named).
   EXPECT_EQ(run_cli("check '(1, 3, 0, 2) 2'").status, 0);

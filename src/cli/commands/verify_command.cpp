@@ -200,7 +200,8 @@ int run_verify(const std::vector<std::string>& args) {
   for (int n = from; n <= to; ++n) {
     // The engine and its memory, the plan's lists included, as count()
     // prices it: no row is printed before a refusal. The plans take
-    // seconds at most (n = 27: 3 s), and a stop is heard in them.
+    // seconds (n = 27: three builds of about a second each on 2 vCPUs), and
+    // a stop is heard in them.
     try {
       count_options o = opts;
       o.kind = kinds.emplace_back(engine_for(chosen, n, opts.max_memory, opts.threads, 0));

@@ -222,17 +222,21 @@ std::vector<int> parse_placement(std::string_view text, int* class_size) {
       skip_space();
       // `list --unique` adds the class size after the tuple: 1, 2, 4 or 8,
       // nothing else (`check "(1, 3, 0, 2)" 7` is not a class size).
+      bool sized = false;
       if (digits_from(i) == 1 && (text[i] == '1' || text[i] == '2' || text[i] == '4' || text[i] == '8')) {
         if (class_size != nullptr) *class_size = text[i] - '0';
         ++i;
+        sized = true;
       }
       skip_space();
       if (i != text.size()) {
         const std::string rest = printable(text.substr(i, 20)) + (text.size() - i > 20 ? "..." : "");
         // A number where the class size goes is a wrong one, named as such.
-        const bool number = text.find_first_not_of("0123456789+- \t", i) == std::string::npos;
+        const bool number = !sized && text.find_first_not_of("0123456789+- \t", i) == std::string::npos &&
+                            text.find_first_of("0123456789", i) != std::string::npos;
         throw usage_error(number ? "'" + rest + "' after the placement is no class size: one is 1, 2, 4 or 8"
-                                 : "unexpected text after the placement: '" + rest + "'");
+                                 : std::string("unexpected text after the ") + (sized ? "class size" : "placement") +
+                                       ": '" + rest + "'");
       }
       break;
     }
