@@ -54,6 +54,76 @@ TEST(CliCheckTest, StandardInputWithoutPlacementsChecksNone) {
   }
 }
 
+// What `list` and `first` write in any format, check reads back: a drawn
+// board is one placement over its rows, a FEN one a line.
+TEST(CliCheckTest, BoardsAndFenAreReadAsListWritesThem) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"$NQ list 6 --format board | $NQ check", "4 placements checked: all are solutions\n"},
+      {"$NQ list 8 --format fen | $NQ check -", "92 placements checked: all are solutions\n"},
+      // Quoted, the board's rows are one operand's lines; unquoted, its words.
+      {"$NQ check \"$($NQ first 9 --format board)\"", "solution: 9 queens, no two attack each other\n"},
+      {"$NQ check $($NQ first 9 --format board)", "solution: 9 queens, no two attack each other\n"},
+      {"$NQ check \"$($NQ first 8 --format fen)\"", "solution: 8 queens, no two attack each other\n"},
+      {"$NQ check \"$($NQ list 4 --format board)\"", "2 placements checked: all are solutions\n"},
+  };
+  for (const auto& [script, expected] : cases) {
+    const cli_run r = run_script(script);
+    EXPECT_EQ(r.status, 0) << script << ": " << r.err;
+    EXPECT_EQ(r.out, expected) << script;
+  }
+}
+
+TEST(CliCheckTest, ABoardsAttacksAreNamedByItsLines) {
+  const cli_run board = run_script("printf '1 3 0 2\\n\\n.Q..\\nQ...\\n...Q\\n..q.\\n' | $NQ check");
+  EXPECT_EQ(board.status, 1) << board.err;
+  EXPECT_EQ(board.out,
+            "lines 3-6: not a solution: 4 pairs of queens attack each other\n"
+            "  rows 0 and 2: same diagonal (columns 1 and 3)\n"
+            "  rows 0 and 1: same anti-diagonal (columns 1 and 0)\n"
+            "  rows 1 and 3: same diagonal (columns 0 and 2)\n"
+            "  rows 2 and 3: same anti-diagonal (columns 3 and 2)\n"
+            "2 placements checked: 1 is not a solution\n");
+  const cli_run fen = run_script("$NQ check Q7/Q7/7Q/5Q2/2Q5/6Q1/1Q6/3Q4");
+  EXPECT_EQ(fen.status, 1) << fen.err;
+  EXPECT_EQ(fen.out.rfind("not a solution: ", 0), 0u) << fen.out;
+  EXPECT_NE(fen.out.find("rows 0 and 1: same column (0)"), std::string::npos) << fen.out;
+}
+
+// A board that is not one queen a row on a square is malformed (exit 2),
+// named by the line where it goes wrong.
+TEST(CliCheckTest, AMalformedBoardIsNamed) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"printf '.Q..\\nQQ..\\n'", "line 2: row 1 of the board holds 2 queens: a placement has one queen a row"},
+      {"printf '....\\n'", "line 1: row 0 of the board holds no queen: a placement has one queen a row"},
+      {"printf '.Q..\\n...Q.\\n'", "line 2: row 1 of the board has 5 squares, row 0 has 4"},
+      {"printf '.Q..\\n...Q\\n\\nQ...\\n'",
+       "line 3: the board drawn from line 1 ends after 2 rows of 4 squares: a board has as many rows as columns"},
+      {"printf '.Q..\\n1 3 0 2\\n'",
+       "line 2: the board drawn from line 1 ends after 1 row of 4 squares: a board has as many rows as columns"},
+      {"printf '.Q..\\n'",
+       "the board drawn from line 1 ends after 1 row of 4 squares: a board has as many rows as columns"},
+      {"echo 'Q7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/3Q4 w - - 0 1'",
+       "line 1: unexpected text after the FEN piece placement: 'w - - 0 1' (check reads the piece placement alone)"},
+      {"echo 'K7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/3Q4'",
+       "line 1: unexpected character 'K' in row 0 of the FEN (expected Q and digits)"},
+      {"echo 'Q7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/3Q3'", "line 1: row 7 of the FEN has 7 squares, row 0 has 8"},
+      {"echo 'Q7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/8'",
+       "line 1: row 7 of the FEN holds no queen: a placement has one queen a row"},
+      {"echo 'Q7/4Q3'", "line 1: the FEN has 2 rows of 8 squares: a board has as many rows as columns"},
+      {"echo 'Q1/1Q/Q1'", "line 1: the FEN has more than 2 rows of 2 squares: a board has as many rows as columns"},
+  };
+  for (const auto& [input, message] : cases) {
+    const cli_run r = run_script(std::string(input) + " | $NQ check");
+    EXPECT_EQ(r.status, 2) << input;
+    EXPECT_EQ(r.err, "nqueens: " + std::string(message) + "\n") << input;
+    EXPECT_EQ(r.out, "") << input;
+  }
+  // As an operand among others, it is named by its number.
+  const cli_run operands = run_script("$NQ check '1 3 0 2' \"$(printf '.Q..\\nQQ..')\"");
+  EXPECT_EQ(operands.status, 2);
+  EXPECT_EQ(operands.err, "nqueens: placement 2: row 1 of the board holds 2 queens: a placement has one queen a row\n");
+}
+
 // Separate placements are never merged into one board.
 TEST(CliCheckTest, EachOperandIsAPlacementOfItsOwn) {
   const cli_run two = run_cli("check '1 3 0 2' '2 0 3 1'");

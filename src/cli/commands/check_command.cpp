@@ -9,13 +9,16 @@
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
 #include "cli/interruption.hpp"
+#include "cli/io/board_text.hpp"
 #include "cli/io/line_reader.hpp"
 #include "cli/io/placement_io.hpp"
+#include "cli/io/placement_lines.hpp"
 #include "cli/io/standard_output.hpp"
 #include "cli/message_text.hpp"
 #include "cli/shared_options.hpp"
@@ -42,15 +45,12 @@ enum class verdict { solution, attacks, wrong_class_size };
 // Checks one placement, and the class size after it where there is one;
 // prints what is wrong (prefixed by `where`). `n` gets the board size. A
 // column out of range is a usage error.
-verdict check_one(const std::string& text, const std::string& where, std::size_t& n) {
-  std::vector<int> columns;
+verdict check_one(const placement_read& p, const std::string& where, std::size_t& n) {
+  const std::vector<int>& columns = p.columns;
+  const int listed_class_size = p.class_size;  // `list --unique`'s, where the line carries one
   check_result r;
-  int listed_class_size = 0;  // `list --unique`'s, where the line carries one
   try {
-    columns = parse_placement(text, &listed_class_size);
     r = check(columns, shown_attacks);
-  } catch (const usage_error& e) {  // malformed text
-    throw usage_error(where + e.what());
   } catch (const std::invalid_argument& e) {  // a column off the board
     throw usage_error(where + e.what());
   }
@@ -98,27 +98,35 @@ bool is_one_column_at_most(const std::string& operand) {
   return numbers <= 1;
 }
 
-// The placements given as operands: words of one placement the shell split
-// (`check 1 3 0 2`, `check 0 0`: two queens in one column) where every
-// operand holds one column at most; otherwise each operand, and each line of
-// it, is a placement of its own (`check "1 3 0 2" "2 0 3 1"`), so that a
-// malformed one is refused, not read as part of a larger board.
-// Blank ones are left out.
-std::vector<std::string> operand_placements(const std::vector<std::string>& operands) {
+// The lines of the placements given as operands: words of one placement
+// the shell split (`check 1 3 0 2`, `check 0 0`: two queens in one column)
+// where every operand holds one column at most, and none is a board's row;
+// otherwise each operand's lines, each a placement of its own (`check
+// "1 3 0 2" "2 0 3 1"`), so that a malformed one is refused, not read as
+// part of a larger board, or a drawn board's rows (`check $(nqueens first 8
+// --format board)`).
+std::vector<std::string> operand_lines(const std::vector<std::string>& operands) {
   std::vector<std::string> texts = operands;
-  if (operands.size() > 1 && std::all_of(operands.begin(), operands.end(), is_one_column_at_most)) {
+  if (operands.size() > 1 && std::all_of(operands.begin(), operands.end(), [](const std::string& operand) {
+        return is_one_column_at_most(operand) && !is_board_row(operand);
+      })) {
     std::string joined;
     for (const std::string& operand : operands) joined += (joined.empty() ? "" : " ") + operand;
     texts = {joined};
   }
-  std::vector<std::string> placements;
+  std::vector<std::string> lines;
   std::string line;
   for (const std::string& text : texts) {
-    for (line_reader lines(text); lines.next(line);) {
-      if (!is_blank(line)) placements.push_back(line);
-    }
+    for (line_reader reader(text); reader.next(line);) lines.push_back(line);
   }
-  return placements;
+  return lines;
+}
+
+// Where a placement read from standard input is: its line, or a board's lines.
+std::string where_in_input(const placement_read& p) {
+  return p.first_line == p.last_line
+             ? "line " + std::to_string(p.first_line) + ": "
+             : "lines " + std::to_string(p.first_line) + "-" + std::to_string(p.last_line) + ": ";
 }
 
 // The last line after several placements; returns the exit status.
@@ -158,13 +166,14 @@ int summarize(const tally& t) {
 int run_check(const std::vector<std::string>& args) {
   cxxopts::Options options("nqueens check",
                            "Check placements: the column (0-based) of the queen in each row, as \"1 3 0 2\",\n"
-                           "\"1,3,0,2\" or \"(1, 3, 0, 2)\". Each operand (and each line of it) is a placement of\n"
-                           "its own, unless every operand holds one column at most: they are then one placement\n"
-                           "split into words (check 1 3 0 2; check 0 0). Without operands, or with '-' alone,\n"
-                           "checks every line of standard input (so 'nqueens list 8 | nqueens check' checks all\n"
-                           "92); a line ends at LF, CRLF or a lone CR. '--' ends the options: a placement after it\n"
-                           "may start with '-'. The class size 'list --unique' writes after a tuple, as in\n"
-                           "\"(1, 3, 0, 2) 2\", is checked too.\n"
+                           "\"1,3,0,2\" or \"(1, 3, 0, 2)\"; or as 'list --format board|fen' writes it: rows of Q\n"
+                           "and . (a board ends once it is square), or a FEN piece placement (rank 8 is row 0).\n"
+                           "Each operand (and each line of it) is a placement of its own, unless every operand\n"
+                           "holds one column at most: they are then one placement split into words (check 1 3 0 2;\n"
+                           "check 0 0). Without operands, or with '-' alone, checks every placement of standard\n"
+                           "input (so 'nqueens list 8 | nqueens check' checks all 92); a line ends at LF, CRLF or\n"
+                           "a lone CR. '--' ends the options: a placement after it may start with '-'. The class\n"
+                           "size 'list --unique' writes after a tuple, as in \"(1, 3, 0, 2) 2\", is checked too.\n"
                            "Exit status: 0 all are solutions (standard input may hold none), 1 some queens attack\n"
                            "each other (or a class size is wrong), 2 malformed input, 3 standard input cannot be\n"
                            "read.");
@@ -208,24 +217,25 @@ int run_check(const std::vector<std::string>& args) {
   }
   tally t;
   std::size_t n = 0;
-  std::string line;
   if (operands.empty()) {
+    std::string line;
     // Standard input may keep it waiting as long as its writer pleases
     // (`sleep 30 | nqueens check`): a stop signal ends the wait.
     install_stop_handlers();
-    std::size_t line_number = 0;
+    placement_lines gatherer;
+    placement_read p;
     // A column has 9 digits at most: a run of 21 is refused at once, not
     // read whole (`yes 1 | tr -d '\n'`: gigabytes).
     for (line_reader lines(STDIN_FILENO, max_line_bytes, placement_alphabet, 20); lines.next(line);) {
-      ++line_number;
-      const std::string where = "line " + std::to_string(line_number) + ": ";
+      const std::string where = "line " + std::to_string(gatherer.line_number() + 1) + ": ";
       if (lines.cut()) {
         // Cut early, at a byte no placement holds or in a number longer than
         // any column's, whose error this is; else at the most read, where
         // the text cut short would give a false one.
         if (line.size() < max_line_bytes) {
           try {
-            parse_placement(line);
+            placement_lines probe;
+            probe.add(line, p);
           } catch (const usage_error& e) {
             // A number cut at its 21st digit is too large, however long it
             // runs on (nothing more was read): named by its first 20.
@@ -241,8 +251,12 @@ int run_check(const std::vector<std::string>& args) {
         }
         throw usage_error(where + "longer than 2 GiB, more than any placement takes");
       }
-      if (is_blank(line)) continue;
-      t.add(check_one(line, where, n));
+      try {
+        if (!gatherer.add(line, p)) continue;
+      } catch (const usage_error& e) {
+        throw usage_error(where + e.what());
+      }
+      t.add(check_one(p, where_in_input(p), n));
       // Flushed here rather than by stdio once its buffer is full, so that a
       // stop ends a wait on a reader that takes nothing (stoppable_io.hpp).
       if (__fpending(stdout) >= std::size_t{1} << 16) flush_standard_output();
@@ -254,15 +268,33 @@ int run_check(const std::vector<std::string>& args) {
       return report_interruption_of("after " + std::to_string(t.checked) + " placement" +
                                     (t.checked == 1 ? " was" : "s were") + " checked");
     }
+    gatherer.finish();
     return summarize(t);
   }
-  const std::vector<std::string> placements = operand_placements(operands);
+  // Every placement is read before the first is checked: a malformed one
+  // is refused before any verdict is printed.
+  const std::vector<std::string> lines = operand_lines(operands);
+  std::vector<placement_read> placements;
+  placement_lines gatherer;
+  try {
+    for (const std::string& line : lines) {
+      if (placement_read p; gatherer.add(line, p)) placements.push_back(std::move(p));
+    }
+    gatherer.finish();
+  } catch (const usage_error& e) {
+    // Named by its number where the operands hold several placements.
+    const std::size_t others = static_cast<std::size_t>(std::count_if(
+        lines.begin(), lines.end(), [](const std::string& l) { return !is_blank(l) && !is_board_row(l); }));
+    const bool boards = std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return is_board_row(l); });
+    if (others + (boards ? 1 : 0) <= 1) throw;
+    throw usage_error("placement " + std::to_string(placements.size() + 1) + ": " + e.what());
+  }
   if (placements.size() == 1) {
     if (check_one(placements.front(), "", n) != verdict::solution) return 1;
     std::cout << formatted("solution: %zu queen%s, no two attack each other\n", n, n == 1 ? "" : "s");
     return 0;
   }
-  for (const std::string& placement : placements) {
+  for (const placement_read& placement : placements) {
     t.add(check_one(placement, "placement " + std::to_string(t.checked + 1) + ": ", n));
   }
   return summarize(t);

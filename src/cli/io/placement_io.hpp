@@ -39,9 +39,10 @@ void write_placement(buffered_output& out, std::span<const std::uint8_t> columns
                      int class_size = 0);
 void write_placement(buffered_output& out, std::span<const int> columns, placement_format format);
 
-/// Every byte a placement's line can hold: what parse_placement reads, and
-/// '-' (which it names as a negative column).
-inline constexpr std::string_view placement_alphabet = "0123456789 \t,()[]-";
+/// Every byte a placement's line can hold: what parse_placement reads, '-'
+/// (which it names as a negative column), and a drawn board's or a FEN's
+/// (board_text.hpp).
+inline constexpr std::string_view placement_alphabet = "0123456789 \t,()[]-Qq./";
 
 /// Parses one placement, one line: column numbers separated by spaces, tabs
 /// and/or commas, optionally inside ( ) or [ ]; after a closing bracket, the
