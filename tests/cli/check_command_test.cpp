@@ -65,6 +65,8 @@ TEST(CliCheckTest, BoardsAndFenAreReadAsListWritesThem) {
       {"$NQ check $($NQ first 9 --format board)", "solution: 9 queens, no two attack each other\n"},
       {"$NQ check \"$($NQ first 8 --format fen)\"", "solution: 8 queens, no two attack each other\n"},
       {"$NQ check \"$($NQ list 4 --format board)\"", "2 placements checked: all are solutions\n"},
+      {"B=$($NQ first 4 --format board); $NQ check \"$B\" \"$B\"", "2 placements checked: all are solutions\n"},
+      {"printf '  .Q..\\n  ...Q\\t\\nQ...\\n..Q.\\n' | $NQ check", "1 placement checked: a solution\n"},
   };
   for (const auto& [script, expected] : cases) {
     const cli_run r = run_script(script);
@@ -105,11 +107,19 @@ TEST(CliCheckTest, AMalformedBoardIsNamed) {
       {"echo 'Q7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/3Q4 w - - 0 1'",
        "line 1: unexpected text after the FEN piece placement: 'w - - 0 1' (check reads the piece placement alone)"},
       {"echo 'K7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/3Q4'",
-       "line 1: unexpected character 'K' in row 0 of the FEN (expected Q and digits)"},
+       "line 1: unexpected character 'K' in row 0 of the FEN (expected Q and runs of empty squares, 1 or more)"},
       {"echo 'Q7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/3Q3'", "line 1: row 7 of the FEN has 7 squares, row 0 has 8"},
       {"echo 'Q7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/8'",
        "line 1: row 7 of the FEN holds no queen: a placement has one queen a row"},
       {"echo 'Q7/4Q3'", "line 1: the FEN has 2 rows of 8 squares: a board has as many rows as columns"},
+      {"printf '.Q..\\nQ\\n'", "line 2: row 1 of the board has 1 square, row 0 has 4"},
+      // A stray byte in a row is named, not taken for the board's end.
+      {"printf '.Q..\\n...Q\\nQ...K\\n..Q.\\n'",
+       "line 3: unexpected character 'K' in row 2 of the board (expected Q and .)"},
+      {"printf '.Q..x\\n'", "line 1: unexpected character 'x' in row 0 of the board (expected Q and .)"},
+      // An endless row is cut at 16 MiB, not read to 2 GiB.
+      {"head -c 20000000 /dev/zero | tr '\\0' .",
+       "line 1: longer than 16 MiB, more than a drawn board's row or a FEN takes"},
       {"echo 'Q1/1Q/Q1'", "line 1: the FEN has more than 2 rows of 2 squares: a board has as many rows as columns"},
   };
   for (const auto& [input, message] : cases) {
@@ -118,10 +128,15 @@ TEST(CliCheckTest, AMalformedBoardIsNamed) {
     EXPECT_EQ(r.err, "nqueens: " + std::string(message) + "\n") << input;
     EXPECT_EQ(r.out, "") << input;
   }
-  // As an operand among others, it is named by its number.
+  // As an operand among others, it is named by its number, as is a board
+  // left unfinished among the operands.
   const cli_run operands = run_script("$NQ check '1 3 0 2' \"$(printf '.Q..\\nQQ..')\"");
   EXPECT_EQ(operands.status, 2);
   EXPECT_EQ(operands.err, "nqueens: placement 2: row 1 of the board holds 2 queens: a placement has one queen a row\n");
+  const cli_run unfinished = run_script("B=$($NQ first 4 --format board); $NQ check $B $B $B .Q.. ...Q Q...");
+  EXPECT_EQ(unfinished.status, 2);
+  EXPECT_EQ(unfinished.err,
+            "nqueens: placement 4: the board ends after 3 rows of 4 squares: a board has as many rows as columns\n");
 }
 
 // Separate placements are never merged into one board.

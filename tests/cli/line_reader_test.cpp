@@ -1,5 +1,6 @@
-// The line reader behind `nqueens check`: lines cut short at a stray byte or
-// at the most it holds, and the next line read from where the cut one ended.
+// The line reader behind `nqueens check`: lines cut short at a stray byte,
+// at a long run of digits, at the most a line (or one holding a capped byte)
+// holds, and the next line read from where the cut one ended.
 
 #include "cli/io/line_reader.hpp"
 
@@ -82,6 +83,30 @@ TEST(LineReaderTest, ALineIsCutAtTheDigitPastTheMostARunHolds) {
   ASSERT_TRUE(lines.next(line));  // cut, with no line break after it
   EXPECT_EQ(line, std::string(21, '5'));
   EXPECT_TRUE(lines.cut());
+  EXPECT_FALSE(lines.next(line));
+}
+
+// A line holding a capped byte is cut at the cap (counted across the
+// reader's blocks, the byte in a later one), a line without one is not, and
+// a stray byte past the cap's line start still cuts sooner.
+TEST(LineReaderTest, ALineHoldingACappedByteIsCutAtTheCap) {
+  const std::string dotted = std::string(70000, '1') + "." + std::string(30000, '1');
+  const std::string plain(100001, '1');
+  const std::string stray = ".." + std::string(10, 'x') + std::string(200000, '.');
+  const text_file in(dotted + "\n" + plain + "\n" + stray + "\n0\n");
+  line_reader lines(in.fd(), std::string::npos, "0123456789.", std::string::npos, ".", 80000);
+  std::string line;
+  ASSERT_TRUE(lines.next(line));
+  EXPECT_EQ(line, dotted.substr(0, 80000));
+  EXPECT_TRUE(lines.cut());
+  ASSERT_TRUE(lines.next(line));
+  EXPECT_EQ(line, plain);
+  EXPECT_FALSE(lines.cut());
+  ASSERT_TRUE(lines.next(line));
+  EXPECT_EQ(line, stray.substr(0, 2 + 21));
+  EXPECT_TRUE(lines.cut());
+  ASSERT_TRUE(lines.next(line));
+  EXPECT_EQ(line, "0");
   EXPECT_FALSE(lines.next(line));
 }
 

@@ -108,7 +108,8 @@ bool is_one_column_at_most(const std::string& operand) {
 std::vector<std::string> operand_lines(const std::vector<std::string>& operands) {
   std::vector<std::string> texts = operands;
   if (operands.size() > 1 && std::all_of(operands.begin(), operands.end(), [](const std::string& operand) {
-        return is_one_column_at_most(operand) && !is_board_row(operand);
+        return is_one_column_at_most(operand) && operand.find_first_of("\r\n") == std::string::npos &&
+               !looks_like_board_row(trimmed(operand));
       })) {
     std::string joined;
     for (const std::string& operand : operands) joined += (joined.empty() ? "" : " ") + operand;
@@ -159,6 +160,33 @@ int summarize(const tally& t) {
   }
   std::cout << text << '\n';
   return 1;
+}
+
+// Refuses a line of standard input cut short (line_reader): cut early, at a
+// byte no placement holds or in a number longer than any column's, whose
+// error this is, read as the line's place among the others reads it (a
+// stray byte in a board's row); else at the most a line of its kind is read.
+[[noreturn]] void refuse_cut_line(const std::string& line, const std::string& where, placement_lines gatherer) {
+  const bool drawn = line.find_first_of(drawn_board_bytes) != std::string::npos;
+  if (line.size() < (drawn ? max_drawn_line_bytes : max_line_bytes)) {
+    try {
+      placement_read ignored;
+      gatherer.add(line, ignored);
+    } catch (const usage_error& e) {
+      // A number cut at its 21st digit is too large, however long it runs
+      // on (nothing more was read): named by its first 20.
+      const std::size_t last_other = line.find_last_not_of("0123456789");
+      const std::size_t run = line.size() - (last_other == std::string::npos ? 0 : last_other + 1);
+      if (run > 20 && std::string_view(e.what()).find(" is out of range") != std::string_view::npos) {
+        throw usage_error(where + "column '" + line.substr(line.size() - run, 20) +
+                          "... (more than 20 digits)' is out of range: a placement of n queens has columns 0 to n - 1");
+      }
+      throw usage_error(where + e.what());
+    }
+  }
+  throw usage_error(where + (drawn ? "longer than " + std::to_string(max_drawn_line_bytes >> 20) +
+                                         " MiB, more than a drawn board's row or a FEN takes"
+                                   : std::string("longer than 2 GiB, more than any placement takes")));
 }
 
 }  // namespace
@@ -226,31 +254,12 @@ int run_check(const std::vector<std::string>& args) {
     placement_read p;
     // A column has 9 digits at most: a run of 21 is refused at once, not
     // read whole (`yes 1 | tr -d '\n'`: gigabytes).
-    for (line_reader lines(STDIN_FILENO, max_line_bytes, placement_alphabet, 20); lines.next(line);) {
+    // A drawn board's row or a FEN is cut far sooner (a stream of dots).
+    for (line_reader lines(STDIN_FILENO, max_line_bytes, placement_alphabet, 20, drawn_board_bytes,
+                           max_drawn_line_bytes);
+         lines.next(line);) {
       const std::string where = "line " + std::to_string(gatherer.line_number() + 1) + ": ";
-      if (lines.cut()) {
-        // Cut early, at a byte no placement holds or in a number longer than
-        // any column's, whose error this is; else at the most read, where
-        // the text cut short would give a false one.
-        if (line.size() < max_line_bytes) {
-          try {
-            placement_lines probe;
-            probe.add(line, p);
-          } catch (const usage_error& e) {
-            // A number cut at its 21st digit is too large, however long it
-            // runs on (nothing more was read): named by its first 20.
-            const std::size_t last_other = line.find_last_not_of("0123456789");
-            const std::size_t run = line.size() - (last_other == std::string::npos ? 0 : last_other + 1);
-            if (run > 20 && std::string_view(e.what()).find(" is out of range") != std::string_view::npos) {
-              throw usage_error(where + "column '" + line.substr(line.size() - run, 20) +
-                                "... (more than 20 digits)' is out of range: a placement of n queens has columns 0 "
-                                "to n - 1");
-            }
-            throw usage_error(where + e.what());
-          }
-        }
-        throw usage_error(where + "longer than 2 GiB, more than any placement takes");
-      }
+      if (lines.cut()) refuse_cut_line(line, where, gatherer);
       try {
         if (!gatherer.add(line, p)) continue;
       } catch (const usage_error& e) {
@@ -271,22 +280,20 @@ int run_check(const std::vector<std::string>& args) {
     gatherer.finish();
     return summarize(t);
   }
-  // Every placement is read before the first is checked: a malformed one
-  // is refused before any verdict is printed.
+  // Every placement is parsed before the first is checked: a malformed one
+  // is refused before any verdict is printed (a column off its board is
+  // found as it is checked).
   const std::vector<std::string> lines = operand_lines(operands);
   std::vector<placement_read> placements;
-  placement_lines gatherer;
+  placement_lines gatherer(/*name_lines=*/false);
   try {
     for (const std::string& line : lines) {
       if (placement_read p; gatherer.add(line, p)) placements.push_back(std::move(p));
     }
     gatherer.finish();
   } catch (const usage_error& e) {
-    // Named by its number where the operands hold several placements.
-    const std::size_t others = static_cast<std::size_t>(std::count_if(
-        lines.begin(), lines.end(), [](const std::string& l) { return !is_blank(l) && !is_board_row(l); }));
-    const bool boards = std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return is_board_row(l); });
-    if (others + (boards ? 1 : 0) <= 1) throw;
+    // Named by its number where the operands are more than one line.
+    if (lines.size() == 1) throw;
     throw usage_error("placement " + std::to_string(placements.size() + 1) + ": " + e.what());
   }
   if (placements.size() == 1) {

@@ -45,7 +45,8 @@ bool line_reader::next(std::string& line) {
   line.clear();
   digits_ = 0;
   bool started = false;           // some of this line, or its break, was read
-  std::size_t keep = max_bytes_;  // where the line is cut: lowered at a stray byte
+  std::size_t keep = max_bytes_;  // where the line is cut: lowered at a stray byte, or a capped one
+  bool stray = false;             // a byte not in the alphabet was found
   for (;;) {
     // A line a stop cut short is no line: its start alone might read as a
     // placement of another size, or as none.
@@ -63,9 +64,13 @@ bool line_reader::next(std::string& line) {
     const std::size_t from = line.size();
     line.append(begin, end);
     at_ = static_cast<std::size_t>(end - buffer_.begin());
-    if (!alphabet_.empty() && keep == max_bytes_) {
-      const std::size_t stray = line.find_first_not_of(alphabet_, from);
-      if (stray != std::string::npos) keep = std::min(keep, stray + 21);
+    if (!alphabet_.empty() && !stray) {
+      const std::size_t at = line.find_first_not_of(alphabet_, from);
+      stray = at != std::string::npos;
+      if (stray) keep = std::min(keep, at + 21);
+    }
+    if (capped_max_bytes_ < keep && line.find_first_of(capped_bytes_, from) != std::string::npos) {
+      keep = capped_max_bytes_;
     }
     for (std::size_t k = from; max_digits_ != std::string::npos && k < line.size() && digits_ <= max_digits_; ++k) {
       digits_ = line[k] >= '0' && line[k] <= '9' ? digits_ + 1 : 0;

@@ -25,13 +25,20 @@ class line_reader {
   /// until its end or a stop signal (read_unless_stopped; stopped() then).
   /// A line is cut short (cut() is then true) past `max_bytes`, 20 bytes
   /// past its first byte not in `alphabet` (empty: any byte), or at the
-  /// digit that makes a run of more than `max_digits`, so that a line no
-  /// parser could take is never held whole (a stream of NULs from
-  /// /dev/zero, of 1s from `yes 1 | tr -d '\n'`); the rest of a cut line is
-  /// skipped by the next call.
+  /// digit that makes a run of more than `max_digits`, or past
+  /// `capped_max_bytes` where it holds a byte of `capped_bytes`, so that a
+  /// line no parser could take is never held whole (a stream of NULs from
+  /// /dev/zero, of 1s from `yes 1 | tr -d '\n'`, of dots); the rest of a cut
+  /// line is skipped by the next call.
   explicit line_reader(int fd, std::size_t max_bytes = std::string::npos, std::string_view alphabet = {},
-                       std::size_t max_digits = std::string::npos)
-      : fd_(fd), max_bytes_(max_bytes), alphabet_(alphabet), max_digits_(max_digits) {}
+                       std::size_t max_digits = std::string::npos, std::string_view capped_bytes = {},
+                       std::size_t capped_max_bytes = std::string::npos)
+      : fd_(fd),
+        max_bytes_(max_bytes),
+        alphabet_(alphabet),
+        max_digits_(max_digits),
+        capped_bytes_(capped_bytes),
+        capped_max_bytes_(capped_max_bytes) {}
   /// Splits `text`.
   explicit line_reader(std::string_view text) : buffer_(text) {}
 
@@ -53,6 +60,8 @@ class line_reader {
   std::size_t max_bytes_ = std::string::npos;
   std::string_view alphabet_;
   std::size_t max_digits_ = std::string::npos;
+  std::string_view capped_bytes_;
+  std::size_t capped_max_bytes_ = std::string::npos;
   std::size_t digits_ = 0;  ///< the digits ending the line read so far
   bool cut_ = false;
   bool skip_rest_ = false;  ///< the line last cut has more to skip

@@ -23,9 +23,13 @@ struct placement_read {
 /// square, and a blank line or any other before then is refused.
 class placement_lines {
  public:
+  /// `name_lines`: whether a refusal of an unfinished board names the line
+  /// it began on (standard input's are numbered; operands' are not).
+  explicit placement_lines(bool name_lines = true) : name_lines_(name_lines) {}
+
   /// Takes the next line; true where it completes a placement, put in `out`.
-  /// Throws usage_error, naming what is wrong with this line (the caller
-  /// says where: line_number()).
+  /// Throws usage_error naming what is wrong with this line (the caller
+  /// says where).
   bool add(std::string_view line, placement_read& out);
   /// At the end of the lines: throws usage_error where a board is unfinished.
   void finish() const;
@@ -35,6 +39,7 @@ class placement_lines {
  private:
   [[noreturn]] void refuse_unfinished_board() const;
 
+  bool name_lines_;
   std::size_t line_number_ = 0;
   placement_read board_;         ///< the board being drawn: its rows so far
   std::size_t board_width_ = 0;  ///< 0: no board is being drawn
