@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include "cli/message_text.hpp"
 #include "cli/signals.hpp"
@@ -30,10 +32,12 @@ void add_shared_options(cxxopts::Options& options, const shared_options& which) 
 }
 
 void add_plan_shape_options(cxxopts::Options& options, const std::string& max_memory_help) {
-  options.add_options()("split-depth",
-                        "How finely the plan is cut: rows fixed per subproblem, or for the quadrant engine slices of "
-                        "each class (default: automatic)",
-                        cxxopts::value<std::string>())("max-memory", max_memory_help, cxxopts::value<std::string>());
+  options.add_options()(
+      "split-depth",
+      "How finely the plan is cut: rows fixed per subproblem, or for the quadrant engine slices of "
+      "each class (default: automatic; for a count alone, the deepest that fits --max-memory where the "
+      "automatic one does not)",
+      cxxopts::value<std::string>())("max-memory", max_memory_help, cxxopts::value<std::string>());
 }
 
 std::string engines_help() {
@@ -62,6 +66,40 @@ engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory,
 int split_depth_for(engine kind, int n, std::uint64_t max_memory, int threads, int split_depth, bool shared_plan) {
   if (split_depth != 0 || shared_plan) return split_depth;
   return fitting_split_depth(n, kind, max_memory, threads, &stop_requested());
+}
+
+namespace {
+
+// What with_fitting_split appends: nothing where no shallower split fits.
+std::string fitting_split_hint(engine kind, int n, std::uint64_t max_memory, int threads, int split_depth,
+                               bool shared_plan, shard_spec shard) {
+  try {
+    const int depth = fitting_split_depth(n, kind, max_memory, threads, &stop_requested());
+    // The automatic split is the deepest a plan takes unasked: where it was
+    // refused, no depth fitting_split_depth calls automatic can fit.
+    if (depth == 0) {
+      return split_depth == 0 ? std::string()
+                              : " (the automatic split fits: leave out --split-depth" +
+                                    std::string(shared_plan ? " in every part of the run" : "") + ")";
+    }
+    if (split_depth != 0 && depth >= split_depth) return {};
+    // fitting_split_depth says 1 where none fits: the plan proves it.
+    static_cast<void>(plan_within_memory(
+        n, plan_options{.kind = kind, .split_depth = depth, .cancel = &stop_requested()}, max_memory, threads, shard));
+    return " (--split-depth " + std::to_string(depth) + " fits" +
+           (shared_plan ? ": give every part of the run the same" : "") + ")";
+  } catch (const std::exception&) {  // none fits, or a stop signal: nothing to add
+    return {};
+  }
+}
+
+}  // namespace
+
+memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine kind, int n, std::uint64_t max_memory,
+                                      int threads, int split_depth, bool shared_plan, shard_spec shard) {
+  if (std::string_view(refusal.what()).find("a smaller --split-depth") == std::string_view::npos) return refusal;
+  return memory_limit_error(refusal.what() +
+                            fitting_split_hint(kind, n, max_memory, threads, split_depth, shared_plan, shard));
 }
 
 void add_long_run_options(cxxopts::Options& options) {

@@ -13,6 +13,8 @@
 #include "cli/whole_operands.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/engine.hpp"
+#include "nqueens/memory_limit.hpp"
+#include "nqueens/shard.hpp"
 
 namespace nqueens::cli {
 
@@ -119,5 +121,16 @@ engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory,
 /// (a stop signal cuts its pricing short).
 int split_depth_for(engine kind, int n, std::uint64_t max_memory, int threads, int split_depth,
                     bool shared_plan = false);
+
+/// `refusal`, of a count of `kind` on an n-board within `max_memory` at
+/// `split_depth` (0: automatic), with what it advises made exact where it
+/// advises a smaller --split-depth: " (--split-depth D fits ...)" where a
+/// shallower split than the refused one fits (checked as the count checks
+/// it, for shard `shard`), " (the automatic split fits ...)" where that one
+/// does; else as it is. `shared_plan` (as for engine_for) asks every part of
+/// the run to take the same. Prices plans: a stop signal cuts it short,
+/// leaving the refusal as it is.
+memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine kind, int n, std::uint64_t max_memory,
+                                      int threads, int split_depth, bool shared_plan, shard_spec shard = {});
 
 }  // namespace nqueens::cli

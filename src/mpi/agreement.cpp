@@ -19,6 +19,7 @@
 #include "mpi/rank_gpus.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/memory.hpp"
+#include "nqueens/memory_limit.hpp"
 #include "nqueens/threads.hpp"
 #include "nqueens/version.hpp"
 
@@ -156,8 +157,16 @@ void prepare(readiness& ready, int rank) {
                                                    .split_depth = o.split_depth,
                                                    .cancel = &cli::stop_requested(),
                                                    .max_memory = memory_limit_or_default(o.max_memory)});
-    // Rank 0 lists the plan's subproblems too; a worker holds a chunk.
-    if (rank == 0) o.max_memory = check_run_memory(*ready.p, o.max_memory, o.threads);
+    // Rank 0 lists the plan's subproblems too; a worker holds a chunk. Where
+    // a shallower split fits, the refusal says which.
+    if (rank == 0) {
+      try {
+        o.max_memory = check_run_memory(*ready.p, o.max_memory, o.threads);
+      } catch (const memory_limit_error& e) {
+        throw cli::with_fitting_split(e, o.kind, ready.request->n, o.max_memory, o.threads, o.split_depth,
+                                      /*shared_plan=*/true);
+      }
+    }
   } catch (...) {  // as nqueens would exit, with the same line
     const cli::failure f = cli::failure_of(std::current_exception());
     ready.status = f.status;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -107,8 +108,14 @@ std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, 
   limit = memory_limit_or_default(limit);
   const std::uint64_t lists = run_lists_estimate(p, shard);
   const std::uint64_t left = lists < limit ? limit - lists : 0;
-  const std::uint64_t engine = left > 0 ? memory_estimate(p.board_size(), p.kind(), threads, left) : 0;
+  // Where the lists leave nothing, the engine's least layout (priced for a
+  // bound of a byte) is what it would need besides.
+  const std::uint64_t engine = memory_estimate(p.board_size(), p.kind(), threads, std::max<std::uint64_t>(left, 1));
   if (lists < limit && engine <= left) return left;
+  // A smaller split shortens the lists alone: no remedy at depth 1, the
+  // least, nor where the engine alone passes the bound.
+  const bool shallower_helps =
+      p.split_depth() > 1 && memory_estimate(p.board_size(), p.kind(), threads, limit) <= limit;
   const int decimals = digits_to_tell(lists + engine, limit);
   const std::string lists_text =
       "its lists (the plan's " + std::to_string(p.size()) + " subproblems" +
@@ -121,21 +128,41 @@ std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, 
   throw memory_limit_error(
       what + (engine > 0 ? ", together about " + format_bytes(lists + engine, decimals, byte_rounding::up) : "") +
       ", more than the " + format_bytes(limit, decimals) + " allowed (--max-memory); choose " +
-      // At depth 1, the least, a smaller one is no remedy.
-      (p.split_depth() > 1 ? "a smaller --split-depth, " : "") + "another --engine, or raise --max-memory");
+      (shallower_helps ? "a smaller --split-depth, " : "") + "another --engine, or raise --max-memory");
 }
 
 std::uint64_t check_plan_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {
-  check_memory(p.board_size(), p.kind(), limit, threads);
+  try {
+    check_memory(p.board_size(), p.kind(), limit, threads);
+  } catch (const memory_limit_error&) {
+    // The engine alone passes the bound: the refusal names the whole need,
+    // the plan's lists too, so that a bound raised to the engine's need is
+    // not refused again for the lists (n = 23: 67 MiB, then 100 MiB).
+    static_cast<void>(check_run_memory(p, limit, threads, shard));
+    throw;
+  }
   return check_run_memory(p, limit, threads, shard);
 }
 
 planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_memory, int threads, shard_spec shard) {
-  // A bound the engine alone cannot keep is refused before the plan, which
-  // can take seconds; the run's lists are priced once the plan is known.
-  check_memory(n, options.kind, max_memory, threads);
   require_valid_shard(shard);
   options.max_memory = memory_limit_or_default(max_memory);
+  try {
+    check_memory(n, options.kind, max_memory, threads);
+  } catch (const memory_limit_error&) {
+    // Refused for the engine alone, before the plan: its refusal names the
+    // plan's lists too (check_plan_memory), at the cost of the plan, which
+    // takes seconds at n = 27, as a try with a bound raised to the engine's
+    // need alone would take them anyway.
+    std::optional<plan> p;
+    try {
+      p.emplace(n, options);
+    } catch (const memory_limit_error&) {  // the plan alone passes it too: the engine's refusal stands
+    } catch (const std::invalid_argument&) {
+    }
+    if (p) static_cast<void>(check_plan_memory(*p, max_memory, threads, shard));
+    throw;
+  }
   planned_run run{plan(n, options), 0};
   run.engine_memory = check_plan_memory(run.p, max_memory, threads, shard);
   return run;

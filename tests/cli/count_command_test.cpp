@@ -387,6 +387,36 @@ TEST(CliTest, QuadrantCountsExactlyInLittleMemory) {
   EXPECT_NE(r.out.find("Q(16) = 14772512  verified"), std::string::npos) << r.out;
 }
 
+// A run refused for its lists at one split says the shallower one that fits,
+// and that depth counts within the bound while one deeper is refused; parts
+// of one run are asked to take the same.
+TEST(CliTest, ARefusalForTheListsNamesTheSplitDepthThatFits) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"count 14 --max-memory 1M --checkpoint j.ckpt", ": give every part of the run the same)"},
+      {"count 14 --max-memory 1M --split-depth 6", ")"},
+      {"count 14 --max-memory 1M --split-depth 6 --shard 0/2", ": give every part of the run the same)"},
+  };
+  for (const auto& [command, ending] : cases) {
+    const cli_run r = run_cli(command);
+    ASSERT_EQ(r.status, 2) << command << ": " << r.err;
+    const std::size_t hint = r.err.find("(--split-depth ");
+    ASSERT_NE(hint, std::string::npos) << command << ": " << r.err;
+    EXPECT_EQ(r.err.substr(r.err.size() - std::string(ending).size() - 1), std::string(ending) + "\n") << r.err;
+    const int depth = std::stoi(r.err.substr(hint + 15));
+    const cli_run fits = run_cli("count 14 --max-memory 1M --split-depth " + std::to_string(depth));
+    EXPECT_EQ(fits.status, 0) << depth << ": " << fits.err;
+    EXPECT_NE(fits.out.find("Q(14) = 365596  verified"), std::string::npos) << fits.out;
+    EXPECT_EQ(run_cli("count 14 --max-memory 1M --split-depth " + std::to_string(depth + 1)).status, 2) << depth;
+  }
+  EXPECT_FALSE(std::filesystem::exists("j.ckpt"));
+  // Where the automatic split fits, it is named.
+  const cli_run automatic = run_cli("count 14 --max-memory 64M --split-depth 12 --shard 0/2");
+  EXPECT_EQ(automatic.status, 2) << automatic.err;
+  EXPECT_NE(automatic.err.find("(the automatic split fits: leave out --split-depth in every part of the run)\n"),
+            std::string::npos)
+      << automatic.err;
+}
+
 // A count of `n` with `engine` twice on one journal (the second resumes),
 // then in two shards merged; `then` runs after, in the same script.
 cli_run journal_and_shards(const std::string& engine, int n, const std::string& then = "") {

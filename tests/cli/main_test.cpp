@@ -258,8 +258,9 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
       // verify has no --split-depth: it splits as deep as fits (1 MiB holds
       // every n to 17 so), and its refusals name the remedies it has.
       {"$NQ verify --from 20 --to 20 --engine quadrant --max-memory 1M -t 2",
-       "the quadrant engine needs about 13 MiB for n = 20, more than the 1 MiB allowed (--max-memory); choose "
-       "another --engine, or raise --max-memory"},
+       "the quadrant engine needs about 13 MiB for n = 20 and its lists (the plan's 48880 subproblems) about 406 "
+       "KiB, together about 14 MiB, more than the 1 MiB allowed (--max-memory); choose another --engine, or raise "
+       "--max-memory"},
       {"$NQ ' 12'",
        "invalid board size ' 12': expected an integer from 1 to 32, in plain decimal digits, no sign, no leading zero"},
       {"$NQ '12 '",
@@ -416,16 +417,15 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"check 1,3,", "empty entry (a trailing comma)"},
         bad_input{"check - 1,3,0,2", "'-' (standard input) is checked alone"},
         bad_input{"check 1 3 0 4", "the queen of row 3 is in column 4, outside 0..3"},
-        bad_input{"count 14 --engine quadrant --max-memory 1M",
-                  "MiB for n = 14, more than the 1 MiB allowed (--max-memory)"},
+        bad_input{"count 14 --engine quadrant --max-memory 1M", "MiB for n = 14 and its lists (the plan's"},
         bad_input{"count 14 --max-memory 12x", "invalid --max-memory '12x'"},
         bad_input{"count 14 --max-memory 100K", "--max-memory 100K is out of range: expected a size from 1M"},
         bad_input{"plan 22 --engine quadrant --max-memory 1M",
-                  "MiB for n = 22, more than the 1 MiB allowed (--max-memory)"},
+                  "MiB for n = 22 and its lists (the plan's 180406 subproblems) about"},
         bad_input{"plan 14 --max-memory 12x", "invalid --max-memory '12x'"},
         bad_input{"count 29 --engine quadrant", "the quadrant engine handles n up to 28"},
         bad_input{"plan 28 --engine quadrant --threads 2 --max-memory 2G",
-                  "GiB for n = 28, more than the 2.0 GiB allowed (--max-memory)"}));
+                  "GiB for n = 28 and its lists (the plan's"}));
 
 // The long options a command's --help lists (its own parser's list).
 std::set<std::string> options_in_help(const std::string& help) {

@@ -42,6 +42,25 @@ TEST(CliTest, PlanPricesTheMemoryBound) {
   EXPECT_NE(text.out.find("memory: about"), std::string::npos) << text.out;
 }
 
+// A split fitted to the bound is said to be one, with the depth the parts
+// of one run must be given; the automatic split or one given is not.
+TEST(CliTest, PlanSaysWhenItsSplitIsFittedToTheBound) {
+  const cli_run fitted = run_cli("plan 14 --engine symmetric --max-memory 1M");
+  ASSERT_EQ(fitted.status, 0) << fitted.err;
+  const std::size_t depth_at = fitted.out.find("split depth ") + 12;
+  const std::string depth = fitted.out.substr(depth_at, fitted.out.find(',', depth_at) - depth_at);
+  EXPECT_NE(
+      fitted.out.find("split depth fitted to --max-memory: shards, journals, MPI need --split-depth " + depth + "\n"),
+      std::string::npos)
+      << fitted.out;
+  for (const char* command :
+       {"plan 14 --engine symmetric", "plan 14 --engine symmetric --max-memory 1M --split-depth 3"}) {
+    const cli_run r = run_cli(command);
+    EXPECT_EQ(r.status, 0) << command << ": " << r.err;
+    EXPECT_EQ(r.out.find("fitted"), std::string::npos) << command << ": " << r.out;
+  }
+}
+
 // Auto weighs the plan's lists too: at n = 23 the quadrant engine's tables
 // fit in 80 MiB but not beside its 4 * 10^6 subproblems' lists (33 MiB), so
 // auto picks the symmetric engine, which fits, rather than a refusal.

@@ -247,6 +247,19 @@ TEST_F(FaultTest, RankThatRefusesEndsTheJob) {
   }
 }
 
+// Rank 0, refused for the plan's lists, names the split depth that fits,
+// which every rank must then be given.
+TEST_F(FaultTest, ListsRefusalNamesTheSplitDepthThatFits) {
+  SKIP_WITHOUT_MPI();
+  for (const int ranks : {2, 3}) {
+    const finished r = run(mpi_job(ranks, {"14", "--max-memory", "1M"}), {mpi_env}, 60);
+    EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
+    const std::size_t hint = r.err.find("raise --max-memory (--split-depth ");
+    ASSERT_NE(hint, std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find(" fits: give every part of the run the same)\n", hint), hint + 35) << r.err;
+  }
+}
+
 // nqueens-mpi only counts, and says so in its own words: another command
 // of nqueens is named as one ("merge x" read as two board sizes, "'x' is
 // extra"), an unknown option gets the nearest one, not cxxopts' text.

@@ -94,9 +94,10 @@ TEST(MemoryTest, RunMemoryLeavesTheEngineWhatTheListsDoNotTake) {
   const std::uint64_t lists = run_lists_estimate(p);
   const std::uint64_t limit = std::uint64_t{1} << 30;
   EXPECT_EQ(check_run_memory(p, limit, 1), limit - lists);
+  const std::uint64_t smallest = memory_estimate(16, engine::quadrant, 1, 1);
   try {
-    check_run_memory(p, lists, 1);
-    ADD_FAILURE() << "a bound no larger than the lists was accepted";
+    check_run_memory(p, smallest + lists / 2, 1);  // the engine alone fits: a smaller split would too
+    ADD_FAILURE() << "a bound smaller than the lists and the engine was accepted";
   } catch (const memory_limit_error& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("the plan's " + std::to_string(p.size()) + " subproblems"), std::string::npos) << what;
@@ -112,9 +113,29 @@ TEST(MemoryTest, RunMemoryLeavesTheEngineWhatTheListsDoNotTake) {
   }
   // The engine's smallest layout (priced for a bound it cannot keep) and the
   // lists: one byte less is refused.
-  const std::uint64_t smallest = memory_estimate(16, engine::quadrant, 1, 1);
   EXPECT_THROW(check_run_memory(p, smallest + lists - 1, 1), memory_limit_error);
   EXPECT_NO_THROW(check_run_memory(p, smallest + lists, 1));
+}
+
+// An engine refused alone is priced with its plan's lists, so that a bound
+// raised to the engine's need is not refused again; a smaller split is no
+// remedy there, and not named.
+TEST(MemoryTest, AnEngineRefusedAloneIsPricedWithItsLists) {
+  const plan_options options{.kind = engine::quadrant, .split_depth = 12};
+  const plan p(16, options);
+  const std::uint64_t smallest = memory_estimate(16, engine::quadrant, 1, 1);
+  try {
+    static_cast<void>(plan_within_memory(16, options, smallest - 1, 1));
+    ADD_FAILURE() << "a bound below the engine's smallest layout was accepted";
+  } catch (const memory_limit_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("and its lists (the plan's " + std::to_string(p.size()) + " subproblems)"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find(", together about " + format_bytes(smallest + run_lists_estimate(p), 0, byte_rounding::up)),
+              std::string::npos)
+        << what;
+    EXPECT_EQ(what.find("--split-depth"), std::string::npos) << what;
+  }
 }
 
 // A thread count or a shard no count would take is refused by the checks

@@ -14,6 +14,7 @@
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/memory_limit.hpp"
 
 namespace nqueens::cli {
 
@@ -112,6 +113,11 @@ int run_count(const std::vector<std::string>& args) {
   } catch (const run_cancelled&) {
     printer.finish();  // a line drawn while the tables were built
     return report_interruption_before_counting(opts.checkpoint);
+  } catch (const memory_limit_error& e) {
+    printer.finish();
+    const bool shared_plan = !opts.shard.whole() || !opts.checkpoint.empty();
+    throw with_fitting_split(e, opts.kind, request->n, opts.max_memory, opts.threads, opts.split_depth, shared_plan,
+                             opts.shard);
   }
   const count_result& r = *counted;
   // A signal is never swallowed, not even one that came as a short run

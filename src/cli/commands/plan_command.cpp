@@ -121,7 +121,9 @@ struct plan_facts {
 // `plan N`: the plan's size, fingerprint and the memory a count would need.
 class plan_report final : public report {
  public:
-  plan_report(plan_facts facts, int threads) : facts_(facts), threads_(threads) {}
+  /// `fitted`: the split depth is the deepest that fits --max-memory, not
+  /// the automatic one (fitting_split_depth).
+  plan_report(plan_facts facts, int threads, bool fitted) : facts_(facts), threads_(threads), fitted_(fitted) {}
   void write_text(std::ostream& out) const override {
     write_plan_line(out, facts_.p);
     if (facts_.memory > 0) {
@@ -129,12 +131,19 @@ class plan_report final : public report {
       out << formatted("memory: about %.1f MiB at the peak on %d thread%s\n",
                        static_cast<double>(facts_.memory) / (1024.0 * 1024.0), threads, threads == 1 ? "" : "s");
     }
+    // Parts of one run split alike whatever their bounds: they are refused
+    // at this bound unless told the depth.
+    if (fitted_) {
+      out << formatted("split depth fitted to --max-memory: shards, journals, MPI need --split-depth %d\n",
+                       facts_.p.split_depth());
+    }
   }
   json_object json() const override { return facts_.json(); }
 
  private:
   plan_facts facts_;
   int threads_;
+  bool fitted_;
 };
 
 // `plan N --estimate`: the projection from a sample. `cores`: 0, or the
@@ -397,7 +406,7 @@ int run_plan(const std::vector<std::string>& args) {
     write_report(report, format);
     return report.ok() ? 0 : 1;
   }
-  write_report(plan_report(facts, threads), format);
+  write_report(plan_report(facts, threads, shape.split_depth == 0 && po.split_depth != 0), format);
   return 0;
 }
 
