@@ -51,16 +51,21 @@ std::uint64_t run_lists_estimate(const plan& p, shard_spec shard = {}) noexcept;
 std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads = 0, shard_spec shard = {});
 
 /// What a count checks of a plan already built, in the order count() does:
-/// check_memory (the engine alone, whose refusal names only it), then
-/// check_run_memory, whose bytes left to the engine it returns. Whatever
-/// runs a plan's subproblems as a count would (estimate_cost) refuses by
-/// this, with count()'s error.
+/// check_memory (the engine alone), then check_run_memory, whose bytes left
+/// to the engine it returns; an engine refused alone is refused as
+/// check_run_memory refuses, naming the plan's lists too, so that a bound
+/// raised to the engine's need is not refused again. Whatever runs a plan's
+/// subproblems as a count would (estimate_cost) refuses by this, with
+/// count()'s error.
 std::uint64_t check_plan_memory(const plan& p, std::uint64_t limit, int threads = 0, shard_spec shard = {});
 
 /// A plan built as a count builds it, within `max_memory` bytes (0:
 /// default_memory_limit()) for a run on `threads` threads of shard `shard`:
-/// check_memory first (the plan can take seconds to build), then the plan
-/// (`options.max_memory` set from `max_memory`), then check_plan_memory.
+/// check_memory first (the plan can take seconds to build, its fingerprint
+/// most of them), then the plan (`options.max_memory` set from
+/// `max_memory`), then check_plan_memory. An engine refused alone is
+/// refused as check_plan_memory refuses it, the plan built for its size
+/// but not fingerprinted.
 struct planned_run {
   plan p;
   /// What check_run_memory left the engine: the bound its context is given.

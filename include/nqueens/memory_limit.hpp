@@ -14,6 +14,15 @@ namespace nqueens {
 class memory_limit_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  /// `shallower_split_helps`: whether the refusal advises a smaller split
+  /// depth, one that holds fewer subproblems in the lists.
+  memory_limit_error(const std::string& what, bool shallower_split_helps)
+      : std::runtime_error(what), shallower_split_helps_(shallower_split_helps) {}
+  /// Whether a smaller split depth is a remedy the refusal advises.
+  bool shallower_split_helps() const noexcept { return shallower_split_helps_; }
+
+ private:
+  bool shallower_split_helps_ = false;
 };
 
 /// How format_bytes rounds its last digit. A need is written rounded up: the

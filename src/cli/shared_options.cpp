@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <iostream>
 #include <string>
-#include <string_view>
 
 #include "cli/message_text.hpp"
 #include "cli/signals.hpp"
+#include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/memory.hpp"
@@ -83,12 +83,17 @@ std::string fitting_split_hint(engine kind, int n, std::uint64_t max_memory, int
                                     std::string(shared_plan ? " in every part of the run" : "") + ")";
     }
     if (split_depth != 0 && depth >= split_depth) return {};
-    // fitting_split_depth says 1 where none fits: the plan proves it.
-    static_cast<void>(plan_within_memory(
-        n, plan_options{.kind = kind, .split_depth = depth, .cancel = &stop_requested()}, max_memory, threads, shard));
+    // fitting_split_depth says 1 where none fits too: the plan of depth 1,
+    // the smallest, proves it.
+    if (depth == 1) {
+      static_cast<void>(plan_within_memory(n, plan_options{.kind = kind, .split_depth = 1, .cancel = &stop_requested()},
+                                           max_memory, threads, shard));
+    }
     return " (--split-depth " + std::to_string(depth) + " fits" +
            (shared_plan ? ": give every part of the run the same" : "") + ")";
-  } catch (const std::exception&) {  // none fits, or a stop signal: nothing to add
+  } catch (const run_cancelled&) {  // a stop signal is answered, never swallowed
+    throw;
+  } catch (const std::exception&) {  // none fits: nothing to add
     return {};
   }
 }
@@ -97,9 +102,9 @@ std::string fitting_split_hint(engine kind, int n, std::uint64_t max_memory, int
 
 memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine kind, int n, std::uint64_t max_memory,
                                       int threads, int split_depth, bool shared_plan, shard_spec shard) {
-  if (std::string_view(refusal.what()).find("a smaller --split-depth") == std::string_view::npos) return refusal;
-  return memory_limit_error(refusal.what() +
-                            fitting_split_hint(kind, n, max_memory, threads, split_depth, shared_plan, shard));
+  if (!refusal.shallower_split_helps()) return refusal;
+  return memory_limit_error(
+      refusal.what() + fitting_split_hint(kind, n, max_memory, threads, split_depth, shared_plan, shard), true);
 }
 
 void add_long_run_options(cxxopts::Options& options) {

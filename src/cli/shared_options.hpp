@@ -128,8 +128,8 @@ int split_depth_for(engine kind, int n, std::uint64_t max_memory, int threads, i
 /// shallower split than the refused one fits (checked as the count checks
 /// it, for shard `shard`), " (the automatic split fits ...)" where that one
 /// does; else as it is. `shared_plan` (as for engine_for) asks every part of
-/// the run to take the same. Prices plans: a stop signal cuts it short,
-/// leaving the refusal as it is.
+/// the run to take the same. Prices plans: a stop signal throws
+/// run_cancelled.
 memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine kind, int n, std::uint64_t max_memory,
                                       int threads, int split_depth, bool shared_plan, shard_spec shard = {});
 

@@ -29,9 +29,10 @@ constexpr std::size_t max_row_plan_size = std::size_t{1} << 22;
 memory_limit_error plan_past_bound(int n, int depth, std::uint64_t bytes, std::uint64_t max_bytes) {
   const int decimals = digits_to_tell(bytes, max_bytes);
   return memory_limit_error("the plan of n = " + std::to_string(n) + " at split depth " + std::to_string(depth) +
-                            " takes " + format_bytes(bytes, decimals, byte_rounding::up) + " already, more than the " +
-                            format_bytes(max_bytes, decimals) +
-                            " allowed (--max-memory); choose a smaller --split-depth, or raise --max-memory");
+                                " takes " + format_bytes(bytes, decimals, byte_rounding::up) +
+                                " already, more than the " + format_bytes(max_bytes, decimals) +
+                                " allowed (--max-memory); choose a smaller --split-depth, or raise --max-memory",
+                            /*shallower_split_helps=*/true);
 }
 
 // Fixes row `row` in every subproblem that leaves it open, keeping the order:

@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/arguments.hpp"
@@ -149,23 +151,31 @@ void prepare(readiness& ready, int rank) {
     check_runnable(o.kind, ready.request->n, o.threads, o.gpu);  // every rank: its own GPUs
     if (o.kind == engine::gpu) ready.gpus = gpus_taken(o.gpu, o.threads);
     ready.checked = std::chrono::steady_clock::now();
+    // A journal kept from before holds its split: no other can resume it.
+    const bool journal_kept = !o.checkpoint.empty() && std::filesystem::exists(o.checkpoint);
     if (rank == 0 && !o.checkpoint.empty()) ready.journal = checkpoint_file(o.checkpoint);
-    // Every rank builds its own tables: each must fit, checked before the
-    // plan (seconds at 10^8 subproblems), which a signal stops.
-    check_memory(ready.request->n, o.kind, o.max_memory, o.threads);
-    ready.p.emplace(ready.request->n, plan_options{.kind = o.kind,
-                                                   .split_depth = o.split_depth,
-                                                   .cancel = &cli::stop_requested(),
-                                                   .max_memory = memory_limit_or_default(o.max_memory)});
-    // Rank 0 lists the plan's subproblems too; a worker holds a chunk. Where
-    // a shallower split fits, the refusal says which.
+    const plan_options options{.kind = o.kind,
+                               .split_depth = o.split_depth,
+                               .cancel = &cli::stop_requested(),
+                               .max_memory = memory_limit_or_default(o.max_memory)};
     if (rank == 0) {
+      // Rank 0 lists the plan's subproblems too, priced as count prices
+      // them: a refusal names the lists, and the split depth that fits.
       try {
-        o.max_memory = check_run_memory(*ready.p, o.max_memory, o.threads);
+        planned_run run = plan_within_memory(ready.request->n, options, o.max_memory, o.threads);
+        o.max_memory = run.engine_memory;
+        ready.p.emplace(std::move(run.p));
       } catch (const memory_limit_error& e) {
+        if (journal_kept) throw;
         throw cli::with_fitting_split(e, o.kind, ready.request->n, o.max_memory, o.threads, o.split_depth,
                                       /*shared_plan=*/true);
       }
+    } else {
+      // A worker builds its own tables and holds a chunk of the list: its
+      // tables must fit, checked before the plan (seconds at 10^8
+      // subproblems), which a signal stops.
+      check_memory(ready.request->n, o.kind, o.max_memory, o.threads);
+      ready.p.emplace(ready.request->n, options);
     }
   } catch (...) {  // as nqueens would exit, with the same line
     const cli::failure f = cli::failure_of(std::current_exception());

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -30,6 +29,30 @@ std::uint64_t memory_estimate(int n, engine kind, int threads, std::uint64_t max
   return estimate(n, threads_or_hardware(threads), memory_limit_or_default(max_memory));
 }
 
+namespace {
+
+// The most threads, fewer than `threads` (resolved), whose engine fits in
+// `bound` as memory_estimate prices it with `limit` allowed; 0 where none
+// does, or where the need does not grow with threads. Each thread keeps
+// buffers of its own: fewer of them may be the remedy.
+int most_threads_within(int n, engine kind, int threads, std::uint64_t limit, std::uint64_t bound) noexcept {
+  int low = 0;                              // fits (0: none known to)
+  int high = threads_or_hardware(threads);  // does not fit
+  if (high <= 1 || memory_estimate(n, kind, 1, limit) > bound) return 0;
+  while (high - low > 1) {
+    const int mid = low + (high - low) / 2;
+    (memory_estimate(n, kind, mid, limit) <= bound ? low : high) = mid;
+  }
+  return low;
+}
+
+// The remedy a refusal names first where fewer threads would fit.
+std::string fewer_threads_text(int fit) {
+  return fit > 0 ? "fewer --threads (at most " + std::to_string(fit) + "), " : "";
+}
+
+}  // namespace
+
 void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   // A board the engine does not take is refused for that, not priced; so
   // are an engine and a thread count that name none.
@@ -43,8 +66,9 @@ void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   const int decimals = digits_to_tell(need, limit);
   throw memory_limit_error("the " + std::string(to_string(kind)) + " engine needs about " +
                            format_bytes(need, decimals, byte_rounding::up) + " for n = " + std::to_string(n) +
-                           ", more than the " + format_bytes(limit, decimals) +
-                           " allowed (--max-memory); choose another --engine, or raise --max-memory");
+                           ", more than the " + format_bytes(limit, decimals) + " allowed (--max-memory); choose " +
+                           fewer_threads_text(most_threads_within(n, kind, threads, limit, limit)) +
+                           "another --engine, or raise --max-memory");
 }
 
 namespace {
@@ -102,33 +126,55 @@ std::uint64_t run_lists_estimate(const plan& p, shard_spec shard) noexcept {
   return lists_bytes(p.size(), engine != nullptr ? engine->bytes() : 0, p.uniform_work(), shard);
 }
 
-std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {
-  static_cast<void>(resolve_threads(threads));  // refused as check_memory refuses them, not priced
-  require_valid_shard(shard);
-  limit = memory_limit_or_default(limit);
-  const std::uint64_t lists = run_lists_estimate(p, shard);
+namespace {
+
+// What a run of a plan holds besides the engine's tables (run_lists_estimate),
+// and what names the plan in a refusal.
+struct run_need {
+  int n;
+  engine kind;
+  int split_depth;
+  std::uint64_t subproblems;
+  std::uint64_t lists;
+};
+
+// check_run_memory of a run's need, `limit` and `threads` already checked.
+std::uint64_t check_run_need(const run_need& need, std::uint64_t limit, int threads, shard_spec shard) {
+  const std::uint64_t lists = need.lists;
   const std::uint64_t left = lists < limit ? limit - lists : 0;
   // Where the lists leave nothing, the engine's least layout (priced for a
   // bound of a byte) is what it would need besides.
-  const std::uint64_t engine = memory_estimate(p.board_size(), p.kind(), threads, std::max<std::uint64_t>(left, 1));
+  const std::uint64_t engine = memory_estimate(need.n, need.kind, threads, std::max<std::uint64_t>(left, 1));
   if (lists < limit && engine <= left) return left;
   // A smaller split shortens the lists alone: no remedy at depth 1, the
   // least, nor where the engine alone passes the bound.
-  const bool shallower_helps =
-      p.split_depth() > 1 && memory_estimate(p.board_size(), p.kind(), threads, limit) <= limit;
-  const int decimals = digits_to_tell(lists + engine, limit);
+  const bool shallower_helps = need.split_depth > 1 && memory_estimate(need.n, need.kind, threads, limit) <= limit;
+  // Each figure told from the bound: the engine's alone may be close to it.
+  const int decimals = std::max(digits_to_tell(lists + engine, limit), engine > 0 ? digits_to_tell(engine, limit) : 0);
   const std::string lists_text =
-      "its lists (the plan's " + std::to_string(p.size()) + " subproblems" +
+      "its lists (the plan's " + std::to_string(need.subproblems) + " subproblems" +
       (shard.whole() ? std::string() : ", shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count)) +
       ") about " + format_bytes(lists, decimals, byte_rounding::up);
-  const std::string what = engine > 0 ? "the " + std::string(to_string(p.kind())) + " engine needs about " +
+  const std::string what = engine > 0 ? "the " + std::string(to_string(need.kind)) + " engine needs about " +
                                             format_bytes(engine, decimals, byte_rounding::up) +
-                                            " for n = " + std::to_string(p.board_size()) + " and " + lists_text
-                                      : "the count of n = " + std::to_string(p.board_size()) + " needs " + lists_text;
+                                            " for n = " + std::to_string(need.n) + " and " + lists_text
+                                      : "the count of n = " + std::to_string(need.n) + " needs " + lists_text;
   throw memory_limit_error(
       what + (engine > 0 ? ", together about " + format_bytes(lists + engine, decimals, byte_rounding::up) : "") +
-      ", more than the " + format_bytes(limit, decimals) + " allowed (--max-memory); choose " +
-      (shallower_helps ? "a smaller --split-depth, " : "") + "another --engine, or raise --max-memory");
+          ", more than the " + format_bytes(limit, decimals) + " allowed (--max-memory); choose " +
+          (shallower_helps ? "a smaller --split-depth, " : "") +
+          fewer_threads_text(lists < limit ? most_threads_within(need.n, need.kind, threads, left, left) : 0) +
+          "another --engine, or raise --max-memory",
+      shallower_helps);
+}
+
+}  // namespace
+
+std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {
+  static_cast<void>(resolve_threads(threads));  // refused as check_memory refuses them, not priced
+  require_valid_shard(shard);
+  return check_run_need({p.board_size(), p.kind(), p.split_depth(), p.size(), run_lists_estimate(p, shard)},
+                        memory_limit_or_default(limit), threads, shard);
 }
 
 std::uint64_t check_plan_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {
@@ -150,17 +196,27 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
   try {
     check_memory(n, options.kind, max_memory, threads);
   } catch (const memory_limit_error&) {
-    // Refused for the engine alone, before the plan: its refusal names the
-    // plan's lists too (check_plan_memory), at the cost of the plan, which
-    // takes seconds at n = 27, as a try with a bound raised to the engine's
-    // need alone would take them anyway.
-    std::optional<plan> p;
+    // Refused for the engine alone, before the plan: the refusal names the
+    // plan's lists too, as check_plan_memory's does, priced from the
+    // engine's plan without its fingerprint (most of a large plan's time).
+    // Options no plan takes: the engine's refusal stands.
+    const bool plannable =
+        options.scope == plan_scope::all && options.split_depth >= 0 && options.split_depth <= max_split_depth;
+    if (!plannable) throw;
+    const detail::engine_definition& d = detail::definition_of(options.kind);
+    std::unique_ptr<detail::engine_plan> p;
     try {
-      p.emplace(n, options);
+      const std::size_t target = options.target_subproblems != 0 ? options.target_subproblems : automatic_target(n);
+      p = d.make_plan(n, options.split_depth, target, options.max_memory, options.cancel);
     } catch (const memory_limit_error&) {  // the plan alone passes it too: the engine's refusal stands
     } catch (const std::invalid_argument&) {
     }
-    if (p) static_cast<void>(check_plan_memory(*p, max_memory, threads, shard));
+    if (p) {
+      const std::uint64_t size = p->size() + detail::rotation_tasks(n).size();
+      static_cast<void>(check_run_need(
+          {n, options.kind, p->split_depth(), size, lists_bytes(size, p->bytes(), p->uniform_work(), shard)},
+          options.max_memory, threads, shard));
+    }
     throw;
   }
   planned_run run{plan(n, options), 0};

@@ -117,9 +117,12 @@ TEST(CliCheckTest, AMalformedBoardIsNamed) {
       {"printf '.Q..\\n...Q\\nQ...K\\n..Q.\\n'",
        "line 3: unexpected character 'K' in row 2 of the board (expected Q and .)"},
       {"printf '.Q..x\\n'", "line 1: unexpected character 'x' in row 0 of the board (expected Q and .)"},
-      // An endless row is cut at 16 MiB, not read to 2 GiB.
+      // An endless row is cut at 16 MiB, not read to 2 GiB; a tuple longer
+      // than that with a dot after is named for its dot.
       {"head -c 20000000 /dev/zero | tr '\\0' .",
        "line 1: longer than 16 MiB, more than a drawn board's row or a FEN takes"},
+      {"{ yes '1 ' | head -c 17000000 | tr -d '\\n'; echo .; }",
+       "line 1: unexpected character '.' in the placement (expected column numbers)"},
       {"echo 'Q1/1Q/Q1'", "line 1: the FEN has more than 2 rows of 2 squares: a board has as many rows as columns"},
   };
   for (const auto& [input, message] : cases) {
@@ -133,6 +136,15 @@ TEST(CliCheckTest, AMalformedBoardIsNamed) {
   const cli_run operands = run_script("$NQ check '1 3 0 2' \"$(printf '.Q..\\nQQ..')\"");
   EXPECT_EQ(operands.status, 2);
   EXPECT_EQ(operands.err, "nqueens: placement 2: row 1 of the board holds 2 queens: a placement has one queen a row\n");
+  const cli_run first = run_script("$NQ check \"$(printf '.Q..\\nQQ..')\" '1 3 0 2'");
+  EXPECT_EQ(first.status, 2);
+  EXPECT_EQ(first.err, "nqueens: placement 1: row 1 of the board holds 2 queens: a placement has one queen a row\n");
+  // One board alone is not numbered, in words or in lines.
+  for (const char* alone : {"$NQ check .Q.. QQ.. Q... ..Q.", "$NQ check \"$(printf '.Q..\\nQQ..\\nQ...\\n..Q.')\""}) {
+    const cli_run r = run_script(alone);
+    EXPECT_EQ(r.status, 2) << alone;
+    EXPECT_EQ(r.err, "nqueens: row 1 of the board holds 2 queens: a placement has one queen a row\n") << alone;
+  }
   const cli_run unfinished = run_script("B=$($NQ first 4 --format board); $NQ check $B $B $B .Q.. ...Q Q...");
   EXPECT_EQ(unfinished.status, 2);
   EXPECT_EQ(unfinished.err,

@@ -409,6 +409,11 @@ TEST(CliTest, ARefusalForTheListsNamesTheSplitDepthThatFits) {
     EXPECT_EQ(run_cli("count 14 --max-memory 1M --split-depth " + std::to_string(depth + 1)).status, 2) << depth;
   }
   EXPECT_FALSE(std::filesystem::exists("j.ckpt"));
+  // A journal kept from before holds its split: no other is advised.
+  ASSERT_EQ(run_cli("count 14 --split-depth 3 --checkpoint kept.ckpt").status, 0);
+  const cli_run kept = run_cli("count 14 --max-memory 1M --checkpoint kept.ckpt");
+  EXPECT_EQ(kept.status, 2) << kept.err;
+  EXPECT_EQ(kept.err.find("(--split-depth"), std::string::npos) << kept.err;
   // Where the automatic split fits, it is named.
   const cli_run automatic = run_cli("count 14 --max-memory 64M --split-depth 12 --shard 0/2");
   EXPECT_EQ(automatic.status, 2) << automatic.err;

@@ -90,23 +90,38 @@ TEST(LineReaderTest, ALineIsCutAtTheDigitPastTheMostARunHolds) {
 // reader's blocks, the byte in a later one), a line without one is not, and
 // a stray byte past the cap's line start still cuts sooner.
 TEST(LineReaderTest, ALineHoldingACappedByteIsCutAtTheCap) {
-  const std::string dotted = std::string(70000, '1') + "." + std::string(30000, '1');
-  const std::string plain(100001, '1');
+  const auto ones = [](std::size_t count) {
+    std::string text;
+    for (std::size_t k = 0; k < count; ++k) text += "1 ";
+    return text;
+  };
+  const std::string dotted = ones(35000) + "." + ones(15000);
+  const std::string plain = ones(50001);
   const std::string stray = ".." + std::string(10, 'x') + std::string(200000, '.');
-  const text_file in(dotted + "\n" + plain + "\n" + stray + "\n0\n");
-  line_reader lines(in.fd(), std::string::npos, "0123456789.", std::string::npos, ".", 80000);
+  // A line past the cap before its capped byte is of a kind without one:
+  // the byte is a stray one, kept, and 20 more.
+  const std::string late = ones(45000) + "." + ones(50);
+  const text_file in(dotted + "\n" + plain + "\n" + std::string(40, '7') + "\n" + stray + "\n" + late + "\n0\n");
+  line_reader lines(in.fd(), std::string::npos, "0123456789 .", 30, ".", 80000);
   std::string line;
   ASSERT_TRUE(lines.next(line));
   EXPECT_EQ(line, dotted.substr(0, 80000));
-  EXPECT_TRUE(lines.cut());
+  EXPECT_EQ(lines.cut_reason(), nqueens::cli::line_cut::capped);
   ASSERT_TRUE(lines.next(line));
   EXPECT_EQ(line, plain);
   EXPECT_FALSE(lines.cut());
   ASSERT_TRUE(lines.next(line));
+  EXPECT_EQ(line, std::string(31, '7'));
+  EXPECT_EQ(lines.cut_reason(), nqueens::cli::line_cut::long_digits);
+  ASSERT_TRUE(lines.next(line));
   EXPECT_EQ(line, stray.substr(0, 2 + 21));
-  EXPECT_TRUE(lines.cut());
+  EXPECT_EQ(lines.cut_reason(), nqueens::cli::line_cut::stray_byte);
+  ASSERT_TRUE(lines.next(line));
+  EXPECT_EQ(line, late.substr(0, 90000 + 21));
+  EXPECT_EQ(lines.cut_reason(), nqueens::cli::line_cut::stray_byte);
   ASSERT_TRUE(lines.next(line));
   EXPECT_EQ(line, "0");
+  EXPECT_FALSE(lines.cut());
   EXPECT_FALSE(lines.next(line));
 }
 

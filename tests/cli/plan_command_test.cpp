@@ -42,15 +42,17 @@ TEST(CliTest, PlanPricesTheMemoryBound) {
   EXPECT_NE(text.out.find("memory: about"), std::string::npos) << text.out;
 }
 
-// A split fitted to the bound is said to be one, with the depth the parts
-// of one run must be given; the automatic split or one given is not.
+// A split fitted to the bound is said to be one, with the engine and depth
+// the parts of one run must be given; the automatic split or one given is not.
 TEST(CliTest, PlanSaysWhenItsSplitIsFittedToTheBound) {
   const cli_run fitted = run_cli("plan 14 --engine symmetric --max-memory 1M");
   ASSERT_EQ(fitted.status, 0) << fitted.err;
   const std::size_t depth_at = fitted.out.find("split depth ") + 12;
   const std::string depth = fitted.out.substr(depth_at, fitted.out.find(',', depth_at) - depth_at);
   EXPECT_NE(
-      fitted.out.find("split depth fitted to --max-memory: shards, journals, MPI need --split-depth " + depth + "\n"),
+      fitted.out.find("split depth fitted to --max-memory; shards, journals and MPI count this plan\n  given --engine "
+                      "symmetric --split-depth " +
+                      depth + "\n"),
       std::string::npos)
       << fitted.out;
   for (const char* command :

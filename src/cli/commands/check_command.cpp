@@ -123,6 +123,30 @@ std::vector<std::string> operand_lines(const std::vector<std::string>& operands)
   return lines;
 }
 
+// How many placements `lines` hold as placement_lines reads them, malformed
+// ones too: a refusal among operands names its placement's number only
+// where there are several.
+std::size_t placements_in(const std::vector<std::string>& lines) {
+  std::size_t count = 0;
+  std::size_t rows = 0;   // of the board being drawn
+  std::size_t width = 0;  // its row 0's: rows == width, no board is being drawn
+  for (const std::string& line : lines) {
+    const std::string_view text = trimmed(line);
+    if (!looks_like_fen(text) && looks_like_board_row(text)) {
+      if (rows == width) {  // a board starts
+        ++count;
+        rows = 0;
+        width = text.size();
+      }
+      ++rows;
+    } else {
+      rows = width = 0;
+      count += text.empty() ? 0 : 1;
+    }
+  }
+  return count;
+}
+
 // Where a placement read from standard input is: its line, or a board's lines.
 std::string where_in_input(const placement_read& p) {
   return p.first_line == p.last_line
@@ -162,31 +186,36 @@ int summarize(const tally& t) {
   return 1;
 }
 
-// Refuses a line of standard input cut short (line_reader): cut early, at a
-// byte no placement holds or in a number longer than any column's, whose
-// error this is, read as the line's place among the others reads it (a
-// stray byte in a board's row); else at the most a line of its kind is read.
-[[noreturn]] void refuse_cut_line(const std::string& line, const std::string& where, placement_lines gatherer) {
-  const bool drawn = line.find_first_of(drawn_board_bytes) != std::string::npos;
-  if (line.size() < (drawn ? max_drawn_line_bytes : max_line_bytes)) {
-    try {
-      placement_read ignored;
-      gatherer.add(line, ignored);
-    } catch (const usage_error& e) {
-      // A number cut at its 21st digit is too large, however long it runs
-      // on (nothing more was read): named by its first 20.
-      const std::size_t last_other = line.find_last_not_of("0123456789");
-      const std::size_t run = line.size() - (last_other == std::string::npos ? 0 : last_other + 1);
-      if (run > 20 && std::string_view(e.what()).find(" is out of range") != std::string_view::npos) {
-        throw usage_error(where + "column '" + line.substr(line.size() - run, 20) +
-                          "... (more than 20 digits)' is out of range: a placement of n queens has columns 0 to n - 1");
-      }
-      throw usage_error(where + e.what());
-    }
+// Refuses a line of standard input cut short (line_reader) for `why`: cut
+// early, at a byte no placement holds or in a number longer than any
+// column's, whose error this is, read as the line's place among the others
+// reads it (a stray byte in a board's row); else at the most a line of its
+// kind takes.
+[[noreturn]] void refuse_cut_line(const std::string& line, line_cut why, const std::string& where,
+                                  placement_lines gatherer) {
+  if (why == line_cut::capped) {
+    throw usage_error(where + "longer than " + std::to_string(max_drawn_line_bytes >> 20) +
+                      " MiB, more than a drawn board's row or a FEN takes");
   }
-  throw usage_error(where + (drawn ? "longer than " + std::to_string(max_drawn_line_bytes >> 20) +
-                                         " MiB, more than a drawn board's row or a FEN takes"
-                                   : std::string("longer than 2 GiB, more than any placement takes")));
+  if (why == line_cut::longest) throw usage_error(where + "longer than 2 GiB, more than any placement takes");
+  try {
+    placement_read ignored;
+    gatherer.add(line, ignored);
+  } catch (const usage_error& e) {
+    // A number cut at its 21st digit is too large, however long it runs on
+    // (nothing more was read): named by its first 20.
+    const std::size_t last_other = line.find_last_not_of("0123456789");
+    const std::size_t run = line.size() - (last_other == std::string::npos ? 0 : last_other + 1);
+    if (why == line_cut::long_digits && std::string_view(e.what()).find(" is out of range") != std::string_view::npos) {
+      throw usage_error(where + "column '" + line.substr(line.size() - run, 20) +
+                        "... (more than 20 digits)' is out of range: a placement of n queens has columns 0 to n - 1");
+    }
+    throw usage_error(where + e.what());
+  }
+  // Every line cut at a stray byte or a long number holds what no parse
+  // takes; should one parse, what it was cut at is named.
+  throw usage_error(where + (why == line_cut::long_digits ? "a number longer than 20 digits"
+                                                          : "a byte no placement holds, and more after it"));
 }
 
 }  // namespace
@@ -259,7 +288,7 @@ int run_check(const std::vector<std::string>& args) {
                            max_drawn_line_bytes);
          lines.next(line);) {
       const std::string where = "line " + std::to_string(gatherer.line_number() + 1) + ": ";
-      if (lines.cut()) refuse_cut_line(line, where, gatherer);
+      if (lines.cut()) refuse_cut_line(line, lines.cut_reason(), where, gatherer);
       try {
         if (!gatherer.add(line, p)) continue;
       } catch (const usage_error& e) {
@@ -292,8 +321,7 @@ int run_check(const std::vector<std::string>& args) {
     }
     gatherer.finish();
   } catch (const usage_error& e) {
-    // Named by its number where the operands are more than one line.
-    if (lines.size() == 1) throw;
+    if (placements_in(lines) <= 1) throw;
     throw usage_error("placement " + std::to_string(placements.size() + 1) + ": " + e.what());
   }
   if (placements.size() == 1) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -63,11 +64,11 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   // A plan that other processes share (shards, a journal resumed elsewhere,
   // MPI ranks) must not depend on this node's memory: auto then goes by n
   // alone, and a node it does not fit refuses rather than count another plan.
-  const bool shared_plan = plan_is_shared || !opts.shard.whole() || !opts.checkpoint.empty();
+  request.shared_plan = plan_is_shared || !opts.shard.whole() || !opts.checkpoint.empty();
   opts.kind = engine_for(parse_engine_choice(engine_name), request.n, opts.max_memory, opts.threads, opts.split_depth,
-                         shared_plan);
+                         request.shared_plan);
   opts.split_depth =
-      split_depth_for(opts.kind, request.n, opts.max_memory, opts.threads, opts.split_depth, shared_plan);
+      split_depth_for(opts.kind, request.n, opts.max_memory, opts.threads, opts.split_depth, request.shared_plan);
   request.progress = long_run.progress;
   request.json = result.count("json") != 0;
   return request;
@@ -115,9 +116,10 @@ int run_count(const std::vector<std::string>& args) {
     return report_interruption_before_counting(opts.checkpoint);
   } catch (const memory_limit_error& e) {
     printer.finish();
-    const bool shared_plan = !opts.shard.whole() || !opts.checkpoint.empty();
-    throw with_fitting_split(e, opts.kind, request->n, opts.max_memory, opts.threads, opts.split_depth, shared_plan,
-                             opts.shard);
+    // A journal kept from before holds its split: no other can resume it.
+    if (!opts.checkpoint.empty() && std::filesystem::exists(opts.checkpoint)) throw;
+    throw with_fitting_split(e, opts.kind, request->n, opts.max_memory, opts.threads, opts.split_depth,
+                             request->shared_plan, opts.shard);
   }
   const count_result& r = *counted;
   // A signal is never swallowed, not even one that came as a short run

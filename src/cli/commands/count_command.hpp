@@ -23,6 +23,9 @@ struct count_request {
   count_options options;
   bool json = false;
   progress_choice progress;
+  /// Whether other processes share the plan (shards, a journal, MPI ranks):
+  /// the engine and split then go by n alone, whatever the bound.
+  bool shared_plan = false;
 };
 
 /// One option of a count as the user gave it: "--threads" and "2", "N" and

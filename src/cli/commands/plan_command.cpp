@@ -131,11 +131,13 @@ class plan_report final : public report {
       out << formatted("memory: about %.1f MiB at the peak on %d thread%s\n",
                        static_cast<double>(facts_.memory) / (1024.0 * 1024.0), threads, threads == 1 ? "" : "s");
     }
-    // Parts of one run split alike whatever their bounds: they are refused
-    // at this bound unless told the depth.
+    // Parts of one run take the engine and split of n alone whatever their
+    // bounds: they count this plan only where told both.
     if (fitted_) {
-      out << formatted("split depth fitted to --max-memory: shards, journals, MPI need --split-depth %d\n",
-                       facts_.p.split_depth());
+      out << formatted(
+          "split depth fitted to --max-memory; shards, journals and MPI count this plan\n"
+          "  given --engine %s --split-depth %d\n",
+          std::string(to_string(facts_.p.kind())).c_str(), facts_.p.split_depth());
     }
   }
   json_object json() const override { return facts_.json(); }

@@ -28,7 +28,7 @@ bool line_reader::fill() {
 
 bool line_reader::next(std::string& line) {
   const auto line_break = [](char c) { return c == '\n' || c == '\r'; };
-  cut_ = false;
+  cut_ = line_cut::none;
   if (skip_rest_) {  // the rest of the line cut short last time
     skip_rest_ = false;
     for (;;) {
@@ -45,8 +45,15 @@ bool line_reader::next(std::string& line) {
   line.clear();
   digits_ = 0;
   bool started = false;           // some of this line, or its break, was read
-  std::size_t keep = max_bytes_;  // where the line is cut: lowered at a stray byte, or a capped one
-  bool stray = false;             // a byte not in the alphabet was found
+  std::size_t keep = max_bytes_;  // where the line is cut, and why: lowered by what is found in it
+  line_cut why = line_cut::longest;
+  const auto cut_at = [&](std::size_t at, line_cut reason) {
+    if (at >= keep) return;
+    keep = at;
+    why = reason;
+  };
+  bool stray = false;   // a byte not in the alphabet was found
+  bool capped = false;  // a capped byte was found
   for (;;) {
     // A line a stop cut short is no line: its start alone might read as a
     // placement of another size, or as none.
@@ -67,18 +74,24 @@ bool line_reader::next(std::string& line) {
     if (!alphabet_.empty() && !stray) {
       const std::size_t at = line.find_first_not_of(alphabet_, from);
       stray = at != std::string::npos;
-      if (stray) keep = std::min(keep, at + 21);
+      if (stray) cut_at(at + 21, line_cut::stray_byte);
     }
-    if (capped_max_bytes_ < keep && line.find_first_of(capped_bytes_, from) != std::string::npos) {
-      keep = capped_max_bytes_;
+    if (!capped_bytes_.empty() && !capped) {
+      const std::size_t at = line.find_first_of(capped_bytes_, from);
+      capped = at != std::string::npos;
+      if (capped && at < capped_max_bytes_) {
+        cut_at(capped_max_bytes_, line_cut::capped);
+      } else if (capped) {  // a line already longer than the cap is of a kind that holds no such byte
+        cut_at(at + 21, line_cut::stray_byte);
+      }
     }
     for (std::size_t k = from; max_digits_ != std::string::npos && k < line.size() && digits_ <= max_digits_; ++k) {
       digits_ = line[k] >= '0' && line[k] <= '9' ? digits_ + 1 : 0;
-      if (digits_ > max_digits_) keep = std::min(keep, k + 1);
+      if (digits_ > max_digits_) cut_at(k + 1, line_cut::long_digits);
     }
     if (line.size() > keep) {
       line.resize(keep);
-      cut_ = true;
+      cut_ = why;
       if (end == buffer_.end()) {
         skip_rest_ = true;  // its end is still to come
       } else {

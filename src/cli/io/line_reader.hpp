@@ -17,6 +17,15 @@ class input_error : public std::runtime_error {
   explicit input_error(int error);
 };
 
+/// Why a line was cut short (line_reader::cut_reason).
+enum class line_cut {
+  none,         ///< the line is whole
+  stray_byte,   ///< 20 bytes past a byte not in the alphabet
+  long_digits,  ///< at the digit past the longest run taken
+  capped,       ///< at the most a line holding a capped byte takes
+  longest,      ///< at the most any line takes
+};
+
 /// Splits text into lines at "\n", "\r\n" or a lone "\r" (what a terminal
 /// shows as a new line), so that no two lines ever run together.
 class line_reader {
@@ -26,8 +35,9 @@ class line_reader {
   /// A line is cut short (cut() is then true) past `max_bytes`, 20 bytes
   /// past its first byte not in `alphabet` (empty: any byte), or at the
   /// digit that makes a run of more than `max_digits`, or past
-  /// `capped_max_bytes` where it holds a byte of `capped_bytes`, so that a
-  /// line no parser could take is never held whole (a stream of NULs from
+  /// `capped_max_bytes` where it holds a byte of `capped_bytes` before then
+  /// (one after is a stray byte), so that a line no parser could take is
+  /// never held whole (a stream of NULs from
   /// /dev/zero, of 1s from `yes 1 | tr -d '\n'`, of dots); the rest of a cut
   /// line is skipped by the next call.
   explicit line_reader(int fd, std::size_t max_bytes = std::string::npos, std::string_view alphabet = {},
@@ -45,8 +55,9 @@ class line_reader {
   /// The next line, without its line break; false at the end or at a stop
   /// (the line it cut is dropped). Throws input_error when a read fails.
   bool next(std::string& line);
-  /// Whether the line next() gave was cut short.
-  bool cut() const noexcept { return cut_; }
+  /// Whether the line next() gave was cut short, and why.
+  bool cut() const noexcept { return cut_ != line_cut::none; }
+  line_cut cut_reason() const noexcept { return cut_; }
   /// Whether a stop signal ended the reading (next() then gave false).
   bool stopped() const noexcept { return stopped_; }
 
@@ -63,7 +74,7 @@ class line_reader {
   std::string_view capped_bytes_;
   std::size_t capped_max_bytes_ = std::string::npos;
   std::size_t digits_ = 0;  ///< the digits ending the line read so far
-  bool cut_ = false;
+  line_cut cut_ = line_cut::none;
   bool skip_rest_ = false;  ///< the line last cut has more to skip
   bool stopped_ = false;
 };
