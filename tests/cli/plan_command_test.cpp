@@ -63,6 +63,16 @@ TEST(CliTest, PlanSaysWhenItsSplitIsFittedToTheBound) {
   }
 }
 
+// At n = 28 the quadrant engine's automatic split does not fit in 3000 MiB
+// but a shallower one does: auto picks it there (not the symmetric engine,
+// a count of years), fitted, as a count alone would.
+TEST(CliTest, AutoPicksTheQuadrantEngineAtAShallowerSplitWhereOnlyThatFits) {
+  const cli_run picked = run_cli("plan 28 --max-memory 3000M");
+  ASSERT_EQ(picked.status, 0) << picked.err;
+  EXPECT_NE(picked.out.find("engine quadrant, split depth "), std::string::npos) << picked.out;
+  EXPECT_NE(picked.out.find("given --engine quadrant --split-depth "), std::string::npos) << picked.out;
+}
+
 // Auto weighs the plan's lists too: at n = 23 the quadrant engine's tables
 // fit in 80 MiB but not beside its 4 * 10^6 subproblems' lists (33 MiB), so
 // auto picks the symmetric engine, which fits, rather than a refusal.
