@@ -62,10 +62,10 @@ std::uint64_t check_plan_memory(const plan& p, std::uint64_t limit, int threads 
 /// A plan built as a count builds it, within `max_memory` bytes (0:
 /// default_memory_limit()) for a run on `threads` threads of shard `shard`:
 /// check_memory first (the plan can take seconds to build, its fingerprint
-/// most of them), then the plan (`options.max_memory` set from
-/// `max_memory`), then check_plan_memory. An engine refused alone is
-/// refused as check_plan_memory refuses it, the plan built for its size
-/// but not fingerprinted.
+/// most of them), then the engine's plan (`options.max_memory` set from
+/// `max_memory`) and its lists (check_run_memory), then the fingerprint: a
+/// refusal comes as check_plan_memory's would, before the fingerprint. An
+/// engine refused alone is refused as check_plan_memory refuses it.
 struct planned_run {
   plan p;
   /// What check_run_memory left the engine: the bound its context is given.

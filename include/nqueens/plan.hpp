@@ -102,6 +102,9 @@ class plan {
 
  private:
   friend struct detail::plan_access;  // the library's view of what a subproblem is
+  // The plan of an engine plan already built (null: built here), so that
+  // what is priced from it is refused before the fingerprint.
+  plan(int n, const plan_options& options, std::shared_ptr<const detail::engine_plan> built);
   int n_;
   engine kind_;
   plan_scope scope_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,7 @@
 #include "engines/registry.hpp"
 #include "engines/rotation/rotation_plan.hpp"
 #include "nqueens/board.hpp"
+#include "nqueens/cancelled.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/threads.hpp"
 #include "run/plan_access.hpp"
@@ -193,33 +195,45 @@ std::uint64_t check_plan_memory(const plan& p, std::uint64_t limit, int threads,
 planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_memory, int threads, shard_spec shard) {
   require_valid_shard(shard);
   options.max_memory = memory_limit_or_default(max_memory);
+  // Options no plan takes are refused by the plan, after the engine's check.
+  const bool plannable =
+      options.scope == plan_scope::all && options.split_depth >= 0 && options.split_depth <= max_split_depth;
+  const detail::engine_definition& d = detail::definition_of(options.kind);
+  const std::size_t target = options.target_subproblems != 0 ? options.target_subproblems : automatic_target(n);
+  // The engine's plan priced with its lists, before its fingerprint (most of
+  // a large plan's time: 40 s at n = 27, split 12): a refusal comes in a
+  // second. Not priced past the indices a journal takes: the plan refuses it.
+  const auto check_lists = [&](const detail::engine_plan& p) {
+    const std::uint64_t size = p.size() + detail::rotation_tasks(n).size();
+    if (size > std::numeric_limits<std::uint32_t>::max()) return;
+    static_cast<void>(
+        check_run_need({n, options.kind, p.split_depth(), size, lists_bytes(size, p.bytes(), p.uniform_work(), shard)},
+                       options.max_memory, threads, shard));
+  };
   try {
     check_memory(n, options.kind, max_memory, threads);
   } catch (const memory_limit_error&) {
-    // Refused for the engine alone, before the plan: the refusal names the
-    // plan's lists too, as check_plan_memory's does, priced from the
-    // engine's plan without its fingerprint (most of a large plan's time).
-    // Options no plan takes: the engine's refusal stands.
-    const bool plannable =
-        options.scope == plan_scope::all && options.split_depth >= 0 && options.split_depth <= max_split_depth;
+    // Refused for the engine alone: the refusal names the plan's lists too,
+    // as check_plan_memory's does.
     if (!plannable) throw;
-    const detail::engine_definition& d = detail::definition_of(options.kind);
     std::unique_ptr<detail::engine_plan> p;
     try {
-      const std::size_t target = options.target_subproblems != 0 ? options.target_subproblems : automatic_target(n);
       p = d.make_plan(n, options.split_depth, target, options.max_memory, options.cancel);
     } catch (const memory_limit_error&) {  // the plan alone passes it too: the engine's refusal stands
     } catch (const std::invalid_argument&) {
     }
-    if (p) {
-      const std::uint64_t size = p->size() + detail::rotation_tasks(n).size();
-      static_cast<void>(check_run_need(
-          {n, options.kind, p->split_depth(), size, lists_bytes(size, p->bytes(), p->uniform_work(), shard)},
-          options.max_memory, threads, shard));
-    }
+    if (p) check_lists(*p);
     throw;
   }
-  planned_run run{plan(n, options), 0};
+  std::shared_ptr<const detail::engine_plan> built;
+  if (plannable) {
+    detail::throw_if_cancelled(options.cancel);
+    std::unique_ptr<detail::engine_plan> p =
+        d.make_plan(n, options.split_depth, target, options.max_memory, options.cancel);
+    check_lists(*p);
+    built = std::move(p);
+  }
+  planned_run run{detail::plan_access::around(n, options, std::move(built)), 0};
   run.engine_memory = check_plan_memory(run.p, max_memory, threads, shard);
   return run;
 }

@@ -17,7 +17,10 @@ namespace {
 constexpr std::string_view plan_format = "nqueens-plan/4";
 }  // namespace
 
-plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind), scope_(options.scope) {
+plan::plan(int n, const plan_options& options) : plan(n, options, nullptr) {}
+
+plan::plan(int n, const plan_options& options, std::shared_ptr<const detail::engine_plan> built)
+    : n_(n), kind_(options.kind), scope_(options.scope) {
   const detail::engine_definition& engine = detail::definition_of(options.kind);
   require_valid_board_size(n);
   if (scope_ != plan_scope::all && scope_ != plan_scope::rotational) {
@@ -33,9 +36,13 @@ plan::plan(int n, const plan_options& options) : n_(n), kind_(options.kind), sco
   hash.add_text(plan_format);
   hash.add_u64(static_cast<std::uint64_t>(n));
   if (scope_ == plan_scope::all) {
-    const std::size_t target = options.target_subproblems != 0 ? options.target_subproblems : automatic_target(n);
-    detail::throw_if_cancelled(options.cancel);
-    impl_ = engine.make_plan(n, options.split_depth, target, options.max_memory, options.cancel);
+    if (built != nullptr) {
+      impl_ = std::move(built);
+    } else {
+      const std::size_t target = options.target_subproblems != 0 ? options.target_subproblems : automatic_target(n);
+      detail::throw_if_cancelled(options.cancel);
+      impl_ = engine.make_plan(n, options.split_depth, target, options.max_memory, options.cancel);
+    }
     engine_size_ = impl_->size();
     hash.add_text(engine.name);
     hash.add_u64(static_cast<std::uint64_t>(impl_->split_depth()));

@@ -82,8 +82,6 @@ verdict check_one(const placement_read& p, const std::string& where, std::size_t
   return verdict::attacks;
 }
 
-bool is_blank(const std::string& line) { return line.find_first_not_of(" \t") == std::string::npos; }
-
 // Whether `operand` holds one column at most ("0", " 3", "(1,", "2)"): a
 // word the shell split off a placement (`check 1 3 0 2`, `check $(nqueens
 // first 8)`), as no operand of more columns can be.
