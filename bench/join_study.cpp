@@ -22,7 +22,6 @@
 
 #include "engines/engine_definition.hpp"
 #include "engines/join_model/column_classes.hpp"
-#include "engines/join_model/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_solve.hpp"

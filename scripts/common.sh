@@ -167,7 +167,8 @@ nq_installed() {
 # installed and the tests and benchmarks configured in; otherwise they are
 # built only where their packages are already there, so that running the
 # tool installs nothing it does not need. Build output goes to stderr so
-# the tool's own output on stdout stays clean.
+# the tool's own output on stdout stays clean. NQ_WERROR=ON (CI) makes the
+# project's warnings errors, in a folder configured from then on.
 nq_build() {
   # One script at a time installs, configures and builds a build folder: two
   # ninjas in one folder, or two apt-gets, would trip over each other.
@@ -228,7 +229,8 @@ nq_build() {
     { [[ $with_tests == ON ]] && grep -q '^NQUEENS_QEMU:FILEPATH=NQUEENS_QEMU-NOTFOUND' "$cache" 2>/dev/null &&
       command -v qemu-x86_64 >/dev/null; }; then
     cmake "${forget_cuda[@]}" -S "$NQ_ROOT" -B "$NQ_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DNQUEENS_BUILD_TESTS=$with_tests -DNQUEENS_BUILD_BENCH=$with_tests >&2
+      -DNQUEENS_BUILD_TESTS=$with_tests -DNQUEENS_BUILD_BENCH=$with_tests \
+      ${NQ_WERROR:+-DNQUEENS_WERROR=$NQ_WERROR} >&2
   fi
   local targets=() t
   for t in "$@"; do

@@ -78,7 +78,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 # Open MPI is not instrumented (it would report its own leaks and races): no nqueens-mpi here.
-common=(-G Ninja -DNQUEENS_SANITIZE="$sanitize" -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON -DNQUEENS_BUILD_BENCH=OFF)
+common=(-G Ninja -DNQUEENS_SANITIZE="$sanitize" -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON -DNQUEENS_BUILD_BENCH=OFF
+  ${NQ_WERROR:+-DNQUEENS_WERROR=$NQ_WERROR})
 
 if ((quick)); then
   build_dir=$NQ_ROOT/build/$kind-quick

@@ -56,8 +56,8 @@ struct count_options {
   double progress_interval_seconds = 0.25;
   /// When set and true, no further subproblems are started; the count
   /// returns with complete == false and the journal flushed. Set while the
-  /// plan, the run's lists or the journal are read or built (before the
-  /// engine's tables are), count() throws run_cancelled instead.
+  /// plan, the run's lists, the journal or the engine's tables are read or
+  /// built (before counting begins), count() throws run_cancelled instead.
   const std::atomic<bool>* cancel = nullptr;
   /// Bytes the run may use, its lists and the engine's tables together; 0 =
   /// half the physical memory, else at least min_max_memory. A run that would need more throws
@@ -164,11 +164,5 @@ count_result count(int n, const count_options& options = {});
 /// (`nqueens rotational`): a small search next to Q(n), for every n up to
 /// max_board_size. `options.kind` and `split_depth` are not used.
 count_result rotational_counts(int n, const count_options& options = {});
-
-/// rotational_counts' former name (the symmetric engine plays no part in it).
-[[deprecated("renamed rotational_counts")]] inline count_result symmetric_counts(int n,
-                                                                                 const count_options& options = {}) {
-  return rotational_counts(n, options);
-}
 
 }  // namespace nqueens

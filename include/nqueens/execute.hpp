@@ -128,6 +128,9 @@ struct execution {
   double release_seconds = 0.0;
   /// What this call asked of a device (see device_work).
   device_work device;
+  /// Whether counting began: false where a cancel came before the context
+  /// was built (the checks of `indices`, the tables), and nothing ran.
+  bool counting_began = false;
 };
 
 /// Runs the subproblems listed in `indices` on an arena of `options.threads`

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cli/message_text.hpp"
 #include "nqueens/threads.hpp"
 
 namespace nqueens::cli {
@@ -18,16 +19,16 @@ long long parse_integer(std::string_view text, std::string_view what, long long 
   const std::size_t digits = plain_digits(text);
   // A negative number is out of range; "-0" is no number below zero, only a sign the rule forbids.
   if (text.size() > 1 && text.front() == '-' && plain_digits(text.substr(1)) == text.size() - 1 && text[1] != '0') {
-    throw usage_error(std::string(what) + " " + std::string(text) + " is out of range: " + range);
+    throw usage_error(std::string(what) + " " + shown_operand(text) + " is out of range: " + range);
   }
   if (digits == 0 || digits != text.size()) {
-    throw usage_error("invalid " + std::string(what) + " '" + std::string(text) + "': " + range + ", in " +
+    throw usage_error("invalid " + std::string(what) + " '" + shown_operand(text) + "': " + range + ", in " +
                       number_rule);
   }
   long long value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error == std::errc::result_out_of_range || value < lo || value > hi) {
-    throw usage_error(std::string(what) + " " + std::string(text) + " is out of range: " + range);
+    throw usage_error(std::string(what) + " " + shown_operand(text) + " is out of range: " + range);
   }
   return value;
 }
@@ -42,12 +43,12 @@ double parse_seconds(std::string_view text, std::string_view what, double lo, do
     digits = fraction > digits + 1 ? fraction : 0;
   }
   if (digits == 0 || digits != text.size()) {
-    throw usage_error("invalid " + std::string(what) + " '" + std::string(text) + "': " + range + ", in " +
+    throw usage_error("invalid " + std::string(what) + " '" + shown_operand(text) + "': " + range + ", in " +
                       number_rule + " (a fraction such as 2.5 allowed)");
   }
   const double value = std::strtod(std::string(text).c_str(), nullptr);
   if (!(value >= lo && value <= hi)) {
-    throw usage_error(std::string(what) + " " + std::string(text) + " is out of range: " + range);
+    throw usage_error(std::string(what) + " " + shown_operand(text) + " is out of range: " + range);
   }
   return value;
 }
@@ -75,15 +76,15 @@ std::uint64_t parse_byte_size(std::string_view text, std::string_view what) {
     if (unit != std::string_view::npos) shift = 10 * static_cast<int>(unit + 1);
   }
   if (digits == 0 || shift < 0) {
-    throw usage_error("invalid " + std::string(what) + " '" + std::string(text) + "': " + range +
+    throw usage_error("invalid " + std::string(what) + " '" + shown_operand(text) + "': " + range +
                       ", such as 512M or 8G: " + number_rule +
-                      ", then K, M, G or T (powers of 1024), or no suffix for bytes");
+                      ", then K, M, G or T (powers of 1024, either case), or no suffix for bytes");
   }
   std::uint64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + digits, value);
   if (error == std::errc::result_out_of_range || value > (largest >> shift) ||
       (value << shift) < (std::uint64_t{1} << 20)) {
-    throw usage_error(std::string(what) + " " + std::string(text) + " is out of range: " + range);
+    throw usage_error(std::string(what) + " " + shown_operand(text) + " is out of range: " + range);
   }
   return value << shift;
 }
@@ -91,7 +92,7 @@ std::uint64_t parse_byte_size(std::string_view text, std::string_view what) {
 shard_spec parse_shard(std::string_view text) {
   const auto slash = text.find('/');
   if (slash == std::string_view::npos) {
-    throw usage_error("invalid --shard '" + std::string(text) + "': expected I/M, e.g. 0/4");
+    throw usage_error("invalid --shard '" + shown_operand(text) + "': expected I/M, e.g. 0/4");
   }
   shard_spec s;
   s.count = static_cast<int>(parse_integer(text.substr(slash + 1), "shard count M", 1, max_shards));

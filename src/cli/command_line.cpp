@@ -6,9 +6,14 @@
 #include <string_view>
 
 #include "cli/help_text.hpp"
+#include "cli/message_text.hpp"
 
 namespace nqueens::cli {
 
+namespace {
+
+// Every spelling ("-t", "--threads") of the options in `options` that take
+// the next argument as their value, read from cxxopts' own option list.
 std::vector<std::string> value_option_names(const cxxopts::Options& options) {
   std::vector<std::string> names;
   for (const std::string& group : options.groups()) {
@@ -21,6 +26,8 @@ std::vector<std::string> value_option_names(const cxxopts::Options& options) {
   }
   return names;
 }
+
+}  // namespace
 
 void print_help(cxxopts::Options& options, const std::string& tail) {
   // The board size operand has a group of its own, unlisted.
@@ -57,7 +64,7 @@ void refuse_flag_values(const std::vector<cxxopts::HelpOptionDetails>& all, cons
     for (const cxxopts::HelpOptionDetails& o : all) {
       if (o.is_boolean && std::find(o.l.begin(), o.l.end(), name) != o.l.end()) {
         std::string message = "--" + name;
-        message += " takes no value ('" + arg;
+        message += " takes no value ('" + shown_operand(arg);
         message += "'): give --" + name;
         message += " alone, or leave it out";
         throw usage_error(message);
@@ -134,8 +141,8 @@ std::string help_of(const cxxopts::Options& options) { return options.program() 
 [[noreturn]] void refuse_unknown(const cxxopts::Options& options, const std::vector<cxxopts::HelpOptionDetails>& all,
                                  const std::string& option, const std::string& arg) {
   const std::string command = command_of(options);
-  std::string text = "unknown option '" + option + "'";
-  if (option != arg) text += " (in '" + arg + "')";
+  std::string text = "unknown option '" + shown_operand(option) + "'";
+  if (option != arg) text += " (in '" + shown_operand(arg) + "')";
   if (!command.empty()) text += " for '" + command + "'";
   const std::string nearest = option.starts_with("--") || option.size() > 2 ? nearest_option(all, option) : "";
   if (!nearest.empty()) throw usage_error(text + ": did you mean '" + nearest + "'?");
@@ -210,11 +217,11 @@ void refuse_unknown_options(const cxxopts::Options& options, const std::vector<c
         if (std::ranges::all_of(rest, alnum)) break;
         const bool equals = rest.front() == '=';
         const std::string value = equals ? rest.substr(1) : rest;
-        throw usage_error("'" + arg + "': " +
+        throw usage_error("'" + shown_operand(arg) + "': " +
                           (equals ? "a short option takes its value without '='"
                                   : "a value joined to a short option takes letters and digits only") +
-                          ": write '-" + letter + " " + value + "'" +
-                          (o->l.empty() ? "" : " or '--" + o->l.front() + "=" + value + "'"));
+                          ": write '-" + letter + " " + shown_operand(value) + "'" +
+                          (o->l.empty() ? "" : " or '--" + o->l.front() + "=" + shown_operand(value) + "'"));
       }
       refuse_option_as_value(options, args, i, "-" + letter, *o);
       ++i;
@@ -247,7 +254,7 @@ cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::ve
     if (board_size_positional) {  // throws the range message
       parse_integer(args[i], "board size", min_board_size, largest_board_size);
     }
-    throw usage_error("unexpected argument '" + args[i] + "'");
+    throw usage_error("unexpected argument '" + shown_operand(args[i]) + "'");
   }
   std::vector<const char*> argv;
   argv.reserve(args.size());
@@ -266,7 +273,7 @@ std::string single_positional(const cxxopts::ParseResult& result, std::string_vi
   const auto values = result[std::string(name)].as<std::vector<std::string>>();
   if (values.size() != 1) {
     throw usage_error("expected one " + std::string(what) + ", got " + std::to_string(values.size()) + " ('" +
-                      values[1] + "' is extra)");
+                      shown_operand(values[1]) + "' is extra)");
   }
   return values.front();
 }

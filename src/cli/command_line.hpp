@@ -13,10 +13,6 @@
 
 namespace nqueens::cli {
 
-/// Every spelling ("-t", "--threads") of the options in `options` that take
-/// the next argument as their value, read from cxxopts' own option list.
-std::vector<std::string> value_option_names(const cxxopts::Options& options);
-
 /// Parses `args` (args[0] is the program name) with `options`. A bare negative
 /// number that is not the value of an option (value_option_names) is reported
 /// as a board size out of range (1 to `largest_board_size`) when

@@ -24,6 +24,9 @@ std::string describe_ranks(const std::vector<int>& rank_threads) {
   return counted(ranks, "rank") + ", " + counted(static_cast<std::size_t>(total), "thread") + " (" + sum + ")";
 }
 
+namespace {
+
+// "GPU 0 (NVIDIA H100 80GB HBM3), GPU 1 (..., shared by 2 processes)".
 std::string describe_gpus(const std::vector<gpu_taken>& gpus) {
   std::string text;
   for (const gpu_taken& g : gpus) {
@@ -33,6 +36,12 @@ std::string describe_gpus(const std::vector<gpu_taken>& gpus) {
   return text;
 }
 
+}  // namespace
+
+namespace {
+
+// "visit 1.234 s, join 0.456 s, ...": the kernels' device times, the
+// longest first, those not timed left out.
 std::string describe_kernel_times(const device_work& work) {
   std::vector<std::size_t> order;
   for (std::size_t k = 0; k < device_kernel_names.size(); ++k) {
@@ -48,6 +57,8 @@ std::string describe_kernel_times(const device_work& work) {
   }
   return text;
 }
+
+}  // namespace
 
 void count_report::write_text(std::ostream& out) const {
   const count_result& r = result_;

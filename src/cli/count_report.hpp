@@ -45,13 +45,6 @@ class count_report final : public report {
 /// "staged_list_bytes".
 json_object& add_device_work(json_object& o, const device_work& work);
 
-/// "visit 1.234 s, join 0.456 s, ...": the kernels' device times, the
-/// longest first, those not timed left out.
-std::string describe_kernel_times(const device_work& work);
-
-/// "GPU 0 (NVIDIA H100 80GB HBM3), GPU 1 (..., shared by 2 processes)".
-std::string describe_gpus(const std::vector<gpu_taken>& gpus);
-
 /// "1 rank x 2 threads", "3 ranks x 1 thread", "2 ranks, 3 threads (1 + 2)".
 std::string describe_ranks(const std::vector<int>& rank_threads);
 

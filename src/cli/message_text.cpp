@@ -75,6 +75,14 @@ std::size_t shown_sequence_length(std::string_view text, std::size_t at) noexcep
 
 }  // namespace
 
+std::string shown_operand(std::string_view text) {
+  constexpr std::size_t longest = 64, kept = 40;
+  if (text.size() <= longest) return std::string(text);
+  std::size_t cut = kept;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) --cut;  // a continuation byte
+  return std::string(text.substr(0, cut)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
 std::string one_line(std::string_view text) {
   std::string shown;
   for (std::size_t at = 0; at < text.size();) {

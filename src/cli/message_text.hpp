@@ -27,6 +27,12 @@ std::string hex_byte(unsigned char byte);
 /// `text` with printable ASCII as it is and any other byte as byte_escape.
 std::string printable(std::string_view text);
 
+/// What a message shows of an operand the user gave (a number, a name, an
+/// option): the whole where it is short, else its first bytes, "...", and
+/// its length, so that a line stays readable whatever was typed; never a
+/// UTF-8 character cut in two. A path is shown whole (one_line).
+std::string shown_operand(std::string_view text);
+
 /// `text` with each control byte (a line break among them) and each byte
 /// outside well-formed UTF-8 as byte_escape, the rest as it is: a message
 /// that names what the user typed stays one line and still shows a path

@@ -50,17 +50,22 @@ std::string format_progress(const progress& p, int width, bool solutions, const 
   constexpr std::size_t separator = 2, bar_least = 10, bar_most = 30;
   const auto shown = [&](const field& f) { return f.bar ? width > 0 : !f.text.empty(); };
   const auto size_of = [&](const field& f) { return f.bar ? bar_least + 2 : f.text.size(); };
-  // Greedy by rank: a field is kept when it still fits beside those kept.
+  // By rank, up to the first field that does not fit: those after it are
+  // dropped too, so that a narrower line loses fields in one fixed order
+  // (a short "2 threads" never outlives the subproblems).
   const std::size_t limit = width > 0 ? static_cast<std::size_t>(width) : SIZE_MAX;
   std::vector<bool> kept(fields.size(), false);
   std::size_t used = 0;
-  for (int rank = 0; rank <= 7; ++rank) {
+  bool full = false;
+  for (int rank = 0; rank <= 7 && !full; ++rank) {
     for (std::size_t k = 0; k < fields.size(); ++k) {
       if (fields[k].rank != rank || !shown(fields[k])) continue;
       const std::size_t size = size_of(fields[k]) + (used == 0 ? 0 : separator);
       if (rank == 0 || (limit >= used && size <= limit - used)) {
         kept[k] = true;
         used += size;
+      } else {
+        full = true;
       }
     }
   }
@@ -99,10 +104,16 @@ int terminal_columns(int fd) {
   return 80;
 }
 
+namespace {
+
+// True when $TERM names a terminal that takes escape sequences: set, and
+// not "dumb".
 bool terminal_takes_escapes() {
   const char* term = std::getenv("TERM");
   return term != nullptr && *term != '\0' && std::strcmp(term, "dumb") != 0;
 }
+
+}  // namespace
 
 progress_printer::progress_printer(bool terminal, int fd, bool solutions, std::string workers)
     : terminal_(terminal),

@@ -27,10 +27,6 @@ std::string format_progress(const progress& p, int width = 0, bool solutions = t
 /// is a plain number from 1 to 65535, else 80.
 int terminal_columns(int fd);
 
-/// True when $TERM names a terminal that takes escape sequences: set, and
-/// not "dumb".
-bool terminal_takes_escapes();
-
 class progress_printer {
  public:
   /// `terminal`: `fd` is a terminal, redrawn in place. `solutions` and

@@ -53,7 +53,8 @@ std::string engines_help() {
 std::optional<engine> parse_engine_choice(const std::string& name) {
   if (name == "auto") return std::nullopt;
   if (const auto e = parse_engine(name)) return *e;
-  throw usage_error("unknown engine '" + name + "': expected auto or one of " + std::string(engine_names()));
+  throw usage_error("unknown engine '" + shown_operand(name) + "': expected auto or one of " +
+                    std::string(engine_names()));
 }
 
 engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads, int split_depth,
@@ -141,6 +142,13 @@ long_run_choice read_long_run_options(const cxxopts::ParseResult& result) {
   if (result.count("checkpoint")) {
     choice.checkpoint = result["checkpoint"].as<std::string>();
     if (choice.checkpoint.empty()) throw usage_error("--checkpoint needs a file name");
+    // Not standard input or output, as '-' is elsewhere: a journal is read
+    // back and rewritten in place, which no stream allows.
+    if (choice.checkpoint == "-") {
+      throw usage_error(
+          "--checkpoint takes a file, not '-': a journal is read back and written in place "
+          "(for a file named -, give ./-)");
+    }
   }
   choice.checkpoint_interval_seconds =
       parse_seconds(result["checkpoint-interval"].as<std::string>(), "--checkpoint-interval",

@@ -20,6 +20,15 @@ void row_rules::finish(int, int, std::vector<row_prefix>&) const {}
 
 namespace {
 
+// Free columns of `row` below `s`: attacked by none of its queens and allowed by the rules.
+std::uint32_t candidate_columns(int n, const row_rules& rules, const row_prefix& s, int row) noexcept {
+  std::uint32_t attacked = 0;
+  for (int r = 0; r < n; ++r) {
+    if (r != row && s.has_queen(r)) attacked |= attacked_columns(n, r, s.columns[static_cast<std::size_t>(r)], row);
+  }
+  return rules.allowed_columns(n, s, row) & ~attacked;
+}
+
 // A larger plan is a mistake (an explicit split depth far too deep for n), not
 // a useful run: refuse it before it exhausts memory.
 constexpr std::size_t max_row_plan_size = std::size_t{1} << 22;
@@ -209,14 +218,6 @@ class row_plan final : public engine_plan {
 };
 
 }  // namespace
-
-std::uint32_t candidate_columns(int n, const row_rules& rules, const row_prefix& s, int row) noexcept {
-  std::uint32_t attacked = 0;
-  for (int r = 0; r < n; ++r) {
-    if (r != row && s.has_queen(r)) attacked |= attacked_columns(n, r, s.columns[static_cast<std::size_t>(r)], row);
-  }
-  return rules.allowed_columns(n, s, row) & ~attacked;
-}
 
 subproblem_count weighted_count(int n, const row_prefix& s, const search_start& start, const search_kernels& search,
                                 bool completions_are_classes) {

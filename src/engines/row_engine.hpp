@@ -106,7 +106,4 @@ std::optional<search_start> row_search_start(const engine_plan& p, std::size_t i
 /// Where the search of `s` starts. Precondition: `s` is non-attacking.
 search_start prepare(int n, const row_rules& rules, const row_prefix& s) noexcept;
 
-/// Free columns of `row` below `s`: attacked by none of its queens and allowed by the rules.
-std::uint32_t candidate_columns(int n, const row_rules& rules, const row_prefix& s, int row) noexcept;
-
 }  // namespace nqueens::detail

@@ -334,6 +334,7 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
   }
   run.kernels = context != nullptr ? context->kernels() : (options.kernels ? *options.kernels : active_isa());
   if (context != nullptr) {
+    run.counting_began = true;
     const device_work before = context->device();
     run_tasks(arena, indices, options, *context, run);
     const device_work after = context->device();

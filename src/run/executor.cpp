@@ -24,6 +24,7 @@ void arena_executor::run(const plan& p, std::span<const std::size_t> indices, co
   device_ += done.device;
   phases_.start += done.start_seconds;
   phases_.release += done.release_seconds;
+  counting_began_ = counting_began_ || done.counting_began || indices.empty();
 }
 
 }  // namespace nqueens::detail

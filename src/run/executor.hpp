@@ -47,6 +47,10 @@ class executor {
   /// The seconds the runs so far spent building and releasing the
   /// engine's context (run_phases::start and release; the rest is zero).
   virtual run_phases phases() const noexcept { return {}; }
+  /// False where every run so far was stopped before it began counting
+  /// (while the engine's tables were built): the count then ends as one
+  /// stopped while it planned.
+  virtual bool counting_began() const noexcept { return true; }
 };
 
 /// The subproblems counted on a oneTBB arena in this process.
@@ -63,6 +67,7 @@ class arena_executor final : public executor {
            const std::atomic<bool>& stop) override;
   device_work device() const noexcept override { return device_; }
   run_phases phases() const noexcept override { return phases_; }
+  bool counting_began() const noexcept override { return counting_began_; }
 
  private:
   int threads_;
@@ -71,6 +76,7 @@ class arena_executor final : public executor {
   gpu_options gpu_;
   device_work device_;
   run_phases phases_;
+  bool counting_began_ = false;
 };
 
 }  // namespace nqueens::detail

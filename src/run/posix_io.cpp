@@ -6,12 +6,18 @@
 
 namespace nqueens::detail {
 
+namespace {
+
+// One read() of up to `size` bytes, retried on EINTR: what is there now (a
+// terminal's line, a pipe's chunk); 0 at the end, -1 on error (errno says).
 ssize_t read_some(int fd, void* data, std::size_t size) {
   for (;;) {
     const ssize_t n = ::read(fd, data, size);
     if (n >= 0 || errno != EINTR) return n;
   }
 }
+
+}  // namespace
 
 ssize_t read_up_to(int fd, void* data, std::size_t size) {
   auto* bytes = static_cast<unsigned char*>(data);

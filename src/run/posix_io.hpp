@@ -9,10 +9,6 @@
 
 namespace nqueens::detail {
 
-/// One read() of up to `size` bytes, retried on EINTR: what is there now (a
-/// terminal's line, a pipe's chunk); 0 at the end, -1 on error (errno says).
-ssize_t read_some(int fd, void* data, std::size_t size);
-
 /// read() up to `size` bytes (fewer only at the end of the file); -1 on error.
 ssize_t read_up_to(int fd, void* data, std::size_t size);
 

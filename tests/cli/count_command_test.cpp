@@ -81,13 +81,44 @@ TEST(CliTest, UnknownOptionsAreRefusedWithTheNearestOne) {
 
 // --max-memory names the sizes it takes, the largest too, whatever it was
 // given: a suffix it does not know (16E), or a size past the largest.
+// A message quotes what the user typed, but not 100 kB of it: a long
+// operand is shown by its start and its length, and the line stays short.
+TEST(CliTest, ALongOperandIsShownCutInItsMessage) {
+  const std::string digits(100000, '9');
+  const cli_run size = run_cli("count " + digits);
+  EXPECT_EQ(size.status, 2);
+  EXPECT_EQ(size.err, "nqueens: board size " + digits.substr(0, 40) +
+                          "... (100000 bytes) is out of range: expected an integer from 1 to 32\n");
+  const cli_run engine = run_cli("count 8 --engine " + std::string(300, 'x'));
+  EXPECT_EQ(engine.status, 2);
+  EXPECT_EQ(engine.err.rfind("nqueens: unknown engine '" + std::string(40, 'x') + "... (300 bytes)': expected", 0), 0u)
+      << engine.err;
+  const cli_run option = run_cli("count 8 --" + std::string(300, 'o'));
+  EXPECT_EQ(option.status, 2);
+  EXPECT_LT(option.err.size(), 200u) << option.err;
+  // Short ones whole, as before.
+  EXPECT_EQ(run_cli("count 8 --engine nope").err.rfind("nqueens: unknown engine 'nope': expected", 0), 0u);
+}
+
+// '-' is no journal: a stream cannot be read back and rewritten in place,
+// and no file named - is made in its stead.
+TEST(CliTest, CheckpointRefusesStandardOutput) {
+  const cli_run r =
+      run_script("d=$(mktemp -d) && cd \"$d\" && $NQ count 8 --checkpoint -; s=$?; ls -A; rm -rf \"$d\"; exit $s");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "nqueens: --checkpoint takes a file, not '-': a journal is read back and written in place (for a "
+            "file named -, give ./-)\n");
+}
+
 TEST(CliTest, MaxMemoryNamesTheLargestSize) {
   const cli_run unknown = run_cli("count 8 --max-memory 16E");
   EXPECT_EQ(unknown.status, 2);
   EXPECT_EQ(unknown.err,
             "nqueens: invalid --max-memory '16E': expected a size from 1M to 16777215T (16 EiB less 1 TiB), such as "
-            "512M or 8G: plain decimal digits, no sign, no leading zero, then K, M, G or T (powers of 1024), or no "
-            "suffix for bytes\n");
+            "512M or 8G: plain decimal digits, no sign, no leading zero, then K, M, G or T (powers of 1024, either "
+            "case), or no suffix for bytes\n");
   for (const char* past : {"16777216T", "17179869184G", "18446744073709551615", "99999999999999999999999K"}) {
     const cli_run r = run_cli(std::string("count 8 --max-memory ") + past);
     EXPECT_EQ(r.status, 2) << past;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
@@ -30,9 +31,18 @@ progress hours_into_a_long_run() {
 // first (threads, subproblems, elapsed...), the percent never.
 TEST(ProgressLineTest, FitsEveryWidthDroppingTheLeastUsefulFieldsFirst) {
   const progress p = hours_into_a_long_run();
+  // Each field is shown only with every more useful one: the line loses
+  // them in one order as it narrows (a short "16 threads" does not outlive
+  // the subproblems).
+  const char* const by_use[] = {"ETA", "[", "solutions", "/s", "elapsed", "subproblems", "threads"};
   for (int width = 1; width <= 200; ++width) {
     const std::string line = format_progress(p, width);
     EXPECT_LE(line.size(), static_cast<std::size_t>(width)) << line;
+    for (std::size_t k = 1; k < std::size(by_use); ++k) {
+      if (line.find(by_use[k]) != std::string::npos) {
+        EXPECT_NE(line.find(by_use[k - 1]), std::string::npos) << width << ": " << line;
+      }
+    }
   }
   EXPECT_EQ(format_progress(p, 20), " 42.3%  ETA 1d03h");
   // Narrower than the percent: the percent whole, or nothing; never " 4".

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engines/gpu/gpu_device_loader.hpp"
 #include "nqueens/memory.hpp"
 #include "support/gpu_testing.hpp"
 

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "engines/gpu/gpu_device.hpp"
+#include "engines/gpu/gpu_device_loader.hpp"
 #include "engines/gpu/gpu_module_trust.hpp"
 #include "support/scratch_directory.hpp"
 

@@ -11,8 +11,6 @@
 #include <random>
 #include <vector>
 
-#include "engines/join_model/half_masks.hpp"
-
 namespace nqueens {
 namespace {
 

@@ -4,31 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
-#include <bit>
-#include <cctype>
 #include <functional>
 #include <ostream>
 #include <random>
-#include <set>
-#include <tuple>
 #include <utility>
 #include <vector>
 
-#include "engines/join_model/column_classes.hpp"
-#include "engines/join_model/quadrant_memory.hpp"
-#include "engines/join_model/quarter_tables.hpp"
-#include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "isa/implementation.hpp"
-#include "nqueens/cancelled.hpp"
-#include "nqueens/count.hpp"
-#include "nqueens/execute.hpp"
-#include "nqueens/known_counts.hpp"
-#include "nqueens/memory.hpp"
-#include "nqueens/plan.hpp"
-#include "run/plan_access.hpp"
-#include "support/axes.hpp"
 
 namespace nqueens {
 namespace detail {
@@ -150,7 +133,7 @@ TEST_P(DisjointPairsTest, MatchesBruteForceAtTheDeepestTree) {
   const auto mask = [&](int skew) {
     std::uint64_t m = 0;
     for (int bit = 0; bit < 44; ++bit) {
-      if ((random() & 63U) < 16 + (bit * skew) % 32) m |= std::uint64_t{1} << bit;
+      if ((random() & 63U) < static_cast<std::uint64_t>(16 + (bit * skew) % 32)) m |= std::uint64_t{1} << bit;
     }
     return m;
   };
@@ -192,7 +175,7 @@ TEST_P(DisjointPairsTest, MatchesBruteForceWithTheWidestDigits) {
   std::mt19937_64 random(28);
   detail::pair_scratch scratch;
   scratch.widest_digits_from = 0;
-  for (const auto [bits, entries] : {std::pair{35, 960U}, std::pair{38, 1728U}, std::pair{47, 1352U}}) {
+  for (const auto& [bits, entries] : {std::pair{35, 960U}, std::pair{38, 1728U}, std::pair{47, 1352U}}) {
     const std::uint64_t field = (std::uint64_t{1} << bits) - 1;
     const auto mask = [&] { return random() & random() & field; };
     std::vector<std::uint64_t> a(2000), b(5000 + random() % 3000);

@@ -6,29 +6,21 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <bit>
-#include <functional>
-#include <ostream>
 #include <random>
 #include <set>
 #include <tuple>
 #include <vector>
 
-#include "engines/join_model/column_classes.hpp"
 #include "engines/join_model/quadrant_memory.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_solve.hpp"
 #include "isa/implementation.hpp"
-#include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"
-#include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
-#include "nqueens/memory.hpp"
 #include "nqueens/plan.hpp"
 #include "run/plan_access.hpp"
-#include "support/axes.hpp"
 
 namespace nqueens {
 namespace {

@@ -72,7 +72,7 @@ TEST_F(FaultTest, JournalIsCreatedWholeWithoutTmpfile) {
 #ifdef NQUEENS_SANITIZED
   GTEST_SKIP() << "the sanitizers' runtime must come first in the preload list";
 #endif
-  for (const std::string name : {std::string("plain.ckpt"), std::string(255, 'j')}) {
+  for (const std::string& name : {std::string("plain.ckpt"), std::string(255, 'j')}) {
     SCOPED_TRACE(name.size());
     const std::string j = path(name);
     const std::string mark = dir_.string() + "-tmpfile-refused";  // beside the test's folder, whose files are counted

@@ -312,7 +312,7 @@ TEST(FastestEngineTest, PicksTheFastestEngineWhoseWholeCountFits) {
     }
   };
   int between = 0;  // bounds that fit the quadrant engine's tables but not its lists too
-  for (const auto [n, split_depth] : {std::pair{16, 0}, {18, 0}, {20, 0}, {18, 12}}) {
+  for (const auto& [n, split_depth] : {std::pair{16, 0}, {18, 0}, {20, 0}, {18, 12}}) {
     const std::uint64_t least = memory_estimate(n, engine::quadrant, threads, 1);
     const std::uint64_t lists = run_lists_estimate(plan(n, {.kind = engine::quadrant, .split_depth = split_depth}));
     for (std::uint64_t limit = least - least / 8; limit <= least + 2 * lists; limit += lists / 8) {

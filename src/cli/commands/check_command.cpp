@@ -251,7 +251,7 @@ int run_check(const std::vector<std::string>& args) {
       return 0;
     }
     if (!options_end && arg.size() > 1 && arg[0] == '-' && !looks_like_negative_number(arg)) {
-      throw usage_error("unknown option '" + arg +
+      throw usage_error("unknown option '" + shown_operand(arg) +
                         "' for 'check': it takes placements and -h/--help (a placement after '--' may start with "
                         "'-')");
     }

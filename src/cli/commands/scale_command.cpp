@@ -59,7 +59,7 @@ std::vector<int> parse_thread_list(const std::string& text) {
     const std::string_view element = std::string_view(text).substr(start, comma - start);
     if (looks_like_a_range(element)) {
       throw usage_error("--threads takes a comma-separated list of thread counts, such as 1,2,4: got '" +
-                        one_line(text) + "'");
+                        shown_operand(text) + "'");
     }
     counts.push_back(parse_threads(element));
     if (comma == std::string::npos) return counts;
@@ -273,7 +273,8 @@ int run_scale(const std::vector<std::string>& args) {
   options.add_options()("r,repeat", "Runs per thread count; the median is reported",
                         cxxopts::value<std::string>()->default_value("3"))(
       "csv",
-      "Also write the rows to this CSV file (replaced only once every run is done, and only if it is one --csv wrote); "
+      "Also write the rows to this CSV file (replaced only once every run is done, and only if it is empty or one "
+      "--csv wrote); "
       "'-' prints them on standard output in place of the table",
       cxxopts::value<std::string>());
   add_plan_shape_options(options,

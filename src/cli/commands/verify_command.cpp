@@ -171,7 +171,7 @@ int run_verify(const std::vector<std::string>& args) {
     return 0;
   }
   if (result.count("extra")) {
-    throw usage_error("unexpected argument '" + result["extra"].as<std::vector<std::string>>().front() +
+    throw usage_error("unexpected argument '" + shown_operand(result["extra"].as<std::vector<std::string>>().front()) +
                       "' (verify takes --from and --to)");
   }
   const int from =

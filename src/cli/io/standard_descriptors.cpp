@@ -11,6 +11,14 @@
 
 namespace nqueens::cli {
 
+namespace {
+
+// Opens /dev/null onto each of descriptors 0, 1 and 2 that is closed, with
+// the access it must not have (0 write-only, 1 and 2 read-only): reading or
+// writing it still fails with EBADF as on a closed descriptor, but no file
+// the tool opens can take its number. Where /dev/null
+// cannot be opened, exits with status 3 (saying so on stderr when that is
+// open): running on would risk writing into a journal.
 void reserve_standard_descriptors(const char* program) noexcept {
   for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
     if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
@@ -24,6 +32,8 @@ void reserve_standard_descriptors(const char* program) noexcept {
     std::_Exit(3);
   }
 }
+
+}  // namespace
 
 void prepare_standard_streams(const char* program) noexcept {
   reserve_standard_descriptors(program);

@@ -80,6 +80,11 @@ bool flush_standard_output() {
   return outcome == io_outcome::done;
 }
 
+namespace {
+
+// Flushes std::cout and stdout and closes stdout, checking each step: the
+// one place every command's output is known to have arrived. Returns
+// normally when it did, else throws output_error: status_after_closing_output's step.
 void close_standard_output() {
   errno = 0;
   bool failed = !std::cout || std::ferror(stdout) != 0;
@@ -111,6 +116,8 @@ void close_standard_output() {
   std::cout.setstate(std::ios::badbit);
   if (failed) throw output_error(error);
 }
+
+}  // namespace
 
 int status_after_closing_output(int status, const char* program) {
   std::optional<output_error> lost;

@@ -49,11 +49,6 @@ void note_standard_output_written(const char* data, std::size_t size) noexcept;
 /// overwrites; else "". Ask while stdout is open.
 const char* start_of_a_stop_message() noexcept;
 
-/// Flushes std::cout and stdout and closes stdout, checking each step: the
-/// one place every command's output is known to have arrived. Returns
-/// normally when it did, else throws output_error. Call once, at the end.
-void close_standard_output();
-
 /// The process's exit status once its output is closed: `status`, or 3
 /// with a line on stderr ("PROGRAM: ...") when the output was lost, unless
 /// `status` already says more (a usage error, a failure, an interruption);

@@ -40,6 +40,9 @@ std::uint64_t solutions_of(const gpu_job& job, pair_counts counts, std::uint64_t
   return checked_product(share, weight);
 }
 
+namespace {
+
+// What a fault means, for messages.
 const char* fault_message(job_fault fault) noexcept {
   switch (fault) {
     case job_fault::none:
@@ -57,6 +60,8 @@ const char* fault_message(job_fault fault) noexcept {
   }
   return "an unknown fault";
 }
+
+}  // namespace
 
 void check_result(const job_result& result, const gpu_job& job, round_kind round) {
   const std::uint32_t mark = (round == round_kind::sizes ? sized_mark : finished_mark) ^ job.sequence;

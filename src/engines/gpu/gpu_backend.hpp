@@ -97,9 +97,6 @@ gpu_job job_for(const quadrant_task& task, int n, int slices, const gpu_backend&
 /// std::overflow_error past 2^64.
 std::uint64_t solutions_of(const gpu_job& job, pair_counts counts, std::uint64_t weight);
 
-/// What a fault means, for messages.
-const char* fault_message(job_fault fault) noexcept;
-
 /// Throws std::runtime_error naming the fault when `result` does not carry
 /// `job`'s mark for `round` (a round that did not reach it, or a check that
 /// failed).

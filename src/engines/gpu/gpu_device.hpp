@@ -1,14 +1,13 @@
 #pragma once
 
-// The CUDA device behind the GPU engine. Its code (gpu_device.cu) is a
-// module, libnqueens-gpu.so, built where CMake found CUDA and loaded when a
-// GPU run first asks (gpu_device_loader.cpp): the CUDA runtime, linked
-// statically into it, never reaches the tools' or the installed library's
-// link line, so both build and run where there is no CUDA toolkit and no
-// NVIDIA driver; there the probe says why no GPU is usable.
+// The interface of the CUDA module behind the GPU engine. Its code
+// (gpu_device.cu) is a module, libnqueens-gpu.so, built where CMake found
+// CUDA and loaded when a GPU run first asks (gpu_device_loader.hpp): the CUDA
+// runtime, linked statically into it, never reaches the tools' or the
+// installed library's link line, so both build and run where there is no
+// CUDA toolkit and no NVIDIA driver; there the probe says why no GPU is usable.
 
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,26 +24,8 @@ struct device_probe {
   bool usable = false;
   std::string description;  ///< how many GPUs and the first's name and memory, or why none is usable
 };
-device_probe probe_device();
 
-/// Every GPU the runtime sees (CUDA_VISIBLE_DEVICES decides which), in its
-/// order. Throws std::runtime_error when none is usable.
-std::vector<device_identity> visible_devices();
-
-/// Why GPU `index` cannot run the kernels (the module holds no image for
-/// it), or empty. Throws std::runtime_error when a CUDA call fails.
-std::string kernel_refusal(int index);
-
-/// A backend on GPU `device.index`, the quarter tables copied to it (none
-/// where `tables` is null: its jobs bring their own quarters), whose
-/// `streams` streams share the device memory left with the device's other
-/// sharers (gpu_memory_share.hpp), none taking more than
-/// `most_stream_bytes`. Throws std::runtime_error when a CUDA call fails,
-/// the GPU has no image of the kernels, or no module is found.
-std::unique_ptr<gpu_backend> device_backend(const half_board_tables* tables, dealt_device device, int streams,
-                                            std::uint64_t most_stream_bytes);
-
-/// What the module gives: the four functions above. It exports one C
+/// What the module gives: the four functions gpu_device_loader.hpp calls. It exports one C
 /// symbol, device_module_symbol, a function returning a pointer to this.
 struct device_module {
   /// device_module_abi as the module was built: a library of another
@@ -63,13 +44,5 @@ inline constexpr std::uint64_t device_module_abi =
     (std::uint64_t{sizeof(device_work)} << 16);
 inline constexpr const char* device_module_symbol = "nqueens_gpu_device_module";
 inline constexpr const char* device_module_file = "libnqueens-gpu.so";
-
-/// Where the module is looked for, in order: NQUEENS_GPU_MODULE alone
-/// where it is set; else the directory the program names
-/// (nqueens_gpu_module_directory, gpu_device_loader.cpp) alone; else
-/// beside the program, then where the installed tools' module is from
-/// their folder (../LIBDIR/nqueens). Never a path fixed when the library
-/// was built.
-std::vector<std::filesystem::path> device_module_places();
 
 }  // namespace nqueens::detail::gpu

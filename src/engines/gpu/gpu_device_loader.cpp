@@ -9,6 +9,8 @@
 // it says where its module is (nqueens_gpu_module_directory below), else
 // the module is found from the program's own file.
 
+#include "engines/gpu/gpu_device_loader.hpp"
+
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -18,7 +20,6 @@
 #include <string>
 #include <vector>
 
-#include "engines/gpu/gpu_device.hpp"
 #include "engines/gpu/gpu_module_trust.hpp"
 
 // The directory of the GPU module, defined (weakly) by the programs that

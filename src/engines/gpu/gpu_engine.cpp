@@ -35,7 +35,7 @@
 #include "engines/engine_definition.hpp"
 #include "engines/fingerprint.hpp"
 #include "engines/gpu/gpu_backend.hpp"
-#include "engines/gpu/gpu_device.hpp"
+#include "engines/gpu/gpu_device_loader.hpp"
 #include "engines/gpu/gpu_emulator.hpp"
 #include "engines/gpu/gpu_memory_share.hpp"
 #include "engines/gpu/gpu_run_devices.hpp"

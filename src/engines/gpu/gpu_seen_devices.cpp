@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "engines/gpu/gpu_device.hpp"
+#include "engines/gpu/gpu_device_loader.hpp"
 #include "engines/gpu/gpu_emulator.hpp"
 #include "engines/plain_number.hpp"
 

@@ -1,16 +1,15 @@
 #pragma once
 
-// Counting disjoint pairs: given two lists of 64-bit masks, how many pairs
-// (a, b), a from the first and b from the second, have a & b == 0. The
-// quadrant engine spends most of its time here (see quarter_tables.hpp).
+// What counting disjoint pairs keeps: given two lists of 64-bit masks, how
+// many pairs (a, b), a from the first and b from the second, have a & b == 0
+// (quadrant_kernels::count_pairs, pair_counter.inc per instruction set). The
+// quadrant engine spends most of its time there (see quarter_tables.hpp).
 
 #include <atomic>
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "engines/join_model/digit_widths.hpp"
-#include "nqueens/isa.hpp"
 
 namespace nqueens::detail {
 
@@ -20,7 +19,7 @@ struct alignas(64) block_bits {
   std::uint64_t word[8];
 };
 
-/// Reusable buffers of count_disjoint_pairs: keep one per thread, and the
+/// Reusable buffers of the pair count (quadrant_kernels::count_pairs): keep one per thread, and the
 /// count allocates nothing once they have grown to the largest lists seen.
 /// Here `north` is the list the count walks and `south` the one it blocks.
 struct pair_scratch {
@@ -53,15 +52,5 @@ struct pair_scratch {
   std::vector<block_bits> rows;                         // bit-sliced south blocks: per bit, which members lack it
   std::vector<block_bits> table;                        // one block's digit tables
 };
-
-/// Number of pairs (a, b), a in `north`, b in `south`, with a & b == 0; any
-/// masks, in any order, counted with the kernels of `kernels`; the smaller
-/// list is walked mask by mask and the larger cut into blocks, whichever is
-/// `north`. The smaller must hold fewer than 2^32 masks and the larger fewer
-/// than 2^31 (its blocks are padded): offsets into them are 32-bit to halve
-/// the scratch memory (larger lists throw std::length_error).
-/// Precondition: cpu_supports(kernels).
-std::uint64_t count_disjoint_pairs(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
-                                   pair_scratch& scratch, isa kernels);
 
 }  // namespace nqueens::detail

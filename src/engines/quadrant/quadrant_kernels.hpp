@@ -39,7 +39,12 @@ struct quadrant_kernels {
   /// as a view on skip.east: filtered again only when the contents or the
   /// rule changed.
   quarter_view (*keep_east)(const quarter_view& east, std::uint64_t contents, int h, quarter_skip& skip);
-  /// count_disjoint_pairs (pair_counter.hpp) for this instruction set.
+  /// Number of pairs (a, b), a in `north`, b in `south`, with a & b == 0;
+  /// any masks, in any order (pair_counter.inc). The smaller list is walked
+  /// mask by mask and the larger cut into blocks, whichever is `north`. The
+  /// smaller must hold fewer than 2^32 masks and the larger fewer than 2^31
+  /// (its blocks are padded): offsets into them are 32-bit to halve the
+  /// scratch memory (larger lists throw std::length_error).
   std::uint64_t (*count_pairs)(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
                                pair_scratch& scratch);
 };

@@ -6,13 +6,13 @@
 #include <tuple>
 #include <utility>
 
+#include "engines/checked_count.hpp"
 #include "engines/join_model/column_classes.hpp"
 #include "engines/join_model/exact_growth.hpp"
 #include "engines/join_model/filter_rule.hpp"
 #include "engines/join_model/half_masks.hpp"
 #include "engines/quadrant/group_pieces.hpp"
 #include "kernels/bits.hpp"
-#include "kernels/subsets.hpp"
 #include "nqueens/cancelled.hpp"
 
 namespace nqueens::detail {

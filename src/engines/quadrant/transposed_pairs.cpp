@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "engines/checked_count.hpp"
 #include "engines/join_model/digit_widths.hpp"
 #include "engines/join_model/half_masks.hpp"
 #include "engines/join_model/quarter_tables.hpp"

@@ -24,7 +24,6 @@
 #include <span>
 #include <vector>
 
-#include "engines/checked_count.hpp"
 #include "engines/join_model/filter_rule.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/row_runs.hpp"

@@ -27,6 +27,7 @@
 #include "run/journal/journal_layout.hpp"
 #include "run/journal/journal_replay.hpp"
 #include "run/journal/journal_state.hpp"
+#include "run/posix_io.hpp"
 #include "run/temporary_name.hpp"
 
 namespace nqueens {

@@ -10,7 +10,6 @@
 #include <string>
 
 #include "nqueens/checkpoint.hpp"
-#include "run/posix_io.hpp"
 
 namespace nqueens::detail {
 

@@ -17,6 +17,7 @@
 #include "nqueens/checkpoint.hpp"
 #include "run/journal/journal_io.hpp"
 #include "run/journal/journal_layout.hpp"
+#include "run/posix_io.hpp"
 #include "run/shard/shard_members.hpp"
 
 namespace nqueens::detail {
