@@ -12,7 +12,10 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 bash "$repo/scripts/check_doc_paths.sh" "$repo" 2>/dev/null || { echo "FAIL: the docs name paths that do not exist" >&2; exit 1; }
-cp -r "$repo/README.md" "$repo/docs" "$repo/src" "$repo/include" "$repo/tests" "$repo/scripts" "$repo/bench" "$work/"
+# The tree the check reads as code, the top CMakeLists.txt and cmake/ among it (options such as
+# NQUEENS_WERROR are declared there and named in the docs).
+cp -r "$repo/README.md" "$repo/docs" "$repo/src" "$repo/include" "$repo/tests" "$repo/scripts" "$repo/bench" \
+  "$repo/CMakeLists.txt" "$repo/cmake" "$work/"
 printf '\nSee `src/run/no_such_file.cpp` and src/run/{plan,gone}.cpp.\n' >> "$work/README.md"
 if out=$(bash "$repo/scripts/check_doc_paths.sh" "$work" 2>&1); then
   echo "FAIL: the missing paths passed: $out" >&2
