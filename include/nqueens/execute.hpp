@@ -128,8 +128,9 @@ struct execution {
   double release_seconds = 0.0;
   /// What this call asked of a device (see device_work).
   device_work device;
-  /// Whether counting began: false where a cancel came before the context
-  /// was built (the checks of `indices`, the tables), and nothing ran.
+  /// Whether counting began: false where nothing ran, for a cancel that came
+  /// before the context was built (the checks of `indices`, the tables) or
+  /// for `indices` empty.
   bool counting_began = false;
 };
 

@@ -164,8 +164,8 @@ void refuse_option_as_value(const cxxopts::Options& options, const std::vector<s
   const std::string& value = args[i + 1];
   if (value.size() < 2 || value[0] != '-' || looks_like_negative_number(value)) return;
   const std::string joined = (details.l.empty() ? option : "--" + details.l.front()) + "=" + value;
-  throw usage_error("option '" + option + "' needs a value, and the next argument '" + value +
-                    "' is an option (to give it as the value, write '" + joined + "')");
+  throw usage_error("option '" + option + "' needs a value, and the next argument '" + shown_operand(value) +
+                    "' is an option (to give it as the value, write '" + shown_operand(joined) + "')");
 }
 
 // Reads `args` as cxxopts will (its grammar, without a regex) and refuses in

@@ -15,6 +15,7 @@
 #include "cli/io/placement_io.hpp"
 #include "cli/io/standard_descriptors.hpp"
 #include "cli/io/standard_output.hpp"
+#include "cli/message_text.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/version.hpp"
@@ -64,9 +65,10 @@ int dispatch(const std::vector<std::string>& argv) {
     const bool asks_this_help = argv.size() == 3 && (argv[2] == "help" || argv[2] == "-h" || argv[2] == "--help" ||
                                                      argv[2] == "--version" || argv[2] == "-V");
     if (argv.size() > 2 && !asks_this_help) {
-      if (argv.size() > 3) throw usage_error(first + " takes at most one command's name ('" + argv[3] + "' is extra)");
+      if (argv.size() > 3)
+        throw usage_error(first + " takes at most one command's name ('" + shown_operand(argv[3]) + "' is extra)");
       const command* c = find_command(argv[2]);
-      if (c == nullptr) throw usage_error("unknown command '" + argv[2] + "' (try 'nqueens --help')");
+      if (c == nullptr) throw usage_error("unknown command '" + shown_operand(argv[2]) + "' (try 'nqueens --help')");
       return c->run({"nqueens " + c->name, "--help"});
     }
     std::cout << usage_text();  // before the NQUEENS_ISA check: help works in any environment
@@ -93,7 +95,7 @@ int dispatch(const std::vector<std::string>& argv) {
     throw usage_error("--list takes " + choices);
   }
   if (first == "--version" || first == "-V") {
-    if (argv.size() > 2) throw usage_error(first + " takes no arguments ('" + argv[2] + "' is extra)");
+    if (argv.size() > 2) throw usage_error(first + " takes no arguments ('" + shown_operand(argv[2]) + "' is extra)");
     std::cout << version_text("nqueens");
     return 0;
   }
@@ -113,7 +115,7 @@ int dispatch(const std::vector<std::string>& argv) {
     c = &shorthand_command();
     rest.insert(rest.begin(), name);
   }
-  if (c == nullptr) throw usage_error("unknown command '" + name + "' (try 'nqueens --help')");
+  if (c == nullptr) throw usage_error("unknown command '" + shown_operand(name) + "' (try 'nqueens --help')");
   rest.insert(rest.begin(), "nqueens " + c->name);  // args[0] names the command in its help and errors
   return c->run(rest);
 }

@@ -79,8 +79,6 @@ TEST(CliTest, UnknownOptionsAreRefusedWithTheNearestOne) {
   }
 }
 
-// --max-memory names the sizes it takes, the largest too, whatever it was
-// given: a suffix it does not know (16E), or a size past the largest.
 // A message quotes what the user typed, but not 100 kB of it: a long
 // operand is shown by its start and its length, and the line stays short.
 TEST(CliTest, ALongOperandIsShownCutInItsMessage) {
@@ -96,6 +94,10 @@ TEST(CliTest, ALongOperandIsShownCutInItsMessage) {
   const cli_run option = run_cli("count 8 --" + std::string(300, 'o'));
   EXPECT_EQ(option.status, 2);
   EXPECT_LT(option.err.size(), 200u) << option.err;
+  const cli_run command = run_cli(std::string(300, 'c'));
+  EXPECT_EQ(command.status, 2);
+  EXPECT_EQ(command.err,
+            "nqueens: unknown command '" + std::string(40, 'c') + "... (300 bytes)' (try 'nqueens --help')\n");
   // Short ones whole, as before.
   EXPECT_EQ(run_cli("count 8 --engine nope").err.rfind("nqueens: unknown engine 'nope': expected", 0), 0u);
 }
@@ -112,6 +114,8 @@ TEST(CliTest, CheckpointRefusesStandardOutput) {
             "file named -, give ./-)\n");
 }
 
+// --max-memory names the sizes it takes, the largest too, whatever it was
+// given: a suffix it does not know (16E), or a size past the largest.
 TEST(CliTest, MaxMemoryNamesTheLargestSize) {
   const cli_run unknown = run_cli("count 8 --max-memory 16E");
   EXPECT_EQ(unknown.status, 2);

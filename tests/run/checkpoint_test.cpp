@@ -183,8 +183,12 @@ TEST_F(CheckpointTest, CancelledRunResumesToTheExactCounts) {
       o.threads = threads;
       o.checkpoint = path_.string();
       o.cancel = &cancel;
-      o.progress_interval_seconds = 0.0;  // every tick: cancel at the first one
-      o.on_progress = [&](const progress&) { cancel = true; };
+      o.progress_interval_seconds = 0.0;  // every tick: cancel at the first one with a subproblem done
+      // Not before: a stop while the tables are built ends the count as
+      // cancelled before it began (run_cancelled), with nothing to resume.
+      o.on_progress = [&](const progress& p) {
+        if (p.finished > 0) cancel = true;
+      };
       const count_result partial = count(n, o);
       if (partial.complete) continue;  // done before the first tick: a larger board
       cancelled_mid_run = true;

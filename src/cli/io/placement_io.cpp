@@ -26,7 +26,7 @@ placement_format parse_placement_format(const std::string& text, int n) {
     expected += (k == 0 ? "" : k + 1 == placement_format_names.size() ? " or " : ", ");
     expected += placement_format_names[k];
   }
-  throw usage_error("unknown --format '" + text + "': expected " + expected);
+  throw usage_error("unknown --format '" + shown_operand(text) + "': expected " + expected);
 }
 
 void add_format_option(cxxopts::Options& options, const std::string& help) {
