@@ -16,21 +16,29 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
 
+#include "cli/arguments.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"
 #include "thread_clock.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 5) {
-    std::fprintf(stderr, "usage: nqueens_class_slots N SPLIT_DEPTH MAX_MEMORY_BYTES CLASS...\n");
+    std::fprintf(stderr,
+                 "usage: nqueens_class_slots N SPLIT_DEPTH MAX_MEMORY CLASS...\n  (MAX_MEMORY as --max-memory "
+                 "takes it: 8G, 512M, or bytes; 0 for the default)\n");
     return 2;
   }
-  const int n = std::atoi(argv[1]);
-  const int split_depth = std::atoi(argv[2]);
-  const std::uint64_t max_memory = std::strtoull(argv[3], nullptr, 10);
-  if (n < 4 || n > 28 || split_depth < 0 || split_depth > nqueens::max_split_depth) {
-    std::fprintf(stderr, "nqueens_class_slots: bad arguments\n");
+  // Read as the tool reads them: "8G" is 8 GiB, never 8 bytes.
+  int n = 0, split_depth = 0;
+  std::uint64_t max_memory = 0;
+  try {
+    n = static_cast<int>(nqueens::cli::parse_integer(argv[1], "N", 4, 28));
+    split_depth = static_cast<int>(nqueens::cli::parse_integer(argv[2], "SPLIT_DEPTH", 0, nqueens::max_split_depth));
+    max_memory = std::string_view(argv[3]) == "0" ? 0 : nqueens::cli::parse_byte_size(argv[3], "MAX_MEMORY");
+  } catch (const nqueens::cli::usage_error& e) {
+    std::fprintf(stderr, "nqueens_class_slots: %s\n", e.what());
     return 2;
   }
   const nqueens::plan p(n, {.kind = nqueens::engine::quadrant, .split_depth = split_depth});

@@ -29,12 +29,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "cli/arguments.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/memory.hpp"
@@ -62,20 +65,26 @@ std::pair<double, double> mean_and_error(const std::vector<double>& x) {
 int run(int argc, char** argv) {
   if (argc < 5) {
     std::fprintf(stderr,
-                 "usage: nqueens_reach_sample N RUNS RUN_LENGTH SEED [ENGINE] [MAX_MEMORY_BYTES] [THREADS] "
-                 "[SPLIT_DEPTH]\n");
+                 "usage: nqueens_reach_sample N RUNS RUN_LENGTH SEED [ENGINE] [MAX_MEMORY] [THREADS] "
+                 "[SPLIT_DEPTH]\n  (MAX_MEMORY as --max-memory takes it: 8G, 512M, or bytes; 0 for the default)\n");
     return 2;
   }
-  const int n = std::atoi(argv[1]);
-  const int runs = std::atoi(argv[2]);
-  const int length = std::atoi(argv[3]);
-  const auto seed = static_cast<std::uint64_t>(std::strtoull(argv[4], nullptr, 10));
+  // Read as the tool reads them: "8G" is 8 GiB, never 8 bytes, and a
+  // word that is no number is refused, never read as 0.
+  using nqueens::cli::parse_integer;
+  constexpr long long most = std::numeric_limits<int>::max();
+  const auto n = static_cast<int>(parse_integer(argv[1], "N", 1, nqueens::max_board_size));
+  const auto runs = static_cast<int>(parse_integer(argv[2], "RUNS", 1, most));
+  const auto length = static_cast<int>(parse_integer(argv[3], "RUN_LENGTH", 1, most));
+  const auto seed = static_cast<std::uint64_t>(parse_integer(argv[4], "SEED", 0, INT64_MAX));
   const std::optional<nqueens::engine> kind =
       argc > 5 ? nqueens::parse_engine(argv[5]) : std::optional{nqueens::engine::quadrant};
-  const std::uint64_t max_memory = argc > 6 ? std::strtoull(argv[6], nullptr, 10) : 0;
-  const int layout_threads = argc > 7 ? std::atoi(argv[7]) : 1;
-  const int split_depth = argc > 8 ? std::atoi(argv[8]) : 0;
-  if (n < 1 || runs < 1 || length < 1 || !kind || layout_threads < 1 || split_depth < 0 || argc > 9) {
+  const std::uint64_t max_memory =
+      argc > 6 && std::string_view(argv[6]) != "0" ? nqueens::cli::parse_byte_size(argv[6], "MAX_MEMORY") : 0;
+  const int layout_threads = argc > 7 ? nqueens::cli::parse_threads(argv[7]) : 1;
+  const auto split_depth =
+      static_cast<int>(argc > 8 ? parse_integer(argv[8], "SPLIT_DEPTH", 0, nqueens::max_split_depth) : 0);
+  if (!kind || argc > 9) {
     std::fprintf(stderr, "nqueens_reach_sample: bad arguments\n");
     return 2;
   }
@@ -131,6 +140,9 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return run(argc, argv);
+  } catch (const nqueens::cli::usage_error& e) {
+    std::fprintf(stderr, "nqueens_reach_sample: %s\n", e.what());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nqueens_reach_sample: %s\n", e.what());
     return 1;
