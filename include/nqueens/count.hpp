@@ -137,6 +137,12 @@ struct count_result {
   /// Where the time went (under MPI, rank 0's: its start and release are
   /// counted in counting).
   run_phases phases;
+  /// CPU seconds the count took, every thread's: the calling thread's and
+  /// those of its oneTBB arenas' workers (the engine's tables, counting);
+  /// cpu_seconds / seconds is about how many hardware threads it kept busy.
+  /// Other threads of the process are not charged. 0 under MPI, where the
+  /// ranks' CPU time is their own.
+  double cpu_seconds = 0.0;
 };
 
 /// Throws std::invalid_argument naming the first field of `options` that is

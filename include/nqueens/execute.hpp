@@ -126,6 +126,10 @@ struct execution {
   /// releasing it, where this call built its own; the rest counted.
   double start_seconds = 0.0;
   double release_seconds = 0.0;
+  /// CPU seconds the call took, every thread's: the calling thread's and
+  /// those of its oneTBB arenas' workers (building its own context,
+  /// counting); not what other threads of the process used meanwhile.
+  double cpu_seconds = 0.0;
   /// What this call asked of a device (see device_work).
   device_work device;
   /// Whether counting began: false where nothing ran, for a cancel that came

@@ -25,9 +25,8 @@ struct scaling_row {
   double efficiency = 0.0;
   uint128 total = 0;
   std::vector<double> seconds;  ///< every repeat, in run order
-  /// Median over the repeats of the process's CPU time (user and system, all
-  /// threads) divided by the run's wall time: how many hardware threads the
-  /// count kept busy. Well below `threads`, the runs shared the cores with
+  /// Median over the repeats of count_result::cpu_seconds / seconds: how
+  /// many hardware threads the count kept busy. Well below `threads`, the runs shared the cores with
   /// another process or the work did not spread, and the speed-up is not the
   /// hardware's.
   double busy_threads = 0.0;

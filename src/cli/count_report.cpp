@@ -1,6 +1,7 @@
 #include "cli/count_report.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "cli/io/shard_file.hpp"
 #include "cli/message_text.hpp"
@@ -119,6 +120,9 @@ json_object count_report::json() const {
       .add("shards", r.shard.count)
       .add("shard_subproblems", r.shard_subproblems)
       .add("checksum", shard_checksum(shard_fields_of(r)));
+  // Under MPI the ranks' CPU time is their own: not known here. In whole
+  // nanoseconds, as the clocks give it (a sum's last bits are noise).
+  if (rank_threads.empty()) o.add("cpu_seconds", std::round(r.cpu_seconds * 1e9) / 1e9);
   json_object phases;
   phases.add("checks", r.phases.checks)
       .add("planning", r.phases.planning)

@@ -13,6 +13,8 @@
 #include <utility>
 
 #include "nqueens/threads.hpp"
+#include "run/measure/cpu_clock.hpp"
+#include "run/measure/worker_cpu_clock.hpp"
 
 namespace nqueens::detail {
 
@@ -24,9 +26,17 @@ class worker_arena {
       allow_more_.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads_));
     }
     arena_.initialize(threads_);
+    worker_clock_.emplace(arena_, threads_);
   }
 
+  // Its workers' CPU time goes to the thread that made it (work_cpu_seconds).
+  ~worker_arena() { charge_worker_seconds(worker_clock_->seconds()); }
+  worker_arena(const worker_arena&) = delete;
+  worker_arena& operator=(const worker_arena&) = delete;
+
   int threads() const noexcept { return threads_; }
+  /// CPU seconds its workers have spent in it so far, every worker's.
+  double worker_cpu_seconds() const { return worker_clock_->seconds(); }
 
   template <typename F>
   decltype(auto) execute(F&& f) {
@@ -37,6 +47,7 @@ class worker_arena {
   int threads_;
   std::optional<tbb::global_control> allow_more_;  // before the arena: it must outlive it
   tbb::task_arena arena_;
+  std::optional<worker_cpu_clock> worker_clock_;  // after the arena: it observes it
 };
 
 }  // namespace nqueens::detail

@@ -12,6 +12,7 @@
 #include "nqueens/memory.hpp"
 #include "nqueens/threads.hpp"
 #include "run/executor.hpp"
+#include "run/measure/cpu_clock.hpp"
 #include "run/run_driver.hpp"
 
 namespace nqueens {
@@ -76,6 +77,7 @@ checkpoint_file take_journal(const count_options& options) {
 
 count_result count(int n, const count_options& options) {
   const auto checked = std::chrono::steady_clock::now();
+  const double work_at_start = detail::work_cpu_seconds();
   require_valid_board_size(n);  // before anything prices the board
   validate(options, n);
   const auto start = std::chrono::steady_clock::now();
@@ -87,6 +89,7 @@ count_result count(int n, const count_options& options) {
   detail::arena_executor arena(options.threads, options.kernels, run.engine_memory, options.gpu);
   count_result result = detail::drive(run.p, options, arena, start, std::move(journal));
   result.phases.checks = std::chrono::duration<double>(start - checked).count();
+  result.cpu_seconds = detail::work_cpu_seconds() - work_at_start;
   return result;
 }
 
@@ -99,11 +102,14 @@ count_result rotational_counts(int n, const count_options& options) {
   own.kind = engine::symmetric;
   own.split_depth = 0;
   validate(own, n);
+  const double work_at_start = detail::work_cpu_seconds();
   const auto start = std::chrono::steady_clock::now();
   checkpoint_file journal = take_journal(options);
   const plan p(n, plan_options{.scope = plan_scope::rotational, .cancel = options.cancel});
   detail::arena_executor arena(options.threads, options.kernels, options.max_memory);
-  return detail::drive(p, options, arena, start, std::move(journal));
+  count_result result = detail::drive(p, options, arena, start, std::move(journal));
+  result.cpu_seconds = detail::work_cpu_seconds() - work_at_start;
+  return result;
 }
 
 }  // namespace nqueens

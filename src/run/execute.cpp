@@ -18,6 +18,7 @@
 #include "nqueens/engine.hpp"
 #include "nqueens/memory.hpp"
 #include "run/arena.hpp"
+#include "run/measure/cpu_clock.hpp"
 #include "run/plan_access.hpp"
 
 namespace nqueens {
@@ -305,6 +306,7 @@ void run_tasks(detail::worker_arena& arena, std::span<const std::size_t> indices
 
 execution execute(const plan& p, std::span<const std::size_t> indices, const execute_options& options,
                   const run_context* context) {
+  const double work_at_start = detail::work_cpu_seconds();
   detail::worker_arena arena(options.threads);
   if (context != nullptr && context->plan_fingerprint() != p.fingerprint()) {
     throw std::invalid_argument("the run context was built for another plan");
@@ -340,12 +342,16 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
     const device_work after = context->device();
     run.device = after - before;
   }
+
   if (own) {  // released here, and timed: a GPU's tables and streams take a while
     const auto counted = std::chrono::steady_clock::now();
     own.reset();
     run.release_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - counted).count();
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // This thread's, its own context's workers' (charged when its arena
+  // ended) and the counting arena's workers'.
+  run.cpu_seconds = detail::work_cpu_seconds() - work_at_start + arena.worker_cpu_seconds();
   return run;
 }
 

@@ -186,7 +186,8 @@ TEST(CliTest, CountJsonIsOneObjectWithExactTotal) {
 
 // Every count's JSON says where its time went, phase by phase: the engine's
 // start (tables, devices) and release apart from the counting, which with
-// planning make up the count's seconds.
+// planning make up the count's seconds; and the CPU time of its threads,
+// which no more than its threads can have spent in its seconds.
 TEST(CliTest, EveryCountReportsItsPhases) {
   for (const std::string engine : {"symmetric", "quadrant", "gpu"}) {
     const cli_run r =
@@ -205,6 +206,13 @@ TEST(CliTest, EveryCountReportsItsPhases) {
     }
     const double whole = std::stod(r.out.substr(r.out.find("\"seconds\":") + 10));
     EXPECT_LE(sum, whole * 1.0001 + 1e-6) << r.out;
+    const std::size_t cpu = r.out.find("\"cpu_seconds\":");
+    ASSERT_NE(cpu, std::string::npos) << r.out;
+    const double threads = std::stod(r.out.substr(r.out.find("\"threads\":") + 10));
+    const double cpu_seconds = std::stod(r.out.substr(cpu + 14));
+    EXPECT_GT(cpu_seconds, 0.0) << r.out;
+    // The checks, before the seconds began, are a few microseconds of one thread.
+    EXPECT_LE(cpu_seconds, threads * whole + 0.001) << r.out;
   }
 }
 

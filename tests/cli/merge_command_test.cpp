@@ -84,6 +84,44 @@ TEST_F(CliShardTest, MissingDuplicateAndForeignShardsAreNamed) {
   EXPECT_NE(r.err.find("shards missing: 2"), std::string::npos) << r.err;
 }
 
+// With --json a failed merge prints one object too, "ok" false and every
+// problem in it, for a script that reads only the JSON; a merge that
+// succeeds says "ok" true.
+TEST_F(CliShardTest, AFailedMergeSaysSoInItsJson) {
+  const std::string a = shard_file(12, 0, 3), b = shard_file(12, 1, 3), c = shard_file(12, 2, 3);
+  cli_run r = run_cli("merge --json " + a + " " + b);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out,
+            "{\"shards\":2,\"ok\":false,\"problems\":[\"1 of 3 shards missing: 2\","
+            "\"no total: the shards do not make up one whole run\"]}\n");
+  EXPECT_NE(r.err.find("nqueens merge: 1 of 3 shards missing: 2\n"), std::string::npos) << r.err;
+  r = run_cli("merge --json " + a + " " + b + " " + c);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"ok\":true}"), std::string::npos) << r.out;
+}
+
+// The merged JSON names the kernels the shards counted with, as their files
+// say, not the merging machine's: one name, or each distinct one.
+TEST_F(CliShardTest, MergeNamesTheShardsKernels) {
+  std::string all;
+  for (int k = 0; k < 2; ++k) {
+    const std::string file = (std::filesystem::temp_directory_path() /
+                              ("nqueens-shard-" + std::to_string(::getpid()) + "-portable-" + std::to_string(k)))
+                                 .string();
+    files_.push_back(file);
+    const cli_run r = run_cli_command("NQUEENS_ISA=portable " + std::string(NQUEENS_CLI_PATH) + " count 11 --shard " +
+                                      std::to_string(k) + "/2 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::ofstream(file) << r.out;
+    all += ' ';
+    all += file;
+  }
+  const cli_run r = run_cli("merge --json" + all);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"isa\":\"portable\","), std::string::npos) << r.out;
+}
+
 // The rotation-symmetric parts are summed and the fundamental count derived;
 // shards whose counts cannot all be right (Q + P + 2R not a multiple of 8)
 // are a mismatch, exit 1, not a crash.

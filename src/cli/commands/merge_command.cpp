@@ -30,10 +30,13 @@ namespace {
 // The merged counts, verified: what merge prints.
 class merge_report final : public report {
  public:
-  merge_report(const count_result& whole, std::size_t shards)
-      : whole_(whole),
-        shards_(shards),
-        shown_{whole.n, whole.total, whole.unique, whole.symmetric_180, whole.symmetric_90, whole.check} {}
+  merge_report(const count_result& whole, std::size_t shards, std::string kernels)
+      : whole_(whole), shards_(shards), kernels_(std::move(kernels)), shown_{whole.n,
+                                                                             whole.total,
+                                                                             whole.unique,
+                                                                             whole.symmetric_180,
+                                                                             whole.symmetric_90,
+                                                                             whole.check} {}
   bool ok() const noexcept { return shown_.check.ok(); }
 
   void write_text(std::ostream& out) const override {
@@ -46,17 +49,48 @@ class merge_report final : public report {
     add_counts(o, shown_)
         .add_raw("verified", verified_json(shown_.check))
         .add("engine", std::string(to_string(whole_.kind)))
-        .add("isa", to_string(active_isa()))  // this machine's; each shard file names its own
+        .add("isa", kernels_)
         .add("plan_fingerprint", format_fingerprint(whole_.plan_fingerprint))
-        .add("shards", shards_);
+        .add("shards", shards_)
+        .add("ok", ok());
     return o;
   }
 
  private:
   const count_result& whole_;
   std::size_t shards_;
+  std::string kernels_;
   counts_shown shown_;
 };
+
+// Shards that make no total: the problems, each already on stderr, and in
+// the JSON for a script that reads only that.
+class merge_failure final : public report {
+ public:
+  merge_failure(const std::vector<std::string>& problems, std::size_t shards) : problems_(problems), shards_(shards) {}
+  void write_text(std::ostream&) const override {}  // the lines on stderr say it all
+  json_object json() const override {
+    json_object o;
+    o.add("shards", shards_).add("ok", false).add_raw("problems", json_array_of(problems_));
+    return o;
+  }
+
+ private:
+  const std::vector<std::string>& problems_;
+  std::size_t shards_;
+};
+
+// The kernels the shards counted with, as their files name them: one name,
+// or each distinct one in the files' order, comma-separated.
+std::string kernels_of(const std::vector<shard_file>& files) {
+  std::vector<std::string> seen;
+  for (const shard_file& f : files) {
+    if (!f.isa.empty() && std::ranges::find(seen, f.isa) == seen.end()) seen.push_back(f.isa);
+  }
+  std::string joined;
+  for (const std::string& isa : seen) joined += (joined.empty() ? "" : ",") + isa;
+  return joined;
+}
 
 }  // namespace
 
@@ -118,13 +152,15 @@ int run_merge(const std::vector<std::string>& args) {
   try {
     whole = nqueens::merge(parts, names);
   } catch (const merge_error& e) {
-    for (const std::string& p : e.problems()) std::cerr << "nqueens merge: " << p << '\n';
-    if (e.why() == merge_error::reason::parts) {
-      std::cerr << "nqueens merge: no total: the shards do not make up one whole run\n";
-    }
+    std::vector<std::string> problems = e.problems();
+    if (e.why() == merge_error::reason::parts)
+      problems.emplace_back("no total: the shards do not make up one whole run");
+    for (const std::string& p : problems) std::cerr << "nqueens merge: " << p << '\n';
+    // A script that reads the JSON reads the failure there too.
+    if (result.count("json") != 0) write_report(merge_failure(problems, files.size()), output_format::json);
     return 1;
   }
-  const merge_report merged(whole, files.size());
+  const merge_report merged(whole, files.size(), kernels_of(files));
   write_report(merged, format_for(result.count("json") != 0));
   return merged.ok() ? 0 : 1;
 }

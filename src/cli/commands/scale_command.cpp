@@ -117,22 +117,29 @@ std::string csv_of(const scaling_result& r, const measured_on& on) {
 }
 
 // Where a row kept far fewer threads busy than it ran: its speed-up measures
-// the other process or the idle threads, not this machine. Not for the GPU
-// engine, whose threads wait for their devices.
+// the other process or the idle threads, not this machine. One line, for the
+// row that kept the smallest share busy. Not for the GPU engine, whose
+// threads wait for their devices.
 void warn_of_idle_threads(const scaling_result& r, const measured_on& on) {
   if (on.kind == engine::gpu || r.rows.size() < 2 || r.rows.front().median_seconds < min_telling_seconds) return;
+  const scaling_row* worst = nullptr;
+  double worst_share = min_busy_share;
   for (const scaling_row& row : r.rows) {
     // What the row could keep busy: its threads, on the hardware's, within
     // the quota's time (which warn_of_a_cpu_quota names).
     double could = std::min(row.threads, on.hardware);
     if (on.quota) could = std::min(could, *on.quota);
-    if (row.busy_threads >= min_busy_share * could) continue;
-    std::cerr << formatted(
-        "nqueens: warning: the %d-thread runs kept %.2f hardware threads busy: another process is using the cores, or "
-        "the count did not spread, so the speed-ups are not this machine's\n",
-        row.threads, row.busy_threads);
-    return;  // one line: the first row it concerns
+    const double share = row.busy_threads / could;
+    if (share < worst_share) {
+      worst = &row;
+      worst_share = share;
+    }
   }
+  if (worst == nullptr) return;
+  std::cerr << formatted(
+      "nqueens: warning: the %d-thread runs kept %.2f hardware threads busy: another process is using the cores, or "
+      "the count did not spread, so the speed-ups are not this machine's\n",
+      worst->threads, worst->busy_threads);
 }
 
 // A CFS quota (a container's --cpus, a cgroup's cpu.max) gives the process

@@ -27,6 +27,38 @@ inline std::string json_number(double value) {
   return std::string(buffer, static_cast<std::size_t>(end - buffer));
 }
 
+/// `text` as a JSON string, quoted. Bytes that are no UTF-8 (a path or a
+/// CPU name in another encoding) become U+FFFD, one per byte: JSON is
+/// UTF-8, and a reader refuses them.
+inline std::string json_string(std::string_view text) {
+  std::string out = "\"";
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buffer[8];
+      std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
+      out += buffer;
+    } else if (static_cast<unsigned char>(c) >= 0x80) {
+      const std::size_t length = utf8_sequence_length(text, i);
+      if (length == 0) {
+        out += "\\ufffd";
+        ++i;
+      } else {
+        out += text.substr(i, length);
+        i += length;
+      }
+      continue;
+    } else {
+      out += c;
+    }
+    ++i;
+  }
+  return out + "\"";
+}
+
 /// `[a,b,...]`, each as json_number writes it.
 inline std::string json_array_of(std::span<const double> values) {
   std::string out = "[";
@@ -38,9 +70,20 @@ inline std::string json_array_of(std::span<const double> values) {
   return out;
 }
 
+/// `["a","b",...]`, each as json_string writes it.
+inline std::string json_array_of(std::span<const std::string> values) {
+  std::string out = "[";
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (k > 0) out += ',';
+    out += json_string(values[k]);
+  }
+  out += ']';
+  return out;
+}
+
 class json_object {
  public:
-  json_object& add(std::string_view key, std::string_view text) { return add_raw(key, quote(text)); }
+  json_object& add(std::string_view key, std::string_view text) { return add_raw(key, json_string(text)); }
   json_object& add(std::string_view key, const char* text) { return add(key, std::string_view(text)); }
   json_object& add(std::string_view key, bool value) { return add_raw(key, value ? "true" : "false"); }
   json_object& add(std::string_view key, int value) { return add_raw(key, std::to_string(value)); }
@@ -55,7 +98,7 @@ class json_object {
   /// Adds `json` verbatim: a nested object or array the caller built.
   json_object& add_raw(std::string_view key, std::string_view json) {
     body_ += body_.empty() ? "" : ",";
-    body_ += quote(key);
+    body_ += json_string(key);
     body_ += ':';
     body_ += json;
     return *this;
@@ -63,37 +106,6 @@ class json_object {
   std::string str() const { return "{" + body_ + "}"; }
 
  private:
-  // Bytes that are no UTF-8 (a path or a CPU name in another encoding)
-  // become U+FFFD, one per byte: JSON is UTF-8, and a reader refuses them.
-  static std::string quote(std::string_view text) {
-    std::string out = "\"";
-    for (std::size_t i = 0; i < text.size();) {
-      const char c = text[i];
-      if (c == '"' || c == '\\') {
-        out += '\\';
-        out += c;
-      } else if (static_cast<unsigned char>(c) < 0x20) {
-        char buffer[8];
-        std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-        out += buffer;
-      } else if (static_cast<unsigned char>(c) >= 0x80) {
-        const std::size_t length = utf8_sequence_length(text, i);
-        if (length == 0) {
-          out += "\\ufffd";
-          ++i;
-        } else {
-          out += text.substr(i, length);
-          i += length;
-        }
-        continue;
-      } else {
-        out += c;
-      }
-      ++i;
-    }
-    return out + "\"";
-  }
-
   std::string body_;
 };
 

@@ -31,10 +31,22 @@ bool starts_like_a_journal(int fd) {
          head == detail::journal::magic;
 }
 
+// Why the file `fd` (`size` bytes) may not be replaced: a journal, or a file
+// of some other kind than one that starts with `own_start`; empty if it may.
+std::string contents_refusal(int fd, off_t size, std::string_view own_start) {
+  if (starts_like_a_journal(fd)) return "it is a checkpoint journal (left as it is)";
+  std::string start(own_start.size(), '\0');
+  const bool own = ::lseek(fd, 0, SEEK_SET) == 0 &&
+                   detail::read_up_to(fd, start.data(), start.size()) == static_cast<ssize_t>(start.size()) &&
+                   start == own_start;
+  if (size > 0 && !own) return "it exists and is not one this tool wrote (left as it is: remove it first)";
+  return {};
+}
+
 }  // namespace
 
 output_file::output_file(const std::string& path, std::string what, std::string_view own_start)
-    : path_(path), what_(std::move(what)) {
+    : path_(path), what_(std::move(what)), own_start_(own_start) {
   const auto refuse = [&](const std::string& why) {
     throw usage_error("cannot write " + what_ + " '" + path_ + "': " + why);
   };
@@ -66,20 +78,15 @@ output_file::output_file(const std::string& path, std::string what, std::string_
     if (::access(target_.c_str(), W_OK) != 0) refuse(std::strerror(errno));
     const int fd = ::open(target_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) refuse(std::string("cannot check its contents: ") + std::strerror(errno));
-    const bool journal = starts_like_a_journal(fd);
-    std::string start(own_start.size(), '\0');
-    const bool own = ::lseek(fd, 0, SEEK_SET) == 0 &&
-                     detail::read_up_to(fd, start.data(), start.size()) == static_cast<ssize_t>(start.size()) &&
-                     start == own_start;
+    const std::string refusal = contents_refusal(fd, st.st_size, own_start);
     ::close(fd);
-    if (journal) refuse("it is a checkpoint journal (left as it is)");
-    if (st.st_size > 0 && !own) refuse("it exists and is not one this tool wrote (left as it is: remove it first)");
+    if (!refusal.empty()) refuse(refusal);
     mode = st.st_mode & 07777;
   } else if (errno != ENOENT) {
     refuse(std::strerror(errno));
   }
   const std::filesystem::path target(target_);
-  if (!target.has_filename()) refuse("it is a directory");
+  if (!target.has_filename()) refuse("a file's name cannot end in '/'");  // none there: a directory was refused above
   // Unnamed until commit, so that a kill leaves nothing behind. Linking it
   // then needs /proc; without it (or O_TMPFILE), a named file from the start.
   const std::filesystem::path parent = target.parent_path().empty() ? "." : target.parent_path();
@@ -87,7 +94,7 @@ output_file::output_file(const std::string& path, std::string what, std::string_
   if (fd_ < 0) {
     std::string name = detail::temporary_name_for(target);
     fd_ = ::mkstemp(name.data());
-    if (fd_ < 0) refuse(std::strerror(errno));
+    if (fd_ < 0) refuse(std::string("cannot create a file in its directory: ") + std::strerror(errno));
     temp_ = name;
   }
   if (!mode) {  // what creating the file would give: 0666 less the umask (mkstemp gives 0600)
@@ -135,7 +142,32 @@ void output_file::link_temporary() {
   fail("putting it in place", EEXIST);
 }
 
+// The target as it is now, checked again: a file may have come in its place
+// while the runs went on (a journal a count began there, the user's notes).
+void output_file::check_target_again() const {
+  const int fd = ::open(target_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    if (errno == ENOENT) return;
+    fail("checking it again", errno);
+  }
+  struct stat st {};
+  std::string refusal;
+  if (::fstat(fd, &st) != 0) {
+    refusal = std::strerror(errno);
+  } else if (!S_ISREG(st.st_mode)) {
+    refusal = "it is not a regular file";
+  } else {
+    refusal = contents_refusal(fd, st.st_size, own_start_);
+  }
+  ::close(fd);
+  if (!refusal.empty()) {
+    throw std::runtime_error("cannot write " + what_ + " '" + path_ +
+                             "': it changed while the runs went on: " + refusal);
+  }
+}
+
 void output_file::commit() {
+  check_target_again();
   // On disk before the rename: a crash then leaves the old file or the whole
   // new one, never an empty one.
   if (::fsync(fd_) != 0) fail("writing it", errno);

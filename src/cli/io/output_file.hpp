@@ -32,19 +32,22 @@ class output_file {
   /// write WHAT 'PATH': REASON (while STEP)").
   void write(std::string_view text);
 
-  /// Makes the text written the file's contents: fsync, link under the hidden
-  /// name, then rename over the target. Throws std::runtime_error, leaving
-  /// the target as it was.
+  /// Makes the text written the file's contents: checks the target again as
+  /// the constructor did (a file that came in its place meanwhile is kept),
+  /// fsync, link under the hidden name, then rename over the target. Throws
+  /// std::runtime_error, leaving the target as it was.
   void commit();
 
  private:
   [[noreturn]] void fail(const std::string& step, int error) const;
+  void check_target_again() const;
   void link_temporary();
 
   std::string path_;    ///< as given, for messages
   std::string target_;  ///< what is replaced: `path_` with a symlink resolved
   std::string temp_;    ///< the temporary file's name; empty while it has none
   std::string what_;
+  std::string own_start_;
   int fd_ = -1;
   bool committed_ = false;
 };

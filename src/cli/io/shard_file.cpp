@@ -184,6 +184,9 @@ shard_file read_shard_file(const std::string& name) {
                                              "whose fundamental count is " + to_string(*derived));
       }
     }
+    if (const json_value* isa = members.find("isa"); isa != nullptr && isa->type == json_type::string) {
+      f.isa = members.get_string("isa");
+    }
     const json_value* checksum = members.find("checksum");
     if (checksum == nullptr) {
       throw json_error("no \"checksum\": it was written by an nqueens older than this merge; count that shard again");

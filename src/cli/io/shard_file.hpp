@@ -29,6 +29,9 @@ struct shard_file {
   uint128 total = 0;
   uint128 symmetric_180 = 0;
   uint128 symmetric_90 = 0;
+  /// The kernels that counted it, as the file names them (empty where it
+  /// names none). Outside the checksum: merge only reports them.
+  std::string isa;
 };
 
 /// The checksum of a count's shard fields, 16 lower-case hex digits: the

@@ -1,19 +1,15 @@
 #include "nqueens/scaling.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "nqueens/gpu_options.hpp"
 #include "nqueens/threads.hpp"
-#include "run/measure/cpu_clock.hpp"
 #include "run/measure/median.hpp"
 
 namespace nqueens {
-
-using detail::process_cpu_seconds;
 
 namespace {
 
@@ -131,21 +127,19 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
                  .threads = row.threads});
       }
       count_result c;
-      const double cpu_before = process_cpu_seconds();
-      const auto wall_before = std::chrono::steady_clock::now();
       try {
         c = count(n, o);
       } catch (const run_cancelled&) {
         c.complete = false;  // cancelled while it planned
       }
-      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_before).count();
-      const double cpu = process_cpu_seconds() - cpu_before;
       if (!c.complete) {  // cancelled midway: a partial total is no measurement
         result.complete = false;
         break;
       }
       row.seconds.push_back(c.seconds);
-      busy[k].push_back(wall > 0 ? cpu / wall : 0.0);
+      // The count's own arenas' CPU time, not the process's: the workers a
+      // row of more threads than the cores left spinning are not this row's.
+      busy[k].push_back(c.seconds > 0 ? c.cpu_seconds / c.seconds : 0.0);
       row.total = c.total;
       if (!reference) {
         reference = c.total;

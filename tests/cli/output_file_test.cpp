@@ -1,0 +1,124 @@
+// scale's --csv file: whole or untouched, and never a file that is not one
+// of its own, even one that came in its place while the runs went on.
+
+#include "cli/io/output_file.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+
+#include "cli/arguments.hpp"
+#include "run/journal/journal_layout.hpp"
+
+namespace nqueens::cli {
+namespace {
+
+constexpr std::string_view header = "threads,median_seconds\n";
+
+class OutputFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("nqueens-output-file-" + std::to_string(::getpid()) + "-" +
+                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    path_ = (dir_ / "f.csv").string();
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void put(const std::string& text) const { std::ofstream(path_, std::ios::binary) << text; }
+  std::string contents() const {
+    std::ifstream in(path_, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+  }
+  std::size_t entries() const {
+    return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir_), {}));
+  }
+  std::filesystem::path dir_;
+  std::string path_;
+};
+
+TEST_F(OutputFileTest, ReplacesItsOwnFileOnCommitOnly) {
+  put(std::string(header) + "1,9.5\n");
+  {
+    output_file out(path_, "--csv file", header);
+    out.write(std::string(header) + "1,0.25\n");
+    EXPECT_EQ(contents(), std::string(header) + "1,9.5\n");  // untouched until the commit
+    out.commit();
+  }
+  EXPECT_EQ(contents(), std::string(header) + "1,0.25\n");
+  EXPECT_EQ(entries(), 1u);  // no temporary file left
+}
+
+TEST_F(OutputFileTest, RefusesAForeignFileUpFront) {
+  put("my notes\n");
+  EXPECT_THROW(output_file(path_, "--csv file", header), usage_error);
+  EXPECT_EQ(contents(), "my notes\n");
+}
+
+// A file written where there was none (or an empty one) while the runs went
+// on is the user's: the commit keeps it and says so.
+TEST_F(OutputFileTest, KeepsAForeignFileThatCameWhileItWasWritten) {
+  output_file out(path_, "--csv file", header);
+  out.write(std::string(header) + "1,0.25\n");
+  put("notes typed meanwhile\n");
+  try {
+    out.commit();
+    FAIL() << "the commit replaced a file it did not write";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("it changed while the runs went on: it exists and is not one this tool wrote"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(contents(), "notes typed meanwhile\n");
+}
+
+// A count begun meanwhile with its journal on the same name: the journal
+// is the run's only record of its work.
+TEST_F(OutputFileTest, KeepsAJournalThatCameWhileItWasWritten) {
+  put("");
+  output_file out(path_, "--csv file", header);
+  out.write(std::string(header) + "1,0.25\n");
+  const auto& magic = detail::journal::magic;
+  const std::string journal(magic.begin(), magic.end());
+  put(journal + "records");
+  try {
+    out.commit();
+    FAIL() << "the commit replaced a journal";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("it is a checkpoint journal"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(contents(), journal + "records");
+}
+
+// Its own kind of file, written meanwhile (another scale's), is replaced as
+// it would have been at the start.
+TEST_F(OutputFileTest, ReplacesItsOwnKindThatCameWhileItWasWritten) {
+  output_file out(path_, "--csv file", header);
+  out.write(std::string(header) + "2,0.5\n");
+  put(std::string(header) + "1,0.25\n");
+  out.commit();
+  EXPECT_EQ(contents(), std::string(header) + "2,0.5\n");
+}
+
+TEST_F(OutputFileTest, NamesWhatItCannotCreate) {
+  try {
+    output_file((dir_ / "missing" / "f.csv").string(), "--csv file", header);
+    FAIL() << "a file in a missing directory was taken";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot create a file in its directory"), std::string::npos) << e.what();
+  }
+  try {
+    output_file((dir_ / "absent/").string(), "--csv file", header);
+    FAIL() << "a name ending in '/' was taken";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot end in '/'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace nqueens::cli
