@@ -142,7 +142,8 @@ struct execution {
 /// threads, with `context` when given (it must be `p`'s), else with one built
 /// for this call (and freed before it returns). More threads than the
 /// hardware has raise oneTBB's process-wide worker limit for the duration of
-/// the call. Throws std::invalid_argument for a thread count outside
+/// the call (to the most that any call alive asks for: calls at once never
+/// cap one another). Throws std::invalid_argument for a thread count outside
 /// 0..max_threads, an index outside the plan, an index listed twice, a
 /// context of another plan, or (building a context) GPU options for an
 /// engine that counts on the CPU, as run_context does.

@@ -3,18 +3,17 @@
 // A oneTBB task_arena of exactly the requested number of threads, for one
 // call: oneTBB caps workers at the hardware thread count unless told
 // otherwise, so an explicit request for more (oversubscription) raises the
-// process-wide limit while the arena lives.
+// process-wide limit while the arena lives (worker_limit.hpp).
 
-#include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
-#include <cstddef>
 #include <optional>
 #include <utility>
 
 #include "nqueens/threads.hpp"
 #include "run/measure/cpu_clock.hpp"
 #include "run/measure/worker_cpu_clock.hpp"
+#include "run/worker_limit.hpp"
 
 namespace nqueens::detail {
 
@@ -23,7 +22,7 @@ class worker_arena {
   /// `threads` as resolve_threads() takes it (0: every hardware thread).
   explicit worker_arena(int threads) : threads_(resolve_threads(threads)) {
     if (threads_ > hardware_threads()) {
-      allow_more_.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads_));
+      allow_more_.emplace(threads_);
     }
     arena_.initialize(threads_);
     worker_clock_.emplace(arena_, threads_);
@@ -45,7 +44,7 @@ class worker_arena {
 
  private:
   int threads_;
-  std::optional<tbb::global_control> allow_more_;  // before the arena: it must outlive it
+  std::optional<raised_worker_limit> allow_more_;  // before the arena: it must outlive it
   tbb::task_arena arena_;
   std::optional<worker_cpu_clock> worker_clock_;  // after the arena: it observes it
 };

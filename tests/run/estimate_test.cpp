@@ -229,6 +229,18 @@ TEST(EstimateTest, StopsOncePreciseEnough) {
   EXPECT_LT(c.sampled, p.size());
 }
 
+// Sampling bounded by its draws alone, with a time past any clock's (1e10 s
+// overflowed the clock's nanoseconds: it ended at once, or after a wrong
+// number of draws), draws as many as it is told.
+TEST(EstimateTest, AnEndlessTimeLeavesTheDrawsToBoundIt) {
+  const plan p(13);
+  for (const double seconds : {4.7e9, 1e10, 1e12, 1e300}) {
+    const cost_estimate c = estimate_cost(p, {.threads = 2, .seconds = seconds, .max_runs = 20, .target_error = 0});
+    EXPECT_EQ(c.ended, estimate_end::runs) << seconds;
+    EXPECT_EQ(c.runs, 20u) << seconds;
+  }
+}
+
 // The draws depend on the seed alone, not on the threads that ran them.
 TEST(EstimateTest, TheSameSeedDrawsTheSameSample) {
   const plan p(16, {.kind = engine::quadrant});  // a few draws of 32, far from all of the plan

@@ -15,6 +15,20 @@
 
 namespace nqueens::detail {
 
+namespace {
+
+// `start` + `seconds`, or the clock's end where that is past it: a cast of
+// 1e10 s to the clock's 64-bit nanoseconds overflowed, and a caller who
+// bounds the sampling by its draws alone gave such a time.
+std::chrono::steady_clock::time_point after(std::chrono::steady_clock::time_point start, double seconds) {
+  using clock = std::chrono::steady_clock;
+  const double room = std::chrono::duration<double>(clock::time_point::max() - start).count();
+  if (!(seconds < 0.5 * room)) return clock::time_point::max();  // half: no rounding reaches past it
+  return start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+}  // namespace
+
 // Runs are whole blocks of run_length, drawn without replacement: once
 // every block is drawn the sums are exact, and the standard error shrinks
 // to 0 on the way (the finite population correction). The rotation tasks,
@@ -24,10 +38,8 @@ stratified_sample::stratified_sample(const plan& p, const run_context& context, 
     : context_(context),
       options_(options),
       shape_(shape),
-      deadline_(start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(options.seconds))),
-      last_call_(start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                             std::chrono::duration<double>(2 * options.seconds))) {
+      deadline_(after(start, options.seconds)),
+      last_call_(after(start, 2 * options.seconds)) {
   strata_[0] = {.first = 0, .size = p.engine_subproblems(), .run_length = shape.run_length, .batch = shape.batch};
   strata_[1] = {.first = p.engine_subproblems(), .size = p.size() - p.engine_subproblems()};
   for (std::size_t k = 0; k < strata_.size(); ++k) {

@@ -1,0 +1,56 @@
+#include "run/worker_limit.hpp"
+
+#include <tbb/global_control.h>
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <set>
+
+namespace nqueens::detail {
+
+namespace {
+
+struct raised_limits {
+  std::mutex mutex;
+  std::multiset<int> asked;                    // one per call alive
+  std::unique_ptr<tbb::global_control> limit;  // at the largest asked, while any is
+  std::size_t value = 0;                       // limit's
+};
+
+raised_limits& limits() {
+  static raised_limits shared;
+  return shared;
+}
+
+// Sets the one limit to the largest asked. The new limit comes before the
+// old one goes: oneTBB obeys the smaller, so none is ever below a call's.
+void update(raised_limits& l) {
+  if (l.asked.empty()) {
+    l.limit.reset();
+    l.value = 0;
+    return;
+  }
+  const auto most = static_cast<std::size_t>(*l.asked.rbegin());
+  if (l.value == most) return;
+  l.limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, most);
+  l.value = most;
+}
+
+}  // namespace
+
+raised_worker_limit::raised_worker_limit(int threads) : threads_(threads) {
+  raised_limits& l = limits();
+  const std::scoped_lock lock(l.mutex);
+  l.asked.insert(threads_);
+  update(l);
+}
+
+raised_worker_limit::~raised_worker_limit() {
+  raised_limits& l = limits();
+  const std::scoped_lock lock(l.mutex);
+  l.asked.erase(l.asked.find(threads_));
+  update(l);
+}
+
+}  // namespace nqueens::detail
