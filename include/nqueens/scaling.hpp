@@ -26,9 +26,9 @@ struct scaling_row {
   uint128 total = 0;
   std::vector<double> seconds;  ///< every repeat, in run order
   /// Median over the repeats of count_result::cpu_seconds / seconds: how
-  /// many hardware threads the count kept busy. Well below `threads`, the runs shared the cores with
-  /// another process or the work did not spread, and the speed-up is not the
-  /// hardware's.
+  /// many hardware threads the count kept busy. Well below `threads`, the
+  /// runs shared the cores with another process or the work did not spread,
+  /// and the speed-up is not the hardware's.
   double busy_threads = 0.0;
   /// The GPUs the row's counts took (the GPU engine; 0 on the CPU): as many
   /// as its threads, up to those the most threads take, each GPU being

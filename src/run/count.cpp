@@ -12,7 +12,7 @@
 #include "nqueens/memory.hpp"
 #include "nqueens/threads.hpp"
 #include "run/executor.hpp"
-#include "run/measure/cpu_clock.hpp"
+#include "run/measure/worker_cpu_clock.hpp"
 #include "run/run_driver.hpp"
 
 namespace nqueens {
@@ -77,10 +77,10 @@ checkpoint_file take_journal(const count_options& options) {
 
 count_result count(int n, const count_options& options) {
   const auto checked = std::chrono::steady_clock::now();
-  const double work_at_start = detail::work_cpu_seconds();
   require_valid_board_size(n);  // before anything prices the board
   validate(options, n);
   const auto start = std::chrono::steady_clock::now();
+  const double work_at_start = detail::work_cpu_seconds();  // over the span of `seconds`
   checkpoint_file journal = take_journal(options);
   // Before a journal file is created, and before the lists are allocated.
   const planned_run run =
@@ -102,8 +102,8 @@ count_result rotational_counts(int n, const count_options& options) {
   own.kind = engine::symmetric;
   own.split_depth = 0;
   validate(own, n);
-  const double work_at_start = detail::work_cpu_seconds();
   const auto start = std::chrono::steady_clock::now();
+  const double work_at_start = detail::work_cpu_seconds();
   checkpoint_file journal = take_journal(options);
   const plan p(n, plan_options{.scope = plan_scope::rotational, .cancel = options.cancel});
   detail::arena_executor arena(options.threads, options.kernels, options.max_memory);

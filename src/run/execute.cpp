@@ -18,7 +18,7 @@
 #include "nqueens/engine.hpp"
 #include "nqueens/memory.hpp"
 #include "run/arena.hpp"
-#include "run/measure/cpu_clock.hpp"
+#include "run/measure/worker_cpu_clock.hpp"
 #include "run/plan_access.hpp"
 
 namespace nqueens {
@@ -306,7 +306,6 @@ void run_tasks(detail::worker_arena& arena, std::span<const std::size_t> indices
 
 execution execute(const plan& p, std::span<const std::size_t> indices, const execute_options& options,
                   const run_context* context) {
-  const double work_at_start = detail::work_cpu_seconds();
   detail::worker_arena arena(options.threads);
   if (context != nullptr && context->plan_fingerprint() != p.fingerprint()) {
     throw std::invalid_argument("the run context was built for another plan");
@@ -323,12 +322,21 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
   }
   if (!go) return run;  // cancelled before anything ran: nothing finished
   const auto start = std::chrono::steady_clock::now();
+  const double work_at_start = detail::work_cpu_seconds();
+  // The time since `start`, and the CPU time: this thread's, its own
+  // context's workers' (charged when that arena ended) and the counting
+  // arena's workers'.
+  const auto timed = [&] {
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    run.cpu_seconds = detail::work_cpu_seconds() - work_at_start + arena.worker_cpu_seconds();
+  };
   std::optional<run_context> own;
   if (context == nullptr && !indices.empty()) {
     check_memory(p.board_size(), p.kind(), options.max_memory, run.threads);
     try {
       own.emplace(p, options.kernels, run.threads, options.cancel, options.max_memory, options.gpu);
     } catch (const run_cancelled&) {
+      timed();     // the tables begun
       return run;  // cancelled before anything ran: nothing finished
     }
     context = &*own;
@@ -348,10 +356,7 @@ execution execute(const plan& p, std::span<const std::size_t> indices, const exe
     own.reset();
     run.release_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - counted).count();
   }
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  // This thread's, its own context's workers' (charged when its arena
-  // ended) and the counting arena's workers'.
-  run.cpu_seconds = detail::work_cpu_seconds() - work_at_start + arena.worker_cpu_seconds();
+  timed();
   return run;
 }
 

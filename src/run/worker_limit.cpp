@@ -42,15 +42,25 @@ void update(raised_limits& l) {
 raised_worker_limit::raised_worker_limit(int threads) : threads_(threads) {
   raised_limits& l = limits();
   const std::scoped_lock lock(l.mutex);
-  l.asked.insert(threads_);
-  update(l);
+  const auto mine = l.asked.insert(threads_);
+  try {
+    update(l);
+  } catch (...) {  // no destructor runs: no request may stay behind
+    l.asked.erase(mine);
+    throw;
+  }
 }
 
 raised_worker_limit::~raised_worker_limit() {
   raised_limits& l = limits();
   const std::scoped_lock lock(l.mutex);
   l.asked.erase(l.asked.find(threads_));
-  update(l);
+  try {
+    update(l);
+  } catch (...) {
+    // The limit stays higher than any call now needs, which oneTBB takes
+    // as a ceiling, not a demand: harmless, unlike an exception here.
+  }
 }
 
 }  // namespace nqueens::detail

@@ -119,7 +119,17 @@ TEST_F(CliShardTest, MergeNamesTheShardsKernels) {
   }
   const cli_run r = run_cli("merge --json" + all);
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("\"isa\":\"portable\","), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"isa\":\"portable\",\"isas\":[\"portable\"]"), std::string::npos) << r.out;
+  // With a shard of other kernels: no one name, and each in "isas".
+  const cli_run other = run_cli("count 11 --shard 1/2 --json");
+  ASSERT_EQ(other.status, 0) << other.err;
+  if (other.out.find("\"isa\":\"portable\"") != std::string::npos) GTEST_SKIP() << "this CPU runs the portable kernels";
+  const std::string file = files_.back() + "-own";
+  files_.push_back(file);
+  std::ofstream(file) << other.out;
+  const cli_run mixed = run_cli("merge --json " + files_[0] + " " + file);
+  EXPECT_EQ(mixed.status, 0) << mixed.err;
+  EXPECT_NE(mixed.out.find("\"isa\":null,\"isas\":[\"portable\",\""), std::string::npos) << mixed.out;
 }
 
 // The rotation-symmetric parts are summed and the fundamental count derived;

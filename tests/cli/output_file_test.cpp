@@ -4,6 +4,7 @@
 #include "cli/io/output_file.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -93,6 +94,26 @@ TEST_F(OutputFileTest, KeepsAJournalThatCameWhileItWasWritten) {
     EXPECT_NE(std::string(e.what()).find("it is a checkpoint journal"), std::string::npos) << e.what();
   }
   EXPECT_EQ(contents(), journal + "records");
+}
+
+// A FIFO put there meanwhile is refused at once: opened to be read, it
+// would have waited for a writer for ever.
+TEST_F(OutputFileTest, RefusesAFifoThatCameWhileItWasWritten) {
+  {
+    output_file out(path_, "--csv file", header);
+    out.write(std::string(header) + "1,0.25\n");
+    ASSERT_EQ(::mkfifo(path_.c_str(), 0600), 0);
+    try {
+      out.commit();
+      FAIL() << "the commit replaced a FIFO";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("it changed while the runs went on: it is not a regular file"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_TRUE(std::filesystem::is_fifo(path_));
+  EXPECT_EQ(entries(), 1u);  // its temporary file removed once it is gone
 }
 
 // Its own kind of file, written meanwhile (another scale's), is replaced as

@@ -25,9 +25,11 @@ void burn(double seconds) {
   }
 }
 
-// The threads of an arena, and nothing else: a thread spinning beside it
-// and the workers of another, oversubscribed arena are not charged to it.
-TEST(WorkerCpuClockTest, ChargesNoThreadOutsideTheArena) {
+// Its workers, and nothing else: the caller's time in the arena is the
+// caller's own clock's (charged twice, a count would read more busy
+// threads than it had), and a thread spinning beside it and the workers
+// that another, oversubscribed arena left are not charged to it.
+TEST(WorkerCpuClockTest, ChargesNeitherItsCallerNorThreadsOutside) {
   std::atomic<bool> done{false};
   std::thread outsider([&] {
     while (!done.load()) {
@@ -37,8 +39,8 @@ TEST(WorkerCpuClockTest, ChargesNoThreadOutsideTheArena) {
     detail::worker_arena crowd(64);  // workers that linger after their tasks
     crowd.execute([] { tbb::parallel_for(0, 256, [](int) { burn(0.0005); }); });
   }
-  detail::worker_arena one(1);  // its caller's slot only: no worker
-  one.execute([] { burn(0.05); });
+  detail::worker_arena one(1);      // its caller's slot only: no worker
+  one.execute([] { burn(0.05); });  // on the caller
   done = true;
   outsider.join();
   EXPECT_EQ(one.worker_cpu_seconds(), 0.0);

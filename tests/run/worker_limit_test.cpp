@@ -57,6 +57,7 @@ TEST(WorkerLimitTest, ASmallerCallInsideALargerOneLeavesItsLimit) {
                     other.join();
                   }});
   ASSERT_TRUE(nested.load());
+  ASSERT_NE(least_seen.load(), ~std::size_t{0}) << "the inner call finished no subproblem";
   EXPECT_GE(least_seen.load(), large);
 }
 

@@ -1,5 +1,6 @@
 #include "cli/commands/merge_command.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <string>
@@ -18,7 +19,6 @@
 #include "cli/signals.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/engine.hpp"
-#include "nqueens/isa.hpp"
 #include "nqueens/merge.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/verify.hpp"
@@ -30,7 +30,7 @@ namespace {
 // The merged counts, verified: what merge prints.
 class merge_report final : public report {
  public:
-  merge_report(const count_result& whole, std::size_t shards, std::string kernels)
+  merge_report(const count_result& whole, std::size_t shards, std::vector<std::string> kernels)
       : whole_(whole), shards_(shards), kernels_(std::move(kernels)), shown_{whole.n,
                                                                              whole.total,
                                                                              whole.unique,
@@ -49,7 +49,9 @@ class merge_report final : public report {
     add_counts(o, shown_)
         .add_raw("verified", verified_json(shown_.check))
         .add("engine", std::string(to_string(whole_.kind)))
-        .add("isa", kernels_)
+        // One name where the shards agree, as count's "isa"; each, in "isas".
+        .add_raw("isa", kernels_.size() == 1 ? json_string(kernels_.front()) : "null")
+        .add_raw("isas", json_array_of(kernels_))
         .add("plan_fingerprint", format_fingerprint(whole_.plan_fingerprint))
         .add("shards", shards_)
         .add("ok", ok());
@@ -59,7 +61,7 @@ class merge_report final : public report {
  private:
   const count_result& whole_;
   std::size_t shards_;
-  std::string kernels_;
+  std::vector<std::string> kernels_;
   counts_shown shown_;
 };
 
@@ -80,16 +82,14 @@ class merge_failure final : public report {
   std::size_t shards_;
 };
 
-// The kernels the shards counted with, as their files name them: one name,
-// or each distinct one in the files' order, comma-separated.
-std::string kernels_of(const std::vector<shard_file>& files) {
+// The kernels the shards counted with, as their files name them, each
+// once, in the files' order.
+std::vector<std::string> kernels_of(const std::vector<shard_file>& files) {
   std::vector<std::string> seen;
   for (const shard_file& f : files) {
     if (!f.isa.empty() && std::ranges::find(seen, f.isa) == seen.end()) seen.push_back(f.isa);
   }
-  std::string joined;
-  for (const std::string& isa : seen) joined += (joined.empty() ? "" : ",") + isa;
-  return joined;
+  return seen;
 }
 
 }  // namespace

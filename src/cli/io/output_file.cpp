@@ -145,9 +145,14 @@ void output_file::link_temporary() {
 // The target as it is now, checked again: a file may have come in its place
 // while the runs went on (a journal a count began there, the user's notes).
 void output_file::check_target_again() const {
-  const int fd = ::open(target_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  // Not blocking: a FIFO put there would wait for a writer forever.
+  const int fd = ::open(target_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) {
     if (errno == ENOENT) return;
+    if (errno == ELOOP) {
+      throw std::runtime_error("cannot write " + what_ + " '" + path_ +
+                               "': it changed while the runs went on: a symlink took its place (left as it is)");
+    }
     fail("checking it again", errno);
   }
   struct stat st {};
@@ -167,7 +172,6 @@ void output_file::check_target_again() const {
 }
 
 void output_file::commit() {
-  check_target_again();
   // On disk before the rename: a crash then leaves the old file or the whole
   // new one, never an empty one.
   if (::fsync(fd_) != 0) fail("writing it", errno);
@@ -175,6 +179,7 @@ void output_file::commit() {
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) fail("writing it", errno);
+  check_target_again();  // last, so that what can change unseen is the rename's moment alone
   if (::rename(temp_.c_str(), target_.c_str()) != 0) fail("putting it in place", errno);
   committed_ = true;
   // The rename itself reaches the disk with its directory; the file is in

@@ -32,10 +32,11 @@ class output_file {
   /// write WHAT 'PATH': REASON (while STEP)").
   void write(std::string_view text);
 
-  /// Makes the text written the file's contents: checks the target again as
-  /// the constructor did (a file that came in its place meanwhile is kept),
-  /// fsync, link under the hidden name, then rename over the target. Throws
-  /// std::runtime_error, leaving the target as it was.
+  /// Makes the text written the file's contents: fsync, link under the
+  /// hidden name, check the target's kind and contents again (a file that
+  /// came in its place meanwhile, a journal or another's, is kept), then
+  /// rename over the target. Throws std::runtime_error, leaving the target
+  /// as it was.
   void commit();
 
  private:

@@ -11,16 +11,6 @@ double thread_cpu_seconds() noexcept {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-namespace {
-
-thread_local double workers_charged = 0.0;
-
-}  // namespace
-
-double work_cpu_seconds() noexcept { return thread_cpu_seconds() + workers_charged; }
-
-void charge_worker_seconds(double seconds) noexcept { workers_charged += seconds; }
-
 double process_cpu_seconds() noexcept {
   rusage usage{};
   if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0.0;

@@ -8,15 +8,6 @@ namespace nqueens::detail {
 /// The calling thread's CPU time, in seconds.
 double thread_cpu_seconds() noexcept;
 
-/// The calling thread's CPU time plus that of the workers of the arenas it
-/// ran (worker_arena charges them to it when it ends), in seconds: what a
-/// call on this thread cost, every thread's, and nothing of other threads
-/// of the process.
-double work_cpu_seconds() noexcept;
-
-/// Charges `seconds` of workers' CPU time to the calling thread.
-void charge_worker_seconds(double seconds) noexcept;
-
 /// The CPU time this process has used so far, every thread's (page faults
 /// included), in seconds; 0 where the system cannot tell.
 double process_cpu_seconds() noexcept;

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "run/measure/cpu_clock.hpp"
+
 namespace nqueens::detail {
 
 namespace {
+
+thread_local double workers_charged = 0.0;
 
 double seconds_of(clockid_t clock) noexcept {
   timespec t{};
@@ -58,5 +62,9 @@ double worker_cpu_clock::seconds() const {
   }
   return total;
 }
+
+double work_cpu_seconds() noexcept { return thread_cpu_seconds() + workers_charged; }
+
+void charge_worker_seconds(double seconds) noexcept { workers_charged += seconds; }
 
 }  // namespace nqueens::detail

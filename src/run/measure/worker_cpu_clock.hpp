@@ -1,6 +1,7 @@
 #pragma once
 
-// The CPU time oneTBB's workers spend in one arena. The process's CPU time
+// The CPU time oneTBB's workers spend in one arena, and the tally that
+// charges it to the thread that made the arena. The process's CPU time
 // would also charge threads that work elsewhere: the workers that an
 // earlier, oversubscribed arena left spinning before they sleep made a
 // one-thread count read 1.4 busy threads on two cores.
@@ -42,5 +43,16 @@ class worker_cpu_clock final : public tbb::task_scheduler_observer {
   std::vector<stay> stays_;  // one per worker in the arena at once, reused
   double left_ = 0.0;        // seconds of the stays that ended
 };
+
+/// The calling thread's CPU time plus the workers' time charged to it
+/// (worker_arena charges its workers' to the thread that made and ended
+/// it), in seconds: what calls on this thread cost, every thread's, and
+/// nothing of the process's other threads. Where the calling thread is
+/// itself a oneTBB worker (a call made from a task), the arenas it makes
+/// charge their workers to it all the same, and its caller never sees them.
+double work_cpu_seconds() noexcept;
+
+/// Charges `seconds` of workers' CPU time to the calling thread.
+void charge_worker_seconds(double seconds) noexcept;
 
 }  // namespace nqueens::detail
