@@ -19,7 +19,8 @@
 
 namespace nqueens::cli {
 
-std::string format_progress(const progress& p, int width, bool solutions, const std::string& workers) {
+std::string format_progress(const progress& p, int width, bool solutions, const std::string& workers,
+                            const std::string& label) {
   // Rounded down, as the bar is (the 1e-9 absorbs 0.423's binary error), and
   // never 100.0% while a subproblem still runs: rounded to nearest, 99.96% of
   // the estimated work read "100.0%" with the last ones still counting.
@@ -36,16 +37,17 @@ std::string format_progress(const progress& p, int width, bool solutions, const 
     bool bar = false;
   };
   std::vector<field> fields = {
+      {1, label},
       {0, percent},
-      {2, "", true},
-      {1, p.eta_seconds ? "ETA " + format_duration(*p.eta_seconds) : "ETA --"},
-      {5, format_duration(p.elapsed_seconds) + " elapsed"},
-      {3, solutions
+      {3, "", true},
+      {2, p.eta_seconds ? "ETA " + format_duration(*p.eta_seconds) : "ETA --"},
+      {6, format_duration(p.elapsed_seconds) + " elapsed"},
+      {4, solutions
               ? format_scaled(static_cast<double>(p.total_so_far)) + (p.total_so_far == 1 ? " solution" : " solutions")
               : ""},
-      {4, solutions && p.elapsed_seconds > 0 && counted > 0 ? format_scaled(counted / p.elapsed_seconds) + "/s" : ""},
-      {6, format_grouped(p.finished) + "/" + format_grouped(p.subproblems) + " subproblems"},
-      {7, workers.empty() ? cli::counted(static_cast<std::size_t>(p.threads), "thread") : workers},
+      {5, solutions && p.elapsed_seconds > 0 && counted > 0 ? format_scaled(counted / p.elapsed_seconds) + "/s" : ""},
+      {7, format_grouped(p.finished) + "/" + format_grouped(p.subproblems) + " subproblems"},
+      {8, workers.empty() ? cli::counted(static_cast<std::size_t>(p.threads), "thread") : workers},
   };
   constexpr std::size_t separator = 2, bar_least = 10, bar_most = 30;
   const auto shown = [&](const field& f) { return f.bar ? width > 0 : !f.text.empty(); };
@@ -57,7 +59,7 @@ std::string format_progress(const progress& p, int width, bool solutions, const 
   std::vector<bool> kept(fields.size(), false);
   std::size_t used = 0;
   bool full = false;
-  for (int rank = 0; rank <= 7 && !full; ++rank) {
+  for (int rank = 0; rank <= 8 && !full; ++rank) {
     for (std::size_t k = 0; k < fields.size(); ++k) {
       if (fields[k].rank != rank || !shown(fields[k])) continue;
       const std::size_t size = size_of(fields[k]) + (used == 0 ? 0 : separator);
@@ -152,7 +154,7 @@ void progress_printer::operator()(const progress& p) {
     // One column is left free: a line that fills the last one makes some
     // terminals wrap, and the next \r would redraw only the new row.
     const int width = std::max(1, terminal_columns(fd_) - 1);
-    const std::string line = p.last ? std::string() : format_progress(p, width, solutions_, workers_);
+    const std::string line = p.last ? std::string() : format_progress(p, width, solutions_, workers_, label_);
     if (escapes_) {
       std::fprintf(out, "\r%s\033[K", line.c_str());
     } else {
@@ -167,13 +169,15 @@ void progress_printer::operator()(const progress& p) {
     }
     drawn_ = line.size();
   } else if (p.last || p.elapsed_seconds >= next_plain_) {
-    next_plain_ = p.elapsed_seconds + 10.0;
+    // After a count's last line, the next count's first (verify and scale
+    // run several, each timed from 0).
+    next_plain_ = p.last ? 0.0 : p.elapsed_seconds + 10.0;
     // On a terminal (a job in the background) cut to its width as the drawn
     // line is: a line that wraps takes two rows of what the user is doing.
     constexpr int prefix = 10;  // "progress: "
     const int width = background ? std::max(1, terminal_columns(fd_) - 1 - prefix) : 0;
     // A terminal too narrow for the percent gets no line.
-    const std::string line = format_progress(p, width, solutions_, workers_);
+    const std::string line = format_progress(p, width, solutions_, workers_, label_);
     if (!line.empty()) std::fprintf(out, "progress: %s\n", line.c_str());
   }
   std::fflush(out);

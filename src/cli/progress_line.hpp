@@ -21,7 +21,10 @@ namespace nqueens::cli {
 /// Without `solutions` (a run whose p.total_so_far stays 0: `rotational`)
 /// the solutions and pace are left out. A non-empty `workers` is shown in
 /// place of p.threads ("2 ranks x 4 threads": p.threads is rank 0's alone).
-std::string format_progress(const progress& p, int width = 0, bool solutions = true, const std::string& workers = {});
+/// A non-empty `label` (which count of several: "Q(19), 3 of 4") leads the
+/// line, and is kept after the percent, before every other field.
+std::string format_progress(const progress& p, int width = 0, bool solutions = true, const std::string& workers = {},
+                            const std::string& label = {});
 
 /// The columns of the terminal on `fd` (TIOCGWINSZ), else $COLUMNS where it
 /// is a plain number from 1 to 65535, else 80.
@@ -38,9 +41,9 @@ class progress_printer {
   progress_printer& operator=(const progress_printer&) = delete;
   /// Prints `p` if it is time to (always on a terminal; every 10 s otherwise).
   void operator()(const progress& p);
-  /// The label shown in place of the threads from the next line on
-  /// (`scale`: which run of how many).
-  void set_workers(std::string workers) { workers_ = std::move(workers); }
+  /// The label that leads the line from the next line on (which count of
+  /// several: `verify`'s board, `scale`'s run).
+  void set_label(std::string label) { label_ = std::move(label); }
   /// Off the terminal's foreground (a job in the background, or under
   /// `timeout`, which runs the command in a process group of its own) the
   /// line is not drawn, as it would land on what the user types; asked for
@@ -57,6 +60,7 @@ class progress_printer {
   int fd_;
   bool solutions_;
   std::string workers_;
+  std::string label_;
   bool plain_in_background_ = false;
   double next_plain_ = 0.0;
   std::size_t drawn_ = 0;  // characters of the line on screen, for a redraw without escapes

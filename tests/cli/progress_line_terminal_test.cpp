@@ -242,11 +242,22 @@ TEST(CliTerminalTest, AStopThatCutsOutputSaysSoOnALineOfItsOwn) {
 // stopped (a command with no progress line to clear), not glued before it.
 TEST(CliTerminalTest, CtrlCsEchoIsOverwrittenByTheMessage) {
   // Typed once Q(16)'s row is out, while Q(17) or Q(18) is counted.
-  const pty_drawing d = draw_on_pty(80, "xterm", 0, "exec 1>&2; exec $NQ verify --from 16 --to 18 --engine symmetric",
-                                    1, "interrupted", " OK\r\n");
+  const pty_drawing d =
+      draw_on_pty(80, "xterm", 0, "exec 1>&2; exec $NQ verify --from 16 --to 18 --engine symmetric --no-progress", 1,
+                  "interrupted", " OK\r\n");
   const std::size_t at = d.before.find("nqueens: interrupted by SIGINT while counting Q(1");
   ASSERT_NE(at, std::string::npos) << d.before;
   EXPECT_EQ(d.before.substr(at - 3, 3), "^C\r") << d.before;
+}
+
+// verify draws each count's progress, named by its board, and clears it
+// before the count's row, which starts on a line of its own (stdout and
+// stderr one terminal).
+TEST(CliTerminalTest, VerifyClearsEachCountsProgressBeforeItsRow) {
+  const pty_drawing d = draw_on_pty(80, "xterm", 0, "exec 1>&2; exec $NQ verify --from 17 --to 17 --engine symmetric",
+                                    1, "the count matches");
+  EXPECT_NE(d.before.find("Q(17), 1 of 1  "), std::string::npos) << d.before;
+  EXPECT_NE(d.before.find("\r\033[K17 "), std::string::npos) << d.before;
 }
 
 }  // namespace

@@ -27,6 +27,21 @@ progress hours_into_a_long_run() {
   return p;
 }
 
+// A label (which count of several) leads the line, and is kept before
+// every field but the percent.
+TEST(ProgressLineTest, ALabelLeadsAndGoesLast) {
+  const progress p = hours_into_a_long_run();
+  EXPECT_EQ(format_progress(p, 21, true, {}, "Q(19), 3 of 4"), "Q(19), 3 of 4   42.3%");
+  EXPECT_EQ(format_progress(p, 20, true, {}, "Q(19), 3 of 4"), " 42.3%");  // nothing less useful without it
+  EXPECT_EQ(format_progress(p, 34, true, {}, "Q(19), 3 of 4"), "Q(19), 3 of 4   42.3%  ETA 1d03h");
+  EXPECT_EQ(format_progress(p, 0, true, {}, "run 2 of 6").rfind("run 2 of 6   42.3%  ETA 1d03h  ", 0), 0u);
+  for (int width = 1; width <= 200; ++width) {
+    const std::string line = format_progress(p, width, true, {}, "Q(19), 3 of 4");
+    EXPECT_LE(line.size(), static_cast<std::size_t>(width)) << line;
+    if (line.find("ETA") != std::string::npos) EXPECT_EQ(line.rfind("Q(19), 3 of 4", 0), 0u) << width << ": " << line;
+  }
+}
+
 // Never wider than asked, whatever the width; the least useful fields go
 // first (threads, subproblems, elapsed...), the percent never.
 TEST(ProgressLineTest, FitsEveryWidthDroppingTheLeastUsefulFieldsFirst) {

@@ -112,6 +112,22 @@ TEST(CliTest, VerifyFromAloneEndsAtTheDefaultOrAtItself) {
   EXPECT_NE(past.out.find("\"n\":16,\"total\":14772512"), std::string::npos) << past.out;
 }
 
+// --progress names each count by its board, in a log too (stderr no
+// terminal: a line at each count's end); the rows are the same.
+TEST(CliTest, VerifyProgressNamesEachBoard) {
+  const cli_run r = run_cli("verify --from 10 --to 12 --progress");
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* board :
+       {"progress: Q(10), 1 of 3  100.0%", "progress: Q(11), 2 of 3  100.0%", "progress: Q(12), 3 of 3  100.0%"}) {
+    EXPECT_NE(r.err.find(board), std::string::npos) << board << r.err;
+  }
+  EXPECT_NE(r.out.find("\n12 "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("progress"), std::string::npos) << r.out;
+  const cli_run quiet = run_cli("verify --from 10 --to 12 --no-progress");
+  EXPECT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+}
+
 TEST(CliTest, VerifyJsonListsEveryBoard) {
   const cli_run r = run_cli("verify --from 4 --to 9 --json --threads 2");
   EXPECT_EQ(r.status, 0) << r.err;

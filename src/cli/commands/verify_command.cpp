@@ -15,6 +15,7 @@
 #include "cli/io/standard_output.hpp"
 #include "cli/message_text.hpp"
 #include "cli/output.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/cancelled.hpp"
@@ -159,6 +160,7 @@ int run_verify(const std::vector<std::string>& args) {
       "max-memory", "Memory each count may use, as for count, e.g. 8G, 512M (default: half the physical memory)",
       cxxopts::value<std::string>());
   add_gpu_options(options);
+  add_progress_options(options);
   add_shared_options(options, {.threads = worker_threads_help,
                                .engine = "auto",
                                .engine_auto = "the fastest engine for each N that fits in --max-memory",
@@ -191,6 +193,11 @@ int run_verify(const std::vector<std::string>& args) {
   opts.gpu = read_gpu_options(result);
   opts.max_memory = read_plan_shape(result).max_memory;
   warn_of_memory_beyond_this_machine(opts.max_memory);
+  // Each count's progress, named by its board: a range past n = 18 runs for
+  // minutes to days, and its rows come only as each count ends.
+  const progress_choice shown = read_progress_options(result);
+  progress_printer printer(shown.terminal);
+  show_progress(printer, shown, opts);
   install_stop_handlers();
   opts.cancel = &stop_requested();
   // Every engine the range will use, checked before a line is printed: a
@@ -222,6 +229,7 @@ int run_verify(const std::vector<std::string>& args) {
   // counts were checked, and the stop came while counting the next or (where
   // `writing`) while writing to a reader that took nothing.
   const auto stopped = [&](int checked, bool writing) {
+    printer.finish();
     const std::string matched = summary.mismatches == 0 ? "all matching"
                                 : checked == 1          ? "not matching"
                                                         : formatted("%d not matching", summary.mismatches);
@@ -237,6 +245,7 @@ int run_verify(const std::vector<std::string>& args) {
   for (int n = from; n <= to; ++n) {
     opts.kind = kinds[static_cast<std::size_t>(n - from)];
     opts.split_depth = split_depths[static_cast<std::size_t>(n - from)];
+    printer.set_label(formatted("Q(%d), %d of %d", n, n - from + 1, to - from + 1));
     std::optional<count_result> counted_n;
     try {
       counted_n = count(n, opts);
@@ -250,6 +259,7 @@ int run_verify(const std::vector<std::string>& args) {
     summary.seconds += r.seconds;
     const bool ok = r.check.verified();
     summary.mismatches += ok ? 0 : 1;
+    printer.finish();  // the row starts on a line of its own
     if (!out.row(r, ok)) return stopped(n - from + 1, true);
   }
   out.finish(summary);
