@@ -33,21 +33,6 @@ std::string usage_line(const std::string& name, const std::string& summary, std:
   return line + summary + '\n';
 }
 
-// The exit statuses, the signals' from the list the handlers catch.
-std::string exit_status_text() {
-  std::string words =
-      "Exit status: 0 ok, 1 a count differs from the published value (check: a placement is not a solution; "
-      "first: there is none; scale: runs disagree; merge: a shard is missing, given twice or of another run), 2 usage "
-      "error, 3 runtime failure "
-      "(a write, or check's read of stdin), 128 + signal interrupted (";
-  const std::span<const int> signals = stop_signals();
-  for (std::size_t k = 0; k < signals.size(); ++k) {
-    words += std::to_string(interrupted_status(signals[k])) + " " + signal_name(signals[k]) +
-             (k + 1 < signals.size() ? ", " : "");
-  }
-  return words + "; a journal is flushed first).\n";  // wrapped with the rest (fit_help_text)
-}
-
 }  // namespace
 
 const std::vector<command>& commands() {

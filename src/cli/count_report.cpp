@@ -120,15 +120,17 @@ json_object count_report::json() const {
       .add("shards", r.shard.count)
       .add("shard_subproblems", r.shard_subproblems)
       .add("checksum", shard_checksum(shard_fields_of(r)));
-  // Under MPI the ranks' CPU time is their own: not known here. In whole
-  // nanoseconds, as the clocks give it (a sum's last bits are noise).
-  if (rank_threads.empty()) o.add("cpu_seconds", std::round(r.cpu_seconds * 1e9) / 1e9);
+  // Sums and differences of the clocks' readings, in whole nanoseconds as
+  // the clocks give them: their last bits are noise ("0.0025863490000000004").
+  const auto nanoseconds = [](double seconds) { return std::round(seconds * 1e9) / 1e9; };
+  // Under MPI the ranks' CPU time is their own: not known here.
+  if (rank_threads.empty()) o.add("cpu_seconds", nanoseconds(r.cpu_seconds));
   json_object phases;
-  phases.add("checks", r.phases.checks)
-      .add("planning", r.phases.planning)
-      .add("start", r.phases.start)
-      .add("counting", r.phases.counting)
-      .add("release", r.phases.release);
+  phases.add("checks", nanoseconds(r.phases.checks))
+      .add("planning", nanoseconds(r.phases.planning))
+      .add("start", nanoseconds(r.phases.start))
+      .add("counting", nanoseconds(r.phases.counting))
+      .add("release", nanoseconds(r.phases.release));
   o.add_raw("host_phase_seconds", phases.str());
   if (r.kind == engine::gpu) {  // what the device was asked, per subproblem counted here a fraction of an operation
     add_device_work(o, r.device);

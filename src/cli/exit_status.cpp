@@ -2,6 +2,7 @@
 
 #include <csignal>
 #include <new>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -69,6 +70,21 @@ failure failure_of(const std::exception_ptr& error) {
   failure f = classify(error);
   f.message = one_line(f.message);
   return f;
+}
+
+std::string exit_status_text() {
+  std::string words =
+      "Exit status: 0 ok, 1 a count differs from the published value (check: a placement is not a solution, or "
+      "not of the class size given; first: there is none; scale: runs disagree; merge: a shard is missing, given "
+      "twice or of another run), 2 usage error or a refusal before counting, 3 runtime failure (a write, check's "
+      "read of stdin, plan --estimate finishing no draw in its time, an MPI rank failing mid-job), 128 + signal "
+      "interrupted (";
+  const std::span<const int> signals = stop_signals();
+  for (std::size_t k = 0; k < signals.size(); ++k) {
+    words += std::to_string(interrupted_status(signals[k])) + " " + signal_name(signals[k]) +
+             (k + 1 < signals.size() ? ", " : "");
+  }
+  return words + "; a journal is flushed first).\n";  // wrapped with the rest (fit_help_text)
 }
 
 }  // namespace nqueens::cli

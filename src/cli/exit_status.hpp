@@ -23,4 +23,8 @@ struct failure {
 /// What `error` (an exception in flight, not null) means for the exit.
 failure failure_of(const std::exception_ptr& error);
 
+/// The exit statuses in words, for the help texts (`nqueens --help`,
+/// `nqueens-mpi --help`), the signals' from the list the handlers catch.
+std::string exit_status_text();
+
 }  // namespace nqueens::cli

@@ -138,6 +138,7 @@ TEST(CliTest, EveryHelpFitsEightyColumns) {
   EXPECT_NE(count.find("\n  quadrant    half boards joined"), std::string::npos) << count;
   EXPECT_NE(count.find("\n              "), std::string::npos) << count;
   EXPECT_NE(run_cli("check --help").out.find("\nExit status: 0 all are solutions"), std::string::npos);
+  EXPECT_EQ(run_cli("count --help").out.find("\nExit status"), std::string::npos);  // nqueens --help says it
 }
 
 // The value of "key" in a one-line JSON object, when it is a string.

@@ -312,6 +312,8 @@ TEST_F(FaultTest, MpiRefusesWhatItDoesNotTakeInItsOwnWords) {
   EXPECT_NE(help.out.find("--checkpoint"), std::string::npos) << help.out;
   EXPECT_EQ(help.out.find("--shard"), std::string::npos) << help.out;  // nor its engine line
   EXPECT_NE(help.out.find("so that every rank agrees"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("\nExit status: 0 ok, 1 a count differs"), std::string::npos) << help.out;  // its own too
+  EXPECT_NE(help.out.find(", 3 runtime failure ("), std::string::npos) << help.out;
   // Beside --version, either side, help wins, as it does for nqueens.
   for (const char* version : {"--version", "-V"}) {
     const finished both = run(mpi_job(1, {version, "--help"}), {mpi_env}, 60);

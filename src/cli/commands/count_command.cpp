@@ -9,6 +9,7 @@
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
 #include "cli/count_report.hpp"
+#include "cli/exit_status.hpp"
 #include "cli/interruption.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
@@ -44,7 +45,14 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
                       .json = true});
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
-  if (printed_help(result, options, "N is a board size from " + board_size_range() + ".\n\n" + engines_help())) {
+  // nqueens-mpi's help is its whole help: its exit statuses too. (Appended:
+  // GCC 12 misreads "\n" + string, -Wrestrict.)
+  std::string help_tail = "N is a board size from " + board_size_range() + ".\n\n" + engines_help();
+  if (plan_is_shared) {
+    help_tail += '\n';
+    help_tail += exit_status_text();
+  }
+  if (printed_help(result, options, help_tail)) {
     return std::nullopt;
   }
 
