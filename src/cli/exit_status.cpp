@@ -1,6 +1,10 @@
 #include "cli/exit_status.hpp"
 
+#include <unistd.h>
+
 #include <csignal>
+#include <cstdlib>
+#include <exception>
 #include <new>
 #include <span>
 #include <stdexcept>
@@ -55,6 +59,14 @@ failure classify(const std::exception_ptr& error) {
                      "): too many threads, or too little memory for one? see ulimit -u and ulimit -v"};
     }
     return {3, std::string("error: ") + e.what()};
+  } catch (const std::runtime_error& e) {
+    // oneTBB's own refusal to start a worker, as std::thread's above.
+    const std::string what = e.what();
+    if (what.starts_with("pthread_create has failed")) {
+      return {3, "error: a thread could not start (" + what +
+                     "): too many threads, or too little memory for one? see ulimit -u and ulimit -v"};
+    }
+    return {3, "error: " + what};
   } catch (const std::exception& e) {
     return {3, std::string("error: ") + e.what()};
   } catch (...) {
@@ -62,7 +74,30 @@ failure classify(const std::exception_ptr& error) {
   }
 }
 
+const char* program_name = "nqueens";
+
+[[noreturn]] void end_with_uncaught_exception() noexcept {
+  const std::exception_ptr error = std::current_exception();
+  if (error == nullptr) std::abort();
+  int status = 3;
+  try {
+    const failure f = failure_of(error);
+    status = f.status;
+    const std::string line = std::string(program_name) + ": " + f.message + "\n";
+    // One write, unbuffered: other threads still run, and the process ends
+    // here without flushing or destroying anything.
+    static_cast<void>(::write(2, line.data(), line.size()));
+  } catch (...) {  // no memory left for the line: the status says it
+  }
+  ::_exit(status);
+}
+
 }  // namespace
+
+void end_uncaught_exceptions_cleanly(const char* program) noexcept {
+  program_name = program;
+  std::set_terminate(end_with_uncaught_exception);
+}
 
 failure failure_of(const std::exception_ptr& error) {
   // Messages quote what the user gave (an operand, a path): a line break

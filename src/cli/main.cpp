@@ -135,6 +135,7 @@ int run_command(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   prepare_standard_streams("nqueens");
+  end_uncaught_exceptions_cleanly("nqueens");
   buffer_standard_output();
   return status_after_closing_output(run_command(std::vector<std::string>(argv, argv + argc)), "nqueens");
 }

@@ -214,14 +214,17 @@ agreement judge(const reports& all, const std::string& own_problem, std::vector<
     if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
   };
   agreement result;
+  // A problem every rank has (the command line's) reads as nqueens would
+  // say it; one that only some ranks have (a node's GPUs, its memory) names
+  // each, rank 0 too.
+  const bool every_rank_alike = std::ranges::all_of(
+      all.problems, [&](const std::string& problem) { return !own_problem.empty() && problem == own_problem; });
   for (std::size_t r = 0; r < all.plans.size(); ++r) {
     const auto status = static_cast<int>(all.plans[r].status);
     if (status == 0) continue;
     if (result.verdict == 0 || status == 2) result.verdict = status;
-    // Rank 0's and every rank's usage errors read alike: name the rank only
-    // where its problem is its own.
     const std::string& problem = all.problems[r];
-    add_line(r == 0 || problem == own_problem ? problem : "rank " + std::to_string(r) + ": " + problem);
+    add_line(every_rank_alike ? problem : "rank " + std::to_string(r) + ": " + problem);
   }
   if (result.verdict != 0) return result;
   // A rank given --help or --version has no plan: it disagrees with one that counts.

@@ -136,7 +136,8 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const agree
 
 int main(int argc, char** argv) {
   cli::prepare_standard_streams("nqueens-mpi");  // before MPI_Init opens anything
-  exit_with_launcher();                          // before MPI_Init, which waits for the launcher
+  cli::end_uncaught_exceptions_cleanly("nqueens-mpi");
+  exit_with_launcher();  // before MPI_Init, which waits for the launcher
   // A stop signal during MPI_Init (a second or more) is heard too: under a
   // shell without job control SIGINT would otherwise stay ignored there, and
   // the job ran to its end. Installed again below, should MPI have set its own.

@@ -215,6 +215,14 @@ TEST(CliTest, PlanRunsTheGpuEngineWithinGpuMemory) {
   EXPECT_EQ(too_few.status, 2) << too_few.err;
   EXPECT_NE(too_few.err.find("1 thread cannot keep the 2 GPUs"), std::string::npos) << too_few.err;
   EXPECT_EQ(run_cli_command(on_two + " --threads 2").status, 0);
+  // And the default threads, the hardware's, as count takes them: a plain
+  // plan and a count agree (64 GPUs: more than this machine's threads, but
+  // on a machine of 64 or more, both are taken).
+  const std::string on_many = "NQUEENS_GPU=emulate:64 " + std::string(NQUEENS_CLI_PATH);
+  const cli_run plan_default = run_cli_command(on_many + " plan 14 --engine gpu");
+  const cli_run count_default = run_cli_command(on_many + " count 1 --engine gpu");
+  EXPECT_EQ(plan_default.status, count_default.status) << plan_default.err << count_default.err;
+  EXPECT_EQ(plan_default.err, count_default.err);
   const cli_run cpu = run_cli("plan 12 --engine quadrant --gpu-memory 1G");
   EXPECT_EQ(cpu.status, 2) << cpu.err;
   EXPECT_NE(cpu.err.find("the quadrant engine counts on the CPU: it applies to --engine gpu only"), std::string::npos)

@@ -245,6 +245,14 @@ TEST_F(FaultTest, RankThatRefusesEndsTheJob) {
         << r.err;
     EXPECT_NE(r.err.find("choose another --engine"), std::string::npos) << r.err;
   }
+  // Rank 0 alone refusing is named too: the others' nodes had what it lacks.
+  std::vector<std::string> argv = mpi_job(1, {"12", "--engine", "quadrant", "--max-memory", "1M"});
+  for (const char* a : {":", "-np", "1"}) argv.push_back(a);
+  argv.push_back(mpi);
+  argv.push_back("12");
+  const finished r = run(argv, {mpi_env}, 60);
+  EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
+  EXPECT_NE(r.err.find("nqueens-mpi: rank 0: the quadrant engine needs about"), std::string::npos) << r.err;
 }
 
 // Rank 0, refused for the plan's lists, names the split depth that fits,

@@ -364,9 +364,10 @@ int run_plan(const std::vector<std::string>& args) {
   const bool checks_gpu = po.kind == engine::gpu && !gpu.is_default();
   if (runs || po.kind != engine::gpu || checks_gpu) {
     check_runnable(po.kind, runs || checks_gpu ? n : 0, threads, gpu);
-  } else if (threads != 0) {
-    // --threads too few for the GPUs here, which count refuses, is refused
-    // too; where no GPU is usable the plan is still described.
+  } else {
+    // Threads too few for the GPUs here (given, or all the hardware's, as
+    // the count's default), which count refuses, are refused too; where no
+    // GPU is usable the plan is still described.
     try {
       static_cast<void>(gpus_taken(gpu, threads));
     } catch (

@@ -120,7 +120,8 @@ std::vector<dealt_device> choose_devices(std::string_view value, std::span<const
       const auto found = std::ranges::find_if(visible, [&](const device_identity& d) { return lower(d.uuid) == uuid; });
       if (found == visible.end()) {
         throw std::invalid_argument("--devices names GPU " + std::string(item) + ", which is not visible (" +
-                                    std::to_string(count) + " GPUs are: nvidia-smi -L lists their UUIDs)");
+                                    std::to_string(count) + (count == 1 ? " GPU is" : " GPUs are") +
+                                    ": nvidia-smi -L lists their UUIDs)");
       }
       index = found->index;
     }
