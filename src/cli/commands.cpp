@@ -16,7 +16,6 @@
 #include "cli/exit_status.hpp"
 #include "cli/help_text.hpp"
 #include "cli/number_text.hpp"
-#include "cli/signals.hpp"
 #include "nqueens/first.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/version.hpp"

@@ -1,10 +1,6 @@
 #include "cli/exit_status.hpp"
 
-#include <unistd.h>
-
 #include <csignal>
-#include <cstdlib>
-#include <exception>
 #include <new>
 #include <span>
 #include <stdexcept>
@@ -74,30 +70,7 @@ failure classify(const std::exception_ptr& error) {
   }
 }
 
-const char* program_name = "nqueens";
-
-[[noreturn]] void end_with_uncaught_exception() noexcept {
-  const std::exception_ptr error = std::current_exception();
-  if (error == nullptr) std::abort();
-  int status = 3;
-  try {
-    const failure f = failure_of(error);
-    status = f.status;
-    const std::string line = std::string(program_name) + ": " + f.message + "\n";
-    // One write, unbuffered: other threads still run, and the process ends
-    // here without flushing or destroying anything.
-    static_cast<void>(::write(2, line.data(), line.size()));
-  } catch (...) {  // no memory left for the line: the status says it
-  }
-  ::_exit(status);
-}
-
 }  // namespace
-
-void end_uncaught_exceptions_cleanly(const char* program) noexcept {
-  program_name = program;
-  std::set_terminate(end_with_uncaught_exception);
-}
 
 failure failure_of(const std::exception_ptr& error) {
   // Messages quote what the user gave (an operand, a path): a line break
@@ -107,19 +80,25 @@ failure failure_of(const std::exception_ptr& error) {
   return f;
 }
 
-std::string exit_status_text() {
+std::string exit_status_text(bool count_alone) {
   std::string words =
-      "Exit status: 0 ok, 1 a count differs from the published value (check: a placement is not a solution, or "
-      "not of the class size given; first: there is none; scale: runs disagree; merge: a shard is missing, given "
-      "twice or of another run), 2 usage error or a refusal before counting, 3 runtime failure (a write, check's "
-      "read of stdin, plan --estimate finishing no draw in its time, an MPI rank failing mid-job), 128 + signal "
-      "interrupted (";
+      count_alone
+          ? "Exit status: 0 ok, 1 a count differs from the published value, 2 usage error or a refusal before "
+            "counting (ranks that disagree among them), 3 runtime failure (a write, a rank failing mid-job), 128 + "
+            "signal interrupted ("
+          : "Exit status: 0 ok, 1 a count differs from the published value (check: a placement is not a solution, "
+            "or not of the class size given; first: there is none; scale: runs disagree; merge: a shard is missing, "
+            "given twice or of another run), 2 usage error or a refusal before counting, 3 runtime failure (a "
+            "write, check's read of stdin, plan --estimate finishing no draw in its time, an MPI rank failing "
+            "mid-job), 128 + signal interrupted (";
   const std::span<const int> signals = stop_signals();
   for (std::size_t k = 0; k < signals.size(); ++k) {
     words += std::to_string(interrupted_status(signals[k])) + " " + signal_name(signals[k]) +
              (k + 1 < signals.size() ? ", " : "");
   }
-  return words + "; a journal is flushed first).\n";  // wrapped with the rest (fit_help_text)
+  words += "; a journal is flushed first)";
+  if (count_alone) words += "; mpirun may report a status of its own";
+  return words + ".\n";  // wrapped with the rest (fit_help_text)
 }
 
 }  // namespace nqueens::cli

@@ -15,6 +15,7 @@
 #include "cli/io/placement_io.hpp"
 #include "cli/io/standard_descriptors.hpp"
 #include "cli/io/standard_output.hpp"
+#include "cli/machine_refusal.hpp"
 #include "cli/message_text.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"
@@ -135,7 +136,7 @@ int run_command(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   prepare_standard_streams("nqueens");
-  end_uncaught_exceptions_cleanly("nqueens");
+  end_machine_refusals_cleanly("nqueens");
   buffer_standard_output();
   return status_after_closing_output(run_command(std::vector<std::string>(argv, argv + argc)), "nqueens");
 }

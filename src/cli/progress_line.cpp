@@ -59,7 +59,8 @@ std::string format_progress(const progress& p, int width, bool solutions, const 
   std::vector<bool> kept(fields.size(), false);
   std::size_t used = 0;
   bool full = false;
-  for (int rank = 0; rank <= 8 && !full; ++rank) {
+  const int last_rank = std::ranges::max(fields, {}, &field::rank).rank;
+  for (int rank = 0; rank <= last_rank && !full; ++rank) {
     for (std::size_t k = 0; k < fields.size(); ++k) {
       if (fields[k].rank != rank || !shown(fields[k])) continue;
       const std::size_t size = size_of(fields[k]) + (used == 0 ? 0 : separator);

@@ -5,7 +5,8 @@
 // by dropping the least useful fields first, with a bar where there is room;
 // where TERM says the terminal takes no escape sequences (dumb, or unset), it
 // is redrawn with a carriage return and spaces alone. Elsewhere (a file, a
-// pipe, a batch log): a plain line every 10 seconds.
+// pipe, a batch log): a plain line at a count's first report, every 10
+// seconds, and at its end.
 
 #include <string>
 #include <utility>
@@ -17,7 +18,8 @@ namespace nqueens::cli {
 /// Within `width` characters (0: no limit and no bar, for logs), e.g.
 /// " 42.3% [#####.......] ETA 1m38s  1m12s elapsed  14.8 G solutions  206 M/s
 /// 4,212/13,070 subproblems  2 threads". Fields are kept in the order percent,
-/// ETA, bar, solutions, pace, elapsed, subproblems, threads while they fit.
+/// label, ETA, bar, solutions, pace, elapsed, subproblems, threads while
+/// they fit.
 /// Without `solutions` (a run whose p.total_so_far stays 0: `rotational`)
 /// the solutions and pace are left out. A non-empty `workers` is shown in
 /// place of p.threads ("2 ranks x 4 threads": p.threads is rank 0's alone).
@@ -39,7 +41,8 @@ class progress_printer {
   ~progress_printer();
   progress_printer(const progress_printer&) = delete;
   progress_printer& operator=(const progress_printer&) = delete;
-  /// Prints `p` if it is time to (always on a terminal; every 10 s otherwise).
+  /// Prints `p` if it is time to (always on a terminal; otherwise at a
+  /// count's first report, every 10 s, and its last).
   void operator()(const progress& p);
   /// The label that leads the line from the next line on (which count of
   /// several: `verify`'s board, `scale`'s run).
@@ -47,7 +50,7 @@ class progress_printer {
   /// Off the terminal's foreground (a job in the background, or under
   /// `timeout`, which runs the command in a process group of its own) the
   /// line is not drawn, as it would land on what the user types; asked for
-  /// (--progress), it is printed there as off a terminal, every 10 s.
+  /// (--progress), it is printed there as off a terminal.
   void print_in_background(bool asked) noexcept { plain_in_background_ = asked; }
   /// Clears the line drawn on the terminal, if any, so that what comes next
   /// (an error, on a count that failed) starts on a row of its own.

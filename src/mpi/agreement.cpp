@@ -143,13 +143,16 @@ readiness parse(const std::vector<std::string>& args) {
 
 void prepare(readiness& ready, int rank) {
   if (ready.status != 0 || !ready.request) return;
+  bool checking_node = false;
   try {
     count_options& o = ready.request->options;
     // Each rank of its own node: nodes may differ.
     cli::warn_of_memory_beyond_this_machine(o.max_memory, "nqueens-mpi: rank " + std::to_string(rank));
     if (!o.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
+    checking_node = true;
     check_runnable(o.kind, ready.request->n, o.threads, o.gpu);  // every rank: its own GPUs
     if (o.kind == engine::gpu) ready.gpus = gpus_taken(o.gpu, o.threads);
+    checking_node = false;
     ready.checked = std::chrono::steady_clock::now();
     // A journal kept from before holds its split: no other can resume it.
     const bool journal_kept = !o.checkpoint.empty() && std::filesystem::exists(o.checkpoint);
@@ -181,6 +184,7 @@ void prepare(readiness& ready, int rank) {
     const cli::failure f = cli::failure_of(std::current_exception());
     ready.status = f.status;
     ready.problem = f.message;
+    ready.node_problem = checking_node;
   }
 }
 
@@ -209,14 +213,16 @@ reports gather_reports(const readiness& ready, int rank, int ranks) {
 // Rank 0's decision: the ranks' refusals first (a usage error, 2, wins),
 // then, when all are ready, any rank whose plan or options differ from rank
 // 0's. Adds each line to tell to `lines`, once.
-agreement judge(const reports& all, const std::string& own_problem, std::vector<std::string>& lines) {
+agreement judge(const reports& all, const std::string& own_problem, bool own_node_problem,
+                std::vector<std::string>& lines) {
   const auto add_line = [&](const std::string& line) {
     if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
   };
   agreement result;
-  // A problem every rank has (the command line's) reads as nqueens would
-  // say it; one that only some ranks have (a node's GPUs, its memory) names
-  // each, rank 0 too.
+  // Rank 0's problems and those every rank shares (the command line's, the
+  // journal's, which rank 0 alone takes) read as nqueens would say them; a
+  // problem of its own names the rank, and so does one of rank 0's node
+  // (its GPUs) where another rank's node had no such problem.
   const bool every_rank_alike = std::ranges::all_of(
       all.problems, [&](const std::string& problem) { return !own_problem.empty() && problem == own_problem; });
   for (std::size_t r = 0; r < all.plans.size(); ++r) {
@@ -224,7 +230,8 @@ agreement judge(const reports& all, const std::string& own_problem, std::vector<
     if (status == 0) continue;
     if (result.verdict == 0 || status == 2) result.verdict = status;
     const std::string& problem = all.problems[r];
-    add_line(every_rank_alike ? problem : "rank " + std::to_string(r) + ": " + problem);
+    const bool named = r == 0 ? own_node_problem && !every_rank_alike : problem != own_problem;
+    add_line(named ? "rank " + std::to_string(r) + ": " + problem : problem);
   }
   if (result.verdict != 0) return result;
   // A rank given --help or --version has no plan: it disagrees with one that counts.
@@ -261,7 +268,7 @@ agreement agree(const readiness& ready, int rank, int ranks) {
   agreement result;
   if (rank == 0) {
     std::vector<std::string> lines;
-    result = judge(all, ready.problem, lines);
+    result = judge(all, ready.problem, ready.node_problem, lines);
     if (result.verdict == 0 && !ready.gpus.empty()) {
       for (const std::string& gpus : all.gpus) result.rank_gpus.push_back(decode_gpus(gpus));
     }

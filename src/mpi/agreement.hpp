@@ -24,6 +24,9 @@ namespace nqueens::mpi {
 struct readiness {
   int status = 0;
   std::string problem;
+  /// The problem came from this rank's own node (its GPUs, the engine's
+  /// check of it), not from the job's command line or its journal.
+  bool node_problem = false;
   std::optional<cli::count_request> request;  ///< empty for --help and --version
   std::string settings;                       ///< the request's options as given, for agree() to compare
   std::optional<plan> p;

@@ -29,6 +29,7 @@
 #include "cli/interruption.hpp"
 #include "cli/io/standard_descriptors.hpp"
 #include "cli/io/standard_output.hpp"
+#include "cli/machine_refusal.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/signals.hpp"
@@ -125,6 +126,13 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const agree
   return cli::status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens-mpi");
 }
 
+// The end of a rank refused memory or a thread by its machine, from the
+// thread that was refused (machine_refusal.hpp).
+[[noreturn]] void end_job_refused(int status) {
+  MPI_Abort(MPI_COMM_WORLD, status);
+  ::_exit(status);  // MPI_Abort does not return; should it, leave anyway
+}
+
 // The end of a job that had started counting: every rank must stop, now.
 [[noreturn]] void abort_job(int rank, const std::string& message, int status) {
   std::cerr << "nqueens-mpi: " << (rank == 0 ? "" : "rank " + std::to_string(rank) + ": ") << message << std::endl;
@@ -136,7 +144,7 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const agree
 
 int main(int argc, char** argv) {
   cli::prepare_standard_streams("nqueens-mpi");  // before MPI_Init opens anything
-  cli::end_uncaught_exceptions_cleanly("nqueens-mpi");
+  cli::end_machine_refusals_cleanly("nqueens-mpi");
   exit_with_launcher();  // before MPI_Init, which waits for the launcher
   // A stop signal during MPI_Init (a second or more) is heard too: under a
   // shell without job control SIGINT would otherwise stay ignored there, and
@@ -147,6 +155,11 @@ int main(int argc, char** argv) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  // From here a rank refused memory or a thread says which it is, and ends
+  // the job: a launcher without mpirun's kill-on-exit would leave the
+  // others waiting for it.
+  static const std::string refusal_prefix = "nqueens-mpi: rank " + std::to_string(rank);
+  cli::end_machine_refusals_cleanly(refusal_prefix.c_str(), end_job_refused);
   std::vector<std::string> args(argv, argv + argc);
   args.front() = "nqueens-mpi";
   if (rank != 0) std::cout.setstate(std::ios::badbit);  // rank 0 alone prints (--help included)

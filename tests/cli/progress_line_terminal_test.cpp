@@ -254,8 +254,9 @@ TEST(CliTerminalTest, CtrlCsEchoIsOverwrittenByTheMessage) {
 // before the count's row, which starts on a line of its own (stdout and
 // stderr one terminal).
 TEST(CliTerminalTest, VerifyClearsEachCountsProgressBeforeItsRow) {
-  const pty_drawing d = draw_on_pty(80, "xterm", 0, "exec 1>&2; exec $NQ verify --from 17 --to 17 --engine symmetric",
-                                    1, "the count matches");
+  const pty_drawing d =
+      draw_on_pty(80, "xterm", 0, "exec 1>&2; exec $NQ verify --from 17 --to 17 --engine symmetric --threads 1", 1,
+                  "the count matches");
   EXPECT_NE(d.before.find("Q(17), 1 of 1  "), std::string::npos) << d.before;
   EXPECT_NE(d.before.find("\r\033[K17 "), std::string::npos) << d.before;
 }

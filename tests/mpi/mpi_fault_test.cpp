@@ -245,14 +245,21 @@ TEST_F(FaultTest, RankThatRefusesEndsTheJob) {
         << r.err;
     EXPECT_NE(r.err.find("choose another --engine"), std::string::npos) << r.err;
   }
-  // Rank 0 alone refusing is named too: the others' nodes had what it lacks.
-  std::vector<std::string> argv = mpi_job(1, {"12", "--engine", "quadrant", "--max-memory", "1M"});
-  for (const char* a : {":", "-np", "1"}) argv.push_back(a);
-  argv.push_back(mpi);
-  argv.push_back("12");
-  const finished r = run(argv, {mpi_env}, 60);
+}
+
+// A rank whose node lacks the GPUs the job names is named, rank 0 too: here
+// rank 0 sees one GPU and rank 1 two, and both are given --devices 0,1.
+TEST_F(FaultTest, ARankThatCannotSeeItsGpusIsNamed) {
+  SKIP_WITHOUT_MPI();
+  std::vector<std::string> argv = mpi_job(2, {"12", "--engine", "gpu", "--threads", "2", "--devices", "0,1"});
+  argv.insert(std::ranges::find(argv, mpi),
+              {"sh", "-c",
+               "r=$OMPI_COMM_WORLD_LOCAL_RANK; CUDA_VISIBLE_DEVICES=0$( [ $r = 1 ] && echo ,1 ) exec \"$0\" \"$@\""});
+  const finished r = run(argv, {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_GPU=emulate:3"}}, 120);
   EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
-  EXPECT_NE(r.err.find("nqueens-mpi: rank 0: the quadrant engine needs about"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nqueens-mpi: rank 0: --devices names GPU 1, but 1 GPU is visible (0 to 0)"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("rank 1:"), std::string::npos) << r.err;
 }
 
 // Rank 0, refused for the plan's lists, names the split depth that fits,

@@ -50,7 +50,7 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   std::string help_tail = "N is a board size from " + board_size_range() + ".\n\n" + engines_help();
   if (plan_is_shared) {
     help_tail += '\n';
-    help_tail += exit_status_text();
+    help_tail += exit_status_text(/*count_alone=*/true);
   }
   if (printed_help(result, options, help_tail)) {
     return std::nullopt;

@@ -325,14 +325,16 @@ int run_scale(const std::vector<std::string>& args) {
     csv_file.emplace(result["csv"].as<std::string>(), "--csv file", csv_start);
   }
   opts.cancel = &stop_requested();
-  // Each count's progress, named by its run: "run 5 of 12".
+  // Each count's progress, named by its run: "run 5 of 12, 4 threads" (the
+  // threads lead: the line's own threads field is the first to go).
   const progress_choice shown = read_progress_options(result);
   progress_printer printer(shown.terminal);
   show_progress(printer, shown, opts);
   std::function<void(const scaling_step&)> on_step;
   if (shown.progress) {
     on_step = [&printer](const scaling_step& s) {
-      printer.set_label(s.run == 0 ? std::string("untimed first run") : formatted("run %zu of %zu", s.run, s.runs));
+      const std::string on = counted(static_cast<std::size_t>(s.threads), "thread");
+      printer.set_label(s.run == 0 ? "untimed first run, " + on : formatted("run %zu of %zu, ", s.run, s.runs) + on);
     };
   }
 

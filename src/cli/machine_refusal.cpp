@@ -1,0 +1,65 @@
+#include "cli/machine_refusal.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+#include "cli/exit_status.hpp"
+
+namespace nqueens::cli {
+
+namespace {
+
+std::atomic<const char*> line_prefix{"nqueens"};
+std::atomic<refusal_finisher> finisher{nullptr};
+std::atomic<bool> ending{false};
+
+// What the machine refused, not what the program got wrong.
+bool refused_by_machine(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::bad_alloc&) {
+    return true;
+  } catch (const std::system_error& e) {
+    return e.code() == std::errc::resource_unavailable_try_again;
+  } catch (const std::runtime_error& e) {
+    return std::string(e.what()).starts_with("pthread_create has failed");
+  } catch (...) {
+  }
+  return false;
+}
+
+[[noreturn]] void end_with_uncaught_exception() noexcept {
+  // The first thread here ends the process; any other waits for it.
+  if (ending.exchange(true)) {
+    for (;;) ::pause();
+  }
+  const std::exception_ptr error = std::current_exception();
+  if (error == nullptr || !refused_by_machine(error)) std::abort();
+  try {
+    const std::string line = std::string(line_prefix.load()) + ": " + failure_of(error).message + "\n";
+    // One write, unbuffered: other threads still run, and nothing is
+    // flushed or destroyed on the way out.
+    static_cast<void>(::write(2, line.data(), line.size()));
+  } catch (...) {  // no memory left for the line: the status says it
+  }
+  constexpr int status = 3;  // failure_of's for each kind refused_by_machine takes
+  if (const refusal_finisher finish = finisher.load()) finish(status);
+  ::_exit(status);
+}
+
+}  // namespace
+
+void end_machine_refusals_cleanly(const char* prefix, refusal_finisher finish) noexcept {
+  line_prefix = prefix;
+  finisher = finish;
+  std::set_terminate(end_with_uncaught_exception);
+}
+
+}  // namespace nqueens::cli

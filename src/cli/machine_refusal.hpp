@@ -1,0 +1,22 @@
+#pragma once
+
+// An exception that no thread catches and that says the machine refused the
+// process something (memory, a thread: oneTBB's workers throw "pthread_create
+// has failed" where `ulimit -v` leaves no room for one) ends the process as
+// a failure, with one line and status 3, not as a defect, with an abort and
+// a core dump. The journal keeps its last flush, as after a crash.
+
+namespace nqueens::cli {
+
+/// Called last, with the status, where the process must do more than exit
+/// (nqueens-mpi: MPI_Abort, so that every launcher ends the job).
+using refusal_finisher = void (*)(int status);
+
+/// Installs the std::terminate handler. `prefix` ("nqueens", or
+/// "nqueens-mpi: rank 3") leads the line, and must outlive the process;
+/// a later call replaces both. Any other terminate (no exception in flight,
+/// or one of another kind: a defect) still aborts, and of several threads
+/// that reach it at once one ends the process, the others wait.
+void end_machine_refusals_cleanly(const char* prefix, refusal_finisher finish = nullptr) noexcept;
+
+}  // namespace nqueens::cli
