@@ -210,6 +210,23 @@ reports gather_reports(const readiness& ready, int rank, int ranks) {
   return all;
 }
 
+// "rank 3", "ranks 1-3, 5": the ranks that said one thing, in order.
+std::string ranks_named(const std::vector<std::size_t>& ranks) {
+  std::string text = ranks.size() == 1 ? "rank " : "ranks ";
+  for (std::size_t k = 0; k < ranks.size();) {
+    std::size_t end = k;
+    while (end + 1 < ranks.size() && ranks[end + 1] == ranks[end] + 1) ++end;
+    if (k > 0) text += ", ";
+    text += std::to_string(ranks[k]);
+    if (end > k) {  // appended: GCC 12 misreads "-" + string (-Wrestrict)
+      text += '-';
+      text += std::to_string(ranks[end]);
+    }
+    k = end + 1;
+  }
+  return text;
+}
+
 // Rank 0's decision: the ranks' refusals first (a usage error, 2, wins),
 // then, when all are ready, any rank whose plan or options differ from rank
 // 0's. Adds each line to tell to `lines`, once.
@@ -223,16 +240,28 @@ agreement judge(const reports& all, const std::string& own_problem, bool own_nod
   // journal's, which rank 0 alone takes) read as nqueens would say them; a
   // problem of its own names the rank, and so does one of rank 0's node
   // (its GPUs) where another rank's node had no such problem.
+  // Ranks that say the same are named on one line: 63 ranks short of
+  // memory are one line, not 63.
   const bool every_rank_alike = std::ranges::all_of(
       all.problems, [&](const std::string& problem) { return !own_problem.empty() && problem == own_problem; });
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> named;  // in the order first said
   for (std::size_t r = 0; r < all.plans.size(); ++r) {
     const auto status = static_cast<int>(all.plans[r].status);
     if (status == 0) continue;
     if (result.verdict == 0 || status == 2) result.verdict = status;
     const std::string& problem = all.problems[r];
-    const bool named = r == 0 ? own_node_problem && !every_rank_alike : problem != own_problem;
-    add_line(named ? "rank " + std::to_string(r) + ": " + problem : problem);
+    if (r == 0 ? !own_node_problem || every_rank_alike : problem == own_problem) {
+      add_line(problem);
+      continue;
+    }
+    const auto same = std::ranges::find(named, problem, &std::pair<std::string, std::vector<std::size_t>>::first);
+    if (same != named.end()) {
+      same->second.push_back(r);
+    } else {
+      named.emplace_back(problem, std::vector<std::size_t>{r});
+    }
   }
+  for (const auto& [problem, ranks] : named) add_line(ranks_named(ranks) + ": " + problem);
   if (result.verdict != 0) return result;
   // A rank given --help or --version has no plan: it disagrees with one that counts.
   const rank_plan& root = all.plans.front();

@@ -245,6 +245,15 @@ TEST_F(FaultTest, RankThatRefusesEndsTheJob) {
         << r.err;
     EXPECT_NE(r.err.find("choose another --engine"), std::string::npos) << r.err;
   }
+  // Ranks that refuse alike are named on one line.
+  std::vector<std::string> argv = mpi_job(1, {"12"});
+  for (const char* a : {":", "-np", "2"}) argv.push_back(a);
+  argv.push_back(mpi);
+  for (const char* a : {"12", "--engine", "quadrant", "--max-memory", "1M"}) argv.push_back(a);
+  const finished r = run(argv, {mpi_env}, 60);
+  EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
+  EXPECT_NE(r.err.find("nqueens-mpi: ranks 1-2: the quadrant engine needs about"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("rank 1:"), std::string::npos) << r.err;
 }
 
 // A rank whose node lacks the GPUs the job names is named, rank 0 too: here
