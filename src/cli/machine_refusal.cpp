@@ -18,7 +18,23 @@ namespace {
 
 std::atomic<const char*> line_prefix{"nqueens"};
 std::atomic<refusal_finisher> finisher{nullptr};
-std::atomic<bool> ending{false};
+
+// Who ends the process: a refused thread, or the main thread's exit,
+// whichever comes first; the other waits for it. Else a refusal on a
+// worker (oneTBB starting one more, late) and a count that finished
+// without it raced: the line printed, and the status 0, or 3, or both lines.
+enum ending_state : int { running, refused, exiting };
+std::atomic<int> ending{running};
+
+[[noreturn]] void wait_for_the_end() noexcept {
+  for (;;) ::pause();
+}
+
+// At exit (std::atexit): a refusal already ending the process ends it.
+void on_exit() noexcept {
+  int expected = running;
+  if (!ending.compare_exchange_strong(expected, exiting) && expected == refused) wait_for_the_end();
+}
 
 // What the machine refused, not what the program got wrong.
 bool refused_by_machine(const std::exception_ptr& error) {
@@ -36,12 +52,13 @@ bool refused_by_machine(const std::exception_ptr& error) {
 }
 
 [[noreturn]] void end_with_uncaught_exception() noexcept {
-  // The first thread here ends the process; any other waits for it.
-  if (ending.exchange(true)) {
-    for (;;) ::pause();
-  }
   const std::exception_ptr error = std::current_exception();
   if (error == nullptr || !refused_by_machine(error)) std::abort();
+  // The first here ends the process; a thread after it, or one that came
+  // as the process exits (its status stands: it ran without this thread),
+  // waits for that end.
+  int expected = running;
+  if (!ending.compare_exchange_strong(expected, refused)) wait_for_the_end();
   try {
     const std::string line = std::string(line_prefix.load()) + ": " + failure_of(error).message + "\n";
     // One write, unbuffered: other threads still run, and nothing is
@@ -59,6 +76,8 @@ bool refused_by_machine(const std::exception_ptr& error) {
 void end_machine_refusals_cleanly(const char* prefix, refusal_finisher finish) noexcept {
   line_prefix = prefix;
   finisher = finish;
+  static const bool watching_exit = std::atexit(on_exit) == 0;
+  static_cast<void>(watching_exit);
   std::set_terminate(end_with_uncaught_exception);
 }
 

@@ -15,8 +15,10 @@ using refusal_finisher = void (*)(int status);
 /// Installs the std::terminate handler. `prefix` ("nqueens", or
 /// "nqueens-mpi: rank 3") leads the line, and must outlive the process;
 /// a later call replaces both. Any other terminate (no exception in flight,
-/// or one of another kind: a defect) still aborts, and of several threads
-/// that reach it at once one ends the process, the others wait.
+/// or one of another kind: a defect) still aborts. Of several threads that
+/// reach it at once one ends the process, the others wait; and where the
+/// process is already exiting (it finished without the refused thread),
+/// its own status stands and no line is printed.
 void end_machine_refusals_cleanly(const char* prefix, refusal_finisher finish = nullptr) noexcept;
 
 }  // namespace nqueens::cli

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -54,6 +56,44 @@ TEST(MachineRefusalDeathTest, TheFinisherEndsIt) {
         throw_on_a_thread(std::bad_alloc());
       },
       ::testing::ExitedWithCode(13), "out of memory.*\nfinisher\n");
+}
+
+// A refusal on a worker while the main thread ends the process: the first
+// decides, the other waits. Here the refusal comes first and is still
+// ending the process (its finisher sleeps) when main calls exit(0): the
+// status is the refusal's, not 0 with its line printed.
+TEST(MachineRefusalDeathTest, AnExitDuringARefusalWaitsForIt) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  static std::atomic<bool> finishing{false};
+  EXPECT_EXIT(
+      {
+        end_machine_refusals_cleanly("nqueens", [](int status) {
+          finishing = true;
+          std::this_thread::sleep_for(std::chrono::milliseconds(200));
+          std::_Exit(status + 10);
+        });
+        std::thread([] { throw std::bad_alloc(); }).detach();
+        while (!finishing) std::this_thread::yield();
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(13), "out of memory");
+}
+
+// And where the process was exiting first (its count done without the
+// thread oneTBB failed to start late), its own status stands, without the
+// line.
+TEST(MachineRefusalDeathTest, ARefusalDuringAnExitLeavesItsStatus) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        std::atexit([] {  // registered first, so it runs after the handler's own
+          std::thread([] { throw std::bad_alloc(); }).detach();
+          std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        });
+        end_machine_refusals_cleanly("nqueens");
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "^$");
 }
 
 // Anything else is a defect: aborted, for its core dump.

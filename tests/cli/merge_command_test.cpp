@@ -103,6 +103,19 @@ TEST_F(CliShardTest, AFailedMergeSaysSoInItsJson) {
 
 // The merged JSON names the kernels the shards counted with, as their files
 // say, not the merging machine's: one name, or each distinct one.
+// A file name's control bytes, in a problem merge names, are shown escaped
+// on stderr, not sent to the terminal.
+TEST_F(CliShardTest, MergeEscapesControlBytesInNames) {
+  const std::string plain = shard_file(11, 0, 2);
+  const std::string odd = plain + "\x1b[31m";
+  std::filesystem::rename(plain, odd);
+  files_.push_back(odd);
+  const cli_run r = run_cli("merge '" + odd + "' '" + odd + "'");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("shard 0/2 is given twice: " + plain + "\\x1b[31m and "), std::string::npos) << r.err;
+}
+
 TEST_F(CliShardTest, MergeNamesTheShardsKernels) {
   std::string all;
   for (int k = 0; k < 2; ++k) {
@@ -120,6 +133,20 @@ TEST_F(CliShardTest, MergeNamesTheShardsKernels) {
   const cli_run r = run_cli("merge --json" + all);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"isa\":\"portable\",\"isas\":[\"portable\"]"), std::string::npos) << r.out;
+  // The isa is outside the checksum: a name that is no instruction set is
+  // not reported.
+  {
+    std::ifstream in(files_[1]);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    const std::size_t at = text.find("\"isa\":\"portable\"");
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, 16, "\"isa\":\"\\u001b[31mred\"");
+    std::ofstream(files_[1]) << text;
+  }
+  const cli_run forged = run_cli("merge --json" + all);
+  EXPECT_EQ(forged.status, 0) << forged.err;
+  EXPECT_NE(forged.out.find("\"isa\":\"portable\",\"isas\":[\"portable\"]"), std::string::npos) << forged.out;
   // With a shard of other kernels: no one name, and each in "isas".
   const cli_run other = run_cli("count 11 --shard 1/2 --json");
   ASSERT_EQ(other.status, 0) << other.err;

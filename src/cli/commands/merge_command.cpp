@@ -155,7 +155,8 @@ int run_merge(const std::vector<std::string>& args) {
     std::vector<std::string> problems = e.problems();
     if (e.why() == merge_error::reason::parts)
       problems.emplace_back("no total: the shards do not make up one whole run");
-    for (const std::string& p : problems) std::cerr << "nqueens merge: " << p << '\n';
+    // A file name's control bytes are shown escaped, not sent to the terminal.
+    for (const std::string& p : problems) std::cerr << "nqueens merge: " << one_line(p) << '\n';
     // A script that reads the JSON reads the failure there too.
     if (result.count("json") != 0) write_report(merge_failure(problems, files.size()), output_format::json);
     return 1;

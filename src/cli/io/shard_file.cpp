@@ -19,6 +19,7 @@
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count_types.hpp"
 #include "nqueens/engine.hpp"
+#include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/shard.hpp"
 #include "run/journal/journal_layout.hpp"
@@ -184,8 +185,9 @@ shard_file read_shard_file(const std::string& name) {
                                              "whose fundamental count is " + to_string(*derived));
       }
     }
+    // Outside the checksum: taken only where it names an instruction set.
     if (const json_value* isa = members.find("isa"); isa != nullptr && isa->type == json_type::string) {
-      f.isa = members.get_string("isa");
+      if (const auto named = parse_isa(members.get_string("isa"))) f.isa = std::string(to_string(*named));
     }
     const json_value* checksum = members.find("checksum");
     if (checksum == nullptr) {

@@ -29,8 +29,9 @@ struct shard_file {
   uint128 total = 0;
   uint128 symmetric_180 = 0;
   uint128 symmetric_90 = 0;
-  /// The kernels that counted it, as the file names them (empty where it
-  /// names none). Outside the checksum: merge only reports them.
+  /// The instruction set that counted it, as the file names it (empty
+  /// where it names none, or no instruction set). Outside the checksum:
+  /// merge only reports it.
   std::string isa;
 };
 
