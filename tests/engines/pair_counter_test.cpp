@@ -98,9 +98,14 @@ TEST_P(DisjointPairsTest, CountsTheSameWhicheverListIsLarger) {
     ASSERT_GT(expected, 0u);
     ASSERT_EQ(count_pairs(small, large, scratch), expected) << "trial " << trial;
     ASSERT_EQ(count_pairs(large, small, scratch), expected) << "trial " << trial;
-    // The walked list's per-mask entries are sized by the smaller list.
-    EXPECT_EQ((scratch.entries.size() - detail::pair_scratch::entry_padding) % small.size(), 0u);
-    EXPECT_LT(scratch.entries.size(), large.size());
+    // The walked list's per-mask entries are sized by the smaller list, in
+    // either order (a fresh scratch each: scratch only grows).
+    for (const bool small_first : {true, false}) {
+      detail::pair_scratch fresh;
+      ASSERT_EQ(small_first ? count_pairs(small, large, fresh) : count_pairs(large, small, fresh), expected);
+      EXPECT_EQ((fresh.entries.size() - detail::pair_scratch::entry_padding) % small.size(), 0u);
+      EXPECT_LT(fresh.entries.size(), large.size());
+    }
   }
 }
 
