@@ -94,13 +94,14 @@ subproblem_count checked_sum(const subproblem_count& a, const subproblem_count& 
 
 // Counts each subproblem with the search; splits a search that leaves more
 // than `rows_between_looks` rows open by its next rows and looks at the
-// cancel flag, if any, before each part. 16 open rows take well under a
-// second (Q(16)'s whole search, 14 rows below two fixed ones, about 0.1 s),
-// while n = 19 at split depth 1 leaves 17 or 18 and took up to 15 s a
-// subproblem, which a stop had to wait for. The parts' counts are added
-// with checked sums: a kernel's 64-bit tally then holds at most a 16-row
-// search's (far below 2^64), where a whole subproblem of n = 32 at split
-// depth 1 holds more than 2^64 solutions, so without a flag too.
+// cancel flag, if any, before each part. 14 open rows take milliseconds
+// (Q(16)'s whole search, 14 rows below two fixed ones, about 0.1 s), where
+// 16 took up to 0.7 s of a thread at n = 17 (split depth 1) and n = 19 at
+// split depth 1 leaves 17 or 18 and took up to 15 s a subproblem, which a
+// stop had to wait for. The parts' counts are added with checked sums: a
+// kernel's 64-bit tally then holds at most a 14-row search's (far below
+// 2^64), where a whole subproblem of n = 32 at split depth 1 holds more
+// than 2^64 solutions, so without a flag too.
 class row_context final : public engine_context {
  public:
   row_context(int n, const row_rules& rules, const std::vector<row_prefix>& subproblems, isa kernels,

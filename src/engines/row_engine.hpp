@@ -75,7 +75,7 @@ std::unique_ptr<engine_plan> make_row_plan_with(int n, int split_depth, std::siz
 
 /// Open rows above which a row context's search is split by its next row,
 /// with a look at the cancel flag before each part.
-inline constexpr int rows_between_cancel_looks = 16;
+inline constexpr int rows_between_cancel_looks = 14;
 
 /// The context make_context builds for a row plan, its searches split while
 /// more than `rows_between_looks` rows are open and a cancel flag is given
