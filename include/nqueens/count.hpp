@@ -47,8 +47,10 @@ struct count_options {
   /// Longest time between journal flushes (each ends with fsync): the most
   /// work a crash can lose. From min_ to max_checkpoint_interval_seconds.
   double checkpoint_interval_seconds = 2.0;
-  /// Called from a helper thread about every progress_interval_seconds, and
-  /// once more at the end (progress::last). It may throw: the count then
+  /// Called from a thread of its own about every progress_interval_seconds,
+  /// and once more at the end (progress::last) from count()'s, one call at
+  /// a time. One that waits holds up neither the journal's flushes nor a
+  /// cancel; the count waits for it as it ends. It may throw: the count then
   /// starts no further subproblem, flushes its journal, and count()
   /// rethrows the exception, whenever it was thrown.
   std::function<void(const progress&)> on_progress{};

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/io/stoppable_io.hpp"
 #include "cli/message_text.hpp"
 #include "cli/number_text.hpp"
 #include "engines/plain_number.hpp"
@@ -135,20 +136,30 @@ bool progress_printer::in_background() const noexcept {
   return foreground != -1 && foreground != ::getpgrp();
 }
 
+// Past stdio, in one write where it can: a stop ends a wait on a terminal
+// or pipe that takes nothing (a paused terminal, a full pipe nobody reads),
+// where a plain write would wait, restarted after the signal, and hold up
+// the count's end. A failed write is no count's failure: the line is lost.
+void progress_printer::write(const std::string& text) const noexcept {
+  write_unless_stopped(fd_, text.data(), text.size());
+}
+
 void progress_printer::finish() noexcept {
   if (!terminal_ || drawn_ == 0 || in_background()) return;
   if (escapes_) {
-    std::fputs("\r\033[K", stderr);
+    write("\r\033[K");
   } else {
     const auto width = static_cast<std::size_t>(std::max(1, terminal_columns(fd_) - 1));
-    std::fprintf(stderr, "\r%s\r", std::string(std::min(drawn_, width), ' ').c_str());
+    std::string blank(1, '\r');  // appended: GCC 12 misreads "\r" + string (-Wrestrict)
+    blank.append(std::min(drawn_, width), ' ');
+    blank += '\r';
+    write(blank);
   }
-  std::fflush(stderr);
   drawn_ = 0;
 }
 
 void progress_printer::operator()(const progress& p) {
-  std::FILE* out = stderr;
+  std::string out;
   const bool background = terminal_ && in_background();
   if (background && !plain_in_background_) return;
   if (terminal_ && !background) {
@@ -156,17 +167,19 @@ void progress_printer::operator()(const progress& p) {
     // terminals wrap, and the next \r would redraw only the new row.
     const int width = std::max(1, terminal_columns(fd_) - 1);
     const std::string line = p.last ? std::string() : format_progress(p, width, solutions_, workers_, label_);
+    out += '\r';
+    out += line;
     if (escapes_) {
-      std::fprintf(out, "\r%s\033[K", line.c_str());
+      out += "\033[K";
     } else {
       // No erase-line: spaces cover what the last line left, then \r
       // returns to where the next one starts. Never past the width: on a
       // terminal that shrank, the spaces would wrap and scroll.
       const std::size_t old = std::min(drawn_, static_cast<std::size_t>(width));
       const std::size_t cover = old > line.size() ? old - line.size() : 0;
-      std::fprintf(out, "\r%s%s", line.c_str(), std::string(cover, ' ').c_str());
-      if (cover > 0 || p.last) std::fputc('\r', out);
-      if (cover > 0 && !p.last) std::fprintf(out, "%s", line.c_str());
+      out.append(cover, ' ');
+      if (cover > 0 || p.last) out += '\r';
+      if (cover > 0 && !p.last) out += line;
     }
     drawn_ = line.size();
   } else if (p.last || p.elapsed_seconds >= next_plain_) {
@@ -179,9 +192,13 @@ void progress_printer::operator()(const progress& p) {
     const int width = background ? std::max(1, terminal_columns(fd_) - 1 - prefix) : 0;
     // A terminal too narrow for the percent gets no line.
     const std::string line = format_progress(p, width, solutions_, workers_, label_);
-    if (!line.empty()) std::fprintf(out, "progress: %s\n", line.c_str());
+    if (!line.empty()) {
+      out = "progress: ";
+      out += line;
+      out += '\n';
+    }
   }
-  std::fflush(out);
+  if (!out.empty()) write(out);
 }
 
 }  // namespace nqueens::cli

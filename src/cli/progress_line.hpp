@@ -58,6 +58,7 @@ class progress_printer {
 
  private:
   bool in_background() const noexcept;
+  void write(const std::string& text) const noexcept;
   bool terminal_;
   bool escapes_;
   int fd_;

@@ -17,6 +17,7 @@
 #include "nqueens/reduce.hpp"
 #include "run/dispatch_positions.hpp"
 #include "run/journal/journal_io.hpp"
+#include "run/progress_relay.hpp"
 #include "run/run_tally.hpp"
 #include "run/shard/shard_members.hpp"
 
@@ -88,8 +89,10 @@ std::vector<std::size_t> subproblems_left(const shard_members& mine, const check
 }
 
 // Runs `todo` through `exec`, with a helper thread that passes an outside
-// cancellation on (every 50 ms), reports progress and flushes the journal
-// while it runs. A progress callback's exception is rethrown here. A journal
+// cancellation on (every 50 ms), hands progress to the callback's own thread
+// (progress_relay: a callback that waits holds up neither the stop nor the
+// journal) and flushes the journal while it runs. A progress callback's
+// exception stops the run and is rethrown here. A journal
 // that cannot be written stops the run, and its error is returned: the
 // caller throws it, unless every subproblem was counted by then (the last
 // records' flush can fail as the workers end).
@@ -104,6 +107,8 @@ std::optional<checkpoint_error> run_watched(const plan& p, const count_options& 
     if (journal != nullptr) journal->record(index, c);
     tally.finished(index, c);
   };
+  std::optional<progress_relay> relay;  // outlives the helper, which posts to it
+  if (options.on_progress) relay.emplace(options.on_progress, stop);
   {
     std::optional<helper_thread> helper;
     if (options.on_progress || journal != nullptr || options.cancel != nullptr) {
@@ -119,19 +124,9 @@ std::optional<checkpoint_error> run_watched(const plan& p, const count_options& 
         bool save_now = stop && !stop_seen;
         stop_seen = stop_seen || stop;
         const auto now = clock_type::now();
-        if (options.on_progress && !helper_error &&
-            std::chrono::duration<double>(now - last_progress).count() >= options.progress_interval_seconds) {
+        if (relay && std::chrono::duration<double>(now - last_progress).count() >= options.progress_interval_seconds) {
           last_progress = now;
-          try {
-            options.on_progress(tally.snapshot(false));
-          } catch (...) {
-            // The caller's callback ends the count (count() rethrows it);
-            // what is finished is saved below, at once.
-            helper_error = std::current_exception();
-            stop = true;
-            save_now = true;
-            stop_seen = true;
-          }
+          relay->post(tally.snapshot(false));
         }
         // Also once a MiB of records waits (about 22 000): the queue's
         // memory stays within what the run's estimate leaves it.
@@ -155,6 +150,18 @@ std::optional<checkpoint_error> run_watched(const plan& p, const count_options& 
       });
     }
     exec.run(p, todo, report, stop);
+  }
+  // The callback's exception ends the count (count() rethrows it). It set
+  // `stop`, and the helper saved what was finished then; one it threw after
+  // the helper's last look is saved here.
+  if (const std::exception_ptr thrown = relay ? relay->finish() : nullptr) {
+    if (journal != nullptr && !journal_error && !helper_error) {
+      try {
+        journal->flush();
+      } catch (...) {  // the callback's exception is the one to tell
+      }
+    }
+    if (!helper_error) helper_error = thrown;
   }
   if (helper_error) std::rethrow_exception(helper_error);
   return journal_error;

@@ -2,14 +2,20 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <thread>
+
+#include "cli/signals.hpp"
 
 namespace nqueens::cli {
 namespace {
@@ -202,6 +208,53 @@ TEST(ProgressPrinterTest, ClearsItsLineWhenItEnds) {
   EXPECT_TRUE(finished.ends_with("\r\033[K")) << finished;
   EXPECT_EQ(finished.find("\r\033[K\r\033[K"), std::string::npos) << finished;
   EXPECT_EQ(printed("xterm", [] { progress_printer printer(true); }), "");
+}
+
+// Once a stop signal came, a line to a reader that takes nothing (a full
+// pipe nobody reads; a paused terminal alike) is given up, not waited for:
+// a plain write, restarted after the signal, held the count's end (and its
+// journal's last flush) until the reader took it. The child is given a
+// minute; one still writing then has failed.
+TEST(ProgressPrinterTest, AStopEndsAWaitForAReaderThatTakesNothing) {
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  const int flags = ::fcntl(ends[1], F_GETFL);
+  ASSERT_EQ(::fcntl(ends[1], F_SETFL, flags | O_NONBLOCK), 0);  // filled without waiting
+  const std::string page(4096, 'x');
+  while (::write(ends[1], page.data(), page.size()) > 0) {
+  }
+  char byte = 'x';
+  while (::write(ends[1], &byte, 1) > 0) {
+  }
+  ASSERT_EQ(::fcntl(ends[1], F_SETFL, flags), 0);  // writes wait for room again
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(ends[1], STDERR_FILENO);  // the pipe is the printer's stderr
+    install_stop_handlers();
+    std::raise(SIGTERM);
+    const progress p = hours_into_a_long_run();
+    for (const bool terminal : {false, true}) {
+      progress_printer printer(terminal);
+      printer(p);
+    }
+    ::_exit(0);
+  }
+  ASSERT_GT(pid, 0);
+  int raw = 0;
+  bool ended = false;
+  for (const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+       !ended && std::chrono::steady_clock::now() < deadline;) {
+    ended = ::waitpid(pid, &raw, WNOHANG) == pid;
+    if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!ended) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &raw, 0);
+  }
+  ::close(ends[0]);
+  ::close(ends[1]);
+  EXPECT_TRUE(ended) << "the printer waited for a reader that takes nothing after a stop";
+  EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << raw;
 }
 
 }  // namespace

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <filesystem>
+#include <future>
 #include <limits>
 #include <set>
 #include <stdexcept>
@@ -130,6 +133,60 @@ TEST(CountCallbackTest, AThrowingProgressCallbackEndsTheCountAndIsRethrown) {
     EXPECT_THROW(count(on_last ? 8 : 16, o), stop_here) << on_last;
     EXPECT_GE(calls, 1);
   }
+}
+
+// A progress callback that waits (its line to a paused terminal, a full
+// pipe nobody reads) holds up neither the journal's flushes nor the run:
+// it is called on a thread of its own. Called on the helper's, it held the
+// journal at its header until it returned, and a stop with it.
+TEST(CountCallbackTest, AWaitingProgressCallbackHoldsUpNeitherTheJournalNorAStop) {
+  namespace fs = std::filesystem;
+  const fs::path journal = "waiting-callback.journal";  // in the test's own directory
+  using clock = std::chrono::steady_clock;
+  std::promise<void> called;
+  std::atomic<bool> release{false};
+  std::atomic<bool> cancel{false};
+  bool first = true;
+  count_options o;
+  o.kind = engine::symmetric;  // Q(16): a second on one thread, a tick is 50 ms
+  o.threads = 1;
+  o.checkpoint = journal.string();
+  o.checkpoint_interval_seconds = min_checkpoint_interval_seconds;
+  o.progress_interval_seconds = 0;
+  o.cancel = &cancel;
+  o.on_progress = [&](const progress& p) {
+    if (p.last || !first) return;
+    first = false;
+    called.set_value();
+    for (const auto give_up = clock::now() + std::chrono::minutes(2); !release && clock::now() < give_up;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
+  std::future<count_result> run = std::async(std::launch::async, [&] { return count(16, o); });
+  std::future<void> waiting = called.get_future();
+  if (run.wait_for(std::chrono::seconds(0)) == std::future_status::ready ||
+      (waiting.wait_for(std::chrono::minutes(1)) != std::future_status::ready)) {
+    release = true;
+    run.get();
+    fs::remove(journal);
+    GTEST_SKIP() << "the count ended before its first progress snapshot";
+  }
+  // Past the 64-byte header: records flushed while the callback waits.
+  bool flushed = false;
+  for (const auto deadline = clock::now() + std::chrono::minutes(1); !flushed && clock::now() < deadline;) {
+    std::error_code error;
+    flushed = fs::file_size(journal, error) > 64 && !error;
+    if (!flushed) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(flushed) << "the journal was not flushed while the progress callback waited";
+  cancel = true;
+  release = true;
+  run.get();
+  // What the journal holds is exact: the resume finishes the count.
+  const count_result resumed = count(16, {.kind = engine::symmetric, .threads = 2, .checkpoint = journal.string()});
+  fs::remove(journal);
+  EXPECT_EQ(resumed.total, *published_total(16));
+  EXPECT_GT(resumed.resumed, 0u);
 }
 
 // The library refuses what the CLI refuses, naming the field: an interval
