@@ -9,6 +9,7 @@
 #include <cstring>
 #include <iostream>
 #include <optional>
+#include <streambuf>
 
 #include "cli/exit_status.hpp"
 #include "cli/io/stoppable_io.hpp"
@@ -21,19 +22,57 @@ output_error::output_error(int error)
                          (error != 0 ? std::string(": ") + std::strerror(error) : std::string())),
       error_(error) {}
 
+namespace {
+
+// std::cout on a terminal: into stdout's buffer, and out at each line's end
+// through flush_standard_output, as stdio's line buffering would, but so
+// that a stop signal ends a wait on a terminal that takes nothing (paused
+// with Ctrl-S), where stdio's write, restarted after the signal, waited
+// until the user let it go. std::cerr, tied to std::cout, flushes it first
+// (sync): the order of the two streams on the screen is kept.
+class terminal_lines final : public std::streambuf {
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return sync() == 0 ? traits_type::not_eof(c) : c;
+    const char byte = traits_type::to_char_type(c);
+    return xsputn(&byte, 1) == 1 ? c : traits_type::eof();
+  }
+  std::streamsize xsputn(const char* text, std::streamsize size) override {
+    const auto bytes = static_cast<std::size_t>(size);
+    if (std::fwrite(text, 1, bytes, stdout) != bytes) return 0;
+    if (std::memchr(text, '\n', bytes) != nullptr && sync() != 0) return 0;
+    return size;
+  }
+  int sync() override {
+    try {
+      flush_standard_output();  // false after a stop: what is left is dropped, as for a pipe
+      return 0;
+    } catch (const output_error& e) {
+      errno = e.error();  // close_standard_output reads it from the stream's failure
+      return -1;
+    }
+  }
+};
+
+}  // namespace
+
 void buffer_standard_output() noexcept {
   // glibc ignores the size unless given the buffer, hence a static one
   // (untouched pages cost nothing).
   static char buffer[std::size_t{1} << 20];
-  if (::isatty(STDOUT_FILENO) == 0) std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
+  std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
+  if (::isatty(STDOUT_FILENO) == 1) {
+    static terminal_lines lines;
+    std::cout.rdbuf(&lines);
+  }
 }
 
 namespace {
 
 // Whether a stop left output unwritten.
 bool output_cut = false;
-// Whether the last byte written past stdio left a line open. stdio's own
-// writes to a terminal, line-buffered, end at a line's end.
+// Whether the last byte written out (flush_standard_output, or past stdio)
+// left a line open.
 bool mid_line = false;
 
 // Whether stdout and stderr are one terminal, where output cut mid-line

@@ -22,10 +22,11 @@ class output_error : public std::runtime_error {
   int error_;
 };
 
-/// Gives stdout, when it is not a terminal, a buffer that holds any
-/// command's whole output, so that a failure shows at close_standard_output
-/// with its errno rather than in a flush halfway (where stdio drops it).
-/// A terminal keeps its line buffering. Call before anything is written.
+/// Gives stdout a buffer that holds any command's whole output, so that a
+/// failure shows at close_standard_output with its errno rather than in a
+/// flush halfway (where stdio drops it). On a terminal std::cout still
+/// writes out each line as it ends, through flush_standard_output (a stop
+/// ends a wait on a paused terminal). Call before anything is written.
 void buffer_standard_output() noexcept;
 
 /// Writes out what stdout holds, as fflush(stdout) would, but so that a
