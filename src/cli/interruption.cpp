@@ -34,10 +34,14 @@ int report_interruption(const count_result& r, const std::string& checkpoint, in
   if (sig == 0) sig = stop_signal();
   // A shard's run counts its own subproblems, not the plan's.
   const bool part = !r.shard.whole();
-  std::cerr << start_of_a_stop_message() << who << ": interrupted by " << signal_name(sig) << " after " << r.finished
-            << " of "
-            << (part ? "shard " + std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) + "'s " : "")
-            << (part ? r.shard_subproblems : r.subproblems) << " subproblems; "
+  const std::string whose =
+      part ? "shard " + std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) + "'s " : "";
+  const std::size_t all = part ? r.shard_subproblems : r.subproblems;
+  std::cerr << start_of_a_stop_message() << who << ": interrupted by " << signal_name(sig)
+            << (r.complete
+                    ? " after all " + std::to_string(all) + " of " + whose +
+                          "subproblems were counted, before the result was written; "
+                    : " after " + std::to_string(r.finished) + " of " + whose + std::to_string(all) + " subproblems; ")
             << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
                                    : "run the same command again to resume from " + one_line(checkpoint))
             << '\n';

@@ -130,9 +130,7 @@ int run_count(const std::vector<std::string>& args) {
                              request->shared_plan, opts.shard);
   }
   const count_result& r = *counted;
-  // A signal is never swallowed, not even one that came as a short run
-  // finished: the scheduler that sent it is told the run was stopped.
-  if (!r.complete || stop_requested()) return report_interruption(r, opts.checkpoint);
+  if (!r.complete) return report_interruption(r, opts.checkpoint);
   count_report report(r, opts.checkpoint);
   // The GPUs it counted on, chosen again as the count chose them: a choice
   // that succeeded a moment ago does not fail now, and were it to, the
@@ -144,12 +142,10 @@ int run_count(const std::vector<std::string>& args) {
     }
   }
   write_report(report, format_for(request->json));
-  const int status = status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens");
-  // Nor one that came while the result was printed: it is reported, not
-  // answered with 0; one from here to the exit, status_after_closing_output
-  // reports.
-  if (stop_requested()) return report_interruption(r, opts.checkpoint);
-  return status;
+  // A signal that came once every subproblem was counted is never
+  // swallowed: status_after_closing_output says the run was stopped, with
+  // its whole result written (the scheduler that sent it is told so).
+  return status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens");
 }
 
 }  // namespace nqueens::cli

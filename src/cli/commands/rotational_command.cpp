@@ -88,7 +88,9 @@ int run_rotational(const std::vector<std::string>& args) {
   opts.cancel = &stop_requested();
 
   const count_result r = rotational_counts(n, opts);
-  if (!r.complete || stop_requested()) return report_interruption(r, opts.checkpoint);
+  // A signal once every subproblem was counted: the result is written, and
+  // status_after_closing_output says the run was stopped.
+  if (!r.complete) return report_interruption(r, opts.checkpoint);
   write_report(rotational_report(r, opts.checkpoint), format_for(result.count("json") != 0));
   return status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens");
 }
