@@ -10,6 +10,7 @@
 
 #include <fstream>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -48,6 +49,39 @@ TEST(LineReaderTest, ALineIsCutTwentyBytesPastItsFirstStrayByte) {
   EXPECT_EQ(line, "2 0 3 1");
   EXPECT_FALSE(lines.cut());
   EXPECT_FALSE(lines.next(line));
+}
+
+// A line past the most it may hold is cut with room for that most (and a
+// byte) alone: grown by doubling, `check` took 4 GiB to refuse a line of
+// 2 GiB. Both the room taken at once (past 64 MiB) and the doubling below
+// it stop at the cut; the next line is read whole.
+TEST(LineReaderTest, AnOverlongLineTakesNoMoreRoomThanItsCut) {
+  for (const std::size_t most : {std::size_t{1000}, std::size_t{80} << 20}) {
+    std::string text(most + most / 8, ' ');
+    text += "\n2 0 3 1\n";
+    int ends[2];
+    ASSERT_EQ(::pipe(ends), 0);
+    std::thread writer([&] {
+      for (std::size_t at = 0; at < text.size();) {
+        const ssize_t n = ::write(ends[1], text.data() + at, text.size() - at);
+        if (n <= 0) break;
+        at += static_cast<std::size_t>(n);
+      }
+      ::close(ends[1]);
+    });
+    line_reader lines(ends[0], most);
+    std::string line;
+    EXPECT_TRUE(lines.next(line));  // EXPECT: the writer is joined below
+    EXPECT_EQ(line.size(), most);
+    EXPECT_TRUE(lines.cut());
+    EXPECT_LE(line.capacity(), most + 1);
+    EXPECT_TRUE(lines.next(line));  // EXPECT: the writer is joined below
+    EXPECT_EQ(line, "2 0 3 1");
+    EXPECT_FALSE(lines.cut());
+    EXPECT_FALSE(lines.next(line));
+    writer.join();
+    ::close(ends[0]);
+  }
 }
 
 TEST(LineReaderTest, ALineIsCutAtTheMostItHolds) {
