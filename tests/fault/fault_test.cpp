@@ -6,7 +6,10 @@
 // trying the tools as users would. The signals' cases are in
 // signal_fault_test.cpp.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -281,6 +284,20 @@ TEST_F(FaultTest, TornTailOfManyRecordsIsRepaired) {
   EXPECT_NE(command.find("it'\\''s.ckpt'"), std::string::npos) << command;
   ASSERT_EQ(run({"/bin/sh", "-c", command}).status, 0) << command;
   EXPECT_EQ(fs::file_size(quoted), 112u);
+
+  // A newline in the path (shown on the message's one line as \x0a): the
+  // command names the same file in bash, a quote and a backslash with it.
+  const std::string odd = path("a\nb'\\c.ckpt");
+  write(odd, bytes.substr(0, 64 + 48) + std::string(48, 'x') + bytes.substr(64 + 96));
+  const finished odd_damage = run({nq, "count", "16", "--engine", "symmetric", "--checkpoint", odd});
+  EXPECT_EQ(odd_damage.status, 2);
+  EXPECT_EQ(lines_in(odd_damage.err), 1) << odd_damage.err;
+  const std::size_t odd_at = odd_damage.err.find("(truncate -s ");
+  const std::size_t odd_end = odd_damage.err.rfind(')');
+  ASSERT_TRUE(odd_at != std::string::npos && odd_end != std::string::npos && odd_end > odd_at) << odd_damage.err;
+  const std::string odd_command = odd_damage.err.substr(odd_at + 1, odd_end - odd_at - 1);
+  ASSERT_EQ(run({"/bin/bash", "-c", odd_command}).status, 0) << odd_command;
+  EXPECT_EQ(fs::file_size(odd), 112u);
 }
 
 // Only a journal's header is read before it is trusted: a foreign file of
@@ -407,6 +424,55 @@ TEST_F(FaultTest, ReadOnlyJournalIsReportedWhenFinishedRefusedWhenNot) {
   EXPECT_NE(r.err.find("checkpoint '" + half + "' cannot be written (it is read-only) and holds "), std::string::npos)
       << r.err;
   EXPECT_EQ(bytes_of(half), unfinished);
+}
+
+// Sets a file's inode flags (chattr: FS_IMMUTABLE_FL, FS_APPEND_FL; 0
+// clears them); false where the file system or the user cannot.
+bool set_inode_flags(const std::string& file, int flags) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  int now = 0;
+  bool done = ::ioctl(fd, FS_IOC_GETFLAGS, &now) == 0;
+  now = (now & ~(FS_IMMUTABLE_FL | FS_APPEND_FL)) | flags;
+  done = done && ::ioctl(fd, FS_IOC_SETFLAGS, &now) == 0;
+  ::close(fd);
+  return done;
+}
+
+// A journal made immutable or append-only (chattr +i, +a) can only be opened
+// for reading, as one without write permission: a finished one is reported
+// (its open refused with EPERM was a refusal, exit 2), an unfinished one
+// refused naming it, each left as it was.
+TEST_F(FaultTest, ImmutableOrAppendOnlyJournalIsReadAsAReadOnlyOne) {
+  const std::string done = path("done.ckpt");
+  ASSERT_EQ(run({nq, "count", "12", "--checkpoint", done}).status, 0);
+  const std::string all = plan_field({"12"}, "subproblems");
+  const std::string half = path("half.ckpt");
+  {
+    child c(endless_count({"--checkpoint", half, "--checkpoint-interval", "0.01"}));
+    ASSERT_TRUE(wait_for_size(half, 64 + 10 * 48, c));
+    c.signal(SIGKILL);
+    c.wait();
+  }
+  const std::string finished_bytes = bytes_of(done), unfinished_bytes = bytes_of(half);
+  for (const int flag : {FS_IMMUTABLE_FL, FS_APPEND_FL}) {
+    if (!set_inode_flags(done, flag) || !set_inode_flags(half, flag)) {
+      set_inode_flags(done, 0);
+      set_inode_flags(half, 0);
+      GTEST_SKIP() << "this file system or user cannot make a file immutable or append-only";
+    }
+    finished r = run({nq, "count", "12", "--checkpoint", done});
+    const finished refused = run(endless_count({"--checkpoint", half}));
+    set_inode_flags(done, 0);  // before any assertion: the test's directory must be removable
+    set_inode_flags(half, 0);
+    EXPECT_EQ(r.status, 0) << flag << ' ' << r.err;
+    EXPECT_NE(r.out.find("resumed: " + all + " of " + all), std::string::npos) << r.out;
+    EXPECT_EQ(refused.status, 2) << refused.err;
+    EXPECT_EQ(lines_in(refused.err), 1) << refused.err;
+    EXPECT_NE(refused.err.find("checkpoint '" + half + "' cannot be written"), std::string::npos) << refused.err;
+    EXPECT_EQ(bytes_of(done), finished_bytes);
+    EXPECT_EQ(bytes_of(half), unfinished_bytes);
+  }
 }
 
 // A journal that cannot be created is a refusal (exit 2, one line naming

@@ -55,8 +55,9 @@ checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
   // and read return at once instead of waiting for a writer; fstat then
   // checks what was opened.
   fd_ = ::open(path_.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-  if (fd_ < 0 && (errno == EACCES || errno == EROFS)) {
-    // A finished journal is only read: its owner may have made it read-only.
+  if (fd_ < 0 && (errno == EACCES || errno == EROFS || errno == EPERM)) {
+    // A finished journal is only read: its owner may have made it read-only
+    // (EPERM: immutable or append-only, chattr +i or +a).
     const int error = errno;
     fd_ = ::open(path_.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     read_only_ = fd_ >= 0;

@@ -225,9 +225,30 @@ class replay {
   // How to keep the records before the damage: a crash can persist a flush's
   // pages out of order (zeros, then records), which only the user may judge.
   std::string cut_hint() const {
-    // Single-quoted for a POSIX shell: each ' closes the quote, is escaped, and reopens it.
-    std::string quoted = "'";
-    for (const char c : path_) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    // Single-quoted for a POSIX shell: each ' closes the quote, is escaped,
+    // and reopens it. A name holding a control byte is given in bash's
+    // $'...' with \xHH escapes instead: the message is shown on one line,
+    // its newlines as the text \x0a, which pasted between single quotes
+    // would name another file.
+    const bool control = std::any_of(path_.begin(), path_.end(), [](char c) {
+      const auto byte = static_cast<unsigned char>(c);
+      return byte < 0x20 || byte == 0x7f;
+    });
+    std::string quoted = control ? "$'" : "'";
+    for (const char c : path_) {
+      const auto byte = static_cast<unsigned char>(c);
+      if (!control) {
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      } else if (byte < 0x20 || byte == 0x7f) {
+        constexpr const char* hex = "0123456789abcdef";
+        quoted += "\\x";
+        quoted += hex[byte >> 4];
+        quoted += hex[byte & 15];
+      } else {
+        if (c == '\'' || c == '\\') quoted += '\\';
+        quoted += c;
+      }
+    }
     quoted += '\'';
     return "; to resume from the " + std::to_string((*tail_ - header_size) / record_size) +
            " whole records before it, cut the file there (truncate -s " + std::to_string(*tail_) + " " + quoted + ")";
