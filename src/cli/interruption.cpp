@@ -39,7 +39,7 @@ int report_interruption(const count_result& r, const std::string& checkpoint, in
   const std::size_t all = part ? r.shard_subproblems : r.subproblems;
   std::cerr << start_of_a_stop_message() << who << ": interrupted by " << signal_name(sig)
             << (r.complete
-                    ? " after all " + std::to_string(all) + " of " + whose +
+                    ? " after all " + std::to_string(all) + (part ? " of " + whose : " ") +
                           "subproblems were counted, before the result was written; "
                     : " after " + std::to_string(r.finished) + " of " + whose + std::to_string(all) + " subproblems; ")
             << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"

@@ -285,9 +285,10 @@ TEST_F(FaultTest, TornTailOfManyRecordsIsRepaired) {
   ASSERT_EQ(run({"/bin/sh", "-c", command}).status, 0) << command;
   EXPECT_EQ(fs::file_size(quoted), 112u);
 
-  // A newline in the path (shown on the message's one line as \x0a): the
-  // command names the same file in bash, a quote and a backslash with it.
-  const std::string odd = path("a\nb'\\c.ckpt");
+  // A newline and a byte of no UTF-8 character in the path (each shown on
+  // the message's one line as \xHH): the command names the same file in
+  // bash, a quote and a backslash with them.
+  const std::string odd = path("a\nb'\\c\xe9.ckpt");
   write(odd, bytes.substr(0, 64 + 48) + std::string(48, 'x') + bytes.substr(64 + 96));
   const finished odd_damage = run({nq, "count", "16", "--engine", "symmetric", "--checkpoint", odd});
   EXPECT_EQ(odd_damage.status, 2);

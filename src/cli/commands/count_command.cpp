@@ -143,9 +143,12 @@ int run_count(const std::vector<std::string>& args) {
   }
   write_report(report, format_for(request->json));
   // A signal that came once every subproblem was counted is never
-  // swallowed: status_after_closing_output says the run was stopped, with
-  // its whole result written (the scheduler that sent it is told so).
-  return status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens");
+  // swallowed, nor by a journal left without its end (3, said above):
+  // status_after_closing_output says the run was stopped, with its whole
+  // result written (the scheduler that sent it is told so).
+  const int verdict = r.check.ok() ? 0 : 1;
+  const int status = status_after_journal(r, verdict, "nqueens");
+  return stop_requested() ? verdict : status;
 }
 
 }  // namespace nqueens::cli

@@ -92,7 +92,9 @@ int run_rotational(const std::vector<std::string>& args) {
   // status_after_closing_output says the run was stopped.
   if (!r.complete) return report_interruption(r, opts.checkpoint);
   write_report(rotational_report(r, opts.checkpoint), format_for(result.count("json") != 0));
-  return status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens");
+  const int verdict = r.check.ok() ? 0 : 1;
+  const int status = status_after_journal(r, verdict, "nqueens");
+  return stop_requested() ? verdict : status;  // as count: the stop outranks the journal's end
 }
 
 }  // namespace nqueens::cli

@@ -11,9 +11,6 @@ namespace nqueens::cli {
 
 namespace {
 
-// A line longer than this gets the room of the longest it may be at once.
-constexpr std::size_t whole_room_from = std::size_t{1} << 26;
-
 // Gives `line` room for `bytes`, no more: reserve() doubles the room where
 // asked for less than twice what it has.
 void grow_exactly(std::string& line, std::size_t bytes) {
@@ -85,18 +82,17 @@ bool line_reader::next(std::string& line) {
     const auto begin = buffer_.begin() + static_cast<std::ptrdiff_t>(at_);
     const auto end = std::find_if(begin, buffer_.end(), line_break);
     const std::size_t from = line.size();  // at most keep: a longer line was cut
-    // Never more than a byte past the cut, and room for it at most: grown
-    // by doubling, a line past 2^31 / 15 bytes took 4 GiB, its old array and
-    // one of twice the size at once, to refuse a line of 2 GiB.
+    // Never more than a byte past the cut, and room doubled up to the cut's
+    // at most: grown past it, a line past 2^31 / 15 bytes took 4.2 GB (its
+    // old array and one of twice the size at once) to refuse a line of
+    // 2 GiB, now 3.1 GB; the room of the cut taken at once would ask every
+    // line past a few MB for 2 GiB of address space (ulimit -v).
     auto last = end;
     if (keep != std::string::npos) {
       if (static_cast<std::size_t>(end - begin) > keep + 1 - from)
         last = begin + static_cast<std::ptrdiff_t>(keep + 1 - from);
       const std::size_t needed = from + static_cast<std::size_t>(last - begin);
-      if (needed > line.capacity()) {
-        grow_exactly(line,
-                     needed > whole_room_from ? keep + 1 : std::min(keep + 1, std::max(needed, 2 * line.capacity())));
-      }
+      if (needed > line.capacity()) grow_exactly(line, std::min(keep + 1, std::max(needed, 2 * line.capacity())));
     }
     line.append(begin, last);
     at_ = static_cast<std::size_t>(last - buffer_.begin());

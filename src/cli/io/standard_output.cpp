@@ -48,10 +48,13 @@ class terminal_lines final : public std::streambuf {
       flush_standard_output();  // false after a stop: what is left is dropped, as for a pipe
       return 0;
     } catch (const output_error& e) {
-      errno = e.error();  // close_standard_output reads it from the stream's failure
+      terminal_error = e.error();  // close_standard_output names it
       return -1;
     }
   }
+
+ public:
+  static inline int terminal_error = 0;  // the errno of the write that failed
 };
 
 }  // namespace
@@ -62,8 +65,9 @@ void buffer_standard_output() noexcept {
   static char buffer[std::size_t{1} << 20];
   std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
   if (::isatty(STDOUT_FILENO) == 1) {
-    static terminal_lines lines;
-    std::cout.rdbuf(&lines);
+    // Never destroyed: std::cout is flushed at the exit, after statics are.
+    static terminal_lines* const lines = new terminal_lines;
+    std::cout.rdbuf(lines);
   }
 }
 
@@ -127,7 +131,7 @@ namespace {
 void close_standard_output() {
   errno = 0;
   bool failed = !std::cout || std::ferror(stdout) != 0;
-  int error = failed ? errno : 0;
+  int error = failed ? (terminal_lines::terminal_error != 0 ? terminal_lines::terminal_error : errno) : 0;
   try {
     flush_standard_output();  // false after a stop: status_after_closing_output says so
   } catch (const output_error& e) {

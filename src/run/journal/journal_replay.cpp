@@ -226,20 +226,21 @@ class replay {
   // pages out of order (zeros, then records), which only the user may judge.
   std::string cut_hint() const {
     // Single-quoted for a POSIX shell: each ' closes the quote, is escaped,
-    // and reopens it. A name holding a control byte is given in bash's
-    // $'...' with \xHH escapes instead: the message is shown on one line,
-    // its newlines as the text \x0a, which pasted between single quotes
-    // would name another file.
-    const bool control = std::any_of(path_.begin(), path_.end(), [](char c) {
+    // and reopens it. A name holding a byte past printable ASCII is given in
+    // bash's $'...', those bytes as \xHH: the message is shown on one line,
+    // a newline, a C1 control or a byte of no UTF-8 character as the text
+    // \xHH, which pasted between single quotes would name another file.
+    const auto plain = [](char c) {
       const auto byte = static_cast<unsigned char>(c);
-      return byte < 0x20 || byte == 0x7f;
-    });
-    std::string quoted = control ? "$'" : "'";
+      return byte >= 0x20 && byte < 0x7f;
+    };
+    const bool escaped = !std::all_of(path_.begin(), path_.end(), plain);
+    std::string quoted = escaped ? "$'" : "'";
     for (const char c : path_) {
       const auto byte = static_cast<unsigned char>(c);
-      if (!control) {
+      if (!escaped) {
         quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-      } else if (byte < 0x20 || byte == 0x7f) {
+      } else if (!plain(c)) {
         constexpr const char* hex = "0123456789abcdef";
         quoted += "\\x";
         quoted += hex[byte >> 4];
