@@ -85,14 +85,20 @@ bool line_reader::next(std::string& line) {
     // Never more than a byte past the cut, and room doubled up to the cut's
     // at most: grown past it, a line past 2^31 / 15 bytes took 4.2 GB (its
     // old array and one of twice the size at once) to refuse a line of
-    // 2 GiB, now 3.1 GB; the room of the cut taken at once would ask every
+    // 2 GiB, now 2.1 GB; the room of the cut taken at once would ask every
     // line past a few MB for 2 GiB of address space (ulimit -v).
     auto last = end;
     if (keep != std::string::npos) {
       if (static_cast<std::size_t>(end - begin) > keep + 1 - from)
         last = begin + static_cast<std::ptrdiff_t>(keep + 1 - from);
       const std::size_t needed = from + static_cast<std::size_t>(last - begin);
-      if (needed > line.capacity()) grow_exactly(line, std::min(keep + 1, std::max(needed, 2 * line.capacity())));
+      if (needed > line.capacity()) {
+        // The cut's room once doubling passes half of it: the copy then
+        // holds less than half of the cut beside its new room, never a whole
+        // cut's (reads of uneven sizes could double to just under the cut).
+        const std::size_t doubled = std::max(needed, 2 * line.capacity());
+        grow_exactly(line, doubled >= keep / 2 ? keep + 1 : doubled);
+      }
     }
     line.append(begin, last);
     at_ = static_cast<std::size_t>(last - buffer_.begin());
