@@ -3,7 +3,8 @@
 #   scripts/bench.sh                          # everything, 5 repetitions, medians
 #   scripts/bench.sh --benchmark_filter='Engine|Textbook'   # single-thread engines vs the baseline
 # Output: bench-results/<date>-<host>-<pid>.json (and the console table on stdout),
-# unless --benchmark_out names the user's own file.
+# .csv or .txt for --benchmark_out_format=csv or console, unless
+# --benchmark_out names the user's own file.
 # Extra arguments go to the benchmark binary.
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
@@ -17,18 +18,28 @@ for arg in "$@"; do  # the user's own output file: theirs alone, nothing saved h
     exec "$NQ_BUILD_DIR/nqueens_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true "$@"
 done
 out_dir=${NQ_BENCH_OUT:-$NQ_ROOT/bench-results}
-mkdir -p "$out_dir"
+mkdir -p "$out_dir" 2>/dev/null || { echo "bench.sh: cannot make $out_dir (NQ_BENCH_OUT)" >&2; exit 2; }
 # A name of its own for each run (two in one second too); written under a
 # temporary name and renamed once whole, so that a run stopped or failed
 # half-way leaves no half a JSON among the results.
-out="$out_dir/$(date +%Y%m%d-%H%M%S)-$(hostname -s)-$$.json"
+# In the format asked for (--benchmark_out_format: json, the default, csv
+# or console), named by it.
+format=json
+for arg in "$@"; do [[ $arg == --benchmark_out_format=* ]] && format=${arg#--benchmark_out_format=}; done
+case $format in
+  json | csv) extension=$format ;;
+  console) extension=txt ;;
+  *) echo "bench.sh: --benchmark_out_format is json, csv or console, not '$format'" >&2; exit 2 ;;
+esac
+[[ -w $out_dir ]] || { echo "bench.sh: cannot write to $out_dir (NQ_BENCH_OUT)" >&2; exit 2; }
+out="$out_dir/$(date +%Y%m%d-%H%M%S)-$(hostname -s)-$$.$extension"
 partial="$out.partial"
 trap 'rm -f "$partial"' EXIT
 # A Ctrl-C ends the script by SIGINT itself, the file removed (a loop that
 # runs it stops too).
 trap 'trap - INT; kill -INT $$' INT
 "$NQ_BUILD_DIR/nqueens_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-  --benchmark_out="$partial" --benchmark_out_format=json "$@"
+  --benchmark_out="$partial" --benchmark_out_format="$format" "$@"
 # A filter that matched nothing leaves an empty file (and exit 0): said, not saved.
 if [[ ! -s $partial ]]; then
   echo "bench.sh: no benchmark ran (see --benchmark_list_tests): nothing saved" >&2

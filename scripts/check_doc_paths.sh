@@ -11,7 +11,7 @@ if [[ ${1:-} == -h || ${1:-} == --help ]]; then
   sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
   exit 0
 fi
-root=${1:-"$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"}
+root=${1:-"$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"}  # through a link too
 # Exit 1 is a document's bad path: a bad ROOT is a usage error, as check_layers.sh says it.
 [[ -d $root/src && -d $root/include/nqueens ]] || { echo "check_doc_paths: no src/ and include/nqueens/ under $root" >&2; exit 2; }
 cd "$root"

@@ -26,7 +26,7 @@ if [[ ${1:-} == -h || ${1:-} == --help ]]; then
   sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
   exit 0
 fi
-root=${1:-"$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"}
+root=${1:-"$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"}  # through a link too
 [[ -d $root/src && -d $root/include/nqueens ]] || { echo "check_layers: no src/ and include/nqueens/ under $root" >&2; exit 2; }
 
 # Sets rank to a layer's rank: 0 for vocabulary, empty for what is no layer.

@@ -14,9 +14,18 @@ NQ_TEST_PACKAGES=(libgtest-dev libbenchmark-dev qemu-user procps)
 NQ_PACKAGES=("${NQ_RUN_PACKAGES[@]}" "${NQ_TEST_PACKAGES[@]}")
 
 # nq_help_if_asked "$@": where the first argument is -h or --help, prints
-# the calling script's opening comment (its usage) and exits 0.
+# the calling script's opening comment (its usage) and exits 0. With
+# `anywhere` first (a script whose other arguments go to ctest, which would
+# take --help for its own): where any argument is.
 nq_help_if_asked() {
-  [[ ${1:-} == -h || ${1:-} == --help ]] || return 0
+  local asked=0 arg
+  if [[ ${1:-} == anywhere ]]; then
+    shift
+    for arg in "$@"; do [[ $arg == -h || $arg == --help ]] && asked=1; done
+  else
+    [[ ${1:-} == -h || ${1:-} == --help ]] && asked=1
+  fi
+  ((asked)) || return 0
   sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
   exit 0
 }

@@ -29,7 +29,7 @@ done
 ((${#n} <= 2 && n <= 32)) || { echo "compare_kluev.sh: N = $n is past nqueens' boards (1 to 32)" >&2; exit 2; }
 ((${#threads} <= 4 && threads <= 1024)) || { echo "compare_kluev.sh: $threads threads is past nqueens' 1024" >&2; exit 2; }
 ((${#rounds} <= 3 && rounds <= 100)) || { echo "compare_kluev.sh: $rounds rounds is more than 100" >&2; exit 2; }
-[[ -x $other ]] || { echo "compare_kluev.sh: $other is not an executable" >&2; exit 2; }
+[[ -f $other && -x $other ]] || { echo "compare_kluev.sh: $other is not an executable file" >&2; exit 2; }
 [[ $other == */* ]] || other=./$other  # a bare name is the file checked here, not one on PATH
 if [[ ! -x $nqueens ]]; then
   if [[ -n ${NQUEENS:-} ]]; then

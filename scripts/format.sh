@@ -24,9 +24,10 @@ git rev-parse --is-inside-work-tree >/dev/null 2>&1 || {
 nq_ensure_packages clang-format
 # Tracked, and new ones not yet added (git does not ignore them): a file
 # formatted only once committed would fail CI's check first. One deleted
-# but still tracked is left out.
-mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp' '*.inc' '*.h' '*.cu' |
-  while IFS= read -r f; do [[ -f $f ]] && printf '%s\n' "$f"; done)
+# but still tracked is left out. NUL-separated: git quotes a name with a
+# byte past ASCII otherwise, and the quoted name is no file.
+mapfile -d '' -t files < <(git ls-files -z --cached --others --exclude-standard '*.cpp' '*.hpp' '*.inc' '*.h' '*.cu' |
+  while IFS= read -r -d '' f; do [[ -f $f ]] && printf '%s\0' "$f"; done)
 if [[ ${1:-} == --check ]]; then
   # One clang-format per file (its exit names the file), on every core.
   mapfile -t bad < <(printf '%s\0' "${files[@]}" | xargs -0 -n 16 -P "$(nproc)" sh -c \

@@ -48,7 +48,7 @@
 # non-zero when a count differs from the published one or a part fails, not
 # when one is cut or skipped for time.
 set -euo pipefail
-NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+NQ_ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)  # through a link too
 cd "$NQ_ROOT"
 DEBS=$NQ_ROOT/.gpu-debs
 for arg in "$@"; do

@@ -5,10 +5,13 @@
 #   scripts/load_test.sh [RUNS] [ctest options]
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
-nq_help_if_asked "$@"
-runs=${1:-3}
-shift || true
-[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/load_test.sh [RUNS] [ctest options]" >&2; exit 2; }
+nq_help_if_asked anywhere "$@"
+runs=3
+if [[ ${1:-} =~ ^[0-9]+$ ]]; then  # else the options are ctest's alone (load_test.sh -R Cli)
+  runs=$1
+  shift
+fi
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/load_test.sh [RUNS] [ctest options] (RUNS from 1)" >&2; exit 2; }
 NQ_WITH_TESTS=1 nq_build
 cores=$(nproc)
 jobs=$((cores * 2))
@@ -31,7 +34,10 @@ for ((run = 1; run <= runs; ++run)); do
   nq_note_if_locked
   if nq_run_locked ctest --output-on-failure --no-tests=error -j "$jobs" --schedule-random "$@" \
     > "load-test-$run.log" 2>&1; then
-    echo "load_test: run $run passed in $(($(date +%s) - start)) s ($(grep -o 'tests passed, [0-9]* tests failed out of [0-9]*' "load-test-$run.log" | tail -1))" >&2
+    summary=$(grep -o 'tests passed, [0-9]* tests failed out of [0-9]*' "load-test-$run.log" | tail -1 || true)
+    # ctest options that run nothing (-N, --help) pass no test: no run to report.
+    [[ -n $summary ]] || { echo "load_test: run $run ran no tests (ctest $*): see $NQ_BUILD_DIR/load-test-$run.log" >&2; exit 2; }
+    echo "load_test: run $run passed in $(($(date +%s) - start)) s ($summary)" >&2
   else
     status=1
     echo "load_test: run $run FAILED in $(($(date +%s) - start)) s; see $NQ_BUILD_DIR/load-test-$run.log:" >&2

@@ -27,11 +27,23 @@ if grep -q '^NQUEENS_ARCH:STRING=.' "$build/CMakeCache.txt"; then
 fi
 out=$NQ_ROOT/build/package
 mkdir -p "$out"
+# One packaging at a time (to the end, --check's install too): two cpacks
+# share the staging folder and the .deb, and both said they made it while
+# it held no file. And none while the build folder is rebuilt under it.
+exec {package_lock}>"$out/.nq_package.lock"
+flock -n "$package_lock" || {
+  echo "package.sh: waiting for another packaging in $out" >&2
+  flock "$package_lock"
+}
+exec {build_lock}>"$build/.nq_build.lock"
+nq_note_if_locked
+flock "$build_lock"
 # The build's own prefix (/usr/local unless configured otherwise) gives the
 # relative layout (lib/, lib/nqueens/ for the GPU module, which the tools find
 # from bin/); the package puts that layout under /usr.
 (cd "$build" && cpack -G DEB -B "$out" -D CPACK_PACKAGING_INSTALL_PREFIX=/usr >&2)
 rm -rf "$out/_CPack_Packages"
+exec {build_lock}>&-
 deb=$(ls -t "$out"/nqueens_*_amd64.deb | head -1)
 echo "$deb"
 [[ ${1:-} == --check ]] || exit 0

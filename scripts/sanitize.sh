@@ -16,7 +16,7 @@
 # build/tbb-tsan) and points CMake at it. Extra arguments go to ctest.
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
-nq_help_if_asked "$@"
+nq_help_if_asked anywhere "$@"
 kind=${1:-}
 shift || true
 case $kind in

@@ -28,7 +28,8 @@ for arg in "$@"; do
 done
 nq_build nqueens_cli
 out_dir=${NQ_RESULTS_DIR:-$NQ_ROOT/results}
-mkdir -p "$out_dir"
+mkdir -p "$out_dir" 2>/dev/null ||
+  { echo "scaling.sh: cannot make the results folder $out_dir (a file there, or no permission; NQ_RESULTS_DIR names another)" >&2; exit 2; }
 # A name of its own for each measurement: an earlier one is never replaced.
 base="$out_dir/scaling-$n-$(hostname -s)-$(date +%Y%m%d-%H%M%S)-$$"
 "$NQ_BUILD_DIR/nqueens" scale "$n" --csv "$base.csv" "$@"
