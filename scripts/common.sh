@@ -181,8 +181,8 @@ nq_installed() {
 nq_build() {
   # One script at a time installs, configures and builds a build folder: two
   # ninjas in one folder, or two apt-gets, would trip over each other.
-  if ! mkdir -p "$NQ_BUILD_DIR" 2>/dev/null; then
-    echo "scripts: cannot make the build folder ${NQ_BUILD_DIR_GIVEN:+NQ_BUILD_DIR=}$NQ_BUILD_DIR" \
+  if ! mkdir -p "$NQ_BUILD_DIR" 2>/dev/null || [[ ! -w $NQ_BUILD_DIR ]]; then
+    echo "scripts: cannot write the build folder ${NQ_BUILD_DIR_GIVEN:+NQ_BUILD_DIR=}$NQ_BUILD_DIR" \
       "(a file there, or no permission)" >&2
     [[ -n $NQ_BUILD_DIR_GIVEN ]] && exit 2  # the user's setting: a usage error
     exit 3

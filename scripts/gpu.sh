@@ -126,6 +126,13 @@ NQ=$BUILD/nqueens
 STEP_CAP=${NQ_GPU_STEP_SECONDS:-100000}
 FINAL_RESERVE=8  # seconds kept at the end of a step: a cut command's grace, the summary
 mkdir -p "$BUILD"
+# One run at a time on a build folder: two would share its stop part's
+# journal and, where OUT is not set, gpu-figures.txt.
+exec {gpu_lock}>"$BUILD/.nq_gpu.lock"
+flock -n "$gpu_lock" || {
+  echo "gpu.sh: waiting for another gpu.sh on $BUILD" >&2
+  flock "$gpu_lock"
+}
 FIGDIR=${OUT:-$BUILD}
 mkdir -p "$FIGDIR"
 FIGURES=$FIGDIR/gpu-figures.txt

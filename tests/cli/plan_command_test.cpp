@@ -63,6 +63,19 @@ TEST(CliTest, PlanSaysWhenItsSplitIsFittedToTheBound) {
   }
 }
 
+// A plan refused for the bound names the split that fits, as count's
+// refusal of the same run does, in the same words.
+TEST(CliTest, PlanRefusedForTheBoundNamesTheSplitThatFits) {
+  const std::string options = " 17 --engine symmetric --split-depth 4 --max-memory 1M --threads 1";
+  const cli_run planned = run_cli("plan" + options);
+  EXPECT_EQ(planned.status, 2) << planned.err;
+  EXPECT_EQ(lines_in(planned.err), 1) << planned.err;
+  EXPECT_NE(planned.err.find("(--split-depth 3 fits"), std::string::npos) << planned.err;
+  const cli_run counted = run_cli("count" + options);
+  EXPECT_EQ(counted.status, 2) << counted.err;
+  EXPECT_EQ(planned.err, counted.err);
+}
+
 // At n = 28 the quadrant engine's automatic split does not fit in 3000 MiB
 // but a shallower one does: auto picks it there (not the symmetric engine,
 // a count of years), fitted, as a count alone would.

@@ -132,7 +132,8 @@ TEST(MergeTest, PartsOfNoBoardAreRefused) {
 }
 
 // Counts that cannot all be right are refused, not verified as a wrong
-// total: a sum past 2^128, and one Burnside's lemma cannot divide by 8.
+// total: a sum past 2^128, one whose Burnside sum passes it, and one
+// Burnside's lemma cannot divide by 8.
 TEST(MergeTest, CountsThatCannotAllBeRightAreRefused) {
   std::vector<count_result> parts = parts_of(12, 2);
   std::vector<count_result> huge = parts;
@@ -146,6 +147,20 @@ TEST(MergeTest, CountsThatCannotAllBeRightAreRefused) {
     } catch (const merge_error& e) {
       EXPECT_EQ(e.why(), merge_error::reason::counts) << problems_of(e);
     }
+  }
+  // A sum that fits whose Burnside sum Q + P + 2R does not is said as such,
+  // not as a sum past 2^128.
+  std::vector<count_result> burnside = parts;
+  for (count_result& part : burnside) part.total = part.symmetric_180 = part.symmetric_90 = 0;
+  burnside[0].total = ~uint128{0} - 7;
+  burnside[0].symmetric_180 = 8;
+  try {
+    merge(burnside);
+    FAIL() << "merged counts whose Burnside sum passes 2^128";
+  } catch (const merge_error& e) {
+    EXPECT_EQ(e.why(), merge_error::reason::counts) << problems_of(e);
+    EXPECT_NE(problems_of(e).find("Q + P + 2R past 2^128"), std::string::npos) << problems_of(e);
+    EXPECT_EQ(problems_of(e).find("add up past"), std::string::npos) << problems_of(e);
   }
   std::vector<count_result> wrong = parts;
   wrong[0].total += 8;  // divisible, merged, and caught by the published table

@@ -3,7 +3,7 @@
 # before any install or build: a bad N or a --csv of its own to
 # scaling.sh, a board, thread or round count past its bounds to
 # compare_kluev.sh, --quick out of place to sanitize.sh, a build folder
-# that cannot be made, a folder as the other counter. Their --help runs
+# that cannot be made or written, a folder as the other counter. Their --help runs
 # nothing either, wherever it is given.
 # The build lock: a wait for it is said, and a TERM to the script holding
 # it ends the command run under it, children too.
@@ -46,8 +46,22 @@ expect_refusal "is not an executable file" bash "$repo/scripts/compare_kluev.sh"
 expect_refusal "--quick comes right after the kind" bash "$repo/scripts/sanitize.sh" asan -R x --quick
 expect_refusal "fetch is a step of its own" bash "$repo/scripts/gpu.sh" price fetch
 : >"$work/a-file"
-expect_refusal "cannot make the build folder NQ_BUILD_DIR=$work/a-file" \
+expect_refusal "cannot write the build folder NQ_BUILD_DIR=$work/a-file" \
   env NQ_BUILD_DIR="$work/a-file" bash "$repo/scripts/run.sh" 8
+# A folder that cannot be written: immutable where root and the file system
+# allow it (root writes through a mode), read-only to anyone else. It was a
+# bare "Permission denied" from bash, exit 1.
+mkdir "$work/read-only"
+if chattr +i "$work/read-only" 2>/dev/null || { ((EUID != 0)) && chmod a-w "$work/read-only"; }; then
+  status=0
+  out=$(env NQ_BUILD_DIR="$work/read-only" bash "$repo/scripts/run.sh" 8 2>&1 >/dev/null) || status=$?
+  chattr -i "$work/read-only" 2>/dev/null || chmod u+w "$work/read-only"
+  if [[ $status != 2 || $out != *"cannot write the build folder NQ_BUILD_DIR=$work/read-only"* ||
+    $(wc -l <<<"$out") != 1 ]]; then
+    echo "FAIL: a read-only NQ_BUILD_DIR gave exit $status: $out" >&2
+    exit 1
+  fi
+fi
 
 # --help (or -h) prints the script's usage and exits 0, and runs nothing.
 for script in scaling.sh compare_kluev.sh gpu.sh sanitize.sh package.sh load_test.sh test.sh format.sh check_layers.sh \

@@ -119,17 +119,32 @@ int run_merge(const std::vector<std::string>& args) {
   } catch (const run_cancelled&) {
     return report_interruption_of(stopped);
   }
+  // Problems that make no total: each on stderr, naming its file, and in
+  // the JSON for a script that reads only that.
+  const auto fail_with = [&](const std::vector<std::string>& problems) {
+    // A file name's control bytes are shown escaped, not sent to the terminal.
+    for (const std::string& p : problems) std::cerr << "nqueens merge: " << one_line(p) << '\n';
+    if (result.count("json") != 0) write_report(merge_failure(problems, files.size()), output_format::json);
+    return 1;
+  };
   // Every file's fields must make the plan its fingerprint names, and its
   // shard of it; each distinct plan is rebuilt, and dealt into its shards,
-  // once (4 096 files of one plan: one deal, not 4 096).
+  // once (4 096 files of one plan: one deal, not 4 096). A file of another
+  // version's plan is of another run (exit 1, every such file named); a
+  // file that contradicts its own plan is malformed (exit 2).
   std::map<std::string, plan> plans;
   std::map<std::pair<std::string, int>, std::vector<std::size_t>> dealt;
+  std::vector<std::string> foreign;
   try {
     for (const shard_file& f : files) {
       const std::string key = std::to_string(f.n) + " " + f.engine + " " + std::to_string(f.split_depth);
       auto it = plans.find(key);
       if (it == plans.end()) it = plans.emplace(key, plan_of(f, &stop_requested())).first;
       if (stop_requested()) return report_interruption_of(stopped);
+      if (auto problem = foreign_plan(f, it->second)) {
+        foreign.push_back(std::move(*problem));
+        continue;
+      }
       auto sizes = dealt.find({key, f.shards});
       if (sizes == dealt.end()) {
         sizes = dealt.emplace(std::pair{key, f.shards}, shard_sizes(it->second, f.shards)).first;
@@ -140,6 +155,7 @@ int run_merge(const std::vector<std::string>& args) {
     return report_interruption_of(stopped);
   }
   if (stop_requested()) return report_interruption_of(stopped);
+  if (!foreign.empty()) return fail_with(foreign);
 
   // Every problem is reported, by file name, before giving up.
   std::vector<count_result> parts;
@@ -155,11 +171,7 @@ int run_merge(const std::vector<std::string>& args) {
     std::vector<std::string> problems = e.problems();
     if (e.why() == merge_error::reason::parts)
       problems.emplace_back("no total: the shards do not make up one whole run");
-    // A file name's control bytes are shown escaped, not sent to the terminal.
-    for (const std::string& p : problems) std::cerr << "nqueens merge: " << one_line(p) << '\n';
-    // A script that reads the JSON reads the failure there too.
-    if (result.count("json") != 0) write_report(merge_failure(problems, files.size()), output_format::json);
-    return 1;
+    return fail_with(problems);
   }
   const merge_report merged(whole, files.size(), kernels_of(files));
   write_report(merged, format_for(result.count("json") != 0));

@@ -25,6 +25,7 @@
 #include "nqueens/isa.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/memory.hpp"
+#include "nqueens/memory_limit.hpp"
 #include "nqueens/threads.hpp"
 #include "nqueens/verify.hpp"
 #include "run/measure/load_balance.hpp"
@@ -388,6 +389,9 @@ int run_plan(const std::vector<std::string>& args) {
     planned = plan_within_memory(n, po, shape.max_memory, threads);
   } catch (const run_cancelled&) {
     return report_interruption_before_counting("");
+  } catch (const memory_limit_error& e) {
+    // With the split that fits, where one does, as count says it.
+    throw with_fitting_split(e, po.kind, n, shape.max_memory, threads, shape.split_depth, false);
   }
   if (stop_requested()) return report_interruption_before_counting("");
   const plan& p = planned->p;

@@ -216,15 +216,26 @@ plan plan_of(const shard_file& f, const std::atomic<bool>* cancel) {
   }
 }
 
+namespace {
+
+// " (n = N, engine E, split depth D make plan F of S subproblems)"
+std::string plan_made(const shard_file& f, const plan& p) {
+  return " (n = " + std::to_string(f.n) + ", engine " + f.engine + ", split depth " + std::to_string(f.split_depth) +
+         " make plan " + format_fingerprint(p.fingerprint()) + " of " + std::to_string(p.size()) + " subproblems)";
+}
+
+}  // namespace
+
+std::optional<std::string> foreign_plan(const shard_file& f, const plan& p) {
+  if (format_fingerprint(p.fingerprint()) == f.fingerprint) return std::nullopt;
+  // Its checksum held: a count of another version (another plan for the
+  // same options) wrote it, or it was edited and signed again.
+  return f.name + ": plan " + f.fingerprint + " is not the plan its fields make in this version of nqueens" +
+         plan_made(f, p) + ": merge it with the version that counted it";
+}
+
 void check_against_plan(const shard_file& f, const plan& p, const std::vector<std::size_t>& shard_sizes) {
-  const auto refuse = [&](const std::string& what) {
-    throw usage_error(f.name + ": " + what + " (n = " + std::to_string(f.n) + ", engine " + f.engine +
-                      ", split depth " + std::to_string(f.split_depth) + " make plan " +
-                      format_fingerprint(p.fingerprint()) + " of " + std::to_string(p.size()) + " subproblems)");
-  };
-  if (format_fingerprint(p.fingerprint()) != f.fingerprint) {
-    refuse("plan " + f.fingerprint + " is not the plan its fields make");
-  }
+  const auto refuse = [&](const std::string& what) { throw usage_error(f.name + ": " + what + plan_made(f, p)); };
   if (p.size() != f.subproblems) refuse("\"subproblems\" " + std::to_string(f.subproblems) + " contradicts its plan");
   const std::size_t mine = shard_sizes.at(static_cast<std::size_t>(f.shard));
   if (mine != f.shard_subproblems) {

@@ -6,7 +6,9 @@
 // wrong Q(n) that Burnside's divisibility cannot always see.
 
 #include <atomic>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "nqueens/count.hpp"
 #include "nqueens/count_types.hpp"
@@ -56,9 +58,15 @@ shard_file read_shard_file(const std::string& name);
 /// `*cancel` (if given) is set while it is built.
 plan plan_of(const shard_file& f, const std::atomic<bool>* cancel = nullptr);
 
-/// Refuses (usage_error naming the file) a fingerprint, subproblem count or
-/// shard size of `f` that contradicts `p`, plan_of(f), whose shards of
-/// f.shards hold `shard_sizes` subproblems (shard_sizes(p, f.shards)).
+/// Where `f`'s fingerprint is not that of `p`, plan_of(f): the problem, in
+/// one line naming the file (another version of nqueens counted it, with
+/// another plan for the same options); nullopt where it is.
+std::optional<std::string> foreign_plan(const shard_file& f, const plan& p);
+
+/// Refuses (usage_error naming the file) a subproblem count or shard size
+/// of `f` that contradicts `p`, plan_of(f), whose shards of f.shards hold
+/// `shard_sizes` subproblems (shard_sizes(p, f.shards)). Precondition:
+/// foreign_plan(f, p) is nullopt.
 void check_against_plan(const shard_file& f, const plan& p, const std::vector<std::size_t>& shard_sizes);
 
 }  // namespace nqueens::cli

@@ -1,6 +1,9 @@
 #include "engines/join_model/class_plan.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -55,18 +58,38 @@ std::vector<quadrant_task> class_plan::tasks() const {
 
 void class_plan::add_tasks_to_fingerprint(fnv1a& hash, const std::atomic<bool>* cancel, std::string_view marker) const {
   if (!marker.empty()) hash.add_text(marker);
+  // A task's bytes: a column per row (0xFF, the middle row's queen where
+  // there is one), its weight, 0, its column set as 8 bytes (the upper 4
+  // zero: sets have 32 bits), its slice. The runs that repeat from task to
+  // task are hashed as prepared strings (fnv1a_string): n = 27's 7 * 10^7
+  // tasks in 1.6 s rather than 5.2.
+  const auto rows_weight_of = [&](int middle, std::uint8_t weight) {
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(n_), 0xFF);
+    if (middle >= 0) bytes[static_cast<std::size_t>(n_ / 2)] = static_cast<std::uint8_t>(middle);
+    bytes.push_back(weight);
+    bytes.push_back(0);
+    return fnv1a_string(bytes);
+  };
+  constexpr std::array<std::uint8_t, 4> upper_set_bytes{};
+  const fnv1a_string upper_set(upper_set_bytes);
+  // Per weight (1, 2 or 4), for the middle column of the classes at hand.
+  std::array<std::optional<fnv1a_string>, 3> rows_weight;
+  int rows_middle = -2;
   std::size_t classes = 0;
   classes_.for_each([&](const column_class& c) {
-    // 2 * 10^8 subproblems at n = 25 with 12 slices take 9 s: a look per
+    // 2 * 10^8 subproblems at n = 25 with 12 slices take 3 s: a look per
     // 2^12 classes (under a millisecond) keeps a signal answered at once.
     if (classes++ % 4096 == 0) throw_if_cancelled(cancel);
+    if (c.middle != rows_middle) {
+      rows_middle = c.middle;
+      rows_weight = {};
+    }
+    std::optional<fnv1a_string>& prefix = rows_weight.at(static_cast<std::size_t>(std::countr_zero(c.weight)));
+    if (!prefix) prefix.emplace(rows_weight_of(c.middle, c.weight));
     for (int k = 0; k < slicing_.slices; ++k) {
-      for (int r = 0; r < n_; ++r) {
-        hash.add_byte(r == n_ / 2 && c.middle >= 0 ? static_cast<std::uint8_t>(c.middle) : std::uint8_t{0xFF});
-      }
-      hash.add_byte(c.weight);
-      hash.add_byte(0);
-      hash.add_u64(c.north);
+      hash.add(*prefix);
+      for (int i = 0; i < 4; ++i) hash.add_byte(static_cast<std::uint8_t>(c.north >> (8 * i)));
+      hash.add(upper_set);
       hash.add_byte(static_cast<std::uint8_t>(k));
     }
   });

@@ -133,7 +133,8 @@ class replay {
     }
     for (const repeat& r : repeats_) {
       if (!(*first[slot(r.index)] == r.count)) {
-        fail(reason::corrupt, name_ + ": record " + std::to_string(r.record_number) + " gives subproblem " +
+        fail(reason::corrupt, name_ + ": record " + std::to_string(r.record_number) + " at byte " +
+                                  std::to_string(header_size + r.record_number * record_size) + " gives subproblem " +
                                   std::to_string(r.index) + " a second, different count");
       }
     }

@@ -133,10 +133,16 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
       whole.shard_subproblems += r.shard_subproblems;
       whole.device += r.device;
     }
-    whole.unique = fundamental_count(whole.n, whole.total, whole.symmetric_180, whole.symmetric_90);
   } catch (const std::overflow_error&) {  // each part's count fits, their sum does not
     throw merge_error(merge_error::reason::counts,
                       {"the shards' counts add up past 2^128, so they cannot all be right"});
+  }
+  try {
+    whole.unique = fundamental_count(whole.n, whole.total, whole.symmetric_180, whole.symmetric_90);
+  } catch (const std::overflow_error&) {  // the sums fit, Burnside's Q + P + 2R does not
+    throw merge_error(merge_error::reason::counts,
+                      {"the shards' counts make Q + P + 2R past 2^128 (Burnside's sum for the fundamental count), "
+                       "so they cannot all be right"});
   } catch (const std::domain_error& e) {
     throw merge_error(merge_error::reason::counts, {e.what()});
   }
