@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <stdexcept>
+#include <string>
 
 namespace nqueens {
 
@@ -17,6 +18,8 @@ namespace nqueens {
 class run_cancelled : public std::runtime_error {
  public:
   run_cancelled() : std::runtime_error("the run was cancelled before it began counting") {}
+  /// With its own words (estimate_cost's: cancelled while it timed draws).
+  explicit run_cancelled(const std::string& what) : std::runtime_error(what) {}
 };
 
 /// Thrown by run_context::solve when its cancel flag was set while it

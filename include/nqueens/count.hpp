@@ -56,10 +56,11 @@ struct count_options {
   std::function<void(const progress&)> on_progress{};
   /// Finite and >= 0; 0 reports at every tick of the helper thread.
   double progress_interval_seconds = 0.25;
-  /// When set and true, no further subproblems are started; the count
-  /// returns with complete == false and the journal flushed. Set while the
-  /// plan, the run's lists, the journal or the engine's tables are read or
-  /// built (before counting begins), count() throws run_cancelled instead.
+  /// When set and true, no further subproblems are started (those running
+  /// stop within about 50 ms); the count returns with complete == false and
+  /// the journal flushed. Set while the plan, the run's lists, the journal
+  /// or the engine's tables are read or built (before counting begins),
+  /// count() throws run_cancelled instead.
   const std::atomic<bool>* cancel = nullptr;
   /// Bytes the run may use, its lists and the engine's tables together; 0 =
   /// half the physical memory, else at least min_max_memory. A run that would need more throws

@@ -38,12 +38,14 @@ class merge_error : public std::invalid_argument {
 /// have finished its whole shard; `names[k]` names part k in messages (a
 /// file name, say), "part k" where names is shorter. The result's seconds
 /// (wall-clock seconds added up, not the wall time of parts run at once),
-/// finished, resumed and device work are the parts' added up; its threads
-/// and phases are zero, its kernels part 0's. Throws
+/// cpu_seconds, finished, resumed, journal_bytes_cut and device work are
+/// the parts' added up, its journal_unfinished every part's reason joined
+/// by "; "; its threads and phases are zero, its kernels part 0's. Throws
 /// merge_error listing every problem: parts of another run, a shard given
 /// twice or missing, a part that did not finish or counted only the
 /// rotation-symmetric solutions, or counts that cannot all be right (their
-/// sum past 2^128, or one Burnside's lemma cannot divide).
+/// sum, or Burnside's sum of them, past 2^128, or one Burnside's lemma
+/// cannot divide).
 count_result merge(std::span<const count_result> parts, std::span<const std::string> names = {});
 
 }  // namespace nqueens

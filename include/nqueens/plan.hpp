@@ -75,6 +75,11 @@ class plan {
   /// `options.split_depth` is outside 0..max_split_depth, or the plan would
   /// be unreasonably large; run_cancelled once `options.cancel` is set.
   explicit plan(int n, const plan_options& options = {});
+  /// A plan moved from is copied (two shared pointers): it stays the same
+  /// whole plan, never one that names subproblems it no longer holds.
+  plan(const plan&) = default;
+  plan& operator=(const plan&) = default;
+  ~plan() = default;
 
   int board_size() const noexcept { return n_; }
   engine kind() const noexcept { return kind_; }

@@ -32,7 +32,9 @@ struct totals {
 /// std::overflow_error rather than wrap past 2^128.
 void accumulate(totals& sums, const subproblem_count& c);
 
-/// Adds the counts of every finished subproblem exactly.
+/// Adds the counts of every finished subproblem exactly. Throws
+/// std::invalid_argument where `run.finished` and `run.counts` (one entry
+/// per subproblem run) differ in length, as no execute() writes them.
 totals reduce(const execution& run);
 
 }  // namespace nqueens

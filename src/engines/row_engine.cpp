@@ -33,13 +33,14 @@ std::uint32_t candidate_columns(int n, const row_rules& rules, const row_prefix&
 // a useful run: refuse it before it exhausts memory.
 constexpr std::size_t max_row_plan_size = std::size_t{1} << 22;
 
-// The refusal of a plan whose list, at split depth `depth`, passes
-// `max_bytes` with `bytes`.
-memory_limit_error plan_past_bound(int n, int depth, std::uint64_t bytes, std::uint64_t max_bytes) {
+// The refusal of a plan of split depth `depth` whose list, at depth
+// `reached` on the way, passes `max_bytes` with `bytes`.
+memory_limit_error plan_past_bound(int n, int depth, int reached, std::uint64_t bytes, std::uint64_t max_bytes) {
   const int decimals = digits_to_tell(bytes, max_bytes);
   return memory_limit_error("the plan of n = " + std::to_string(n) + " at split depth " + std::to_string(depth) +
-                                " takes " + format_bytes(bytes, decimals, byte_rounding::up) +
-                                " already, more than the " + format_bytes(max_bytes, decimals) +
+                                " takes " + format_bytes(bytes, decimals, byte_rounding::up) + " already" +
+                                (reached < depth ? " at depth " + std::to_string(reached) : std::string()) +
+                                ", more than the " + format_bytes(max_bytes, decimals) +
                                 " allowed (--max-memory); choose a smaller --split-depth, or raise --max-memory",
                             /*shallower_split_helps=*/true);
 }
@@ -71,7 +72,7 @@ std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vect
       if (max_bytes != 0 && next.size() == next.capacity()) {
         // Grown by hand, never past the bound: a doubling would reach twice it.
         const std::uint64_t need = (next.size() + 1) * sizeof(row_prefix);
-        if (need > max_bytes) throw plan_past_bound(n, row + 1, need, max_bytes);
+        if (need > max_bytes) throw plan_past_bound(n, depth, row + 1, need, max_bytes);
         next.reserve(std::min<std::uint64_t>(2 * next.size() + 1, max_bytes / sizeof(row_prefix)));
       }
       next.push_back(child);

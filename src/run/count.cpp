@@ -86,7 +86,7 @@ count_result count(int n, const count_options& options) {
   const planned_run run =
       plan_within_memory(n, {.kind = options.kind, .split_depth = options.split_depth, .cancel = options.cancel},
                          options.max_memory, options.threads, options.shard);
-  detail::arena_executor arena(options.threads, options.kernels, run.engine_memory, options.gpu);
+  detail::arena_executor arena(options.threads, options.kernels, run.engine_memory, options.gpu, options.cancel);
   count_result result = detail::drive(run.p, options, arena, start, std::move(journal));
   result.phases.checks = std::chrono::duration<double>(start - checked).count();
   result.cpu_seconds = detail::work_cpu_seconds() - work_at_start;
@@ -106,7 +106,7 @@ count_result rotational_counts(int n, const count_options& options) {
   const double work_at_start = detail::work_cpu_seconds();
   checkpoint_file journal = take_journal(options);
   const plan p(n, plan_options{.scope = plan_scope::rotational, .cancel = options.cancel});
-  detail::arena_executor arena(options.threads, options.kernels, options.max_memory);
+  detail::arena_executor arena(options.threads, options.kernels, options.max_memory, {}, options.cancel);
   count_result result = detail::drive(p, options, arena, start, std::move(journal));
   result.cpu_seconds = detail::work_cpu_seconds() - work_at_start;
   return result;

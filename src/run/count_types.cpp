@@ -37,7 +37,9 @@ uint128 fundamental_count(int n, uint128 total, uint128 symmetric_180, uint128 s
   if (fixed % 8 != 0) {
     throw std::domain_error("Q(" + std::to_string(n) + ") = " + to_string(total) + ", " + to_string(symmetric_180) +
                             " solutions unchanged by a half turn and " + to_string(symmetric_90) +
-                            " by a quarter turn are inconsistent: Q + P + 2R is not a multiple of 8");
+                            " by a quarter turn are inconsistent: Q + P + 2R" +
+                            (n == 1 ? std::string(" + 4 (the lone queen's four reflections)") : std::string()) +
+                            " is not a multiple of 8");
   }
   return fixed / 8;
 }

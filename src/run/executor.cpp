@@ -1,14 +1,17 @@
 #include "run/executor.hpp"
 
 #include "nqueens/threads.hpp"
+#include "run/arena_run.hpp"
 
 namespace nqueens::detail {
 
-arena_executor::arena_executor(int threads, std::optional<isa> kernels, std::uint64_t max_memory, gpu_options gpu)
+arena_executor::arena_executor(int threads, std::optional<isa> kernels, std::uint64_t max_memory, gpu_options gpu,
+                               const std::atomic<bool>* cancel)
     : threads_(resolve_threads(threads)),
       kernels_(kernels ? *kernels : active_isa()),
       max_memory_(max_memory),
-      gpu_(std::move(gpu)) {}
+      gpu_(std::move(gpu)),
+      cancel_(cancel) {}
 
 void arena_executor::run(const plan& p, std::span<const std::size_t> indices, const report_fn& report,
                          const std::atomic<bool>& stop) {
@@ -20,7 +23,7 @@ void arena_executor::run(const plan& p, std::span<const std::size_t> indices, co
   options.cancel = &stop;
   options.on_finished = report;
   options.keep_results = false;  // the driver sums the reports
-  const execution done = execute(p, indices, options);
+  const execution done = execute_on_arena(p, indices, options, nullptr, cancel_);
   device_ += done.device;
   phases_.start += done.start_seconds;
   phases_.release += done.release_seconds;

@@ -58,8 +58,11 @@ class arena_executor final : public executor {
  public:
   /// `threads` 0 means every hardware thread; `kernels` empty, active_isa().
   /// `max_memory` as execute_options::max_memory.
-  /// `gpu` as count_options::gpu.
-  arena_executor(int threads, std::optional<isa> kernels, std::uint64_t max_memory, gpu_options gpu = {});
+  /// `gpu` as count_options::gpu. `cancel` (null: none), the count's
+  /// caller's flag: no subproblem starts once it is set, before the run's
+  /// `stop` hears of it.
+  arena_executor(int threads, std::optional<isa> kernels, std::uint64_t max_memory, gpu_options gpu = {},
+                 const std::atomic<bool>* cancel = nullptr);
 
   int threads() const noexcept override { return threads_; }
   isa kernels() const override { return kernels_; }
@@ -74,6 +77,7 @@ class arena_executor final : public executor {
   isa kernels_;
   std::uint64_t max_memory_;
   gpu_options gpu_;
+  const std::atomic<bool>* cancel_;
   device_work device_;
   run_phases phases_;
   bool counting_began_ = false;

@@ -138,6 +138,7 @@ struct run_need {
   int split_depth;
   std::uint64_t subproblems;
   std::uint64_t lists;
+  bool tables = true;  // false for a rotational plan: no engine's tables are built
 };
 
 // check_run_memory of a run's need, `limit` and `threads` already checked.
@@ -146,11 +147,13 @@ std::uint64_t check_run_need(const run_need& need, std::uint64_t limit, int thre
   const std::uint64_t left = lists < limit ? limit - lists : 0;
   // Where the lists leave nothing, the engine's least layout (priced for a
   // bound of a byte) is what it would need besides.
-  const std::uint64_t engine = memory_estimate(need.n, need.kind, threads, std::max<std::uint64_t>(left, 1));
+  const std::uint64_t engine =
+      need.tables ? memory_estimate(need.n, need.kind, threads, std::max<std::uint64_t>(left, 1)) : 0;
   if (lists < limit && engine <= left) return left;
   // A smaller split shortens the lists alone: no remedy at depth 1, the
   // least, nor where the engine alone passes the bound.
-  const bool shallower_helps = need.split_depth > 1 && memory_estimate(need.n, need.kind, threads, limit) <= limit;
+  const bool shallower_helps =
+      need.tables && need.split_depth > 1 && memory_estimate(need.n, need.kind, threads, limit) <= limit;
   // Each figure told from the bound: the engine's alone may be close to it.
   const int decimals = std::max(digits_to_tell(lists + engine, limit), engine > 0 ? digits_to_tell(engine, limit) : 0);
   const std::string lists_text =
@@ -175,13 +178,15 @@ std::uint64_t check_run_need(const run_need& need, std::uint64_t limit, int thre
 std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {
   static_cast<void>(resolve_threads(threads));  // refused as check_memory refuses them, not priced
   require_valid_shard(shard);
-  return check_run_need({p.board_size(), p.kind(), p.split_depth(), p.size(), run_lists_estimate(p, shard)},
-                        memory_limit_or_default(limit), threads, shard);
+  return check_run_need(
+      {p.board_size(), p.kind(), p.split_depth(), p.size(), run_lists_estimate(p, shard), p.scope() == plan_scope::all},
+      memory_limit_or_default(limit), threads, shard);
 }
 
 std::uint64_t check_plan_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {
   try {
-    check_memory(p.board_size(), p.kind(), limit, threads);
+    // A rotational plan builds no engine's tables: its lists alone are priced.
+    if (p.scope() == plan_scope::all) check_memory(p.board_size(), p.kind(), limit, threads);
   } catch (const memory_limit_error&) {
     // The engine alone passes the bound: the refusal names the whole need,
     // the plan's lists too, so that a bound raised to the engine's need is

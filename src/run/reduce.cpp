@@ -1,5 +1,8 @@
 #include "nqueens/reduce.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace nqueens {
 
 void accumulate(totals& sums, const subproblem_count& c) {
@@ -11,6 +14,12 @@ void accumulate(totals& sums, const subproblem_count& c) {
 }
 
 totals reduce(const execution& run) {
+  // An execution is a plain struct a caller may fill (from a message, say):
+  // its two lists are checked, not trusted.
+  if (run.finished.size() != run.counts.size()) {
+    throw std::invalid_argument("reduce: an execution of " + std::to_string(run.counts.size()) + " counts and " +
+                                std::to_string(run.finished.size()) + " finished flags");
+  }
   totals t;
   t.subproblems = run.plan_size;
   for (std::size_t k = 0; k < run.counts.size(); ++k) {

@@ -142,7 +142,7 @@ const char* to_string(attack_line line) noexcept {
     case attack_line::anti_diagonal:
       return "anti-diagonal";
   }
-  return "line";
+  return "unknown";  // as every to_string of a value outside its enumeration
 }
 
 }  // namespace nqueens

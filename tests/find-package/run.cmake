@@ -23,8 +23,10 @@ endfunction()
 step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 set(configure ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${prefix})
+set(tbb_dir_option)
 if(TBB_DIR)  # a sanitizer build's own oneTBB
-  list(APPEND configure -DTBB_DIR=${TBB_DIR})
+  set(tbb_dir_option -DTBB_DIR=${TBB_DIR})
+  list(APPEND configure ${tbb_dir_option})
 endif()
 if(SANITIZE)  # an instrumented library needs an instrumented program
   list(APPEND configure "-DCMAKE_CXX_FLAGS=-fsanitize=${SANITIZE}" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=${SANITIZE}")
@@ -32,6 +34,27 @@ endif()
 step(${configure})
 step(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 step(${WORK_DIR}/build/consumer)
+
+# The installed target names its include folder once.
+file(GLOB targets_files ${prefix}/*/cmake/nqueens/nqueensTargets.cmake ${prefix}/*/*/cmake/nqueens/nqueensTargets.cmake)
+foreach(file IN LISTS targets_files)
+  file(STRINGS ${file} includes REGEX "INTERFACE_INCLUDE_DIRECTORIES")
+  if(includes MATCHES "include;")
+    message(FATAL_ERROR "${file} lists its include folder more than once: ${includes}")
+  endif()
+endforeach()
+if(NOT targets_files)
+  message(FATAL_ERROR "no nqueensTargets.cmake under ${prefix}")
+endif()
+# A component asked for is refused saying why: the package has none.
+file(WRITE ${WORK_DIR}/components/CMakeLists.txt
+     "cmake_minimum_required(VERSION 3.25)\nproject(components NONE)\nfind_package(nqueens REQUIRED COMPONENTS bogus)\n")
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK_DIR}/components -B ${WORK_DIR}/components/build
+                        -DCMAKE_PREFIX_PATH=${prefix} ${tbb_dir_option}
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(status EQUAL 0 OR NOT out MATCHES "nqueens has no components: 'bogus' was asked for")
+  message(FATAL_ERROR "COMPONENTS bogus gave ${status}: ${out}")
+endif()
 
 # No installed file names this tree: a program that looked for its GPU
 # module there would load whatever another user puts there once the tree is

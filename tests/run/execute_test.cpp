@@ -6,7 +6,9 @@
 #include <atomic>
 #include <vector>
 
+#include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"
+#include "nqueens/memory.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/reduce.hpp"
 #include "nqueens/threads.hpp"
@@ -24,6 +26,21 @@ TEST(ExecuteTest, DisjointSubsetsAddUpToTheWhole) {
   EXPECT_EQ(a.finished, even.size());
   EXPECT_EQ(a.total + b.total, *published_total(13));
   EXPECT_EQ(a.unique + b.unique, *published_unique(13));
+}
+
+// A rotational plan builds no engine's tables, whatever engine it names:
+// run and priced within the least bound (the quadrant engine's tables take
+// 8.9 MiB at n = 12), and at n = 31, past that engine's boards.
+TEST(ExecuteTest, ARotationalPlanIsPricedByItsListsAlone) {
+  const plan twelve(12, {.kind = engine::quadrant, .scope = plan_scope::rotational});
+  const totals t = reduce(execute(twelve, {.threads = 1, .max_memory = min_max_memory}));
+  EXPECT_TRUE(t.complete());
+  EXPECT_EQ(t.symmetric_180, *published_symmetric_180(12));
+  EXPECT_EQ(t.symmetric_90, *published_symmetric_90(12));
+  EXPECT_LE(check_plan_memory(twelve, min_max_memory, 1), min_max_memory);
+  const plan past(31, {.kind = engine::quadrant, .scope = plan_scope::rotational});
+  const std::vector<std::size_t> first = {0};
+  EXPECT_EQ(reduce(execute(past, first, {.threads = 1})).finished, 1U);
 }
 
 TEST(ExecuteTest, CancellationStopsHandingOutWork) {

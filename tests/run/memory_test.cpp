@@ -85,6 +85,17 @@ TEST(MemoryTest, RowPlanIsRefusedAsItPassesTheBound) {
     EXPECT_NE(what.find("takes 17 MiB already"), std::string::npos) << what;
     EXPECT_NE(what.find("at split depth 5"), std::string::npos) << what;
   }
+  // Refused on the way to the depth asked for: that depth is named, and
+  // the one the list passed the bound at.
+  try {
+    static_cast<void>(plan(16, {.kind = engine::symmetric, .split_depth = 7, .max_memory = std::uint64_t{1} << 20}));
+    ADD_FAILURE() << "not refused";
+  } catch (const memory_limit_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("the plan of n = 16 at split depth 7 takes 1.1 MiB already at depth 5, more than"),
+              std::string::npos)
+        << what;
+  }
 }
 
 // The engine gets what the lists leave of the bound; a bound the lists and

@@ -44,6 +44,20 @@ TEST(MergeTest, PartsInAnyOrderMakeTheWholeCount) {
     EXPECT_EQ(whole.finished, direct.subproblems);
     EXPECT_EQ(whole.plan_fingerprint, direct.plan_fingerprint);
   }
+  // The parts' costs are added up, not taken from one of them.
+  std::vector<count_result> parts = parts_of(12, 3);
+  double cpu = 0;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    parts[k].cpu_seconds = 1.0 + static_cast<double>(k);
+    parts[k].journal_bytes_cut = k;
+    cpu += parts[k].cpu_seconds;
+  }
+  parts[1].journal_unfinished = "a full disk";
+  parts[2].journal_unfinished = "a read-only folder";
+  const count_result whole = merge(parts);
+  EXPECT_DOUBLE_EQ(whole.cpu_seconds, cpu);
+  EXPECT_EQ(whole.journal_bytes_cut, 3U);
+  EXPECT_EQ(whole.journal_unfinished, "a full disk; a read-only folder");
 }
 
 // Parts that do not make one run are refused with every problem, by name:

@@ -8,6 +8,9 @@
 #include <stdexcept>
 
 #include "nqueens/cancelled.hpp"
+#include "nqueens/execute.hpp"
+#include "nqueens/known_counts.hpp"
+#include "nqueens/reduce.hpp"
 #include "support/axes.hpp"
 
 namespace nqueens {
@@ -46,6 +49,21 @@ TEST_P(PlanEngineTest, RejectsBoardsBeyondTheEngine) {
 
 INSTANTIATE_TEST_SUITE_P(Engines, PlanEngineTest, ::testing::ValuesIn(nqueens::testing::registered_engines()),
                          [](const auto& info) { return nqueens::testing::name_of(info.param); });
+
+// A plan moved from is still the whole plan: it used to keep its size and
+// fingerprint and lose its subproblems (a crash on the first look at one).
+TEST(PlanTest, APlanMovedFromIsStillWhole) {
+  plan a(10);
+  const std::uint64_t fingerprint = a.fingerprint();
+  plan b(std::move(a));
+  plan c(8);
+  c = std::move(b);
+  for (const plan* p : {&a, &b, &c}) {
+    EXPECT_EQ(p->fingerprint(), fingerprint);
+    EXPECT_GE(p->estimated_work(0), 1U);
+    EXPECT_EQ(reduce(execute(*p, {.threads = 1})).total, *published_total(10));
+  }
+}
 
 TEST(PlanTest, FormatsFingerprintsAsSixteenHexDigits) {
   EXPECT_EQ(format_fingerprint(0x0123456789abcdefULL), "0123456789abcdef");

@@ -29,6 +29,17 @@ TEST(ReduceTest, AddsFinishedSubproblemsPast64Bits) {
   EXPECT_FALSE(t.complete());
 }
 
+// An execution filled by hand whose lists differ in length is refused,
+// not read past the shorter one's end.
+TEST(ReduceTest, RefusesListsOfTwoLengths) {
+  execution run;
+  run.plan_size = 1000;
+  run.counts.assign(1000, {1, 0, 0, 0});
+  EXPECT_THROW(reduce(run), std::invalid_argument);
+  run.finished.assign(1000, 1);
+  EXPECT_EQ(reduce(run).total, 1000U);
+}
+
 TEST(ReduceTest, RefusesToWrapPast128Bits) {
   totals sums;
   sums.total = ~uint128{0} - 1;

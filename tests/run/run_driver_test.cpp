@@ -109,5 +109,38 @@ TEST(RunDriverTest, ACancelBeforeCountingHandsOutNothing) {
   EXPECT_TRUE(exec.handed.empty());
 }
 
+// The count's caller's cancel reaches the arena at once, not at the
+// driver's next look (every 50 ms) through the run's own stop: set while
+// that stop is not, it starts no subproblem and counting has not begun
+// (count() then throws run_cancelled, as for a cancel while the tables
+// were built); set as the third subproblem is reported, on one thread, the
+// fourth never starts.
+TEST(ArenaExecutorTest, TheCallersCancelStartsNoFurtherSubproblem) {
+  const plan p(12);
+  std::vector<std::size_t> all(p.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  const std::atomic<bool> stop{false};
+  {
+    const std::atomic<bool> cancel{true};
+    arena_executor exec(2, std::nullopt, 0, {}, &cancel);
+    std::atomic<int> reported{0};
+    exec.run(
+        p, all, [&](std::size_t, const subproblem_count&) { ++reported; }, stop);
+    EXPECT_EQ(reported.load(), 0);
+    EXPECT_FALSE(exec.counting_began());
+  }
+  std::atomic<bool> cancel{false};
+  arena_executor exec(1, std::nullopt, 0, {}, &cancel);
+  int reported = 0;
+  exec.run(
+      p, all,
+      [&](std::size_t, const subproblem_count&) {
+        if (++reported == 3) cancel = true;
+      },
+      stop);
+  EXPECT_EQ(reported, 3);
+  EXPECT_TRUE(exec.counting_began());
+}
+
 }  // namespace
 }  // namespace nqueens::detail

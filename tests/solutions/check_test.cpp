@@ -55,6 +55,10 @@ TEST(CheckTest, NamesEachAttackingPairAndItsLine) {
   ASSERT_EQ(r.attack_count, 2u);
   EXPECT_EQ(r.attacks[0], (nqueens::attack{0, 1, nqueens::attack_line::column}));
   EXPECT_EQ(r.attacks[1], (nqueens::attack{1, 2, nqueens::attack_line::anti_diagonal}));
+  EXPECT_STREQ(nqueens::to_string(nqueens::attack_line::column), "column");
+  EXPECT_STREQ(nqueens::to_string(nqueens::attack_line::anti_diagonal), "anti-diagonal");
+  // A value no enumerator has (a cast), as the other enumerations' to_string say it.
+  EXPECT_STREQ(nqueens::to_string(static_cast<nqueens::attack_line>(9)), "unknown");
 }
 
 TEST(CheckTest, AQueenInBetweenBlocksTheLine) {

@@ -216,7 +216,7 @@ void stratified_sample::run(int threads) {
   watcher.request_stop();
   watcher.join();
   if (failure_) std::rethrow_exception(failure_);
-  if (cancelled()) throw run_cancelled();
+  if (cancelled()) throw run_cancelled("the estimate was cancelled while it timed its draws");
 }
 
 void stratified_sample::project(cost_estimate& e) const {

@@ -116,8 +116,9 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
 
   count_result whole = first;
   whole.total = whole.symmetric_180 = whole.symmetric_90 = 0;
-  whole.seconds = 0;
-  whole.finished = whole.resumed = whole.shard_subproblems = 0;
+  whole.seconds = whole.cpu_seconds = 0;
+  whole.finished = whole.resumed = whole.shard_subproblems = whole.journal_bytes_cut = 0;
+  whole.journal_unfinished.clear();
   whole.device = {};
   whole.phases = {};  // each part has its own
   whole.threads = 0;
@@ -128,8 +129,14 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
       whole.symmetric_180 = checked_add(whole.symmetric_180, r.symmetric_180);
       whole.symmetric_90 = checked_add(whole.symmetric_90, r.symmetric_90);
       whole.seconds += r.seconds;
+      whole.cpu_seconds += r.cpu_seconds;
       whole.finished += r.finished;
       whole.resumed += r.resumed;
+      whole.journal_bytes_cut += r.journal_bytes_cut;
+      if (!r.journal_unfinished.empty()) {  // each part's journal its own: every reason kept
+        if (!whole.journal_unfinished.empty()) whole.journal_unfinished += "; ";
+        whole.journal_unfinished += r.journal_unfinished;
+      }
       whole.shard_subproblems += r.shard_subproblems;
       whole.device += r.device;
     }
