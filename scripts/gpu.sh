@@ -125,7 +125,10 @@ AB_CANDIDATES+=";by_index=NQUEENS_GPU_VISIT_COUNTER=0;row_set_blocks=NQUEENS_GPU
 NQ=$BUILD/nqueens
 STEP_CAP=${NQ_GPU_STEP_SECONDS:-100000}
 FINAL_RESERVE=8  # seconds kept at the end of a step: a cut command's grace, the summary
-mkdir -p "$BUILD"
+if ! mkdir -p "$BUILD" 2>/dev/null || [[ ! -w $BUILD ]]; then
+  echo "gpu.sh: cannot write the build folder $BUILD (a file there, or no permission)" >&2
+  exit 2
+fi
 # One run at a time on a build folder: two would share its stop part's
 # journal and, where OUT is not set, gpu-figures.txt.
 exec {gpu_lock}>"$BUILD/.nq_gpu.lock"

@@ -196,7 +196,10 @@ void rank0_executor::serve_workers(const plan& p, const detail::report_fn& repor
                                    const std::atomic<bool>& local_done) {
   std::vector<std::uint64_t> buffer;
   while ((waiting_ > 0 || !local_done) && !abandoned_ && !failed_) {
-    if (stop.load()) halt_ = true;
+    // The caller's cancel too, looked at here every millisecond, not only
+    // as the driver copies it into `stop` (every 50 ms): no chunk is handed
+    // out once it is set.
+    if (stop.load() || (cancel_ != nullptr && cancel_->load())) halt_ = true;
     if (halt_ && stopping_signal() != 0) cut_busy_workers();
     int ready = 0;
     MPI_Status status;

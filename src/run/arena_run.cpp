@@ -231,11 +231,7 @@ execution execute_on_arena(const plan& p, std::span<const std::size_t> indices, 
   // A cancel that came while the tables were built (seen there at its
   // next look, or not at all once they were done) starts no subproblem:
   // counting has not begun.
-  if (context != nullptr && either_set(options.cancel, also_cancel)) {
-    timed();
-    return run;
-  }
-  if (context != nullptr) {
+  if (context != nullptr && !either_set(options.cancel, also_cancel)) {
     run.counting_began = true;
     const device_work before = context->device();
     run_tasks(arena, indices, options, also_cancel, *context, run);

@@ -110,6 +110,11 @@ TEST_F(CliShardTest, ShardsOfAnotherVersionsPlanAreEachNamed) {
   EXPECT_EQ(r.err.find(a), std::string::npos) << r.err;
   EXPECT_EQ(lines_in(r.err), 2) << r.err;
   EXPECT_EQ(r.out.rfind("{\"shards\":3,\"ok\":false,\"problems\":[", 0), 0u) << r.out;
+  // The run's other problems are named beside them: here a shard given twice.
+  const cli_run twice = run_cli("merge " + a + " " + b + " " + c + " " + a);
+  EXPECT_EQ(twice.status, 1) << twice.err;
+  EXPECT_NE(twice.err.find(b + ": plan 0123456789abcdef"), std::string::npos) << twice.err;
+  EXPECT_NE(twice.err.find("shard 0/3 is given twice: " + a + " and " + a), std::string::npos) << twice.err;
 }
 
 // With --json a failed merge prints one object too, "ok" false and every

@@ -55,6 +55,8 @@ INSTANTIATE_TEST_SUITE_P(Engines, PlanEngineTest, ::testing::ValuesIn(nqueens::t
 TEST(PlanTest, APlanMovedFromIsStillWhole) {
   plan a(10);
   const std::uint64_t fingerprint = a.fingerprint();
+  // NOLINTBEGIN(performance-move-const-arg,bugprone-use-after-move): a move that copies, and the plans moved from, are
+  // what is tested
   plan b(std::move(a));
   plan c(8);
   c = std::move(b);
@@ -63,6 +65,7 @@ TEST(PlanTest, APlanMovedFromIsStillWhole) {
     EXPECT_GE(p->estimated_work(0), 1U);
     EXPECT_EQ(reduce(execute(*p, {.threads = 1})).total, *published_total(10));
   }
+  // NOLINTEND(performance-move-const-arg,bugprone-use-after-move)
 }
 
 TEST(PlanTest, FormatsFingerprintsAsSixteenHexDigits) {

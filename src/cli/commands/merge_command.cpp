@@ -1,6 +1,7 @@
 #include "cli/commands/merge_command.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <iostream>
 #include <map>
 #include <string>
@@ -135,14 +136,20 @@ int run_merge(const std::vector<std::string>& args) {
   std::map<std::string, plan> plans;
   std::map<std::pair<std::string, int>, std::vector<std::size_t>> dealt;
   std::vector<std::string> foreign;
+  // A foreign file's plan as its fields make it here: merge() then judges
+  // its shard among the others (given twice, the rest missing), not its
+  // fingerprint, already named.
+  std::map<std::size_t, std::uint64_t> fields_plan;
   try {
-    for (const shard_file& f : files) {
+    for (std::size_t k = 0; k < files.size(); ++k) {
+      const shard_file& f = files[k];
       const std::string key = std::to_string(f.n) + " " + f.engine + " " + std::to_string(f.split_depth);
       auto it = plans.find(key);
       if (it == plans.end()) it = plans.emplace(key, plan_of(f, &stop_requested())).first;
       if (stop_requested()) return report_interruption_of(stopped);
       if (auto problem = foreign_plan(f, it->second)) {
         foreign.push_back(std::move(*problem));
+        fields_plan[k] = it->second.fingerprint();
         continue;
       }
       auto sizes = dealt.find({key, f.shards});
@@ -155,24 +162,27 @@ int run_merge(const std::vector<std::string>& args) {
     return report_interruption_of(stopped);
   }
   if (stop_requested()) return report_interruption_of(stopped);
-  if (!foreign.empty()) return fail_with(foreign);
 
-  // Every problem is reported, by file name, before giving up.
+  // Every problem is reported, by file name, before giving up: the shards
+  // of another version's plan first, then what the parts (all of them) say.
   std::vector<count_result> parts;
   std::vector<std::string> names;
-  for (const shard_file& f : files) {
-    parts.push_back(part_of(f));
-    names.push_back(f.name);
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    parts.push_back(part_of(files[k]));
+    if (const auto it = fields_plan.find(k); it != fields_plan.end()) parts.back().plan_fingerprint = it->second;
+    names.push_back(files[k].name);
   }
   count_result whole;
   try {
     whole = nqueens::merge(parts, names);
   } catch (const merge_error& e) {
-    std::vector<std::string> problems = e.problems();
+    std::vector<std::string> problems = foreign;
+    problems.insert(problems.end(), e.problems().begin(), e.problems().end());
     if (e.why() == merge_error::reason::parts)
       problems.emplace_back("no total: the shards do not make up one whole run");
     return fail_with(problems);
   }
+  if (!foreign.empty()) return fail_with(foreign);
   const merge_report merged(whole, files.size(), kernels_of(files));
   write_report(merged, format_for(result.count("json") != 0));
   return merged.ok() ? 0 : 1;

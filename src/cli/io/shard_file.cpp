@@ -231,7 +231,7 @@ std::optional<std::string> foreign_plan(const shard_file& f, const plan& p) {
   // Its checksum held: a count of another version (another plan for the
   // same options) wrote it, or it was edited and signed again.
   return f.name + ": plan " + f.fingerprint + " is not the plan its fields make in this version of nqueens" +
-         plan_made(f, p) + ": merge it with the version that counted it";
+         plan_made(f, p) + ": merge it with the version that counted it (or it was edited)";
 }
 
 void check_against_plan(const shard_file& f, const plan& p, const std::vector<std::size_t>& shard_sizes) {
