@@ -55,10 +55,18 @@ mkdir "$work/read-only"
 if chattr +i "$work/read-only" 2>/dev/null || { ((EUID != 0)) && chmod a-w "$work/read-only"; }; then
   status=0
   out=$(env NQ_BUILD_DIR="$work/read-only" bash "$repo/scripts/run.sh" 8 2>&1 >/dev/null) || status=$?
+  gpu_status=0
+  gpu_out=$(env NQ_BUILD_DIR="$work/read-only" bash "$repo/scripts/gpu.sh" --emulate price 2>&1 >/dev/null) ||
+    gpu_status=$?
   chattr -i "$work/read-only" 2>/dev/null || chmod u+w "$work/read-only"
   if [[ $status != 2 || $out != *"cannot write the build folder NQ_BUILD_DIR=$work/read-only"* ||
     $(wc -l <<<"$out") != 1 ]]; then
     echo "FAIL: a read-only NQ_BUILD_DIR gave exit $status: $out" >&2
+    exit 1
+  fi
+  if [[ $gpu_status != 2 || $gpu_out != *"cannot write the build folder $work/read-only"* ||
+    $(wc -l <<<"$gpu_out") != 1 ]]; then
+    echo "FAIL: gpu.sh --emulate with a read-only NQ_BUILD_DIR gave exit $gpu_status: $gpu_out" >&2
     exit 1
   fi
 fi
