@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "engines/join_model/quadrant_memory.hpp"
 #include "nqueens/count.hpp"
@@ -25,8 +26,13 @@ namespace {
 // count (the same draws every time: a fixed seed and number of runs). A plan
 // of fewer blocks than that is counted whole: exact.
 TEST(EstimateTest, ProjectsQWithinItsStatedError) {
+#ifdef NQUEENS_SANITIZED  // 21 s under ASan with n = 16's draws; the same paths run at 13
+  const std::vector<int> boards = {10, 13};
+#else
+  const std::vector<int> boards = {10, 13, 16};
+#endif
   for (const engine e : testing::registered_engines()) {
-    for (const int n : {10, 13, 16}) {
+    for (const int n : boards) {
       SCOPED_TRACE(std::string(to_string(e)) + " n = " + std::to_string(n));
       const plan p(n, {.kind = e});
       const cost_estimate c =
