@@ -158,6 +158,8 @@ std::uint64_t check_run_need(const run_need& need, std::uint64_t limit, int thre
   const int decimals = std::max(digits_to_tell(lists + engine, limit), engine > 0 ? digits_to_tell(engine, limit) : 0);
   const std::string lists_text =
       "its lists (the plan's " + std::to_string(need.subproblems) + " subproblems" +
+      // The depth priced: where the automatic split was fitted, the shallowest tried.
+      (need.tables ? " at split depth " + std::to_string(need.split_depth) : std::string()) +
       (shard.whole() ? std::string() : ", shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count)) +
       ") about " + format_bytes(lists, decimals, byte_rounding::up);
   const std::string what = engine > 0 ? "the " + std::string(to_string(need.kind)) + " engine needs about " +

@@ -259,7 +259,8 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
       // verify has no --split-depth: it splits as deep as fits (1 MiB holds
       // every n to 17 so), and its refusals name the remedies it has.
       {"$NQ verify --from 20 --to 20 --engine quadrant --max-memory 1M -t 2",
-       "the quadrant engine needs about 13 MiB for n = 20 and its lists (the plan's 48880 subproblems) about 406 "
+       "the quadrant engine needs about 13 MiB for n = 20 and its lists (the plan's 48880 subproblems at split depth "
+       "1) about 406 "
        "KiB, together about 14 MiB, more than the 1 MiB allowed (--max-memory); choose another --engine, or raise "
        "--max-memory"},
       {"$NQ ' 12'",
@@ -422,7 +423,7 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"count 14 --max-memory 12x", "invalid --max-memory '12x'"},
         bad_input{"count 14 --max-memory 100K", "--max-memory 100K is out of range: expected a size from 1M"},
         bad_input{"plan 22 --engine quadrant --max-memory 1M",
-                  "MiB for n = 22 and its lists (the plan's 180406 subproblems) about"},
+                  "MiB for n = 22 and its lists (the plan's 180406 subproblems at split depth 1) about"},
         bad_input{"plan 14 --max-memory 12x", "invalid --max-memory '12x'"},
         bad_input{"count 29 --engine quadrant", "the quadrant engine handles n up to 28"},
         bad_input{"plan 28 --engine quadrant --threads 2 --max-memory 2G",

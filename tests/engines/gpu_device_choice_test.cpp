@@ -43,6 +43,9 @@ TEST(GpuDeviceChoiceTest, ListsTakeIndicesAndUuidsOnce) {
             "--devices item 'x' is no GPU: expected all, or GPU indices (0 to 1023) and UUIDs (GPU-...) separated by "
             "commas");
   EXPECT_EQ(refusal("1,1"), "--devices names GPU 1 twice");
+  // A UUID names itself: "GPU-...", not "GPU GPU-...".
+  EXPECT_EQ(refusal("GPU-e0000000-0000-0000-0000-000000000001,GPU-e0000000-0000-0000-0000-000000000001"),
+            "--devices names GPU-e0000000-0000-0000-0000-000000000001 twice");
 }
 
 TEST(GpuDeviceChoiceTest, ChoosesByIndexAndUuidAmongTheVisible) {
@@ -60,7 +63,7 @@ TEST(GpuDeviceChoiceTest, ChoosesByIndexAndUuidAmongTheVisible) {
   EXPECT_EQ(refusal("3"), "--devices names GPU 3, but 3 GPUs are visible (0 to 2)");
   EXPECT_EQ(refusal("1", 1), "--devices names GPU 1, but 1 GPU is visible (0 to 0)");
   EXPECT_EQ(refusal("GPU-e0000000-0000-0000-0000-000000000009"),
-            "--devices names GPU GPU-e0000000-0000-0000-0000-000000000009, which is not visible (3 GPUs are: "
+            "--devices names GPU-e0000000-0000-0000-0000-000000000009, which is not visible (3 GPUs are: "
             "nvidia-smi -L lists their UUIDs)");
   EXPECT_EQ(refusal("1,GPU-e0000000-0000-0000-0000-000000000001"), "--devices names GPU 1 twice (by index and UUID)");
   EXPECT_EQ(refusal("", 0), "no GPU is visible");

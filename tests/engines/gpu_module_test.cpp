@@ -188,5 +188,23 @@ TEST(GpuModuleTest, AModuleInAFolderWritableByEveryUserIsRefusedOnDisk) {
   fs::permissions(shared, fs::perms(0755));
 }
 
+// A module path that is no regular file (a FIFO, whose open would wait for
+// a writer and not hear a stop signal; a folder) or does not resolve is
+// unusable, said as such, before any open and without a word of trust.
+TEST(GpuModuleTest, AModulePathThatIsNoRegularFileIsUnusable) {
+  const scratch_directory scratch("module-kind");
+  const fs::path fifo = scratch.path() / "fifo.so";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  module_trust trust = check_module_place(fifo);
+  EXPECT_EQ(trust.unusable, "is not a regular file");
+  EXPECT_EQ(trust.refusal, "");
+  EXPECT_EQ(check_module_place(scratch.path()).unusable, "is not a regular file");
+  trust = check_module_place(scratch.path() / "gone" / "libnqueens-gpu.so");
+  EXPECT_EQ(trust.unusable.rfind("cannot be resolved to a file: ", 0), 0U) << trust.unusable;
+  EXPECT_EQ(trust.refusal, "");
+  std::ofstream(scratch.path() / "file.so") << "a file\n";
+  EXPECT_EQ(check_module_place(scratch.path() / "file.so").unusable, "");
+}
+
 }  // namespace
 }  // namespace nqueens::detail::gpu

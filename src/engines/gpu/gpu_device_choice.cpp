@@ -37,6 +37,10 @@ bool is_uuid(std::string_view item) {
                              [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) || c == '-'; });
 }
 
+// How a message names the GPU an item gives: "GPU 3", or its UUID alone
+// (which says "GPU-" itself).
+std::string gpu_named(std::string_view item) { return is_uuid(item) ? std::string(item) : "GPU " + std::string(item); }
+
 std::string lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -61,7 +65,7 @@ void check_device_list(std::string_view value) {
     }
     std::string key = lower(item);
     if (std::ranges::find(keys, key) != keys.end()) {
-      throw std::invalid_argument("--devices names GPU " + std::string(item) + " twice");
+      throw std::invalid_argument("--devices names " + gpu_named(item) + " twice");
     }
     keys.push_back(std::move(key));
   }
@@ -81,7 +85,7 @@ std::vector<dealt_device> choose_devices(std::string_view value, std::span<const
   const auto visible_uuid = [&](const std::string& uuid) {
     const auto found =
         std::ranges::find_if(visible, [&](const device_identity& d) { return lower(d.uuid) == lower(uuid); });
-    if (found == visible.end()) throw std::invalid_argument("GPU " + uuid + ", dealt to this process, is not visible");
+    if (found == visible.end()) throw std::invalid_argument(uuid + ", dealt to this process, is not visible");
     return found->index;
   };
   const std::optional<int> asked = asked_sharers();
@@ -119,7 +123,7 @@ std::vector<dealt_device> choose_devices(std::string_view value, std::span<const
       const std::string uuid = lower(item);
       const auto found = std::ranges::find_if(visible, [&](const device_identity& d) { return lower(d.uuid) == uuid; });
       if (found == visible.end()) {
-        throw std::invalid_argument("--devices names GPU " + std::string(item) + ", which is not visible (" +
+        throw std::invalid_argument("--devices names " + gpu_named(item) + ", which is not visible (" +
                                     std::to_string(count) + (count == 1 ? " GPU is" : " GPUs are") +
                                     ": nvidia-smi -L lists their UUIDs)");
       }

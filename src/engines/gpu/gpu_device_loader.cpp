@@ -73,8 +73,10 @@ struct loaded_module {
 // How a message names `place`: as the file NQUEENS_GPU_MODULE names where
 // it is set (the user's, whatever it holds), else as `found` and the path.
 std::string named(const std::filesystem::path& place, const std::string& found = "the GPU module ") {
-  if (asked_module() == nullptr) return found + place.string();
-  return "the file NQUEENS_GPU_MODULE names, " + place.string() + ",";
+  // Normalised, as the places looked for are ("bin/../lib" named "lib").
+  const std::string path = place.lexically_normal().string();
+  if (asked_module() == nullptr) return found + path;
+  return "the file NQUEENS_GPU_MODULE names, " + path + ",";
 }
 
 loaded_module load() {
@@ -91,8 +93,9 @@ loaded_module load() {
       continue;
     }
     const module_trust trust = check_module_place(candidate);
+    if (!trust.unusable.empty()) return {nullptr, named(candidate) + " " + trust.unusable};
     if (!trust.refusal.empty()) {
-      return {nullptr, "the GPU module " + candidate.string() +
+      return {nullptr, "the GPU module " + candidate.lexically_normal().string() +
                            " is refused, since another user could have changed it: " + trust.refusal};
     }
     // The file checked is the file opened, its links resolved; messages

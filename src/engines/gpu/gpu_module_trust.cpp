@@ -55,7 +55,10 @@ std::string module_distrust(const std::filesystem::path& module, std::span<const
 module_trust check_module_place(const std::filesystem::path& place) {
   std::error_code error;
   std::filesystem::path resolved = std::filesystem::canonical(place, error);
-  if (error) return {place, place.string() + " cannot be examined: " + error.message()};
+  if (error) return {place, "cannot be resolved to a file: " + error.message(), {}};
+  if (struct stat file{}; ::stat(resolved.c_str(), &file) != 0 || !S_ISREG(file.st_mode)) {
+    return {resolved, "is not a regular file", {}};
+  }
   std::vector<::uid_t> owners{::geteuid()};
   if (struct stat program{}; ::stat("/proc/self/exe", &program) == 0) owners.push_back(program.st_uid);
   // lstat: a path swapped for a symbolic link since it was resolved shows
@@ -69,7 +72,7 @@ module_trust check_module_place(const std::filesystem::path& place) {
     return path_status{status.st_mode, status.st_uid};
   };
   std::string refusal = module_distrust(resolved, owners, lookup);
-  return {std::move(resolved), std::move(refusal)};
+  return {std::move(resolved), {}, std::move(refusal)};
 }
 
 }  // namespace nqueens::detail::gpu

@@ -43,10 +43,14 @@ std::string module_distrust(const std::filesystem::path& module, std::span<const
                             const path_status_lookup& lookup);
 
 /// The check on this machine for a module at `place`: its resolved path
-/// (what to load, so that the file checked is the file loaded) and why it
-/// is refused, empty when it is not.
+/// (what to load, so that the file checked is the file loaded), why it
+/// cannot be loaded at all (its path does not resolve, or it is no regular
+/// file: a FIFO's open would wait for a writer, unheard by a stop signal)
+/// and why it is refused as others could have changed it; each empty when
+/// it does not apply.
 struct module_trust {
   std::filesystem::path resolved;
+  std::string unusable;
   std::string refusal;
 };
 module_trust check_module_place(const std::filesystem::path& place);
