@@ -343,7 +343,7 @@ int run_plan(const std::vector<std::string>& args) {
   const auto result = parse_command_line(options, args, true);
   if (printed_help(result, options, engines_help())) return 0;
   // The engine's choice (n = 28: a fifth of a second) and a large plan
-  // (n = 28: about 2 s) take a while: a stop signal in them is answered, not
+  // (n = 28: about 1 s) take a while: a stop signal in them is answered, not
   // left to kill the process without a word, and so is one while --stats
   // or --estimate runs the plan, or while its report waits on a reader
   // (status_after_closing_output).
