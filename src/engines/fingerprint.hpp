@@ -39,8 +39,8 @@ class fnv1a {
 /// h = 256 H + L into (h + (L ^ b) - L) * prime, whose low byte depends on
 /// L alone (a product's low byte depends only on its factors' low bytes):
 /// so k bytes turn h into h * prime^k plus an amount fixed by L, one of 256
-/// listed here. Plans of 10^8 subproblems are hashed this way (n = 27:
-/// 5.2 s a byte at a time).
+/// listed here. Plans of 10^8 subproblems are hashed this way (n = 27's
+/// plan took 5.4 s to build, hashed a byte at a time; docs/performance.md).
 class fnv1a_string {
  public:
   explicit fnv1a_string(std::span<const std::uint8_t> bytes) noexcept;

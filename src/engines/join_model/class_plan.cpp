@@ -61,8 +61,8 @@ void class_plan::add_tasks_to_fingerprint(fnv1a& hash, const std::atomic<bool>* 
   // A task's bytes: a column per row (0xFF, the middle row's queen where
   // there is one), its weight, 0, its column set as 8 bytes (the upper 4
   // zero: sets have 32 bits), its slice. The runs that repeat from task to
-  // task are hashed as prepared strings (fnv1a_string): n = 27's 7 * 10^7
-  // tasks in 1.6 s rather than 5.2.
+  // task are hashed as prepared strings (fnv1a_string): n = 27's plan of
+  // 7 * 10^7 tasks built in 2.3 s rather than 5.4 (with a faster set walk).
   const auto rows_weight_of = [&](int middle, std::uint8_t weight) {
     std::vector<std::uint8_t> bytes(static_cast<std::size_t>(n_), 0xFF);
     if (middle >= 0) bytes[static_cast<std::size_t>(n_ / 2)] = static_cast<std::uint8_t>(middle);
