@@ -3,7 +3,10 @@
 
 #include "cli/io/output_file.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -124,6 +127,90 @@ TEST_F(OutputFileTest, ReplacesItsOwnKindThatCameWhileItWasWritten) {
   put(std::string(header) + "1,0.25\n");
   out.commit();
   EXPECT_EQ(contents(), std::string(header) + "2,0.5\n");
+}
+
+// Another name for the same file sees the new text: written in place, not
+// renamed over (which would leave the other name on the old file).
+TEST_F(OutputFileTest, KeepsTheFileItsOtherNamesShare) {
+  put(std::string(header) + "1,9.5\n");
+  const std::string other = (dir_ / "other.csv").string();
+  ASSERT_EQ(::link(path_.c_str(), other.c_str()), 0);
+  struct stat before {};
+  ASSERT_EQ(::stat(path_.c_str(), &before), 0);
+  {
+    output_file out(path_, "--csv file", header);
+    out.write(std::string(header) + "1,0.25\n");
+    EXPECT_EQ(contents(), std::string(header) + "1,9.5\n");  // untouched until the commit
+    out.commit();
+  }
+  EXPECT_EQ(contents(), std::string(header) + "1,0.25\n");
+  std::ifstream in(other, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), std::string(header) + "1,0.25\n");
+  struct stat after {};
+  ASSERT_EQ(::stat(path_.c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);
+  EXPECT_EQ(entries(), 2u);  // no temporary file left
+}
+
+// Written in place, a run that fails before its commit leaves the file as
+// it was, as a rename would.
+TEST_F(OutputFileTest, InPlaceLeavesTheFileUntouchedWithoutACommit) {
+  put(std::string(header) + "1,9.5\n");
+  ASSERT_EQ(::link(path_.c_str(), (dir_ / "other.csv").c_str()), 0);
+  {
+    output_file out(path_, "--csv file", header);
+    out.write(std::string(header) + "1,0.25\n");
+  }
+  EXPECT_EQ(contents(), std::string(header) + "1,9.5\n");
+}
+
+// Replaced by root, a file keeps its owner and group (the rename's new
+// file takes them first).
+TEST_F(OutputFileTest, KeepsTheOwnerOfTheFileItReplaces) {
+  if (::geteuid() != 0) GTEST_SKIP() << "giving a file to another owner needs root";
+  put(std::string(header) + "1,9.5\n");
+  ASSERT_EQ(::chown(path_.c_str(), 65534, 65534), 0);
+  {
+    output_file out(path_, "--csv file", header);
+    out.write(std::string(header) + "1,0.25\n");
+    out.commit();
+  }
+  EXPECT_EQ(contents(), std::string(header) + "1,0.25\n");
+  struct stat after {};
+  ASSERT_EQ(::stat(path_.c_str(), &after), 0);
+  EXPECT_EQ(after.st_uid, 65534u);
+  EXPECT_EQ(after.st_gid, 65534u);
+}
+
+// A directory that takes no new file (immutable here, which binds root too)
+// still lets its writable file be rewritten.
+TEST_F(OutputFileTest, WritesInPlaceWhereTheDirectoryTakesNoFile) {
+  put(std::string(header) + "1,9.5\n");
+  const int dir = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(dir, 0);
+  int flags = 0;
+  bool immutable = ::ioctl(dir, FS_IOC_GETFLAGS, &flags) == 0;
+  if (immutable) {
+    flags |= FS_IMMUTABLE_FL;
+    immutable = ::ioctl(dir, FS_IOC_SETFLAGS, &flags) == 0;
+  }
+  if (!immutable) {
+    ::close(dir);
+    GTEST_SKIP() << "this file system or user cannot make a directory immutable";
+  }
+  std::string failure;
+  try {
+    output_file out(path_, "--csv file", header);
+    out.write(std::string(header) + "1,0.25\n");
+    out.commit();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  flags &= ~FS_IMMUTABLE_FL;
+  EXPECT_EQ(::ioctl(dir, FS_IOC_SETFLAGS, &flags), 0);  // before any assertion: TearDown must remove it
+  ::close(dir);
+  EXPECT_EQ(failure, "");
+  EXPECT_EQ(contents(), std::string(header) + "1,0.25\n");
 }
 
 TEST_F(OutputFileTest, NamesWhatItCannotCreate) {

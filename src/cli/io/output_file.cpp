@@ -52,7 +52,8 @@ output_file::output_file(const std::string& path, std::string what, std::string_
   };
   if (path.empty()) throw usage_error(what_ + " needs a file name");
   target_ = path;
-  std::optional<mode_t> mode;  // of the file replaced, kept
+  std::optional<mode_t> mode;        // of the file replaced, kept
+  std::optional<struct stat> found;  // the file replaced
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0) {
     if (S_ISLNK(st.st_mode)) {
@@ -82,6 +83,7 @@ output_file::output_file(const std::string& path, std::string what, std::string_
     ::close(fd);
     if (!refusal.empty()) refuse(refusal);
     mode = st.st_mode & 07777;
+    found = st;
   } else if (errno != ENOENT) {
     refuse(std::strerror(errno));
   }
@@ -94,8 +96,29 @@ output_file::output_file(const std::string& path, std::string what, std::string_
   if (fd_ < 0) {
     std::string name = detail::temporary_name_for(target);
     fd_ = ::mkstemp(name.data());
-    if (fd_ < 0) refuse(std::string("cannot create a file in its directory: ") + std::strerror(errno));
-    temp_ = name;
+    if (fd_ < 0 && !found) refuse(std::string("cannot create a file in its directory: ") + std::strerror(errno));
+    if (fd_ >= 0) temp_ = name;
+  }
+  // The file renamed over this one must be it to every name and owner.
+  bool renamed_is_same = fd_ >= 0;
+  if (found && renamed_is_same) {
+    renamed_is_same = found->st_nlink == 1 && ::fchown(fd_, found->st_uid, found->st_gid) == 0;
+  }
+  if (found && !renamed_is_same) {
+    if (fd_ >= 0) ::close(fd_);
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+    temp_.clear();
+    // Opened now (never truncated before the commit), so that a file it
+    // cannot write fails before any work.
+    fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd_ < 0) refuse(std::strerror(errno));
+    struct stat opened {};
+    if (::fstat(fd_, &opened) != 0 || opened.st_dev != found->st_dev || opened.st_ino != found->st_ino) {
+      ::close(fd_);
+      refuse("it changed while it was checked");
+    }
+    in_place_ = true;
+    return;
   }
   if (!mode) {  // what creating the file would give: 0666 less the umask (mkstemp gives 0600)
     const mode_t mask = ::umask(0);
@@ -121,6 +144,10 @@ void output_file::fail(const std::string& step, int error) const {
 }
 
 void output_file::write(std::string_view text) {
+  if (in_place_) {
+    in_place_text_ += text;  // a table's lines: the file is written at the commit
+    return;
+  }
   if (detail::write_all(fd_, text.data(), text.size()) != text.size()) fail("writing it", errno);
 }
 
@@ -171,7 +198,33 @@ void output_file::check_target_again() const {
   }
 }
 
+// The file opened at the start, rewritten if it is still the one the name
+// stands for and of its own kind.
+void output_file::commit_in_place() {
+  struct stat opened {};
+  struct stat named {};
+  if (::fstat(fd_, &opened) != 0) fail("checking it again", errno);
+  if (::stat(target_.c_str(), &named) != 0 || named.st_dev != opened.st_dev || named.st_ino != opened.st_ino) {
+    throw std::runtime_error("cannot write " + what_ + " '" + path_ +
+                             "': it changed while the runs went on: removed, or another file took its name");
+  }
+  check_target_again();
+  if (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) != 0) fail("writing it", errno);
+  if (detail::write_all(fd_, in_place_text_.data(), in_place_text_.size()) != in_place_text_.size()) {
+    fail("writing it", errno);
+  }
+  if (::fsync(fd_) != 0) fail("writing it", errno);
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) fail("writing it", errno);
+  committed_ = true;
+}
+
 void output_file::commit() {
+  if (in_place_) {
+    commit_in_place();
+    return;
+  }
   // On disk before the rename: a crash then leaves the old file or the whole
   // new one, never an empty one.
   if (::fsync(fd_) != 0) fail("writing it", errno);

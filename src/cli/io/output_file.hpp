@@ -4,6 +4,12 @@
 // goes to an unnamed temporary file in the target's directory, which gets a
 // hidden name and is renamed over the target only on success, so a failed,
 // interrupted or killed run leaves the old contents in place and no file.
+// Where a rename would change the file the name stands for (one with other
+// hard links, or an owner or group a new file cannot take, which a sticky
+// directory also forbids to rename over) or the directory takes no new
+// file, the text is kept in memory and written over the file in place at
+// the commit: still untouched by a failed run, though a crash in the
+// commit's microseconds may leave it part written.
 
 #include <string>
 #include <string_view>
@@ -21,7 +27,8 @@ class output_file {
   /// another file. Throws usage_error for an empty name, a directory,
   /// anything but a regular file (a symlink is followed), an existing file we
   /// may not write, a checkpoint journal or any other file not of this kind
-  /// (never overwritten), or a directory where the file cannot be created.
+  /// (never overwritten), or a directory where the file cannot be created
+  /// (and none to write in place).
   output_file(const std::string& path, std::string what, std::string_view own_start);
   /// Removes the temporary file unless committed.
   ~output_file();
@@ -43,13 +50,16 @@ class output_file {
   [[noreturn]] void fail(const std::string& step, int error) const;
   void check_target_again() const;
   void link_temporary();
+  void commit_in_place();
 
   std::string path_;    ///< as given, for messages
   std::string target_;  ///< what is replaced: `path_` with a symlink resolved
   std::string temp_;    ///< the temporary file's name; empty while it has none
   std::string what_;
   std::string own_start_;
-  int fd_ = -1;
+  int fd_ = -1;  ///< the temporary file, or the target itself in place
+  bool in_place_ = false;
+  std::string in_place_text_;
   bool committed_ = false;
 };
 
