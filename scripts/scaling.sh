@@ -51,6 +51,12 @@ if [[ -n $no_plot ]]; then
 fi
 cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1 || true)
 max_threads=$(tail -n +2 "$base.csv" | cut -d, -f1 | sort -n | tail -1)
+# One row (--threads 1, or a machine of one hardware thread) has no speed-up
+# to draw: a plot of one dot would only look like a failed one.
+if ((max_threads <= 1)); then
+  echo "scaling.sh: wrote $base.csv; no plot: one thread only, no speed-up to draw" >&2
+  exit 0
+fi
 engine=$(sed -n 2p "$base.csv" | cut -d, -f10)
 kernels=$(sed -n 2p "$base.csv" | cut -d, -f12)
 # The efficiency axis reaches the highest point (a superlinear row is data,

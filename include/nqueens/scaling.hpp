@@ -21,7 +21,8 @@ struct scaling_row {
   double median_seconds = 0.0;
   /// Median seconds of the one-thread row divided by this row's.
   double speedup = 0.0;
-  /// speedup / threads.
+  /// speedup / threads, or on the GPU engine speedup / gpus: per what the
+  /// row scales over.
   double efficiency = 0.0;
   uint128 total = 0;
   std::vector<double> seconds;  ///< every repeat, in run order

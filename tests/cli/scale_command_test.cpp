@@ -376,18 +376,30 @@ TEST(CliTest, ScaleOnTheGpuEngineWithoutAGpuIsAUsageError) {
 
 // On a node of two GPUs (emulated) the GPU engine drives each from a thread
 // of its own: scale's one-thread row, every speed-up's base, counts on one of
-// them, the two-thread row on both (count alone refuses one thread for two).
+// them, the two-thread row on both (count alone refuses one thread for two),
+// and a third thread no third GPU: each row's efficiency is per GPU.
 TEST(CliTest, ScaleOnTwoGpusScalesOverThem) {
   const cli_run r = run_cli_command("NQUEENS_GPU=emulate:2 " + std::string(NQUEENS_CLI_PATH) +
-                                    " scale 10 --engine gpu --threads 1,2 --repeat 1 --json");
+                                    " scale 10 --engine gpu --threads 1,2,3 --repeat 1 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const std::size_t one = r.out.find("{\"threads\":1,");
   const std::size_t two = r.out.find("{\"threads\":2,");
+  const std::size_t three = r.out.find("{\"threads\":3,");
   ASSERT_NE(one, std::string::npos) << r.out;
   ASSERT_NE(two, std::string::npos) << r.out;
+  ASSERT_NE(three, std::string::npos) << r.out;
   EXPECT_EQ(json_field(r.out.substr(one), "gpus"), "1") << r.out;
   EXPECT_EQ(json_field(r.out.substr(two), "gpus"), "2") << r.out;
+  EXPECT_EQ(json_field(r.out.substr(three), "gpus"), "2") << r.out;
   EXPECT_EQ(json_field(r.out.substr(one), "total"), "724") << r.out;
+  for (const std::size_t row : {one, two, three}) {
+    const std::string fields = r.out.substr(row);
+    EXPECT_NEAR(std::stod(json_field(fields, "efficiency")),
+                std::stod(json_field(fields, "speedup")) / std::stod(json_field(fields, "gpus")), 1e-9)
+        << r.out;
+  }
+  // Threads waiting on GPUs share no cores: no warning of oversubscription.
+  EXPECT_EQ(r.err.find("this machine runs"), std::string::npos) << r.err;
   const cli_run table = run_cli_command("NQUEENS_GPU=emulate:2 " + std::string(NQUEENS_CLI_PATH) +
                                         " scale 10 --engine gpu --threads 1,2 --repeat 1");
   ASSERT_EQ(table.status, 0) << table.err;

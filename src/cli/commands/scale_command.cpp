@@ -182,16 +182,24 @@ int larger_telling_size(int n, double seconds) {
 // What would make the table mislead, said on stderr before it: one-thread
 // runs too short to time speed-ups by (start-up and noise, not counting),
 // thread counts past the hardware's (they measure oversubscription).
-void warn_of_weak_measurements(const scaling_result& r, int n) {
+// `engine_at` names the engine that would count a size: where auto hands a
+// larger N to a faster engine (symmetric's Q(15) takes longer than
+// quadrant's Q(16)), the growth the advice assumes is a size short.
+void warn_of_weak_measurements(const scaling_result& r, int n, engine measured,
+                               const std::function<engine(int)>& engine_at) {
   // Only where there is a speed-up to mislead: one row compares nothing.
   if (r.rows.size() > 1 && r.rows.front().median_seconds < min_telling_seconds) {
+    int larger = larger_telling_size(n, r.rows.front().median_seconds);
+    if (larger < max_board_size && engine_at(larger) != measured) ++larger;
     std::cerr << formatted(
         "nqueens: warning: one thread took %.4f s, too short to time threads by (start-up and "
         "noise): take a larger N, such as %d\n",
-        r.rows.front().median_seconds, larger_telling_size(n, r.rows.front().median_seconds));
+        r.rows.front().median_seconds, larger);
   }
+  // The GPU engine's threads mostly wait on their devices: more of them
+  // than the cores measure no sharing.
   const int hardware = hardware_threads();
-  if (!r.rows.empty() && r.rows.back().threads > hardware) {
+  if (measured != engine::gpu && !r.rows.empty() && r.rows.back().threads > hardware) {
     std::cerr << formatted(
         "nqueens: warning: this machine runs %s at once: rows past it measure threads sharing them\n",
         counted(static_cast<std::size_t>(hardware), "thread").c_str());
@@ -312,8 +320,8 @@ int run_scale(const std::vector<std::string>& args) {
   warn_of_memory_beyond_this_machine(opts.max_memory);
   opts.gpu = read_gpu_options(result);
   // Auto picks for the most threads asked: each thread's buffers count.
-  opts.kind = engine_for(parse_engine_choice(result["engine"].as<std::string>()), n, shape.max_memory,
-                         *std::ranges::max_element(threads), shape.split_depth);
+  const std::optional<engine> choice = parse_engine_choice(result["engine"].as<std::string>());
+  opts.kind = engine_for(choice, n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
   opts.split_depth =
       split_depth_for(opts.kind, n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
   const bool csv_on_stdout = result.count("csv") && result["csv"].as<std::string>() == "-";
@@ -346,7 +354,9 @@ int run_scale(const std::vector<std::string>& args) {
         (csv_file ? ", " + one_line(result["csv"].as<std::string>()) + " left as it was" : std::string()));
   }
   const measured_on on{.n = n, .kind = opts.kind};
-  warn_of_weak_measurements(r, n);
+  warn_of_weak_measurements(r, n, opts.kind, [&](int size) {
+    return engine_for(choice, size, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
+  });
   warn_of_a_cpu_quota(r, on);
   warn_of_idle_threads(r, on);
   if (csv_on_stdout) {
