@@ -52,7 +52,16 @@ int report_interruption(const count_result& r, const std::string& checkpoint, in
   return interrupted_status(sig);
 }
 
-int status_after_journal(const count_result& r, int status, const char* program) {
+int status_after_journal(const count_result& r, int status, const char* program, const std::string& checkpoint) {
+  if (!r.check.ok() && !checkpoint.empty()) {
+    std::cerr << program << ": the journal " << one_line(checkpoint)
+              << " is left unfinished, as the total differs from the published one: "
+              << (r.resumed == 0 ? "none of the counts came from it, so this machine's counting is in doubt"
+                                 : std::to_string(r.resumed) +
+                                       " of the counts came from it: count again without it to tell a damaged "
+                                       "record from this machine's fault")
+              << '\n';
+  }
   if (r.journal_unfinished.empty()) return status;
   std::cerr << program << ": " << one_line(r.journal_unfinished)
             << "; every subproblem was counted, and the result above stands, but " << journal_lacks_its_end

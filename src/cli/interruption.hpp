@@ -37,7 +37,8 @@ int report_interruption_before_counting(const std::string& checkpoint, int sig =
 /// every subproblem was counted but the journal could not be finished
 /// (count_result::journal_unfinished), 3 in place of 0, with a line on
 /// stderr ("PROGRAM: why; ...") saying that the result stands and how to
-/// finish the journal.
-int status_after_journal(const count_result& r, int status, const char* program);
+/// finish the journal. Where the published table refutes the total, the
+/// journal `checkpoint` (if any) is left unfinished, and a line says so.
+int status_after_journal(const count_result& r, int status, const char* program, const std::string& checkpoint);
 
 }  // namespace nqueens::cli

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include "cli/message_text.hpp"
 #include "cli/signals.hpp"
@@ -106,6 +107,24 @@ memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine 
   if (!refusal.shallower_split_helps()) return refusal;
   return memory_limit_error(
       refusal.what() + fitting_split_hint(kind, n, max_memory, threads, split_depth, shared_plan, shard), true);
+}
+
+memory_limit_error for_a_kept_journal(const memory_limit_error& refusal, const std::string& checkpoint) {
+  const std::string what = refusal.what();
+  const std::string choose = "; choose ";
+  const std::size_t at = what.rfind(choose);
+  if (at == std::string::npos) return refusal;
+  std::string remedies = what.substr(at + choose.size());
+  for (const std::string_view other : {"a smaller --split-depth, ", "another --engine, "}) {
+    if (const std::size_t found = remedies.find(other); found != std::string::npos) remedies.erase(found, other.size());
+  }
+  std::string kept = what.substr(0, at);
+  // More memory alone is "raise --max-memory", no choice.
+  kept += remedies.starts_with("or ") ? "; " + remedies.substr(3) : "; choose " + remedies;
+  kept += " (the journal ";
+  kept += one_line(checkpoint);
+  kept += " resumes on its own engine and split depth alone)";
+  return memory_limit_error(kept, false);
 }
 
 void add_long_run_options(cxxopts::Options& options) {

@@ -123,7 +123,7 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const agree
   report.rank_threads = rank_threads;  // what the job adds to a count's report
   report.rank_gpus = agreed.rank_gpus;
   cli::write_report(report, cli::format_for(request.json));
-  return cli::status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens-mpi");
+  return cli::status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens-mpi", request.options.checkpoint);
 }
 
 // The end of a rank refused memory or a thread by its machine, from the

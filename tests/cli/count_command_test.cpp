@@ -20,8 +20,11 @@
 #include "engines/gpu/gpu_emulator.hpp"
 #include "engines/gpu/gpu_memory_share.hpp"
 #include "engines/join_model/quadrant_memory.hpp"
+#include "nqueens/checkpoint.hpp"
 #include "nqueens/device_work.hpp"
 #include "nqueens/engine.hpp"
+#include "nqueens/execute.hpp"
+#include "nqueens/plan.hpp"
 #include "nqueens/threads.hpp"
 #include "support/cli_run.hpp"
 
@@ -405,6 +408,41 @@ TEST_F(CliCheckpointTest, JournalOfAnotherBoardIsRefusedWithExitTwo) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("belongs to another run (n = 12"), std::string::npos) << r.err;
   EXPECT_EQ(lines_in(r.err), 1) << r.err;
+}
+
+// A journal kept from before holds its engine and split depth: a memory
+// bound that refuses its resumption names only the remedies that resume it.
+TEST_F(CliCheckpointTest, AKeptJournalIsOfferedOnlyTheRemediesThatResumeIt) {
+  ASSERT_EQ(run_cli("count 16 --engine quadrant --threads 2 --checkpoint " + journal_).status, 0);
+  const cli_run r = run_cli("count 16 --engine quadrant --threads 2 --max-memory 1M --checkpoint " + journal_);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err,
+            "nqueens: the quadrant engine needs about 10 MiB for n = 16 and its lists (the plan's 4187 "
+            "subproblems at split depth 1) about 35 KiB, together about 10 MiB, more than the 1 MiB allowed "
+            "(--max-memory); raise --max-memory (the journal " +
+                journal_ + " resumes on its own engine and split depth alone)\n");
+}
+
+// A total the published table refutes leaves the journal unfinished, and
+// says so (a record forged here: 8 more solutions of one more class, which
+// nothing but the table can catch).
+TEST_F(CliCheckpointTest, AMismatchLeavesTheJournalUnfinishedAndSaysSo) {
+  const plan p(10, {.kind = engine::symmetric});
+  {
+    checkpoint_journal j(journal_, p);
+    subproblem_count forged = run_context(p).solve(0);
+    forged.total += 8;
+    forged.unique += 1;
+    j.record(0, forged);
+    j.flush();
+  }
+  const cli_run r = run_cli("count 10 --engine symmetric --checkpoint " + journal_);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("Q(10) = 732  MISMATCH"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err, "nqueens: the journal " + journal_ +
+                       " is left unfinished, as the total differs from the published one: 1 of the counts came "
+                       "from it: count again without it to tell a damaged record from this machine's fault\n");
+  EXPECT_FALSE(checkpoint_journal(journal_, p).complete());
 }
 
 TEST_F(CliCheckpointTest, ProgressGoesToStderrOnly) {

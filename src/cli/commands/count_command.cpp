@@ -124,8 +124,10 @@ int run_count(const std::vector<std::string>& args) {
     return report_interruption_before_counting(opts.checkpoint);
   } catch (const memory_limit_error& e) {
     printer.finish();
-    // A journal kept from before holds its split: no other can resume it.
-    if (!opts.checkpoint.empty() && std::filesystem::exists(opts.checkpoint)) throw;
+    // A journal kept from before holds its engine and split: no other can resume it.
+    if (!opts.checkpoint.empty() && std::filesystem::exists(opts.checkpoint)) {
+      throw for_a_kept_journal(e, opts.checkpoint);
+    }
     throw with_fitting_split(e, opts.kind, request->n, opts.max_memory, opts.threads, opts.split_depth,
                              request->shared_plan, opts.shard);
   }
@@ -147,7 +149,7 @@ int run_count(const std::vector<std::string>& args) {
   // status_after_closing_output says the run was stopped, with its whole
   // result written (the scheduler that sent it is told so).
   const int verdict = r.check.ok() ? 0 : 1;
-  const int status = status_after_journal(r, verdict, "nqueens");
+  const int status = status_after_journal(r, verdict, "nqueens", opts.checkpoint);
   return stop_requested() ? verdict : status;
 }
 

@@ -93,7 +93,7 @@ int run_rotational(const std::vector<std::string>& args) {
   if (!r.complete) return report_interruption(r, opts.checkpoint);
   write_report(rotational_report(r, opts.checkpoint), format_for(result.count("json") != 0));
   const int verdict = r.check.ok() ? 0 : 1;
-  const int status = status_after_journal(r, verdict, "nqueens");
+  const int status = status_after_journal(r, verdict, "nqueens", opts.checkpoint);
   return stop_requested() ? verdict : status;  // as count: the stop outranks the journal's end
 }
 
