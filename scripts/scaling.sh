@@ -33,6 +33,14 @@ mkdir -p "$out_dir" 2>/dev/null ||
 # A name of its own for each measurement: an earlier one is never replaced.
 base="$out_dir/scaling-$n-$(hostname -s)-$(date +%Y%m%d-%H%M%S)-$$"
 "$NQ_BUILD_DIR/nqueens" scale "$n" --csv "$base.csv" "$@"
+max_threads=$(tail -n +2 "$base.csv" | cut -d, -f1 | sort -n | tail -1)
+# One row (--threads 1, or a machine of one hardware thread) has no speed-up
+# to draw: a plot of one dot would only look like a failed one (and no
+# gnuplot is installed for it).
+if ((max_threads <= 1)); then
+  echo "scaling.sh: wrote $base.csv; no plot: one thread only, no speed-up to draw" >&2
+  exit 0
+fi
 # gnuplot from anywhere (a PATH of its own, a distribution without dpkg),
 # else Debian's, installed with one try at apt's lists: without it the
 # table and the CSV are still made, the plot is not, and the script says so
@@ -50,18 +58,23 @@ if [[ -n $no_plot ]]; then
   exit 3
 fi
 cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1 || true)
-max_threads=$(tail -n +2 "$base.csv" | cut -d, -f1 | sort -n | tail -1)
-# One row (--threads 1, or a machine of one hardware thread) has no speed-up
-# to draw: a plot of one dot would only look like a failed one.
-if ((max_threads <= 1)); then
-  echo "scaling.sh: wrote $base.csv; no plot: one thread only, no speed-up to draw" >&2
-  exit 0
-fi
 engine=$(sed -n 2p "$base.csv" | cut -d, -f10)
 kernels=$(sed -n 2p "$base.csv" | cut -d, -f12)
 # The efficiency axis reaches the highest point (a superlinear row is data,
 # not to be clipped); from 16 threads on, threads double along the x axis.
 max_efficiency=$(tail -n +2 "$base.csv" | cut -d, -f4 | sort -g | tail -1)
+# The GPU engine's threads drive a GPU each, up to the GPUs it took: past
+# them the ideal stays flat, and efficiency is per GPU (gpus, the CSV's
+# next to last column: the processor's name before it may hold commas).
+ideal=x
+x_label=threads
+efficiency_label="parallel efficiency"
+if [[ $engine == gpu ]]; then
+  gpus=$(tail -n +2 "$base.csv" | awk -F, '{print $(NF-1)}' | sort -n | tail -1)
+  ideal="(x < $gpus ? x : $gpus)"
+  x_label="threads (one GPU each, $gpus GPUs)"
+  efficiency_label="parallel efficiency per GPU"
+fi
 x_axis="set xrange [0.8:$max_threads * 1.05]; set xtics 1"
 ((max_threads < 16)) || x_axis="set logscale x 2; set xrange [0.9:$max_threads * 1.1]; set xtics 2"
 gnuplot <<GNUPLOT
@@ -70,16 +83,16 @@ set output "$base.png"
 set datafile separator ","
 set key autotitle columnhead outside below horizontal
 set title "nqueens scale $n, engine $engine, kernels $kernels — $cpu ($max_threads threads at most)"
-set xlabel "threads"
+set xlabel "$x_label"
 set ylabel "speed-up over 1 thread"
-set y2label "parallel efficiency"
+set y2label "$efficiency_label"
 $x_axis
 set yrange [0:*]
 set y2range [0:(($max_efficiency > 1.1) ? $max_efficiency * 1.05 : 1.1)]
 set ytics nomirror
 set y2tics 0.2
 set grid
-plot sample [x=1:$max_threads] x title "ideal" with lines dashtype 2 lc rgb "gray50", \
+plot sample [x=1:$max_threads] $ideal title "ideal" with lines dashtype 2 lc rgb "gray50", \
      "$base.csv" using 1:3 title "speed-up" with linespoints pt 7 lw 2 lc rgb "#1f77b4", \
      "$base.csv" using 1:4 axes x1y2 title "efficiency" with linespoints pt 5 lw 2 lc rgb "#d62728"
 GNUPLOT

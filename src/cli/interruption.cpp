@@ -54,13 +54,11 @@ int report_interruption(const count_result& r, const std::string& checkpoint, in
 
 int status_after_journal(const count_result& r, int status, const char* program, const std::string& checkpoint) {
   if (!r.check.ok() && !checkpoint.empty()) {
-    std::cerr << program << ": the journal " << one_line(checkpoint)
-              << " is left unfinished, as the total differs from the published one: "
-              << (r.resumed == 0 ? "none of the counts came from it, so this machine's counting is in doubt"
-                                 : std::to_string(r.resumed) +
-                                       " of the counts came from it: count again without it to tell a damaged "
-                                       "record from this machine's fault")
-              << '\n';
+    std::cerr << program << ": the journal " << one_line(checkpoint) << " holds the counts above ("
+              << (r.resumed == 0 ? std::string("all of them from this run")
+                                 : std::to_string(r.resumed) + " of them from before this run")
+              << ") and would give them again: count with another --checkpoint, or none, to count afresh and tell a "
+                 "damaged record from a fault of this machine's\n";
   }
   if (r.journal_unfinished.empty()) return status;
   std::cerr << program << ": " << one_line(r.journal_unfinished)

@@ -37,8 +37,10 @@ int report_interruption_before_counting(const std::string& checkpoint, int sig =
 /// every subproblem was counted but the journal could not be finished
 /// (count_result::journal_unfinished), 3 in place of 0, with a line on
 /// stderr ("PROGRAM: why; ...") saying that the result stands and how to
-/// finish the journal. Where the published table refutes the total, the
-/// journal `checkpoint` (if any) is left unfinished, and a line says so.
+/// finish the journal. Where the published table refutes a count, a line
+/// says that the journal `checkpoint` (if any) holds it, and would give it
+/// again: the way to count afresh, and to tell a damaged record from a
+/// fault of this machine's, is another journal or none.
 int status_after_journal(const count_result& r, int status, const char* program, const std::string& checkpoint);
 
 }  // namespace nqueens::cli

@@ -1,8 +1,11 @@
 #include "cli/shared_options.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -15,6 +18,8 @@
 #include "nqueens/memory.hpp"
 #include "nqueens/memory_limit.hpp"
 #include "nqueens/plan.hpp"
+#include "run/journal/journal_layout.hpp"
+#include "run/posix_io.hpp"
 
 namespace nqueens::cli {
 
@@ -109,7 +114,27 @@ memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine 
       refusal.what() + fitting_split_hint(kind, n, max_memory, threads, split_depth, shared_plan, shard), true);
 }
 
-memory_limit_error for_a_kept_journal(const memory_limit_error& refusal, const std::string& checkpoint) {
+namespace {
+
+// Whether `path` starts with a journal's header naming a count of `kind` on
+// an n-board (not blocking: a FIFO there is no journal).
+bool journal_of(const std::string& path, engine kind, int n) {
+  namespace journal = detail::journal;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  std::array<unsigned char, journal::header_size> header{};
+  const bool whole = detail::read_up_to(fd, header.data(), header.size()) == static_cast<ssize_t>(header.size());
+  ::close(fd);
+  return whole && std::equal(journal::magic.begin(), journal::magic.end(), header.begin()) &&
+         journal::get(header.data(), journal::header::n) == static_cast<std::uint64_t>(n) &&
+         journal::get(header.data(), journal::header::engine) == static_cast<std::uint64_t>(kind);
+}
+
+}  // namespace
+
+memory_limit_error for_a_kept_journal(const memory_limit_error& refusal, const std::string& checkpoint, engine kind,
+                                      int n) {
+  if (!journal_of(checkpoint, kind, n)) return refusal;
   const std::string what = refusal.what();
   const std::string choose = "; choose ";
   const std::size_t at = what.rfind(choose);

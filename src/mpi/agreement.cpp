@@ -169,7 +169,7 @@ void prepare(readiness& ready, int rank) {
         o.max_memory = run.engine_memory;
         ready.p.emplace(std::move(run.p));
       } catch (const memory_limit_error& e) {
-        if (journal_kept) throw;
+        if (journal_kept) throw cli::for_a_kept_journal(e, o.checkpoint, o.kind, ready.request->n);
         throw cli::with_fitting_split(e, o.kind, ready.request->n, o.max_memory, o.threads, o.split_depth,
                                       /*shared_plan=*/true);
       }

@@ -263,9 +263,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
                                " of the counts, and the counts disagree (" + e.what() +
                                "): one of its records is damaged or another run's; count again without it");
   }
-  // A total the published table refutes is not sealed either: sealed, a
-  // damaged record would give it again at every run without a recount.
-  if (r.complete && !journal_error && journal && !journal->complete() && r.check.ok()) {
+  if (r.complete && !journal_error && journal && !journal->complete()) {
     finish_journal([&] { journal->mark_complete(); });
   }
   if (journal_error) {

@@ -421,12 +421,17 @@ TEST_F(CliCheckpointTest, AKeptJournalIsOfferedOnlyTheRemediesThatResumeIt) {
             "subproblems at split depth 1) about 35 KiB, together about 10 MiB, more than the 1 MiB allowed "
             "(--max-memory); raise --max-memory (the journal " +
                 journal_ + " resumes on its own engine and split depth alone)\n");
+  // Another run's journal: the refusal keeps every remedy (the journal is
+  // refused on its own once the run fits).
+  const cli_run other = run_cli("count 17 --engine quadrant --threads 2 --max-memory 1M --checkpoint " + journal_);
+  EXPECT_EQ(other.status, 2) << other.err;
+  EXPECT_NE(other.err.find("; choose another --engine, or raise --max-memory"), std::string::npos) << other.err;
 }
 
-// A total the published table refutes leaves the journal unfinished, and
-// says so (a record forged here: 8 more solutions of one more class, which
-// nothing but the table can catch).
-TEST_F(CliCheckpointTest, AMismatchLeavesTheJournalUnfinishedAndSaysSo) {
+// A total the published table refutes says that the journal holds it and
+// would give it again (a record forged here: 8 more solutions of one more
+// class, which nothing but the table can catch).
+TEST_F(CliCheckpointTest, AMismatchSaysTheJournalHoldsIt) {
   const plan p(10, {.kind = engine::symmetric});
   {
     checkpoint_journal j(journal_, p);
@@ -439,10 +444,17 @@ TEST_F(CliCheckpointTest, AMismatchLeavesTheJournalUnfinishedAndSaysSo) {
   const cli_run r = run_cli("count 10 --engine symmetric --checkpoint " + journal_);
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.out.find("Q(10) = 732  MISMATCH"), std::string::npos) << r.out;
-  EXPECT_EQ(r.err, "nqueens: the journal " + journal_ +
-                       " is left unfinished, as the total differs from the published one: 1 of the counts came "
-                       "from it: count again without it to tell a damaged record from this machine's fault\n");
-  EXPECT_FALSE(checkpoint_journal(journal_, p).complete());
+  const std::string said = "nqueens: the journal " + journal_ +
+                           " holds the counts above (1 of them from before this run) and would give them again: "
+                           "count with another --checkpoint, or none, to count afresh and tell a damaged record "
+                           "from a fault of this machine's\n";
+  EXPECT_EQ(r.err, said);
+  const cli_run again = run_cli("count 10 --engine symmetric --checkpoint " + journal_);
+  EXPECT_EQ(again.status, 1) << again.err;
+  EXPECT_NE(again.out.find("Q(10) = 732  MISMATCH"), std::string::npos) << again.out;
+  EXPECT_NE(again.err.find("holds the counts above (" + std::to_string(p.size()) + " of them from before this run)"),
+            std::string::npos)
+      << again.err;
 }
 
 TEST_F(CliCheckpointTest, ProgressGoesToStderrOnly) {

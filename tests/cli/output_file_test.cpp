@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -164,12 +166,55 @@ TEST_F(OutputFileTest, InPlaceLeavesTheFileUntouchedWithoutACommit) {
   EXPECT_EQ(contents(), std::string(header) + "1,9.5\n");
 }
 
-// Replaced by root, a file keeps its owner and group (the rename's new
-// file takes them first).
+// Written in place, a file removed while the runs went on is made again,
+// as the rename would have made it.
+TEST_F(OutputFileTest, InPlaceMakesAFileRemovedMeanwhile) {
+  put(std::string(header) + "1,9.5\n");
+  ASSERT_EQ(::link(path_.c_str(), (dir_ / "other.csv").c_str()), 0);
+  {
+    output_file out(path_, "--csv file", header);
+    out.write(std::string(header) + "1,0.25\n");
+    std::filesystem::remove(path_);
+    out.commit();
+  }
+  EXPECT_EQ(contents(), std::string(header) + "1,0.25\n");
+}
+
+// Written in place, a text past the file-size limit is refused before its
+// first byte: the file keeps its old text (truncated first, it was lost).
+TEST_F(OutputFileTest, InPlaceRefusedWriteLeavesTheOldText) {
+  put(std::string(header) + "1,9.5\n");
+  ASSERT_EQ(::link(path_.c_str(), (dir_ / "other.csv").c_str()), 0);
+  rlimit before{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &before), 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails, not kills
+  std::string failure;
+  {
+    output_file out(path_, "--csv file", header);
+    out.write(std::string(header) + "1,0.25\n" + std::string(4096, 'x'));
+    rlimit small = before;
+    small.rlim_cur = 1024;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    try {
+      out.commit();
+    } catch (const std::runtime_error& e) {
+      failure = e.what();
+    }
+    ::setrlimit(RLIMIT_FSIZE, &before);
+  }
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_NE(failure.find("(while writing it)"), std::string::npos) << failure;
+  EXPECT_EQ(contents(), std::string(header) + "1,9.5\n");
+}
+
+// Replaced by root, a file keeps its owner and group: the rename's new file
+// takes them first (a new inode: renamed, not written in place).
 TEST_F(OutputFileTest, KeepsTheOwnerOfTheFileItReplaces) {
   if (::geteuid() != 0) GTEST_SKIP() << "giving a file to another owner needs root";
   put(std::string(header) + "1,9.5\n");
-  ASSERT_EQ(::chown(path_.c_str(), 65534, 65534), 0);
+  if (::chown(path_.c_str(), 65534, 65534) != 0) GTEST_SKIP() << "user 65534 is not mapped here";
+  struct stat before {};
+  ASSERT_EQ(::stat(path_.c_str(), &before), 0);
   {
     output_file out(path_, "--csv file", header);
     out.write(std::string(header) + "1,0.25\n");
@@ -180,6 +225,7 @@ TEST_F(OutputFileTest, KeepsTheOwnerOfTheFileItReplaces) {
   ASSERT_EQ(::stat(path_.c_str(), &after), 0);
   EXPECT_EQ(after.st_uid, 65534u);
   EXPECT_EQ(after.st_gid, 65534u);
+  EXPECT_NE(after.st_ino, before.st_ino);
 }
 
 // A directory that takes no new file (immutable here, which binds root too)

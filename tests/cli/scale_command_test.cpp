@@ -247,6 +247,29 @@ TEST_F(CliCsvTest, ReplacesTheOldContentsOnSuccess) {
   EXPECT_EQ(others(), "");
 }
 
+// In a sticky folder (such as /tmp) a user may not rename over another's
+// file even where it may write it: the file is written in place, keeps its
+// owner, and nothing is refused after the runs.
+TEST_F(CliCsvTest, AnotherUsersWritableFileInAStickyFolderIsWrittenInPlace) {
+  if (::geteuid() != 0) GTEST_SKIP() << "running as another user needs root";
+  const std::filesystem::path sticky = dir_ / "sticky";
+  std::filesystem::create_directories(sticky);
+  ASSERT_EQ(::chmod(dir_.c_str(), 0755), 0);
+  ASSERT_EQ(::chmod(sticky.c_str(), 01777), 0);
+  const std::string shared = (sticky / "shared.csv").string();
+  std::ofstream(shared) << old_csv_;
+  ASSERT_EQ(::chmod(shared.c_str(), 0666), 0);
+  const cli_run r = run_script("cd " + sticky.string() +
+                               " && setpriv --reuid=65534 --regid=65534 --clear-groups $NQ scale 8 --threads 1 "
+                               "--repeat 1 --csv shared.csv");
+  if (r.err.find("setpriv") != std::string::npos) GTEST_SKIP() << "no setpriv here: " << r.err;
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(slurp(shared).find(",cpu,gpus,cpu_quota\n1,"), std::string::npos) << slurp(shared);
+  struct stat st {};
+  ASSERT_EQ(::stat(shared.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 0u);
+}
+
 TEST_F(CliCsvTest, SigtermMidRunLeavesTheOldContents) {
   std::ofstream(csv_) << old_csv_;
   // Signalled once the temporary file is open (unnamed, so seen in /proc)

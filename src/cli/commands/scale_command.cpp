@@ -183,14 +183,16 @@ int larger_telling_size(int n, double seconds) {
 // runs too short to time speed-ups by (start-up and noise, not counting),
 // thread counts past the hardware's (they measure oversubscription).
 // `engine_at` names the engine that would count a size: where auto hands a
-// larger N to a faster engine (symmetric's Q(15) takes longer than
-// quadrant's Q(16)), the growth the advice assumes is a size short.
+// larger N to the quadrant engine, the fastest (symmetric's Q(15) takes
+// longer than quadrant's Q(16)), the growth the advice assumes is a size
+// short. (Where a memory bound hands it to a slower one, the advice errs
+// long, which still times threads.)
 void warn_of_weak_measurements(const scaling_result& r, int n, engine measured,
                                const std::function<engine(int)>& engine_at) {
   // Only where there is a speed-up to mislead: one row compares nothing.
   if (r.rows.size() > 1 && r.rows.front().median_seconds < min_telling_seconds) {
     int larger = larger_telling_size(n, r.rows.front().median_seconds);
-    if (larger < max_board_size && engine_at(larger) != measured) ++larger;
+    if (larger < max_board_size && measured != engine::quadrant && engine_at(larger) == engine::quadrant) ++larger;
     std::cerr << formatted(
         "nqueens: warning: one thread took %.4f s, too short to time threads by (start-up and "
         "noise): take a larger N, such as %d\n",

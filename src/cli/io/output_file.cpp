@@ -1,6 +1,7 @@
 #include "cli/io/output_file.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -108,16 +109,14 @@ output_file::output_file(const std::string& path, std::string what, std::string_
     if (fd_ >= 0) ::close(fd_);
     if (!temp_.empty()) ::unlink(temp_.c_str());
     temp_.clear();
-    // Opened now (never truncated before the commit), so that a file it
-    // cannot write fails before any work.
-    fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (fd_ < 0) refuse(std::strerror(errno));
-    struct stat opened {};
-    if (::fstat(fd_, &opened) != 0 || opened.st_dev != found->st_dev || opened.st_ino != found->st_ino) {
-      ::close(fd_);
-      refuse("it changed while it was checked");
-    }
+    // Opened for writing now (nothing written), so that a file it cannot
+    // write fails before any work; the commit opens what the name holds then.
+    const int probe = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (probe < 0) refuse(std::strerror(errno));
+    ::close(probe);
+    fd_ = -1;
     in_place_ = true;
+    in_place_mode_ = *mode;
     return;
   }
   if (!mode) {  // what creating the file would give: 0666 less the umask (mkstemp gives 0600)
@@ -198,24 +197,39 @@ void output_file::check_target_again() const {
   }
 }
 
-// The file opened at the start, rewritten if it is still the one the name
-// stands for and of its own kind.
+// The text written over the file the name holds now (one of its own kind,
+// checked again; created where none is left), from its first byte and cut
+// to the text's size only then: a write refused before its first byte (a
+// file-size limit, no room, both checked first) leaves the file as it was.
 void output_file::commit_in_place() {
-  struct stat opened {};
-  struct stat named {};
-  if (::fstat(fd_, &opened) != 0) fail("checking it again", errno);
-  if (::stat(target_.c_str(), &named) != 0 || named.st_dev != opened.st_dev || named.st_ino != opened.st_ino) {
-    throw std::runtime_error("cannot write " + what_ + " '" + path_ +
-                             "': it changed while the runs went on: removed, or another file took its name");
-  }
   check_target_again();
-  if (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) != 0) fail("writing it", errno);
-  if (detail::write_all(fd_, in_place_text_.data(), in_place_text_.size()) != in_place_text_.size()) {
-    fail("writing it", errno);
+  const int fd = ::open(target_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, in_place_mode_);
+  if (fd < 0) fail("opening it", errno);
+  const auto fail_closing = [&](const std::string& step, int error) {
+    ::close(fd);
+    fail(step, error);
+  };
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) fail_closing("checking it again", errno);
+  if (!S_ISREG(st.st_mode)) fail_closing("checking it again", EINVAL);
+  const std::size_t size = in_place_text_.size();
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && size > limit.rlim_cur) {
+    fail_closing("writing it", EFBIG);
   }
-  if (::fsync(fd_) != 0) fail("writing it", errno);
-  const int fd = fd_;
-  fd_ = -1;
+  if (size > 0 && ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(size)) != 0 && errno != EOPNOTSUPP &&
+      errno != ENOSYS) {
+    fail_closing("making room for it", errno);
+  }
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t wrote = ::pwrite(fd, in_place_text_.data() + done, size - done, static_cast<off_t>(done));
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) fail_closing(done == 0 ? "writing it" : "writing it, which left it part written", errno);
+    done += static_cast<std::size_t>(wrote);
+  }
+  if (::ftruncate(fd, static_cast<off_t>(size)) != 0) fail_closing("writing it", errno);
+  if (::fsync(fd) != 0) fail_closing("writing it", errno);
   if (::close(fd) != 0) fail("writing it", errno);
   committed_ = true;
 }

@@ -8,8 +8,11 @@
 // hard links, or an owner or group a new file cannot take, which a sticky
 // directory also forbids to rename over) or the directory takes no new
 // file, the text is kept in memory and written over the file in place at
-// the commit: still untouched by a failed run, though a crash in the
-// commit's microseconds may leave it part written.
+// the commit: still untouched by a failed run, and by a write refused at
+// once (a file-size limit, no room: checked first), though a crash or a
+// failing disk in the commit's microseconds may leave it part written.
+
+#include <sys/types.h>
 
 #include <string>
 #include <string_view>
@@ -57,9 +60,10 @@ class output_file {
   std::string temp_;    ///< the temporary file's name; empty while it has none
   std::string what_;
   std::string own_start_;
-  int fd_ = -1;  ///< the temporary file, or the target itself in place
+  int fd_ = -1;  ///< the temporary file; none in place
   bool in_place_ = false;
   std::string in_place_text_;
+  mode_t in_place_mode_ = 0;  ///< of the file replaced, for one created in its place
   bool committed_ = false;
 };
 
