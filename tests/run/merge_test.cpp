@@ -60,6 +60,19 @@ TEST(MergeTest, PartsInAnyOrderMakeTheWholeCount) {
   EXPECT_EQ(whole.journal_unfinished, "a full disk; a read-only folder");
 }
 
+// Every missing shard is named, however many, in runs as sbatch --array
+// takes them.
+TEST(MergeTest, EveryMissingShardIsNamedInRanges) {
+  const std::vector<count_result> all = parts_of(12, 64);
+  const std::vector<count_result> some = {all[5], all[9], all[10], all[63]};
+  try {
+    merge(some);
+    FAIL() << "merged 4 of 64 shards";
+  } catch (const merge_error& e) {
+    EXPECT_EQ(problems_of(e), "60 of 64 shards missing: 0-4,6-8,11-62\n");
+  }
+}
+
 // Parts that do not make one run are refused with every problem, by name:
 // another plan (engines chosen per machine, or another split depth), a
 // shard twice, shards missing, a part that did not finish.
@@ -75,7 +88,7 @@ TEST(MergeTest, PartsOfAnotherRunRepeatsAndGapsAreAllListed) {
     const std::string text = problems_of(e);
     EXPECT_NE(text.find("c.json belongs to another run"), std::string::npos) << text;
     EXPECT_NE(text.find("shard 0/4 is given twice: a.json and b.json"), std::string::npos) << text;
-    EXPECT_NE(text.find("3 of 4 shards missing: 1, 2, 3"), std::string::npos) << text;
+    EXPECT_NE(text.find("3 of 4 shards missing: 1-3"), std::string::npos) << text;
   }
   // A stray part is named as the stray wherever it comes: the parts are
   // judged by the run most of them share.

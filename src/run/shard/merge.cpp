@@ -106,9 +106,17 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
     if (!seen.contains(i)) missing.push_back(i);
   }
   if (!missing.empty()) {
+    // Every index, runs as ranges: "0-4,6,11-62", what sbatch --array takes
+    // to count them again.
     std::string list;
-    for (std::size_t i = 0; i < missing.size() && i < 20; ++i) list += (i ? ", " : "") + std::to_string(missing[i]);
-    if (missing.size() > 20) list += ", ...";
+    for (std::size_t i = 0; i < missing.size();) {
+      std::size_t last = i;
+      while (last + 1 < missing.size() && missing[last + 1] == missing[last] + 1) ++last;
+      if (!list.empty()) list += ',';
+      list += std::to_string(missing[i]);
+      if (last > i) list += '-' + std::to_string(missing[last]);
+      i = last + 1;
+    }
     problems.push_back(std::to_string(missing.size()) + " of " + std::to_string(first.shard.count) +
                        " shards missing: " + list);
   }
