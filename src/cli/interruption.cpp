@@ -54,11 +54,12 @@ int report_interruption(const count_result& r, const std::string& checkpoint, in
 
 int status_after_journal(const count_result& r, int status, const char* program, const std::string& checkpoint) {
   if (!r.check.ok() && !checkpoint.empty()) {
-    std::cerr << program << ": the journal " << one_line(checkpoint) << " holds the counts above ("
+    std::cerr << program << ": the journal " << one_line(checkpoint) << " holds the " << r.shard_subproblems
+              << " subproblem counts this result adds up ("
               << (r.resumed == 0 ? std::string("all of them from this run")
                                  : std::to_string(r.resumed) + " of them from before this run")
               << ") and would give them again: count with another --checkpoint, or none, to count afresh and tell a "
-                 "damaged record from a fault of this machine's\n";
+                 "damaged record from a machine's fault\n";
   }
   if (r.journal_unfinished.empty()) return status;
   std::cerr << program << ": " << one_line(r.journal_unfinished)

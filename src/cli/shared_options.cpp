@@ -116,25 +116,31 @@ memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine 
 
 namespace {
 
-// Whether `path` starts with a journal's header naming a count of `kind` on
-// an n-board (not blocking: a FIFO there is no journal).
-bool journal_of(const std::string& path, engine kind, int n) {
+// Whether `path` starts with a header this version writes for a count of
+// `kind` on an n-board, shard `shard` (not blocking: a FIFO there is no
+// journal).
+bool journal_of(const std::string& path, engine kind, int n, shard_spec shard) {
   namespace journal = detail::journal;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return false;
   std::array<unsigned char, journal::header_size> header{};
   const bool whole = detail::read_up_to(fd, header.data(), header.size()) == static_cast<ssize_t>(header.size());
   ::close(fd);
+  const auto field = [&](journal::field f) { return journal::get(header.data(), f); };
   return whole && std::equal(journal::magic.begin(), journal::magic.end(), header.begin()) &&
-         journal::get(header.data(), journal::header::n) == static_cast<std::uint64_t>(n) &&
-         journal::get(header.data(), journal::header::engine) == static_cast<std::uint64_t>(kind);
+         field(journal::header::version) == journal::format_version &&
+         field(journal::header::n) == static_cast<std::uint64_t>(n) &&
+         field(journal::header::engine) == static_cast<std::uint64_t>(kind) &&
+         field(journal::header::scope) == static_cast<std::uint64_t>(plan_scope::all) &&
+         field(journal::header::shard_index) == static_cast<std::uint64_t>(shard.index) &&
+         field(journal::header::shard_count) == static_cast<std::uint64_t>(shard.count);
 }
 
 }  // namespace
 
 memory_limit_error for_a_kept_journal(const memory_limit_error& refusal, const std::string& checkpoint, engine kind,
-                                      int n) {
-  if (!journal_of(checkpoint, kind, n)) return refusal;
+                                      int n, shard_spec shard) {
+  if (!journal_of(checkpoint, kind, n, shard)) return refusal;
   const std::string what = refusal.what();
   const std::string choose = "; choose ";
   const std::size_t at = what.rfind(choose);

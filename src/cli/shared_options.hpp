@@ -133,12 +133,12 @@ int split_depth_for(engine kind, int n, std::uint64_t max_memory, int threads, i
 memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine kind, int n, std::uint64_t max_memory,
                                       int threads, int split_depth, bool shared_plan, shard_spec shard = {});
 
-/// `refusal`, of a count of `kind` on an n-board that would resume the
-/// journal `checkpoint`, with only the remedies that resume it (fewer
-/// threads, more memory) where the journal is of that n and engine: it holds
-/// its engine and split depth, which no other can take up. Else (a journal
-/// of another run, or no journal) as it is.
+/// `refusal`, of a count of `kind` on an n-board (shard `shard`) that would
+/// resume the journal `checkpoint`, with only the remedies that resume it
+/// (fewer threads, more memory) where the journal is of that n, engine and
+/// shard: it holds its engine and split depth, which no other can take up.
+/// Else (a journal of another run, or no journal) as it is.
 memory_limit_error for_a_kept_journal(const memory_limit_error& refusal, const std::string& checkpoint, engine kind,
-                                      int n);
+                                      int n, shard_spec shard = {});
 
 }  // namespace nqueens::cli

@@ -444,15 +444,17 @@ TEST_F(CliCheckpointTest, AMismatchSaysTheJournalHoldsIt) {
   const cli_run r = run_cli("count 10 --engine symmetric --checkpoint " + journal_);
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.out.find("Q(10) = 732  MISMATCH"), std::string::npos) << r.out;
-  const std::string said = "nqueens: the journal " + journal_ +
-                           " holds the counts above (1 of them from before this run) and would give them again: "
-                           "count with another --checkpoint, or none, to count afresh and tell a damaged record "
-                           "from a fault of this machine's\n";
+  const std::string said = "nqueens: the journal " + journal_ + " holds the " + std::to_string(p.size()) +
+                           " subproblem counts this result adds up (1 of them from before this run) and would give "
+                           "them again: count with another --checkpoint, or none, to count afresh and tell a damaged "
+                           "record from a machine's fault\n";
   EXPECT_EQ(r.err, said);
+  EXPECT_TRUE(checkpoint_journal(journal_, p).complete());  // finished, as any whole run
   const cli_run again = run_cli("count 10 --engine symmetric --checkpoint " + journal_);
   EXPECT_EQ(again.status, 1) << again.err;
   EXPECT_NE(again.out.find("Q(10) = 732  MISMATCH"), std::string::npos) << again.out;
-  EXPECT_NE(again.err.find("holds the counts above (" + std::to_string(p.size()) + " of them from before this run)"),
+  EXPECT_NE(again.err.find("subproblem counts this result adds up (" + std::to_string(p.size()) +
+                           " of them from before this run)"),
             std::string::npos)
       << again.err;
 }

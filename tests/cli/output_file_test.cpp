@@ -167,17 +167,44 @@ TEST_F(OutputFileTest, InPlaceLeavesTheFileUntouchedWithoutACommit) {
 }
 
 // Written in place, a file removed while the runs went on is made again,
-// as the rename would have made it.
+// as the rename would have made it: with the old file's mode, whatever the
+// umask.
 TEST_F(OutputFileTest, InPlaceMakesAFileRemovedMeanwhile) {
   put(std::string(header) + "1,9.5\n");
+  ASSERT_EQ(::chmod(path_.c_str(), 0666), 0);
   ASSERT_EQ(::link(path_.c_str(), (dir_ / "other.csv").c_str()), 0);
+  const mode_t mask = ::umask(022);
   {
     output_file out(path_, "--csv file", header);
     out.write(std::string(header) + "1,0.25\n");
     std::filesystem::remove(path_);
     out.commit();
   }
+  ::umask(mask);
   EXPECT_EQ(contents(), std::string(header) + "1,0.25\n");
+  struct stat st {};
+  ASSERT_EQ(::stat(path_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0666u);
+}
+
+// Written in place, a file of another kind that took the name meanwhile is
+// kept, and said so.
+TEST_F(OutputFileTest, InPlaceKeepsAForeignFileThatCameMeanwhile) {
+  put(std::string(header) + "1,9.5\n");
+  ASSERT_EQ(::link(path_.c_str(), (dir_ / "other.csv").c_str()), 0);
+  output_file out(path_, "--csv file", header);
+  out.write(std::string(header) + "1,0.25\n");
+  std::filesystem::remove(path_);
+  put("notes typed meanwhile\n");
+  try {
+    out.commit();
+    FAIL() << "the commit wrote over a file it did not write";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("it changed while the runs went on: it exists and is not one this tool wrote"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(contents(), "notes typed meanwhile\n");
 }
 
 // Written in place, a text past the file-size limit is refused before its

@@ -126,7 +126,7 @@ int run_count(const std::vector<std::string>& args) {
     printer.finish();
     // A journal kept from before holds its engine and split: no other can resume it.
     if (!opts.checkpoint.empty() && std::filesystem::exists(opts.checkpoint)) {
-      throw for_a_kept_journal(e, opts.checkpoint, opts.kind, request->n);
+      throw for_a_kept_journal(e, opts.checkpoint, opts.kind, request->n, opts.shard);
     }
     throw with_fitting_split(e, opts.kind, request->n, opts.max_memory, opts.threads, opts.split_depth,
                              request->shared_plan, opts.shard);

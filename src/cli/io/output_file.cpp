@@ -197,21 +197,42 @@ void output_file::check_target_again() const {
   }
 }
 
-// The text written over the file the name holds now (one of its own kind,
-// checked again; created where none is left), from its first byte and cut
-// to the text's size only then: a write refused before its first byte (a
-// file-size limit, no room, both checked first) leaves the file as it was.
+// The text written over the file the name holds now, checked again through
+// the descriptor written (no other file can come between), or into a file
+// made where none is left; from its first byte, and cut to the text's size
+// only then: a write refused before its first byte (a file-size limit,
+// checked first; no room, reserved first where the file system can) leaves
+// the file as it was. No O_CREAT on an existing file: a sticky folder
+// (fs.protected_regular) refuses it on another user's file even to root.
 void output_file::commit_in_place() {
-  check_target_again();
-  const int fd = ::open(target_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, in_place_mode_);
-  if (fd < 0) fail("opening it", errno);
+  int fd = ::open(target_.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  bool made = false;
+  if (fd < 0 && errno == ENOENT) {
+    fd = ::open(target_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    made = fd >= 0;
+  }
+  if (fd < 0) {
+    if (errno == ELOOP) {
+      throw std::runtime_error("cannot write " + what_ + " '" + path_ +
+                               "': it changed while the runs went on: a symlink took its place (left as it is)");
+    }
+    fail("opening it", errno);
+  }
   const auto fail_closing = [&](const std::string& step, int error) {
     ::close(fd);
     fail(step, error);
   };
   struct stat st {};
   if (::fstat(fd, &st) != 0) fail_closing("checking it again", errno);
-  if (!S_ISREG(st.st_mode)) fail_closing("checking it again", EINVAL);
+  std::string refusal = S_ISREG(st.st_mode) ? contents_refusal(fd, st.st_size, own_start_) : "it is not a regular file";
+  if (!refusal.empty()) {
+    ::close(fd);
+    throw std::runtime_error("cannot write " + what_ + " '" + path_ +
+                             "': it changed while the runs went on: " + refusal);
+  }
+  // Made again with the mode of the file it replaces, as a rename keeps it
+  // (open's mode would pass through the umask).
+  if (made && ::fchmod(fd, in_place_mode_) != 0) fail_closing("setting its mode", errno);
   const std::size_t size = in_place_text_.size();
   rlimit limit{};
   if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && size > limit.rlim_cur) {
@@ -221,16 +242,17 @@ void output_file::commit_in_place() {
       errno != ENOSYS) {
     fail_closing("making room for it", errno);
   }
+  constexpr const char* part_written = "writing it, which left it part written";
   std::size_t done = 0;
   while (done < size) {
     const ssize_t wrote = ::pwrite(fd, in_place_text_.data() + done, size - done, static_cast<off_t>(done));
     if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) fail_closing(done == 0 ? "writing it" : "writing it, which left it part written", errno);
+    if (wrote <= 0) fail_closing(done == 0 ? "writing it" : part_written, wrote == 0 ? EIO : errno);
     done += static_cast<std::size_t>(wrote);
   }
-  if (::ftruncate(fd, static_cast<off_t>(size)) != 0) fail_closing("writing it", errno);
-  if (::fsync(fd) != 0) fail_closing("writing it", errno);
-  if (::close(fd) != 0) fail("writing it", errno);
+  if (::ftruncate(fd, static_cast<off_t>(size)) != 0) fail_closing(part_written, errno);
+  if (::fsync(fd) != 0) fail_closing(part_written, errno);
+  if (::close(fd) != 0) fail(part_written, errno);
   committed_ = true;
 }
 

@@ -9,8 +9,9 @@
 // directory also forbids to rename over) or the directory takes no new
 // file, the text is kept in memory and written over the file in place at
 // the commit: still untouched by a failed run, and by a write refused at
-// once (a file-size limit, no room: checked first), though a crash or a
-// failing disk in the commit's microseconds may leave it part written.
+// once (a file-size limit, checked first; no room, reserved first where the
+// file system can), though a crash or a failing disk in the commit's
+// microseconds may leave it part written.
 
 #include <sys/types.h>
 

@@ -107,16 +107,24 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
   }
   if (!missing.empty()) {
     // Every index, runs as ranges: "0-4,6,11-62", what sbatch --array takes
-    // to count them again.
+    // to count them again; past 4 000 characters (a million shards, every
+    // other one missing, would make 6 MB) the rest are counted, not listed.
+    constexpr std::size_t most_listed = 4000;
     std::string list;
+    std::size_t ranges_left = 0;
     for (std::size_t i = 0; i < missing.size();) {
       std::size_t last = i;
       while (last + 1 < missing.size() && missing[last + 1] == missing[last] + 1) ++last;
-      if (!list.empty()) list += ',';
-      list += std::to_string(missing[i]);
-      if (last > i) list += '-' + std::to_string(missing[last]);
+      if (list.size() < most_listed) {
+        if (!list.empty()) list += ',';
+        list += std::to_string(missing[i]);
+        if (last > i) list += '-' + std::to_string(missing[last]);
+      } else {
+        ++ranges_left;
+      }
       i = last + 1;
     }
+    if (ranges_left > 0) list += " and " + std::to_string(ranges_left) + " more ranges";
     problems.push_back(std::to_string(missing.size()) + " of " + std::to_string(first.shard.count) +
                        " shards missing: " + list);
   }
