@@ -17,8 +17,10 @@ namespace {
 
 // What a child process wrote to stderr (a file) and how it ended, after it
 // installed the stop handlers and raised `first`, then, `gap` later,
-// `second`. Raised in the child itself, each signal is handled before
-// raise() returns: the gap is the one between the two handlers.
+// `second`. Raised in the child itself, a signal is handled before raise()
+// returns, except under ThreadSanitizer, which defers it to a later call:
+// the child waits for the first to be taken before the gap begins, so that
+// the gap between the two handlers is at least `gap`.
 struct ended {
   int status = -1;  ///< exit status, or 128 + the signal that killed it
   std::string err;
@@ -33,6 +35,9 @@ ended after_two_signals(int first, std::chrono::milliseconds gap, int second) {
     ::dup2(err, STDERR_FILENO);
     install_stop_handlers();
     std::raise(first);
+    for (int waited = 0; !stop_requested() && waited < 10000; ++waited) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     std::this_thread::sleep_for(gap);
     std::raise(second);
     ::_exit(stop_requested() ? 0 : 1);  // 0: the second was taken for a repeat of the first
