@@ -8,6 +8,12 @@
 #include <string_view>
 #include <vector>
 
+// The package tells the library where its GPU module lies in a source of its
+// own: nothing of it reaches the user's code.
+#ifdef NQUEENS_GPU_MODULE_DIRECTORY
+#error "the nqueens package leaks NQUEENS_GPU_MODULE_DIRECTORY into its users' sources"
+#endif
+
 int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "gpu") {
     nqueens::count_options options;
