@@ -5,13 +5,29 @@
 # Output: bench-results/<date>-<host>-<pid>.json (and the console table on stdout),
 # .csv or .txt for --benchmark_out_format=csv or console, unless
 # --benchmark_out names the user's own file.
-# Extra arguments go to the benchmark binary.
+# Extra arguments go to the benchmark binary (nqueens_bench --help lists
+# them). A benchmark that computes a wrong count fails the run: exit 1,
+# nothing saved.
 set -euo pipefail  # before common.sh: a failed source must stop the script
+# Before any install or build: the usage, and a format it cannot save.
+format=json
+for arg in "$@"; do
+  if [[ $arg == --help || $arg == -h ]]; then
+    sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+    exit 0
+  fi
+  [[ $arg == --benchmark_out_format=* ]] && format=${arg#--benchmark_out_format=}
+done
+case $format in
+  json | csv) extension=$format ;;
+  console) extension=txt ;;
+  *) echo "bench.sh: --benchmark_out_format is json, csv or console, not '$format'" >&2; exit 2 ;;
+esac
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 NQ_WITH_TESTS=1 nq_build nqueens_bench
-for arg in "$@"; do  # the benchmark's own help or list: nothing runs, nothing is saved
-  [[ $arg == --help || $arg == -h ]] && exec "$NQ_BUILD_DIR/nqueens_bench" --help
-  [[ $arg == --benchmark_list_tests* ]] && exec "$NQ_BUILD_DIR/nqueens_bench" "$@"
+for arg in "$@"; do  # a list of the benchmarks: nothing runs, nothing is saved
+  [[ $arg == --benchmark_list_tests || $arg == --benchmark_list_tests=true ]] &&
+    exec "$NQ_BUILD_DIR/nqueens_bench" "$@"
 done
 for arg in "$@"; do  # the user's own output file: theirs alone, nothing saved here
   [[ $arg == --benchmark_out=* || $arg == --benchmark_out ]] &&
@@ -24,13 +40,6 @@ mkdir -p "$out_dir" 2>/dev/null || { echo "bench.sh: cannot make $out_dir (NQ_BE
 # half-way leaves no half a JSON among the results.
 # In the format asked for (--benchmark_out_format: json, the default, csv
 # or console), named by it.
-format=json
-for arg in "$@"; do [[ $arg == --benchmark_out_format=* ]] && format=${arg#--benchmark_out_format=}; done
-case $format in
-  json | csv) extension=$format ;;
-  console) extension=txt ;;
-  *) echo "bench.sh: --benchmark_out_format is json, csv or console, not '$format'" >&2; exit 2 ;;
-esac
 [[ -w $out_dir ]] || { echo "bench.sh: cannot write to $out_dir (NQ_BENCH_OUT)" >&2; exit 2; }
 out="$out_dir/$(date +%Y%m%d-%H%M%S)-$(hostname -s)-$$.$extension"
 partial="$out.partial"

@@ -10,12 +10,15 @@
 # __launch_bounds__ and a static_assert): the build refuses what breaks them;
 # this prints the figures the occupancy follows from.
 set -euo pipefail
-NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+NQ_ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 if [[ ${1:-} == -h || ${1:-} == --help ]]; then
   sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
   exit 0
 fi
+usage="usage: scripts/gpu_resources.sh [ARCH], ARCH a CUDA architecture such as 90 or 90a"
+(($# <= 1)) || { echo "gpu_resources.sh: one ARCH at most; $usage" >&2; exit 2; }
 ARCH=${1:-90}
+[[ $ARCH =~ ^[0-9]{2,3}[a-z]?$ ]] || { echo "gpu_resources.sh: '$ARCH' is not a CUDA architecture; $usage" >&2; exit 2; }
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [[ ! -x $NVCC ]]; then
   echo "gpu_resources.sh: no nvcc (on PATH or in /usr/local/cuda/bin)" >&2

@@ -45,6 +45,9 @@ expect_refusal "usage: scripts/compare_kluev.sh" bash "$repo/scripts/compare_klu
 expect_refusal "is not an executable file" bash "$repo/scripts/compare_kluev.sh" "$work" 12 1 1  # a folder
 expect_refusal "--quick comes right after the kind" bash "$repo/scripts/sanitize.sh" asan -R x --quick
 expect_refusal "fetch is a step of its own" bash "$repo/scripts/gpu.sh" price fetch
+expect_refusal "not a CUDA architecture" bash "$repo/scripts/gpu_resources.sh" --arch
+expect_refusal "one ARCH at most" bash "$repo/scripts/gpu_resources.sh" 90 80
+expect_refusal "--benchmark_out_format is json, csv or console" bash "$repo/scripts/bench.sh" --benchmark_out_format=xml
 : >"$work/a-file"
 expect_refusal "cannot write the build folder NQ_BUILD_DIR=$work/a-file" \
   env NQ_BUILD_DIR="$work/a-file" bash "$repo/scripts/run.sh" 8
@@ -73,13 +76,14 @@ fi
 
 # --help (or -h) prints the script's usage and exits 0, and runs nothing.
 for script in scaling.sh compare_kluev.sh gpu.sh sanitize.sh package.sh load_test.sh test.sh format.sh check_layers.sh \
-  check_doc_paths.sh gpu_resources.sh; do
+  check_doc_paths.sh gpu_resources.sh bench.sh; do
   args=(--help)
   [[ $script == scaling.sh ]] && args=(12 --repeat 1 -h)  # anywhere after N too
   # After their own arguments too: ctest would take --help (sanitize.sh
   # built for 20 minutes first; load_test.sh reported a run "passed").
   [[ $script == sanitize.sh ]] && args=(asan --help)
   [[ $script == load_test.sh ]] && args=(1 --help)
+  [[ $script == bench.sh ]] && args=(--benchmark_filter=Engine -h)
   status=0
   out=$(bash "$repo/scripts/$script" "${args[@]}" 2>&1) || status=$?
   if [[ $status != 0 || $out != *"scripts/$script"* || $out == *" was run"* ]]; then
