@@ -14,13 +14,17 @@
 // Zen 1 and 2, tens to hundreds of cycles each, against 3 elsewhere), where
 // the shifts and masks the kernels fall back on are faster.
 #define NQUEENS_FEATURES_avx2_no_pdep "avx2,bmi,popcnt"
-#define NQUEENS_FEATURES_avx512 "avx2,bmi,bmi2,popcnt,avx512f,avx512bw,avx512vl"
+// GCC's avx512f implies FMA, and with avx512vl it emits AVX512DQ's
+// vextracti64x2 (GCC 12, the avx512 sieve): both are named, so that a CPU
+// (or a virtual machine) without them is never given these kernels. Every
+// AVX-512 CPU with BW and VL has both.
+#define NQUEENS_FEATURES_avx512 "avx2,bmi,bmi2,popcnt,fma,avx512f,avx512bw,avx512vl,avx512dq"
 // VPOPCNTDQ, VBMI and GFNI (Ice Lake, Zen 4 and later: every CPU with the
 // first has the others but the Xeon Phi): the quadrant kernel counts each
 // block with vpopcntq instead of an adder tree, and transposes its blocks
 // with byte shuffles and affine transforms.
 #define NQUEENS_FEATURES_avx512_vpopcntdq \
-  "avx2,bmi,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi,gfni"
+  "avx2,bmi,bmi2,popcnt,fma,avx512f,avx512bw,avx512vl,avx512dq,avx512vpopcntdq,avx512vbmi,gfni"
 
 #include <string_view>
 

@@ -22,14 +22,16 @@ struct feature_test {
   feature_test {                                                            \
     literal, []() noexcept { return __builtin_cpu_supports(literal) != 0; } \
   }
-constexpr std::array<feature_test, 10> feature_tests = {{
+constexpr std::array<feature_test, 12> feature_tests = {{
     NQUEENS_FEATURE("avx2"),
     NQUEENS_FEATURE("bmi"),
     NQUEENS_FEATURE("bmi2"),
     NQUEENS_FEATURE("popcnt"),
+    NQUEENS_FEATURE("fma"),
     NQUEENS_FEATURE("avx512f"),
     NQUEENS_FEATURE("avx512bw"),
     NQUEENS_FEATURE("avx512vl"),
+    NQUEENS_FEATURE("avx512dq"),
     NQUEENS_FEATURE("avx512vpopcntdq"),
     NQUEENS_FEATURE("avx512vbmi"),
     NQUEENS_FEATURE("gfni"),

@@ -198,8 +198,8 @@ void warn_of_weak_measurements(const scaling_result& r, int n, engine measured,
         "noise): take a larger N, such as %d\n",
         r.rows.front().median_seconds, larger);
   }
-  // The GPU engine's threads mostly wait on their devices: more of them
-  // than the cores measure no sharing.
+  // The GPU engine's threads mostly wait on their devices (streams): more
+  // of them than the cores measure no sharing.
   const int hardware = hardware_threads();
   if (measured != engine::gpu && !r.rows.empty() && r.rows.back().threads > hardware) {
     std::cerr << formatted(
@@ -283,8 +283,9 @@ int run_scale(const std::vector<std::string>& args) {
                            "speed-up over one thread and the parallel efficiency. A time is a whole count's wall\n"
                            "time (plan, tables, counting), after one untimed count; the runs go in rounds over\n"
                            "every thread count. On the GPU engine a row of T threads counts on T of the GPUs\n"
-                           "(one thread drives each), so that the rows scale over GPUs. Exit 1 if a run's total\n"
-                           "differs, or from the published value.");
+                           "(one thread drives each; threads past the GPUs drive more streams on them), so that\n"
+                           "the rows scale over GPUs and efficiency is per GPU: above 100% where one stream left a\n"
+                           "GPU idle. Exit 1 if a run's total differs, or from the published value.");
   options.custom_help("N [options]");
   options.positional_help("");
   options.add_options()("r,repeat", "Runs per thread count; the median is reported",

@@ -160,7 +160,8 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
   const double base = result.rows.front().median_seconds;
   for (scaling_row& row : result.rows) {
     row.speedup = row.median_seconds > 0 ? base / row.median_seconds : 0.0;
-    // A GPU row's threads past its GPUs only wait: its efficiency is per GPU.
+    // A GPU row's threads past its GPUs drive more streams on the same GPUs:
+    // its efficiency is per GPU, above 1 where one stream left a GPU idle.
     row.efficiency = row.speedup / (row.gpus > 0 ? row.gpus : row.threads);
   }
   return result;
