@@ -83,7 +83,9 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
 /// fitting_split_depth. Where none fits, the slowest, which count() then
 /// refuses. Builds each candidate's plan (not its fingerprint: about a
 /// second at n = 27 on 2 vCPUs, more where a shallower split is tried),
-/// throwing run_cancelled once `*cancel` is set (null: never).
+/// throwing run_cancelled once `*cancel` is set (null: never). Arguments out
+/// of range (n, threads, split depth) are not refused here: some engine is
+/// returned, and count() refuses them.
 engine fastest_engine(int n, std::uint64_t max_memory = 0, int threads = 0, int split_depth = 0,
                       const std::atomic<bool>* cancel = nullptr);
 
@@ -94,6 +96,8 @@ engine fastest_engine(int n, std::uint64_t max_memory = 0, int threads = 0, int 
 /// on the bound: for a run alone, never for the parts of one (shards, a
 /// journal, MPI ranks), which must build the same plan whatever their
 /// bounds. Throws run_cancelled once `*cancel` is set (null: never).
+/// Arguments out of range (n, engine, threads) give 0, which count() then
+/// refuses with its own message.
 int fitting_split_depth(int n, engine kind, std::uint64_t max_memory = 0, int threads = 0,
                         const std::atomic<bool>* cancel = nullptr);
 

@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <iostream>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -79,6 +81,21 @@ void end_machine_refusals_cleanly(const char* prefix, refusal_finisher finish) n
   static const bool watching_exit = std::atexit(on_exit) == 0;
   static_cast<void>(watching_exit);
   std::set_terminate(end_with_uncaught_exception);
+}
+
+void end_process(int status) noexcept {
+  int expected = running;
+  if (!ending.compare_exchange_strong(expected, exiting)) wait_for_the_end();  // a refusal is ending it
+  // What exit() would flush (standard output itself is closed by now).
+  std::cout.flush();
+  static_cast<void>(std::fflush(nullptr));
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // The sanitizers' own checks (leaks, the status of a race) run at exit.
+  ending = running;  // on_exit's turn
+  std::exit(status);
+#else
+  ::_exit(status);
+#endif
 }
 
 }  // namespace nqueens::cli

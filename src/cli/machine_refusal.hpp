@@ -21,4 +21,16 @@ using refusal_finisher = void (*)(int status);
 /// its own status stands and no line is printed.
 void end_machine_refusals_cleanly(const char* prefix, refusal_finisher finish = nullptr) noexcept;
 
+/// main's last step, once everything is written and closed: ends the
+/// process with `status` (after flushing what exit() would) without
+/// destroying static objects. oneTBB starts its workers late, one from
+/// another, and exit() destroyed oneTBB's objects under a worker still
+/// starting: "pure virtual method called" and an abort, or that line after
+/// status 0 (about one run in 200 under `ulimit -u`). Waiting for them
+/// instead (tbb::finalize) hangs with oneTBB 2021.8 once
+/// max_allowed_parallelism was raised and lowered, as every count on more
+/// threads than cores does. Sanitized builds exit() as before: their checks
+/// run at exit.
+[[noreturn]] void end_process(int status) noexcept;
+
 }  // namespace nqueens::cli

@@ -138,5 +138,5 @@ int main(int argc, char** argv) {
   prepare_standard_streams("nqueens");
   end_machine_refusals_cleanly("nqueens");
   buffer_standard_output();
-  return status_after_closing_output(run_command(std::vector<std::string>(argv, argv + argc)), "nqueens");
+  end_process(status_after_closing_output(run_command(std::vector<std::string>(argv, argv + argc)), "nqueens"));
 }

@@ -189,7 +189,7 @@ int main(int argc, char** argv) {
     // Stopped while planning: every rank was told the same verdict.
     if (verdict > 128) leave_stopped(verdict);
     MPI_Finalize();
-    return rank == 0 && verdict == 0 ? cli::status_after_closing_output(0, "nqueens-mpi") : verdict;
+    cli::end_process(rank == 0 && verdict == 0 ? cli::status_after_closing_output(0, "nqueens-mpi") : verdict);
   }
   // A rank bound to one core counts on one core: said before the count, by
   // rank 0 (which the others mostly mirror).
@@ -212,5 +212,5 @@ int main(int argc, char** argv) {
   // left as any stopped job is, not through MPI_Finalize.
   if (rank == 0 && status > 128 && cli::stop_requested()) leave_stopped(status);
   MPI_Finalize();
-  return status;
+  cli::end_process(status);
 }

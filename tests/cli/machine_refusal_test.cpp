@@ -19,6 +19,7 @@
 namespace {
 
 using nqueens::cli::end_machine_refusals_cleanly;
+using nqueens::cli::end_process;
 
 // Thrown on a thread of its own, as oneTBB's workers throw theirs.
 template <typename Exception>
@@ -94,6 +95,25 @@ TEST(MachineRefusalDeathTest, ARefusalDuringAnExitLeavesItsStatus) {
         std::exit(0);
       },
       ::testing::ExitedWithCode(0), "^$");
+}
+
+// main's end flushes what exit() would, and destroys nothing: exit() ran
+// oneTBB's destructors under a worker it was still starting (an abort).
+// Sanitized builds exit() as usual, for the checks they make at exit.
+TEST(MachineRefusalDeathTest, TheEndFlushesButDestroysNothing) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "a sanitized build ends through exit()";
+#endif
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        end_machine_refusals_cleanly("nqueens");
+        std::atexit([] { std::fputs("destroyed\n", stderr); });
+        static_cast<void>(std::setvbuf(stderr, nullptr, _IOFBF, 1024));  // held until flushed
+        std::fputs("flushed\n", stderr);
+        end_process(7);
+      },
+      ::testing::ExitedWithCode(7), "^flushed\n$");
 }
 
 // Anything else is a defect: aborted, for its core dump.
