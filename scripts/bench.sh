@@ -26,8 +26,12 @@ esac
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 NQ_WITH_TESTS=1 nq_build nqueens_bench
 for arg in "$@"; do  # a list of the benchmarks: nothing runs, nothing is saved
-  [[ $arg == --benchmark_list_tests || $arg == --benchmark_list_tests=true ]] &&
-    exec "$NQ_BUILD_DIR/nqueens_bench" "$@"
+  [[ $arg == --benchmark_list_tests ]] && exec "$NQ_BUILD_DIR/nqueens_bench" "$@"
+  if [[ $arg == --benchmark_list_tests=* ]]; then
+    value=${arg#*=}
+    # Google Benchmark's false: anything else asks for the list.
+    [[ ${value,,} =~ ^(false|f|no|n|off|0)$ ]] || exec "$NQ_BUILD_DIR/nqueens_bench" "$@"
+  fi
 done
 for arg in "$@"; do  # the user's own output file: theirs alone, nothing saved here
   [[ $arg == --benchmark_out=* || $arg == --benchmark_out ]] &&

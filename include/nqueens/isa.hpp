@@ -21,7 +21,7 @@ enum class isa {
   portable,
   /// AVX2 with BMI1/BMI2 and POPCNT (Intel Haswell, AMD Zen and later).
   avx2,
-  /// AVX-512 F/BW/VL on top of avx2; the quadrant kernel also uses
+  /// AVX-512 F/BW/VL/DQ (and FMA) on top of avx2; the quadrant kernel also uses
   /// VPOPCNTDQ, VBMI and GFNI where the CPU has all three (Intel Ice Lake,
   /// AMD Zen 4 and later).
   avx512,

@@ -1,5 +1,6 @@
 #include "cli/machine_refusal.hpp"
 
+#include <link.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -10,6 +11,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <system_error>
 
 #include "cli/exit_status.hpp"
@@ -73,6 +75,19 @@ bool refused_by_machine(const std::exception_ptr& error) {
   ::_exit(status);
 }
 
+// Whether the CUDA driver (libcuda.so.1, which the GPU engine's module
+// loads) is in the process: it, the CUDA runtime and NVIDIA's tools beside
+// them (a profiler's last trace buffer) finish their work at exit.
+bool cuda_driver_loaded() noexcept {
+  return ::dl_iterate_phdr(
+             [](dl_phdr_info* info, std::size_t, void*) noexcept -> int {
+               const std::string_view path = info->dlpi_name == nullptr ? "" : info->dlpi_name;
+               const std::string_view file = path.substr(path.rfind('/') + 1);  // npos + 1: all of it
+               return file.starts_with("libcuda.so") ? 1 : 0;
+             },
+             nullptr) != 0;
+}
+
 }  // namespace
 
 void end_machine_refusals_cleanly(const char* prefix, refusal_finisher finish) noexcept {
@@ -86,16 +101,14 @@ void end_machine_refusals_cleanly(const char* prefix, refusal_finisher finish) n
 void end_process(int status) noexcept {
   int expected = running;
   if (!ending.compare_exchange_strong(expected, exiting)) wait_for_the_end();  // a refusal is ending it
-  // What exit() would flush (standard output itself is closed by now).
+  // What exit() would flush, unchecked as there (standard output is
+  // closed by now where a command wrote it).
   std::cout.flush();
   static_cast<void>(std::fflush(nullptr));
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  // The sanitizers' own checks (leaks, the status of a race) run at exit.
-  ending = running;  // on_exit's turn
-  std::exit(status);
-#else
+  // Still `exiting`: a refusal from here waits for the end (on_exit lets
+  // the exit through).
+  if (sanitizers_check_at_exit || cuda_driver_loaded()) std::exit(status);
   ::_exit(status);
-#endif
 }
 
 }  // namespace nqueens::cli

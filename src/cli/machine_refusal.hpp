@@ -29,8 +29,18 @@ void end_machine_refusals_cleanly(const char* prefix, refusal_finisher finish = 
 /// status 0 (about one run in 200 under `ulimit -u`). Waiting for them
 /// instead (tbb::finalize) hangs with oneTBB 2021.8 once
 /// max_allowed_parallelism was raised and lowered, as every count on more
-/// threads than cores does. Sanitized builds exit() as before: their checks
-/// run at exit.
+/// threads than cores does. Sanitized builds exit() as before, their
+/// checks running at exit, and so does a process that loaded the CUDA
+/// driver: the CUDA runtime and NVIDIA's profilers finish at exit.
 [[noreturn]] void end_process(int status) noexcept;
+
+/// Whether this build's sanitizers check at exit (leaks, ThreadSanitizer's
+/// status): NQUEENS_SANITIZED where CMake's NQUEENS_SANITIZE built them,
+/// or the compiler's own word. end_process then ends through exit().
+#if defined(NQUEENS_SANITIZED) || defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool sanitizers_check_at_exit = true;
+#else
+inline constexpr bool sanitizers_check_at_exit = false;
+#endif
 
 }  // namespace nqueens::cli

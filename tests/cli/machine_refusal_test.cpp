@@ -5,7 +5,9 @@
 
 #include "cli/machine_refusal.hpp"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -101,19 +103,33 @@ TEST(MachineRefusalDeathTest, ARefusalDuringAnExitLeavesItsStatus) {
 // oneTBB's destructors under a worker it was still starting (an abort).
 // Sanitized builds exit() as usual, for the checks they make at exit.
 TEST(MachineRefusalDeathTest, TheEndFlushesButDestroysNothing) {
-#ifdef NQUEENS_SANITIZED
-  GTEST_SKIP() << "a sanitized build ends through exit()";
-#endif
+  if (nqueens::cli::sanitizers_check_at_exit) GTEST_SKIP() << "a sanitized build ends through exit()";
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
         end_machine_refusals_cleanly("nqueens");
         std::atexit([] { std::fputs("destroyed\n", stderr); });
-        static_cast<void>(std::setvbuf(stderr, nullptr, _IOFBF, 1024));  // held until flushed
-        std::fputs("flushed\n", stderr);
+        // A stream of its own, fully buffered before its first use: its
+        // text reaches stderr only if the end flushes it.
+        FILE* held = ::fdopen(::dup(2), "w");
+        if (held == nullptr || std::setvbuf(held, nullptr, _IOFBF, 1024) != 0) std::_Exit(1);
+        std::fputs("flushed\n", held);
         end_process(7);
       },
       ::testing::ExitedWithCode(7), "^flushed\n$");
+}
+
+// Where the CUDA driver is loaded, the end goes through exit(): the CUDA
+// runtime and NVIDIA's profilers finish there (a trace's last buffer).
+TEST(MachineRefusalDeathTest, TheEndExitsWhereTheCudaDriverIsLoaded) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        end_machine_refusals_cleanly("nqueens");
+        if (::dlopen(NQUEENS_FAKE_CUDA_DRIVER, RTLD_NOW | RTLD_LOCAL) == nullptr) std::_Exit(1);
+        end_process(7);
+      },
+      ::testing::ExitedWithCode(7), "^the driver's end ran\n$");
 }
 
 // Anything else is a defect: aborted, for its core dump.

@@ -11,7 +11,9 @@ foreach(var BUILD_DIR SOURCE_DIR WORK_DIR CXX_COMPILER GENERATOR PROJECT_DIR GPU
 endforeach()
 
 file(REMOVE_RECURSE ${WORK_DIR})
-set(prefix ${WORK_DIR}/prefix)
+# "@x@" in the prefix: the package writes the path as it is, never taking
+# it for a CMake variable to substitute.
+set(prefix ${WORK_DIR}/pre@fix@)
 
 function(step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE status)
