@@ -77,6 +77,8 @@ if [[ $kind == tsan ]]; then
 fi
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+# Quoted: the sanitizers split their options at a colon or a space.
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=\"$NQ_ROOT/scripts/lsan-suppressions.txt\"}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 # Open MPI is not instrumented (it would report its own leaks and races): no nqueens-mpi here.
