@@ -69,12 +69,18 @@ class checkpoint_file {
   /// read-only file system): enough for a finished journal, which is only
   /// read; checkpoint_journal refuses any other.
   bool read_only() const noexcept { return read_only_; }
+  /// True when the file ends with its completion mark, the checksums of the
+  /// header and the mark holding: a finished run's journal, which a count
+  /// only reads, counting nothing (checkpoint_journal still checks that it
+  /// is the run's, and every record).
+  bool finished() const noexcept { return finished_; }
 
  private:
   friend class checkpoint_journal;
   std::string path_;
   int fd_ = -1;
   bool read_only_ = false;
+  bool finished_ = false;
 };
 
 /// An open journal for one plan. record() is thread-safe and does no I/O;

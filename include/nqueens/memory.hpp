@@ -50,6 +50,12 @@ std::uint64_t run_lists_estimate(const plan& p, shard_spec shard = {}) noexcept;
 /// tables within.
 std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads = 0, shard_spec shard = {});
 
+/// check_run_memory for a run that counts nothing (a finished journal read
+/// again): no engine's tables are built, so the plan's lists alone must fit
+/// in `limit` (0 = default_memory_limit()); throws memory_limit_error,
+/// naming them, when they do not. Returns the bytes they leave.
+std::uint64_t check_lists_memory(const plan& p, std::uint64_t limit, shard_spec shard = {});
+
 /// What a count checks of a plan already built, in the order count() does:
 /// check_memory (the engine alone), then check_run_memory, whose bytes left
 /// to the engine it returns; an engine refused alone is refused as

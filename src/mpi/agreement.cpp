@@ -169,6 +169,11 @@ void prepare(readiness& ready, int rank) {
         o.max_memory = run.engine_memory;
         ready.p.emplace(std::move(run.p));
       } catch (const memory_limit_error& e) {
+        try {
+          check_memory(ready.request->n, o.kind, o.max_memory, o.threads);
+        } catch (const memory_limit_error& alone) {
+          ready.engine_memory_problem = cli::failure_of(std::make_exception_ptr(alone)).message;
+        }
         if (journal_kept) throw cli::for_a_kept_journal(e, o.checkpoint, o.kind, ready.request->n);
         throw cli::with_fitting_split(e, o.kind, ready.request->n, o.max_memory, o.threads, o.split_depth,
                                       /*shared_plan=*/true);
@@ -230,8 +235,8 @@ std::string ranks_named(const std::vector<std::size_t>& ranks) {
 // Rank 0's decision: the ranks' refusals first (a usage error, 2, wins),
 // then, when all are ready, any rank whose plan or options differ from rank
 // 0's. Adds each line to tell to `lines`, once.
-agreement judge(const reports& all, const std::string& own_problem, bool own_node_problem,
-                std::vector<std::string>& lines) {
+agreement judge(const reports& all, const readiness& own, std::vector<std::string>& lines) {
+  const std::string& own_problem = own.problem;
   const auto add_line = [&](const std::string& line) {
     if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
   };
@@ -250,7 +255,9 @@ agreement judge(const reports& all, const std::string& own_problem, bool own_nod
     if (status == 0) continue;
     if (result.verdict == 0 || status == 2) result.verdict = status;
     const std::string& problem = all.problems[r];
-    if (r == 0 ? !own_node_problem || every_rank_alike : problem == own_problem) {
+    // A rank short of the memory rank 0 is short of: rank 0's line says it.
+    if (r > 0 && !own.engine_memory_problem.empty() && problem == own.engine_memory_problem) continue;
+    if (r == 0 ? !own.node_problem || every_rank_alike : problem == own_problem) {
       add_line(problem);
       continue;
     }
@@ -297,7 +304,7 @@ agreement agree(const readiness& ready, int rank, int ranks) {
   agreement result;
   if (rank == 0) {
     std::vector<std::string> lines;
-    result = judge(all, ready.problem, ready.node_problem, lines);
+    result = judge(all, ready, lines);
     if (result.verdict == 0 && !ready.gpus.empty()) {
       for (const std::string& gpus : all.gpus) result.rank_gpus.push_back(decode_gpus(gpus));
     }

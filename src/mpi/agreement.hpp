@@ -27,6 +27,10 @@ struct readiness {
   /// The problem came from this rank's own node (its GPUs, the engine's
   /// check of it), not from the job's command line or its journal.
   bool node_problem = false;
+  /// Rank 0's, refused for memory: the line a rank refused for the engine's
+  /// memory alone, on the same need and bound, would say (rank 0's own
+  /// line, which names the lists too, says it already).
+  std::string engine_memory_problem;
   std::optional<cli::count_request> request;  ///< empty for --help and --version
   std::string settings;                       ///< the request's options as given, for agree() to compare
   std::optional<plan> p;

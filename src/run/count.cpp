@@ -73,6 +73,19 @@ checkpoint_file take_journal(const count_options& options) {
   return options.checkpoint.empty() ? checkpoint_file() : checkpoint_file(options.checkpoint);
 }
 
+// The plan of a run whose journal is finished: nothing is counted and no
+// engine's tables are built, so its lists alone are priced (a journal
+// finished on a larger machine is read on a smaller one).
+planned_run plan_to_read(int n, const count_options& options) {
+  planned_run run{plan(n, plan_options{.kind = options.kind,
+                                       .split_depth = options.split_depth,
+                                       .cancel = options.cancel,
+                                       .max_memory = memory_limit_or_default(options.max_memory)}),
+                  0};
+  run.engine_memory = check_lists_memory(run.p, options.max_memory, options.shard);
+  return run;
+}
+
 }  // namespace
 
 count_result count(int n, const count_options& options) {
@@ -84,8 +97,10 @@ count_result count(int n, const count_options& options) {
   checkpoint_file journal = take_journal(options);
   // Before a journal file is created, and before the lists are allocated.
   const planned_run run =
-      plan_within_memory(n, {.kind = options.kind, .split_depth = options.split_depth, .cancel = options.cancel},
-                         options.max_memory, options.threads, options.shard);
+      journal.finished()
+          ? plan_to_read(n, options)
+          : plan_within_memory(n, {.kind = options.kind, .split_depth = options.split_depth, .cancel = options.cancel},
+                               options.max_memory, options.threads, options.shard);
   detail::arena_executor arena(options.threads, options.kernels, run.engine_memory, options.gpu, options.cancel);
   count_result result = detail::drive(run.p, options, arena, start, std::move(journal));
   result.phases.checks = std::chrono::duration<double>(start - checked).count();

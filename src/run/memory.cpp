@@ -185,6 +185,13 @@ std::uint64_t check_run_memory(const plan& p, std::uint64_t limit, int threads, 
       memory_limit_or_default(limit), threads, shard);
 }
 
+std::uint64_t check_lists_memory(const plan& p, std::uint64_t limit, shard_spec shard) {
+  require_valid_shard(shard);
+  return check_run_need(
+      {p.board_size(), p.kind(), p.split_depth(), p.size(), run_lists_estimate(p, shard), /*tables=*/false},
+      memory_limit_or_default(limit), 1, shard);
+}
+
 std::uint64_t check_plan_memory(const plan& p, std::uint64_t limit, int threads, shard_spec shard) {
   try {
     // A rotational plan builds no engine's tables: its lists alone are priced.

@@ -413,7 +413,12 @@ TEST_F(CliCheckpointTest, JournalOfAnotherBoardIsRefusedWithExitTwo) {
 // A journal kept from before holds its engine and split depth: a memory
 // bound that refuses its resumption names only the remedies that resume it.
 TEST_F(CliCheckpointTest, AKeptJournalIsOfferedOnlyTheRemediesThatResumeIt) {
-  ASSERT_EQ(run_cli("count 16 --engine quadrant --threads 2 --checkpoint " + journal_).status, 0);
+  {  // a run stopped after its first subproblem
+    const plan p(16, {.kind = engine::quadrant});
+    checkpoint_journal j(journal_, p);
+    j.record(0, run_context(p).solve(0));
+    j.flush();
+  }
   const cli_run r = run_cli("count 16 --engine quadrant --threads 2 --max-memory 1M --checkpoint " + journal_);
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.err,
@@ -426,6 +431,12 @@ TEST_F(CliCheckpointTest, AKeptJournalIsOfferedOnlyTheRemediesThatResumeIt) {
   const cli_run other = run_cli("count 17 --engine quadrant --threads 2 --max-memory 1M --checkpoint " + journal_);
   EXPECT_EQ(other.status, 2) << other.err;
   EXPECT_NE(other.err.find("; choose another --engine, or raise --max-memory"), std::string::npos) << other.err;
+  // Finished, it counts nothing and builds no tables: read within the bound.
+  ASSERT_EQ(run_cli("count 16 --engine quadrant --threads 2 --checkpoint " + journal_).status, 0);
+  const cli_run finished = run_cli("count 16 --engine quadrant --threads 2 --max-memory 1M --checkpoint " + journal_);
+  EXPECT_EQ(finished.status, 0) << finished.err;
+  EXPECT_NE(finished.out.find("Q(16) = 14772512  verified"), std::string::npos) << finished.out;
+  EXPECT_NE(finished.out.find("resumed: 4187 of 4187 subproblems"), std::string::npos) << finished.out;
 }
 
 // A total the published table refutes says that the journal holds it and

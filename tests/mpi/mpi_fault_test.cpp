@@ -256,6 +256,25 @@ TEST_F(FaultTest, RankThatRefusesEndsTheJob) {
   EXPECT_EQ(r.err.find("rank 1:"), std::string::npos) << r.err;
 }
 
+// Every rank short of memory: rank 0's line, which names the engine's need
+// and the lists', is the only one (a worker's would say the engine's again).
+TEST_F(FaultTest, EveryRankShortOfMemoryIsOneLine) {
+  SKIP_WITHOUT_MPI();
+  for (const int ranks : {2, 3}) {
+    const finished r = run(mpi_job(ranks, {"12", "--engine", "quadrant", "--max-memory", "1M"}), {mpi_env}, 60);
+    EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
+    EXPECT_NE(r.err.find("nqueens-mpi: the quadrant engine needs about"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(" and its lists (the plan's "), std::string::npos) << r.err;
+    std::size_t lines = 0;
+    for (std::size_t at = r.err.find("nqueens-mpi: "); at != std::string::npos;
+         at = r.err.find("nqueens-mpi: ", at + 1)) {
+      ++lines;
+    }
+    EXPECT_EQ(lines, 1U) << r.err;
+    EXPECT_EQ(r.err.find("rank 1"), std::string::npos) << r.err;
+  }
+}
+
 // A rank whose node lacks the GPUs the job names is named, rank 0 too: here
 // rank 0 sees one GPU and rank 1 two, and both are given --devices 0,1.
 TEST_F(FaultTest, ARankThatCannotSeeItsGpusIsNamed) {

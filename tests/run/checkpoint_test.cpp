@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 #include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
+#include "nqueens/memory.hpp"
 #include "nqueens/shard.hpp"
 #include "run/journal/journal_layout.hpp"
 
@@ -209,6 +211,42 @@ TEST_F(CheckpointTest, FinishedJournalIsReadNotRecounted) {
   EXPECT_EQ(again.resumed, again.subproblems);
   EXPECT_EQ(again.total, *published_total(12));
   EXPECT_TRUE(checkpoint_journal(path_.string(), plan(12)).complete());
+}
+
+// A finished journal is known from its file alone (its mark, checksum
+// holding), before the plan: only its lists are priced, so that a bound
+// too small for the engine's tables (quadrant: about 10 MiB at n = 15)
+// still reads it. A journal without its mark, or whose mark is damaged,
+// counts, and is refused for memory as before.
+TEST_F(CheckpointTest, FinishedJournalIsReadWithinTheListsMemory) {
+  count_options o;
+  o.kind = engine::quadrant;
+  o.threads = 2;
+  o.checkpoint = path_.string();
+  const plan p(15, plan_options{.kind = engine::quadrant});
+  write_journal(p, p.size() - 1);
+  EXPECT_FALSE(checkpoint_file(path_.string()).finished());
+  ASSERT_TRUE(count(15, o).complete);
+  EXPECT_TRUE(checkpoint_file(path_.string()).finished());
+  count_options small = o;
+  small.max_memory = std::uint64_t{1} << 20;
+  ASSERT_GT(memory_estimate(15, engine::quadrant, 2, small.max_memory), small.max_memory);
+  const count_result r = count(15, small);
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.resumed, r.subproblems);
+  EXPECT_EQ(r.total, *published_total(15));
+  EXPECT_TRUE(r.check.verified());
+  // The mark's checksum broken: not finished, so priced as a count.
+  std::vector<char> damaged = bytes();
+  damaged[damaged.size() - 1] = static_cast<char>(damaged.back() ^ 1);
+  set_bytes(damaged);
+  EXPECT_FALSE(checkpoint_file(path_.string()).finished());
+  EXPECT_THROW(count(15, small), memory_limit_error);
+  // Without its mark: the same.
+  damaged.resize(damaged.size() - checkpoint_journal::record_size);
+  set_bytes(damaged);
+  EXPECT_FALSE(checkpoint_file(path_.string()).finished());
+  EXPECT_THROW(count(15, small), memory_limit_error);
 }
 
 TEST_F(CheckpointTest, TornLastRecordIsDroppedAtEveryCut) {

@@ -38,6 +38,26 @@ using detail::fail;
 using detail::journal_name;
 }  // namespace
 
+namespace {
+
+// Whether the journal open on `fd`, whose checked header is `h`, ends with a
+// completion mark whose checksum goes on from the header's.
+bool ends_with_mark(int fd, const std::array<unsigned char, header_size>& h) noexcept {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return false;
+  const auto size = static_cast<std::size_t>(st.st_size);
+  if (size < header_size + record_size || (size - header_size) % record_size != 0) return false;
+  std::array<unsigned char, record_size> last{};
+  if (::pread(fd, last.data(), last.size(), static_cast<off_t>(size - record_size)) !=
+      static_cast<ssize_t>(last.size())) {
+    return false;
+  }
+  return get(last.data(), record::type) == static_cast<std::uint32_t>(record_type::complete) &&
+         checksum_matches(last.data(), record::checksum, get(h.data(), header::checksum));
+}
+
+}  // namespace
+
 checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
   using reason = checkpoint_error::reason;
   if (path_.empty()) fail(reason::unusable, "a checkpoint needs a file name");
@@ -95,6 +115,7 @@ checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
                                 std::to_string(format_version) +
                                 " (finish that run with the build that started it, or start afresh)");
     }
+    finished_ = ends_with_mark(fd_, h);
   } catch (...) {
     ::close(fd_);
     throw;
@@ -102,7 +123,10 @@ checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
 }
 
 checkpoint_file::checkpoint_file(checkpoint_file&& other) noexcept
-    : path_(std::move(other.path_)), fd_(std::exchange(other.fd_, -1)), read_only_(other.read_only_) {}
+    : path_(std::move(other.path_)),
+      fd_(std::exchange(other.fd_, -1)),
+      read_only_(other.read_only_),
+      finished_(other.finished_) {}
 
 checkpoint_file& checkpoint_file::operator=(checkpoint_file&& other) noexcept {
   if (this != &other) {
@@ -110,6 +134,7 @@ checkpoint_file& checkpoint_file::operator=(checkpoint_file&& other) noexcept {
     path_ = std::move(other.path_);
     fd_ = std::exchange(other.fd_, -1);
     read_only_ = other.read_only_;
+    finished_ = other.finished_;
   }
   return *this;
 }
