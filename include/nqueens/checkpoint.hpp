@@ -74,6 +74,9 @@ class checkpoint_file {
   /// only reads, counting nothing (checkpoint_journal still checks that it
   /// is the run's, and every record).
   bool finished() const noexcept { return finished_; }
+  /// finished(), and its header names shard `shard` of plan `p`: a run that
+  /// counts nothing, so that no engine's tables need to fit.
+  bool finished_run_of(const plan& p, shard_spec shard = {}) const;
 
  private:
   friend class checkpoint_journal;
@@ -81,6 +84,7 @@ class checkpoint_file {
   int fd_ = -1;
   bool read_only_ = false;
   bool finished_ = false;
+  std::uint64_t run_ = 0;  // the header's checksum, which covers every field of it
 };
 
 /// An open journal for one plan. record() is thread-safe and does no I/O;

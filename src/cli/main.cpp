@@ -17,6 +17,7 @@
 #include "cli/io/standard_output.hpp"
 #include "cli/machine_refusal.hpp"
 #include "cli/message_text.hpp"
+#include "cli/stack_limit.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/version.hpp"
@@ -136,6 +137,7 @@ int run_command(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   prepare_standard_streams("nqueens");
+  if (!ensure_least_stack("nqueens")) end_process(3);
   end_machine_refusals_cleanly("nqueens");
   buffer_standard_output();
   end_process(status_after_closing_output(run_command(std::vector<std::string>(argv, argv + argc)), "nqueens"));

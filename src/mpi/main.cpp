@@ -33,6 +33,7 @@
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/signals.hpp"
+#include "cli/stack_limit.hpp"
 #include "mpi/agreement.hpp"
 #include "mpi/gpu_sharers.hpp"
 #include "mpi/launcher_watch.hpp"
@@ -144,6 +145,7 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const agree
 
 int main(int argc, char** argv) {
   cli::prepare_standard_streams("nqueens-mpi");  // before MPI_Init opens anything
+  if (!cli::ensure_least_stack("nqueens-mpi")) return 3;
   cli::end_machine_refusals_cleanly("nqueens-mpi");
   exit_with_launcher();  // before MPI_Init, which waits for the launcher
   // A stop signal during MPI_Init (a second or more) is heard too: under a

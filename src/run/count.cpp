@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "nqueens/board.hpp"
 #include "nqueens/checkpoint.hpp"
@@ -73,15 +75,18 @@ checkpoint_file take_journal(const count_options& options) {
   return options.checkpoint.empty() ? checkpoint_file() : checkpoint_file(options.checkpoint);
 }
 
-// The plan of a run whose journal is finished: nothing is counted and no
-// engine's tables are built, so its lists alone are priced (a journal
-// finished on a larger machine is read on a smaller one).
-planned_run plan_to_read(int n, const count_options& options) {
+// The plan of a run whose journal `journal` finished: nothing is counted
+// and no engine's tables are built, so its lists alone are priced (a
+// journal finished on a larger machine is read on a smaller one). None
+// where the journal is another run's: that is priced as a count, and the
+// journal refused once it fits.
+std::optional<planned_run> plan_to_read(int n, const count_options& options, const checkpoint_file& journal) {
   planned_run run{plan(n, plan_options{.kind = options.kind,
                                        .split_depth = options.split_depth,
                                        .cancel = options.cancel,
                                        .max_memory = memory_limit_or_default(options.max_memory)}),
                   0};
+  if (!journal.finished_run_of(run.p, options.shard)) return std::nullopt;
   run.engine_memory = check_lists_memory(run.p, options.max_memory, options.shard);
   return run;
 }
@@ -96,11 +101,11 @@ count_result count(int n, const count_options& options) {
   const double work_at_start = detail::work_cpu_seconds();  // over the span of `seconds`
   checkpoint_file journal = take_journal(options);
   // Before a journal file is created, and before the lists are allocated.
+  std::optional<planned_run> read = journal.finished() ? plan_to_read(n, options, journal) : std::nullopt;
   const planned_run run =
-      journal.finished()
-          ? plan_to_read(n, options)
-          : plan_within_memory(n, {.kind = options.kind, .split_depth = options.split_depth, .cancel = options.cancel},
-                               options.max_memory, options.threads, options.shard);
+      read ? std::move(*read)
+           : plan_within_memory(n, {.kind = options.kind, .split_depth = options.split_depth, .cancel = options.cancel},
+                                options.max_memory, options.threads, options.shard);
   detail::arena_executor arena(options.threads, options.kernels, run.engine_memory, options.gpu, options.cancel);
   count_result result = detail::drive(run.p, options, arena, start, std::move(journal));
   result.phases.checks = std::chrono::duration<double>(start - checked).count();

@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "cli/stack_limit.hpp"
 #include "nqueens/isa.hpp"
 #include "support/cli_run.hpp"
 #include "support/scratch_directory.hpp"
@@ -19,6 +20,24 @@ TEST(CliTest, HelpAndVersion) {
   const cli_run v = run_cli("--version");
   EXPECT_EQ(v.status, 0);
   EXPECT_EQ(v.out.rfind("nqueens ", 0), 0u) << v.out;
+}
+
+// A stack limit below what the main thread's share of a count needs (a
+// quadrant count's table build: about 28 KiB) was a SIGSEGV. A soft limit
+// is raised where the hard one allows, silently; else one line and 3.
+// (Below about 16 KiB the loader itself may fail, before main.)
+TEST(CliTest, ASmallStackLimitIsRaisedOrRefusedNeverACrash) {
+  const std::string least = std::to_string(cli::least_stack_bytes / 1024);
+  const cli_run soft = run_script("ulimit -S -s 24 && exec $NQ count 14 --engine quadrant");
+  EXPECT_EQ(soft.status, 0) << soft.err;
+  EXPECT_NE(soft.out.find("Q(14) = 365596  verified"), std::string::npos) << soft.out;
+  const cli_run hard = run_script("ulimit -s 40 && exec $NQ count 14 --engine quadrant");
+  EXPECT_EQ(hard.status, 3) << hard.err;
+  EXPECT_EQ(hard.err, "nqueens: the stack limit (ulimit -s) is 40 KiB, less than the " + least +
+                          " KiB this program needs; raise it (ulimit -s 8192 is usual)\n");
+  EXPECT_EQ(hard.out, "");
+  const cli_run enough = run_script("ulimit -s " + least + " && exec $NQ count 14 --engine quadrant");
+  EXPECT_EQ(enough.status, 0) << enough.err;
 }
 
 // Output that never arrived is a failure: every command, its help and the

@@ -275,6 +275,25 @@ TEST_F(FaultTest, EveryRankShortOfMemoryIsOneLine) {
   }
 }
 
+// A rank whose stack limit is too small to raise ends with one line and 3,
+// before MPI_Init; the job ends (mpirun's box may follow).
+TEST_F(FaultTest, ARankWithTooSmallAStackEndsTheJob) {
+  SKIP_WITHOUT_MPI();
+  for (const int ranks : {2, 3}) {
+    std::vector<std::string> argv = mpi_job(ranks, {"12"});
+    argv.insert(std::ranges::find(argv, mpi),
+                {"sh", "-c", "[ $OMPI_COMM_WORLD_RANK = 1 ] && ulimit -s 40; exec \"$0\" \"$@\""});
+    const finished r = run(argv, {mpi_env}, 60);
+    EXPECT_NE(r.status, 0) << "status -1 means it hung\n" << r.err;
+    EXPECT_NE(r.status, -1) << r.err;
+    const std::size_t line = r.err.find("nqueens-mpi: the stack limit (ulimit -s) is 40 KiB, less than the ");
+    ASSERT_NE(line, std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(" KiB this program needs; raise it (ulimit -s 8192 is usual)\n", line), std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out.find("Q(12)"), std::string::npos) << r.out;
+  }
+}
+
 // A rank whose node lacks the GPUs the job names is named, rank 0 too: here
 // rank 0 sees one GPU and rank 1 two, and both are given --devices 0,1.
 TEST_F(FaultTest, ARankThatCannotSeeItsGpusIsNamed) {

@@ -236,6 +236,29 @@ TEST_F(CheckpointTest, FinishedJournalIsReadWithinTheListsMemory) {
   EXPECT_EQ(r.resumed, r.subproblems);
   EXPECT_EQ(r.total, *published_total(15));
   EXPECT_TRUE(r.check.verified());
+  // Another run's finished journal (another split) is priced as a count,
+  // and refused as another run's once that fits.
+  count_options other = small;
+  other.split_depth = 2;
+  EXPECT_THROW(count(15, other), memory_limit_error);
+  other.max_memory = 0;
+  EXPECT_THROW(count(15, other), checkpoint_error);
+  // A shard's finished journal too.
+  {
+    const fs::path shard_path = path_.string() + ".shard";
+    fs::remove(shard_path);
+    count_options shard = o;
+    shard.checkpoint = shard_path.string();
+    shard.shard = {1, 3};
+    const count_result counted = count(15, shard);
+    ASSERT_TRUE(counted.complete);
+    shard.max_memory = small.max_memory;
+    const count_result read = count(15, shard);
+    EXPECT_TRUE(read.complete);
+    EXPECT_EQ(read.resumed, read.shard_subproblems);
+    EXPECT_EQ(read.total, counted.total);
+    fs::remove(shard_path);
+  }
   // The mark's checksum broken: not finished, so priced as a count.
   std::vector<char> damaged = bytes();
   damaged[damaged.size() - 1] = static_cast<char>(damaged.back() ^ 1);

@@ -116,6 +116,7 @@ checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
                                 " (finish that run with the build that started it, or start afresh)");
     }
     finished_ = ends_with_mark(fd_, h);
+    run_ = get(h.data(), header::checksum);
   } catch (...) {
     ::close(fd_);
     throw;
@@ -126,7 +127,8 @@ checkpoint_file::checkpoint_file(checkpoint_file&& other) noexcept
     : path_(std::move(other.path_)),
       fd_(std::exchange(other.fd_, -1)),
       read_only_(other.read_only_),
-      finished_(other.finished_) {}
+      finished_(other.finished_),
+      run_(other.run_) {}
 
 checkpoint_file& checkpoint_file::operator=(checkpoint_file&& other) noexcept {
   if (this != &other) {
@@ -135,8 +137,13 @@ checkpoint_file& checkpoint_file::operator=(checkpoint_file&& other) noexcept {
     fd_ = std::exchange(other.fd_, -1);
     read_only_ = other.read_only_;
     finished_ = other.finished_;
+    run_ = other.run_;
   }
   return *this;
+}
+
+bool checkpoint_file::finished_run_of(const plan& p, shard_spec shard) const {
+  return finished_ && run_ == get(header_for(p, shard).data(), header::checksum);
 }
 
 checkpoint_file::~checkpoint_file() {
