@@ -1,4 +1,4 @@
-// The three engines and the textbook baseline side by side, each a whole
+// The CPU engines and the textbook baseline side by side, each a whole
 // count on one thread (plan, tables and search), with the peak memory of each
 // run above what was resident before it: the table docs/performance.md quotes. Run the n = 18 row with
 //   nqueens_bench --benchmark_filter='Solve.*n:18' --benchmark_min_time=0.01

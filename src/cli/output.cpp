@@ -4,7 +4,6 @@
 #include <iostream>
 
 #include "cli/io/json.hpp"
-#include "cli/io/shard_file.hpp"
 #include "cli/message_text.hpp"
 
 namespace nqueens::cli {

@@ -30,7 +30,6 @@
 #include "cli/io/standard_descriptors.hpp"
 #include "cli/io/standard_output.hpp"
 #include "cli/machine_refusal.hpp"
-#include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/signals.hpp"
 #include "cli/stack_limit.hpp"

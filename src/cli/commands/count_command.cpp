@@ -11,7 +11,6 @@
 #include "cli/count_report.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/interruption.hpp"
-#include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"

@@ -15,7 +15,6 @@
 #include "cli/io/standard_output.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
-#include "nqueens/board.hpp"
 #include "nqueens/enumerate.hpp"
 
 namespace nqueens::cli {

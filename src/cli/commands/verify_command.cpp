@@ -22,7 +22,6 @@
 #include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/memory.hpp"
-#include "nqueens/memory_limit.hpp"
 
 namespace nqueens::cli {
 namespace {

@@ -6,10 +6,8 @@
 #include <string>
 
 #include "engines/checked_count.hpp"
-#include "engines/gpu/gpu_kernels.hpp"
 #include "engines/join_model/column_classes.hpp"
 #include "engines/join_model/filter_rule.hpp"
-#include "kernels/bits.hpp"
 #include "nqueens/cancelled.hpp"
 
 namespace nqueens::detail::gpu {

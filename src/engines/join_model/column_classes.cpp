@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "kernels/bits.hpp"
-
 namespace nqueens::detail {
 
 // The orbit of (m, N) is {(m, N), (m, R), (m', N'), (m', R')}: R the other

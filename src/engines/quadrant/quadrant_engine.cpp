@@ -32,8 +32,6 @@
 #include "engines/join_model/transposition.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_solve.hpp"
-#include "isa/implementation.hpp"
-#include "kernels/bits.hpp"
 #include "nqueens/engine.hpp"
 
 namespace nqueens::detail {

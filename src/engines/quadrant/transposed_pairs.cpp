@@ -9,7 +9,6 @@
 #include "engines/join_model/digit_widths.hpp"
 #include "engines/join_model/half_masks.hpp"
 #include "engines/join_model/quarter_tables.hpp"
-#include "kernels/bits.hpp"
 
 namespace nqueens::detail {
 
