@@ -45,6 +45,14 @@ TEST_F(FaultTest, FinishedMpiJournalIsNotAppendedTo) {
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("resumed: 16 of 16"), std::string::npos) << r.out;
   }
+  // A finished job's journal is read by nqueens count under a bound its
+  // tables would pass (quadrant, 64 threads: far more than 1 MiB).
+  const std::string j = path("mq.ckpt");
+  ASSERT_EQ(run(mpi_job(2, {"14", "--engine", "quadrant", "--checkpoint", j}), {mpi_env}, 60).status, 0);
+  const finished r =
+      run({nq, "count", "14", "--engine", "quadrant", "--threads", "64", "--max-memory", "1M", "--checkpoint", j});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(14) = 365596  verified"), std::string::npos) << r.out;
 }
 
 // Open MPI binds each rank of a job of 1 or 2 ranks to one core, so that one
