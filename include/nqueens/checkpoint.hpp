@@ -18,6 +18,7 @@
 /// disk) is cut off on open; any other damage is reported with its offset,
 /// never skipped. The file is locked (flock) while a run holds it.
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "nqueens/engine.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/reduce.hpp"
@@ -77,6 +79,9 @@ class checkpoint_file {
   /// finished(), and its header names shard `shard` of plan `p`: a run that
   /// counts nothing, so that no engine's tables need to fit.
   bool finished_run_of(const plan& p, shard_spec shard = {}) const;
+  /// The same from the header's n, engine and shard alone (a whole count's
+  /// scope), before a plan is built: false where no plan could match.
+  bool finished_run_of(int n, engine kind, shard_spec shard = {}) const noexcept;
 
  private:
   friend class checkpoint_journal;
@@ -84,7 +89,7 @@ class checkpoint_file {
   int fd_ = -1;
   bool read_only_ = false;
   bool finished_ = false;
-  std::uint64_t run_ = 0;  // the header's checksum, which covers every field of it
+  std::array<unsigned char, 64> header_{};  // checked; its checksum covers every field
 };
 
 /// An open journal for one plan. record() is thread-safe and does no I/O;

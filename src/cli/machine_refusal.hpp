@@ -6,6 +6,8 @@
 // a failure, with one line and status 3, not as a defect, with an abort and
 // a core dump. The journal keeps its last flush, as after a crash.
 
+#include "cli/sanitized_build.hpp"
+
 namespace nqueens::cli {
 
 /// Called last, with the status, where the process must do more than exit
@@ -35,12 +37,7 @@ void end_machine_refusals_cleanly(const char* prefix, refusal_finisher finish = 
 [[noreturn]] void end_process(int status) noexcept;
 
 /// Whether this build's sanitizers check at exit (leaks, ThreadSanitizer's
-/// status): NQUEENS_SANITIZED where CMake's NQUEENS_SANITIZE built them,
-/// or the compiler's own word. end_process then ends through exit().
-#if defined(NQUEENS_SANITIZED) || defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-inline constexpr bool sanitizers_check_at_exit = true;
-#else
-inline constexpr bool sanitizers_check_at_exit = false;
-#endif
+/// status): end_process then ends through exit().
+inline constexpr bool sanitizers_check_at_exit = sanitized_build;
 
 }  // namespace nqueens::cli

@@ -81,6 +81,7 @@ checkpoint_file take_journal(const count_options& options) {
 // where the journal is another run's: that is priced as a count, and the
 // journal refused once it fits.
 std::optional<planned_run> plan_to_read(int n, const count_options& options, const checkpoint_file& journal) {
+  if (!journal.finished_run_of(n, options.kind, options.shard)) return std::nullopt;  // no plan built twice
   planned_run run{plan(n, plan_options{.kind = options.kind,
                                        .split_depth = options.split_depth,
                                        .cancel = options.cancel,
@@ -100,8 +101,10 @@ count_result count(int n, const count_options& options) {
   const auto start = std::chrono::steady_clock::now();
   const double work_at_start = detail::work_cpu_seconds();  // over the span of `seconds`
   checkpoint_file journal = take_journal(options);
-  // Before a journal file is created, and before the lists are allocated.
-  std::optional<planned_run> read = journal.finished() ? plan_to_read(n, options, journal) : std::nullopt;
+  // Priced before a journal file is created, and (but for a finished
+  // journal's plan, which its reading needs whole) before the lists are
+  // allocated.
+  std::optional<planned_run> read = plan_to_read(n, options, journal);
   const planned_run run =
       read ? std::move(*read)
            : plan_within_memory(n, {.kind = options.kind, .split_depth = options.split_depth, .cancel = options.cancel},

@@ -228,6 +228,18 @@ TEST_F(CheckpointTest, FinishedJournalIsReadWithinTheListsMemory) {
   EXPECT_FALSE(checkpoint_file(path_.string()).finished());
   ASSERT_TRUE(count(15, o).complete);
   EXPECT_TRUE(checkpoint_file(path_.string()).finished());
+  EXPECT_TRUE(checkpoint_file(path_.string()).finished_run_of(p));
+  EXPECT_TRUE(checkpoint_file(path_.string()).finished_run_of(15, engine::quadrant));
+  EXPECT_FALSE(checkpoint_file(path_.string()).finished_run_of(14, engine::quadrant));
+  EXPECT_FALSE(checkpoint_file(path_.string()).finished_run_of(15, engine::symmetric));
+  EXPECT_FALSE(checkpoint_file(path_.string()).finished_run_of(15, engine::quadrant, {1, 3}));
+  EXPECT_FALSE(checkpoint_file(path_.string()).finished_run_of(plan(15, plan_options{.kind = engine::symmetric})));
+  {  // moved: the file's state goes with it
+    checkpoint_file taken(path_.string());
+    const checkpoint_file moved(std::move(taken));
+    EXPECT_TRUE(moved.finished_run_of(p));
+    EXPECT_FALSE(taken.finished());  // NOLINT(bugprone-use-after-move): what a moved-from file says
+  }
   count_options small = o;
   small.max_memory = std::uint64_t{1} << 20;
   ASSERT_GT(memory_estimate(15, engine::quadrant, 2, small.max_memory), small.max_memory);

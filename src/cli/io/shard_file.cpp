@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <vector>
 
 #include "cli/arguments.hpp"
 #include "cli/io/json_reader.hpp"
@@ -43,18 +44,18 @@ std::string read_bounded(const std::string& name) {
   };
   if (const int flags = ::fcntl(fd, F_GETFL); flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) fail(errno);
   std::string text;
-  char buffer[65536];
-  while (text.size() <= max_json_bytes) {  // one byte past the bound is enough to refuse
+  std::vector<char> buffer(std::size_t{1} << 16);  // not on the stack, which a small limit keeps small
+  while (text.size() <= max_json_bytes) {          // one byte past the bound is enough to refuse
     std::size_t got = 0;
     const io_outcome outcome =
-        read_unless_stopped(fd, buffer, std::min(sizeof buffer, max_json_bytes + 1 - text.size()), got);
+        read_unless_stopped(fd, buffer.data(), std::min(buffer.size(), max_json_bytes + 1 - text.size()), got);
     if (outcome == io_outcome::stopped) {
       ::close(fd);
       throw run_cancelled();
     }
     if (outcome == io_outcome::failed) fail(errno);
     if (got == 0) break;
-    text.append(buffer, got);
+    text.append(buffer.data(), got);
   }
   ::close(fd);
   return text;

@@ -36,23 +36,22 @@ namespace {
 using namespace detail::journal;  // NOLINT(google-build-using-namespace): the format's own names
 using detail::fail;
 using detail::journal_name;
-}  // namespace
 
-namespace {
-
-// Whether the journal open on `fd`, whose checked header is `h`, ends with a
-// completion mark whose checksum goes on from the header's.
+// Whether the journal open (and locked) on `fd`, whose checked header is
+// `h`, ends with a completion mark whose checksum goes on from the header's.
+// A failed call says no: the journal is then priced as a run.
 bool ends_with_mark(int fd, const std::array<unsigned char, header_size>& h) noexcept {
   struct stat st {};
   if (::fstat(fd, &st) != 0) return false;
   const auto size = static_cast<std::size_t>(st.st_size);
   if (size < header_size + record_size || (size - header_size) % record_size != 0) return false;
   std::array<unsigned char, record_size> last{};
-  if (::pread(fd, last.data(), last.size(), static_cast<off_t>(size - record_size)) !=
-      static_cast<ssize_t>(last.size())) {
-    return false;
-  }
-  return get(last.data(), record::type) == static_cast<std::uint32_t>(record_type::complete) &&
+  ssize_t got = 0;
+  do {
+    got = ::pread(fd, last.data(), last.size(), static_cast<off_t>(size - record_size));
+  } while (got < 0 && errno == EINTR);
+  return got == static_cast<ssize_t>(last.size()) &&
+         get(last.data(), record::type) == static_cast<std::uint32_t>(record_type::complete) &&
          checksum_matches(last.data(), record::checksum, get(h.data(), header::checksum));
 }
 
@@ -115,8 +114,8 @@ checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
                                 std::to_string(format_version) +
                                 " (finish that run with the build that started it, or start afresh)");
     }
-    finished_ = ends_with_mark(fd_, h);
-    run_ = get(h.data(), header::checksum);
+    finished_ = ends_with_mark(fd_, h);  // the size now the file is locked
+    header_ = h;
   } catch (...) {
     ::close(fd_);
     throw;
@@ -127,8 +126,8 @@ checkpoint_file::checkpoint_file(checkpoint_file&& other) noexcept
     : path_(std::move(other.path_)),
       fd_(std::exchange(other.fd_, -1)),
       read_only_(other.read_only_),
-      finished_(other.finished_),
-      run_(other.run_) {}
+      finished_(std::exchange(other.finished_, false)),
+      header_(other.header_) {}
 
 checkpoint_file& checkpoint_file::operator=(checkpoint_file&& other) noexcept {
   if (this != &other) {
@@ -136,14 +135,23 @@ checkpoint_file& checkpoint_file::operator=(checkpoint_file&& other) noexcept {
     path_ = std::move(other.path_);
     fd_ = std::exchange(other.fd_, -1);
     read_only_ = other.read_only_;
-    finished_ = other.finished_;
-    run_ = other.run_;
+    finished_ = std::exchange(other.finished_, false);
+    header_ = other.header_;
   }
   return *this;
 }
 
 bool checkpoint_file::finished_run_of(const plan& p, shard_spec shard) const {
-  return finished_ && run_ == get(header_for(p, shard).data(), header::checksum);
+  return finished_ && get(header_.data(), header::checksum) == get(header_for(p, shard).data(), header::checksum);
+}
+
+bool checkpoint_file::finished_run_of(int n, engine kind, shard_spec shard) const noexcept {
+  const auto field = [&](detail::journal::field f) { return get(header_.data(), f); };
+  return finished_ && field(header::n) == static_cast<std::uint64_t>(n) &&
+         field(header::engine) == static_cast<std::uint64_t>(kind) &&
+         field(header::shard_index) == static_cast<std::uint64_t>(shard.index) &&
+         field(header::shard_count) == static_cast<std::uint64_t>(shard.count) &&
+         field(header::scope) == static_cast<std::uint64_t>(plan_scope::all);
 }
 
 checkpoint_file::~checkpoint_file() {
