@@ -26,9 +26,9 @@ inline constexpr std::uint64_t least_stack_bytes = sanitized_build ? usual_stack
 /// at least; raises a soft stack limit under least_stack_bytes towards the
 /// usual, as far as the hard limit allows (the main thread's stack grows to
 /// the limit of the moment, and the kernel left 128 MiB for it). Where the
-/// hard limit is under least_stack_bytes, prints one line after `prefix`
-/// ("nqueens: the stack's hard limit ...") and returns false: the process
-/// must end, with 3.
+/// hard limit is under least_stack_bytes, or the raise fails, writes one
+/// line after `prefix` ("nqueens: the stack's hard limit ...") and returns
+/// false: the process must end, with 3.
 bool ensure_least_stack(const char* prefix) noexcept;
 
 }  // namespace nqueens::cli
