@@ -136,13 +136,12 @@ bool progress_printer::in_background() const noexcept {
   return foreground != -1 && foreground != ::getpgrp();
 }
 
-// Past stdio, in one write where it can: a stop ends a wait on a terminal
-// or pipe that takes nothing (a paused terminal, a full pipe nobody reads),
-// where a plain write would wait, restarted after the signal, and hold up
-// the count's end. A failed write is no count's failure: the line is lost.
-void progress_printer::write(const std::string& text) const noexcept {
-  write_unless_stopped(fd_, text.data(), text.size());
-}
+// Past stdio, in one write where it can, and never waiting long: a
+// terminal or pipe that takes nothing (a paused terminal, a full pipe
+// nobody reads) held a plain write, restarted after a signal, and with it
+// the count's end. A line not taken, or a failed write, is no count's
+// failure: the line is lost, and the next one draws the whole line again.
+void progress_printer::write(const std::string& text) const noexcept { write_display(fd_, text.data(), text.size()); }
 
 void progress_printer::finish() noexcept {
   if (!terminal_ || drawn_ == 0 || in_background()) return;

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <fstream>
@@ -15,7 +16,8 @@
 namespace nqueens::cli {
 namespace {
 
-// What a child process wrote to stderr (a file) and how it ended, after it
+// What a child process wrote to stderr (a file, or `full_stderr`: a pipe
+// nobody reads, full) and how it ended, after it
 // installed the stop handlers and raised `first`, then, `gap` later,
 // `second`. Raised in the child itself, a signal is handled before raise()
 // returns, except under ThreadSanitizer, which defers it to a later call:
@@ -26,12 +28,21 @@ struct ended {
   std::string err;
   double seconds = 0;  ///< from the fork to the end
 };
-ended after_two_signals(int first, std::chrono::milliseconds gap, int second) {
+ended after_two_signals(int first, std::chrono::milliseconds gap, int second, bool full_stderr = false) {
   const std::string file = ::testing::TempDir() + "signals-" + std::to_string(::getpid()) + ".err";
+  int ends[2] = {-1, -1};
+  if (full_stderr) {
+    if (::pipe(ends) != 0) return {.err = "no pipe"};
+    ::fcntl(ends[1], F_SETFL, ::fcntl(ends[1], F_GETFL) | O_NONBLOCK);
+    const char byte = 'x';
+    while (::write(ends[1], &byte, 1) == 1) {
+    }
+    ::fcntl(ends[1], F_SETFL, ::fcntl(ends[1], F_GETFL) & ~O_NONBLOCK);  // a write waits, as a real one does
+  }
   const auto start = std::chrono::steady_clock::now();
   const pid_t pid = ::fork();
   if (pid == 0) {
-    const int err = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = full_stderr ? ends[1] : ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(err, STDERR_FILENO);
     install_stop_handlers();
     std::raise(first);
@@ -45,8 +56,17 @@ ended after_two_signals(int first, std::chrono::milliseconds gap, int second) {
   int raw = 0;
   ::waitpid(pid, &raw, 0);
   std::stringstream text;
-  text << std::ifstream(file).rdbuf();
-  std::remove(file.c_str());
+  if (full_stderr) {
+    ::close(ends[1]);
+    std::string held;
+    char buffer[4096];
+    for (ssize_t got; (got = ::read(ends[0], buffer, sizeof buffer)) > 0;) held.append(buffer, buffer + got);
+    ::close(ends[0]);
+    text << held.substr(std::min(held.find_first_not_of('x'), held.size()));  // what came after the filler
+  } else {
+    text << std::ifstream(file).rdbuf();
+    std::remove(file.c_str());
+  }
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw), text.str(),
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
 }
@@ -58,6 +78,15 @@ TEST(SignalsTest, ASecondSignalLeavesAtOnceSayingSo) {
   EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
   EXPECT_EQ(r.err, std::string(program_invocation_short_name) +
                        ": interrupted again, by SIGTERM: leaving at once; a journal keeps what its last flush saved\n");
+}
+
+// Where stderr takes nothing (a full pipe nobody reads), the second leaves
+// at once all the same, without its line: a handler that waited to write it
+// would never leave.
+TEST(SignalsTest, ASecondSignalLeavesAtOnceThoughStderrIsFull) {
+  const ended r = after_two_signals(SIGINT, std::chrono::milliseconds(1200), SIGTERM, /*full_stderr=*/true);
+  EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
+  EXPECT_EQ(r.err, "");
 }
 
 // One within a second of the first is the same request sent twice (a

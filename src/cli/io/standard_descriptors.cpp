@@ -9,6 +9,8 @@
 #include <cstring>
 #include <string>
 
+#include "cli/io/standard_error.hpp"
+
 namespace nqueens::cli {
 
 namespace {
@@ -42,6 +44,7 @@ void prepare_standard_streams(const char* program) noexcept {
   // `list` and `first` then end quietly, every other output is a failed
   // write (exit 3, said on stderr), never a silent death by SIGPIPE.
   std::signal(SIGPIPE, SIG_IGN);
+  route_standard_error();
 }
 
 }  // namespace nqueens::cli

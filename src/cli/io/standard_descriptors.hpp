@@ -9,7 +9,8 @@ namespace nqueens::cli {
 /// What a tool does first, before anything opens a file:
 /// reserve_standard_descriptors, and SIGXFSZ and SIGPIPE ignored, so that
 /// a write past a file-size limit or to a closed pipe fails (EFBIG, EPIPE:
-/// reported, exit 3) rather than killing the process.
+/// reported, exit 3) rather than killing the process; std::cerr routed as
+/// route_standard_error says.
 void prepare_standard_streams(const char* program) noexcept;
 
 }  // namespace nqueens::cli

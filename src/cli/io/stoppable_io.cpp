@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <optional>
 
 #include "cli/signals.hpp"
 #include "run/posix_io.hpp"
@@ -34,18 +36,45 @@ bool waits_on_a_reader(int fd) {
   return !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
 }
 
+using steady = std::chrono::steady_clock;
+
+// How long a wait for room may go on: `in_all` stop or not (none: as long
+// as no stop comes), and `after_stop` once a stop came (0: whatever is
+// ready then is still taken, nothing more is waited for).
+struct wait_limit {
+  std::optional<steady::duration> in_all;
+  steady::duration after_stop{};
+};
+
+// When a wait that began at `began` must end: with a stop seen at
+// `stop_seen`, at most `after_stop` later.
+steady::time_point wait_end(const wait_limit& limit, steady::time_point began,
+                            std::optional<steady::time_point> stop_seen) {
+  steady::time_point end = limit.in_all ? began + *limit.in_all : steady::time_point::max();
+  if (stop_seen) end = std::min(end, *stop_seen + limit.after_stop);
+  return end;
+}
+
 // Waits until `fd` is ready for `events` (or has an error or hang-up, which
-// the read or write then reports): true; false where a stop comes first.
-// Once stopped, whatever is ready now is still taken: a stop ends a wait,
-// not output a reader keeps up with.
-bool wait_for(int fd, short events) {
+// the read or write then reports): true; false where the limit, counted
+// from `began` and from the stop `stop_seen` notes, ends the wait first.
+bool wait_for(int fd, short events, const wait_limit& limit, steady::time_point began,
+              std::optional<steady::time_point>& stop_seen) {
   for (;;) {
+    if (!stop_seen && stopped()) stop_seen = steady::now();
+    const steady::time_point end = wait_end(limit, began, stop_seen);
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(end - std::min(end, steady::now())).count();
     pollfd p{fd, events, 0};
-    const int n = ::poll(&p, 1, stopped() ? 0 : look_again_ms);
+    const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, look_again_ms)));
     if (n > 0) return true;
     if (n < 0 && errno != EINTR && errno != EAGAIN) return true;  // the read or write says what is wrong
-    if (stopped()) return false;
+    if (steady::now() >= end) return false;
   }
+}
+
+bool wait_for(int fd, short events) {
+  std::optional<steady::time_point> stop_seen;
+  return wait_for(fd, events, wait_limit{}, steady::now(), stop_seen);
 }
 
 // The bytes a write to `fd`, which poll() found room in, takes without
@@ -60,9 +89,9 @@ std::size_t room_in(int fd) {
   return room > long{PIPE_BUF} ? static_cast<std::size_t>(room) : PIPE_BUF;
 }
 
-}  // namespace
-
-io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std::size_t* written, bool whole_lines) {
+// write_unless_stopped under `limit`.
+io_outcome write_within(int fd, const void* data, std::size_t size, std::size_t* written, bool whole_lines,
+                        const wait_limit& limit) {
   std::size_t done = 0;
   const auto outcome = [&](io_outcome o) {
     if (written != nullptr) *written = done;
@@ -73,8 +102,10 @@ io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std:
     done = detail::write_all(fd, bytes, size);
     return outcome(done == size ? io_outcome::done : io_outcome::failed);
   }
+  const steady::time_point began = steady::now();
+  std::optional<steady::time_point> stop_seen;
   while (done < size) {
-    if (!wait_for(fd, POLLOUT)) return outcome(io_outcome::stopped);
+    if (!wait_for(fd, POLLOUT, limit, began, stop_seen)) return outcome(io_outcome::stopped);
     std::size_t piece = std::min(size - done, room_in(fd));
     if (whole_lines && piece < size - done) {
       if (const void* line_end = ::memrchr(bytes + done, '\n', piece)) {
@@ -87,6 +118,28 @@ io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std:
     done += static_cast<std::size_t>(n);
   }
   return outcome(io_outcome::done);
+}
+
+// Set once a message was dropped after a stop: the reader is taking nothing,
+// and every later message would wait its grace in vain.
+std::atomic<bool> messages_dropped{false};
+
+}  // namespace
+
+io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std::size_t* written, bool whole_lines) {
+  return write_within(fd, data, size, written, whole_lines, wait_limit{});
+}
+
+io_outcome write_message(int fd, const void* data, std::size_t size) {
+  const wait_limit limit{.in_all = std::nullopt,
+                         .after_stop = messages_dropped.load() ? steady::duration::zero() : message_grace};
+  const io_outcome outcome = write_within(fd, data, size, nullptr, false, limit);
+  if (outcome == io_outcome::stopped) messages_dropped.store(true);
+  return outcome;
+}
+
+io_outcome write_display(int fd, const void* data, std::size_t size) {
+  return write_within(fd, data, size, nullptr, false, wait_limit{.in_all = display_patience, .after_stop = {}});
 }
 
 io_outcome read_unless_stopped(int fd, void* data, std::size_t size, std::size_t& got) {

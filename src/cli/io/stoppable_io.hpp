@@ -11,6 +11,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstddef>
 
 namespace nqueens::cli {
@@ -31,6 +32,21 @@ enum class io_outcome {
 /// longer than the room).
 io_outcome write_unless_stopped(int fd, const void* data, std::size_t size, std::size_t* written = nullptr,
                                 bool whole_lines = false);
+
+/// As write_unless_stopped, for a message on stderr: once a stop came, the
+/// wait for room goes on for message_grace more (the line that says what
+/// the stop did reaches a slow reader), then the rest is dropped (a full
+/// pipe nobody reads held the process after its stop until SIGKILL); a
+/// message dropped so leaves every later one no wait. `stopped` then.
+io_outcome write_message(int fd, const void* data, std::size_t size);
+inline constexpr std::chrono::milliseconds message_grace{1000};
+
+/// As write_unless_stopped, for a display that must never hold up the
+/// work (the progress line): its waits for room add up to display_patience
+/// at most, stop or not, then the rest is dropped (`stopped`). Without it
+/// a stderr that takes nothing held the count's end for good.
+io_outcome write_display(int fd, const void* data, std::size_t size);
+inline constexpr std::chrono::milliseconds display_patience{250};
 
 /// One read() of up to `size` bytes from `fd` once poll() says there is
 /// something (or its end), unless a stop came before or comes meanwhile;
