@@ -29,7 +29,7 @@ struct check_result {
   std::size_t n = 0;
   /// Every attacking pair, ordered by (first_row, line), up to the
   /// `max_reported` passed to check().
-  std::vector<attack> attacks;
+  std::vector<attack> attacks{};
   /// Number of attacking pairs, including those not reported.
   std::size_t attack_count = 0;
 

@@ -101,7 +101,7 @@ struct count_result {
   /// Fundamental solutions, (Q + P + 2R) / 8 by Burnside's lemma (see
   /// fundamental_count), for every engine; empty for a shard (merge derives
   /// it) or a count that did not finish.
-  std::optional<uint128> unique;
+  std::optional<uint128> unique{};
   /// Solutions unchanged by a half turn (P, OEIS A032522) and by a quarter
   /// turn (R, OEIS A033148); a shard's part for a shard.
   uint128 symmetric_180 = 0;
@@ -112,7 +112,7 @@ struct count_result {
   std::size_t subproblems = 0;
   int split_depth = 0;
   std::uint64_t plan_fingerprint = 0;
-  verification check;
+  verification check{};
   /// False when cancelled before every subproblem finished: the totals are
   /// then partial and `check` compares nothing.
   bool complete = true;
@@ -128,18 +128,18 @@ struct count_result {
   /// not be written: a full disk): the result stands, and the same run
   /// again finishes the journal, counting only what it lacks. Empty when
   /// the journal was finished, or there was none.
-  std::string journal_unfinished;
+  std::string journal_unfinished{};
   /// The shard counted; for a part of the plan the totals are partial and
   /// `check` compares nothing (nqueens merge adds the parts and verifies).
-  shard_spec shard;
+  shard_spec shard{};
   /// Subproblems in that shard (== subproblems for the whole plan).
   std::size_t shard_subproblems = 0;
   /// What the engine asked of a device in this process (the GPU engine's
   /// launches and stream operations; zero for the CPU engines).
-  device_work device;
+  device_work device{};
   /// Where the time went (under MPI, rank 0's: its start and release are
   /// counted in counting).
-  run_phases phases;
+  run_phases phases{};
   /// CPU seconds the count took, every thread's: the calling thread's and
   /// those of its oneTBB arenas' workers (the engine's tables, counting);
   /// cpu_seconds / seconds is about how many hardware threads it kept busy.
@@ -164,7 +164,10 @@ void validate(const count_options& options, int n = 0);
 /// checkpoint_error for a journal that cannot be used or written
 /// (but not for one whose last writes failed once every subproblem was
 /// counted: see count_result::journal_unfinished), or whose counts the
-/// rest contradict (corrupt), memory_limit_error for a
+/// rest contradict (corrupt: a total and the symmetric counts that break
+/// Burnside's lemma; a record whose checksum holds but whose counts agree
+/// with the rest is taken, and only the published table can refute the
+/// total then), memory_limit_error for a
 /// run that would not fit, run_cancelled for one cancelled before it began
 /// counting.
 count_result count(int n, const count_options& options = {});

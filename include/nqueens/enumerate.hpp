@@ -72,7 +72,7 @@ solution_range solutions(int n);
 
 /// One solution delivered by enumerate().
 struct listed_solution {
-  solution_view columns;
+  solution_view columns{};
   /// With enumerate_options::unique, the size of its symmetry class (1, 2, 4
   /// or 8); otherwise 1.
   int class_size = 1;
@@ -93,7 +93,7 @@ struct enumerate_options {
   /// When set and true, the search stops and enumerate() returns.
   const std::atomic<bool>* cancel = nullptr;
   /// The kernels to search with (default: active_isa()), as count_options'.
-  std::optional<isa> kernels;
+  std::optional<isa> kernels{};
 };
 
 /// What enumerate() did.

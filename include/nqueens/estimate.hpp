@@ -127,7 +127,7 @@ struct cost_estimate {
   /// the CPU engines), the tables' upload included: over `sampled`, the
   /// host's list time and the bytes staged a subproblem, which beside
   /// thread_seconds say which side bounds a count past the whole tables.
-  device_work device;
+  device_work device{};
 
   /// Wall-clock seconds of the count on `cores` threads (0 or less: the
   /// hardware's, hardware_threads()), the tables' build included (its
@@ -152,9 +152,11 @@ struct cost_estimate {
   double wall_seconds_error(int cores) const noexcept;
 
   /// How many standard errors `total` is off `published` (n's published
-  /// Q(n)): negative where there is none, or where the error is unknown
-  /// (one draw); infinite where draws that all agree (no spread), and not
-  /// the whole plan, miss it.
+  /// Q(n)): negative where there is none, where the error is unknown (one
+  /// draw), and where the whole plan was counted (`exhausted`: the total is
+  /// exact, with no error to measure by, whether it matches or not);
+  /// infinite where draws that all agree (no spread), and not the whole
+  /// plan, miss it.
   double standard_errors_off(std::optional<std::uint64_t> published) const noexcept;
 };
 

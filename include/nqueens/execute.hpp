@@ -110,13 +110,13 @@ struct execute_options {
 /// were listed: counts[k] is subproblem indices[k]'s.
 struct execution {
   /// The subproblems listed (empty when execute_options::keep_results is false).
-  std::vector<std::size_t> indices;
-  std::vector<subproblem_count> counts;
+  std::vector<std::size_t> indices{};
+  std::vector<subproblem_count> counts{};
   /// finished[k] != 0 when counts[k] holds the result of subproblem indices[k]
   /// (a cancelled run leaves some unfinished).
-  std::vector<std::uint8_t> finished;
+  std::vector<std::uint8_t> finished{};
   /// Seconds each subproblem took (when execute_options::time_subproblems).
-  std::vector<double> subproblem_seconds;
+  std::vector<double> subproblem_seconds{};
   /// Subproblems in the plan (all of them, listed or not).
   std::size_t plan_size = 0;
   int threads = 0;
@@ -131,7 +131,7 @@ struct execution {
   /// counting); not what other threads of the process used meanwhile.
   double cpu_seconds = 0.0;
   /// What this call asked of a device (see device_work).
-  device_work device;
+  device_work device{};
   /// Whether counting began: false where nothing ran, for a cancel that came
   /// before the context was built (the checks of `indices`, the tables) or
   /// for `indices` empty.

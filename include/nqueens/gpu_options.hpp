@@ -17,7 +17,7 @@ struct gpu_options {
   /// where it is alone on its node); "all"; or GPU indices and UUIDs
   /// ("GPU-...") separated by commas. A list that names a GPU not visible
   /// is refused.
-  std::string devices;
+  std::string devices{};
   /// The most bytes taken on each GPU: the quarter tables where they are
   /// copied there, and each counting thread's stream (its fixed buffers and
   /// its arena, where a job too large is counted in slices); 0: a share of
@@ -33,9 +33,9 @@ struct gpu_options {
 
 /// A GPU a count on the GPU engine takes.
 struct gpu_taken {
-  int index = 0;     ///< among the GPUs this process sees (CUDA_VISIBLE_DEVICES decides which)
-  std::string uuid;  ///< as nvidia-smi -L prints it
-  std::string name;
+  int index = 0;       ///< among the GPUs this process sees (CUDA_VISIBLE_DEVICES decides which)
+  std::string uuid{};  ///< as nvidia-smi -L prints it
+  std::string name{};
   int sharers = 1;  ///< processes of the node counting on it, this one included
 };
 

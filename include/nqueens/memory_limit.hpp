@@ -29,7 +29,8 @@ class memory_limit_error : public std::runtime_error {
 /// figure a refusal gives, passed back as the bound, is then enough.
 enum class byte_rounding { nearest, up };
 
-/// `bytes` for a message: "12 MiB", "1.5 GiB", "300 KiB", with `decimals`
+/// `bytes` for a message: "300 KiB", "12 MiB", "1.5 GiB", "8.0 EiB" (KiB
+/// and MiB whole, GiB and larger units with one decimal), with `decimals`
 /// more digits than that (a negative count reads as 0); "12582912 bytes"
 /// past 3 more.
 std::string format_bytes(std::uint64_t bytes, int decimals = 0, byte_rounding rounding = byte_rounding::nearest);

@@ -24,7 +24,7 @@ struct progress {
   /// Seconds since this run started.
   double elapsed_seconds = 0.0;
   /// Estimated seconds left, from this run's pace; empty until work is done.
-  std::optional<double> eta_seconds;
+  std::optional<double> eta_seconds{};
   /// Solutions counted so far (journal included).
   uint128 total_so_far = 0;
   /// The part of total_so_far taken from the journal: what this run counted

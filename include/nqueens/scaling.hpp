@@ -25,7 +25,7 @@ struct scaling_row {
   /// row scales over.
   double efficiency = 0.0;
   uint128 total = 0;
-  std::vector<double> seconds;  ///< every repeat, in run order
+  std::vector<double> seconds{};  ///< every repeat, in run order
   /// Median over the repeats of count_result::cpu_seconds / seconds: how
   /// many hardware threads the count kept busy. Well below `threads`, the
   /// runs shared the cores with another process or the work did not spread,
@@ -39,10 +39,10 @@ struct scaling_row {
 
 /// Result of measure_scaling.
 struct scaling_result {
-  std::vector<scaling_row> rows;  ///< in increasing thread order, 1 first
+  std::vector<scaling_row> rows{};  ///< in increasing thread order, 1 first
   /// True when every run of every row counted the same total.
   bool consistent = true;
-  verification check;  ///< of the common total (of the first run if inconsistent)
+  verification check{};  ///< of the common total (of the first run if inconsistent)
   /// False when options.cancel stopped the runs: `rows` then holds the
   /// thread counts with a finished run, their medians over those runs.
   bool complete = true;

@@ -25,10 +25,10 @@ struct verification {
   verdict unique = verdict::unknown;
   verdict symmetric_180 = verdict::unknown;
   verdict symmetric_90 = verdict::unknown;
-  std::optional<std::uint64_t> published_total;
-  std::optional<std::uint64_t> published_unique;
-  std::optional<std::uint64_t> published_symmetric_180;
-  std::optional<std::uint64_t> published_symmetric_90;
+  std::optional<std::uint64_t> published_total{};
+  std::optional<std::uint64_t> published_unique{};
+  std::optional<std::uint64_t> published_symmetric_180{};
+  std::optional<std::uint64_t> published_symmetric_90{};
   /// Which values were counted, and so compared.
   bool has_total = false;
   bool has_unique = false;

@@ -14,6 +14,8 @@
 #error "the nqueens package leaks NQUEENS_GPU_MODULE_DIRECTORY into its users' sources"
 #endif
 
+int designated_aggregates();  // designated.cpp
+
 int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "gpu") {
     nqueens::count_options options;
@@ -56,6 +58,7 @@ int main(int argc, char** argv) {
   const nqueens::plan p(12);
   expect(p.size() > 0 && p.board_size() == 12, "plan(12) has subproblems");
 
+  expect(designated_aggregates() == 24, "every public aggregate built with designated initializers");
   std::printf("nqueens %s: %s\n", std::string(nqueens::version()).c_str(), failures == 0 ? "all ok" : "FAILED");
   return failures == 0 ? 0 : 1;
 }
