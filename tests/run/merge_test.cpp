@@ -140,6 +140,42 @@ TEST(MergeTest, PartsOfAnotherRunRepeatsAndGapsAreAllListed) {
   }
 }
 
+// A part of a rotational count (`nqueens rotational N --shard`) is named as
+// such, never as another engine's run, and the parts are judged by those
+// of a whole count; where every part is rotational, no shard of a whole
+// count is missing.
+TEST(MergeTest, ARotationalPartIsNamedAsOne) {
+  const std::vector<count_result> whole = parts_of(12, 3);
+  const count_result rotational = rotational_counts(12, {.threads = 2, .shard = {1, 3}});
+  try {
+    merge(std::vector<count_result>{whole[0], rotational, whole[2]});
+    FAIL() << "merged a rotational part";
+  } catch (const merge_error& e) {
+    const std::string text = problems_of(e);
+    EXPECT_NE(text.find("part 1 counted only the rotation-symmetric solutions"), std::string::npos) << text;
+    EXPECT_EQ(text.find("another run"), std::string::npos) << text;
+    EXPECT_NE(text.find("1 of 3 shards missing: 1"), std::string::npos) << text;
+  }
+  // Most of them rotational: still judged by the whole count's part.
+  try {
+    merge(std::vector<count_result>{rotational, rotational, whole[0]});
+    FAIL() << "merged rotational parts";
+  } catch (const merge_error& e) {
+    const std::string text = problems_of(e);
+    EXPECT_EQ(text.find("another run"), std::string::npos) << text;
+    EXPECT_NE(text.find("2 of 3 shards missing: 1-2"), std::string::npos) << text;
+  }
+  try {
+    merge(std::vector<count_result>{rotational, rotational_counts(12, {.threads = 2, .shard = {0, 3}})});
+    FAIL() << "merged rotational parts";
+  } catch (const merge_error& e) {
+    const std::string text = problems_of(e);
+    EXPECT_NE(text.find("part 0 counted only the rotation-symmetric solutions"), std::string::npos) << text;
+    EXPECT_NE(text.find("part 1 counted only the rotation-symmetric solutions"), std::string::npos) << text;
+    EXPECT_EQ(text.find("missing"), std::string::npos) << text;
+  }
+}
+
 // Parts that name no board (built by hand) are refused as parts, with a
 // merge_error as any other: never an error of another type from deriving
 // the fundamental count.

@@ -28,10 +28,14 @@ auto run_of(const count_result& r) {
 
 // The part whose run most parts share (the earliest of those where runs
 // tie): the parts are judged by it, so that a stray file is named as the
-// stray wherever it sorts among the others (a glob's first, say).
+// stray wherever it sorts among the others (a glob's first, say). Parts of
+// a whole count only, where there are any: a rotational count's part is
+// named as such, not as another run.
 std::size_t most_shared_run(std::span<const count_result> parts) {
+  const bool any_whole = std::ranges::any_of(parts, [](const count_result& r) { return r.scope == plan_scope::all; });
   std::map<decltype(run_of(parts.front())), std::pair<std::size_t, std::size_t>> runs;  // run -> (parts, first)
   for (std::size_t k = 0; k < parts.size(); ++k) {
+    if (any_whole && parts[k].scope != plan_scope::all) continue;
     auto& [count, first] = runs.try_emplace(run_of(parts[k]), 0, k).first->second;
     ++count;
   }
@@ -76,13 +80,13 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
                          std::to_string(r.shard.count) + ", which no run has");
       continue;
     }
+    if (r.scope != plan_scope::all) {  // its engine and split depth are no engine's: said before them
+      problems.push_back(name(k) + " counted only the rotation-symmetric solutions");
+      continue;
+    }
     if (run_of(r) != run_of(first)) {
       problems.push_back(name(k) + " belongs to another run (" + describe_run(r) + ") than " + judged_by + " (" +
                          describe_run(first) + ")");
-      continue;
-    }
-    if (r.scope != plan_scope::all) {
-      problems.push_back(name(k) + " counted only the rotation-symmetric solutions");
       continue;
     }
     if (!r.complete || r.finished != r.shard_subproblems) {
@@ -101,7 +105,9 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
     seen.emplace(r.shard.index, k);
   }
   std::vector<int> missing;
-  const bool counted_shards = first.shard.count >= 1 && first.shard.count <= max_shards;
+  // No part of a whole count: there are no shards of one to miss.
+  const bool counted_shards =
+      first.scope == plan_scope::all && first.shard.count >= 1 && first.shard.count <= max_shards;
   for (int i = 0; counted_shards && i < first.shard.count; ++i) {
     if (!seen.contains(i)) missing.push_back(i);
   }
