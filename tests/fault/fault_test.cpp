@@ -350,6 +350,34 @@ TEST_F(FaultTest, OneJournalOneRun) {
   EXPECT_EQ(fs::file_size(empty), 0u);
 }
 
+// A journal moved or deleted under its run ends the run at the next flush,
+// exit 3 and one line, as a failed write does: its records went where no
+// resume would look, and the path's lock no longer kept a second run off
+// (which then started beside it). The moved file keeps what it took.
+TEST_F(FaultTest, AJournalMovedOrDeletedUnderItsRunEndsIt) {
+  for (const bool deleted : {false, true}) {
+    SCOPED_TRACE(deleted ? "deleted" : "moved");
+    const std::string j = path("gone.ckpt"), moved = path("moved.ckpt");
+    fs::remove(j);
+    fs::remove(moved);
+    child c(endless_count({"--checkpoint", j, "--checkpoint-interval", "0.05"}));
+    ASSERT_TRUE(wait_for_size(j, 64 + 48, c));  // a record flushed
+    if (deleted) {
+      fs::remove(j);
+    } else {
+      fs::rename(j, moved);
+    }
+    const finished r = c.wait(60);
+    EXPECT_EQ(r.status, 3) << r.err;
+    EXPECT_NE(r.err.find("checkpoint '" + j + "' was deleted, moved or replaced while the run wrote it"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(lines_in(r.err), 1) << r.err;
+    EXPECT_FALSE(fs::exists(j));
+    if (!deleted) EXPECT_EQ((fs::file_size(moved) - 64) % 48, 0u);
+  }
+}
+
 // A shard never takes another engine because of its node's memory: it
 // refuses with advice. A signal is never swallowed, not even by a run that
 // finishes within the first tick, and it stops a table build.

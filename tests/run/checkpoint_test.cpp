@@ -606,6 +606,46 @@ TEST_F(CheckpointTest, SecondOpenIsRefusedWhileTheFirstHoldsTheLock) {
   EXPECT_NO_THROW(checkpoint_journal(path_.string(), p));  // released with the first
 }
 
+// A journal deleted, moved or replaced under its run is found at the next
+// flush: a write failure, the records it took kept in the file that moved,
+// nothing more written (its records would go where no resume looks, and
+// the path's lock no longer kept a second run off it).
+TEST_F(CheckpointTest, AJournalGoneFromItsPathEndsItsWrites) {
+  const plan p(10);
+  const run_context context(p);
+  const fs::path moved = path_.string() + ".moved";
+  for (const std::string how : {"moved", "deleted", "replaced"}) {
+    SCOPED_TRACE(how);
+    fs::remove(path_);
+    fs::remove(moved);
+    checkpoint_journal j(path_.string(), p);
+    j.record(0, context.solve(0));
+    j.flush();  // where it was: written
+    if (how == "deleted") {
+      fs::remove(path_);
+    } else {
+      fs::rename(path_, moved);
+      if (how == "replaced") fs::copy_file(moved, path_);
+    }
+    j.record(1, context.solve(1));
+    try {
+      j.flush();
+      ADD_FAILURE() << "wrote on to a journal " << how;
+    } catch (const checkpoint_error& e) {
+      EXPECT_EQ(e.why(), checkpoint_error::reason::write);
+      EXPECT_NE(std::string(e.what()).find("was deleted, moved or replaced while the run wrote it"), std::string::npos)
+          << e.what();
+    }
+    j.record(2, context.solve(2));
+    EXPECT_THROW(j.flush(), checkpoint_error);  // failed for good
+    if (how != "deleted") {
+      // What it took before it was found out is whole: both records.
+      EXPECT_EQ(fs::file_size(moved), checkpoint_journal::header_size + 2 * checkpoint_journal::record_size);
+    }
+  }
+  fs::remove(moved);
+}
+
 TEST_F(CheckpointTest, SymlinkAndEmptyFileAreRefused) {
   { const checkpoint_journal j(path_.string(), plan(10)); }
   const fs::path link = path_.string() + ".link";

@@ -326,6 +326,19 @@ void checkpoint_journal::append(const unsigned char* bytes, std::size_t size) {
     throw checkpoint_error(checkpoint_error::reason::write,
                            "writing " + journal_name(state_->path) + " failed: " + std::strerror(error));
   }
+  // Written, but where a resume looks for it? A journal deleted, moved or
+  // replaced under a run took its records where no resume would find them,
+  // and its lock no longer kept a second run off the path.
+  struct stat at_path {
+  }, open_file{};
+  if (::fstat(fd, &open_file) == 0 && (::stat(state_->path.c_str(), &at_path) != 0 || open_file.st_nlink == 0 ||
+                                       at_path.st_dev != open_file.st_dev || at_path.st_ino != open_file.st_ino)) {
+    state_->failed = true;
+    throw checkpoint_error(checkpoint_error::reason::write,
+                           journal_name(state_->path) +
+                               " was deleted, moved or replaced while the run wrote it: a resume would not find "
+                               "what it holds, so nothing more is written to it");
+  }
 }
 
 std::size_t checkpoint_journal::queued_bytes() const {
