@@ -25,7 +25,38 @@ std::string describe_ranks(const std::vector<int>& rank_threads) {
   return counted(ranks, "rank") + ", " + counted(static_cast<std::size_t>(total), "thread") + " (" + sum + ")";
 }
 
+std::string ranks_named(const std::vector<std::size_t>& ranks) {
+  std::string text = ranks.size() == 1 ? "rank " : "ranks ";
+  for (std::size_t k = 0; k < ranks.size();) {
+    std::size_t end = k;
+    while (end + 1 < ranks.size() && ranks[end + 1] == ranks[end] + 1) ++end;
+    if (k > 0) text += ", ";
+    text += std::to_string(ranks[k]);
+    if (end > k) {  // appended: GCC 12 misreads "-" + string (-Wrestrict)
+      text += '-';
+      text += std::to_string(ranks[end]);
+    }
+    k = end + 1;
+  }
+  return text;
+}
+
 namespace {
+
+// Each kernel set of `rank_kernels` once, in rank order, with the ranks
+// that ran it.
+std::vector<std::pair<isa, std::vector<std::size_t>>> kernels_by_rank(const std::vector<isa>& rank_kernels) {
+  std::vector<std::pair<isa, std::vector<std::size_t>>> sets;
+  for (std::size_t rank = 0; rank < rank_kernels.size(); ++rank) {
+    const auto same = std::ranges::find(sets, rank_kernels[rank], &std::pair<isa, std::vector<std::size_t>>::first);
+    if (same != sets.end()) {
+      same->second.push_back(rank);
+    } else {
+      sets.emplace_back(rank_kernels[rank], std::vector<std::size_t>{rank});
+    }
+  }
+  return sets;
+}
 
 // "GPU 0 (NVIDIA H100 80GB HBM3), GPU 1 (..., shared by 2 processes)".
 std::string describe_gpus(const std::vector<gpu_taken>& gpus) {
@@ -79,6 +110,13 @@ void count_report::write_text(std::ostream& out) const {
       << r.split_depth << "), " << format_seconds(r.seconds) << '\n';
   out << describe_resumed(r, checkpoint_);
   if (!rank_threads.empty()) out << "  MPI: " << describe_ranks(rank_threads) << '\n';
+  if (const auto sets = kernels_by_rank(rank_kernels); sets.size() > 1) {
+    out << "  kernels:";
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      out << (k == 0 ? " " : "; ") << to_string(sets[k].first) << " on " << ranks_named(sets[k].second);
+    }
+    out << '\n';
+  }
   if (!gpus.empty()) out << "  on " << describe_gpus(gpus) << '\n';
   for (std::size_t rank = 0; rank < rank_gpus.size(); ++rank) {
     if (!rank_gpus[rank].empty()) out << "  rank " << rank << " on " << describe_gpus(rank_gpus[rank]) << '\n';
@@ -109,7 +147,7 @@ json_object count_report::json() const {
   add_counts(o, counts_of(r))
       .add_raw("verified", verified_json(r))
       .add("engine", to_string(r.kind))
-      .add("isa", to_string(r.kernels))
+      .add_raw("isa", kernels_by_rank(rank_kernels).size() > 1 ? "null" : json_string(to_string(r.kernels)))
       .add("threads", r.threads)
       .add("seconds", r.seconds)
       .add("subproblems", r.subproblems)
@@ -163,7 +201,9 @@ json_object count_report::json() const {
       threads += std::to_string(t);
     }
     threads += ']';
-    o.add("ranks", rank_threads.size()).add_raw("rank_threads", threads);
+    std::vector<std::string> isas;
+    for (const auto& [kernels, ranks] : kernels_by_rank(rank_kernels)) isas.emplace_back(to_string(kernels));
+    o.add("ranks", rank_threads.size()).add_raw("rank_threads", threads).add_raw("isas", json_array_of(isas));
   }
   return o;
 }

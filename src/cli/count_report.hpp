@@ -11,6 +11,7 @@
 #include "cli/report.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/device_work.hpp"
+#include "nqueens/isa.hpp"
 
 namespace nqueens::cli {
 
@@ -22,6 +23,11 @@ class count_report final : public report {
   /// nqueens-mpi: each rank's worker threads, rank 0 first ("MPI: ..." in
   /// text, "ranks" and "rank_threads" in JSON). Empty for nqueens count.
   std::vector<int> rank_threads;
+  /// nqueens-mpi: each rank's kernels, rank 0 first (nodes differ): where
+  /// they differ, a line "kernels: avx512 on ranks 0, 2; portable on rank
+  /// 1" in text, and "isa" null in JSON; "isas" lists each once, in rank
+  /// order, as merge's JSON does. Empty for nqueens count.
+  std::vector<isa> rank_kernels;
   /// The GPUs this process counted on (the GPU engine; "gpus" in JSON, a
   /// line "on GPU 0 (...)" in text). Empty for the CPU engines.
   std::vector<gpu_taken> gpus;
@@ -47,5 +53,8 @@ json_object& add_device_work(json_object& o, const device_work& work);
 
 /// "1 rank x 2 threads", "3 ranks x 1 thread", "2 ranks, 3 threads (1 + 2)".
 std::string describe_ranks(const std::vector<int>& rank_threads);
+
+/// "rank 3", "ranks 1-3, 5": the ranks listed (increasing), runs as ranges.
+std::string ranks_named(const std::vector<std::size_t>& ranks);
 
 }  // namespace nqueens::cli

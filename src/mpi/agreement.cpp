@@ -14,6 +14,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
+#include "cli/count_report.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/message_text.hpp"
 #include "cli/shared_options.hpp"
@@ -37,8 +38,9 @@ struct rank_plan {
   std::uint64_t kind = 0;  // the engine's number
   std::uint64_t split_depth = 0;
   std::uint64_t threads = 0;  // its worker threads, resolved
+  std::uint64_t kernels = 0;  // the instruction set its kernels use (a node's own: nodes differ)
 };
-constexpr int rank_plan_words = 6;
+constexpr int rank_plan_words = 7;
 static_assert(sizeof(rank_plan) == rank_plan_words * sizeof(std::uint64_t), "sent as MPI_UINT64_T words");
 
 rank_plan plan_of(const readiness& ready) {
@@ -48,7 +50,9 @@ rank_plan plan_of(const readiness& ready) {
           .n = static_cast<std::uint64_t>(ready.p->board_size()),
           .kind = static_cast<std::uint64_t>(ready.p->kind()),
           .split_depth = static_cast<std::uint64_t>(ready.p->split_depth()),
-          .threads = static_cast<std::uint64_t>(resolve_threads(ready.request->options.threads))};
+          .threads = static_cast<std::uint64_t>(resolve_threads(ready.request->options.threads)),
+          // Checked in prepare() (a bad NQUEENS_ISA is a refusal there).
+          .kernels = static_cast<std::uint64_t>(runnable_isa(ready.request->options.kernels))};
 }
 
 // "plan 0123456789abcdef (n = 12, engine quadrant, split depth 2)"
@@ -215,23 +219,6 @@ reports gather_reports(const readiness& ready, int rank, int ranks) {
   return all;
 }
 
-// "rank 3", "ranks 1-3, 5": the ranks that said one thing, in order.
-std::string ranks_named(const std::vector<std::size_t>& ranks) {
-  std::string text = ranks.size() == 1 ? "rank " : "ranks ";
-  for (std::size_t k = 0; k < ranks.size();) {
-    std::size_t end = k;
-    while (end + 1 < ranks.size() && ranks[end + 1] == ranks[end] + 1) ++end;
-    if (k > 0) text += ", ";
-    text += std::to_string(ranks[k]);
-    if (end > k) {  // appended: GCC 12 misreads "-" + string (-Wrestrict)
-      text += '-';
-      text += std::to_string(ranks[end]);
-    }
-    k = end + 1;
-  }
-  return text;
-}
-
 // Rank 0's decision: the ranks' refusals first (a usage error, 2, wins),
 // then, when all are ready, any rank whose plan or options differ from rank
 // 0's. Adds each line to tell to `lines`, once.
@@ -268,15 +255,17 @@ agreement judge(const reports& all, const readiness& own, std::vector<std::strin
       named.emplace_back(problem, std::vector<std::size_t>{r});
     }
   }
-  for (const auto& [problem, ranks] : named) add_line(ranks_named(ranks) + ": " + problem);
+  for (const auto& [problem, ranks] : named) add_line(cli::ranks_named(ranks) + ": " + problem);
   if (result.verdict != 0) return result;
   // A rank given --help or --version has no plan: it disagrees with one that counts.
   const rank_plan& root = all.plans.front();
   const std::vector<cli::count_setting> root_settings = settings_of(all.settings.front());
   result.rank_threads.push_back(static_cast<int>(root.threads));
+  result.rank_kernels.push_back(static_cast<isa>(root.kernels));
   for (std::size_t r = 1; r < all.plans.size(); ++r) {
     const rank_plan& other = all.plans[r];
     result.rank_threads.push_back(static_cast<int>(other.threads));
+    result.rank_kernels.push_back(static_cast<isa>(other.kernels));
     if (other.fingerprint != root.fingerprint) {
       result.verdict = 2;
       add_line("rank " + std::to_string(r) + " built " + describe_plan(other) + ", rank 0 " + describe_plan(root) +

@@ -15,6 +15,7 @@
 #include "cli/commands/count_command.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/gpu_options.hpp"
+#include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
 
 namespace nqueens::mpi {
@@ -55,6 +56,8 @@ struct agreement {
   int verdict = 0;
   /// Each rank's worker threads, rank 0 first (rank 0 alone; empty elsewhere).
   std::vector<int> rank_threads;
+  /// Each rank's kernels, rank 0 first (rank 0 alone; empty elsewhere).
+  std::vector<isa> rank_kernels;
   /// Each rank's GPUs, rank 0 first (rank 0 alone; empty elsewhere, and
   /// for the CPU engines).
   std::vector<std::vector<gpu_taken>> rank_gpus;

@@ -121,6 +121,7 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const agree
   if (!r.complete) throw std::runtime_error("the job ended with subproblems missing: no total");
   cli::count_report report(r, request.options.checkpoint);
   report.rank_threads = rank_threads;  // what the job adds to a count's report
+  report.rank_kernels = agreed.rank_kernels;
   report.rank_gpus = agreed.rank_gpus;
   cli::write_report(report, cli::format_for(request.json));
   return cli::status_after_journal(r, r.check.ok() ? 0 : 1, "nqueens-mpi", request.options.checkpoint);

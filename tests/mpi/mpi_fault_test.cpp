@@ -211,12 +211,50 @@ TEST_F(FaultTest, RanksMustAgreeOnEveryOption) {
     const finished r = run(mpi_job(ranks, {"count", "12", "--threads", "1", "--json"}), {mpi_env}, 60);
     EXPECT_EQ(r.status, 0) << r.err;
     const std::string threads = ranks == 2 ? "[1,1]" : "[1,1,1]";
-    EXPECT_NE(r.out.find("\"ranks\":" + std::to_string(ranks) + ",\"rank_threads\":" + threads + "}"),
+    EXPECT_NE(r.out.find("\"ranks\":" + std::to_string(ranks) + ",\"rank_threads\":" + threads + ",\"isas\":["),
               std::string::npos)
         << r.out;
   }
   const finished one = run(mpi_job(1, {"12", "--threads", "1"}), {mpi_env}, 60);
   EXPECT_NE(one.out.find("  MPI: 1 rank x 1 thread\n"), std::string::npos) << one.out;
+}
+
+// Nodes differ: each rank's kernels are reported, not rank 0's alone. The
+// last rank runs the portable kernels (NQUEENS_ISA), the others this
+// machine's own; the text names each set with its ranks, the JSON's "isa"
+// is null and "isas" lists each set once, in rank order, as merge's.
+TEST_F(FaultTest, EachRanksKernelsAreReported) {
+  SKIP_WITHOUT_MPI();
+  const finished version = run({nq, "--version"});
+  if (version.out.find("isa: portable\n") != std::string::npos) GTEST_SKIP() << "this machine runs portable kernels";
+  const std::string own = version.out.substr(
+      version.out.find("isa: ") + 5, version.out.find('\n', version.out.find("isa: ")) - version.out.find("isa: ") - 5);
+  for (const int ranks : {2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const auto job = [&](std::vector<std::string> args) {
+      std::vector<std::string> argv = mpi_job(ranks - 1, args);
+      for (const char* a : {":", "-np", "1", "env", "NQUEENS_ISA=portable"}) argv.push_back(a);
+      argv.push_back(mpi);
+      argv.insert(argv.end(), args.begin(), args.end());
+      return argv;
+    };
+    const finished text = run(job({"12", "--threads", "1"}), {mpi_env}, 60);
+    EXPECT_EQ(text.status, 0) << text.err;
+    const std::string others = ranks == 2 ? "rank 0" : "ranks 0-1";
+    EXPECT_NE(
+        text.out.find("  kernels: " + own + " on " + others + "; portable on rank " + std::to_string(ranks - 1) + "\n"),
+        std::string::npos)
+        << text.out;
+    const finished json = run(job({"12", "--threads", "1", "--json"}), {mpi_env}, 60);
+    EXPECT_EQ(json.status, 0) << json.err;
+    EXPECT_NE(json.out.find("\"isa\":null,"), std::string::npos) << json.out;
+    EXPECT_NE(json.out.find("\"isas\":[\"" + own + "\",\"portable\"]"), std::string::npos) << json.out;
+  }
+  // Alike: no line, the one name.
+  const finished alike = run(mpi_job(2, {"12", "--threads", "1", "--json"}), {mpi_env}, 60);
+  EXPECT_NE(alike.out.find("\"isa\":\"" + own + "\","), std::string::npos) << alike.out;
+  EXPECT_NE(alike.out.find("\"isas\":[\"" + own + "\"]"), std::string::npos) << alike.out;
+  EXPECT_EQ(run(mpi_job(2, {"12", "--threads", "1"}), {mpi_env}, 60).out.find("kernels:"), std::string::npos);
 }
 
 // Rank 0's host phases, as count's: its checks, then the journal, plan and
