@@ -1,5 +1,6 @@
 #include "cli/message_text.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 
@@ -74,6 +75,12 @@ std::size_t shown_sequence_length(std::string_view text, std::size_t at) noexcep
 }
 
 }  // namespace
+
+std::string character_at(std::string_view text, std::size_t at) {
+  if (at >= text.size()) return {};
+  const std::size_t length = static_cast<unsigned char>(text[at]) < 0x80 ? 1 : shown_sequence_length(text, at);
+  return one_line(text.substr(at, std::max<std::size_t>(length, 1)));
+}
 
 std::string shown_operand(std::string_view text) {
   constexpr std::size_t longest = 64, kept = 40;

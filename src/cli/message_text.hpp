@@ -27,6 +27,11 @@ std::string hex_byte(unsigned char byte);
 /// `text` with printable ASCII as it is and any other byte as byte_escape.
 std::string printable(std::string_view text);
 
+/// The character that starts at text[at], as a message shows it: a whole
+/// UTF-8 character a terminal shows ("٣", not its first byte "\xd9"), else
+/// the one byte, escaped where it is no printable ASCII (one_line).
+std::string character_at(std::string_view text, std::size_t at);
+
 /// What a message shows of an operand the user gave (a number, a name, an
 /// option): the whole where it is short, else its first bytes, "...", and
 /// its length, so that a line stays readable whatever was typed; never a

@@ -117,6 +117,14 @@ TEST(CliCheckTest, AMalformedBoardIsNamed) {
       {"printf '.Q..\\n...Q\\nQ...K\\n..Q.\\n'",
        "line 3: unexpected character 'K' in row 2 of the board (expected Q and .)"},
       {"printf '.Q..x\\n'", "line 1: unexpected character 'x' in row 0 of the board (expected Q and .)"},
+      // A character past ASCII is named whole (an Arabic-Indic three, a
+      // fullwidth Q), a byte of no character alone and escaped.
+      {"printf '\\331\\243 1\\n'", "line 1: unexpected character '\u0663' in the placement (expected column numbers)"},
+      {"printf '.\\357\\274\\261..\\n'",
+       "line 1: unexpected character '\uff31' in row 0 of the board (expected Q and .)"},
+      {"printf 'Q1/1\\357\\274\\261\\n'",
+       "line 1: unexpected character '\uff31' in row 1 of the FEN (expected Q and runs of empty squares, 1 or more)"},
+      {"printf '1 \\331 2\\n'", "line 1: unexpected character '\\xd9' in the placement (expected column numbers)"},
       // An endless row is cut at 16 MiB, not read to 2 GiB; a tuple longer
       // than that with a dot after is named for its dot.
       {"head -c 20000000 /dev/zero | tr '\\0' .",

@@ -34,8 +34,8 @@ bool looks_like_board_row(std::string_view line) noexcept {
 int board_row_column(std::string_view line, std::size_t row) {
   const std::string_view squares = trimmed(line);
   if (const std::size_t other = squares.find_first_not_of("Qq."); other != std::string_view::npos) {
-    throw usage_error("unexpected character '" + printable(squares.substr(other, 1)) + "' in row " +
-                      std::to_string(row) + " of the board (expected Q and .)");
+    throw usage_error("unexpected character '" + character_at(squares, other) + "' in row " + std::to_string(row) +
+                      " of the board (expected Q and .)");
   }
   const auto queens = static_cast<std::size_t>(std::count_if(squares.begin(), squares.end(), is_queen));
   if (queens != 1) {
@@ -70,7 +70,7 @@ std::vector<int> parse_fen(std::string_view text) {
         continue;
       }
       if (rank[i] < '1' || rank[i] > '9') {
-        throw usage_error("unexpected character '" + printable(rank.substr(i, 1)) + "' in row " + std::to_string(row) +
+        throw usage_error("unexpected character '" + character_at(rank, i) + "' in row " + std::to_string(row) +
                           " of the FEN (expected Q and runs of empty squares, 1 or more)");
       }
       // A run of empty squares: several digits where a board is wider than 9.

@@ -268,7 +268,7 @@ std::vector<int> parse_placement(std::string_view text, int* class_size) {
       throw usage_error("columns are counted from 0: '-" + shown_number(text.substr(i + 1, digits_from(i + 1))) +
                         "' is negative");
     }
-    throw usage_error("unexpected character '" + printable(text.substr(i, 1)) +
+    throw usage_error("unexpected character '" + character_at(text, i) +
                       "' in the placement (expected column numbers)");
   }
   if (columns.empty()) throw usage_error("the placement has no queens");
