@@ -104,6 +104,7 @@ void end_process(int status) noexcept {
   // What exit() would flush, unchecked as there (standard output is
   // closed by now where a command wrote it).
   std::cout.flush();
+  std::cerr.flush();
   static_cast<void>(std::fflush(nullptr));
   // Still `exiting`: a refusal from here waits for the end (on_exit lets
   // the exit through).

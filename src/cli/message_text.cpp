@@ -46,10 +46,14 @@ std::string printable(std::string_view text) {
 
 namespace {
 
-// The length of the UTF-8 sequence at text[at] when it encodes a character a
-// terminal shows (not a C1 control such as U+009B, which some act on), or 0:
-// a byte outside such a sequence is escaped.
-std::size_t shown_sequence_length(std::string_view text, std::size_t at) noexcept {
+// A well-formed UTF-8 character: its bytes (0 where none starts) and its
+// code point.
+struct utf8_character {
+  std::size_t length = 0;
+  char32_t code = 0;
+};
+
+utf8_character character_from(std::string_view text, std::size_t at) noexcept {
   const auto lead = static_cast<unsigned char>(text[at]);
   std::size_t length = 0;
   char32_t code = 0;
@@ -60,26 +64,53 @@ std::size_t shown_sequence_length(std::string_view text, std::size_t at) noexcep
   } else if (lead >= 0xF0 && lead <= 0xF4) {
     length = 4, code = lead & 0x07U;
   } else {
-    return 0;
+    return {};
   }
-  if (text.size() - at < length) return 0;
+  if (text.size() - at < length) return {};
   for (std::size_t k = 1; k < length; ++k) {
     const auto next = static_cast<unsigned char>(text[at + k]);
-    if ((next & 0xC0U) != 0x80U) return 0;
+    if ((next & 0xC0U) != 0x80U) return {};
     code = code << 6 | (next & 0x3FU);
   }
   constexpr char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};  // shorter forms are overlong
   const bool surrogate = code >= 0xD800 && code <= 0xDFFF;
-  if (code < least[length] || code > 0x10FFFF || surrogate || code <= 0x9F) return 0;
-  return length;
+  if (code < least[length] || code > 0x10FFFF || surrogate) return {};
+  return {length, code};
+}
+
+// Whether a terminal shows `code` (past ASCII) as what it is: not a C1
+// control (U+009B, which some act on), not a space other than the plain
+// one, an invisible format character, a line or paragraph separator, nor
+// a bidirectional control, which reorders the rest of the line.
+bool shown_as_itself(char32_t code) noexcept {
+  const auto in = [code](char32_t first, char32_t last) { return code >= first && code <= last; };
+  return !(code <= 0x9F || code == 0xA0 || code == 0xAD || code == 0x61C || code == 0x1680 || code == 0x180E ||
+           in(0x2000, 0x200F) || in(0x2028, 0x202F) || in(0x205F, 0x206F) || code == 0x3000 || code == 0xFEFF ||
+           in(0xFFF9, 0xFFFB));
+}
+
+// A combining mark, which alone lands on the character before it (a quote).
+bool combining_mark(char32_t code) noexcept {
+  const auto in = [code](char32_t first, char32_t last) { return code >= first && code <= last; };
+  return in(0x0300, 0x036F) || in(0x1AB0, 0x1AFF) || in(0x1DC0, 0x1DFF) || in(0x20D0, 0x20FF) || in(0xFE20, 0xFE2F);
+}
+
+// The length of the UTF-8 sequence at text[at] when it encodes a character a
+// terminal shows as itself, or 0: a byte outside such a sequence is escaped.
+std::size_t shown_sequence_length(std::string_view text, std::size_t at) noexcept {
+  const utf8_character c = character_from(text, at);
+  return c.length != 0 && shown_as_itself(c.code) ? c.length : 0;
 }
 
 }  // namespace
 
 std::string character_at(std::string_view text, std::size_t at) {
   if (at >= text.size()) return {};
-  const std::size_t length = static_cast<unsigned char>(text[at]) < 0x80 ? 1 : shown_sequence_length(text, at);
-  return one_line(text.substr(at, std::max<std::size_t>(length, 1)));
+  if (static_cast<unsigned char>(text[at]) < 0x80) return one_line(text.substr(at, 1));
+  const utf8_character c = character_from(text, at);
+  const std::string_view bytes = text.substr(at, std::max<std::size_t>(c.length, 1));
+  // Alone, a combining mark is no character to see: its bytes, escaped.
+  return c.length != 0 && combining_mark(c.code) ? printable(bytes) : one_line(bytes);
 }
 
 std::string shown_operand(std::string_view text) {

@@ -28,8 +28,9 @@ std::string hex_byte(unsigned char byte);
 std::string printable(std::string_view text);
 
 /// The character that starts at text[at], as a message shows it: a whole
-/// UTF-8 character a terminal shows ("٣", not its first byte "\xd9"), else
-/// the one byte, escaped where it is no printable ASCII (one_line).
+/// UTF-8 character a terminal shows as itself ("٣", not its first byte
+/// "\xd9"), else its bytes escaped (one_line's; a combining mark's too),
+/// else the one byte, escaped where it is no printable ASCII.
 std::string character_at(std::string_view text, std::size_t at);
 
 /// What a message shows of an operand the user gave (a number, a name, an
@@ -41,7 +42,10 @@ std::string shown_operand(std::string_view text);
 /// `text` with each control byte (a line break among them) and each byte
 /// outside well-formed UTF-8 as byte_escape, the rest as it is: a message
 /// that names what the user typed stays one line and still shows a path
-/// such as "café". C1 controls (U+0080..U+009F) are escaped byte by byte.
+/// such as "café". C1 controls (U+0080..U+009F), spaces other than the
+/// plain one (U+00A0...), invisible format characters (U+200B...), line and
+/// paragraph separators and bidirectional controls (U+202E...) are escaped
+/// byte by byte: each would hide, break or reorder what the line says.
 std::string one_line(std::string_view text);
 
 }  // namespace nqueens::cli

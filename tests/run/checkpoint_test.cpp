@@ -644,6 +644,18 @@ TEST_F(CheckpointTest, AJournalGoneFromItsPathEndsItsWrites) {
     }
   }
   fs::remove(moved);
+  // A relative name stays the file it named when the journal was opened,
+  // whatever the working directory is by the flush.
+  fs::remove(path_);
+  const fs::path before = fs::current_path();
+  fs::current_path(path_.parent_path());
+  {
+    checkpoint_journal j(path_.filename().string(), p);
+    fs::current_path(before);
+    j.record(0, context.solve(0));
+    EXPECT_NO_THROW(j.flush());
+  }
+  fs::current_path(before);
 }
 
 TEST_F(CheckpointTest, SymlinkAndEmptyFileAreRefused) {

@@ -8,8 +8,9 @@
 
 namespace nqueens::cli {
 
-/// Points std::cerr at standard error through write_message, unbuffered as
-/// before; once, before anything is written there.
+/// Points std::cerr at standard error through write_message, a whole line
+/// a write (std::flush, and the exit, write the start of one too); once,
+/// before anything is written there.
 void route_standard_error() noexcept;
 
 }  // namespace nqueens::cli

@@ -226,6 +226,9 @@ checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shar
   }
   state_->file = std::move(file);
   state_->path = state_->file.path();
+  std::error_code no_absolute;
+  state_->absolute_path = std::filesystem::absolute(state_->path, no_absolute).string();
+  if (no_absolute) state_->absolute_path.clear();
   state_->subproblems = p.size();
   state_->run = detail::journal::get(detail::journal::header_for(p, shard).data(), detail::journal::header::checksum);
   state_->held.assign((p.size() + 63) / 64, 0);
@@ -305,6 +308,24 @@ void checkpoint_journal::record(std::size_t index, const subproblem_count& c) {
 // Appends whole records, or nothing: a failed write (a full disk, a file-size
 // limit) is cut back to the last whole record, and the journal takes no more,
 // so what it holds stays valid for a later resume.
+namespace {
+
+// False only where the open file `fd` is known to be gone from `path`: no
+// file there any more (ENOENT, ENOTDIR), another file there, or none of its
+// names left. Where stat cannot tell (a directory made unreadable, an NFS
+// server's passing error), true: a run is never ended on a guess.
+bool at_its_path(int fd, const std::string& path) {
+  if (path.empty()) return true;
+  struct stat open_file {};
+  if (::fstat(fd, &open_file) != 0) return true;
+  if (open_file.st_nlink == 0) return false;
+  struct stat named {};
+  if (::stat(path.c_str(), &named) != 0) return errno != ENOENT && errno != ENOTDIR;
+  return named.st_dev == open_file.st_dev && named.st_ino == open_file.st_ino;
+}
+
+}  // namespace
+
 void checkpoint_journal::append(const unsigned char* bytes, std::size_t size) {
   if (state_->failed) {
     throw checkpoint_error(checkpoint_error::reason::write, "writing " + journal_name(state_->path) +
@@ -329,10 +350,7 @@ void checkpoint_journal::append(const unsigned char* bytes, std::size_t size) {
   // Written, but where a resume looks for it? A journal deleted, moved or
   // replaced under a run took its records where no resume would find them,
   // and its lock no longer kept a second run off the path.
-  struct stat at_path {
-  }, open_file{};
-  if (::fstat(fd, &open_file) == 0 && (::stat(state_->path.c_str(), &at_path) != 0 || open_file.st_nlink == 0 ||
-                                       at_path.st_dev != open_file.st_dev || at_path.st_ino != open_file.st_ino)) {
+  if (!at_its_path(fd, state_->absolute_path)) {
     state_->failed = true;
     throw checkpoint_error(checkpoint_error::reason::write,
                            journal_name(state_->path) +

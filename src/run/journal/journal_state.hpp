@@ -17,6 +17,10 @@ namespace nqueens {
 struct checkpoint_journal::state {
   checkpoint_file file;
   std::string path;
+  // The path made absolute when the journal was opened, where each flush
+  // looks that the journal still is (a chdir since changes nothing); empty
+  // where it had none (a working directory deleted): not looked at.
+  std::string absolute_path;
   std::size_t subproblems = 0;      // the plan's: record() takes no index past it
   std::uint64_t run = 0;            // the header's checksum, where every record's goes on from
   std::vector<std::uint64_t> held;  // a bit per subproblem of the plan

@@ -1,0 +1,51 @@
+#include "cli/io/standard_error.hpp"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "cli/machine_refusal.hpp"
+
+namespace nqueens::cli {
+namespace {
+
+// What a child that routed std::cerr, wrote `whole` and then the start of a
+// line, and ended through exit() (`through_exit`) or end_process, left on
+// its stderr (a file).
+std::string left_on_stderr(bool through_exit) {
+  const std::string file = ::testing::TempDir() + "standard-error-" + std::to_string(::getpid()) + ".err";
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int err = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(err, STDERR_FILENO);
+    route_standard_error();
+    std::cerr << "nqueens: " << 1 << " whole line\n"
+              << "the start";
+    std::cerr << " of one";
+    if (through_exit) std::exit(0);
+    end_process(0);
+  }
+  int raw = 0;
+  ::waitpid(pid, &raw, 0);
+  std::stringstream text;
+  text << std::ifstream(file).rdbuf();
+  std::remove(file.c_str());
+  return text.str();
+}
+
+// Written a line at a time, std::cerr loses nothing at the end: the start
+// of a line still waiting is written by the exit, and by end_process.
+TEST(StandardErrorTest, NothingWaitingIsLostAtTheEnd) {
+  EXPECT_EQ(left_on_stderr(true), "nqueens: 1 whole line\nthe start of one");
+  EXPECT_EQ(left_on_stderr(false), "nqueens: 1 whole line\nthe start of one");
+}
+
+}  // namespace
+}  // namespace nqueens::cli
