@@ -143,11 +143,12 @@ json_object& add_device_work(json_object& o, const device_work& work) {
 
 json_object count_report::json() const {
   const count_result& r = result_;
+  const auto kernel_sets = kernels_by_rank(rank_kernels);
   json_object o;
   add_counts(o, counts_of(r))
       .add_raw("verified", verified_json(r))
       .add("engine", to_string(r.kind))
-      .add_raw("isa", kernels_by_rank(rank_kernels).size() > 1 ? "null" : json_string(to_string(r.kernels)))
+      .add_raw("isa", kernel_sets.size() > 1 ? "null" : json_string(to_string(r.kernels)))
       .add("threads", r.threads)
       .add("seconds", r.seconds)
       .add("subproblems", r.subproblems)
@@ -202,7 +203,7 @@ json_object count_report::json() const {
     }
     threads += ']';
     std::vector<std::string> isas;
-    for (const auto& [kernels, ranks] : kernels_by_rank(rank_kernels)) isas.emplace_back(to_string(kernels));
+    for (const auto& [kernels, ranks] : kernel_sets) isas.emplace_back(to_string(kernels));
     o.add("ranks", rank_threads.size()).add_raw("rank_threads", threads).add_raw("isas", json_array_of(isas));
   }
   return o;

@@ -41,10 +41,15 @@ std::string left_on_stderr(bool through_exit) {
 }
 
 // Written a line at a time, std::cerr loses nothing at the end: the start
-// of a line still waiting is written by the exit, and by end_process.
+// of a line still waiting is written by the exit, and by end_process. (A
+// sanitized build's leak check may write after it: the child, forked from
+// a process of many threads, holds what their stacks pointed to.)
 TEST(StandardErrorTest, NothingWaitingIsLostAtTheEnd) {
-  EXPECT_EQ(left_on_stderr(true), "nqueens: 1 whole line\nthe start of one");
-  EXPECT_EQ(left_on_stderr(false), "nqueens: 1 whole line\nthe start of one");
+  const std::string all = "nqueens: 1 whole line\nthe start of one";
+  for (const bool through_exit : {true, false}) {
+    const std::string left = left_on_stderr(through_exit);
+    EXPECT_TRUE(left.starts_with(all)) << (through_exit ? "exit(): " : "end_process: ") << left;
+  }
 }
 
 }  // namespace
