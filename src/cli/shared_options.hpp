@@ -41,7 +41,8 @@ void add_shared_options(cxxopts::Options& options, const shared_options& which);
 /// progress display, for the commands that count for long (count, rotational).
 void add_long_run_options(cxxopts::Options& options);
 
-/// --progress and --no-progress alone (scale: each count's progress).
+/// --progress and --no-progress alone (scale: each count's progress; plan:
+/// the run of --stats).
 void add_progress_options(cxxopts::Options& options);
 
 /// What add_progress_options' options asked for.

@@ -2,20 +2,18 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "nqueens/cancelled.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/progress.hpp"
 #include "nqueens/reduce.hpp"
 #include "run/dispatch_positions.hpp"
+#include "run/helper_thread.hpp"
 #include "run/journal/journal_io.hpp"
 #include "run/progress_relay.hpp"
 #include "run/run_tally.hpp"
@@ -33,42 +31,6 @@ double seconds_since(clock_type::time_point start) {
 // Queued journal records flushed before their interval is up: the most a
 // journal holds in memory is this and what 50 ms add.
 constexpr std::size_t journal_queue_bytes = std::size_t{1} << 20;
-
-// Wakes every `tick` to report progress, flush the journal and pass an outside
-// cancellation on to the workers, until told to stop.
-class helper_thread {
- public:
-  template <typename Body>
-  helper_thread(double tick_seconds, Body body)
-      : thread_([this, tick_seconds, body]() mutable {
-          std::unique_lock lock(mutex_);
-          while (!stop_) {
-            cv_.wait_for(lock, std::chrono::duration<double>(tick_seconds));
-            if (stop_) break;
-            lock.unlock();
-            body();
-            lock.lock();
-          }
-        }) {}
-  ~helper_thread() {
-    {
-      const std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool stop_ = false;
-  std::thread thread_;
-};
-
-}  // namespace
-
-namespace {
 
 // What is left of this shard, in dispatch order (every prefix a fair
 // sample: an honest progress fraction): the run's only list of subproblems

@@ -23,6 +23,21 @@ TEST(CliTest, PlanStatsReportsTheBound) {
   EXPECT_NE(text.out.find("subproblems, fingerprint"), std::string::npos) << text.out;
 }
 
+// --stats runs a whole count: its progress is shown as count's, its last
+// line every subproblem finished, and never on stdout, whose JSON stays
+// whole; --no-progress shows none.
+TEST(CliTest, PlanStatsShowsTheProgressOfItsRun) {
+  const cli_run r = run_cli("plan 12 --stats --json --threads 2 --progress");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("progress: 100.0%"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("1,342/1,342 subproblems"), std::string::npos) << r.err;
+  EXPECT_NO_THROW(static_cast<void>(cli::json_members::parse(r.out))) << r.out;
+  const cli_run quiet = run_cli("plan 12 --stats --threads 2 --no-progress");
+  ASSERT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_NE(run_cli("plan 12 --progress --no-progress").err.find("contradict"), std::string::npos);
+}
+
 // plan takes count's memory bound: the estimate follows it (the quadrant
 // engine drops its whole tables, then slices its groups) and stays within it.
 TEST(CliTest, PlanPricesTheMemoryBound) {

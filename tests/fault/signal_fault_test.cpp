@@ -444,8 +444,10 @@ TEST_F(FaultTest, AStopEndsTheProcessThoughStderrIsFull) {
 // nothing, it is dropped after a short wait, and the result comes (the
 // count's end waited on it for good).
 TEST_F(FaultTest, AProgressLineThatStderrDoesNotTakeHoldsNothingUp) {
-  const std::vector<std::vector<std::string>> commands = {
-      {"count", "12", "--progress"}, {"verify", "--to", "8", "--progress"}, {"rotational", "12", "--progress"}};
+  const std::vector<std::vector<std::string>> commands = {{"count", "12", "--progress"},
+                                                          {"verify", "--to", "8", "--progress"},
+                                                          {"rotational", "12", "--progress"},
+                                                          {"plan", "12", "--stats", "--progress"}};
   for (const std::vector<std::string>& command : commands) {
     SCOPED_TRACE(command[0]);
     std::vector<std::string> argv = {nq};

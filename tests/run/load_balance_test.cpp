@@ -2,9 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/plan.hpp"
+#include "nqueens/progress.hpp"
 
 namespace nqueens {
 namespace {
@@ -23,6 +29,35 @@ TEST(LoadBalanceTest, TimesEverySubproblemAndBoundsTheSpeedUp) {
   EXPECT_GE(lb.longest_seconds, lb.median_seconds);
   EXPECT_NEAR(lb.bound, lb.total_seconds / lb.longest_seconds, 1e-9);
   EXPECT_NEAR(lb.longest_share * lb.bound, 1.0, 1e-9);
+}
+
+// The timed run reports progress as a count does: its last snapshot once
+// every subproblem is in, with the whole count; a callback that throws
+// ends the run, and its exception is the one that comes out.
+TEST(LoadBalanceTest, ReportsProgressAndEndsOnTheCallbacksException) {
+  const plan p(13);
+  std::mutex mutex;
+  std::vector<progress> seen;
+  const load_balance lb = measure_load_balance(p, 2, 0, nullptr, {}, [&](const progress& q) {
+    const std::lock_guard lock(mutex);
+    seen.push_back(q);
+  });
+  ASSERT_FALSE(seen.empty());
+  EXPECT_TRUE(seen.back().last);
+  EXPECT_EQ(seen.back().finished, p.size());
+  EXPECT_EQ(seen.back().subproblems, p.size());
+  EXPECT_EQ(seen.back().total_so_far, lb.total);
+  EXPECT_DOUBLE_EQ(seen.back().fraction, 1.0);
+  EXPECT_EQ(std::count_if(seen.begin(), seen.end(), [](const progress& q) { return q.last; }), 1);
+
+  struct refused : std::runtime_error {
+    refused() : std::runtime_error("no room") {}
+  };
+  // Thrown from the reports' thread while n = 15 counts, or from the last
+  // report where the count ended first.
+  EXPECT_THROW(static_cast<void>(measure_load_balance(
+                   plan(15), 1, 0, nullptr, {}, [](const progress&) { throw refused(); }, 0.001)),
+               refused);
 }
 
 TEST(LoadBalanceTest, ExecuteRecordsTimesOnlyWhenAsked) {

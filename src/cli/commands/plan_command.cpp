@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <ostream>
@@ -17,6 +18,7 @@
 #include "cli/message_text.hpp"
 #include "cli/number_text.hpp"
 #include "cli/output.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/report.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
@@ -333,6 +335,7 @@ int run_plan(const std::vector<std::string>& args) {
                          "Memory a count may use, as for count: refuse a plan that would need more, e.g. 8G, "
                          "512M");
   add_gpu_options(options);
+  add_progress_options(options);
   add_shared_options(options,
                      {.threads = "Worker threads of the count priced (its memory), and for --stats and --estimate "
                                  "(default: all hardware threads)",
@@ -357,6 +360,7 @@ int run_plan(const std::vector<std::string>& args) {
                        shape.split_depth);
   po.split_depth = split_depth_for(po.kind, n, shape.max_memory, threads, shape.split_depth);
   const gpu_options gpu = read_gpu_options(result);
+  const progress_choice shown = read_progress_options(result);  // --stats's run: a count's length
   const bool runs = result.count("stats") != 0 || result.count("estimate") != 0;
   if (runs) warn_of_memory_beyond_this_machine(shape.max_memory);  // a plain plan may price a larger node
   // GPU options with an engine that counts on the CPU are refused. A GPU is
@@ -403,11 +407,17 @@ int run_plan(const std::vector<std::string>& args) {
   if (result.count("stats")) {
     const std::string stopped = "while --stats timed the subproblems; nothing is reported";
     std::optional<detail::load_balance> lb;
+    progress_printer printer(shown.terminal);
+    printer.print_in_background(shown.progress_option > 0);
+    std::function<void(const progress&)> on_progress;
+    if (shown.progress) on_progress = [&printer](const progress& q) { printer(q); };
     try {
-      lb = detail::measure_load_balance(p, threads, engine_memory, &stop_requested(), gpu);
+      lb = detail::measure_load_balance(p, threads, engine_memory, &stop_requested(), gpu, on_progress);
     } catch (const run_cancelled&) {
+      printer.finish();
       return report_interruption_of(stopped);
     }
+    printer.finish();
     if (stop_requested()) return report_interruption_of(stopped);  // as count: a signal is never swallowed
     const stats_report report(facts, *lb);
     write_report(report, format);

@@ -6,10 +6,13 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 
 #include "nqueens/count_types.hpp"
 #include "nqueens/gpu_options.hpp"
 #include "nqueens/plan.hpp"
+#include "nqueens/progress.hpp"
 #include "nqueens/verify.hpp"
 
 namespace nqueens::detail {
@@ -41,10 +44,15 @@ struct load_balance {
 /// Runs every subproblem of `p` on `threads` threads (0: all) in dispatch
 /// order, as a count would, timing each, its engine within `engine_memory`
 /// bytes (0: default_memory_limit(); a count's is what check_plan_memory
-/// leaves it, and so the layout it times). Throws run_cancelled when
-/// `*cancel` (null: never) is set before every subproblem was timed: a part
-/// of the times would not describe the plan.
+/// leaves it, and so the layout it times). `on_progress`, where set, is
+/// called as count_options::on_progress is: about every
+/// `progress_interval_seconds` from a thread of its own, and once at the
+/// end; what it throws ends the run and is rethrown. Throws run_cancelled
+/// when `*cancel` (null: never) is set before every subproblem was timed: a
+/// part of the times would not describe the plan.
 load_balance measure_load_balance(const plan& p, int threads, std::uint64_t engine_memory = 0,
-                                  const std::atomic<bool>* cancel = nullptr, const gpu_options& gpu = {});
+                                  const std::atomic<bool>* cancel = nullptr, const gpu_options& gpu = {},
+                                  const std::function<void(const progress&)>& on_progress = {},
+                                  double progress_interval_seconds = 0.25);
 
 }  // namespace nqueens::detail
