@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "cli/signals.hpp"
+#include "mpi/chunk_ledger.hpp"
 #include "mpi/protocol.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/device_work.hpp"
@@ -50,7 +51,9 @@ void rank0_executor::release_workers() {
     receive(status, buffer);
     add_header(buffer);
     // A request here carries no records: every chunk handed out was
-    // answered inside run().
+    // answered inside run(). One that does is a rank out of step.
+    const std::size_t records = buffer.size() - (status.MPI_TAG == tag_stopped ? 1 : 0);
+    if (records > header_words) ledger_.reported(status.MPI_SOURCE, buffer[header_words]);
     if (status.MPI_TAG == tag_stopped) {
       worker_left(status.MPI_SOURCE, buffer);
     } else {
@@ -66,6 +69,7 @@ int rank0_executor::stopping_signal() const {
 
 void rank0_executor::answer(int worker, const std::vector<std::uint64_t>& chunk) {
   if (!chunk.empty()) {
+    ledger_.handed(worker, chunk);
     MPI_Send(chunk.data(), static_cast<int>(chunk.size()), MPI_UINT64_T, worker, tag_chunk, MPI_COMM_WORLD);
     busy_.push_back(worker);
     return;
@@ -176,7 +180,7 @@ void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, co
     local_done = true;
   });
   try {
-    serve_workers(p, report, stop, local_done);
+    serve_workers(report, stop, local_done);
   } catch (...) {
     failed_ = true;
     halt_ = true;
@@ -192,7 +196,7 @@ void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, co
   phases_.release += std::chrono::duration<double>(std::chrono::steady_clock::now() - releasing).count();
 }
 
-void rank0_executor::serve_workers(const plan& p, const detail::report_fn& report, const std::atomic<bool>& stop,
+void rank0_executor::serve_workers(const detail::report_fn& report, const std::atomic<bool>& stop,
                                    const std::atomic<bool>& local_done) {
   std::vector<std::uint64_t> buffer;
   while ((waiting_ > 0 || !local_done) && !abandoned_ && !failed_) {
@@ -214,11 +218,14 @@ void rank0_executor::serve_workers(const plan& p, const detail::report_fn& repor
     busy_.erase(std::remove(busy_.begin(), busy_.end(), status.MPI_SOURCE), busy_.end());
     const bool leaving = status.MPI_TAG == tag_stopped;
     const std::size_t records = leaving ? buffer.size() - 1 : buffer.size();
-    for (std::size_t k = header_words; k + record_words <= records; k += record_words) {
-      const auto index = static_cast<std::size_t>(buffer[k]);
-      if (index >= p.size()) throw std::runtime_error("a rank reported an unexpected subproblem");
-      report(index, {buffer[k + 1], buffer[k + 2], buffer[k + 3], buffer[k + 4]});
+    if ((records - header_words) % record_words != 0) {
+      throw std::runtime_error("rank " + std::to_string(status.MPI_SOURCE) + " sent a record cut short");
     }
+    for (std::size_t k = header_words; k + record_words <= records; k += record_words) {
+      ledger_.reported(status.MPI_SOURCE, buffer[k]);  // one of its chunk's, once: the driver sums what it is told
+      report(static_cast<std::size_t>(buffer[k]), {buffer[k + 1], buffer[k + 2], buffer[k + 3], buffer[k + 4]});
+    }
+    ledger_.closed(status.MPI_SOURCE);
     if (leaving) {  // a signal reached that rank: the job stops, as if it had reached rank 0
       worker_left(status.MPI_SOURCE, buffer);
       halt_ = true;

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "mpi/chunk_ledger.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/device_work.hpp"
 #include "nqueens/execute.hpp"
@@ -31,7 +32,8 @@ class rank0_executor final : public detail::executor {
         kernels_(options.kernels ? *options.kernels : active_isa()),
         max_memory_(options.max_memory),
         gpu_(options.gpu),
-        cancel_(options.cancel) {}
+        cancel_(options.cancel),
+        ledger_(ranks) {}
 
   int threads() const noexcept override { return threads_; }
   isa kernels() const override { return kernels_; }
@@ -79,7 +81,7 @@ class rank0_executor final : public detail::executor {
   // Answers every worker's request with the next chunk until each got an
   // empty one or left, and rank 0's own thread is done; passes a stop on to
   // that thread. A failure or an abandoned run ends it at once.
-  void serve_workers(const plan& p, const detail::report_fn& report, const std::atomic<bool>& stop,
+  void serve_workers(const detail::report_fn& report, const std::atomic<bool>& stop,
                      const std::atomic<bool>& local_done);
 
   // A tag_stopped message ends with the signal: the first one is reported.
@@ -126,6 +128,7 @@ class rank0_executor final : public detail::executor {
   std::vector<int> held_;                           // workers waiting for dismiss_workers(); the main thread's
   std::vector<int> finished_;                       // workers given no more work, waiting for the end; the same
   std::vector<int> busy_;                           // workers holding a chunk; the main thread's
+  chunk_ledger ledger_;                             // what each of them holds; the main thread's
   bool cut_sent_ = false;                           // tag_cut sent to every busy worker; the main thread's
   mutable std::mutex device_mutex_;
   device_work device_;  // every rank's, rank 0's own thread's included

@@ -22,8 +22,13 @@ void arena_executor::run(const plan& p, std::span<const std::size_t> indices, co
   options.gpu = gpu_;
   options.cancel = &stop;
   options.on_finished = report;
-  options.keep_results = false;  // the driver sums the reports
+  // The driver sums the reports: results are kept only for their times.
+  options.time_subproblems = !seconds_by_index_.empty();
+  options.keep_results = options.time_subproblems;
   const execution done = execute_on_arena(p, indices, options, nullptr, cancel_);
+  for (std::size_t k = 0; k < done.subproblem_seconds.size(); ++k) {
+    if (done.finished[k] != 0) seconds_by_index_[done.indices[k]] = done.subproblem_seconds[k];
+  }
   device_ += done.device;
   phases_.start += done.start_seconds;
   phases_.release += done.release_seconds;

@@ -64,6 +64,10 @@ class arena_executor final : public executor {
   arena_executor(int threads, std::optional<isa> kernels, std::uint64_t max_memory, gpu_options gpu = {},
                  const std::atomic<bool>* cancel = nullptr);
 
+  /// Each subproblem's wall-clock time into `by_index[index]` (sized like
+  /// the plan; `nqueens plan --stats`), from the next run on.
+  void time_subproblems_into(std::span<double> by_index) noexcept { seconds_by_index_ = by_index; }
+
   int threads() const noexcept override { return threads_; }
   isa kernels() const override { return kernels_; }
   void run(const plan& p, std::span<const std::size_t> indices, const report_fn& report,
@@ -78,6 +82,7 @@ class arena_executor final : public executor {
   std::uint64_t max_memory_;
   gpu_options gpu_;
   const std::atomic<bool>* cancel_;
+  std::span<double> seconds_by_index_;  // empty: untimed
   device_work device_;
   run_phases phases_;
   bool counting_began_ = false;
