@@ -1,7 +1,8 @@
 #pragma once
 
 // The run driver: everything a count does around the counting itself, in one
-// place for `count`, `scale`, the library's count() and nqueens-mpi: take this
+// place for `count`, `scale`, `plan --stats`, the library's count() and
+// nqueens-mpi: take this
 // shard's subproblems, resume from the journal, hand the rest to an executor,
 // report progress, flush the journal, pass cancellation on, reduce exactly,
 // verify and mark the journal complete.
