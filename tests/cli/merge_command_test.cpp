@@ -319,9 +319,8 @@ TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
       {replaced("\"shard\":0", "\"shard\":2"), "\"shard\" 2 is out of range: expected an integer from 0 to 1"},
       {replaced("\"n\":12", "\"m\":12"), "no \"n\" member"},
       {good + std::string(std::size_t{1} << 20, ' '), "larger than 1048576 bytes"},
-      // What a stopped `count --json > FILE` leaves.
-      {"", "the file is empty: a count writes its --json only once it has finished"},
-      {"\n", "the file is empty: a count writes its --json only once it has finished"},
+      // Past the bound it is its size that is wrong, not "empty".
+      {std::string((std::size_t{1} << 20) + 100, ' '), "larger than 1048576 bytes"},
       // A digit changed in transit, which Burnside's divisibility cannot see.
       {replaced("\"total\":6994", "\"total\":6995"), "the checksum does not match the counts"},
       {replaced("\"total\":6994", "\"total\":7002"), "the checksum does not match the counts"},
@@ -359,6 +358,48 @@ TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
   const cli_run dash = run_cli("merge - " + b);
   EXPECT_EQ(dash.status, 2);
   EXPECT_EQ(dash.err, "nqueens: '-': merge reads shard files, not standard input: name them (or /dev/stdin)\n");
+}
+
+// A job array's tasks killed at their limit leave empty files (the shell's
+// `>` made them): each is named with every shard missing, all at once, exit
+// 1, in the JSON too; a malformed file beside them is exit 2, and they are
+// named with it. Once every shard is in, merge's own output file, an
+// earlier merge's output and an empty file left over are left out with a
+// note, as a glob of the shards' names takes them in.
+TEST_F(CliShardTest, EveryUnfinishedShardIsNamedWithThoseMissing) {
+  cli_run r = run_script(
+      "mkdir -p job && cd job || exit 9\n"
+      "for k in 0 1 2 3; do $NQ count 12 --shard $k/4 --json > q-$k.json || exit 9; done\n"
+      ": > q-1.json; : > q-2.json; rm q-3.json\n"
+      "$NQ merge q-*.json --json > ../failed.json; echo status=$?\n");
+  EXPECT_NE(r.out.find("status=1"), std::string::npos) << r.out << r.err;
+  for (const char* problem :
+       {"q-1.json: the file is empty", "q-2.json: the file is empty", "3 of 4 shards missing: 1-3"}) {
+    EXPECT_NE(r.err.find(std::string("nqueens merge: ") + problem), std::string::npos) << problem << " in " << r.err;
+    EXPECT_NE(slurp("failed.json").find(problem), std::string::npos) << problem << " in " << slurp("failed.json");
+  }
+  r = run_script("cd job && echo '{' > q-9.json && $NQ merge q-*.json; echo status=$?; rm q-9.json");
+  EXPECT_NE(r.out.find("status=2"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.err.find("q-9.json: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("q-1.json: the file is empty"), std::string::npos) << r.err;
+
+  r = run_script(
+      "cd job && $NQ count 12 --shard 1/4 --json > q-1b.json && $NQ count 12 --shard 2/4 --json > q-2b.json &&\n"
+      "$NQ count 12 --shard 3/4 --json > q-3.json || exit 9\n"
+      "$NQ merge q-*.json --json > q-all.json 2> /dev/null || exit 8\n"
+      "$NQ merge q-*.json --json > q-all.json; echo status=$?; cat q-all.json\n");
+  EXPECT_NE(r.out.find("status=0"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("\"total\":14200"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"shards\":4"), std::string::npos) << r.out;
+  for (const char* note : {"q-all.json is this merge's own output: left out",
+                           "q-1.json is empty (a count stopped before its end): every shard is in without it"}) {
+    EXPECT_NE(r.err.find(std::string("nqueens merge: note: ") + note), std::string::npos) << note << " in " << r.err;
+  }
+  r = run_script("cd job && $NQ merge q-*.json --json > total.json; echo status=$?");
+  EXPECT_NE(r.out.find("status=0"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.err.find("nqueens merge: note: q-all.json is the output of an earlier merge: left out"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST_F(CliShardTest, ShardsWithTheirOwnJournals) {

@@ -1,5 +1,8 @@
 #include "cli/commands/merge_command.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
@@ -83,6 +86,15 @@ class merge_failure final : public report {
   std::size_t shards_;
 };
 
+// Whether `name` is the file this process writes its standard output to
+// (`merge q-*.json > q-all.json`, the glob taking in q-all.json).
+bool is_standard_output(const std::string& name) {
+  struct stat out {};
+  struct stat file {};
+  return ::fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode) && ::stat(name.c_str(), &file) == 0 &&
+         file.st_dev == out.st_dev && file.st_ino == out.st_ino;
+}
+
 // The kernels the shards counted with, as their files name them, each
 // once, in the files' order.
 std::vector<std::string> kernels_of(const std::vector<shard_file>& files) {
@@ -111,22 +123,46 @@ int run_merge(const std::vector<std::string>& args) {
   // a stop signal then is answered, as every command answers it.
   install_stop_handlers();
   const std::string stopped = "before the shards were added up; nothing was merged";
+  // Every file is read, and every problem named, before giving up: a job
+  // array's shards killed at their time limit leave several empty files,
+  // and a user told of one at a time would count them again one at a time.
   std::vector<shard_file> files;
+  std::vector<std::string> malformed;   // exit 2
+  std::vector<std::string> unfinished;  // empty files: shards not counted, named beside those missing
+  std::vector<std::string> unfinished_names;
   try {
     for (const std::string& name : result["files"].as<std::vector<std::string>>()) {
       if (stop_requested()) return report_interruption_of(stopped);
-      files.push_back(read_shard_file(name));  // a FIFO's wait for its writer ends on a stop
+      // `merge q-*.json > q-all.json` again: the glob takes in the shell's
+      // fresh, empty output file, which is not a shard.
+      if (is_standard_output(name)) {
+        std::cerr << "nqueens merge: note: " << one_line(name) << " is this merge's own output: left out\n";
+        continue;
+      }
+      try {
+        files.push_back(read_shard_file(name));  // a FIFO's wait for its writer ends on a stop
+      } catch (const merge_output_file&) {
+        std::cerr << "nqueens merge: note: " << one_line(name) << " is the output of an earlier merge: left out\n";
+      } catch (const unfinished_shard_file& e) {
+        unfinished.emplace_back(e.what());
+        unfinished_names.push_back(name);
+      } catch (const usage_error& e) {
+        malformed.emplace_back(e.what());
+      }
     }
   } catch (const run_cancelled&) {
     return report_interruption_of(stopped);
   }
   // Problems that make no total: each on stderr, naming its file, and in
   // the JSON for a script that reads only that.
-  const auto fail_with = [&](const std::vector<std::string>& problems) {
-    // A file name's control bytes are shown escaped, not sent to the terminal.
-    for (const std::string& p : problems) std::cerr << "nqueens merge: " << one_line(p) << '\n';
+  const auto fail_with = [&](const std::vector<std::string>& problems, int status) {
+    // Refused as malformed, as every usage error of the tool is said; a
+    // merge that makes no total, by merge. A file name's control bytes are
+    // shown escaped, not sent to the terminal.
+    const char* who = status == 2 ? "nqueens: " : "nqueens merge: ";
+    for (const std::string& p : problems) std::cerr << who << one_line(p) << '\n';
     if (result.count("json") != 0) write_report(merge_failure(problems, files.size()), output_format::json);
-    return 1;
+    return status;
   };
   // Every file's fields must make the plan its fingerprint names, and its
   // shard of it; each distinct plan is rebuilt, and dealt into its shards,
@@ -145,7 +181,12 @@ int run_merge(const std::vector<std::string>& args) {
       const shard_file& f = files[k];
       const std::string key = std::to_string(f.n) + " " + f.engine + " " + std::to_string(f.split_depth);
       auto it = plans.find(key);
-      if (it == plans.end()) it = plans.emplace(key, plan_of(f, &stop_requested())).first;
+      try {
+        if (it == plans.end()) it = plans.emplace(key, plan_of(f, &stop_requested())).first;
+      } catch (const usage_error& e) {
+        malformed.emplace_back(e.what());
+        continue;
+      }
       if (stop_requested()) return report_interruption_of(stopped);
       if (auto problem = foreign_plan(f, it->second)) {
         foreign.push_back(std::move(*problem));
@@ -156,12 +197,26 @@ int run_merge(const std::vector<std::string>& args) {
       if (sizes == dealt.end()) {
         sizes = dealt.emplace(std::pair{key, f.shards}, shard_sizes(it->second, f.shards)).first;
       }
-      check_against_plan(f, it->second, sizes->second);
+      try {
+        check_against_plan(f, it->second, sizes->second);
+      } catch (const usage_error& e) {
+        malformed.emplace_back(e.what());
+      }
     }
   } catch (const run_cancelled&) {
     return report_interruption_of(stopped);
   }
   if (stop_requested()) return report_interruption_of(stopped);
+  // A malformed file holds a shard merge cannot name: what the rest make is
+  // not judged.
+  if (!malformed.empty()) {
+    malformed.insert(malformed.end(), unfinished.begin(), unfinished.end());
+    return fail_with(malformed, 2);
+  }
+  if (files.empty()) {
+    unfinished.emplace_back("no total: none of the files holds a finished shard");
+    return fail_with(unfinished, 1);
+  }
 
   // Every problem is reported, by file name, before giving up: the shards
   // of another version's plan first, then what the parts (all of them) say.
@@ -177,12 +232,22 @@ int run_merge(const std::vector<std::string>& args) {
     whole = nqueens::merge(parts, names);
   } catch (const merge_error& e) {
     std::vector<std::string> problems = foreign;
+    problems.insert(problems.end(), unfinished.begin(), unfinished.end());
     problems.insert(problems.end(), e.problems().begin(), e.problems().end());
     if (e.why() == merge_error::reason::parts)
       problems.emplace_back("no total: the shards do not make up one whole run");
-    return fail_with(problems);
+    return fail_with(problems, 1);
   }
-  if (!foreign.empty()) return fail_with(foreign);
+  if (!foreign.empty()) {
+    foreign.insert(foreign.end(), unfinished.begin(), unfinished.end());
+    return fail_with(foreign, 1);
+  }
+  // Every shard is in: an empty file beside them (a count of a shard that
+  // was stopped, then counted again into another file) takes nothing away.
+  for (const std::string& extra : unfinished_names) {
+    std::cerr << "nqueens merge: note: " << one_line(extra)
+              << " is empty (a count stopped before its end): every shard is in without it, so it is left out\n";
+  }
   const merge_report merged(whole, files.size(), kernels_of(files));
   write_report(merged, format_for(result.count("json") != 0));
   return merged.ok() ? 0 : 1;

@@ -119,10 +119,11 @@ shard_file read_shard_file(const std::string& name) {
   const std::string text = read_bounded(name);
   // What `count --json > FILE` leaves of a count stopped or failed before
   // its end (a JSON object is written whole or not at all).
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
-    throw usage_error(name +
-                      ": the file is empty: a count writes its --json only once it has finished (was it "
-                      "stopped, or did it fail?); count that shard again");
+  // (Past the bound, it is refused for its size, whatever it holds.)
+  if (text.size() <= max_json_bytes && text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw unfinished_shard_file(name +
+                                ": the file is empty: a count writes its --json only once it has finished (was it "
+                                "stopped, or did it fail?); count that shard again");
   }
   // A likely mix-up in a job script: the journal of `count --checkpoint`.
   if (text.size() >= detail::journal::magic.size() &&
@@ -134,6 +135,11 @@ shard_file read_shard_file(const std::string& name) {
   }
   try {
     const json_members members = json_members::parse(text);
+    // Another likely mix-up: an earlier merge's output, which a glob of the
+    // shards' names can take in.
+    if (members.find("shard") == nullptr && members.find("shards") != nullptr && members.find("ok") != nullptr) {
+      throw merge_output_file(name + ": this is the output of 'nqueens merge', not a shard's");
+    }
     shard_file f;
     f.name = name;
     f.n = static_cast<int>(members.get_unsigned("n", min_board_size, max_board_size));

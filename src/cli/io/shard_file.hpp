@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/arguments.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/count_types.hpp"
 #include "nqueens/plan.hpp"
@@ -48,10 +49,27 @@ shard_file shard_fields_of(const count_result& r);
 /// read_shard_file): shard_fields_of's inverse.
 count_result part_of(const shard_file& f);
 
+/// A shard file that holds nothing (whitespace at most): what
+/// `count --json > FILE` leaves of a count stopped or failed before its end,
+/// a shard not yet counted rather than a malformed file.
+class unfinished_shard_file : public usage_error {
+ public:
+  using usage_error::usage_error;
+};
+
+/// The JSON output of `nqueens merge` (its "shards" and "ok", no "shard"),
+/// which a glob of the shards' names can take in: not a shard.
+class merge_output_file : public usage_error {
+ public:
+  using usage_error::usage_error;
+};
+
 /// Reads and checks shard file `name`: strict JSON, every field in range, no
 /// verified total or fundamental count in a part of a run, the checksum
-/// matching. Throws usage_error naming the file; run_cancelled when a stop
-/// signal ends a wait for it (a FIFO's or a pipe's writer).
+/// matching. Throws unfinished_shard_file for an empty file,
+/// merge_output_file for merge's output, usage_error naming the file for
+/// any other; run_cancelled when a stop signal ends a wait for it (a FIFO's
+/// or a pipe's writer).
 shard_file read_shard_file(const std::string& name);
 
 /// The plan that `f`'s n, engine and split depth make; run_cancelled once
