@@ -93,6 +93,29 @@ TEST_F(FaultTest, JournalIsCreatedWholeWithoutTmpfile) {
   }
 }
 
+// A new name reaches the disk with its directory's fsync. Where that fails
+// (EIO), a crash could take a journal's name with its run's progress, and a
+// CSV's rename could be undone: the journal is refused before counting (exit
+// 2, no file left), the CSV's write fails (exit 3).
+TEST_F(FaultTest, ADirectoryThatCannotBeSyncedIsAFailedWrite) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "the sanitizers' runtime must come first in the preload list";
+#endif
+  const std::string preload = std::string("LD_PRELOAD=") + NQUEENS_DIRECTORY_FSYNC_FAILS_PATH;
+  const std::string j = path("unsynced.ckpt");
+  finished r = run({nq, "count", "10", "--checkpoint", j}, {.env = {preload}});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot create checkpoint '" + j + "': Input/output error"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(j));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 0);  // no temporary left
+  const std::string csv = path("unsynced.csv");
+  r = run({nq, "scale", "8", "--repeat", "1", "--threads", "1", "--csv", csv}, {.env = {preload}});
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("Input/output error (while syncing its directory)"), std::string::npos) << r.err;
+  // Without the fault, both work.
+  EXPECT_EQ(run({nq, "count", "10", "--checkpoint", j}).status, 0);
+}
+
 // The same for the plain tool, whose limit is its own.
 TEST_F(FaultTest, CountJournalWriteFailureExitsThree) {
   const std::string j = path("full.ckpt");

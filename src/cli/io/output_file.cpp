@@ -271,13 +271,16 @@ void output_file::commit() {
   check_target_again();  // last, so that what can change unseen is the rename's moment alone
   if (::rename(temp_.c_str(), target_.c_str()) != 0) fail("putting it in place", errno);
   committed_ = true;
-  // The rename itself reaches the disk with its directory; the file is in
-  // place either way, so this is best effort.
+  // The rename itself reaches the disk with its directory. Where that fsync
+  // fails (EIO, not a file system that syncs no directory), a crash could
+  // bring the old file back: said, as a failed write is, though the new one
+  // is in place now.
   const std::filesystem::path parent = std::filesystem::path(target_).parent_path();
   const int dir = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {
-    ::fsync(dir);
+    const int error = ::fsync(dir) == 0 || errno == EINVAL || errno == ENOTSUP ? 0 : errno;
     ::close(dir);
+    if (error != 0) fail("syncing its directory", error);
   }
 }
 

@@ -177,6 +177,15 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
          error == EEXIST ? journal_name(state_->path) + " was created by another run meanwhile; it is left to that run"
                          : what + " " + journal_name(state_->path) + ": " + std::strerror(error));
   };
+  // The new name reaches the disk with its directory's fsync; where that
+  // fails, a crash could take the name and a long run's journal with it,
+  // unseen: the journal just made is taken away again and refused.
+  const auto settle_name = [&](const std::filesystem::path& target) {
+    if (const int error = detail::sync_directory_of(state_->path); error != 0) {
+      ::unlink(target.c_str());
+      refuse("cannot create", error, "");
+    }
+  };
   const auto prepare = [&](const std::string& temporary) {
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) refuse("cannot lock", errno, temporary);
     if (detail::write_all(fd, header.data(), header.size()) != header.size() || ::fsync(fd) != 0)
@@ -195,7 +204,7 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
     prepare("");
     const std::string self = "/proc/self/fd/" + std::to_string(fd);
     if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, target.c_str(), AT_SYMLINK_FOLLOW) == 0) {
-      detail::sync_directory_of(state_->path);
+      settle_name(target);
       return;
     }
     if (errno == EEXIST || std::filesystem::exists("/proc/self/fd")) refuse("cannot create", errno, "");
@@ -209,7 +218,7 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
   prepare(temporary);
   if (::link(temporary.c_str(), target.c_str()) != 0) refuse("cannot create", errno, temporary);
   ::unlink(temporary.c_str());
-  detail::sync_directory_of(state_->path);
+  settle_name(target);
 }
 
 using detail::journal_name;
