@@ -116,6 +116,26 @@ TEST_F(FaultTest, ADirectoryThatCannotBeSyncedIsAFailedWrite) {
   EXPECT_EQ(run({nq, "count", "10", "--checkpoint", j}).status, 0);
 }
 
+// A file system without hard links (vfat, exFAT: link() says EPERM) takes
+// a new journal through a rename that replaces nothing: made whole, no
+// temporary left, resumed; a journal there already is still refused.
+TEST_F(FaultTest, JournalIsCreatedWholeWithoutHardLinks) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "the sanitizers' runtime must come first in the preload list";
+#endif
+  const std::vector<std::string> env = {std::string("LD_PRELOAD=") + NQUEENS_NO_TMPFILE_PATH,
+                                        "NQUEENS_NO_HARD_LINKS=1"};
+  const std::string j = path("vfat.ckpt");
+  const finished r = run({nq, "count", "10", "--checkpoint", j}, {.env = env});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(10) = 724  verified"), std::string::npos) << r.out;
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);  // no temporary left
+  expect_resumes_to(j, 10, "724");
+  const finished other = run({nq, "count", "11", "--checkpoint", j}, {.env = env});
+  EXPECT_EQ(other.status, 2) << other.err;  // another run's journal: never replaced
+  expect_resumes_to(j, 10, "724");
+}
+
 // The same for the plain tool, whose limit is its own.
 TEST_F(FaultTest, CountJournalWriteFailureExitsThree) {
   const std::string j = path("full.ckpt");

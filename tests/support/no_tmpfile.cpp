@@ -2,7 +2,9 @@
 // systems without it (NFS, older kernels): EOPNOTSUPP. The fault tests run
 // the tool under it to reach the journal's other way of appearing whole;
 // each refusal adds a byte to the file NQUEENS_NO_TMPFILE_MARK names, where
-// it is set, so that a test knows the other way was taken.
+// it is set, so that a test knows the other way was taken. With
+// NQUEENS_NO_HARD_LINKS set, link() and linkat() fail too, with EPERM, as on
+// vfat and exFAT.
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -54,4 +56,22 @@ extern "C" int open64(const char* path, int flags, ...) {
   const mode_t mode = (flags & O_CREAT) != 0 || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(args, mode_t) : 0;
   va_end(args);
   return refuse_or_open("open64", path, flags, mode);
+}
+
+extern "C" int link(const char* from, const char* to) {
+  if (std::getenv("NQUEENS_NO_HARD_LINKS") != nullptr) {
+    errno = EPERM;
+    return -1;
+  }
+  using link_function = int (*)(const char*, const char*);
+  return reinterpret_cast<link_function>(::dlsym(RTLD_NEXT, "link"))(from, to);
+}
+
+extern "C" int linkat(int from_dir, const char* from, int to_dir, const char* to, int flags) {
+  if (std::getenv("NQUEENS_NO_HARD_LINKS") != nullptr) {
+    errno = EPERM;
+    return -1;
+  }
+  using linkat_function = int (*)(int, const char*, int, const char*, int);
+  return reinterpret_cast<linkat_function>(::dlsym(RTLD_NEXT, "linkat"))(from_dir, from, to_dir, to, flags);
 }

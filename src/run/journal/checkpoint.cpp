@@ -55,6 +55,10 @@ bool ends_with_mark(int fd, const std::array<unsigned char, header_size>& h) noe
          checksum_matches(last.data(), record::checksum, get(h.data(), header::checksum));
 }
 
+// Whether a link() failed with `error` because the file system has no hard
+// links (vfat and exFAT say EPERM, others EOPNOTSUPP).
+bool takes_no_hard_links(int error) { return error == EPERM || error == EOPNOTSUPP; }
+
 }  // namespace
 
 checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
@@ -207,8 +211,10 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
       settle_name(target);
       return;
     }
-    if (errno == EEXIST || std::filesystem::exists("/proc/self/fd")) refuse("cannot create", errno, "");
-    ::close(fd);  // no /proc to link through: the named way below
+    if (errno == EEXIST || (std::filesystem::exists("/proc/self/fd") && !takes_no_hard_links(errno))) {
+      refuse("cannot create", errno, "");
+    }
+    ::close(fd);  // no /proc to link through, or no hard links: the named way below
     fd = -1;
   }
   std::string temporary = detail::temporary_name_for(target);
@@ -216,8 +222,18 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
   if (fd < 0) refuse("cannot create", errno, "");
   ::fchmod(fd, 0644);
   prepare(temporary);
-  if (::link(temporary.c_str(), target.c_str()) != 0) refuse("cannot create", errno, temporary);
-  ::unlink(temporary.c_str());
+  if (::link(temporary.c_str(), target.c_str()) == 0) {
+    ::unlink(temporary.c_str());
+  } else if (!takes_no_hard_links(errno)) {
+    refuse("cannot create", errno, temporary);
+  } else if (::renameat2(AT_FDCWD, temporary.c_str(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) != 0) {
+    // A file system with no hard links (vfat, exFAT, some SMB and FUSE
+    // mounts) renames without replacing instead, where it can.
+    refuse(errno == EINVAL ? "cannot create (its file system takes neither hard links nor a rename that replaces "
+                             "nothing, one of which makes a new journal appear whole)"
+                           : "cannot create",
+           errno, temporary);
+  }
   settle_name(target);
 }
 
