@@ -25,7 +25,7 @@ int report_interruption_before_counting(const std::string& checkpoint, int sig, 
   std::cerr << start_of_a_stop_message() << who << ": " << interrupted_before_counting(sig)
             << (checkpoint.empty() || !std::filesystem::exists(checkpoint)  // not created yet
                     ? std::string()
-                    : " this time: run the same command again to resume from " + one_line(checkpoint))
+                    : " this time: run the same command again to resume from '" + one_line(checkpoint) + "'")
             << '\n';
   return interrupted_status(sig);
 }
@@ -43,7 +43,7 @@ int report_interruption(const count_result& r, const std::string& checkpoint, in
                           "subproblems were counted, before the result was written; "
                     : " after " + std::to_string(r.finished) + " of " + whose + std::to_string(all) + " subproblems; ")
             << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
-                                   : "run the same command again to resume from " + one_line(checkpoint))
+                                   : "run the same command again to resume from '" + one_line(checkpoint) + "'")
             << '\n';
   // A run stopped as its journal's last write failed: that is said too.
   if (!r.journal_unfinished.empty()) {

@@ -501,7 +501,7 @@ TEST_F(CheckpointTest, HeaderThatNamesThisRunButDiffersSaysWhere) {
       ADD_FAILURE() << "byte " << offset << " accepted";
     } catch (const checkpoint_error& e) {
       EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt) << e.what();
-      EXPECT_NE(std::string(e.what()).find("'s header names this run (n = 12, engine symmetric"), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find("' names this run (n = 12, engine symmetric"), std::string::npos)
           << e.what();
       EXPECT_NE(std::string(e.what()).find("differs from the one it writes at byte " + std::to_string(offset) + ":"),
                 std::string::npos)

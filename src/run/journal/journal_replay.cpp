@@ -67,7 +67,7 @@ class replay {
       // does not (the subproblem count, the bytes kept zero), so the header
       // was not written by this version for this run. Say where.
       const auto at = static_cast<std::size_t>(std::mismatch(h.begin(), h.end(), expected.begin()).first - h.begin());
-      fail(reason::corrupt, name_ + "'s header names this run (" + ours +
+      fail(reason::corrupt, "the header of " + name_ + " names this run (" + ours +
                                 ") but differs from the one it writes at byte " + std::to_string(at) +
                                 ": not written for this run by this version of nqueens");
     }
