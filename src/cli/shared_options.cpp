@@ -171,9 +171,10 @@ void add_long_run_options(cxxopts::Options& options) {
   add_progress_options(options);
 }
 
-void add_progress_options(cxxopts::Options& options) {
-  options.add_options()("progress", "Show progress on stderr (default when stderr is a terminal)")(
-      "no-progress", "Never show progress");
+void add_progress_options(cxxopts::Options& options, const std::string& whose) {
+  const std::string what = whose.empty() ? "progress" : "the progress of " + whose;
+  options.add_options()("progress", "Show " + what + " on stderr (default when stderr is a terminal)")(
+      "no-progress", "Never show " + what);
 }
 
 progress_choice read_progress_options(const cxxopts::ParseResult& result) {

@@ -42,8 +42,8 @@ void add_shared_options(cxxopts::Options& options, const shared_options& which);
 void add_long_run_options(cxxopts::Options& options);
 
 /// --progress and --no-progress alone (scale: each count's progress; plan:
-/// the run of --stats).
-void add_progress_options(cxxopts::Options& options);
+/// the run of --stats, `whose` in the help).
+void add_progress_options(cxxopts::Options& options, const std::string& whose = {});
 
 /// What add_progress_options' options asked for.
 struct progress_choice {

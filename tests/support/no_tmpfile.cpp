@@ -4,7 +4,9 @@
 // each refusal adds a byte to the file NQUEENS_NO_TMPFILE_MARK names, where
 // it is set, so that a test knows the other way was taken. With
 // NQUEENS_NO_HARD_LINKS set, link() and linkat() fail too, with EPERM, as on
-// vfat and exFAT.
+// vfat and exFAT; set to "tmpfile", O_TMPFILE is left to work (its linkat
+// fails alone); set to "race", link() first creates the file it was to link
+// to, as another run would meanwhile.
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -13,6 +15,7 @@
 #include <cerrno>
 #include <cstdarg>
 #include <cstdlib>
+#include <cstring>
 
 namespace {
 
@@ -29,8 +32,13 @@ void mark_refusal() {
   ::close(fd);
 }
 
+bool no_hard_links(const char* mode = nullptr) {
+  const char* set = std::getenv("NQUEENS_NO_HARD_LINKS");
+  return set != nullptr && (mode == nullptr || std::strcmp(set, mode) == 0);
+}
+
 int refuse_or_open(const char* symbol, const char* path, int flags, mode_t mode) {
-  if ((flags & O_TMPFILE) == O_TMPFILE) {
+  if ((flags & O_TMPFILE) == O_TMPFILE && !no_hard_links("tmpfile")) {
     const int error = EOPNOTSUPP;
     mark_refusal();
     errno = error;
@@ -59,7 +67,12 @@ extern "C" int open64(const char* path, int flags, ...) {
 }
 
 extern "C" int link(const char* from, const char* to) {
-  if (std::getenv("NQUEENS_NO_HARD_LINKS") != nullptr) {
+  if (no_hard_links("race")) {
+    const auto real_open = reinterpret_cast<open_function>(::dlsym(RTLD_NEXT, "open"));
+    const int fd = real_open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) ::close(fd);
+  }
+  if (no_hard_links()) {
     errno = EPERM;
     return -1;
   }
@@ -68,7 +81,7 @@ extern "C" int link(const char* from, const char* to) {
 }
 
 extern "C" int linkat(int from_dir, const char* from, int to_dir, const char* to, int flags) {
-  if (std::getenv("NQUEENS_NO_HARD_LINKS") != nullptr) {
+  if (no_hard_links()) {
     errno = EPERM;
     return -1;
   }

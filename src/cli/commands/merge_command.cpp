@@ -86,13 +86,15 @@ class merge_failure final : public report {
   std::size_t shards_;
 };
 
-// Whether `name` is the file this process writes its standard output to
-// (`merge q-*.json > q-all.json`, the glob taking in q-all.json).
-bool is_standard_output(const std::string& name) {
+// Whether `name` is the empty file this process writes its standard output
+// to: `merge q-*.json > q-all.json` again, the glob taking in q-all.json as
+// the shell just emptied it. (A shard given as stdout too, `>> q-2.json`,
+// holds its counts: it is read as any other, before merge writes.)
+bool is_own_empty_output(const std::string& name) {
   struct stat out {};
   struct stat file {};
-  return ::fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode) && ::stat(name.c_str(), &file) == 0 &&
-         file.st_dev == out.st_dev && file.st_ino == out.st_ino;
+  return ::fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode) && out.st_size == 0 &&
+         ::stat(name.c_str(), &file) == 0 && file.st_dev == out.st_dev && file.st_ino == out.st_ino;
 }
 
 // The kernels the shards counted with, as their files name them, each
@@ -103,6 +105,94 @@ std::vector<std::string> kernels_of(const std::vector<shard_file>& files) {
     if (!f.isa.empty() && std::ranges::find(seen, f.isa) == seen.end()) seen.push_back(f.isa);
   }
   return seen;
+}
+
+// The files merge was given, read: every one, and every problem named,
+// before giving up (a job array's shards killed at their time limit leave
+// several empty files, and a user told of one at a time would count them
+// again one at a time).
+struct read_files {
+  std::vector<shard_file> shards;
+  std::vector<std::string> malformed;         // exit 2
+  std::vector<std::string> unfinished;        // empty files: shards not counted, named beside those missing
+  std::vector<std::string> unfinished_names;  // their names
+};
+
+// Throws run_cancelled on a stop.
+read_files read_all(const std::vector<std::string>& names) {
+  read_files read;
+  for (const std::string& name : names) {
+    if (stop_requested()) throw run_cancelled();
+    // `merge q-*.json > q-all.json` again: the glob takes in the shell's
+    // fresh, empty output file, which is not a shard.
+    if (is_own_empty_output(name)) {
+      std::cerr << "nqueens merge: note: " << one_line(name) << " is this merge's own output: left out\n";
+      continue;
+    }
+    try {
+      read.shards.push_back(read_shard_file(name));  // a FIFO's wait for its writer ends on a stop
+    } catch (const merge_output_file&) {
+      std::cerr << "nqueens merge: note: " << one_line(name) << " is the output of an earlier merge: left out\n";
+    } catch (const unfinished_shard_file& e) {
+      read.unfinished.emplace_back(e.what());
+      read.unfinished_names.push_back(name);
+    } catch (const usage_error& e) {
+      read.malformed.emplace_back(e.what());
+    }
+  }
+  return read;
+}
+
+// The shards' files against the plans their fields make.
+struct plan_check {
+  /// Files of another version's plan (exit 1), each named.
+  std::vector<std::string> foreign;
+  /// A foreign file's plan as its fields make it here, by its place in the
+  /// files: merge() then judges its shard among the others (given twice,
+  /// the rest missing), not its fingerprint, already named.
+  std::map<std::size_t, std::uint64_t> fields_plan;
+};
+
+// Every file's fields must make the plan its fingerprint names, and its
+// shard of it; each distinct plan is rebuilt, and dealt into its shards,
+// once (4 096 files of one plan: one deal, not 4 096). A file that
+// contradicts its own plan is malformed: added to `malformed`. Throws
+// run_cancelled on a stop.
+plan_check check_plans(const std::vector<shard_file>& files, std::vector<std::string>& malformed) {
+  std::map<std::string, plan> plans;
+  std::map<std::pair<std::string, int>, std::vector<std::size_t>> dealt;
+  plan_check check;
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    const shard_file& f = files[k];
+    const std::string key = std::to_string(f.n) + " " + f.engine + " " + std::to_string(f.split_depth);
+    auto it = plans.find(key);
+    try {
+      if (it == plans.end()) it = plans.emplace(key, plan_of(f, &stop_requested())).first;
+    } catch (const usage_error& e) {
+      malformed.emplace_back(e.what());
+      continue;
+    }
+    if (stop_requested()) throw run_cancelled();
+    if (auto problem = foreign_plan(f, it->second)) {
+      check.foreign.push_back(std::move(*problem));
+      check.fields_plan[k] = it->second.fingerprint();
+      continue;
+    }
+    auto sizes = dealt.find({key, f.shards});
+    if (sizes == dealt.end()) sizes = dealt.emplace(std::pair{key, f.shards}, shard_sizes(it->second, f.shards)).first;
+    try {
+      check_against_plan(f, it->second, sizes->second);
+    } catch (const usage_error& e) {
+      malformed.emplace_back(e.what());
+    }
+  }
+  return check;
+}
+
+// `a` then `b`.
+std::vector<std::string> joined(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
 }
 
 }  // namespace
@@ -122,36 +212,13 @@ int run_merge(const std::vector<std::string>& args) {
   // Rebuilding a large plan takes seconds (n = 28 at split depth 12: 7):
   // a stop signal then is answered, as every command answers it.
   install_stop_handlers();
-  const std::string stopped = "before the shards were added up; nothing was merged";
-  // Every file is read, and every problem named, before giving up: a job
-  // array's shards killed at their time limit leave several empty files,
-  // and a user told of one at a time would count them again one at a time.
-  std::vector<shard_file> files;
-  std::vector<std::string> malformed;   // exit 2
-  std::vector<std::string> unfinished;  // empty files: shards not counted, named beside those missing
-  std::vector<std::string> unfinished_names;
+  read_files read;
+  plan_check check;
   try {
-    for (const std::string& name : result["files"].as<std::vector<std::string>>()) {
-      if (stop_requested()) return report_interruption_of(stopped);
-      // `merge q-*.json > q-all.json` again: the glob takes in the shell's
-      // fresh, empty output file, which is not a shard.
-      if (is_standard_output(name)) {
-        std::cerr << "nqueens merge: note: " << one_line(name) << " is this merge's own output: left out\n";
-        continue;
-      }
-      try {
-        files.push_back(read_shard_file(name));  // a FIFO's wait for its writer ends on a stop
-      } catch (const merge_output_file&) {
-        std::cerr << "nqueens merge: note: " << one_line(name) << " is the output of an earlier merge: left out\n";
-      } catch (const unfinished_shard_file& e) {
-        unfinished.emplace_back(e.what());
-        unfinished_names.push_back(name);
-      } catch (const usage_error& e) {
-        malformed.emplace_back(e.what());
-      }
-    }
+    read = read_all(result["files"].as<std::vector<std::string>>());
+    check = check_plans(read.shards, read.malformed);
   } catch (const run_cancelled&) {
-    return report_interruption_of(stopped);
+    return report_interruption_of("before the shards were added up; nothing was merged");
   }
   // Problems that make no total: each on stderr, naming its file, and in
   // the JSON for a script that reads only that.
@@ -161,94 +228,45 @@ int run_merge(const std::vector<std::string>& args) {
     // shown escaped, not sent to the terminal.
     const char* who = status == 2 ? "nqueens: " : "nqueens merge: ";
     for (const std::string& p : problems) std::cerr << who << one_line(p) << '\n';
-    if (result.count("json") != 0) write_report(merge_failure(problems, files.size()), output_format::json);
+    if (result.count("json") != 0) write_report(merge_failure(problems, read.shards.size()), output_format::json);
     return status;
   };
-  // Every file's fields must make the plan its fingerprint names, and its
-  // shard of it; each distinct plan is rebuilt, and dealt into its shards,
-  // once (4 096 files of one plan: one deal, not 4 096). A file of another
-  // version's plan is of another run (exit 1, every such file named); a
-  // file that contradicts its own plan is malformed (exit 2).
-  std::map<std::string, plan> plans;
-  std::map<std::pair<std::string, int>, std::vector<std::size_t>> dealt;
-  std::vector<std::string> foreign;
-  // A foreign file's plan as its fields make it here: merge() then judges
-  // its shard among the others (given twice, the rest missing), not its
-  // fingerprint, already named.
-  std::map<std::size_t, std::uint64_t> fields_plan;
-  try {
-    for (std::size_t k = 0; k < files.size(); ++k) {
-      const shard_file& f = files[k];
-      const std::string key = std::to_string(f.n) + " " + f.engine + " " + std::to_string(f.split_depth);
-      auto it = plans.find(key);
-      try {
-        if (it == plans.end()) it = plans.emplace(key, plan_of(f, &stop_requested())).first;
-      } catch (const usage_error& e) {
-        malformed.emplace_back(e.what());
-        continue;
-      }
-      if (stop_requested()) return report_interruption_of(stopped);
-      if (auto problem = foreign_plan(f, it->second)) {
-        foreign.push_back(std::move(*problem));
-        fields_plan[k] = it->second.fingerprint();
-        continue;
-      }
-      auto sizes = dealt.find({key, f.shards});
-      if (sizes == dealt.end()) {
-        sizes = dealt.emplace(std::pair{key, f.shards}, shard_sizes(it->second, f.shards)).first;
-      }
-      try {
-        check_against_plan(f, it->second, sizes->second);
-      } catch (const usage_error& e) {
-        malformed.emplace_back(e.what());
-      }
-    }
-  } catch (const run_cancelled&) {
-    return report_interruption_of(stopped);
-  }
-  if (stop_requested()) return report_interruption_of(stopped);
   // A malformed file holds a shard merge cannot name: what the rest make is
   // not judged.
-  if (!malformed.empty()) {
-    malformed.insert(malformed.end(), unfinished.begin(), unfinished.end());
-    return fail_with(malformed, 2);
-  }
-  if (files.empty()) {
-    unfinished.emplace_back("no total: none of the files holds a finished shard");
-    return fail_with(unfinished, 1);
+  if (!read.malformed.empty()) return fail_with(joined(read.malformed, read.unfinished), 2);
+  if (read.shards.empty()) {
+    return fail_with(joined(read.unfinished, {"no total: none of the files holds a finished shard"}), 1);
   }
 
   // Every problem is reported, by file name, before giving up: the shards
-  // of another version's plan first, then what the parts (all of them) say.
+  // of another version's plan first, the empty files, then what the parts
+  // (all of them) say.
   std::vector<count_result> parts;
   std::vector<std::string> names;
-  for (std::size_t k = 0; k < files.size(); ++k) {
-    parts.push_back(part_of(files[k]));
-    if (const auto it = fields_plan.find(k); it != fields_plan.end()) parts.back().plan_fingerprint = it->second;
-    names.push_back(files[k].name);
+  for (std::size_t k = 0; k < read.shards.size(); ++k) {
+    parts.push_back(part_of(read.shards[k]));
+    if (const auto it = check.fields_plan.find(k); it != check.fields_plan.end()) {
+      parts.back().plan_fingerprint = it->second;
+    }
+    names.push_back(read.shards[k].name);
   }
   count_result whole;
   try {
     whole = nqueens::merge(parts, names);
   } catch (const merge_error& e) {
-    std::vector<std::string> problems = foreign;
-    problems.insert(problems.end(), unfinished.begin(), unfinished.end());
-    problems.insert(problems.end(), e.problems().begin(), e.problems().end());
+    std::vector<std::string> problems = joined(joined(check.foreign, read.unfinished), e.problems());
     if (e.why() == merge_error::reason::parts)
       problems.emplace_back("no total: the shards do not make up one whole run");
     return fail_with(problems, 1);
   }
-  if (!foreign.empty()) {
-    foreign.insert(foreign.end(), unfinished.begin(), unfinished.end());
-    return fail_with(foreign, 1);
-  }
+  if (!check.foreign.empty()) return fail_with(joined(check.foreign, read.unfinished), 1);
   // Every shard is in: an empty file beside them (a count of a shard that
   // was stopped, then counted again into another file) takes nothing away.
-  for (const std::string& extra : unfinished_names) {
+  for (const std::string& extra : read.unfinished_names) {
     std::cerr << "nqueens merge: note: " << one_line(extra)
               << " is empty (a count stopped before its end): every shard is in without it, so it is left out\n";
   }
-  const merge_report merged(whole, files.size(), kernels_of(files));
+  const merge_report merged(whole, read.shards.size(), kernels_of(read.shards));
   write_report(merged, format_for(result.count("json") != 0));
   return merged.ok() ? 0 : 1;
 }

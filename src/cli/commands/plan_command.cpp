@@ -335,7 +335,7 @@ int run_plan(const std::vector<std::string>& args) {
                          "Memory a count may use, as for count: refuse a plan that would need more, e.g. 8G, "
                          "512M");
   add_gpu_options(options);
-  add_progress_options(options);
+  add_progress_options(options, "the run of --stats");
   add_shared_options(options,
                      {.threads = "Worker threads of the count priced (its memory), and for --stats and --estimate "
                                  "(default: all hardware threads)",

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -17,6 +18,7 @@
 #include <utility>
 
 #include "cli/arguments.hpp"
+#include "cli/message_text.hpp"
 #include "run/journal/journal_layout.hpp"
 #include "run/posix_io.hpp"
 #include "run/temporary_name.hpp"
@@ -271,16 +273,13 @@ void output_file::commit() {
   check_target_again();  // last, so that what can change unseen is the rename's moment alone
   if (::rename(temp_.c_str(), target_.c_str()) != 0) fail("putting it in place", errno);
   committed_ = true;
-  // The rename itself reaches the disk with its directory. Where that fsync
-  // fails (EIO, not a file system that syncs no directory), a crash could
-  // bring the old file back: said, as a failed write is, though the new one
-  // is in place now.
-  const std::filesystem::path parent = std::filesystem::path(target_).parent_path();
-  const int dir = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    const int error = ::fsync(dir) == 0 || errno == EINVAL || errno == ENOTSUP ? 0 : errno;
-    ::close(dir);
-    if (error != 0) fail("syncing its directory", error);
+  // The rename reaches the disk with its directory. Where that fsync fails
+  // (EIO), the file is whole and in place, but a crash could bring the old
+  // one back: a warning, not a failure (a script goes on to plot it).
+  if (const int error = detail::sync_directory_of(target_); error != 0) {
+    std::cerr << "nqueens: warning: " << what_ << " '" << one_line(path_)
+              << "' is written, but its directory could not be synced (" << std::strerror(error)
+              << "): a crash now could bring back what it held before\n";
   }
 }
 

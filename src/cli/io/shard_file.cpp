@@ -125,6 +125,11 @@ shard_file read_shard_file(const std::string& name) {
                                 ": the file is empty: a count writes its --json only once it has finished (was it "
                                 "stopped, or did it fail?); count that shard again");
   }
+  // An earlier merge's text report, which a glob of the shards' names can
+  // take in (its --json is found below).
+  if (text.starts_with("Q(") && text.find("\n  merged ") != std::string::npos) {
+    throw merge_output_file(name + ": this is the output of 'nqueens merge', not a shard's");
+  }
   // A likely mix-up in a job script: the journal of `count --checkpoint`.
   if (text.size() >= detail::journal::magic.size() &&
       std::equal(detail::journal::magic.begin(), detail::journal::magic.end(), text.begin(),

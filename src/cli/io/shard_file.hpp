@@ -57,8 +57,9 @@ class unfinished_shard_file : public usage_error {
   using usage_error::usage_error;
 };
 
-/// The JSON output of `nqueens merge` (its "shards" and "ok", no "shard"),
-/// which a glob of the shards' names can take in: not a shard.
+/// The output of `nqueens merge` (its text report, or its JSON: "shards"
+/// and "ok", no "shard"), which a glob of the shards' names can take in:
+/// not a shard.
 class merge_output_file : public usage_error {
  public:
   using usage_error::usage_error;

@@ -185,10 +185,17 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
   // fails, a crash could take the name and a long run's journal with it,
   // unseen: the journal just made is taken away again and refused.
   const auto settle_name = [&](const std::filesystem::path& target) {
-    if (const int error = detail::sync_directory_of(state_->path); error != 0) {
+    const int error = detail::sync_directory_of(target);
+    if (error == 0) return;
+    // Unlinked only while the name is still the file this run made (what
+    // a failing disk's seconds-long fsync let change is left alone).
+    struct stat made {};
+    struct stat named {};
+    if (::fstat(fd, &made) == 0 && ::lstat(target.c_str(), &named) == 0 && made.st_dev == named.st_dev &&
+        made.st_ino == named.st_ino) {
       ::unlink(target.c_str());
-      refuse("cannot create", error, "");
     }
+    refuse("cannot create", error, "");
   };
   const auto prepare = [&](const std::string& temporary) {
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) refuse("cannot lock", errno, temporary);

@@ -27,16 +27,4 @@ void lock_exclusively(int fd, const std::string& path) {
   }
 }
 
-int sync_directory_of(const std::string& path) {
-  std::error_code error;  // a working directory deleted meanwhile: nothing to sync
-  const auto dir = std::filesystem::absolute(path, error).parent_path();
-  if (error) return 0;
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd < 0) return 0;
-  int failed = 0;
-  if (::fsync(dfd) != 0 && errno != EINVAL && errno != ENOTSUP) failed = errno;
-  ::close(dfd);
-  return failed;
-}
-
 }  // namespace nqueens::detail

@@ -23,11 +23,4 @@ std::string journal_name(const std::string& path);
 /// interleave their records; the second is refused (checkpoint_error).
 void lock_exclusively(int fd, const std::string& path);
 
-/// fsync of the directory holding `path`, so that a new name survives a
-/// crash. Returns 0, or the errno of an fsync that failed (EIO, ENOSPC: the
-/// name may not survive). A directory that cannot be opened to sync
-/// (readable by nobody here) or a file system that syncs no directory
-/// (EINVAL) is 0: there is nothing more to do there.
-int sync_directory_of(const std::string& path);
-
 }  // namespace nqueens::detail
