@@ -25,6 +25,8 @@ namespace nqueens::cli {
 namespace {
 
 constexpr std::string_view header = "threads,median_seconds\n";
+// As scale's: its header, or an earlier one of fewer columns.
+constexpr own_first_line own{.now = "threads,median_seconds,speedup", .oldest = "threads,median_seconds"};
 
 class OutputFileTest : public ::testing::Test {
  protected:
@@ -51,7 +53,7 @@ class OutputFileTest : public ::testing::Test {
 TEST_F(OutputFileTest, ReplacesItsOwnFileOnCommitOnly) {
   put(std::string(header) + "1,9.5\n");
   {
-    output_file out(path_, "--csv file", header);
+    output_file out(path_, "--csv file", own);
     out.write(std::string(header) + "1,0.25\n");
     EXPECT_EQ(contents(), std::string(header) + "1,9.5\n");  // untouched until the commit
     out.commit();
@@ -62,14 +64,34 @@ TEST_F(OutputFileTest, ReplacesItsOwnFileOnCommitOnly) {
 
 TEST_F(OutputFileTest, RefusesAForeignFileUpFront) {
   put("my notes\n");
-  EXPECT_THROW(output_file(path_, "--csv file", header), usage_error);
+  EXPECT_THROW(output_file(path_, "--csv file", own), usage_error);
   EXPECT_EQ(contents(), "my notes\n");
+}
+
+// A file is its own only by its whole first line: the header now or an
+// earlier one (fewer columns at the end, CRLF too), never a header with a
+// column of the user's added or a name that only begins like one.
+TEST_F(OutputFileTest, TellsItsOwnHeaderByTheWholeFirstLine) {
+  for (const char* first : {"threads,median_seconds,speedup\n", "threads,median_seconds\n",
+                            "threads,median_seconds\r\n", "threads,median_seconds,speedup"}) {
+    SCOPED_TRACE(first);
+    put(std::string(first) + (std::string_view(first).ends_with('\n') ? "1,0.5\n" : ""));
+    EXPECT_NO_THROW(output_file(path_, "--csv file", own));
+  }
+  for (const char* first :
+       {"threads,median_seconds,speedup,notes\n", "threads,median_secondsheet\n", "threads,median\n",
+        "threads,median_seconds,speedup,efficiency\n", "threads,median_seconds,spee\n", "threads,median_seconds,"}) {
+    SCOPED_TRACE(first);
+    put(std::string(first) + "1,0.5\n");
+    EXPECT_THROW(output_file(path_, "--csv file", own), usage_error);
+    EXPECT_EQ(contents(), std::string(first) + "1,0.5\n");
+  }
 }
 
 // A file written where there was none (or an empty one) while the runs went
 // on is the user's: the commit keeps it and says so.
 TEST_F(OutputFileTest, KeepsAForeignFileThatCameWhileItWasWritten) {
-  output_file out(path_, "--csv file", header);
+  output_file out(path_, "--csv file", own);
   out.write(std::string(header) + "1,0.25\n");
   put("notes typed meanwhile\n");
   try {
@@ -87,7 +109,7 @@ TEST_F(OutputFileTest, KeepsAForeignFileThatCameWhileItWasWritten) {
 // is the run's only record of its work.
 TEST_F(OutputFileTest, KeepsAJournalThatCameWhileItWasWritten) {
   put("");
-  output_file out(path_, "--csv file", header);
+  output_file out(path_, "--csv file", own);
   out.write(std::string(header) + "1,0.25\n");
   const auto& magic = detail::journal::magic;
   const std::string journal(magic.begin(), magic.end());
@@ -105,7 +127,7 @@ TEST_F(OutputFileTest, KeepsAJournalThatCameWhileItWasWritten) {
 // would have waited for a writer for ever.
 TEST_F(OutputFileTest, RefusesAFifoThatCameWhileItWasWritten) {
   {
-    output_file out(path_, "--csv file", header);
+    output_file out(path_, "--csv file", own);
     out.write(std::string(header) + "1,0.25\n");
     ASSERT_EQ(::mkfifo(path_.c_str(), 0600), 0);
     try {
@@ -124,7 +146,7 @@ TEST_F(OutputFileTest, RefusesAFifoThatCameWhileItWasWritten) {
 // Its own kind of file, written meanwhile (another scale's), is replaced as
 // it would have been at the start.
 TEST_F(OutputFileTest, ReplacesItsOwnKindThatCameWhileItWasWritten) {
-  output_file out(path_, "--csv file", header);
+  output_file out(path_, "--csv file", own);
   out.write(std::string(header) + "2,0.5\n");
   put(std::string(header) + "1,0.25\n");
   out.commit();
@@ -140,7 +162,7 @@ TEST_F(OutputFileTest, KeepsTheFileItsOtherNamesShare) {
   struct stat before {};
   ASSERT_EQ(::stat(path_.c_str(), &before), 0);
   {
-    output_file out(path_, "--csv file", header);
+    output_file out(path_, "--csv file", own);
     out.write(std::string(header) + "1,0.25\n");
     EXPECT_EQ(contents(), std::string(header) + "1,9.5\n");  // untouched until the commit
     out.commit();
@@ -160,7 +182,7 @@ TEST_F(OutputFileTest, InPlaceLeavesTheFileUntouchedWithoutACommit) {
   put(std::string(header) + "1,9.5\n");
   ASSERT_EQ(::link(path_.c_str(), (dir_ / "other.csv").c_str()), 0);
   {
-    output_file out(path_, "--csv file", header);
+    output_file out(path_, "--csv file", own);
     out.write(std::string(header) + "1,0.25\n");
   }
   EXPECT_EQ(contents(), std::string(header) + "1,9.5\n");
@@ -175,7 +197,7 @@ TEST_F(OutputFileTest, InPlaceMakesAFileRemovedMeanwhile) {
   ASSERT_EQ(::link(path_.c_str(), (dir_ / "other.csv").c_str()), 0);
   const mode_t mask = ::umask(022);
   {
-    output_file out(path_, "--csv file", header);
+    output_file out(path_, "--csv file", own);
     out.write(std::string(header) + "1,0.25\n");
     std::filesystem::remove(path_);
     out.commit();
@@ -192,7 +214,7 @@ TEST_F(OutputFileTest, InPlaceMakesAFileRemovedMeanwhile) {
 TEST_F(OutputFileTest, InPlaceKeepsAForeignFileThatCameMeanwhile) {
   put(std::string(header) + "1,9.5\n");
   ASSERT_EQ(::link(path_.c_str(), (dir_ / "other.csv").c_str()), 0);
-  output_file out(path_, "--csv file", header);
+  output_file out(path_, "--csv file", own);
   out.write(std::string(header) + "1,0.25\n");
   std::filesystem::remove(path_);
   put("notes typed meanwhile\n");
@@ -217,7 +239,7 @@ TEST_F(OutputFileTest, InPlaceRefusedWriteLeavesTheOldText) {
   const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails, not kills
   std::string failure;
   {
-    output_file out(path_, "--csv file", header);
+    output_file out(path_, "--csv file", own);
     out.write(std::string(header) + "1,0.25\n" + std::string(4096, 'x'));
     rlimit small = before;
     small.rlim_cur = 1024;
@@ -243,7 +265,7 @@ TEST_F(OutputFileTest, KeepsTheOwnerOfTheFileItReplaces) {
   struct stat before {};
   ASSERT_EQ(::stat(path_.c_str(), &before), 0);
   {
-    output_file out(path_, "--csv file", header);
+    output_file out(path_, "--csv file", own);
     out.write(std::string(header) + "1,0.25\n");
     out.commit();
   }
@@ -273,7 +295,7 @@ TEST_F(OutputFileTest, WritesInPlaceWhereTheDirectoryTakesNoFile) {
   }
   std::string failure;
   try {
-    output_file out(path_, "--csv file", header);
+    output_file out(path_, "--csv file", own);
     out.write(std::string(header) + "1,0.25\n");
     out.commit();
   } catch (const std::exception& e) {
@@ -288,13 +310,13 @@ TEST_F(OutputFileTest, WritesInPlaceWhereTheDirectoryTakesNoFile) {
 
 TEST_F(OutputFileTest, NamesWhatItCannotCreate) {
   try {
-    output_file((dir_ / "missing" / "f.csv").string(), "--csv file", header);
+    output_file((dir_ / "missing" / "f.csv").string(), "--csv file", own);
     FAIL() << "a file in a missing directory was taken";
   } catch (const usage_error& e) {
     EXPECT_NE(std::string(e.what()).find("cannot create a file in its directory"), std::string::npos) << e.what();
   }
   try {
-    output_file((dir_ / "absent/").string(), "--csv file", header);
+    output_file((dir_ / "absent/").string(), "--csv file", own);
     FAIL() << "a name ending in '/' was taken";
   } catch (const usage_error& e) {
     EXPECT_NE(std::string(e.what()).find("cannot end in '/'"), std::string::npos) << e.what();

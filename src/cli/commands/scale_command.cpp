@@ -99,7 +99,9 @@ double slowest(const scaling_row& row) { return *std::max_element(row.seconds.be
 constexpr std::string_view csv_header =
     "threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa,kernels,busy_threads,"
     "hardware_threads,version,cpu,gpus,cpu_quota\n";
-constexpr std::string_view csv_start = "threads,median_seconds,speedup,efficiency,total,runs";
+// The six columns every version's header began with: a file whose header
+// is this or ours up to one of its commas is an earlier --csv's.
+constexpr std::string_view csv_oldest_header = "threads,median_seconds,speedup,efficiency,total,runs";
 
 std::string csv_of(const scaling_result& r, const measured_on& on) {
   std::string csv(csv_header);
@@ -333,7 +335,8 @@ int run_scale(const std::vector<std::string>& args) {
   }
   std::optional<output_file> csv_file;  // checked before the runs: a bad path fails at once
   if (result.count("csv") && !csv_on_stdout) {
-    csv_file.emplace(result["csv"].as<std::string>(), "--csv file", csv_start);
+    csv_file.emplace(result["csv"].as<std::string>(), "--csv file",
+                     own_first_line{.now = csv_header.substr(0, csv_header.size() - 1), .oldest = csv_oldest_header});
   }
   opts.cancel = &stop_requested();
   // Each count's progress, named by its run: "run 5 of 12, 4 threads" (the

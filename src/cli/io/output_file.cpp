@@ -35,21 +35,36 @@ bool starts_like_a_journal(int fd) {
 }
 
 // Why the file `fd` (`size` bytes) may not be replaced: a journal, or a file
-// of some other kind than one that starts with `own_start`; empty if it may.
-std::string contents_refusal(int fd, off_t size, std::string_view own_start) {
+// of some other kind than one whose first line is `own`'s; empty if it may.
+std::string contents_refusal(int fd, off_t size, const own_first_line& own) {
   if (starts_like_a_journal(fd)) return "it is a checkpoint journal (left as it is)";
-  std::string start(own_start.size(), '\0');
-  const bool own = ::lseek(fd, 0, SEEK_SET) == 0 &&
-                   detail::read_up_to(fd, start.data(), start.size()) == static_cast<ssize_t>(start.size()) &&
-                   start == own_start;
-  if (size > 0 && !own) return "it exists and is not one this tool wrote (left as it is: remove it first)";
+  if (size == 0) return {};
+  // The first line and its end: its newline, or the file's end.
+  std::string start(own.now.size() + 2, '\0');
+  const ssize_t got = ::lseek(fd, 0, SEEK_SET) == 0 ? detail::read_up_to(fd, start.data(), start.size()) : -1;
+  bool mine = false;
+  if (got >= 0) {
+    start.resize(static_cast<std::size_t>(got));
+    const std::size_t end = start.find('\n');
+    if (end != std::string::npos || static_cast<off_t>(got) == size) {
+      std::string_view line(start.data(), end == std::string::npos ? start.size() : end);
+      if (line.ends_with('\r')) line.remove_suffix(1);
+      mine = own.matches(line);
+    }
+  }
+  if (!mine) return "it exists and is not one this tool wrote (left as it is: remove it first)";
   return {};
 }
 
 }  // namespace
 
-output_file::output_file(const std::string& path, std::string what, std::string_view own_start)
-    : path_(path), what_(std::move(what)), own_start_(own_start) {
+bool own_first_line::matches(std::string_view line) const noexcept {
+  return line.size() >= oldest.size() && now.starts_with(line) &&
+         (line.size() == now.size() || now[line.size()] == ',');
+}
+
+output_file::output_file(const std::string& path, std::string what, own_first_line own)
+    : path_(path), what_(std::move(what)), own_(own) {
   const auto refuse = [&](const std::string& why) {
     throw usage_error("cannot write " + what_ + " '" + path_ + "': " + why);
   };
@@ -82,7 +97,7 @@ output_file::output_file(const std::string& path, std::string what, std::string_
     if (::access(target_.c_str(), W_OK) != 0) refuse(std::strerror(errno));
     const int fd = ::open(target_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) refuse(std::string("cannot check its contents: ") + std::strerror(errno));
-    const std::string refusal = contents_refusal(fd, st.st_size, own_start);
+    const std::string refusal = contents_refusal(fd, st.st_size, own_);
     ::close(fd);
     if (!refusal.empty()) refuse(refusal);
     mode = st.st_mode & 07777;
@@ -190,7 +205,7 @@ void output_file::check_target_again() const {
   } else if (!S_ISREG(st.st_mode)) {
     refusal = "it is not a regular file";
   } else {
-    refusal = contents_refusal(fd, st.st_size, own_start_);
+    refusal = contents_refusal(fd, st.st_size, own_);
   }
   ::close(fd);
   if (!refusal.empty()) {
@@ -226,7 +241,7 @@ void output_file::commit_in_place() {
   };
   struct stat st {};
   if (::fstat(fd, &st) != 0) fail_closing("checking it again", errno);
-  std::string refusal = S_ISREG(st.st_mode) ? contents_refusal(fd, st.st_size, own_start_) : "it is not a regular file";
+  std::string refusal = S_ISREG(st.st_mode) ? contents_refusal(fd, st.st_size, own_) : "it is not a regular file";
   if (!refusal.empty()) {
     ::close(fd);
     throw std::runtime_error("cannot write " + what_ + " '" + path_ +

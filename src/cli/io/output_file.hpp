@@ -20,20 +20,31 @@
 
 namespace nqueens::cli {
 
+/// The first line of the files an output_file may replace: `now`, the
+/// header it writes, or a header it wrote before columns were added at the
+/// end (`now` cut before one of its commas), never shorter than `oldest`.
+struct own_first_line {
+  std::string_view now{};     ///< without its newline
+  std::string_view oldest{};  ///< a prefix of `now`
+  /// Whether `line` (without its newline) is one of them.
+  bool matches(std::string_view line) const noexcept;
+};
+
 class output_file {
  public:
   /// Checks `path` and creates the temporary file in its directory (unnamed;
   /// named ".<name>.XXXXXX" from the start where O_TMPFILE or /proc is
   /// missing), so that a path that cannot be written fails before any work.
   /// `what` names the file in messages ("--csv file"). An existing file is
-  /// replaced only when it is empty or starts with `own_start`, as the files
-  /// this one replaces do (a CSV's header line): a mistyped name never costs
+  /// replaced only when it is empty or its first line is `own`'s, as the
+  /// files this one replaces have (a CSV's header line, whole: a file with a
+  /// column of the user's added is not one): a mistyped name never costs
   /// another file. Throws usage_error for an empty name, a directory,
   /// anything but a regular file (a symlink is followed), an existing file we
   /// may not write, a checkpoint journal or any other file not of this kind
   /// (never overwritten), or a directory where the file cannot be created
   /// (and none to write in place).
-  output_file(const std::string& path, std::string what, std::string_view own_start);
+  output_file(const std::string& path, std::string what, own_first_line own);
   /// Removes the temporary file unless committed.
   ~output_file();
   output_file(const output_file&) = delete;
@@ -60,7 +71,7 @@ class output_file {
   std::string target_;  ///< what is replaced: `path_` with a symlink resolved
   std::string temp_;    ///< the temporary file's name; empty while it has none
   std::string what_;
-  std::string own_start_;
+  own_first_line own_;
   int fd_ = -1;  ///< the temporary file; none in place
   bool in_place_ = false;
   std::string in_place_text_;
