@@ -27,6 +27,9 @@ TEST(CliCheckTest, StdinLinesAreCheckedOneByOne) {
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.out.find("line 3: not a solution"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("2 placements checked: 1 is not a solution"), std::string::npos) << r.out;
+  const cli_run two = run_script("printf '1 3 0 2\\n0 1\\n1 0\\n' | $NQ check");
+  EXPECT_EQ(two.status, 1) << two.err;
+  EXPECT_NE(two.out.find("3 placements checked: 2 are not solutions\n"), std::string::npos) << two.out;
 }
 
 // A lone "-" reads standard input, as cat's does; beside placements it is refused.

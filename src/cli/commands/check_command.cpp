@@ -175,7 +175,9 @@ int summarize(const tally& t) {
     std::cout << text << (t.checked == 1 ? "a solution" : "all are solutions") << '\n';
     return 0;
   }
-  if (t.attacked != 0) text += formatted("%zu %s not a solution", t.attacked, t.attacked == 1 ? "is" : "are");
+  if (t.attacked != 0) {
+    text += formatted("%zu %s", t.attacked, t.attacked == 1 ? "is not a solution" : "are not solutions");
+  }
   if (t.wrong_class != 0) {
     text += formatted("%s%zu %s a wrong class size", t.attacked != 0 ? ", " : "", t.wrong_class,
                       t.wrong_class == 1 ? "has" : "have");

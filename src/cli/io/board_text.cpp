@@ -94,14 +94,15 @@ std::vector<int> parse_fen(std::string_view text) {
     }
     columns.push_back(static_cast<int>(column));
     if (columns.size() > width) {
-      throw usage_error("the FEN has more than " + std::to_string(width) + " rows of " + squares_text(width) +
-                        ": a board has as many rows as columns");
+      throw usage_error("the FEN has more than " + std::to_string(width) + (width == 1 ? " row of " : " rows of ") +
+                        squares_text(width) + ": a board has as many rows as columns");
     }
     if (slash == std::string_view::npos) break;
     start = slash + 1;
   }
   if (columns.size() != width) {
-    throw usage_error("the FEN has " + std::to_string(columns.size()) + " rows of " + squares_text(width) +
+    throw usage_error("the FEN has " + std::to_string(columns.size()) +
+                      (columns.size() == 1 ? " row of " : " rows of ") + squares_text(width) +
                       ": a board has as many rows as columns");
   }
   return columns;
