@@ -278,6 +278,17 @@ TEST(CliCheckTest, ALoneCarriageReturnEndsALine) {
   EXPECT_EQ(numbered.out.rfind("line 3: not a solution", 0), 0u) << numbered.out;
 }
 
+// A UTF-8 byte order mark opens a file saved by some Windows editors: skipped
+// there, and only there.
+TEST(CliCheckTest, AByteOrderMarkOpeningTheInputIsSkipped) {
+  const cli_run r = run_script("printf '\\357\\273\\2771 3 0 2\\r\\n2 0 3 1\\r\\n' | $NQ check");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "2 placements checked: all are solutions\n");
+  const cli_run later = run_script("printf '1 3 0 2\\n\\357\\273\\2772 0 3 1\\n' | $NQ check");
+  EXPECT_EQ(later.status, 2);
+  EXPECT_EQ(later.err.rfind("nqueens: line 2: unexpected character", 0), 0u) << later.err;
+}
+
 // A line is refused at the first byte no placement holds, not read whole
 // first: /dev/zero's endless line of NULs ran the machine out of memory.
 // (line_reader_test.cpp reads on past a line cut short.)

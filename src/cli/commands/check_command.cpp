@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -218,9 +219,7 @@ int summarize(const tally& t) {
                                                           : "a byte no placement holds, and more after it"));
 }
 
-}  // namespace
-
-int run_check(const std::vector<std::string>& args) {
+cxxopts::Options check_options() {
   cxxopts::Options options("nqueens check",
                            "Check placements: the column (0-based) of the queen in each row, as \"1 3 0 2\",\n"
                            "\"1,3,0,2\" or \"(1, 3, 0, 2)\"; or as 'list --format board|fen' writes it: rows of Q\n"
@@ -237,9 +236,14 @@ int run_check(const std::vector<std::string>& args) {
   options.custom_help("[PLACEMENT...]");
   options.positional_help("");
   add_shared_options(options, {});
-  // Placements are taken verbatim, not through cxxopts, which would split
-  // "1,,3" at commas and hide the empty entry. "--" ends the options, as in
-  // every POSIX tool.
+  return options;
+}
+
+// The placement operands, or nullopt where -h asks for the help. Taken
+// verbatim, not through cxxopts, which would split "1,,3" at commas and
+// hide the empty entry. "--" ends the options, as in every POSIX tool; "-"
+// alone names standard input, as for cat (none: read it).
+std::optional<std::vector<std::string>> read_operands(const std::vector<std::string>& args) {
   std::vector<std::string> operands;
   bool options_end = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -248,10 +252,7 @@ int run_check(const std::vector<std::string>& args) {
       options_end = true;
       continue;
     }
-    if (!options_end && (arg == "-h" || arg == "--help")) {
-      print_help(options);
-      return 0;
-    }
+    if (!options_end && (arg == "-h" || arg == "--help")) return std::nullopt;
     if (!options_end && arg.size() > 1 && arg[0] == '-' && !looks_like_negative_number(arg)) {
       throw usage_error("unknown option '" + shown_operand(arg) +
                         "' for 'check': it takes placements and -h/--help (a placement after '--' may start with "
@@ -265,53 +266,57 @@ int run_check(const std::vector<std::string>& args) {
     }
     operands.push_back(arg);
   }
-  // "-" names standard input, as for cat: no placement is a lone '-'.
   if (std::find(operands.begin(), operands.end(), "-") != operands.end()) {
     if (operands.size() > 1) {
       throw usage_error("'-' (standard input) is checked alone: give it, or placements, not both");
     }
     operands.clear();
   }
+  return operands;
+}
+
+// Checks every placement of standard input as it is read.
+int check_standard_input() {
   tally t;
   std::size_t n = 0;
-  if (operands.empty()) {
-    std::string line;
-    // Standard input may keep it waiting as long as its writer pleases
-    // (`sleep 30 | nqueens check`): a stop signal ends the wait.
-    install_stop_handlers();
-    placement_lines gatherer;
-    placement_read p;
-    // A column has 9 digits at most: a run of 21 is refused at once, not
-    // read whole (`yes 1 | tr -d '\n'`: gigabytes).
-    // A drawn board's row or a FEN is cut far sooner (a stream of dots).
-    for (line_reader lines(STDIN_FILENO, max_line_bytes, placement_alphabet, 20, drawn_board_bytes,
-                           max_drawn_line_bytes);
-         lines.next(line);) {
-      const std::string where = "line " + std::to_string(gatherer.line_number() + 1) + ": ";
-      if (lines.cut()) refuse_cut_line(line, lines.cut_reason(), where, gatherer);
-      try {
-        if (!gatherer.add(line, p)) continue;
-      } catch (const usage_error& e) {
-        throw usage_error(where + e.what());
-      }
-      t.add(check_one(p, where_in_input(p), n));
-      // Flushed here rather than by stdio once its buffer is full, so that a
-      // stop ends a wait on a reader that takes nothing (stoppable_io.hpp).
-      if (__fpending(stdout) >= std::size_t{1} << 16) flush_standard_output();
-      // A reader gone (`yes 0 0 | nqueens check | head -1`), SIGPIPE being
-      // ignored: stop reading, with the write's own error.
-      if (!std::cout || std::ferror(stdout) != 0) throw output_error(errno);
+  std::string line;
+  // Standard input may keep it waiting as long as its writer pleases
+  // (`sleep 30 | nqueens check`): a stop signal ends the wait.
+  install_stop_handlers();
+  placement_lines gatherer;
+  placement_read p;
+  // A column has 9 digits at most: a run of 21 is refused at once, not
+  // read whole (`yes 1 | tr -d '\n'`: gigabytes).
+  // A drawn board's row or a FEN is cut far sooner (a stream of dots).
+  for (line_reader lines(STDIN_FILENO, max_line_bytes, placement_alphabet, 20, drawn_board_bytes, max_drawn_line_bytes);
+       lines.next(line);) {
+    const std::string where = "line " + std::to_string(gatherer.line_number() + 1) + ": ";
+    if (lines.cut()) refuse_cut_line(line, lines.cut_reason(), where, gatherer);
+    try {
+      if (!gatherer.add(line, p)) continue;
+    } catch (const usage_error& e) {
+      throw usage_error(where + e.what());
     }
-    if (stop_requested()) {
-      return report_interruption_of("after " + std::to_string(t.checked) + " placement" +
-                                    (t.checked == 1 ? " was" : "s were") + " checked");
-    }
-    gatherer.finish();
-    return summarize(t);
+    t.add(check_one(p, where_in_input(p), n));
+    // Flushed here rather than by stdio once its buffer is full, so that a
+    // stop ends a wait on a reader that takes nothing (stoppable_io.hpp).
+    if (__fpending(stdout) >= std::size_t{1} << 16) flush_standard_output();
+    // A reader gone (`yes 0 0 | nqueens check | head -1`), SIGPIPE being
+    // ignored: stop reading, with the write's own error.
+    if (!std::cout || std::ferror(stdout) != 0) throw output_error(errno);
   }
-  // Every placement is parsed before the first is checked: a malformed one
-  // is refused before any verdict is printed (a column off its board is
-  // found as it is checked).
+  if (stop_requested()) {
+    return report_interruption_of("after " + std::to_string(t.checked) + " placement" +
+                                  (t.checked == 1 ? " was" : "s were") + " checked");
+  }
+  gatherer.finish();
+  return summarize(t);
+}
+
+// Checks the placements of the operands. Every placement is parsed before
+// the first is checked: a malformed one is refused before any verdict is
+// printed (a column off its board is found as it is checked).
+int check_operands(const std::vector<std::string>& operands) {
   const std::vector<std::string> lines = operand_lines(operands);
   std::vector<placement_read> placements;
   placement_lines gatherer(/*name_lines=*/false);
@@ -324,15 +329,29 @@ int run_check(const std::vector<std::string>& args) {
     if (placements_in(lines) <= 1) throw;
     throw usage_error("placement " + std::to_string(placements.size() + 1) + ": " + e.what());
   }
+  std::size_t n = 0;
   if (placements.size() == 1) {
     if (check_one(placements.front(), "", n) != verdict::solution) return 1;
     std::cout << formatted("solution: %zu queen%s, no two attack each other\n", n, n == 1 ? "" : "s");
     return 0;
   }
+  tally t;
   for (const placement_read& placement : placements) {
     t.add(check_one(placement, "placement " + std::to_string(t.checked + 1) + ": ", n));
   }
   return summarize(t);
+}
+
+}  // namespace
+
+int run_check(const std::vector<std::string>& args) {
+  const std::optional<std::vector<std::string>> operands = read_operands(args);
+  if (!operands) {
+    cxxopts::Options options = check_options();
+    print_help(options);
+    return 0;
+  }
+  return operands->empty() ? check_standard_input() : check_operands(*operands);
 }
 
 }  // namespace nqueens::cli

@@ -314,9 +314,7 @@ int run_estimate(plan_facts facts, const cxxopts::ParseResult& result, int threa
   return 0;
 }
 
-}  // namespace
-
-int run_plan(const std::vector<std::string>& args) {
+cxxopts::Options plan_command_options() {
   cxxopts::Options options("nqueens plan",
                            "Describe the plan for N: its subproblems and fingerprint. With --stats, run it once,\n"
                            "timing every subproblem, and print how evenly the work is spread.");
@@ -343,6 +341,55 @@ int run_plan(const std::vector<std::string>& args) {
                       .engine_auto = "the fastest engine for N that fits in --max-memory",
                       .json = true});
   add_board_size_operand(options);
+  return options;
+}
+
+// GPU options with an engine that counts on the CPU are refused. A GPU is
+// needed only where the plan is run (`runs`), or where --devices or
+// --gpu-memory are given to be checked as a count would check them.
+void check_engine_options(engine kind, int n, int threads, const gpu_options& gpu, bool runs) {
+  const bool checks_gpu = kind == engine::gpu && !gpu.is_default();
+  if (runs || kind != engine::gpu || checks_gpu) {
+    check_runnable(kind, runs || checks_gpu ? n : 0, threads, gpu);
+    return;
+  }
+  // Threads too few for the GPUs here (given, or all the hardware's, as the
+  // count's default), which count refuses, are refused too; where no GPU is
+  // usable the plan is still described.
+  try {
+    static_cast<void>(gpus_taken(gpu, threads));
+  } catch (
+      const std::runtime_error&) {  // NOLINT(bugprone-empty-catch): no GPU here (too few threads: invalid_argument)
+  }
+}
+
+// Runs the plan once, timing every subproblem, and reports how evenly the
+// work is spread: exit 1 where the run's counts are wrong.
+int run_stats(const plan_facts& facts, int threads, std::uint64_t engine_memory, const gpu_options& gpu,
+              const progress_choice& shown, output_format format) {
+  const std::string stopped = "while --stats timed the subproblems; nothing is reported";
+  std::optional<detail::load_balance> lb;
+  progress_printer printer(shown.terminal);
+  printer.print_in_background(shown.progress_option > 0);
+  std::function<void(const progress&)> on_progress;
+  if (shown.progress) on_progress = [&printer](const progress& q) { printer(q); };
+  try {
+    lb = detail::measure_load_balance(facts.p, threads, engine_memory, &stop_requested(), gpu, on_progress);
+  } catch (const run_cancelled&) {
+    printer.finish();
+    return report_interruption_of(stopped);
+  }
+  printer.finish();
+  if (stop_requested()) return report_interruption_of(stopped);  // as count: a signal is never swallowed
+  const stats_report report(facts, *lb);
+  write_report(report, format);
+  return report.ok() ? 0 : 1;
+}
+
+}  // namespace
+
+int run_plan(const std::vector<std::string>& args) {
+  cxxopts::Options options = plan_command_options();
   const auto result = parse_command_line(options, args, true);
   if (printed_help(result, options, engines_help())) return 0;
   // The engine's choice (n = 28: a fifth of a second) and a large plan
@@ -363,22 +410,7 @@ int run_plan(const std::vector<std::string>& args) {
   const progress_choice shown = read_progress_options(result);  // --stats's run: a count's length
   const bool runs = result.count("stats") != 0 || result.count("estimate") != 0;
   if (runs) warn_of_memory_beyond_this_machine(shape.max_memory);  // a plain plan may price a larger node
-  // GPU options with an engine that counts on the CPU are refused. A GPU is
-  // needed only where the plan is run, or where --devices or --gpu-memory
-  // are given to be checked as a count would check them.
-  const bool checks_gpu = po.kind == engine::gpu && !gpu.is_default();
-  if (runs || po.kind != engine::gpu || checks_gpu) {
-    check_runnable(po.kind, runs || checks_gpu ? n : 0, threads, gpu);
-  } else {
-    // Threads too few for the GPUs here (given, or all the hardware's, as
-    // the count's default), which count refuses, are refused too; where no
-    // GPU is usable the plan is still described.
-    try {
-      static_cast<void>(gpus_taken(gpu, threads));
-    } catch (
-        const std::runtime_error&) {  // NOLINT(bugprone-empty-catch): no GPU here (too few threads: invalid_argument)
-    }
-  }
+  check_engine_options(po.kind, n, threads, gpu, runs);
   if (result.count("estimate") && result.count("stats")) {
     throw usage_error("--estimate and --stats are two ways to time the plan: give one");
   }
@@ -404,25 +436,7 @@ int run_plan(const std::vector<std::string>& args) {
   const plan_facts facts{p, memory_estimate(n, p.kind(), threads, engine_memory) + run_lists_estimate(p)};
   const output_format format = format_for(result.count("json") != 0);
   if (result.count("estimate")) return run_estimate(facts, result, threads, format, shape.max_memory, gpu);
-  if (result.count("stats")) {
-    const std::string stopped = "while --stats timed the subproblems; nothing is reported";
-    std::optional<detail::load_balance> lb;
-    progress_printer printer(shown.terminal);
-    printer.print_in_background(shown.progress_option > 0);
-    std::function<void(const progress&)> on_progress;
-    if (shown.progress) on_progress = [&printer](const progress& q) { printer(q); };
-    try {
-      lb = detail::measure_load_balance(p, threads, engine_memory, &stop_requested(), gpu, on_progress);
-    } catch (const run_cancelled&) {
-      printer.finish();
-      return report_interruption_of(stopped);
-    }
-    printer.finish();
-    if (stop_requested()) return report_interruption_of(stopped);  // as count: a signal is never swallowed
-    const stats_report report(facts, *lb);
-    write_report(report, format);
-    return report.ok() ? 0 : 1;
-  }
+  if (result.count("stats")) return run_stats(facts, threads, engine_memory, gpu, shown, format);
   write_report(plan_report(facts, threads, shape.split_depth == 0 && po.split_depth != 0), format);
   return 0;
 }

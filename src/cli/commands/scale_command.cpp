@@ -277,9 +277,7 @@ class scale_report final : public report {
   int repeat_;
 };
 
-}  // namespace
-
-int run_scale(const std::vector<std::string>& args) {
+cxxopts::Options scale_options() {
   cxxopts::Options options("nqueens scale",
                            "Count Q(N) with 1, 2, 4, ... threads, R times each, and print the median time, the\n"
                            "speed-up over one thread and the parallel efficiency. A time is a whole count's wall\n"
@@ -308,6 +306,39 @@ int run_scale(const std::vector<std::string>& args) {
                                .engine_auto = "the fastest engine for N that fits in --max-memory",
                                .json = true});
   add_board_size_operand(options);
+  return options;
+}
+
+// The rows: on standard output as a table, JSON or CSV (`csv_on_stdout`),
+// and into --csv's file where one is given; 3 where that file cannot be
+// written, else 0.
+int write_rows(const scaling_result& r, const measured_on& on, int repeat, bool json, bool csv_on_stdout,
+               std::optional<output_file>& csv_file) {
+  if (csv_on_stdout) {
+    std::cout << csv_of(r, on);  // close_standard_output checks that it arrived
+    // The table's last line, where it says what exit 1 means.
+    if (!(r.consistent && r.check.ok())) std::cerr << "nqueens: " << verdict_of(r) << '\n';
+  } else {
+    write_report(scale_report(r, on, repeat), format_for(json));
+  }
+  // After the table: a file that cannot be written (a full disk, a file-size
+  // limit) then costs the file, exit 3, not the runs' results.
+  if (csv_file) {
+    try {
+      csv_file->write(csv_of(r, on));
+      csv_file->commit();
+    } catch (const std::runtime_error& e) {
+      std::cerr << "nqueens: " << one_line(e.what()) << "; the rows are on standard output\n";
+      return 3;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_scale(const std::vector<std::string>& args) {
+  cxxopts::Options options = scale_options();
   const auto result = parse_command_line(options, args, true);
   if (printed_help(result, options, engines_help())) return 0;
   // A stop signal, from the engine's choice on (n = 28: a fifth of a
@@ -365,23 +396,8 @@ int run_scale(const std::vector<std::string>& args) {
   });
   warn_of_a_cpu_quota(r, on);
   warn_of_idle_threads(r, on);
-  if (csv_on_stdout) {
-    std::cout << csv_of(r, on);  // close_standard_output checks that it arrived
-    // The table's last line, where it says what exit 1 means.
-    if (!(r.consistent && r.check.ok())) std::cerr << "nqueens: " << verdict_of(r) << '\n';
-  } else {
-    write_report(scale_report(r, on, repeat), format_for(result.count("json") != 0));
-  }
-  // After the table: a file that cannot be written (a full disk, a file-size
-  // limit) then costs the file, exit 3, not the runs' results.
-  if (csv_file) {
-    try {
-      csv_file->write(csv_of(r, on));
-      csv_file->commit();
-    } catch (const std::runtime_error& e) {
-      std::cerr << "nqueens: " << one_line(e.what()) << "; the rows are on standard output\n";
-      return 3;
-    }
+  if (const int status = write_rows(r, on, repeat, result.count("json") != 0, csv_on_stdout, csv_file); status != 0) {
+    return status;
   }
   return r.consistent && r.check.ok() ? 0 : 1;
 }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/arguments.hpp"
@@ -143,9 +144,27 @@ class verify_json_writer final : public verify_writer {
   std::string rows_;  // comma-separated
 };
 
-}  // namespace
+// The engine and split depth of each board of the range, each checked as
+// count() checks it before a line is printed: a refusal (no GPU, say) is
+// exit 2 with nothing on stdout, as for count.
+struct range_plan {
+  std::vector<engine> kinds;
+  std::vector<int> split_depths;
 
-int run_verify(const std::vector<std::string>& args) {
+  // The engine and its memory, the plan's lists included, as count()
+  // prices it. The plans take seconds (n = 27: three builds of about a
+  // second each on 2 vCPUs), and a stop is heard in them (run_cancelled).
+  void add(int n, std::optional<engine> chosen, const count_options& opts) {
+    count_options o = opts;
+    o.kind = kinds.emplace_back(engine_for(chosen, n, opts.max_memory, opts.threads, 0));
+    o.split_depth = split_depths.emplace_back(split_depth_for(o.kind, n, opts.max_memory, opts.threads, 0));
+    validate(o, n);
+    static_cast<void>(plan_within_memory(n, {.kind = o.kind, .split_depth = o.split_depth, .cancel = opts.cancel},
+                                         o.max_memory, o.threads));
+  }
+};
+
+cxxopts::Options verify_options() {
   cxxopts::Options options("nqueens verify",
                            "Count Q(n) for every n in a range and check it, the fundamental count and the\n"
                            "solutions unchanged by a half and a quarter turn against the published tables.\n"
@@ -165,12 +184,11 @@ int run_verify(const std::vector<std::string>& args) {
                                .engine_auto = "the fastest engine for each N that fits in --max-memory",
                                .json = true});
   options.parse_positional({"extra"});
-  const auto result = parse_command_line(options, args, false);
-  if (printed_help(result, options,
-                   "Board sizes with published counts: 1 to " + std::to_string(max_published_board_size) + ".\n\n" +
-                       engines_help())) {
-    return 0;
-  }
+  return options;
+}
+
+// --from and --to.
+std::pair<int, int> read_range(const cxxopts::ParseResult& result) {
   if (result.count("extra")) {
     throw usage_error("unexpected argument '" + shown_operand(result["extra"].as<std::vector<std::string>>().front()) +
                       "' (verify takes --from and --to)");
@@ -186,6 +204,20 @@ int run_verify(const std::vector<std::string>& args) {
   if (from > to) {
     throw usage_error("--from " + std::to_string(from) + " is greater than --to " + std::to_string(to));
   }
+  return {from, to};
+}
+
+}  // namespace
+
+int run_verify(const std::vector<std::string>& args) {
+  cxxopts::Options options = verify_options();
+  const auto result = parse_command_line(options, args, false);
+  if (printed_help(result, options,
+                   "Board sizes with published counts: 1 to " + std::to_string(max_published_board_size) + ".\n\n" +
+                       engines_help())) {
+    return 0;
+  }
+  const auto [from, to] = read_range(result);
   count_options opts;
   const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
@@ -199,27 +231,15 @@ int run_verify(const std::vector<std::string>& args) {
   show_progress(printer, shown, opts);
   install_stop_handlers();
   opts.cancel = &stop_requested();
-  // Every engine the range will use, checked before a line is printed: a
-  // refusal (no GPU, say) is exit 2 with nothing on stdout, as for count.
-  std::vector<engine> kinds;
-  std::vector<int> split_depths;
+  range_plan plans;
   for (int n = from; n <= to; ++n) {
-    // The engine and its memory, the plan's lists included, as count()
-    // prices it: no row is printed before a refusal. The plans take
-    // seconds (n = 27: three builds of about a second each on 2 vCPUs), and
-    // a stop is heard in them.
     try {
-      count_options o = opts;
-      o.kind = kinds.emplace_back(engine_for(chosen, n, opts.max_memory, opts.threads, 0));
-      o.split_depth = split_depths.emplace_back(split_depth_for(o.kind, n, opts.max_memory, opts.threads, 0));
-      validate(o, n);
-      static_cast<void>(plan_within_memory(n, {.kind = o.kind, .split_depth = o.split_depth, .cancel = opts.cancel},
-                                           o.max_memory, o.threads));
+      plans.add(n, chosen, opts);
     } catch (const run_cancelled&) {
       return report_interruption_of(formatted("while checking the plan of Q(%d); none was counted", n));
     }
   }
-  verify_text_writer text(verify_columns(from, to, kinds));
+  verify_text_writer text(verify_columns(from, to, plans.kinds));
   verify_json_writer json;
   verify_writer& out = result.count("json") != 0 ? static_cast<verify_writer&>(json) : text;
   verify_summary summary{.from = from, .to = to, .chosen = chosen};
@@ -242,8 +262,8 @@ int run_verify(const std::vector<std::string>& args) {
   };
   if (!out.begin()) return stopped(0, true);
   for (int n = from; n <= to; ++n) {
-    opts.kind = kinds[static_cast<std::size_t>(n - from)];
-    opts.split_depth = split_depths[static_cast<std::size_t>(n - from)];
+    opts.kind = plans.kinds[static_cast<std::size_t>(n - from)];
+    opts.split_depth = plans.split_depths[static_cast<std::size_t>(n - from)];
     printer.set_label(formatted("Q(%d), %d of %d", n, n - from + 1, to - from + 1));
     std::optional<count_result> counted_n;
     try {

@@ -21,6 +21,11 @@ std::string describe_run(const count_result& r) {
          std::to_string(r.shard.count) + (r.shard.count == 1 ? " shard" : " shards");
 }
 
+// How a problem names parts[k]: by its file name, where the caller gave one.
+std::string part_name(std::span<const std::string> names, std::size_t k) {
+  return k < names.size() ? names[k] : "part " + std::to_string(k);
+}
+
 // What the parts of one run share.
 auto run_of(const count_result& r) {
   return std::tuple(r.n, r.kind, r.split_depth, r.plan_fingerprint, r.subproblems, r.shard.count);
@@ -50,25 +55,17 @@ std::size_t most_shared_run(std::span<const count_result> parts) {
   return best;
 }
 
-}  // namespace
-
-merge_error::merge_error(reason why, std::vector<std::string> problems)
-    : std::invalid_argument(problems.empty() ? std::string("the parts do not make up one whole count")
-                                             : problems.front()),
-      why_(why),
-      problems_(std::move(problems)) {}
-
-count_result merge(std::span<const count_result> parts, std::span<const std::string> names) {
-  if (parts.empty()) throw merge_error(merge_error::reason::parts, {"no parts to add up"});
-  const auto name = [&](std::size_t k) { return k < names.size() ? names[k] : "part " + std::to_string(k); };
-  const std::size_t reference = most_shared_run(parts);
+// Each part's problem, if any, judged by the run of parts[reference]; the
+// shards seen whole are put in `seen` (shard index -> part).
+std::vector<std::string> part_problems(std::span<const count_result> parts, std::size_t reference,
+                                       std::span<const std::string> names, std::map<int, std::size_t>& seen) {
+  const auto name = [&](std::size_t k) { return part_name(names, k); };
   const count_result& first = parts[reference];
   const auto sharing = static_cast<std::size_t>(
       std::ranges::count_if(parts, [&](const count_result& r) { return run_of(r) == run_of(first); }));
   const std::string judged_by =
       sharing > 1 ? "the " + std::to_string(sharing) + " parts such as " + name(reference) : name(reference);
   std::vector<std::string> problems;
-  std::map<int, std::size_t> seen;  // shard index -> part
   for (std::size_t k = 0; k < parts.size(); ++k) {
     const count_result& r = parts[k];
     if (!is_valid_board_size(r.n)) {  // a part built by hand: no board, no fundamental count
@@ -104,38 +101,34 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
     }
     seen.emplace(r.shard.index, k);
   }
-  std::vector<int> missing;
-  // No part of a whole count: there are no shards of one to miss.
-  const bool counted_shards =
-      first.scope == plan_scope::all && first.shard.count >= 1 && first.shard.count <= max_shards;
-  for (int i = 0; counted_shards && i < first.shard.count; ++i) {
-    if (!seen.contains(i)) missing.push_back(i);
-  }
-  if (!missing.empty()) {
-    // Every index, runs as ranges: "0-4,6,11-62", what sbatch --array takes
-    // to count them again; past 4 000 characters (a million shards, every
-    // other one missing, would make 6 MB) the rest are counted, not listed.
-    constexpr std::size_t most_listed = 4000;
-    std::string list;
-    std::size_t ranges_left = 0;
-    for (std::size_t i = 0; i < missing.size();) {
-      std::size_t last = i;
-      while (last + 1 < missing.size() && missing[last + 1] == missing[last] + 1) ++last;
-      if (list.size() < most_listed) {
-        if (!list.empty()) list += ',';
-        list += std::to_string(missing[i]);
-        if (last > i) list += '-' + std::to_string(missing[last]);
-      } else {
-        ++ranges_left;
-      }
-      i = last + 1;
-    }
-    if (ranges_left > 0) list += " and " + std::to_string(ranges_left) + " more ranges";
-    problems.push_back(std::to_string(missing.size()) + " of " + std::to_string(first.shard.count) +
-                       " shards missing: " + list);
-  }
-  if (!problems.empty()) throw merge_error(merge_error::reason::parts, std::move(problems));
+  return problems;
+}
 
+// Every index, runs as ranges: "0-4,6,11-62", what sbatch --array takes to
+// count them again; past 4 000 characters (a million shards, every other
+// one missing, would make 6 MB) the rest are counted, not listed.
+std::string index_ranges(const std::vector<int>& indices) {
+  constexpr std::size_t most_listed = 4000;
+  std::string list;
+  std::size_t ranges_left = 0;
+  for (std::size_t i = 0; i < indices.size();) {
+    std::size_t last = i;
+    while (last + 1 < indices.size() && indices[last + 1] == indices[last] + 1) ++last;
+    if (list.size() < most_listed) {
+      if (!list.empty()) list += ',';
+      list += std::to_string(indices[i]);
+      if (last > i) list += '-' + std::to_string(indices[last]);
+    } else {
+      ++ranges_left;
+    }
+    i = last + 1;
+  }
+  if (ranges_left > 0) list += " and " + std::to_string(ranges_left) + " more ranges";
+  return list;
+}
+
+// The parts' sums, on `first`'s run; throws merge_error where they overflow.
+count_result add_up(std::span<const count_result> parts, const count_result& first) {
   count_result whole = first;
   whole.total = whole.symmetric_180 = whole.symmetric_90 = 0;
   whole.seconds = whole.cpu_seconds = 0;
@@ -166,6 +159,37 @@ count_result merge(std::span<const count_result> parts, std::span<const std::str
     throw merge_error(merge_error::reason::counts,
                       {"the shards' counts add up past 2^128, so they cannot all be right"});
   }
+  return whole;
+}
+
+}  // namespace
+
+merge_error::merge_error(reason why, std::vector<std::string> problems)
+    : std::invalid_argument(problems.empty() ? std::string("the parts do not make up one whole count")
+                                             : problems.front()),
+      why_(why),
+      problems_(std::move(problems)) {}
+
+count_result merge(std::span<const count_result> parts, std::span<const std::string> names) {
+  if (parts.empty()) throw merge_error(merge_error::reason::parts, {"no parts to add up"});
+  const std::size_t reference = most_shared_run(parts);
+  const count_result& first = parts[reference];
+  std::map<int, std::size_t> seen;  // shard index -> part
+  std::vector<std::string> problems = part_problems(parts, reference, names, seen);
+  std::vector<int> missing;
+  // No part of a whole count: there are no shards of one to miss.
+  const bool counted_shards =
+      first.scope == plan_scope::all && first.shard.count >= 1 && first.shard.count <= max_shards;
+  for (int i = 0; counted_shards && i < first.shard.count; ++i) {
+    if (!seen.contains(i)) missing.push_back(i);
+  }
+  if (!missing.empty()) {
+    problems.push_back(std::to_string(missing.size()) + " of " + std::to_string(first.shard.count) +
+                       " shards missing: " + index_ranges(missing));
+  }
+  if (!problems.empty()) throw merge_error(merge_error::reason::parts, std::move(problems));
+
+  count_result whole = add_up(parts, first);
   try {
     whole.unique = fundamental_count(whole.n, whole.total, whole.symmetric_180, whole.symmetric_90);
   } catch (const std::overflow_error&) {  // the sums fit, Burnside's Q + P + 2R does not
