@@ -66,6 +66,61 @@ bool is_hex16(std::string_view text) {
          std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
+// A part of a run verifies nothing and has no fundamental count: a file
+// that claims either was not written by `count --shard`. A whole run's
+// fundamental count, which merge derives again, must be the one its counts
+// make: another was edited in, or came from another file. Counts that make
+// none are merge's to refuse (exit 1).
+void check_verdict_members(const json_members& members, const shard_file& f) {
+  constexpr uint128 any = std::numeric_limits<uint128>::max();
+  if (f.shards > 1) {
+    for (const char* key : {"unique", "verified"}) {
+      const json_value* v = members.find(key);
+      if (v != nullptr && v->type != json_type::null) {
+        throw json_error(v->offset, "\"" + std::string(key) + "\" must be null in shard " + std::to_string(f.shard) +
+                                        "/" + std::to_string(f.shards) + ": a part of a run is verified only by merge");
+      }
+    }
+  } else if (const json_value* unique = members.find("unique"); unique != nullptr && unique->type != json_type::null) {
+    const uint128 given = members.get_unsigned("unique", 0, any);
+    std::optional<uint128> derived;
+    try {
+      derived = fundamental_count(f.n, f.total, f.symmetric_180, f.symmetric_90);
+    } catch (const std::domain_error&) {
+    }
+    if (derived && *derived != given) {
+      throw json_error(unique->offset, "\"unique\" " + to_string(given) + " contradicts the counts beside it, " +
+                                           "whose fundamental count is " + to_string(*derived));
+    }
+  }
+}
+
+// Refuses a file that is no shard's --json for what it is instead: empty
+// (a count stopped), an earlier merge's text report, a journal.
+void refuse_other_files(const std::string& name, const std::string& text) {
+  // What `count --json > FILE` leaves of a count stopped or failed before
+  // its end (a JSON object is written whole or not at all).
+  // (Past the bound, it is refused for its size, whatever it holds.)
+  if (text.size() <= max_json_bytes && text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw unfinished_shard_file(name +
+                                ": the file is empty: a count writes its --json only once it has finished (was it "
+                                "stopped, or did it fail?); count that shard again");
+  }
+  // An earlier merge's text report, which a glob of the shards' names can
+  // take in (its --json, as the file is parsed).
+  if (text.starts_with("Q(") && text.find("\n  merged ") != std::string::npos) {
+    throw merge_output_file(name + ": this is the output of 'nqueens merge', not a shard's");
+  }
+  // A likely mix-up in a job script: the journal of `count --checkpoint`.
+  if (text.size() >= detail::journal::magic.size() &&
+      std::equal(detail::journal::magic.begin(), detail::journal::magic.end(), text.begin(),
+                 [](unsigned char m, char t) { return m == static_cast<unsigned char>(t); })) {
+    throw usage_error(name +
+                      ": this is a checkpoint journal (--checkpoint), not the --json output of 'nqueens count N "
+                      "--shard I/M' that merge adds up");
+  }
+}
+
 }  // namespace
 
 std::string shard_checksum(const shard_file& f) {
@@ -117,27 +172,7 @@ count_result part_of(const shard_file& f) {
 // (engine, fingerprint, counts) is well-formed whatever the file held.
 shard_file read_shard_file(const std::string& name) {
   const std::string text = read_bounded(name);
-  // What `count --json > FILE` leaves of a count stopped or failed before
-  // its end (a JSON object is written whole or not at all).
-  // (Past the bound, it is refused for its size, whatever it holds.)
-  if (text.size() <= max_json_bytes && text.find_first_not_of(" \t\r\n") == std::string::npos) {
-    throw unfinished_shard_file(name +
-                                ": the file is empty: a count writes its --json only once it has finished (was it "
-                                "stopped, or did it fail?); count that shard again");
-  }
-  // An earlier merge's text report, which a glob of the shards' names can
-  // take in (its --json is found below).
-  if (text.starts_with("Q(") && text.find("\n  merged ") != std::string::npos) {
-    throw merge_output_file(name + ": this is the output of 'nqueens merge', not a shard's");
-  }
-  // A likely mix-up in a job script: the journal of `count --checkpoint`.
-  if (text.size() >= detail::journal::magic.size() &&
-      std::equal(detail::journal::magic.begin(), detail::journal::magic.end(), text.begin(),
-                 [](unsigned char m, char t) { return m == static_cast<unsigned char>(t); })) {
-    throw usage_error(name +
-                      ": this is a checkpoint journal (--checkpoint), not the --json output of 'nqueens count N "
-                      "--shard I/M' that merge adds up");
-  }
+  refuse_other_files(name, text);
   try {
     const json_members members = json_members::parse(text);
     // Another likely mix-up: an earlier merge's output, which a glob of the
@@ -170,33 +205,7 @@ shard_file read_shard_file(const std::string& name) {
     f.total = members.get_unsigned("total", 0, any);
     f.symmetric_180 = members.get_unsigned("symmetric_180", 0, any);
     f.symmetric_90 = members.get_unsigned("symmetric_90", 0, any);
-    // A part of a run verifies nothing and has no fundamental count: a file
-    // that claims either was not written by `count --shard`.
-    if (f.shards > 1) {
-      for (const char* key : {"unique", "verified"}) {
-        const json_value* v = members.find(key);
-        if (v != nullptr && v->type != json_type::null) {
-          throw json_error(v->offset, "\"" + std::string(key) + "\" must be null in shard " + std::to_string(f.shard) +
-                                          "/" + std::to_string(f.shards) +
-                                          ": a part of a run is verified only by merge");
-        }
-      }
-    } else if (const json_value* unique = members.find("unique");
-               unique != nullptr && unique->type != json_type::null) {
-      // A whole run's fundamental count, which merge derives again, must be
-      // the one its counts make: another was edited in, or came from
-      // another file. Counts that make none are merge's to refuse (exit 1).
-      const uint128 given = members.get_unsigned("unique", 0, any);
-      std::optional<uint128> derived;
-      try {
-        derived = fundamental_count(f.n, f.total, f.symmetric_180, f.symmetric_90);
-      } catch (const std::domain_error&) {
-      }
-      if (derived && *derived != given) {
-        throw json_error(unique->offset, "\"unique\" " + to_string(given) + " contradicts the counts beside it, " +
-                                             "whose fundamental count is " + to_string(*derived));
-      }
-    }
+    check_verdict_members(members, f);
     // Outside the checksum: taken only where it names an instruction set.
     if (const json_value* isa = members.find("isa"); isa != nullptr && isa->type == json_type::string) {
       if (const auto named = parse_isa(members.get_string("isa"))) f.isa = std::string(to_string(*named));
