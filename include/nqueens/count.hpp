@@ -153,7 +153,8 @@ struct count_result {
 /// first; rotational_counts() with its engine and split depth set aside, as
 /// it does not use them): NaN or out-of-range intervals, a max_memory under 1 MiB, kernels
 /// or an engine that name none, a bad thread count, split depth or shard;
-/// and, as check_runnable, an engine this machine cannot run as
+/// where n != 0, an n outside 1..max_board_size or beyond the engine's
+/// largest; and, as check_runnable, an engine this machine cannot run as
 /// options.gpu asks (its memory priced for an n-board where n > 0).
 void validate(const count_options& options, int n = 0);
 

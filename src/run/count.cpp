@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "engines/registry.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/memory.hpp"
@@ -54,6 +55,7 @@ void validate(const count_options& o, int n) {
   if (!is_registered(o.kind)) {
     refuse("kind", std::to_string(static_cast<int>(o.kind)), "one of " + std::string(engine_names()));
   }
+  if (n != 0) detail::require_board_taken(detail::definition_of(o.kind), n);  // as count() refuses it
   if (o.threads < 0 || o.threads > max_threads) {
     refuse("threads", std::to_string(o.threads), "0 (every hardware thread) to " + std::to_string(max_threads));
   }

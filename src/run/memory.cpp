@@ -253,6 +253,7 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
 }
 
 engine fastest_engine(int n, std::uint64_t max_memory, int threads, int split_depth, const std::atomic<bool>* cancel) {
+  detail::throw_if_cancelled(cancel);  // a flag already set, whether a plan is built or not
   const std::vector<const detail::engine_definition*> candidates = detail::auto_candidates(n);
   if (candidates.empty()) return default_engine;
   // What count() refuses for itself is left to it.
@@ -268,6 +269,7 @@ engine fastest_engine(int n, std::uint64_t max_memory, int threads, int split_de
 }
 
 int fitting_split_depth(int n, engine kind, std::uint64_t max_memory, int threads, const std::atomic<bool>* cancel) {
+  detail::throw_if_cancelled(cancel);  // a flag already set, whether a plan is built or not
   const detail::engine_definition* d = detail::find_definition(kind);
   if (d == nullptr || n < 1 || n > d->max_board_size || threads < 0 || threads > max_threads) return 0;
   const int depth =

@@ -15,7 +15,13 @@ std::optional<std::vector<int>> first_solution(int n, const std::atomic<bool>* c
     throw std::invalid_argument("board size " + std::to_string(n) + " is outside 1.." +
                                 std::to_string(max_constructed_board_size));
   }
-  detail::throw_if_cancelled(cancel);  // a flag already set, whatever n (the runs look only every 2^20)
+  // Nothing is counted here: the flag's exception says what was stopped.
+  const auto stop_if_cancelled = [cancel] {
+    if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
+      throw run_cancelled("the construction of the solution was cancelled");
+    }
+  };
+  stop_if_cancelled();  // a flag already set, whatever n (the runs look only every 2^20)
   if (n == 2 || n == 3) return std::nullopt;
   std::vector<int> one_based;
   one_based.reserve(static_cast<std::size_t>(n));
@@ -23,7 +29,7 @@ std::optional<std::vector<int>> first_solution(int n, const std::atomic<bool>* c
   // millisecond): a board of 10^8 takes a second, most of it its memory.
   const auto append_run = [&](int from, int to) {
     for (int c = from; c <= to; c += 2) {
-      if ((c & ((1 << 21) - 1)) < 2) detail::throw_if_cancelled(cancel);
+      if ((c & ((1 << 21) - 1)) < 2) stop_if_cancelled();
       one_based.push_back(c);
     }
   };

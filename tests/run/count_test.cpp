@@ -285,6 +285,26 @@ TEST(CountOptionsTest, BoardsOutOfRangeAreRefusedBeforeTheyArePriced) {
   }
 }
 
+// validate(options, n) refuses what count(n, options) refuses of the board:
+// one past the engine's largest, which a program checking first would
+// otherwise learn only from the count.
+TEST(CountOptionsTest, ValidateRefusesABoardPastTheEnginesLargest) {
+  for (const engine e : all_engines()) {
+    const int largest = engine_max_board_size(e);
+    SCOPED_TRACE(std::string(to_string(e)));
+    if (largest < max_board_size) {
+      try {
+        validate({.kind = e}, largest + 1);
+        ADD_FAILURE() << "n = " << largest + 1 << " was taken";
+      } catch (const std::invalid_argument& refused) {
+        EXPECT_EQ(std::string(refused.what()),
+                  "the " + std::string(to_string(e)) + " engine handles n up to " + std::to_string(largest));
+      }
+    }
+    if (e != engine::gpu) EXPECT_NO_THROW(validate({.kind = e}, largest));  // no GPU needed to take it
+  }
+}
+
 }  // namespace
 }  // namespace nqueens
 

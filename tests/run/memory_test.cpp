@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "engines/engine_definition.hpp"
+#include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/threads.hpp"
 #include "run/plan_access.hpp"
@@ -283,6 +285,16 @@ TEST(FastestEngineTest, AutoPicksOnlyRegisteredEnginesThatTakeTheBoard) {
     const engine e = fastest_engine(n);
     EXPECT_TRUE(is_registered(e));
     EXPECT_LE(n, engine_max_board_size(e)) << "n = " << n;
+  }
+}
+
+// A flag already set is heard at once, for every n: at n = 20 the choice
+// builds no plan that would look at it (only the largest boards' do).
+TEST(FastestEngineTest, AFlagSetBeforeTheChoiceIsHeard) {
+  const std::atomic<bool> stopped{true};
+  for (const int n : {8, 20, 27}) {
+    EXPECT_THROW(static_cast<void>(fastest_engine(n, 0, 0, 0, &stopped)), run_cancelled) << n;
+    EXPECT_THROW(static_cast<void>(fitting_split_depth(n, engine::quadrant, 0, 0, &stopped)), run_cancelled) << n;
   }
 }
 
