@@ -34,7 +34,9 @@ inline constexpr std::uint64_t min_max_memory = std::uint64_t{1} << 20;
 
 /// Options for count().
 struct count_options {
-  engine kind = default_engine;
+  /// The engine; engine::automatic (the default) lets count() pick the
+  /// fastest that fits (choose_engine).
+  engine kind = engine::automatic;
   /// Worker threads; 0 means every hardware thread.
   int threads = 0;
   /// Rows fixed per subproblem; 0 chooses automatically (see plan_options).
@@ -148,6 +150,25 @@ struct count_result {
   double cpu_seconds = 0.0;
 };
 
+/// The engine and split depth count() runs `options` with on an n-board.
+struct engine_choice {
+  engine kind = default_engine;
+  int split_depth = 0;
+};
+
+/// What count() makes of options.kind and split_depth (the CLI's `--engine
+/// auto` makes the same): an engine named is kept, with the split asked.
+/// engine::automatic picks, for a run alone, the fastest engine whose whole
+/// count fits options.max_memory on options.threads (fastest_engine), at
+/// the split asked or, where that is 0, at the deepest that fits
+/// (fitting_split_depth); for a part of a run that others share (a
+/// checkpoint, which a run elsewhere may resume; a shard; `shared_plan`,
+/// as MPI ranks are), shared_plan_engine(n) at the split asked, so that
+/// every part builds the same plan whatever its memory. Builds the
+/// candidates' plans (about a second at n = 27), throwing run_cancelled
+/// once *options.cancel is set. Options out of range are left to count().
+engine_choice choose_engine(int n, const count_options& options, bool shared_plan = false);
+
 /// Throws std::invalid_argument naming the first field of `options` that is
 /// out of its documented range (count() and rotational_counts() call it
 /// first; rotational_counts() with its engine and split depth set aside, as
@@ -156,10 +177,12 @@ struct count_result {
 /// where n != 0, an n outside 1..max_board_size or beyond the engine's
 /// largest; and, as check_runnable, an engine this machine cannot run as
 /// options.gpu asks (its memory priced for an n-board where n > 0).
+/// engine::automatic takes every n, and no GPU options.
 void validate(const count_options& options, int n = 0);
 
 /// Counts every solution of the n-queens problem on an n x n board, with the
-/// fundamental count and the rotation-symmetric counts.
+/// fundamental count and the rotation-symmetric counts, on the engine of
+/// choose_engine(n, options) (count_result::kind names it).
 /// Throws std::invalid_argument for n outside 1..max_board_size or bad
 /// options (isa_error, one of them, for kernels this CPU lacks),
 /// checkpoint_error for a journal that cannot be used or written

@@ -41,21 +41,25 @@ enum class engine {
   /// all run on the device. Refused where no GPU is usable; never picked by
   /// `auto`.
   gpu = 3,
+  /// No engine: count() picks one (choose_engine, count.hpp), as `--engine
+  /// auto` does, and reports the one it ran. count_options' default; plans
+  /// and executors take a registered engine only.
+  automatic = 255,
 };
 
 /// Deepest split a plan can ask for: for the row-by-row engines, rows
 /// 0..max_split_depth-1 fixed; for the quadrant engine, slices per class.
 inline constexpr int max_split_depth = 12;
 
-/// The engine a plan or count uses when none is named: it takes every board
-/// size in next to no memory.
+/// The engine a plan uses when none is named, and count()'s where nothing
+/// faster fits: it takes every board size in next to no memory.
 inline constexpr engine default_engine = engine::symmetric;
 
 /// Every registered engine, in the registry's order.
 std::span<const engine> all_engines() noexcept;
 
 /// Lower-case name used on the command line, in JSON and in journals;
-/// "unknown" for a number no engine has.
+/// "auto" for engine::automatic, "unknown" for a number no engine has.
 std::string_view to_string(engine e) noexcept;
 
 /// Parses a name produced by to_string(engine); nullopt for anything else.

@@ -63,7 +63,9 @@ std::vector<int> default_thread_counts();
 /// speed-ups are relative to it), after one untimed count on the most
 /// threads; the repeats go in rounds over every thread count, alternately
 /// up and down, so that a drifting machine skews no row alone. A run's time
-/// is the whole count's wall time (count_result::seconds). On the GPU
+/// is the whole count's wall time (count_result::seconds). engine::automatic
+/// is chosen once, for the most threads (choose_engine), and every row
+/// counts on that engine and split. On the GPU
 /// engine a row of fewer threads than the GPUs the count would take counts
 /// on the first of them, one a thread (count() alone refuses it). Once
 /// `options.cancel` is set, returns after the count under way, with

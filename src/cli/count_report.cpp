@@ -203,6 +203,7 @@ json_object count_report::json() const {
     }
     threads += ']';
     std::vector<std::string> isas;
+    isas.reserve(kernel_sets.size());
     for (const auto& [kernels, ranks] : kernel_sets) isas.emplace_back(to_string(kernels));
     o.add("ranks", rank_threads.size()).add_raw("rank_threads", threads).add_raw("isas", json_array_of(isas));
   }

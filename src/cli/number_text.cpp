@@ -25,7 +25,7 @@ std::string format_duration(double seconds) {
     std::snprintf(text, sizeof text, "%ldm%02lds", s / 60, s % 60);
     return text;
   }
-  if (const long m = std::lround(seconds / 60); m < 24 * 60) {
+  if (const long m = std::lround(seconds / 60); m < 24L * 60) {
     std::snprintf(text, sizeof text, "%ldh%02ldm", m / 60, m % 60);
     return text;
   }

@@ -66,8 +66,12 @@ std::optional<engine> parse_engine_choice(const std::string& name) {
 engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads, int split_depth,
                   bool shared_plan) {
   if (choice) return *choice;
-  if (shared_plan) return shared_plan_engine(n);
-  return fastest_engine(n, max_memory, threads, split_depth, &stop_requested());
+  count_options automatic;
+  automatic.threads = threads;
+  automatic.split_depth = split_depth;
+  automatic.max_memory = max_memory;
+  automatic.cancel = &stop_requested();
+  return choose_engine(n, automatic, shared_plan).kind;
 }
 
 int split_depth_for(engine kind, int n, std::uint64_t max_memory, int threads, int split_depth, bool shared_plan) {

@@ -19,7 +19,7 @@ inline constexpr std::uint64_t usual_stack_bytes = std::uint64_t{8} << 20;
 /// The least stack limit (RLIMIT_STACK) the main thread may run under:
 /// about ten times the deepest command's need; a sanitized build's frames
 /// are larger (ASan's redzones), and it asks for the usual.
-inline constexpr std::uint64_t least_stack_bytes = sanitized_build ? usual_stack_bytes : 256 * 1024;
+inline constexpr std::uint64_t least_stack_bytes = sanitized_build ? usual_stack_bytes : std::uint64_t{256} << 10;
 
 /// Called first in main, before any thread starts: gives the threads
 /// started later without a size of their own (std::thread) the usual stack

@@ -12,6 +12,7 @@ namespace nqueens {
 std::span<const engine> all_engines() noexcept { return detail::registered_engine_ids(); }
 
 std::string_view to_string(engine e) noexcept {
+  if (e == engine::automatic) return "auto";
   const detail::engine_definition* d = detail::find_definition(e);
   return d != nullptr ? d->name : "unknown";
 }
@@ -36,6 +37,14 @@ std::string_view engine_names() noexcept {
 }
 
 void check_runnable(engine e, int n, int threads, const gpu_options& gpu) {
+  if (e == engine::automatic) {  // it never picks the GPU engine (count.hpp's choose_engine)
+    if (!gpu.is_default()) {
+      throw std::invalid_argument(
+          "--devices and --gpu-memory choose and bound GPUs, and the automatic choice never counts on one: they "
+          "apply to --engine gpu only");
+    }
+    return;
+  }
   const detail::engine_definition& d = detail::definition_of(e);
   if (d.check_runnable != nullptr) {
     d.check_runnable(n, threads > 0 ? threads : hardware_threads(), gpu);

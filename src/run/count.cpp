@@ -52,10 +52,12 @@ void validate(const count_options& o, int n) {
     refuse("kernels", std::to_string(static_cast<int>(*o.kernels)), "one of " + isa_names());
   }
   if (o.kernels) static_cast<void>(runnable_isa(o.kernels));  // isa_error for kernels this CPU lacks, before a journal
-  if (!is_registered(o.kind)) {
-    refuse("kind", std::to_string(static_cast<int>(o.kind)), "one of " + std::string(engine_names()));
+  const bool automatic = o.kind == engine::automatic;
+  if (!automatic && !is_registered(o.kind)) {
+    refuse("kind", std::to_string(static_cast<int>(o.kind)),
+           "one of " + std::string(engine_names()) + ", or automatic");
   }
-  if (n != 0) detail::require_board_taken(detail::definition_of(o.kind), n);  // as count() refuses it
+  if (n != 0 && !automatic) detail::require_board_taken(detail::definition_of(o.kind), n);  // as count() refuses it
   if (o.threads < 0 || o.threads > max_threads) {
     refuse("threads", std::to_string(o.threads), "0 (every hardware thread) to " + std::to_string(max_threads));
   }
@@ -96,10 +98,28 @@ std::optional<planned_run> plan_to_read(int n, const count_options& options, con
 
 }  // namespace
 
-count_result count(int n, const count_options& options) {
+engine_choice choose_engine(int n, const count_options& options, bool shared_plan) {
+  if (options.kind != engine::automatic) return {options.kind, options.split_depth};
+  if (shared_plan || !options.checkpoint.empty() || !options.shard.whole()) {
+    return {shared_plan_engine(n), options.split_depth};
+  }
+  const engine kind = fastest_engine(n, options.max_memory, options.threads, options.split_depth, options.cancel);
+  return {kind, options.split_depth != 0
+                    ? options.split_depth
+                    : fitting_split_depth(n, kind, options.max_memory, options.threads, options.cancel)};
+}
+
+count_result count(int n, const count_options& asked) {
   const auto checked = std::chrono::steady_clock::now();
   require_valid_board_size(n);  // before anything prices the board
-  validate(options, n);
+  validate(asked, n);
+  count_options options = asked;
+  if (asked.kind == engine::automatic) {
+    const engine_choice chosen = choose_engine(n, asked);
+    options.kind = chosen.kind;
+    options.split_depth = chosen.split_depth;
+    validate(options, n);  // the engine's own checks
+  }
   const auto start = std::chrono::steady_clock::now();
   const double work_at_start = detail::work_cpu_seconds();  // over the span of `seconds`
   checkpoint_file journal = take_journal(options);

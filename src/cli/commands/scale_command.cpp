@@ -22,6 +22,7 @@
 #include "cli/report.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
+#include "nqueens/cancelled.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/scaling.hpp"
 #include "nqueens/threads.hpp"
@@ -357,9 +358,13 @@ int run_scale(const std::vector<std::string>& args) {
   opts.gpu = read_gpu_options(result);
   // Auto picks for the most threads asked: each thread's buffers count.
   const std::optional<engine> choice = parse_engine_choice(result["engine"].as<std::string>());
-  opts.kind = engine_for(choice, n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
-  opts.split_depth =
-      split_depth_for(opts.kind, n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
+  try {
+    opts.kind = engine_for(choice, n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
+    opts.split_depth =
+        split_depth_for(opts.kind, n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
+  } catch (const run_cancelled&) {  // said as a stop in the runs is: the user sees rows or none
+    return report_interruption_of("before any row was printed");
+  }
   const bool csv_on_stdout = result.count("csv") && result["csv"].as<std::string>() == "-";
   if (csv_on_stdout && result.count("json")) {
     throw usage_error("--csv - and --json both print on standard output: give --csv a file name, or leave one out");

@@ -15,6 +15,7 @@ std::vector<std::vector<keyed_share>> deal_node_gpus(std::span<const std::vector
     }
   }
   std::vector<std::uint64_t> gpus;
+  gpus.reserve(seen_by.size());
   for (const auto& [key, by] : seen_by) gpus.push_back(key);
   std::ranges::stable_sort(gpus, {}, [&](std::uint64_t key) { return seen_by[key].size(); });
   std::vector<std::vector<std::uint64_t>> taken(sees.size());

@@ -25,7 +25,9 @@ run_devices choose_run_devices(std::string_view devices, int threads) {
                                 "--devices");
   }
   const std::size_t first = static_cast<std::size_t>(node_rank().value_or(0)) % c.chosen.size();
-  std::ranges::rotate(c.chosen, c.chosen.begin() + static_cast<std::ptrdiff_t>(first));
+  // std::rotate, not std::ranges::rotate: clang 14 (clang-tidy) cannot read
+  // libstdc++ 12's subrange, which the ranges form returns.
+  std::rotate(c.chosen.begin(), c.chosen.begin() + static_cast<std::ptrdiff_t>(first), c.chosen.end());
   c.chosen.resize(drivable);
   return c;
 }

@@ -86,7 +86,24 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
                                   std::to_string(max_threads));
     }
   }
-  const row_options options_for(options);
+  // One engine and split for every row, as the most threads would count
+  // (each thread's buffers count): an automatic pick per row could change
+  // engines between rows and time two programs.
+  count_options chosen = options;
+  if (options.kind == engine::automatic) {
+    count_options most = options;
+    most.threads = counts.back();
+    try {
+      const engine_choice choice = choose_engine(n, most);
+      chosen.kind = choice.kind;
+      chosen.split_depth = choice.split_depth;
+    } catch (const run_cancelled&) {  // cancelled while it chose: nothing was timed
+      scaling_result none;
+      none.complete = false;
+      return none;
+    }
+  }
+  const row_options options_for(chosen);
   // One whole untimed count first, on every thread asked for: oneTBB starts
   // its workers on first use, the tables' pages and the clocks settle, and
   // none of that lands in the one-thread row, every speed-up's base.

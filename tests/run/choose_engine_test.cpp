@@ -1,0 +1,130 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "nqueens/cancelled.hpp"
+#include "nqueens/count.hpp"
+#include "nqueens/known_counts.hpp"
+#include "nqueens/memory.hpp"
+#include "nqueens/plan.hpp"
+#include "nqueens/progress.hpp"
+#include "nqueens/scaling.hpp"
+
+namespace nqueens {
+namespace {
+
+// An engine named is kept, with the split asked: the choice is automatic's alone.
+TEST(ChooseEngineTest, KeepsAnEngineNamed) {
+  for (const engine e : all_engines()) {
+    for (const bool shared : {false, true}) {
+      const engine_choice c = choose_engine(20, {.kind = e, .split_depth = 3}, shared);
+      EXPECT_EQ(c.kind, e);
+      EXPECT_EQ(c.split_depth, 3);
+    }
+  }
+}
+
+// A run alone: the fastest engine that fits, at the deepest split that fits
+// where none was asked (`--engine auto`'s rule, now the library's).
+TEST(ChooseEngineTest, ARunAlonePicksTheFastestThatFits) {
+  constexpr std::uint64_t small = std::uint64_t{16} << 20;
+  for (const int n : {8, 16, 18}) {
+    for (const std::uint64_t limit : {std::uint64_t{0}, small}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", max_memory " + std::to_string(limit));
+      const engine_choice c = choose_engine(n, {.threads = 2, .max_memory = limit});
+      EXPECT_EQ(c.kind, fastest_engine(n, limit, 2));
+      EXPECT_EQ(c.split_depth, fitting_split_depth(n, c.kind, limit, 2));
+      EXPECT_EQ(choose_engine(n, {.threads = 2, .split_depth = 2, .max_memory = limit}).split_depth, 2);
+    }
+  }
+  EXPECT_EQ(choose_engine(18, {}).kind, engine::quadrant);
+  EXPECT_EQ(choose_engine(12, {}).kind, engine::symmetric);
+}
+
+// The parts of one run (a journal, a shard, MPI's ranks) go by n alone,
+// whatever each part's memory: every part builds the same plan.
+TEST(ChooseEngineTest, PartsOfOneRunGoByTheBoardAlone) {
+  constexpr std::uint64_t small = std::uint64_t{16} << 20;
+  for (const int n : {8, 18}) {
+    const engine shared = shared_plan_engine(n);
+    count_options journal{.max_memory = small};
+    journal.checkpoint = "unused.journal";  // only named: the choice opens nothing
+    EXPECT_EQ(choose_engine(n, journal).kind, shared);
+    EXPECT_EQ(choose_engine(n, {.shard = {.index = 1, .count = 3}, .max_memory = small}).kind, shared);
+    const engine_choice ranks = choose_engine(n, {.max_memory = small}, true);
+    EXPECT_EQ(ranks.kind, shared);
+    EXPECT_EQ(ranks.split_depth, 0);  // the plan's own split, not this node's
+  }
+  EXPECT_FALSE(std::filesystem::exists("unused.journal"));
+}
+
+TEST(ChooseEngineTest, HearsACancelFlagAlreadySet) {
+  const std::atomic<bool> stopped{true};
+  EXPECT_THROW(static_cast<void>(choose_engine(18, {.cancel = &stopped})), run_cancelled);
+  EXPECT_NO_THROW(static_cast<void>(choose_engine(18, {.kind = engine::mirror, .cancel = &stopped})));
+}
+
+// count() with the default options counts on the engine it chose and names
+// it; the counts are exact whichever it is.
+TEST(ChooseEngineTest, ADefaultCountRunsAndNamesTheChosenEngine) {
+  EXPECT_EQ(count_options{}.kind, engine::automatic);
+  for (const int n : {1, 4, 12, 16}) {
+    const count_result r = count(n, {.threads = 2});
+    EXPECT_EQ(r.kind, choose_engine(n, {.threads = 2}).kind) << n;
+    EXPECT_EQ(r.total, *published_total(n)) << n;
+    EXPECT_TRUE(r.check.verified()) << n;
+  }
+  // 2 MiB holds no quadrant tables at n = 16: the choice falls back, exact.
+  const count_result small = count(16, {.threads = 2, .max_memory = std::uint64_t{2} << 20});
+  EXPECT_EQ(small.kind, engine::symmetric);
+  EXPECT_EQ(small.total, *published_total(16));
+}
+
+// The automatic choice takes every board and counts on the CPU only.
+TEST(ChooseEngineTest, AutomaticTakesEveryBoardAndNoGpuOptions) {
+  for (int n = 1; n <= max_board_size; ++n) EXPECT_NO_THROW(validate({}, n)) << n;
+  EXPECT_THROW(validate({.gpu = {.memory = std::uint64_t{1} << 30}}), std::invalid_argument);
+  EXPECT_THROW(validate({.gpu = {.devices = "0"}}), std::invalid_argument);
+  EXPECT_EQ(to_string(engine::automatic), "auto");
+  EXPECT_FALSE(parse_engine("auto").has_value());  // no plan, journal or shard file names it
+  EXPECT_FALSE(is_registered(engine::automatic));
+  EXPECT_THROW(plan(8, {.kind = engine::automatic}), std::invalid_argument);
+}
+
+// Every row of a scaling run counts on one engine, chosen for the most
+// threads: rows on two engines would time two programs. A bound that fits
+// the quadrant engine's count on one thread, not on two, shows it: every
+// count's plan (its subproblems, in the progress reports) is the
+// symmetric engine's.
+TEST(ChooseEngineTest, ScalingChoosesOnceForEveryRow) {
+  constexpr int n = 16;
+  std::uint64_t low = std::uint64_t{1} << 20, high = std::uint64_t{1} << 34;  // 2 threads: symmetric at low
+  ASSERT_EQ(fastest_engine(n, low, 2), engine::symmetric);
+  ASSERT_EQ(fastest_engine(n, high, 1), engine::quadrant);
+  while (high - low > (std::uint64_t{1} << 16)) {  // the least bound the quadrant engine fits on one thread
+    const std::uint64_t middle = low + (high - low) / 2;
+    (fastest_engine(n, middle, 1) == engine::quadrant ? high : low) = middle;
+  }
+  if (fastest_engine(n, high, 2) == engine::quadrant) GTEST_SKIP() << "two threads fit wherever one does here";
+  std::set<std::size_t> plan_sizes;
+  count_options o{.max_memory = high};
+  o.progress_interval_seconds = 0;
+  o.on_progress = [&plan_sizes](const progress& p) { plan_sizes.insert(p.subproblems); };
+  const std::vector<int> threads = {1, 2};
+  const scaling_result r = measure_scaling(n, threads, 1, o);
+  ASSERT_TRUE(r.complete);
+  EXPECT_TRUE(r.consistent);
+  EXPECT_EQ(r.rows.size(), 2u);
+  EXPECT_TRUE(r.check.verified());
+  const std::size_t symmetric_plan = plan(n, {.kind = engine::symmetric}).size();
+  EXPECT_EQ(plan_sizes, std::set<std::size_t>{symmetric_plan});
+}
+
+}  // namespace
+}  // namespace nqueens
