@@ -78,7 +78,8 @@ struct count_options {
 };
 
 /// Where a count's wall time went, in seconds: the checks (of the options
-/// and of the engine's machine: the GPU's module and driver), planning (the
+/// and of the engine's machine: the GPU's module and driver; with
+/// engine::automatic, the choice, which prices the candidates), planning (the
 /// plan, the journal, this shard's list), start (the engine's tables and
 /// devices), counting, and release (freeing the tables and devices).
 /// Planning to release add up to about count_result::seconds.
@@ -148,12 +149,6 @@ struct count_result {
   /// Other threads of the process are not charged. 0 under MPI, where the
   /// ranks' CPU time is their own.
   double cpu_seconds = 0.0;
-};
-
-/// The engine and split depth count() runs `options` with on an n-board.
-struct engine_choice {
-  engine kind = default_engine;
-  int split_depth = 0;
 };
 
 /// What count() makes of options.kind and split_depth (the CLI's `--engine

@@ -55,14 +55,24 @@ inline constexpr int max_split_depth = 12;
 /// faster fits: it takes every board size in next to no memory.
 inline constexpr engine default_engine = engine::symmetric;
 
+/// An engine and the split depth it counts at (0: its automatic split), as
+/// the automatic choice makes them (choose_engine in count.hpp).
+struct engine_choice {
+  engine kind = default_engine;
+  int split_depth = 0;
+};
+
 /// Every registered engine, in the registry's order.
 std::span<const engine> all_engines() noexcept;
 
 /// Lower-case name used on the command line, in JSON and in journals;
-/// "auto" for engine::automatic, "unknown" for a number no engine has.
+/// "auto" for engine::automatic (in messages: a result names the engine
+/// picked), "unknown" for a number no engine has.
 std::string_view to_string(engine e) noexcept;
 
-/// Parses a name produced by to_string(engine); nullopt for anything else.
+/// Parses a registered engine's name, as to_string(engine) writes it;
+/// nullopt for anything else ("auto" included: no plan, journal or shard
+/// file names the automatic choice, only the engine it picked).
 std::optional<engine> parse_engine(std::string_view name) noexcept;
 
 /// Comma-separated list of every engine name, for help and error messages.
@@ -77,6 +87,8 @@ bool is_registered(engine e) noexcept;
 /// CPU given anything but the defaults), or when no engine has number `e`;
 /// memory_limit_error when gpu.memory cannot hold what an n-board count on
 /// `threads` threads (0: all) needs on each GPU (not priced for n = 0).
+/// engine::automatic, which never picks the GPU engine, is refused only
+/// GPU options.
 /// count() asks before it takes a journal.
 void check_runnable(engine e, int n = 0, int threads = 0, const gpu_options& gpu = {});
 

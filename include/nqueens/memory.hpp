@@ -95,6 +95,12 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
 engine fastest_engine(int n, std::uint64_t max_memory = 0, int threads = 0, int split_depth = 0,
                       const std::atomic<bool>* cancel = nullptr);
 
+/// fastest_engine, with the split it counts at: `split_depth` where not 0,
+/// else fitting_split_depth's for the engine chosen, found in the same pass
+/// (each candidate's plans built once).
+engine_choice fastest_engine_and_split(int n, std::uint64_t max_memory = 0, int threads = 0, int split_depth = 0,
+                                       const std::atomic<bool>* cancel = nullptr);
+
 /// The split depth for a whole count of `kind` on an n-board within
 /// `max_memory` (0: default_memory_limit()) on `threads` threads: 0
 /// (automatic) where the automatic split fits, else the deepest that fits,

@@ -63,20 +63,22 @@ std::optional<engine> parse_engine_choice(const std::string& name) {
                     std::string(engine_names()));
 }
 
-engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads, int split_depth,
-                  bool shared_plan) {
-  if (choice) return *choice;
+engine_choice engine_and_split_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads,
+                                   int split_depth, bool shared_plan) {
+  if (choice) {
+    if (split_depth != 0 || shared_plan) return {*choice, split_depth};
+    return {*choice, fitting_split_depth(n, *choice, max_memory, threads, &stop_requested())};
+  }
   count_options automatic;
   automatic.threads = threads;
   automatic.split_depth = split_depth;
   automatic.max_memory = max_memory;
   automatic.cancel = &stop_requested();
-  return choose_engine(n, automatic, shared_plan).kind;
+  return choose_engine(n, automatic, shared_plan);
 }
 
-int split_depth_for(engine kind, int n, std::uint64_t max_memory, int threads, int split_depth, bool shared_plan) {
-  if (split_depth != 0 || shared_plan) return split_depth;
-  return fitting_split_depth(n, kind, max_memory, threads, &stop_requested());
+engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads, int split_depth) {
+  return engine_and_split_for(choice, n, max_memory, threads, split_depth).kind;
 }
 
 namespace {

@@ -108,20 +108,18 @@ std::string engines_help();
 /// usage_error naming the valid engines.
 std::optional<engine> parse_engine_choice(const std::string& name);
 
-/// The engine `choice` (parse_engine_choice) counts n on: itself, or for
-/// auto fastest_engine within `max_memory` for `threads` and `split_depth`
-/// (a stop signal cuts its pricing short); where other processes share the
-/// plan (`shared_plan`: shards, a journal, MPI ranks), shared_plan_engine,
-/// by n alone, so that every part counts the same plan.
-engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads, int split_depth,
-                  bool shared_plan = false);
+/// The engine `choice` (parse_engine_choice) counts n on, and its split: for
+/// auto, the library's choose_engine within `max_memory` on `threads` (by n
+/// alone where other processes share the plan, `shared_plan`: shards, a
+/// journal, MPI ranks); an engine named, with `split_depth` where given
+/// (not 0) or the plan is shared, else the deepest that fits
+/// (fitting_split_depth). A stop signal cuts the pricing short
+/// (run_cancelled).
+engine_choice engine_and_split_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads,
+                                   int split_depth, bool shared_plan = false);
 
-/// The split depth `kind` counts n with: `split_depth` where given (not 0)
-/// or where other processes share the plan (`shared_plan`, as for
-/// engine_for), else fitting_split_depth within `max_memory` on `threads`
-/// (a stop signal cuts its pricing short).
-int split_depth_for(engine kind, int n, std::uint64_t max_memory, int threads, int split_depth,
-                    bool shared_plan = false);
+/// engine_and_split_for's engine alone.
+engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads, int split_depth);
 
 /// `refusal`, of a count of `kind` on an n-board within `max_memory` at
 /// `split_depth` (0: automatic), with what it advises made exact where it

@@ -57,7 +57,6 @@ void validate(const count_options& o, int n) {
     refuse("kind", std::to_string(static_cast<int>(o.kind)),
            "one of " + std::string(engine_names()) + ", or automatic");
   }
-  if (n != 0 && !automatic) detail::require_board_taken(detail::definition_of(o.kind), n);  // as count() refuses it
   if (o.threads < 0 || o.threads > max_threads) {
     refuse("threads", std::to_string(o.threads), "0 (every hardware thread) to " + std::to_string(max_threads));
   }
@@ -68,6 +67,7 @@ void validate(const count_options& o, int n) {
     refuse("shard", std::to_string(o.shard.index) + "/" + std::to_string(o.shard.count),
            "I/M with 0 <= I < M <= " + std::to_string(max_shards));
   }
+  if (n != 0 && !automatic) detail::require_board_taken(detail::definition_of(o.kind), n);  // as count() refuses it
   check_runnable(o.kind, n, o.threads, o.gpu);  // before a journal is taken: a refused run leaves no file
 }
 
@@ -103,10 +103,7 @@ engine_choice choose_engine(int n, const count_options& options, bool shared_pla
   if (shared_plan || !options.checkpoint.empty() || !options.shard.whole()) {
     return {shared_plan_engine(n), options.split_depth};
   }
-  const engine kind = fastest_engine(n, options.max_memory, options.threads, options.split_depth, options.cancel);
-  return {kind, options.split_depth != 0
-                    ? options.split_depth
-                    : fitting_split_depth(n, kind, options.max_memory, options.threads, options.cancel)};
+  return fastest_engine_and_split(n, options.max_memory, options.threads, options.split_depth, options.cancel);
 }
 
 count_result count(int n, const count_options& asked) {

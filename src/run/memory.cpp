@@ -252,20 +252,31 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
   return run;
 }
 
-engine fastest_engine(int n, std::uint64_t max_memory, int threads, int split_depth, const std::atomic<bool>* cancel) {
+engine_choice fastest_engine_and_split(int n, std::uint64_t max_memory, int threads, int split_depth,
+                                       const std::atomic<bool>* cancel) {
   detail::throw_if_cancelled(cancel);  // a flag already set, whether a plan is built or not
   const std::vector<const detail::engine_definition*> candidates = detail::auto_candidates(n);
-  if (candidates.empty()) return default_engine;
+  if (candidates.empty()) return {default_engine, split_depth};
   // What count() refuses for itself is left to it.
-  if (split_depth < 0 || split_depth > max_split_depth || threads < 0) return candidates.front()->id;
+  if (split_depth < 0 || split_depth > max_split_depth || threads < 0 || threads > max_threads) {
+    return {candidates.front()->id, split_depth};
+  }
   const std::uint64_t limit = memory_limit_or_default(max_memory);
   const std::uint64_t rotation_subproblems = detail::rotation_tasks(n).size();
   for (const detail::engine_definition* d : candidates) {
-    const bool fits = split_depth == 0 ? fitting_depth(*d, n, limit, threads, rotation_subproblems, cancel) >= 0
-                                       : count_fits(*d, n, limit, threads, split_depth, rotation_subproblems, cancel);
-    if (fits) return d->id;
+    if (split_depth != 0) {
+      if (count_fits(*d, n, limit, threads, split_depth, rotation_subproblems, cancel)) return {d->id, split_depth};
+    } else if (const int depth = fitting_depth(*d, n, limit, threads, rotation_subproblems, cancel); depth >= 0) {
+      return {d->id, depth};
+    }
   }
-  return candidates.back()->id;  // none fits: the count refuses, naming what the slowest needs
+  // None fits: the count refuses, naming what the slowest needs (at the
+  // smallest plan, as fitting_split_depth says).
+  return {candidates.back()->id, split_depth != 0 ? split_depth : 1};
+}
+
+engine fastest_engine(int n, std::uint64_t max_memory, int threads, int split_depth, const std::atomic<bool>* cancel) {
+  return fastest_engine_and_split(n, max_memory, threads, split_depth, cancel).kind;
 }
 
 int fitting_split_depth(int n, engine kind, std::uint64_t max_memory, int threads, const std::atomic<bool>* cancel) {

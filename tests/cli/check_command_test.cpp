@@ -279,14 +279,31 @@ TEST(CliCheckTest, ALoneCarriageReturnEndsALine) {
 }
 
 // A UTF-8 byte order mark opens a file saved by some Windows editors: skipped
-// there, and only there.
+// at the start of standard input, whatever the line's length or format, and
+// only there.
 TEST(CliCheckTest, AByteOrderMarkOpeningTheInputIsSkipped) {
-  const cli_run r = run_script("printf '\\357\\273\\2771 3 0 2\\r\\n2 0 3 1\\r\\n' | $NQ check");
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "2 placements checked: all are solutions\n");
+  const std::string mark = "printf '\\357\\273\\277'; ";
+  for (const std::string& input :
+       {std::string("printf '1 3 0 2\\r\\n2 0 3 1\\r\\n'"),
+        std::string("printf '(0, 2, 4, 7, 9, 11, 5, 10, 1, 6, 8, 3)\\n'"),
+        std::string("$NQ list 8 --format fen --limit 2"), std::string("$NQ list 5 --format board --limit 2")}) {
+    const cli_run plain = run_script(input + " | $NQ check");
+    const cli_run marked = run_script("{ " + mark + input + "; } | $NQ check");
+    EXPECT_EQ(marked.status, 0) << input << ": " << marked.err;
+    EXPECT_EQ(marked.out, plain.out) << input;
+  }
+  // The mark in reads of its own (a writer may split it): still the mark.
+  const cli_run split =
+      run_script("{ printf '\\357'; sleep 0.2; printf '\\273'; sleep 0.2; printf '\\2771 3 0 2\\n'; } | $NQ check");
+  EXPECT_EQ(split.status, 0) << split.err;
+  EXPECT_EQ(split.out, "1 placement checked: a solution\n");
+  const cli_run alone = run_script("printf '\\357\\273\\277' | $NQ check");
+  EXPECT_EQ(alone.status, 0) << alone.err;
   const cli_run later = run_script("printf '1 3 0 2\\n\\357\\273\\2772 0 3 1\\n' | $NQ check");
   EXPECT_EQ(later.status, 2);
   EXPECT_EQ(later.err.rfind("nqueens: line 2: unexpected character", 0), 0u) << later.err;
+  const cli_run operand = run_script("$NQ check \"$(printf '\\357\\273\\2771 3 0 2')\"");
+  EXPECT_EQ(operand.status, 2) << "an operand is no file: no mark is skipped in it";
 }
 
 // A line is refused at the first byte no placement holds, not read whole

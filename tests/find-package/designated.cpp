@@ -22,6 +22,7 @@ int designated_aggregates() {
   const nqueens::run_phases rp{.release = 0.0};
   const nqueens::count_result cr{.cpu_seconds = 0.0};
   const nqueens::device_work dw{.staged_list_bytes = 0};
+  const nqueens::engine_choice ec{.split_depth = 0};
   const nqueens::listed_solution ls{.class_size = 1};
   const nqueens::enumerate_options eo{.kernels = {}};
   const nqueens::enumerate_result er{.complete = false};
@@ -40,5 +41,5 @@ int designated_aggregates() {
   const nqueens::shard_spec sh{.count = 1};
   const nqueens::subproblem_count sc{.symmetric_90 = 0};
   const nqueens::verification v{.has_symmetric_90 = false};
-  return count_of(a, c, co, rp, cr, dw, ls, eo, er, es, ce, xo, x, g, gt, po, p, t, sr, sres, ss, sh, sc, v);
+  return count_of(a, c, co, rp, cr, dw, ec, ls, eo, er, es, ce, xo, x, g, gt, po, p, t, sr, sres, ss, sh, sc, v);
 }

@@ -95,6 +95,15 @@ TEST(ChooseEngineTest, AutomaticTakesEveryBoardAndNoGpuOptions) {
   EXPECT_FALSE(parse_engine("auto").has_value());  // no plan, journal or shard file names it
   EXPECT_FALSE(is_registered(engine::automatic));
   EXPECT_THROW(plan(8, {.kind = engine::automatic}), std::invalid_argument);
+  // measure_scaling refuses them as count() does, before it prices anything.
+  const std::vector<int> one = {1};
+  try {
+    static_cast<void>(measure_scaling(8, one, 1, {.gpu = {.memory = std::uint64_t{1} << 30}}));
+    ADD_FAILURE() << "GPU options taken";
+  } catch (const std::invalid_argument& refused) {
+    EXPECT_NE(std::string(refused.what()).find("the automatic choice never counts on one"), std::string::npos)
+        << refused.what();
+  }
 }
 
 // Every row of a scaling run counts on one engine, chosen for the most

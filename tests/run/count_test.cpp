@@ -303,6 +303,13 @@ TEST(CountOptionsTest, ValidateRefusesABoardPastTheEnginesLargest) {
     }
     if (e != engine::gpu) EXPECT_NO_THROW(validate({.kind = e}, largest));  // no GPU needed to take it
   }
+  // The fields first, in their order: the board is the engine's last check.
+  try {
+    validate({.kind = engine::quadrant, .threads = -1}, 29);
+    ADD_FAILURE() << "taken";
+  } catch (const std::invalid_argument& refused) {
+    EXPECT_NE(std::string(refused.what()).find("count_options::threads"), std::string::npos) << refused.what();
+  }
 }
 
 }  // namespace

@@ -288,8 +288,9 @@ int check_standard_input() {
   // A column has 9 digits at most: a run of 21 is refused at once, not
   // read whole (`yes 1 | tr -d '\n'`: gigabytes).
   // A drawn board's row or a FEN is cut far sooner (a stream of dots).
-  for (line_reader lines(STDIN_FILENO, max_line_bytes, placement_alphabet, 20, drawn_board_bytes, max_drawn_line_bytes);
-       lines.next(line);) {
+  line_reader lines(STDIN_FILENO, max_line_bytes, placement_alphabet, 20, drawn_board_bytes, max_drawn_line_bytes);
+  lines.skip_byte_order_mark();
+  while (lines.next(line)) {
     const std::string where = "line " + std::to_string(gatherer.line_number() + 1) + ": ";
     if (lines.cut()) refuse_cut_line(line, lines.cut_reason(), where, gatherer);
     try {

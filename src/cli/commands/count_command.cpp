@@ -72,10 +72,10 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   // MPI ranks) must not depend on this node's memory: auto then goes by n
   // alone, and a node it does not fit refuses rather than count another plan.
   request.shared_plan = plan_is_shared || !opts.shard.whole() || !opts.checkpoint.empty();
-  opts.kind = engine_for(parse_engine_choice(engine_name), request.n, opts.max_memory, opts.threads, opts.split_depth,
-                         request.shared_plan);
-  opts.split_depth =
-      split_depth_for(opts.kind, request.n, opts.max_memory, opts.threads, opts.split_depth, request.shared_plan);
+  const engine_choice chosen = engine_and_split_for(parse_engine_choice(engine_name), request.n, opts.max_memory,
+                                                    opts.threads, opts.split_depth, request.shared_plan);
+  opts.kind = chosen.kind;
+  opts.split_depth = chosen.split_depth;
   request.progress = long_run.progress;
   request.json = result.count("json") != 0;
   return request;

@@ -403,9 +403,10 @@ int run_plan(const std::vector<std::string>& args) {
   plan_options po;
   int threads = 0;
   if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
-  po.kind = engine_for(parse_engine_choice(result["engine"].as<std::string>()), n, shape.max_memory, threads,
-                       shape.split_depth);
-  po.split_depth = split_depth_for(po.kind, n, shape.max_memory, threads, shape.split_depth);
+  const engine_choice chosen = engine_and_split_for(parse_engine_choice(result["engine"].as<std::string>()), n,
+                                                    shape.max_memory, threads, shape.split_depth);
+  po.kind = chosen.kind;
+  po.split_depth = chosen.split_depth;
   const gpu_options gpu = read_gpu_options(result);
   const progress_choice shown = read_progress_options(result);  // --stats's run: a count's length
   const bool runs = result.count("stats") != 0 || result.count("estimate") != 0;

@@ -359,9 +359,10 @@ int run_scale(const std::vector<std::string>& args) {
   // Auto picks for the most threads asked: each thread's buffers count.
   const std::optional<engine> choice = parse_engine_choice(result["engine"].as<std::string>());
   try {
-    opts.kind = engine_for(choice, n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
-    opts.split_depth =
-        split_depth_for(opts.kind, n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
+    const engine_choice chosen =
+        engine_and_split_for(choice, n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
+    opts.kind = chosen.kind;
+    opts.split_depth = chosen.split_depth;
   } catch (const run_cancelled&) {  // said as a stop in the runs is: the user sees rows or none
     return report_interruption_of("before any row was printed");
   }

@@ -152,12 +152,14 @@ struct range_plan {
   std::vector<int> split_depths;
 
   // The engine and its memory, the plan's lists included, as count()
-  // prices it. The plans take seconds (n = 27: three builds of about a
-  // second each on 2 vCPUs), and a stop is heard in them (run_cancelled).
+  // prices it. The plans take seconds (n = 27: a build of about a second
+  // on 2 vCPUs for the choice, another for the price), and a stop is heard
+  // in them (run_cancelled).
   void add(int n, std::optional<engine> chosen, const count_options& opts) {
     count_options o = opts;
-    o.kind = kinds.emplace_back(engine_for(chosen, n, opts.max_memory, opts.threads, 0));
-    o.split_depth = split_depths.emplace_back(split_depth_for(o.kind, n, opts.max_memory, opts.threads, 0));
+    const engine_choice picked = engine_and_split_for(chosen, n, opts.max_memory, opts.threads, 0);
+    o.kind = kinds.emplace_back(picked.kind);
+    o.split_depth = split_depths.emplace_back(picked.split_depth);
     validate(o, n);
     static_cast<void>(plan_within_memory(n, {.kind = o.kind, .split_depth = o.split_depth, .cancel = opts.cancel},
                                          o.max_memory, o.threads));

@@ -28,12 +28,29 @@ input_error::input_error(int error)
 bool line_reader::fill() {
   at_ = 0;
   buffer_.clear();
+  if (!read_more()) return false;
+  if (skip_mark_) {
+    // The mark's three bytes may come in more than one read (a pipe's writer
+    // is free to split them).
+    constexpr std::string_view mark = "\xEF\xBB\xBF";
+    while (buffer_.size() < mark.size() && mark.starts_with(buffer_) && read_more()) {
+    }
+    skip_mark_ = false;
+    if (buffer_.starts_with(mark)) at_ = mark.size();
+    if (at_ == buffer_.size()) return fill();  // the mark alone so far
+  }
+  return true;
+}
+
+// Appends the next read of fd_ to the buffer: false at its end, or at a stop.
+bool line_reader::read_more() {
   if (fd_ < 0) return false;
-  buffer_.resize(std::size_t{1} << 16);
+  const std::size_t held = buffer_.size();
+  buffer_.resize(held + (std::size_t{1} << 16));
   std::size_t n = 0;
-  const io_outcome outcome = read_unless_stopped(fd_, buffer_.data(), buffer_.size(), n);
+  const io_outcome outcome = read_unless_stopped(fd_, buffer_.data() + held, buffer_.size() - held, n);
   if (outcome == io_outcome::failed) throw input_error(errno);
-  buffer_.resize(n);
+  buffer_.resize(held + n);
   stopped_ = outcome == io_outcome::stopped;
   if (n == 0) fd_ = -1;  // a terminal is not asked again after its end of input (nor after a stop)
   return n > 0;

@@ -52,6 +52,10 @@ class line_reader {
   /// Splits `text`.
   explicit line_reader(std::string_view text) : buffer_(text) {}
 
+  /// Skips a UTF-8 byte order mark opening the input (some Windows editors
+  /// save one), before any line is read; call before the first next().
+  void skip_byte_order_mark() noexcept { skip_mark_ = true; }
+
   /// The next line, without its line break; false at the end or at a stop
   /// (the line it cut is dropped). Throws input_error when a read fails.
   bool next(std::string& line);
@@ -63,6 +67,7 @@ class line_reader {
 
  private:
   bool fill();
+  bool read_more();
 
   int fd_ = -1;  ///< -1: nothing more to read
   std::string buffer_;
@@ -77,6 +82,7 @@ class line_reader {
   line_cut cut_ = line_cut::none;
   bool skip_rest_ = false;  ///< the line last cut has more to skip
   bool stopped_ = false;
+  bool skip_mark_ = false;  ///< a byte order mark is still to be looked for
 };
 
 }  // namespace nqueens::cli

@@ -11,9 +11,6 @@ namespace nqueens::cli {
 
 bool placement_lines::add(std::string_view line, placement_read& out) {
   ++line_number_;
-  // A UTF-8 byte order mark opens the files some Windows editors save.
-  constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";
-  if (line_number_ == 1 && line.starts_with(byte_order_mark)) line.remove_prefix(byte_order_mark.size());
   const std::string_view text = trimmed(line);
   const bool fen = looks_like_fen(text);
   if (!fen && looks_like_board_row(text)) {

@@ -91,6 +91,7 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
   // engines between rows and time two programs.
   count_options chosen = options;
   if (options.kind == engine::automatic) {
+    validate(options);  // before the candidates are priced: what no engine takes is named as count() names it
     count_options most = options;
     most.threads = counts.back();
     try {
