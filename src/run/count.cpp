@@ -106,17 +106,10 @@ engine_choice choose_engine(int n, const count_options& options, bool shared_pla
   return fastest_engine_and_split(n, options.max_memory, options.threads, options.split_depth, options.cancel);
 }
 
-count_result count(int n, const count_options& asked) {
-  const auto checked = std::chrono::steady_clock::now();
-  require_valid_board_size(n);  // before anything prices the board
-  validate(asked, n);
-  count_options options = asked;
-  if (asked.kind == engine::automatic) {
-    const engine_choice chosen = choose_engine(n, asked);
-    options.kind = chosen.kind;
-    options.split_depth = chosen.split_depth;
-    validate(options, n);  // the engine's own checks
-  }
+namespace {
+
+// count() once its engine is chosen; `checked` is when its checks began.
+count_result count_chosen(int n, const count_options& options, std::chrono::steady_clock::time_point checked) {
   const auto start = std::chrono::steady_clock::now();
   const double work_at_start = detail::work_cpu_seconds();  // over the span of `seconds`
   checkpoint_file journal = take_journal(options);
@@ -133,6 +126,22 @@ count_result count(int n, const count_options& asked) {
   result.phases.checks = std::chrono::duration<double>(start - checked).count();
   result.cpu_seconds = detail::work_cpu_seconds() - work_at_start;
   return result;
+}
+
+}  // namespace
+
+count_result count(int n, const count_options& options) {
+  const auto checked = std::chrono::steady_clock::now();
+  require_valid_board_size(n);  // before anything prices the board
+  validate(options, n);
+  count_options run_options = options;  // with the engine chosen
+  if (options.kind == engine::automatic) {
+    const engine_choice chosen = choose_engine(n, options);
+    run_options.kind = chosen.kind;
+    run_options.split_depth = chosen.split_depth;
+    validate(run_options, n);  // the engine's own checks
+  }
+  return count_chosen(n, run_options, checked);
 }
 
 count_result rotational_counts(int n, const count_options& options) {

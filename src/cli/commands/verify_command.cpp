@@ -219,7 +219,11 @@ int run_verify(const std::vector<std::string>& args) {
                        engines_help())) {
     return 0;
   }
-  const auto [from, to] = read_range(result);
+  // Named, not bound: the lambdas below take them (clang 14 cannot capture
+  // a structured binding).
+  const std::pair<int, int> range = read_range(result);
+  const int from = range.first;
+  const int to = range.second;
   count_options opts;
   const std::optional<engine> chosen = parse_engine_choice(result["engine"].as<std::string>());
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());

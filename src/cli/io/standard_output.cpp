@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <streambuf>
 
@@ -66,8 +67,9 @@ void buffer_standard_output() noexcept {
   std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
   if (::isatty(STDOUT_FILENO) == 1) {
     // Never destroyed: std::cout is flushed at the exit, after statics are.
-    static terminal_lines* const lines = new terminal_lines;
-    std::cout.rdbuf(lines);
+    // Without the memory for it, stdout keeps its block buffer.
+    static terminal_lines* const lines = new (std::nothrow) terminal_lines;
+    if (lines != nullptr) std::cout.rdbuf(lines);
   }
 }
 
