@@ -20,7 +20,8 @@ namespace nqueens {
 /// number (a new one takes the next, none is renumbered), and the values named
 /// here are shorthands for the built-in engines. An engine without a name here
 /// is reached through all_engines() or parse_engine(); a number no engine has
-/// is refused by plan and count (std::invalid_argument).
+/// is refused by plan and count (std::invalid_argument), but for
+/// `automatic`, which count resolves to an engine.
 enum class engine {
   /// Row-by-row bitmask backtracking over one member of every class of the 8
   /// board symmetries: the member whose row-0 queen is nearest a corner of
