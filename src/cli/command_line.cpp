@@ -214,6 +214,17 @@ void refuse_unknown_options(const cxxopts::Options& options, const std::vector<c
       if (o->has_implicit) continue;
       if (k + 1 < arg.size()) {  // the rest is its value: joined, letters and digits only (cxxopts' rule)
         const std::string rest = arg.substr(k + 1);
+        // "-rt 1" would give --repeat the value "t" and leave "1" an extra
+        // operand: a value made only of this command's short options was
+        // meant as more options.
+        const auto is_short_option = [&](char c) {
+          return alnum(c) &&
+                 find([&](const cxxopts::HelpOptionDetails& d) { return d.s == std::string(1, c); }) != nullptr;
+        };
+        if (std::ranges::all_of(rest, is_short_option)) {
+          throw usage_error("'" + shown_operand(arg) + "': '-" + letter + "' takes a value, so '" + rest +
+                            "' would be read as its value: write each option apart, with its value after it");
+        }
         if (std::ranges::all_of(rest, alnum)) break;
         const bool equals = rest.front() == '=';
         const std::string value = equals ? rest.substr(1) : rest;
