@@ -19,7 +19,7 @@
 namespace nqueens {
 
 namespace detail {
-class lexicographic_search;
+class solution_cursor;
 }
 
 /// One solution: the column of the queen in each row (n entries, n <= 32).
@@ -28,6 +28,8 @@ using solution_view = std::span<const std::uint8_t>;
 
 /// The solutions of an n-board as a lazy input range, searched on the calling
 /// thread one at a time, smallest tuple first. Allocates once, when built.
+/// Every iterator of one range shares its place: a second begin() goes on
+/// from the solution the first reached, as a generator does.
 ///
 ///     for (nqueens::solution_view s : nqueens::solutions(8)) use(s);
 class solution_range {
@@ -42,13 +44,13 @@ class solution_range {
     solution_view operator*() const noexcept;
     iterator& operator++() noexcept;
     void operator++(int) noexcept { ++*this; }
-    friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept { return it.at_end_; }
+    /// True past the last solution, and for an iterator default-constructed.
+    friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept;
 
    private:
     friend class solution_range;
-    explicit iterator(detail::lexicographic_search* search) noexcept;
-    detail::lexicographic_search* search_ = nullptr;
-    bool at_end_ = true;
+    explicit iterator(detail::solution_cursor* cursor) noexcept : cursor_(cursor) {}
+    detail::solution_cursor* cursor_ = nullptr;
   };
 
   /// Throws std::invalid_argument for n outside 1..max_board_size.
@@ -59,12 +61,13 @@ class solution_range {
   solution_range(solution_range&&) noexcept;
   solution_range& operator=(solution_range&&) noexcept;
 
-  /// Starts the search; call once (an input range is single-pass).
+  /// The first call finds the first solution; a later one returns the
+  /// solution reached so far (an input range is single-pass).
   iterator begin() noexcept;
   std::default_sentinel_t end() const noexcept { return {}; }
 
  private:
-  std::unique_ptr<detail::lexicographic_search> search_;
+  std::unique_ptr<detail::solution_cursor> cursor_;
 };
 
 /// The solutions of an n-board, smallest tuple first (see solution_range).

@@ -70,27 +70,55 @@ struct batch {
 
 }  // namespace
 
-solution_range::iterator::iterator(detail::lexicographic_search* search) noexcept : search_(search) {
-  at_end_ = !search_->next();
+namespace detail {
+
+// The search and where the range's iterators stand in it: shared by them,
+// so that one begin() after another goes on rather than skipping.
+class solution_cursor {
+ public:
+  explicit solution_cursor(int n) noexcept : search_(n, solution_view{}, n, n - 1) {}
+
+  void start() noexcept {
+    if (started_) return;
+    started_ = true;
+    advance();
+  }
+  void advance() noexcept { at_end_ = !search_.next(); }
+  bool at_end() const noexcept { return at_end_; }
+  solution_view queens() const noexcept { return search_.queens(); }
+
+ private:
+  lexicographic_search search_;
+  bool started_ = false;
+  bool at_end_ = true;
+};
+
+}  // namespace detail
+
+bool operator==(const solution_range::iterator& it, std::default_sentinel_t) noexcept {
+  return it.cursor_ == nullptr || it.cursor_->at_end();
 }
 
-solution_view solution_range::iterator::operator*() const noexcept { return search_->queens(); }
+solution_view solution_range::iterator::operator*() const noexcept { return cursor_->queens(); }
 
 solution_range::iterator& solution_range::iterator::operator++() noexcept {
-  at_end_ = !search_->next();
+  cursor_->advance();
   return *this;
 }
 
 solution_range::solution_range(int n) {
   require_valid_board_size(n);
-  search_ = std::make_unique<detail::lexicographic_search>(n, solution_view{}, n, n - 1);
+  cursor_ = std::make_unique<detail::solution_cursor>(n);
 }
 
 solution_range::~solution_range() = default;
 solution_range::solution_range(solution_range&&) noexcept = default;
 solution_range& solution_range::operator=(solution_range&&) noexcept = default;
 
-solution_range::iterator solution_range::begin() noexcept { return iterator(search_.get()); }
+solution_range::iterator solution_range::begin() noexcept {
+  cursor_->start();
+  return iterator(cursor_.get());
+}
 
 solution_range solutions(int n) { return solution_range(n); }
 

@@ -345,9 +345,11 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
       // Short options grouped where the first takes a value: cxxopts would
       // read the rest as that value, and "1" would be named extra.
       {"$NQ scale 8 -rt 1",
-       "'-rt': '-r' takes a value, so 't' would be read as its value: write each option apart, with its value after it"},
-      {"$NQ count 8 -th", "'-th': '-t' takes a value, so 'h' would be read as its value: write each option apart, with "
-                          "its value after it"},
+       "'-rt': '-r' takes a value, so 't' would be read as its value: write each option apart, with its value after "
+       "it"},
+      {"$NQ count 8 -th",
+       "'-th': '-t' takes a value, so 'h' would be read as its value: write each option apart, with "
+       "its value after it"},
       // A board the engine does not take is refused for that, not priced.
       {"$NQ plan 29 --engine gpu", "the gpu engine handles n up to 28"},
       {"$NQ plan 29 --engine gpu --max-memory 16777215T", "the gpu engine handles n up to 28"},

@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <optional>
+#include <ranges>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -53,6 +54,24 @@ TEST_P(SolutionsTest, SerialRangeListsEverySolutionOnceInOrder) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Boards, SolutionsTest, ::testing::Range(1, 12));
+
+// One range's iterators share its place: a second begin() (a second
+// views::take, a loop after a peek) goes on from there, skipping nothing.
+static_assert(std::ranges::input_range<nqueens::solution_range>);
+
+TEST(SolutionRangeTest, ASecondBeginGoesOnWithoutSkipping) {
+  const std::vector<solution> all = serial_list(8);
+  nqueens::solution_range range = nqueens::solutions(8);
+  const nqueens::solution_view peeked = *range.begin();
+  EXPECT_EQ(solution(peeked.begin(), peeked.end()), all[0]);
+  std::vector<solution> listed;
+  for (const nqueens::solution_view q : range | std::views::take(3)) listed.emplace_back(q.begin(), q.end());
+  // take's loop steps past its third, so the next begin() starts at the fourth
+  for (const nqueens::solution_view q : range) listed.emplace_back(q.begin(), q.end());
+  EXPECT_EQ(listed, all);
+  EXPECT_TRUE(range.begin() == std::default_sentinel);  // past the end, it stays there
+  EXPECT_TRUE(nqueens::solution_range::iterator() == std::default_sentinel);
+}
 
 class EnumerateTest : public ::testing::TestWithParam<std::tuple<int, int>> {};
 
