@@ -25,13 +25,14 @@ namespace nqueens {
 /// subproblem's quarters (about 3x slower at n = 18: the README's
 /// `count 18 --max-memory 16M`), so a smaller bound can give
 /// a smaller estimate. A run given `max_memory` uses the layout priced here.
-/// 0 for a board the engine does not take (n < 1 or past its largest).
+/// 0 for a board the engine does not take (n < 1 or past its largest), and
+/// for engine::automatic, which is no engine until choose_engine() says which.
 std::uint64_t memory_estimate(int n, engine kind, int threads = 0, std::uint64_t max_memory = 0) noexcept;
 
 /// Throws memory_limit_error, naming both sizes, when memory_estimate(n,
 /// kind, threads, limit) exceeds `limit` (0 = default_memory_limit());
 /// std::invalid_argument for a board the engine does not take, a number no
-/// engine has, or `threads` outside 0..max_threads.
+/// engine has (engine::automatic included), or `threads` outside 0..max_threads.
 void check_memory(int n, engine kind, std::uint64_t limit, int threads = 0);
 
 /// Bytes a count of shard `shard` of plan `p` holds besides the engine's
@@ -109,7 +110,8 @@ engine_choice fastest_engine_and_split(int n, std::uint64_t max_memory = 0, int 
 /// journal, MPI ranks), which must build the same plan whatever their
 /// bounds. Throws run_cancelled once `*cancel` is set (null: never).
 /// Arguments out of range (n, engine, threads) give 0, which count() then
-/// refuses with its own message.
+/// refuses with its own message; so does engine::automatic, whose split
+/// count() chooses with the engine (choose_engine).
 int fitting_split_depth(int n, engine kind, std::uint64_t max_memory = 0, int threads = 0,
                         const std::atomic<bool>* cancel = nullptr);
 

@@ -46,6 +46,11 @@ struct scaling_result {
   /// False when options.cancel stopped the runs: `rows` then holds the
   /// thread counts with a finished run, their medians over those runs.
   bool complete = true;
+  /// The engine and split every row counted on: the options' own, or what
+  /// engine::automatic chose for the most threads (automatic where a cancel
+  /// came while it chose).
+  engine kind = engine::automatic;
+  int split_depth = 0;
 };
 
 /// A count measure_scaling is about to run, for a display of where it is.

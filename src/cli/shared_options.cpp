@@ -78,6 +78,7 @@ engine_choice engine_and_split_for(std::optional<engine> choice, int n, std::uin
 }
 
 engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads, int split_depth) {
+  if (choice) return *choice;  // no split is asked for: no plan to build
   return engine_and_split_for(choice, n, max_memory, threads, split_depth).kind;
 }
 

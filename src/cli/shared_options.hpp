@@ -118,7 +118,7 @@ std::optional<engine> parse_engine_choice(const std::string& name);
 engine_choice engine_and_split_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads,
                                    int split_depth, bool shared_plan = false);
 
-/// engine_and_split_for's engine alone.
+/// engine_and_split_for's engine alone (an engine named is returned as it is, no plan built).
 engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads, int split_depth);
 
 /// `refusal`, of a count of `kind` on an n-board within `max_memory` at

@@ -57,6 +57,10 @@ void require_board_taken(const engine_definition& engine, int n) {
 
 const engine_definition& definition_of(engine e) {
   if (const engine_definition* d = find_definition(e)) return *d;
+  if (e == engine::automatic) {
+    throw std::invalid_argument("engine auto is a choice count() makes (choose_engine() says which): name one of " +
+                                std::string(engine_names()) + " here");
+  }
   throw std::invalid_argument("no engine has number " + std::to_string(static_cast<int>(e)) +
                               " (engines: " + std::string(engine_names()) + ")");
 }

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -50,17 +51,20 @@ TEST(ChooseEngineTest, ARunAlonePicksTheFastestThatFits) {
 // The parts of one run (a journal, a shard, MPI's ranks) go by n alone,
 // whatever each part's memory: every part builds the same plan.
 TEST(ChooseEngineTest, PartsOfOneRunGoByTheBoardAlone) {
-  constexpr std::uint64_t small = std::uint64_t{16} << 20;
-  for (const int n : {8, 18}) {
-    const engine shared = shared_plan_engine(n);
-    count_options journal{.max_memory = small};
-    journal.checkpoint = "unused.journal";  // only named: the choice opens nothing
-    EXPECT_EQ(choose_engine(n, journal).kind, shared);
-    EXPECT_EQ(choose_engine(n, {.shard = {.index = 1, .count = 3}, .max_memory = small}).kind, shared);
-    const engine_choice ranks = choose_engine(n, {.max_memory = small}, true);
-    EXPECT_EQ(ranks.kind, shared);
-    EXPECT_EQ(ranks.split_depth, 0);  // the plan's own split, not this node's
-  }
+  constexpr int n = 18;
+  const engine shared = shared_plan_engine(n);
+  ASSERT_EQ(shared, engine::quadrant);
+  // A bound under what the quadrant engine needs here: a run alone picks
+  // another engine, so the parts below are seen to go by n alone.
+  const std::uint64_t small = memory_estimate(n, shared, 2, 1) - 1;
+  ASSERT_NE(choose_engine(n, {.threads = 2, .max_memory = small}).kind, shared);
+  count_options journal{.threads = 2, .max_memory = small};
+  journal.checkpoint = "unused.journal";  // only named: the choice opens nothing
+  EXPECT_EQ(choose_engine(n, journal).kind, shared);
+  EXPECT_EQ(choose_engine(n, {.threads = 2, .shard = {.index = 1, .count = 3}, .max_memory = small}).kind, shared);
+  const engine_choice ranks = choose_engine(n, {.threads = 2, .max_memory = small}, true);
+  EXPECT_EQ(ranks.kind, shared);
+  EXPECT_EQ(ranks.split_depth, 0);  // the plan's own split, not this node's
   EXPECT_FALSE(std::filesystem::exists("unused.journal"));
 }
 
@@ -94,7 +98,19 @@ TEST(ChooseEngineTest, AutomaticTakesEveryBoardAndNoGpuOptions) {
   EXPECT_EQ(to_string(engine::automatic), "auto");
   EXPECT_FALSE(parse_engine("auto").has_value());  // no plan, journal or shard file names it
   EXPECT_FALSE(is_registered(engine::automatic));
-  EXPECT_THROW(plan(8, {.kind = engine::automatic}), std::invalid_argument);
+  // What takes an engine and cannot choose one says so, in words.
+  for (const auto& refuse :
+       std::vector<std::function<void()>>{[] { static_cast<void>(plan(8, {.kind = engine::automatic})); },
+                                          [] { check_memory(8, engine::automatic, 0); }}) {
+    try {
+      refuse();
+      ADD_FAILURE() << "automatic taken as an engine";
+    } catch (const std::invalid_argument& refused) {
+      EXPECT_NE(std::string(refused.what()).find("engine auto is a choice count() makes"), std::string::npos)
+          << refused.what();
+    }
+  }
+  EXPECT_EQ(memory_estimate(18, engine::automatic), 0u);
   // measure_scaling refuses them as count() does, before it prices anything.
   const std::vector<int> one = {1};
   try {
@@ -133,6 +149,11 @@ TEST(ChooseEngineTest, ScalingChoosesOnceForEveryRow) {
   EXPECT_TRUE(r.check.verified());
   const std::size_t symmetric_plan = plan(n, {.kind = engine::symmetric}).size();
   EXPECT_EQ(plan_sizes, std::set<std::size_t>{symmetric_plan});
+  EXPECT_EQ(r.kind, engine::symmetric);  // what the rows counted on, for the caller's table
+  EXPECT_EQ(r.split_depth, fitting_split_depth(n, engine::symmetric, high, 2));
+  const scaling_result named = measure_scaling(12, threads, 1, {.kind = engine::mirror, .split_depth = 2});
+  EXPECT_EQ(named.kind, engine::mirror);
+  EXPECT_EQ(named.split_depth, 2);
 }
 
 }  // namespace

@@ -398,7 +398,11 @@ int run_scale(const std::vector<std::string>& args) {
   }
   const measured_on on{.n = n, .kind = opts.kind};
   warn_of_weak_measurements(r, n, opts.kind, [&](int size) {
-    return engine_for(choice, size, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
+    try {
+      return engine_for(choice, size, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
+    } catch (const run_cancelled&) {  // a stop as the advice is priced: the rows measured still print
+      return opts.kind;
+    }
   });
   warn_of_a_cpu_quota(r, on);
   warn_of_idle_threads(r, on);

@@ -104,6 +104,9 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
       return none;
     }
   }
+  scaling_result result;
+  result.kind = chosen.kind;
+  result.split_depth = chosen.split_depth;
   const row_options options_for(chosen);
   // One whole untimed count first, on every thread asked for: oneTBB starts
   // its workers on first use, the tables' pages and the clocks settle, and
@@ -117,7 +120,6 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
     } catch (const run_cancelled&) {  // the loop below sees the cancel too
     }
   }
-  scaling_result result;
   std::vector<scaling_row> rows(counts.size());
   for (std::size_t k = 0; k < counts.size(); ++k) {
     rows[k].threads = counts[k];
