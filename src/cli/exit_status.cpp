@@ -87,8 +87,9 @@ std::string exit_status_text(bool count_alone) {
             "counting (ranks that disagree among them), 3 runtime failure (a write, a rank failing mid-job, the "
             "machine refusing memory, a thread or a stack), 128 + signal interrupted ("
           : "Exit status: 0 ok, 1 a count differs from the published value (check: a placement is not a solution, "
-            "or not of the class size given; first: there is none; scale: runs disagree; merge: a shard is missing, "
-            "given twice or of another run), 2 usage error or a refusal before counting, 3 runtime failure (a "
+            "or not of the class size given; first: there is none; scale: runs disagree; merge: a shard is missing or "
+            "its file empty, given twice or of another run), 2 usage error or a refusal before counting, 3 runtime "
+            "failure (a "
             "write, check's read of stdin, plan --estimate finishing no draw in its time, an MPI rank failing "
             "mid-job, the machine refusing memory, a thread or a stack), 128 + signal interrupted (";
   const std::span<const int> signals = stop_signals();

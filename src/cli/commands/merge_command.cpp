@@ -198,9 +198,10 @@ std::vector<std::string> joined(std::vector<std::string> a, const std::vector<st
 }  // namespace
 
 int run_merge(const std::vector<std::string>& args) {
-  cxxopts::Options options("nqueens merge",
-                           "Add up the --json outputs of 'nqueens count N --shard I/M' for I = 0..M-1 and verify\n"
-                           "the total. Exit 1 if a shard is missing, given twice, or from another run.");
+  cxxopts::Options options(
+      "nqueens merge",
+      "Add up the --json outputs of 'nqueens count N --shard I/M' for I = 0..M-1 and verify\n"
+      "the total. Exit 1 if a shard is missing (or its file empty), given twice, or from another run.");
   options.custom_help("FILE... [options]");
   options.positional_help("");
   options.add_options()("files", "", cxxopts::value<std::vector<std::string>>());
