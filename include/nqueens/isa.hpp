@@ -4,7 +4,8 @@
 /// Instruction sets the hot kernels are compiled for. Every build holds all of
 /// them; one is chosen once, when the program first counts, from what the CPU
 /// reports (or from the environment variable NQUEENS_ISA), so a binary built
-/// on one machine runs at full speed on another, and on any x86-64.
+/// on one machine runs at full speed on another, and on any x86-64. Builds
+/// for other processors (AArch64, say) hold the portable kernels alone.
 
 #include <optional>
 #include <span>
@@ -17,7 +18,8 @@ namespace nqueens {
 
 /// A set of kernels, by the instructions it uses.
 enum class isa {
-  /// Baseline x86-64 (SSE2): no POPCNT, BMI or AVX assumed.
+  /// Baseline x86-64 (SSE2): no POPCNT, BMI or AVX assumed; on another
+  /// processor, its baseline (AArch64: NEON).
   portable,
   /// AVX2 with BMI1/BMI2 and POPCNT (Intel Haswell, AMD Zen and later).
   avx2,
@@ -27,9 +29,9 @@ enum class isa {
   avx512,
 };
 
-/// Every instruction set this build has kernels for, narrowest first: the
-/// one list (src/isa/isa.cpp) that help, tests and the tool's `--list isas`
-/// read.
+/// Every instruction set this build has kernels for, narrowest first (on
+/// x86-64 all three, elsewhere portable alone): the one list
+/// (src/isa/isa.cpp) that help, tests and the tool's `--list isas` read.
 std::span<const isa> all_isas() noexcept;
 
 /// "portable", "avx2" or "avx512".

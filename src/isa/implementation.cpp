@@ -18,6 +18,7 @@ struct feature_test {
   bool (*present)() noexcept;
 };
 
+#if defined(__x86_64__)
 #define NQUEENS_FEATURE(literal)                                            \
   feature_test {                                                            \
     literal, []() noexcept { return __builtin_cpu_supports(literal) != 0; } \
@@ -37,6 +38,12 @@ constexpr std::array<feature_test, 12> feature_tests = {{
     NQUEENS_FEATURE("gfni"),
 }};
 #undef NQUEENS_FEATURE
+void init_cpu_model() noexcept { __builtin_cpu_init(); }
+#else
+// Elsewhere the portable kernels alone are built, and they need no feature.
+constexpr std::array<feature_test, 0> feature_tests = {};
+void init_cpu_model() noexcept {}
+#endif
 
 constexpr implementation entry(std::string_view name, isa kernels, std::string_view features) {
   return {name, kernels, features, implementation_index(name)};
@@ -58,7 +65,7 @@ static_assert(indices_are_places(), "the list follows implementation_names");
 }  // namespace
 
 bool cpu_has(std::string_view feature) noexcept {
-  __builtin_cpu_init();
+  init_cpu_model();
   for (const feature_test& t : feature_tests) {
     if (t.name == feature) return t.present();
   }
@@ -79,8 +86,12 @@ bool implementation::cpu_runs() const noexcept {
 }
 
 bool slow_bmi2() noexcept {
-  __builtin_cpu_init();
+#if defined(__x86_64__)
+  init_cpu_model();
   return __builtin_cpu_is("znver1") != 0 || __builtin_cpu_is("znver2") != 0;
+#else
+  return false;
+#endif
 }
 
 bool implementation::cpu_prefers() const noexcept {

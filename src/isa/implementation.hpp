@@ -48,13 +48,19 @@ struct implementation {
 /// features (NQUEENS_FEATURES_<id>, features.hpp), its kernels' namespace
 /// and their tables' entries (<id>_search_kernels, <id>_quadrant_kernels);
 /// `name` is what tests and benchmarks call it; several may implement one
-/// public set (the widest the CPU runs is chosen).
+/// public set (the widest the CPU runs is chosen). Other processors than
+/// x86-64 (AArch64, say) have the portable kernels alone: their sources
+/// alone are built there (src/CMakeLists.txt, NQUEENS_X86_64).
+#if defined(__x86_64__)
 #define NQUEENS_EACH_IMPLEMENTATION(X)  \
   X(portable, "portable", portable)     \
   X(avx2_no_pdep, "avx2-no-pdep", avx2) \
   X(avx2, "avx2", avx2)                 \
   X(avx512, "avx512", avx512)           \
   X(avx512_vpopcntdq, "avx512+vpopcntdq", avx512)
+#else
+#define NQUEENS_EACH_IMPLEMENTATION(X) X(portable, "portable", portable)
+#endif
 
 /// Their names, in the order of implementations() and of the engines'
 /// kernel tables.

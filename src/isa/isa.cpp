@@ -35,9 +35,23 @@ constexpr bool named_in_enum_order() {
 }
 static_assert(named_in_enum_order(), "named_isas lists nqueens::isa's values in order");
 
-constexpr std::array<isa, named_isas.size()> every_isa = [] {
-  std::array<isa, named_isas.size()> sets{};
-  for (std::size_t k = 0; k < sets.size(); ++k) sets[k] = named_isas[k].kernels;
+// The public sets this build has kernels for, narrowest first: all three on
+// x86-64, the portable one elsewhere (isa/implementation.hpp).
+#define NQUEENS_IMPLEMENTED_SET(id, name, kernels) isa::kernels,
+constexpr auto implemented_sets = std::to_array<isa>({NQUEENS_EACH_IMPLEMENTATION(NQUEENS_IMPLEMENTED_SET)});
+#undef NQUEENS_IMPLEMENTED_SET
+constexpr bool implemented(isa kernels) {
+  return std::ranges::find(implemented_sets, kernels) != implemented_sets.end();
+}
+constexpr std::size_t implemented_count =
+    std::ranges::count_if(named_isas, [](const named_isa& n) { return implemented(n.kernels); });
+
+constexpr std::array<isa, implemented_count> every_isa = [] {
+  std::array<isa, implemented_count> sets{};
+  std::size_t k = 0;
+  for (const named_isa& n : named_isas) {
+    if (implemented(n.kernels)) sets[k++] = n.kernels;
+  }
   return sets;
 }();
 
@@ -87,17 +101,19 @@ std::string_view to_string(isa kernels) noexcept {
 
 std::string isa_names() { return names_of(every_isa); }
 
+// Every set's name parses, built here or not: NQUEENS_ISA=avx2 on an AArch64
+// is a set this CPU does not run, not a typing error.
 std::optional<isa> parse_isa(std::string_view name) noexcept {
-  for (const isa k : every_isa) {
-    if (to_string(k) == name) return k;
+  for (const named_isa& n : named_isas) {
+    if (n.name == name) return n.kernels;
   }
   return std::nullopt;
 }
 
 bool cpu_supports(isa kernels) noexcept {
-  static const std::array<bool, every_isa.size()> supported = [] {
-    std::array<bool, every_isa.size()> s{};
-    for (std::size_t i = 0; i < every_isa.size(); ++i) s[i] = detect(every_isa[i]);
+  static const std::array<bool, named_isas.size()> supported = [] {
+    std::array<bool, named_isas.size()> s{};
+    for (std::size_t i = 0; i < named_isas.size(); ++i) s[i] = detect(named_isas[i].kernels);
     return s;
   }();
   const auto k = static_cast<std::size_t>(kernels);
@@ -120,7 +136,7 @@ isa active_isa() {
 
 isa runnable_isa(std::optional<isa> kernels) {
   if (!kernels) return active_isa();
-  if (std::ranges::find(all_isas(), *kernels) == all_isas().end()) {
+  if (std::ranges::none_of(named_isas, [&](const named_isa& n) { return n.kernels == *kernels; })) {
     throw std::invalid_argument("kernels " + std::to_string(static_cast<int>(*kernels)) +
                                 " name no instruction set: expected one of " + isa_names());
   }

@@ -26,6 +26,13 @@
 
 // The target region of the implementation `id`: its features'
 // (NQUEENS_FEATURES_<id>); the empty list of `portable` is the baseline.
+// Other processors build the portable kernels alone, and take no empty
+// target (AArch64's GCC calls it malformed): no region there.
+#if defined(__x86_64__)
 #define NQUEENS_TARGET_OF(id) \
   NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target(NQUEENS_CONCAT(NQUEENS_FEATURES_, id)))
 #define NQUEENS_TARGET_END NQUEENS_PRAGMA(GCC pop_options)
+#else
+#define NQUEENS_TARGET_OF(id)
+#define NQUEENS_TARGET_END
+#endif
