@@ -66,7 +66,8 @@ for binary in nqueens_tests nqueens_no_alloc_test; do
   echo "aarch64.sh: $binary under qemu-aarch64" >&2
   emulate "./$binary" --gtest_brief=1 --gtest_filter='-*DeathTest*'
 done
-for engine in $(emulate ./nqueens --list engines); do
+engines=$(emulate ./nqueens --list engines)  # a failure here stops the script (set -e), not the loop
+for engine in $engines; do
   to=15
   [[ $engine == gpu ]] && to=11  # its kernels emulated, then emulated again
   emulate ./nqueens verify --from 1 --to "$to" --engine "$engine" | tail -1

@@ -228,6 +228,15 @@ TEST(CountOptionsTest, OutOfRangeFieldsAreRefusedByName) {
   count_options o;
   o.kernels = static_cast<isa>(7);
   refused(o, "kernels");
+  // Every named set is in range: one this CPU (or build: AArch64's has the
+  // portable kernels alone) does not run is isa_error, as runnable_isa says.
+  for (const isa k : {isa::portable, isa::avx2, isa::avx512}) {
+    if (cpu_supports(k)) {
+      EXPECT_EQ(count(8, {.threads = 1, .kernels = k}).total, 92u) << to_string(k);
+    } else {
+      EXPECT_THROW(static_cast<void>(count(8, {.threads = 1, .kernels = k})), isa_error) << to_string(k);
+    }
+  }
   refused({.kind = static_cast<engine>(99)}, "kind");
   refused({.threads = -1}, "threads");
   refused({.split_depth = -1}, "split_depth");
