@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Debian package build/package/nqueens_<version>_amd64.deb with
+# Builds the Debian package build/package/nqueens_<version>_<arch>.deb (amd64, arm64) with
 # CPack from the one portable Release build that scripts/run.sh and
 # scripts/test.sh use (build/release, or NQ_BUILD_DIR; kernels chosen at run
 # time), installed under /usr. Install it with `apt install ./build/package/nqueens_*.deb`.
@@ -44,7 +44,7 @@ flock "$build_lock"
 (cd "$build" && cpack -G DEB -B "$out" -D CPACK_PACKAGING_INSTALL_PREFIX=/usr >&2)
 rm -rf "$out/_CPack_Packages"
 exec {build_lock}>&-
-deb=$(ls -t "$out"/nqueens_*_amd64.deb | head -1)
+deb=$(ls -t "$out"/nqueens_*_"$(dpkg --print-architecture)".deb | head -1)
 echo "$deb"
 [[ ${1:-} == --check ]] || exit 0
 

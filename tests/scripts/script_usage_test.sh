@@ -48,7 +48,7 @@ expect_refusal "fetch is a step of its own" bash "$repo/scripts/gpu.sh" price fe
 expect_refusal "not a CUDA architecture" bash "$repo/scripts/gpu_resources.sh" --arch
 expect_refusal "one ARCH at most" bash "$repo/scripts/gpu_resources.sh" 90 80
 expect_refusal "--benchmark_out_format is json, csv or console" bash "$repo/scripts/bench.sh" --benchmark_out_format=xml
-expect_refusal "usage: scripts/aarch64.sh [--build-only]" bash "$repo/scripts/aarch64.sh" --quick
+expect_refusal "usage: scripts/aarch64.sh [--build-only | --kernels]" bash "$repo/scripts/aarch64.sh" --quick
 : >"$work/a-file"
 expect_refusal "cannot write the build folder NQ_BUILD_DIR=$work/a-file" \
   env NQ_BUILD_DIR="$work/a-file" bash "$repo/scripts/run.sh" 8
