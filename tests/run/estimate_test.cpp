@@ -21,6 +21,11 @@
 namespace nqueens {
 namespace {
 
+// A bound on the draws stops these estimates, never the time: an hour is
+// the default 10 s set out of reach, which a loaded or emulated machine
+// (qemu-aarch64 beside other work took 32 s for one test) would reach first.
+constexpr double hour = 3600;
+
 // The sample's own Q(n) is the check that it samples the plan fairly: every
 // engine's projection lies within 4 of its standard errors of the published
 // count (the same draws every time: a fixed seed and number of runs). A plan
@@ -74,7 +79,7 @@ TEST(EstimateTest, ProjectsQWithinItsStatedError) {
 TEST(EstimateTest, OneDrawLeavesTheErrorUnknown) {
   const plan p(13);
   for (const std::size_t runs : {1, 2, 3}) {
-    const cost_estimate c = estimate_cost(p, {.threads = 1, .max_runs = runs, .target_error = 0});
+    const cost_estimate c = estimate_cost(p, {.threads = 1, .seconds = hour, .max_runs = runs, .target_error = 0});
     ASSERT_EQ(c.runs, runs);
     EXPECT_EQ(c.rotation_runs, runs - 1);
     ASSERT_NE(c.ended, estimate_end::exhausted);
@@ -82,7 +87,7 @@ TEST(EstimateTest, OneDrawLeavesTheErrorUnknown) {
     EXPECT_TRUE(std::isnan(c.thread_seconds_error)) << runs << " draws";
     EXPECT_GT(c.thread_seconds, 0);
   }
-  const cost_estimate four = estimate_cost(p, {.threads = 1, .max_runs = 4, .target_error = 0});
+  const cost_estimate four = estimate_cost(p, {.threads = 1, .seconds = hour, .max_runs = 4, .target_error = 0});
   EXPECT_EQ(four.rotation_runs, 2U);
   EXPECT_FALSE(std::isnan(four.total_error));
   EXPECT_FALSE(std::isnan(four.thread_seconds_error));
@@ -188,7 +193,8 @@ TEST(EstimateTest, AnEngineThatCountsInBatchesIsDrawnABatchAtATime) {
   const plan gpu(14, {.kind = engine::gpu});
   const std::size_t batch = run_context(gpu, std::nullopt, 1).batch_size();
   ASSERT_GT(batch, 1U);
-  const cost_estimate c = estimate_cost(gpu, {.threads = 1, .max_runs = 5, .target_error = 0, .seed = 5});
+  const cost_estimate c =
+      estimate_cost(gpu, {.threads = 1, .seconds = hour, .max_runs = 5, .target_error = 0, .seed = 5});
   EXPECT_EQ(c.runs, 5U);
   EXPECT_EQ(c.rotation_runs, 2U);
   EXPECT_EQ(c.rotation_sampled, 2U);
@@ -200,8 +206,8 @@ TEST(EstimateTest, AnEngineThatCountsInBatchesIsDrawnABatchAtATime) {
   EXPECT_GT(engine_sampled, 3 * c.draw_length - c.run_length);
   EXPECT_FALSE(c.device_timed);
   EXPECT_LE(std::abs(c.total - static_cast<double>(*published_total(14))), 4 * c.total_error);
-  const cost_estimate cpu =
-      estimate_cost(plan(14, {.kind = engine::quadrant}), {.threads = 1, .max_runs = 5, .target_error = 0});
+  const cost_estimate cpu = estimate_cost(plan(14, {.kind = engine::quadrant}),
+                                          {.threads = 1, .seconds = hour, .max_runs = 5, .target_error = 0});
   EXPECT_EQ(cpu.rotation_runs, 2U);
   const std::size_t cpu_engine_sampled = cpu.sampled - cpu.rotation_sampled;
   EXPECT_LE(cpu_engine_sampled, 3 * cpu.run_length);  // the plan's last block may be short
@@ -250,9 +256,12 @@ TEST(EstimateTest, AnEndlessTimeLeavesTheDrawsToBoundIt) {
 // The draws depend on the seed alone, not on the threads that ran them.
 TEST(EstimateTest, TheSameSeedDrawsTheSameSample) {
   const plan p(16, {.kind = engine::quadrant});  // a few draws of 32, far from all of the plan
-  const cost_estimate one = estimate_cost(p, {.threads = 1, .max_runs = 20, .target_error = 0, .seed = 3});
-  const cost_estimate two = estimate_cost(p, {.threads = 2, .max_runs = 20, .target_error = 0, .seed = 3});
-  const cost_estimate other = estimate_cost(p, {.threads = 2, .max_runs = 20, .target_error = 0, .seed = 4});
+  const cost_estimate one =
+      estimate_cost(p, {.threads = 1, .seconds = hour, .max_runs = 20, .target_error = 0, .seed = 3});
+  const cost_estimate two =
+      estimate_cost(p, {.threads = 2, .seconds = hour, .max_runs = 20, .target_error = 0, .seed = 3});
+  const cost_estimate other =
+      estimate_cost(p, {.threads = 2, .seconds = hour, .max_runs = 20, .target_error = 0, .seed = 4});
   EXPECT_DOUBLE_EQ(one.total, two.total);
   EXPECT_EQ(one.sampled, two.sampled);
   EXPECT_NE(one.total, other.total);
