@@ -46,10 +46,11 @@ command_tags() {
        { previous = $0 }' "$1"
 }
 
-# compare PAGE WHAT MAN_NAMES LIST_KIND: one line per name on either side
-# only; prints the number of differences on stdout.
+# compare PAGE WHAT MAN_NAMES LIST_KIND [EXTRA_OK]: one line per name on
+# either side only (on the program's side alone with EXTRA_OK); prints the
+# number of differences on stdout.
 compare() {
-  local page=$1 what=$2 man_names=$3 kind=$4 listed differences=0
+  local page=$1 what=$2 man_names=$3 kind=$4 extra_ok=${5:-0} listed differences=0
   listed=$("$binary" --list "$kind")
   if [[ -z $man_names ]]; then
     echo "man_page_lists: found no $what list in $page" >&2
@@ -60,6 +61,7 @@ compare() {
     echo "man_page_lists: $page's $what list lacks $name, which 'nqueens --list $kind' prints" >&2
     differences=$((differences + 1))
   done < <(comm -13 <(sort -u <<<"$man_names") <(sort -u <<<"$listed"))
+  ((extra_ok)) && { echo "$differences"; return; }
   while IFS= read -r name; do
     echo "man_page_lists: $page's $what list has $name, which 'nqueens --list $kind' does not print" >&2
     differences=$((differences + 1))
@@ -78,8 +80,12 @@ check_page() {
     differences=$((differences + 1))
   fi
   differences=$((differences + $(compare "$page" engine "$(grep -vx auto <<<"$engines" || true)" engines)))
-  # NQUEENS_ISA's list, in the ENVIRONMENT section.
-  differences=$((differences + $(compare "$page" ISA "$(bold_list_after "$page" '.B NQUEENS_ISA')" isas)))
+  # NQUEENS_ISA's list, in the ENVIRONMENT section: the x86-64 sets. A
+  # build for another processor (AArch64) lists the portable one alone,
+  # and NQUEENS_ISA still names the others there, as sets the CPU lacks.
+  local x86_only=0
+  [[ $("$binary" --list isas) == portable ]] && x86_only=1
+  differences=$((differences + $(compare "$page" ISA "$(bold_list_after "$page" '.B NQUEENS_ISA')" isas $x86_only)))
   # The COMMANDS section: each entry's tag (the line after .TP), its first word.
   differences=$((differences + $(compare "$page" command "$(command_tags "$page")" commands)))
   echo "$differences"
@@ -90,11 +96,11 @@ if (($(check_page "$man_page") > 0)); then
   exit 1
 fi
 
-# The check itself: a copy without avx2, with an engine `bogus` and with
+# The check itself: a copy without portable (which every build lists), with an engine `bogus` and with
 # `unmerge` for merge fails, naming each.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-sed -e 's/^\.BR portable ", " avx2 " or " avx512 \.$/.BR portable " or " avx512 ./' \
+sed -e 's/^\.BR portable ", " avx2 " or " avx512 \.$/.BR avx2 " or " avx512 ./' \
   -e 's/^\(\.BR auto " (default), "\) symmetric/\1 bogus ", " symmetric/' \
   -e 's/^\.BI merge " FILE\.\.\."$/.BI unmerge " FILE..."/' "$man_page" >"$work/nqueens.1"
 if cmp -s "$man_page" "$work/nqueens.1"; then
@@ -102,7 +108,7 @@ if cmp -s "$man_page" "$work/nqueens.1"; then
   exit 1
 fi
 out=$(check_page "$work/nqueens.1" 2>&1 >/dev/null)
-for expected in "ISA list lacks avx2, which 'nqueens --list isas' prints" \
+for expected in "ISA list lacks portable, which 'nqueens --list isas' prints" \
                 "engine list has bogus, which 'nqueens --list engines' does not print" \
                 "command list lacks merge, which 'nqueens --list commands' prints" \
                 "command list has unmerge, which 'nqueens --list commands' does not print"; do
