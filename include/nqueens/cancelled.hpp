@@ -14,7 +14,8 @@ namespace nqueens {
 /// Thrown when a run was cancelled before its first subproblem was counted
 /// (while its plan, its lists or its tables were built; count() throws it
 /// only before its tables, and returns incomplete after): nothing was
-/// counted, and a journal it was given is as it was.
+/// counted, and a journal it was given is as it was (one the run made,
+/// which held no work, is removed again).
 class run_cancelled : public std::runtime_error {
  public:
   run_cancelled() : std::runtime_error("the run was cancelled before it began counting") {}

@@ -126,7 +126,10 @@ class checkpoint_journal {
   /// (and a second bit each for what is recorded since).
   const totals& held() const noexcept;
   std::size_t finished_count() const noexcept;
-  /// True when the journal holds the completion mark of a finished run.
+  /// True when the journal holds the completion mark of a finished run, or,
+  /// read-only, every subproblem of its shard (a run stopped as it
+  /// finished, whose mark the file cannot take: mark_complete() then writes
+  /// nothing).
   bool complete() const noexcept;
   /// Bytes of a torn tail removed when the journal was opened.
   std::size_t dropped_bytes() const noexcept;
@@ -149,6 +152,13 @@ class checkpoint_journal {
   /// already complete is left as it is. Throws std::logic_error, writing
   /// nothing, unless every subproblem of the shard is held or recorded.
   void mark_complete();
+  /// Removes the file where this journal created it and nothing has been
+  /// recorded or written to it since (its header alone: no work), so that a
+  /// run stopped or failing before it counted leaves no journal that would
+  /// bind the next run to its options. Returns true when the file was
+  /// removed; false, leaving it, otherwise (a journal that was there before,
+  /// one that took a record, one no longer at its path).
+  bool remove_if_unused() noexcept;
 
  private:
   void load(const plan& p, shard_spec shard, const std::atomic<bool>* cancel);

@@ -158,6 +158,21 @@ void settle(count_result& r, const plan& p, const count_options& options, const 
   }
 }
 
+// Calls remove_if_unused() on the journal where the scope is left by a throw.
+class unused_journal_removal {
+ public:
+  explicit unused_journal_removal(checkpoint_journal* journal) noexcept : journal_(journal) {}
+  unused_journal_removal(const unused_journal_removal&) = delete;
+  unused_journal_removal& operator=(const unused_journal_removal&) = delete;
+  ~unused_journal_removal() {
+    if (journal_ != nullptr && std::uncaught_exceptions() > throwing_) journal_->remove_if_unused();
+  }
+
+ private:
+  checkpoint_journal* journal_;
+  int throwing_ = std::uncaught_exceptions();
+};
+
 }  // namespace
 
 count_result drive(const plan& p, const count_options& options, executor& exec, clock_type::time_point start,
@@ -166,6 +181,12 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   if (!journal_file.empty()) {
     journal = std::make_unique<checkpoint_journal>(std::move(journal_file), p, options.shard, options.cancel);
   }
+  // A journal made here that took no record when the run ends by a throw (a
+  // stop while the tables were built, a failure before the first count) is
+  // removed: it holds no work, and left behind it would bind the next run
+  // to this one's engine and split (run_cancelled promises the journal as
+  // it was).
+  const unused_journal_removal removal{journal.get()};
   count_result r;
   r.n = p.board_size();
   r.kind = p.kind();

@@ -771,6 +771,50 @@ TEST_F(CheckpointTest, CancelWhileReadingLeavesTheJournalAsItWas) {
   EXPECT_EQ(resume(12).resumed, p.size() / 2);
 }
 
+// A rotational plan runs no engine: built with any kind, its journal names
+// engine 0 and resumes under rotational_counts, which builds it with none.
+TEST_F(CheckpointTest, ARotationalPlansJournalResumesWhateverKindBuiltIt) {
+  const plan built_for_quadrant(12, {.kind = engine::quadrant, .scope = plan_scope::rotational});
+  ASSERT_EQ(built_for_quadrant.fingerprint(), plan(12, {.scope = plan_scope::rotational}).fingerprint());
+  write_journal(built_for_quadrant, built_for_quadrant.size() / 2);
+  const std::vector<char> header = bytes();
+  ASSERT_GE(header.size(), 24U);
+  EXPECT_EQ(header[16], 0) << "the engine field of a rotational journal";
+  count_options o;
+  o.checkpoint = path_.string();
+  const count_result r = rotational_counts(12, o);
+  EXPECT_EQ(r.resumed, built_for_quadrant.size() / 2);
+  EXPECT_EQ(r.symmetric_180, *published_symmetric_180(12));
+  EXPECT_EQ(r.symmetric_90, *published_symmetric_90(12));
+}
+
+// remove_if_unused() takes away only a file its journal made and wrote
+// nothing to: not one that was there, nor one that took a record.
+TEST_F(CheckpointTest, OnlyAnUnusedJournalMadeHereIsRemoved) {
+  const plan p(10);
+  {
+    checkpoint_journal made(path_.string(), p);
+    ASSERT_TRUE(fs::exists(path_));
+    EXPECT_TRUE(made.remove_if_unused());
+    EXPECT_FALSE(fs::exists(path_));
+    EXPECT_FALSE(made.remove_if_unused());
+  }
+  EXPECT_FALSE(fs::exists(path_)) << "the journal's end wrote the removed file again";
+  {
+    checkpoint_journal made(path_.string(), p);
+    made.record(0, run_context(p).solve(0));
+    EXPECT_FALSE(made.remove_if_unused()) << "a queued record";
+    made.flush();
+    EXPECT_FALSE(made.remove_if_unused()) << "a written record";
+  }
+  EXPECT_EQ(checkpoint_journal(path_.string(), p).finished_count(), 1U);
+  fs::remove(path_);
+  write_journal(p, 0);  // a header alone, made by another journal
+  const std::vector<char> before = bytes();
+  EXPECT_FALSE(checkpoint_journal(path_.string(), p).remove_if_unused());
+  EXPECT_EQ(bytes(), before);
+}
+
 TEST_F(CheckpointTest, UnwritablePathIsReported) {
   try {
     checkpoint_journal j("/nonexistent-dir/q.journal", plan(10));

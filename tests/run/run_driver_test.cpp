@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,13 +27,15 @@ namespace fs = std::filesystem;
 // counts), records what it was handed, and can stop after `stop_after`.
 class recording_executor final : public executor {
  public:
-  explicit recording_executor(std::size_t stop_after = SIZE_MAX) : stop_after_(stop_after) {}
+  explicit recording_executor(std::size_t stop_after = SIZE_MAX, std::size_t fail_after = SIZE_MAX)
+      : stop_after_(stop_after), fail_after_(fail_after) {}
   int threads() const noexcept override { return 1; }
   isa kernels() const override { return active_isa(); }
   void run(const plan& p, std::span<const std::size_t> indices, const report_fn& report,
            const std::atomic<bool>& stop) override {
     const run_context context(p, std::nullopt, 1);
     for (const std::size_t i : indices) {
+      if (handed.size() == fail_after_) throw std::runtime_error("the executor failed");
       if (stop.load() || handed.size() == stop_after_) return;
       handed.push_back(i);
       report(i, context.solve(i));
@@ -42,6 +45,7 @@ class recording_executor final : public executor {
 
  private:
   std::size_t stop_after_;
+  std::size_t fail_after_;
 };
 
 count_result drive_with(recording_executor& exec, const plan& p, const count_options& options,
@@ -107,6 +111,41 @@ TEST(RunDriverTest, ACancelBeforeCountingHandsOutNothing) {
   o.cancel = &cancel;
   EXPECT_THROW(drive_with(exec, p, o), run_cancelled);
   EXPECT_TRUE(exec.handed.empty());
+}
+
+// A journal this run made is removed again when the run ends by a throw
+// before anything was recorded (a stop, a failure): it held no work, and
+// would bind the next run to this one's plan. One that was there before,
+// or that took records, is kept as it is.
+TEST(RunDriverTest, AJournalMadeForARunThatCountedNothingIsRemoved) {
+  const fs::path journal =
+      fs::temp_directory_path() / ("nqueens-driver-unused-" + std::to_string(::getpid()) + ".ckpt");
+  fs::remove(journal);
+  const plan p(12);
+  const std::atomic<bool> cancel{true};
+  count_options stopped;
+  stopped.cancel = &cancel;
+  recording_executor exec;
+  EXPECT_THROW(drive_with(exec, p, stopped, journal.string()), run_cancelled);
+  EXPECT_FALSE(fs::exists(journal)) << "a stop before counting left a journal of its header alone";
+
+  recording_executor failing(SIZE_MAX, 0);
+  EXPECT_THROW(drive_with(failing, p, {}, journal.string()), std::runtime_error);
+  EXPECT_FALSE(fs::exists(journal)) << "a failure before the first count left a journal of its header alone";
+
+  recording_executor failing_later(SIZE_MAX, 50);
+  EXPECT_THROW(drive_with(failing_later, p, {}, journal.string()), std::runtime_error);
+  ASSERT_TRUE(fs::exists(journal)) << "a failure after 50 counts took the journal that holds them";
+  const auto size = fs::file_size(journal);
+  recording_executor stopped_again;
+  EXPECT_THROW(drive_with(stopped_again, p, stopped, journal.string()), run_cancelled);
+  ASSERT_TRUE(fs::exists(journal)) << "a stop took a journal that was there before";
+  EXPECT_EQ(fs::file_size(journal), size);
+  recording_executor resumed;
+  const count_result r = drive_with(resumed, p, {}, journal.string());
+  EXPECT_EQ(r.resumed, 50U);
+  EXPECT_EQ(r.total, 14200U);
+  fs::remove(journal);
 }
 
 // The count's caller's cancel reaches the arena at once, not at the

@@ -281,6 +281,7 @@ checkpoint_journal::checkpoint_journal(checkpoint_file file, const plan& p, shar
     }
   } else {
     create(p, shard);
+    state_->created = true;
   }
   state_->shard = shard;
   state_->held_sums.subproblems = state_->owned->size();  // held().complete(): every subproblem of the shard held
@@ -364,6 +365,7 @@ void checkpoint_journal::append(const unsigned char* bytes, std::size_t size) {
                                                                 " failed earlier; it holds what was written before");
   }
   const int fd = state_->file.fd_;
+  state_->appended = true;
   const off_t before = ::lseek(fd, 0, SEEK_CUR);
   const std::size_t written = before >= 0 ? detail::write_all(fd, bytes, size) : 0;
   if (before < 0 || written < size || ::fsync(fd) != 0) {
@@ -405,6 +407,21 @@ void checkpoint_journal::flush() {
     out.swap(state_->pending);
   }
   if (!out.empty()) append(out.data(), out.size());
+}
+
+bool checkpoint_journal::remove_if_unused() noexcept {
+  const std::lock_guard flushing(state_->flushing);
+  {
+    const std::lock_guard lock(state_->mutex);
+    if (!state_->created || state_->appended || !state_->pending.empty()) return false;
+  }
+  // Unlinked while still locked, and only while the name is still the file
+  // made here: another run cannot have taken it in between.
+  if (state_->absolute_path.empty() || !at_its_path(state_->file.fd_, state_->absolute_path)) return false;
+  if (::unlink(state_->absolute_path.c_str()) != 0) return false;
+  state_->failed = true;  // the file is gone: nothing more is written to it
+  static_cast<void>(detail::sync_directory_of(state_->absolute_path));
+  return true;
 }
 
 void checkpoint_journal::mark_complete() {

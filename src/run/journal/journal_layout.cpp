@@ -36,7 +36,10 @@ std::array<unsigned char, header_size> header_for(const plan& p, shard_spec shar
   std::memcpy(h.data(), magic.data(), magic.size());
   put(h.data(), header::version, format_version);
   put(h.data(), header::n, static_cast<std::uint64_t>(p.board_size()));
-  put(h.data(), header::engine, static_cast<std::uint64_t>(p.kind()));
+  // A rotational plan runs no engine: whatever kind it was built with, its
+  // journal is the one rotational_counts resumes.
+  const bool rotational = p.scope() == plan_scope::rotational;
+  put(h.data(), header::engine, rotational ? 0 : static_cast<std::uint64_t>(p.kind()));
   put(h.data(), header::split_depth, static_cast<std::uint64_t>(p.split_depth()));
   put(h.data(), header::fingerprint, p.fingerprint());
   put(h.data(), header::subproblems, p.size());

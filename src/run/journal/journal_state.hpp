@@ -26,6 +26,8 @@ struct checkpoint_journal::state {
   std::vector<std::uint64_t> held;  // a bit per subproblem of the plan
   totals held_sums;
   bool complete = false;
+  bool created = false;   // this journal made the file (remove_if_unused)
+  bool appended = false;  // a record or a mark was written after the header
   std::size_t dropped_bytes = 0;
   bool failed = false;  // a write failed: the journal takes no more
   shard_spec shard;
