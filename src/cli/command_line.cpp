@@ -260,6 +260,7 @@ cxxopts::ParseResult parse_command_line(cxxopts::Options& options, const std::ve
   refuse_unknown_options(options, all, args);
   const std::vector<std::string> value_options = value_option_names(options);
   for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--") break;  // operands from here on: a file named -5 too
     if (!looks_like_negative_number(args[i])) continue;
     if (std::find(value_options.begin(), value_options.end(), args[i - 1]) != value_options.end()) continue;
     if (board_size_positional) {  // throws the range message

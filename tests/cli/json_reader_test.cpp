@@ -60,8 +60,14 @@ TEST(JsonReaderTest, ReadsACountOutput) {
   EXPECT_EQ(m.find("verified")->text, "true");
   EXPECT_EQ(m.find("seconds")->type, json_type::number);
   EXPECT_EQ(m.find("rows")->type, json_type::array);
+  EXPECT_TRUE(m.find("rows")->strings.empty());
   EXPECT_EQ(m.find("missing"), nullptr);
   EXPECT_TRUE(parses("{}"));
+  // An array's strings are kept, decoded and in order; its other elements
+  // (and a nested array's strings) are not.
+  const json_members isas =
+      json_members::parse(R"({"isas":["portable",1,"avx\u0032",["nested"],null,{"k":"v"},"avx512"]})");
+  EXPECT_EQ(isas.find("isas")->strings, (std::vector<std::string>{"portable", "avx2", "avx512"}));
 }
 
 // What the CLI writes, the reader reads back to the same double, bit for

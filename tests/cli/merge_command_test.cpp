@@ -4,6 +4,7 @@
 #include <string>
 
 #include "support/cli_run.hpp"
+#include "support/scratch_directory.hpp"
 #include "support/shard_json.hpp"
 
 namespace nqueens::test {
@@ -149,6 +150,21 @@ TEST_F(CliShardTest, MergeEscapesControlBytesInNames) {
   EXPECT_NE(r.err.find("shard 0/2 is given twice: " + plain + "\\x1b[31m and "), std::string::npos) << r.err;
 }
 
+// After '--' every argument is a file, one named like a negative number
+// too; before it, such a word is refused as an operand.
+TEST_F(CliShardTest, MergeTakesFilesNamedLikeNumbersAfterTheOptionsEnd) {
+  const scratch_directory dir("merge-dashes");
+  std::filesystem::copy_file(shard_file(12, 0, 2), dir.path() / "-5");
+  std::filesystem::copy_file(shard_file(12, 1, 2), dir.path() / "-x.json");
+  const std::string in_dir = "cd '" + dir.path().string() + "' && " + NQUEENS_CLI_PATH;
+  cli_run r = run_cli_command(in_dir + " merge -- -5 -x.json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(12) = 14200"), std::string::npos) << r.out;
+  r = run_cli_command(in_dir + " merge -5 ./-x.json");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "nqueens: unexpected argument '-5'\n");
+}
+
 TEST_F(CliShardTest, MergeNamesTheShardsKernels) {
   std::string all;
   for (int k = 0; k < 2; ++k) {
@@ -180,6 +196,20 @@ TEST_F(CliShardTest, MergeNamesTheShardsKernels) {
   const cli_run forged = run_cli("merge --json" + all);
   EXPECT_EQ(forged.status, 0) << forged.err;
   EXPECT_NE(forged.out.find("\"isa\":\"portable\",\"isas\":[\"portable\"]"), std::string::npos) << forged.out;
+  // A file of nqueens-mpi's ranks on different kernels names no one set
+  // ("isa" null) but each in its "isas": those are reported.
+  {
+    std::ifstream in(files_[0]);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    const std::size_t at = text.find("\"isa\":\"portable\"");
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, 16, "\"isa\":null,\"isas\":[\"portable\",\"avx2\",\"none\"]");
+    std::ofstream(files_[0]) << text;
+  }
+  const cli_run ranks = run_cli("merge --json" + all);
+  EXPECT_EQ(ranks.status, 0) << ranks.err;
+  EXPECT_NE(ranks.out.find("\"isa\":null,\"isas\":[\"portable\",\"avx2\"]"), std::string::npos) << ranks.out;
   // With a shard of other kernels: no one name, and each in "isas".
   const cli_run other = run_cli("count 11 --shard 1/2 --json");
   ASSERT_EQ(other.status, 0) << other.err;

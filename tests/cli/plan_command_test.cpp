@@ -133,7 +133,9 @@ TEST(CliTest, QuadrantPlansEveryBoardUpTo28Within8GiB) {
 
 // `plan N --estimate` samples for about the time asked and projects the
 // count's thread-hours and wall time, here and on --cores, in text and JSON;
-// it goes with no --stats, and --cores or --estimate-seconds with it alone.
+// it goes with no --stats, and --cores or --estimate-seconds with it alone;
+// --progress goes with --stats alone (the only run it could show), not
+// ignored elsewhere; --no-progress is taken anywhere (a wrapper's).
 TEST(CliTest, PlanEstimateProjectsTheCost) {
   cli_run r = run_cli("plan 16 --estimate --estimate-seconds 0.5 --cores 64 --threads 2");
   EXPECT_EQ(r.status, 0) << r.err;
@@ -152,10 +154,18 @@ TEST(CliTest, PlanEstimateProjectsTheCost) {
   }
   EXPECT_EQ(lines_in(r.out), 1);
   for (const char* bad : {"plan 16 --estimate --stats", "plan 16 --cores 4", "plan 16 --estimate-seconds 2",
-                          "plan 16 --estimate --estimate-seconds 0", "plan 16 --estimate --cores 0"}) {
+                          "plan 16 --estimate --estimate-seconds 0", "plan 16 --estimate --cores 0",
+                          "plan 16 --progress", "plan 16 --estimate --estimate-seconds 0.5 --progress"}) {
     r = run_cli(bad);
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_EQ(lines_in(r.err), 1) << bad << ": " << r.err;
+  }
+  r = run_cli("plan 16 --progress");
+  EXPECT_EQ(r.err, "nqueens: --progress goes with --stats, whose run it shows (--estimate shows none)\n");
+  for (const char* quiet : {"plan 12 --stats --no-progress --threads 1", "plan 12 --no-progress",
+                            "plan 12 --estimate --estimate-seconds 0.2 --no-progress"}) {
+    r = run_cli(quiet);
+    EXPECT_EQ(r.status, 0) << quiet << ": " << r.err;
   }
 }
 

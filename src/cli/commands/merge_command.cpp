@@ -102,7 +102,9 @@ bool is_own_empty_output(const std::string& name) {
 std::vector<std::string> kernels_of(const std::vector<shard_file>& files) {
   std::vector<std::string> seen;
   for (const shard_file& f : files) {
-    if (!f.isa.empty() && std::ranges::find(seen, f.isa) == seen.end()) seen.push_back(f.isa);
+    for (const std::string& isa : f.isas) {
+      if (std::ranges::find(seen, isa) == seen.end()) seen.push_back(isa);
+    }
   }
   return seen;
 }

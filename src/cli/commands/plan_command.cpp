@@ -418,6 +418,12 @@ int run_plan(const std::vector<std::string>& args) {
   if (!result.count("estimate") && (result.count("estimate-seconds") || result.count("cores"))) {
     throw usage_error("--estimate-seconds and --cores go with --estimate");
   }
+  // Asked for and never shown, --progress is refused; --no-progress is
+  // kept without --stats too (nothing is shown), for a wrapper that adds it
+  // to every command.
+  if (!result.count("stats") && shown.progress_option > 0) {
+    throw usage_error("--progress goes with --stats, whose run it shows (--estimate shows none)");
+  }
   po.cancel = &stop_requested();
   std::optional<planned_run> planned;
   try {

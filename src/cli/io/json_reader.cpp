@@ -94,7 +94,7 @@ class parser {
         break;
       case '[':
         v.type = json_type::array;
-        array(depth + 1);
+        v.strings = array(depth + 1);
         break;
       case '"':
         v.type = json_type::string;
@@ -151,17 +151,20 @@ class parser {
     }
   }
 
-  void array(int depth) {
+  // Checks an array, and returns its elements that are strings.
+  std::vector<std::string> array(int depth) {
     if (depth > max_json_depth) fail("nested deeper than " + std::to_string(max_json_depth) + " levels");
     ++pos_;  // '['
+    std::vector<std::string> strings;
     skip_whitespace();
     if (peek() == ']') {
       ++pos_;
-      return;
+      return strings;
     }
     for (;;) {
       skip_whitespace();
-      value(depth);
+      json_value element = value(depth);
+      if (element.type == json_type::string) strings.push_back(std::move(element.text));
       skip_whitespace();
       if (peek() == ',') {
         ++pos_;
@@ -169,7 +172,7 @@ class parser {
       }
       if (peek() != ']') unexpected("',' or ']'");
       ++pos_;
-      return;
+      return strings;
     }
   }
 

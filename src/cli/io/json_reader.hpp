@@ -40,11 +40,14 @@ class json_error : public std::runtime_error {
 enum class json_type { null, boolean, number, string, array, object };
 
 /// A member's value. Nested arrays and objects are checked, then kept only as
-/// their type: no caller reads into them.
+/// their type, but for an array's strings: no caller reads further into them.
 struct json_value {
   json_type type = json_type::null;
   /// A number as written, a string decoded to UTF-8, "true" or "false".
   std::string text;
+  /// An array's elements that are strings, decoded, in order (its other
+  /// elements are checked and dropped).
+  std::vector<std::string> strings;
   /// Of the value's first byte (0-based), for messages.
   std::size_t offset = 0;
 };

@@ -206,9 +206,14 @@ shard_file read_shard_file(const std::string& name) {
     f.symmetric_180 = members.get_unsigned("symmetric_180", 0, any);
     f.symmetric_90 = members.get_unsigned("symmetric_90", 0, any);
     check_verdict_members(members, f);
-    // Outside the checksum: taken only where it names an instruction set.
+    // Outside the checksum: taken only where they name instruction sets.
+    const auto take_isa = [&f](const std::string& written) {
+      if (const auto named = parse_isa(written)) f.isas.emplace_back(to_string(*named));
+    };
     if (const json_value* isa = members.find("isa"); isa != nullptr && isa->type == json_type::string) {
-      if (const auto named = parse_isa(members.get_string("isa"))) f.isa = std::string(to_string(*named));
+      take_isa(isa->text);
+    } else if (const json_value* isas = members.find("isas"); isas != nullptr) {
+      for (const std::string& written : isas->strings) take_isa(written);
     }
     const json_value* checksum = members.find("checksum");
     if (checksum == nullptr) {

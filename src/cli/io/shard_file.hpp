@@ -32,10 +32,11 @@ struct shard_file {
   uint128 total = 0;
   uint128 symmetric_180 = 0;
   uint128 symmetric_90 = 0;
-  /// The instruction set that counted it, as the file names it (empty
-  /// where it names none, or no instruction set). Outside the checksum:
-  /// merge only reports it.
-  std::string isa;
+  /// The instruction sets that counted it, as the file names them: its
+  /// "isa", or, where that is null (nqueens-mpi's ranks on different
+  /// kernels), its "isas"; names of no instruction set left out. Outside
+  /// the checksum: merge only reports them.
+  std::vector<std::string> isas;
 };
 
 /// The checksum of a count's shard fields, 16 lower-case hex digits: the
