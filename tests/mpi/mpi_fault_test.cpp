@@ -447,6 +447,22 @@ TEST_F(FaultTest, MpiRefusesWhatItDoesNotTakeInItsOwnWords) {
     EXPECT_EQ(both.status, 0) << version << ": " << both.err;
     EXPECT_EQ(both.out, help.out) << version;
   }
+  // `help` and `help count`, as nqueens takes them: the same help, not a
+  // board size named 'help'; the help of another command is refused as
+  // that command is.
+  for (const std::vector<std::string>& asked : {std::vector<std::string>{"help"}, {"help", "count"}}) {
+    const finished again = run(mpi_job(1, asked), {mpi_env}, 60);
+    EXPECT_EQ(again.status, 0) << asked.size() << " words: " << again.err;
+    EXPECT_EQ(again.out, help.out) << asked.size() << " words";
+  }
+  const finished other = run(mpi_job(1, {"help", "merge"}), {mpi_env}, 60);
+  EXPECT_EQ(other.status, 2) << other.err;
+  EXPECT_NE(other.err.find("nqueens-mpi: 'merge' is a command of nqueens, not of nqueens-mpi"), std::string::npos)
+      << other.err;
+  const finished unknown = run(mpi_job(1, {"help", "bogus"}), {mpi_env}, 60);
+  EXPECT_EQ(unknown.status, 2) << unknown.err;
+  EXPECT_NE(unknown.err.find("nqueens-mpi: unknown command 'bogus': nqueens-mpi only counts\n"), std::string::npos)
+      << unknown.err;
 }
 
 // Ranks given different commands (--help on one) disagree like different plans.
