@@ -101,8 +101,10 @@ class plan {
   /// small factor of its real cost, which is what a percentage, an ETA and a
   /// balanced shard need. Throws std::out_of_range unless index < size().
   std::uint64_t estimated_work(std::size_t index) const;
-  /// True when every subproblem's estimated_work is 1 (the quadrant plan's,
-  /// and a rotational plan's).
+  /// True when the plan's engine gives every subproblem an estimated_work
+  /// of 1 (the quadrant and GPU plans, and a rotational plan): what its
+  /// shards and progress can go by without a list. A row-by-row plan whose
+  /// estimates only happen to be 1 (n <= 3) is not uniform.
   bool uniform_work() const noexcept;
 
  private:

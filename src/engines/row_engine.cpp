@@ -33,21 +33,29 @@ std::uint32_t candidate_columns(int n, const row_rules& rules, const row_prefix&
 // a useful run: refuse it before it exhausts memory.
 constexpr std::size_t max_row_plan_size = std::size_t{1} << 22;
 
-// The refusal of a plan of split depth `depth` whose list, at depth
-// `reached` on the way, passes `max_bytes` with `bytes`.
+// "the plan of n = 17 at split depth 6", or, for `depth` 0, "the automatic
+// plan of n = 17" (whose deepest split is no depth anyone asked for).
+std::string plan_name(int n, int depth) {
+  return depth == 0 ? "the automatic plan of n = " + std::to_string(n)
+                    : "the plan of n = " + std::to_string(n) + " at split depth " + std::to_string(depth);
+}
+
+// The refusal of a plan of split depth `depth` (0: automatic) whose list,
+// at depth `reached` on the way, passes `max_bytes` with `bytes`.
 memory_limit_error plan_past_bound(int n, int depth, int reached, std::uint64_t bytes, std::uint64_t max_bytes) {
   const int decimals = digits_to_tell(bytes, max_bytes);
-  return memory_limit_error("the plan of n = " + std::to_string(n) + " at split depth " + std::to_string(depth) +
-                                " takes " + format_bytes(bytes, decimals, byte_rounding::up) + " already" +
-                                (reached < depth ? " at depth " + std::to_string(reached) : std::string()) +
-                                ", more than the " + format_bytes(max_bytes, decimals) +
-                                " allowed (--max-memory); choose a smaller --split-depth, or raise --max-memory",
-                            /*shallower_split_helps=*/true);
+  const std::string shallower = depth == 0 && reached > 1 ? "choose a --split-depth under " + std::to_string(reached)
+                                                          : "choose a smaller --split-depth";
+  return memory_limit_error(
+      plan_name(n, depth) + " takes " + format_bytes(bytes, decimals, byte_rounding::up) + " already" +
+          (reached != depth ? " at depth " + std::to_string(reached) : std::string()) + ", more than the " +
+          format_bytes(max_bytes, decimals) + " allowed (--max-memory); " + shallower + ", or raise --max-memory",
+      /*shallower_split_helps=*/true);
 }
 
 // Fixes row `row` in every subproblem that leaves it open, keeping the order:
 // children replace their parent, in column order. `depth` is the split depth
-// asked for, named when the plan grows too large on the way to it.
+// asked for (0: automatic), named when the plan grows too large on the way.
 // A level of 2^22 prefixes takes a fraction of a second: the cancel flag is
 // looked at every 2^16 of them. A level whose list passes `max_bytes` (0: no
 // bound) is refused as it grows past it, not once whole: n = 28 at depth 5
@@ -77,10 +85,10 @@ std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vect
       }
       next.push_back(child);
       if (next.size() > max_row_plan_size) {
-        const std::string already = row + 1 < depth ? " (depth " + std::to_string(row + 1) + " already does)" : "";
-        throw std::invalid_argument("split depth " + std::to_string(depth) + " gives more than " +
-                                    std::to_string(max_row_plan_size) + " subproblems for n = " + std::to_string(n) +
-                                    already + ": choose a smaller --split-depth");
+        const std::string already = row + 1 != depth ? " (depth " + std::to_string(row + 1) + " already does)" : "";
+        throw std::invalid_argument((depth == 0 ? plan_name(n, depth) : "split depth " + std::to_string(depth)) +
+                                    " gives more than " + std::to_string(max_row_plan_size) + " subproblems for n = " +
+                                    std::to_string(n) + already + ": choose a smaller --split-depth");
       }
     }
   }
@@ -263,8 +271,9 @@ std::unique_ptr<engine_plan> make_row_plan(int n, int split_depth, std::size_t t
   while (depth < max_depth && (!automatic || level.size() < target)) {
     // Row `depth` split, of `max_depth` (the names only look swapped).
     throw_if_cancelled(cancel);
-    level = split_row(n, rules, level, depth, max_depth, max_bytes,  // NOLINT(readability-suspicious-call-argument)
-                      cancel);
+    level =
+        split_row(n, rules, level, depth, automatic ? 0 : max_depth,  // NOLINT(readability-suspicious-call-argument)
+                  max_bytes, cancel);
     ++depth;
   }
   rules.finish(n, depth, level);

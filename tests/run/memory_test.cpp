@@ -98,6 +98,18 @@ TEST(MemoryTest, RowPlanIsRefusedAsItPassesTheBound) {
               std::string::npos)
         << what;
   }
+  // The automatic plan names no depth it was not asked for (its deepest
+  // split is n - 8), only the one it passed the bound at.
+  try {
+    static_cast<void>(plan(17, {.kind = engine::symmetric, .max_memory = 100000}));
+    ADD_FAILURE() << "not refused";
+  } catch (const memory_limit_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("the automatic plan of n = 17 takes "), std::string::npos) << what;
+    EXPECT_NE(what.find("already at depth 4, more than"), std::string::npos) << what;
+    EXPECT_NE(what.find("choose a --split-depth under 4"), std::string::npos) << what;
+    EXPECT_EQ(what.find("split depth 9"), std::string::npos) << what;
+  }
 }
 
 // The engine gets what the lists leave of the bound; a bound the lists and
