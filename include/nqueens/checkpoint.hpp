@@ -157,7 +157,8 @@ class checkpoint_journal {
   /// run stopped or failing before it counted leaves no journal that would
   /// bind the next run to its options. Returns true when the file was
   /// removed; false, leaving it, otherwise (a journal that was there before,
-  /// one that took a record, one no longer at its path).
+  /// one that took a record, one no longer certainly at its path). Once
+  /// removed, record() throws std::logic_error and flush() writes nothing.
   bool remove_if_unused() noexcept;
 
  private:

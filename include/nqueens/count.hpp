@@ -44,7 +44,9 @@ struct count_options {
   /// Count only this shard of the plan (see shard.hpp); the whole by default.
   shard_spec shard{};
   /// Checkpoint journal (see checkpoint.hpp); empty for none. An existing
-  /// journal of the same run is resumed; a finished one is just read.
+  /// journal of the same run is resumed; a finished one is just read. One
+  /// the count made is removed again where the count ends by a throw before
+  /// anything was recorded in it (run_cancelled, a refusal, a failure).
   std::string checkpoint{};
   /// Longest time between journal flushes (each ends with fsync): the most
   /// work a crash can lose. From min_ to max_checkpoint_interval_seconds.

@@ -85,10 +85,15 @@ std::vector<row_prefix> split_row(int n, const row_rules& rules, const std::vect
       }
       next.push_back(child);
       if (next.size() > max_row_plan_size) {
+        if (depth == 0) {
+          throw std::invalid_argument(plan_name(n, depth) + " gives more than " + std::to_string(max_row_plan_size) +
+                                      " subproblems at depth " + std::to_string(row + 1) +
+                                      ": choose a --split-depth under " + std::to_string(row + 1));
+        }
         const std::string already = row + 1 != depth ? " (depth " + std::to_string(row + 1) + " already does)" : "";
-        throw std::invalid_argument((depth == 0 ? plan_name(n, depth) : "split depth " + std::to_string(depth)) +
-                                    " gives more than " + std::to_string(max_row_plan_size) + " subproblems for n = " +
-                                    std::to_string(n) + already + ": choose a smaller --split-depth");
+        throw std::invalid_argument("split depth " + std::to_string(depth) + " gives more than " +
+                                    std::to_string(max_row_plan_size) + " subproblems for n = " + std::to_string(n) +
+                                    already + ": choose a smaller --split-depth");
       }
     }
   }

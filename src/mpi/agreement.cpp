@@ -127,19 +127,25 @@ readiness parse(const std::vector<std::string>& args) {
     // `--help --version` prints the help, as it does for nqueens.
     std::vector<std::string> count_args =
         cli::asks_help_and_version(args) ? std::vector<std::string>{args[0], "--help"} : args;
-    // `nqueens-mpi help` and `help count` (as `nqueens help count`): the
-    // help; `help merge` is refused below as merge itself is.
+    // `nqueens-mpi help` and `help count` (as `nqueens help count`), `help
+    // help`, `help --help`, `help --version`: the help; `help merge` is
+    // refused below as merge itself is.
     if (count_args.size() > 1 && count_args[1] == "help") {
       if (count_args.size() > 3) {
         throw cli::usage_error("help takes at most one command's name ('" + cli::shown_operand(count_args[3]) +
                                "' is extra)");
       }
-      if (count_args.size() == 2 || count_args[2] == "count")
+      const auto asks_help = [](const std::string& word) {
+        return word == "count" || word == "help" || word == "-h" || word == "--help" || word == "--version" ||
+               word == "-V";
+      };
+      if (count_args.size() == 2 || asks_help(count_args[2])) {
         count_args = {args[0], "--help"};
-      else if (cli::find_command(count_args[2]) != nullptr)
+      } else if (cli::find_command(count_args[2]) != nullptr) {
         count_args.erase(count_args.begin() + 1);
-      else
+      } else {
         throw cli::usage_error("unknown command '" + cli::shown_operand(count_args[2]) + "': nqueens-mpi only counts");
+      }
     }
     if (count_args.size() > 1 && count_args[1] == "count") count_args.erase(count_args.begin() + 1);
     // Another command of nqueens ("merge x") would read as two board sizes.

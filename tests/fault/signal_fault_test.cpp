@@ -322,6 +322,43 @@ TEST_F(FaultTest, TableBuildStopsOnSignal) {
   EXPECT_FALSE(fs::exists(j)) << "the journal made for the run, its header alone, was left";
 }
 
+// A run that opened a journal and waited for its lock while the run holding
+// it removed it (it made it, and was stopped before it counted) does not
+// take the removed file, where it would count what no resume finds: it
+// makes the journal anew. The flock gate holds the second run between its
+// open and its lock while the first is stopped.
+TEST_F(FaultTest, AJournalRemovedWhileAnotherRunWaitedToLockItIsMadeAnew) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "two table builds of n = 22, minutes when sanitized";
+#endif
+  const std::string j = path("taken.ckpt"), gate = path("gate"), waiting = path("waiting");
+  const std::vector<std::string> args = {nq,  "count",        "22", "--engine",     "quadrant", "--threads",
+                                         "1", "--max-memory", "4G", "--checkpoint", j};
+  child first(args);
+  ASSERT_TRUE(wait_for_size(j, 63, first));  // planned: the tables are being built, for seconds
+  child second(args, {.env = {std::string("LD_PRELOAD=") + NQUEENS_FLOCK_GATE_PATH, "NQUEENS_FLOCK_GATE=" + gate,
+                              "NQUEENS_FLOCK_WAITING=" + waiting}});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(waiting) && second.running() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_TRUE(fs::exists(waiting)) << "the second run never came to lock its journal";
+  first.signal(SIGINT);
+  const finished a = first.wait(60);
+  EXPECT_EQ(a.status, 130) << a.err;
+  if (a.err.find("before counting began") == std::string::npos) {
+    second.signal(SIGKILL);
+    GTEST_SKIP() << "the first run began counting before its stop, and kept its journal: " << a.err;
+  }
+  ASSERT_FALSE(fs::exists(j)) << "the first run kept the journal it made";
+  std::ofstream(gate).close();  // the second run locks what it opened: the removed file
+  EXPECT_TRUE(wait_for_size(j, 63, second)) << "the second run took the removed journal and made none";
+  second.signal(SIGINT);
+  const finished b = second.wait(60);
+  EXPECT_EQ(b.status, 130) << b.err;
+  EXPECT_EQ(b.err.find("in use"), std::string::npos) << b.err;
+}
+
 // `plan`, `count` and `scale` choose the engine (n = 28: a fifth of a
 // second, on every thread) and build the plan (about 2 s of
 // fingerprinting) before anything else: a stop signal in either is

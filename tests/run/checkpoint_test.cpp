@@ -798,6 +798,8 @@ TEST_F(CheckpointTest, OnlyAnUnusedJournalMadeHereIsRemoved) {
     EXPECT_TRUE(made.remove_if_unused());
     EXPECT_FALSE(fs::exists(path_));
     EXPECT_FALSE(made.remove_if_unused());
+    EXPECT_THROW(made.record(0, run_context(p).solve(0)), std::logic_error) << "a record for a removed journal";
+    made.flush();
   }
   EXPECT_FALSE(fs::exists(path_)) << "the journal's end wrote the removed file again";
   {

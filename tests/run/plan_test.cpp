@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 #include "nqueens/cancelled.hpp"
 #include "nqueens/execute.hpp"
@@ -96,6 +97,17 @@ TEST(PlanTest, RejectsBadBoardSizesAndDepths) {
   // A split far too deep for the board is refused before it exhausts memory.
   EXPECT_THROW(plan(20, {.kind = engine::mirror, .split_depth = max_split_depth}), std::invalid_argument);
   EXPECT_THROW(plan(8, {.scope = static_cast<plan_scope>(5)}), std::invalid_argument);
+  // An automatic plan asked for too many subproblems names the depth it
+  // reached, not its own cap (n - 8), which nobody asked for.
+  try {
+    static_cast<void>(plan(20, {.kind = engine::mirror, .target_subproblems = std::size_t{1} << 40}));
+    ADD_FAILURE() << "not refused";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("the automatic plan of n = 20 gives more than 4194304 subproblems at depth ", 0), 0U) << what;
+    EXPECT_NE(what.find(": choose a --split-depth under "), std::string::npos) << what;
+    EXPECT_EQ(what.find("depth 12"), std::string::npos) << what;
+  }
 }
 
 // A plan of 10^8 subproblems takes seconds to fingerprint: a cancel set

@@ -94,6 +94,17 @@ checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
     }
     ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
     detail::lock_exclusively(fd_, path_);
+    // Removed between the open and the lock (a run that made it and was
+    // stopped before it counted takes it away again): as if it had never
+    // been there, so that this run makes the journal anew rather than
+    // count into a file no resume would find.
+    struct stat locked {};
+    if (::fstat(fd_, &locked) == 0 && locked.st_nlink == 0) {
+      ::close(fd_);
+      fd_ = -1;
+      read_only_ = false;
+      return;
+    }
     // The header first, so that no more than 64 bytes of a file that is not a
     // journal are ever read. An empty file is not a journal either: a journal
     // is created with its header.
@@ -331,6 +342,10 @@ void checkpoint_journal::record(std::size_t index, const subproblem_count& c) {
   }
   const auto bytes = record_for(record_type::subproblem, index, c, state_->run);
   const std::lock_guard lock(state_->mutex);
+  if (state_->removed) {
+    throw std::logic_error("checkpoint_journal::record: " + journal_name(state_->path) +
+                           " was removed (remove_if_unused); it takes no more records");
+  }
   state_->pending.insert(state_->pending.end(), bytes.begin(), bytes.end());
   std::uint64_t& word = state_->recorded[index / 64];
   const std::uint64_t bit = std::uint64_t{1} << (index % 64);
@@ -363,6 +378,10 @@ void checkpoint_journal::append(const unsigned char* bytes, std::size_t size) {
   if (state_->failed) {
     throw checkpoint_error(checkpoint_error::reason::write, "writing " + journal_name(state_->path) +
                                                                 " failed earlier; it holds what was written before");
+  }
+  if (state_->removed) {
+    throw std::logic_error("checkpoint_journal: " + journal_name(state_->path) +
+                           " was removed (remove_if_unused); nothing more is written to it");
   }
   const int fd = state_->file.fd_;
   state_->appended = true;
@@ -410,17 +429,27 @@ void checkpoint_journal::flush() {
 }
 
 bool checkpoint_journal::remove_if_unused() noexcept {
+  // Both locks for the whole: no record slips in between the look and the
+  // unlink, and none is taken after it (record() refuses a removed journal).
   const std::lock_guard flushing(state_->flushing);
-  {
-    const std::lock_guard lock(state_->mutex);
-    if (!state_->created || state_->appended || !state_->pending.empty()) return false;
+  const std::lock_guard lock(state_->mutex);
+  if (!state_->created || state_->removed || state_->appended || !state_->pending.empty()) return false;
+  // Unlinked while still locked, and only while the name is certainly the
+  // file made here (where stat cannot tell, it is left): a run that opened
+  // it meanwhile finds it gone once it has the lock (checkpoint_file).
+  const std::string& path = state_->absolute_path;
+  struct stat made {};
+  struct stat named {};
+  if (path.empty() || ::fstat(state_->file.fd_, &made) != 0 || made.st_nlink == 0 ||
+      ::stat(path.c_str(), &named) != 0 || named.st_dev != made.st_dev || named.st_ino != made.st_ino ||
+      ::unlink(path.c_str()) != 0) {
+    return false;
   }
-  // Unlinked while still locked, and only while the name is still the file
-  // made here: another run cannot have taken it in between.
-  if (state_->absolute_path.empty() || !at_its_path(state_->file.fd_, state_->absolute_path)) return false;
-  if (::unlink(state_->absolute_path.c_str()) != 0) return false;
-  state_->failed = true;  // the file is gone: nothing more is written to it
-  static_cast<void>(detail::sync_directory_of(state_->absolute_path));
+  state_->removed = true;
+  try {
+    static_cast<void>(detail::sync_directory_of(path));  // the name's going reaches the disk, where it can
+  } catch (...) {                                        // (it allocates): the file is removed all the same
+  }
   return true;
 }
 

@@ -2,6 +2,7 @@
 
 // What an open checkpoint_journal holds, kept out of the public header.
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -26,8 +27,12 @@ struct checkpoint_journal::state {
   std::vector<std::uint64_t> held;  // a bit per subproblem of the plan
   totals held_sums;
   bool complete = false;
-  bool created = false;   // this journal made the file (remove_if_unused)
-  bool appended = false;  // a record or a mark was written after the header
+  // For remove_if_unused, under `mutex`: this journal made the file; a
+  // write after the header was tried (a record or the mark, written or
+  // not); the file was removed (no record or write is taken after).
+  bool created = false;
+  std::atomic<bool> appended = false;
+  bool removed = false;
   std::size_t dropped_bytes = 0;
   bool failed = false;  // a write failed: the journal takes no more
   shard_spec shard;
