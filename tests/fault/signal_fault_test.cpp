@@ -190,7 +190,7 @@ TEST_F(FaultTest, AShardsStopCountsTheShardsSubproblems) {
 // journal is kept (one made by a run stopped before it counted is not).
 TEST_F(FaultTest, AStopNamesItsJournalOnOneLine) {
   const std::string j = path("q\n\x1b[2Jx.ckpt");
-  child c({nq, "count", std::to_string(long_n), "--threads", "2", "--checkpoint", j, "--checkpoint-interval", "0.05"});
+  child c(endless_count({"--checkpoint", j, "--checkpoint-interval", "0.05"}));
   ASSERT_TRUE(wait_for_size(j, 64, c));
   c.signal(SIGTERM);
   const finished r = c.wait(60);
