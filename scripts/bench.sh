@@ -2,7 +2,7 @@
 # Runs the Google Benchmark suite (Release build) and saves its JSON output.
 #   scripts/bench.sh                          # everything, 5 repetitions, medians
 #   scripts/bench.sh --benchmark_filter='Engine|Textbook'   # single-thread engines vs the baseline
-# Output: bench-results/<date>-<host>-<pid>.json (and the console table on stdout),
+# Output: bench-results/<date>-<time>-<host>-<pid>.json (and the console table on stdout),
 # .csv or .txt for --benchmark_out_format=csv or console, unless
 # --benchmark_out names the user's own file.
 # Extra arguments go to the benchmark binary (nqueens_bench --help lists

@@ -5,6 +5,9 @@ set -euo pipefail
 NQ_ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." >/dev/null && pwd)
 NQ_BUILD_DIR_GIVEN=${NQ_BUILD_DIR:+yes}  # a folder of the user's, not this tree's own
 NQ_BUILD_DIR=${NQ_BUILD_DIR:-$NQ_ROOT/build/release}
+# Made absolute here: the scripts cd into it, and then name its lock and
+# files by it.
+[[ $NQ_BUILD_DIR == /* ]] || NQ_BUILD_DIR=$PWD/$NQ_BUILD_DIR
 # What building and running the tools needs (nqueens-mpi included)...
 NQ_RUN_PACKAGES=(cmake ninja-build g++ libtbb-dev libcxxopts-dev libopenmpi-dev openmpi-bin)
 # ...and what the tests and benchmarks need on top (qemu-user runs the

@@ -59,6 +59,10 @@ for arg in "$@"; do
 done
 
 if [[ ${1:-} == fetch ]]; then
+  if (($# > 1)); then
+    echo "gpu.sh: fetch is a step of its own, here, alone: scripts/gpu.sh fetch ('$2' is extra)" >&2
+    exit 2
+  fi
   mkdir -p "$DEBS"
   debs=(libtbb-dev libtbb12 libtbbmalloc2 libtbbbind-2-5 libcxxopts-dev libgtest-dev)
   # A fresh machine's package lists are empty until an update.

@@ -77,12 +77,16 @@ if [[ $engine == gpu ]]; then
 fi
 x_axis="set xrange [0.8:$max_threads * 1.05]; set xtics 1"
 ((max_threads < 16)) || x_axis="set logscale x 2; set xrange [0.9:$max_threads * 1.1]; set xtics 2"
+# TEXT as one gnuplot string: single-quoted, a quote doubled, nothing else
+# read (a double quote in a results path broke the plot's script).
+gnuplot_string() { printf "'%s'" "${1//\'/\'\'}"; }
+csv=$(gnuplot_string "$base.csv")
 gnuplot <<GNUPLOT
 set terminal pngcairo size 900,600 font "sans,11"
-set output "$base.png"
+set output $(gnuplot_string "$base.png")
 set datafile separator ","
 set key autotitle columnhead outside below horizontal
-set title "nqueens scale $n, engine $engine, kernels $kernels — $cpu ($max_threads threads at most)"
+set title $(gnuplot_string "nqueens scale $n, engine $engine, kernels $kernels — $cpu ($max_threads threads at most)")
 set xlabel "$x_label"
 set ylabel "speed-up over 1 thread"
 set y2label "$efficiency_label"
@@ -93,7 +97,7 @@ set ytics nomirror
 set y2tics 0.2
 set grid
 plot sample [x=1:$max_threads] $ideal title "ideal" with lines dashtype 2 lc rgb "gray50", \
-     "$base.csv" using 1:3 title "speed-up" with linespoints pt 7 lw 2 lc rgb "#1f77b4", \
-     "$base.csv" using 1:4 axes x1y2 title "efficiency" with linespoints pt 5 lw 2 lc rgb "#d62728"
+     $csv using 1:3 title "speed-up" with linespoints pt 7 lw 2 lc rgb "#1f77b4", \
+     $csv using 1:4 axes x1y2 title "efficiency" with linespoints pt 5 lw 2 lc rgb "#d62728"
 GNUPLOT
 echo "wrote $base.csv and $base.png" >&2

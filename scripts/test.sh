@@ -7,7 +7,7 @@
 #   scripts/test.sh -R Cli -j 4  # ctest's options
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
-nq_help_if_asked "$@"
+nq_help_if_asked anywhere "$@"  # the rest go to ctest, which would take --help for its own
 NQ_WITH_TESTS=1 nq_build
 cd "$NQ_BUILD_DIR"
 jobs=$(($(nproc) * 2))

@@ -45,6 +45,7 @@ expect_refusal "usage: scripts/compare_kluev.sh" bash "$repo/scripts/compare_klu
 expect_refusal "is not an executable file" bash "$repo/scripts/compare_kluev.sh" "$work" 12 1 1  # a folder
 expect_refusal "--quick comes right after the kind" bash "$repo/scripts/sanitize.sh" asan -R x --quick
 expect_refusal "fetch is a step of its own" bash "$repo/scripts/gpu.sh" price fetch
+expect_refusal "fetch is a step of its own" bash "$repo/scripts/gpu.sh" fetch price  # not ignored
 expect_refusal "not a CUDA architecture" bash "$repo/scripts/gpu_resources.sh" --arch
 expect_refusal "one ARCH at most" bash "$repo/scripts/gpu_resources.sh" 90 80
 expect_refusal "--benchmark_out_format is json, csv or console" bash "$repo/scripts/bench.sh" --benchmark_out_format=xml
@@ -85,6 +86,7 @@ for script in scaling.sh compare_kluev.sh gpu.sh sanitize.sh package.sh load_tes
   [[ $script == sanitize.sh ]] && args=(asan --help)
   [[ $script == load_test.sh ]] && args=(1 --help)
   [[ $script == bench.sh ]] && args=(--benchmark_filter=Engine -h)
+  [[ $script == test.sh ]] && args=(-R Cli --help)  # ctest's usage came after a build
   status=0
   out=$(bash "$repo/scripts/$script" "${args[@]}" 2>&1) || status=$?
   if [[ $status != 0 || $out != *"scripts/$script"* || $out == *" was run"* ]]; then
@@ -92,6 +94,12 @@ for script in scaling.sh compare_kluev.sh gpu.sh sanitize.sh package.sh load_tes
     exit 1
   fi
 done
+
+# A build folder named relative to where the script is run is made absolute
+# before a script cds into it: test.sh then looked for its lock under
+# build/release/build/release.
+relative=$(cd "$work" && NQ_BUILD_DIR=b bash -c 'source "$1/scripts/common.sh"; echo "$NQ_BUILD_DIR"' _ "$repo")
+[[ $relative == "$work/b" ]] || { echo "FAIL: NQ_BUILD_DIR=b from $work read as '$relative'" >&2; exit 1; }
 
 # A script that waits for the build folder's lock says so (test.sh holds it
 # for minutes: run.sh beside it looked hung), then runs once it is free.
