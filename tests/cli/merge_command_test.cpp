@@ -165,6 +165,20 @@ TEST_F(CliShardTest, MergeTakesFilesNamedLikeNumbersAfterTheOptionsEnd) {
   EXPECT_EQ(r.err, "nqueens: unexpected argument '-5'\n");
 }
 
+// Rewrites a shard file's "isa":"portable" (outside its checksum) as
+// `replacement`; false where the file names no such isa.
+bool replace_isa(const std::string& file, const std::string& replacement) {
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const std::string portable = "\"isa\":\"portable\"";
+  const std::size_t at = text.find(portable);
+  if (at == std::string::npos) return false;
+  text.replace(at, portable.size(), replacement);
+  std::ofstream(file) << text;
+  return true;
+}
+
 TEST_F(CliShardTest, MergeNamesTheShardsKernels) {
   std::string all;
   for (int k = 0; k < 2; ++k) {
@@ -184,29 +198,13 @@ TEST_F(CliShardTest, MergeNamesTheShardsKernels) {
   EXPECT_NE(r.out.find("\"isa\":\"portable\",\"isas\":[\"portable\"]"), std::string::npos) << r.out;
   // The isa is outside the checksum: a name that is no instruction set is
   // not reported.
-  {
-    std::ifstream in(files_[1]);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    in.close();
-    const std::size_t at = text.find("\"isa\":\"portable\"");
-    ASSERT_NE(at, std::string::npos) << text;
-    text.replace(at, 16, "\"isa\":\"\\u001b[31mred\"");
-    std::ofstream(files_[1]) << text;
-  }
+  ASSERT_TRUE(replace_isa(files_[1], "\"isa\":\"\\u001b[31mred\""));
   const cli_run forged = run_cli("merge --json" + all);
   EXPECT_EQ(forged.status, 0) << forged.err;
   EXPECT_NE(forged.out.find("\"isa\":\"portable\",\"isas\":[\"portable\"]"), std::string::npos) << forged.out;
   // A file of nqueens-mpi's ranks on different kernels names no one set
   // ("isa" null) but each in its "isas": those are reported.
-  {
-    std::ifstream in(files_[0]);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    in.close();
-    const std::size_t at = text.find("\"isa\":\"portable\"");
-    ASSERT_NE(at, std::string::npos) << text;
-    text.replace(at, 16, "\"isa\":null,\"isas\":[\"portable\",\"avx2\",\"none\"]");
-    std::ofstream(files_[0]) << text;
-  }
+  ASSERT_TRUE(replace_isa(files_[0], "\"isa\":null,\"isas\":[\"portable\",\"avx2\",\"none\"]"));
   const cli_run ranks = run_cli("merge --json" + all);
   EXPECT_EQ(ranks.status, 0) << ranks.err;
   EXPECT_NE(ranks.out.find("\"isa\":null,\"isas\":[\"portable\",\"avx2\"]"), std::string::npos) << ranks.out;
