@@ -33,6 +33,47 @@ nq_help_if_asked() {
   exit 0
 }
 
+# nq_check_ctest_options ARG...: refuses (exit 2, one line) an option that
+# the installed ctest does not list in its --help. ctest ignores one it does
+# not know: `test.sh --rerun-faild` ran every test for minutes. A value
+# after an option that takes one is not read as an option. Without ctest
+# (not installed yet) nothing is checked: the scripts call it again once
+# they have installed it.
+nq_check_ctest_options() {
+  command -v ctest >/dev/null 2>&1 || return 0
+  local known arg name value_next=0
+  # "NAME 1" where the option takes a value, "NAME 0" where not.
+  known=$(ctest --help 2>/dev/null | awk '
+    /^  +-/ {
+      line = $0; sub(/^ +/, "", line)
+      if (match(line, / += |= [A-Z]/)) line = substr(line, 1, RSTART - 1)
+      n = split(line, parts, /, ?/)
+      for (i = 1; i <= n; i++) {
+        name = parts[i]; sub(/[ =\[].*/, "", name)
+        if (name ~ /^-/) print name, (parts[i] ~ /^[^ ]+ [^-]/) ? 1 : 0
+      }
+    }')
+  [[ -n $known ]] || return 0  # a ctest whose --help reads otherwise: not checked
+  for arg in "$@"; do
+    if ((value_next)); then
+      value_next=0
+      continue
+    fi
+    [[ $arg == -* ]] || continue
+    name=${arg%%=*}
+    if grep -qxF -- "$name 1" <<<"$known"; then
+      [[ $arg == *=* ]] || value_next=1
+    elif grep -qxF -- "$name 0" <<<"$known"; then
+      :
+    elif [[ $arg =~ ^-j[0-9]+$ ]]; then
+      :  # the one value ctest reads attached: -j4 (-RCli ran every test)
+    else
+      echo "$(basename "$0"): ctest has no option '$arg' (its options: ctest --help)" >&2
+      exit 2
+    fi
+  done
+}
+
 # nq_note_if_locked: says so where another script holds the build folder's
 # lock (test.sh holds it for its whole run, minutes), before a wait for it
 # that would otherwise look like a hang.

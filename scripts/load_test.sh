@@ -12,7 +12,9 @@ if [[ ${1:-} =~ ^[0-9]+$ ]]; then  # else the options are ctest's alone (load_te
   shift
 fi
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/load_test.sh [RUNS] [ctest options] (RUNS from 1)" >&2; exit 2; }
+nq_check_ctest_options "$@"
 NQ_WITH_TESTS=1 nq_build
+nq_check_ctest_options "$@"
 cores=$(nproc)
 jobs=$((cores * 2))
 ((jobs < 8)) && jobs=8

@@ -38,7 +38,9 @@ if [[ ${1:-} == --quick ]]; then
   # --quick runs two test binaries itself, not ctest: options for ctest would be lost.
   (($# == 0)) || { echo "sanitize.sh: --quick takes no ctest options ('$1')" >&2; exit 2; }
 fi
+nq_check_ctest_options "$@"
 nq_ensure_packages "${NQ_PACKAGES[@]}"
+nq_check_ctest_options "$@"  # where ctest came with the packages
 # One sanitizer run at a time builds here (the TSan oneTBB and the build
 # folders are shared): a second waits, as nq_build makes a second build wait.
 mkdir -p "$NQ_ROOT/build"

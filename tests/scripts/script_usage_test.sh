@@ -2,7 +2,8 @@
 # What the scripts refuse, they refuse at once, in one line, with exit 2,
 # before any install or build: a bad N or a --csv of its own to
 # scaling.sh, a board, thread or round count past its bounds to
-# compare_kluev.sh, --quick out of place to sanitize.sh, a build folder
+# compare_kluev.sh, --quick out of place to sanitize.sh, an option ctest
+# does not know to the scripts that run it, a build folder
 # that cannot be made or written, a folder as the other counter. Their --help runs
 # nothing either, wherever it is given.
 # The build lock: a wait for it is said, and a TERM to the script holding
@@ -50,6 +51,11 @@ expect_refusal "not a CUDA architecture" bash "$repo/scripts/gpu_resources.sh" -
 expect_refusal "one ARCH at most" bash "$repo/scripts/gpu_resources.sh" 90 80
 expect_refusal "--benchmark_out_format is json, csv or console" bash "$repo/scripts/bench.sh" --benchmark_out_format=xml
 expect_refusal "usage: scripts/aarch64.sh [--build-only | --kernels]" bash "$repo/scripts/aarch64.sh" --quick
+# An option ctest does not know: ctest ignored it and ran every test.
+expect_refusal "test.sh: ctest has no option '--rerun-faild'" bash "$repo/scripts/test.sh" -R Cli --rerun-faild
+expect_refusal "ctest has no option '-RCli'" bash "$repo/scripts/test.sh" -RCli  # ctest reads no attached -R
+expect_refusal "load_test.sh: ctest has no option '--bogus'" bash "$repo/scripts/load_test.sh" 1 -E -x --bogus
+expect_refusal "sanitize.sh: ctest has no option '--bogus'" bash "$repo/scripts/sanitize.sh" asan -j4 --bogus
 : >"$work/a-file"
 expect_refusal "cannot write the build folder NQ_BUILD_DIR=$work/a-file" \
   env NQ_BUILD_DIR="$work/a-file" bash "$repo/scripts/run.sh" 8
