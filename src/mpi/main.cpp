@@ -76,14 +76,19 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const agree
     counted = detail::drive(p, request.options, executor, checked, std::move(journal));
     counted->phases.checks = std::chrono::duration<double>(checked - begun).count();
   } catch (const run_cancelled&) {
-    // Stopped while rank 0 read its journal: nothing was counted. The workers,
-    // waiting for their first chunk, are let go, and every rank ends with
-    // 128 + the signal, as in any other phase, not by MPI_Abort.
+    // Stopped while rank 0 read its journal, or before any count reached it
+    // (every rank building its tables): nothing was counted, and a journal
+    // made for the job was removed. The workers, waiting for a chunk, are
+    // let go, and every rank ends with 128 + the signal, as in any other
+    // phase, not by MPI_Abort; a worker's signal is named as its own.
     executor.release_workers();
-    const cli::failure f = cli::failure_of(std::current_exception());
-    std::cerr << "nqueens-mpi: " << f.message << '\n';
+    const auto stopped = executor.worker_stop();
+    const bool own = cli::stop_requested() || !stopped;
+    const int status = cli::report_interruption_before_counting(
+        request.options.checkpoint, own ? 0 : stopped->second,
+        own ? "nqueens-mpi" : "nqueens-mpi: rank " + std::to_string(stopped->first));
     executor.dismiss_workers();
-    leave_stopped(f.status);
+    leave_stopped(status);
   } catch (const checkpoint_error& e) {
     if (e.why() == checkpoint_error::reason::write) throw;  // mid-run: the job is aborted
     // Refused before anything was counted (another run's journal, a damaged

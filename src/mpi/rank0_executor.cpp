@@ -140,8 +140,15 @@ void rank0_executor::dismiss_workers() {
 
 void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, const detail::report_fn& report,
                          const std::atomic<bool>& stop) {
-  if (indices.empty()) return;  // a finished journal: no tables, no work (release_workers answers them)
-  todo_ = indices;              // the driver's list, alive until run() returns: no copy of 10^8 indices
+  if (indices.empty()) {  // a finished journal: no tables, no work (release_workers answers them)
+    counted_ = true;
+    return;
+  }
+  todo_ = indices;  // the driver's list, alive until run() returns: no copy of 10^8 indices
+  const detail::report_fn reported = [&](std::size_t index, const subproblem_count& count) {
+    counted_.store(true, std::memory_order_relaxed);
+    report(index, count);
+  };
   next_ = 0;
   // Rank 0 counts too, on a thread of its own; only this (main) thread calls MPI.
   std::exception_ptr local_error;
@@ -150,7 +157,7 @@ void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, co
     try {
       execute_options options;
       options.threads = threads_;
-      options.on_finished = report;
+      options.on_finished = reported;
       options.cancel = &halt_;
       bool first = true;
       for (auto chunk = next_chunk(); !chunk.empty(); chunk = next_chunk()) {
@@ -180,7 +187,7 @@ void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, co
     local_done = true;
   });
   try {
-    serve_workers(report, stop, local_done);
+    serve_workers(reported, stop, local_done);
   } catch (...) {
     failed_ = true;
     halt_ = true;

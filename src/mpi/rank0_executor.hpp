@@ -76,6 +76,12 @@ class rank0_executor final : public detail::executor {
   /// Rank 0's own: the seconds its tables took to build and to release.
   /// Read once run() has returned (its thread, which builds them, joined).
   run_phases phases() const noexcept override { return phases_; }
+  /// True once a subproblem's count reached rank 0 (or there was none to
+  /// count): a job stopped before that, its tables being built, kept
+  /// nothing, and ends as one stopped while it planned (its journal, made
+  /// for it, removed). A worker counting a subproblem it had not finished is
+  /// not told apart: what it counted is lost either way.
+  bool counting_began() const noexcept override { return counted_.load(); }
 
  private:
   // Answers every worker's request with the next chunk until each got an
@@ -123,6 +129,7 @@ class rank0_executor final : public detail::executor {
   std::atomic<bool> halt_{false};  // rank 0's own thread starts nothing more
   std::atomic<bool> failed_{false};
   std::atomic<bool> abandoned_{false};
+  std::atomic<bool> counted_{false};                // a count reported, from either thread
   std::optional<std::pair<int, int>> worker_stop_;  // written by the serving (main) thread only
   std::atomic<bool> worker_stopped_{false};         // worker_stop_ set, for the driver's helper thread
   std::vector<int> held_;                           // workers waiting for dismiss_workers(); the main thread's

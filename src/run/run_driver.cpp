@@ -214,8 +214,10 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   // journal. One that fails earlier is thrown.
   std::optional<checkpoint_error> journal_error = run_watched(p, options, exec, todo, journal.get(), tally);
   // Stopped while the engine's tables were built: nothing was counted, as
-  // for a stop while the plan was built (the journal as it was).
-  if (!journal_error && !exec.counting_began() && options.cancel != nullptr && options.cancel->load()) {
+  // for a stop while the plan was built (the journal as it was). The stop
+  // may be another process's (an MPI worker's signal).
+  if (!journal_error && !exec.counting_began() &&
+      ((options.cancel != nullptr && options.cancel->load()) || exec.stopped_elsewhere())) {
     throw run_cancelled();
   }
   const auto finish_journal = [&](auto step) {
