@@ -68,6 +68,38 @@ TEST_F(OutputFileTest, RefusesAForeignFileUpFront) {
   EXPECT_EQ(contents(), "my notes\n");
 }
 
+// An empty file is taken (a name the user made ready): read as empty, not
+// judged by its size alone.
+TEST_F(OutputFileTest, ReplacesAnEmptyFile) {
+  put("");
+  output_file out(path_, "--csv file", own);
+  out.write(std::string(header));
+  out.commit();
+  EXPECT_EQ(contents(), header);
+}
+
+// The kernel's files (its settings and switches under /proc and /sys) say
+// they are regular files of 0 bytes: one was taken as empty and written
+// over (as root, a --csv of /proc/sys/kernel/hostname renamed the host).
+// A process may write its own /proc/self/comm, whoever runs the test.
+TEST_F(OutputFileTest, RefusesTheKernelsFiles) {
+  for (const char* kernels :
+       {"/proc/self/comm", "/proc/sys/kernel/hostname", "/sys/kernel/mm/transparent_hugepage/enabled"}) {
+    SCOPED_TRACE(kernels);
+    if (!std::filesystem::exists(kernels)) continue;
+    try {
+      output_file out(kernels, "--csv file", own);
+      ADD_FAILURE() << "taken";
+    } catch (const usage_error& e) {
+      // Refused for want of permission, where the test is not root, before
+      // the check; /proc/self/comm reaches it as anyone.
+      if (::geteuid() == 0 || std::string_view(kernels) == "/proc/self/comm") {
+        EXPECT_NE(std::string(e.what()).find("it is one of the kernel's files"), std::string::npos) << e.what();
+      }
+    }
+  }
+}
+
 // A file is its own only by its whole first line: the header now or an
 // earlier one (fewer columns at the end, CRLF too), never a header with a
 // column of the user's added or a name that only begins like one.

@@ -1,8 +1,10 @@
 #include "cli/io/output_file.hpp"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <array>
@@ -34,11 +36,40 @@ bool starts_like_a_journal(int fd) {
          head == detail::journal::magic;
 }
 
-// Why the file `fd` (`size` bytes) may not be replaced: a journal, or a file
-// of some other kind than one whose first line is `own`'s; empty if it may.
+// Whether `fd` is on one of the kernel's file systems (/proc, /sys, cgroups
+// and the like), whose files are the kernel's settings and switches: they
+// call themselves regular files of 0 bytes, and root may write them.
+bool on_a_kernel_file_system(int fd) {
+  struct statfs fs {};
+  if (::fstatfs(fd, &fs) != 0) return false;
+  switch (static_cast<unsigned long>(fs.f_type)) {
+    case PROC_SUPER_MAGIC:
+    case SYSFS_MAGIC:
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC:
+    case DEBUGFS_MAGIC:
+    case TRACEFS_MAGIC:
+    case SECURITYFS_MAGIC:
+    case BPF_FS_MAGIC:
+    case EFIVARFS_MAGIC:
+    case PSTOREFS_MAGIC:
+    case 0x62656570:  // configfs, which linux/magic.h does not name
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Why the file `fd` (`size` bytes by its stat) may not be replaced: a file
+// of the kernel's, a journal, or a file of some other kind than one whose
+// first line is `own`'s; empty if it may. Emptiness is read, not taken from
+// the size: /proc/sys/kernel/hostname says 0 bytes and holds the host's name.
 std::string contents_refusal(int fd, off_t size, const own_first_line& own) {
+  if (on_a_kernel_file_system(fd)) return "it is one of the kernel's files, not one to write a table to";
   if (starts_like_a_journal(fd)) return "it is a checkpoint journal (left as it is)";
-  if (size == 0) return {};
+  char first = 0;
+  const ssize_t any = ::lseek(fd, 0, SEEK_SET) == 0 ? detail::read_up_to(fd, &first, 1) : -1;
+  if (any == 0) return {};  // empty
   // The first line and its end: its newline, or the file's end.
   std::string start(own.now.size() + 2, '\0');
   const ssize_t got = ::lseek(fd, 0, SEEK_SET) == 0 ? detail::read_up_to(fd, start.data(), start.size()) : -1;
@@ -46,7 +77,7 @@ std::string contents_refusal(int fd, off_t size, const own_first_line& own) {
   if (got >= 0) {
     start.resize(static_cast<std::size_t>(got));
     const std::size_t end = start.find('\n');
-    if (end != std::string::npos || static_cast<off_t>(got) == size) {
+    if (end != std::string::npos || (size != 0 && static_cast<off_t>(got) == size)) {
       std::string_view line(start.data(), end == std::string::npos ? start.size() : end);
       if (line.ends_with('\r')) line.remove_suffix(1);
       mine = own.matches(line);
