@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -45,6 +46,43 @@ TEST_F(FaultTest, MergeSumPastTwoToThe128IsAMismatch) {
   const finished r = run({nq, "merge", s0, s1});
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.err.find("add up past 2^128"), std::string::npos) << r.err;
+}
+
+// A journal that is the run's own standard output (`>> journal`, `1<>
+// journal`) is refused before anything is written: the report landed after
+// its completion mark, or over its header, and no run could read the
+// journal again. Its standard error too: the refusal is then all that is
+// written there (the progress and the report were).
+TEST_F(FaultTest, AJournalThatIsTheRunsOwnOutputIsRefused) {
+  const std::string j = path("own-output.ckpt");
+  ASSERT_EQ(run({nq, "count", "10", "--checkpoint", j}).status, 0);
+  const std::string before = bytes_of(j);
+  for (const int flags : {O_WRONLY | O_APPEND, O_RDWR}) {
+    SCOPED_TRACE((flags & O_APPEND) != 0 ? ">>" : "1<>");
+    const int fd = ::open(j.c_str(), flags | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    const finished r = run({nq, "count", "10", "--checkpoint", j}, {.stdout_fd = fd});
+    ::close(fd);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("is this process's standard output: its output would be written into the journal"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(bytes_of(j), before) << "the journal was written to";
+  }
+  expect_resumes_to(j, 10, "724");
+  const int fd = ::open(j.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  const finished r = run({nq, "count", "10", "--checkpoint", j, "--progress"}, {.stderr_fd = fd});
+  ::close(fd);
+  EXPECT_EQ(r.status, 2);
+  const std::string after = bytes_of(j);
+  ASSERT_GE(after.size(), before.size());
+  EXPECT_EQ(after.substr(0, before.size()), before);
+  const std::string written = after.substr(before.size());  // the refusal, one line, and nothing else
+  EXPECT_NE(written.find("is this process's standard error: its output would be written into the journal"),
+            std::string::npos)
+      << written;
+  EXPECT_EQ(std::count(written.begin(), written.end(), '\n'), 1) << written;
 }
 
 // Where /proc is missing, a new journal is still created whole, through a

@@ -92,6 +92,17 @@ checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
     if (::fstat(fd_, &opened) != 0 || !S_ISREG(opened.st_mode)) {
       fail(reason::unusable, journal_name(path_) + " is not a regular file");
     }
+    // The process's own output appended to it (`>> journal`) would land
+    // after its records, or over its header (`1<> journal`): a journal no
+    // run could read again.
+    for (const auto& [fd, name] :
+         {std::pair{STDOUT_FILENO, "standard output"}, std::pair{STDERR_FILENO, "standard error"}}) {
+      struct stat out {};
+      if (::fstat(fd, &out) == 0 && out.st_dev == opened.st_dev && out.st_ino == opened.st_ino) {
+        fail(reason::unusable, journal_name(path_) + " is this process's " + name +
+                                   ": its output would be written into the journal; send it elsewhere");
+      }
+    }
     ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
     detail::lock_exclusively(fd_, path_);
     // Removed between the open and the lock (a run that made it and was
