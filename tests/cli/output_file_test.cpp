@@ -6,17 +6,20 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/fs.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "cli/arguments.hpp"
 #include "run/journal/journal_layout.hpp"
@@ -81,7 +84,8 @@ TEST_F(OutputFileTest, ReplacesAnEmptyFile) {
 // The kernel's files (its settings and switches under /proc and /sys) say
 // they are regular files of 0 bytes: one was taken as empty and written
 // over (as root, a --csv of /proc/sys/kernel/hostname renamed the host).
-// A process may write its own /proc/self/comm, whoever runs the test.
+// Said alike whoever runs the test, and whatever the container mounts
+// read-only.
 TEST_F(OutputFileTest, RefusesTheKernelsFiles) {
   for (const char* kernels :
        {"/proc/self/comm", "/proc/sys/kernel/hostname", "/sys/kernel/mm/transparent_hugepage/enabled"}) {
@@ -90,12 +94,8 @@ TEST_F(OutputFileTest, RefusesTheKernelsFiles) {
     try {
       output_file out(kernels, "--csv file", own);
       ADD_FAILURE() << "taken";
-    } catch (const usage_error& e) {
-      // Refused for want of permission, where the test is not root, before
-      // the check; /proc/self/comm reaches it as anyone.
-      if (::geteuid() == 0 || std::string_view(kernels) == "/proc/self/comm") {
-        EXPECT_NE(std::string(e.what()).find("it is one of the kernel's files"), std::string::npos) << e.what();
-      }
+    } catch (const usage_error& e) {  // before the permission, which a read-only /proc/sys refuses
+      EXPECT_NE(std::string(e.what()).find("it is one of the kernel's files"), std::string::npos) << e.what();
     }
   }
 }
@@ -338,6 +338,93 @@ TEST_F(OutputFileTest, WritesInPlaceWhereTheDirectoryTakesNoFile) {
   ::close(dir);
   EXPECT_EQ(failure, "");
   EXPECT_EQ(contents(), std::string(header) + "1,0.25\n");
+}
+
+// Sets or clears chattr's `flag` on `path`; false where the file system or
+// the user cannot.
+bool set_inode_flag(const std::filesystem::path& path, int flag, bool on) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  int flags = 0;
+  bool done = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+  if (done) {
+    flags = on ? (flags | flag) : (flags & ~flag);
+    done = ::ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+  }
+  ::close(fd);
+  return done;
+}
+
+// In an append-only directory (chattr +a) nothing can be renamed over a
+// file nor a name removed: the table is written in place, or made there,
+// and no temporary name is left behind (each run left one, undeletable).
+TEST_F(OutputFileTest, WritesInPlaceInAnAppendOnlyDirectory) {
+  put(std::string(header) + "1,9.5\n");
+  if (!set_inode_flag(dir_, FS_APPEND_FL, true)) GTEST_SKIP() << "this file system or user cannot make it append-only";
+  const std::string made = (dir_ / "new.csv").string();
+  std::string failure;
+  try {
+    for (const std::string& name : {path_, made}) {
+      output_file out(name, "--csv file", own);
+      out.write(std::string(header) + "1,0.25\n");
+      out.commit();
+    }
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  const std::size_t left = entries();
+  EXPECT_TRUE(set_inode_flag(dir_, FS_APPEND_FL, false));  // before any assertion: TearDown must remove it
+  EXPECT_EQ(failure, "");
+  EXPECT_EQ(contents(), std::string(header) + "1,0.25\n");
+  std::ifstream in(made, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), std::string(header) + "1,0.25\n");
+  EXPECT_EQ(left, 2u) << "a temporary name was left";
+}
+
+// An append-only file can be neither replaced nor written over: refused
+// before the runs, not after them.
+TEST_F(OutputFileTest, RefusesAnAppendOnlyFileUpFront) {
+  put(std::string(header) + "1,9.5\n");
+  if (!set_inode_flag(path_, FS_APPEND_FL, true)) GTEST_SKIP() << "this file system or user cannot make it append-only";
+  std::string refusal;
+  try {
+    output_file out(path_, "--csv file", own);
+  } catch (const usage_error& e) {
+    refusal = e.what();
+  }
+  EXPECT_TRUE(set_inode_flag(path_, FS_APPEND_FL, false));
+  EXPECT_NE(refusal.find("it is append-only (chattr +a)"), std::string::npos) << refusal;
+}
+
+// Written in place, a commit waits for another's lock on the file (two runs
+// committing at once wrote one table over the other, then cut it to their
+// own length), and refuses at once a journal held by its run.
+TEST_F(OutputFileTest, InPlaceCommitsOneAtATime) {
+  put(std::string(header) + "1,9.5\n");
+  ASSERT_EQ(::link(path_.c_str(), (dir_ / "other.csv").c_str()), 0);
+  output_file out(path_, "--csv file", own);
+  out.write(std::string(header) + "1,0.25\n");
+  const int held = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(held, 0);
+  ASSERT_EQ(::flock(held, LOCK_EX), 0);
+  std::thread committing([&] { out.commit(); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(contents(), std::string(header) + "1,9.5\n") << "written while another held the file";
+  ::close(held);  // the lock with it
+  committing.join();
+  EXPECT_EQ(contents(), std::string(header) + "1,0.25\n");
+
+  output_file late(path_, "--csv file", own);
+  late.write(std::string(header) + "1,0.5\n");
+  const std::string journal(reinterpret_cast<const char*>(detail::journal::magic.data()),
+                            detail::journal::magic.size());
+  put(journal);  // into the same file: a run's journal now, locked by it
+  const int run = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(run, 0);
+  ASSERT_EQ(::flock(run, LOCK_EX), 0);
+  EXPECT_THROW(late.commit(), std::runtime_error);
+  ::close(run);
+  EXPECT_EQ(contents(), journal);
 }
 
 TEST_F(OutputFileTest, NamesWhatItCannotCreate) {

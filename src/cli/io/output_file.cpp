@@ -1,7 +1,10 @@
 #include "cli/io/output_file.hpp"
 
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/magic.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -36,6 +39,8 @@ bool starts_like_a_journal(int fd) {
          head == detail::journal::magic;
 }
 
+constexpr const char* kernels_file = "it is one of the kernel's files, not one to write a table to";
+
 // Whether `fd` is on one of the kernel's file systems (/proc, /sys, cgroups
 // and the like), whose files are the kernel's settings and switches: they
 // call themselves regular files of 0 bytes, and root may write them.
@@ -53,6 +58,10 @@ bool on_a_kernel_file_system(int fd) {
     case BPF_FS_MAGIC:
     case EFIVARFS_MAGIC:
     case PSTOREFS_MAGIC:
+    case SELINUX_MAGIC:
+    case SMACK_MAGIC:
+    case BINFMTFS_MAGIC:
+    case 0x65735543:  // fusectl
     case 0x62656570:  // configfs, which linux/magic.h does not name
       return true;
     default:
@@ -60,12 +69,23 @@ bool on_a_kernel_file_system(int fd) {
   }
 }
 
+// The inode flags of `path` (chattr's: FS_APPEND_FL, ...); 0 where the
+// file system keeps none.
+int inode_flags(const char* path, bool directory) {
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (directory ? O_DIRECTORY : 0));
+  if (fd < 0) return 0;
+  int flags = 0;
+  if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0) flags = 0;
+  ::close(fd);
+  return flags;
+}
+
 // Why the file `fd` (`size` bytes by its stat) may not be replaced: a file
 // of the kernel's, a journal, or a file of some other kind than one whose
 // first line is `own`'s; empty if it may. Emptiness is read, not taken from
 // the size: /proc/sys/kernel/hostname says 0 bytes and holds the host's name.
 std::string contents_refusal(int fd, off_t size, const own_first_line& own) {
-  if (on_a_kernel_file_system(fd)) return "it is one of the kernel's files, not one to write a table to";
+  if (on_a_kernel_file_system(fd)) return kernels_file;
   if (starts_like_a_journal(fd)) return "it is a checkpoint journal (left as it is)";
   char first = 0;
   const ssize_t any = ::lseek(fd, 0, SEEK_SET) == 0 ? detail::read_up_to(fd, &first, 1) : -1;
@@ -123,13 +143,22 @@ output_file::output_file(const std::string& path, std::string what, own_first_li
         refuse(std::string("it is this command's ") + name);
       }
     }
-    // Replacing by rename needs no permission on the file itself: ask for it,
-    // as opening it for writing would.
-    if (::access(target_.c_str(), W_OK) != 0) refuse(std::strerror(errno));
-    const int fd = ::open(target_.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(target_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) refuse(std::string("cannot check its contents: ") + std::strerror(errno));
-    const std::string refusal = contents_refusal(fd, st.st_size, own_);
+    // Said alike whoever runs it: before the permission, which a read-only
+    // /proc/sys would refuse first.
+    const bool kernels = on_a_kernel_file_system(fd);
     ::close(fd);
+    if (kernels) refuse(kernels_file);
+    // Replacing by rename needs no permission on the file itself: ask for it,
+    // as opening it for writing would. An append-only file (chattr +a) can
+    // be neither replaced nor written over: refused now, not after the runs.
+    if (::access(target_.c_str(), W_OK) != 0) refuse(std::strerror(errno));
+    if ((inode_flags(target_.c_str(), false) & FS_APPEND_FL) != 0) refuse("it is append-only (chattr +a)");
+    const int again = ::open(target_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (again < 0) refuse(std::string("cannot check its contents: ") + std::strerror(errno));
+    const std::string refusal = contents_refusal(again, st.st_size, own_);
+    ::close(again);
     if (!refusal.empty()) refuse(refusal);
     mode = st.st_mode & 07777;
     found = st;
@@ -141,36 +170,45 @@ output_file::output_file(const std::string& path, std::string what, own_first_li
   // Unnamed until commit, so that a kill leaves nothing behind. Linking it
   // then needs /proc; without it (or O_TMPFILE), a named file from the start.
   const std::filesystem::path parent = target.parent_path().empty() ? "." : target.parent_path();
-  if (std::filesystem::exists("/proc/self/fd")) fd_ = ::open(parent.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd_ < 0) {
+  // In an append-only folder (chattr +a) nothing can be renamed over the
+  // file, nor a temporary name removed: written in place, or made there.
+  const bool append_only_folder = (inode_flags(parent.c_str(), true) & FS_APPEND_FL) != 0;
+  if (!append_only_folder && std::filesystem::exists("/proc/self/fd")) {
+    fd_ = ::open(parent.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  }
+  if (fd_ < 0 && !append_only_folder) {
     std::string name = detail::temporary_name_for(target);
     fd_ = ::mkstemp(name.data());
     if (fd_ < 0 && !found) refuse(std::string("cannot create a file in its directory: ") + std::strerror(errno));
     if (fd_ >= 0) temp_ = name;
+  }
+  if (!mode) {  // what creating the file would give: 0666 less the umask (mkstemp gives 0600)
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
   }
   // The file renamed over this one must be it to every name and owner.
   bool renamed_is_same = fd_ >= 0;
   if (found && renamed_is_same) {
     renamed_is_same = found->st_nlink == 1 && ::fchown(fd_, found->st_uid, found->st_gid) == 0;
   }
-  if (found && !renamed_is_same) {
+  if ((found && !renamed_is_same) || append_only_folder) {
     if (fd_ >= 0) ::close(fd_);
     if (!temp_.empty()) ::unlink(temp_.c_str());
     temp_.clear();
     // Opened for writing now (nothing written), so that a file it cannot
     // write fails before any work; the commit opens what the name holds then.
-    const int probe = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (probe < 0) refuse(std::strerror(errno));
-    ::close(probe);
+    if (found) {
+      const int probe = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+      if (probe < 0) refuse(std::strerror(errno));
+      ::close(probe);
+    } else if (::access(parent.c_str(), W_OK | X_OK) != 0) {
+      refuse(std::string("cannot create a file in its directory: ") + std::strerror(errno));
+    }
     fd_ = -1;
     in_place_ = true;
     in_place_mode_ = *mode;
     return;
-  }
-  if (!mode) {  // what creating the file would give: 0666 less the umask (mkstemp gives 0600)
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode = 0666 & ~mask;
   }
   if (::fchmod(fd_, *mode) != 0) {
     const int error = errno;
@@ -270,6 +308,25 @@ void output_file::commit_in_place() {
     ::close(fd);
     fail(step, error);
   };
+  // Locked from the check to the last byte: two runs committing at once
+  // (a hard-linked --csv is written in place) wrote one table over the
+  // other, then cut it to their own length. One held already is another
+  // run's commit, of milliseconds, or a running count's journal, which the
+  // check refuses without waiting for it. (No lock on a file system that
+  // keeps none: as before.)
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    struct stat held {};
+    if (::fstat(fd, &held) == 0 && S_ISREG(held.st_mode)) {
+      if (const std::string refusal = contents_refusal(fd, held.st_size, own_); !refusal.empty()) {
+        ::close(fd);
+        throw std::runtime_error("cannot write " + what_ + " '" + path_ +
+                                 "': it changed while the runs went on: " + refusal);
+      }
+    }
+    while (::flock(fd, LOCK_EX) != 0) {
+      if (errno != EINTR) fail_closing("locking it", errno);
+    }
+  }
   struct stat st {};
   if (::fstat(fd, &st) != 0) fail_closing("checking it again", errno);
   std::string refusal = S_ISREG(st.st_mode) ? contents_refusal(fd, st.st_size, own_) : "it is not a regular file";
