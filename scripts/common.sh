@@ -42,7 +42,9 @@ nq_help_if_asked() {
 nq_check_ctest_options() {
   command -v ctest >/dev/null 2>&1 || return 0
   local known arg name value_next=0
-  # "NAME 1" where the option takes a value, "NAME 0" where not.
+  # "NAME 1" where the option takes a value after it, "NAME 0" where it
+  # takes none, "NAME =" where it takes one after an = (--no-tests=error):
+  # ctest 3.25 ignores -R=Cli, as it does an unknown option.
   known=$(ctest --help 2>/dev/null | awk '
     /^  +-/ {
       line = $0; sub(/^ +/, "", line)
@@ -50,7 +52,9 @@ nq_check_ctest_options() {
       n = split(line, parts, /, ?/)
       for (i = 1; i <= n; i++) {
         name = parts[i]; sub(/[ =\[].*/, "", name)
-        if (name ~ /^-/) print name, (parts[i] ~ /^[^ ]+ [^-]/) ? 1 : 0
+        if (name !~ /^-/) continue
+        if (parts[i] ~ /^[^ =\[]+\[?=/) print name, "="
+        if (parts[i] ~ /^[^ ]+\[=/ || parts[i] !~ /^[^ ]+=/) print name, (parts[i] ~ /^[^ ]+ [^-]/) ? 1 : 0
       }
     }')
   [[ -n $known ]] || return 0  # a ctest whose --help reads otherwise: not checked
@@ -61,16 +65,18 @@ nq_check_ctest_options() {
     fi
     [[ $arg == -* ]] || continue
     name=${arg%%=*}
-    if grep -qxF -- "$name 1" <<<"$known"; then
-      [[ $arg == *=* ]] || value_next=1
+    if [[ $arg == *=* ]]; then
+      grep -qxF -- "$name =" <<<"$known" && continue
+    elif grep -qxF -- "$name 1" <<<"$known"; then
+      value_next=1
+      continue
     elif grep -qxF -- "$name 0" <<<"$known"; then
-      :
-    elif [[ $arg =~ ^-j[0-9]+$ ]]; then
-      :  # the one value ctest reads attached: -j4 (-RCli ran every test)
-    else
-      echo "$(basename "$0"): ctest has no option '$arg' (its options: ctest --help)" >&2
-      exit 2
+      continue
     fi
+    # The one value ctest reads attached: -j4 (-RCli ran every test).
+    [[ $arg =~ ^-j[0-9]+$ ]] && continue
+    echo "$(basename "$0"): ctest has no option '$arg' (its options: ctest --help)" >&2
+    exit 2
   done
 }
 

@@ -20,14 +20,33 @@ std::string interrupted_before_counting(int sig) {
   return "interrupted by " + signal_name(sig) + " before counting began; nothing was counted";
 }
 
-int report_interruption_before_counting(const std::string& checkpoint, int sig, const std::string& who) {
-  if (sig == 0) sig = stop_signal();
-  std::cerr << start_of_a_stop_message() << who << ": " << interrupted_before_counting(sig)
-            << (checkpoint.empty() || !std::filesystem::exists(checkpoint)  // not created yet
-                    ? std::string()
-                    : " this time: run the same command again to resume from '" + one_line(checkpoint) + "'")
+namespace {
+
+// "<who>: <what>", and where the journal is there (kept from before: none
+// made for this run is left), how to resume it.
+int report_stop_with_nothing_new(const std::string& what, const std::string& checkpoint, int sig,
+                                 const std::string& who) {
+  std::error_code unknown;  // a journal that cannot be looked at now: no hint, not a throw
+  const bool kept = !checkpoint.empty() && std::filesystem::exists(checkpoint, unknown);
+  std::cerr << start_of_a_stop_message() << who << ": " << what
+            << (kept ? " this time: run the same command again to resume from '" + one_line(checkpoint) + "'"
+                     : std::string())
             << '\n';
   return interrupted_status(sig);
+}
+
+}  // namespace
+
+int report_interruption_before_counting(const std::string& checkpoint, int sig, const std::string& who) {
+  if (sig == 0) sig = stop_signal();
+  return report_stop_with_nothing_new(interrupted_before_counting(sig), checkpoint, sig, who);
+}
+
+int report_interruption_before_finishing(const std::string& checkpoint, int sig, const std::string& who) {
+  if (sig == 0) sig = stop_signal();
+  return report_stop_with_nothing_new(
+      "interrupted by " + signal_name(sig) + " before any subproblem was finished; nothing was kept", checkpoint, sig,
+      who);
 }
 
 int report_interruption(const count_result& r, const std::string& checkpoint, int sig, const std::string& who) {

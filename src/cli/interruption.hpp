@@ -33,6 +33,11 @@ int report_interruption_of(const std::string& what, int sig = 0);
 /// or read its journal): nothing was counted, the journal is as it was.
 int report_interruption_before_counting(const std::string& checkpoint, int sig = 0, const std::string& who = "nqueens");
 
+/// The same for a job stopped before any subproblem was finished (nqueens-mpi:
+/// its ranks may have begun one): "interrupted by SIGINT before any
+/// subproblem was finished; nothing was kept".
+int report_interruption_before_finishing(const std::string& checkpoint, int sig, const std::string& who);
+
 /// The exit status of a count whose report is written: `status`, or, where
 /// every subproblem was counted but the journal could not be finished
 /// (count_result::journal_unfinished), 3 in place of 0, with a line on

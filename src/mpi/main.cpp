@@ -77,14 +77,14 @@ int run_rank0(cli::count_request& request, const plan& p, int ranks, const agree
     counted->phases.checks = std::chrono::duration<double>(checked - begun).count();
   } catch (const run_cancelled&) {
     // Stopped while rank 0 read its journal, or before any count reached it
-    // (every rank building its tables): nothing was counted, and a journal
-    // made for the job was removed. The workers, waiting for a chunk, are
+    // (its ranks building their tables, or in their first subproblems):
+    // nothing was kept, and a journal made for the job was removed. The workers, waiting for a chunk, are
     // let go, and every rank ends with 128 + the signal, as in any other
     // phase, not by MPI_Abort; a worker's signal is named as its own.
     executor.release_workers();
     const auto stopped = executor.worker_stop();
     const bool own = cli::stop_requested() || !stopped;
-    const int status = cli::report_interruption_before_counting(
+    const int status = cli::report_interruption_before_finishing(
         request.options.checkpoint, own ? 0 : stopped->second,
         own ? "nqueens-mpi" : "nqueens-mpi: rank " + std::to_string(stopped->first));
     executor.dismiss_workers();

@@ -702,12 +702,12 @@ TEST_F(FaultTest, SignalToRankZeroAloneCutsTheWorkersChunks) {
 }
 
 // A job stopped while its ranks built their tables ends as one stopped
-// before counting began, its journal (made for it, holding nothing)
-// removed, unless a subproblem's count reached rank 0 first (a worker
+// before any subproblem was finished, its journal (made for it, holding
+// nothing) removed, unless a subproblem's count reached rank 0 first (a worker
 // quicker than the signal): then as one stopped after it, the journal kept
 // with that count. `who` begins the line either way.
 void expect_stopped_before_or_after_counting(const finished& r, const std::string& j, const std::string& who) {
-  if (r.err.find(who + " before counting began; nothing was counted\n") != std::string::npos) {
+  if (r.err.find(who + " before any subproblem was finished; nothing was kept\n") != std::string::npos) {
     EXPECT_FALSE(fs::exists(j)) << "the journal made for the job, its header alone, was left";
   } else {
     EXPECT_NE(r.err.find(who + " after "), std::string::npos) << r.err;

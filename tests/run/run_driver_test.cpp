@@ -48,7 +48,29 @@ class recording_executor final : public executor {
   std::size_t fail_after_;
 };
 
-count_result drive_with(recording_executor& exec, const plan& p, const count_options& options,
+// Counts `counts` subproblems, then stops as an MPI job does when a signal
+// reaches one of its workers: the stop is the executor's, not the caller's
+// cancel. Counting began only where a count was reported.
+class stopped_elsewhere_executor final : public executor {
+ public:
+  explicit stopped_elsewhere_executor(std::size_t counts) : counts_(counts) {}
+  int threads() const noexcept override { return 1; }
+  isa kernels() const override { return active_isa(); }
+  void run(const plan& p, std::span<const std::size_t> indices, const report_fn& report,
+           const std::atomic<bool>&) override {
+    const run_context context(p, std::nullopt, 1);
+    for (std::size_t k = 0; k < counts_ && k < indices.size(); ++k) report(indices[k], context.solve(indices[k]));
+    stopped_ = true;
+  }
+  bool stopped_elsewhere() const noexcept override { return stopped_; }
+  bool counting_began() const noexcept override { return counts_ > 0; }
+
+ private:
+  std::size_t counts_;
+  bool stopped_ = false;
+};
+
+count_result drive_with(executor& exec, const plan& p, const count_options& options,
                         const std::string& journal = "") {
   return drive(p, options, exec, std::chrono::steady_clock::now(),
                journal.empty() ? checkpoint_file() : checkpoint_file(journal));
@@ -145,6 +167,26 @@ TEST(RunDriverTest, AJournalMadeForARunThatCountedNothingIsRemoved) {
   const count_result r = drive_with(resumed, p, {}, journal.string());
   EXPECT_EQ(r.resumed, 50U);
   EXPECT_EQ(r.total, 14200U);
+  fs::remove(journal);
+}
+
+// A stop that came from elsewhere (an MPI worker's signal) before any count
+// ends the run as the caller's own would: run_cancelled, the journal made
+// for it removed; after counts, a partial result, the journal kept with them.
+TEST(RunDriverTest, AStopFromElsewhereBeforeAnyCountIsAStopBeforeCounting) {
+  const fs::path journal =
+      fs::temp_directory_path() / ("nqueens-driver-elsewhere-" + std::to_string(::getpid()) + ".ckpt");
+  fs::remove(journal);
+  const plan p(12);
+  stopped_elsewhere_executor none(0);
+  EXPECT_THROW(drive_with(none, p, {}, journal.string()), run_cancelled);
+  EXPECT_FALSE(fs::exists(journal)) << "the journal made for the run, its header alone, was left";
+  stopped_elsewhere_executor some(5);
+  const count_result r = drive_with(some, p, {}, journal.string());
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.finished, 5U);
+  recording_executor resumed;
+  EXPECT_EQ(drive_with(resumed, p, {}, journal.string()).resumed, 5U);
   fs::remove(journal);
 }
 

@@ -54,6 +54,7 @@ expect_refusal "usage: scripts/aarch64.sh [--build-only | --kernels]" bash "$rep
 # An option ctest does not know: ctest ignored it and ran every test.
 expect_refusal "test.sh: ctest has no option '--rerun-faild'" bash "$repo/scripts/test.sh" -R Cli --rerun-faild
 expect_refusal "ctest has no option '-RCli'" bash "$repo/scripts/test.sh" -RCli  # ctest reads no attached -R
+expect_refusal "ctest has no option '-R=Cli'" bash "$repo/scripts/test.sh" -R=Cli  # nor -R=
 expect_refusal "load_test.sh: ctest has no option '--bogus'" bash "$repo/scripts/load_test.sh" 1 -E -x --bogus
 expect_refusal "sanitize.sh: ctest has no option '--bogus'" bash "$repo/scripts/sanitize.sh" asan -j4 --bogus
 : >"$work/a-file"

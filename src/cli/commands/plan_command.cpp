@@ -168,8 +168,8 @@ class estimate_report final : public report {
         "estimate from %.1f s of sampling on %d thread%s: %s random draw%s of %zu subproblem%s and %s of the rotation "
         "search's tasks (%s), the tables built in %s%s\n",
         e.sample_seconds, e.threads, e.threads == 1 ? "" : "s", format_grouped(engine_runs).c_str(),
-        engine_runs == 1 ? "" : "s", e.draw_length,
-        e.draw_length == 1 ? "" : "s", format_grouped(e.rotation_runs).c_str(), end_text(e.ended, limit_).c_str(),
+        engine_runs == 1 ? "" : "s", e.draw_length, e.draw_length == 1 ? "" : "s",
+        format_grouped(e.rotation_runs).c_str(), end_text(e.ended, limit_).c_str(),
         format_duration(e.setup_seconds).c_str(),
         e.threads > 1 ? formatted(" (%s of it serial)", format_duration(e.setup_serial_seconds).c_str()).c_str() : "");
     out << formatted("  whole count          %s %s-hours (one standard error)\n",
