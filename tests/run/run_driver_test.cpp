@@ -70,8 +70,7 @@ class stopped_elsewhere_executor final : public executor {
   bool stopped_ = false;
 };
 
-count_result drive_with(executor& exec, const plan& p, const count_options& options,
-                        const std::string& journal = "") {
+count_result drive_with(executor& exec, const plan& p, const count_options& options, const std::string& journal = "") {
   return drive(p, options, exec, std::chrono::steady_clock::now(),
                journal.empty() ? checkpoint_file() : checkpoint_file(journal));
 }
