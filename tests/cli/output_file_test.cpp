@@ -10,10 +10,12 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -307,6 +309,28 @@ TEST_F(OutputFileTest, KeepsTheOwnerOfTheFileItReplaces) {
   EXPECT_EQ(after.st_uid, 65534u);
   EXPECT_EQ(after.st_gid, 65534u);
   EXPECT_NE(after.st_ino, before.st_ino);
+}
+
+// A file's extended attributes (its ACL, a security label, notes of the
+// user's) are the new file's too: renamed over, they were dropped.
+TEST_F(OutputFileTest, KeepsTheExtendedAttributesOfTheFileItReplaces) {
+  put(std::string(header) + "1,9.5\n");
+  constexpr std::string_view note = "from the 2-core guest";
+  if (::setxattr(path_.c_str(), "user.note", note.data(), note.size(), 0) != 0) {
+    GTEST_SKIP() << "this file system keeps no user attributes: " << std::strerror(errno);
+  }
+  {
+    output_file out(path_, "--csv file", own);
+    out.write(std::string(header) + "1,0.25\n");
+    out.commit();
+  }
+  EXPECT_EQ(contents(), std::string(header) + "1,0.25\n");
+  std::string kept(64, '\0');
+  const ssize_t size = ::getxattr(path_.c_str(), "user.note", kept.data(), kept.size());
+  ASSERT_GE(size, 0) << std::strerror(errno);
+  kept.resize(static_cast<std::size_t>(size));
+  EXPECT_EQ(kept, note);
+  EXPECT_EQ(entries(), 1u);  // no temporary file left
 }
 
 // A directory that takes no new file (immutable here, which binds root too)

@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <array>
@@ -67,6 +68,37 @@ bool on_a_kernel_file_system(int fd) {
     default:
       return false;
   }
+}
+
+// Gives `to` every extended attribute of the file `from` (its ACL, a
+// security label, the user's own notes); false where one could not be
+// read or set (a label only the privileged may set, a list that changed):
+// the file is then written in place, which keeps them all.
+bool copy_extended_attributes(const std::string& from, int to) {
+  const int fd = ::open(from.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  bool copied = true;
+  std::string names(256, '\0');
+  ssize_t size = 0;
+  while ((size = ::flistxattr(fd, names.data(), names.size())) < 0 && errno == ERANGE) names.resize(names.size() * 4);
+  if (size < 0) {
+    copied = errno == ENOTSUP;  // a file system that keeps none: nothing to copy
+  } else {
+    std::string value;
+    for (std::size_t at = 0; copied && at < static_cast<std::size_t>(size); at = names.find('\0', at) + 1) {
+      const char* name = names.c_str() + at;
+      const ssize_t length = ::fgetxattr(fd, name, nullptr, 0);
+      if (length < 0) {
+        copied = false;
+        break;
+      }
+      value.resize(static_cast<std::size_t>(length));
+      copied = ::fgetxattr(fd, name, value.data(), value.size()) == length &&
+               ::fsetxattr(to, name, value.data(), value.size(), 0) == 0;
+    }
+  }
+  ::close(fd);
+  return copied;
 }
 
 // The inode flags of `path` (chattr's: FS_APPEND_FL, ...); 0 where the
@@ -187,10 +219,12 @@ output_file::output_file(const std::string& path, std::string what, own_first_li
     ::umask(mask);
     mode = 0666 & ~mask;
   }
-  // The file renamed over this one must be it to every name and owner.
+  // The file renamed over this one must be it to every name, owner and
+  // extended attribute.
   bool renamed_is_same = fd_ >= 0;
   if (found && renamed_is_same) {
-    renamed_is_same = found->st_nlink == 1 && ::fchown(fd_, found->st_uid, found->st_gid) == 0;
+    renamed_is_same = found->st_nlink == 1 && ::fchown(fd_, found->st_uid, found->st_gid) == 0 &&
+                      copy_extended_attributes(target_, fd_);
   }
   if ((found && !renamed_is_same) || append_only_folder) {
     if (fd_ >= 0) ::close(fd_);
