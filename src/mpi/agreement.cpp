@@ -193,6 +193,7 @@ void prepare(readiness& ready, int rank) {
         o.max_memory = run.engine_memory;
         ready.p.emplace(std::move(run.p));
       } catch (const memory_limit_error& e) {
+        ready.plan_memory_problem = cli::failure_of(std::make_exception_ptr(e)).message;
         try {
           check_memory(ready.request->n, o.kind, o.max_memory, o.threads);
         } catch (const memory_limit_error& alone) {
@@ -262,8 +263,11 @@ agreement judge(const reports& all, const readiness& own, std::vector<std::strin
     if (status == 0) continue;
     if (result.verdict == 0 || status == 2) result.verdict = status;
     const std::string& problem = all.problems[r];
-    // A rank short of the memory rank 0 is short of: rank 0's line says it.
-    if (r > 0 && !own.engine_memory_problem.empty() && problem == own.engine_memory_problem) continue;
+    // A rank short of the memory rank 0 is short of (for the engine's
+    // tables, or for the plan): rank 0's line says it, with its advice.
+    if (r > 0 && !problem.empty() && (problem == own.engine_memory_problem || problem == own.plan_memory_problem)) {
+      continue;
+    }
     if (r == 0 ? !own.node_problem || every_rank_alike : problem == own_problem) {
       add_line(problem);
       continue;
@@ -282,15 +286,25 @@ agreement judge(const reports& all, const readiness& own, std::vector<std::strin
   const std::vector<cli::count_setting> root_settings = settings_of(all.settings.front());
   result.rank_threads.push_back(static_cast<int>(root.threads));
   result.rank_kernels.push_back(static_cast<isa>(root.kernels));
+  // Ranks that differ alike are named on one line: 63 ranks given another
+  // --threads are one line, not 63. Each difference: what follows "rank R
+  // built" or "rank R was given", in the order first found.
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> built, given;
+  const auto note = [](auto& differences, std::string difference, std::size_t r) {
+    const auto same =
+        std::ranges::find(differences, difference, &std::pair<std::string, std::vector<std::size_t>>::first);
+    if (same != differences.end()) {
+      same->second.push_back(r);
+    } else {
+      differences.emplace_back(std::move(difference), std::vector<std::size_t>{r});
+    }
+  };
   for (std::size_t r = 1; r < all.plans.size(); ++r) {
     const rank_plan& other = all.plans[r];
     result.rank_threads.push_back(static_cast<int>(other.threads));
     result.rank_kernels.push_back(static_cast<isa>(other.kernels));
     if (other.fingerprint != root.fingerprint) {
-      result.verdict = 2;
-      add_line("rank " + std::to_string(r) + " built " + describe_plan(other) + ", rank 0 " + describe_plan(root) +
-               ": every rank must count the same plan (give each the same N, --engine and --split-depth); "
-               "nothing was counted");
+      note(built, describe_plan(other), r);
       continue;
     }
     // The same plan, but an option only one rank was given would be ignored
@@ -298,11 +312,19 @@ agreement judge(const reports& all, const readiness& own, std::vector<std::strin
     const std::vector<cli::count_setting> theirs = settings_of(all.settings[r]);
     for (std::size_t k = 0; k < theirs.size() && k < root_settings.size(); ++k) {
       if (theirs[k].value == root_settings[k].value) continue;
-      result.verdict = 2;
-      add_line("rank " + std::to_string(r) + " was given " + describe_setting(theirs[k]) + ", rank 0 " +
-               describe_setting(root_settings[k]) + ": every rank must be given the same options; nothing was counted");
+      note(given, describe_setting(theirs[k]) + ", rank 0 " + describe_setting(root_settings[k]), r);
     }
   }
+  for (const auto& [plan_built, ranks] : built) {
+    add_line(cli::ranks_named(ranks) + " built " + plan_built + ", rank 0 " + describe_plan(root) +
+             ": every rank must count the same plan (give each the same N, --engine and --split-depth); "
+             "nothing was counted");
+  }
+  for (const auto& [setting, ranks] : given) {
+    add_line(cli::ranks_named(ranks) + (ranks.size() == 1 ? " was given " : " were given ") + setting +
+             ": every rank must be given the same options; nothing was counted");
+  }
+  if (!built.empty() || !given.empty()) result.verdict = 2;
   return result;
 }
 

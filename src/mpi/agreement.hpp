@@ -32,6 +32,10 @@ struct readiness {
   /// memory alone, on the same need and bound, would say (rank 0's own
   /// line, which names the lists too, says it already).
   std::string engine_memory_problem;
+  /// Rank 0's, refused for memory: its refusal before rank 0 reworded it
+  /// (the split that fits, a kept journal's), which a rank refused for the
+  /// plan on the same bound says as it is.
+  std::string plan_memory_problem;
   std::optional<cli::count_request> request;  ///< empty for --help and --version
   std::string settings;                       ///< the request's options as given, for agree() to compare
   std::optional<plan> p;

@@ -207,6 +207,18 @@ TEST_F(FaultTest, RanksMustAgreeOnEveryOption) {
     EXPECT_EQ(r.out, "");
     EXPECT_FALSE(fs::exists(j));
   }
+  // Two ranks that differ alike from rank 0 are one line, not one each.
+  std::vector<std::string> argv = mpi_job(1, {"12", "--threads", "1"});
+  for (const char* a : {":", "-np", "2"}) argv.push_back(a);
+  for (const char* a : {mpi.c_str(), "12", "--threads", "2"}) argv.push_back(a);
+  const finished alike = run(argv, {mpi_env}, 60);
+  EXPECT_EQ(alike.status, 2) << alike.err;
+  EXPECT_NE(alike.err.find("nqueens-mpi: ranks 1-2 were given --threads 2, rank 0 --threads 1: every rank must be "
+                           "given the same options"),
+            std::string::npos)
+      << alike.err;
+  EXPECT_EQ(alike.err.find("rank 1 was given"), std::string::npos) << alike.err;
+  EXPECT_EQ(alike.err.find("rank 2 was given"), std::string::npos) << alike.err;
   for (const int ranks : {2, 3}) {
     const finished r = run(mpi_job(ranks, {"count", "12", "--threads", "1", "--json"}), {mpi_env}, 60);
     EXPECT_EQ(r.status, 0) << r.err;
@@ -306,20 +318,36 @@ TEST_F(FaultTest, RankThatRefusesEndsTheJob) {
 
 // Every rank short of memory: rank 0's line, which names the engine's need
 // and the lists', is the only one (a worker's would say the engine's again).
+// The same for a plan too large for the bound: rank 0's line, with the
+// split that fits or the kept journal's advice, is the only one (the
+// workers' said "choose a smaller --split-depth" beside it, which a kept
+// journal would refuse).
 TEST_F(FaultTest, EveryRankShortOfMemoryIsOneLine) {
   SKIP_WITHOUT_MPI();
+  const std::string kept = path("split7.ckpt");
+  ASSERT_EQ(run({nq, "count", "14", "--engine", "mirror", "--split-depth", "7", "--checkpoint", kept}).status, 0);
+  const std::vector<std::vector<std::string>> jobs = {
+      {"12", "--engine", "quadrant", "--max-memory", "1M"},
+      {"14", "--engine", "mirror", "--split-depth", "7", "--max-memory", "1M"},
+      {"14", "--engine", "mirror", "--split-depth", "7", "--max-memory", "1M", "--checkpoint", kept}};
+  const std::vector<std::string> said = {"nqueens-mpi: the quadrant engine needs about",
+                                         "leave out --split-depth in every part of the run",
+                                         "resumes on its own engine and split depth alone"};
   for (const int ranks : {2, 3}) {
-    const finished r = run(mpi_job(ranks, {"12", "--engine", "quadrant", "--max-memory", "1M"}), {mpi_env}, 60);
-    EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
-    EXPECT_NE(r.err.find("nqueens-mpi: the quadrant engine needs about"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find(" and its lists (the plan's "), std::string::npos) << r.err;
-    std::size_t lines = 0;
-    for (std::size_t at = r.err.find("nqueens-mpi: "); at != std::string::npos;
-         at = r.err.find("nqueens-mpi: ", at + 1)) {
-      ++lines;
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      SCOPED_TRACE(std::to_string(ranks) + " ranks, job " + std::to_string(k));
+      const finished r = run(mpi_job(ranks, jobs[k]), {mpi_env}, 60);
+      EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
+      EXPECT_NE(r.err.find(said[k]), std::string::npos) << r.err;
+      if (k == 0) EXPECT_NE(r.err.find(" and its lists (the plan's "), std::string::npos) << r.err;
+      std::size_t lines = 0;
+      for (std::size_t at = r.err.find("nqueens-mpi: "); at != std::string::npos;
+           at = r.err.find("nqueens-mpi: ", at + 1)) {
+        ++lines;
+      }
+      EXPECT_EQ(lines, 1U) << r.err;
+      EXPECT_EQ(r.err.find("rank 1"), std::string::npos) << r.err;
     }
-    EXPECT_EQ(lines, 1U) << r.err;
-    EXPECT_EQ(r.err.find("rank 1"), std::string::npos) << r.err;
   }
 }
 
