@@ -152,6 +152,14 @@ std::string signal_name(int sig) {
 void install_stop_handlers() {
   stderr_is_terminal.store(::isatty(STDERR_FILENO) == 1);
   set_stop_action(on_stop_signal);
+  // A process may start with them blocked (a job runner's, a process
+  // manager's mask, inherited through exec): then no stop reached the
+  // handler, and a SIGTERM before a scheduler's SIGKILL did nothing. The
+  // threads started from here on inherit the mask.
+  sigset_t stops;
+  sigemptyset(&stops);
+  for (const int sig : caught) sigaddset(&stops, sig);
+  pthread_sigmask(SIG_UNBLOCK, &stops, nullptr);
 }
 
 void restore_default_stop_handlers() { set_stop_action(SIG_DFL); }

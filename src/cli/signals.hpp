@@ -23,8 +23,10 @@ std::span<const int> stop_signals();
 /// "SIGHUP" for SIGHUP, and so on for every stop signal; "signal N" else.
 std::string signal_name(int sig);
 
-/// Installs the handlers, before counting; may be called again (after a
-/// library that set its own, such as MPI_Init) and puts them back.
+/// Installs the handlers, before counting, and unblocks their signals in
+/// the calling thread (a process may start with them blocked); may be
+/// called again (after a library that set its own, such as MPI_Init) and
+/// puts them back.
 void install_stop_handlers();
 
 /// Gives every stop signal its default action back (ending the process with

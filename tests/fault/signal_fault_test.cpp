@@ -11,9 +11,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -285,6 +287,25 @@ TEST_F(FaultTest, SignalIgnoredAtStartStaysIgnored) {
   ASSERT_TRUE(wait_for_size(j, fs::file_size(j), c)) << "SIGHUP, ignored by the caller, stopped the count";
   c.signal(SIGTERM);
   const finished r = c.wait(60);
+  EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
+  EXPECT_NE(r.err.find("interrupted by SIGTERM after "), std::string::npos) << r.err;
+}
+
+// Started with the stop signals blocked (a job runner's or a process
+// manager's mask, kept through exec), the tool still hears them: SIGTERM
+// did nothing, and the count ran on to its end.
+TEST_F(FaultTest, StopSignalsBlockedAtStartAreHeard) {
+  const std::string j = path("blocked.ckpt");
+  sigset_t stops, before;
+  sigemptyset(&stops);
+  for (const int sig : {SIGINT, SIGTERM}) sigaddset(&stops, sig);
+  ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, &stops, &before), 0);
+  std::optional<child> c;
+  c.emplace(endless_count({"--checkpoint", j, "--checkpoint-interval", "0.05"}));  // inherits the mask
+  ASSERT_EQ(::pthread_sigmask(SIG_SETMASK, &before, nullptr), 0);
+  ASSERT_TRUE(wait_for_size(j, 64, *c));  // a record: counting has begun
+  c->signal(SIGTERM);
+  const finished r = c->wait(60);
   EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
   EXPECT_NE(r.err.find("interrupted by SIGTERM after "), std::string::npos) << r.err;
 }
