@@ -177,20 +177,23 @@ output_file::output_file(const std::string& path, std::string what, own_first_li
     }
     const int fd = ::open(target_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) refuse(std::string("cannot check its contents: ") + std::strerror(errno));
-    // Said alike whoever runs it: before the permission, which a read-only
-    // /proc/sys would refuse first.
-    const bool kernels = on_a_kernel_file_system(fd);
-    ::close(fd);
-    if (kernels) refuse(kernels_file);
     // Replacing by rename needs no permission on the file itself: ask for it,
-    // as opening it for writing would. An append-only file (chattr +a) can
-    // be neither replaced nor written over: refused now, not after the runs.
-    if (::access(target_.c_str(), W_OK) != 0) refuse(std::strerror(errno));
-    if ((inode_flags(target_.c_str(), false) & FS_APPEND_FL) != 0) refuse("it is append-only (chattr +a)");
-    const int again = ::open(target_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (again < 0) refuse(std::string("cannot check its contents: ") + std::strerror(errno));
-    const std::string refusal = contents_refusal(again, st.st_size, own_);
-    ::close(again);
+    // as opening it for writing would; after the kernel's files, said alike
+    // whoever runs it (a read-only /proc/sys would refuse the permission
+    // first). An append-only file (chattr +a) can be neither replaced nor
+    // written over: refused now, not after the runs.
+    std::string refusal;
+    int flags = 0;
+    if (on_a_kernel_file_system(fd)) {
+      refusal = kernels_file;
+    } else if (::access(target_.c_str(), W_OK) != 0) {
+      refusal = std::strerror(errno);
+    } else if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_APPEND_FL) != 0) {
+      refusal = "it is append-only (chattr +a)";
+    } else {
+      refusal = contents_refusal(fd, st.st_size, own_);
+    }
+    ::close(fd);
     if (!refusal.empty()) refuse(refusal);
     mode = st.st_mode & 07777;
     found = st;
