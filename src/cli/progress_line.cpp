@@ -162,6 +162,9 @@ void progress_printer::operator()(const progress& p) {
   const bool background = terminal_ && in_background();
   if (background && !plain_in_background_) return;
   if (terminal_ && !background) {
+    // A count quicker than its first snapshot drew nothing: there is nothing
+    // to clear (verify's and scale's rows were each led by an erase).
+    if (p.last && drawn_ == 0) return;
     // One column is left free: a line that fills the last one makes some
     // terminals wrap, and the next \r would redraw only the new row.
     const int width = std::max(1, terminal_columns(fd_) - 1);

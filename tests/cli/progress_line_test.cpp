@@ -208,6 +208,18 @@ TEST(ProgressPrinterTest, ClearsItsLineWhenItEnds) {
   EXPECT_TRUE(finished.ends_with("\r\033[K")) << finished;
   EXPECT_EQ(finished.find("\r\033[K\r\033[K"), std::string::npos) << finished;
   EXPECT_EQ(printed("xterm", [] { progress_printer printer(true); }), "");
+  EXPECT_EQ(printed("xterm",
+                    [&] {
+                      progress_printer printer(true);
+                      printer(last);
+                    }),
+            "");
+  EXPECT_EQ(printed("dumb",
+                    [&] {
+                      progress_printer printer(true);
+                      printer(last);
+                    }),
+            "");
 }
 
 // Whether a progress_printer, its stderr a pipe nobody reads (full; a
