@@ -153,17 +153,18 @@ struct count_result {
   double cpu_seconds = 0.0;
 };
 
-/// What count() makes of options.kind and split_depth (the CLI's `--engine
-/// auto` makes the same): an engine named is kept, with the split asked.
-/// engine::automatic picks, for a run alone, the fastest engine whose whole
-/// count fits options.max_memory on options.threads (fastest_engine), at
+/// What count() makes of options.kind and split_depth (the CLI's
+/// `--engine` makes the same): for a run alone, engine::automatic picks the
+/// fastest engine whose whole count fits options.max_memory on
+/// options.threads (fastest_engine), and an engine named is kept; either at
 /// the split asked or, where that is 0, at the deepest that fits
-/// (fitting_split_depth); for a part of a run that others share (a
-/// checkpoint, which a run elsewhere may resume; a shard; `shared_plan`,
-/// as MPI ranks are), shared_plan_engine(n) at the split asked, so that
-/// every part builds the same plan whatever its memory. Builds the
-/// candidates' plans (about a second at n = 27), throwing run_cancelled
-/// once *options.cancel is set. Options out of range are left to count().
+/// (fitting_split_depth). For a part of a run that others share (a
+/// checkpoint, which a run elsewhere may resume; a shard; `shared_plan`, as
+/// MPI ranks are), the engine named or shared_plan_engine(n), at the split
+/// asked, so that every part builds the same plan whatever its memory.
+/// Builds the candidates' plans (about a second at n = 27), throwing
+/// run_cancelled once *options.cancel is set. Options out of range are left
+/// to count().
 engine_choice choose_engine(int n, const count_options& options, bool shared_plan = false);
 
 /// Throws std::invalid_argument naming the first field of `options` that is

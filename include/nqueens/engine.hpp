@@ -4,7 +4,8 @@
 /// The counting engines, and choosing one. Each engine lives in its own
 /// folder, src/engines/<name>/, and is listed once in the registry
 /// (src/engines/registry.cpp); src/engines/engine.cpp answers everything
-/// below from it.
+/// below from it. The interface each engine implements is
+/// src/engines/engine_definition.hpp.
 
 #include <cstdint>
 #include <optional>
@@ -104,6 +105,13 @@ bool counts_unique(engine e) noexcept;
 
 /// Largest board size the engine takes (0 when unregistered).
 int engine_max_board_size(engine e) noexcept;
+
+/// True when the engine counts on GPUs, its threads driving them (the GPU
+/// engine): what it asked of the devices is in count_result::device, and
+/// a scaling row of T threads counts on T of them. False for the CPU
+/// engines, engine::automatic (which never picks such an engine) and a
+/// number no engine has.
+bool counts_on_gpus(engine e) noexcept;
 
 /// The engine `--engine auto` picks where several processes share one plan
 /// (shards, a journal, MPI ranks): the fastest for n, from n alone, so that

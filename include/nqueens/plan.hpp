@@ -43,7 +43,7 @@ struct plan_options {
   /// column sets. 0 chooses automatically: the row-by-row engines aim at
   /// `target_subproblems`; the quadrant and GPU engines take enough slices
   /// for about 256 subproblems where the classes are fewer, one otherwise
-  /// (and from n = 28 slices by each class's size).
+  /// (and the quadrant engine, from n = 28, slices by each class's size).
   int split_depth = 0;
   /// Subproblem count the automatic depth aims for: enough that work stealing
   /// keeps many threads busy to the end, few enough that bookkeeping is noise.

@@ -8,6 +8,7 @@
 #include "cli/number_text.hpp"
 #include "cli/output.hpp"
 #include "nqueens/device_work.hpp"
+#include "nqueens/engine.hpp"
 
 namespace nqueens::cli {
 
@@ -171,7 +172,7 @@ json_object count_report::json() const {
       .add("counting", nanoseconds(r.phases.counting))
       .add("release", nanoseconds(r.phases.release));
   o.add_raw("host_phase_seconds", phases.str());
-  if (r.kind == engine::gpu) {  // what the device was asked, per subproblem counted here a fraction of an operation
+  if (counts_on_gpus(r.kind)) {  // what the device was asked, per subproblem counted here a fraction of an operation
     add_device_work(o, r.device);
     if (r.device.timed()) {  // NQUEENS_GPU_TIMES=1
       json_object kernels;

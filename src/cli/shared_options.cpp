@@ -65,16 +65,13 @@ std::optional<engine> parse_engine_choice(const std::string& name) {
 
 engine_choice engine_and_split_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads,
                                    int split_depth, bool shared_plan) {
-  if (choice) {
-    if (split_depth != 0 || shared_plan) return {*choice, split_depth};
-    return {*choice, fitting_split_depth(n, *choice, max_memory, threads, &stop_requested())};
-  }
-  count_options automatic;
-  automatic.threads = threads;
-  automatic.split_depth = split_depth;
-  automatic.max_memory = max_memory;
-  automatic.cancel = &stop_requested();
-  return choose_engine(n, automatic, shared_plan);
+  count_options asked;
+  asked.kind = choice.value_or(engine::automatic);
+  asked.threads = threads;
+  asked.split_depth = split_depth;
+  asked.max_memory = max_memory;
+  asked.cancel = &stop_requested();
+  return choose_engine(n, asked, shared_plan);
 }
 
 engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads, int split_depth) {

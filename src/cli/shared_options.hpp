@@ -104,17 +104,15 @@ gpu_options read_gpu_options(const cxxopts::ParseResult& result);
 std::string engines_help();
 
 /// Parses an --engine value that may be "auto": nullopt for auto (the
-/// caller picks fastest_engine per board size), else the engine; throws
-/// usage_error naming the valid engines.
+/// library's choose_engine picks, engine_and_split_for), else the engine;
+/// throws usage_error naming the valid engines.
 std::optional<engine> parse_engine_choice(const std::string& name);
 
-/// The engine `choice` (parse_engine_choice) counts n on, and its split: for
-/// auto, the library's choose_engine within `max_memory` on `threads` (by n
-/// alone where other processes share the plan, `shared_plan`: shards, a
-/// journal, MPI ranks); an engine named, with `split_depth` where given
-/// (not 0) or the plan is shared, else the deepest that fits
-/// (fitting_split_depth). A stop signal cuts the pricing short
-/// (run_cancelled).
+/// The engine `choice` (parse_engine_choice) counts n on, and its split: the
+/// library's choose_engine within `max_memory` on `threads`, as count()
+/// chooses (by n alone and at `split_depth` where other processes share the
+/// plan, `shared_plan`: shards, a journal, MPI ranks). A stop signal cuts
+/// the pricing short (run_cancelled).
 engine_choice engine_and_split_for(std::optional<engine> choice, int n, std::uint64_t max_memory, int threads,
                                    int split_depth, bool shared_plan = false);
 

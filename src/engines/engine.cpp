@@ -72,6 +72,11 @@ int engine_max_board_size(engine e) noexcept {
   return d != nullptr ? d->max_board_size : 0;
 }
 
+bool counts_on_gpus(engine e) noexcept {
+  const detail::engine_definition* d = detail::find_definition(e);
+  return d != nullptr && d->counts_on_gpus;
+}
+
 engine shared_plan_engine(int n) noexcept {
   // auto_candidates' first, found without its list (nothing to allocate).
   const detail::engine_definition* best = nullptr;

@@ -8,7 +8,9 @@
 //   engine_context     what running them needs (tables, per-thread buffers)
 //
 // The rest of the library (plan, execute, the run driver, journals, shards,
-// MPI) speaks only in subproblem indices and these interfaces.
+// MPI) speaks only in subproblem indices and these interfaces; but for one
+// seam of the GPU engine's own: nqueens-mpi's ranks on one node agree which
+// of its GPUs each takes (src/mpi/gpu_sharers.cpp, gpu/gpu_node_deal.hpp).
 
 #include <atomic>
 #include <cstddef>
@@ -106,6 +108,8 @@ struct engine_definition {
   /// A plan whose own list would pass `max_bytes` (0: no bound) throws
   /// memory_limit_error as soon as it does, not once it is whole, and
   /// run_cancelled once `*cancel` is set (null: never) while it is built.
+  /// Plans that are ranked, not listed (the quadrant and GPU engines': a few
+  /// MiB, about 0.2 s at n = 28) may take neither.
   std::unique_ptr<engine_plan> (*make_plan)(int n, int split_depth, std::size_t target_subproblems,
                                             std::uint64_t max_bytes, const std::atomic<bool>* cancel);
   /// Peak bytes for an n-board on `threads` threads within `max_memory` (0 =
@@ -120,6 +124,8 @@ struct engine_definition {
   /// null: any machine can, and the engine counts on no GPU (anything but
   /// the default gpu_options is refused).
   void (*check_runnable)(int n, int threads, const gpu_options& gpu) = nullptr;
+  /// Its threads drive GPUs, which do the counting (counts_on_gpus()).
+  bool counts_on_gpus = false;
 };
 
 }  // namespace nqueens::detail

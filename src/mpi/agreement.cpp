@@ -20,6 +20,7 @@
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "mpi/rank_gpus.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/memory_limit.hpp"
@@ -175,7 +176,7 @@ void prepare(readiness& ready, int rank) {
     if (!o.shard.whole()) throw cli::usage_error("--shard is for separate jobs, not nqueens-mpi");
     checking_node = true;
     check_runnable(o.kind, ready.request->n, o.threads, o.gpu);  // every rank: its own GPUs
-    if (o.kind == engine::gpu) ready.gpus = gpus_taken(o.gpu, o.threads);
+    if (counts_on_gpus(o.kind)) ready.gpus = gpus_taken(o.gpu, o.threads);
     checking_node = false;
     ready.checked = std::chrono::steady_clock::now();
     // A journal kept from before holds its split: no other can resume it.

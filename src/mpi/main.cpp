@@ -41,6 +41,7 @@
 #include "mpi/worker.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/checkpoint.hpp"
+#include "nqueens/engine.hpp"
 #include "run/run_driver.hpp"
 
 namespace {
@@ -186,7 +187,7 @@ int main(int argc, char** argv) {
 
   readiness ready = parse(args);
   // Before any GPU is chosen: which of the node's ranks share this rank's GPUs.
-  place_among_gpu_sharers(ready.status == 0 && ready.request && ready.request->options.kind == engine::gpu);
+  place_among_gpu_sharers(ready.status == 0 && ready.request && counts_on_gpus(ready.request->options.kind));
   const auto begun = std::chrono::steady_clock::now();
   prepare(ready, rank);
   const agreement agreed = agree(ready, rank, ranks);

@@ -13,8 +13,9 @@
 #include "nqueens/board.hpp"
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/memory.hpp"
+#include "nqueens/memory_limit.hpp"
 #include "nqueens/threads.hpp"
-#include "run/executor.hpp"
+#include "run/arena_executor.hpp"
 #include "run/measure/worker_cpu_clock.hpp"
 #include "run/run_driver.hpp"
 
@@ -100,11 +101,23 @@ std::optional<planned_run> plan_to_read(int n, const count_options& options, con
 
 }  // namespace
 
+namespace {
+
+// A run whose plan no other process builds too: its split may depend on
+// this machine's memory.
+bool runs_alone(const count_options& options, bool shared_plan) {
+  return !shared_plan && options.checkpoint.empty() && options.shard.whole();
+}
+
+}  // namespace
+
 engine_choice choose_engine(int n, const count_options& options, bool shared_plan) {
-  if (options.kind != engine::automatic) return {options.kind, options.split_depth};
-  if (shared_plan || !options.checkpoint.empty() || !options.shard.whole()) {
-    return {shared_plan_engine(n), options.split_depth};
+  const bool alone = runs_alone(options, shared_plan);
+  if (options.kind != engine::automatic) {
+    if (options.split_depth != 0 || !alone) return {options.kind, options.split_depth};
+    return {options.kind, fitting_split_depth(n, options.kind, options.max_memory, options.threads, options.cancel)};
   }
+  if (!alone) return {shared_plan_engine(n), options.split_depth};
   return fastest_engine_and_split(n, options.max_memory, options.threads, options.split_depth, options.cancel);
 }
 
@@ -142,6 +155,18 @@ count_result count(int n, const count_options& options) {
     run_options.kind = chosen.kind;
     run_options.split_depth = chosen.split_depth;
     validate(run_options, n);  // the engine's own checks
+  } else if (options.split_depth == 0 && runs_alone(options, false)) {
+    // As choose_engine (and the tools) choose, but priced only where the
+    // automatic split is refused: no plan is built twice where it fits. A
+    // refusal comes while the plan is priced, before anything is counted.
+    try {
+      return count_chosen(n, run_options, checked);
+    } catch (const memory_limit_error& refusal) {
+      if (!refusal.shallower_split_helps()) throw;
+      run_options.split_depth =
+          fitting_split_depth(n, options.kind, options.max_memory, options.threads, options.cancel);
+      if (run_options.split_depth == 0) throw;
+    }
   }
   return count_chosen(n, run_options, checked);
 }

@@ -11,9 +11,9 @@
 #include "nqueens/device_work.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/memory.hpp"
-#include "run/arena.hpp"
-#include "run/arena_run.hpp"
+#include "run/execute_on_arena.hpp"
 #include "run/plan_access.hpp"
+#include "run/worker_arena.hpp"
 
 namespace nqueens {
 

@@ -17,7 +17,7 @@
 #include "kernels/symmetry.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/isa.hpp"
-#include "run/arena.hpp"
+#include "run/worker_arena.hpp"
 
 namespace nqueens {
 

@@ -34,6 +34,17 @@ TEST(RegistryTest, NumbersAndNamesAreUniqueAndRoundTrip) {
   EXPECT_TRUE(is_registered(default_engine));
 }
 
+// What the tools report of the devices, and how they read a scaling row,
+// follows this, never an engine's name: the GPU engine alone counts on GPUs,
+// and an engine that does checks whether the machine has one.
+TEST(RegistryTest, TheGpuEngineAloneCountsOnGpus) {
+  for (const engine e : all_engines()) {
+    EXPECT_EQ(counts_on_gpus(e), e == engine::gpu) << to_string(e);
+    if (counts_on_gpus(e)) EXPECT_NE(detail::definition_of(e).check_runnable, nullptr) << to_string(e);
+  }
+  EXPECT_FALSE(counts_on_gpus(engine::automatic));
+}
+
 // Journals store these numbers: renumbering a built-in engine would make old
 // journals name the wrong one.
 TEST(RegistryTest, BuiltInEnginesKeepTheirJournalNumbers) {
@@ -51,6 +62,7 @@ TEST(RegistryTest, AnUnregisteredNumberIsRefusedNotGuessed) {
   EXPECT_EQ(parse_engine("unknown"), std::nullopt);
   EXPECT_EQ(engine_summary(nobody), "");
   EXPECT_FALSE(counts_unique(nobody));
+  EXPECT_FALSE(counts_on_gpus(nobody));
   EXPECT_EQ(engine_max_board_size(nobody), 0);
   EXPECT_EQ(memory_estimate(12, nobody), 0u);
   EXPECT_EQ(detail::find_definition(nobody), nullptr);

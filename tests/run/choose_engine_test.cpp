@@ -20,7 +20,7 @@
 namespace nqueens {
 namespace {
 
-// An engine named is kept, with the split asked: the choice is automatic's alone.
+// An engine named is kept, with the split asked.
 TEST(ChooseEngineTest, KeepsAnEngineNamed) {
   for (const engine e : all_engines()) {
     for (const bool shared : {false, true}) {
@@ -29,6 +29,28 @@ TEST(ChooseEngineTest, KeepsAnEngineNamed) {
       EXPECT_EQ(c.split_depth, 3);
     }
   }
+}
+
+// An engine named with no split, for a run alone, takes the deepest split
+// that fits, as the tools' `--engine symmetric` does; and count() counts
+// there. It was refused by count() where the tool counted. A shared plan
+// keeps the automatic split, whatever the memory.
+TEST(ChooseEngineTest, AnEngineNamedAloneTakesTheSplitThatFits) {
+  constexpr int n = 14;
+  constexpr std::uint64_t tight = std::uint64_t{1} << 20;
+  const engine e = engine::symmetric;
+  const int fits = fitting_split_depth(n, e, tight, 2);
+  ASSERT_GT(fits, 0);  // the automatic split is refused at this bound
+  EXPECT_EQ(choose_engine(n, {.kind = e, .threads = 2, .max_memory = tight}).split_depth, fits);
+  EXPECT_EQ(choose_engine(n, {.kind = e, .threads = 2, .max_memory = tight}, true).split_depth, 0);
+  EXPECT_EQ(choose_engine(n, {.kind = e, .threads = 2}).split_depth, 0);  // the automatic split fits
+  const count_result r = count(n, {.kind = e, .threads = 2, .max_memory = tight});
+  EXPECT_EQ(r.kind, e);
+  EXPECT_EQ(r.split_depth, fits);
+  EXPECT_EQ(r.total, count(n, {.kind = e, .threads = 2}).total);
+  // A shard is a part of a run: refused at the automatic split, not re-split.
+  EXPECT_THROW(static_cast<void>(count(n, {.kind = e, .threads = 2, .shard = {0, 2}, .max_memory = tight})),
+               memory_limit_error);
 }
 
 // A run alone: the fastest engine that fits, at the deepest split that fits
@@ -71,7 +93,10 @@ TEST(ChooseEngineTest, PartsOfOneRunGoByTheBoardAlone) {
 TEST(ChooseEngineTest, HearsACancelFlagAlreadySet) {
   const std::atomic<bool> stopped{true};
   EXPECT_THROW(static_cast<void>(choose_engine(18, {.cancel = &stopped})), run_cancelled);
-  EXPECT_NO_THROW(static_cast<void>(choose_engine(18, {.kind = engine::mirror, .cancel = &stopped})));
+  EXPECT_NO_THROW(static_cast<void>(choose_engine(18, {.kind = engine::mirror, .split_depth = 2, .cancel = &stopped})));
+  // A named engine without a split is priced for its split, which hears it.
+  EXPECT_THROW(static_cast<void>(choose_engine(18, {.kind = engine::mirror, .cancel = &stopped})), run_cancelled);
+  EXPECT_NO_THROW(static_cast<void>(choose_engine(18, {.kind = engine::mirror, .cancel = &stopped}, true)));
 }
 
 // count() with the default options counts on the engine it chose and names

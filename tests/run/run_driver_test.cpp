@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "nqueens/execute.hpp"
+#include "run/arena_executor.hpp"
 #include "run/executor.hpp"
 
 namespace nqueens::detail {

@@ -10,8 +10,8 @@
 
 #include "nqueens/count.hpp"
 #include "nqueens/known_counts.hpp"
-#include "run/arena.hpp"
 #include "run/measure/cpu_clock.hpp"
+#include "run/worker_arena.hpp"
 
 namespace nqueens {
 namespace {

@@ -15,6 +15,7 @@
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/memory_limit.hpp"
 
 namespace nqueens::cli {
@@ -136,7 +137,7 @@ int run_count(const std::vector<std::string>& args) {
   // The GPUs it counted on, chosen again as the count chose them: a choice
   // that succeeded a moment ago does not fail now, and were it to, the
   // count stands without the line.
-  if (r.kind == engine::gpu) {
+  if (counts_on_gpus(r.kind)) {
     try {
       report.gpus = gpus_taken(opts.gpu, opts.threads);
     } catch (const std::exception&) {

@@ -22,6 +22,7 @@
 #include "cli/report.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/estimate.hpp"
 #include "nqueens/gpu_options.hpp"
 #include "nqueens/isa.hpp"
@@ -230,7 +231,7 @@ class estimate_report final : public report {
     o.add("projected_total", e.total)
         .add("projected_total_error", e.total_error)
         .add("ended", std::string(to_string(e.ended)));
-    if (facts_.p.kind() == engine::gpu) {  // over the sampled subproblems, as a count's JSON has them
+    if (counts_on_gpus(facts_.p.kind())) {  // over the sampled subproblems, as a count's JSON has them
       add_device_work(o, e.device);
     }
     return o;
@@ -349,8 +350,8 @@ cxxopts::Options plan_command_options() {
 // needed only where the plan is run (`runs`), or where --devices or
 // --gpu-memory are given to be checked as a count would check them.
 void check_engine_options(engine kind, int n, int threads, const gpu_options& gpu, bool runs) {
-  const bool checks_gpu = kind == engine::gpu && !gpu.is_default();
-  if (runs || kind != engine::gpu || checks_gpu) {
+  const bool checks_gpu = counts_on_gpus(kind) && !gpu.is_default();
+  if (runs || !counts_on_gpus(kind) || checks_gpu) {
     check_runnable(kind, runs || checks_gpu ? n : 0, threads, gpu);
     return;
   }

@@ -23,6 +23,7 @@
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
 #include "nqueens/cancelled.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/scaling.hpp"
 #include "nqueens/threads.hpp"
@@ -124,7 +125,7 @@ std::string csv_of(const scaling_result& r, const measured_on& on) {
 // row that kept the smallest share busy. Not for the GPU engine, whose
 // threads wait for their devices.
 void warn_of_idle_threads(const scaling_result& r, const measured_on& on) {
-  if (on.kind == engine::gpu || r.rows.size() < 2 || r.rows.front().median_seconds < min_telling_seconds) return;
+  if (counts_on_gpus(on.kind) || r.rows.size() < 2 || r.rows.front().median_seconds < min_telling_seconds) return;
   const scaling_row* worst = nullptr;
   double worst_share = min_busy_share;
   for (const scaling_row& row : r.rows) {
@@ -150,7 +151,7 @@ void warn_of_idle_threads(const scaling_result& r, const measured_on& on) {
 // rows of more threads than the quota share its time, so their speed-ups
 // are the quota's. Said once, before the table.
 void warn_of_a_cpu_quota(const scaling_result& r, const measured_on& on) {
-  if (!on.quota || on.kind == engine::gpu || r.rows.empty()) return;
+  if (!on.quota || counts_on_gpus(on.kind) || r.rows.empty()) return;
   const int most = std::ranges::max(r.rows, {}, &scaling_row::threads).threads;
   if (most <= *on.quota) return;
   const int within = static_cast<int>(*on.quota);
@@ -204,7 +205,7 @@ void warn_of_weak_measurements(const scaling_result& r, int n, engine measured,
   // The GPU engine's threads mostly wait on their devices (streams): more
   // of them than the cores measure no sharing.
   const int hardware = hardware_threads();
-  if (measured != engine::gpu && !r.rows.empty() && r.rows.back().threads > hardware) {
+  if (!counts_on_gpus(measured) && !r.rows.empty() && r.rows.back().threads > hardware) {
     std::cerr << formatted(
         "nqueens: warning: this machine runs %s at once: rows past it measure threads sharing them\n",
         counted(static_cast<std::size_t>(hardware), "thread").c_str());
@@ -227,7 +228,7 @@ class scale_report final : public report {
     out << formatted("Q(%d) with engine %s, kernels %s, median of %d run%s per row\n", on_.n,
                      std::string(to_string(on_.kind)).c_str(), on_.kernels.c_str(), repeat_, repeat_ == 1 ? "" : "s");
     // The GPU engine's rows also name the GPUs they counted on.
-    const bool gpus = on_.kind == engine::gpu;
+    const bool gpus = counts_on_gpus(on_.kind);
     // 74 columns, 79 with the GPUs: an 80-column terminal wraps none.
     out << formatted("%7s %11s %7s %8s %10s %6s %19s", "threads", "seconds", "spread", "speedup", "efficiency", "busy",
                      "total")

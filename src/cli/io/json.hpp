@@ -4,15 +4,12 @@
 // insertion order, integers written exactly (128-bit totals included), and
 // doubles as text that reads back to the same double.
 
-#include <charconv>
-#include <cmath>
-#include <cstdio>
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
-#include "cli/io/utf8.hpp"
 #include "nqueens/count_types.hpp"
 
 namespace nqueens::cli {
@@ -20,66 +17,18 @@ namespace nqueens::cli {
 /// The shortest text that reads back to the same double: a fixed count of
 /// decimals wrote a thread-hour of 1e-8 as 0. JSON has no NaN or infinity:
 /// they are null, "no figure".
-inline std::string json_number(double value) {
-  if (!std::isfinite(value)) return "null";
-  char buffer[32];
-  const char* end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
-  return std::string(buffer, static_cast<std::size_t>(end - buffer));
-}
+std::string json_number(double value);
 
 /// `text` as a JSON string, quoted. Bytes that are no UTF-8 (a path or a
 /// CPU name in another encoding) become U+FFFD, one per byte: JSON is
 /// UTF-8, and a reader refuses them.
-inline std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (std::size_t i = 0; i < text.size();) {
-    const char c = text[i];
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-      out += buffer;
-    } else if (static_cast<unsigned char>(c) >= 0x80) {
-      const std::size_t length = utf8_sequence_length(text, i);
-      if (length == 0) {
-        out += "\\ufffd";
-        ++i;
-      } else {
-        out += text.substr(i, length);
-        i += length;
-      }
-      continue;
-    } else {
-      out += c;
-    }
-    ++i;
-  }
-  return out + "\"";
-}
+std::string json_string(std::string_view text);
 
 /// `[a,b,...]`, each as json_number writes it.
-inline std::string json_array_of(std::span<const double> values) {
-  std::string out = "[";
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    if (k > 0) out += ',';
-    out += json_number(values[k]);
-  }
-  out += ']';
-  return out;
-}
+std::string json_array_of(std::span<const double> values);
 
 /// `["a","b",...]`, each as json_string writes it.
-inline std::string json_array_of(std::span<const std::string> values) {
-  std::string out = "[";
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    if (k > 0) out += ',';
-    out += json_string(values[k]);
-  }
-  out += ']';
-  return out;
-}
+std::string json_array_of(std::span<const std::string> values);
 
 class json_object {
  public:

@@ -387,6 +387,7 @@ extern const engine_definition gpu_engine = {
     .make_plan = &make_plan,
     .memory_estimate = &gpu_memory_bytes,
     .check_runnable = &check_gpu_runnable,
+    .counts_on_gpus = true,
 };
 
 }  // namespace nqueens::detail

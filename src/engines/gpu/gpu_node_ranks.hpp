@@ -7,29 +7,17 @@
 // (gpu_memory_share.hpp), counted GPU by GPU. Host code only, so that the
 // tests read it without a device.
 
-#include <algorithm>
-#include <cstdlib>
-#include <limits>
 #include <optional>
-#include <stdexcept>
 #include <string>
-#include <string_view>
-#include <utility>
 #include <vector>
 
 #include "engines/gpu/gpu_memory_share.hpp"
-#include "engines/plain_number.hpp"
 
 namespace nqueens::detail::gpu {
 
 /// The node-local rank of an MPI job or a Slurm step, where a launcher set
 /// one. Read strictly: a rank atoi made 0 of would take rank 0's GPUs.
-inline std::optional<int> launcher_rank() {
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
-    if (const auto rank = environment_integer(name, 0, std::numeric_limits<int>::max())) return static_cast<int>(*rank);
-  }
-  return std::nullopt;
-}
+std::optional<int> launcher_rank();
 
 /// The tasks a Slurm step runs on this node, from SLURM_STEP_TASKS_PER_NODE
 /// ("2(x3),1": 2 on each of three nodes, then 1) at this node's place in the
@@ -39,52 +27,12 @@ inline std::optional<int> launcher_rank() {
 /// Throws std::invalid_argument, naming the variable, for a list not of
 /// that form or a SLURM_NODEID that is no number: read as unset, a task
 /// would take every GPU as if alone on its node.
-inline std::optional<int> slurm_step_node_tasks() {
-  const char* value = std::getenv("SLURM_STEP_TASKS_PER_NODE");
-  if (value == nullptr || *value == '\0') return std::nullopt;
-  // -1: not said (the most on any node then).
-  const long long node = environment_integer("SLURM_NODEID", 0, std::numeric_limits<int>::max()).value_or(-1);
-  const auto malformed = [value] {
-    return std::invalid_argument("SLURM_STEP_TASKS_PER_NODE='" + shown_value(value) +
-                                 "' is not a Slurm list of tasks per node, such as 2(x3),1");
-  };
-  std::string_view rest = value;
-  int most = 0;
-  std::optional<int> here;
-  long long first_node = 0;  // the step's index of the item's first node
-  while (!rest.empty()) {
-    const std::size_t comma = rest.find(',');
-    std::string_view item = rest.substr(0, comma);
-    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    if (comma != std::string_view::npos && rest.empty()) throw malformed();  // "2,": a list cut short
-    long long nodes = 1;
-    if (const std::size_t times = item.find("(x"); times != std::string_view::npos && item.ends_with(')')) {
-      const auto repeat =
-          plain_integer(item.substr(times + 2, item.size() - times - 3), 1, std::numeric_limits<int>::max());
-      if (!repeat) throw malformed();
-      nodes = *repeat;
-      item = item.substr(0, times);
-    }
-    const std::optional<long long> tasks = plain_integer(item, 1, std::numeric_limits<int>::max());
-    if (!tasks) throw malformed();
-    most = std::max(most, static_cast<int>(*tasks));
-    if (node >= first_node && node < first_node + nodes) here = static_cast<int>(*tasks);
-    first_node += nodes;
-  }
-  return here ? here : std::optional<int>(most);
-}
+std::optional<int> slurm_step_node_tasks();
 
 /// The ranks on this node: Open MPI's and MPICH's count, else a Slurm
 /// step's on this node (slurm_step_node_tasks); never Slurm's job-wide task count, which
 /// a plain run inside a batch job inherits.
-inline std::optional<int> launcher_node_ranks() {
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
-    if (const auto ranks = environment_integer(name, 1, std::numeric_limits<int>::max())) {
-      return static_cast<int>(*ranks);
-    }
-  }
-  return slurm_step_node_tasks();
-}
+std::optional<int> launcher_node_ranks();
 
 /// A GPU by its UUID, and the processes of its node counting on it.
 struct uuid_share {
@@ -107,27 +55,19 @@ struct node_deal {
 };
 
 /// The deal set_node_deal set, if any.
-inline std::optional<node_deal>& node_deal_set() {
-  static std::optional<node_deal> deal;
-  return deal;
-}
+std::optional<node_deal>& node_deal_set();
 
 /// Sets what this process takes of its node's GPUs. Call before a GPU
 /// count, never during one.
-inline void set_node_deal(std::optional<node_deal> deal) { node_deal_set() = std::move(deal); }
+void set_node_deal(std::optional<node_deal> deal);
 
 /// This process's place on its node: set_node_deal's, else launcher_rank.
-inline std::optional<int> node_rank() { return node_deal_set() ? node_deal_set()->rank : launcher_rank(); }
+std::optional<int> node_rank();
 
 /// NQUEENS_GPU_SHARERS, where set: the processes counting on each GPU this
 /// one takes, whatever the launcher says. Throws std::invalid_argument on
 /// a value out of range.
-inline std::optional<int> asked_sharers() {
-  if (const auto asked = environment_integer("NQUEENS_GPU_SHARERS", 1, max_gpu_sharers)) {
-    return static_cast<int>(*asked);
-  }
-  return std::nullopt;
-}
+std::optional<int> asked_sharers();
 
 /// A GPU a process takes: its index among those it sees, and the processes
 /// counting on it (this one included).
@@ -142,20 +82,7 @@ struct dealt_device {
 /// node's ranks: a plain run, or a batch script's own process); those of
 /// index = rank modulo ranks, alone, where the node has no more ranks than
 /// GPUs; else GPU rank modulo visible, with the ranks dealt to it.
-inline std::vector<dealt_device> deal_devices(int visible, std::optional<int> rank, std::optional<int> ranks) {
-  std::vector<dealt_device> out;
-  if (!rank || !ranks) {
-    for (int d = 0; d < visible; ++d) out.push_back({d, 1});
-    return out;
-  }
-  const int r = *rank % *ranks, n = *ranks;
-  if (n <= visible) {
-    for (int d = r; d < visible; d += n) out.push_back({d, 1});
-    return out;
-  }
-  const int device = r % visible;
-  return {{device, n / visible + (device < n % visible ? 1 : 0)}};
-}
+std::vector<dealt_device> deal_devices(int visible, std::optional<int> rank, std::optional<int> ranks);
 
 /// The GPUs this process takes of the `visible` it sees (>= 1), by default
 /// where no deal was set: deal_devices from the launchers' variables,
@@ -165,24 +92,12 @@ inline std::vector<dealt_device> deal_devices(int visible, std::optional<int> ra
 /// says that none does, and each takes every GPU it sees, alone, whatever
 /// its rank. Throws std::invalid_argument where a variable is no number in
 /// range, or SLURM_STEP_TASKS_PER_NODE no list of Slurm's form.
-inline std::vector<dealt_device> node_devices(int visible) {
-  const std::optional<int> sharers = asked_sharers();
-  const bool alone = sharers == 1;
-  std::vector<dealt_device> out = alone ? deal_devices(visible, std::nullopt, std::nullopt)
-                                        : deal_devices(visible, launcher_rank(), launcher_node_ranks());
-  if (sharers) {
-    for (dealt_device& d : out) d.sharers = *sharers;
-  }
-  return out;
-}
+std::vector<dealt_device> node_devices(int visible);
 
 /// The sharers of each GPU a process was told to take (--devices) where no
 /// deal was set: every rank of its node may have been told the same, so
 /// the node's ranks, unless
 /// NQUEENS_GPU_SHARERS says; 1 outside MPI.
-inline int listed_device_sharers() {
-  if (const std::optional<int> sharers = asked_sharers()) return *sharers;
-  return std::min(launcher_node_ranks().value_or(1), max_gpu_sharers);
-}
+int listed_device_sharers();
 
 }  // namespace nqueens::detail::gpu

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "nqueens/count.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/threads.hpp"
@@ -33,7 +34,7 @@ using detail::process_cpu_seconds;
 // (docs/reach.md), and single indices spread the sample wider.
 std::size_t run_length_for(const plan& p) {
   if (!p.uniform_work() || p.board_size() >= 26) return 1;
-  return p.kind() == engine::gpu || p.board_size() > 24 ? 4 : 32;
+  return counts_on_gpus(p.kind()) || p.board_size() > 24 ? 4 : 32;
 }
 
 }  // namespace

@@ -10,8 +10,8 @@
 #include "nqueens/checkpoint.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/progress.hpp"
+#include "run/arena_executor.hpp"
 #include "run/dispatch.hpp"
-#include "run/executor.hpp"
 #include "run/measure/median.hpp"
 #include "run/run_driver.hpp"
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "nqueens/engine.hpp"
 #include "nqueens/gpu_options.hpp"
 #include "nqueens/threads.hpp"
 #include "run/measure/median.hpp"
@@ -22,7 +23,7 @@ namespace {
 class row_options {
  public:
   explicit row_options(const count_options& options) : options_(options) {
-    if (options.kind != engine::gpu) return;
+    if (!counts_on_gpus(options.kind)) return;
     try {
       taken_ = gpus_taken(options.gpu, max_threads);
     } catch (const std::runtime_error&) {  // no GPU usable: count() refuses the rows, saying why

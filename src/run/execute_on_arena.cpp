@@ -1,4 +1,4 @@
-#include "run/arena_run.hpp"
+#include "run/execute_on_arena.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -14,8 +14,8 @@
 
 #include "nqueens/device_work.hpp"
 #include "nqueens/memory.hpp"
-#include "run/arena.hpp"
 #include "run/measure/worker_cpu_clock.hpp"
+#include "run/worker_arena.hpp"
 
 namespace nqueens::detail {
 

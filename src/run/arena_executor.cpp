@@ -1,7 +1,7 @@
-#include "run/executor.hpp"
+#include "run/arena_executor.hpp"
 
 #include "nqueens/threads.hpp"
-#include "run/arena_run.hpp"
+#include "run/execute_on_arena.hpp"
 
 namespace nqueens::detail {
 
