@@ -7,6 +7,7 @@
 
 #include "cli/help_text.hpp"
 #include "cli/message_text.hpp"
+#include "cli/nearest_word.hpp"
 
 namespace nqueens::cli {
 
@@ -85,46 +86,19 @@ void refuse_repeats(const std::vector<cxxopts::HelpOptionDetails>& all, const cx
   }
 }
 
-// Edits from `a` to `b`: insertions, deletions, substitutions and swaps of
-// two neighbours ("--form" for "--from" is one slip).
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.size()][b.size()];
-}
-
 // The command's long option nearest `given` (dashes and any "=value" left
 // out), when near enough to be a slip: a third of its letters wrong at most,
 // or the start of one option alone. Empty when none is.
 std::string nearest_option(const std::vector<cxxopts::HelpOptionDetails>& all, std::string_view given) {
   while (given.starts_with('-')) given.remove_prefix(1);
   given = given.substr(0, given.find('='));
-  if (given.empty()) return {};
-  std::string best, prefixed;
-  std::size_t best_distance = std::max<std::size_t>(1, given.size() / 3) + 1, prefixes = 0;
+  std::vector<std::string> names;
   for (const cxxopts::HelpOptionDetails& o : all) {
     for (const std::string& name : o.l) {
-      if (name.size() < 2) continue;  // the operand, not an option
-      if (given.size() >= 3 && name.starts_with(given)) {
-        ++prefixes;
-        prefixed = name;
-      }
-      const std::size_t distance = edit_distance(given, name);
-      if (distance < best_distance) {
-        best_distance = distance;
-        best = name;
-      }
+      if (name.size() >= 2) names.push_back(name);  // shorter: the operand, not an option
     }
   }
-  if (best.empty() && prefixes == 1) best = prefixed;
+  const std::string best = nearest_word(names, given);
   return best.empty() ? best : "--" + best;
 }
 
@@ -284,6 +258,15 @@ std::string single_positional(const cxxopts::ParseResult& result, std::string_vi
   if (result.count(std::string(name)) == 0) throw usage_error("missing " + std::string(what));
   const auto values = result[std::string(name)].as<std::vector<std::string>>();
   if (values.size() != 1) {
+    // An option among the operands came after "--", where none is read
+    // as one (`list -- --unique 4`): that is what to name, not the N.
+    const auto option = std::ranges::find_if(values, [](const std::string& v) {
+      return v.size() > 1 && v.front() == '-' && !std::isdigit(static_cast<unsigned char>(v[1]));
+    });
+    if (option != values.end()) {
+      throw usage_error("expected one " + std::string(what) + ", got " + std::to_string(values.size()) + ": '" +
+                        shown_operand(*option) + "' came after '--', where nothing is an option");
+    }
     throw usage_error("expected one " + std::string(what) + ", got " + std::to_string(values.size()) + " ('" +
                       shown_operand(values[1]) + "' is extra)");
   }

@@ -1,7 +1,10 @@
 #include "cli/commands.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "cli/arguments.hpp"
 #include "cli/commands/check_command.hpp"
@@ -15,6 +18,8 @@
 #include "cli/commands/verify_command.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/help_text.hpp"
+#include "cli/message_text.hpp"
+#include "cli/nearest_word.hpp"
 #include "cli/number_text.hpp"
 #include "nqueens/first.hpp"
 #include "nqueens/isa.hpp"
@@ -65,6 +70,29 @@ const command& shorthand_command() {
     if (c.takes_shorthand) return c;
   }
   throw std::logic_error("no command takes the 'nqueens N' shorthand");
+}
+
+bool looks_like_board_size(const std::string& text) {
+  const std::size_t start = text.find_first_not_of(" \t");
+  if (start == std::string::npos) return false;
+  const std::size_t digit = text[start] == '+' || text[start] == '-' ? start + 1 : start;
+  return digit < text.size() && std::isdigit(static_cast<unsigned char>(text[digit]));
+}
+
+const command& command_named(const std::string& name) {
+  if (const command* c = find_command(name)) return *c;
+  if (looks_like_board_size(name)) return shorthand_command();
+  if (name.starts_with('-')) {
+    throw usage_error("'" + shown_operand(name) +
+                      "' is an option, not a command: options go after the command or N, as in 'nqueens count 12 " +
+                      "--threads 2' or 'nqueens 12 --threads 2'");
+  }
+  std::vector<std::string> names;
+  for (const command& c : commands()) names.push_back(c.name);
+  const std::string nearest = nearest_word(names, name);
+  if (!nearest.empty())
+    throw usage_error("unknown command '" + shown_operand(name) + "': did you mean '" + nearest + "'?");
+  throw usage_error("unknown command '" + shown_operand(name) + "' (try 'nqueens --help')");
 }
 
 std::string usage_text() {

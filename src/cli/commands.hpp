@@ -30,6 +30,17 @@ const command* find_command(const std::string& name);
 /// The command `nqueens N` stands for.
 const command& shorthand_command();
 
+/// The command `name` names: a command's name, or a board size (text a
+/// user meant as one, such as "12", "-3" or "12x", which the shorthand's
+/// command then takes or refuses). Throws usage_error for anything else: an
+/// option before the command ("options go after it"), a command's name
+/// mistyped ("did you mean"), or no command at all.
+const command& command_named(const std::string& name);
+
+/// True for text a user meant as a board size: "12", "12x", "-3", " 12",
+/// "+12".
+bool looks_like_board_size(const std::string& text);
+
 /// `nqueens --help`: the commands, the options and the exit statuses.
 std::string usage_text();
 

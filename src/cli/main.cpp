@@ -1,7 +1,6 @@
 // The `nqueens` command-line tool: parses, calls the library, prints.
 
 #include <algorithm>
-#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -25,15 +24,6 @@
 namespace {
 
 using namespace nqueens::cli;
-
-// True for text a user meant as a board size: "12", "12x", "-3", " 12", "+12"
-// (the count then reports or takes it, rather than "unknown command").
-bool looks_like_board_size(const std::string& text) {
-  const std::size_t start = text.find_first_not_of(" \t");
-  if (start == std::string::npos) return false;
-  const std::size_t digit = text[start] == '+' || text[start] == '-' ? start + 1 : start;
-  return digit < text.size() && std::isdigit(static_cast<unsigned char>(text[digit]));
-}
 
 // What the hidden `--list WHAT` prints, a name a line, for the shell
 // completion and the test suite (their one source): the registry's engines,
@@ -69,9 +59,8 @@ int dispatch(const std::vector<std::string>& argv) {
     if (argv.size() > 2 && !asks_this_help) {
       if (argv.size() > 3)
         throw usage_error(first + " takes at most one command's name ('" + shown_operand(argv[3]) + "' is extra)");
-      const command* c = find_command(argv[2]);
-      if (c == nullptr) throw usage_error("unknown command '" + shown_operand(argv[2]) + "' (try 'nqueens --help')");
-      return c->run({"nqueens " + c->name, "--help"});
+      const command& c = command_named(argv[2]);  // `help 12`: the help of what `nqueens 12` runs
+      return c.run({"nqueens " + c.name, "--help"});
     }
     std::cout << usage_text();  // before the NQUEENS_ISA check: help works in any environment
     return 0;
@@ -112,14 +101,11 @@ int dispatch(const std::vector<std::string>& argv) {
   }
   const std::string& name = after_options_end ? argv[2] : first;
   std::vector<std::string> rest(argv.begin() + (after_options_end ? 3 : 2), argv.end());
-  const command* c = find_command(name);
-  if (c == nullptr && looks_like_board_size(name)) {
-    c = &shorthand_command();
-    rest.insert(rest.begin(), name);
-  }
-  if (c == nullptr) throw usage_error("unknown command '" + shown_operand(name) + "' (try 'nqueens --help')");
-  rest.insert(rest.begin(), "nqueens " + c->name);  // args[0] names the command in its help and errors
-  return c->run(rest);
+  const bool shorthand = find_command(name) == nullptr;
+  const command& c = command_named(name);
+  if (shorthand) rest.insert(rest.begin(), name);  // `nqueens 12`: the board size is the command's operand
+  rest.insert(rest.begin(), "nqueens " + c.name);  // args[0] names the command in its help and errors
+  return c.run(rest);
 }
 
 // Runs the command and maps what it throws to an exit status, one line on stderr.

@@ -64,8 +64,10 @@ check_result check(std::span<const int> columns, std::size_t max_reported) {
   for (std::size_t row = 0; row < n; ++row) {
     const int column = columns[row];
     if (column < 0 || static_cast<std::size_t>(column) >= n) {
+      // Column n is where a placement counted from 1 goes past the board.
       throw std::invalid_argument("the queen of row " + std::to_string(row) + " is in column " +
-                                  std::to_string(column) + ", outside 0.." + std::to_string(n - 1));
+                                  std::to_string(column) + ", outside 0.." + std::to_string(n - 1) +
+                                  (static_cast<std::size_t>(column) == n ? " (columns are counted from 0)" : ""));
     }
   }
   // Each queen after the first on a line attacks the one before it (any

@@ -106,7 +106,8 @@ TEST(CliCheckTest, AMalformedBoardIsNamed) {
       {"printf '.Q..\\n1 3 0 2\\n'",
        "line 2: the board drawn from line 1 ends after 1 row of 4 squares: a board has as many rows as columns"},
       {"printf '.Q..\\n'",
-       "the board drawn from line 1 ends after 1 row of 4 squares: a board has as many rows as columns"},
+       "line 2 (the end of the input): the board drawn from line 1 ends after 1 row of 4 "
+       "squares: a board has as many rows as columns"},
       {"echo 'Q7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/3Q4 w - - 0 1'",
        "line 1: unexpected text after the FEN piece placement: 'w - - 0 1' (check reads the piece placement alone)"},
       {"echo 'K7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/3Q4'",

@@ -149,6 +149,10 @@ TEST(CliTest, HelpListsEveryCommandAndEachHasItsOwnHelp) {
   const cli_run count = run_cli("help count");
   EXPECT_EQ(count.status, 0) << count.err;
   EXPECT_EQ(count.out, run_cli("count --help").out);
+  // `help 12`: the help of what `nqueens 12` runs.
+  const cli_run shorthand = run_cli("help 12");
+  EXPECT_EQ(shorthand.status, 0) << shorthand.err;
+  EXPECT_EQ(shorthand.out, count.out);
   // Help asked of help, or beside --version, is this help.
   for (const char* args : {"help help", "help --help", "help -h", "--help --version", "--version --help", "-V -h",
                            "-h --help", "-- help"}) {
@@ -292,7 +296,7 @@ TEST(CliTest, EveryNumberIsReadByTheSameRule) {
 // Each message names what the user gave, whole and readable.
 TEST(CliTest, MessagesNameWhatWasGiven) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"$NQ first -1", "board size -1 is out of range: expected an integer from 1 to 100000000"},
+      {"$NQ first -1", "board size -1 is out of range: expected an integer from 1 to 100,000,000"},
       {"$NQ check -1", "columns are counted from 0: '-1' is negative"},
       {"$NQ check '1 -12 0'", "columns are counted from 0: '-12' is negative"},
       {"printf '1 3\\0 0 2\\n' | $NQ check",
@@ -450,7 +454,14 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"count 8 --engine foo", "unknown engine 'foo': expected auto or one of"},
         bad_input{"--version extra", "--version takes no arguments ('extra' is extra)"},
         bad_input{"help frobnicate", "unknown command 'frobnicate'"}, bad_input{"--", "missing command after '--'"},
-        bad_input{"-- --json", "unknown command '--json'"},
+        bad_input{"-- --json", "'--json' is an option, not a command"},
+        // An option before the command, a command mistyped, an option after "--".
+        bad_input{"-t 2 8", "'-t' is an option, not a command: options go after the command or N, as in"},
+        bad_input{"--json 8", "'--json' is an option, not a command"},
+        bad_input{"lst 8", "unknown command 'lst': did you mean 'list'?"},
+        bad_input{"help verfy", "unknown command 'verfy': did you mean 'verify'?"},
+        bad_input{"list -- --unique 4", "got 2: '--unique' came after '--', where nothing is an option"},
+        bad_input{"check -0", "column '-0' has a sign: columns are plain numbers, counted from 0"},
         bad_input{"count 10 --progress --no-progress", "contradict"},
         bad_input{"count 10 --shard 4/4", "shard index I 4 is out of range: expected an integer from 0 to 3"},
         bad_input{"count 10 --shard 1", "invalid --shard '1': expected I/M"},
@@ -472,7 +483,7 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"check 1 3 x 2", "unexpected character 'x'"}, bad_input{"check 1,,3", "empty entry"},
         bad_input{"check 1,3,", "empty entry (a trailing comma)"},
         bad_input{"check - 1,3,0,2", "'-' (standard input) is checked alone"},
-        bad_input{"check 1 3 0 4", "the queen of row 3 is in column 4, outside 0..3"},
+        bad_input{"check 1 3 0 4", "the queen of row 3 is in column 4, outside 0..3 (columns are counted from 0)"},
         bad_input{"count 14 --engine quadrant --max-memory 1M", "MiB for n = 14 and its lists (the plan's"},
         bad_input{"count 14 --max-memory 12x", "invalid --max-memory '12x'"},
         bad_input{"count 14 --max-memory 100K", "--max-memory 100K is out of range: expected a size from 1M"},

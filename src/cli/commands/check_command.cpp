@@ -310,7 +310,11 @@ int check_standard_input() {
     return report_interruption_of("after " + std::to_string(t.checked) + " placement" +
                                   (t.checked == 1 ? " was" : "s were") + " checked");
   }
-  gatherer.finish();
+  try {
+    gatherer.finish();
+  } catch (const usage_error& e) {  // placed as every other line's refusal is
+    throw usage_error("line " + std::to_string(gatherer.line_number() + 1) + " (the end of the input): " + e.what());
+  }
   return summarize(t);
 }
 

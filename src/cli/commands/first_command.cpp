@@ -29,7 +29,8 @@ int run_first(const std::vector<std::string>& args) {
                            "Print one solution on an N x N board, built by formula (no search), for N up\n"
                            "to " +
                                format_grouped(max_constructed_board_size) +
-                               ". Check it with: nqueens first N | nqueens check");
+                               ". Check it with: nqueens first N | nqueens check (which holds the\n"
+                               "placement whole: about 14 bytes a queen, 1.4 GB at N = 100,000,000)");
   options.custom_help("N [options]");
   options.positional_help("");
   add_format_option(options, "tuple, board (N <= " + std::to_string(max_drawn_board) + ") or fen (N = 8)");

@@ -265,8 +265,12 @@ std::vector<int> parse_placement(std::string_view text, int* class_size) {
       continue;
     }
     if (ch == '-' && i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9') {
-      throw usage_error("columns are counted from 0: '-" + shown_number(text.substr(i + 1, digits_from(i + 1))) +
-                        "' is negative");
+      const std::string digits = shown_number(text.substr(i + 1, digits_from(i + 1)));
+      // "-0" is no number below zero, only a sign the columns never take.
+      if (digits.find_first_not_of('0') == std::string::npos) {
+        throw usage_error("column '-" + digits + "' has a sign: columns are plain numbers, counted from 0");
+      }
+      throw usage_error("columns are counted from 0: '-" + digits + "' is negative");
     }
     throw usage_error("unexpected character '" + character_at(text, i) +
                       "' in the placement (expected column numbers)");
