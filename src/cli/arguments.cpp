@@ -3,13 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
 #include "cli/message_text.hpp"
-#include "cli/number_text.hpp"
 #include "nqueens/threads.hpp"
 
 namespace nqueens::cli {
@@ -17,12 +15,7 @@ namespace nqueens::cli {
 using detail::plain_digits;  // the rule the environment is read by too
 
 long long parse_integer(std::string_view text, std::string_view what, long long lo, long long hi) {
-  // Grouped from five digits, as the help and the other messages write
-  // them ("1 to 100,000,000"; "1 to 1024" stays as typed).
-  const auto shown = [](long long v) {
-    return v >= 10000 ? format_grouped(static_cast<std::uint64_t>(v)) : std::to_string(v);
-  };
-  const std::string range = "expected an integer from " + shown(lo) + " to " + shown(hi);
+  const std::string range = "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
   const std::size_t digits = plain_digits(text);
   // A negative number is out of range; "-0" is no number below zero, only a sign the rule forbids.
   if (text.size() > 1 && text.front() == '-' && plain_digits(text.substr(1)) == text.size() - 1 && text[1] != '0') {

@@ -79,10 +79,10 @@ bool looks_like_board_size(const std::string& text) {
   return digit < text.size() && std::isdigit(static_cast<unsigned char>(text[digit]));
 }
 
-const command& command_named(const std::string& name) {
+const command& command_named(const std::string& name, bool where_options_go) {
   if (const command* c = find_command(name)) return *c;
   if (looks_like_board_size(name)) return shorthand_command();
-  if (name.starts_with('-')) {
+  if (where_options_go && name.starts_with('-')) {
     throw usage_error("'" + shown_operand(name) +
                       "' is an option, not a command: options go after the command or N, as in 'nqueens count 12 " +
                       "--threads 2' or 'nqueens 12 --threads 2'");

@@ -33,9 +33,10 @@ const command& shorthand_command();
 /// The command `name` names: a command's name, or a board size (text a
 /// user meant as one, such as "12", "-3" or "12x", which the shorthand's
 /// command then takes or refuses). Throws usage_error for anything else: an
-/// option before the command ("options go after it"), a command's name
-/// mistyped ("did you mean"), or no command at all.
-const command& command_named(const std::string& name);
+/// option before the command ("options go after it", where `where_options_go`:
+/// not after "--" nor in `help NAME`), a command's name mistyped ("did you
+/// mean"), or no command at all.
+const command& command_named(const std::string& name, bool where_options_go = true);
 
 /// True for text a user meant as a board size: "12", "12x", "-3", " 12",
 /// "+12".

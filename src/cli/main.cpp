@@ -59,7 +59,7 @@ int dispatch(const std::vector<std::string>& argv) {
     if (argv.size() > 2 && !asks_this_help) {
       if (argv.size() > 3)
         throw usage_error(first + " takes at most one command's name ('" + shown_operand(argv[3]) + "' is extra)");
-      const command& c = command_named(argv[2]);  // `help 12`: the help of what `nqueens 12` runs
+      const command& c = command_named(argv[2], false);  // `help 12`: the help of what `nqueens 12` runs
       return c.run({"nqueens " + c.name, "--help"});
     }
     std::cout << usage_text();  // before the NQUEENS_ISA check: help works in any environment
@@ -102,7 +102,7 @@ int dispatch(const std::vector<std::string>& argv) {
   const std::string& name = after_options_end ? argv[2] : first;
   std::vector<std::string> rest(argv.begin() + (after_options_end ? 3 : 2), argv.end());
   const bool shorthand = find_command(name) == nullptr;
-  const command& c = command_named(name);
+  const command& c = command_named(name, !after_options_end);
   if (shorthand) rest.insert(rest.begin(), name);  // `nqueens 12`: the board size is the command's operand
   rest.insert(rest.begin(), "nqueens " + c.name);  // args[0] names the command in its help and errors
   return c.run(rest);

@@ -1,5 +1,7 @@
 #include "run/arena_executor.hpp"
 
+#include <utility>
+
 #include "nqueens/threads.hpp"
 #include "run/execute_on_arena.hpp"
 

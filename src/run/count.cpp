@@ -123,8 +123,28 @@ engine_choice choose_engine(int n, const count_options& options, bool shared_pla
 
 namespace {
 
+// The plan of a count and what its run may take besides. Where `fit_split`
+// (an engine named without a split, for a run alone), an automatic split
+// refused for its memory gives way to the deepest that fits, as
+// choose_engine chooses, but priced only where it is refused: no plan is
+// built twice where it fits. `options.split_depth` is set to the one taken.
+planned_run plan_fitting(int n, count_options& options, bool fit_split) {
+  const auto priced = [&] {
+    return plan_within_memory(n, {.kind = options.kind, .split_depth = options.split_depth, .cancel = options.cancel},
+                              options.max_memory, options.threads, options.shard);
+  };
+  try {
+    return priced();
+  } catch (const memory_limit_error& refusal) {
+    if (!fit_split || !refusal.shallower_split_helps()) throw;
+    options.split_depth = fitting_split_depth(n, options.kind, options.max_memory, options.threads, options.cancel);
+    if (options.split_depth == 0) throw;
+  }
+  return priced();
+}
+
 // count() once its engine is chosen; `checked` is when its checks began.
-count_result count_chosen(int n, const count_options& options, std::chrono::steady_clock::time_point checked) {
+count_result count_chosen(int n, count_options options, std::chrono::steady_clock::time_point checked, bool fit_split) {
   const auto start = std::chrono::steady_clock::now();
   const double work_at_start = detail::work_cpu_seconds();  // over the span of `seconds`
   checkpoint_file journal = take_journal(options);
@@ -132,10 +152,7 @@ count_result count_chosen(int n, const count_options& options, std::chrono::stea
   // journal's plan, which its reading needs whole) before the lists are
   // allocated.
   std::optional<planned_run> read = plan_to_read(n, options, journal);
-  const planned_run run =
-      read ? std::move(*read)
-           : plan_within_memory(n, {.kind = options.kind, .split_depth = options.split_depth, .cancel = options.cancel},
-                                options.max_memory, options.threads, options.shard);
+  const planned_run run = read ? std::move(*read) : plan_fitting(n, options, fit_split);
   detail::arena_executor arena(options.threads, options.kernels, run.engine_memory, options.gpu, options.cancel);
   count_result result = detail::drive(run.p, options, arena, start, std::move(journal));
   result.phases.checks = std::chrono::duration<double>(start - checked).count();
@@ -155,20 +172,9 @@ count_result count(int n, const count_options& options) {
     run_options.kind = chosen.kind;
     run_options.split_depth = chosen.split_depth;
     validate(run_options, n);  // the engine's own checks
-  } else if (options.split_depth == 0 && runs_alone(options, false)) {
-    // As choose_engine (and the tools) choose, but priced only where the
-    // automatic split is refused: no plan is built twice where it fits. A
-    // refusal comes while the plan is priced, before anything is counted.
-    try {
-      return count_chosen(n, run_options, checked);
-    } catch (const memory_limit_error& refusal) {
-      if (!refusal.shallower_split_helps()) throw;
-      run_options.split_depth =
-          fitting_split_depth(n, options.kind, options.max_memory, options.threads, options.cancel);
-      if (run_options.split_depth == 0) throw;
-    }
   }
-  return count_chosen(n, run_options, checked);
+  const bool fit_split = options.kind != engine::automatic && options.split_depth == 0 && runs_alone(options, false);
+  return count_chosen(n, run_options, checked, fit_split);
 }
 
 count_result rotational_counts(int n, const count_options& options) {

@@ -296,7 +296,7 @@ TEST(CliTest, EveryNumberIsReadByTheSameRule) {
 // Each message names what the user gave, whole and readable.
 TEST(CliTest, MessagesNameWhatWasGiven) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"$NQ first -1", "board size -1 is out of range: expected an integer from 1 to 100,000,000"},
+      {"$NQ first -1", "board size -1 is out of range: expected an integer from 1 to 100000000"},
       {"$NQ check -1", "columns are counted from 0: '-1' is negative"},
       {"$NQ check '1 -12 0'", "columns are counted from 0: '-12' is negative"},
       {"printf '1 3\\0 0 2\\n' | $NQ check",
@@ -454,7 +454,8 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"count 8 --engine foo", "unknown engine 'foo': expected auto or one of"},
         bad_input{"--version extra", "--version takes no arguments ('extra' is extra)"},
         bad_input{"help frobnicate", "unknown command 'frobnicate'"}, bad_input{"--", "missing command after '--'"},
-        bad_input{"-- --json", "'--json' is an option, not a command"},
+        bad_input{"-- --json", "unknown command '--json' (try 'nqueens --help')"},
+        bad_input{"help --threads", "unknown command '--threads' (try 'nqueens --help')"},
         // An option before the command, a command mistyped, an option after "--".
         bad_input{"-t 2 8", "'-t' is an option, not a command: options go after the command or N, as in"},
         bad_input{"--json 8", "'--json' is an option, not a command"},

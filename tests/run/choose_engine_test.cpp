@@ -48,9 +48,21 @@ TEST(ChooseEngineTest, AnEngineNamedAloneTakesTheSplitThatFits) {
   EXPECT_EQ(r.kind, e);
   EXPECT_EQ(r.split_depth, fits);
   EXPECT_EQ(r.total, count(n, {.kind = e, .threads = 2}).total);
-  // A shard is a part of a run: refused at the automatic split, not re-split.
+  // A shard and a journal are parts of a run: refused at the automatic
+  // split, not re-split (and the journal the refusal would have made is
+  // not left behind).
   EXPECT_THROW(static_cast<void>(count(n, {.kind = e, .threads = 2, .shard = {0, 2}, .max_memory = tight})),
                memory_limit_error);
+  EXPECT_THROW(static_cast<void>(count(n, {.kind = e, .threads = 2, .checkpoint = "j.ckpt", .max_memory = tight})),
+               memory_limit_error);
+  EXPECT_FALSE(std::filesystem::exists("j.ckpt"));
+  // Scaling settles the split once, as the most threads need it, for
+  // every row alike.
+  const std::vector<int> threads = {1, 2};
+  const scaling_result scaled = measure_scaling(n, threads, 1, {.kind = e, .max_memory = tight});
+  ASSERT_TRUE(scaled.complete);
+  EXPECT_TRUE(scaled.consistent);
+  EXPECT_EQ(scaled.split_depth, fits);
 }
 
 // A run alone: the fastest engine that fits, at the deepest split that fits

@@ -11,6 +11,7 @@
 #include "nqueens/plan.hpp"
 #include "nqueens/progress.hpp"
 #include "run/dispatch_positions.hpp"
+#include "run/measure/eta_replay.hpp"
 #include "run/measure/load_balance.hpp"
 
 namespace nqueens {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "engines/plain_number.hpp"
 

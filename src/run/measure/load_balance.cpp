@@ -12,6 +12,7 @@
 #include "nqueens/progress.hpp"
 #include "run/arena_executor.hpp"
 #include "run/dispatch.hpp"
+#include "run/measure/eta_replay.hpp"
 #include "run/measure/median.hpp"
 #include "run/run_driver.hpp"
 

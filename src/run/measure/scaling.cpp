@@ -91,7 +91,7 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
   // (each thread's buffers count): an automatic pick per row could change
   // engines between rows and time two programs.
   count_options chosen = options;
-  if (options.kind == engine::automatic) {
+  if (options.kind == engine::automatic || options.split_depth == 0) {  // an engine named fits its split once too
     validate(options);  // before the candidates are priced: what no engine takes is named as count() names it
     count_options most = options;
     most.threads = counts.back();
