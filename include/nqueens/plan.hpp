@@ -45,7 +45,8 @@ struct plan_options {
   /// for about 256 subproblems where the classes are fewer, one otherwise
   /// (and the quadrant engine, from n = 28, slices by each class's size).
   int split_depth = 0;
-  /// Subproblem count the automatic depth aims for: enough that work stealing
+  /// Subproblem count the automatic depth reaches at least (the row-by-row
+  /// engines fix rows until their plan holds as many): enough that work stealing
   /// keeps many threads busy to the end, few enough that bookkeeping is noise.
   /// 0 picks automatic_target(n).
   std::size_t target_subproblems = 0;

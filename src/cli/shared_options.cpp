@@ -109,13 +109,41 @@ std::string fitting_split_hint(engine kind, int n, std::uint64_t max_memory, int
   }
 }
 
+// What with_fitting_split appends where the refusal advises another
+// engine: the fastest that fits, at the split that fits, proved by its plan
+// (nothing where none does, or it is the engine refused).
+std::string other_engine_hint(engine kind, int n, std::uint64_t max_memory, int threads, bool shared_plan,
+                              shard_spec shard) {
+  try {
+    const engine_choice fits = fastest_engine_and_split(n, max_memory, threads, 0, &stop_requested());
+    if (fits.kind == kind) return {};
+    static_cast<void>(plan_within_memory(
+        n, plan_options{.kind = fits.kind, .split_depth = fits.split_depth, .cancel = &stop_requested()}, max_memory,
+        threads, shard));
+    return " (--engine " + std::string(to_string(fits.kind)) +
+           (fits.split_depth != 0 ? " --split-depth " + std::to_string(fits.split_depth) : std::string()) + " fits" +
+           (shared_plan ? ": give every part of the run the same" : "") + ")";
+  } catch (const run_cancelled&) {  // a stop signal is answered, never swallowed
+    throw;
+  } catch (const std::exception&) {  // none fits: nothing to add
+    return {};
+  }
+}
+
 }  // namespace
 
 memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine kind, int n, std::uint64_t max_memory,
                                       int threads, int split_depth, bool shared_plan, shard_spec shard) {
-  if (!refusal.shallower_split_helps()) return refusal;
-  return memory_limit_error(
-      refusal.what() + fitting_split_hint(kind, n, max_memory, threads, split_depth, shared_plan, shard), true);
+  if (refusal.shallower_split_helps()) {
+    return memory_limit_error(
+        refusal.what() + fitting_split_hint(kind, n, max_memory, threads, split_depth, shared_plan, shard), true,
+        refusal.split_depth());
+  }
+  if (std::string_view(refusal.what()).find("another --engine") != std::string_view::npos) {
+    return memory_limit_error(refusal.what() + other_engine_hint(kind, n, max_memory, threads, shared_plan, shard),
+                              false, refusal.split_depth());
+  }
+  return refusal;
 }
 
 namespace {

@@ -124,9 +124,10 @@ engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory,
 /// advises a smaller --split-depth: " (--split-depth D fits ...)" where a
 /// shallower split than the refused one fits (checked as the count checks
 /// it, for shard `shard`), " (the automatic split fits ...)" where that one
-/// does; else as it is. `shared_plan` (as for engine_for) asks every part of
-/// the run to take the same. Prices plans: a stop signal throws
-/// run_cancelled.
+/// does; where it advises another engine instead, " (--engine E
+/// --split-depth D fits)" for the fastest that fits; else as it is.
+/// `shared_plan` (as for engine_for) asks every part of the run to take the
+/// same. Prices plans: a stop signal throws run_cancelled.
 memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine kind, int n, std::uint64_t max_memory,
                                       int threads, int split_depth, bool shared_plan, shard_spec shard = {});
 

@@ -86,7 +86,7 @@ checkpoint_file take_journal(const count_options& options) {
 // and no engine's tables are built, so its lists alone are priced (a
 // journal finished on a larger machine is read on a smaller one). None
 // where the journal is another run's: that is priced as a count, and the
-// journal refused once it fits.
+// journal refused as another run's, whether the count fits or not.
 std::optional<planned_run> plan_to_read(int n, const count_options& options, const checkpoint_file& journal) {
   if (!journal.finished_run_of(n, options.kind, options.shard)) return std::nullopt;  // no plan built twice
   planned_run run{plan(n, plan_options{.kind = options.kind,
@@ -151,8 +151,18 @@ count_result count_chosen(int n, count_options options, std::chrono::steady_cloc
   // Priced before a journal file is created, and (but for a finished
   // journal's plan, which its reading needs whole) before the lists are
   // allocated.
-  std::optional<planned_run> read = plan_to_read(n, options, journal);
-  const planned_run run = read ? std::move(*read) : plan_fitting(n, options, fit_split);
+  const auto planned = [&]() -> planned_run {
+    try {
+      if (std::optional<planned_run> read = plan_to_read(n, options, journal)) return std::move(*read);
+      return plan_fitting(n, options, fit_split);
+    } catch (const memory_limit_error& refusal) {
+      // A kept journal of another run is named first: the refusal's
+      // remedies (more memory, another split) would only lead to it.
+      journal.require_run_of(n, options.kind, refusal.split_depth(), options.shard);
+      throw;
+    }
+  };
+  const planned_run run = planned();
   detail::arena_executor arena(options.threads, options.kernels, run.engine_memory, options.gpu, options.cancel);
   count_result result = detail::drive(run.p, options, arena, start, std::move(journal));
   result.phases.checks = std::chrono::duration<double>(start - checked).count();

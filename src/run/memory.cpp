@@ -104,7 +104,10 @@ bool count_fits(const detail::engine_definition& d, int n, std::uint64_t limit, 
     return false;
   }
   const std::uint64_t lists = lists_bytes(p->size() + rotation_subproblems, p->bytes(), p->uniform_work(), {});
-  return lists < limit && memory_estimate(n, d.id, threads, limit - lists) <= limit - lists;
+  // Exactly the bound fits (a bound of a byte prices an engine's least
+  // layout: 0 would mean the default).
+  return lists <= limit &&
+         memory_estimate(n, d.id, threads, std::max<std::uint64_t>(limit - lists, 1)) <= limit - lists;
 }
 
 // fitting_split_depth for a definition: 0 where the automatic split fits,
@@ -149,7 +152,9 @@ std::uint64_t check_run_need(const run_need& need, std::uint64_t limit, int thre
   // bound of a byte) is what it would need besides.
   const std::uint64_t engine =
       need.tables ? memory_estimate(need.n, need.kind, threads, std::max<std::uint64_t>(left, 1)) : 0;
-  if (lists < limit && engine <= left) return left;
+  // Exactly the bound fits, as plan's estimate is a bound to give: the
+  // engine then gets a byte, its least layout (0 would be the default).
+  if (lists <= limit && engine <= left) return std::max<std::uint64_t>(left, 1);
   // A smaller split shortens the lists alone: no remedy at depth 1, the
   // least, nor where the engine alone passes the bound.
   const bool shallower_helps =
@@ -172,7 +177,7 @@ std::uint64_t check_run_need(const run_need& need, std::uint64_t limit, int thre
           (shallower_helps ? "a smaller --split-depth, " : "") +
           fewer_threads_text(lists < limit ? most_threads_within(need.n, need.kind, threads, left, left) : 0) +
           "another --engine, or raise --max-memory",
-      shallower_helps);
+      shallower_helps, need.tables ? need.split_depth : 0);
 }
 
 }  // namespace

@@ -17,6 +17,16 @@ TEST(CliTest, VerifyChecksAllFourColumnsWithTheAutoEngine) {
       << r.out;
   EXPECT_NE(r.out.find("\"engine\":\"quadrant\""), std::string::npos) << r.out;  // auto picks it at 16 and 17
   EXPECT_NE(r.out.find("\"ok\":true"), std::string::npos) << r.out;
+  // Each row names its plan, as count's JSON does: the same for n = 12.
+  const cli_run twelve = run_cli("count 12 --json");
+  const auto plan_of = [](const std::string& json) {
+    const std::size_t at = json.find("\"subproblems\":");
+    return at == std::string::npos ? std::string()
+                                   : json.substr(at, json.find(',', json.find("plan_fingerprint")) - at);
+  };
+  const std::string keys = plan_of(twelve.out);
+  ASSERT_NE(keys.find("\"split_depth\":"), std::string::npos) << twelve.out;
+  EXPECT_NE(r.out.find(keys), std::string::npos) << keys << "\n" << r.out;
 }
 
 // An engine this machine cannot run is refused before a line is printed:

@@ -329,10 +329,14 @@ TEST_F(FaultTest, EveryRankShortOfMemoryIsOneLine) {
   const std::vector<std::vector<std::string>> jobs = {
       {"12", "--engine", "quadrant", "--max-memory", "1M"},
       {"14", "--engine", "mirror", "--split-depth", "7", "--max-memory", "1M"},
-      {"14", "--engine", "mirror", "--split-depth", "7", "--max-memory", "1M", "--checkpoint", kept}};
+      {"14", "--engine", "mirror", "--split-depth", "7", "--max-memory", "1M", "--checkpoint", kept},
+      {"14", "--engine", "mirror", "--split-depth", "8", "--max-memory", "1M", "--checkpoint", kept}};
+  // The last: a kept journal of another split is named before the memory
+  // (more memory would only lead to its refusal).
   const std::vector<std::string> said = {"nqueens-mpi: the quadrant engine needs about",
                                          "leave out --split-depth in every part of the run",
-                                         "resumes on its own engine and split depth alone"};
+                                         "resumes on its own engine and split depth alone",
+                                         "belongs to another run (n = 14, engine mirror, split depth 7, plan "};
   for (const int ranks : {2, 3}) {
     for (std::size_t k = 0; k < jobs.size(); ++k) {
       SCOPED_TRACE(std::to_string(ranks) + " ranks, job " + std::to_string(k));

@@ -81,6 +81,36 @@ TEST_F(CheckpointTest, RecordsOutsideThePlanAndBadShardsAreRefused) {
 // held() says what the journal holds of its shard: complete() only once
 // every subproblem is there (not for a new journal, whose sums are zero, and
 // for a finished one, not never).
+// A count refused for its memory while a journal of another run is kept
+// names the journal's run, not the remedies: more memory would only lead
+// to the journal's refusal. Here the journal was made at split depth 4 and
+// the count, at the automatic split (5), passes the bound; and one of
+// another engine under an engine whose tables do not fit.
+TEST_F(CheckpointTest, ARefusalForMemoryNamesAKeptJournalOfAnotherRunFirst) {
+  constexpr std::uint64_t tight = std::uint64_t{1} << 20;
+  count_options made{
+      .kind = engine::symmetric, .threads = 2, .split_depth = 4, .checkpoint = path_.string(), .max_memory = tight};
+  ASSERT_TRUE(count(14, made).check.verified());
+  const std::vector<char> kept = bytes();
+  count_options resumed = made;
+  resumed.split_depth = 0;
+  try {
+    static_cast<void>(count(14, resumed));
+    FAIL() << "the automatic split fits: the test's bound is no longer tight";
+  } catch (const checkpoint_error& e) {
+    EXPECT_EQ(e.why(), checkpoint_error::reason::foreign);
+    EXPECT_NE(std::string(e.what()).find("split depth 4"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not this one (n = 14, engine symmetric, split depth 5)"), std::string::npos)
+        << e.what();
+  }
+  count_options other_engine = made;
+  other_engine.kind = engine::quadrant;
+  EXPECT_THROW(static_cast<void>(count(14, other_engine)), checkpoint_error);
+  EXPECT_EQ(bytes(), kept);  // left as it was
+  // The journal's own run still resumes within the bound.
+  EXPECT_EQ(count(14, made).resumed, count(14, made).subproblems);
+}
+
 TEST_F(CheckpointTest, HeldSumsKnowTheShardsSize) {
   const plan p(10);
   {
@@ -248,11 +278,11 @@ TEST_F(CheckpointTest, FinishedJournalIsReadWithinTheListsMemory) {
   EXPECT_EQ(r.resumed, r.subproblems);
   EXPECT_EQ(r.total, *published_total(15));
   EXPECT_TRUE(r.check.verified());
-  // Another run's finished journal (another split) is priced as a count,
-  // and refused as another run's once that fits.
+  // Another run's finished journal (another split) is refused as another
+  // run's, whether the count fits or not: more memory would only lead there.
   count_options other = small;
   other.split_depth = 2;
-  EXPECT_THROW(count(15, other), memory_limit_error);
+  EXPECT_THROW(count(15, other), checkpoint_error);
   other.max_memory = 0;
   EXPECT_THROW(count(15, other), checkpoint_error);
   // A shard's finished journal too.

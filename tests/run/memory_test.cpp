@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "engines/engine_definition.hpp"
@@ -72,6 +73,20 @@ TEST(MemoryTest, FittingSplitDepthIsTheDeepestThatFits) {
   EXPECT_GT(fitting_split_depth(14, engine::symmetric, tight, 2), 0);
   EXPECT_THROW(plan_within_memory(14, {.kind = engine::symmetric}, tight, 2), memory_limit_error);
   EXPECT_EQ(fastest_engine(14, tight), engine::symmetric);
+}
+
+// The need a plan reports is a bound that fits: exactly it is taken, a
+// byte less refused (the row engines refused it exactly, the quadrant
+// engine took it; it may take less too, in a slower layout).
+TEST(MemoryTest, ExactlyTheNeedFits) {
+  for (const auto& [n, kind, depth] : {std::tuple{17, engine::symmetric, 5}, std::tuple{14, engine::mirror, 6}}) {
+    SCOPED_TRACE(std::string(to_string(kind)) + " n = " + std::to_string(n));
+    const planned_run run = plan_within_memory(n, {.kind = kind, .split_depth = depth}, 0, 2);
+    const std::uint64_t need = memory_estimate(n, kind, 2, run.engine_memory) + run_lists_estimate(run.p);
+    EXPECT_NO_THROW(static_cast<void>(plan_within_memory(n, {.kind = kind, .split_depth = depth}, need, 2)));
+    EXPECT_THROW(static_cast<void>(plan_within_memory(n, {.kind = kind, .split_depth = depth}, need - 1, 2)),
+                 memory_limit_error);
+  }
 }
 
 // A row plan is refused as its list grows past the bound, not once a whole

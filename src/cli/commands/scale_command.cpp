@@ -59,7 +59,9 @@ std::vector<int> parse_thread_list(const std::string& text) {
   for (std::size_t start = 0;;) {
     const std::size_t comma = text.find(',', start);
     const std::string_view element = std::string_view(text).substr(start, comma - start);
-    if (looks_like_a_range(element)) {
+    // A range, or an empty element ("1,", "1,,2"), whose own message
+    // would name nothing: the list is named.
+    if (looks_like_a_range(element) || element.empty()) {
       throw usage_error("--threads takes a comma-separated list of thread counts, such as 1,2,4: got '" +
                         shown_operand(text) + "'");
     }
@@ -390,7 +392,15 @@ int run_scale(const std::vector<std::string>& args) {
     };
   }
 
-  const scaling_result r = measure_scaling(n, threads, repeat, opts, on_step);
+  const scaling_result r = [&] {
+    try {
+      return measure_scaling(n, threads, repeat, opts, on_step);
+    } catch (const memory_limit_error& e) {  // with the split that fits, where one does, as count says it
+      printer.finish();
+      throw with_fitting_split(e, opts.kind, n, opts.max_memory, *std::ranges::max_element(threads), opts.split_depth,
+                               false);
+    }
+  }();
   printer.finish();
   if (!r.complete || stop_requested()) {  // as count: a signal is never swallowed
     return report_interruption_of(

@@ -121,6 +121,9 @@ class verify_json_writer final : public verify_writer {
                  .add("verified", ok)
                  .add("engine", to_string(r.kind))
                  .add("seconds", r.seconds)
+                 .add("subproblems", r.subproblems)
+                 .add("split_depth", r.split_depth)
+                 .add("plan_fingerprint", format_fingerprint(r.plan_fingerprint))
                  .str();
     return true;
   }
