@@ -84,11 +84,12 @@ class checkpoint_file {
   bool finished_run_of(int n, engine kind, shard_spec shard = {}) const noexcept;
   /// Throws checkpoint_error (foreign) where the file holds a journal of
   /// another run than shard `shard` of a whole count of an n-board on
-  /// `kind` at split depth `split_depth` (0: any), as its header says:
-  /// checked where a run is refused for its memory before its plan is
-  /// whole, so that the refusal's remedies are not tried on a journal that
-  /// no count with these options can resume. Nothing where there is no file.
-  void require_run_of(int n, engine kind, int split_depth, shard_spec shard = {}) const;
+  /// `kind` at split depth `split_depth` (0: any; `at_least`: that one or
+  /// deeper), as its header says: checked where a run is refused for its
+  /// memory before its plan is whole, so that the refusal's remedies are
+  /// not tried on a journal that no count with these options can resume.
+  /// Nothing where there is no file.
+  void require_run_of(int n, engine kind, int split_depth, shard_spec shard = {}, bool at_least = false) const;
 
  private:
   friend class checkpoint_journal;

@@ -16,18 +16,26 @@ class memory_limit_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
   /// `shallower_split_helps`: whether the refusal advises a smaller split
   /// depth, one that holds fewer subproblems in the lists. `split_depth`:
-  /// the split depth of the plan it priced, 0 where no plan was priced.
-  memory_limit_error(const std::string& what, bool shallower_split_helps, int split_depth = 0)
-      : std::runtime_error(what), shallower_split_helps_(shallower_split_helps), split_depth_(split_depth) {}
+  /// the split depth of the plan it priced, 0 where no plan was priced;
+  /// `at_least`: the least it would have had (an automatic split refused
+  /// while its plan was built, at that depth).
+  memory_limit_error(const std::string& what, bool shallower_split_helps, int split_depth = 0, bool at_least = false)
+      : std::runtime_error(what),
+        shallower_split_helps_(shallower_split_helps),
+        split_depth_(split_depth),
+        at_least_(at_least) {}
   /// Whether a smaller split depth is a remedy the refusal advises.
   bool shallower_split_helps() const noexcept { return shallower_split_helps_; }
   /// The split depth of the plan refused (the automatic split resolved),
   /// 0 where the refusal priced no plan (the engine's tables alone).
   int split_depth() const noexcept { return split_depth_; }
+  /// True where split_depth() is the least the plan would have had.
+  bool split_depth_at_least() const noexcept { return at_least_; }
 
  private:
   bool shallower_split_helps_ = false;
   int split_depth_ = 0;
+  bool at_least_ = false;
 };
 
 /// How format_bytes rounds its last digit. A need is written rounded up: the

@@ -112,16 +112,20 @@ std::string fitting_split_hint(engine kind, int n, std::uint64_t max_memory, int
 // What with_fitting_split appends where the refusal advises another
 // engine: the fastest that fits, at the split that fits, proved by its plan
 // (nothing where none does, or it is the engine refused).
-std::string other_engine_hint(engine kind, int n, std::uint64_t max_memory, int threads, bool shared_plan,
-                              shard_spec shard) {
+std::string other_engine_hint(engine kind, int n, std::uint64_t max_memory, int threads, int split_depth,
+                              bool shared_plan, shard_spec shard) {
   try {
     const engine_choice fits = fastest_engine_and_split(n, max_memory, threads, 0, &stop_requested());
     if (fits.kind == kind) return {};
     static_cast<void>(plan_within_memory(
         n, plan_options{.kind = fits.kind, .split_depth = fits.split_depth, .cancel = &stop_requested()}, max_memory,
         threads, shard));
-    return " (--engine " + std::string(to_string(fits.kind)) +
-           (fits.split_depth != 0 ? " --split-depth " + std::to_string(fits.split_depth) : std::string()) + " fits" +
+    // A --split-depth given means another thing to another engine (rows,
+    // or slices): the hint says which split, or that none is to be given.
+    const std::string split = fits.split_depth != 0 ? " --split-depth " + std::to_string(fits.split_depth)
+                              : split_depth != 0    ? " and no --split-depth"
+                                                    : "";
+    return " (--engine " + std::string(to_string(fits.kind)) + split + " fits" +
            (shared_plan ? ": give every part of the run the same" : "") + ")";
   } catch (const run_cancelled&) {  // a stop signal is answered, never swallowed
     throw;
@@ -134,16 +138,15 @@ std::string other_engine_hint(engine kind, int n, std::uint64_t max_memory, int 
 
 memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine kind, int n, std::uint64_t max_memory,
                                       int threads, int split_depth, bool shared_plan, shard_spec shard) {
-  if (refusal.shallower_split_helps()) {
-    return memory_limit_error(
-        refusal.what() + fitting_split_hint(kind, n, max_memory, threads, split_depth, shared_plan, shard), true,
-        refusal.split_depth());
+  std::string hint = refusal.shallower_split_helps()
+                         ? fitting_split_hint(kind, n, max_memory, threads, split_depth, shared_plan, shard)
+                         : std::string();
+  // Another engine where no split of this one is named.
+  if (hint.empty() && std::string_view(refusal.what()).find("another --engine") != std::string_view::npos) {
+    hint = other_engine_hint(kind, n, max_memory, threads, split_depth, shared_plan, shard);
   }
-  if (std::string_view(refusal.what()).find("another --engine") != std::string_view::npos) {
-    return memory_limit_error(refusal.what() + other_engine_hint(kind, n, max_memory, threads, shared_plan, shard),
-                              false, refusal.split_depth());
-  }
-  return refusal;
+  if (hint.empty()) return refusal;
+  return memory_limit_error(refusal.what() + hint, refusal.shallower_split_helps(), refusal.split_depth());
 }
 
 namespace {
@@ -180,6 +183,11 @@ memory_limit_error for_a_kept_journal(const memory_limit_error& refusal, const s
   std::string remedies = what.substr(at + choose.size());
   for (const std::string_view other : {"a smaller --split-depth, ", "another --engine, "}) {
     if (const std::size_t found = remedies.find(other); found != std::string::npos) remedies.erase(found, other.size());
+  }
+  // "a --split-depth under 6, ": the automatic split's remedy, no journal's.
+  if (remedies.starts_with("a --split-depth under ")) {
+    const std::size_t end = remedies.find(", ");
+    remedies.erase(0, end == std::string::npos ? remedies.size() : end + 2);
   }
   std::string kept = what.substr(0, at);
   // More memory alone is "raise --max-memory", no choice.

@@ -50,7 +50,7 @@ memory_limit_error plan_past_bound(int n, int depth, int reached, std::uint64_t 
       plan_name(n, depth) + " takes " + format_bytes(bytes, decimals, byte_rounding::up) + " already" +
           (reached != depth ? " at depth " + std::to_string(reached) : std::string()) + ", more than the " +
           format_bytes(max_bytes, decimals) + " allowed (--max-memory); " + shallower + ", or raise --max-memory",
-      /*shallower_split_helps=*/true, depth);
+      /*shallower_split_helps=*/true, depth != 0 ? depth : reached, /*at_least=*/depth == 0);
 }
 
 // Fixes row `row` in every subproblem that leaves it open, keeping the order:

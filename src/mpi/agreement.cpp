@@ -201,7 +201,7 @@ void prepare(readiness& ready, int rank) {
           ready.engine_memory_problem = cli::failure_of(std::make_exception_ptr(alone)).message;
         }
         // A kept journal of another run is named first, as count names it.
-        ready.journal.require_run_of(ready.request->n, o.kind, e.split_depth());
+        ready.journal.require_run_of(ready.request->n, o.kind, e.split_depth(), {}, e.split_depth_at_least());
         if (journal_kept) throw cli::for_a_kept_journal(e, o.checkpoint, o.kind, ready.request->n);
         throw cli::with_fitting_split(e, o.kind, ready.request->n, o.max_memory, o.threads, o.split_depth,
                                       /*shared_plan=*/true);

@@ -158,7 +158,7 @@ count_result count_chosen(int n, count_options options, std::chrono::steady_cloc
     } catch (const memory_limit_error& refusal) {
       // A kept journal of another run is named first: the refusal's
       // remedies (more memory, another split) would only lead to it.
-      journal.require_run_of(n, options.kind, refusal.split_depth(), options.shard);
+      journal.require_run_of(n, options.kind, refusal.split_depth(), options.shard, refusal.split_depth_at_least());
       throw;
     }
   };

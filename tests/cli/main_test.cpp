@@ -468,6 +468,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "(--engine symmetric --split-depth 3 fits: give every part of the run the same)"},
         bad_input{"count 16 --engine quadrant --max-memory 2M --threads 2",
                   "or raise --max-memory (--engine symmetric fits)"},
+        bad_input{"count 16 --engine quadrant --split-depth 9 --max-memory 2M --threads 2",
+                  "(--engine symmetric and no --split-depth fits)"},
         bad_input{"count 10 --progress --no-progress", "contradict"},
         bad_input{"count 10 --shard 4/4", "shard index I 4 is out of range: expected an integer from 0 to 3"},
         bad_input{"count 10 --shard 1", "invalid --shard '1': expected I/M"},

@@ -105,10 +105,41 @@ TEST_F(CheckpointTest, ARefusalForMemoryNamesAKeptJournalOfAnotherRunFirst) {
   }
   count_options other_engine = made;
   other_engine.kind = engine::quadrant;
-  EXPECT_THROW(static_cast<void>(count(14, other_engine)), checkpoint_error);
+  count_options no_journal = other_engine;
+  no_journal.checkpoint.clear();
+  ASSERT_THROW(static_cast<void>(count(14, no_journal)), memory_limit_error);  // the memory is refused first
+  try {
+    static_cast<void>(count(14, other_engine));
+    FAIL() << "counted";
+  } catch (const checkpoint_error& e) {
+    EXPECT_NE(std::string(e.what()).find("belongs to another run (n = 14, engine symmetric, split depth 4"),
+              std::string::npos)
+        << e.what();
+  }
   EXPECT_EQ(bytes(), kept);  // left as it was
   // The journal's own run still resumes within the bound.
   EXPECT_EQ(count(14, made).resumed, count(14, made).subproblems);
+  // A plan refused while it was built, at an automatic split (n = 27's
+  // passes 1 MiB at depth 4): its depth is at least the one it had
+  // reached, deeper than the journal's 1 (a journal of no record yet).
+  fs::remove(path_);
+  { checkpoint_journal started(path_.string(), plan(27, {.kind = engine::mirror, .split_depth = 1})); }
+  try {
+    static_cast<void>(
+        count(27, {.kind = engine::mirror, .threads = 2, .checkpoint = path_.string(), .max_memory = tight}));
+    FAIL() << "counted";
+  } catch (const checkpoint_error& e) {
+    EXPECT_NE(std::string(e.what()).find("split depth 1,"), std::string::npos) << e.what();
+  } catch (const memory_limit_error& e) {
+    ADD_FAILURE() << "refused for memory, not as another run's: " << e.what();
+  }
+  // The automatic plan's own journal (depth 4 or more) is this run's: the
+  // memory is what refuses it.
+  fs::remove(path_);
+  { checkpoint_journal started(path_.string(), plan(27, {.kind = engine::mirror})); }
+  EXPECT_THROW(static_cast<void>(count(
+                   27, {.kind = engine::mirror, .threads = 2, .checkpoint = path_.string(), .max_memory = tight})),
+               memory_limit_error);
 }
 
 TEST_F(CheckpointTest, HeldSumsKnowTheShardsSize) {

@@ -397,8 +397,16 @@ int run_scale(const std::vector<std::string>& args) {
       return measure_scaling(n, threads, repeat, opts, on_step);
     } catch (const memory_limit_error& e) {  // with the split that fits, where one does, as count says it
       printer.finish();
-      throw with_fitting_split(e, opts.kind, n, opts.max_memory, *std::ranges::max_element(threads), opts.split_depth,
-                               false);
+      std::optional<memory_limit_error> advised;
+      try {
+        advised.emplace(with_fitting_split(e, opts.kind, n, opts.max_memory, *std::ranges::max_element(threads),
+                                           opts.split_depth, false));
+      } catch (const run_cancelled&) {  // stopped while the advice was priced: reported as a stop below
+        scaling_result stopped;
+        stopped.complete = false;
+        return stopped;
+      }
+      throw *advised;
     }
   }();
   printer.finish();

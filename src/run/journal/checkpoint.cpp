@@ -180,18 +180,20 @@ bool checkpoint_file::finished_run_of(int n, engine kind, shard_spec shard) cons
          field(header::scope) == static_cast<std::uint64_t>(plan_scope::all);
 }
 
-void checkpoint_file::require_run_of(int n, engine kind, int split_depth, shard_spec shard) const {
+void checkpoint_file::require_run_of(int n, engine kind, int split_depth, shard_spec shard, bool at_least) const {
   if (fd_ < 0) return;
   const auto field = [&](detail::journal::field f) { return get(header_.data(), f); };
+  const std::uint64_t depth = field(header::split_depth), asked = static_cast<std::uint64_t>(split_depth);
   const bool same = field(header::n) == static_cast<std::uint64_t>(n) &&
                     field(header::engine) == static_cast<std::uint64_t>(kind) &&
-                    (split_depth == 0 || field(header::split_depth) == static_cast<std::uint64_t>(split_depth)) &&
+                    (split_depth == 0 || depth == asked || (at_least && depth > asked)) &&
                     field(header::shard_index) == static_cast<std::uint64_t>(shard.index) &&
                     field(header::shard_count) == static_cast<std::uint64_t>(shard.count) &&
                     field(header::scope) == static_cast<std::uint64_t>(plan_scope::all);
   if (same) return;
   std::string ours = "n = " + std::to_string(n) + ", engine " + std::string(to_string(kind));
-  if (split_depth != 0) ours += ", split depth " + std::to_string(split_depth);
+  if (split_depth != 0)
+    ours += ", split depth " + std::string(at_least ? "at least " : "") + std::to_string(split_depth);
   if (!shard.whole()) ours += ", shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count);
   throw checkpoint_error(checkpoint_error::reason::foreign,
                          journal_name(path_) + " belongs to another run (" + describe_run(header_.data()) +
