@@ -116,6 +116,17 @@ TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
 
 // --csv - prints the rows on standard output in place of the table (no
 // file named '-'); with --json, which prints there too, it is refused.
+// The JSON names the split every row counted: an engine named under a
+// tight bound is fitted once (symmetric at n = 14 within 1 MiB: depth 4),
+// the automatic split reads 0.
+TEST(CliTest, ScaleJsonNamesTheSplitEveryRowCounted) {
+  const cli_run fitted = run_cli("scale 14 --engine symmetric --max-memory 1M --threads 1,2 --repeat 1 --json");
+  EXPECT_EQ(fitted.status, 0) << fitted.err;
+  EXPECT_NE(fitted.out.find("\"engine\":\"symmetric\",\"split_depth\":4,"), std::string::npos) << fitted.out;
+  const cli_run automatic = run_cli("scale 10 --engine symmetric --threads 1 --repeat 1 --json");
+  EXPECT_NE(automatic.out.find("\"split_depth\":0,"), std::string::npos) << automatic.out;
+}
+
 TEST(CliTest, ScaleCsvDashPrintsTheRowsOnStandardOutput) {
   const scratch_directory dir("csv-dash");
   const cli_run r = run_script("cd " + dir.path().string() + " && $NQ scale 8 --threads 1,2 --repeat 1 --csv -");

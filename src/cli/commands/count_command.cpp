@@ -63,6 +63,7 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
   const plan_shape shape = read_plan_shape(result);
   opts.split_depth = shape.split_depth;
+  request.asked_split_depth = shape.split_depth;
   opts.max_memory = shape.max_memory;
   if (result.count("shard")) opts.shard = parse_shard(result["shard"].as<std::string>());
   opts.gpu = read_gpu_options(result);
@@ -128,7 +129,7 @@ int run_count(const std::vector<std::string>& args) {
     if (!opts.checkpoint.empty() && std::filesystem::exists(opts.checkpoint)) {
       throw for_a_kept_journal(e, opts.checkpoint, opts.kind, request->n, opts.shard);
     }
-    throw with_fitting_split(e, opts.kind, request->n, opts.max_memory, opts.threads, opts.split_depth,
+    throw with_fitting_split(e, opts.kind, request->n, opts.max_memory, opts.threads, request->asked_split_depth,
                              request->shared_plan, opts.shard);
   }
   const count_result& r = *counted;

@@ -26,6 +26,9 @@ struct count_request {
   /// Whether other processes share the plan (shards, a journal, MPI ranks):
   /// the engine and split then go by n alone, whatever the bound.
   bool shared_plan = false;
+  /// The --split-depth given (0: none), which options.split_depth replaces
+  /// with the one chosen: what a refusal's advice speaks of.
+  int asked_split_depth = 0;
 };
 
 /// One option of a count as the user gave it: "--threads" and "2", "N" and

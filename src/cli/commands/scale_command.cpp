@@ -263,6 +263,7 @@ class scale_report final : public report {
     return json_object()
         .add("n", on_.n)
         .add("engine", to_string(on_.kind))
+        .add("split_depth", r_.split_depth)  // the plan every row counted (0: the engine's automatic split)
         .add("isa", on_.isa_name)
         .add("kernels", on_.kernels)
         .add("hardware_threads", on_.hardware)
@@ -400,7 +401,7 @@ int run_scale(const std::vector<std::string>& args) {
       std::optional<memory_limit_error> advised;
       try {
         advised.emplace(with_fitting_split(e, opts.kind, n, opts.max_memory, *std::ranges::max_element(threads),
-                                           opts.split_depth, false));
+                                           shape.split_depth, false));
       } catch (const run_cancelled&) {  // stopped while the advice was priced: reported as a stop below
         scaling_result stopped;
         stopped.complete = false;
