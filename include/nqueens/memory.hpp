@@ -87,12 +87,11 @@ planned_run plan_within_memory(int n, plan_options options, std::uint64_t max_me
 /// `max_memory` (0: default_memory_limit()) as count() prices it, the
 /// plan's lists included (plan_within_memory); with `split_depth` 0, at the
 /// automatic split or any shallower one: count it then at
-/// fitting_split_depth. Where none fits, the slowest, which count() then
-/// refuses. Builds each candidate's plan (not its fingerprint: about a
-/// second at n = 27 on 2 vCPUs, more where a shallower split is tried),
-/// throwing run_cancelled once `*cancel` is set (null: never). Arguments out
-/// of range (n, threads, split depth) are not refused here: some engine is
-/// returned, and count() refuses them.
+/// fitting_split_depth. Where none fits, the slowest (of those that can
+/// build a plan at `split_depth` at all), which count() then refuses. Builds each candidate's plan (not its
+/// fingerprint: about a second at n = 27 on 2 vCPUs, more where a shallower split is tried), throwing run_cancelled
+/// once `*cancel` is set (null: never). Arguments out of range (n, threads, split depth) are not refused here: some
+/// engine is returned, and count() refuses them.
 engine fastest_engine(int n, std::uint64_t max_memory = 0, int threads = 0, int split_depth = 0,
                       const std::atomic<bool>* cancel = nullptr);
 

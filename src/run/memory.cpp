@@ -92,15 +92,18 @@ std::uint64_t lists_bytes(std::uint64_t size, std::uint64_t engine_bytes, bool u
 // prices it (check_memory, then check_run_memory), its plan built but not
 // fingerprinted: the fingerprint is most of a large plan's time (n = 27:
 // 3 s), the engine's list next to nothing (a block table for quadrant).
+// `unplannable`, where given, is set when the plan cannot be built at all
+// at that split (too many subproblems), whatever the memory.
 bool count_fits(const detail::engine_definition& d, int n, std::uint64_t limit, int threads, int split_depth,
-                std::uint64_t rotation_subproblems, const std::atomic<bool>* cancel) {
+                std::uint64_t rotation_subproblems, const std::atomic<bool>* cancel, bool* unplannable = nullptr) {
   if (memory_estimate(n, d.id, threads, limit) > limit) return false;
   std::unique_ptr<detail::engine_plan> p;
   try {
     p = d.make_plan(n, split_depth, automatic_target(n), limit, cancel);
-  } catch (const std::invalid_argument&) {  // too many subproblems, or its list past `limit`
+  } catch (const std::invalid_argument&) {  // too many subproblems
+    if (unplannable != nullptr) *unplannable = true;
     return false;
-  } catch (const memory_limit_error&) {
+  } catch (const memory_limit_error&) {  // its list past `limit`
     return false;
   }
   const std::uint64_t lists = lists_bytes(p->size() + rotation_subproblems, p->bytes(), p->uniform_work(), {});
@@ -268,16 +271,25 @@ engine_choice fastest_engine_and_split(int n, std::uint64_t max_memory, int thre
   }
   const std::uint64_t limit = memory_limit_or_default(max_memory);
   const std::uint64_t rotation_subproblems = detail::rotation_tasks(n).size();
+  // The slowest (the last) whose plan the split asked can build at all:
+  // where none fits, its refusal names the memory.
+  const detail::engine_definition* plannable = nullptr;
   for (const detail::engine_definition* d : candidates) {
     if (split_depth != 0) {
-      if (count_fits(*d, n, limit, threads, split_depth, rotation_subproblems, cancel)) return {d->id, split_depth};
+      bool unplannable = false;
+      if (count_fits(*d, n, limit, threads, split_depth, rotation_subproblems, cancel, &unplannable)) {
+        return {d->id, split_depth};
+      }
+      if (!unplannable) plannable = d;
     } else if (const int depth = fitting_depth(*d, n, limit, threads, rotation_subproblems, cancel); depth >= 0) {
       return {d->id, depth};
     }
   }
   // None fits: the count refuses, naming what the slowest needs (at the
-  // smallest plan, as fitting_split_depth says).
-  return {candidates.back()->id, split_depth != 0 ? split_depth : 1};
+  // smallest plan, as fitting_split_depth says; at the split asked, of an
+  // engine that can build it where one can: "split depth 12 gives more
+  // than 4194304 subproblems" named the fallback's plan, not the memory).
+  return {(plannable != nullptr ? plannable : candidates.back())->id, split_depth != 0 ? split_depth : 1};
 }
 
 engine fastest_engine(int n, std::uint64_t max_memory, int threads, int split_depth, const std::atomic<bool>* cancel) {

@@ -75,6 +75,21 @@ TEST(MemoryTest, FittingSplitDepthIsTheDeepestThatFits) {
   EXPECT_EQ(fastest_engine(14, tight), engine::symmetric);
 }
 
+// Where no engine fits, the one count() then refuses can build the plan
+// asked: at n = 25 a split of 12 is past any row plan's size, so the
+// quadrant engine's need is named, not the row plan's size cap.
+TEST(MemoryTest, WhereNoneFitsTheRefusedEngineCanBuildThePlan) {
+  const engine_choice c = fastest_engine_and_split(25, std::uint64_t{1} << 30, 2, 12);
+  EXPECT_EQ(c.kind, engine::quadrant);
+  EXPECT_EQ(c.split_depth, 12);
+  try {
+    static_cast<void>(count(25, {.threads = 2, .split_depth = 12, .max_memory = std::uint64_t{1} << 30}));
+    FAIL() << "counted";
+  } catch (const memory_limit_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the quadrant engine needs"), std::string::npos) << e.what();
+  }
+}
+
 // The need a plan reports is a bound that fits: exactly it is taken, a
 // byte less refused (the row engines refused it exactly, the quadrant
 // engine took it; it may take less too, in a slower layout).
