@@ -99,10 +99,6 @@ std::optional<planned_run> plan_to_read(int n, const count_options& options, con
   return run;
 }
 
-}  // namespace
-
-namespace {
-
 // A run whose plan no other process builds too: its split may depend on
 // this machine's memory.
 bool runs_alone(const count_options& options, bool shared_plan) {
