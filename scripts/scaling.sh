@@ -60,19 +60,21 @@ fi
 cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1 || true)
 engine=$(sed -n 2p "$base.csv" | cut -d, -f10)
 kernels=$(sed -n 2p "$base.csv" | cut -d, -f12)
+# The plan every row counted: the CSV's last two columns.
+plan_shape=$(sed -n 2p "$base.csv" | awk -F, '{printf "split depth %s, %s subproblems", $(NF-1), $NF}')
 # The efficiency axis reaches the highest point (a superlinear row is data,
 # not to be clipped); from 16 threads on, threads double along the x axis.
 max_efficiency=$(tail -n +2 "$base.csv" | cut -d, -f4 | sort -g | tail -1)
 # The GPU engine's threads drive a GPU each, up to the GPUs it took: past
 # them the ideal stays flat, and efficiency is per GPU (gpus, the CSV's
-# next to last column: the processor's name before it may hold commas).
+# fourth column from the end: the processor's name before it may hold commas).
 ideal=x
 x_label=threads
 efficiency_label="parallel efficiency"
 if [[ $engine == gpu ]]; then
-  gpus=$(tail -n +2 "$base.csv" | awk -F, '{print $(NF-1)}' | sort -n | tail -1)
+  gpus=$(tail -n +2 "$base.csv" | awk -F, '{print $(NF-3)}' | sort -n | tail -1)
   ideal="(x < $gpus ? x : $gpus)"
-  x_label="threads (one GPU each, $gpus GPUs)"
+  x_label="threads (one GPU each, $gpus GPU$( ((gpus == 1)) || echo s))"
   efficiency_label="parallel efficiency per GPU"
 fi
 x_axis="set xrange [0.8:$max_threads * 1.05]; set xtics 1"
@@ -86,7 +88,7 @@ set terminal pngcairo size 900,600 font "sans,11"
 set output $(gnuplot_string "$base.png")
 set datafile separator ","
 set key autotitle columnhead outside below horizontal
-set title $(gnuplot_string "nqueens scale $n, engine $engine, kernels $kernels — $cpu ($max_threads threads at most)")
+set title $(gnuplot_string "nqueens scale $n, engine $engine, $plan_shape") . "\\n" . $(gnuplot_string "kernels $kernels — $cpu ($max_threads threads at most)")
 set xlabel "$x_label"
 set ylabel "speed-up over 1 thread"
 set y2label "$efficiency_label"

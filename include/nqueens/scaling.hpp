@@ -46,11 +46,15 @@ struct scaling_result {
   /// False when options.cancel stopped the runs: `rows` then holds the
   /// thread counts with a finished run, their medians over those runs.
   bool complete = true;
-  /// The engine and split every row counted on: the options' own, or what
+  /// The engine every row counted on: the options' own, or what
   /// engine::automatic chose for the most threads (automatic where a cancel
   /// came while it chose).
   engine kind = engine::automatic;
+  /// The plan every row counted, as its first timed run built it: its split
+  /// depth (never 0, the automatic split's request) and its subproblems; 0
+  /// where no run finished.
   int split_depth = 0;
+  std::size_t subproblems = 0;
 };
 
 /// A count measure_scaling is about to run, for a display of where it is.

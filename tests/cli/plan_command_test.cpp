@@ -75,7 +75,11 @@ TEST(CliTest, PlanSaysWhenItsSplitIsFittedToTheBound) {
     const cli_run r = run_cli(command);
     EXPECT_EQ(r.status, 0) << command << ": " << r.err;
     EXPECT_EQ(r.out.find("fitted"), std::string::npos) << command << ": " << r.out;
+    const cli_run json = run_cli(std::string(command) + " --json");
+    EXPECT_NE(json.out.find("\"fitted_to_memory\":false"), std::string::npos) << command << ": " << json.out;
   }
+  const cli_run json = run_cli("plan 14 --engine symmetric --max-memory 1M --json");
+  EXPECT_NE(json.out.find("\"fitted_to_memory\":true"), std::string::npos) << json.out;
 }
 
 // A plan refused for the bound names the split that fits, as count's
@@ -111,9 +115,18 @@ TEST(CliTest, AutoPicksAnEngineWhoseListsFitToo) {
   const cli_run picked = run_cli("plan 23 --threads 2 --max-memory 80M");
   EXPECT_EQ(picked.status, 0) << picked.err;
   EXPECT_NE(picked.out.find("engine symmetric"), std::string::npos) << picked.out;
+  // Shards and MPI take n's fastest engine whatever the bound: they count
+  // this plan only where told the engine.
+  EXPECT_NE(picked.out.find("engine chosen to fit --max-memory; shards, journals and MPI count this plan\n"
+                            "  given --engine symmetric\n"),
+            std::string::npos)
+      << picked.out;
+  const cli_run picked_json = run_cli("plan 23 --threads 2 --max-memory 80M --json");
+  EXPECT_NE(picked_json.out.find("\"fitted_to_memory\":true"), std::string::npos) << picked_json.out;
   const cli_run roomy = run_cli("plan 23 --threads 2 --max-memory 128M");
   EXPECT_EQ(roomy.status, 0) << roomy.err;
   EXPECT_NE(roomy.out.find("engine quadrant"), std::string::npos) << roomy.out;
+  EXPECT_EQ(roomy.out.find("to fit"), std::string::npos) << roomy.out;
 }
 
 // Boards past the whole tables' reach plan within 8 GiB: the plan is ranked

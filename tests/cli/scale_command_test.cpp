@@ -33,6 +33,19 @@ std::string json_text(const std::string& json, const std::string& key) {
 // Under a real CPU quota (half a CPU, in a cgroup v1 cpu controller's child
 // this test makes: as root, where the controller is there to write), scale
 // names it in a warning and in its JSON; elsewhere the test is skipped.
+// The cpu_quota column of every row after the header, each followed by a
+// space: third from the end (the processor's name before it may hold commas).
+std::string csv_quota_column(const std::string& csv) {
+  std::string column;
+  std::size_t start = csv.find('\n') + 1;
+  for (std::size_t end; (end = csv.find('\n', start)) != std::string::npos; start = end + 1) {
+    const std::string row = csv.substr(start, end - start);
+    const std::size_t last = row.rfind(','), second = row.rfind(',', last - 1), third = row.rfind(',', second - 1);
+    column += row.substr(third + 1, second - third - 1) + ' ';
+  }
+  return column;
+}
+
 TEST(CliTest, ScaleNamesTheCpuQuotaItRunsUnder) {
   const std::filesystem::path controller = "/sys/fs/cgroup/cpu";
   const std::filesystem::path group = controller / ("nqueens-test-" + std::to_string(::getpid()));
@@ -52,9 +65,9 @@ TEST(CliTest, ScaleNamesTheCpuQuotaItRunsUnder) {
                  "/cgroup.procs' && exec \"$NQ\" scale 12 --threads 1,2 --repeat 1 --json --csv '" + csv + "'");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(json_field(r.out, "cpu_quota"), "0.5") << r.out;
-  const std::string rows = slurp(csv);  // the last column, on every row
-  EXPECT_NE(rows.find(",0.5\n2,"), std::string::npos) << rows;
-  EXPECT_EQ(rows.substr(rows.size() - 5), ",0.5\n") << rows;
+  const std::string rows = slurp(csv);  // on every row
+  EXPECT_NE(rows.find(",0.5," + json_field(r.out, "split_depth") + ","), std::string::npos) << rows;
+  EXPECT_EQ(csv_quota_column(rows), "0.5 0.5 ") << rows;
   EXPECT_NE(r.err.find("nqueens: warning: a CPU quota (cgroup) gives this process 0.5 CPUs of time: every run, one "
                        "thread's too, gets only that, so the speed-ups are the quota's, not this machine's\n"),
             std::string::npos)
@@ -70,7 +83,7 @@ TEST(CliTest, ScaleNamesTheCpuQuotaItRunsUnder) {
   EXPECT_EQ(json_field(free.out, "cpu_quota"), "null") << free.out;
   EXPECT_EQ(free.err.find("CPU quota"), std::string::npos) << free.err;
   const std::string free_rows = slurp(free_csv);
-  EXPECT_EQ(free_rows.substr(free_rows.size() - 2), ",\n") << free_rows;
+  EXPECT_EQ(csv_quota_column(free_rows), "  ") << free_rows;
 }
 
 TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
@@ -82,7 +95,7 @@ TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
   const std::string rows = slurp(csv);
   std::filesystem::remove(csv);
   EXPECT_EQ(rows.rfind("threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa,"
-                       "kernels,busy_threads,hardware_threads,version,cpu,gpus,cpu_quota\n",
+                       "kernels,busy_threads,hardware_threads,version,cpu,gpus,cpu_quota,split_depth,subproblems\n",
                        0),
             0u)
       << rows;
@@ -116,15 +129,27 @@ TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
 
 // --csv - prints the rows on standard output in place of the table (no
 // file named '-'); with --json, which prints there too, it is refused.
-// The JSON names the split every row counted: an engine named under a
-// tight bound is fitted once (symmetric at n = 14 within 1 MiB: depth 4),
-// the automatic split reads 0.
-TEST(CliTest, ScaleJsonNamesTheSplitEveryRowCounted) {
+// The JSON names the plan every row counted: an engine named under a
+// tight bound is fitted once (symmetric at n = 14 within 1 MiB: depth 4);
+// the automatic split as plan builds it, its depth and subproblems, in the
+// JSON, the table's first line and every CSV row.
+TEST(CliTest, ScaleNamesThePlanEveryRowCounted) {
   const cli_run fitted = run_cli("scale 14 --engine symmetric --max-memory 1M --threads 1,2 --repeat 1 --json");
   EXPECT_EQ(fitted.status, 0) << fitted.err;
   EXPECT_NE(fitted.out.find("\"engine\":\"symmetric\",\"split_depth\":4,"), std::string::npos) << fitted.out;
+  const cli_run planned = run_cli("plan 10 --engine symmetric --json");
+  ASSERT_EQ(planned.status, 0) << planned.err;
+  const std::string depth = json_field(planned.out, "split_depth"),
+                    subproblems = json_field(planned.out, "subproblems");
+  ASSERT_NE(depth, "0") << planned.out;  // a real depth, not the automatic split's request
   const cli_run automatic = run_cli("scale 10 --engine symmetric --threads 1 --repeat 1 --json");
-  EXPECT_NE(automatic.out.find("\"split_depth\":0,"), std::string::npos) << automatic.out;
+  EXPECT_EQ(json_field(automatic.out, "split_depth"), depth) << automatic.out;
+  EXPECT_EQ(json_field(automatic.out, "subproblems"), subproblems) << automatic.out;
+  const cli_run table = run_cli("scale 10 --engine symmetric --threads 1 --repeat 1");
+  EXPECT_NE(table.out.find("\nplan: split depth " + depth + ", " + subproblems + " subproblems\n"), std::string::npos)
+      << table.out;
+  const cli_run csv = run_cli("scale 10 --engine symmetric --threads 1 --repeat 1 --csv -");
+  EXPECT_NE(csv.out.find("," + depth + "," + subproblems + "\n"), std::string::npos) << csv.out;
 }
 
 TEST(CliTest, ScaleCsvDashPrintsTheRowsOnStandardOutput) {
@@ -254,7 +279,7 @@ TEST_F(CliCsvTest, ReplacesTheOldContentsOnSuccess) {
   const cli_run r = run_cli("scale 8 --threads 1 --repeat 1 --csv " + csv_);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(csv_).rfind("threads,median_seconds,speedup,efficiency,total,runs,", 0), 0u) << slurp(csv_);
-  EXPECT_NE(slurp(csv_).find(",cpu,gpus,cpu_quota\n1,"), std::string::npos) << slurp(csv_);
+  EXPECT_NE(slurp(csv_).find(",cpu,gpus,cpu_quota,split_depth,subproblems\n1,"), std::string::npos) << slurp(csv_);
   EXPECT_EQ(others(), "");
 }
 
@@ -278,7 +303,7 @@ TEST_F(CliCsvTest, AnotherUsersWritableFileInAStickyFolderIsWrittenInPlace) {
   const cli_run r =
       run_script("cd " + sticky.string() + " && " + as_nobody + "$NQ scale 8 --threads 1 --repeat 1 --csv shared.csv");
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(slurp(shared).find(",cpu,gpus,cpu_quota\n1,"), std::string::npos) << slurp(shared);
+  EXPECT_NE(slurp(shared).find(",cpu,gpus,cpu_quota,split_depth,subproblems\n1,"), std::string::npos) << slurp(shared);
   struct stat st {};
   ASSERT_EQ(::stat(shared.c_str(), &st), 0);
   EXPECT_EQ(st.st_uid, 65533u);

@@ -187,7 +187,10 @@ TEST(ChooseEngineTest, ScalingChoosesOnceForEveryRow) {
   const std::size_t symmetric_plan = plan(n, {.kind = engine::symmetric}).size();
   EXPECT_EQ(plan_sizes, std::set<std::size_t>{symmetric_plan});
   EXPECT_EQ(r.kind, engine::symmetric);  // what the rows counted on, for the caller's table
-  EXPECT_EQ(r.split_depth, fitting_split_depth(n, engine::symmetric, high, 2));
+  // The plan as built at the split chosen (0 from fitting_split_depth: the automatic one).
+  const plan counted(n, {.kind = engine::symmetric, .split_depth = fitting_split_depth(n, engine::symmetric, high, 2)});
+  EXPECT_EQ(r.split_depth, counted.split_depth());
+  EXPECT_EQ(r.subproblems, counted.size());
   const scaling_result named = measure_scaling(12, threads, 1, {.kind = engine::mirror, .split_depth = 2});
   EXPECT_EQ(named.kind, engine::mirror);
   EXPECT_EQ(named.split_depth, 2);

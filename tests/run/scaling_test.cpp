@@ -11,6 +11,7 @@
 
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
+#include "nqueens/plan.hpp"
 #include "nqueens/threads.hpp"
 
 namespace nqueens {
@@ -33,6 +34,25 @@ TEST(ScalingTest, RowsStartAtOneThreadAndAgree) {
     EXPECT_GT(row.median_seconds, 0.0);
     EXPECT_GT(row.busy_threads, 0.0);  // a count uses CPU time; measured, not left at 0
   }
+}
+
+// The result names the plan the rows counted as a plan of that engine and
+// split builds it: the automatic split's real depth, not its request (0).
+TEST(ScalingTest, NamesThePlanEveryRowCounted) {
+  count_options options;
+  options.kind = engine::symmetric;
+  const std::vector<int> threads{2};
+  const scaling_result r = measure_scaling(11, threads, 1, options);
+  const plan automatic(11, plan_options{.kind = engine::symmetric});
+  EXPECT_EQ(r.kind, engine::symmetric);
+  EXPECT_EQ(r.split_depth, automatic.split_depth());
+  EXPECT_EQ(r.subproblems, automatic.size());
+  options.split_depth = automatic.split_depth() + 1;
+  const scaling_result deeper = measure_scaling(11, threads, 1, options);
+  EXPECT_EQ(deeper.split_depth, automatic.split_depth() + 1);
+  EXPECT_EQ(deeper.subproblems,
+            plan(11, plan_options{.kind = engine::symmetric, .split_depth = options.split_depth}).size());
+  EXPECT_GT(deeper.subproblems, r.subproblems);
 }
 
 // A cancelled measurement returns at once, not after every remaining run.

@@ -102,11 +102,21 @@ void warn_about(const cost_estimate& e, const plan& p, double off) {
   }
 }
 
+// What a bound made of the plan: parts of one run (shards, journals, MPI)
+// take the engine and split of n alone whatever their bounds, so they count
+// this plan only where told what the bound chose.
+struct fitted_choice {
+  bool engine = false;  // auto took a slower engine: the fastest does not fit
+  bool split = false;   // a split deeper than the engine's automatic one
+  bool any() const noexcept { return engine || split; }
+};
+
 // What every form of `plan` says of the plan: the fields its JSON opens
 // with, and the memory a count would need (0: next to nothing).
 struct plan_facts {
   const plan& p;
   std::uint64_t memory = 0;
+  fitted_choice fitted{};
 
   json_object json() const {
     json_object o;
@@ -118,6 +128,7 @@ struct plan_facts {
         .add("plan_fingerprint", format_fingerprint(p.fingerprint()))
         .add("published_total", verify(p.board_size(), std::nullopt).published_total);  // what a count must give
     if (memory > 0) o.add("memory_estimate_bytes", memory);
+    o.add("fitted_to_memory", fitted.any());  // shards and MPI then need the engine and split named
     return o;
   }
 };
@@ -125,9 +136,10 @@ struct plan_facts {
 // `plan N`: the plan's size, fingerprint and the memory a count would need.
 class plan_report final : public report {
  public:
-  /// `fitted`: the split depth is the deepest that fits --max-memory, not
-  /// the automatic one (fitting_split_depth).
-  plan_report(plan_facts facts, int threads, bool fitted) : facts_(facts), threads_(threads), fitted_(fitted) {}
+  /// `split_asked`: the --split-depth given (0: none), which parts of the
+  /// run must be given too.
+  plan_report(plan_facts facts, int threads, int split_asked)
+      : facts_(facts), threads_(threads), split_asked_(split_asked) {}
   void write_text(std::ostream& out) const override {
     write_plan_line(out, facts_.p);
     if (facts_.memory > 0) {
@@ -135,13 +147,15 @@ class plan_report final : public report {
       out << formatted("memory: about %.1f MiB at the peak on %d thread%s\n",
                        static_cast<double>(facts_.memory) / (1024.0 * 1024.0), threads, threads == 1 ? "" : "s");
     }
-    // Parts of one run take the engine and split of n alone whatever their
-    // bounds: they count this plan only where told both.
-    if (fitted_) {
-      out << formatted(
-          "split depth fitted to --max-memory; shards, journals and MPI count this plan\n"
-          "  given --engine %s --split-depth %d\n",
-          std::string(to_string(facts_.p.kind())).c_str(), facts_.p.split_depth());
+    const fitted_choice fitted = facts_.fitted;
+    if (fitted.any()) {
+      const char* what = !fitted.engine ? "split depth fitted to"
+                         : fitted.split ? "engine and split depth chosen to fit"
+                                        : "engine chosen to fit";
+      const bool split_named = fitted.split || split_asked_ != 0;
+      out << formatted("%s --max-memory; shards, journals and MPI count this plan\n  given --engine %s%s\n", what,
+                       std::string(to_string(facts_.p.kind())).c_str(),
+                       split_named ? formatted(" --split-depth %d", facts_.p.split_depth()).c_str() : "");
     }
   }
   json_object json() const override { return facts_.json(); }
@@ -149,7 +163,7 @@ class plan_report final : public report {
  private:
   plan_facts facts_;
   int threads_;
-  bool fitted_;
+  int split_asked_;
 };
 
 // `plan N --estimate`: the projection from a sample. `cores`: 0, or the
@@ -405,8 +419,8 @@ int run_plan(const std::vector<std::string>& args) {
   plan_options po;
   int threads = 0;
   if (result.count("threads")) threads = parse_threads(result["threads"].as<std::string>());
-  const engine_choice chosen = engine_and_split_for(parse_engine_choice(result["engine"].as<std::string>()), n,
-                                                    shape.max_memory, threads, shape.split_depth);
+  const std::optional<engine> choice = parse_engine_choice(result["engine"].as<std::string>());
+  const engine_choice chosen = engine_and_split_for(choice, n, shape.max_memory, threads, shape.split_depth);
   po.kind = chosen.kind;
   po.split_depth = chosen.split_depth;
   const gpu_options gpu = read_gpu_options(result);
@@ -442,11 +456,14 @@ int run_plan(const std::vector<std::string>& args) {
   const plan& p = planned->p;
   const std::uint64_t engine_memory = planned->engine_memory;
 
-  const plan_facts facts{p, memory_estimate(n, p.kind(), threads, engine_memory) + run_lists_estimate(p)};
+  const plan_facts facts{
+      p,
+      memory_estimate(n, p.kind(), threads, engine_memory) + run_lists_estimate(p),
+      {.engine = !choice && p.kind() != shared_plan_engine(n), .split = shape.split_depth == 0 && po.split_depth != 0}};
   const output_format format = format_for(result.count("json") != 0);
   if (result.count("estimate")) return run_estimate(facts, result, threads, format, shape.max_memory, gpu);
   if (result.count("stats")) return run_stats(facts, threads, engine_memory, gpu, shown, format);
-  write_report(plan_report(facts, threads, shape.split_depth == 0 && po.split_depth != 0), format);
+  write_report(plan_report(facts, threads, shape.split_depth), format);
   return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "cli/io/json.hpp"
 #include "cli/io/output_file.hpp"
 #include "cli/message_text.hpp"
+#include "cli/number_text.hpp"
 #include "cli/output.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/report.hpp"
@@ -102,7 +103,7 @@ double slowest(const scaling_row& row) { return *std::max_element(row.seconds.be
 // process, as JSON's null.
 constexpr std::string_view csv_header =
     "threads,median_seconds,speedup,efficiency,total,runs,min_seconds,max_seconds,n,engine,isa,kernels,busy_threads,"
-    "hardware_threads,version,cpu,gpus,cpu_quota\n";
+    "hardware_threads,version,cpu,gpus,cpu_quota,split_depth,subproblems\n";
 // The six columns every version's header began with: a file whose header
 // is this or ours up to one of its commas is an earlier --csv's.
 constexpr std::string_view csv_oldest_header = "threads,median_seconds,speedup,efficiency,total,runs";
@@ -117,7 +118,8 @@ std::string csv_of(const scaling_result& r, const measured_on& on) {
                   on.kernels.c_str(), row.busy_threads, on.hardware);
     csv += line;
     csv += csv_field(std::string(version())) + "," + csv_field(on.cpu) + "," + std::to_string(row.gpus) + "," +
-           (on.quota ? json_number(*on.quota) : std::string()) + "\n";
+           (on.quota ? json_number(*on.quota) : std::string()) + "," + std::to_string(r.split_depth) + "," +
+           std::to_string(r.subproblems) + "\n";
   }
   return csv;
 }
@@ -229,6 +231,7 @@ class scale_report final : public report {
   void write_text(std::ostream& out) const override {
     out << formatted("Q(%d) with engine %s, kernels %s, median of %d run%s per row\n", on_.n,
                      std::string(to_string(on_.kind)).c_str(), on_.kernels.c_str(), repeat_, repeat_ == 1 ? "" : "s");
+    out << formatted("plan: split depth %d, %s subproblems\n", r_.split_depth, format_grouped(r_.subproblems).c_str());
     // The GPU engine's rows also name the GPUs they counted on.
     const bool gpus = counts_on_gpus(on_.kind);
     // 74 columns, 79 with the GPUs: an 80-column terminal wraps none.
@@ -263,7 +266,8 @@ class scale_report final : public report {
     return json_object()
         .add("n", on_.n)
         .add("engine", to_string(on_.kind))
-        .add("split_depth", r_.split_depth)  // the plan every row counted (0: the engine's automatic split)
+        .add("split_depth", r_.split_depth)  // the plan every row counted
+        .add("subproblems", r_.subproblems)
         .add("isa", on_.isa_name)
         .add("kernels", on_.kernels)
         .add("hardware_threads", on_.hardware)

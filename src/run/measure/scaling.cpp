@@ -107,7 +107,6 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
   }
   scaling_result result;
   result.kind = chosen.kind;
-  result.split_depth = chosen.split_depth;
   const row_options options_for(chosen);
   // One whole untimed count first, on every thread asked for: oneTBB starts
   // its workers on first use, the tables' pages and the clocks settle, and
@@ -165,6 +164,8 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
       if (!reference) {
         reference = c.total;
         result.check = c.check;
+        result.split_depth = c.split_depth;
+        result.subproblems = c.subproblems;
       } else if (c.total != *reference) {
         result.consistent = false;
       }
