@@ -24,6 +24,7 @@
 #include "cli/message_text.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
+#include "nqueens/cancelled.hpp"
 #include "nqueens/check.hpp"
 
 namespace nqueens::cli {
@@ -283,7 +284,7 @@ int check_standard_input() {
   // Standard input may keep it waiting as long as its writer pleases
   // (`sleep 30 | nqueens check`): a stop signal ends the wait.
   install_stop_handlers();
-  placement_lines gatherer;
+  placement_lines gatherer(true, &stop_requested());
   placement_read p;
   // A column has 9 digits at most: a run of 21 is refused at once, not
   // read whole (`yes 1 | tr -d '\n'`: gigabytes).
@@ -297,6 +298,8 @@ int check_standard_input() {
       if (!gatherer.add(line, p)) continue;
     } catch (const usage_error& e) {
       throw usage_error(where + e.what());
+    } catch (const run_cancelled&) {  // reported below, as a stop while it read
+      break;
     }
     t.add(check_one(p, where_in_input(p), n));
     // Flushed here rather than by stdio once its buffer is full, so that a

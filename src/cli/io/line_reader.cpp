@@ -6,18 +6,27 @@
 #include <string>
 
 #include "cli/io/stoppable_io.hpp"
+#include "cli/signals.hpp"
 
 namespace nqueens::cli {
 
 namespace {
 
-// Gives `line` room for `bytes`, no more: reserve() doubles the room where
-// asked for less than twice what it has.
-void grow_exactly(std::string& line, std::size_t bytes) {
+// Gives `line` room for `bytes`, no more (reserve() doubles the room where
+// asked for less than twice what it has); false, `line` as it was, where a
+// stop came first. The copy goes in slices with a look for a stop between:
+// a 10^8-queen line's last copy faults in half a gigabyte of fresh pages,
+// which took 1.2 s on a 2-vCPU guest, past a stop's second.
+bool grow_exactly(std::string& line, std::size_t bytes) {
+  constexpr std::size_t slice = std::size_t{1} << 24;
   std::string grown;
   grown.reserve(bytes);
-  grown = line;
+  for (std::size_t at = 0; at < line.size(); at += slice) {
+    if (stop_requested().load(std::memory_order_relaxed)) return false;
+    grown.append(line, at, slice);
+  }
   line.swap(grown);
+  return true;
 }
 
 }  // namespace
@@ -114,18 +123,22 @@ bool line_reader::next(std::string& line) {
         // holds less than half of the cut beside its new room, never a whole
         // cut's (reads of uneven sizes could double to just under the cut).
         const std::size_t doubled = std::max(needed, 2 * line.capacity());
-        grow_exactly(line, doubled >= keep / 2 ? keep + 1 : doubled);
+        if (!grow_exactly(line, doubled >= keep / 2 ? keep + 1 : doubled)) {
+          stopped_ = true;  // a line a stop cut short is no line
+          fd_ = -1;
+          return false;
+        }
       }
     }
     line.append(begin, last);
     at_ = static_cast<std::size_t>(last - buffer_.begin());
     if (!alphabet_.empty() && !stray) {
-      const std::size_t at = line.find_first_not_of(alphabet_, from);
+      const std::size_t at = alphabet_.find_first(line, from, false);
       stray = at != std::string::npos;
       if (stray) cut_at(at + 21, line_cut::stray_byte);
     }
     if (!capped_bytes_.empty() && !capped) {
-      const std::size_t at = line.find_first_of(capped_bytes_, from);
+      const std::size_t at = capped_bytes_.find_first(line, from, true);
       capped = at != std::string::npos;
       if (capped && at < capped_max_bytes_) {
         cut_at(capped_max_bytes_, line_cut::capped);

@@ -4,6 +4,7 @@
 // split at every kind of line break, and cut short where no line could be
 // meant (a stream of NULs from /dev/zero).
 
+#include <array>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,30 @@ enum class line_cut {
   long_digits,  ///< at the digit past the longest run taken
   capped,       ///< at the most a line holding a capped byte takes
   longest,      ///< at the most any line takes
+};
+
+/// A set of bytes, each looked up in one step: std::string's
+/// find_first_of scans the set for every byte of the line (a memchr a byte:
+/// a quarter of the time `check` took over a 10^8-queen placement).
+class byte_set {
+ public:
+  byte_set() = default;
+  explicit byte_set(std::string_view bytes) noexcept : empty_(bytes.empty()) {
+    for (const char c : bytes) has_[static_cast<unsigned char>(c)] = true;
+  }
+  bool empty() const noexcept { return empty_; }
+  /// The first position from `from` on whose byte is in the set (`in`) or
+  /// not in it; npos where there is none.
+  std::size_t find_first(std::string_view text, std::size_t from, bool in) const noexcept {
+    for (std::size_t k = from; k < text.size(); ++k) {
+      if (has_[static_cast<unsigned char>(text[k])] == in) return k;
+    }
+    return std::string_view::npos;
+  }
+
+ private:
+  std::array<bool, 256> has_{};
+  bool empty_ = true;
 };
 
 /// Splits text into lines at "\n", "\r\n" or a lone "\r" (what a terminal
@@ -74,9 +99,9 @@ class line_reader {
   std::size_t at_ = 0;
   bool after_cr_ = false;  ///< a '\n' next ends no line: it is the rest of "\r\n"
   std::size_t max_bytes_ = std::string::npos;
-  std::string_view alphabet_;
+  byte_set alphabet_;
   std::size_t max_digits_ = std::string::npos;
-  std::string_view capped_bytes_;
+  byte_set capped_bytes_;
   std::size_t capped_max_bytes_ = std::string::npos;
   std::size_t digits_ = 0;  ///< the digits ending the line read so far
   line_cut cut_ = line_cut::none;

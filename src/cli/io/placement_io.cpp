@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "cli/arguments.hpp"
 #include "cli/message_text.hpp"
+#include "nqueens/cancelled.hpp"
 
 namespace nqueens::cli {
 
@@ -182,15 +185,19 @@ std::string shown_number(std::string_view digits) {
 
 }  // namespace
 
-std::vector<int> parse_placement(std::string_view text, int* class_size) {
+std::vector<int> parse_placement(std::string_view text, int* class_size, const std::atomic<bool>* stop) {
   if (class_size != nullptr) *class_size = 0;
   // Exactly as many columns as there are numbers: growing by doubling would
   // hold up to twice a 10^8-queen placement while it is read.
-  std::vector<int> columns;
-  columns.reserve(static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [&](const char& c) {
+  std::size_t numbers = 0;
+  bool in_number = false;
+  for (const char c : text) {
     const bool digit = c >= '0' && c <= '9';
-    return digit && (&c == text.data() || !(*(&c - 1) >= '0' && *(&c - 1) <= '9'));
-  })));
+    numbers += digit && !in_number ? 1 : 0;
+    in_number = digit;
+  }
+  std::vector<int> columns;
+  columns.reserve(numbers);
   std::size_t i = 0;
   const auto skip_space = [&] {
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
@@ -247,20 +254,28 @@ std::vector<int> parse_placement(std::string_view text, int* class_size) {
       continue;
     }
     if (ch >= '0' && ch <= '9') {
+      // One pass over the digits, a 10^8-queen placement's billion of them:
+      // the value stops growing once past any int, the digits are still read.
+      constexpr auto most = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
+      std::uint64_t value = 0;
+      std::size_t end = i;
+      for (; end < text.size() && text[end] >= '0' && text[end] <= '9'; ++end) {
+        if (value <= most) value = value * 10 + static_cast<std::uint64_t>(text[end] - '0');
+      }
+      const std::string_view number = text.substr(i, end - i);
       // A column is a number like any other the tool reads: "01" is refused.
-      const std::string_view number = text.substr(i, digits_from(i));
-      if (detail::plain_digits(number) != number.size()) {
+      if (number.size() > 1 && detail::plain_digits(number) != number.size()) {
         throw usage_error("invalid column '" + shown_number(number) + "': expected " + number_rule);
       }
-      int value = 0;
-      const auto [end, error] = std::from_chars(text.data() + i, text.data() + text.size(), value);
-      if (error != std::errc{}) {
-        // Past any board a placement can name: its length bounds the columns.
-        throw usage_error("column '" + shown_number(text.substr(i, digits_from(i))) +
+      if (value > most) {  // past any board a placement can name: its length bounds the columns
+        throw usage_error("column '" + shown_number(number) +
                           "' is out of range: a placement of n queens has columns 0 to n - 1");
       }
-      columns.push_back(value);
-      i = static_cast<std::size_t>(end - text.data());
+      columns.push_back(static_cast<int>(value));
+      i = end;
+      if (stop != nullptr && columns.size() % (std::size_t{1} << 16) == 0 && stop->load(std::memory_order_relaxed)) {
+        throw run_cancelled("stopped while it read a placement");
+      }
       need_separator = true;  // a comma is optional: "1 3 0 2" and "1,3,0,2" both parse
       continue;
     }

@@ -6,6 +6,7 @@
 // (line_reader).
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -49,7 +50,9 @@ inline constexpr std::string_view placement_alphabet = "0123456789 \t,()[]-Qq./"
 /// class size that `list --unique` prints (1, 2, 4 or 8) may follow, put in
 /// `class_size` where given (0 where there is none).
 /// Throws usage_error naming the problem (any byte but printable ASCII
-/// written as \xNN).
-std::vector<int> parse_placement(std::string_view text, int* class_size = nullptr);
+/// written as \xNN), and run_cancelled where `stop` is set while it reads
+/// (a 10^8-queen placement takes a second: a stop is answered sooner).
+std::vector<int> parse_placement(std::string_view text, int* class_size = nullptr,
+                                 const std::atomic<bool>* stop = nullptr);
 
 }  // namespace nqueens::cli

@@ -36,7 +36,7 @@ bool placement_lines::add(std::string_view line, placement_read& out) {
   if (text.empty()) return false;
   out.first_line = out.last_line = line_number_;
   out.class_size = 0;
-  out.columns = fen ? parse_fen(text) : parse_placement(text, &out.class_size);
+  out.columns = fen ? parse_fen(text) : parse_placement(text, &out.class_size, stop_);
   return true;
 }
 

@@ -4,6 +4,7 @@
 // write: a tuple or a FEN a line, or a board drawn over as many lines as it
 // has columns. check reads standard input and its operands through it.
 
+#include <atomic>
 #include <cstddef>
 #include <string_view>
 #include <vector>
@@ -25,7 +26,9 @@ class placement_lines {
  public:
   /// `name_lines`: whether a refusal of an unfinished board names the line
   /// it began on (standard input's are numbered; operands' are not).
-  explicit placement_lines(bool name_lines = true) : name_lines_(name_lines) {}
+  /// `stop`: where set while a line is read, add() throws run_cancelled.
+  explicit placement_lines(bool name_lines = true, const std::atomic<bool>* stop = nullptr)
+      : name_lines_(name_lines), stop_(stop) {}
 
   /// Takes the next line; true where it completes a placement, put in `out`.
   /// Throws usage_error naming what is wrong with this line (the caller
@@ -40,6 +43,7 @@ class placement_lines {
   [[noreturn]] void refuse_unfinished_board() const;
 
   bool name_lines_;
+  const std::atomic<bool>* stop_;
   std::size_t line_number_ = 0;
   placement_read board_;         ///< the board being drawn: its rows so far
   std::size_t board_width_ = 0;  ///< 0: no board is being drawn
