@@ -107,7 +107,7 @@ void warn_about(const cost_estimate& e, const plan& p, double off) {
 // this plan only where told what the bound chose.
 struct fitted_choice {
   bool engine = false;  // auto took a slower engine: the fastest does not fit
-  bool split = false;   // a split deeper than the engine's automatic one
+  bool split = false;   // a split shallower than the engine's automatic one
   bool any() const noexcept { return engine || split; }
 };
 
