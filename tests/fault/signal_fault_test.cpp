@@ -659,6 +659,30 @@ TEST_F(FaultTest, AStopEndsCheckWaitingOnItsInput) {
   EXPECT_EQ(lines_in(r.err), 1) << r.err;
 }
 
+// `check` whose verdicts wait on a reader that takes nothing (`nqueens
+// check < bad | less`, Ctrl-C, which less ignores) is stopped too: the
+// message of the stop flushed std::cout first, through stdio's plain
+// write, which waited on the reader for good.
+TEST_F(FaultTest, AStopEndsCheckWaitingOnItsReader) {
+  const std::string input = path("attacks.txt");
+  {
+    std::ofstream attacks(input);
+    for (int i = 0; i < 200000; ++i) attacks << "0 1\n";  // each a verdict of two lines
+    ASSERT_TRUE(attacks.flush()) << input;
+  }
+  const int in = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(in, 0) << input;
+  full_pipe out;
+  child c({nq, "check"}, {.stdin_fd = in, .stdout_fd = out.write_end});
+  ::close(in);
+  ASSERT_TRUE(wait_until_it_waits(c)) << c.wait(1).err;
+  c.signal(SIGTERM);
+  const finished r = c.wait(60);
+  EXPECT_EQ(r.status, 143) << "-1: the stop waited on the reader";
+  EXPECT_NE(r.err.find("nqueens: interrupted by SIGTERM after "), std::string::npos) << r.err;
+  EXPECT_EQ(lines_in(r.err), 1) << r.err;
+}
+
 // `merge` given a FIFO no one writes to yet (once a wait in open()), or a
 // pipe that never ends (`sleep 60 | nqueens merge part.json /dev/stdin`),
 // is stopped by the first signal, as `check` is: the handlers restart a

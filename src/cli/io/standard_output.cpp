@@ -25,13 +25,18 @@ output_error::output_error(int error)
 
 namespace {
 
-// std::cout on a terminal: into stdout's buffer, and out at each line's end
-// through flush_standard_output, as stdio's line buffering would, but so
-// that a stop signal ends a wait on a terminal that takes nothing (paused
-// with Ctrl-S), where stdio's write, restarted after the signal, waited
-// until the user let it go. std::cerr, tied to std::cout, flushes it first
-// (sync): the order of the two streams on the screen is kept.
-class terminal_lines final : public std::streambuf {
+// std::cout: into stdout's buffer, and out through flush_standard_output
+// wherever std::cout is flushed, so that a stop signal ends a wait on a
+// reader that takes nothing (a terminal paused with Ctrl-S, a pager, a
+// FIFO), where stdio's write, restarted after the signal, waited until the
+// reader let it go. std::cerr, tied to std::cout, flushes it before every
+// message (sync): the order of the two streams is kept, and a stop's
+// message no longer waits on stdout's reader. On a terminal it is written
+// out at each line's end too, as stdio's line buffering would.
+class standard_output_buffer final : public std::streambuf {
+ public:
+  explicit standard_output_buffer(bool each_line) : each_line_(each_line) {}
+
  protected:
   int_type overflow(int_type c) override {
     if (traits_type::eq_int_type(c, traits_type::eof())) return sync() == 0 ? traits_type::not_eof(c) : c;
@@ -41,7 +46,7 @@ class terminal_lines final : public std::streambuf {
   std::streamsize xsputn(const char* text, std::streamsize size) override {
     const auto bytes = static_cast<std::size_t>(size);
     if (std::fwrite(text, 1, bytes, stdout) != bytes) return 0;
-    if (std::memchr(text, '\n', bytes) != nullptr && sync() != 0) return 0;
+    if (each_line_ && std::memchr(text, '\n', bytes) != nullptr && sync() != 0) return 0;
     return size;
   }
   int sync() override {
@@ -49,13 +54,16 @@ class terminal_lines final : public std::streambuf {
       flush_standard_output();  // false after a stop: what is left is dropped, as for a pipe
       return 0;
     } catch (const output_error& e) {
-      terminal_error = e.error();  // close_standard_output names it
+      write_error = e.error();  // close_standard_output names it
       return -1;
     }
   }
 
  public:
-  static inline int terminal_error = 0;  // the errno of the write that failed
+  static inline int write_error = 0;  // the errno of the write that failed
+
+ private:
+  bool each_line_;
 };
 
 }  // namespace
@@ -65,12 +73,10 @@ void buffer_standard_output() noexcept {
   // (untouched pages cost nothing).
   static char buffer[std::size_t{1} << 20];
   std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
-  if (::isatty(STDOUT_FILENO) == 1) {
-    // Never destroyed: std::cout is flushed at the exit, after statics are.
-    // Without the memory for it, stdout keeps its block buffer.
-    static terminal_lines* const lines = new (std::nothrow) terminal_lines;
-    if (lines != nullptr) std::cout.rdbuf(lines);
-  }
+  // Never destroyed: std::cout is flushed at the exit, after statics are.
+  // Without the memory for it, std::cout keeps stdio's flush.
+  static standard_output_buffer* const out = new (std::nothrow) standard_output_buffer(::isatty(STDOUT_FILENO) == 1);
+  if (out != nullptr) std::cout.rdbuf(out);
 }
 
 namespace {
@@ -133,7 +139,7 @@ namespace {
 void close_standard_output() {
   errno = 0;
   bool failed = !std::cout || std::ferror(stdout) != 0;
-  int error = failed ? (terminal_lines::terminal_error != 0 ? terminal_lines::terminal_error : errno) : 0;
+  int error = failed ? (standard_output_buffer::write_error != 0 ? standard_output_buffer::write_error : errno) : 0;
   try {
     flush_standard_output();  // false after a stop: status_after_closing_output says so
   } catch (const output_error& e) {

@@ -24,9 +24,11 @@ class output_error : public std::runtime_error {
 
 /// Gives stdout a buffer that holds any command's whole output, so that a
 /// failure shows at close_standard_output with its errno rather than in a
-/// flush halfway (where stdio drops it). On a terminal std::cout still
-/// writes out each line as it ends, through flush_standard_output (a stop
-/// ends a wait on a paused terminal). Call before anything is written.
+/// flush halfway (where stdio drops it). A flush of std::cout (std::cerr
+/// makes one before each message) goes through flush_standard_output, so a
+/// stop ends its wait on a reader that takes nothing; on a terminal
+/// std::cout still writes out each line as it ends. Call before anything
+/// is written.
 void buffer_standard_output() noexcept;
 
 /// Writes out what stdout holds, as fflush(stdout) would, but so that a
