@@ -70,6 +70,13 @@ TEST(CliTest, PlanSaysWhenItsSplitIsFittedToTheBound) {
                       depth + "\n"),
       std::string::npos)
       << fitted.out;
+  // --stats and --estimate run the fitted plan: their text says so too.
+  for (const char* form : {" --stats", " --estimate --estimate-seconds 0.1"}) {
+    const cli_run timed = run_cli(std::string("plan 14 --engine symmetric --max-memory 1M") + form);
+    ASSERT_EQ(timed.status, 0) << form << ": " << timed.err;
+    EXPECT_NE(timed.out.find("\n  given --engine symmetric --split-depth " + depth + "\n"), std::string::npos)
+        << form << ": " << timed.out;
+  }
   for (const char* command :
        {"plan 14 --engine symmetric", "plan 14 --engine symmetric --max-memory 1M --split-depth 3"}) {
     const cli_run r = run_cli(command);

@@ -117,6 +117,7 @@ struct plan_facts {
   const plan& p;
   std::uint64_t memory = 0;
   fitted_choice fitted{};
+  int split_asked = 0;  // the --split-depth given (0: none), which parts of the run must be given too
 
   json_object json() const {
     json_object o;
@@ -131,15 +132,25 @@ struct plan_facts {
     o.add("fitted_to_memory", fitted.any());  // shards and MPI then need the engine and split named
     return o;
   }
+
+  // Under the plan line of every text form, as "fitted_to_memory" is in
+  // every JSON form: the options that make the parts of a run count it.
+  void write_fitted_note(std::ostream& out) const {
+    if (!fitted.any()) return;
+    const char* what = !fitted.engine ? "split depth fitted to"
+                       : fitted.split ? "engine and split depth chosen to fit"
+                                      : "engine chosen to fit";
+    const bool split_named = fitted.split || split_asked != 0;
+    out << formatted("%s --max-memory; shards, journals and MPI count this plan\n  given --engine %s%s\n", what,
+                     std::string(to_string(p.kind())).c_str(),
+                     split_named ? formatted(" --split-depth %d", p.split_depth()).c_str() : "");
+  }
 };
 
 // `plan N`: the plan's size, fingerprint and the memory a count would need.
 class plan_report final : public report {
  public:
-  /// `split_asked`: the --split-depth given (0: none), which parts of the
-  /// run must be given too.
-  plan_report(plan_facts facts, int threads, int split_asked)
-      : facts_(facts), threads_(threads), split_asked_(split_asked) {}
+  plan_report(plan_facts facts, int threads) : facts_(facts), threads_(threads) {}
   void write_text(std::ostream& out) const override {
     write_plan_line(out, facts_.p);
     if (facts_.memory > 0) {
@@ -147,23 +158,13 @@ class plan_report final : public report {
       out << formatted("memory: about %.1f MiB at the peak on %d thread%s\n",
                        static_cast<double>(facts_.memory) / (1024.0 * 1024.0), threads, threads == 1 ? "" : "s");
     }
-    const fitted_choice fitted = facts_.fitted;
-    if (fitted.any()) {
-      const char* what = !fitted.engine ? "split depth fitted to"
-                         : fitted.split ? "engine and split depth chosen to fit"
-                                        : "engine chosen to fit";
-      const bool split_named = fitted.split || split_asked_ != 0;
-      out << formatted("%s --max-memory; shards, journals and MPI count this plan\n  given --engine %s%s\n", what,
-                       std::string(to_string(facts_.p.kind())).c_str(),
-                       split_named ? formatted(" --split-depth %d", facts_.p.split_depth()).c_str() : "");
-    }
+    facts_.write_fitted_note(out);
   }
   json_object json() const override { return facts_.json(); }
 
  private:
   plan_facts facts_;
   int threads_;
-  int split_asked_;
 };
 
 // `plan N --estimate`: the projection from a sample. `cores`: 0, or the
@@ -178,6 +179,7 @@ class estimate_report final : public report {
   void write_text(std::ostream& out) const override {
     const cost_estimate& e = e_;
     write_plan_line(out, facts_.p);
+    facts_.write_fitted_note(out);
     const std::size_t engine_runs = e.runs - e.rotation_runs;
     out << formatted(
         "estimate from %.1f s of sampling on %d thread%s: %s random draw%s of %zu subproblem%s and %s of the rotation "
@@ -269,6 +271,7 @@ class stats_report final : public report {
   void write_text(std::ostream& out) const override {
     const detail::load_balance& lb = lb_;
     write_plan_line(out, facts_.p);
+    facts_.write_fitted_note(out);
     out << formatted("timed run on %d thread%s: %.3f s wall, Q(%d) = %s %s\n", lb.threads, lb.threads == 1 ? "" : "s",
                      lb.wall_seconds, facts_.p.board_size(), to_string(lb.total).c_str(),
                      describe(lb.check.total, lb.check.published_total, oeis_total).c_str());
@@ -459,11 +462,12 @@ int run_plan(const std::vector<std::string>& args) {
   const plan_facts facts{
       p,
       memory_estimate(n, p.kind(), threads, engine_memory) + run_lists_estimate(p),
-      {.engine = !choice && p.kind() != shared_plan_engine(n), .split = shape.split_depth == 0 && po.split_depth != 0}};
+      {.engine = !choice && p.kind() != shared_plan_engine(n), .split = shape.split_depth == 0 && po.split_depth != 0},
+      shape.split_depth};
   const output_format format = format_for(result.count("json") != 0);
   if (result.count("estimate")) return run_estimate(facts, result, threads, format, shape.max_memory, gpu);
   if (result.count("stats")) return run_stats(facts, threads, engine_memory, gpu, shown, format);
-  write_report(plan_report(facts, threads, shape.split_depth), format);
+  write_report(plan_report(facts, threads), format);
   return 0;
 }
 
