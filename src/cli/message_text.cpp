@@ -121,6 +121,13 @@ std::string shown_operand(std::string_view text) {
   return std::string(text.substr(0, cut)) + "... (" + std::to_string(text.size()) + " bytes)";
 }
 
+std::string shown_start(std::string_view text, std::size_t bytes) {
+  if (text.size() <= bytes) return one_line(text);
+  std::size_t cut = bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) --cut;  // a continuation byte
+  return one_line(text.substr(0, cut)) + "...";
+}
+
 std::string one_line(std::string_view text) {
   std::string shown;
   for (std::size_t at = 0; at < text.size();) {

@@ -39,6 +39,11 @@ std::string character_at(std::string_view text, std::size_t at);
 /// UTF-8 character cut in two. A path is shown whole (one_line).
 std::string shown_operand(std::string_view text);
 
+/// The first `bytes` bytes of `text` or so (never a UTF-8 character cut in
+/// two), as one_line shows them, and "..." where more follows: the start
+/// of a long stretch of input a message quotes ("unexpected text: 'été'").
+std::string shown_start(std::string_view text, std::size_t bytes);
+
 /// `text` with each control byte (a line break among them) and each byte
 /// outside well-formed UTF-8 as byte_escape, the rest as it is: a message
 /// that names what the user typed stays one line and still shows a path

@@ -228,6 +228,9 @@ TEST(CliCheckTest, OnlyAClassSizeMayFollowATuple) {
   const cli_run text = run_cli("check '(1, 3, 0, 2) x'");
   EXPECT_EQ(text.status, 2);
   EXPECT_EQ(text.err, "nqueens: unexpected text after the placement: 'x'\n");
+  // Text beyond ASCII is quoted as an unexpected character is: as it is.
+  const cli_run accented = run_cli("check '(1, 3, 0, 2) \u00e9t\u00e9'");
+  EXPECT_EQ(accented.err, "nqueens: unexpected text after the placement: '\u00e9t\u00e9'\n");
   // After a class size, a second number is no second class size.
   const cli_run twice = run_cli("check '(1, 3, 0, 2) 2 2'");
   EXPECT_EQ(twice.status, 2);

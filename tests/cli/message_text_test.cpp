@@ -40,5 +40,16 @@ TEST(MessageTextTest, CharacterAtNamesOneWholeCharacter) {
   EXPECT_EQ(character_at("\x1b", 0), "\\x1b");
 }
 
+// The start of a stretch of input a message quotes: shown as one_line shows
+// it (what "é" alone is shown as, it is after a placement too), cut before
+// a character, never inside one.
+TEST(MessageTextTest, ShownStartCutsBetweenCharacters) {
+  EXPECT_EQ(shown_start("\u00e9t\u00e9", 20), "\u00e9t\u00e9");
+  EXPECT_EQ(shown_start("a\u00e9b", 2), "a...");  // byte 2 is the second of "é"
+  EXPECT_EQ(shown_start("ab\u00e9", 3), "ab...");
+  EXPECT_EQ(shown_start("abcd", 3), "abc...");
+  EXPECT_EQ(shown_start("a\nb\xd9", 20), "a\\x0ab\\xd9");
+}
+
 }  // namespace
 }  // namespace nqueens::cli

@@ -51,8 +51,8 @@ std::vector<int> parse_fen(std::string_view text) {
   const std::string_view placement = trimmed(text);
   if (const std::size_t space = placement.find_first_of(" \t"); space != std::string_view::npos) {
     const std::string_view rest = trimmed(placement.substr(space));
-    throw usage_error("unexpected text after the FEN piece placement: '" + printable(rest.substr(0, 20)) +
-                      (rest.size() > 20 ? "..." : "") + "' (check reads the piece placement alone)");
+    throw usage_error("unexpected text after the FEN piece placement: '" + shown_start(rest, 20) +
+                      "' (check reads the piece placement alone)");
   }
   std::vector<int> columns;
   std::size_t width = 0;  // row 0's: every row has as many squares

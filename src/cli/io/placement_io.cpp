@@ -237,7 +237,7 @@ std::vector<int> parse_placement(std::string_view text, int* class_size, const s
       }
       skip_space();
       if (i != text.size()) {
-        const std::string rest = printable(text.substr(i, 20)) + (text.size() - i > 20 ? "..." : "");
+        const std::string rest = shown_start(text.substr(i), 20);
         // A number where the class size goes is a wrong one, named as such.
         const bool number = !sized && text.find_first_not_of("0123456789+- \t", i) == std::string::npos &&
                             text.find_first_of("0123456789", i) != std::string::npos;
