@@ -251,7 +251,31 @@ TEST(CliCheckTest, OnlyAClassSizeMayFollowATuple) {
   // queen in column 7 is off its board.
   const cli_run apart = run_cli("check '(1, 3, 0, 2)' 7");
   EXPECT_EQ(apart.status, 2) << apart.out;
-  EXPECT_EQ(apart.err, "nqueens: placement 2: the queen of row 0 is in column 7, outside 0..0\n");
+  EXPECT_EQ(apart.err,
+            "nqueens: placement 2: the queen of row 0 is in column 7, outside 0..0; each operand is its own placement "
+            "where one holds more than one column: quote each placement whole, as in \"1 3 0 2\"\n");
+}
+
+// Words of one placement beside a quoted one are not joined; the one-column
+// placement off its board says why. A placement's own refusal names it once.
+TEST(CliCheckTest, UnjoinedWordsAndUnclosedPlacementsAreNamedPlainly) {
+  const cli_run words = run_cli("check 1 3 0 2 '2 0 3 1'");
+  EXPECT_EQ(words.status, 2) << words.out;
+  EXPECT_EQ(words.out, "");
+  EXPECT_NE(words.err.find("nqueens: placement 1: the queen of row 0 is in column 1"), std::string::npos) << words.err;
+  EXPECT_NE(words.err.find("; each operand is its own placement where one holds more than one column"),
+            std::string::npos)
+      << words.err;
+  // A placement of several columns off its board gets no such hint.
+  const cli_run wide = run_cli("check '1 3 0 2' '0 5'");
+  EXPECT_EQ(wide.status, 2) << wide.out;
+  EXPECT_EQ(wide.err.find("own placement"), std::string::npos) << wide.err;
+  const cli_run open = run_cli("check '1 3 0 2' '(2, 0, 3, 1'");
+  EXPECT_EQ(open.status, 2) << open.out;
+  EXPECT_EQ(open.err, "nqueens: placement 2 has no closing ')'\n");
+  const cli_run empty = run_cli("check '1 3 0 2' '2,,0'");
+  EXPECT_EQ(empty.status, 2) << empty.out;
+  EXPECT_EQ(empty.err, "nqueens: placement 2 has an empty entry (two commas or a leading comma)\n");
 }
 
 // A number is refused at its 21st digit, not read whole first: `yes 1 | tr

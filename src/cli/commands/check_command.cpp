@@ -336,7 +336,12 @@ int check_operands(const std::vector<std::string>& operands) {
     gatherer.finish();
   } catch (const usage_error& e) {
     if (placements_in(lines) <= 1) throw;
-    throw usage_error("placement " + std::to_string(placements.size() + 1) + ": " + e.what());
+    // "placement 2 has no closing ')'", not "placement 2: placement has ...".
+    const std::string number = "placement " + std::to_string(placements.size() + 1);
+    const std::string_view what = e.what();
+    constexpr std::string_view subject = "placement ";
+    throw usage_error(what.starts_with(subject) ? number + " " + std::string(what.substr(subject.size()))
+                                                : number + ": " + std::string(what));
   }
   std::size_t n = 0;
   if (placements.size() == 1) {
@@ -346,7 +351,17 @@ int check_operands(const std::vector<std::string>& operands) {
   }
   tally t;
   for (const placement_read& placement : placements) {
-    t.add(check_one(placement, "placement " + std::to_string(t.checked + 1) + ": ", n));
+    try {
+      t.add(check_one(placement, "placement " + std::to_string(t.checked + 1) + ": ", n));
+    } catch (const usage_error& e) {
+      // `check 1 3 0 2 "2 0 3 1"`: the words of the first placement were
+      // not joined, as the last operand holds several columns; a one-column
+      // placement off its board says why.
+      if (placement.columns.size() != 1) throw;
+      throw usage_error(std::string(e.what()) +
+                        "; each operand is its own placement where one holds more than one column: quote each "
+                        "placement whole, as in \"1 3 0 2\"");
+    }
   }
   return summarize(t);
 }
