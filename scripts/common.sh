@@ -12,8 +12,9 @@ NQ_BUILD_DIR=${NQ_BUILD_DIR:-$NQ_ROOT/build/release}
 NQ_RUN_PACKAGES=(cmake ninja-build g++ libtbb-dev libcxxopts-dev libopenmpi-dev openmpi-bin)
 # ...and what the tests and benchmarks need on top (qemu-user runs the
 # default binary as other CPUs would; procps's pgrep finds the processes
-# under ctest that a TERM to test.sh ends, nq_signal_tree).
-NQ_TEST_PACKAGES=(libgtest-dev libbenchmark-dev qemu-user procps)
+# under ctest that a TERM to test.sh ends, nq_signal_tree; locales's
+# definitions build the decimal-comma locale a script test runs under).
+NQ_TEST_PACKAGES=(libgtest-dev libbenchmark-dev qemu-user procps locales)
 NQ_PACKAGES=("${NQ_RUN_PACKAGES[@]}" "${NQ_TEST_PACKAGES[@]}")
 
 # nq_help_if_asked "$@": where the first argument is -h or --help, prints

@@ -8,6 +8,10 @@
 # Prints each round, then the medians and their ratio. Wall times from the
 # shell clock, so both programs pay for their own start-up and tables.
 set -euo pipefail
+# Numbers read and written with a decimal point, as nqueens writes them,
+# whatever the user's locale: under de_DE.UTF-8 awk read "0.72" as 0 and
+# printed "0,72".
+export LC_ALL=C.UTF-8
 usage="usage: scripts/compare_kluev.sh OTHER_BINARY N THREADS [ROUNDS]"
 if [[ ${1:-} == -h || ${1:-} == --help ]]; then
   sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"

@@ -48,6 +48,10 @@
 # non-zero when a count differs from the published one or a part fails, not
 # when one is cut or skipped for time.
 set -euo pipefail
+# Numbers read and written with a decimal point, as nqueens writes them,
+# whatever the user's locale: under de_DE.UTF-8 awk read "0.72" as 0 and
+# printed "0,72".
+export LC_ALL=C.UTF-8
 NQ_ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)  # through a link too
 cd "$NQ_ROOT"
 DEBS=$NQ_ROOT/.gpu-debs

@@ -5,6 +5,10 @@
 #   scripts/scaling.sh 16                  # -> results/scaling-16-<host>-<time>-<pid>.{csv,png}
 #   scripts/scaling.sh 18 --repeat 5       # extra arguments go to `nqueens scale`
 set -euo pipefail  # before common.sh: a failed source must stop the script
+# Numbers read and written with a decimal point, as nqueens writes them,
+# whatever the user's locale: under de_DE.UTF-8 awk read "0.72" as 0 and
+# printed "0,72".
+export LC_ALL=C.UTF-8
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 usage="usage: scripts/scaling.sh N [nqueens scale options]"
 (($# >= 1)) || { echo "$usage" >&2; exit 2; }
