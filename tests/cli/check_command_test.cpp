@@ -266,10 +266,16 @@ TEST(CliCheckTest, UnjoinedWordsAndUnclosedPlacementsAreNamedPlainly) {
   EXPECT_NE(words.err.find("; each operand is its own placement where one holds more than one column"),
             std::string::npos)
       << words.err;
-  // A placement of several columns off its board gets no such hint.
-  const cli_run wide = run_cli("check '1 3 0 2' '0 5'");
-  EXPECT_EQ(wide.status, 2) << wide.out;
-  EXPECT_EQ(wide.err.find("own placement"), std::string::npos) << wide.err;
+  // No hint where no operand was left alone for another's columns: a
+  // placement of several columns, one with a class size, a drawn row's
+  // neighbour, a line of an operand of several lines.
+  for (const char* command :
+       {"check '1 3 0 2' '0 5'", "check '1 3 0 2' '(7) 1'", "check Q 7", "check '1 3 0 2\n5'", "check '0\n5'"}) {
+    const cli_run refused = run_cli(command);
+    EXPECT_EQ(refused.status, 2) << command << ": " << refused.out;
+    EXPECT_NE(refused.err.find("outside 0.."), std::string::npos) << command << ": " << refused.err;
+    EXPECT_EQ(refused.err.find("own placement"), std::string::npos) << command << ": " << refused.err;
+  }
   const cli_run open = run_cli("check '1 3 0 2' '(2, 0, 3, 1'");
   EXPECT_EQ(open.status, 2) << open.out;
   EXPECT_EQ(open.err, "nqueens: placement 2 has no closing ')'\n");

@@ -147,6 +147,21 @@ std::size_t placements_in(const std::vector<std::string>& lines) {
   return count;
 }
 
+// Whether `p` is a bare column number given as an operand of its own beside
+// one of several columns (`check 1 3 0 2 "2 0 3 1"`): the words of one
+// placement that were not joined, as a refusal of it then says.
+bool a_word_left_alone(const std::vector<std::string>& operands, const std::vector<std::string>& lines,
+                       const placement_read& p) {
+  if (operands.size() < 2 || p.first_line != p.last_line || p.first_line == 0 || p.first_line > lines.size() ||
+      std::all_of(operands.begin(), operands.end(), is_one_column_at_most)) {
+    return false;
+  }
+  const std::string& line = lines[p.first_line - 1];
+  const std::string_view text = trimmed(line);
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos &&
+         std::find(operands.begin(), operands.end(), line) != operands.end();
+}
+
 // Where a placement read from standard input is: its line, or a board's lines.
 std::string where_in_input(const placement_read& p) {
   return p.first_line == p.last_line
@@ -354,10 +369,7 @@ int check_operands(const std::vector<std::string>& operands) {
     try {
       t.add(check_one(placement, "placement " + std::to_string(t.checked + 1) + ": ", n));
     } catch (const usage_error& e) {
-      // `check 1 3 0 2 "2 0 3 1"`: the words of the first placement were
-      // not joined, as the last operand holds several columns; a one-column
-      // placement off its board says why.
-      if (placement.columns.size() != 1) throw;
+      if (!a_word_left_alone(operands, lines, placement)) throw;
       throw usage_error(std::string(e.what()) +
                         "; each operand is its own placement where one holds more than one column: quote each "
                         "placement whole, as in \"1 3 0 2\"");
