@@ -286,10 +286,11 @@ TEST(CliCheckTest, UnjoinedWordsAndUnclosedPlacementsAreNamedPlainly) {
 
 // A number is refused at its 21st digit, not read whole first: `yes 1 | tr
 // -d '\n'` ran the machine out of memory. Of 50 MB of 1s, check takes a
-// pipe's worth or so (dd, ignoring SIGPIPE, says how much went through).
+// pipe's worth or so (dd, ignoring SIGPIPE, says how much went through, in
+// English under LC_ALL=C: a German dd says "Bytes ... kopiert").
 TEST(CliCheckTest, ANumberLongerThanAnyColumnIsRefusedAtOnce) {
   const cli_run r = run_script(
-      "trap '' PIPE; head -c 50000000 /dev/zero | tr '\\0' 1 | dd bs=65536 2>dd.err | $NQ check; s=$?; "
+      "trap '' PIPE; head -c 50000000 /dev/zero | tr '\\0' 1 | LC_ALL=C dd bs=65536 2>dd.err | $NQ check; s=$?; "
       "sed -n 's/^\\([0-9]*\\) bytes.*/copied \\1/p' dd.err; exit $s");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("nqueens: line 1: column '11111111111111111111... (more than 20 digits)' is out of range"),
