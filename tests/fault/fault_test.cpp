@@ -783,7 +783,9 @@ TEST_F(FaultTest, KilledScaleLeavesNoTemporaryCsvBehind) {
     return found;
   };
   for (const int ms : {0, 30, 150, 400}) {
-    child c({nq, "scale", "12", "--repeat", "1000", "--csv", csv});
+    // Q(13) a thousand times: seconds even on one fast core (Q(12)'s 1.75 s
+    // on a 2-vCPU Zen 5 was near the last kill's moment on a faster one).
+    child c({nq, "scale", "13", "--repeat", "1000", "--csv", csv});
     std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     c.signal(SIGKILL);
     EXPECT_EQ(c.wait().status, 137) << "killed after " << ms << " ms";
