@@ -13,7 +13,7 @@ namespace nqueens {
 
 /// Thrown when a run was cancelled before its first subproblem was counted
 /// (while its plan, its lists or its tables were built; count() throws it
-/// only before its tables, and returns incomplete after): nothing was
+/// only until counting begins, and returns incomplete after): nothing was
 /// counted, and a journal it was given is as it was (one the run made,
 /// which held no work, is removed again).
 class run_cancelled : public std::runtime_error {

@@ -56,9 +56,11 @@ struct count_options {
   /// a time. One that waits holds up neither the journal's flushes nor a
   /// cancel; the count waits for it as it ends. It may throw: the count then
   /// starts no further subproblem, flushes its journal, and count()
-  /// rethrows the exception, whenever it was thrown.
+  /// rethrows the exception, whenever it was thrown. The time its calls
+  /// hold up the end of the count is left out of count_result::seconds.
   std::function<void(const progress&)> on_progress{};
-  /// Finite and >= 0; 0 reports at every tick of the helper thread.
+  /// Finite and >= 0; 0 reports at every tick of the helper thread: every
+  /// 50 ms, or every checkpoint_interval_seconds where that is shorter.
   double progress_interval_seconds = 0.25;
   /// When set and true, no further subproblems are started (those running
   /// stop within about 50 ms); the count returns with complete == false and
@@ -112,7 +114,8 @@ struct count_result {
   uint128 symmetric_180 = 0;
   uint128 symmetric_90 = 0;
   int threads = 0;
-  /// Wall-clock seconds of planning plus execution.
+  /// Wall-clock seconds of planning plus execution (not the waits for
+  /// count_options::on_progress).
   double seconds = 0.0;
   std::size_t subproblems = 0;
   int split_depth = 0;
@@ -196,7 +199,9 @@ count_result count(int n, const count_options& options = {});
 
 /// Counts only the solutions unchanged by a half turn and by a quarter turn
 /// (`nqueens rotational`): a small search next to Q(n), for every n up to
-/// max_board_size. `options.kind` and `split_depth` are not used.
+/// max_board_size. `options.kind` and `split_depth` are not used. A shard
+/// of it counts that shard's part of its own plan; merge() takes no such
+/// parts (their symmetric_180 and symmetric_90 add up, the caller's to do).
 count_result rotational_counts(int n, const count_options& options = {});
 
 }  // namespace nqueens

@@ -178,6 +178,14 @@ void refuse_unknown_options(const cxxopts::Options& options, const std::vector<c
       continue;
     }
     if (looks_like_negative_number(arg)) continue;  // refused before, or a value
+    // A long option's name after one dash ("-threads 2") would read as -t
+    // with the value "hreads", and "2" be named an extra operand.
+    if (const std::string name = arg.substr(1, arg.find('=') - 1);
+        name.size() >= 2 &&
+        find([&](const cxxopts::HelpOptionDetails& d) { return std::ranges::find(d.l, name) != d.l.end(); })) {
+      throw usage_error("'" + shown_operand(arg) + "': a long option takes two dashes: write '-" + shown_operand(arg) +
+                        "'");
+    }
     // -x, or -xyz: flags, the last of which may take a value, or a value
     // option followed by its value ("-t4").
     for (std::size_t k = 1; k < arg.size(); ++k) {

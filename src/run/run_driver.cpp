@@ -57,10 +57,11 @@ std::vector<std::size_t> subproblems_left(const shard_members& mine, const check
 // exception stops the run and is rethrown here. A journal
 // that cannot be written stops the run, and its error is returned: the
 // caller throws it, unless every subproblem was counted by then (the last
-// records' flush can fail as the workers end).
+// records' flush can fail as the workers end). `callback_wait_seconds`:
+// how long a callback call under way at the end was waited for.
 std::optional<checkpoint_error> run_watched(const plan& p, const count_options& options, executor& exec,
                                             const std::vector<std::size_t>& todo, checkpoint_journal* journal,
-                                            run_tally& tally) {
+                                            run_tally& tally, double& callback_wait_seconds) {
   // A cancel that came during planning stops the run before it starts.
   std::atomic<bool> stop{options.cancel != nullptr && options.cancel->load()};
   std::exception_ptr helper_error;
@@ -116,7 +117,12 @@ std::optional<checkpoint_error> run_watched(const plan& p, const count_options& 
   // The callback's exception ends the count (count() rethrows it). It set
   // `stop`, and the helper saved what was finished then; one it threw after
   // the helper's last look is saved here.
-  if (const std::exception_ptr thrown = relay ? relay->finish() : nullptr) {
+  // A call of the callback still under way is waited for, and its time
+  // left out of the count's: the caller's own work, not the count's.
+  const auto waiting = clock_type::now();
+  const std::exception_ptr thrown = relay ? relay->finish() : nullptr;
+  callback_wait_seconds = seconds_since(waiting);
+  if (thrown) {
     if (journal != nullptr && !journal_error && !helper_error) {
       try {
         journal->flush();
@@ -212,7 +218,9 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   // the last flush or the mark) costs the journal its end, not the result:
   // the counts are whole in memory, and the same run again finishes the
   // journal. One that fails earlier is thrown.
-  std::optional<checkpoint_error> journal_error = run_watched(p, options, exec, todo, journal.get(), tally);
+  double callback_wait = 0.0;
+  std::optional<checkpoint_error> journal_error =
+      run_watched(p, options, exec, todo, journal.get(), tally, callback_wait);
   // Stopped while the engine's tables were built: nothing was counted, as
   // for a stop while the plan was built (the journal as it was). The stop
   // may be another process's (an MPI worker's signal).
@@ -232,7 +240,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   r.device = exec.device();
   r.phases = exec.phases();
   r.phases.planning = std::chrono::duration<double>(planned - start).count();
-  r.phases.counting = std::max(0.0, seconds_since(planned) - r.phases.start - r.phases.release);
+  r.phases.counting = std::max(0.0, seconds_since(planned) - r.phases.start - r.phases.release - callback_wait);
 
   // Reduce and verify; a finished journal gets its completion mark. Counts
   // at odds with one another (Burnside's lemma, the engine's own classes),
@@ -255,8 +263,8 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
     if (!r.complete) throw *journal_error;
     r.journal_unfinished = journal_error->what();
   }
+  r.seconds = seconds_since(start) - callback_wait;  // before the last call: the caller's time, not the count's
   if (options.on_progress) options.on_progress(tally.snapshot(true));
-  r.seconds = seconds_since(start);
   return r;
 }
 

@@ -344,6 +344,13 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
        "option '-t' needs a value, and the next argument '--json' is an option (to give it as the value, write "
        "'--threads=--json')"},
       {"$NQ count 8 -e=gpu", "'-e=gpu': a short option takes its value without '=': write '-e gpu' or '--engine=gpu'"},
+      // A long option given one dash: named as such, not read as a short
+      // option and its joined value ("2 is extra", "write '-t hreads=2'").
+      {"$NQ count 8 -threads 2", "'-threads': a long option takes two dashes: write '--threads'"},
+      {"$NQ count 8 -threads=2", "'-threads=2': a long option takes two dashes: write '--threads=2'"},
+      {"$NQ list 4 -format board", "'-format': a long option takes two dashes: write '--format'"},
+      {"$NQ verify -to 9", "'-to': a long option takes two dashes: write '--to'"},
+      {"$NQ count 8 -json", "'-json': a long option takes two dashes: write '--json'"},
       // Short options grouped where the first takes a value: cxxopts would
       // read the rest as that value, and "1" would be named extra.
       {"$NQ scale 8 -rt 1",

@@ -270,6 +270,46 @@ TEST_F(CliShardTest, AJournalGivenToMergeIsNamedAsOne) {
                        "--shard I/M' that merge adds up\n");
 }
 
+// Another command's --json is named as that command's (it used to be
+// refused for the first member a shard has and it lacks: 'no "n" member').
+TEST_F(CliShardTest, AnotherCommandsJsonIsNamedAsIts) {
+  for (const auto& [command, args] : {std::pair{"verify", "verify --to 6 --json"},
+                                      {"rotational", "rotational 10 --json"},
+                                      {"plan", "plan 10 --json"},
+                                      {"plan", "plan 10 --stats --json"},
+                                      {"scale", "scale 8 --threads 1 --repeat 1 --json"}}) {
+    const std::string file = shard_file(8, 0, 1) + "." + command + ".json";
+    files_.push_back(file);
+    const cli_run made = run_cli(args);
+    ASSERT_EQ(made.status, 0) << args << ": " << made.err;
+    std::ofstream(file) << made.out;
+    const cli_run r = run_cli("merge " + file);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.err, "nqueens: " + file + ": this is the --json output of 'nqueens " + command +
+                         "', not of 'nqueens count N --shard I/M' that merge adds up\n")
+        << args;
+  }
+}
+
+// A shard file that gained a UTF-8 byte order mark on its way (a Windows
+// editor) merges as it was written; an error in it is placed as before.
+TEST_F(CliShardTest, AByteOrderMarkIsNoShardFilesError) {
+  const std::string file = shard_file(10, 0, 1);
+  std::string text;
+  {
+    std::ifstream in(file);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::ofstream(file) << "\xEF\xBB\xBF" << text;
+  const cli_run r = run_cli("merge " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Q(10) = 724  verified"), std::string::npos) << r.out;
+  std::ofstream(file) << "\xEF\xBB\xBF" << "[";
+  const cli_run bad = run_cli("merge " + file);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, "nqueens: " + file + ": byte 4: expected a JSON object ('{')\n");
+}
+
 // Past the published table (n = 28) a count is "not verified", exit 0, and
 // `"verified":null` in JSON: shown here on a merge, whose parts a test can
 // give without counting Q(28). The part's fields are those of the real plan

@@ -58,6 +58,21 @@ if(status EQUAL 0 OR NOT out MATCHES "nqueens has no components: 'bogus' was ask
   message(FATAL_ERROR "COMPONENTS bogus gave ${status}: ${out}")
 endif()
 
+# The build tree is no package: a project pointed at it finds none, with
+# no error (it held a config whose targets exist only once installed).
+file(WRITE ${WORK_DIR}/build-tree/CMakeLists.txt
+     "cmake_minimum_required(VERSION 3.25)\nproject(build_tree NONE)\n"
+     # the build tree alone, not a package this machine has installed
+     "find_package(nqueens QUIET NO_CMAKE_SYSTEM_PATH NO_SYSTEM_ENVIRONMENT_PATH NO_CMAKE_PACKAGE_REGISTRY\n"
+     "             NO_CMAKE_SYSTEM_PACKAGE_REGISTRY)\n"
+     "message(STATUS \"nqueens found: [\${nqueens_FOUND}]\")\n")
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK_DIR}/build-tree -B ${WORK_DIR}/build-tree/build
+                        -DCMAKE_PREFIX_PATH=${BUILD_DIR}
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT status EQUAL 0 OR NOT out MATCHES "nqueens found: \\[0\\]" OR out MATCHES "CMake (Error|Warning)")
+  message(FATAL_ERROR "find_package(nqueens) in the build tree gave ${status}: ${out}")
+endif()
+
 # No installed file names this tree: a program that looked for its GPU
 # module there would load whatever another user puts there once the tree is
 # gone. A build with debug information (the sanitizers' RelWithDebInfo)

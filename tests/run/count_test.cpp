@@ -135,6 +135,30 @@ TEST(CountCallbackTest, AThrowingProgressCallbackEndsTheCountAndIsRethrown) {
   }
 }
 
+// The count's time is its own: the last progress call, which comes once
+// the count is done, is not in `seconds` however long it takes (a scaling
+// run's callback would otherwise slow every row it times).
+TEST(CountCallbackTest, TheLastProgressCallIsNotInTheCountsTime) {
+  using clock = std::chrono::steady_clock;
+  clock::time_point last_called{};
+  count_options o;
+  o.kind = engine::symmetric;
+  o.threads = 2;
+  o.on_progress = [&](const progress& p) {
+    if (!p.last) return;
+    last_called = clock::now();
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  };
+  const clock::time_point before = clock::now();
+  const count_result r = count(10, o);
+  ASSERT_NE(last_called, clock::time_point{}) << "no last call";
+  // The count began after `before`; its time, taken before the last call,
+  // ends before that call began. With the call's half second in it, it
+  // would end after.
+  EXPECT_LE(r.seconds, std::chrono::duration<double>(last_called - before).count());
+  EXPECT_LE(r.phases.counting, r.seconds);
+}
+
 // A progress callback that waits (its line to a paused terminal, a full
 // pipe nobody reads) does not hold up the journal's flushes: it is called
 // on a thread of its own. Called on the helper's (which also passes a

@@ -121,6 +121,18 @@ void refuse_other_files(const std::string& name, const std::string& text) {
   }
 }
 
+// The command whose --json `members` is, where it is another's than
+// count's: what merge was given instead of a shard, named for it (rather
+// than for the first member a shard has and it lacks).
+std::optional<std::string_view> other_command_of(const json_members& members) {
+  const auto has = [&members](const char* key) { return members.find(key) != nullptr; };
+  if (has("results") && has("from")) return "verify";
+  if (has("rows") && has("repeat")) return "scale";
+  if (has("memory_estimate_bytes")) return "plan";
+  if (has("symmetric_90") && !has("total")) return "rotational";
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string shard_checksum(const shard_file& f) {
@@ -171,10 +183,17 @@ count_result part_of(const shard_file& f) {
 // Everything taken from the file is checked here, so that what merge prints
 // (engine, fingerprint, counts) is well-formed whatever the file held.
 shard_file read_shard_file(const std::string& name) {
-  const std::string text = read_bounded(name);
+  std::string text = read_bounded(name);
   refuse_other_files(name, text);
+  // A UTF-8 byte order mark (some Windows editors save one) read as the
+  // blanks JSON allows before its value: the bytes' offsets stay as they are.
+  if (text.starts_with("\xEF\xBB\xBF")) text.replace(0, 3, "   ");
   try {
     const json_members members = json_members::parse(text);
+    if (const std::optional<std::string_view> command = other_command_of(members)) {
+      throw usage_error(name + ": this is the --json output of 'nqueens " + std::string(*command) +
+                        "', not of 'nqueens count N --shard I/M' that merge adds up");
+    }
     // Another likely mix-up: an earlier merge's output, which a glob of the
     // shards' names can take in.
     if (members.find("shard") == nullptr && members.find("shards") != nullptr && members.find("ok") != nullptr) {
