@@ -304,7 +304,8 @@ TEST_F(CliShardTest, AByteOrderMarkIsNoShardFilesError) {
   const cli_run r = run_cli("merge " + file);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("Q(10) = 724  verified"), std::string::npos) << r.out;
-  std::ofstream(file) << "\xEF\xBB\xBF" << "[";
+  std::ofstream(file) << "\xEF\xBB\xBF"
+                      << "[";
   const cli_run bad = run_cli("merge " + file);
   EXPECT_EQ(bad.status, 2);
   EXPECT_EQ(bad.err, "nqueens: " + file + ": byte 4: expected a JSON object ('{')\n");

@@ -811,6 +811,11 @@ TEST_F(CheckpointTest, BytesAfterTheCompletionMarkAreDamage) {
                                                     : std::to_string(extra.size()) + " bytes at byte " +
                                                           std::to_string(finished.size()) + " follow";
       EXPECT_NE(std::string(e.what()).find(follows + " the completion mark"), std::string::npos) << e.what();
+      // The remedy: the finished journal is the file cut at the mark's end.
+      EXPECT_NE(std::string(e.what()).find("cut the file after the mark (truncate -s " +
+                                           std::to_string(finished.size()) + " '"),
+                std::string::npos)
+          << e.what();
     }
     EXPECT_EQ(bytes(), damaged);
   }

@@ -184,7 +184,8 @@ class replay {
     }
     const std::string where =
         name_ + ": record " + std::to_string(record_number_) + " at byte " + std::to_string(where_bytes);
-    if (contents_.complete) fail(reason::corrupt, where + " follows the completion mark");
+    if (contents_.complete)
+      fail(reason::corrupt, where + " follows the completion mark" + after_mark_hint(where_bytes));
     const auto type = static_cast<std::uint32_t>(get(r, record::type));
     const auto index = static_cast<std::size_t>(get(r, record::index));
     const subproblem_count c = counts_of(r);
@@ -226,6 +227,19 @@ class replay {
   // How to keep the records before the damage: a crash can persist a flush's
   // pages out of order (zeros, then records), which only the user may judge.
   std::string cut_hint() const {
+    return "; to resume from the " + std::to_string((*tail_ - header_size) / record_size) +
+           " whole records before it, cut the file there (truncate -s " + std::to_string(*tail_) + " " + quoted_path() +
+           ")";
+  }
+
+  // How to read a finished journal past what was added after its mark.
+  std::string after_mark_hint(std::uint64_t mark_end) const {
+    return "; the run it records is finished: to read its counts, cut the file after the mark (truncate -s " +
+           std::to_string(mark_end) + " " + quoted_path() + ")";
+  }
+
+  // The journal's name for a POSIX shell.
+  std::string quoted_path() const {
     // Single-quoted for a POSIX shell: each ' closes the quote, is escaped,
     // and reopens it. A name holding a byte past printable ASCII is given in
     // bash's $'...', those bytes as \xHH: the message is shown on one line,
@@ -252,8 +266,7 @@ class replay {
       }
     }
     quoted += '\'';
-    return "; to resume from the " + std::to_string((*tail_ - header_size) / record_size) +
-           " whole records before it, cut the file there (truncate -s " + std::to_string(*tail_) + " " + quoted + ")";
+    return quoted;
   }
 
   void start_tail(std::uint64_t where_bytes) {
@@ -263,7 +276,7 @@ class replay {
       const std::uint64_t after = file_size_ - where_bytes;
       fail(reason::corrupt, name_ + ": " + std::to_string(after) + (after == 1 ? " byte" : " bytes") + " at byte " +
                                 std::to_string(where_bytes) + (after == 1 ? " follows" : " follow") +
-                                " the completion mark");
+                                " the completion mark" + after_mark_hint(where_bytes));
     }
     tail_ = where_bytes;
     // One flush writes at most a record per subproblem: a longer tail is no
