@@ -398,8 +398,10 @@ TEST(CliCheckTest, ColumnsFollowTheNumberRule) {
   // Cut there too, a number is refused for what it is: a leading zero, a
   // sign, text after a tuple.
   for (const auto& [given, said] :
-       {std::pair{"0000000000000000000000001 0", "line 1: invalid column '000000000000000000000'"},
-        std::pair{"-1111111111111111111111111", "line 1: columns are counted from 0"},
+       {std::pair{"0000000000000000000000001 0",
+                  "line 1: invalid column '00000000000000000000... (more than 20 digits)': expected plain decimal"},
+        std::pair{"-1111111111111111111111111",
+                  "line 1: columns are counted from 0: '-11111111111111111111... (more than 20 digits)' is negative"},
         std::pair{"(1, 3, 0, 2) 1111111111111111111111111", "...' after the placement is no class size"}}) {
     const cli_run r = run_script(std::string("printf '%s\\n' '") + given + "' | $NQ check");
     EXPECT_EQ(r.status, 2) << given;

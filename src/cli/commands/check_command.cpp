@@ -227,7 +227,14 @@ int summarize(const tally& t) {
       throw usage_error(where + "column '" + line.substr(line.size() - run, 20) +
                         "... (more than 20 digits)' is out of range: a placement of n queens has columns 0 to n - 1");
     }
-    throw usage_error(where + e.what());
+    std::string what = e.what();
+    if (why == line_cut::long_digits) {  // any other refusal of it names it cut too, as an operand's does
+      const std::string read = line.substr(line.size() - run) + "'";  // after a quote or a sign
+      if (const std::size_t at = what.find(read); at != std::string::npos) {
+        what.replace(at, read.size(), line.substr(line.size() - run, 20) + "... (more than 20 digits)'");
+      }
+    }
+    throw usage_error(where + what);
   }
   // Every line cut at a stray byte or a long number holds what no parse
   // takes; should one parse, what it was cut at is named.
