@@ -98,7 +98,8 @@ const command& command_named(const std::string& name, bool where_options_go) {
 std::string usage_text() {
   const auto name_of = [](const command& c) { return c.operands.empty() ? c.name : c.name + " " + c.operands; };
   // Every summary starts in one column, two spaces past the longest name.
-  std::size_t column = 0;
+  constexpr std::string_view help_option = "-h, --help", version_option = "-V, --version";
+  std::size_t column = std::max(help_option.size(), version_option.size()) + 4;
   for (const command& c : commands()) column = std::max(column, name_of(c).size() + 4);
   std::string text = "Usage: nqueens <command> [options]\n\nCommands:\n";
   for (const command& c : commands()) text += usage_line(name_of(c), c.summary, column);
@@ -106,9 +107,10 @@ std::string usage_text() {
   text += usage_line(shorthand.operands, "Shorthand for '" + shorthand.name + " " + shorthand.operands + "'", column);
   return fit_help_text(
       text + "\nOptions:\n" +
-      usage_line("-h, --help", "Show this help; 'nqueens <command> --help' shows a command's options", column) +
-      usage_line("--version", "Print the version and the instruction set the kernels use", column) + "\n" +
-      exit_status_text());
+      usage_line(std::string(help_option), "Show this help; 'nqueens <command> --help' shows a command's options",
+                 column) +
+      usage_line(std::string(version_option), "Print the version and the instruction set the kernels use", column) +
+      "\n" + exit_status_text());
 }
 
 std::string version_text(const std::string& program) {

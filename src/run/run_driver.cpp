@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -27,6 +28,10 @@ using clock_type = std::chrono::steady_clock;
 double seconds_since(clock_type::time_point start) {
   return std::chrono::duration<double>(clock_type::now() - start).count();
 }
+
+// A difference of seconds to the clock's nanosecond: printed as 0.041741497,
+// not as the 0.041741496999999995 that the subtraction left.
+double whole_nanoseconds(double seconds) { return std::round(seconds * 1e9) / 1e9; }
 
 // Queued journal records flushed before their interval is up: the most a
 // journal holds in memory is this and what 50 ms add.
@@ -240,7 +245,8 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   r.device = exec.device();
   r.phases = exec.phases();
   r.phases.planning = std::chrono::duration<double>(planned - start).count();
-  r.phases.counting = std::max(0.0, seconds_since(planned) - r.phases.start - r.phases.release - callback_wait);
+  r.phases.counting =
+      whole_nanoseconds(std::max(0.0, seconds_since(planned) - r.phases.start - r.phases.release - callback_wait));
 
   // Reduce and verify; a finished journal gets its completion mark. Counts
   // at odds with one another (Burnside's lemma, the engine's own classes),
@@ -263,7 +269,8 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
     if (!r.complete) throw *journal_error;
     r.journal_unfinished = journal_error->what();
   }
-  r.seconds = seconds_since(start) - callback_wait;  // before the last call: the caller's time, not the count's
+  r.seconds = whole_nanoseconds(seconds_since(start) -
+                                callback_wait);  // before the last call: the caller's time, not the count's
   if (options.on_progress) options.on_progress(tally.snapshot(true));
   return r;
 }

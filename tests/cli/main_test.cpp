@@ -136,7 +136,8 @@ TEST(CliTest, HelpListsEveryCommandAndEachHasItsOwnHelp) {
     EXPECT_NE(help.out.find("nqueens " + std::string(command)), std::string::npos) << help.out;
     EXPECT_NE(help.out.find("-h, --help"), std::string::npos) << help.out;
   }
-  EXPECT_NE(r.out.find("\n  N             Shorthand for 'count N'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  N              Shorthand for 'count N'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  -V, --version  Print the version"), std::string::npos) << r.out;
   // Every summary starts in one column.
   std::set<std::size_t> columns;
   std::istringstream lines(

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <future>
@@ -157,6 +158,10 @@ TEST(CountCallbackTest, TheLastProgressCallIsNotInTheCountsTime) {
   // would end after.
   EXPECT_LE(r.seconds, std::chrono::duration<double>(last_called - before).count());
   EXPECT_LE(r.phases.counting, r.seconds);
+  // Differences of the clock's readings, kept to its nanoseconds (JSON
+  // printed 0.041741496999999995 for 0.041741497).
+  EXPECT_EQ(r.seconds, std::round(r.seconds * 1e9) / 1e9);
+  EXPECT_EQ(r.phases.counting, std::round(r.phases.counting * 1e9) / 1e9);
 }
 
 // A progress callback that waits (its line to a paused terminal, a full
