@@ -180,11 +180,15 @@ void refuse_unknown_options(const cxxopts::Options& options, const std::vector<c
     if (looks_like_negative_number(arg)) continue;  // refused before, or a value
     // A long option's name after one dash ("-threads 2") would read as -t
     // with the value "hreads", and "2" be named an extra operand.
-    if (const std::string name = arg.substr(1, arg.find('=') - 1);
-        name.size() >= 2 &&
-        find([&](const cxxopts::HelpOptionDetails& d) { return std::ranges::find(d.l, name) != d.l.end(); })) {
-      throw usage_error("'" + shown_operand(arg) + "': a long option takes two dashes: write '-" + shown_operand(arg) +
-                        "'");
+    const std::string long_name = arg.substr(1, arg.find('=') - 1);
+    if (const cxxopts::HelpOptionDetails* o =
+            long_name.size() < 2 ? nullptr : find([&](const cxxopts::HelpOptionDetails& d) {
+              return std::ranges::find(d.l, long_name) != d.l.end();
+            })) {
+      // A flag's value would be refused next ("-json=1"): the flag alone.
+      const bool flag_given_value = o->has_implicit && arg.find('=') != std::string::npos;
+      throw usage_error("'" + shown_operand(arg) + "': a long option takes two dashes: write '--" +
+                        (flag_given_value ? long_name + "' (it takes no value)" : shown_operand(arg.substr(1)) + "'"));
     }
     // -x, or -xyz: flags, the last of which may take a value, or a value
     // option followed by its value ("-t4").

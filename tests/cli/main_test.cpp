@@ -352,6 +352,7 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
       {"$NQ list 4 -format board", "'-format': a long option takes two dashes: write '--format'"},
       {"$NQ verify -to 9", "'-to': a long option takes two dashes: write '--to'"},
       {"$NQ count 8 -json", "'-json': a long option takes two dashes: write '--json'"},
+      {"$NQ count 8 -json=1", "'-json=1': a long option takes two dashes: write '--json' (it takes no value)"},
       // Short options grouped where the first takes a value: cxxopts would
       // read the rest as that value, and "1" would be named extra.
       {"$NQ scale 8 -rt 1",

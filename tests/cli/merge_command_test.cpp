@@ -309,6 +309,30 @@ TEST_F(CliShardTest, AByteOrderMarkIsNoShardFilesError) {
   const cli_run bad = run_cli("merge " + file);
   EXPECT_EQ(bad.status, 2);
   EXPECT_EQ(bad.err, "nqueens: " + file + ": byte 4: expected a JSON object ('{')\n");
+  // A mark and nothing else is the empty file of a count that never ended.
+  std::ofstream(file) << "\xEF\xBB\xBF\n";
+  const cli_run empty = run_cli("merge " + file);
+  EXPECT_EQ(empty.status, 1) << empty.err;
+  EXPECT_NE(empty.err.find(": the file is empty"), std::string::npos) << empty.err;
+}
+
+// A count's shard file that lost its "total" (edited, damaged) is refused
+// for that, not named as another command's output.
+TEST_F(CliShardTest, AShardWithoutItsTotalIsNoRotationalOutput) {
+  const std::string file = shard_file(9, 0, 2);
+  std::string text;
+  {
+    std::ifstream in(file);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::size_t at = text.find("\"total\":");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.erase(at, text.find(',', at) + 1 - at);
+  std::ofstream(file) << text;
+  const cli_run r = run_cli("merge " + file);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.find("rotational"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("\"total\""), std::string::npos) << r.err;
 }
 
 // Past the published table (n = 28) a count is "not verified", exit 0, and

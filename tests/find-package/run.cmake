@@ -63,13 +63,16 @@ endif()
 file(WRITE ${WORK_DIR}/build-tree/CMakeLists.txt
      "cmake_minimum_required(VERSION 3.25)\nproject(build_tree NONE)\n"
      # the build tree alone, not a package this machine has installed
-     "find_package(nqueens QUIET NO_CMAKE_SYSTEM_PATH NO_SYSTEM_ENVIRONMENT_PATH NO_CMAKE_PACKAGE_REGISTRY\n"
-     "             NO_CMAKE_SYSTEM_PACKAGE_REGISTRY)\n"
-     "message(STATUS \"nqueens found: [\${nqueens_FOUND}]\")\n")
+     "find_package(nqueens QUIET NO_PACKAGE_ROOT_PATH NO_CMAKE_ENVIRONMENT_PATH NO_CMAKE_SYSTEM_PATH\n"
+     "             NO_SYSTEM_ENVIRONMENT_PATH NO_CMAKE_PACKAGE_REGISTRY NO_CMAKE_SYSTEM_PACKAGE_REGISTRY)\n"
+     # Where a config was found, nqueens_DIR names its folder, even where
+     # the config then failed (its oneTBB is not found by a project of no
+     # language): what this looks for.
+     "message(STATUS \"nqueens found: [\${nqueens_FOUND}] in [\${nqueens_DIR}]\")\n")
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK_DIR}/build-tree -B ${WORK_DIR}/build-tree/build
-                        -DCMAKE_PREFIX_PATH=${BUILD_DIR}
+                        -DCMAKE_PREFIX_PATH=${BUILD_DIR} -Dnqueens_DIR=
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
-if(NOT status EQUAL 0 OR NOT out MATCHES "nqueens found: \\[0\\]" OR out MATCHES "CMake (Error|Warning)")
+if(NOT status EQUAL 0 OR NOT out MATCHES "nqueens found: \\[0\\] in \\[nqueens_DIR-NOTFOUND\\]" OR out MATCHES "CMake (Error|Warning)")
   message(FATAL_ERROR "find_package(nqueens) in the build tree gave ${status}: ${out}")
 endif()
 

@@ -108,7 +108,10 @@ void refuse_other_files(const std::string& name, const std::string& text) {
   }
   // An earlier merge's text report, which a glob of the shards' names can
   // take in (its --json, as the file is parsed).
-  if (text.starts_with("Q(") && text.find("\n  merged ") != std::string::npos) {
+  // (After the blanks a byte order mark became.)
+  const std::size_t first = text.find_first_not_of(' ');
+  if (first != std::string::npos && text.compare(first, 2, "Q(") == 0 &&
+      text.find("\n  merged ") != std::string::npos) {
     throw merge_output_file(name + ": this is the output of 'nqueens merge', not a shard's");
   }
   // A likely mix-up in a job script: the journal of `count --checkpoint`.
@@ -129,7 +132,7 @@ std::optional<std::string_view> other_command_of(const json_members& members) {
   if (has("results") && has("from")) return "verify";
   if (has("rows") && has("repeat")) return "scale";
   if (has("memory_estimate_bytes")) return "plan";
-  if (has("symmetric_90") && !has("total")) return "rotational";
+  if (has("symmetric_90") && !has("total") && !has("shard") && !has("engine")) return "rotational";
   return std::nullopt;
 }
 
@@ -184,10 +187,10 @@ count_result part_of(const shard_file& f) {
 // (engine, fingerprint, counts) is well-formed whatever the file held.
 shard_file read_shard_file(const std::string& name) {
   std::string text = read_bounded(name);
-  refuse_other_files(name, text);
   // A UTF-8 byte order mark (some Windows editors save one) read as the
   // blanks JSON allows before its value: the bytes' offsets stay as they are.
   if (text.starts_with("\xEF\xBB\xBF")) text.replace(0, 3, "   ");
+  refuse_other_files(name, text);
   try {
     const json_members members = json_members::parse(text);
     if (const std::optional<std::string_view> command = other_command_of(members)) {
