@@ -44,9 +44,7 @@ failure classify(const std::exception_ptr& error) {
   } catch (const std::invalid_argument& e) {  // isa_error (NQUEENS_ISA) among them
     return {2, e.what()};
   } catch (const std::bad_alloc&) {  // past what the machine, or a limit on the process (ulimit -v), gives
-    return {3,
-            "out of memory: the process could not get the memory it asked for (is its address space limited? see "
-            "ulimit -v)"};
+    return {3, std::string(out_of_memory_message)};
   } catch (const std::system_error& e) {
     // std::thread's refusal says only "Resource temporarily unavailable":
     // what was refused, and the usual limits, are said with it.

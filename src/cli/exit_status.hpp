@@ -8,6 +8,7 @@
 
 #include <exception>
 #include <string>
+#include <string_view>
 
 namespace nqueens::cli {
 
@@ -19,6 +20,10 @@ struct failure {
   int status = 3;
   std::string message;  ///< one line, without the program's name
 };
+
+/// The line (without the program's name) of a process out of memory, status 3.
+inline constexpr std::string_view out_of_memory_message =
+    "out of memory: the process could not get the memory it asked for (is its address space limited? see ulimit -v)";
 
 /// What `error` (an exception in flight, not null) means for the exit.
 failure failure_of(const std::exception_ptr& error);

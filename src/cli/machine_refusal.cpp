@@ -1,6 +1,7 @@
 #include "cli/machine_refusal.hpp"
 
 #include <link.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -55,19 +56,41 @@ bool refused_by_machine(const std::exception_ptr& error) {
   return false;
 }
 
+// libstdc++ calls std::terminate with no exception in flight where it
+// cannot allocate the exception itself: a bad_alloc with no memory for its
+// object, and its emergency pool (taken at start) empty or never made, as
+// under a `ulimit -v` that leaves the loaded libraries little more.
+// A small allocation failing here tells that end from a defect's.
+bool no_memory_for_an_exception() noexcept {
+  void* const probe = std::malloc(256);
+  std::free(probe);
+  return probe == nullptr;
+}
+
+// One write, unbuffered and allocating nothing: other threads still run,
+// and nothing is flushed or destroyed on the way out.
+void write_line(std::string_view message) noexcept {
+  const std::string_view prefix = line_prefix.load();
+  char colon[] = ": ";
+  char end[] = "\n";
+  iovec parts[] = {{const_cast<char*>(prefix.data()), prefix.size()},
+                   {colon, 2},
+                   {const_cast<char*>(message.data()), message.size()},
+                   {end, 1}};
+  static_cast<void>(::writev(2, parts, 4));
+}
+
 [[noreturn]] void end_with_uncaught_exception() noexcept {
   const std::exception_ptr error = std::current_exception();
-  if (error == nullptr || !refused_by_machine(error)) std::abort();
+  const bool out_of_memory = error == nullptr && no_memory_for_an_exception();
+  if (!out_of_memory && (error == nullptr || !refused_by_machine(error))) std::abort();
   // The first here ends the process; a thread after it, or one that came
   // as the process exits (its status stands: it ran without this thread),
   // waits for that end.
   int expected = running;
   if (!ending.compare_exchange_strong(expected, refused)) wait_for_the_end();
   try {
-    const std::string line = std::string(line_prefix.load()) + ": " + failure_of(error).message + "\n";
-    // One write, unbuffered: other threads still run, and nothing is
-    // flushed or destroyed on the way out.
-    static_cast<void>(::write(2, line.data(), line.size()));
+    write_line(out_of_memory ? out_of_memory_message : failure_of(error).message);
   } catch (...) {  // no memory left for the line: the status says it
   }
   constexpr int status = 3;  // failure_of's for each kind refused_by_machine takes

@@ -16,8 +16,10 @@ using refusal_finisher = void (*)(int status);
 
 /// Installs the std::terminate handler. `prefix` ("nqueens", or
 /// "nqueens-mpi: rank 3") leads the line, and must outlive the process;
-/// a later call replaces both. Any other terminate (no exception in flight,
-/// or one of another kind: a defect) still aborts. Of several threads that
+/// a later call replaces both. A terminate with no exception in flight and
+/// no memory left is libstdc++'s bad_alloc that found no memory for itself:
+/// the out-of-memory line. Any other (no exception with memory to spare, or
+/// one of another kind: a defect) still aborts. Of several threads that
 /// reach it at once one ends the process, the others wait; and where the
 /// process is already exiting (it finished without the refused thread),
 /// its own status stands and no line is printed.

@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -132,6 +133,31 @@ TEST(MachineRefusalDeathTest, TheEndExitsWhereTheCudaDriverIsLoaded) {
       ::testing::ExitedWithCode(7), "^the driver's end ran\n$");
 }
 
+// libstdc++ terminates with no exception in flight where it has no memory
+// for the exception itself (under `ulimit -v` at 10 MB): with no memory
+// left, that is the out-of-memory line and status 3, not an abort.
+TEST(MachineRefusalDeathTest, ATerminateWithoutMemoryForTheExceptionIsOutOfMemory) {
+  if (nqueens::cli::sanitized_build) GTEST_SKIP() << "the sanitizers' allocator ends an allocation refused itself";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        end_machine_refusals_cleanly("nqueens");
+        // The address space capped at what is mapped now, then the heap's
+        // room used up (in the size the probe asks): the next small
+        // allocation fails, as libstdc++'s did.
+        rlimit space{};
+        if (::getrlimit(RLIMIT_AS, &space) != 0) std::_Exit(1);
+        space.rlim_cur = 0;
+        if (::setrlimit(RLIMIT_AS, &space) != 0) std::_Exit(1);
+        for (int k = 0; k < 100000000 && std::malloc(256) != nullptr; ++k) {
+        }
+        std::terminate();
+      },
+      ::testing::ExitedWithCode(3),
+      "^nqueens: out of memory: the process could not get the memory it asked for \\(is its address space "
+      "limited\\? see ulimit -v\\)\n$");
+}
+
 // Anything else is a defect: aborted, for its core dump.
 TEST(MachineRefusalDeathTest, ADefectStillAborts) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
@@ -139,6 +165,12 @@ TEST(MachineRefusalDeathTest, ADefectStillAborts) {
       {
         end_machine_refusals_cleanly("nqueens");
         throw_on_a_thread(std::invalid_argument("a bug"));
+      },
+      ::testing::KilledBySignal(SIGABRT), "");
+  EXPECT_EXIT(
+      {
+        end_machine_refusals_cleanly("nqueens");
+        std::terminate();  // memory to spare: no exception is a defect's end
       },
       ::testing::KilledBySignal(SIGABRT), "");
 }

@@ -333,6 +333,10 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
       {"$NQ count 12 --shard 0/2 --shard 1/2", "--shard was given 2 times: give it once"},
       {"$NQ count 12 -t 1 --threads 2", "--threads was given 2 times: give it once"},
       {"$NQ count 12 --json --json", "--json was given 2 times: give it once"},
+      {"$NQ check -h --help", "--help was given 2 times: give it once"},
+      {"$NQ check -h -x",
+       "unknown option '-x' for 'check': it takes placements and -h/--help (a placement after '--' "
+       "may start with '-')"},
       // An option's value forgotten: the next option is not taken for it
       // (a journal named "--json", and no JSON), unless joined with '='.
       {"$NQ count 8 --checkpoint --json",

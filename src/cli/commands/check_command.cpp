@@ -270,13 +270,17 @@ cxxopts::Options check_options() {
 std::optional<std::vector<std::string>> read_operands(const std::vector<std::string>& args) {
   std::vector<std::string> operands;
   bool options_end = false;
+  std::size_t helps = 0;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (!options_end && arg == "--") {
       options_end = true;
       continue;
     }
-    if (!options_end && (arg == "-h" || arg == "--help")) return std::nullopt;
+    if (!options_end && (arg == "-h" || arg == "--help")) {
+      ++helps;
+      continue;
+    }
     if (!options_end && arg.size() > 1 && arg[0] == '-' && !looks_like_negative_number(arg)) {
       throw usage_error("unknown option '" + shown_operand(arg) +
                         "' for 'check': it takes placements and -h/--help (a placement after '--' may start with "
@@ -290,6 +294,10 @@ std::optional<std::vector<std::string>> read_operands(const std::vector<std::str
     }
     operands.push_back(arg);
   }
+  // As cxxopts' options are, for every other command: once, and whatever
+  // else is given must be right too.
+  if (helps > 1) throw usage_error("--help was given " + std::to_string(helps) + " times: give it once");
+  if (helps == 1) return std::nullopt;
   if (std::find(operands.begin(), operands.end(), "-") != operands.end()) {
     if (operands.size() > 1) {
       throw usage_error("'-' (standard input) is checked alone: give it, or placements, not both");

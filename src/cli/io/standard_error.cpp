@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <cstddef>
 #include <iostream>
 #include <mutex>
+#include <new>
 #include <streambuf>
 #include <string>
 
@@ -57,9 +59,10 @@ class standard_error_buffer final : public std::streambuf {
 
 void route_standard_error() noexcept {
   // Never destroyed: std::cerr is flushed at exit, after function-local
-  // statics are gone.
-  static auto* const buffer = new (std::nothrow) standard_error_buffer;
-  if (buffer == nullptr) return;
+  // statics are gone. Not on the heap: under a tight ulimit -v a nothrow new
+  // can end the process (libstdc++'s bad_alloc inside it finds no memory).
+  alignas(standard_error_buffer) static std::byte storage[sizeof(standard_error_buffer)];
+  static auto* const buffer = ::new (static_cast<void*>(storage)) standard_error_buffer;
   std::cerr.rdbuf(buffer);
   std::cerr.unsetf(std::ios::unitbuf);  // a line's end writes it, not each insertion
 }

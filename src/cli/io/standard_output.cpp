@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -74,9 +75,10 @@ void buffer_standard_output() noexcept {
   static char buffer[std::size_t{1} << 20];
   std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
   // Never destroyed: std::cout is flushed at the exit, after statics are.
-  // Without the memory for it, std::cout keeps stdio's flush.
-  static standard_output_buffer* const out = new (std::nothrow) standard_output_buffer(::isatty(STDOUT_FILENO) == 1);
-  if (out != nullptr) std::cout.rdbuf(out);
+  // In static storage, as std::cerr's buffer, not from a nothrow new.
+  alignas(standard_output_buffer) static std::byte storage[sizeof(standard_output_buffer)];
+  static auto* const out = ::new (static_cast<void*>(storage)) standard_output_buffer(::isatty(STDOUT_FILENO) == 1);
+  std::cout.rdbuf(out);
 }
 
 namespace {
