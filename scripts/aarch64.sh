@@ -19,7 +19,7 @@
 #                                    # compiled for AArch64, warnings as errors
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
-nq_help_if_asked "$@"
+nq_help_if_asked anywhere "$@"
 run=1
 if (($# > 1)) || [[ $# == 1 && $1 != --build-only && $1 != --kernels ]]; then
   echo "usage: scripts/aarch64.sh [--build-only | --kernels]" >&2

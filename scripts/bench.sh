@@ -24,6 +24,22 @@ case $format in
   *) echo "bench.sh: --benchmark_out_format is json, csv or console, not '$format'" >&2; exit 2 ;;
 esac
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
+# The results folder made and written before a build of minutes, where
+# this run saves there (not for a list, nor a --benchmark_out of the user's).
+out_dir=${NQ_BENCH_OUT:-$NQ_ROOT/bench-results}
+saves=1
+for arg in "$@"; do
+  [[ $arg == --benchmark_list_tests || $arg == --benchmark_out=* || $arg == --benchmark_out ]] && saves=0
+  value=${arg#--benchmark_list_tests=}
+  [[ $arg == --benchmark_list_tests=* && ! ${value,,} =~ ^(false|f|no|n|off|0)$ ]] && saves=0
+done
+if ((saves)); then
+  if ! mkdir -p "$out_dir" 2>/dev/null || ! probe=$(mktemp "$out_dir/.bench-probe.XXXXXX" 2>/dev/null); then
+    echo "bench.sh: cannot write the results folder $out_dir (a file there, or no permission; NQ_BENCH_OUT names another)" >&2
+    exit 2
+  fi
+  rm -f "$probe"
+fi
 NQ_WITH_TESTS=1 nq_build nqueens_bench
 for arg in "$@"; do  # a list of the benchmarks: nothing runs, nothing is saved
   [[ $arg == --benchmark_list_tests ]] && exec "$NQ_BUILD_DIR/nqueens_bench" "$@"
@@ -37,21 +53,19 @@ for arg in "$@"; do  # the user's own output file: theirs alone, nothing saved h
   [[ $arg == --benchmark_out=* || $arg == --benchmark_out ]] &&
     exec "$NQ_BUILD_DIR/nqueens_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true "$@"
 done
-out_dir=${NQ_BENCH_OUT:-$NQ_ROOT/bench-results}
-mkdir -p "$out_dir" 2>/dev/null || { echo "bench.sh: cannot make $out_dir (NQ_BENCH_OUT)" >&2; exit 2; }
 # A name of its own for each run (two in one second too); written under a
 # temporary name and renamed once whole, so that a run stopped or failed
 # half-way leaves no half a JSON among the results.
 # In the format asked for (--benchmark_out_format: json, the default, csv
 # or console), named by it.
-[[ -w $out_dir ]] || { echo "bench.sh: cannot write to $out_dir (NQ_BENCH_OUT)" >&2; exit 2; }
 out="$out_dir/$(date +%Y%m%d-%H%M%S)-$(hostname -s)-$$.$extension"
 partial="$out.partial"
 trap 'rm -f "$partial"' EXIT
 # A Ctrl-C ends the script by SIGINT itself, the file removed (a loop that
-# runs it stops too).
-trap 'trap - INT; kill -INT $$' INT
-"$NQ_BUILD_DIR/nqueens_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+# runs it stops too); a TERM or HUP to the script alone ends the benchmark
+# too (it ran on, adopted by init); and no build replaces the binary
+# meanwhile: nq_run_locked.
+nq_run_locked "$NQ_BUILD_DIR/nqueens_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
   --benchmark_out="$partial" --benchmark_out_format="$format" "$@"
 # A filter that matched nothing leaves an empty file (and exit 0): said, not saved.
 if [[ ! -s $partial ]]; then

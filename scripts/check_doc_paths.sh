@@ -7,9 +7,15 @@
 # backquotes a function or type the code no longer has (see the second part).
 #   scripts/check_doc_paths.sh [ROOT]   # ROOT: the repository (default: this one)
 set -euo pipefail
-if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
-  exit 0
+for arg in "$@"; do  # wherever it is given, as in every script
+  if [[ $arg == -h || $arg == --help ]]; then
+    sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+    exit 0
+  fi
+done
+if (($# > 1)) || [[ ${1:-} == -* ]]; then
+  echo "usage: scripts/check_doc_paths.sh [ROOT]: one ROOT at most, the repository, not an option (given: $*)" >&2
+  exit 2
 fi
 root=${1:-"$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"}  # through a link too
 # Exit 1 is a document's bad path: a bad ROOT is a usage error, as check_layers.sh says it.

@@ -22,9 +22,15 @@
 # the umbrella nqueens.hpp, which includes them all, is above every layer.
 #   scripts/check_layers.sh [ROOT]   # ROOT: the repository (default: this one)
 set -euo pipefail
-if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
-  exit 0
+for arg in "$@"; do  # wherever it is given, as in every script
+  if [[ $arg == -h || $arg == --help ]]; then
+    sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+    exit 0
+  fi
+done
+if (($# > 1)) || [[ ${1:-} == -* ]]; then
+  echo "usage: scripts/check_layers.sh [ROOT]: one ROOT at most, the repository, not an option (given: $*)" >&2
+  exit 2
 fi
 root=${1:-"$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"}  # through a link too
 [[ -d $root/src && -d $root/include/nqueens ]] || { echo "check_layers: no src/ and include/nqueens/ under $root" >&2; exit 2; }

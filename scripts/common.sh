@@ -35,17 +35,20 @@ nq_help_if_asked() {
 }
 
 # nq_check_ctest_options ARG...: refuses (exit 2, one line) an option that
-# the installed ctest does not list in its --help. ctest ignores one it does
-# not know: `test.sh --rerun-faild` ran every test for minutes. A value
+# the installed ctest does not list in its --help, an option's missing value,
+# and a word that is no option's value. ctest ignores an option it does not
+# know (`test.sh --rerun-faild` ran every test for minutes), and a word (`test.sh
+# Cli`, for -R Cli) or a -R with no value last ran every test too. A value
 # after an option that takes one is not read as an option. Without ctest
 # (not installed yet) nothing is checked: the scripts call it again once
 # they have installed it.
 nq_check_ctest_options() {
   command -v ctest >/dev/null 2>&1 || return 0
-  local known arg name value_next=0
-  # "NAME 1" where the option takes a value after it, "NAME 0" where it
-  # takes none, "NAME =" where it takes one after an = (--no-tests=error):
-  # ctest 3.25 ignores -R=Cli, as it does an unknown option.
+  local known arg name value_next=0 optional_next=0 last=
+  # "NAME 1" where the option takes a value after it, "NAME ?" where it may
+  # (--help-full [<file>]), "NAME 0" where it takes none, "NAME =" where it
+  # takes one after an = (--no-tests=error): ctest 3.25 ignores -R=Cli, as
+  # it does an unknown option.
   known=$(ctest --help 2>/dev/null | awk '
     /^  +-/ {
       line = $0; sub(/^ +/, "", line)
@@ -55,7 +58,9 @@ nq_check_ctest_options() {
         name = parts[i]; sub(/[ =\[].*/, "", name)
         if (name !~ /^-/) continue
         if (parts[i] ~ /^[^ =\[]+\[?=/) print name, "="
-        if (parts[i] ~ /^[^ ]+\[=/ || parts[i] !~ /^[^ ]+=/) print name, (parts[i] ~ /^[^ ]+ [^-]/) ? 1 : 0
+        if (parts[i] ~ /^[^ ]+\[=/ || parts[i] !~ /^[^ ]+=/) {
+          print name, (parts[i] ~ /^[^ ]+ \[/) ? "?" : (parts[i] ~ /^[^ ]+ [^-]/) ? 1 : 0
+        }
       }
     }')
   [[ -n $known ]] || return 0  # a ctest whose --help reads otherwise: not checked
@@ -64,12 +69,24 @@ nq_check_ctest_options() {
       value_next=0
       continue
     fi
-    [[ $arg == -* ]] || continue
+    if [[ $arg != -* ]]; then
+      if ((optional_next)); then
+        optional_next=0
+        continue
+      fi
+      echo "$(basename "$0"): '$arg' is no ctest option (tests by name: -R '$arg'; ctest --help lists its options)" >&2
+      exit 2
+    fi
+    optional_next=0
+    last=$arg
     name=${arg%%=*}
     if [[ $arg == *=* ]]; then
       grep -qxF -- "$name =" <<<"$known" && continue
     elif grep -qxF -- "$name 1" <<<"$known"; then
       value_next=1
+      continue
+    elif grep -qxF -- "$name ?" <<<"$known"; then
+      optional_next=1
       continue
     elif grep -qxF -- "$name 0" <<<"$known"; then
       continue
@@ -79,6 +96,10 @@ nq_check_ctest_options() {
     echo "$(basename "$0"): ctest has no option '$arg' (its options: ctest --help)" >&2
     exit 2
   done
+  if ((value_next)); then
+    echo "$(basename "$0"): ctest's option '$last' needs a value after it" >&2
+    exit 2
+  fi
 }
 
 # nq_note_if_locked: says so where another script holds the build folder's
@@ -118,6 +139,12 @@ nq_run_locked() {
   until wait "$NQ_LOCKED_PID"; status=$?; [[ -z $NQ_LOCKED_STOP ]] || ! kill -0 "$NQ_LOCKED_PID" 2>/dev/null; do :; done
   trap - INT TERM HUP
   eval "$saved_traps"
+  if [[ $NQ_LOCKED_STOP == 130 ]]; then
+    # Ended by SIGINT itself, as the command was (its EXIT trap run): a
+    # shell loop that runs the script stops too, as on exit 130 it would not.
+    trap - INT
+    kill -INT $$
+  fi
   [[ -z $NQ_LOCKED_STOP ]] || exit "$NQ_LOCKED_STOP"
   return "$status"
 }

@@ -6,17 +6,21 @@
 # docs/performance.md). nqueens is build/release/nqueens (in NQ_BUILD_DIR where
 # that is set) unless $NQUEENS is set.
 # Prints each round, then the medians and their ratio. Wall times from the
-# shell clock, so both programs pay for their own start-up and tables.
+# shell clock, so both programs pay for their own start-up and tables. Each
+# round checks that the other's output holds Q(N) as nqueens counted it
+# (exit 1 where not: built for another N).
 set -euo pipefail
 # Numbers read and written with a decimal point, as nqueens writes them,
 # whatever the user's locale: under de_DE.UTF-8 awk read "0.72" as 0 and
 # printed "0,72".
 export LC_ALL=C.UTF-8
 usage="usage: scripts/compare_kluev.sh OTHER_BINARY N THREADS [ROUNDS]"
-if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
-  exit 0
-fi
+for arg in "$@"; do  # wherever it is given, as in every script
+  if [[ $arg == -h || $arg == --help ]]; then
+    sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+    exit 0
+  fi
+done
 if (($# < 3 || $# > 4)); then
   echo "$usage" >&2
   exit 2
@@ -26,8 +30,13 @@ other=$1 n=$2 threads=$3 rounds=${4:-3}
 # reads it), found through a link to this script too.
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 nqueens=${NQUEENS:-${NQ_BUILD_DIR:-$root/build/release}/nqueens}
-for value in "$n" "$threads" "$rounds"; do
-  [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "compare_kluev.sh: '$value' is not a positive whole number" >&2; exit 2; }
+for name in N THREADS ROUNDS; do
+  case $name in
+    N) value=$n ;;
+    THREADS) value=$threads ;;
+    ROUNDS) value=$rounds ;;
+  esac
+  [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "compare_kluev.sh: $name '$value' is not a positive whole number" >&2; exit 2; }
 done
 # By their digits first: bash's arithmetic wraps past 2^63.
 ((${#n} <= 2 && n <= 32)) || { echo "compare_kluev.sh: N = $n is past nqueens' boards (1 to 32)" >&2; exit 2; }
@@ -44,12 +53,15 @@ if [[ ! -x $nqueens ]]; then
   exit 2
 fi
 
-seconds() {  # runs "$@" and prints its wall time in seconds, or fails with it
-  local start end
+outputs=$(mktemp -d)
+trap 'rm -rf "$outputs"' EXIT
+seconds() {  # seconds FILE COMMAND...: runs it, its output to FILE, and prints its wall time, or fails with it
+  local start end out=$1
+  shift
   start=$(date +%s.%N)
   # Tested here: inside $(...) bash does not apply set -e, and a failed run
   # must not be timed as if it had counted.
-  "$@" > /dev/null || { echo "compare_kluev.sh: '$*' failed (exit $?)" >&2; return 1; }
+  "$@" >"$out" || { echo "compare_kluev.sh: '$*' failed (exit $?)" >&2; return 1; }
   end=$(date +%s.%N)
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f\n", b - a }'
 }
@@ -57,8 +69,16 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 
 ours=() theirs=()
 for ((r = 1; r <= rounds; ++r)); do
-  a=$(seconds "$nqueens" count "$n" -t "$threads" --no-progress)
-  b=$(seconds "$other" "$threads")
+  a=$(seconds "$outputs/ours" "$nqueens" count "$n" -t "$threads" --no-progress)
+  b=$(seconds "$outputs/theirs" "$other" "$threads")
+  # The other's answer holds Q(N) as a word: a build of its compiled-in
+  # board size for another N timed another board.
+  total=$(sed -n 's/^Q([0-9]*) = \([0-9]*\).*/\1/p' "$outputs/ours")
+  if ! grep -qw -- "$total" "$outputs/theirs"; then
+    echo "compare_kluev.sh: $other printed no $total, Q($n) (built for another board size?); it printed:" \
+      "'$(tail -c 200 "$outputs/theirs" | tr '\n' ' ')'" >&2
+    exit 1
+  fi
   ours+=("$a") theirs+=("$b")
   printf 'round %d: nqueens %.2f s, other %.2f s\n' "$r" "$a" "$b"
 done

@@ -5,10 +5,12 @@
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 # Anything else (a typo of --check) must not rewrite every file.
-if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
-  exit 0
-fi
+for arg in "$@"; do  # wherever it is given, as in every script
+  if [[ $arg == -h || $arg == --help ]]; then
+    sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+    exit 0
+  fi
+done
 if (($# > 1)) || [[ $# == 1 && $1 != --check ]]; then
   echo "usage: scripts/format.sh [--check]" >&2
   exit 2
@@ -37,7 +39,7 @@ if [[ ${1:-} == --check ]]; then
     echo "format.sh: run scripts/format.sh to fix" >&2
     exit 1
   fi
-  echo "format.sh: ${#files[@]} files formatted"
+  echo "format.sh: ${#files[@]} files checked, none to change"
 else
   clang-format -i "${files[@]}"
 fi

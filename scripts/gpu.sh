@@ -43,8 +43,10 @@
 # A part gets at most its cap, never more than what is left of the step less
 # what the parts after it keep; one cut by `timeout` says "(cut after N s)"
 # and the script goes on. NQ_GPU_SECONDS sets every step's total,
-# NQ_GPU_STEP_SECONDS lowers every cap. Figures go to $OUT/gpu-figures.txt
-# where OUT is set (at most 7 flat files there), else the build folder. Exits
+# NQ_GPU_STEP_SECONDS lowers every cap (whole seconds). Figures are added to
+# $OUT/gpu-figures.txt where OUT is set (the device machine's folder that comes
+# back; at most 7 flat files there), else to the build folder's, each run
+# under its own header. Exits
 # non-zero when a count differs from the published one or a part fails, not
 # when one is cut or skipped for time.
 set -euo pipefail
@@ -102,6 +104,15 @@ for step in "${steps[@]}"; do
   esac
 done
 
+# The time settings read before anything is built or written: "abc" was an
+# unbound variable in the scheduler's arithmetic, after the figures file
+# was emptied.
+for setting in NQ_GPU_SECONDS NQ_GPU_STEP_SECONDS; do
+  if [[ -n ${!setting:-} && ! ${!setting} =~ ^[1-9][0-9]{0,5}$ ]]; then
+    echo "gpu.sh: $setting='${!setting}' is not a whole number of seconds from 1 to 999999" >&2
+    exit 2
+  fi
+done
 
 if ((EMULATE)); then
   # shellcheck source=/dev/null
@@ -147,7 +158,9 @@ flock -n "$gpu_lock" || {
 FIGDIR=${OUT:-$BUILD}
 mkdir -p "$FIGDIR"
 FIGURES=$FIGDIR/gpu-figures.txt
-: >"$FIGURES"
+# Appended, each run under its own header: a `device` run's figures are
+# not lost to a later `price` in the same folder.
+[[ -s $FIGURES ]] && echo >>"$FIGURES"
 failed=0
 DMON_PID=
 PART_PID=$(mktemp)  # the running part's `timeout`, for the stop traps below

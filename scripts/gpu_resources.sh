@@ -11,10 +11,12 @@
 # this prints the figures the occupancy follows from.
 set -euo pipefail
 NQ_ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
-if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
-  exit 0
-fi
+for arg in "$@"; do  # wherever it is given, as in every script
+  if [[ $arg == -h || $arg == --help ]]; then
+    sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+    exit 0
+  fi
+done
 usage="usage: scripts/gpu_resources.sh [ARCH], ARCH a CUDA architecture such as 90 or 90a"
 (($# <= 1)) || { echo "gpu_resources.sh: one ARCH at most; $usage" >&2; exit 2; }
 ARCH=${1:-90}

@@ -11,7 +11,7 @@
 #                                # GPU module found where it was installed
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
-nq_help_if_asked "$@"
+nq_help_if_asked anywhere "$@"
 if (($# > 1)) || [[ $# == 1 && $1 != --check ]]; then
   echo "usage: scripts/package.sh [--check]" >&2
   exit 2

@@ -30,13 +30,20 @@ for arg in "$@"; do
     exit 2
   fi
 done
-nq_build nqueens_cli
+# The results folder made and written before a build of minutes.
 out_dir=${NQ_RESULTS_DIR:-$NQ_ROOT/results}
-mkdir -p "$out_dir" 2>/dev/null ||
-  { echo "scaling.sh: cannot make the results folder $out_dir (a file there, or no permission; NQ_RESULTS_DIR names another)" >&2; exit 2; }
+if ! mkdir -p "$out_dir" 2>/dev/null || ! probe=$(mktemp "$out_dir/.scaling-probe.XXXXXX" 2>/dev/null); then
+  echo "scaling.sh: cannot write the results folder $out_dir (a file there, or no permission; NQ_RESULTS_DIR names another)" >&2
+  exit 2
+fi
+rm -f "$probe"
+nq_build nqueens_cli
 # A name of its own for each measurement: an earlier one is never replaced.
 base="$out_dir/scaling-$n-$(hostname -s)-$(date +%Y%m%d-%H%M%S)-$$"
-"$NQ_BUILD_DIR/nqueens" scale "$n" --csv "$base.csv" "$@"
+# A TERM or HUP to the script alone ends the count too (it ran on, adopted
+# by init, and wrote its CSV after the script had gone); no build replaces
+# the binary meanwhile.
+nq_run_locked "$NQ_BUILD_DIR/nqueens" scale "$n" --csv "$base.csv" "$@"
 max_threads=$(tail -n +2 "$base.csv" | cut -d, -f1 | sort -n | tail -1)
 # One row (--threads 1, or a machine of one hardware thread) has no speed-up
 # to draw: a plot of one dot would only look like a failed one (and no
@@ -52,7 +59,12 @@ fi
 no_plot=
 if ! command -v gnuplot >/dev/null; then
   NQ_APT_TRIES=1 nq_ensure_packages gnuplot-nox || true
-  command -v gnuplot >/dev/null || no_plot="gnuplot is missing (Debian: apt-get install gnuplot-nox)"
+  if ! command -v gnuplot >/dev/null; then
+    no_plot="gnuplot is missing (Debian: apt-get install gnuplot-nox)"
+    # Installed, but not where PATH looks: that, not an install, is the fix.
+    dpkg-query -W -f='${Status}' gnuplot-nox 2>/dev/null | grep -q 'ok installed' &&
+      no_plot="gnuplot is not on PATH, though Debian's gnuplot-nox is installed (/usr/bin/gnuplot)"
+  fi
 fi
 if [[ -z $no_plot ]] && ! gnuplot -e 'set terminal pngcairo' 2>/dev/null; then
   no_plot="this gnuplot has no pngcairo terminal (Debian's gnuplot-nox has)"
@@ -87,7 +99,12 @@ x_axis="set xrange [0.8:$max_threads * 1.05]; set xtics 1"
 # read (a double quote in a results path broke the plot's script).
 gnuplot_string() { printf "'%s'" "${1//\'/\'\'}"; }
 csv=$(gnuplot_string "$base.csv")
-gnuplot <<GNUPLOT
+gnuplot_failed() {
+  rm -f "$base.png"  # gnuplot opens it before it plots: no half a plot left
+  echo "scaling.sh: wrote $base.csv; no plot: gnuplot failed (its message above)" >&2
+  exit 3
+}
+gnuplot <<GNUPLOT || gnuplot_failed
 set terminal pngcairo size 900,600 font "sans,11"
 set output $(gnuplot_string "$base.png")
 set datafile separator ","

@@ -25,7 +25,7 @@ export LOCPATH=$work LC_ALL=de_DE.UTF-8
 # writes the locale's decimal sign; gawk, unlike mawk, reads a point anyway).
 [[ $(printf '%.1f' 1) == "1,0" ]] || fail "de_DE.UTF-8 is not in force: printf wrote '$(printf '%.1f' 1)'"
 
-printf '#!/bin/sh\nsleep 0.2\n' >"$work/other"
+printf '#!/bin/sh\nsleep 0.2\necho "Result: 92"\n' >"$work/other"  # Q(8), as Kluev's counter says it
 chmod +x "$work/other"
 out=$(NQUEENS=$nqueens bash "$repo/scripts/compare_kluev.sh" "$work/other" 8 1 2)
 last=$(tail -1 <<<"$out")
@@ -33,4 +33,12 @@ last=$(tail -1 <<<"$out")
 [[ $last =~ ^Q\(8\)\ on\ 1\ thread\(s\),\ medians\ of\ 2:\ nqueens\ [0-9]+\.[0-9]{2}\ s,\ other\ [0-9]+\.[0-9]{2}\ s,\ ratio\ [0-9.e+-]+x$ ]] ||
   fail "compare_kluev.sh under de_DE.UTF-8 wrote: $out"
 [[ $out != *,[0-9]* ]] || fail "a figure written with a decimal comma: $out"
+# A counter built for another board (its size is compiled in) timed
+# another count: refused, not given a ratio.
+printf '#!/bin/sh\necho "Result: 352"\n' >"$work/other-board"
+chmod +x "$work/other-board"
+status=0
+out=$(NQUEENS=$nqueens bash "$repo/scripts/compare_kluev.sh" "$work/other-board" 8 1 1 2>&1) || status=$?
+[[ $status == 1 && $out == *"printed no 92, Q(8) (built for another board size?)"* && $out != *ratio* ]] ||
+  fail "a counter of another board gave exit $status: $out"
 echo "compare_kluev.sh under de_DE.UTF-8: $last"

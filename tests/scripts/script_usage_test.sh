@@ -43,10 +43,14 @@ expect_refusal "past nqueens' boards" bash "$repo/scripts/compare_kluev.sh" "$wo
 expect_refusal "past nqueens' 1024" bash "$repo/scripts/compare_kluev.sh" "$work/other" 12 5000
 expect_refusal "rounds is more than 100" bash "$repo/scripts/compare_kluev.sh" "$work/other" 12 1 99999999999999999999
 expect_refusal "usage: scripts/compare_kluev.sh" bash "$repo/scripts/compare_kluev.sh" "$work/other" 12 1 3 extra
+expect_refusal "THREADS '0' is not a positive whole number" bash "$repo/scripts/compare_kluev.sh" "$work/other" 12 0
+expect_refusal "usage: scripts/check_layers.sh [ROOT]" bash "$repo/scripts/check_layers.sh" --bogus  # not a ROOT
+expect_refusal "usage: scripts/check_doc_paths.sh [ROOT]" bash "$repo/scripts/check_doc_paths.sh" "$repo" extra
 expect_refusal "is not an executable file" bash "$repo/scripts/compare_kluev.sh" "$work" 12 1 1  # a folder
 expect_refusal "--quick comes right after the kind" bash "$repo/scripts/sanitize.sh" asan -R x --quick
 expect_refusal "fetch is a step of its own" bash "$repo/scripts/gpu.sh" price fetch
 expect_refusal "fetch is a step of its own" bash "$repo/scripts/gpu.sh" fetch price  # not ignored
+expect_refusal "NQ_GPU_SECONDS='abc' is not a whole number" env NQ_GPU_SECONDS=abc bash "$repo/scripts/gpu.sh" --emulate
 expect_refusal "not a CUDA architecture" bash "$repo/scripts/gpu_resources.sh" --arch
 expect_refusal "one ARCH at most" bash "$repo/scripts/gpu_resources.sh" 90 80
 expect_refusal "--benchmark_out_format is json, csv or console" bash "$repo/scripts/bench.sh" --benchmark_out_format=xml
@@ -57,6 +61,13 @@ expect_refusal "ctest has no option '-RCli'" bash "$repo/scripts/test.sh" -RCli 
 expect_refusal "ctest has no option '-R=Cli'" bash "$repo/scripts/test.sh" -R=Cli  # nor -R=
 expect_refusal "load_test.sh: ctest has no option '--bogus'" bash "$repo/scripts/load_test.sh" 1 -E -x --bogus
 expect_refusal "sanitize.sh: ctest has no option '--bogus'" bash "$repo/scripts/sanitize.sh" asan -j4 --bogus
+# A word that is no option's value, or a value missing at the end: ctest
+# ran every test.
+expect_refusal "test.sh: 'Cli' is no ctest option (tests by name: -R 'Cli'" bash "$repo/scripts/test.sh" Cli
+expect_refusal "test.sh: ctest's option '-R' needs a value after it" bash "$repo/scripts/test.sh" -j 2 -R
+expect_refusal "load_test.sh: 'abc' is no ctest option" bash "$repo/scripts/load_test.sh" abc
+expect_refusal "sanitize.sh: ctest's option '-E' needs a value" bash "$repo/scripts/sanitize.sh" tsan -E
+expect_refusal "usage: .ci/run (no arguments)" bash "$repo/.ci/run" --quick  # CI's 20 minutes, not started
 : >"$work/a-file"
 expect_refusal "cannot write the build folder NQ_BUILD_DIR=$work/a-file" \
   env NQ_BUILD_DIR="$work/a-file" bash "$repo/scripts/run.sh" 8
@@ -70,6 +81,10 @@ if chattr +i "$work/read-only" 2>/dev/null || { ((EUID != 0)) && chmod a-w "$wor
   gpu_status=0
   gpu_out=$(env NQ_BUILD_DIR="$work/read-only" bash "$repo/scripts/gpu.sh" --emulate price 2>&1 >/dev/null) ||
     gpu_status=$?
+  # The results folder, before the build (a stub cmake here would fail it).
+  scaling_status=0
+  scaling_out=$(env NQ_RESULTS_DIR="$work/read-only" bash "$repo/scripts/scaling.sh" 8 2>&1 >/dev/null) ||
+    scaling_status=$?
   chattr -i "$work/read-only" 2>/dev/null || chmod u+w "$work/read-only"
   if [[ $status != 2 || $out != *"cannot write the build folder NQ_BUILD_DIR=$work/read-only"* ||
     $(wc -l <<<"$out") != 1 ]]; then
@@ -79,6 +94,11 @@ if chattr +i "$work/read-only" 2>/dev/null || { ((EUID != 0)) && chmod a-w "$wor
   if [[ $gpu_status != 2 || $gpu_out != *"cannot write the build folder $work/read-only"* ||
     $(wc -l <<<"$gpu_out") != 1 ]]; then
     echo "FAIL: gpu.sh --emulate with a read-only NQ_BUILD_DIR gave exit $gpu_status: $gpu_out" >&2
+    exit 1
+  fi
+  if [[ $scaling_status != 2 || $scaling_out != *"cannot write the results folder $work/read-only"* ||
+    $(wc -l <<<"$scaling_out") != 1 ]]; then
+    echo "FAIL: scaling.sh with a read-only NQ_RESULTS_DIR gave exit $scaling_status: $scaling_out" >&2
     exit 1
   fi
 fi
@@ -94,6 +114,12 @@ for script in scaling.sh compare_kluev.sh gpu.sh sanitize.sh package.sh load_tes
   [[ $script == load_test.sh ]] && args=(1 --help)
   [[ $script == bench.sh ]] && args=(--benchmark_filter=Engine -h)
   [[ $script == test.sh ]] && args=(-R Cli --help)  # ctest's usage came after a build
+  # And where the script's own arguments are plain words: as an argument
+  # after them, it was refused ("'--help' is not a positive whole number").
+  [[ $script == compare_kluev.sh ]] && args=(other 12 1 --help)
+  [[ $script == package.sh ]] && args=(--check --help)
+  [[ $script == format.sh ]] && args=(--check -h)
+  [[ $script == check_layers.sh ]] && args=("$repo" --help)
   status=0
   out=$(bash "$repo/scripts/$script" "${args[@]}" 2>&1) || status=$?
   if [[ $status != 0 || $out != *"scripts/$script"* || $out == *" was run"* ]]; then
