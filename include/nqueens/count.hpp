@@ -133,9 +133,10 @@ struct count_result {
   std::size_t journal_bytes_cut = 0;
   /// Why the checkpoint journal was left unfinished although every
   /// subproblem was counted (its last records or its completion mark could
-  /// not be written: a full disk): the result stands, and the same run
-  /// again finishes the journal, counting only what it lacks. Empty when
-  /// the journal was finished, or there was none.
+  /// not be written: a full disk; or the file was moved): the result
+  /// stands, and the text says how the journal is finished (the same run
+  /// again, counting only what it lacks; a moved one under its new name).
+  /// Empty when the journal was finished, or there was none.
   std::string journal_unfinished{};
   /// The shard counted; for a part of the plan the totals are partial and
   /// `check` compares nothing (nqueens merge adds the parts and verifies).

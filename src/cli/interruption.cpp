@@ -64,10 +64,9 @@ int report_interruption(const count_result& r, const std::string& checkpoint, in
             << (checkpoint.empty() ? "no --checkpoint was given, so this work is lost"
                                    : "run the same command again to resume from '" + one_line(checkpoint) + "'")
             << '\n';
-  // A run stopped as its journal's last write failed: that is said too.
-  if (!r.journal_unfinished.empty()) {
-    std::cerr << who << ": " << one_line(r.journal_unfinished) << "; " << journal_lacks_its_end << '\n';
-  }
+  // A run stopped as its journal's last write failed: that is said too,
+  // with how the journal is finished.
+  if (!r.journal_unfinished.empty()) std::cerr << who << ": " << one_line(r.journal_unfinished) << '\n';
   return interrupted_status(sig);
 }
 
@@ -81,9 +80,8 @@ int status_after_journal(const count_result& r, int status, const char* program,
                  "damaged record from a machine's fault\n";
   }
   if (r.journal_unfinished.empty()) return status;
-  std::cerr << program << ": " << one_line(r.journal_unfinished)
-            << "; every subproblem was counted, and the result above stands, but " << journal_lacks_its_end
-            << " (counting only what it lacks)\n";
+  std::cerr << program << ": every subproblem was counted, and the result above stands, but "
+            << one_line(r.journal_unfinished) << '\n';
   return status == 0 ? 3 : status;
 }
 

@@ -11,11 +11,6 @@
 
 namespace nqueens::cli {
 
-/// "the journal lacks its end: ...": how a journal whose last write failed
-/// is finished.
-inline constexpr std::string_view journal_lacks_its_end =
-    "the journal lacks its end: the same command again, with room to write, finishes it";
-
 /// "interrupted by SIGINT before counting began; nothing was counted".
 std::string interrupted_before_counting(int sig);
 

@@ -214,10 +214,10 @@ TEST_F(FaultTest, AFullDiskAfterTheLastSubproblemStillPrintsTheCount) {
     const finished full = run(count, {.file_size_limit = size - short_by});
     EXPECT_EQ(full.status, 3) << full.err;
     EXPECT_EQ(full.out.substr(0, full.out.find('\n')), counted) << full.out;
-    EXPECT_EQ(full.err, "nqueens: writing checkpoint '" + j +
-                            "' failed: File too large; every subproblem was counted, and the result above stands, "
-                            "but the journal lacks its end: the same command again, with room to write, finishes it "
-                            "(counting only what it lacks)\n");
+    EXPECT_EQ(full.err, "nqueens: every subproblem was counted, and the result above stands, but writing checkpoint '" +
+                            j +
+                            "' failed: File too large; the journal keeps every whole record before it: the same "
+                            "command again, with room to write, finishes it (counting only what it lacks)\n");
     EXPECT_LT(static_cast<long>(fs::file_size(j)), size);
     const finished finishing = run(count);
     EXPECT_EQ(finishing.status, 0) << finishing.err;
@@ -464,6 +464,11 @@ TEST_F(FaultTest, AJournalMovedOrDeletedUnderItsRunEndsIt) {
     EXPECT_NE(r.err.find("checkpoint '" + j + "' was deleted, moved or replaced while the run wrote it"),
               std::string::npos)
         << r.err;
+    // The remedy that fits: the file's new name, not the same command (which
+    // would count afresh).
+    EXPECT_NE(r.err.find("give the file's new name to --checkpoint (deleted, they are lost)"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("with room to write"), std::string::npos) << r.err;
     EXPECT_EQ(lines_in(r.err), 1) << r.err;
     EXPECT_FALSE(fs::exists(j));
     if (!deleted) EXPECT_EQ((fs::file_size(moved) - 64) % 48, 0u);

@@ -567,7 +567,7 @@ TEST_F(FaultTest, AStopLeavesASlowReaderWholeLines) {
   c.signal(SIGTERM);
   const finished r = c.wait(60);
   EXPECT_EQ(r.status, 143) << r.err;
-  EXPECT_NE(r.err.find("listed, the output cut short after the last whole line its reader had room for"),
+  EXPECT_NE(r.err.find("found, the output cut short after the last whole line its reader had room for"),
             std::string::npos)
       << r.err;
   std::string taken;

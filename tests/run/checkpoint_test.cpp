@@ -821,6 +821,29 @@ TEST_F(CheckpointTest, BytesAfterTheCompletionMarkAreDamage) {
   }
 }
 
+// The remedy's command names a journal whose name starts with '-' as
+// ./-name: `truncate -s N '-z'` took it for options.
+TEST_F(CheckpointTest, TheRemedyNamesADashedJournalAsAPath) {
+  ASSERT_TRUE(resume(10).complete);
+  std::vector<char> damaged = bytes();
+  const std::size_t mark_end = damaged.size();
+  damaged.push_back('x');
+  const std::string dashed = "-dashed.ckpt";  // in the test's own directory
+  {
+    std::ofstream out(dashed, std::ios::binary);
+    out.write(damaged.data(), static_cast<std::streamsize>(damaged.size()));
+    ASSERT_TRUE(out.good());
+  }
+  try {
+    checkpoint_journal j(dashed, plan(10));
+    ADD_FAILURE() << "a journal with a byte after its mark was accepted";
+  } catch (const checkpoint_error& e) {
+    EXPECT_NE(std::string(e.what()).find("(truncate -s " + std::to_string(mark_end) + " './-dashed.ckpt')"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // A cancel while the records are read stops the run before it counts, with
 // the journal as it was.
 TEST_F(CheckpointTest, CancelWhileReadingLeavesTheJournalAsItWas) {

@@ -62,7 +62,7 @@ int run_list(const std::vector<std::string>& args) {
     return report_interruption_of(
         "after " + std::to_string(listed.delivered) +
         (opts.unique ? (one ? " class was" : " classes were") : (one ? " solution was" : " solutions were")) +
-        (out.cut() ? " listed, the output cut short after the last whole line its reader had room for" : " written"));
+        (out.cut() ? " found, the output cut short after the last whole line its reader had room for" : " written"));
   }
   return 0;
 }

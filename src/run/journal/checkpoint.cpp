@@ -429,18 +429,25 @@ void checkpoint_journal::append(const unsigned char* bytes, std::size_t size) {
       ::fsync(fd);
       ::lseek(fd, keep, SEEK_SET);
     }
+    // The remedy said with the failure: the result of a run that had counted
+    // everything stands without it, a run cut short resumes from it.
     throw checkpoint_error(checkpoint_error::reason::write,
-                           "writing " + journal_name(state_->path) + " failed: " + std::strerror(error));
+                           "writing " + journal_name(state_->path) + " failed: " + std::strerror(error) +
+                               "; the journal keeps every whole record before it: the same command again, with room "
+                               "to write, finishes it (counting only what it lacks)");
   }
   // Written, but where a resume looks for it? A journal deleted, moved or
   // replaced under a run took its records where no resume would find them,
   // and its lock no longer kept a second run off the path.
   if (!at_its_path(fd, state_->absolute_path)) {
     state_->failed = true;
+    // The records flushed up to here went with the file: moved, it resumes
+    // under its new name; deleted, they are lost.
     throw checkpoint_error(checkpoint_error::reason::write,
                            journal_name(state_->path) +
-                               " was deleted, moved or replaced while the run wrote it: a resume would not find "
-                               "what it holds, so nothing more is written to it");
+                               " was deleted, moved or replaced while the run wrote it: its records went with the "
+                               "file, where a resume would not look, and the run writes it no more; to go on from "
+                               "them, give the file's new name to --checkpoint (deleted, they are lost)");
   }
 }
 

@@ -249,9 +249,11 @@ class replay {
       const auto byte = static_cast<unsigned char>(c);
       return byte >= 0x20 && byte < 0x7f;
     };
-    const bool escaped = !std::all_of(path_.begin(), path_.end(), plain);
+    // A name that starts with '-' would be read as an option: ./ first.
+    const std::string name = path_.starts_with('-') ? "./" + path_ : path_;
+    const bool escaped = !std::all_of(name.begin(), name.end(), plain);
     std::string quoted = escaped ? "$'" : "'";
-    for (const char c : path_) {
+    for (const char c : name) {
       const auto byte = static_cast<unsigned char>(c);
       if (!escaped) {
         quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
