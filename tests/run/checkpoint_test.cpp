@@ -372,19 +372,23 @@ TEST_F(CheckpointTest, ZeroedLastRecordCountsAsTorn) {
   EXPECT_EQ(checkpoint_journal(path_.string(), p).finished_count(), 2u);
 }
 
-// A header cut short says so, with how much of it is there.
+// A header cut short says so, with how much of it is there: within its
+// magic too (1 to 7 bytes were "another kind of file").
 TEST_F(CheckpointTest, AHeaderCutShortSaysHowMuchIsThere) {
   const plan p(12);
   write_journal(p, 0);
-  std::vector<char> b = bytes();
-  b.resize(30);
-  set_bytes(b);
-  try {
-    checkpoint_journal j(path_.string(), p);
-    ADD_FAILURE() << "a header of 30 bytes accepted";
-  } catch (const checkpoint_error& e) {
-    EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt);
-    EXPECT_NE(std::string(e.what()).find("has a header cut short (30 of its 64 bytes)"), std::string::npos) << e.what();
+  const std::vector<char> whole = bytes();
+  for (const std::size_t kept : {std::size_t{1}, std::size_t{7}, std::size_t{30}}) {
+    set_bytes({whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(kept)});
+    try {
+      checkpoint_journal j(path_.string(), p);
+      ADD_FAILURE() << "a header of " << kept << " bytes accepted";
+    } catch (const checkpoint_error& e) {
+      EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt);
+      EXPECT_NE(std::string(e.what()).find("has a header cut short (" + std::to_string(kept) + " of its 64 bytes)"),
+                std::string::npos)
+          << e.what();
+    }
   }
 }
 

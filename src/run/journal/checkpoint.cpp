@@ -122,7 +122,10 @@ checkpoint_file::checkpoint_file(std::string path) : path_(std::move(path)) {
     std::array<unsigned char, header_size> h{};
     const ssize_t got = detail::read_up_to(fd_, h.data(), h.size());
     if (got < 0) fail(reason::unusable, "cannot read " + journal_name(path_) + ": " + std::strerror(errno));
-    if (static_cast<std::size_t>(got) < magic.size() || std::memcmp(h.data(), magic.data(), magic.size()) != 0) {
+    // A journal's first bytes alone, fewer than its magic, are a header cut
+    // short too, as 8 to 63 of them are, not another kind of file.
+    const auto bytes_read = static_cast<std::size_t>(got);
+    if (bytes_read == 0 || std::memcmp(h.data(), magic.data(), std::min(bytes_read, magic.size())) != 0) {
       fail(reason::corrupt, journal_name(path_) + " is not an nqueens checkpoint journal (" +
                                 (got == 0 ? std::string("an empty file") : std::string("another kind of file")) +
                                 "); it is left as it is: give another --checkpoint");
