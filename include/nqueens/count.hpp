@@ -57,7 +57,8 @@ struct count_options {
   /// cancel; the count waits for it as it ends. It may throw: the count then
   /// starts no further subproblem, flushes its journal, and count()
   /// rethrows the exception, whenever it was thrown. The time its calls
-  /// hold up the end of the count is left out of count_result::seconds.
+  /// hold up the end of the count is left out of count_result::seconds,
+  /// which the last snapshot's elapsed_seconds is.
   std::function<void(const progress&)> on_progress{};
   /// Finite and >= 0; 0 reports at every tick of the helper thread: every
   /// 50 ms, or every checkpoint_interval_seconds where that is shorter.

@@ -271,7 +271,13 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   }
   r.seconds = whole_nanoseconds(seconds_since(start) -
                                 callback_wait);  // before the last call: the caller's time, not the count's
-  if (options.on_progress) options.on_progress(tally.snapshot(true));
+  if (options.on_progress) {
+    // The last snapshot's time is the result's: a call the end waited for
+    // is the caller's time there too.
+    progress last = tally.snapshot(true);
+    last.elapsed_seconds = r.seconds;
+    options.on_progress(last);
+  }
   return r;
 }
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <future>
 #include <limits>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -162,6 +163,29 @@ TEST(CountCallbackTest, TheLastProgressCallIsNotInTheCountsTime) {
   // printed 0.041741496999999995 for 0.041741497).
   EXPECT_EQ(r.seconds, std::round(r.seconds * 1e9) / 1e9);
   EXPECT_EQ(r.phases.counting, std::round(r.phases.counting * 1e9) / 1e9);
+}
+
+// A call still under way when the count ends (its line to a paused
+// terminal) is waited for, and left out of the count's time; the last
+// snapshot's time is the result's, not that plus the wait.
+TEST(CountCallbackTest, TheLastSnapshotsTimeIsTheResults) {
+  count_options o;
+  o.kind = engine::symmetric;  // Q(15): tenths of a second on one thread, ticks of 50 ms
+  o.threads = 1;
+  o.progress_interval_seconds = 0.05;
+  bool waited = false;
+  std::optional<progress> last;
+  o.on_progress = [&](const progress& p) {
+    if (p.last) {
+      last = p;
+    } else if (!waited) {
+      waited = true;
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+  };
+  const count_result r = count(15, o);
+  ASSERT_TRUE(last.has_value()) << "no last call";
+  EXPECT_EQ(last->elapsed_seconds, r.seconds);
 }
 
 // A progress callback that waits (its line to a paused terminal, a full
