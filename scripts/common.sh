@@ -80,6 +80,16 @@ nq_check_ctest_options() {
     optional_next=0
     last=$arg
     name=${arg%%=*}
+    # Options whose value ctest's help does not show: taken as taking one
+    # (load_test.sh --test-load 4); --build-and-test's family and
+    # --test-command take what follows them, which is left to ctest.
+    case $arg in
+      -I | --tests-information | --test-load | --test-timeout | --overwrite | --submit-index)
+        value_next=1
+        continue
+        ;;
+      --build-* | --test-command) return 0 ;;
+    esac
     if [[ $arg == *=* ]]; then
       grep -qxF -- "$name =" <<<"$known" && continue
     elif grep -qxF -- "$name 1" <<<"$known"; then

@@ -74,7 +74,12 @@ for ((r = 1; r <= rounds; ++r)); do
   # The other's answer holds Q(N) as a word: a build of its compiled-in
   # board size for another N timed another board.
   total=$(sed -n 's/^Q([0-9]*) = \([0-9]*\).*/\1/p' "$outputs/ours")
-  if ! grep -qw -- "$total" "$outputs/theirs"; then
+  if [[ -z $total ]]; then
+    echo "compare_kluev.sh: $nqueens printed no 'Q($n) = ...' line: is it nqueens?" >&2
+    exit 1
+  fi
+  # A whole number, not the digits of a time ("0.92 s" holds no Q(8)).
+  if ! grep -qE -- "(^|[^0-9.])$total([^0-9.]|\$)" "$outputs/theirs"; then
     echo "compare_kluev.sh: $other printed no $total, Q($n) (built for another board size?); it printed:" \
       "'$(tail -c 200 "$outputs/theirs" | tr '\n' ' ')'" >&2
     exit 1

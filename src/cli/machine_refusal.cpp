@@ -30,6 +30,9 @@ std::atomic<refusal_finisher> finisher{nullptr};
 // without it raced: the line printed, and the status 0, or 3, or both lines.
 enum ending_state : int { running, refused, exiting };
 std::atomic<int> ending{running};
+// Whether this thread is the one exiting: a refusal on it (a destructor at
+// exit out of memory) cannot wait for an end that only it would bring.
+thread_local bool exiting_here = false;
 
 [[noreturn]] void wait_for_the_end() noexcept {
   for (;;) ::pause();
@@ -38,7 +41,11 @@ std::atomic<int> ending{running};
 // At exit (std::atexit): a refusal already ending the process ends it.
 void on_exit() noexcept {
   int expected = running;
-  if (!ending.compare_exchange_strong(expected, exiting) && expected == refused) wait_for_the_end();
+  if (ending.compare_exchange_strong(expected, exiting)) {
+    exiting_here = true;
+  } else if (expected == refused) {
+    wait_for_the_end();
+  }
 }
 
 // What the machine refused, not what the program got wrong.
@@ -50,7 +57,7 @@ bool refused_by_machine(const std::exception_ptr& error) {
   } catch (const std::system_error& e) {
     return e.code() == std::errc::resource_unavailable_try_again;
   } catch (const std::runtime_error& e) {
-    return std::string(e.what()).starts_with("pthread_create has failed");
+    return std::string_view(e.what()).starts_with("pthread_create has failed");
   } catch (...) {
   }
   return false;
@@ -63,6 +70,8 @@ bool refused_by_machine(const std::exception_ptr& error) {
 // A small allocation failing here tells that end from a defect's.
 bool no_memory_for_an_exception() noexcept {
   void* const probe = std::malloc(256);
+  // Seen to escape, or Clang folds the pair away and answers false.
+  asm volatile("" : : "r"(probe) : "memory");
   std::free(probe);
   return probe == nullptr;
 }
@@ -81,19 +90,29 @@ void write_line(std::string_view message) noexcept {
 }
 
 [[noreturn]] void end_with_uncaught_exception() noexcept {
+  constexpr int status = 3;  // failure_of's for each kind refused_by_machine takes
+  // Entered again from below: a step of this one that allocates found no
+  // memory, not even libstdc++'s emergency pool, and it terminated too.
+  // The end comes at once, said as out of memory where nothing was said.
+  static thread_local int depth = 0;
+  static thread_local bool said = false;
+  if (++depth > 1) {
+    if (!said) write_line(out_of_memory_message);
+    ::_exit(status);
+  }
   const std::exception_ptr error = std::current_exception();
   const bool out_of_memory = error == nullptr && no_memory_for_an_exception();
   if (!out_of_memory && (error == nullptr || !refused_by_machine(error))) std::abort();
   // The first here ends the process; a thread after it, or one that came
   // as the process exits (its status stands: it ran without this thread),
-  // waits for that end.
+  // waits for that end; but not the exiting thread itself.
   int expected = running;
-  if (!ending.compare_exchange_strong(expected, refused)) wait_for_the_end();
+  if (!ending.compare_exchange_strong(expected, refused) && !exiting_here) wait_for_the_end();
   try {
     write_line(out_of_memory ? out_of_memory_message : failure_of(error).message);
+    said = true;
   } catch (...) {  // no memory left for the line: the status says it
   }
-  constexpr int status = 3;  // failure_of's for each kind refused_by_machine takes
   if (const refusal_finisher finish = finisher.load()) finish(status);
   ::_exit(status);
 }
@@ -124,6 +143,7 @@ void end_machine_refusals_cleanly(const char* prefix, refusal_finisher finish) n
 void end_process(int status) noexcept {
   int expected = running;
   if (!ending.compare_exchange_strong(expected, exiting)) wait_for_the_end();  // a refusal is ending it
+  exiting_here = true;
   // What exit() would flush, unchecked as there (standard output is
   // closed by now where a command wrote it).
   std::cout.flush();

@@ -149,13 +149,43 @@ TEST(MachineRefusalDeathTest, ATerminateWithoutMemoryForTheExceptionIsOutOfMemor
         if (::getrlimit(RLIMIT_AS, &space) != 0) std::_Exit(1);
         space.rlim_cur = 0;
         if (::setrlimit(RLIMIT_AS, &space) != 0) std::_Exit(1);
-        for (int k = 0; k < 100000000 && std::malloc(256) != nullptr; ++k) {
+        static void* volatile kept = nullptr;  // each seen to escape: never folded away
+        for (int k = 0; k < 100000000; ++k) {
+          void* const block = std::malloc(256);
+          if (block == nullptr) break;
+          kept = block;
         }
         std::terminate();
       },
       ::testing::ExitedWithCode(3),
       "^nqueens: out of memory: the process could not get the memory it asked for \\(is its address space "
       "limited\\? see ulimit -v\\)\n$");
+}
+
+// Throws where its caller cannot see it (a throw in a destructor in plain
+// sight is a warning).
+[[gnu::noinline]] void throw_bad_alloc() { throw std::bad_alloc(); }
+
+// Destroyed at exit, out of memory then.
+struct fails_when_destroyed {
+  fails_when_destroyed() = default;
+  fails_when_destroyed(const fails_when_destroyed&) = delete;
+  fails_when_destroyed& operator=(const fails_when_destroyed&) = delete;
+  ~fails_when_destroyed() { throw_bad_alloc(); }
+};
+
+// A refusal on the thread that is exiting (a static's destructor out of
+// memory, after the handler's own step at exit) ends the process with its
+// line and status 3: it waited for an end only it could bring, for ever.
+TEST(MachineRefusalDeathTest, ARefusalOnTheExitingThreadEndsIt) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        static const fails_when_destroyed first;  // made before the handler's step: destroyed after it
+        end_machine_refusals_cleanly("nqueens");
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(3), "^nqueens: out of memory: ");
 }
 
 // Anything else is a defect: aborted, for its core dump.

@@ -68,6 +68,10 @@ expect_refusal "test.sh: ctest's option '-R' needs a value after it" bash "$repo
 expect_refusal "load_test.sh: 'abc' is no ctest option" bash "$repo/scripts/load_test.sh" abc
 expect_refusal "sanitize.sh: ctest's option '-E' needs a value" bash "$repo/scripts/sanitize.sh" tsan -E
 expect_refusal "usage: .ci/run (no arguments)" bash "$repo/.ci/run" --quick  # CI's 20 minutes, not started
+# Values ctest's help does not show are still values: --test-load 4 is not
+# refused as a word.
+bash -c 'source "$1/scripts/common.sh"; nq_check_ctest_options -j 2 --test-load 4 --tests-information 1,5 -R x' _ "$repo" ||
+  { echo "FAIL: ctest options with values its help does not show were refused" >&2; exit 1; }
 : >"$work/a-file"
 expect_refusal "cannot write the build folder NQ_BUILD_DIR=$work/a-file" \
   env NQ_BUILD_DIR="$work/a-file" bash "$repo/scripts/run.sh" 8
