@@ -23,6 +23,10 @@ struct progress {
   double fraction = 0.0;
   /// Seconds since this run started.
   double elapsed_seconds = 0.0;
+  /// Of those, the seconds the process was stopped (Ctrl-Z, SIGSTOP), seen
+  /// as time missing between the ticks of the thread that reports: left out
+  /// of eta_seconds' pace, and of a rate of solutions a second.
+  double stopped_seconds = 0.0;
   /// Estimated seconds left, from this run's pace; empty until work is done.
   std::optional<double> eta_seconds{};
   /// Solutions counted so far (journal included).

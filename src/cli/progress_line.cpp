@@ -30,6 +30,7 @@ std::string format_progress(const progress& p, int width, bool solutions, const 
   char percent[16];
   std::snprintf(percent, sizeof percent, "%5.1f%%", tenths / 10.0);
   const double counted = static_cast<double>(p.total_so_far - p.total_resumed);
+  const double running = p.elapsed_seconds - p.stopped_seconds;  // a Ctrl-Z's time is no counting
   // The fields in the order they are shown; `rank` says which go first when
   // the line is narrow (0 stays always).
   struct field {
@@ -46,7 +47,7 @@ std::string format_progress(const progress& p, int width, bool solutions, const 
       {4, solutions
               ? format_scaled(static_cast<double>(p.total_so_far)) + (p.total_so_far == 1 ? " solution" : " solutions")
               : ""},
-      {5, solutions && p.elapsed_seconds > 0 && counted > 0 ? format_scaled(counted / p.elapsed_seconds) + "/s" : ""},
+      {5, solutions && running > 0 && counted > 0 ? format_scaled(counted / running) + "/s" : ""},
       {7, format_grouped(p.finished) + "/" + format_grouped(p.subproblems) + " subproblems"},
       {8, workers.empty() ? cli::counted(static_cast<std::size_t>(p.threads), "thread") : workers},
   };

@@ -85,7 +85,15 @@ std::optional<checkpoint_error> run_watched(const plan& p, const count_options& 
       bool stop_seen = false;
       // Every 50 ms, or as often as the journal is to be flushed.
       const double tick = journal != nullptr ? std::min(0.05, options.checkpoint_interval_seconds) : 0.05;
-      helper.emplace(tick, [&, last_progress, last_flush, stop_seen]() mutable {
+      auto last_tick_end = clock_type::now();
+      helper.emplace(tick, [&, last_progress, last_flush, stop_seen, last_tick_end]() mutable {
+        // A second or more missing between two ticks (measured from the
+        // end of the last, so that its journal flush is not in it): the
+        // process was stopped, workers and all.
+        const auto gap = clock_type::now() - last_tick_end;
+        if (gap > std::chrono::duration<double>(tick + 1.0)) {
+          tally.paused(std::chrono::duration_cast<clock_type::duration>(gap - std::chrono::duration<double>(tick)));
+        }
         if ((options.cancel != nullptr && options.cancel->load()) || exec.stopped_elsewhere()) stop = true;
         // A stop saves what is finished at once, before the running
         // subproblems end: a scheduler's kill -9 may follow within seconds.
@@ -115,6 +123,7 @@ std::optional<checkpoint_error> run_watched(const plan& p, const count_options& 
             exec.abandon();
           }
         }
+        last_tick_end = clock_type::now();
       });
     }
     exec.run(p, todo, report, stop);

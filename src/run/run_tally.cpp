@@ -48,6 +48,12 @@ totals run_tally::sums() const {
   return sums_;
 }
 
+void run_tally::paused(std::chrono::steady_clock::duration gap) {
+  const std::lock_guard lock(mutex_);
+  if (first_finish_) paused_ += gap;  // before it, the pace has not begun
+  paused_in_all_ += gap;
+}
+
 progress run_tally::snapshot(bool last) const {
   const std::lock_guard lock(mutex_);
   progress p;
@@ -58,15 +64,17 @@ progress run_tally::snapshot(bool last) const {
   p.threads = threads_;
   p.last = last;
   p.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  p.stopped_seconds = std::chrono::duration<double>(paused_in_all_).count();
   p.fraction = work_total_ == 0 ? 1.0 : static_cast<double>(work_done_) / static_cast<double>(work_total_);
   const std::uint64_t done_now = work_done_ - work_done_before_;
   const std::uint64_t left = work_total_ - work_done_;
   const auto now = std::chrono::steady_clock::now();
   if (finished_here_ < least_paced_) {
     // no ETA yet: too few have finished to pace the rest
-  } else if (first_finish_ && work_done_ > work_done_at_first_ && now > *first_finish_) {
-    // The rate since the first finish: the setup before it is not counting.
-    const double counting = std::chrono::duration<double>(now - *first_finish_).count();
+  } else if (first_finish_ && work_done_ > work_done_at_first_ && now - *first_finish_ > paused_) {
+    // The rate since the first finish: the setup before it is not counting,
+    // nor a stop of the process since.
+    const double counting = std::chrono::duration<double>(now - *first_finish_ - paused_).count();
     p.eta_seconds = counting * static_cast<double>(left) / static_cast<double>(work_done_ - work_done_at_first_);
   } else if (done_now > 0 && p.elapsed_seconds > 0) {
     p.eta_seconds = p.elapsed_seconds * static_cast<double>(left) / static_cast<double>(done_now);

@@ -91,6 +91,15 @@ TEST(ProgressLineTest, FitsEveryWidthDroppingTheLeastUsefulFieldsFirst) {
   EXPECT_NE(plain.find("ETA 1d03h  3h01m elapsed  4,212/13,070 subproblems  16 threads"), std::string::npos) << plain;
 }
 
+// A stop of the process (Ctrl-Z, then fg) is no counting: the pace leaves
+// it out, the elapsed time keeps it (the run took that long).
+TEST(ProgressLineTest, TheRateLeavesOutATimeStopped) {
+  progress p = hours_into_a_long_run();
+  p.stopped_seconds = p.elapsed_seconds / 2;
+  const std::string line = format_progress(p, 500);
+  EXPECT_NE(line.find("3h01m elapsed  12.3 T solutions  2.09 G/s"), std::string::npos) << line;
+}
+
 // The percent is rounded down, as the bar is, and reads 100.0% only when
 // every subproblem has finished (the last ones may weigh almost nothing).
 TEST(ProgressLineTest, PercentReachesOneHundredOnlyWhenEverySubproblemHasFinished) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "nqueens/plan.hpp"
@@ -52,6 +53,36 @@ TEST(RunTallyTest, NoTimeLeftUntilASampleHasFinished) {
   EXPECT_FALSE(tally.snapshot(false).eta_seconds.has_value());
   tally.finished(127, {.total = 1});
   EXPECT_TRUE(tally.snapshot(false).eta_seconds.has_value());
+}
+
+// A stop of the process (Ctrl-Z, then fg) is left out of the pace: the
+// time left is what the counting, not the stop, says. Two tallies of the
+// same finishes, one told of a quarter second's stop: the second's
+// snapshot is taken first, so the other's counting is no shorter than its
+// own plus the stop, whatever the machine's load.
+TEST(RunTallyTest, AStopOfTheProcessIsNotInThePace) {
+  const plan p(16, {.kind = engine::quadrant});  // equal work a subproblem
+  ASSERT_TRUE(p.uniform_work());
+  const shard_members mine(p, {});
+  std::vector<std::size_t> todo(p.size());
+  std::iota(todo.begin(), todo.end(), std::size_t{0});
+  const auto start = std::chrono::steady_clock::now();
+  run_tally counted(p, mine, todo, {}, true, 1, start);
+  run_tally stopped(p, mine, todo, {}, true, 1, start);
+  constexpr std::size_t done = 100;  // past the 64 that pace one thread
+  for (std::size_t i = 0; i < done; ++i) counted.finished(i, {.total = 1});
+  for (std::size_t i = 0; i < done; ++i) stopped.finished(i, {.total = 1});
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  stopped.paused(std::chrono::milliseconds(250));
+  const progress after_stop = stopped.snapshot(false);
+  const progress without = counted.snapshot(false);
+  ASSERT_TRUE(after_stop.eta_seconds.has_value());
+  ASSERT_TRUE(without.eta_seconds.has_value());
+  // The pace is per subproblem after the first: (size - done) left for
+  // done - 1 counted.
+  const double per_second_of_counting = static_cast<double>(p.size() - done) / static_cast<double>(done - 1);
+  EXPECT_GE(*without.eta_seconds - *after_stop.eta_seconds, 0.25 * per_second_of_counting * 0.999);
+  EXPECT_GE(after_stop.elapsed_seconds, 0.4);  // the stop's time did pass
 }
 
 }  // namespace
