@@ -30,11 +30,14 @@ using detail::process_cpu_seconds;
 // n = 24 each subproblem builds its own lists and keeps no east quarters, and
 // a run of 32 would leave 10 s of sampling at n = 25 under 30 draws: runs of
 // 4 there, as for the GPU engine (which draws a round's worth of runs,
-// below). From n = 26 on, building the lists is about 2% of a subproblem
-// (docs/reach.md), and single indices spread the sample wider.
+// below). So at n = 24: its subproblems take about 0.2 s a thread, and runs
+// of 32 gave 2 draws in 10 s on 2 threads (Q(24) 2.9x off, "+- 3.7%"), or
+// none within the 20 s a draw may take on a loaded machine. From n = 26 on,
+// building the lists is about 2% of a subproblem (docs/reach.md), and
+// single indices spread the sample wider.
 std::size_t run_length_for(const plan& p) {
   if (!p.uniform_work() || p.board_size() >= 26) return 1;
-  return counts_on_gpus(p.kind()) || p.board_size() > 24 ? 4 : 32;
+  return counts_on_gpus(p.kind()) || p.board_size() >= 24 ? 4 : 32;
 }
 
 }  // namespace
