@@ -322,6 +322,7 @@ TEST(CliTest, MessagesNameWhatWasGiven) {
       {"$NQ scale 8 --threads ,1", "--threads takes a comma-separated list of thread counts, such as 1,2,4: got ',1'"},
       {"$NQ scale 8 --threads 1,,2",
        "--threads takes a comma-separated list of thread counts, such as 1,2,4: got '1,,2'"},
+      {"$NQ scale 8 -t 1,2,1", "--threads names 1 twice ('1,2,1'): give each thread count once"},
       // A flag takes no value (it would act as if given), and an option
       // given twice would keep its last value in silence.
       {"$NQ count 12 --json=false", "--json takes no value ('--json=false'): give --json alone, or leave it out"},

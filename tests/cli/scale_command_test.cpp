@@ -86,6 +86,22 @@ TEST(CliTest, ScaleNamesTheCpuQuotaItRunsUnder) {
   EXPECT_EQ(csv_quota_column(free_rows), "  ") << free_rows;
 }
 
+// From n = 21 each of scale's whole counts takes minutes to months: that is
+// said before the first begins (here stopped 3 s in), not after them.
+TEST(CliTest, ScaleWarnsOfItsCostFirstFromN21) {
+  const cli_run r = run_cli_command("timeout --preserve-status -s INT 3 " + std::string(NQUEENS_CLI_PATH) +
+                                    " scale 21 -t 1 -r 2 --engine symmetric");
+  EXPECT_EQ(r.status, 130) << r.err;
+  EXPECT_EQ(r.err.rfind("nqueens: warning: scale counts Q(21) whole 3 times (an untimed first count, then 2 at each "
+                        "of 1 thread count); from n = 21 one count takes minutes to months: 'nqueens plan 21 "
+                        "--estimate' prices it\n",
+                        0),
+            0u)
+      << r.err;
+  const cli_run small = run_cli("scale 12 -t 1 -r 1");
+  EXPECT_EQ(small.err.find("whole"), std::string::npos) << small.err;
+}
+
 TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {
   const auto csv = std::filesystem::temp_directory_path() / ("nqueens-scale-" + std::to_string(::getpid()) + ".csv");
   const cli_run r = run_cli("scale 10 --threads 2,1 --repeat 2 --csv " + csv.string());

@@ -29,6 +29,24 @@ TEST(CliTest, VerifyChecksAllFourColumnsWithTheAutoEngine) {
   EXPECT_NE(r.out.find(keys), std::string::npos) << keys << "\n" << r.out;
 }
 
+// The table's heading has a word for each column, as a row has, so that
+// awk and CI logs read it: "half turn" was two.
+TEST(CliTest, VerifyHeadsEachColumnWithOneWord) {
+  const cli_run r = run_cli("verify --to 9");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string heading;
+  std::string row;
+  ASSERT_TRUE(std::getline(lines, heading) && std::getline(lines, row)) << r.out;
+  const auto words = [](const std::string& line) {
+    std::istringstream in(line);
+    std::size_t count = 0;
+    for (std::string word; in >> word;) ++count;
+    return count;
+  };
+  EXPECT_EQ(words(heading), words(row)) << heading << "\n" << row;
+}
+
 // An engine this machine cannot run is refused before a line is printed:
 // exit 2, stdout empty, as count does.
 TEST(CliTest, VerifyRefusesAnEngineItCannotRunBeforePrinting) {

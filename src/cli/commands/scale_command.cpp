@@ -66,7 +66,13 @@ std::vector<int> parse_thread_list(const std::string& text) {
       throw usage_error("--threads takes a comma-separated list of thread counts, such as 1,2,4: got '" +
                         shown_operand(text) + "'");
     }
-    counts.push_back(parse_threads(element));
+    const int count = parse_threads(element);
+    // Twice the same row would measure nothing the first did not.
+    if (std::ranges::find(counts, count) != counts.end()) {
+      throw usage_error("--threads names " + std::to_string(count) + " twice ('" + shown_operand(text) +
+                        "'): give each thread count once");
+    }
+    counts.push_back(count);
     if (comma == std::string::npos) return counts;
     start = comma + 1;
   }
@@ -382,6 +388,14 @@ int run_scale(const std::vector<std::string>& args) {
   if (result.count("csv") && !csv_on_stdout) {
     csv_file.emplace(result["csv"].as<std::string>(), "--csv file",
                      own_first_line{.now = csv_header.substr(0, csv_header.size() - 1), .oldest = csv_oldest_header});
+  }
+  // Said before the first of many whole counts, not after them all.
+  if (n >= 21) {
+    const std::size_t counts = 1 + static_cast<std::size_t>(repeat) * threads.size();
+    std::cerr << formatted(
+        "nqueens: warning: scale counts Q(%d) whole %zu times (an untimed first count, then %d at each of %zu thread "
+        "count%s); from n = 21 one count takes minutes to months: 'nqueens plan %d --estimate' prices it\n",
+        n, counts, repeat, threads.size(), threads.size() == 1 ? "" : "s", n);
   }
   opts.cancel = &stop_requested();
   // Each count's progress, named by its run: "run 5 of 12, 4 threads" (the

@@ -76,10 +76,11 @@ struct verify_columns {
 class verify_text_writer final : public verify_writer {
  public:
   explicit verify_text_writer(const verify_columns& columns) : columns_(columns) {}
-  // "half turn" and "quarter" hold every published value to n = 27 (9 and 4 digits).
+  // "half-turn" and "quarter" hold every published value to n = 27 (9 and 4
+  // digits); each heading one word, as each column is, for awk and CI logs.
   bool begin() override {
     std::cout << formatted("%2s %*s %*s %9s %7s %-*s %9s %s\n", "n", columns_.total, "total", columns_.unique, "unique",
-                           "half turn", "quarter", columns_.engine_name, "engine", "seconds", "status");
+                           "half-turn", "quarter", columns_.engine_name, "engine", "seconds", "status");
     return flush_standard_output();
   }
   // A mismatch adds the published values.
