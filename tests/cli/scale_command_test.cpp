@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -100,6 +101,19 @@ TEST(CliTest, ScaleWarnsOfItsCostFirstFromN21) {
       << r.err;
   const cli_run small = run_cli("scale 12 -t 1 -r 1");
   EXPECT_EQ(small.err.find("whole"), std::string::npos) << small.err;
+}
+
+// One run a row has no spread to show: "-", where "0.0%" read as runs
+// alike.
+TEST(CliTest, ScaleShowsNoSpreadForOneRun) {
+  const cli_run r = run_cli("scale 10 -t 1 -r 1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::size_t row = r.out.find("\n      1 ");
+  ASSERT_NE(row, std::string::npos) << r.out;
+  std::istringstream fields(r.out.substr(row + 1, r.out.find('\n', row + 1) - row - 1));
+  std::string threads, seconds, spread;
+  fields >> threads >> seconds >> spread;
+  EXPECT_EQ(spread, "-") << r.out;
 }
 
 TEST(CliTest, ScalePrintsOneRowPerThreadCountWithTheSameTotal) {

@@ -354,13 +354,15 @@ cxxopts::Options plan_command_options() {
       "Sample the plan on every thread and project what the whole count will cost: thread-hours, and wall time "
       "here and on --cores")(
       "estimate-seconds",
-      formatted("Seconds to sample for --estimate, %g to %g", min_estimate_seconds, max_estimate_seconds),
+      formatted("Seconds to sample for --estimate, %g to %g; the tables are built first, and a draw begun by then "
+                "is finished, so the wall time is longer",
+                min_estimate_seconds, max_estimate_seconds),
       cxxopts::value<std::string>()->default_value(formatted("%g", estimate_options{}.seconds)))(
       "cores", "With --estimate, also project the wall time on this many cores (a cluster, say)",
       cxxopts::value<std::string>());
   add_plan_shape_options(options,
                          "Memory a count may use, as for count: refuse a plan that would need more, e.g. 8G, "
-                         "512M");
+                         "512M (default: half the physical memory)");
   add_gpu_options(options);
   add_progress_options(options, "the run of --stats");
   add_shared_options(options,

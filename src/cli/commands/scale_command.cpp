@@ -246,8 +246,10 @@ class scale_report final : public report {
         << (gpus ? formatted(" %4s", "gpus") : "") << '\n';
     for (const scaling_row& row : r_.rows) {
       // The spread: the slowest run less the fastest, against the median.
+      // One run has none to show: "-", not a 0.0% that reads as runs alike.
       const double spread = row.median_seconds > 0 ? (slowest(row) - fastest(row)) / row.median_seconds : 0.0;
-      out << formatted("%7d %11.6f %6.1f%% %7.2fx %9.1f%% %6.2f %19s", row.threads, row.median_seconds, 100.0 * spread,
+      const std::string spread_text = row.seconds.size() < 2 ? "-" : formatted("%.1f%%", 100.0 * spread);
+      out << formatted("%7d %11.6f %7s %7.2fx %9.1f%% %6.2f %19s", row.threads, row.median_seconds, spread_text.c_str(),
                        row.speedup, 100.0 * row.efficiency, row.busy_threads, to_string(row.total).c_str())
           << (gpus ? formatted(" %4d", row.gpus) : "") << '\n';
     }
