@@ -103,6 +103,15 @@ TEST(CliTest, ScaleWarnsOfItsCostFirstFromN21) {
   EXPECT_EQ(small.err.find("whole"), std::string::npos) << small.err;
 }
 
+// What made the table less telling is in --json too, as stderr said it: a
+// script that reads the JSON alone sees it.
+TEST(CliTest, ScaleJsonCarriesItsWarnings) {
+  const cli_run r = run_cli("scale 10 -t 1,2 -r 1 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("nqueens: warning: one thread took"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find(",\"warnings\":[\"one thread took "), std::string::npos) << r.out;
+}
+
 // One run a row has no spread to show: "-", where "0.0%" read as runs
 // alike.
 TEST(CliTest, ScaleShowsNoSpreadForOneRun) {

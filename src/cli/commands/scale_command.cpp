@@ -6,9 +6,11 @@
 #include <functional>
 #include <iostream>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
@@ -96,7 +98,16 @@ struct measured_on {
   /// A CFS quota's CPUs (a container's --cpus), which hardware does not see.
   std::optional<double> quota = cpu_quota();
   std::string cpu = cpu_name();
+  /// What made the table less telling, as each warning said it on stderr:
+  /// in --json too, for a script that reads only that.
+  std::vector<std::string> warnings{};
 };
+
+// Says `message` on stderr as a warning, and keeps it for --json.
+void warn(measured_on& on, const std::string& message) {
+  std::cerr << "nqueens: warning: " << message << '\n';
+  on.warnings.push_back(message);
+}
 
 double fastest(const scaling_row& row) { return *std::min_element(row.seconds.begin(), row.seconds.end()); }
 double slowest(const scaling_row& row) { return *std::max_element(row.seconds.begin(), row.seconds.end()); }
@@ -134,7 +145,7 @@ std::string csv_of(const scaling_result& r, const measured_on& on) {
 // the other process or the idle threads, not this machine. One line, for the
 // row that kept the smallest share busy. Not for the GPU engine, whose
 // threads wait for their devices.
-void warn_of_idle_threads(const scaling_result& r, const measured_on& on) {
+void warn_of_idle_threads(const scaling_result& r, measured_on& on) {
   if (counts_on_gpus(on.kind) || r.rows.size() < 2 || r.rows.front().median_seconds < min_telling_seconds) return;
   const scaling_row* worst = nullptr;
   double worst_share = min_busy_share;
@@ -150,17 +161,16 @@ void warn_of_idle_threads(const scaling_result& r, const measured_on& on) {
     }
   }
   if (worst == nullptr) return;
-  std::cerr << formatted(
-      "nqueens: warning: the %d-thread runs kept %.2f hardware threads busy: another process is using the cores, or "
-      "the count did not spread, so the speed-ups are not this machine's\n",
-      worst->threads, worst->busy_threads);
+  warn(on, formatted("the %d-thread runs kept %.2f hardware threads busy: another process is using the cores, or "
+                     "the count did not spread, so the speed-ups are not this machine's",
+                     worst->threads, worst->busy_threads));
 }
 
 // A CFS quota (a container's --cpus, a cgroup's cpu.max) gives the process
 // less CPU time than its hardware threads, which it sees all the same:
 // rows of more threads than the quota share its time, so their speed-ups
 // are the quota's. Said once, before the table.
-void warn_of_a_cpu_quota(const scaling_result& r, const measured_on& on) {
+void warn_of_a_cpu_quota(const scaling_result& r, measured_on& on) {
   if (!on.quota || counts_on_gpus(on.kind) || r.rows.empty()) return;
   const int most = std::ranges::max(r.rows, {}, &scaling_row::threads).threads;
   if (most <= *on.quota) return;
@@ -168,10 +178,9 @@ void warn_of_a_cpu_quota(const scaling_result& r, const measured_on& on) {
   const std::string shared =
       within == 0 ? "every run, one thread's too, gets only that"
                   : "runs of more than " + counted(static_cast<std::size_t>(within), "thread") + " share it";
-  std::cerr << formatted(
-      "nqueens: warning: a CPU quota (cgroup) gives this process %.3g CPUs of time: %s, so the speed-ups are the "
-      "quota's, not this machine's\n",
-      *on.quota, shared.c_str());
+  warn(on, formatted("a CPU quota (cgroup) gives this process %.3g CPUs of time: %s, so the speed-ups are the "
+                     "quota's, not this machine's",
+                     *on.quota, shared.c_str()));
 }
 
 // A board size whose one-thread count should take a few seconds, from one
@@ -201,24 +210,23 @@ int larger_telling_size(int n, double seconds) {
 // longer than quadrant's Q(16)), the growth the advice assumes is a size
 // short. (Where a memory bound hands it to a slower one, the advice errs
 // long, which still times threads.)
-void warn_of_weak_measurements(const scaling_result& r, int n, engine measured,
-                               const std::function<engine(int)>& engine_at) {
+void warn_of_weak_measurements(const scaling_result& r, measured_on& on, const std::function<engine(int)>& engine_at) {
+  const int n = on.n;
+  const engine measured = on.kind;
   // Only where there is a speed-up to mislead: one row compares nothing.
   if (r.rows.size() > 1 && r.rows.front().median_seconds < min_telling_seconds) {
     int larger = larger_telling_size(n, r.rows.front().median_seconds);
     if (larger < max_board_size && measured != engine::quadrant && engine_at(larger) == engine::quadrant) ++larger;
-    std::cerr << formatted(
-        "nqueens: warning: one thread took %.4f s, too short to time threads by (start-up and "
-        "noise): take a larger N, such as %d\n",
-        r.rows.front().median_seconds, larger);
+    warn(on, formatted("one thread took %.4f s, too short to time threads by (start-up and noise): take a larger N, "
+                       "such as %d",
+                       r.rows.front().median_seconds, larger));
   }
   // The GPU engine's threads mostly wait on their devices (streams): more
   // of them than the cores measure no sharing.
   const int hardware = hardware_threads();
   if (!counts_on_gpus(measured) && !r.rows.empty() && r.rows.back().threads > hardware) {
-    std::cerr << formatted(
-        "nqueens: warning: this machine runs %s at once: rows past it measure threads sharing them\n",
-        counted(static_cast<std::size_t>(hardware), "thread").c_str());
+    warn(on, formatted("this machine runs %s at once: rows past it measure threads sharing them",
+                       counted(static_cast<std::size_t>(hardware), "thread").c_str()));
   }
 }
 
@@ -285,7 +293,8 @@ class scale_report final : public report {
         .add("repeat", repeat_)
         .add("consistent", r_.consistent)
         .add_raw("verified", verified_json(r_.check))
-        .add_raw("rows", "[" + rows + "]");
+        .add_raw("rows", "[" + rows + "]")
+        .add_raw("warnings", json_array_of(std::span<const std::string>(on_.warnings)));
   }
 
  private:
@@ -436,8 +445,8 @@ int run_scale(const std::vector<std::string>& args) {
         "before any row was printed" +
         (csv_file ? ", " + one_line(result["csv"].as<std::string>()) + " left as it was" : std::string()));
   }
-  const measured_on on{.n = n, .kind = opts.kind};
-  warn_of_weak_measurements(r, n, opts.kind, [&](int size) {
+  measured_on on{.n = n, .kind = opts.kind};
+  warn_of_weak_measurements(r, on, [&](int size) {
     try {
       return engine_for(choice, size, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
     } catch (const run_cancelled&) {  // a stop as the advice is priced: the rows measured still print
