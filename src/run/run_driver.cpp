@@ -86,7 +86,7 @@ std::optional<checkpoint_error> run_watched(const plan& p, const count_options& 
       // Every 50 ms, or as often as the journal is to be flushed.
       const double tick = journal != nullptr ? std::min(0.05, options.checkpoint_interval_seconds) : 0.05;
       auto last_tick_end = clock_type::now();
-      helper.emplace(tick, [&, last_progress, last_flush, stop_seen, last_tick_end]() mutable {
+      helper.emplace(tick, [&, tick, last_progress, last_flush, stop_seen, last_tick_end]() mutable {
         // A second or more missing between two ticks (measured from the
         // end of the last, so that its journal flush is not in it): the
         // process was stopped, workers and all.
