@@ -101,14 +101,14 @@ void count_report::write_text(std::ostream& out) const {
         << " solutions, " << to_string(r.symmetric_180) << " unchanged by a half turn, " << to_string(r.symmetric_90)
         << " by a quarter turn"
         << " (a part: combine every shard's --json output with 'nqueens merge')\n"
-        << "  engine " << to_string(r.kind) << ", " << threads << ", " << r.shard_subproblems << " of " << r.subproblems
-        << " subproblems, " << format_seconds(r.seconds) << '\n';
+        << "  engine " << to_string(r.kind) << ", " << threads << ", " << format_grouped(r.shard_subproblems) << " of "
+        << format_grouped(r.subproblems) << " subproblems, " << format_seconds(r.seconds) << '\n';
     out << describe_resumed(r, checkpoint_);
     return;
   }
   out << describe_counts(counts_of(r));
-  out << "  engine " << to_string(r.kind) << ", " << threads << ", " << r.subproblems << " subproblems (split depth "
-      << r.split_depth << "), " << format_seconds(r.seconds) << '\n';
+  out << "  engine " << to_string(r.kind) << ", " << threads << ", " << format_grouped(r.subproblems)
+      << " subproblems (split depth " << r.split_depth << "), " << format_seconds(r.seconds) << '\n';
   out << describe_resumed(r, checkpoint_);
   if (!rank_threads.empty()) out << "  MPI: " << describe_ranks(rank_threads) << '\n';
   if (const auto sets = kernels_by_rank(rank_kernels); sets.size() > 1) {

@@ -9,10 +9,14 @@ namespace nqueens::cli {
 std::string format_duration(double seconds) {
   char text[32];
   if (!(seconds >= 0)) seconds = 0;
-  // Past a million years (an estimate of Q(32) on one thread, say), or
-  // infinite: the figure is a magnitude, and no long would hold it rounded.
-  if (!(seconds < 3.15576e13)) {
-    std::snprintf(text, sizeof text, "%.3gy", std::isfinite(seconds) ? seconds / 3.15576e7 : HUGE_VAL);
+  // From a (Julian) year on, years alone: "1199d05h" read as a puzzle, and
+  // an estimate that long is good to three digits at best. Past a million
+  // years (an estimate of Q(32) on one thread, say), or infinite: the figure
+  // is a magnitude, and no long would hold it rounded.
+  constexpr double year = 3.15576e7;
+  if (!(seconds < year)) {
+    const double years = std::isfinite(seconds) ? seconds / year : HUGE_VAL;
+    std::snprintf(text, sizeof text, years < 999.5 ? "%.3gy" : years < 1e6 ? "%.0fy" : "%.3gy", years);
     return text;
   }
   // Each unit chosen by the value once rounded to it: 59.96 s is "1m00s",

@@ -5,6 +5,7 @@
 
 #include "cli/io/json.hpp"
 #include "cli/message_text.hpp"
+#include "cli/number_text.hpp"
 
 namespace nqueens::cli {
 
@@ -66,8 +67,8 @@ std::string describe_resumed(const count_result& r, const std::string& checkpoin
                           : r.journal_bytes_cut == 1
                               ? " (1 byte of a torn last write cut off)"
                               : " (" + std::to_string(r.journal_bytes_cut) + " bytes of a torn last write cut off)";
-  return "  resumed: " + std::to_string(r.resumed) + " of " +
-         std::to_string(shard ? r.shard_subproblems : r.subproblems) +
+  return "  resumed: " + format_grouped(r.resumed) + " of " +
+         format_grouped(shard ? r.shard_subproblems : r.subproblems) +
          (shard ? " subproblems of the shard" : " subproblems") + " taken from " + one_line(checkpoint) + cut + "\n";
 }
 

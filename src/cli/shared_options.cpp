@@ -23,7 +23,7 @@
 
 namespace nqueens::cli {
 
-void add_shared_options(cxxopts::Options& options, const shared_options& which) {
+void add_worker_options(cxxopts::Options& options, const shared_options& which) {
   auto add = options.add_options();
   if (!which.threads.empty()) add("t,threads", which.threads, cxxopts::value<std::string>());
   if (!which.engine.empty()) {
@@ -33,6 +33,10 @@ void add_shared_options(cxxopts::Options& options, const shared_options& which) 
     add("e,engine", "Counting engine: " + choice + std::string(engine_names()) + rule,
         cxxopts::value<std::string>()->default_value(which.engine));
   }
+}
+
+void add_closing_options(cxxopts::Options& options, const shared_options& which) {
+  auto add = options.add_options();
   if (which.json) add("json", "Print one JSON object instead of text");
   add("h,help", "Show this help");
 }

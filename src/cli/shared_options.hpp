@@ -34,8 +34,13 @@ struct shared_options {
   bool json = false;
 };
 
-/// Adds the options `which` names to `options`, after the command's own.
-void add_shared_options(cxxopts::Options& options, const shared_options& which);
+/// Adds --threads and --engine where `which` names them: called before the
+/// command's own options, so that the choices every count takes lead its help.
+void add_worker_options(cxxopts::Options& options, const shared_options& which);
+
+/// Adds --json where `which` names it, and -h, --help: called after the
+/// command's own options, so that they close its help.
+void add_closing_options(cxxopts::Options& options, const shared_options& which);
 
 /// --checkpoint-interval's and --progress's own: a journal's flushes and the
 /// progress display, for the commands that count for long (count, rotational).

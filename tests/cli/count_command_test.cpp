@@ -438,7 +438,7 @@ TEST_F(CliCheckpointTest, AKeptJournalIsOfferedOnlyTheRemediesThatResumeIt) {
   const cli_run finished = run_cli("count 16 --engine quadrant --threads 2 --max-memory 1M --checkpoint " + journal_);
   EXPECT_EQ(finished.status, 0) << finished.err;
   EXPECT_NE(finished.out.find("Q(16) = 14772512  verified"), std::string::npos) << finished.out;
-  EXPECT_NE(finished.out.find("resumed: 4187 of 4187 subproblems"), std::string::npos) << finished.out;
+  EXPECT_NE(finished.out.find("resumed: 4,187 of 4,187 subproblems"), std::string::npos) << finished.out;
 }
 
 // A total the published table refutes says that the journal holds it and

@@ -27,6 +27,12 @@ TEST(NumberTextTest, NumbersReadAtAGlance) {
   EXPECT_EQ(format_duration(59.96), "1m00s");
   EXPECT_EQ(format_duration(3599.6), "1h00m");
   EXPECT_EQ(format_duration(86399), "1d00h");
+  // From a year on, years: "3.28y", not "1199d05h".
+  EXPECT_EQ(format_duration(364 * 86400.0), "364d00h");
+  EXPECT_EQ(format_duration(3.15576e7), "1y");
+  EXPECT_EQ(format_duration(1199 * 86400.0 + 5 * 3600), "3.28y");
+  EXPECT_EQ(format_duration(3.15576e7 * 123.4), "123y");
+  EXPECT_EQ(format_duration(3.15576e7 * 12345.6), "12346y");
   // Past what a long holds in hours, and infinity: years, not garbage.
   EXPECT_EQ(format_duration(3.15576e7 * 1e6), "1e+06y");
   EXPECT_EQ(format_duration(1e300), "3.17e+292y");

@@ -91,6 +91,28 @@ TEST(ProgressLineTest, FitsEveryWidthDroppingTheLeastUsefulFieldsFirst) {
   EXPECT_NE(plain.find("ETA 1d03h  3h01m elapsed  4,212/13,070 subproblems  16 threads"), std::string::npos) << plain;
 }
 
+// The bar keeps its width while the counters grow: it took the room left,
+// and a terminal's line shrank it mark by mark as a run went on.
+TEST(ProgressLineTest, TheBarKeepsItsWidthAsTheCountersGrow) {
+  progress early = hours_into_a_long_run();
+  early.finished = 3;
+  early.fraction = 0.0004;
+  early.elapsed_seconds = 2.5;
+  early.eta_seconds = 95;
+  early.total_so_far = uint128{7'000};
+  early.total_resumed = uint128{0};
+  const progress late = hours_into_a_long_run();
+  const auto bar_width = [](const std::string& line) {
+    const std::size_t open = line.find('['), close = line.find(']');
+    return open == std::string::npos || close == std::string::npos ? std::string::npos : close - open;
+  };
+  for (const int width : {70, 80, 100, 120}) {
+    const std::string first = format_progress(early, width), then = format_progress(late, width);
+    ASSERT_NE(bar_width(first), std::string::npos) << first;
+    EXPECT_EQ(bar_width(first), bar_width(then)) << width << ":\n" << first << '\n' << then;
+  }
+}
+
 // A stop of the process (Ctrl-Z, then fg) is no counting: the pace leaves
 // it out, the elapsed time keeps it (the run took that long).
 TEST(ProgressLineTest, TheRateLeavesOutATimeStopped) {

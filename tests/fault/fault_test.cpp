@@ -520,7 +520,7 @@ TEST_F(FaultTest, ReadOnlyJournalIsReportedWhenFinishedRefusedWhenNot) {
   finished r = run(report);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
-  const std::string all = plan_field({"12"}, "subproblems");
+  const std::string all = grouped(plan_field({"12"}, "subproblems"));
   EXPECT_NE(r.out.find("resumed: " + all + " of " + all), std::string::npos) << r.out;
   EXPECT_EQ(bytes_of(done), before);
 
@@ -572,7 +572,7 @@ bool set_inode_flags(const std::string& file, int flags) {
 TEST_F(FaultTest, ImmutableOrAppendOnlyJournalIsReadAsAReadOnlyOne) {
   const std::string done = path("done.ckpt");
   ASSERT_EQ(run({nq, "count", "12", "--checkpoint", done}).status, 0);
-  const std::string all = plan_field({"12"}, "subproblems");
+  const std::string all = grouped(plan_field({"12"}, "subproblems"));
   const std::string half = path("half.ckpt");
   {
     child c(endless_count({"--checkpoint", half, "--checkpoint-interval", "0.01"}));

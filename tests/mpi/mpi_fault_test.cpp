@@ -1111,7 +1111,7 @@ TEST_F(FaultTest, UnmarkedFinishedMpiJournalGetsItsMark) {
     const finished r = run(mpi_job(ranks, {"12", "--checkpoint", j}), {mpi_env}, 60);
     ASSERT_EQ(r.status, 0) << "status -1 means it hung\n" << r.err;
     EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
-    const std::string all = plan_field({"12"}, "subproblems");
+    const std::string all = grouped(plan_field({"12"}, "subproblems"));
     EXPECT_NE(r.out.find("resumed: " + all + " of " + all), std::string::npos) << r.out;
     EXPECT_EQ(bytes_of(j), marked) << "the completion mark was not written";
     const finished count = run({nq, "count", "12", "--checkpoint", j});

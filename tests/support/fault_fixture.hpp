@@ -231,6 +231,12 @@ class FaultTest : public ::testing::Test {
     if (r.out[from] == '"') to = r.out.find('"', ++from);
     return r.out.substr(from, to - from);
   }
+  // Digits grouped by thousands, as the report prints a count of
+  // subproblems: "1,322".
+  static std::string grouped(std::string digits) {
+    for (std::size_t at = digits.size(); at > 3; at -= 3) digits.insert(at - 3, ",");
+    return digits;
+  }
   // Resumes `journal` with `count` and expects the exact, verified total.
   static void expect_resumes_to(const std::string& journal, int n, const std::string& total,
                                 const std::vector<std::string>& extra = {}) {

@@ -259,7 +259,9 @@ cxxopts::Options check_options() {
                            "read.");
   options.custom_help("[PLACEMENT...]");
   options.positional_help("");
-  add_shared_options(options, {});
+  const shared_options shared{};
+  add_worker_options(options, shared);
+  add_closing_options(options, shared);
   return options;
 }
 

@@ -24,6 +24,16 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   cxxopts::Options options(args.front(), "Count every solution of the n-queens problem on an N x N board.");
   options.custom_help("N [options]");
   options.positional_help("");
+  const shared_options shared{.threads = worker_threads_help,
+                              .engine = "auto",
+                              .engine_auto = plan_is_shared
+                                                 ? "the fastest engine for N that fits in --max-memory (by N "
+                                                   "alone, so that every rank agrees)"
+                                                 : "the fastest engine for N that fits in --max-memory (by N "
+                                                   "alone with --shard, --checkpoint or MPI, so that every part "
+                                                   "agrees)",
+                              .json = true};
+  add_worker_options(options, shared);
   add_plan_shape_options(options,
                          "Memory the run may use (the engine's tables, the plan and its lists), e.g. 8G, 512M "
                          "(default: half the physical memory)");
@@ -34,15 +44,7 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
       cxxopts::value<std::string>());
   add_gpu_options(options);
   add_long_run_options(options);
-  add_shared_options(options,
-                     {.threads = worker_threads_help,
-                      .engine = "auto",
-                      .engine_auto = plan_is_shared ? "the fastest engine for N that fits in --max-memory (by N "
-                                                      "alone, so that every rank agrees)"
-                                                    : "the fastest engine for N that fits in --max-memory (by N "
-                                                      "alone with --shard, --checkpoint or MPI, so that every part "
-                                                      "agrees)",
-                      .json = true});
+  add_closing_options(options, shared);
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
   // nqueens-mpi's help is its whole help: its exit statuses too. (Appended:

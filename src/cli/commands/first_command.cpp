@@ -33,8 +33,10 @@ int run_first(const std::vector<std::string>& args) {
                                "placement whole: about 14 bytes a queen, 1.4 GB at N = 100,000,000)");
   options.custom_help("N [options]");
   options.positional_help("");
+  const shared_options shared{};
+  add_worker_options(options, shared);
   add_format_option(options, "tuple, board (N <= " + std::to_string(max_drawn_board) + ") or fen (N = 8)");
-  add_shared_options(options, {});
+  add_closing_options(options, shared);
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true, max_constructed_board_size);
   if (printed_help(result, options)) return 0;

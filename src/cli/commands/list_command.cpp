@@ -25,12 +25,14 @@ int run_list(const std::vector<std::string>& args) {
                            "every thread count. A tuple gives the column (0-based) of the queen in each row.");
   options.custom_help("N [options]");
   options.positional_help("");
+  const shared_options shared{.threads = worker_threads_help};
+  add_worker_options(options, shared);
   add_format_option(options, "tuple: (1, 3, 0, 2); board: rows of Q and .; fen: chess notation (N = 8 only)");
   options.add_options()("unique",
                         "One solution per symmetry class (the smallest tuple of the class), followed in the tuple "
                         "format by the class size 1, 2, 4 or 8")("limit", "Stop after K solutions",
                                                                  cxxopts::value<std::string>());
-  add_shared_options(options, {.threads = worker_threads_help});
+  add_closing_options(options, shared);
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
   if (printed_help(result, options, "N is a board size from " + board_size_range() + ".\n")) return 0;

@@ -206,8 +206,10 @@ int run_merge(const std::vector<std::string>& args) {
       "the total. Exit 1 if a shard is missing (or its file empty), given twice, or from another run.");
   options.custom_help("FILE... [options]");
   options.positional_help("");
+  const shared_options shared{.json = true};
+  add_worker_options(options, shared);
   options.add_options()("files", "", cxxopts::value<std::vector<std::string>>());
-  add_shared_options(options, {.json = true});
+  add_closing_options(options, shared);
   options.parse_positional({"files"});
   const auto result = parse_command_line(options, args, false);
   if (printed_help(result, options)) return 0;

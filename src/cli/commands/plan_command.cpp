@@ -349,6 +349,13 @@ cxxopts::Options plan_command_options() {
                            "timing every subproblem, and print how evenly the work is spread.");
   options.custom_help("N [options]");
   options.positional_help("");
+  const shared_options shared{.threads =
+                                  "Worker threads of the count priced (its memory), and for --stats and --estimate "
+                                  "(default: all hardware threads)",
+                              .engine = "auto",
+                              .engine_auto = "the fastest engine for N that fits in --max-memory",
+                              .json = true};
+  add_worker_options(options, shared);
   options.add_options()("stats", "Run the plan and report per-subproblem times and the speed-up bound")(
       "estimate",
       "Sample the plan on every thread and project what the whole count will cost: thread-hours, and wall time "
@@ -365,12 +372,7 @@ cxxopts::Options plan_command_options() {
                          "512M (default: half the physical memory)");
   add_gpu_options(options);
   add_progress_options(options, "the run of --stats");
-  add_shared_options(options,
-                     {.threads = "Worker threads of the count priced (its memory), and for --stats and --estimate "
-                                 "(default: all hardware threads)",
-                      .engine = "auto",
-                      .engine_auto = "the fastest engine for N that fits in --max-memory",
-                      .json = true});
+  add_closing_options(options, shared);
   add_board_size_operand(options);
   return options;
 }

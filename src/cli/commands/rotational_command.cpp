@@ -67,8 +67,10 @@ int run_rotational(const std::vector<std::string>& args) {
           "member of each symmetry class.) 'nqueens count' reports these counts too.");
   options.custom_help("N [options]");
   options.positional_help("");
+  const shared_options shared{.threads = worker_threads_help, .engine = "", .json = true};
+  add_worker_options(options, shared);
   add_long_run_options(options);
-  add_shared_options(options, {.threads = worker_threads_help, .engine = "", .json = true});
+  add_closing_options(options, shared);
   add_board_size_operand(options);
   const auto result = parse_command_line(options, args, true);
   if (printed_help(result, options,

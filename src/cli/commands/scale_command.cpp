@@ -314,6 +314,14 @@ cxxopts::Options scale_options() {
                            "GPU idle. Exit 1 if a run's total differs, or from the published value.");
   options.custom_help("N [options]");
   options.positional_help("");
+  const shared_options shared{.threads =
+                                  "Comma-separated thread counts, such as 1,2,4 (1 is always run: speed-ups "
+                                  "are over it; default: 1, 2, 4, ..., the cores where they run several "
+                                  "threads each, and all hardware threads)",
+                              .engine = "auto",
+                              .engine_auto = "the fastest engine for N that fits in --max-memory",
+                              .json = true};
+  add_worker_options(options, shared);
   options.add_options()("r,repeat", "Runs per thread count; the median is reported",
                         cxxopts::value<std::string>()->default_value("3"))(
       "csv",
@@ -325,12 +333,7 @@ cxxopts::Options scale_options() {
                          "Memory each run may use, as for count, e.g. 8G, 512M (default: half the physical memory)");
   add_gpu_options(options);
   add_progress_options(options);
-  add_shared_options(options, {.threads = "Comma-separated thread counts, such as 1,2,4 (1 is always run: speed-ups "
-                                          "are over it; default: 1, 2, 4, ..., the cores where they run several "
-                                          "threads each, and all hardware threads)",
-                               .engine = "auto",
-                               .engine_auto = "the fastest engine for N that fits in --max-memory",
-                               .json = true});
+  add_closing_options(options, shared);
   add_board_size_operand(options);
   return options;
 }

@@ -177,6 +177,11 @@ cxxopts::Options verify_options() {
                            "Exit status 1 when any count differs.");
   options.custom_help("[options]");
   options.positional_help("");
+  const shared_options shared{.threads = worker_threads_help,
+                              .engine = "auto",
+                              .engine_auto = "the fastest engine for each N that fits in --max-memory",
+                              .json = true};
+  add_worker_options(options, shared);
   options.add_options()("from", "First board size",
                         cxxopts::value<std::string>()->default_value(std::to_string(default_from)))(
       "to", "Last board size (default: " + std::to_string(default_to) + ", or --from where that is larger)",
@@ -185,10 +190,7 @@ cxxopts::Options verify_options() {
       cxxopts::value<std::string>());
   add_gpu_options(options);
   add_progress_options(options);
-  add_shared_options(options, {.threads = worker_threads_help,
-                               .engine = "auto",
-                               .engine_auto = "the fastest engine for each N that fits in --max-memory",
-                               .json = true});
+  add_closing_options(options, shared);
   options.parse_positional({"extra"});
   return options;
 }
