@@ -42,6 +42,8 @@ class solution_range {
 
     iterator() = default;
     solution_view operator*() const noexcept;
+    /// Steps to the next solution; past the last one (or default-constructed),
+    /// does nothing.
     iterator& operator++() noexcept;
     void operator++(int) noexcept { ++*this; }
     /// True past the last solution, and for an iterator default-constructed.

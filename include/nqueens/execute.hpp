@@ -119,6 +119,8 @@ struct execution {
   std::vector<double> subproblem_seconds{};
   /// Subproblems in the plan (all of them, listed or not).
   std::size_t plan_size = 0;
+  /// Threads the call counted on: execute_options::threads, or fewer where
+  /// the program's own oneTBB limit (a tbb::global_control) is lower.
   int threads = 0;
   isa kernels = isa::portable;
   double seconds = 0.0;
@@ -143,7 +145,9 @@ struct execution {
 /// for this call (and freed before it returns). More threads than the
 /// hardware has raise oneTBB's process-wide worker limit for the duration of
 /// the call (to the most that any call alive asks for: calls at once never
-/// cap one another). Throws std::invalid_argument for a thread count outside
+/// cap one another); a lower limit of the program's own, a
+/// tbb::global_control, caps the arena instead (execution::threads says
+/// so). Throws std::invalid_argument for a thread count outside
 /// 0..max_threads, an index outside the plan, an index listed twice, a
 /// context of another plan, or (building a context) GPU options for an
 /// engine that counts on the CPU, as run_context does.

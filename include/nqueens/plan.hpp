@@ -39,14 +39,16 @@ enum class plan_scope {
 struct plan_options {
   engine kind = default_engine;
   /// How finely to split: for the row-by-row engines the leading rows fixed in
-  /// every subproblem, for the quadrant and GPU engines the slices per class of
+  /// every subproblem (at most n: a deeper split is built as n, the same plan),
+  /// for the quadrant and GPU engines the slices per class of
   /// column sets. 0 chooses automatically: the row-by-row engines aim at
-  /// `target_subproblems`; the quadrant and GPU engines take enough slices
+  /// `target_subproblems`, fixing at most n - 8 rows (1 to 12); the quadrant and GPU engines take enough slices
   /// for about 256 subproblems where the classes are fewer, one otherwise
   /// (and the quadrant engine, from n = 28, slices by each class's size).
   int split_depth = 0;
-  /// Subproblem count the automatic depth reaches at least (the row-by-row
-  /// engines fix rows until their plan holds as many): enough that work stealing
+  /// Subproblem count the automatic depth aims at (the row-by-row engines fix
+  /// rows until their plan holds as many, or n - 8 rows are fixed: a smaller
+  /// board's whole search takes microseconds): enough that work stealing
   /// keeps many threads busy to the end, few enough that bookkeeping is noise.
   /// 0 picks automatic_target(n).
   std::size_t target_subproblems = 0;

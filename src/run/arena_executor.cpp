@@ -4,12 +4,13 @@
 
 #include "nqueens/threads.hpp"
 #include "run/execute_on_arena.hpp"
+#include "run/worker_limit.hpp"
 
 namespace nqueens::detail {
 
 arena_executor::arena_executor(int threads, std::optional<isa> kernels, std::uint64_t max_memory, gpu_options gpu,
                                const std::atomic<bool>* cancel)
-    : threads_(resolve_threads(threads)),
+    : threads_(threads_allowed(resolve_threads(threads))),  // what each run's arena will have
       kernels_(kernels ? *kernels : active_isa()),
       max_memory_(max_memory),
       gpu_(std::move(gpu)),

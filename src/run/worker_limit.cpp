@@ -2,10 +2,14 @@
 
 #include <tbb/global_control.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
+
+#include "nqueens/threads.hpp"
 
 namespace nqueens::detail {
 
@@ -38,6 +42,13 @@ void update(raised_limits& l) {
 }
 
 }  // namespace
+
+int threads_allowed(int threads) {
+  std::optional<raised_worker_limit> raised;  // as the arena would have it
+  if (threads > hardware_threads()) raised.emplace(threads);
+  const std::size_t most = tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
+  return static_cast<int>(std::clamp<std::size_t>(most, 1, static_cast<std::size_t>(threads)));
+}
 
 raised_worker_limit::raised_worker_limit(int threads) : threads_(threads) {
   raised_limits& l = limits();

@@ -6,7 +6,14 @@
 // other (and oneTBB warned on stderr): one limit serves them all, at the
 // most that any of them asks for.
 
+#include <cstddef>
+
 namespace nqueens::detail {
+
+/// How many of `threads` (resolved, >= 1) oneTBB would let an arena run:
+/// all of them, raised past the hardware as raised_worker_limit raises it,
+/// unless the program's own limit (a tbb::global_control) is lower.
+int threads_allowed(int threads);
 
 class raised_worker_limit {
  public:

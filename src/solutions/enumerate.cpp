@@ -102,7 +102,9 @@ bool operator==(const solution_range::iterator& it, std::default_sentinel_t) noe
 solution_view solution_range::iterator::operator*() const noexcept { return cursor_->queens(); }
 
 solution_range::iterator& solution_range::iterator::operator++() noexcept {
-  cursor_->advance();
+  // One default-constructed is past the end, as one exhausted is: stepping
+  // it does nothing.
+  if (cursor_ != nullptr) cursor_->advance();
   return *this;
 }
 

@@ -11,8 +11,11 @@
 #include <cstddef>
 #include <thread>
 
+#include "nqueens/count.hpp"
 #include "nqueens/execute.hpp"
+#include "nqueens/known_counts.hpp"
 #include "nqueens/plan.hpp"
+#include "nqueens/reduce.hpp"
 #include "nqueens/threads.hpp"
 
 namespace nqueens {
@@ -59,6 +62,21 @@ TEST(WorkerLimitTest, ASmallerCallInsideALargerOneLeavesItsLimit) {
   ASSERT_TRUE(nested.load());
   ASSERT_NE(least_seen.load(), ~std::size_t{0}) << "the inner call finished no subproblem";
   EXPECT_GE(least_seen.load(), large);
+}
+
+// A program that caps oneTBB itself keeps its cap: the call counts on as
+// many threads as the cap allows, exactly, and says how many (it reported
+// the threads asked, and oneTBB warned on stderr).
+TEST(WorkerLimitTest, AProgramsOwnLowerLimitCapsTheCallAndItsReport) {
+  const int asked = hardware_threads() + 2;
+  const tbb::global_control cap(tbb::global_control::max_allowed_parallelism, 1);
+  const plan p(10);
+  const execution run = execute(p, {.threads = asked});
+  EXPECT_EQ(run.threads, 1);
+  EXPECT_EQ(reduce(run).total, *published_total(10));
+  const count_result counted = count(11, {.threads = asked});
+  EXPECT_EQ(counted.threads, 1);
+  EXPECT_EQ(counted.total, *published_total(11));
 }
 
 }  // namespace

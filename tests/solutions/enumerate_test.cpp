@@ -71,6 +71,15 @@ TEST(SolutionRangeTest, ASecondBeginGoesOnWithoutSkipping) {
   EXPECT_EQ(listed, all);
   EXPECT_TRUE(range.begin() == std::default_sentinel);  // past the end, it stays there
   EXPECT_TRUE(nqueens::solution_range::iterator() == std::default_sentinel);
+  // Stepping past the end does nothing, for one default-constructed too (it
+  // read through a null cursor).
+  auto ended = range.begin();
+  ++ended;
+  EXPECT_TRUE(ended == std::default_sentinel);
+  nqueens::solution_range::iterator none;
+  ++none;
+  none++;
+  EXPECT_TRUE(none == std::default_sentinel);
 }
 
 class EnumerateTest : public ::testing::TestWithParam<std::tuple<int, int>> {};
