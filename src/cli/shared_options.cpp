@@ -7,17 +7,20 @@
 #include <array>
 #include <cstdint>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "cli/message_text.hpp"
 #include "cli/signals.hpp"
+#include "nqueens/board.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/memory_limit.hpp"
 #include "nqueens/plan.hpp"
+#include "nqueens/shard.hpp"
 #include "run/journal/journal_layout.hpp"
 #include "run/posix_io.hpp"
 
@@ -155,20 +158,30 @@ memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine 
 
 namespace {
 
-// Whether `path` starts with a header this version writes for a count of
-// `kind` on an n-board, shard `shard` (not blocking: a FIFO there is no
-// journal).
-bool journal_of(const std::string& path, engine kind, int n, shard_spec shard) {
+// The header at the start of `path`, where it is one this version writes
+// (read without blocking: a FIFO there is no journal).
+std::optional<std::array<unsigned char, detail::journal::header_size>> journal_header(const std::string& path) {
   namespace journal = detail::journal;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return false;
+  if (fd < 0) return std::nullopt;
   std::array<unsigned char, journal::header_size> header{};
   const bool whole = detail::read_up_to(fd, header.data(), header.size()) == static_cast<ssize_t>(header.size());
   ::close(fd);
-  const auto field = [&](journal::field f) { return journal::get(header.data(), f); };
-  return whole && std::equal(journal::magic.begin(), journal::magic.end(), header.begin()) &&
-         field(journal::header::version) == journal::format_version &&
-         field(journal::header::n) == static_cast<std::uint64_t>(n) &&
+  if (!whole || !std::equal(journal::magic.begin(), journal::magic.end(), header.begin()) ||
+      journal::get(header.data(), journal::header::version) != journal::format_version) {
+    return std::nullopt;
+  }
+  return header;
+}
+
+// Whether `path` starts with a header this version writes for a count of
+// `kind` on an n-board, shard `shard`.
+bool journal_of(const std::string& path, engine kind, int n, shard_spec shard) {
+  namespace journal = detail::journal;
+  const auto header = journal_header(path);
+  if (!header) return false;
+  const auto field = [&](journal::field f) { return journal::get(header->data(), f); };
+  return field(journal::header::n) == static_cast<std::uint64_t>(n) &&
          field(journal::header::engine) == static_cast<std::uint64_t>(kind) &&
          field(journal::header::scope) == static_cast<std::uint64_t>(plan_scope::all) &&
          field(journal::header::shard_index) == static_cast<std::uint64_t>(shard.index) &&
@@ -176,6 +189,22 @@ bool journal_of(const std::string& path, engine kind, int n, shard_spec shard) {
 }
 
 }  // namespace
+
+std::optional<journal_run> journal_run_of(const std::string& path) {
+  namespace journal = detail::journal;
+  const auto header = journal_header(path);
+  if (!header) return std::nullopt;
+  const std::uint64_t n = journal::get(header->data(), journal::header::n),
+                      index = journal::get(header->data(), journal::header::shard_index),
+                      count = journal::get(header->data(), journal::header::shard_count);
+  // Fields no run has (the checksum's refusal comes later, when it is read).
+  if (n > static_cast<std::uint64_t>(max_board_size) || count == 0 || count > static_cast<std::uint64_t>(max_shards) ||
+      index >= count) {
+    return std::nullopt;
+  }
+  return journal_run{.n = static_cast<int>(n),
+                     .shard = {.index = static_cast<int>(index), .count = static_cast<int>(count)}};
+}
 
 memory_limit_error for_a_kept_journal(const memory_limit_error& refusal, const std::string& checkpoint, engine kind,
                                       int n, shard_spec shard) {

@@ -181,6 +181,16 @@ void prepare(readiness& ready, int rank) {
     ready.checked = std::chrono::steady_clock::now();
     // A journal kept from before holds its split: no other can resume it.
     const bool journal_kept = !o.checkpoint.empty() && std::filesystem::exists(o.checkpoint);
+    // A shard's journal: only the shard's own count can resume it, which
+    // nqueens-mpi, refusing --shard, cannot be.
+    const auto kept = rank == 0 && journal_kept ? cli::journal_run_of(o.checkpoint) : std::nullopt;
+    if (kept && !kept->shard.whole()) {
+      const std::string part = std::to_string(kept->shard.index) + "/" + std::to_string(kept->shard.count);
+      const std::string n = std::to_string(kept->n);
+      throw cli::usage_error("checkpoint '" + cli::one_line(o.checkpoint) + "' is the journal of shard " + part +
+                             " of n = " + n + ": resume it with 'nqueens count " + n + " --shard " + part +
+                             " --checkpoint FILE', not with nqueens-mpi, or use another checkpoint file");
+    }
     if (rank == 0 && !o.checkpoint.empty()) ready.journal = checkpoint_file(o.checkpoint);
     const plan_options options{.kind = o.kind,
                                .split_depth = o.split_depth,

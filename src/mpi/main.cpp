@@ -202,7 +202,8 @@ int main(int argc, char** argv) {
   // A rank bound to one core counts on one core: said before the count, by
   // rank 0 (which the others mostly mirror).
   if (rank == 0) {
-    if (const auto warning = binding_warning()) std::cerr << "nqueens-mpi: warning: " << *warning << std::endl;
+    if (const auto warning = binding_warning(ready.request->options.threads))
+      std::cerr << "nqueens-mpi: warning: " << *warning << std::endl;
   }
   int status = 0;
   try {

@@ -21,7 +21,7 @@ int allowed_cpus(pid_t pid) {
 
 }  // namespace
 
-std::optional<std::string> binding_warning() {
+std::optional<std::string> binding_warning(int threads) {
   int node_ranks = 0;
   for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
     const char* value = std::getenv(name);
@@ -36,6 +36,7 @@ std::optional<std::string> binding_warning() {
   // cpuset bounds both alike, and is no binding of the rank's.
   const int mine = allowed_cpus(0), launcher = allowed_cpus(::getppid());
   if (mine == 0 || launcher == 0 || mine >= launcher / node_ranks) return std::nullopt;
+  if (threads != 0 && threads <= mine) return std::nullopt;  // `-t 1` asks for no more than it has
   return "this rank may run on " + std::to_string(mine) + " of the " + std::to_string(launcher) +
          " CPUs its launcher has for " + std::to_string(node_ranks) + (node_ranks == 1 ? " rank" : " ranks") +
          ": mpirun bound it (Open MPI binds each rank to a core in a job of 1 or 2 ranks); give mpirun "

@@ -118,6 +118,44 @@ TEST_F(CliShardTest, ShardsOfAnotherVersionsPlanAreEachNamed) {
   EXPECT_NE(twice.err.find("shard 0/3 is given twice: " + a + " and " + a), std::string::npos) << twice.err;
 }
 
+// A file whose fields were edited (its split depth) and re-signed is named
+// once, by the fingerprint it holds: it was named a second time as of
+// another run, under the fingerprint its edited fields make.
+TEST_F(CliShardTest, AnEditedShardIsNamedOnceByWhatItHolds) {
+  const std::string a = shard_file(12, 0, 3), b = shard_file(12, 1, 3), c = shard_file(12, 2, 3);
+  std::string text = slurp(b);
+  const std::string key = "\"split_depth\":";
+  const std::size_t at = text.find(key);
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::size_t digits = text.find_first_not_of("0123456789", at + key.size()) - (at + key.size());
+  const int depth = std::stoi(text.substr(at + key.size(), digits));
+  text.replace(at + key.size(), digits, std::to_string(depth + 1));
+  std::ofstream(b, std::ios::trunc) << resigned(text);
+  const cli_run r = run_cli("merge " + a + " " + b + " " + c);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find(b + ": plan "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("is not the plan its fields make"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(b), r.err.rfind(b)) << "named twice:\n" << r.err;
+  EXPECT_NE(r.err.find("1 of 3 shards missing: 1"), std::string::npos) << r.err;
+}
+
+// A count's text output (its --json forgotten) is named as such, with the
+// command that makes a file merge takes, not as a JSON parse error.
+TEST_F(CliShardTest, ACountsTextOutputIsNamedWithItsRemedy) {
+  const std::string a = shard_file(12, 0, 2), b = shard_file(12, 1, 2);
+  for (const std::string& args : {std::string("count 12 --shard 1/2"), std::string("count 12")}) {
+    std::ofstream(b, std::ios::trunc) << run_cli(args).out;
+    const cli_run r = run_cli("merge " + a + " " + b);
+    EXPECT_EQ(r.status, 2) << args << '\n' << r.err;
+    EXPECT_NE(r.err.find(b + ": this is the text output of 'nqueens count', which merge cannot add up: count the "
+                             "shard again with --json"),
+              std::string::npos)
+        << args << '\n'
+        << r.err;
+    EXPECT_EQ(lines_in(r.err), 1) << r.err;
+  }
+}
+
 // With --json a failed merge prints one object too, "ok" false and every
 // problem in it, for a script that reads only the JSON; a merge that
 // succeeds says "ok" true.

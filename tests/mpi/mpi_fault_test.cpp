@@ -73,6 +73,12 @@ TEST_F(FaultTest, ARankBoundToFewerCpusThanItsShareIsWarned) {
   const finished free = run({mpirun, "-x", test_tag(), "--bind-to", "none", "-np", "1", mpi, "12"}, {mpi_env}, 60);
   EXPECT_EQ(free.status, 0) << free.err;
   EXPECT_EQ(free.err.find("warning"), std::string::npos) << free.err;
+  // One thread asked for: the binding costs it nothing, and a batch log
+  // should not say otherwise on every run.
+  const finished one =
+      run({mpirun, "-x", test_tag(), "--bind-to", "core", "-np", "1", mpi, "12", "--threads", "1"}, {mpi_env}, 60);
+  EXPECT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(one.err.find("warning"), std::string::npos) << one.err;
 }
 
 // The progress of a job counts its ranks, not rank 0's threads alone.
@@ -112,6 +118,10 @@ TEST_F(FaultTest, JournalRankZeroRefusesEndsTheJobWithoutAnAbort) {
   const std::string j = path("other.ckpt");
   ASSERT_EQ(run({nq, "count", "12", "--engine", "symmetric", "--checkpoint", j}).status, 0);
   const std::string journal = bytes_of(j);
+  // A shard's: nqueens-mpi refuses --shard, so it names the count that resumes it.
+  const std::string shard_journal = path("shard.ckpt");
+  ASSERT_EQ(run({nq, "count", "12", "--shard", "1/2", "--checkpoint", shard_journal}).status, 0);
+  const std::string shard_bytes = bytes_of(shard_journal);
   struct refusal {
     std::vector<std::string> args;
     std::string says;
@@ -119,6 +129,10 @@ TEST_F(FaultTest, JournalRankZeroRefusesEndsTheJobWithoutAnAbort) {
   const std::vector<refusal> refusals = {
       {{"12", "--engine", "mirror", "--checkpoint", j}, "nqueens-mpi: checkpoint '" + j + "' belongs to another run"},
       {{"12", "--checkpoint", path("none") + "/x.ckpt"}, "nqueens-mpi: cannot create checkpoint"},
+      {{"12", "--checkpoint", shard_journal},
+       "nqueens-mpi: checkpoint '" + shard_journal +
+           "' is the journal of shard 1/2 of n = 12: resume it with 'nqueens count 12 --shard 1/2 --checkpoint FILE', "
+           "not with nqueens-mpi"},
   };
   for (const int ranks : {2, 3}) {
     for (const refusal& case_ : refusals) {
@@ -131,6 +145,7 @@ TEST_F(FaultTest, JournalRankZeroRefusesEndsTheJobWithoutAnAbort) {
     }
   }
   EXPECT_EQ(bytes_of(j), journal);
+  EXPECT_EQ(bytes_of(shard_journal), shard_bytes);
   EXPECT_FALSE(fs::exists(path("none")));
 }
 

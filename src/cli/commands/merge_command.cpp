@@ -203,7 +203,9 @@ int run_merge(const std::vector<std::string>& args) {
   cxxopts::Options options(
       "nqueens merge",
       "Add up the --json outputs of 'nqueens count N --shard I/M' for I = 0..M-1 and verify\n"
-      "the total. Exit 1 if a shard is missing (or its file empty), given twice, or from another run.");
+      "the total. Exit 1 if a shard is missing (or its file empty), given twice, or from another run;\n"
+      "exit 2 if a file is not a shard's --json (a count's text, a journal, cut short), was edited\n"
+      "(its checksum), or cannot be read.");
   options.custom_help("FILE... [options]");
   options.positional_help("");
   const shared_options shared{.json = true};
@@ -259,7 +261,16 @@ int run_merge(const std::vector<std::string>& args) {
   try {
     whole = nqueens::merge(parts, names);
   } catch (const merge_error& e) {
-    std::vector<std::string> problems = joined(joined(check.foreign, read.unfinished), e.problems());
+    // A foreign file is named once, by what it says: merge() judged it by the
+    // plan its fields make, whose fingerprint the file does not hold.
+    std::vector<std::string> judged;
+    for (const std::string& problem : e.problems()) {
+      const bool named_already = std::ranges::any_of(check.fields_plan, [&](const auto& foreign) {
+        return problem.starts_with(read.shards[foreign.first].name + " belongs to another run (");
+      });
+      if (!named_already) judged.push_back(problem);
+    }
+    std::vector<std::string> problems = joined(joined(check.foreign, read.unfinished), judged);
     if (e.why() == merge_error::reason::parts)
       problems.emplace_back("no total: the shards do not make up one whole run");
     return fail_with(problems, 1);

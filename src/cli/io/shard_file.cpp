@@ -96,7 +96,8 @@ void check_verdict_members(const json_members& members, const shard_file& f) {
 }
 
 // Refuses a file that is no shard's --json for what it is instead: empty
-// (a count stopped), an earlier merge's text report, a journal.
+// (a count stopped), an earlier merge's text report, a count's text
+// report, a journal.
 void refuse_other_files(const std::string& name, const std::string& text) {
   // What `count --json > FILE` leaves of a count stopped or failed before
   // its end (a JSON object is written whole or not at all).
@@ -113,6 +114,15 @@ void refuse_other_files(const std::string& name, const std::string& text) {
   if (first != std::string::npos && text.compare(first, 2, "Q(") == 0 &&
       text.find("\n  merged ") != std::string::npos) {
     throw merge_output_file(name + ": this is the output of 'nqueens merge', not a shard's");
+  }
+  // The likeliest slip of all: a count without --json, a shard's text
+  // ("shard 0/3 of Q(12): ...") or a whole count's ("Q(12) = ...").
+  if (first != std::string::npos &&
+      ((text.compare(first, 6, "shard ") == 0 && text.find(" of Q(", first) < text.find('\n', first)) ||
+       text.compare(first, 2, "Q(") == 0)) {
+    throw usage_error(name +
+                      ": this is the text output of 'nqueens count', which merge cannot add up: count the shard "
+                      "again with --json ('nqueens count N --shard I/M --json > FILE')");
   }
   // A likely mix-up in a job script: the journal of `count --checkpoint`.
   if (text.size() >= detail::journal::magic.size() &&
