@@ -508,5 +508,21 @@ TEST(CliTest, ScaleOnTwoGpusScalesOverThem) {
   EXPECT_LE(widest_line(table.out), 80U) << table.out;
 }
 
+// More GPUs than hardware threads: a row of T threads counts on T of them,
+// so rows that ask for them all are run, not refused because the default
+// thread count could not keep every GPU busy.
+TEST(CliTest, ScaleTakesMoreGpusThanHardwareThreadsWhereItsRowsDo) {
+  const int gpus = hardware_threads() + 1;
+  if (gpus > 64) GTEST_SKIP() << "more hardware threads than the emulator takes GPUs";
+  const std::string all = std::to_string(gpus);
+  const cli_run r = run_cli_command("NQUEENS_GPU=emulate:" + all + " " + std::string(NQUEENS_CLI_PATH) +
+                                    " scale 9 --engine gpu --threads 1," + all + " --repeat 1 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::size_t most = r.out.find("{\"threads\":" + all + ",");
+  ASSERT_NE(most, std::string::npos) << r.out;
+  EXPECT_EQ(json_field(r.out.substr(most), "gpus"), all) << r.out;
+  EXPECT_EQ(json_field(r.out.substr(most), "total"), "352") << r.out;
+}
+
 }  // namespace
 }  // namespace nqueens::test

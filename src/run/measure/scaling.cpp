@@ -92,9 +92,11 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
   // engines between rows and time two programs.
   count_options chosen = options;
   if (options.kind == engine::automatic || options.split_depth == 0) {  // an engine named fits its split once too
-    validate(options);  // before the candidates are priced: what no engine takes is named as count() names it
-    count_options most = options;
-    most.threads = counts.back();
+    // Before the candidates are priced: what no engine takes is named as
+    // count() names it, for the largest row (its threads, and its GPUs:
+    // more GPUs than the default threads keep busy are no fault of a row's).
+    const count_options most = row_options(options)(counts.back());
+    validate(most);
     try {
       const engine_choice choice = choose_engine(n, most);
       chosen.kind = choice.kind;
