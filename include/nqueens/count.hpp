@@ -114,8 +114,8 @@ struct count_result {
   /// turn (R, OEIS A033148); a shard's part for a shard.
   uint128 symmetric_180 = 0;
   uint128 symmetric_90 = 0;
-  /// Threads that counted: count_options::threads, or fewer where the
-  /// program's own oneTBB limit (a tbb::global_control) is lower.
+  /// Threads that counted: count_options::threads, or fewer where oneTBB
+  /// allows fewer (see execution::threads).
   int threads = 0;
   /// Wall-clock seconds of planning plus execution (not the waits for
   /// count_options::on_progress).

@@ -120,7 +120,10 @@ struct execution {
   /// Subproblems in the plan (all of them, listed or not).
   std::size_t plan_size = 0;
   /// Threads the call counted on: execute_options::threads, or fewer where
-  /// the program's own oneTBB limit (a tbb::global_control) is lower.
+  /// oneTBB allows fewer: the program's own limit (a tbb::global_control) is
+  /// lower, or more than max(256, 4 x the hardware threads) are asked in a
+  /// program that used oneTBB before (its first use fixes that ceiling;
+  /// count() raises its limit before then where it is the first).
   int threads = 0;
   isa kernels = isa::portable;
   double seconds = 0.0;

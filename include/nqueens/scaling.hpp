@@ -16,6 +16,8 @@ namespace nqueens {
 
 /// One row of a scaling measurement.
 struct scaling_row {
+  /// Threads the row's counts ran on: those asked, unless oneTBB allowed
+  /// fewer (count_result::threads).
   int threads = 0;
   /// Median wall-clock seconds over the repeats.
   double median_seconds = 0.0;

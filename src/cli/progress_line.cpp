@@ -32,44 +32,46 @@ std::string format_progress(const progress& p, int width, bool solutions, const 
   const double counted = static_cast<double>(p.total_so_far - p.total_resumed);
   const double running = p.elapsed_seconds - p.stopped_seconds;  // a Ctrl-Z's time is no counting
   // The fields in the order they are shown; `rank` says which go first when
-  // the line is narrow (0 stays always).
-  // `widest` is the most a field's text takes during a run (its counters
-  // grown, "23h59m" for a time), so that the bar, which takes the room left,
-  // keeps one width while the counters grow.
+  // the line is narrow (0 stays always). `widest` is the most a field's text
+  // takes during a run (its counters grown, "365d23h" for a time): the line
+  // is laid out by it, so that neither the bar, which takes the room left,
+  // nor the fields kept change as the counters grow. The rate is `reserved`:
+  // its room is held before the first subproblem ends and gives it one.
   struct field {
     int rank;
     std::string text;
     std::size_t widest = 0;
     bool bar = false;
+    bool reserved = false;
   };
   const std::string all_subproblems = format_grouped(p.subproblems);
   std::vector<field> fields = {
       {1, label},
       {0, percent},
       {3, "", 0, true},
-      {2, p.eta_seconds ? "ETA " + format_duration(*p.eta_seconds) : "ETA --", std::strlen("ETA 23h59m")},
-      {6, format_duration(p.elapsed_seconds) + " elapsed", std::strlen("23h59m elapsed")},
+      {2, p.eta_seconds ? "ETA " + format_duration(*p.eta_seconds) : "ETA --", std::strlen("ETA 365d23h")},
+      {6, format_duration(p.elapsed_seconds) + " elapsed", std::strlen("99d23h elapsed")},
       {4,
        solutions
            ? format_scaled(static_cast<double>(p.total_so_far)) + (p.total_so_far == 1 ? " solution" : " solutions")
            : "",
        std::strlen("99.9 T solutions")},
       {5, solutions && running > 0 && counted > 0 ? format_scaled(counted / running) + "/s" : "",
-       std::strlen("99.9 G/s")},
+       std::strlen("99.9 G/s"), false, solutions},
       {7, format_grouped(p.finished) + "/" + all_subproblems + " subproblems",
        2 * all_subproblems.size() + std::strlen("/ subproblems")},
       {8, workers.empty() ? cli::counted(static_cast<std::size_t>(p.threads), "thread") : workers},
   };
   for (field& f : fields) f.widest = std::max(f.widest, f.text.size());
   constexpr std::size_t separator = 2, bar_least = 10, bar_most = 30;
-  const auto shown = [&](const field& f) { return f.bar ? width > 0 : !f.text.empty(); };
-  const auto size_of = [&](const field& f) { return f.bar ? bar_least + 2 : f.text.size(); };
+  const auto shown = [&](const field& f) { return f.bar ? width > 0 : !f.text.empty() || f.reserved; };
+  const auto size_of = [&](const field& f) { return f.bar ? bar_least + 2 : f.widest; };
   // By rank, up to the first field that does not fit: those after it are
   // dropped too, so that a narrower line loses fields in one fixed order
   // (a short "2 threads" never outlives the subproblems).
   const std::size_t limit = width > 0 ? static_cast<std::size_t>(width) : SIZE_MAX;
   std::vector<bool> kept(fields.size(), false);
-  std::size_t used = 0, used_at_most = 0;
+  std::size_t used = 0;
   bool full = false;
   const int last_rank = std::ranges::max(fields, {}, &field::rank).rank;
   for (int rank = 0; rank <= last_rank && !full; ++rank) {
@@ -79,7 +81,6 @@ std::string format_progress(const progress& p, int width, bool solutions, const 
       if (rank == 0 || (limit >= used && size <= limit - used)) {
         kept[k] = true;
         used += size;
-        used_at_most += size + (fields[k].bar ? 0 : fields[k].widest - fields[k].text.size());
       } else {
         full = true;
       }
@@ -87,11 +88,11 @@ std::string format_progress(const progress& p, int width, bool solutions, const 
   }
   std::string line;
   for (std::size_t k = 0; k < fields.size(); ++k) {
-    if (!kept[k]) continue;
+    if (!kept[k] || (!fields[k].bar && fields[k].text.empty())) continue;  // a reserved room, still empty
     if (!line.empty()) line.append(fields[k].bar ? 1 : separator, ' ');
     if (fields[k].bar) {
-      // The room the widest fields would leave widens the bar, up to bar_most.
-      const std::size_t inner = bar_least + std::min(bar_most - bar_least, limit - std::min(limit, used_at_most));
+      // The room the widest fields leave widens the bar, up to bar_most.
+      const std::size_t inner = bar_least + std::min(bar_most - bar_least, limit - std::min(limit, used));
       auto filled = static_cast<std::size_t>(std::floor(std::clamp(p.fraction, 0.0, 1.0) * static_cast<double>(inner)));
       if (p.finished < p.subproblems) filled = std::min(filled, inner - 1);  // full as the percent reaches 100.0
       line += '[' + std::string(filled, '#') + std::string(inner - filled, '.') + ']';

@@ -194,15 +194,20 @@ std::optional<journal_run> journal_run_of(const std::string& path) {
   namespace journal = detail::journal;
   const auto header = journal_header(path);
   if (!header) return std::nullopt;
-  const std::uint64_t n = journal::get(header->data(), journal::header::n),
-                      index = journal::get(header->data(), journal::header::shard_index),
-                      count = journal::get(header->data(), journal::header::shard_count);
+  const auto field = [&](journal::field f) { return journal::get(header->data(), f); };
+  const std::uint64_t n = field(journal::header::n), kind = field(journal::header::engine),
+                      depth = field(journal::header::split_depth), index = field(journal::header::shard_index),
+                      count = field(journal::header::shard_count);
   // Fields no run has (the checksum's refusal comes later, when it is read).
-  if (n > static_cast<std::uint64_t>(max_board_size) || count == 0 || count > static_cast<std::uint64_t>(max_shards) ||
-      index >= count) {
+  const auto known = std::ranges::find(all_engines(), kind, [](engine e) { return static_cast<std::uint64_t>(e); });
+  if (n > static_cast<std::uint64_t>(max_board_size) || known == all_engines().end() ||
+      depth > static_cast<std::uint64_t>(max_split_depth) || count == 0 ||
+      count > static_cast<std::uint64_t>(max_shards) || index >= count) {
     return std::nullopt;
   }
   return journal_run{.n = static_cast<int>(n),
+                     .kind = *known,
+                     .split_depth = static_cast<int>(depth),
                      .shard = {.index = static_cast<int>(index), .count = static_cast<int>(count)}};
 }
 

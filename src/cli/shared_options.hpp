@@ -136,9 +136,11 @@ engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory,
 memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine kind, int n, std::uint64_t max_memory,
                                       int threads, int split_depth, bool shared_plan, shard_spec shard = {});
 
-/// The board size and shard that a journal's header names.
+/// The run that a journal's header names.
 struct journal_run {
   int n = 0;
+  engine kind = default_engine;
+  int split_depth = 0;
   shard_spec shard;
 };
 

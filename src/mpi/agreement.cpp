@@ -188,7 +188,9 @@ void prepare(readiness& ready, int rank) {
       const std::string part = std::to_string(kept->shard.index) + "/" + std::to_string(kept->shard.count);
       const std::string n = std::to_string(kept->n);
       throw cli::usage_error("checkpoint '" + cli::one_line(o.checkpoint) + "' is the journal of shard " + part +
-                             " of n = " + n + ": resume it with 'nqueens count " + n + " --shard " + part +
+                             " of n = " + n + ": resume it with 'nqueens count " + n + " --engine " +
+                             std::string(to_string(kept->kind)) + " --split-depth " +
+                             std::to_string(kept->split_depth) + " --shard " + part +
                              " --checkpoint FILE', not with nqueens-mpi, or use another checkpoint file");
     }
     if (rank == 0 && !o.checkpoint.empty()) ready.journal = checkpoint_file(o.checkpoint);

@@ -18,6 +18,7 @@
 #include "run/arena_executor.hpp"
 #include "run/measure/worker_cpu_clock.hpp"
 #include "run/run_driver.hpp"
+#include "run/worker_limit.hpp"
 
 namespace nqueens {
 
@@ -109,6 +110,11 @@ bool runs_alone(const count_options& options, bool shared_plan) {
 
 engine_choice choose_engine(int n, const count_options& options, bool shared_plan) {
   const bool alone = runs_alone(options, shared_plan);
+  // The candidates' plans run on oneTBB: raised first, as count() raises it.
+  std::optional<detail::raised_worker_limit> allow_more;
+  if (const int threads = threads_or_hardware(options.threads); threads > hardware_threads()) {
+    allow_more.emplace(threads);
+  }
   if (options.kind != engine::automatic) {
     if (options.split_depth != 0 || !alone) return {options.kind, options.split_depth};
     return {options.kind, fitting_split_depth(n, options.kind, options.max_memory, options.threads, options.cancel)};
@@ -172,6 +178,13 @@ count_result count(int n, const count_options& options) {
   const auto checked = std::chrono::steady_clock::now();
   require_valid_board_size(n);  // before anything prices the board
   validate(options, n);
+  // More threads than the hardware's, raised before anything runs on oneTBB
+  // (the plan, the tables): its first use fixes the most workers it will
+  // ever start, max(256, 4 x the hardware threads) unless a raised limit is
+  // alive then. Raised later, a count of 600 threads ran on 257.
+  const int threads = resolve_threads(options.threads);
+  std::optional<detail::raised_worker_limit> allow_more;
+  if (threads > hardware_threads()) allow_more.emplace(threads);
   count_options run_options = options;  // with the engine chosen
   if (options.kind == engine::automatic) {
     const engine_choice chosen = choose_engine(n, options);
@@ -192,6 +205,9 @@ count_result rotational_counts(int n, const count_options& options) {
   own.kind = engine::symmetric;
   own.split_depth = 0;
   validate(own, n);
+  const int threads = resolve_threads(options.threads);
+  std::optional<detail::raised_worker_limit> allow_more;  // as count() raises it
+  if (threads > hardware_threads()) allow_more.emplace(threads);
   const auto start = std::chrono::steady_clock::now();
   const double work_at_start = detail::work_cpu_seconds();
   checkpoint_file journal = take_journal(options);

@@ -3,8 +3,8 @@
 // A oneTBB task_arena of exactly the requested number of threads, for one
 // call: oneTBB caps workers at the hardware thread count unless told
 // otherwise, so an explicit request for more (oversubscription) raises the
-// process-wide limit while the arena lives (worker_limit.hpp). Only the
-// program's own lower limit makes it smaller.
+// process-wide limit while the arena lives (worker_limit.hpp). Only what
+// oneTBB allows makes it smaller (threads_allowed).
 
 #include <tbb/task_arena.h>
 
@@ -25,8 +25,9 @@ class worker_arena {
       allow_more_.emplace(threads_);
     }
     // A program's own limit (a tbb::global_control) below the threads asked
-    // wins, as oneTBB obeys the smallest alive: the arena is as large as what
-    // runs in it, and a result reports the threads that counted.
+    // wins, as oneTBB obeys the smallest alive, and so does the ceiling its
+    // first use fixed: the arena is as large as what runs in it, and a result
+    // reports the threads that counted.
     threads_ = threads_allowed(threads_);
     arena_.initialize(threads_);
     worker_clock_.emplace(arena_, threads_);

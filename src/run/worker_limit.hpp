@@ -12,7 +12,9 @@ namespace nqueens::detail {
 
 /// How many of `threads` (resolved, >= 1) oneTBB would let an arena run:
 /// all of them, raised past the hardware as raised_worker_limit raises it,
-/// unless the program's own limit (a tbb::global_control) is lower.
+/// unless the program's own limit (a tbb::global_control) is lower, or the
+/// ceiling oneTBB fixed when first used, max(256, 4 x the hardware threads)
+/// where no raised limit was alive then.
 int threads_allowed(int threads);
 
 class raised_worker_limit {

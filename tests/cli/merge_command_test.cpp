@@ -87,8 +87,8 @@ TEST_F(CliShardTest, MissingDuplicateAndForeignShardsAreNamed) {
 
 // Shards whose fingerprint is not the plan their fields make here (another
 // version of nqueens counted them, its plan for the same options another)
-// are of another run: exit 1, every one named, in the JSON too, not a
-// usage error on the first.
+// are of another run: exit 1, every one named once, in the JSON too, not a
+// usage error on the first; their shards are missing.
 TEST_F(CliShardTest, ShardsOfAnotherVersionsPlanAreEachNamed) {
   const std::string a = shard_file(12, 0, 3), b = shard_file(12, 1, 3), c = shard_file(12, 2, 3);
   for (const std::string& name : {b, c}) {
@@ -109,7 +109,9 @@ TEST_F(CliShardTest, ShardsOfAnotherVersionsPlanAreEachNamed) {
     EXPECT_NE(r.out.find(name + ": plan 0123456789abcdef"), std::string::npos) << r.out;
   }
   EXPECT_EQ(r.err.find(a), std::string::npos) << r.err;
-  EXPECT_EQ(lines_in(r.err), 2) << r.err;
+  // Their shards are not given: missing, as the good file's run says.
+  EXPECT_NE(r.err.find("2 of 3 shards missing: 1-2"), std::string::npos) << r.err;
+  EXPECT_EQ(lines_in(r.err), 4) << r.err;
   EXPECT_EQ(r.out.rfind("{\"shards\":3,\"ok\":false,\"problems\":[", 0), 0u) << r.out;
   // The run's other problems are named beside them: here a shard given twice.
   const cli_run twice = run_cli("merge " + a + " " + b + " " + c + " " + a);
@@ -118,25 +120,30 @@ TEST_F(CliShardTest, ShardsOfAnotherVersionsPlanAreEachNamed) {
   EXPECT_NE(twice.err.find("shard 0/3 is given twice: " + a + " and " + a), std::string::npos) << twice.err;
 }
 
-// A file whose fields were edited (its split depth) and re-signed is named
-// once, by the fingerprint it holds: it was named a second time as of
-// another run, under the fingerprint its edited fields make.
-TEST_F(CliShardTest, AnEditedShardIsNamedOnceByWhatItHolds) {
+// Files whose fields were edited (their split depth) and re-signed are
+// named once each, by the fingerprint they hold, and never outvote a good
+// file: they were named a second time as of another run, and two of them
+// made the good one "of another run" and its shard missing.
+TEST_F(CliShardTest, EditedShardsAreNamedOnceAndBlameNoGoodOne) {
   const std::string a = shard_file(12, 0, 3), b = shard_file(12, 1, 3), c = shard_file(12, 2, 3);
-  std::string text = slurp(b);
-  const std::string key = "\"split_depth\":";
-  const std::size_t at = text.find(key);
-  ASSERT_NE(at, std::string::npos) << text;
-  const std::size_t digits = text.find_first_not_of("0123456789", at + key.size()) - (at + key.size());
-  const int depth = std::stoi(text.substr(at + key.size(), digits));
-  text.replace(at + key.size(), digits, std::to_string(depth + 1));
-  std::ofstream(b, std::ios::trunc) << resigned(text);
+  for (const std::string& edited : {b, c}) {
+    std::string text = slurp(edited);
+    const std::string key = "\"split_depth\":";
+    const std::size_t at = text.find(key);
+    ASSERT_NE(at, std::string::npos) << text;
+    const std::size_t digits = text.find_first_not_of("0123456789", at + key.size()) - (at + key.size());
+    const int depth = std::stoi(text.substr(at + key.size(), digits));
+    text.replace(at + key.size(), digits, std::to_string(depth + 1));
+    std::ofstream(edited, std::ios::trunc) << resigned(text);
+    const cli_run r = run_cli("merge " + a + " " + b + " " + c);
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find(edited + ": plan "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("is not the plan its fields make"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find(edited), r.err.rfind(edited)) << "named twice:\n" << r.err;
+    EXPECT_EQ(r.err.find(a), std::string::npos) << "a good file blamed:\n" << r.err;
+  }
   const cli_run r = run_cli("merge " + a + " " + b + " " + c);
-  EXPECT_EQ(r.status, 1) << r.err;
-  EXPECT_NE(r.err.find(b + ": plan "), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("is not the plan its fields make"), std::string::npos) << r.err;
-  EXPECT_EQ(r.err.find(b), r.err.rfind(b)) << "named twice:\n" << r.err;
-  EXPECT_NE(r.err.find("1 of 3 shards missing: 1"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("2 of 3 shards missing: 1-2"), std::string::npos) << r.err;
 }
 
 // A count's text output (its --json forgotten) is named as such, with the
@@ -144,7 +151,7 @@ TEST_F(CliShardTest, AnEditedShardIsNamedOnceByWhatItHolds) {
 TEST_F(CliShardTest, ACountsTextOutputIsNamedWithItsRemedy) {
   const std::string a = shard_file(12, 0, 2), b = shard_file(12, 1, 2);
   for (const std::string& args : {std::string("count 12 --shard 1/2"), std::string("count 12")}) {
-    std::ofstream(b, std::ios::trunc) << run_cli(args).out;
+    std::ofstream(b, std::ios::trunc) << "\n" << run_cli(args).out;  // after a blank line too
     const cli_run r = run_cli("merge " + a + " " + b);
     EXPECT_EQ(r.status, 2) << args << '\n' << r.err;
     EXPECT_NE(r.err.find(b + ": this is the text output of 'nqueens count', which merge cannot add up: count the "
@@ -154,6 +161,11 @@ TEST_F(CliShardTest, ACountsTextOutputIsNamedWithItsRemedy) {
         << r.err;
     EXPECT_EQ(lines_in(r.err), 1) << r.err;
   }
+  // scale's text is not count's: no remedy of count's for it.
+  std::ofstream(b, std::ios::trunc) << run_cli("scale 9 --threads 1 --repeat 1").out;
+  const cli_run scale = run_cli("merge " + a + " " + b);
+  EXPECT_EQ(scale.status, 2) << scale.err;
+  EXPECT_EQ(scale.err.find("text output of 'nqueens count'"), std::string::npos) << scale.err;
 }
 
 // With --json a failed merge prints one object too, "ok" false and every

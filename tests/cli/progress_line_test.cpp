@@ -74,8 +74,10 @@ TEST(ProgressLineTest, FitsEveryWidthDroppingTheLeastUsefulFieldsFirst) {
   EXPECT_NE(eighty.find(" 42.3% [#"), std::string::npos) << eighty;
   EXPECT_NE(eighty.find("ETA 1d03h  3h01m elapsed  12.3 T solutions  1.04 G/s"), std::string::npos) << eighty;
   EXPECT_EQ(eighty.find("subproblems"), std::string::npos) << eighty;
-  const std::string sixty = format_progress(p, 60);
-  EXPECT_NE(sixty.find("ETA 1d03h  12.3 T solutions  1.04 G/s"), std::string::npos) << sixty;
+  // Laid out at the fields' widest ("ETA 365d23h"), so the rate needs 61.
+  const std::string sixty_one = format_progress(p, 61);
+  EXPECT_NE(sixty_one.find("ETA 1d03h  12.3 T solutions  1.04 G/s"), std::string::npos) << sixty_one;
+  EXPECT_EQ(format_progress(p, 60).find("G/s"), std::string::npos) << format_progress(p, 60);
   const std::string wide = format_progress(p, 500);
   EXPECT_NE(wide.find("ETA 1d03h  3h01m elapsed  12.3 T solutions  1.04 G/s  4,212/13,070 subproblems  16 threads"),
             std::string::npos)
@@ -94,22 +96,38 @@ TEST(ProgressLineTest, FitsEveryWidthDroppingTheLeastUsefulFieldsFirst) {
 // The bar keeps its width while the counters grow: it took the room left,
 // and a terminal's line shrank it mark by mark as a run went on.
 TEST(ProgressLineTest, TheBarKeepsItsWidthAsTheCountersGrow) {
-  progress early = hours_into_a_long_run();
+  progress start = hours_into_a_long_run();  // nothing counted yet: no rate, no ETA
+  start.finished = 0;
+  start.fraction = 0;
+  start.elapsed_seconds = 0.5;
+  start.eta_seconds.reset();
+  start.total_so_far = uint128{0};
+  start.total_resumed = uint128{0};
+  progress early = start;
   early.finished = 3;
   early.fraction = 0.0004;
   early.elapsed_seconds = 2.5;
   early.eta_seconds = 95;
   early.total_so_far = uint128{7'000};
-  early.total_resumed = uint128{0};
   const progress late = hours_into_a_long_run();
   const auto bar_width = [](const std::string& line) {
     const std::size_t open = line.find('['), close = line.find(']');
     return open == std::string::npos || close == std::string::npos ? std::string::npos : close - open;
   };
-  for (const int width : {70, 80, 100, 120}) {
-    const std::string first = format_progress(early, width), then = format_progress(late, width);
+  for (const int width : {50, 70, 80, 100, 120}) {
+    const std::string first = format_progress(start, width), then = format_progress(early, width),
+                      last = format_progress(late, width);
     ASSERT_NE(bar_width(first), std::string::npos) << first;
     EXPECT_EQ(bar_width(first), bar_width(then)) << width << ":\n" << first << '\n' << then;
+    EXPECT_EQ(bar_width(first), bar_width(last)) << width << ":\n" << first << '\n' << last;
+    // The fields kept are the same too: the pace comes into its held room.
+    EXPECT_EQ(then.find("subproblems") == std::string::npos, last.find("subproblems") == std::string::npos)
+        << width << ":\n"
+        << then << '\n'
+        << last;
+    EXPECT_EQ(then.find("/s") == std::string::npos, last.find("/s") == std::string::npos) << width << ":\n"
+                                                                                          << then << '\n'
+                                                                                          << last;
   }
 }
 

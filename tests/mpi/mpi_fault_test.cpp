@@ -120,7 +120,10 @@ TEST_F(FaultTest, JournalRankZeroRefusesEndsTheJobWithoutAnAbort) {
   const std::string journal = bytes_of(j);
   // A shard's: nqueens-mpi refuses --shard, so it names the count that resumes it.
   const std::string shard_journal = path("shard.ckpt");
-  ASSERT_EQ(run({nq, "count", "12", "--shard", "1/2", "--checkpoint", shard_journal}).status, 0);
+  ASSERT_EQ(run({nq, "count", "12", "--engine", "mirror", "--split-depth", "3", "--shard", "1/2", "--checkpoint",
+                 shard_journal})
+                .status,
+            0);
   const std::string shard_bytes = bytes_of(shard_journal);
   struct refusal {
     std::vector<std::string> args;
@@ -131,8 +134,8 @@ TEST_F(FaultTest, JournalRankZeroRefusesEndsTheJobWithoutAnAbort) {
       {{"12", "--checkpoint", path("none") + "/x.ckpt"}, "nqueens-mpi: cannot create checkpoint"},
       {{"12", "--checkpoint", shard_journal},
        "nqueens-mpi: checkpoint '" + shard_journal +
-           "' is the journal of shard 1/2 of n = 12: resume it with 'nqueens count 12 --shard 1/2 --checkpoint FILE', "
-           "not with nqueens-mpi"},
+           "' is the journal of shard 1/2 of n = 12: resume it with 'nqueens count 12 --engine mirror --split-depth 3 "
+           "--shard 1/2 --checkpoint FILE', not with nqueens-mpi"},
   };
   for (const int ranks : {2, 3}) {
     for (const refusal& case_ : refusals) {

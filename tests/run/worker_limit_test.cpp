@@ -7,15 +7,19 @@
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <thread>
+#include <vector>
 
 #include "nqueens/count.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/reduce.hpp"
+#include "nqueens/scaling.hpp"
 #include "nqueens/threads.hpp"
 
 namespace nqueens {
@@ -77,6 +81,26 @@ TEST(WorkerLimitTest, AProgramsOwnLowerLimitCapsTheCallAndItsReport) {
   const count_result counted = count(11, {.threads = asked});
   EXPECT_EQ(counted.threads, 1);
   EXPECT_EQ(counted.total, *published_total(11));
+  // A scaling row shows the threads its counts ran on, its efficiency over them.
+  const std::vector<int> rows = {1, asked};
+  const scaling_result scaled = measure_scaling(10, rows, 1);
+  ASSERT_EQ(scaled.rows.size(), 2U);
+  for (const scaling_row& row : scaled.rows) {
+    EXPECT_EQ(row.threads, 1);
+    EXPECT_DOUBLE_EQ(row.efficiency, row.speedup);
+  }
+}
+
+// oneTBB fixes the most workers it will ever start when first used:
+// max(256, 4 x the hardware threads), unless a raised limit is alive then.
+// count() raises its limit before its plans run on oneTBB, so that a count
+// past that ceiling gets every thread it asked for (it got 257).
+TEST(WorkerLimitTest, ACountPastOneTbbsFirstCeilingGetsItsThreads) {
+  const int asked = std::max(256, 4 * hardware_threads()) + 8;
+  if (asked > max_threads) GTEST_SKIP() << "more than a count takes on this machine";
+  const count_result r = count(13, {.kind = engine::quadrant, .threads = asked});
+  EXPECT_EQ(r.threads, asked);
+  EXPECT_EQ(r.total, *published_total(13));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <iostream>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -149,10 +150,10 @@ read_files read_all(const std::vector<std::string>& names) {
 struct plan_check {
   /// Files of another version's plan (exit 1), each named.
   std::vector<std::string> foreign;
-  /// A foreign file's plan as its fields make it here, by its place in the
-  /// files: merge() then judges its shard among the others (given twice,
-  /// the rest missing), not its fingerprint, already named.
-  std::map<std::size_t, std::uint64_t> fields_plan;
+  /// Their places in the files: each is named once, by what it holds, and
+  /// takes no part in merge(), whose shards it does not give (nor does it
+  /// outvote the good files as the run they are judged by).
+  std::set<std::size_t> foreign_files;
 };
 
 // Every file's fields must make the plan its fingerprint names, and its
@@ -177,7 +178,7 @@ plan_check check_plans(const std::vector<shard_file>& files, std::vector<std::st
     if (stop_requested()) throw run_cancelled();
     if (auto problem = foreign_plan(f, it->second)) {
       check.foreign.push_back(std::move(*problem));
-      check.fields_plan[k] = it->second.fingerprint();
+      check.foreign_files.insert(k);
       continue;
     }
     auto sizes = dealt.find({key, f.shards});
@@ -246,31 +247,21 @@ int run_merge(const std::vector<std::string>& args) {
   }
 
   // Every problem is reported, by file name, before giving up: the shards
-  // of another version's plan first, the empty files, then what the parts
-  // (all of them) say.
+  // of another version's plan first, the empty files, then what the other
+  // parts say (a foreign file's shard among the missing).
   std::vector<count_result> parts;
   std::vector<std::string> names;
   for (std::size_t k = 0; k < read.shards.size(); ++k) {
+    if (check.foreign_files.contains(k)) continue;
     parts.push_back(part_of(read.shards[k]));
-    if (const auto it = check.fields_plan.find(k); it != check.fields_plan.end()) {
-      parts.back().plan_fingerprint = it->second;
-    }
     names.push_back(read.shards[k].name);
   }
+  if (parts.empty()) return fail_with(joined(check.foreign, read.unfinished), 1);
   count_result whole;
   try {
     whole = nqueens::merge(parts, names);
   } catch (const merge_error& e) {
-    // A foreign file is named once, by what it says: merge() judged it by the
-    // plan its fields make, whose fingerprint the file does not hold.
-    std::vector<std::string> judged;
-    for (const std::string& problem : e.problems()) {
-      const bool named_already = std::ranges::any_of(check.fields_plan, [&](const auto& foreign) {
-        return problem.starts_with(read.shards[foreign.first].name + " belongs to another run (");
-      });
-      if (!named_already) judged.push_back(problem);
-    }
-    std::vector<std::string> problems = joined(joined(check.foreign, read.unfinished), judged);
+    std::vector<std::string> problems = joined(joined(check.foreign, read.unfinished), e.problems());
     if (e.why() == merge_error::reason::parts)
       problems.emplace_back("no total: the shards do not make up one whole run");
     return fail_with(problems, 1);

@@ -95,6 +95,26 @@ void check_verdict_members(const json_members& members, const shard_file& f) {
   }
 }
 
+// Whether `text` starts (after blank lines) as count's text report does:
+// "shard I/M of Q(N): " or "Q(N) = ".
+bool looks_like_count_text(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return false;
+  text.remove_prefix(first);
+  const auto digits = [&text] {  // skips a run of digits; false where there is none
+    const std::size_t end = std::min(text.find_first_not_of("0123456789"), text.size());
+    text.remove_prefix(end);
+    return end > 0;
+  };
+  const auto word = [&text](std::string_view w) {
+    if (!text.starts_with(w)) return false;
+    text.remove_prefix(w.size());
+    return true;
+  };
+  if (word("shard ")) return digits() && word("/") && digits() && word(" of Q(") && digits() && word("): ");
+  return word("Q(") && digits() && word(") = ");
+}
+
 // Refuses a file that is no shard's --json for what it is instead: empty
 // (a count stopped), an earlier merge's text report, a count's text
 // report, a journal.
@@ -116,10 +136,9 @@ void refuse_other_files(const std::string& name, const std::string& text) {
     throw merge_output_file(name + ": this is the output of 'nqueens merge', not a shard's");
   }
   // The likeliest slip of all: a count without --json, a shard's text
-  // ("shard 0/3 of Q(12): ...") or a whole count's ("Q(12) = ...").
-  if (first != std::string::npos &&
-      ((text.compare(first, 6, "shard ") == 0 && text.find(" of Q(", first) < text.find('\n', first)) ||
-       text.compare(first, 2, "Q(") == 0)) {
+  // ("shard 0/3 of Q(12): ...") or a whole count's ("Q(12) = ..."; not
+  // scale's "Q(12) with engine").
+  if (looks_like_count_text(text)) {
     throw usage_error(name +
                       ": this is the text output of 'nqueens count', which merge cannot add up: count the shard "
                       "again with --json ('nqueens count N --shard I/M --json > FILE')");

@@ -128,6 +128,7 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
     rows[k].gpus = options_for.gpus(counts[k]);
   }
   std::vector<std::vector<double>> busy(counts.size());  // each row's busy threads, run by run
+  std::vector<int> counted_on(counts.size(), 0);         // the threads each row's counts ran on
   std::optional<uint128> reference;                      // the first run's total; every run must match it
   // Rounds over every thread count, in turn up and down (1 2 4, 4 2 1, ...):
   // a machine's drift, which reaches 30% over minutes on shared hosts, then
@@ -159,6 +160,7 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
         break;
       }
       row.seconds.push_back(c.seconds);
+      counted_on[k] = c.threads;
       // The count's own arenas' CPU time, not the process's: the workers a
       // row of more threads than the cores left spinning are not this row's.
       busy[k].push_back(c.seconds > 0 ? c.cpu_seconds / c.seconds : 0.0);
@@ -176,6 +178,7 @@ scaling_result measure_scaling(int n, std::span<const int> thread_counts, int re
   for (std::size_t k = 0; k < rows.size(); ++k) {
     scaling_row& row = rows[k];
     if (row.seconds.empty()) continue;  // cancelled before its first run
+    row.threads = counted_on[k];        // a row's efficiency is over the threads that ran
     row.median_seconds = detail::median_of(row.seconds);
     row.busy_threads = detail::median_of(busy[k]);
     result.rows.push_back(row);
