@@ -104,7 +104,7 @@ if ((quick)); then
   pids=()
   # `timeout` puts each shard in a process group of its own, which a Ctrl-C
   # to this script's group never reaches: they are stopped here (timeout
-  # passes the TERM on), not left to run their 30 minutes.
+  # passes the TERM on), not left to run their 20 minutes.
   stop_shards() {
     local entry
     for entry in "${pids[@]}"; do kill -TERM "${entry%%:*}" 2>/dev/null || true; done
@@ -115,8 +115,9 @@ if ((quick)); then
   trap 'stop_shards; exit 129' HUP
   for binary in "${binaries[@]}"; do
     for ((shard = 0; shard < shards; ++shard)); do
-      # A deadline, as CTest gives every test: a hang fails here, not at CI's limit.
-      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard timeout 1800 "./$binary" --gtest_shuffle --gtest_brief=1 \
+      # A deadline, as CTest gives every test: a hang fails here, not at CI's
+      # limit, and the log's last "[ RUN ]" names the test that hung.
+      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard timeout 1200 "./$binary" --gtest_shuffle \
         >"$binary.shard$shard.log" 2>&1 &
       pids+=("$!:$binary.shard$shard.log")
     done

@@ -24,9 +24,11 @@
 #include "nqueens/device_work.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/execute.hpp"
+#include "nqueens/known_counts.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/threads.hpp"
 #include "support/cli_run.hpp"
+#include "support/shard_json.hpp"
 
 namespace nqueens::test {
 namespace {
@@ -107,6 +109,20 @@ TEST(CliTest, ALongOperandIsShownCutInItsMessage) {
 
 // '-' is no journal: a stream cannot be read back and rewritten in place,
 // and no file named - is made in its stead.
+// oneTBB fixes the most workers it will ever start when first used:
+// max(256, 4 x the hardware threads), unless a raised limit is alive then.
+// A count raises its limit before its plans run on oneTBB, so that one past
+// that ceiling gets every thread it asked for (it got 257). In a process of
+// its own: a test before it in the same process would have fixed the ceiling.
+TEST(CliTest, ACountPastOneTbbsFirstCeilingGetsItsThreads) {
+  const int asked = std::max(256, 4 * hardware_threads()) + 8;
+  if (asked > max_threads) GTEST_SKIP() << "more than a count takes on this machine";
+  const cli_run r = run_cli("count 13 --engine quadrant --threads " + std::to_string(asked) + " --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json_field(r.out, "threads"), std::to_string(asked)) << r.out;
+  EXPECT_EQ(json_field(r.out, "total"), std::to_string(*published_total(13))) << r.out;
+}
+
 TEST(CliTest, CheckpointRefusesStandardOutput) {
   const cli_run r =
       run_script("d=$(mktemp -d) && cd \"$d\" && $NQ count 8 --checkpoint -; s=$?; ls -A; rm -rf \"$d\"; exit $s");

@@ -9,9 +9,12 @@
 #include <chrono>
 #include <csignal>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
+
+#include "support/child_deadline.hpp"
 
 namespace nqueens::cli {
 namespace {
@@ -53,8 +56,8 @@ ended after_two_signals(int first, std::chrono::milliseconds gap, int second, bo
     std::raise(second);
     ::_exit(stop_requested() ? 0 : 1);  // 0: the second was taken for a repeat of the first
   }
-  int raw = 0;
-  ::waitpid(pid, &raw, 0);
+  const std::optional<int> waited = test::wait_for_child(pid);  // nullopt: it hung, and was killed
+  const int raw = waited.value_or(0);
   std::stringstream text;
   if (full_stderr) {
     ::close(ends[1]);
@@ -67,8 +70,10 @@ ended after_two_signals(int first, std::chrono::milliseconds gap, int second, bo
     text << std::ifstream(file).rdbuf();
     std::remove(file.c_str());
   }
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw), text.str(),
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+  return {!waited          ? -1
+          : WIFEXITED(raw) ? WEXITSTATUS(raw)
+                           : 128 + WTERMSIG(raw),
+          text.str(), std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
 }
 
 // A second signal more than a second after the first leaves at once, with

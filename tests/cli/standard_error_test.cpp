@@ -12,6 +12,7 @@
 #include <string>
 
 #include "cli/machine_refusal.hpp"
+#include "support/child_deadline.hpp"
 
 namespace nqueens::cli {
 namespace {
@@ -32,8 +33,7 @@ std::string left_on_stderr(bool through_exit) {
     if (through_exit) std::exit(0);
     end_process(0);
   }
-  int raw = 0;
-  ::waitpid(pid, &raw, 0);
+  if (!test::wait_for_child(pid)) ADD_FAILURE() << "the child did not end within a minute";
   std::stringstream text;
   text << std::ifstream(file).rdbuf();
   std::remove(file.c_str());

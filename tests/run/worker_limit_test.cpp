@@ -7,14 +7,12 @@
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <thread>
 #include <vector>
 
 #include "nqueens/count.hpp"
-#include "nqueens/engine.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
 #include "nqueens/plan.hpp"
@@ -89,18 +87,6 @@ TEST(WorkerLimitTest, AProgramsOwnLowerLimitCapsTheCallAndItsReport) {
     EXPECT_EQ(row.threads, 1);
     EXPECT_DOUBLE_EQ(row.efficiency, row.speedup);
   }
-}
-
-// oneTBB fixes the most workers it will ever start when first used:
-// max(256, 4 x the hardware threads), unless a raised limit is alive then.
-// count() raises its limit before its plans run on oneTBB, so that a count
-// past that ceiling gets every thread it asked for (it got 257).
-TEST(WorkerLimitTest, ACountPastOneTbbsFirstCeilingGetsItsThreads) {
-  const int asked = std::max(256, 4 * hardware_threads()) + 8;
-  if (asked > max_threads) GTEST_SKIP() << "more than a count takes on this machine";
-  const count_result r = count(13, {.kind = engine::quadrant, .threads = asked});
-  EXPECT_EQ(r.threads, asked);
-  EXPECT_EQ(r.total, *published_total(13));
 }
 
 }  // namespace
