@@ -40,6 +40,17 @@ constexpr int long_n = 19;
 constexpr const char* long_total = "4968057848";
 #endif
 
+// How much a sanitizer's checks stretch CPU time, which no load on the
+// machine does: the CPU-time bounds of the stop tests are a plain build's,
+// times this (TSan's checks stretch it most).
+#if defined(__SANITIZE_THREAD__)
+constexpr double sanitizer_cpu_factor = 20;
+#elif defined(NQUEENS_SANITIZED)
+constexpr double sanitizer_cpu_factor = 5;
+#else
+constexpr double sanitizer_cpu_factor = 1;
+#endif
+
 // A count that runs for minutes in every build, for the tests that stop or
 // kill a run and never need its total: the symmetric engine (its speed
 // stays put where the quadrant engine's keeps growing: a sanitized Q(16)
