@@ -432,7 +432,22 @@ TEST_F(OutputFileTest, InPlaceCommitsOneAtATime) {
   ASSERT_GE(held, 0);
   ASSERT_EQ(::flock(held, LOCK_EX), 0);
   std::thread committing([&] { out.commit(); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // Until the commit waits for the lock (a "->" entry on the file's inode in
+  // /proc/locks), not a guessed while: a commit not yet there proved nothing.
+  struct stat file {};
+  ASSERT_EQ(::stat(path_.c_str(), &file), 0);
+  const std::string inode = ":" + std::to_string(file.st_ino) + " ";
+  bool waiting = false;
+  for (const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+       !waiting && std::chrono::steady_clock::now() < deadline;) {
+    std::ifstream locks("/proc/locks");
+    for (std::string line; !waiting && std::getline(locks, line);) {
+      waiting = line.find(" -> ") != std::string::npos && line.find(inode) != std::string::npos;
+    }
+    if (!locks.is_open()) break;  // no /proc: the commit had its chance below
+    if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_EQ(contents(), std::string(header) + "1,9.5\n") << "written while another held the file";
   ::close(held);  // the lock with it
   committing.join();
