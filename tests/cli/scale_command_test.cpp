@@ -25,6 +25,23 @@ std::string json_field(const std::string& json, const std::string& key) {
   return json.substr(start, json.find_first_of(",}", start) - start);
 }
 
+// "taskset -c CPU " for the first CPU this process may run on: a script's
+// commands so prefixed run on one CPU.
+std::string on_one_cpu() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return "false && ";
+  int cpu = 0;
+  while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &allowed)) ++cpu;
+  return "taskset -c " + std::to_string(cpu) + " ";
+}
+
+// A script's first line: exit 77 (the test then skips) where there is no
+// taskset, or one this container does not let set the CPUs.
+std::string on_one_cpu_or_77() {
+  return "command -v taskset >/dev/null && " + on_one_cpu() + "true 2>/dev/null || exit 77\n";
+}
+
 // A string field's text, unquoted (no escapes expected).
 std::string json_text(const std::string& json, const std::string& key) {
   const std::string raw = json_field(json, key);
@@ -261,15 +278,9 @@ TEST(CliTest, ScaleWarnsOfRunsThatSharedTheirCores) {
 #ifdef NQUEENS_SANITIZED
   GTEST_SKIP() << "Q(18) takes minutes when sanitized";
 #endif
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  ASSERT_EQ(::sched_getaffinity(0, sizeof allowed, &allowed), 0);
-  int cpu = 0;
-  while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &allowed)) ++cpu;
-  const std::string on = "taskset -c " + std::to_string(cpu) + " ";
-  // 77: no taskset, or one this container does not let set the CPUs. The
-  // loop ends with the script, or at worst by its own timeout.
-  const cli_run r = run_script("command -v taskset >/dev/null && " + on + "true 2>/dev/null || exit 77; " + on +
+  const std::string on = on_one_cpu();
+  // The loop ends with the script, or at worst by its own timeout.
+  const cli_run r = run_script(on_one_cpu_or_77() + on +
                                "timeout --foreground 900 sh -c 'while :; do :; done' & loop=$!; trap 'kill $loop' "
                                "EXIT; trap 'exit 143' INT TERM; " +
                                on + "$NQ scale 18 --threads 1,2 --repeat 1 --engine quadrant --json");
@@ -514,14 +525,7 @@ TEST(CliTest, ScaleOnTwoGpusScalesOverThem) {
 // threads counts on T of them, so rows that ask for them all are run, not
 // refused because the default thread count could not keep every GPU busy.
 TEST(CliTest, ScaleTakesMoreGpusThanHardwareThreadsWhereItsRowsDo) {
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  ASSERT_EQ(::sched_getaffinity(0, sizeof allowed, &allowed), 0);
-  int cpu = 0;
-  while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &allowed)) ++cpu;
-  const std::string on = "taskset -c " + std::to_string(cpu) + " ";
-  // 77: no taskset, or one this container does not let set the CPUs.
-  const cli_run r = run_script("command -v taskset >/dev/null && " + on + "true 2>/dev/null || exit 77; " + on +
+  const cli_run r = run_script(on_one_cpu_or_77() + on_one_cpu() +
                                "env NQUEENS_GPU=emulate:2 $NQ scale 9 --engine gpu --threads 1,2 --repeat 1 --json");
   if (r.status == 77) GTEST_SKIP() << "no taskset here, or it may not set the CPUs";
   ASSERT_EQ(r.status, 0) << r.err;
