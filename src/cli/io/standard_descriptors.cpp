@@ -1,15 +1,21 @@
 #include "cli/io/standard_descriptors.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "cli/io/standard_error.hpp"
+#include "cli/message_text.hpp"
+#include "run/journal/journal_layout.hpp"
+#include "run/posix_io.hpp"
 
 namespace nqueens::cli {
 
@@ -35,10 +41,39 @@ void reserve_standard_descriptors(const char* program) noexcept {
   }
 }
 
+// Standard error that is a checkpoint journal (`2>> run.ckpt`): any line
+// written to it, this refusal's too, would land after the journal's
+// records, as damage its next start must cut off. Refused before anything
+// is written, the line on the terminal where there is one (nowhere else).
+void refuse_a_journal_as_standard_error(const char* program) noexcept {
+  struct stat err {};
+  if (::fstat(STDERR_FILENO, &err) != 0 || !S_ISREG(err.st_mode)) return;
+  // Read through a descriptor of its own: stderr is opened for writing only.
+  const int fd = ::open("/proc/self/fd/2", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return;
+  std::array<unsigned char, detail::journal::magic.size()> start{};
+  const bool journal = detail::read_up_to(fd, start.data(), start.size()) == static_cast<ssize_t>(start.size()) &&
+                       start == detail::journal::magic;
+  ::close(fd);
+  if (!journal) return;
+  char path[4096];
+  const ssize_t length = ::readlink("/proc/self/fd/2", path, sizeof path - 1);
+  const std::string named =
+      length > 0 ? " '" + one_line(std::string_view(path, static_cast<std::size_t>(length))) + "'" : "";
+  const std::string message = std::string(program) + ": standard error is the checkpoint journal" + named +
+                              ": the lines written to it would damage it; send it elsewhere\n";
+  if (const int tty = ::open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC); tty >= 0) {
+    [[maybe_unused]] const ssize_t ignored = ::write(tty, message.data(), message.size());
+    ::close(tty);
+  }
+  std::_Exit(2);
+}
+
 }  // namespace
 
 void prepare_standard_streams(const char* program) noexcept {
   reserve_standard_descriptors(program);
+  refuse_a_journal_as_standard_error(program);
   std::signal(SIGXFSZ, SIG_IGN);
   // A reader gone (`nqueens verify | head -1`) makes a write fail with EPIPE:
   // `list` and `first` then end quietly, every other output is a failed
