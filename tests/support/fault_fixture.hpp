@@ -114,6 +114,13 @@ inline bool wait_for_cpu_seconds(child& c, pid_t pid, double seconds, double dea
   return c.running();
 }
 
+// Waits until process `pid` has used `seconds` more CPU time than it has
+// now: work done from this moment, not counting what its start-up spent
+// (an MPI rank spins in MPI_Init while a loaded machine starts the others).
+inline bool wait_for_more_cpu_seconds(child& c, pid_t pid, double seconds, double deadline_seconds = 300) {
+  return wait_for_cpu_seconds(c, pid, cpu_seconds_of(pid) + seconds, deadline_seconds);
+}
+
 // Whether process `pid` has a handler for `sig` (SigCgt in /proc).
 inline bool catches(pid_t pid, int sig) {
   std::istringstream lines(read_file("/proc/" + std::to_string(pid) + "/status"));
