@@ -8,22 +8,30 @@
 //
 // SPLIT_DEPTH 0 is the automatic plan (at n = 28: 4 slots filled by size;
 // 1 there: never sliced). MAX_MEMORY (bytes, 0: the default) sizes the
-// layout of a one-thread run. Prints a CSV line per slice (n, class, slice,
+// layout of a one-thread run; one the count would refuse is refused. Every
+// CLASS is checked before any is timed: a typo in the last of several n = 28
+// classes was found hours in. Prints a CSV line per slice (n, class, slice,
 // slices, thread CPU seconds, solutions) on stdout and each class's total
 // on stderr.
 
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/arguments.hpp"
 #include "nqueens/execute.hpp"
+#include "nqueens/memory.hpp"
 #include "nqueens/plan.hpp"
 #include "thread_clock.hpp"
+#include "tool_main.hpp"
+#include "warm_up.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   if (argc < 5) {
     std::fprintf(stderr,
                  "usage: nqueens_class_slots N SPLIT_DEPTH MAX_MEMORY CLASS...\n  (MAX_MEMORY as --max-memory "
@@ -31,27 +39,23 @@ int main(int argc, char** argv) {
     return 2;
   }
   // Read as the tool reads them: "8G" is 8 GiB, never 8 bytes.
-  int n = 0, split_depth = 0;
-  std::uint64_t max_memory = 0;
-  try {
-    n = static_cast<int>(nqueens::cli::parse_integer(argv[1], "N", 4, 28));
-    split_depth = static_cast<int>(nqueens::cli::parse_integer(argv[2], "SPLIT_DEPTH", 0, nqueens::max_split_depth));
-    max_memory = std::string_view(argv[3]) == "0" ? 0 : nqueens::cli::parse_byte_size(argv[3], "MAX_MEMORY");
-  } catch (const nqueens::cli::usage_error& e) {
-    std::fprintf(stderr, "nqueens_class_slots: %s\n", e.what());
-    return 2;
-  }
+  using nqueens::cli::parse_integer;
+  const auto n = static_cast<int>(parse_integer(argv[1], "N", 4, 28));
+  const auto split_depth = static_cast<int>(parse_integer(argv[2], "SPLIT_DEPTH", 0, nqueens::max_split_depth));
+  const std::uint64_t max_memory =
+      std::string_view(argv[3]) == "0" ? 0 : nqueens::cli::parse_byte_size(argv[3], "MAX_MEMORY");
+  nqueens::check_memory(n, nqueens::engine::quadrant, max_memory, 1);
   const nqueens::plan p(n, {.kind = nqueens::engine::quadrant, .split_depth = split_depth});
-  const nqueens::run_context context(p, std::nullopt, 1, nullptr, max_memory);
   const auto slices = static_cast<std::size_t>(p.split_depth());
   const std::size_t classes = p.engine_subproblems() / slices;
+  std::vector<std::size_t> chosen;
   for (int a = 4; a < argc; ++a) {
-    char* end = nullptr;
-    const std::size_t c = std::strtoull(argv[a], &end, 10);
-    if (end == argv[a] || *end != '\0' || c >= classes) {
-      std::fprintf(stderr, "nqueens_class_slots: class %s is not one of the plan's %zu\n", argv[a], classes);
-      return 2;
-    }
+    chosen.push_back(static_cast<std::size_t>(
+        parse_integer(argv[a], "CLASS", 0, static_cast<long long>(classes) - 1)));  // the range names the plan's
+  }
+  const nqueens::run_context context(p, std::nullopt, 1, nullptr, nqueens::check_plan_memory(p, max_memory, 1));
+  nqueens::bench::warm_up(context, n, p.engine_subproblems());
+  for (const std::size_t c : chosen) {
     double total = 0;
     unsigned long long solutions = 0;
     for (std::size_t k = 0; k < slices; ++k) {
@@ -70,4 +74,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "n = %d, class %zu: %zu slices, %.6f s, %llu solutions\n", n, c, slices, total, solutions);
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return nqueens::bench::tool_main("nqueens_class_slots", [&] { return run(argc, argv); });
 }

@@ -7,6 +7,7 @@
 #include <malloc.h>
 
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "nqueens/count.hpp"
@@ -35,23 +36,28 @@ double status_mib(const std::string& field) {
 // (Linux: writing 5 to /proc/self/clear_refs) to what is resident now, after
 // handing the allocator's free memory back; returns that: the process's own
 // memory and what earlier benchmarks left, which the peak reported is above.
-double reset_peak_memory() {
+// None where the reset is refused (a kernel or sandbox without it): the
+// peak would then be the whole process's, earlier benchmarks' included.
+std::optional<double> reset_peak_memory() {
   ::malloc_trim(0);
-  std::ofstream("/proc/self/clear_refs") << "5";
+  std::ofstream clear("/proc/self/clear_refs");
+  clear << "5" << std::flush;
+  if (!clear) return std::nullopt;
   return status_mib("VmRSS:");
 }
 
-void report(benchmark::State& state, nqueens::uint128 total, double resident_before) {
+void report(benchmark::State& state, nqueens::uint128 total, std::optional<double> resident_before) {
   state.counters["solutions/s"] =
       benchmark::Counter(static_cast<double>(total), benchmark::Counter::kIsIterationInvariantRate);
-  // The count's own peak: above what was resident before it.
-  state.counters["peak_MiB"] = benchmark::Counter(status_mib("VmHWM:") - resident_before);
+  // The count's own peak: above what was resident before it; no figure
+  // rather than a wrong one.
+  if (resident_before) state.counters["peak_MiB"] = benchmark::Counter(status_mib("VmHWM:") - *resident_before);
 }
 
 template <nqueens::engine Kind>
 void BM_Solve(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
-  const double resident_before = reset_peak_memory();
+  const std::optional<double> resident_before = reset_peak_memory();
   const nqueens::uint128 expected = nqueens::bench::expected_total(n);
   nqueens::uint128 total = 0;
   for (auto _ : state) {
@@ -66,7 +72,7 @@ void BM_Solve(benchmark::State& state) {
 
 void BM_SolveTextbook(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
-  const double resident_before = reset_peak_memory();
+  const std::optional<double> resident_before = reset_peak_memory();
   const nqueens::uint128 expected = nqueens::bench::expected_total(n);
   nqueens::uint128 total = 0;
   for (auto _ : state) {

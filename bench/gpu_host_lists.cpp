@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/arguments.hpp"
 #include "engines/engine_definition.hpp"
 #include "engines/join_model/column_classes.hpp"
 #include "engines/join_model/quarter_tables.hpp"
@@ -45,26 +46,27 @@
 #include "nqueens/plan.hpp"
 #include "run/plan_access.hpp"
 #include "thread_clock.hpp"
+#include "tool_main.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   using namespace nqueens;
   using namespace nqueens::detail;
-  if (argc < 4) {
+  if (argc < 4 || argc > 7) {
     std::fprintf(stderr, "usage: nqueens_gpu_host_lists N RUNS SEED [BATCH] [RUN_LENGTH] [COMPACT]\n");
     return 2;
   }
-  const int n = std::atoi(argv[1]);
-  const int runs = std::atoi(argv[2]);
-  const auto seed = static_cast<unsigned>(std::atoi(argv[3]));
-  const std::size_t batch = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 8;
-  std::size_t run_length = argc > 5 ? std::strtoull(argv[5], nullptr, 10) : 64;
-  const bool compact = argc > 6 && std::atoi(argv[6]) != 0;
+  // Read as the tool reads its numbers: "-1" is refused, never 2^64 - 1.
   // Past 28 the quadrant plan's masks do not fit (engines.md); below 8 a
   // class has lists of a few placements.
-  if (n < 8 || n > 28 || runs < 1 || batch < 1 || run_length < 1) {
-    std::fprintf(stderr, "nqueens_gpu_host_lists: N from 8 to 28, RUNS, BATCH and RUN_LENGTH at least 1\n");
-    return 2;
-  }
+  using cli::parse_integer;
+  const auto n = static_cast<int>(parse_integer(argv[1], "N", 8, 28));
+  const auto runs = static_cast<int>(parse_integer(argv[2], "RUNS", 1, INT32_MAX));
+  const auto seed = static_cast<unsigned>(parse_integer(argv[3], "SEED", 0, UINT32_MAX));
+  const auto batch = static_cast<std::size_t>(argc > 4 ? parse_integer(argv[4], "BATCH", 1, 4096) : 8);
+  auto run_length = static_cast<std::size_t>(argc > 5 ? parse_integer(argv[5], "RUN_LENGTH", 1, INT32_MAX) : 64);
+  const bool compact = argc > 6 && parse_integer(argv[6], "COMPACT", 0, 1) == 1;
   const int h = n / 2;
   const plan p(n, {.kind = engine::quadrant, .split_depth = 1});
   const engine_plan& ep = *plan_access::engine(p);
@@ -156,4 +158,10 @@ int main(int argc, char** argv) {
   }
   std::fprintf(stderr, "\n");
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return nqueens::bench::tool_main("nqueens_gpu_host_lists", [&] { return run(argc, argv); });
 }

@@ -35,6 +35,7 @@
 #include "engines/join_model/column_classes.hpp"
 #include "engines/join_model/quarter_tables.hpp"
 #include "round_window.hpp"
+#include "tool_main.hpp"
 
 namespace {
 
@@ -100,9 +101,7 @@ round_time round_end(const std::vector<std::vector<std::uint64_t>>& jobs, std::u
   return time;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   const nqueens::bench::round_window window =
       nqueens::bench::read_round_window(argc, argv, "nqueens_gpu_join_lanes", 1056, 6);
   const int n = window.n;
@@ -145,4 +144,10 @@ int main(int argc, char** argv) {
       "a block " + std::to_string(block_row_sets) + " row sets, their products dealt to its lanes";
   line(flat, kernels.c_str());
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return nqueens::bench::tool_main("nqueens_gpu_join_lanes", [&] { return run(argc, argv); });
 }

@@ -32,6 +32,7 @@
 #include "engines/join_model/column_classes.hpp"
 #include "engines/join_model/quarter_tables.hpp"
 #include "round_window.hpp"
+#include "tool_main.hpp"
 
 namespace {
 
@@ -88,9 +89,7 @@ round_end schedule(const std::vector<visit_item>& items, std::uint32_t slots, do
   return end;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   const nqueens::bench::round_window window =
       nqueens::bench::read_round_window(argc, argv, "nqueens_gpu_round_balance", 792, 300);
   const int n = window.n;
@@ -120,4 +119,10 @@ int main(int argc, char** argv) {
                 end.even > 0 ? end.makespan / end.even : 0.0, end.even);
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return nqueens::bench::tool_main("nqueens_gpu_round_balance", [&] { return run(argc, argv); });
 }

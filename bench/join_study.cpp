@@ -20,16 +20,19 @@
 #include <string>
 #include <vector>
 
+#include "cli/arguments.hpp"
 #include "engines/engine_definition.hpp"
 #include "engines/join_model/column_classes.hpp"
 #include "engines/quadrant/quadrant_engine.hpp"
 #include "engines/quadrant/quadrant_kernels.hpp"
 #include "engines/quadrant/quadrant_solve.hpp"
 #include "kernels/bits.hpp"
+#include "nqueens/board.hpp"
 #include "nqueens/isa.hpp"
 #include "nqueens/plan.hpp"
 #include "run/plan_access.hpp"
 #include "thread_clock.hpp"
+#include "tool_main.hpp"
 
 namespace {
 
@@ -106,16 +109,16 @@ double surviving_share(const groups& g, std::uint64_t shared, int k) {
   return fitting / (static_cast<double>(g.north.size()) * static_cast<double>(g.south.size()));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 4) {
+int run(int argc, char** argv) {
+  if (argc < 4 || argc > 5) {
     std::fprintf(stderr, "usage: nqueens_join_study N SAMPLES SEED [DUMP_DIR]\n");
     return 2;
   }
-  const int n = std::atoi(argv[1]);
-  const int samples = std::atoi(argv[2]);
-  const unsigned seed = static_cast<unsigned>(std::atoi(argv[3]));
+  // Read as the tool reads its numbers; a board the engine does not take is
+  // refused by the plan.
+  const auto n = static_cast<int>(cli::parse_integer(argv[1], "N", 1, max_board_size));
+  const auto samples = static_cast<int>(cli::parse_integer(argv[2], "SAMPLES", 1, INT32_MAX));
+  const auto seed = static_cast<unsigned>(cli::parse_integer(argv[3], "SEED", 0, UINT32_MAX));
   const std::string dump = argc > 4 ? argv[4] : "";
   const plan p(n, {.kind = engine::quadrant, .split_depth = 1});
   const engine_plan& ep = *plan_access::engine(p);
@@ -156,4 +159,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return nqueens::bench::tool_main("nqueens_join_study", [&] { return run(argc, argv); });
 }

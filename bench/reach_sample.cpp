@@ -2,7 +2,10 @@
 // subproblems (docs/reach.md). A plan is indexed, so runs of consecutive
 // subproblems from uniformly random starts are an unbiased sample of the
 // whole: mean time x subproblems estimates its thread-seconds, and mean
-// count x subproblems estimates Q(n). Times are the thread's CPU time, so a
+// count x subproblems estimates Q(n). A run that reaches the plan's end goes
+// on from its start, so that every subproblem lies in as many runs as any
+// other: runs cut at the end weighed the last subproblems more (Q(10) from
+// runs of 20 of its 30 read 397, not 724). Times are the thread's CPU time, so a
 // sample on a shared machine is not charged for the time it waited for a
 // core. Runs, not single indices, because a real run hands out runs of
 // neighbours (dispatch_order), which share quarter lists; a lone index would
@@ -12,7 +15,9 @@
 //
 // THREADS (default 1) sizes the memory layout as a run on that many threads
 // would (each thread's share of MAX_MEMORY, hence how finely large
-// subproblems are sliced); the samples still run on one thread. The same
+// subproblems are sliced); the samples still run on one thread. A bound the
+// count would refuse is refused, and the engine gets what the count would
+// give it: MAX_MEMORY less the plan's own lists. The same
 // seed draws the same indices, so two layouts can be compared run by run;
 // and two engines too, where their plans are cut alike (SPLIT_DEPTH 1: a
 // class a subproblem, for the quadrant and GPU engines; default 0, the
@@ -42,7 +47,10 @@
 #include "nqueens/execute.hpp"
 #include "nqueens/memory.hpp"
 #include "nqueens/plan.hpp"
+#include "nqueens/threads.hpp"
 #include "thread_clock.hpp"
+#include "tool_main.hpp"
+#include "warm_up.hpp"
 
 namespace {
 
@@ -81,17 +89,22 @@ int run(int argc, char** argv) {
       argc > 5 ? nqueens::parse_engine(argv[5]) : std::optional{nqueens::engine::quadrant};
   const std::uint64_t max_memory =
       argc > 6 && std::string_view(argv[6]) != "0" ? nqueens::cli::parse_byte_size(argv[6], "MAX_MEMORY") : 0;
-  const int layout_threads = argc > 7 ? nqueens::cli::parse_threads(argv[7]) : 1;
+  const auto layout_threads =
+      static_cast<int>(argc > 7 ? parse_integer(argv[7], "THREADS", 1, nqueens::max_threads) : 1);
   const auto split_depth =
       static_cast<int>(argc > 8 ? parse_integer(argv[8], "SPLIT_DEPTH", 0, nqueens::max_split_depth) : 0);
   if (!kind || argc > 9) {
     std::fprintf(stderr, "nqueens_reach_sample: bad arguments\n");
     return 2;
   }
+  // As a count checks it: the engine's need before the plan is built
+  // (seconds at n = 28), the plan's lists beside it after.
+  nqueens::check_memory(n, *kind, max_memory, layout_threads);
   const auto start = std::chrono::steady_clock::now();
   const nqueens::plan p(n, {.kind = *kind, .split_depth = split_depth});
+  const std::uint64_t engine_memory = nqueens::check_plan_memory(p, max_memory, layout_threads);
   const auto planned = std::chrono::steady_clock::now();
-  const nqueens::run_context context(p, std::nullopt, layout_threads, nullptr, max_memory);
+  const nqueens::run_context context(p, std::nullopt, layout_threads, nullptr, engine_memory);
   const auto built = std::chrono::steady_clock::now();
   const std::size_t size = p.engine_subproblems();
   if (size == 0) {
@@ -99,23 +112,26 @@ int run(int argc, char** argv) {
                  std::string(nqueens::to_string(*kind)).c_str(), n);
     return 2;
   }
+  if (static_cast<std::size_t>(length) > size) {
+    std::fprintf(stderr, "nqueens_reach_sample: RUN_LENGTH %d is more than the plan's %zu subproblems\n", length, size);
+    return 2;
+  }
   std::mt19937_64 random(seed);
   std::uniform_int_distribution<std::size_t> first(0, size - 1);
+  nqueens::bench::warm_up(context, n, size);
   std::vector<double> seconds, solutions;
   for (int r = 0; r < runs; ++r) {
     const std::size_t from = first(random);
-    const std::size_t to = std::min(size, from + static_cast<std::size_t>(length));
     sample s;
-    for (std::size_t i = from; i < to; ++i) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(length); ++k) {
       const double begin = nqueens::bench::thread_seconds();
-      const nqueens::subproblem_count c = context.solve(i);
+      const nqueens::subproblem_count c = context.solve((from + k) % size);
       s.seconds += nqueens::bench::thread_seconds() - begin;
       s.solutions += static_cast<double>(c.total);
     }
-    const double count = static_cast<double>(to - from);
-    seconds.push_back(s.seconds / count);
-    solutions.push_back(s.solutions / count);
-    if (std::printf("%d,%s,%zu,%zu,%.6f,%.0f\n", n, std::string(nqueens::to_string(*kind)).c_str(), from, to - from,
+    seconds.push_back(s.seconds / length);
+    solutions.push_back(s.solutions / length);
+    if (std::printf("%d,%s,%zu,%d,%.6f,%.0f\n", n, std::string(nqueens::to_string(*kind)).c_str(), from, length,
                     s.seconds, s.solutions) < 0 ||
         std::fflush(stdout) != 0) {
       std::fprintf(stderr, "nqueens_reach_sample: cannot write the output\n");
@@ -138,13 +154,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const nqueens::cli::usage_error& e) {
-    std::fprintf(stderr, "nqueens_reach_sample: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "nqueens_reach_sample: %s\n", e.what());
-    return 1;
-  }
+  return nqueens::bench::tool_main("nqueens_reach_sample", [&] { return run(argc, argv); });
 }

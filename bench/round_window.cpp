@@ -1,53 +1,36 @@
 #include "round_window.hpp"
 
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
+#include <cstdint>
+#include <string>
 
+#include "cli/arguments.hpp"
 #include "engines/gpu/gpu_job.hpp"
 
 namespace nqueens::bench {
-namespace {
-
-std::uint64_t argument(int argc, char** argv, int k, std::uint64_t fallback, const char* program) {
-  if (k >= argc) return fallback;
-  char* end = nullptr;
-  const unsigned long long value = std::strtoull(argv[k], &end, 10);
-  if (end == argv[k] || *end != '\0') {
-    std::fprintf(stderr, "%s: '%s' is not a number\n", program, argv[k]);
-    std::exit(2);
-  }
-  return value;
-}
-
-}  // namespace
 
 round_window read_round_window(int argc, char** argv, const char* program, std::uint32_t default_slots,
                                std::uint64_t default_setup) {
-  if (argc < 3 || argc > 6) {
-    std::fprintf(stderr, "usage: %s N FIRST [JOBS] [SLOTS] [SETUP]\n", program);
-    std::exit(2);
-  }
+  if (argc < 3 || argc > 6)
+    throw cli::usage_error(std::string("usage: ") + program + " N FIRST [JOBS] [SLOTS] [SETUP]");
+  // Read as the tool reads its numbers: "-1" is refused, never 2^64 - 1.
+  const auto argument = [&](int k, const char* what, long long lo, long long hi, std::uint64_t fallback) {
+    return k < argc ? static_cast<std::uint64_t>(cli::parse_integer(argv[k], what, lo, hi)) : fallback;
+  };
+  constexpr long long most = INT64_MAX;
   round_window window;
-  const std::uint64_t n = argument(argc, argv, 1, 0, program);
-  window.first = argument(argc, argv, 2, 0, program);
-  const std::uint64_t jobs = argument(argc, argv, 3, detail::gpu::round_jobs, program);
-  const std::uint64_t slots = argument(argc, argv, 4, default_slots, program);
-  window.setup = static_cast<double>(argument(argc, argv, 5, default_setup, program));
-  if (n < 8 || n > 23 || jobs < 1 || slots < 1 || slots > UINT32_MAX) {
-    std::fprintf(stderr, "%s: N from 8 to 23, JOBS and SLOTS at least 1\n", program);
-    std::exit(2);
-  }
-  window.n = static_cast<int>(n);
-  window.slots = static_cast<std::uint32_t>(slots);
+  window.n = static_cast<int>(argument(1, "N", 8, 23, 0));
+  window.first = argument(2, "FIRST", 0, most, 0);
+  const std::uint64_t jobs = argument(3, "JOBS", 1, most, detail::gpu::round_jobs);
+  window.slots = static_cast<std::uint32_t>(argument(4, "SLOTS", 1, UINT32_MAX, default_slots));
+  window.setup = static_cast<double>(argument(5, "SETUP", 0, most, default_setup));
   std::uint64_t index = 0;
   detail::column_classes(window.n).for_each([&](const detail::column_class& c) {
     if (index >= window.first && index - window.first < jobs) window.classes.push_back(c);
     ++index;
   });
   if (window.classes.empty()) {
-    std::fprintf(stderr, "%s: board %d has %llu classes\n", program, window.n, static_cast<unsigned long long>(index));
-    std::exit(2);
+    throw cli::usage_error("board " + std::to_string(window.n) + " has " + std::to_string(index) + " classes: FIRST " +
+                           std::to_string(window.first) + " is past them");
   }
   return window;
 }

@@ -22,7 +22,7 @@ struct round_window {
 };
 
 /// The window the arguments name, the slots and setup given or these
-/// defaults; else one line on stderr (usage, or what is wrong) and exit 2.
+/// defaults; throws cli::usage_error (the usage, or what is wrong).
 round_window read_round_window(int argc, char** argv, const char* program, std::uint32_t default_slots,
                                std::uint64_t default_setup);
 
