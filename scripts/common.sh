@@ -8,13 +8,14 @@ NQ_BUILD_DIR=${NQ_BUILD_DIR:-$NQ_ROOT/build/release}
 # Made absolute here: the scripts cd into it, and then name its lock and
 # files by it.
 [[ $NQ_BUILD_DIR == /* ]] || NQ_BUILD_DIR=$PWD/$NQ_BUILD_DIR
-# What building and running the tools needs (nqueens-mpi included)...
-NQ_RUN_PACKAGES=(cmake ninja-build g++ libtbb-dev libcxxopts-dev libopenmpi-dev openmpi-bin)
+# What building and running the tools needs (nqueens-mpi included; procps's
+# pgrep finds the processes under a script's command that a TERM to the
+# script ends, nq_signal_tree: scaling.sh's count ran on without it)...
+NQ_RUN_PACKAGES=(cmake ninja-build g++ libtbb-dev libcxxopts-dev libopenmpi-dev openmpi-bin procps)
 # ...and what the tests and benchmarks need on top (qemu-user runs the
-# default binary as other CPUs would; procps's pgrep finds the processes
-# under ctest that a TERM to test.sh ends, nq_signal_tree; locales's
-# definitions build the decimal-comma locale a script test runs under).
-NQ_TEST_PACKAGES=(libgtest-dev libbenchmark-dev qemu-user procps locales)
+# default binary as other CPUs would; locales's definitions build the
+# decimal-comma locale a script test runs under).
+NQ_TEST_PACKAGES=(libgtest-dev libbenchmark-dev qemu-user locales)
 NQ_PACKAGES=("${NQ_RUN_PACKAGES[@]}" "${NQ_TEST_PACKAGES[@]}")
 
 # nq_help_if_asked "$@": where the first argument is -h or --help, prints
@@ -203,14 +204,25 @@ nq_apt_lock() {
 
 # nq_apt_update: apt-get update, tried again for up to ten minutes while
 # another apt holds its lists (a fresh machine's daily update): apt's own
-# DPkg::Lock::Timeout waits for dpkg's lock, not for the lists'.
+# DPkg::Lock::Timeout waits for dpkg's lock, not for the lists'. Any other
+# failure (sudo without a terminal or its password, no network) ends it at
+# once: retried, it held a script ten minutes before it said so.
 # NQ_APT_TRIES sets the tries (1: a package a script can do without).
 nq_apt_update() {
-  local try tries=${NQ_APT_TRIES:-60}
+  local try tries=${NQ_APT_TRIES:-60} log
+  log=$(mktemp "${TMPDIR:-/tmp}/nqueens-apt-update.XXXXXX") || return 1
   for ((try = 1; ; ++try)); do
-    nq_as_root apt-get -q=2 update >&2 && return 0
-    ((try < tries)) || return 1
-    echo "scripts: apt-get update failed; trying again in 10 s ($try of $tries)" >&2
+    if nq_as_root apt-get -q=2 update >"$log" 2>&1; then
+      cat "$log" >&2
+      rm -f "$log"
+      return 0
+    fi
+    cat "$log" >&2
+    if ((try >= tries)) || ! grep -qE 'Could not get lock|Unable to lock' "$log"; then
+      rm -f "$log"
+      return 1
+    fi
+    echo "scripts: another apt holds the package lists; trying again in 10 s ($try of $tries)" >&2
     sleep 10
   done
 }
@@ -265,7 +277,8 @@ nq_installed() {
 # built only where their packages are already there, so that running the
 # tool installs nothing it does not need. Build output goes to stderr so
 # the tool's own output on stdout stays clean. NQ_WERROR=ON (CI) makes the
-# project's warnings errors, in a folder configured from then on.
+# project's warnings errors (OFF: not), the folder configured again where
+# its cache says otherwise.
 nq_build() {
   # One script at a time installs, configures and builds a build folder: two
   # ninjas in one folder, or two apt-gets, would trip over each other.
@@ -322,6 +335,7 @@ nq_build() {
   if [[ ! -f $NQ_BUILD_DIR/build.ninja ]] || ((${#forget_cuda[@]} > 0)) ||
     { grep -q '^MPI_CXX_COMPILER:FILEPATH=.*NOTFOUND' "$cache" 2>/dev/null && command -v mpicxx >/dev/null; } ||
     ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$cache" 2>/dev/null ||
+    { [[ -n ${NQ_WERROR:-} ]] && ! grep -qx "NQUEENS_WERROR:BOOL=$NQ_WERROR" "$cache" 2>/dev/null; } ||
     { [[ $with_tests == ON ]] && grep -q '^NQUEENS_BUILD_TESTS:BOOL=OFF' "$cache" 2>/dev/null; } ||
     { [[ $with_tests == ON ]] && grep -q '^NQUEENS_QEMU:FILEPATH=NQUEENS_QEMU-NOTFOUND' "$cache" 2>/dev/null &&
       command -v qemu-x86_64 >/dev/null; }; then

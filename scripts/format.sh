@@ -24,12 +24,19 @@ git rev-parse --is-inside-work-tree >/dev/null 2>&1 || {
   exit 2
 }
 nq_ensure_packages clang-format
-# Tracked, and new ones not yet added (git does not ignore them): a file
-# formatted only once committed would fail CI's check first. One deleted
-# but still tracked is left out. NUL-separated: git quotes a name with a
-# byte past ASCII otherwise, and the quoted name is no file.
-mapfile -d '' -t files < <(git ls-files -z --cached --others --exclude-standard '*.cpp' '*.hpp' '*.inc' '*.h' '*.cu' |
-  while IFS= read -r -d '' f; do [[ -f $f ]] && printf '%s\0' "$f"; done)
+# Tracked, and new ones not yet added (git does not ignore them) in the
+# project's own folders: a file formatted only once committed would fail
+# CI's check first, and a build folder of another name (an IDE's
+# cmake-build-debug) holds CMake's sources, which are not ours to rewrite.
+# One deleted but still tracked is left out. NUL-separated: git quotes a
+# name with a byte past ASCII otherwise, and the quoted name is no file.
+kinds=('*.cpp' '*.hpp' '*.inc' '*.h' '*.cu')
+new=()
+for folder in src include tests bench; do new+=("${kinds[@]/#/$folder/}"); done
+mapfile -d '' -t files < <({
+  git ls-files -z --cached "${kinds[@]}"
+  git ls-files -z --others --exclude-standard "${new[@]}"
+} | while IFS= read -r -d '' f; do [[ -f $f ]] && printf '%s\0' "$f"; done)
 if [[ ${1:-} == --check ]]; then
   # One clang-format per file (its exit names the file), on every core.
   mapfile -t bad < <(printf '%s\0' "${files[@]}" | xargs -0 -n 16 -P "$(nproc)" sh -c \

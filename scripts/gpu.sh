@@ -357,10 +357,18 @@ part_build() {
       # a candidate that does not compile fails here, not on a device.
       if [[ -f $BUILD/libnqueens-gpu.so ]]; then
         note "\$ cmake -DNQUEENS_GPU_CANDIDATES='$AB_CANDIDATES' $BUILD && cmake --build $BUILD --target nqueens_gpu_candidates"
-        # The build's cache set back after: test.sh's build stays as configured.
-        if ! { cmake -DNQUEENS_GPU_CANDIDATES="$AB_CANDIDATES" "$BUILD" &&
-          cmake --build "$BUILD" --parallel "$(nproc)" --target nqueens_gpu_candidates &&
-          cmake -DNQUEENS_GPU_CANDIDATES= "$BUILD"; } >>"$BUILD/gpu-build.log" 2>&1; then
+        # Under the build folder's lock, as nq_build builds (a run.sh or
+        # test.sh meanwhile would run a second ninja in it), and the cache
+        # set back after, built or not: test.sh's build stays as configured.
+        local build_lock built=0
+        exec {build_lock}>"$BUILD/.nq_build.lock"
+        flock "$build_lock"
+        { cmake -DNQUEENS_GPU_CANDIDATES="$AB_CANDIDATES" "$BUILD" &&
+          cmake --build "$BUILD" --parallel "$(nproc)" --target nqueens_gpu_candidates; } >>"$BUILD/gpu-build.log" 2>&1 &&
+          built=1
+        cmake -DNQUEENS_GPU_CANDIDATES= "$BUILD" >>"$BUILD/gpu-build.log" 2>&1 || built=0
+        exec {build_lock}>&-
+        if ((!built)); then
           tail -40 "$BUILD/gpu-build.log" | tee -a "$FIGURES"
           part_status="FAILED"
         fi

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# What the scripts' installing and formatting touch.
+# - nq_apt_update waits only for another apt holding the package lists: a
+#   sudo that cannot run (no terminal for its password) or any other
+#   failure ends it at once, where it was tried 60 times, 10 s apart.
+# - format.sh keeps to git's files and the new ones in the project's own
+#   folders: a build folder of an IDE's name in the tree holds CMake's
+#   sources, which it checked and rewrote.
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# A user who is not root, whose sudo fails as it does without a terminal;
+# then root, whose apt-get finds the lists locked once.
+mkdir "$work/bin"
+printf '#!/bin/sh\necho 1000\n' >"$work/bin/id"
+printf '#!/bin/sh\necho "sudo: a terminal is required to read the password" >&2\nexit 1\n' >"$work/bin/sudo"
+chmod +x "$work/bin/id" "$work/bin/sudo"
+status=0
+out=$(PATH=$work/bin:$PATH TMPDIR=$work timeout 60 bash -c 'source "$1/scripts/common.sh"; nq_apt_update' _ "$repo" 2>&1) ||
+  status=$?
+if [[ $status != 1 || $out != *"a terminal is required"* || $out == *"trying again"* ]]; then
+  echo "FAIL: a sudo that cannot run gave exit $status (expected 1 at once): $out" >&2
+  exit 1
+fi
+mkdir "$work/root"
+printf '#!/bin/sh\necho 0\n' >"$work/root/id"
+# Locked on the first try (its mark left in the folder), updated on the second.
+cat >"$work/root/apt-get" <<STUB
+#!/bin/sh
+if [ ! -e "$work/tried" ]; then
+  : >"$work/tried"
+  echo "E: Could not get lock /var/lib/apt/lists/lock. It is held by process 4242 (apt-get)" >&2
+  exit 100
+fi
+exit 0
+STUB
+chmod +x "$work/root/id" "$work/root/apt-get"
+status=0
+out=$(PATH=$work/root:$PATH TMPDIR=$work NQ_APT_TRIES=2 timeout 60 \
+  bash -c 'source "$1/scripts/common.sh"; nq_apt_update' _ "$repo" 2>&1) || status=$?
+if [[ $status != 0 || $out != *"another apt holds the package lists; trying again in 10 s (1 of 2)"* ]]; then
+  echo "FAIL: lists locked once gave exit $status (expected a wait, then 0): $out" >&2
+  exit 1
+fi
+[[ -z $(find "$work" -maxdepth 1 -name 'nqueens-apt-update.*') ]] || { echo "FAIL: apt's log was left" >&2; exit 1; }
+
+# format.sh in a tree of its own: the script, the style, a formatted file
+# committed; an unformatted one new in src/, and one in an IDE's build folder.
+command -v clang-format >/dev/null && command -v git >/dev/null || { echo "no clang-format or git: skipped"; exit 77; }
+tree=$work/tree
+mkdir -p "$tree/scripts" "$tree/src" "$tree/cmake-build-debug/CMakeFiles"
+cp "$repo/scripts/format.sh" "$repo/scripts/common.sh" "$tree/scripts/"
+cp "$repo/.clang-format" "$tree/"
+printf 'int kept = 0;\n' >"$tree/src/kept.cpp"
+git -C "$tree" init -q
+git -C "$tree" add .
+printf 'int   fresh=1 ;\n' >"$tree/src/fresh.cpp"
+printf 'int   cmakes=1 ;\n' >"$tree/cmake-build-debug/CMakeFiles/CMakeCXXCompilerId.cpp"
+status=0
+out=$(bash "$tree/scripts/format.sh" --check 2>&1) || status=$?
+if [[ $status != 1 || $out != *"needs formatting: src/fresh.cpp"* || $out == *cmake-build-debug* ]]; then
+  echo "FAIL: format.sh --check gave exit $status (expected 1 naming src/fresh.cpp alone): $out" >&2
+  exit 1
+fi
+before=$(md5sum <"$tree/cmake-build-debug/CMakeFiles/CMakeCXXCompilerId.cpp")
+bash "$tree/scripts/format.sh" >/dev/null 2>&1
+[[ $(md5sum <"$tree/cmake-build-debug/CMakeFiles/CMakeCXXCompilerId.cpp") == "$before" ]] ||
+  { echo "FAIL: format.sh rewrote a file in a build folder" >&2; exit 1; }
+[[ $(cat "$tree/src/fresh.cpp") == "int fresh = 1;" ]] || { echo "FAIL: format.sh left src/fresh.cpp" >&2; exit 1; }
+echo "ok"
