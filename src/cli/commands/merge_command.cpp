@@ -262,8 +262,16 @@ int run_merge(const std::vector<std::string>& args) {
     whole = nqueens::merge(parts, names);
   } catch (const merge_error& e) {
     std::vector<std::string> problems = joined(joined(check.foreign, read.unfinished), e.problems());
-    if (e.why() == merge_error::reason::parts)
+    if (e.why() == merge_error::reason::parts) {
       problems.emplace_back("no total: the shards do not make up one whole run");
+    } else {
+      // Each file is intact (its checksum holds) and of this run, so no one
+      // file can be named: the sums alone contradict each other.
+      problems.emplace_back(
+          "no total: no file can be named, as each is intact and of this run; a shard counted on a "
+          "faulty machine is a likely cause: count the shards again (each gives the same count on "
+          "any machine) and merge those files, or compare each with its count again");
+    }
     return fail_with(problems, 1);
   }
   if (!check.foreign.empty()) return fail_with(joined(check.foreign, read.unfinished), 1);
