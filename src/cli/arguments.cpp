@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "cli/message_text.hpp"
 #include "nqueens/threads.hpp"
@@ -33,6 +36,35 @@ long long parse_integer(std::string_view text, std::string_view what, long long 
   return value;
 }
 
+namespace {
+
+// Compares two plain decimals (digits, optionally '.' and digits) exactly:
+// negative, zero or positive as a is below, at or above b. A bound checked
+// on the double a text rounds to took 3600.0000000000000001 for 3600.
+int compare_decimals(std::string_view a, std::string_view b) {
+  const auto parts = [](std::string_view x) {
+    const std::size_t point = std::min(x.find('.'), x.size());
+    std::string_view whole = x.substr(0, point), fraction = x.substr(std::min(point + 1, x.size()));
+    while (whole.size() > 1 && whole.front() == '0') whole.remove_prefix(1);
+    while (!fraction.empty() && fraction.back() == '0') fraction.remove_suffix(1);
+    return std::pair{whole, fraction};
+  };
+  const auto [a_whole, a_fraction] = parts(a);
+  const auto [b_whole, b_fraction] = parts(b);
+  if (a_whole.size() != b_whole.size()) return a_whole.size() < b_whole.size() ? -1 : 1;
+  if (const int c = a_whole.compare(b_whole); c != 0) return c;
+  return a_fraction.compare(b_fraction);  // digits from the point on: a prefix is the smaller
+}
+
+// `value` as the shortest decimal that reads back as it ("0.01", "3600").
+std::string shortest_decimal(double value) {
+  char text[64];
+  const auto [end, error] = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed);
+  return error == std::errc{} ? std::string(text, end) : std::to_string(value);
+}
+
+}  // namespace
+
 double parse_seconds(std::string_view text, std::string_view what, double lo, double hi) {
   char range[96];
   std::snprintf(range, sizeof range, "expected seconds from %g to %g", lo, hi);
@@ -46,11 +78,14 @@ double parse_seconds(std::string_view text, std::string_view what, double lo, do
     throw usage_error("invalid " + std::string(what) + " '" + shown_operand(text) + "': " + range + ", in " +
                       number_rule + " (a fraction such as 2.5 allowed)");
   }
-  const double value = std::strtod(std::string(text).c_str(), nullptr);
-  if (!(value >= lo && value <= hi)) {
+  // The bounds compared with the digits as written, then read as C reads
+  // them, whatever the locale's decimal point.
+  if (compare_decimals(text, shortest_decimal(lo)) < 0 || compare_decimals(text, shortest_decimal(hi)) > 0) {
     throw usage_error(std::string(what) + " " + shown_operand(text) + " is out of range: " + range);
   }
-  return value;
+  double value = 0;
+  std::from_chars(text.data(), text.data() + text.size(), value);
+  return std::clamp(value, lo, hi);  // a text at a bound rounds to the bound's neighbour at most
 }
 
 int parse_board_size(std::string_view text) {

@@ -705,6 +705,16 @@ TEST(CliTest, MaxMemoryPastThisMachineIsWarnedOf) {
   const cli_run plan = run_cli("plan 10 --max-memory 16777215T");
   EXPECT_EQ(plan.status, 0) << plan.err;
   EXPECT_EQ(plan.err, "");
+  // Given as a count begins: a refusal before any count is the one line on
+  // stderr (the warning came first, a second line).
+  for (const char* refused :
+       {"verify --to 6 --progress --no-progress", "scale 8 -r 1 -t 1 --csv /nonexistent-folder/rows.csv",
+        "count 8 --checkpoint /nonexistent-folder/j.ckpt", "plan 8 --stats --estimate"}) {
+    const cli_run r = run_cli(std::string(refused) + " --max-memory 16777215T");
+    EXPECT_EQ(r.status, 2) << refused << ": " << r.err;
+    EXPECT_EQ(lines_in(r.err), 1) << refused << ": " << r.err;
+    EXPECT_EQ(r.err.find("warning"), std::string::npos) << refused << ": " << r.err;
+  }
 }
 
 // --devices chooses among the GPUs this process sees (an emulated node of

@@ -257,28 +257,16 @@ TEST(CliTest, PortableIsaCountsTheSameTotals) {
 // decimal digits, no sign, no leading zero, no spaces, no base prefix;
 // seconds may have a fraction. What one option refuses, every option refuses.
 TEST(CliTest, EveryNumberIsReadByTheSameRule) {
-  for (const char* refused : {"count +12",
-                              "count 012",
-                              "count 0x10",
-                              "count 12 --threads 0x2",
-                              "count 12 --threads ' 2'",
-                              "count 12 --threads 02",
-                              "count 12 --checkpoint-interval 0x10",
-                              "count 12 --checkpoint-interval ' 2'",
-                              "count 12 --checkpoint-interval 1e1",
-                              "count 12 --checkpoint-interval .5",
-                              "count 12 --checkpoint-interval 2.",
-                              "count 12 --checkpoint-interval +2",
-                              "count 12 --shard -0/2",
-                              "count 12 --shard 00/2",
-                              "count 12 --shard 0/+2",
-                              "count 12 --max-memory 08G",
-                              "count 12 --split-depth +2",
-                              "verify --to 08",
-                              "scale 8 --threads 1,02",
-                              "list 8 --limit 0x5",
-                              "first 08",
-                              "rotational 12 --checkpoint-interval 0x1"}) {
+  for (const char* refused :
+       {"count +12", "count 012", "count 0x10", "count 12 --threads 0x2", "count 12 --threads ' 2'",
+        "count 12 --threads 02", "count 12 --checkpoint-interval 0x10", "count 12 --checkpoint-interval ' 2'",
+        "count 12 --checkpoint-interval 1e1", "count 12 --checkpoint-interval .5", "count 12 --checkpoint-interval 2.",
+        "count 12 --checkpoint-interval +2",
+        // past a bound by less than a double can tell
+        "count 12 --checkpoint-interval 3600.0000000000000001",
+        "count 12 --checkpoint-interval 0.0099999999999999999999", "count 12 --shard -0/2", "count 12 --shard 00/2",
+        "count 12 --shard 0/+2", "count 12 --max-memory 08G", "count 12 --split-depth +2", "verify --to 08",
+        "scale 8 --threads 1,02", "list 8 --limit 0x5", "first 08", "rotational 12 --checkpoint-interval 0x1"}) {
     const cli_run r = run_script(std::string("$NQ ") + refused);
     EXPECT_EQ(r.status, 2) << refused << ": " << r.out << r.err;
     EXPECT_EQ(lines_in(r.err), 1) << refused << ": " << r.err;
@@ -288,7 +276,9 @@ TEST(CliTest, EveryNumberIsReadByTheSameRule) {
   for (const char* accepted :
        {"count 12 --checkpoint-interval 2.5 --json --checkpoint j1",
         "count 12 --checkpoint-interval 0.01 --json --checkpoint j2", "count 12 --shard 0/2 --json",
-        "count 12 --threads 1 --json", "rotational 12 --checkpoint-interval 5 --no-progress --checkpoint j3"}) {
+        "count 12 --checkpoint-interval 3600.000 --json --checkpoint j4",
+        "count 12 --checkpoint-interval 0.0100 --json --checkpoint j5", "count 12 --threads 1 --json",
+        "rotational 12 --checkpoint-interval 5 --no-progress --checkpoint j3"}) {
     const cli_run r = run_script(in_dir + accepted);
     EXPECT_EQ(r.status, 0) << accepted << ": " << r.err;
   }

@@ -552,6 +552,18 @@ TEST_F(CliShardTest, EveryUnfinishedShardIsNamedWithThoseMissing) {
         std::string::npos)
         << r.err;
   }
+  // A failed merge's output is left out too; an object that only holds
+  // "ok" and "shards" is no merge's output, but a malformed file: exit 2.
+  r = run_script(
+      "cd job && $NQ merge q-0.json --json > q-failed.json; "
+      "$NQ merge q-*.json > /dev/null; echo status=$?; rm q-failed.json; "
+      "printf '{\"ok\":1,\"shards\":\"x\"}' > q-odd.json; $NQ merge q-*.json > /dev/null; echo status=$?; "
+      "rm q-odd.json");
+  EXPECT_NE(r.out.find("status=0\nstatus=2\n"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.err.find("nqueens merge: note: q-failed.json is the output of an earlier merge: left out"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("q-odd.json: no \"n\" member"), std::string::npos) << r.err;
   // A shard that is also standard output, appended to, holds its counts:
   // read as any other, not left out.
   r = run_script(

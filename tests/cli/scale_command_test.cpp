@@ -106,8 +106,12 @@ TEST(CliTest, ScaleNamesTheCpuQuotaItRunsUnder) {
 
 // From n = 21 each of scale's whole counts takes minutes to months: that is
 // said before the first begins (here stopped once it is said), not after them.
+// Its stderr file made before the count starts: the first look for the
+// warning could come before the count's shell had made it, and grep's
+// complaint led stderr.
 TEST(CliTest, ScaleWarnsOfItsCostFirstFromN21) {
   const cli_run r = run_script(
+      ": > scale21.err\n"
       "$NQ scale 21 -t 1 -r 2 --engine symmetric 2>scale21.err & pid=$!\n"
       "i=0; while [ $i -lt 1200 ] && ! grep -q warning scale21.err; do sleep 0.05; i=$((i + 1)); done\n"
       "kill -TERM $pid; wait $pid; status=$?; cat scale21.err >&2; exit $status");

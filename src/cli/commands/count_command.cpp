@@ -114,9 +114,9 @@ int run_count(const std::vector<std::string>& args) {
   std::optional<count_request> request = parse_count_request(args);
   if (!request) return 0;  // --help
   count_options& opts = request->options;
-  warn_of_memory_beyond_this_machine(opts.max_memory);
   progress_printer printer(request->progress.terminal);
   show_progress(printer, request->progress, opts);
+  warn_of_memory_beyond_this_machine_when_counting(opts);
   opts.cancel = &stop_requested();
 
   std::optional<count_result> counted;

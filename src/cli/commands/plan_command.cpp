@@ -443,7 +443,6 @@ int run_plan(const std::vector<std::string>& args) {
   const gpu_options gpu = read_gpu_options(result);
   const progress_choice shown = read_progress_options(result);  // --stats's run: a count's length
   const bool runs = result.count("stats") != 0 || result.count("estimate") != 0;
-  if (runs) warn_of_memory_beyond_this_machine(shape.max_memory);  // a plain plan may price a larger node
   check_engine_options(po.kind, n, threads, gpu, runs);
   if (result.count("estimate") && result.count("stats")) {
     throw usage_error("--estimate and --stats are two ways to time the plan: give one");
@@ -457,6 +456,9 @@ int run_plan(const std::vector<std::string>& args) {
   if (!result.count("stats") && shown.progress_option > 0) {
     throw usage_error("--progress goes with --stats, whose run it shows (--estimate shows none)");
   }
+  // After every refusal of the options: one line on stderr for those. A
+  // plain plan may price a larger node.
+  if (runs) warn_of_memory_beyond_this_machine(shape.max_memory);
   po.cancel = &stop_requested();
   std::optional<planned_run> planned;
   try {

@@ -382,7 +382,6 @@ int run_scale(const std::vector<std::string>& args) {
   const plan_shape shape = read_plan_shape(result);
   opts.split_depth = shape.split_depth;
   opts.max_memory = shape.max_memory;
-  warn_of_memory_beyond_this_machine(opts.max_memory);
   opts.gpu = read_gpu_options(result);
   // Auto picks for the most threads asked: each thread's buffers count.
   const std::optional<engine> choice = parse_engine_choice(result["engine"].as<std::string>());
@@ -417,6 +416,7 @@ int run_scale(const std::vector<std::string>& args) {
   const progress_choice shown = read_progress_options(result);
   progress_printer printer(shown.terminal);
   show_progress(printer, shown, opts);
+  warn_of_memory_beyond_this_machine_when_counting(opts);
   std::function<void(const scaling_step&)> on_step;
   if (shown.progress) {
     on_step = [&printer](const scaling_step& s) {

@@ -235,12 +235,12 @@ int run_verify(const std::vector<std::string>& args) {
   if (result.count("threads")) opts.threads = parse_threads(result["threads"].as<std::string>());
   opts.gpu = read_gpu_options(result);
   opts.max_memory = read_plan_shape(result).max_memory;
-  warn_of_memory_beyond_this_machine(opts.max_memory);
   // Each count's progress, named by its board: a range past n = 18 runs for
   // minutes to days, and its rows come only as each count ends.
   const progress_choice shown = read_progress_options(result);
   progress_printer printer(shown.terminal);
   show_progress(printer, shown, opts);
+  warn_of_memory_beyond_this_machine_when_counting(opts);
   install_stop_handlers();
   opts.cancel = &stop_requested();
   range_plan plans;

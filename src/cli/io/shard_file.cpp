@@ -95,6 +95,25 @@ void check_verdict_members(const json_members& members, const shard_file& f) {
   }
 }
 
+// Whether `members` are an earlier merge's --json, as merge writes it: no
+// "shard", a boolean "ok", a whole number "shards", and either the whole
+// numbers "n" and "total" or, where it failed, a "problems" array. Any other
+// object holding "ok" and "shards" is a malformed shard file, refused as one,
+// not left out as a merge's output with a note and exit 0.
+bool is_merge_output(const json_members& members) {
+  const auto of_type = [&](std::string_view key, json_type type) {
+    const json_value* value = members.find(key);
+    return value != nullptr && value->type == type;
+  };
+  const auto whole_number = [&](std::string_view key) {
+    const json_value* value = members.find(key);
+    return value != nullptr && value->type == json_type::number && !value->text.empty() &&
+           value->text.find_first_not_of("0123456789") == std::string::npos;
+  };
+  return members.find("shard") == nullptr && of_type("ok", json_type::boolean) && whole_number("shards") &&
+         ((whole_number("n") && whole_number("total")) || of_type("problems", json_type::array));
+}
+
 // Whether `text` starts (after blank lines) as count's text report does:
 // "shard I/M of Q(N): " or "Q(N) = ".
 bool looks_like_count_text(std::string_view text) {
@@ -228,7 +247,7 @@ shard_file read_shard_file(const std::string& name) {
     }
     // Another likely mix-up: an earlier merge's output, which a glob of the
     // shards' names can take in.
-    if (members.find("shard") == nullptr && members.find("shards") != nullptr && members.find("ok") != nullptr) {
+    if (is_merge_output(members)) {
       throw merge_output_file(name + ": this is the output of 'nqueens merge', not a shard's");
     }
     shard_file f;
