@@ -44,8 +44,9 @@ int run(int argc, char** argv) {
   const auto split_depth = static_cast<int>(parse_integer(argv[2], "SPLIT_DEPTH", 0, nqueens::max_split_depth));
   const std::uint64_t max_memory =
       std::string_view(argv[3]) == "0" ? 0 : nqueens::cli::parse_byte_size(argv[3], "MAX_MEMORY");
-  nqueens::check_memory(n, nqueens::engine::quadrant, max_memory, 1);
-  const nqueens::plan p(n, {.kind = nqueens::engine::quadrant, .split_depth = split_depth});
+  const nqueens::planned_run planned =
+      nqueens::plan_within_memory(n, {.kind = nqueens::engine::quadrant, .split_depth = split_depth}, max_memory, 1);
+  const nqueens::plan& p = planned.p;
   const auto slices = static_cast<std::size_t>(p.split_depth());
   const std::size_t classes = p.engine_subproblems() / slices;
   std::vector<std::size_t> chosen;
@@ -53,7 +54,7 @@ int run(int argc, char** argv) {
     chosen.push_back(static_cast<std::size_t>(
         parse_integer(argv[a], "CLASS", 0, static_cast<long long>(classes) - 1)));  // the range names the plan's
   }
-  const nqueens::run_context context(p, std::nullopt, 1, nullptr, nqueens::check_plan_memory(p, max_memory, 1));
+  const nqueens::run_context context(p, std::nullopt, 1, nullptr, planned.engine_memory);
   nqueens::bench::warm_up(context, n, p.engine_subproblems());
   for (const std::size_t c : chosen) {
     double total = 0;

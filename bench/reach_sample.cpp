@@ -97,15 +97,14 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "nqueens_reach_sample: bad arguments\n");
     return 2;
   }
-  // As a count checks it: the engine's need before the plan is built
-  // (seconds at n = 28), the plan's lists beside it after.
-  nqueens::check_memory(n, *kind, max_memory, layout_threads);
+  // Planned as a count plans, and refused as it would be: the engine's need
+  // checked before the plan is built (seconds at n = 28), the plan's lists
+  // beside it after.
   const auto start = std::chrono::steady_clock::now();
-  const nqueens::plan p(n, {.kind = *kind, .split_depth = split_depth});
-  const std::uint64_t engine_memory = nqueens::check_plan_memory(p, max_memory, layout_threads);
+  const nqueens::planned_run planned_run =
+      nqueens::plan_within_memory(n, {.kind = *kind, .split_depth = split_depth}, max_memory, layout_threads);
+  const nqueens::plan& p = planned_run.p;
   const auto planned = std::chrono::steady_clock::now();
-  const nqueens::run_context context(p, std::nullopt, layout_threads, nullptr, engine_memory);
-  const auto built = std::chrono::steady_clock::now();
   const std::size_t size = p.engine_subproblems();
   if (size == 0) {
     std::fprintf(stderr, "nqueens_reach_sample: the %s plan of n = %d has no subproblems to sample\n",
@@ -116,6 +115,8 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "nqueens_reach_sample: RUN_LENGTH %d is more than the plan's %zu subproblems\n", length, size);
     return 2;
   }
+  const nqueens::run_context context(p, std::nullopt, layout_threads, nullptr, planned_run.engine_memory);
+  const auto built = std::chrono::steady_clock::now();
   std::mt19937_64 random(seed);
   std::uniform_int_distribution<std::size_t> first(0, size - 1);
   nqueens::bench::warm_up(context, n, size);

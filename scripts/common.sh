@@ -209,17 +209,16 @@ nq_apt_lock() {
 # once: retried, it held a script ten minutes before it said so.
 # NQ_APT_TRIES sets the tries (1: a package a script can do without).
 nq_apt_update() {
-  local try tries=${NQ_APT_TRIES:-60} log
-  log=$(mktemp "${TMPDIR:-/tmp}/nqueens-apt-update.XXXXXX") || return 1
+  local try tries=${NQ_APT_TRIES:-60} said
   for ((try = 1; ; ++try)); do
-    if nq_as_root apt-get -q=2 update >"$log" 2>&1; then
-      cat "$log" >&2
-      rm -f "$log"
+    # In English whatever the user's locale, so that a lock is known by its
+    # words (a sudo password is asked on the terminal, not here).
+    if said=$(nq_as_root env LC_ALL=C apt-get -q=2 update 2>&1); then
+      [[ -z $said ]] || echo "$said" >&2
       return 0
     fi
-    cat "$log" >&2
-    if ((try >= tries)) || ! grep -qE 'Could not get lock|Unable to lock' "$log"; then
-      rm -f "$log"
+    echo "$said" >&2
+    if ((try >= tries)) || ! grep -qE 'Could not get lock|Unable to lock' <<<"$said"; then
       return 1
     fi
     echo "scripts: another apt holds the package lists; trying again in 10 s ($try of $tries)" >&2
@@ -329,6 +328,11 @@ nq_build() {
     { command -v nvcc >/dev/null || [[ -x /usr/local/cuda/bin/nvcc ]]; }; then
     forget_cuda=(-U CMAKE_CUDA_COMPILER)
   fi
+  # The GPU candidate modules dropped where a folder still names them
+  # (gpu.sh --emulate ab sets them for its own build; a stop in it can
+  # leave them set, and every build after would make them too).
+  local no_candidates=()
+  grep -q '^NQUEENS_GPU_CANDIDATES:[A-Z]*=.' "$cache" 2>/dev/null && no_candidates=(-DNQUEENS_GPU_CANDIDATES=)
   # Configured again where the tests were left out, where qemu (the
   # kernel-choice tests'), MPI or nvcc came after the build was configured
   # without it, or where the folder was configured other than Release.
@@ -336,10 +340,11 @@ nq_build() {
     { grep -q '^MPI_CXX_COMPILER:FILEPATH=.*NOTFOUND' "$cache" 2>/dev/null && command -v mpicxx >/dev/null; } ||
     ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$cache" 2>/dev/null ||
     { [[ -n ${NQ_WERROR:-} ]] && ! grep -qx "NQUEENS_WERROR:BOOL=$NQ_WERROR" "$cache" 2>/dev/null; } ||
+    ((${#no_candidates[@]} > 0)) ||
     { [[ $with_tests == ON ]] && grep -q '^NQUEENS_BUILD_TESTS:BOOL=OFF' "$cache" 2>/dev/null; } ||
     { [[ $with_tests == ON ]] && grep -q '^NQUEENS_QEMU:FILEPATH=NQUEENS_QEMU-NOTFOUND' "$cache" 2>/dev/null &&
       command -v qemu-x86_64 >/dev/null; }; then
-    cmake "${forget_cuda[@]}" -S "$NQ_ROOT" -B "$NQ_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    cmake "${forget_cuda[@]}" "${no_candidates[@]}" -S "$NQ_ROOT" -B "$NQ_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DNQUEENS_BUILD_TESTS=$with_tests -DNQUEENS_BUILD_BENCH=$with_tests \
       ${NQ_WERROR:+-DNQUEENS_WERROR=$NQ_WERROR} >&2
   fi

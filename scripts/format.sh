@@ -32,7 +32,7 @@ nq_ensure_packages clang-format
 # name with a byte past ASCII otherwise, and the quoted name is no file.
 kinds=('*.cpp' '*.hpp' '*.inc' '*.h' '*.cu')
 new=()
-for folder in src include tests bench; do new+=("${kinds[@]/#/$folder/}"); done
+for folder in src include tests bench cmake; do new+=("${kinds[@]/#/$folder/}"); done
 mapfile -d '' -t files < <({
   git ls-files -z --cached "${kinds[@]}"
   git ls-files -z --others --exclude-standard "${new[@]}"

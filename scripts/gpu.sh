@@ -362,6 +362,7 @@ part_build() {
         # set back after, built or not: test.sh's build stays as configured.
         local build_lock built=0
         exec {build_lock}>"$BUILD/.nq_build.lock"
+        nq_note_if_locked
         flock "$build_lock"
         { cmake -DNQUEENS_GPU_CANDIDATES="$AB_CANDIDATES" "$BUILD" &&
           cmake --build "$BUILD" --parallel "$(nproc)" --target nqueens_gpu_candidates; } >>"$BUILD/gpu-build.log" 2>&1 &&

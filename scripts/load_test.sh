@@ -35,7 +35,6 @@ for ((run = 1; run <= runs; ++run)); do
   # it said here, not only in the log); a -R that selects nothing fails.
   # The log is opened inside the lock: opened before it, a second
   # load_test.sh emptied the log the first one's ctest was writing.
-  nq_note_if_locked
   if nq_run_locked sh -c 'log=$1; shift; exec "$@" >"$log" 2>&1' sh "load-test-$run.log" \
     ctest --output-on-failure --no-tests=error -j "$jobs" --schedule-random "$@"; then
     summary=$(grep -o 'tests passed, [0-9]* tests failed out of [0-9]*' "load-test-$run.log" | tail -1 || true)

@@ -7,8 +7,6 @@
 #include <array>
 #include <cstdint>
 #include <iostream>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -320,15 +318,9 @@ void warn_of_memory_beyond_this_machine(std::uint64_t max_memory, const std::str
   std::cerr << line << std::flush;
 }
 
-void warn_of_memory_beyond_this_machine_when_counting(count_options& options) {
-  if (options.max_memory <= 2 * default_memory_limit()) return;
-  // Shared by the copies of `options` each count of verify and scale takes.
-  auto warned = std::make_shared<std::once_flag>();
-  options.on_progress = [warned, shown = std::move(options.on_progress),
-                         max_memory = options.max_memory](const progress& p) {
-    std::call_once(*warned, [max_memory] { warn_of_memory_beyond_this_machine(max_memory); });
-    if (shown) shown(p);
-  };
+void warn_of_memory_beyond_this_machine_once_valid(const count_options& options, int n) {
+  validate(options, n);
+  warn_of_memory_beyond_this_machine(options.max_memory);
 }
 
 void add_gpu_options(cxxopts::Options& options) {

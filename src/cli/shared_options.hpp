@@ -98,12 +98,12 @@ plan_shape read_plan_shape(const cxxopts::ParseResult& result);
 /// `who` opens the line ("nqueens", "nqueens-mpi: rank 2").
 void warn_of_memory_beyond_this_machine(std::uint64_t max_memory, const std::string& who = "nqueens");
 
-/// The same warning for the counts `options` will run, given once, as the
-/// first of them begins to count (its first progress report: it wraps
-/// options.on_progress, so call it after show_progress), not before: a
-/// refusal before any count (an option a count refuses, a journal that is
-/// not this run's, no GPU) is then the one line on stderr.
-void warn_of_memory_beyond_this_machine_when_counting(count_options& options);
+/// The same warning for counts of `options` on an n-board (0: several),
+/// once the options are valid (nqueens::validate, which throws as count()
+/// would): an option a count refuses, or no GPU, is then the one line on
+/// stderr. Given before the count, whose plan and tables are what a machine
+/// short of memory kills it for; a journal count() refuses comes after it.
+void warn_of_memory_beyond_this_machine_once_valid(const count_options& options, int n = 0);
 
 /// --devices and --gpu-memory: the GPUs --engine gpu counts on and what it
 /// may take of each (count, verify, plan and scale take them alike).

@@ -116,7 +116,7 @@ int run_count(const std::vector<std::string>& args) {
   count_options& opts = request->options;
   progress_printer printer(request->progress.terminal);
   show_progress(printer, request->progress, opts);
-  warn_of_memory_beyond_this_machine_when_counting(opts);
+  warn_of_memory_beyond_this_machine_once_valid(opts, request->n);
   opts.cancel = &stop_requested();
 
   std::optional<count_result> counted;

@@ -383,16 +383,7 @@ int run_scale(const std::vector<std::string>& args) {
   opts.split_depth = shape.split_depth;
   opts.max_memory = shape.max_memory;
   opts.gpu = read_gpu_options(result);
-  // Auto picks for the most threads asked: each thread's buffers count.
-  const std::optional<engine> choice = parse_engine_choice(result["engine"].as<std::string>());
-  try {
-    const engine_choice chosen =
-        engine_and_split_for(choice, n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
-    opts.kind = chosen.kind;
-    opts.split_depth = chosen.split_depth;
-  } catch (const run_cancelled&) {  // said as a stop in the runs is: the user sees rows or none
-    return report_interruption_of("before any row was printed");
-  }
+  const progress_choice shown = read_progress_options(result);
   const bool csv_on_stdout = result.count("csv") && result["csv"].as<std::string>() == "-";
   if (csv_on_stdout && result.count("json")) {
     throw usage_error("--csv - and --json both print on standard output: give --csv a file name, or leave one out");
@@ -401,6 +392,24 @@ int run_scale(const std::vector<std::string>& args) {
   if (result.count("csv") && !csv_on_stdout) {
     csv_file.emplace(result["csv"].as<std::string>(), "--csv file",
                      own_first_line{.now = csv_header.substr(0, csv_header.size() - 1), .oldest = csv_oldest_header});
+  }
+  // Auto picks for the most threads asked: each thread's buffers count.
+  const std::optional<engine> choice = parse_engine_choice(result["engine"].as<std::string>());
+  // After every refusal of the options, each its one line; before the
+  // engine's choice, which builds plans.
+  {
+    count_options asked = opts;  // as its largest row counts (measure_scaling checks that row so)
+    asked.kind = choice.value_or(engine::automatic);
+    asked.threads = *std::ranges::max_element(threads);
+    warn_of_memory_beyond_this_machine_once_valid(asked, n);
+  }
+  try {
+    const engine_choice chosen =
+        engine_and_split_for(choice, n, shape.max_memory, *std::ranges::max_element(threads), shape.split_depth);
+    opts.kind = chosen.kind;
+    opts.split_depth = chosen.split_depth;
+  } catch (const run_cancelled&) {  // said as a stop in the runs is: the user sees rows or none
+    return report_interruption_of("before any row was printed");
   }
   // Said before the first of many whole counts, not after them all.
   if (n >= 21) {
@@ -413,10 +422,8 @@ int run_scale(const std::vector<std::string>& args) {
   opts.cancel = &stop_requested();
   // Each count's progress, named by its run: "run 5 of 12, 4 threads" (the
   // threads lead: the line's own threads field is the first to go).
-  const progress_choice shown = read_progress_options(result);
   progress_printer printer(shown.terminal);
   show_progress(printer, shown, opts);
-  warn_of_memory_beyond_this_machine_when_counting(opts);
   std::function<void(const scaling_step&)> on_step;
   if (shown.progress) {
     on_step = [&printer](const scaling_step& s) {

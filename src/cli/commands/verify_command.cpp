@@ -240,7 +240,7 @@ int run_verify(const std::vector<std::string>& args) {
   const progress_choice shown = read_progress_options(result);
   progress_printer printer(shown.terminal);
   show_progress(printer, shown, opts);
-  warn_of_memory_beyond_this_machine_when_counting(opts);
+  warn_of_memory_beyond_this_machine_once_valid(opts);
   install_stop_handlers();
   opts.cancel = &stop_requested();
   range_plan plans;
