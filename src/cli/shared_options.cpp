@@ -318,7 +318,13 @@ void warn_of_memory_beyond_this_machine(std::uint64_t max_memory, const std::str
   std::cerr << line << std::flush;
 }
 
-void warn_of_memory_beyond_this_machine_once_valid(const count_options& options, int n) {
+void warn_of_memory_beyond_this_machine_once_valid(count_options options, int n) {
+  // Validated only where there is a warning to give: count() validates
+  // again, and for a GPU that looks at the device. The GPU's options are
+  // left to the command's own checks, which say where they apply.
+  if (options.max_memory <= 2 * default_memory_limit()) return;
+  options.gpu = {};
+  if (options.kind == engine::gpu) options.kind = engine::automatic;
   validate(options, n);
   warn_of_memory_beyond_this_machine(options.max_memory);
 }

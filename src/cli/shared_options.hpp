@@ -100,10 +100,11 @@ void warn_of_memory_beyond_this_machine(std::uint64_t max_memory, const std::str
 
 /// The same warning for counts of `options` on an n-board (0: several),
 /// once the options are valid (nqueens::validate, which throws as count()
-/// would): an option a count refuses, or no GPU, is then the one line on
-/// stderr. Given before the count, whose plan and tables are what a machine
-/// short of memory kills it for; a journal count() refuses comes after it.
-void warn_of_memory_beyond_this_machine_once_valid(const count_options& options, int n = 0);
+/// would; the GPU's options aside): an option a count refuses is then the
+/// one line on stderr. Given before the count, whose plan and tables are
+/// what a machine short of memory kills it for; a journal count() refuses,
+/// or a GPU's refusal, comes after it.
+void warn_of_memory_beyond_this_machine_once_valid(count_options options, int n = 0);
 
 /// --devices and --gpu-memory: the GPUs --engine gpu counts on and what it
 /// may take of each (count, verify, plan and scale take them alike).

@@ -695,7 +695,11 @@ TEST(CliTest, GpuMemoryBoundsEachGpuOrIsRefused) {
 // larger node, says nothing of it.
 TEST(CliTest, MaxMemoryPastThisMachineIsWarnedOf) {
   const std::string warning = "nqueens: warning: --max-memory 16.0 EiB is more than the ";
-  for (const char* command : {"count 10", "verify --to 6", "scale 8 --threads 1 --repeat 1"}) {
+  // The GPU's options too, where the command takes them (validated for the
+  // warning, they were refused with the automatic engine's rule).
+  for (const char* command :
+       {"count 10", "verify --to 6", "scale 8 --threads 1 --repeat 1", "verify --to 6 --engine gpu --gpu-memory 1G",
+        "scale 8 --threads 1 --repeat 1 --engine gpu --gpu-memory 1G"}) {
     const cli_run r = run_cli(std::string(command) + " --max-memory 16777215T");
     EXPECT_EQ(r.status, 0) << command << ": " << r.err;
     EXPECT_NE(r.err.find(warning), std::string::npos) << command << ": " << r.err;
