@@ -21,7 +21,8 @@
 // seed draws the same indices, so two layouts can be compared run by run;
 // and two engines too, where their plans are cut alike (SPLIT_DEPTH 1: a
 // class a subproblem, for the quadrant and GPU engines; default 0, the
-// engine's own choice).
+// engine's own choice: where that does not fit, a count of the named engine
+// would take a shallower split, which this refuses instead).
 //
 // Prints a CSV line per run (n, engine, first index, subproblems, seconds,
 // solutions) on stdout, then the estimate on stderr. One thread: the figures
