@@ -15,6 +15,7 @@
 #include "engines/rotation/rotation_plan.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/cancelled.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/threads.hpp"
 #include "run/plan_access.hpp"
@@ -48,9 +49,15 @@ int most_threads_within(int n, engine kind, int threads, std::uint64_t limit, st
   return low;
 }
 
-// The remedy a refusal names first where fewer threads would fit.
-std::string fewer_threads_text(int fit) {
-  return fit > 0 ? "fewer --threads (at most " + std::to_string(fit) + "), " : "";
+// The remedy a refusal names first where fewer threads would fit. An
+// engine that drives each GPU from a thread of its own refuses fewer
+// threads than GPUs: it is told to take fewer GPUs too, or the advice led
+// to a second refusal.
+std::string fewer_threads_text(int fit, engine kind) {
+  if (fit <= 0) return "";
+  const std::string most = std::to_string(fit);
+  return counts_on_gpus(kind) ? "fewer --threads (at most " + most + ", on as many GPUs at most: --devices), "
+                              : "fewer --threads (at most " + most + "), ";
 }
 
 }  // namespace
@@ -69,7 +76,7 @@ void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   throw memory_limit_error("the " + std::string(to_string(kind)) + " engine needs about " +
                            format_bytes(need, decimals, byte_rounding::up) + " for n = " + std::to_string(n) +
                            ", more than the " + format_bytes(limit, decimals) + " allowed (--max-memory); choose " +
-                           fewer_threads_text(most_threads_within(n, kind, threads, limit, limit)) +
+                           fewer_threads_text(most_threads_within(n, kind, threads, limit, limit), kind) +
                            "another --engine, or raise --max-memory");
 }
 
@@ -178,7 +185,8 @@ std::uint64_t check_run_need(const run_need& need, std::uint64_t limit, int thre
       what + (engine > 0 ? ", together about " + format_bytes(lists + engine, decimals, byte_rounding::up) : "") +
           ", more than the " + format_bytes(limit, decimals) + " allowed (--max-memory); choose " +
           (shallower_helps ? "a smaller --split-depth, " : "") +
-          fewer_threads_text(lists < limit ? most_threads_within(need.n, need.kind, threads, left, left) : 0) +
+          fewer_threads_text(lists < limit ? most_threads_within(need.n, need.kind, threads, left, left) : 0,
+                             need.kind) +
           "another --engine, or raise --max-memory",
       shallower_helps, need.tables ? need.split_depth : 0);
 }

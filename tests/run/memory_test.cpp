@@ -227,6 +227,22 @@ TEST(MemoryTest, ARefusalNamesTheThreadsThatFit) {
   } catch (const memory_limit_error& e) {
     EXPECT_EQ(std::string(e.what()).find("--threads"), std::string::npos) << e.what();
   }
+  // The GPU engine drives each GPU from a thread of its own and refuses
+  // fewer threads than GPUs: fewer threads alone led to that second
+  // refusal. The bounds where fewer threads would fit, found by a walk up.
+  int advised = 0;
+  for (std::uint64_t bound = min_max_memory; bound <= (std::uint64_t{64} << 20); bound += std::uint64_t{16} << 10) {
+    try {
+      check_memory(14, engine::gpu, bound, 3);
+      break;  // fits from here on
+    } catch (const memory_limit_error& e) {
+      const std::string what = e.what();
+      if (what.find("fewer --threads") == std::string::npos) continue;
+      ++advised;
+      EXPECT_NE(what.find(", on as many GPUs at most: --devices), "), std::string::npos) << what;
+    }
+  }
+  EXPECT_GT(advised, 0) << "no bound where fewer threads fit the GPU engine at n = 14";
 }
 
 // A thread count or a shard no count would take is refused by the checks
