@@ -23,7 +23,12 @@ n=$1
 shift
 # Said before any install or build: nqueens checks the rest (before gnuplot
 # is installed: a mistyped option installs nothing).
-[[ $n =~ ^[0-9]+$ ]] || { echo "scaling.sh: N is a board size, a whole number (not '$n'); $usage" >&2; exit 2; }
+# The tool's rule and range (nqueens::max_board_size), so that `scaling.sh 0`
+# is refused before a build of minutes, not after it.
+if [[ ! $n =~ ^[1-9][0-9]{0,1}$ ]] || ((n > 32)); then
+  echo "scaling.sh: N is a board size, a whole number from 1 to 32 (not '$n'); $usage" >&2
+  exit 2
+fi
 for arg in "$@"; do
   if [[ $arg == --csv || $arg == --csv=* ]]; then
     echo "scaling.sh: it writes its own CSV beside the plot: give no --csv (or run 'nqueens scale N --csv FILE')" >&2

@@ -9,7 +9,8 @@
 namespace nqueens {
 
 /// Largest board the counting engines accept: rows, columns and diagonals are
-/// held in 32-bit masks, one bit per column.
+/// held in 32-bit masks, one bit per column. (scripts/scaling.sh refuses a
+/// larger N before it builds, with this number written out.)
 inline constexpr int max_board_size = 32;
 
 /// True when `n` is a board size the counting engines accept (1..max_board_size).

@@ -36,6 +36,9 @@ done
 export PATH=$work/bin:$PATH
 
 expect_refusal "N is a board size" bash "$repo/scripts/scaling.sh" abc
+expect_refusal "N is a board size, a whole number from 1 to 32 (not '0')" bash "$repo/scripts/scaling.sh" 0
+expect_refusal "N is a board size, a whole number from 1 to 32 (not '33')" bash "$repo/scripts/scaling.sh" 33
+expect_refusal "N is a board size, a whole number from 1 to 32 (not '012')" bash "$repo/scripts/scaling.sh" 012
 expect_refusal "give no --csv" bash "$repo/scripts/scaling.sh" 12 --repeat 1 --csv "$work/out.csv"
 expect_refusal "give no --csv" bash "$repo/scripts/scaling.sh" 12 --csv="$work/out.csv"
 printf '#!/bin/sh\nexit 0\n' >"$work/other" && chmod +x "$work/other"
