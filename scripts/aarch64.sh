@@ -32,8 +32,10 @@ if [[ ${1:-} == --kernels ]]; then
   # the project's headers and the standard library's alone.
   nq_ensure_packages g++-aarch64-linux-gnu
   cd "$NQ_ROOT"
-  sources=(src/isa/*.cpp src/kernels/search.cpp src/kernels/search_portable.cpp
-    src/engines/quadrant/quadrant_kernels.cpp src/engines/quadrant/quadrant_kernel_portable.cpp)
+  # Each engine's kernel table and portable kernels, by the names
+  # src/CMakeLists.txt knows them by: a new engine's are checked too.
+  sources=(src/isa/*.cpp src/kernels/search.cpp src/kernels/*_portable.cpp src/engines/*/*_kernels.cpp
+    src/engines/*/*_portable.cpp)
   for source in "${sources[@]}"; do
     # The project's warnings (CMakeLists.txt's nqueens_internal_flags), and
     # GCC's note on an ABI change of GCC 10 kept quiet.

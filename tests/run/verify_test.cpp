@@ -27,5 +27,12 @@ TEST(VerifyTest, VerifiedWeighsEveryValueGiven) {
   EXPECT_FALSE(verify(28, 1).verified());            // nothing published to match
 }
 
+// The names a library caller prints a verdict by, each its own.
+TEST(VerifyTest, EveryVerdictHasItsName) {
+  EXPECT_STREQ(to_string(verdict::match), "match");
+  EXPECT_STREQ(to_string(verdict::mismatch), "mismatch");
+  EXPECT_STREQ(to_string(verdict::unknown), "unknown");
+}
+
 }  // namespace
 }  // namespace nqueens
