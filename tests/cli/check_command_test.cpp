@@ -1,5 +1,6 @@
 // `nqueens check`: placements from operands and standard input.
 
+#include <tuple>
 #include <utility>
 
 #include "support/cli_run.hpp"
@@ -422,6 +423,31 @@ TEST(CliCheckTest, AnEmptyOperandIsNamed) {
   const cli_run blank = run_cli("check 1 3 ' ' 0 2");
   EXPECT_EQ(blank.status, 2);
   EXPECT_EQ(blank.err, "nqueens: placement operand 3 is blank (' '): expected a placement such as \"1 3 0 2\"\n");
+}
+
+// `check $(cat file)` of a file written with CRLF: the shell splits at LF
+// alone, so each line's last word keeps its CR and a blank line is a word
+// "\r". They are read as the same file with LF would be: `0 0` was two
+// one-queen solutions (exit 0), and a board's blank line refused.
+TEST(CliCheckTest, WordsOfACrlfFileAreReadAsItsLines) {
+  for (const auto& [file, status, said] :
+       {std::tuple{"printf '0 0\\r\\n'", 1, "not a solution: 1 pair of queens attacks each other\n"},
+        std::tuple{"printf '1 3 0 2\\r\\n'", 0, "solution: 4 queens, no two attack each other\n"},
+        std::tuple{"$NQ first 8 | sed 's/$/\\r/'", 0, "solution: 8 queens, no two attack each other\n"},
+        std::tuple{"$NQ first 8 --format board | sed 's/$/\\r/'", 0, "solution: 8 queens, no two attack each other\n"},
+        std::tuple{"$NQ list 6 --format board | sed 's/$/\\r/'", 0, "4 placements checked: all are solutions\n"}}) {
+    const cli_run r = run_script(std::string(file) + " > crlf.txt && $NQ check $(cat crlf.txt)");
+    EXPECT_EQ(r.status, status) << file << ": " << r.err;
+    EXPECT_EQ(r.out.substr(0, std::string(said).size()), said) << file;
+  }
+  // A line break ending an operand is no line of its own: `0 "0\n"` is two
+  // queens in one column.
+  const cli_run ended = run_script("nl=$(printf '\\n.'); $NQ check 0 \"0${nl%.}\"");
+  EXPECT_EQ(ended.status, 1) << ended.err;
+  // A line break alone is still no placement, and not standard input.
+  const cli_run alone = run_script("$NQ check \"$(printf '\\r')\"");
+  EXPECT_EQ(alone.status, 2);
+  EXPECT_EQ(alone.err, "nqueens: placement operand 1 is blank ('\\x0d'): expected a placement such as \"1 3 0 2\"\n");
 }
 
 // "--" ends the options, as in every POSIX tool: what follows is a

@@ -265,12 +265,33 @@ cxxopts::Options check_options() {
   return options;
 }
 
+usage_error blank_operand(std::size_t number, const std::string& operand) {
+  return usage_error("placement operand " + std::to_string(number) + " is " +
+                     (operand.empty() ? "empty" : "blank ('" + printable(operand) + "')") +
+                     ": expected a placement such as \"1 3 0 2\"");
+}
+
+// `word` without the line break that ends it ("\r\n", "\n" or "\r"): the
+// shell splits `$(cat file)` at LF alone, so each line of a file written
+// with CRLF leaves its CR on its last word ("2\r"), and a blank line a word
+// of its own ("\r").
+std::string without_line_end(const std::string& word) {
+  std::size_t end = word.size();
+  if (end > 0 && word[end - 1] == '\n') --end;
+  if (end > 0 && word[end - 1] == '\r') --end;
+  return word.substr(0, end);
+}
+
 // The placement operands, or nullopt where -h asks for the help. Taken
 // verbatim, not through cxxopts, which would split "1,,3" at commas and
-// hide the empty entry. "--" ends the options, as in every POSIX tool; "-"
-// alone names standard input, as for cat (none: read it).
+// hide the empty entry, but for the line break that ends each
+// (without_line_end), and a line break alone beside other operands, the
+// blank line of a CRLF file the shell split. "--" ends the options, as in
+// every POSIX tool; "-" alone names standard input, as for cat (none: read
+// it).
 std::optional<std::vector<std::string>> read_operands(const std::vector<std::string>& args) {
   std::vector<std::string> operands;
+  std::optional<std::string> line_break_alone;  // the first such operand
   bool options_end = false;
   std::size_t helps = 0;
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -288,18 +309,21 @@ std::optional<std::vector<std::string>> read_operands(const std::vector<std::str
                         "' for 'check': it takes placements and -h/--help (a placement after '--' may start with "
                         "'-')");
     }
-    // An empty operand ("$EMPTY") is a mistake to name, not a placement to skip.
-    if (arg.find_first_not_of(" \t\r\n") == std::string::npos) {
-      throw usage_error("placement operand " + std::to_string(operands.size() + 1) + " is " +
-                        (arg.empty() ? "empty" : "blank ('" + printable(arg) + "')") +
-                        ": expected a placement such as \"1 3 0 2\"");
+    std::string operand = without_line_end(arg);
+    if (operand.empty() && !arg.empty()) {
+      if (!line_break_alone) line_break_alone = arg;
+      continue;
     }
-    operands.push_back(arg);
+    // An empty operand ("$EMPTY") is a mistake to name, not a placement to skip.
+    if (operand.find_first_not_of(" \t\r\n") == std::string::npos) throw blank_operand(operands.size() + 1, arg);
+    operands.push_back(std::move(operand));
   }
   // As cxxopts' options are, for every other command: once, and whatever
   // else is given must be right too.
   if (helps > 1) throw usage_error("--help was given " + std::to_string(helps) + " times: give it once");
   if (helps == 1) return std::nullopt;
+  // Line breaks alone are no placements, and not standard input's absence.
+  if (operands.empty() && line_break_alone) throw blank_operand(1, *line_break_alone);
   if (std::find(operands.begin(), operands.end(), "-") != operands.end()) {
     if (operands.size() > 1) {
       throw usage_error("'-' (standard input) is checked alone: give it, or placements, not both");
