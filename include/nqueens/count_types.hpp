@@ -27,7 +27,10 @@ uint128 checked_add(uint128 a, uint128 b);
 /// (Q + P + 2R) / 8; on the 1-board the lone queen is fixed by all eight.
 /// Throws std::domain_error when the three counts cannot all be right: the
 /// sum is not a multiple of 8, or R > P or P > Q (what a quarter turn fixes,
-/// the half turn fixes); std::invalid_argument for n < 1.
-uint128 fundamental_count(int n, uint128 total, uint128 symmetric_180, uint128 symmetric_90);
+/// the half turn fixes); std::invalid_argument for n < 1. The counts are
+/// taken by reference: by value, the last would straddle the registers and
+/// the stack, which Clang before 18 passes otherwise than GCC, so that a
+/// Clang program calling the GCC-built library read a wrong R.
+uint128 fundamental_count(int n, const uint128& total, const uint128& symmetric_180, const uint128& symmetric_90);
 
 }  // namespace nqueens

@@ -22,7 +22,7 @@ uint128 checked_add(uint128 a, uint128 b) {
   return sum;
 }
 
-uint128 fundamental_count(int n, uint128 total, uint128 symmetric_180, uint128 symmetric_90) {
+uint128 fundamental_count(int n, const uint128& total, const uint128& symmetric_180, const uint128& symmetric_90) {
   if (n < 1)
     throw std::invalid_argument("fundamental_count: n = " + std::to_string(n) + " is no board: expected 1 or more");
   // A solution a quarter turn fixes, the half turn (two quarter turns) fixes too.
