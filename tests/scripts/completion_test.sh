@@ -22,7 +22,7 @@ offers() {
     if [[ $w == -- && $at_expected == 0 ]]; then at_expected=1; continue; fi
     if ((at_expected)); then expected+=("$w"); else words+=("$w"); fi
   done
-  COMP_WORDS=("$binary" "${words[@]}")
+  COMP_WORDS=("${typed_binary:-$binary}" "${words[@]}")
   COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
   COMPREPLY=()
   _nqueens || true  # its status means nothing to bash either
@@ -49,4 +49,9 @@ offers "check" "-f" "" --
 offers "merge" "q23" -- "q23 0.json"
 offers "merge" "sh" -- shards
 offers "count" "12" "--checkpoint" "=" "q" -- "q23 0.json"
+# The program typed by a path from home, as bash leaves it in COMP_WORDS.
+mkdir -p home/bin
+ln -s "$binary" home/bin/nqueens
+HOME=$work/home typed_binary="~/bin/nqueens" offers "he" -- help
+HOME=$work/home typed_binary="~/bin/nqueens" offers "count" "--engine" "=" "qu" -- quadrant
 exit $failed
