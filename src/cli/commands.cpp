@@ -115,7 +115,8 @@ std::string usage_text() {
 
 std::string version_text(const std::string& program) {
   const isa kernels = active_isa();
-  return program + " " + std::string(version()) + "\nisa: " + std::string(to_string(kernels)) +
+  const std::string commit = build_commit().empty() ? "" : "\ncommit: " + std::string(build_commit());
+  return program + " " + std::string(version()) + commit + "\nisa: " + std::string(to_string(kernels)) +
          "\nkernels: " + std::string(kernels_name(kernels)) + "\n";
 }
 

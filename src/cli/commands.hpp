@@ -45,8 +45,8 @@ bool looks_like_board_size(const std::string& text);
 /// `nqueens --help`: the commands, the options and the exit statuses.
 std::string usage_text();
 
-/// What `PROGRAM --version` prints: the build's version and the kernels in
-/// use (which build runs on each node of a job).
+/// What `PROGRAM --version` prints: the build's version, the commit built
+/// (where known) and the kernels in use (which build runs on each node of a job).
 std::string version_text(const std::string& program);
 
 /// `--help --version` or `--version --help` (either spelling of each):

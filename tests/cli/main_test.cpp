@@ -3,11 +3,13 @@
 
 #include <sys/resource.h>
 
+#include <regex>
 #include <set>
 #include <sstream>
 
 #include "cli/stack_limit.hpp"
 #include "nqueens/isa.hpp"
+#include "nqueens/version.hpp"
 #include "support/cli_run.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -22,6 +24,15 @@ TEST(CliTest, HelpAndVersion) {
   const cli_run v = run_cli("--version");
   EXPECT_EQ(v.status, 0);
   EXPECT_EQ(v.out.rfind("nqueens ", 0), 0u) << v.out;
+  // The commit built, where the source was a git checkout: 12 hex digits,
+  // "-dirty" where tracked files had changed; the same in --version.
+  const std::string commit(build_commit());
+  if (!commit.empty()) {
+    EXPECT_TRUE(std::regex_match(commit, std::regex("[0-9a-f]{12}(-dirty)?"))) << commit;
+    EXPECT_NE(v.out.find("\ncommit: " + commit + "\n"), std::string::npos) << v.out;
+  } else {
+    EXPECT_EQ(v.out.find("commit:"), std::string::npos) << v.out;
+  }
 }
 
 // A stack limit below what the main thread's share of a count needs (a
