@@ -125,6 +125,14 @@ constexpr std::string_view csv_header =
 // is this or ours up to one of its commas is an earlier --csv's.
 constexpr std::string_view csv_oldest_header = "threads,median_seconds,speedup,efficiency,total,runs";
 
+// The version a row was measured with, and the commit as SemVer's build
+// metadata ("0.1.0+1b1231176d4b"): rows of two builds are told apart.
+std::string version_measured() {
+  std::string measured(version());
+  if (!build_commit().empty()) measured.append("+").append(build_commit());  // appended: GCC 12 misreads "+" + string
+  return measured;
+}
+
 std::string csv_of(const scaling_result& r, const measured_on& on) {
   std::string csv(csv_header);
   char line[256];
@@ -134,7 +142,7 @@ std::string csv_of(const scaling_result& r, const measured_on& on) {
                   fastest(row), slowest(row), on.n, std::string(to_string(on.kind)).c_str(), on.isa_name.c_str(),
                   on.kernels.c_str(), row.busy_threads, on.hardware);
     csv += line;
-    csv += csv_field(std::string(version())) + "," + csv_field(on.cpu) + "," + std::to_string(row.gpus) + "," +
+    csv += csv_field(version_measured()) + "," + csv_field(on.cpu) + "," + std::to_string(row.gpus) + "," +
            (on.quota ? json_number(*on.quota) : std::string()) + "," + std::to_string(r.split_depth) + "," +
            std::to_string(r.subproblems) + "\n";
   }
@@ -289,7 +297,7 @@ class scale_report final : public report {
         .add("hardware_threads", on_.hardware)
         .add_raw("cpu_quota", on_.quota ? json_number(*on_.quota) : "null")
         .add("cpu", on_.cpu)
-        .add("version", version())
+        .add("version", version_measured())
         .add("repeat", repeat_)
         .add("consistent", r_.consistent)
         .add_raw("verified", verified_json(r_.check))
