@@ -52,6 +52,7 @@ echo "$deb"
 nq_ensure_packages man-db
 nq_as_root dpkg -i "$deb" >&2
 dpkg-deb -f "$deb" Depends | grep -q libtbb || { echo "package.sh: no oneTBB in Depends" >&2; exit 1; }
+dpkg-deb -f "$deb" Suggests | grep -q openmpi-bin || { echo "package.sh: no mpirun (openmpi-bin) in Suggests" >&2; exit 1; }
 # No installed file names the tree it was built from (this source folder,
 # the build folder in it): a program that looked for its GPU module there
 # would load whatever another user puts at that path once the tree is gone.
@@ -74,6 +75,10 @@ fail_check() {
 }
 /usr/bin/nqueens 8 | grep -q 'Q(8) = 92  verified' || fail_check "does not count Q(8): /usr/bin/nqueens 8"
 /usr/bin/nqueens-mpi --version | grep -q '^nqueens-mpi ' || fail_check "has no working nqueens-mpi --version"
+# The commit it was built from, where this tree is a git checkout: two
+# packages of one version are told apart by it.
+[[ ! -e $NQ_ROOT/.git ]] || /usr/bin/nqueens --version | grep -q '^commit: [0-9a-f]\{12\}' ||
+  fail_check "names no commit in nqueens --version"
 man -w nqueens >/dev/null || fail_check "has no man page"
 man nqueens 2>/dev/null | grep -q 'EXIT STATUS' || fail_check "has a man page without EXIT STATUS"
 # Tab completion: what bash offers after "nqueens co" and "nqueens count 12 --engine q".
