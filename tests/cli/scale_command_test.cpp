@@ -296,8 +296,12 @@ TEST(CliTest, ScaleWarnsOfRunsThatSharedTheirCores) {
   ASSERT_NE(busy, std::string::npos) << r.out;
   EXPECT_LT(std::stod(r.out.substr(busy + 15)), 0.75) << r.out;
   // The warning, unless one thread counted too fast to time by: that warning then.
+  // It names the row that kept the smallest share busy: the 2-thread one
+  // where more processes than the loop shared the core (the tests beside it).
   if (r.err.find("too short to time threads by") == std::string::npos) {
-    EXPECT_NE(r.err.find("nqueens: warning: the 1-thread runs kept 0."), std::string::npos) << r.err;
+    EXPECT_TRUE(r.err.find("nqueens: warning: the 1-thread runs kept 0.") != std::string::npos ||
+                r.err.find("nqueens: warning: the 2-thread runs kept 0.") != std::string::npos)
+        << r.err;
     EXPECT_NE(r.err.find("another process is using the cores, or the count did not spread"), std::string::npos)
         << r.err;
   }
