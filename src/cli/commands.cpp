@@ -105,12 +105,13 @@ std::string usage_text() {
   for (const command& c : commands()) text += usage_line(name_of(c), c.summary, column);
   const command& shorthand = shorthand_command();
   text += usage_line(shorthand.operands, "Shorthand for '" + shorthand.name + " " + shorthand.operands + "'", column);
-  return fit_help_text(
-      text + "\nOptions:\n" +
-      usage_line(std::string(help_option), "Show this help; 'nqueens <command> --help' shows a command's options",
-                 column) +
-      usage_line(std::string(version_option), "Print the version and the instruction set the kernels use", column) +
-      "\n" + exit_status_text());
+  return fit_help_text(text + "\nOptions:\n" +
+                       usage_line(std::string(help_option),
+                                  "Show this help; 'nqueens <command> --help' shows a command's options", column) +
+                       usage_line(std::string(version_option),
+                                  "Print the version, the commit built and the instruction set the kernels use",
+                                  column) +
+                       "\n" + exit_status_text());
 }
 
 std::string version_text(const std::string& program) {

@@ -444,10 +444,17 @@ TEST(CliCheckTest, WordsOfACrlfFileAreReadAsItsLines) {
   // queens in one column.
   const cli_run ended = run_script("nl=$(printf '\\n.'); $NQ check 0 \"0${nl%.}\"");
   EXPECT_EQ(ended.status, 1) << ended.err;
-  // A line break alone is still no placement, and not standard input.
+  // A line break alone is still no placement, and not standard input; nor
+  // beside '-', and a refusal after one numbers the operands as given.
   const cli_run alone = run_script("$NQ check \"$(printf '\\r')\"");
   EXPECT_EQ(alone.status, 2);
   EXPECT_EQ(alone.err, "nqueens: placement operand 1 is blank ('\\x0d'): expected a placement such as \"1 3 0 2\"\n");
+  const cli_run dash = run_script("$NQ check - \"$(printf '\\r')\"");
+  EXPECT_EQ(dash.status, 2);
+  EXPECT_EQ(dash.err, "nqueens: '-' (standard input) is checked alone: give it, or placements, not both\n");
+  const cli_run numbered = run_script("$NQ check 1 3 \"$(printf '\\r')\" ' ' 0 2");
+  EXPECT_EQ(numbered.status, 2);
+  EXPECT_EQ(numbered.err, "nqueens: placement operand 4 is blank (' '): expected a placement such as \"1 3 0 2\"\n");
 }
 
 // "--" ends the options, as in every POSIX tool: what follows is a

@@ -5,9 +5,9 @@
 # so the public functions take such counts by reference. The call is made
 # with the stack slot beside the arguments dirty, where a count read from
 # the wrong place shows. Skipped where no clang++ is installed.
-#   clang_consumer_test.sh LIBNQUEENS_A INCLUDE_DIR
+#   clang_consumer_test.sh LIBNQUEENS_A INCLUDE_DIR [LIBTBB]
 set -euo pipefail
-library=$1 include=$2
+library=$1 include=$2 tbb=${3:--ltbb}
 command -v clang++ >/dev/null || { echo "clang_consumer: no clang++, skipped"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -27,7 +27,7 @@ int main() {
   return 0;
 }
 CPP
-clang++ -std=c++20 -O2 -I"$include" "$work/consumer.cpp" "$library" -ltbb -o "$work/consumer"
+clang++ -std=c++20 -O2 -I"$include" "$work/consumer.cpp" "$library" "$tbb" -o "$work/consumer"
 out=$("$work/consumer")
 [[ $out == "12 1267650600228229401496703205381" ]] || { echo "FAIL: a Clang program got '$out'" >&2; exit 1; }
 echo "clang_consumer: a Clang program gets Q(8)'s fundamental count, 12"

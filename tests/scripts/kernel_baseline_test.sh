@@ -5,7 +5,10 @@
 # of the tree included, is compiled on the baseline -march (its last one),
 # and no other source is, so that a build machine's -march never reaches
 # the kernels the program chooses among when it starts.
+#   kernel_baseline_test.sh [GENERATOR CXX_COMPILER TBB_DIR CXXOPTS_DIR]
+#   (the build's own, so that the copy configures as it did)
 set -euo pipefail
+generator=${1:-Ninja} compiler=${2:-} tbb_dir=${3:-} cxxopts_dir=${4:-}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 [[ $(uname -m) == x86_64 ]] || { echo "kernel_baseline: not x86-64, skipped"; exit 77; }
 work=$(mktemp -d)
@@ -16,7 +19,11 @@ for id in portable avx2 avx512_vpopcntdq; do
   echo "int planted_$id();" > "$work/src/engines/planted/planted_kernel_$id.cpp"
 done
 echo "int planted_table();" > "$work/src/engines/planted/planted_kernels.cpp"
-cmake -S "$work" -B "$work/build" -G Ninja -DNQUEENS_BUILD_TESTS=OFF -DNQUEENS_BUILD_BENCH=OFF \
+hints=()
+[[ -n $compiler ]] && hints+=("-DCMAKE_CXX_COMPILER=$compiler")
+[[ -n $tbb_dir ]] && hints+=("-DTBB_DIR=$tbb_dir")
+[[ -n $cxxopts_dir ]] && hints+=("-Dcxxopts_DIR=$cxxopts_dir")
+cmake -S "$work" -B "$work/build" -G "$generator" "${hints[@]}" -DNQUEENS_BUILD_TESTS=OFF -DNQUEENS_BUILD_BENCH=OFF \
   -DNQUEENS_WITH_CUDA=OFF -DNQUEENS_ARCH=native -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$work/configure.log" 2>&1 ||
   { cat "$work/configure.log" >&2; echo "FAIL: the copy did not configure" >&2; exit 1; }
 # compile_commands.json as CMake writes it: each entry's "command" line

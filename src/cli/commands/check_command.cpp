@@ -252,7 +252,8 @@ cxxopts::Options check_options() {
                            "split into words (check 1 3 0 2; check 0 0). Without operands, or with '-' alone, checks "
                            "every placement of standard\n"
                            "input (so 'nqueens list 8 | nqueens check' checks all 92); a line ends at LF, CRLF or\n"
-                           "a lone CR. '--' ends the options: a placement after it may start with '-'. The class\n"
+                           "a lone CR (the one ending an operand, of a CRLF file split by the shell, is no line of\n"
+                           "its own). '--' ends the options: a placement after it may start with '-'. The class\n"
                            "size 'list --unique' writes after a tuple, as in \"(1, 3, 0, 2) 2\", is checked too.\n"
                            "Exit status: 0 all are solutions (standard input may hold none), 1 some queens attack\n"
                            "each other (or a class size is wrong), 2 malformed input, 3 standard input cannot be\n"
@@ -292,6 +293,7 @@ std::string without_line_end(const std::string& word) {
 std::optional<std::vector<std::string>> read_operands(const std::vector<std::string>& args) {
   std::vector<std::string> operands;
   std::optional<std::string> line_break_alone;  // the first such operand
+  std::size_t given = 0;                        // operands given, those skipped too: a refusal numbers them so
   bool options_end = false;
   std::size_t helps = 0;
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -309,13 +311,14 @@ std::optional<std::vector<std::string>> read_operands(const std::vector<std::str
                         "' for 'check': it takes placements and -h/--help (a placement after '--' may start with "
                         "'-')");
     }
+    ++given;
     std::string operand = without_line_end(arg);
     if (operand.empty() && !arg.empty()) {
       if (!line_break_alone) line_break_alone = arg;
       continue;
     }
     // An empty operand ("$EMPTY") is a mistake to name, not a placement to skip.
-    if (operand.find_first_not_of(" \t\r\n") == std::string::npos) throw blank_operand(operands.size() + 1, arg);
+    if (operand.find_first_not_of(" \t\r\n") == std::string::npos) throw blank_operand(given, arg);
     operands.push_back(std::move(operand));
   }
   // As cxxopts' options are, for every other command: once, and whatever
@@ -325,7 +328,7 @@ std::optional<std::vector<std::string>> read_operands(const std::vector<std::str
   // Line breaks alone are no placements, and not standard input's absence.
   if (operands.empty() && line_break_alone) throw blank_operand(1, *line_break_alone);
   if (std::find(operands.begin(), operands.end(), "-") != operands.end()) {
-    if (operands.size() > 1) {
+    if (given > 1) {
       throw usage_error("'-' (standard input) is checked alone: give it, or placements, not both");
     }
     operands.clear();

@@ -51,7 +51,7 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   // GCC 12 misreads "\n" + string, -Wrestrict.)
   std::string help_tail = "N is a board size from " + board_size_range() + ".\n\n" + engines_help();
   if (plan_is_shared) {
-    help_tail += "\n-V, --version alone prints the version and the kernels this build runs here.\n\n";
+    help_tail += "\n-V, --version alone prints the version, the commit built and the kernels this build runs here.\n\n";
     help_tail += exit_status_text(/*count_alone=*/true);
   }
   if (printed_help(result, options, help_tail)) {
