@@ -28,7 +28,22 @@
 // (NQUEENS_FEATURES_<id>); the empty list of `portable` is the baseline.
 // Other processors build the portable kernels alone, and take no empty
 // target (AArch64's GCC calls it malformed): no region there.
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__clang__)
+// Clang ignores GCC's target pragmas (the AVX kernels then fail to build):
+// its attribute pragma gives each function declared in the region, lambdas
+// included, the target attribute. An empty list it ignores with a warning,
+// so the baseline's region names SSE2, which every x86-64 has: the second
+// of NQUEENS_CLANG_BASELINE_<id>'s two words where an id defines it (by
+// the preprocessor's probe idiom), else the id's features.
+#define NQUEENS_CLANG_BASELINE_portable ~, "sse2"
+#define NQUEENS_SECOND_(first, second, ...) second
+#define NQUEENS_SECOND(...) NQUEENS_SECOND_(__VA_ARGS__)
+#define NQUEENS_CLANG_FEATURES(id) \
+  NQUEENS_SECOND(NQUEENS_CONCAT(NQUEENS_CLANG_BASELINE_, id), NQUEENS_CONCAT(NQUEENS_FEATURES_, id), ~)
+#define NQUEENS_TARGET_OF(id) \
+  NQUEENS_PRAGMA(clang attribute push(__attribute__((target(NQUEENS_CLANG_FEATURES(id)))), apply_to = function))
+#define NQUEENS_TARGET_END NQUEENS_PRAGMA(clang attribute pop)
+#elif defined(__x86_64__)
 #define NQUEENS_TARGET_OF(id) \
   NQUEENS_PRAGMA(GCC push_options) NQUEENS_PRAGMA(GCC target(NQUEENS_CONCAT(NQUEENS_FEATURES_, id)))
 #define NQUEENS_TARGET_END NQUEENS_PRAGMA(GCC pop_options)
