@@ -75,6 +75,9 @@ fail_check() {
 }
 /usr/bin/nqueens 8 | grep -q 'Q(8) = 92  verified' || fail_check "does not count Q(8): /usr/bin/nqueens 8"
 /usr/bin/nqueens-mpi --version | grep -q '^nqueens-mpi ' || fail_check "has no working nqueens-mpi --version"
+for tool in /usr/bin/nqueens /usr/bin/nqueens-mpi; do  # relocations bound at start, then read-only
+  LC_ALL=C readelf -d "$tool" | grep -q 'BIND_NOW' || fail_check "has $tool without BIND_NOW"
+done
 # The commit it was built from, where git reads this tree as a checkout of
 # its own (as cmake/write_version.cmake does): two packages of one version
 # are told apart by it.
