@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A Clang program calling the GCC-built library gets the counts it passed:
 # a 128-bit count by value that straddles the registers and the stack is
-# passed one way by GCC and another by Clang before 18 (LLVM issue 41784),
+# passed one way by GCC and another by Clang before 18 (a known LLVM bug),
 # so the public functions take such counts by reference. The call is made
 # with the stack slot beside the arguments dirty, where a count read from
 # the wrong place shows. Skipped where no clang++ is installed.
