@@ -77,6 +77,11 @@ fail_check() {
 /usr/bin/nqueens-mpi --version | grep -q '^nqueens-mpi ' || fail_check "has no working nqueens-mpi --version"
 for tool in /usr/bin/nqueens /usr/bin/nqueens-mpi; do  # relocations bound at start, then read-only
   LC_ALL=C readelf -d "$tool" | grep -q 'BIND_NOW' || fail_check "has $tool without BIND_NOW"
+  # Hardened as Debian builds (NQUEENS_HARDEN): a stack protector, and glibc's
+  # checked calls (FORTIFY's __*_chk) in place of the plain ones.
+  symbols=$(LC_ALL=C readelf --dyn-syms -W "$tool")
+  grep -q ' __stack_chk_fail' <<<"$symbols" || fail_check "has $tool without a stack protector"
+  grep -q ' __[a-z]*_chk@' <<<"$symbols" || fail_check "has $tool without _FORTIFY_SOURCE's checked calls"
 done
 # The commit it was built from, where git reads this tree as a checkout of
 # its own (as cmake/write_version.cmake does): two packages of one version

@@ -86,7 +86,7 @@ void write_line(std::string_view message) noexcept {
                    {colon, 2},
                    {const_cast<char*>(message.data()), message.size()},
                    {end, 1}};
-  static_cast<void>(::writev(2, parts, 4));
+  static_cast<void>(::writev(2, parts, 4) >= 0);  // a bare void cast does not quiet warn_unused_result
 }
 
 [[noreturn]] void end_with_uncaught_exception() noexcept {

@@ -45,7 +45,7 @@ class short_line {
   }
   void write_to_stderr() noexcept {
     if (size_ == sizeof text_) text_[size_ - 1] = '\n';
-    static_cast<void>(::write(STDERR_FILENO, text_, size_));  // nothing is left to tell a failure to
+    static_cast<void>(::write(STDERR_FILENO, text_, size_) >= 0);  // nothing is left to tell a failure to
   }
 
  private:

@@ -44,7 +44,7 @@ void exit_with_launcher() {
       if (::getppid() != launcher) {
         pollfd err{.fd = STDERR_FILENO, .events = POLLOUT, .revents = 0};
         if (::poll(&err, 1, 0) == 1 && (err.revents & POLLOUT) != 0) {
-          static_cast<void>(::write(STDERR_FILENO, why.data(), why.size()));  // < PIPE_BUF: whole or not at all
+          static_cast<void>(::write(STDERR_FILENO, why.data(), why.size()) >= 0);  // < PIPE_BUF: whole or not at all
         }
         ::kill(::getpid(), SIGTERM);
         std::this_thread::sleep_for(std::chrono::milliseconds(750));
