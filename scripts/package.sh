@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds the Debian package build/package/nqueens_<version>_<arch>.deb (amd64, arm64) with
+# Builds the Debian packages build/package/nqueens_<version>_<arch>.deb (the
+# tools) and libnqueens-dev_<version>_<arch>.deb (the library, its headers and
+# CMake package) (amd64, arm64) with
 # CPack from the one portable Release build that scripts/run.sh and
 # scripts/test.sh use (build/release, or NQ_BUILD_DIR; kernels chosen at run
-# time), installed under /usr. Install it with `apt install ./build/package/nqueens_*.deb`.
-#   scripts/package.sh           # build the .deb
-#   scripts/package.sh --check   # then install it (dpkg -i) and try it:
+# time), installed under /usr. Install them with `apt install ./build/package/*.deb`.
+#   scripts/package.sh           # build the .debs, and print their paths
+#   scripts/package.sh --check   # then install them (dpkg -i) and try them:
 #                                # nqueens 8, the man page, the completion,
 #                                # a project built against find_package(nqueens),
 #                                # no installed file naming this tree, and the
@@ -41,18 +43,44 @@ flock "$build_lock"
 # The build's own prefix (/usr/local unless configured otherwise) gives the
 # relative layout (lib/, lib/nqueens/ for the GPU module, which the tools find
 # from bin/); the package puts that layout under /usr.
+rm -f "$out"/*.deb  # none of an earlier packaging is taken for this one's
 (cd "$build" && cpack -G DEB -B "$out" -D CPACK_PACKAGING_INSTALL_PREFIX=/usr >&2)
 rm -rf "$out/_CPack_Packages"
 exec {build_lock}>&-
-deb=$(ls -t "$out"/nqueens_*_"$(dpkg --print-architecture)".deb | head -1)
+arch=$(dpkg --print-architecture)
+deb=$(ls "$out"/nqueens_*_"$arch".deb)
+dev_deb=$(ls "$out"/libnqueens-dev_*_"$arch".deb)
 echo "$deb"
+echo "$dev_deb"
 [[ ${1:-} == --check ]] || exit 0
 
-# The installed package, as a user meets it.
+# Each check says which failed: under set -e a bare test would end the script without a word.
+fail_check() {
+  echo "package.sh: the installed package $*" >&2
+  exit 1
+}
+# What each package holds: the tools' none of the development files, the
+# development package no tool.
+fail_package() {
+  echo "package.sh: $*" >&2
+  exit 1
+}
+listing() { dpkg-deb -c "$1" | awk '{print $NF}'; }
+! listing "$deb" | grep -E '/include/|\.a$|/cmake/' >/dev/null ||
+  fail_package "nqueens holds development files: $(listing "$deb" | grep -E '/include/|\.a$|/cmake/' | head -1)"
+! listing "$dev_deb" | grep -E '/bin/|/man/' >/dev/null || fail_package "libnqueens-dev holds a tool or a man page"
+dpkg-deb -f "$deb" Depends | grep -q libtbb || fail_package "nqueens has no oneTBB in Depends"
+dpkg-deb -f "$deb" Suggests | grep -q openmpi-bin || fail_package "nqueens has no mpirun (openmpi-bin) in Suggests"
+! dpkg-deb -f "$deb" Depends Recommends | grep -q -- '-dev' || fail_package "nqueens depends on or recommends a -dev package"
+dev_depends=$(dpkg-deb -f "$dev_deb" Depends)
+[[ $dev_depends == *"nqueens (= $(dpkg-deb -f "$deb" Version))"* && $dev_depends == *libtbb-dev* ]] ||
+  fail_package "libnqueens-dev depends on '$dev_depends', not on nqueens of its version and libtbb-dev"
+
+# The installed packages, as a user meets them: the tools alone first.
 nq_ensure_packages man-db
 nq_as_root dpkg -i "$deb" >&2
-dpkg-deb -f "$deb" Depends | grep -q libtbb || { echo "package.sh: no oneTBB in Depends" >&2; exit 1; }
-dpkg-deb -f "$deb" Suggests | grep -q openmpi-bin || { echo "package.sh: no mpirun (openmpi-bin) in Suggests" >&2; exit 1; }
+/usr/bin/nqueens 8 | grep -q 'Q(8) = 92  verified' || fail_check "nqueens, alone, does not count Q(8)"
+nq_as_root dpkg -i "$dev_deb" >&2
 # No installed file names the tree it was built from (this source folder,
 # the build folder in it): a program that looked for its GPU module there
 # would load whatever another user puts at that path once the tree is gone.
@@ -66,17 +94,13 @@ while IFS= read -r file; do
     echo "package.sh: the installed $file names the build tree: ${named%%$'\n'*}" >&2
     exit 1
   fi
-done < <(dpkg -L nqueens)
+done < <(dpkg -L nqueens libnqueens-dev)
 echo "package.sh: none of the $installed installed files names $NQ_ROOT"
-# Each check says which failed: under set -e a bare test would end the script without a word.
-fail_check() {
-  echo "package.sh: the installed package $*" >&2
-  exit 1
-}
 /usr/bin/nqueens 8 | grep -q 'Q(8) = 92  verified' || fail_check "does not count Q(8): /usr/bin/nqueens 8"
 /usr/bin/nqueens-mpi --version | grep -q '^nqueens-mpi ' || fail_check "has no working nqueens-mpi --version"
 for tool in /usr/bin/nqueens /usr/bin/nqueens-mpi; do  # relocations bound at start, then read-only
   LC_ALL=C readelf -d "$tool" | grep -q 'BIND_NOW' || fail_check "has $tool without BIND_NOW"
+  [[ $(LC_ALL=C file -b "$tool") == *", stripped"* ]] || fail_check "has $tool not stripped"
   # Hardened as Debian builds (NQUEENS_HARDEN): a stack protector, and glibc's
   # checked calls (FORTIFY's __*_chk) in place of the plain ones.
   symbols=$(LC_ALL=C readelf --dyn-syms -W "$tool")
@@ -148,4 +172,4 @@ if dpkg -L nqueens | grep -q '/nqueens/libnqueens-gpu\.so$'; then
   echo "package.sh: the tool and the consumer found the installed GPU module"
 fi
 rm -rf "$consumer"
-echo "package.sh: $deb installs and works"
+echo "package.sh: $deb and $dev_deb install and work"
