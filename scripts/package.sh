@@ -65,13 +65,17 @@ fail_package() {
   echo "package.sh: $*" >&2
   exit 1
 }
-listing() { dpkg-deb -c "$1" | awk '{print $NF}'; }
-! listing "$deb" | grep -E '/include/|\.a$|/cmake/' >/dev/null ||
-  fail_package "nqueens holds development files: $(listing "$deb" | grep -E '/include/|\.a$|/cmake/' | head -1)"
-! listing "$dev_deb" | grep -E '/bin/|/man/' >/dev/null || fail_package "libnqueens-dev holds a tool or a man page"
-dpkg-deb -f "$deb" Depends | grep -q libtbb || fail_package "nqueens has no oneTBB in Depends"
+# Each read whole first: a dpkg-deb that failed in a pipe read by `! grep`
+# would pass the check.
+tools_files=$(dpkg-deb -c "$deb" | awk '{print $NF}')
+dev_files=$(dpkg-deb -c "$dev_deb" | awk '{print $NF}')
+tools_needs=$(dpkg-deb -f "$deb" Depends Recommends)
+development=$(grep -E '/include/|\.a$|/cmake/' <<<"$tools_files" || true)
+[[ -z $development ]] || fail_package "nqueens holds development files: ${development%%$'\n'*}"
+! grep -qE '/bin/|/man/' <<<"$dev_files" || fail_package "libnqueens-dev holds a tool or a man page"
+grep -q libtbb <<<"$tools_needs" || fail_package "nqueens has no oneTBB in Depends"
 dpkg-deb -f "$deb" Suggests | grep -q openmpi-bin || fail_package "nqueens has no mpirun (openmpi-bin) in Suggests"
-! dpkg-deb -f "$deb" Depends Recommends | grep -q -- '-dev' || fail_package "nqueens depends on or recommends a -dev package"
+! grep -q -- '-dev' <<<"$tools_needs" || fail_package "nqueens depends on or recommends a -dev package"
 dev_depends=$(dpkg-deb -f "$dev_deb" Depends)
 [[ $dev_depends == *"nqueens (= $(dpkg-deb -f "$deb" Version))"* && $dev_depends == *libtbb-dev* ]] ||
   fail_package "libnqueens-dev depends on '$dev_depends', not on nqueens of its version and libtbb-dev"
@@ -98,6 +102,11 @@ done < <(dpkg -L nqueens libnqueens-dev)
 echo "package.sh: none of the $installed installed files names $NQ_ROOT"
 /usr/bin/nqueens 8 | grep -q 'Q(8) = 92  verified' || fail_check "does not count Q(8): /usr/bin/nqueens 8"
 /usr/bin/nqueens-mpi --version | grep -q '^nqueens-mpi ' || fail_check "has no working nqueens-mpi --version"
+module=$(dpkg -L nqueens | grep '/nqueens/libnqueens-gpu\.so$' || true)
+if [[ -n $module ]]; then  # its own code hardened too (the static CUDA runtime in it is NVIDIA's)
+  LC_ALL=C readelf --dyn-syms -W "$module" | grep -q ' __stack_chk_fail' || fail_check "has $module without a stack protector"
+  [[ $(LC_ALL=C file -b "$module") == *", stripped"* ]] || fail_check "has $module not stripped"
+fi
 for tool in /usr/bin/nqueens /usr/bin/nqueens-mpi; do  # relocations bound at start, then read-only
   LC_ALL=C readelf -d "$tool" | grep -q 'BIND_NOW' || fail_check "has $tool without BIND_NOW"
   [[ $(LC_ALL=C file -b "$tool") == *", stripped"* ]] || fail_check "has $tool not stripped"
