@@ -104,7 +104,8 @@ echo "package.sh: none of the $installed installed files names $NQ_ROOT"
 /usr/bin/nqueens-mpi --version | grep -q '^nqueens-mpi ' || fail_check "has no working nqueens-mpi --version"
 module=$(dpkg -L nqueens | grep '/nqueens/libnqueens-gpu\.so$' || true)
 if [[ -n $module ]]; then  # its own code hardened too (the static CUDA runtime in it is NVIDIA's)
-  LC_ALL=C readelf --dyn-syms -W "$module" | grep -q ' __stack_chk_fail' || fail_check "has $module without a stack protector"
+  module_symbols=$(LC_ALL=C readelf --dyn-syms -W "$module")  # whole: grep -q would cut readelf's pipe short
+  grep -q ' __stack_chk_fail' <<<"$module_symbols" || fail_check "has $module without a stack protector"
   [[ $(LC_ALL=C file -b "$module") == *", stripped"* ]] || fail_check "has $module not stripped"
 fi
 for tool in /usr/bin/nqueens /usr/bin/nqueens-mpi; do  # relocations bound at start, then read-only
