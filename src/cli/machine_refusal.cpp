@@ -151,7 +151,7 @@ void end_process(int status) noexcept {
   static_cast<void>(std::fflush(nullptr));
   // Still `exiting`: a refusal from here waits for the end (on_exit lets
   // the exit through).
-  if (sanitizers_check_at_exit || cuda_driver_loaded()) std::exit(status);
+  if (sanitizers_check_at_exit || profile_written_at_exit || cuda_driver_loaded()) std::exit(status);
   ::_exit(status);
 }
 

@@ -58,6 +58,7 @@ expect_refusal "not a CUDA architecture" bash "$repo/scripts/gpu_resources.sh" -
 expect_refusal "one ARCH at most" bash "$repo/scripts/gpu_resources.sh" 90 80
 expect_refusal "--benchmark_out_format is json, csv or console" bash "$repo/scripts/bench.sh" --benchmark_out_format=xml
 expect_refusal "usage: scripts/aarch64.sh [--build-only | --kernels]" bash "$repo/scripts/aarch64.sh" --quick
+expect_refusal "usage: scripts/pgo.sh (no arguments)" bash "$repo/scripts/pgo.sh" 20
 # An option ctest does not know: ctest ignored it and ran every test.
 expect_refusal "test.sh: ctest has no option '--rerun-faild'" bash "$repo/scripts/test.sh" -R Cli --rerun-faild
 expect_refusal "ctest has no option '-RCli'" bash "$repo/scripts/test.sh" -RCli  # ctest reads no attached -R
@@ -112,7 +113,7 @@ fi
 
 # --help (or -h) prints the script's usage and exits 0, and runs nothing.
 for script in scaling.sh compare_kluev.sh gpu.sh sanitize.sh package.sh load_test.sh test.sh format.sh check_layers.sh \
-  check_doc_paths.sh gpu_resources.sh bench.sh aarch64.sh; do
+  check_doc_paths.sh gpu_resources.sh bench.sh aarch64.sh pgo.sh; do
   args=(--help)
   [[ $script == scaling.sh ]] && args=(12 --repeat 1 -h)  # anywhere after N too
   # After their own arguments too: ctest would take --help (sanitize.sh
