@@ -17,6 +17,10 @@
 
 #include "cli/exit_status.hpp"
 
+#ifdef NQUEENS_PGO_GENERATE
+extern "C" void __gcov_dump(void);  // libgcov's, in a build instrumented for NQUEENS_PGO=generate
+#endif
+
 namespace nqueens::cli {
 
 namespace {
@@ -151,7 +155,10 @@ void end_process(int status) noexcept {
   static_cast<void>(std::fflush(nullptr));
   // Still `exiting`: a refusal from here waits for the end (on_exit lets
   // the exit through).
-  if (sanitizers_check_at_exit || profile_written_at_exit || cuda_driver_loaded()) std::exit(status);
+  if (sanitizers_check_at_exit || cuda_driver_loaded()) std::exit(status);
+#ifdef NQUEENS_PGO_GENERATE
+  __gcov_dump();  // the profile (scripts/pgo.sh), which exit() would write and _exit does not
+#endif
   ::_exit(status);
 }
 

@@ -42,12 +42,4 @@ void end_machine_refusals_cleanly(const char* prefix, refusal_finisher finish = 
 /// status): end_process then ends through exit().
 inline constexpr bool sanitizers_check_at_exit = sanitized_build;
 
-/// Whether this build writes a profile of its run at exit (NQUEENS_PGO=generate,
-/// scripts/pgo.sh): end_process then ends through exit() too.
-#ifdef NQUEENS_PGO_GENERATE
-inline constexpr bool profile_written_at_exit = true;
-#else
-inline constexpr bool profile_written_at_exit = false;
-#endif
-
 }  // namespace nqueens::cli

@@ -167,7 +167,13 @@ TEST(CliTest, PlanEstimateProjectsTheCost) {
   EXPECT_NE(r.out.find("here,  2 threads      about "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("on 64 cores"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Q(16) from the sample "), std::string::npos) << r.out;
+  // Standard errors off, or the same where the draws happened to cover every stratum.
   EXPECT_NE(r.out.find("published 14772512, "), std::string::npos) << r.out;
+  // A small board's sample is exact, and says so beside the published count.
+  const cli_run exact = run_cli("plan 8 --estimate --threads 2");
+  EXPECT_EQ(exact.status, 0) << exact.err;
+  EXPECT_NE(exact.out.find("  Q(8) from the sample 92 +- 0.0%; published 92, the same\n"), std::string::npos)
+      << exact.out;
   r = run_cli("plan 16 --estimate --estimate-seconds 0.5 --cores 64 --json");
   EXPECT_EQ(r.status, 0) << r.err;
   for (const char* key : {"\"thread_hours\":", "\"thread_hours_error\":", "\"wall_seconds\":", "\"cores\":64,",

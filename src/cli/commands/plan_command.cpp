@@ -217,6 +217,9 @@ class estimate_report final : public report {
       out << formatted("; published %s, off with no spread to measure by\n", to_string(*published_).c_str());
     } else if (errors >= 0) {
       out << formatted("; published %s, %.1f standard errors off\n", to_string(*published_).c_str(), errors);
+    } else if (published_ && e.total_error == 0 && e.total == static_cast<double>(*published_)) {
+      // A sample that drew every subproblem of its strata (small n) is exact.
+      out << formatted("; published %s, the same\n", to_string(*published_).c_str());
     } else {
       out << '\n';
     }
