@@ -1,5 +1,6 @@
 #include "mpi/rank0_executor.hpp"
 
+#include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -39,6 +40,15 @@ void hold_for_test(const std::atomic<bool>& halt) {
   while (!halt.load() && ::access(release.c_str(), F_OK) != 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+}
+
+// Test hook: NQUEENS_MPI_TEST_COUNTED=FILE makes rank 0 create FILE once the
+// first subproblem's count has reached it, so that a test stops the job
+// after counting began by that event rather than by a guess of CPU time.
+void mark_counted_for_test(const char* file) {
+  if (file == nullptr) return;
+  const int fd = ::open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) ::close(fd);
 }
 
 }  // namespace
@@ -145,9 +155,11 @@ void rank0_executor::run(const plan& p, std::span<const std::size_t> indices, co
     return;
   }
   todo_ = indices;  // the driver's list, alive until run() returns: no copy of 10^8 indices
+  const char* counted_flag = std::getenv("NQUEENS_MPI_TEST_COUNTED");
   const detail::report_fn reported = [&](std::size_t index, const subproblem_count& count) {
-    counted_.store(true, std::memory_order_relaxed);
+    const bool first = !counted_.load(std::memory_order_relaxed) && !counted_.exchange(true);
     report(index, count);
+    if (first) mark_counted_for_test(counted_flag);  // once the driver holds the count
   };
   next_ = 0;
   // Rank 0 counts too, on a thread of its own; only this (main) thread calls MPI.

@@ -658,18 +658,17 @@ TEST_P(SignalToMpirunTest, FlushesReportsAndEndsEveryRank) {
 #endif
   const auto [sig, ranks] = GetParam();
   const std::string received = sig == SIGUSR1 ? "SIGUSR1" : "SIGTERM";
-  const std::string j = path("to-launcher.ckpt");
+  const std::string j = path("to-launcher.ckpt"), counted = path("counted");
   child c(mpi_job(ranks, {std::to_string(n), "--threads", "1", "--checkpoint", j, "--checkpoint-interval", "600"}),
-          {mpi_env});
+          {.env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_MPI_TEST_COUNTED=" + counted}});
   ASSERT_TRUE(wait_for_size(j, 63, c));
   const std::map<int, pid_t> pids = started_ranks(j, ranks);
   ASSERT_EQ(static_cast<int>(pids.size()), ranks);
-  // Subproblems finished (its tables, built once the journal is held, take
-  // a fraction of a second), none flushed (the interval is 600 s), most of
-  // the work still ahead. Counted from the journal: a rank that waited in
-  // MPI_Init for a slow peer had spun a CPU-second there and was signalled
-  // before its first subproblem.
-  ASSERT_TRUE(wait_for_more_cpu_seconds(c, pids.at(0), 1.0));
+  // A subproblem's count has reached rank 0, none is flushed (the interval
+  // is 600 s), most of the work is still ahead. Told by rank 0's hook, not
+  // by its CPU time: a second of it once passed under load before the first
+  // count, and the job ended "before any subproblem was finished".
+  ASSERT_TRUE(wait_for_file(counted, c)) << "no count reached rank 0";
   c.signal(sig);  // mpirun alone
   const finished r = c.wait(60);
   EXPECT_NE(r.status, -1) << "it hung\n" << r.err;

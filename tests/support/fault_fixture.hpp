@@ -235,6 +235,16 @@ class FaultTest : public ::testing::Test {
     }
     return false;
   }
+  // Waits until `file` exists, while `c` runs, for at most `seconds`: an
+  // event a hook announces (NQUEENS_MPI_TEST_COUNTED).
+  static bool wait_for_file(const std::string& file, child& c, double seconds = 120) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < deadline && c.running()) {
+      if (fs::exists(file)) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
   // A field of `nqueens plan N [options] --json` (a string's value without
   // its quotes): what a plan is, asked of the tool, not copied into a test.
   static std::string plan_field(const std::vector<std::string>& plan_args, const std::string& key) {
