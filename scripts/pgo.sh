@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds build/pgo/nqueens with profile-guided optimization (GCC): a tool
+# Builds build/pgo/nqueens, and build/pgo/nqueens-mpi where Open MPI is
+# found, with profile-guided optimization (GCC): a tool
 # instrumented to write a profile (build/pgo-generate) counts n = 16..18 with
 # every kernel set this machine runs, then the tool is built again optimized
 # with that profile, and verified against the published counts for every
@@ -8,6 +9,7 @@
 # as without a profile, and the GPU engine is not built. About 4 minutes
 # on 2 cores.
 #   scripts/pgo.sh               # then: build/pgo/nqueens count 20
+#                                # or: mpirun -np R build/pgo/nqueens-mpi 27
 set -euo pipefail  # before common.sh: a failed source must stop the script
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/common.sh"
 nq_help_if_asked anywhere "$@"
@@ -61,7 +63,11 @@ echo "pgo.sh: trained with the ${trained[*]} kernels" >&2
 configure "$out" use
 # Every object again: ninja does not know they depend on the profile.
 cmake --build "$out" --target clean >&2
-cmake --build "$out" --target nqueens_cli >&2
+# The MPI tool too, for the longest counts of all: the same library, so the
+# same trained kernels (its own code, untrained, is built as without a profile).
+targets=(nqueens_cli)
+if grep -q '^build nqueens-mpi:' "$out/build.ninja"; then targets+=(nqueens_mpi); fi
+cmake --build "$out" --target "${targets[@]}" >&2
 # The profile taken: GCC puts the functions it found hot in .text.hot, and
 # the build hides a profile it did not find. The portable kernels always trained.
 kernel=$out/src/CMakeFiles/nqueens.dir/engines/quadrant/quadrant_kernel_portable.cpp.o
@@ -73,3 +79,8 @@ for isa in "${trained[@]}"; do
 done
 "$out/nqueens" verify --from 1 --to 16 --no-progress >&2
 echo "$out/nqueens"
+if [[ -x $out/nqueens-mpi ]]; then
+  # One rank, started without mpirun (a singleton): its count verified.
+  "$out/nqueens-mpi" 16 --no-progress >&2 || { echo "pgo.sh: $out/nqueens-mpi 16 failed" >&2; exit 1; }
+  echo "$out/nqueens-mpi"
+fi
