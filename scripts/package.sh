@@ -79,6 +79,17 @@ dpkg-deb -f "$deb" Suggests | grep -q openmpi-bin || fail_package "nqueens has n
 dev_depends=$(dpkg-deb -f "$dev_deb" Depends)
 [[ $dev_depends == *"nqueens (= $(dpkg-deb -f "$deb" Version))"* && $dev_depends == *libtbb-dev* ]] ||
   fail_package "libnqueens-dev depends on '$dev_depends', not on nqueens of its version and libtbb-dev"
+# It takes over the library's files from the one package of before the split,
+# and from no nqueens of its own version (either could then overwrite the other's files).
+version=$(dpkg-deb -f "$deb" Version)
+for field in Replaces Breaks; do
+  taken=$(dpkg-deb -f "$dev_deb" "$field")
+  bound=${taken#nqueens (<< }
+  bound=${bound%)}
+  # shellcheck disable=SC2015 # either failing is the one failure
+  [[ $taken == "nqueens (<< "*")" ]] && dpkg --compare-versions "$version" ge "$bound" ||
+    fail_package "libnqueens-dev's $field is '$taken': not 'nqueens (<< V)' with V at most nqueens' $version"
+done
 
 # The installed packages, as a user meets them: the tools alone first.
 nq_ensure_packages man-db

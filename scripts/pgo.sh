@@ -40,6 +40,7 @@ cmake --build "$generate" --target nqueens_cli >&2
 rm -rf "$profile"
 isas=$("$generate/nqueens" --list isas)
 trained=()
+kernel_sets=()
 for isa in $isas; do
   # A kernel set this processor lacks is refused (exit 2, saying so): not
   # trained. Any other failure is the tool's, and ends the script.
@@ -54,6 +55,8 @@ for isa in $isas; do
     NQUEENS_ISA=$isa "$generate/nqueens" count $n -t 1 --no-progress >/dev/null
   done
   trained+=("$isa")
+  # The kernels it ran ("avx512+vpopcntdq" on a CPU with that extension), whose object must take the profile.
+  kernel_sets+=("$(NQUEENS_ISA=$isa "$generate/nqueens" --version | sed -n 's/^kernels: //p')")
 done
 "$generate/nqueens" count 18 -t 2 --no-progress >/dev/null  # the arena's threads, with the kernels chosen at start
 ((${#trained[@]} > 0)) || { echo "pgo.sh: no kernel set ran here" >&2; exit 1; }
@@ -67,12 +70,16 @@ cmake --build "$out" --target clean >&2
 # same trained kernels (its own code, untrained, is built as without a profile).
 targets=(nqueens_cli)
 if grep -q '^build nqueens-mpi:' "$out/build.ninja"; then targets+=(nqueens_mpi); fi
+rm -f "$out/nqueens-mpi"  # an earlier run's, where MPI is no longer found, is neither checked nor named
 cmake --build "$out" --target "${targets[@]}" >&2
-# The profile taken: GCC puts the functions it found hot in .text.hot, and
-# the build hides a profile it did not find. The portable kernels always trained.
-kernel=$out/src/CMakeFiles/nqueens.dir/engines/quadrant/quadrant_kernel_portable.cpp.o
-sections=$(LC_ALL=C readelf -SW "$kernel")
-grep -q '\.text\.hot' <<<"$sections" || { echo "pgo.sh: $kernel has no hot code: the profile was not used" >&2; exit 1; }
+# The profile taken by each kernel set trained: GCC puts the functions it
+# found hot in .text.hot, and the build hides a profile it did not find.
+for kernels in "${kernel_sets[@]}"; do
+  kernel=$out/src/CMakeFiles/nqueens.dir/engines/quadrant/quadrant_kernel_${kernels//[-+]/_}.cpp.o
+  [[ -f $kernel ]] || { echo "pgo.sh: no object $kernel for the $kernels kernels" >&2; exit 1; }
+  sections=$(LC_ALL=C readelf -SW "$kernel")
+  grep -q '\.text\.hot' <<<"$sections" || { echo "pgo.sh: $kernel has no hot code: the profile was not used" >&2; exit 1; }
+done
 for isa in "${trained[@]}"; do
   NQUEENS_ISA=$isa "$out/nqueens" verify --from 1 --to 15 --no-progress >/dev/null ||
     { echo "pgo.sh: $out/nqueens verify --to 15 failed with the $isa kernels" >&2; exit 1; }

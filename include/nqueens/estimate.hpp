@@ -158,6 +158,11 @@ struct cost_estimate {
   /// infinite where draws that all agree (no spread), and not the whole
   /// plan, miss it.
   double standard_errors_off(std::optional<std::uint64_t> published) const noexcept;
+
+  /// Whether a sample that counted the whole plan (`exhausted`: its total
+  /// exact) found `published`; nullopt where it counted less or there is
+  /// no published value. False is a miscount, not a sampling error.
+  std::optional<bool> exact_match(std::optional<std::uint64_t> published) const noexcept;
 };
 
 /// "time", "precise", "exhausted", "runs", "cancelled"; "unknown" for a value

@@ -8,7 +8,7 @@
 
 namespace nqueens {
 
-/// Semantic version of the library and the `nqueens` tool, e.g. "0.1.0".
+/// Semantic version of the library and the `nqueens` tool, e.g. "0.1.1".
 std::string_view version() noexcept;
 
 /// The git commit the library was built from, 12 hex digits, with "-dirty"

@@ -47,7 +47,7 @@ void hold_for_test(const std::atomic<bool>& halt) {
 // after counting began by that event rather than by a guess of CPU time.
 void mark_counted_for_test(const char* file) {
   if (file == nullptr) return;
-  const int fd = ::open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const int fd = ::open(file, O_WRONLY | O_CREAT | O_EXCL, 0644);  // never a file that exists: nothing emptied
   if (fd >= 0) ::close(fd);
 }
 

@@ -174,6 +174,9 @@ TEST(CliTest, PlanEstimateProjectsTheCost) {
   EXPECT_EQ(exact.status, 0) << exact.err;
   EXPECT_NE(exact.out.find("  Q(8) from the sample 92 +- 0.0%; published 92, the same\n"), std::string::npos)
       << exact.out;
+  const cli_run exact_json = run_cli("plan 8 --estimate --threads 2 --json");
+  EXPECT_EQ(exact_json.status, 0) << exact_json.err;
+  EXPECT_NE(exact_json.out.find("\"ended\":\"exhausted\",\"verified\":true"), std::string::npos) << exact_json.out;
   r = run_cli("plan 16 --estimate --estimate-seconds 0.5 --cores 64 --json");
   EXPECT_EQ(r.status, 0) << r.err;
   for (const char* key : {"\"thread_hours\":", "\"thread_hours_error\":", "\"wall_seconds\":", "\"cores\":64,",

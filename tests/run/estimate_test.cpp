@@ -150,6 +150,19 @@ TEST(EstimateTest, StandardErrorsOffThePublishedCount) {
   EXPECT_EQ(to_string(static_cast<estimate_end>(99)), "unknown");  // not read as a plausible "time"
 }
 
+// A sample that counted the whole plan is a count, right or wrong; any
+// other is no verdict.
+TEST(EstimateTest, AWholePlanSampledIsACount) {
+  cost_estimate c;
+  c.total = 92;
+  c.total_error = 0;
+  EXPECT_EQ(c.exact_match(92), std::nullopt);  // draws that agree: not the whole plan
+  c.ended = estimate_end::exhausted;
+  EXPECT_EQ(c.exact_match(92), true);
+  EXPECT_EQ(c.exact_match(90), false);
+  EXPECT_EQ(c.exact_match(std::nullopt), std::nullopt);  // n past the table
+}
+
 // A plan sampled to its end is counted exactly once each: the sum is Q(n)
 // itself, however the threads took the draws. Guards the order of the
 // draws (each block once) and the stop.

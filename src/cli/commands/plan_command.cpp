@@ -213,12 +213,15 @@ class estimate_report final : public report {
     }
     out << formatted("  Q(%d) from the sample %s", facts_.p.board_size(),
                      with_error(e.total, e.total_error, "%.4g").c_str());
-    if (const double errors = e.standard_errors_off(published_); std::isinf(errors)) {
+    if (const std::optional<bool> exact = e.exact_match(published_)) {  // every subproblem counted
+      out << formatted("; published %s, %s\n", to_string(*published_).c_str(),
+                       *exact ? "the same" : "NOT the same: a miscount");
+    } else if (const double errors = e.standard_errors_off(published_); std::isinf(errors)) {
       out << formatted("; published %s, off with no spread to measure by\n", to_string(*published_).c_str());
     } else if (errors >= 0) {
       out << formatted("; published %s, %.1f standard errors off\n", to_string(*published_).c_str(), errors);
     } else if (published_ && e.total_error == 0 && e.total == static_cast<double>(*published_)) {
-      // A sample that drew every subproblem of its strata (small n) is exact.
+      // Draws that covered every stratum, short of the whole plan.
       out << formatted("; published %s, the same\n", to_string(*published_).c_str());
     } else {
       out << '\n';
@@ -260,7 +263,8 @@ class estimate_report final : public report {
     o.add("projected_total", e.total)
         .add("projected_total_error", e.total_error)
         .add("ended", std::string(to_string(e.ended)));
-    if (counts_on_gpus(facts_.p.kind())) {  // over the sampled subproblems, as a count's JSON has them
+    o.add("verified", e.exact_match(published_));  // null: a sample, not a count
+    if (counts_on_gpus(facts_.p.kind())) {         // over the sampled subproblems, as a count's JSON has them
       add_device_work(o, e.device);
     }
     return o;
@@ -343,6 +347,13 @@ int run_estimate(plan_facts facts, const cxxopts::ParseResult& result, int threa
   const estimate_report report(facts, *estimate, cores, eo.seconds);
   warn_about(report.estimate(), facts.p, report.estimate().standard_errors_off(published_total(facts.p.board_size())));
   write_report(report, format);
+  // A sample that counted every subproblem is a count: a miscount fails it, as it fails `count`.
+  if (report.estimate().exact_match(published_total(facts.p.board_size())) == false) {
+    std::cerr << formatted(
+        "nqueens: the sample counted every subproblem and its Q(%d) differs from the published value\n",
+        facts.p.board_size());
+    return 1;
+  }
   return 0;
 }
 

@@ -73,6 +73,11 @@ double cost_estimate::standard_errors_off(std::optional<std::uint64_t> published
   return miss > 0 && ended != estimate_end::exhausted ? HUGE_VAL : -1.0;
 }
 
+std::optional<bool> cost_estimate::exact_match(std::optional<std::uint64_t> published) const noexcept {
+  if (!published || ended != estimate_end::exhausted) return std::nullopt;
+  return total == static_cast<double>(*published);  // a whole plan's sum: exact below 2^53, as n's that end so are
+}
+
 std::string_view to_string(estimate_end end) noexcept {
   switch (end) {
     case estimate_end::precise:
