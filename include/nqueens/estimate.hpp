@@ -59,7 +59,10 @@ struct estimate_options {
   std::size_t max_runs = 0;
   /// Stop once the thread time's standard error is within this fraction of
   /// it, after at least min_estimate_runs draws of the engine's subproblems
-  /// and two of the rotation tasks (0: sample the whole time); a plan with
+  /// and two of the rotation tasks, and still is once the engine's draws
+  /// have doubled since it first was (so at least twice min_estimate_runs:
+  /// a few light draws' small spread does not stop a sample that has not
+  /// met the heavy subproblems yet); 0: sample the whole time. A plan with
   /// fewer engine draws is sampled to its end or to the time.
   double target_error = 0.02;
   std::uint64_t seed = 1;

@@ -396,6 +396,35 @@ TEST_F(CliCheckpointTest, GpuEngineOnANodeOfThreeStopsAndResumesOnOtherGpus) {
   EXPECT_NE(resumed.out.find("resumed: "), std::string::npos) << resumed.out;
 }
 
+// A GPU that fails mid-run ends the run with its error, naming that GPU,
+// and stops the other GPUs' rounds rather than wait for their calls (minutes
+// each past n = 24): NQUEENS_GPU_TEST_FAULT=1 fails emulated GPU 1's first
+// round and parks every other GPU's rounds until they are stopped, so a run
+// that waited for them would never end. What the others finished stays in
+// the journal, and the count resumes from it, exact.
+TEST_F(CliCheckpointTest, AFailingGpuStopsTheOthersAndIsNamed) {
+  const std::string node =
+      "env -u OMPI_COMM_WORLD_LOCAL_RANK -u OMPI_COMM_WORLD_LOCAL_SIZE -u MPI_LOCALRANKID -u MPI_LOCALNRANKS "
+      "-u SLURM_LOCALID -u SLURM_STEP_TASKS_PER_NODE -u SLURM_NODEID -u NQUEENS_GPU_SHARERS NQUEENS_GPU=emulate:2 ";
+  const std::string count =
+      std::string(NQUEENS_CLI_PATH) + " count 16 --engine gpu --threads 2 --checkpoint " + journal_;
+  const cli_run failed = run_cli_command(node + "NQUEENS_GPU_TEST_FAULT=1 " + count);
+  EXPECT_EQ(failed.status, 3) << failed.out << failed.err;
+  EXPECT_EQ(lines_in(failed.err), 1) << failed.err;
+  EXPECT_NE(failed.err.find("an emulated fault (NQUEENS_GPU_TEST_FAULT), on emulated GPU 1 (NQUEENS_GPU=emulate)\n"),
+            std::string::npos)
+      << failed.err;
+  EXPECT_EQ(failed.out.find("Q(16)"), std::string::npos) << failed.out;
+  const cli_run resumed = run_cli_command(node + count);
+  EXPECT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_NE(resumed.out.find("Q(16) = 14772512  verified"), std::string::npos) << resumed.out;
+  // Not a device number: refused in one line before counting.
+  const cli_run refused =
+      run_cli_command(node + "NQUEENS_GPU_TEST_FAULT=x " + NQUEENS_CLI_PATH + " count 12 --engine gpu");
+  EXPECT_EQ(refused.status, 2) << refused.err;
+  EXPECT_EQ(refused.err, "nqueens: NQUEENS_GPU_TEST_FAULT='x' names no emulated GPU: expected a number from 0 to 63\n");
+}
+
 // Two SIGINTs back to back (a Ctrl-C pressed twice at once, a wrapper that
 // forwards what it gets) are one stop: one line, the journal flushed,
 // never the second signal's exit at once (signal_fault_test.cpp times a

@@ -85,6 +85,29 @@ TEST(GpuStreamPoolTest, EachDevicesWorkIsItsOwn) {
   EXPECT_EQ(all.launches, zero.launches + one.launches);
 }
 
+// Where a device fails, every stream's round is stopped, leased or not:
+// a free one's stop is cleared by its next holder's count, which then runs.
+TEST(GpuStreamPoolTest, StopAllStopsEveryStream) {
+  const detail::half_board_tables tables(8);
+  stream_pool pool(emulated_devices(tables, 2), 1);
+  std::vector<detail::gpu::gpu_stream*> streams;
+  {
+    const stream_pool::lease first(pool), second(pool);
+    streams = {first.stream().stream.get(), second.stream().stream.get()};
+    pool.stop_cancelled();  // no holder's flag set: stops nothing
+    for (const detail::gpu::gpu_stream* s : streams) EXPECT_FALSE(s->stopped());
+  }
+  {
+    const stream_pool::lease held(pool);  // one leased, the other free
+    pool.stop_all();
+    for (const detail::gpu::gpu_stream* s : streams) EXPECT_TRUE(s->stopped());
+    const std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, pool.device(held.stream().device));
+    std::vector<detail::gpu::pair_counts> counts(jobs.size());
+    held.stream().rounds.count(jobs, counts);  // clears its stop word, then counts
+    EXPECT_FALSE(held.stream().stream->stopped());
+  }
+}
+
 // A device whose streams open only once the test lets them: each open
 // waits for `gate`, the first says it began and then throws, as a device
 // without the memory does.

@@ -82,7 +82,8 @@ class gpu_backend {
   /// backend without tables, whose jobs bring their own quarters).
   virtual quarter_arrays west() const noexcept = 0;
   virtual quarter_arrays east() const noexcept = 0;
-  /// What runs the kernels, for messages ("emulated on the CPU", a GPU's name).
+  /// What runs the kernels, for messages: "GPU 1 (NVIDIA H200)", or
+  /// "emulated GPU 1 (NQUEENS_GPU=emulate)".
   virtual std::string where() const = 0;
 };
 

@@ -132,7 +132,7 @@ class cuda_backend final : public gpu_backend {
   }
   quarter_arrays west() const noexcept override { return arrays_[0]; }
   quarter_arrays east() const noexcept override { return arrays_[1]; }
-  std::string where() const override { return properties_.name; }
+  std::string where() const override { return "GPU " + std::to_string(device_.index) + " (" + properties_.name + ")"; }
 
  private:
   void free_tables() noexcept {  // null pointers are no-ops

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "engines/gpu/gpu_stream_tally.hpp"
@@ -55,6 +56,13 @@ class emulated_stream final : public gpu_stream {
   // As the device: the jobs copied, the launches, the results copied back,
   // the wait; each counted as the device counts it.
   std::span<const job_result> run(std::span<const gpu_job> jobs, round_kind round) override {
+    if (options_.fault == emulated_fault::fail) {
+      staged_.clear();  // as a device's stream drops the copies a failed round did not issue
+      throw std::runtime_error("CUDA: a kernel of the GPU engine: an emulated fault (NQUEENS_GPU_TEST_FAULT)");
+    }
+    while (options_.fault == emulated_fault::park && !stopped()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     for (const staged_copy& c : staged_) {
       std::memcpy(c.to, c.from, c.bytes);
       tally_.count_staged(c.bytes);
@@ -128,7 +136,7 @@ class emulator final : public gpu_backend {
     return tables_ == nullptr ? quarter_arrays{} : arrays(tables_->east());
   }
   std::string where() const override {
-    return "emulated device " + std::to_string(options_.device) + " on the CPU (NQUEENS_GPU=emulate)";
+    return "emulated GPU " + std::to_string(options_.device) + " (NQUEENS_GPU=emulate)";
   }
 
  private:
@@ -171,6 +179,18 @@ std::vector<device_identity> emulated_node(int devices) {
                                 std::to_string(devices - 1) + "): no GPU is visible");
   }
   return seen;
+}
+
+emulated_fault emulated_fault_of(int device) {
+  const char* asked = std::getenv("NQUEENS_GPU_TEST_FAULT");
+  if (asked == nullptr || *asked == '\0') return emulated_fault::none;
+  const std::optional<long long> failing = plain_integer(asked, 0, max_emulated_devices - 1);
+  if (!failing) {
+    throw std::invalid_argument("NQUEENS_GPU_TEST_FAULT='" + std::string(asked) +
+                                "' names no emulated GPU: expected a number from 0 to " +
+                                std::to_string(max_emulated_devices - 1));
+  }
+  return *failing == device ? emulated_fault::fail : emulated_fault::park;
 }
 
 std::unique_ptr<gpu_backend> emulated_backend(const half_board_tables* tables, const emulator_options& options) {

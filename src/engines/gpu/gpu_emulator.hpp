@@ -28,6 +28,12 @@
 
 namespace nqueens::detail::gpu {
 
+/// A fault a test gives an emulated device (NQUEENS_GPU_TEST_FAULT): none;
+/// `fail`, its first round throws, as a device whose kernel faulted does;
+/// `park`, each round waits until its stream is stopped, as a round of
+/// minutes does, so that only a stop from elsewhere ends it.
+enum class emulated_fault { none, fail, park };
+
 /// How the emulator runs.
 struct emulator_options {
   /// Seeds the order of blocks in a launch and of threads in a phase.
@@ -42,7 +48,15 @@ struct emulator_options {
   bool timed = false;
   /// Which device of an emulated node this is (emulated_node), for messages.
   int device = 0;
+  emulated_fault fault = emulated_fault::none;
 };
+
+/// The fault NQUEENS_GPU_TEST_FAULT=D gives emulated device `device` (its
+/// index among those seen): D fails, every other parks; none where the
+/// variable is unset or empty. What the tests of a device failing mid-run
+/// use: the run must stop the parked devices' rounds and end with D's
+/// error. Throws std::invalid_argument where D is no device number.
+emulated_fault emulated_fault_of(int device);
 
 /// The most devices an emulated node has (NQUEENS_GPU=emulate:N).
 inline constexpr int max_emulated_devices = 64;

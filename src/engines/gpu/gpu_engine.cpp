@@ -30,6 +30,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <typeinfo>
 #include <vector>
 
 #include "engines/engine_definition.hpp"
@@ -45,6 +46,7 @@
 #include "engines/join_model/quadrant_memory.hpp"
 #include "engines/join_model/quarter_tables.hpp"
 #include "kernels/bits.hpp"
+#include "nqueens/cancelled.hpp"
 #include "nqueens/device_work.hpp"
 #include "nqueens/memory_limit.hpp"
 
@@ -81,7 +83,10 @@ std::vector<std::unique_ptr<gpu::gpu_backend>> open_devices(const half_board_tab
   std::vector<std::unique_ptr<gpu::gpu_backend>> out;
   const std::uint64_t arena_bound = stream_bound > gpu::stream_fixed_bytes ? stream_bound - gpu::stream_fixed_bytes : 0;
   for (const gpu::dealt_device& d : choice.chosen) {
-    gpu::emulator_options emulated{.seed = static_cast<std::uint64_t>(d.index) + 1, .device = d.index};
+    gpu::emulator_options emulated{
+        .seed = static_cast<std::uint64_t>(d.index) + 1,
+        .device = d.index,
+        .fault = choice.emulated > 0 ? gpu::emulated_fault_of(d.index) : gpu::emulated_fault::none};
     emulated.arena_words =
         std::min(emulated.arena_words + job_staged_bytes / sizeof(std::uint64_t), arena_bound / sizeof(std::uint64_t));
     out.push_back(choice.emulated > 0 ? gpu::emulated_backend(tables, emulated)
@@ -185,7 +190,18 @@ class gpu_context final : public engine_context {
     gpu::stream_pool::pooled_stream& s = lease.stream();
     if (tables_) fill(pool_.device(s.device));
     b.counts.assign(indices.size(), gpu::pair_counts{});
-    s.rounds.count(b.jobs, b.counts, cancel);
+    try {
+      s.rounds.count(b.jobs, b.counts, cancel);
+    } catch (const subproblem_cancelled&) {
+      throw;
+    } catch (const std::runtime_error& e) {
+      stop_every_device();
+      if (typeid(e) != typeid(std::runtime_error)) throw;  // a type the caller tells apart, kept
+      throw std::runtime_error(e.what() + (", on " + pool_.device(s.device).where()));
+    } catch (...) {
+      stop_every_device();
+      throw;
+    }
     for (std::size_t k = 0; k < indices.size(); ++k) {
       out[k] = {gpu::solutions_of(b.jobs[k], b.counts[k], b.weights[k]), 0};
     }
@@ -208,9 +224,24 @@ class gpu_context final : public engine_context {
   void stop_rounds_when_cancelled(const std::stop_token& token) {
     std::unique_lock lock(watch_mutex_);
     while (!token.stop_requested()) {
-      pool_.stop_cancelled();
+      // Once a device failed, every round, a round begun since included
+      // (its holder cleared the stop word), so that the run ends with the
+      // failure at once rather than when every other device's call ends.
+      if (failed_.load(std::memory_order_relaxed)) {
+        pool_.stop_all();
+      } else {
+        pool_.stop_cancelled();
+      }
       watch_wait_.wait_for(lock, token, std::chrono::milliseconds(20), [] { return false; });
     }
+  }
+
+  // A device's round failed: the other devices' rounds stop (the watcher
+  // stops any begun since), and the run ends with that failure, the
+  // subproblems the others counted meanwhile unfinished.
+  void stop_every_device() noexcept {
+    failed_.store(true, std::memory_order_relaxed);
+    pool_.stop_all();
   }
 
   // A quarter list a call has built: its side, that side's columns, where it is.
@@ -309,6 +340,7 @@ class gpu_context final : public engine_context {
   std::vector<std::unique_ptr<host_batch>> batches_;
   std::vector<host_batch*> free_batches_;
   std::atomic<std::uint64_t> list_nanoseconds_{0};  // device_work::host_list_nanoseconds
+  std::atomic<bool> failed_{false};                 // a device's round threw (stop_every_device)
   std::mutex watch_mutex_;                          // the watcher's alone
   std::condition_variable_any watch_wait_;          // never notified: the watcher's clock
   std::jthread watcher_;                            // last: stopped and joined before the pool goes

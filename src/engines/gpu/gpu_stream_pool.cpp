@@ -84,6 +84,13 @@ void stream_pool::stop_cancelled() noexcept {
   }
 }
 
+void stream_pool::stop_all() noexcept {
+  const std::lock_guard lock(mutex_);
+  for (device_streams& d : streams_) {
+    for (const auto& s : d.opened) s->stream->stop();
+  }
+}
+
 device_work stream_pool::work_of(std::size_t d) const {
   const std::lock_guard lock(mutex_);
   device_work sum;

@@ -62,6 +62,10 @@ class stream_pool {
   /// next holder clears its stop word (gpu_rounds::count): a flag of a
   /// lease that ended stops nothing.
   void stop_cancelled() noexcept;
+  /// Stops the round under way of every stream, leased or not (a free
+  /// one's stop is cleared by its next holder): where one device failed,
+  /// the others' rounds, which can take minutes past n = 24, end too.
+  void stop_all() noexcept;
   /// The work of device `d`'s streams, and of them all.
   device_work work_of(std::size_t d) const;
   device_work work() const;

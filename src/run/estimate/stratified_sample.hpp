@@ -82,7 +82,7 @@ class stratified_sample {
   };
 
   // Under the mutex: why sampling ended, or none yet.
-  std::optional<estimate_end> ended(std::chrono::steady_clock::time_point now) const;
+  std::optional<estimate_end> ended(std::chrono::steady_clock::time_point now);
   // Under the mutex: the stratum of the next draw, of those with draws left.
   std::size_t pick_stratum() const;
   // Under the mutex: the next draw, its subproblems into `indices`.
@@ -109,6 +109,10 @@ class stratified_sample {
   std::array<stratum, 2> strata_;
   std::mutex mutex_;  // the draws and the results: once a run, noise next to its subproblems
   std::size_t drawn_ = 0;
+  // The engine's finished draws when the error was last found within the
+  // target after being outside it (0: it is not within): precise once
+  // they have doubled (ended).
+  std::size_t precise_since_ = 0;
   std::optional<estimate_end> end_reason_;
   std::exception_ptr failure_;
   // What the draws look at: the caller's cancel, passed on, or the last call.
