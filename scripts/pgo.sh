@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds build/pgo/nqueens, and build/pgo/nqueens-mpi where Open MPI is
-# found, with profile-guided optimization (GCC): a tool
-# instrumented to write a profile (build/pgo-generate) counts n = 16..18 with
-# every kernel set this machine runs, then the tool is built again optimized
-# with that profile, and verified against the published counts for every
-# kernel set. CPU counts 5-8% faster than build/release's on a Zen 5
+# found, with profile-guided optimization (GCC): a tool whose library is
+# instrumented to write a profile counts n = 16..18 with every kernel set
+# this machine runs, then the library is built again, in the same folder,
+# optimized with that profile (the command lines' code, the same in both,
+# is compiled once), and the tool verified against the published counts for
+# every kernel set. CPU counts 5-8% faster than build/release's on a Zen 5
 # (docs/performance.md); kernel sets the training could not run are built
 # as without a profile, and the GPU engine is not built. About 4 minutes
 # on 2 cores.
@@ -18,24 +19,26 @@ if (($# > 0)); then
   exit 2
 fi
 nq_ensure_packages "${NQ_RUN_PACKAGES[@]}"
-generate=$NQ_ROOT/build/pgo-generate
 out=$NQ_ROOT/build/pgo
-profile=$generate/profile
-mkdir -p "$generate" "$out"
+profile=$out/profile
+mkdir -p "$out"
 # One at a time: two trainings would mix their profiles, two builds trip over each other.
 exec {lock}>"$out/.nq_build.lock"
 flock -n "$lock" || {
   echo "pgo.sh: waiting for another scripts/pgo.sh" >&2
   flock "$lock"
 }
+rm -rf "$NQ_ROOT/build/pgo-generate"  # where this script built the instrumented tool before
 # Warnings stay warnings here: the profile's inlining brings GCC 12's false
 # -Wrestrict on std::string, and build/release keeps them errors in CI.
 configure() {  # FOLDER generate|use
   cmake -S "$NQ_ROOT" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNQUEENS_WITH_CUDA=OFF -DNQUEENS_BUILD_TESTS=OFF \
     -DNQUEENS_BUILD_BENCH=OFF -DNQUEENS_PGO="$2" -DNQUEENS_PGO_DATA="$profile" -DNQUEENS_WERROR=OFF >&2
 }
-configure "$generate" generate
-cmake --build "$generate" --target nqueens_cli >&2
+configure "$out" generate
+rm -f "$out/nqueens-mpi"  # an earlier run's, where MPI is no longer found, is neither checked nor named
+cmake --build "$out" --target nqueens_cli >&2
+generate=$out  # the instrumented tool, until the library is built again
 # A new profile each time: counts of an older tool's code would not fit this one's.
 rm -rf "$profile"
 isas=$("$generate/nqueens" --list isas)
@@ -63,14 +66,13 @@ done
 [[ -n $(find "$profile" -name '*.gcda' -print -quit 2>/dev/null) ]] ||
   { echo "pgo.sh: the instrumented tool wrote no profile in $profile" >&2; exit 1; }
 echo "pgo.sh: trained with the ${trained[*]} kernels" >&2
+# The library's objects again, their options changed (ninja does not know
+# they depend on the profile: a later run's generate changes them back).
 configure "$out" use
-# Every object again: ninja does not know they depend on the profile.
-cmake --build "$out" --target clean >&2
 # The MPI tool too, for the longest counts of all: the same library, so the
 # same trained kernels (its own code, untrained, is built as without a profile).
 targets=(nqueens_cli)
 if grep -q '^build nqueens-mpi:' "$out/build.ninja"; then targets+=(nqueens_mpi); fi
-rm -f "$out/nqueens-mpi"  # an earlier run's, where MPI is no longer found, is neither checked nor named
 cmake --build "$out" --target "${targets[@]}" >&2
 # The profile taken by each kernel set trained: GCC puts the functions it
 # found hot in .text.hot, and the build hides a profile it did not find.

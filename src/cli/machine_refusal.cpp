@@ -17,9 +17,9 @@
 
 #include "cli/exit_status.hpp"
 
-#ifdef NQUEENS_PGO_GENERATE
-extern "C" void __gcov_dump(void);  // libgcov's, in a build instrumented for NQUEENS_PGO=generate
-#endif
+// libgcov's, linked where the library is instrumented for NQUEENS_PGO=generate
+// (weak: null elsewhere), so that this file is the same in every build.
+extern "C" void __gcov_dump(void) __attribute__((weak));
 
 namespace nqueens::cli {
 
@@ -156,9 +156,8 @@ void end_process(int status) noexcept {
   // Still `exiting`: a refusal from here waits for the end (on_exit lets
   // the exit through).
   if (sanitizers_check_at_exit || cuda_driver_loaded()) std::exit(status);
-#ifdef NQUEENS_PGO_GENERATE
-  __gcov_dump();  // the profile (scripts/pgo.sh), which exit() would write and _exit does not
-#endif
+  // The profile (scripts/pgo.sh), which exit() would write and _exit does not.
+  if (__gcov_dump != nullptr) __gcov_dump();
   ::_exit(status);
 }
 
