@@ -336,8 +336,8 @@ void add_gpu_options(cxxopts::Options& options) {
                         cxxopts::value<std::string>());
   options.add_options()("gpu-memory",
                         "Device memory --engine gpu may take of each GPU, its tables and every thread's buffers, e.g. "
-                        "4G (default: a share of what the GPU has free); less than the tables need leaves them on "
-                        "the host, and large subproblems are counted in slices",
+                        "4G (default: its memory, a like part for each process counting on it); less than the tables "
+                        "need leaves them on the host, and large subproblems are counted in slices",
                         cxxopts::value<std::string>());
 }
 

@@ -96,6 +96,32 @@ TEST(GpuKernelsTest, AGpuMemoryBoundSharesEachGpuBetweenTablesAndStreams) {
   EXPECT_EQ(detail::gpu::least_device_bytes(0, 0), least);
 }
 
+// Without --gpu-memory a process takes a like part of each GPU for every
+// process counting on it, less the runtime's margin; the whole tables go to
+// the GPU only where they fit in that part beside its streams: n = 24's
+// 16.9 GiB on an 80 GB H100 alone, not on a 16 GB GPU, nor beside 8 other
+// ranks on an H200 (before, each copied them and failed its cudaMalloc).
+TEST(GpuKernelsTest, WithoutABoundEachProcessTakesItsPartOfTheGpu) {
+  using detail::gpu::budget_within;
+  using detail::gpu::own_part_of_device;
+  constexpr std::uint64_t gib = std::uint64_t{1} << 30, mib = std::uint64_t{1} << 20;
+  EXPECT_EQ(own_part_of_device(0, 1), 0U);  // not known (the emulator): no bound
+  EXPECT_EQ(own_part_of_device(80 * gib, 1), 75 * gib);
+  EXPECT_EQ(own_part_of_device(80 * gib, 3), 25 * gib);
+  EXPECT_EQ(own_part_of_device(4 * gib, 0), 4 * gib - 512 * mib);  // no sharers counts as one
+  EXPECT_EQ(own_part_of_device(512 * mib, 1), 1U);                 // nothing left: every need refused
+  EXPECT_EQ(own_part_of_device(gib, 1u << 30), 1U);
+  const auto h100 = static_cast<std::uint64_t>(80e9), h200 = static_cast<std::uint64_t>(141e9);
+  const std::uint64_t tables = 17 * gib;  // n = 24's, about
+  EXPECT_TRUE(budget_within(own_part_of_device(h100, 1), 2, tables).tables);
+  EXPECT_FALSE(budget_within(own_part_of_device(16 * gib, 1), 2, tables).tables);
+  EXPECT_TRUE(budget_within(own_part_of_device(h200, 6), 2, tables).tables);
+  EXPECT_FALSE(budget_within(own_part_of_device(h200, 9), 2, tables).tables);
+  // The streams then share the part, within it together.
+  const std::uint64_t part = own_part_of_device(16 * gib, 1);
+  EXPECT_LE(4 * budget_within(part, 4, tables).stream_bytes, part);
+}
+
 // The node's GPUs dealt to its ranks: all of them to a process alone; to
 // ranks no more than the GPUs, each GPU to one rank; to more ranks, each
 // rank one GPU. Every GPU is dealt, and each rank's sharers of a GPU are

@@ -172,7 +172,7 @@ std::vector<device_identity> visible() {
   for (int index = 0; index < count; ++index) {
     cudaDeviceProp properties{};
     check(cudaGetDeviceProperties(&properties, index), "cudaGetDeviceProperties");
-    out.push_back({index, uuid_text(properties.uuid), properties.name});
+    out.push_back({index, uuid_text(properties.uuid), properties.name, properties.totalGlobalMem});
   }
   return out;
 }

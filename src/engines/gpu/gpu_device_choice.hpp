@@ -7,6 +7,7 @@
 // device (gpu_device.hpp) and the emulator (gpu_emulator.hpp) describe
 // their devices alike, and the tests choose among them without a GPU.
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,12 +18,13 @@
 namespace nqueens::detail::gpu {
 
 /// A GPU as a backend sees it: its index among those visible, its UUID
-/// ("GPU-" and 32 hex digits in dashed groups, as nvidia-smi prints it) and
-/// its name.
+/// ("GPU-" and 32 hex digits in dashed groups, as nvidia-smi prints it),
+/// its name and its memory.
 struct device_identity {
   int index = 0;
   std::string uuid;
   std::string name;
+  std::uint64_t memory = 0;  ///< bytes (0: not known, as an emulated GPU's)
 };
 
 /// The most GPUs a list names, and the largest index it may give.

@@ -125,9 +125,10 @@ class gpu_context final : public engine_context {
  public:
   // The whole quarter tables where the quadrant engine's layout for this
   // bound has them (n <= 24, and they fit) and each GPU's bound
-  // (`gpu_memory`, --gpu-memory) holds them beside its streams, on the host
-  // and each device; else each subproblem's own lists, built on the host
-  // per batch and staged on its device with its round.
+  // (`gpu_memory`: --gpu-memory, or the GPU's own part) holds them beside
+  // its streams, on the host and each device; else each subproblem's own
+  // lists, built on the host per batch and staged on its device with its
+  // round.
   gpu_context(const gpu_plan& plan, const gpu::run_devices& choice, int threads, std::uint64_t max_memory,
               std::uint64_t gpu_memory, const std::atomic<bool>* cancel)
       : plan_(plan),
@@ -346,10 +347,31 @@ class gpu_context final : public engine_context {
   std::jthread watcher_;                            // last: stopped and joined before the pool goes
 };
 
+// The bound on each GPU of the run: --gpu-memory's, else the part of the
+// smallest of its GPUs this process takes (own_part_of_device), and the
+// GPU it is (-1 for --gpu-memory's); 0 where neither is known (the
+// emulator's GPUs, with no --gpu-memory).
+struct device_bound {
+  std::uint64_t bytes = 0;
+  int smallest = -1;  // index of the GPU whose part it is
+};
+device_bound bound_of_each_device(const gpu_options& gpu, const gpu::run_devices& choice) {
+  if (gpu.memory != 0 || choice.emulated > 0) return {gpu.memory};
+  device_bound least;
+  for (const gpu::dealt_device& d : choice.chosen) {
+    const auto seen =
+        std::ranges::find_if(choice.seen, [&](const gpu::device_identity& g) { return g.index == d.index; });
+    const std::uint64_t part = seen == choice.seen.end() ? 0 : gpu::own_part_of_device(seen->memory, d.sharers);
+    if (part != 0 && (least.bytes == 0 || part < least.bytes)) least = {part, d.index};
+  }
+  return least;
+}
+
 // Refuses where the kernels cannot run or gpu.devices names a GPU not
-// visible (std::invalid_argument), or where gpu.memory cannot hold an
-// n-board count's streams on `threads` threads (resolved: at least 1;
-// memory_limit_error): before a journal is taken or a table built.
+// visible (std::invalid_argument), or where gpu.memory, or without it a
+// GPU's own part of its memory, cannot hold an n-board count's streams on
+// `threads` threads (resolved: at least 1; memory_limit_error): before a
+// journal is taken or a table built.
 void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
   if (gpu::emulated_devices() == 0) {  // the probe first: it says why no GPU is usable
     const gpu::device_probe probe = gpu::probe_device();
@@ -362,18 +384,34 @@ void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
       if (!refusal.empty()) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + refusal);
     }
   }
-  if (gpu.memory == 0 || n <= 0 || n > gpu::max_gpu_board_size) return;  // a board it does not take: refused elsewhere
+  const device_bound bound = bound_of_each_device(gpu, choice);
+  if (bound.bytes == 0 || n <= 0 || n > gpu::max_gpu_board_size) return;  // a board it does not take: refused elsewhere
   const std::size_t streams = streams_per_device(threads, choice.chosen.size());
   const std::uint64_t need = gpu::least_device_bytes(streams, quarter_lists_bytes(n, /*compact=*/true));
-  if (need <= gpu.memory) return;
-  const int decimals = digits_to_tell(need, gpu.memory);
+  if (need <= bound.bytes) return;
+  const int decimals = digits_to_tell(need, bound.bytes);
+  const std::string fewer_threads = streams > 1 ? "count with fewer --threads" : "";  // one stream a GPU is the least
+  std::string limit = "the " + format_bytes(bound.bytes, decimals) + " allowed (--gpu-memory); raise --gpu-memory" +
+                      (fewer_threads.empty() ? "" : ", or " + fewer_threads);
+  if (bound.smallest >= 0) {
+    const auto dealt =
+        std::ranges::find_if(choice.chosen, [&](const gpu::dealt_device& d) { return d.index == bound.smallest; });
+    const int sharers = dealt == choice.chosen.end() ? 1 : dealt->sharers;
+    limit = "the " + format_bytes(bound.bytes, decimals) + " this process takes of GPU " +
+            std::to_string(bound.smallest) +
+            (sharers > 1
+                 ? " (a part of its memory for each of the " + std::to_string(sharers) + " processes counting on it)"
+                 : " (its memory, less the CUDA runtime's part)") +
+            ": " +
+            (sharers > 1 ? "count with fewer processes a GPU" + (fewer_threads.empty() ? "" : ", or " + fewer_threads)
+             : fewer_threads.empty() ? "count on a GPU with more memory"
+                                     : fewer_threads);
+  }
   throw memory_limit_error("the gpu engine needs at least " + format_bytes(need, decimals, byte_rounding::up) +
                            " of each GPU for n = " + std::to_string(n) + " on " + std::to_string(threads) +
                            (threads == 1 ? " thread (" : " threads (") + std::to_string(streams) +
                            (streams == 1 ? " stream" : " streams") +
-                           " a GPU, each with its buffers and a subproblem's quarter lists), more than the " +
-                           format_bytes(gpu.memory, decimals) + " allowed (--gpu-memory); raise --gpu-memory" +
-                           (streams > 1 ? ", or count with fewer --threads" : ""));  // one stream a GPU is the least
+                           " a GPU, each with its buffers and a subproblem's quarter lists), more than " + limit);
 }
 
 std::unique_ptr<engine_context> gpu_plan::make_context(isa, int threads, std::uint64_t max_memory,
@@ -381,7 +419,8 @@ std::unique_ptr<engine_context> gpu_plan::make_context(isa, int threads, std::ui
   check_gpu_runnable(board_size(), threads, gpu);
   const gpu::run_devices choice =
       gpu::choose_run_devices(gpu.devices, threads);  // before the tables: a wrong list costs nothing
-  return std::make_unique<gpu_context>(*this, choice, threads, max_memory, gpu.memory, cancel);
+  return std::make_unique<gpu_context>(*this, choice, threads, max_memory, bound_of_each_device(gpu, choice).bytes,
+                                       cancel);
 }
 
 std::unique_ptr<engine_plan> make_plan(int n, int split_depth, std::size_t, std::uint64_t, const std::atomic<bool>*) {

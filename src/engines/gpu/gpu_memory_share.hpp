@@ -61,6 +61,20 @@ constexpr device_budget budget_within(std::uint64_t memory, std::uint64_t stream
   return {false, memory / streams};
 }
 
+/// What a process takes of a GPU of `total` bytes that `sharers` processes
+/// count on, where --gpu-memory bounds none: a like part for each, less the
+/// CUDA runtime's margin (stream_share's: a sixteenth, at least 512 MiB).
+/// The bound budget_within then decides by, so that the whole tables go to
+/// a GPU only where they fit there beside its streams (16.9 GiB at n = 24:
+/// not on a 16 GB GPU, nor beside 8 other processes on an H200); 0 (no
+/// bound) where the memory is not known, 1 where nothing is left.
+constexpr std::uint64_t own_part_of_device(std::uint64_t total, int sharers) noexcept {
+  if (total == 0) return 0;
+  const std::uint64_t margin = std::max<std::uint64_t>(total / 16, std::uint64_t{512} << 20);
+  if (total <= margin) return 1;
+  return std::max<std::uint64_t>((total - margin) / static_cast<std::uint64_t>(std::max(sharers, 1)), 1);
+}
+
 /// The least `memory` (--gpu-memory) a run of `streams` streams a GPU
 /// counts in: each stream's least with one job's own lists
 /// (`job_list_bytes`), the tables left on the host. The engine refuses a
