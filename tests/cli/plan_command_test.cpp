@@ -152,6 +152,27 @@ TEST(CliTest, QuadrantPlansEveryBoardUpTo28Within8GiB) {
   }
 }
 
+// The draws follow a seed, 1 unless --seed gives another: a second run with
+// the default draws the same subproblems (it checks the machine, not the
+// draw), another seed draws others, and says which in text and JSON.
+TEST(CliTest, PlanEstimateDrawsAnotherSampleFromAnotherSeed) {
+  const std::string sample = "plan 18 --engine symmetric --estimate --estimate-seconds 0.2 --threads 2 --json";
+  const cli_run first = run_cli(sample), other = run_cli(sample + " --seed 2");
+  ASSERT_EQ(first.status, 0) << first.err;
+  ASSERT_EQ(other.status, 0) << other.err;
+  const std::regex total("\"projected_total\":([0-9.e+]+),");
+  std::smatch a, b;
+  ASSERT_TRUE(std::regex_search(first.out, a, total)) << first.out;
+  ASSERT_TRUE(std::regex_search(other.out, b, total)) << other.out;
+  EXPECT_NE(first.out.find("\"seed\":1,"), std::string::npos) << first.out;
+  EXPECT_NE(other.out.find("\"seed\":2,"), std::string::npos) << other.out;
+  EXPECT_EQ(first.out.find("\"ended\":\"exhausted\""), std::string::npos) << first.out;  // a sample, not the plan
+  EXPECT_NE(a[1].str(), b[1].str()) << "the same Q(18) from both seeds: " << a[1] << ", " << b[1];
+  const cli_run text = run_cli("plan 16 --estimate --estimate-seconds 0.2 --threads 2 --seed 7");
+  EXPECT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find(" of sampling on 2 threads, seed 7: "), std::string::npos) << text.out;
+}
+
 // `plan N --estimate` samples for about the time asked and projects the
 // count's thread-hours and wall time, here and on --cores, in text and JSON;
 // it goes with no --stats, and --cores or --estimate-seconds with it alone;
@@ -185,9 +206,10 @@ TEST(CliTest, PlanEstimateProjectsTheCost) {
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
   }
   EXPECT_EQ(lines_in(r.out), 1);
-  for (const char* bad : {"plan 16 --estimate --stats", "plan 16 --cores 4", "plan 16 --estimate-seconds 2",
-                          "plan 16 --estimate --estimate-seconds 0", "plan 16 --estimate --cores 0",
-                          "plan 16 --progress", "plan 16 --estimate --estimate-seconds 0.5 --progress"}) {
+  for (const char* bad :
+       {"plan 16 --estimate --stats", "plan 16 --cores 4", "plan 16 --estimate-seconds 2", "plan 16 --seed 2",
+        "plan 16 --estimate --seed -1", "plan 16 --estimate --seed x", "plan 16 --estimate --estimate-seconds 0",
+        "plan 16 --estimate --cores 0", "plan 16 --progress", "plan 16 --estimate --estimate-seconds 0.5 --progress"}) {
     r = run_cli(bad);
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_EQ(lines_in(r.err), 1) << bad << ": " << r.err;

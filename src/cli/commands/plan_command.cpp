@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -181,8 +183,13 @@ class plan_report final : public report {
 // cores to project the wall time on too; `limit`: the sampling's time limit.
 class estimate_report final : public report {
  public:
-  estimate_report(plan_facts facts, const cost_estimate& e, int cores, double limit)
-      : facts_(facts), e_(e), cores_(cores), limit_(limit), published_(published_total(facts.p.board_size())) {}
+  estimate_report(plan_facts facts, const cost_estimate& e, int cores, double limit, std::uint64_t seed)
+      : facts_(facts),
+        e_(e),
+        cores_(cores),
+        limit_(limit),
+        seed_(seed),
+        published_(published_total(facts.p.board_size())) {}
 
   const cost_estimate& estimate() const noexcept { return e_; }
 
@@ -192,10 +199,12 @@ class estimate_report final : public report {
     facts_.write_fitted_note(out);
     const std::size_t engine_runs = e.runs - e.rotation_runs;
     out << formatted(
-        "estimate from %.1f s of sampling on %d thread%s: %s random draw%s of %zu subproblem%s and %s of the rotation "
+        "estimate from %.1f s of sampling on %d thread%s%s: %s random draw%s of %zu subproblem%s and %s of the "
+        "rotation "
         "search's tasks (%s), the tables built in %s%s\n",
-        e.sample_seconds, e.threads, e.threads == 1 ? "" : "s", format_grouped(engine_runs).c_str(),
-        engine_runs == 1 ? "" : "s", e.draw_length, e.draw_length == 1 ? "" : "s",
+        e.sample_seconds, e.threads, e.threads == 1 ? "" : "s",
+        seed_ == estimate_options{}.seed ? "" : (", seed " + std::to_string(seed_)).c_str(),
+        format_grouped(engine_runs).c_str(), engine_runs == 1 ? "" : "s", e.draw_length, e.draw_length == 1 ? "" : "s",
         format_grouped(e.rotation_runs).c_str(), end_text(e.ended, limit_).c_str(),
         format_duration(e.setup_seconds).c_str(),
         e.threads > 1 ? formatted(" (%s of it serial)", format_duration(e.setup_serial_seconds).c_str()).c_str() : "");
@@ -239,6 +248,7 @@ class estimate_report final : public report {
     const cost_estimate& e = e_;
     json_object o = facts_.json();
     o.add("threads", e.threads)
+        .add("seed", seed_)
         .add("sample_seconds", e.sample_seconds)
         .add("setup_seconds", e.setup_seconds)
         .add("setup_serial_seconds", e.setup_serial_seconds)
@@ -275,6 +285,7 @@ class estimate_report final : public report {
   cost_estimate e_;
   int cores_;
   double limit_;
+  std::uint64_t seed_;
   std::optional<std::uint64_t> published_;
 };
 
@@ -334,6 +345,10 @@ int run_estimate(plan_facts facts, const cxxopts::ParseResult& result, int threa
   int cores = 0;
   if (result.count("cores"))
     cores = static_cast<int>(parse_integer(result["cores"].as<std::string>(), "--cores", 1, 100000000));
+  if (result.count("seed")) {
+    eo.seed = static_cast<std::uint64_t>(
+        parse_integer(result["seed"].as<std::string>(), "--seed", 0, std::numeric_limits<long long>::max()));
+  }
   eo.cancel = &stop_requested();
   // Sampling counts subproblems: a stop says so, not "before counting".
   const std::string stopped = "while --estimate sampled the subproblems; no estimate is printed";
@@ -344,7 +359,7 @@ int run_estimate(plan_facts facts, const cxxopts::ParseResult& result, int threa
     return report_interruption_of(stopped);
   }
   if (stop_requested()) return report_interruption_of(stopped);  // as count: a signal is never swallowed
-  const estimate_report report(facts, *estimate, cores, eo.seconds);
+  const estimate_report report(facts, *estimate, cores, eo.seconds, eo.seed);
   warn_about(report.estimate(), facts.p, report.estimate().standard_errors_off(published_total(facts.p.board_size())));
   write_report(report, format);
   // A sample that counted every subproblem is a count: a miscount fails it, as it fails `count`.
@@ -380,6 +395,10 @@ cxxopts::Options plan_command_options() {
                 min_estimate_seconds, max_estimate_seconds),
       cxxopts::value<std::string>()->default_value(formatted("%g", estimate_options{}.seconds)))(
       "cores", "With --estimate, also project the wall time on this many cores (a cluster, say)",
+      cxxopts::value<std::string>())(
+      "seed",
+      "With --estimate, the seed of the order its draws are taken in, 0 or more (default 1: the same draws each "
+      "time; another seed, another sample)",
       cxxopts::value<std::string>());
   add_plan_shape_options(options,
                          "Memory a count may use, as for count: refuse a plan that would need more, e.g. 8G, "
@@ -461,8 +480,9 @@ int run_plan(const std::vector<std::string>& args) {
   if (result.count("estimate") && result.count("stats")) {
     throw usage_error("--estimate and --stats are two ways to time the plan: give one");
   }
-  if (!result.count("estimate") && (result.count("estimate-seconds") || result.count("cores"))) {
-    throw usage_error("--estimate-seconds and --cores go with --estimate");
+  if (!result.count("estimate") &&
+      (result.count("estimate-seconds") || result.count("cores") || result.count("seed"))) {
+    throw usage_error("--estimate-seconds, --cores and --seed go with --estimate");
   }
   // Asked for and never shown, --progress is refused; --no-progress is
   // kept without --stats too (nothing is shown), for a wrapper that adds it
