@@ -29,7 +29,10 @@ namespace {
 std::string runtime_refusal(int& count) {
   // One hardware queue per stream (CUDA's default of 8 would serialise 16
   // counting threads' streams in pairs); read when the context is made.
-  ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
+  // Once: a later probe (nqueens-mpi's ranks probe again) must not write the
+  // environment while another thread may read it.
+  static const bool connections_set = ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0) == 0;
+  static_cast<void>(connections_set);
   count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status == cudaSuccess) return count == 0 ? "no CUDA device is visible" : "";
