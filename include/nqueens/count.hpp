@@ -146,6 +146,8 @@ struct count_result {
   shard_spec shard{};
   /// Subproblems in that shard (== subproblems for the whole plan).
   std::size_t shard_subproblems = 0;
+  /// The digest of that shard's subproblem indices (shard_digests).
+  std::uint64_t shard_digest = 0;
   /// What the engine asked of a device in this process (the GPU engine's
   /// launches and stream operations; zero for the CPU engines).
   device_work device{};

@@ -6,6 +6,7 @@
 /// and `nqueens merge` can add them up.
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "nqueens/plan.hpp"
@@ -41,5 +42,14 @@ std::vector<std::size_t> shard_indices(const plan& p, shard_spec s);
 /// checks thousands of shard files against. Throws std::invalid_argument
 /// unless 1 <= count <= max_shards.
 std::vector<std::size_t> shard_sizes(const plan& p, int count);
+
+/// Each of the `count` shards' digests of their subproblem indices (element
+/// k: shard k's), dealing the plan once: the sum, modulo 2^64, of a 64-bit
+/// mix of each index, so that the order they are dealt in does not matter.
+/// A count's --json carries its shard's (count_result::shard_digest), and
+/// merge checks it: shards another version dealt otherwise (another
+/// estimate_work) have the sizes of this plan's, not its digests. Throws
+/// std::invalid_argument unless 1 <= count <= max_shards.
+std::vector<std::uint64_t> shard_digests(const plan& p, int count);
 
 }  // namespace nqueens

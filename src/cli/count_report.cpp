@@ -159,6 +159,7 @@ json_object count_report::json() const {
       .add("shard", r.shard.index)
       .add("shards", r.shard.count)
       .add("shard_subproblems", r.shard_subproblems)
+      .add("shard_digest", format_fingerprint(r.shard_digest))
       .add("checksum", shard_checksum(shard_fields_of(r)));
   // Sums and differences of the clocks' readings, in whole nanoseconds as
   // the clocks give them: their last bits are noise ("0.0025863490000000004").

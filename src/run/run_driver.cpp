@@ -220,6 +220,7 @@ count_result drive(const plan& p, const count_options& options, executor& exec, 
   // Plan: this shard's subproblems, less the journal's.
   const shard_members mine(p, options.shard);
   r.shard_subproblems = mine.size();
+  r.shard_digest = mine.digest();
   r.resumed = journal ? journal->finished_count() : 0;
   r.journal_bytes_cut = journal ? journal->dropped_bytes() : 0;
   const std::vector<std::size_t> todo = subproblems_left(mine, journal.get(), r.resumed, options.cancel);

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include "nqueens/plan.hpp"
+#include "run/shard/shard_members.hpp"
 #include "support/cli_run.hpp"
 #include "support/scratch_directory.hpp"
 #include "support/shard_json.hpp"
@@ -405,6 +407,10 @@ TEST_F(CliShardTest, PastThePublishedTableACountIsNotVerifiedAndExitsZero) {
   set("subproblems", field(planned.out, "subproblems"));
   set("shard_subproblems", field(planned.out, "subproblems"));
   set("plan_fingerprint", field(planned.out, "plan_fingerprint"));
+  // The whole plan's indices, 0 to its size less one, as the count would deal them.
+  std::uint64_t whole = 0;
+  for (std::size_t i = 0; i < std::stoull(field(planned.out, "subproblems")); ++i) whole += detail::digest_term(i);
+  set("shard_digest", "\"" + format_fingerprint(whole) + "\"");
   set("total", "8");
   set("unique", "null");      // merge derives it
   set("symmetric_180", "0");  // Q + P + 2R a multiple of 8, as Burnside's lemma asks
@@ -447,7 +453,18 @@ TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
     const char* message;
     bool resign = false;  // the checksum made to match, to reach the checks behind it
   };
+  // The digest of another deal of the plan's subproblems (another version's
+  // rule), the same number of them: only the digest tells it.
+  const std::string digest = json_field(good, "shard_digest");
+  ASSERT_EQ(digest.size(), 18U) << good;
+  std::string other_digest = digest;
+  other_digest[1] = other_digest[1] == '0' ? '1' : '0';
   const bad_shard cases[] = {
+      {replaced(digest, other_digest), "the checksum does not match the counts"},
+      {replaced(digest, other_digest),
+       "its subproblems are not shard 0/2 of its plan as this version of nqueens deals them (\"shard_digest\")", true},
+      {replaced(digest, "\"a6a0\""), "\"shard_digest\" is not 16 lower-case hex digits"},
+      {replaced(",\"shard_digest\":", ",\"digest\":"), "no \"shard_digest\": it was written by an nqueens older"},
       // Above 2^128: once wrapped silently to a small total.
       {replaced("\"total\":6994", "\"total\":340282366920938463463374607431768218450"),
        "byte 17: \"total\" does not fit in 128 bits"},

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
@@ -108,6 +109,39 @@ TEST(ShardBalanceTest, ShardSizesMatchEveryShardsList) {
     }
   }
   EXPECT_THROW(shard_sizes(plan(8), 0), std::invalid_argument);
+}
+
+// Each shard's digest is its indices' (dealt once for all shards, and by
+// the run's own view of its shard), the shards' digests add up to the
+// whole plan's, and a shard dealt otherwise, with as many subproblems,
+// has another: what merge tells another version's deal by.
+TEST(ShardBalanceTest, ShardDigestsAreTheirIndicesAndTellAnotherDeal) {
+  for (const engine kind : all_engines()) {
+    const plan p(11, {.kind = kind});
+    const std::uint64_t whole = shard_digests(p, 1).at(0);
+    EXPECT_EQ(whole, detail::shard_members(p, {}).digest()) << to_string(kind);
+    for (const int count : {3, 7, static_cast<int>(p.size()) + 2}) {
+      const std::vector<std::uint64_t> digests = shard_digests(p, count);
+      ASSERT_EQ(digests.size(), static_cast<std::size_t>(count));
+      std::uint64_t sum = 0;
+      for (int k = 0; k < count; ++k) {
+        const std::vector<std::size_t> listed = shard_indices(p, {k, count});
+        std::uint64_t own = 0;
+        for (const std::size_t i : listed) own += detail::digest_term(i);
+        EXPECT_EQ(digests[static_cast<std::size_t>(k)], own) << to_string(kind) << " " << k << "/" << count;
+        EXPECT_EQ(detail::shard_members(p, {k, count}).digest(), own) << to_string(kind);
+        sum += own;
+      }
+      EXPECT_EQ(sum, whole) << to_string(kind);
+    }
+    // Shard 0 of 3 with one index swapped for another shard's: the same size, another digest.
+    const std::vector<std::size_t> first = shard_indices(p, {0, 3}), second = shard_indices(p, {1, 3});
+    ASSERT_FALSE(first.empty());
+    ASSERT_FALSE(second.empty());
+    EXPECT_NE(shard_digests(p, 3)[0],
+              shard_digests(p, 3)[0] - detail::digest_term(first[0]) + detail::digest_term(second[0]));
+  }
+  EXPECT_THROW(shard_digests(plan(8), 0), std::invalid_argument);
 }
 
 // The run's view of a shard (computed, not listed, where estimates are

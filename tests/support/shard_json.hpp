@@ -44,6 +44,7 @@ inline std::string resigned(std::string json) {
   f.shard = static_cast<int>(m.get_unsigned("shard", 0, any));
   f.shards = static_cast<int>(m.get_unsigned("shards", 0, any));
   f.shard_subproblems = static_cast<std::size_t>(m.get_unsigned("shard_subproblems", 0, any));
+  f.shard_digest = std::stoull(m.get_string("shard_digest"), nullptr, 16);
   f.total = m.get_unsigned("total", 0, any);
   f.symmetric_180 = m.get_unsigned("symmetric_180", 0, any);
   f.symmetric_90 = m.get_unsigned("symmetric_90", 0, any);

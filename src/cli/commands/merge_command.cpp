@@ -163,7 +163,7 @@ struct plan_check {
 // run_cancelled on a stop.
 plan_check check_plans(const std::vector<shard_file>& files, std::vector<std::string>& malformed) {
   std::map<std::string, plan> plans;
-  std::map<std::pair<std::string, int>, std::vector<std::size_t>> dealt;
+  std::map<std::pair<std::string, int>, dealt_shards> dealt;
   plan_check check;
   for (std::size_t k = 0; k < files.size(); ++k) {
     const shard_file& f = files[k];
@@ -182,7 +182,7 @@ plan_check check_plans(const std::vector<shard_file>& files, std::vector<std::st
       continue;
     }
     auto sizes = dealt.find({key, f.shards});
-    if (sizes == dealt.end()) sizes = dealt.emplace(std::pair{key, f.shards}, shard_sizes(it->second, f.shards)).first;
+    if (sizes == dealt.end()) sizes = dealt.emplace(std::pair{key, f.shards}, deal_shards(it->second, f.shards)).first;
     try {
       check_against_plan(f, it->second, sizes->second);
     } catch (const usage_error& e) {

@@ -193,7 +193,8 @@ std::string shard_checksum(const shard_file& f) {
       "n=" + std::to_string(f.n) + ";engine=" + f.engine + ";split_depth=" + std::to_string(f.split_depth) +
       ";subproblems=" + std::to_string(f.subproblems) + ";plan_fingerprint=" + f.fingerprint +
       ";shard=" + std::to_string(f.shard) + ";shards=" + std::to_string(f.shards) +
-      ";shard_subproblems=" + std::to_string(f.shard_subproblems) + ";total=" + to_string(f.total) +
+      ";shard_subproblems=" + std::to_string(f.shard_subproblems) +
+      ";shard_digest=" + format_fingerprint(f.shard_digest) + ";total=" + to_string(f.total) +
       ";symmetric_180=" + to_string(f.symmetric_180) + ";symmetric_90=" + to_string(f.symmetric_90) + ";";
   detail::fnv1a hash;  // as plan fingerprints: stable across machines and builds
   hash.add_text(canonical);
@@ -210,6 +211,7 @@ shard_file shard_fields_of(const count_result& r) {
   f.shard = r.shard.index;
   f.shards = r.shard.count;
   f.shard_subproblems = r.shard_subproblems;
+  f.shard_digest = r.shard_digest;
   f.total = r.total;
   f.symmetric_180 = r.symmetric_180;
   f.symmetric_90 = r.symmetric_90;
@@ -225,6 +227,7 @@ count_result part_of(const shard_file& f) {
   r.plan_fingerprint = std::stoull(f.fingerprint, nullptr, 16);
   r.shard = {.index = f.shard, .count = f.shards};
   r.shard_subproblems = r.finished = f.shard_subproblems;
+  r.shard_digest = f.shard_digest;
   r.total = f.total;
   r.symmetric_180 = f.symmetric_180;
   r.symmetric_90 = f.symmetric_90;
@@ -271,6 +274,15 @@ shard_file read_shard_file(const std::string& name) {
     f.shards = static_cast<int>(members.get_unsigned("shards", 1, max_shards));
     f.shard = static_cast<int>(members.get_unsigned("shard", 0, static_cast<uint128>(f.shards - 1)));
     f.shard_subproblems = static_cast<std::size_t>(members.get_unsigned("shard_subproblems", 0, f.subproblems));
+    const json_value* digest = members.find("shard_digest");
+    if (digest == nullptr) {
+      throw json_error(
+          "no \"shard_digest\": it was written by an nqueens older than this merge; merge it with the version that "
+          "counted it, or count that shard again");
+    }
+    const std::string& digest_text = members.get_string("shard_digest");
+    if (!is_hex16(digest_text)) throw json_error(digest->offset, "\"shard_digest\" is not 16 lower-case hex digits");
+    f.shard_digest = std::stoull(digest_text, nullptr, 16);
     constexpr uint128 any = std::numeric_limits<uint128>::max();
     f.total = members.get_unsigned("total", 0, any);
     f.symmetric_180 = members.get_unsigned("symmetric_180", 0, any);
@@ -330,14 +342,21 @@ std::optional<std::string> foreign_plan(const shard_file& f, const plan& p) {
          plan_made(f, p) + ": merge it with the version that counted it (or it was edited)";
 }
 
-void check_against_plan(const shard_file& f, const plan& p, const std::vector<std::size_t>& shard_sizes) {
+dealt_shards deal_shards(const plan& p, int count) { return {shard_sizes(p, count), shard_digests(p, count)}; }
+
+void check_against_plan(const shard_file& f, const plan& p, const dealt_shards& dealt) {
   const auto refuse = [&](const std::string& what) { throw usage_error(f.name + ": " + what + plan_made(f, p)); };
   if (p.size() != f.subproblems) refuse("\"subproblems\" " + std::to_string(f.subproblems) + " contradicts its plan");
-  const std::size_t mine = shard_sizes.at(static_cast<std::size_t>(f.shard));
+  const std::size_t mine = dealt.sizes.at(static_cast<std::size_t>(f.shard));
   if (mine != f.shard_subproblems) {
     refuse("\"shard_subproblems\" " + std::to_string(f.shard_subproblems) + " contradicts shard " +
            std::to_string(f.shard) + "/" + std::to_string(f.shards) + " of its plan, which holds " +
            std::to_string(mine));
+  }
+  if (dealt.digests.at(static_cast<std::size_t>(f.shard)) != f.shard_digest) {
+    refuse("its subproblems are not shard " + std::to_string(f.shard) + "/" + std::to_string(f.shards) +
+           " of its plan as this version of nqueens deals them (\"shard_digest\"): merge it with the version that "
+           "counted it (or it was edited)");
   }
 }
 

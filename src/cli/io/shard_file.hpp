@@ -29,6 +29,7 @@ struct shard_file {
   int shard = 0;
   int shards = 0;
   std::size_t shard_subproblems = 0;
+  std::uint64_t shard_digest = 0;  // of its subproblem indices (shard_digests)
   uint128 total = 0;
   uint128 symmetric_180 = 0;
   uint128 symmetric_90 = 0;
@@ -83,10 +84,19 @@ plan plan_of(const shard_file& f, const std::atomic<bool>* cancel = nullptr);
 /// another plan for the same options); nullopt where it is.
 std::optional<std::string> foreign_plan(const shard_file& f, const plan& p);
 
-/// Refuses (usage_error naming the file) a subproblem count or shard size
-/// of `f` that contradicts `p`, plan_of(f), whose shards of f.shards hold
-/// `shard_sizes` subproblems (shard_sizes(p, f.shards)). Precondition:
+/// The shards of a plan as this version deals them: each one's size and
+/// digest (shard_sizes, shard_digests).
+struct dealt_shards {
+  std::vector<std::size_t> sizes;
+  std::vector<std::uint64_t> digests;
+};
+dealt_shards deal_shards(const plan& p, int count);
+
+/// Refuses (usage_error naming the file) a subproblem count, shard size or
+/// digest of `f` that contradicts `p`, plan_of(f), dealt in f.shards shards
+/// as `dealt` (deal_shards(p, f.shards)): a shard another version dealt
+/// otherwise has the plan's fingerprint, but not its members. Precondition:
 /// foreign_plan(f, p) is nullopt.
-void check_against_plan(const shard_file& f, const plan& p, const std::vector<std::size_t>& shard_sizes);
+void check_against_plan(const shard_file& f, const plan& p, const dealt_shards& dealt);
 
 }  // namespace nqueens::cli

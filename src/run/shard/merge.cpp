@@ -133,6 +133,7 @@ count_result add_up(std::span<const count_result> parts, const count_result& fir
   whole.total = whole.symmetric_180 = whole.symmetric_90 = 0;
   whole.seconds = whole.cpu_seconds = 0;
   whole.finished = whole.resumed = whole.shard_subproblems = whole.journal_bytes_cut = 0;
+  whole.shard_digest = 0;  // the parts' sum: the digest of their indices together
   whole.journal_unfinished.clear();
   whole.device = {};
   whole.phases = {};  // each part has its own
@@ -153,6 +154,7 @@ count_result add_up(std::span<const count_result> parts, const count_result& fir
         whole.journal_unfinished += r.journal_unfinished;
       }
       whole.shard_subproblems += r.shard_subproblems;
+      whole.shard_digest += r.shard_digest;
       whole.device += r.device;
     }
   } catch (const std::overflow_error&) {  // each part's count fits, their sum does not

@@ -77,4 +77,16 @@ std::vector<std::size_t> shard_sizes(const plan& p, int count) {
   return sizes;
 }
 
+std::vector<std::uint64_t> shard_digests(const plan& p, int count) {
+  require_valid_shard({0, count});
+  std::vector<std::uint64_t> digests(static_cast<std::size_t>(count), 0);
+  if (p.uniform_work() || count == 1) {
+    const auto shards = static_cast<std::size_t>(count);
+    for (std::size_t i = 0; i < p.size(); ++i) digests[i % shards] += detail::digest_term(i);
+    return digests;
+  }
+  deal(p, count, [&](std::size_t index, int k) { digests[static_cast<std::size_t>(k)] += detail::digest_term(index); });
+  return digests;
+}
+
 }  // namespace nqueens

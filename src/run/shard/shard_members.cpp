@@ -27,4 +27,10 @@ bool shard_members::contains(std::size_t index) const noexcept {
   return index >= first_ && (index - first_) % step_ == 0 && (index - first_) / step_ < size_;
 }
 
+std::uint64_t shard_members::digest() const noexcept {
+  std::uint64_t sum = 0;
+  for (std::size_t k = 0; k < size_; ++k) sum += digest_term((*this)[k]);
+  return sum;
+}
+
 }  // namespace nqueens::detail

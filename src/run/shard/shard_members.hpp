@@ -8,6 +8,7 @@
 // their shards are listed, as shard_indices() deals them out.
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "nqueens/plan.hpp"
@@ -21,6 +22,15 @@ constexpr std::size_t dealt_in_turn(std::size_t size, std::size_t first, std::si
   return size > first ? (size - first + step - 1) / step : 0;
 }
 
+/// A subproblem index's term in a shard's digest (shard_digests): the
+/// splitmix64 finalizer, which spreads every bit of the index over the word.
+constexpr std::uint64_t digest_term(std::size_t index) noexcept {
+  std::uint64_t z = static_cast<std::uint64_t>(index) + 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
 class shard_members {
  public:
   /// Throws std::invalid_argument for a shard out of range (as shard_indices).
@@ -30,6 +40,8 @@ class shard_members {
   /// The k-th member, in increasing order. Precondition: k < size().
   std::size_t operator[](std::size_t k) const noexcept { return listed_ ? members_[k] : first_ + k * step_; }
   bool contains(std::size_t index) const noexcept;
+  /// The digest of its indices, as shard_digests gives it.
+  std::uint64_t digest() const noexcept;
 
  private:
   bool listed_;
