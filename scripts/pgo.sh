@@ -29,6 +29,11 @@ flock -n "$lock" || {
   flock "$lock"
 }
 rm -rf "$NQ_ROOT/build/pgo-generate"  # where this script built the instrumented tool before
+# Until the optimized tools are built and verified, build/pgo/nqueens is the
+# instrumented one (or one that failed its check): a failure midway removes
+# them, so that nobody runs a slow or unproven tool thinking it the trained one.
+finished=0
+trap '((finished)) || rm -f "$out/nqueens" "$out/nqueens-mpi"' EXIT
 # Warnings stay warnings here: the profile's inlining brings GCC 12's false
 # -Wrestrict on std::string, and build/release keeps them errors in CI.
 configure() {  # FOLDER generate|use
@@ -93,3 +98,4 @@ if [[ -x $out/nqueens-mpi ]]; then
   "$out/nqueens-mpi" 16 --no-progress >&2 || { echo "pgo.sh: $out/nqueens-mpi 16 failed" >&2; exit 1; }
   echo "$out/nqueens-mpi"
 fi
+finished=1

@@ -397,7 +397,7 @@ cxxopts::Options plan_command_options() {
       "cores", "With --estimate, also project the wall time on this many cores (a cluster, say)",
       cxxopts::value<std::string>())(
       "seed",
-      "With --estimate, the seed of the order its draws are taken in, 0 or more (default 1: the same draws each "
+      "With --estimate, the seed of the order its draws are taken in, 0 to 2^63 - 1 (default 1: the same draws each "
       "time; another seed, another sample)",
       cxxopts::value<std::string>());
   add_plan_shape_options(options,

@@ -29,7 +29,7 @@
 namespace nqueens::detail::gpu {
 
 /// A fault a test gives an emulated device (NQUEENS_GPU_TEST_FAULT): none;
-/// `fail`, its first round throws, as a device whose kernel faulted does;
+/// `fail`, every round of it throws, as a device whose kernel faulted does;
 /// `park`, each round waits until its stream is stopped, as a round of
 /// minutes does, so that only a stop from elsewhere ends it.
 enum class emulated_fault { none, fail, park };
@@ -55,7 +55,8 @@ struct emulator_options {
 /// index among those seen): D fails, every other parks; none where the
 /// variable is unset or empty. What the tests of a device failing mid-run
 /// use: the run must stop the parked devices' rounds and end with D's
-/// error. Throws std::invalid_argument where D is no device number.
+/// error. Throws std::invalid_argument where D is no device number (the
+/// engine also refuses a D its run does not count on: all would park).
 emulated_fault emulated_fault_of(int device);
 
 /// The most devices an emulated node has (NQUEENS_GPU=emulate:N).

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdlib>
+#include <exception>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,7 @@
 #include <string_view>
 #include <thread>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 #include "engines/engine_definition.hpp"
@@ -92,6 +94,16 @@ std::vector<std::unique_ptr<gpu::gpu_backend>> open_devices(const half_board_tab
     out.push_back(choice.emulated > 0 ? gpu::emulated_backend(tables, emulated)
                                       : gpu::device_backend(tables, d, static_cast<int>(streams_per_device),
                                                             std::min(most_group_bytes + staged_bytes, arena_bound)));
+  }
+  // A fault on a GPU the run does not use would park every GPU it does:
+  // the test hook's mistake, refused rather than a hang.
+  const auto faults = [&](gpu::emulated_fault fault) {
+    return std::ranges::any_of(choice.chosen,
+                               [&](const gpu::dealt_device& d) { return gpu::emulated_fault_of(d.index) == fault; });
+  };
+  if (choice.emulated > 0 && faults(gpu::emulated_fault::park) && !faults(gpu::emulated_fault::fail)) {
+    throw std::invalid_argument(std::string("NQUEENS_GPU_TEST_FAULT='") + std::getenv("NQUEENS_GPU_TEST_FAULT") +
+                                "' names an emulated GPU this run does not count on");
   }
   return out;
 }
@@ -165,6 +177,27 @@ class gpu_context final : public engine_context {
   // host builds them while the GPUs count other calls' rounds.
   void solve_batch(std::span<const std::size_t> indices, std::span<subproblem_count> out,
                    const std::atomic<bool>* cancel) override {
+    try {
+      count_batch(indices, out, cancel);
+    } catch (const subproblem_cancelled&) {
+      // A call another device's failure stopped ends with that failure: the
+      // executor cancels its task group on a cancel, and oneTBB keeps the
+      // exception only of the task that cancelled first, so a plain cancel
+      // here could drop the error (the run would end unfinished, unexplained).
+      if (const std::exception_ptr failure = first_failure()) std::rethrow_exception(failure);
+      throw;
+    }
+  }
+
+  device_work device() const noexcept override {
+    device_work work = pool_.work();
+    work.host_list_nanoseconds = list_nanoseconds_.load(std::memory_order_relaxed);
+    return work;
+  }
+
+ private:
+  void count_batch(std::span<const std::size_t> indices, std::span<subproblem_count> out,
+                   const std::atomic<bool>* cancel) {
     const batch_lease held(*this);
     host_batch& b = held.batch();
     const auto fill = [&](const gpu::gpu_backend& device) {
@@ -196,11 +229,16 @@ class gpu_context final : public engine_context {
     } catch (const subproblem_cancelled&) {
       throw;
     } catch (const std::runtime_error& e) {
-      stop_every_device();
-      if (typeid(e) != typeid(std::runtime_error)) throw;  // a type the caller tells apart, kept
-      throw std::runtime_error(e.what() + (", on " + pool_.device(s.device).where()));
+      if (typeid(e) != typeid(std::runtime_error)) {  // a type the caller tells apart, kept
+        stop_every_device(std::current_exception());
+        throw;
+      }
+      const std::exception_ptr named =
+          std::make_exception_ptr(std::runtime_error(e.what() + (", on " + pool_.device(s.device).where())));
+      stop_every_device(named);
+      std::rethrow_exception(named);
     } catch (...) {
-      stop_every_device();
+      stop_every_device(std::current_exception());
       throw;
     }
     for (std::size_t k = 0; k < indices.size(); ++k) {
@@ -208,13 +246,6 @@ class gpu_context final : public engine_context {
     }
   }
 
-  device_work device() const noexcept override {
-    device_work work = pool_.work();
-    work.host_list_nanoseconds = list_nanoseconds_.load(std::memory_order_relaxed);
-    return work;
-  }
-
- private:
   // The rounds look at the cancel flag between rounds, and a round can take
   // seconds past n = 24: once a leased stream's holder's flag is set, this
   // stops the round it runs, mid-kernel (gpu_stream::stop), so that a stop
@@ -239,10 +270,21 @@ class gpu_context final : public engine_context {
 
   // A device's round failed: the other devices' rounds stop (the watcher
   // stops any begun since), and the run ends with that failure, the
-  // subproblems the others counted meanwhile unfinished.
-  void stop_every_device() noexcept {
-    failed_.store(true, std::memory_order_relaxed);
+  // subproblems the others counted meanwhile unfinished. The first failure
+  // is kept before any round stops, so that every stopped call finds it.
+  void stop_every_device(std::exception_ptr failure) noexcept {
+    {
+      const std::scoped_lock lock(failure_mutex_);
+      if (!first_failure_) first_failure_ = std::move(failure);
+    }
+    failed_.store(true, std::memory_order_release);
     pool_.stop_all();
+  }
+
+  std::exception_ptr first_failure() const {
+    if (!failed_.load(std::memory_order_acquire)) return nullptr;
+    const std::scoped_lock lock(failure_mutex_);
+    return first_failure_;
   }
 
   // A quarter list a call has built: its side, that side's columns, where it is.
@@ -342,9 +384,11 @@ class gpu_context final : public engine_context {
   std::vector<host_batch*> free_batches_;
   std::atomic<std::uint64_t> list_nanoseconds_{0};  // device_work::host_list_nanoseconds
   std::atomic<bool> failed_{false};                 // a device's round threw (stop_every_device)
-  std::mutex watch_mutex_;                          // the watcher's alone
-  std::condition_variable_any watch_wait_;          // never notified: the watcher's clock
-  std::jthread watcher_;                            // last: stopped and joined before the pool goes
+  mutable std::mutex failure_mutex_;
+  std::exception_ptr first_failure_;        // that round's error, which every stopped call ends with
+  std::mutex watch_mutex_;                  // the watcher's alone
+  std::condition_variable_any watch_wait_;  // never notified: the watcher's clock
+  std::jthread watcher_;                    // last: stopped and joined before the pool goes
 };
 
 // The bound on each GPU of the run: --gpu-memory's, else the part of the
