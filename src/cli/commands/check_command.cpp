@@ -42,12 +42,12 @@ constexpr std::size_t max_line_bytes = std::size_t{1} << 31;
 // What a placement's line is: a solution (of the class size given, where
 // `list --unique` gave one), one whose queens attack each other, or a
 // solution given a class size that is not its class's.
-enum class verdict { solution, attacks, wrong_class_size };
+enum class line_verdict { solution, attacks, wrong_class_size };
 
 // Checks one placement, and the class size after it where there is one;
 // prints what is wrong (prefixed by `where`). `n` gets the board size. A
 // column out of range is a usage error.
-verdict check_one(const placement_read& p, const std::string& where, std::size_t& n) {
+line_verdict check_one(const placement_read& p, const std::string& where, std::size_t& n) {
   const std::vector<int>& columns = p.columns;
   const int listed_class_size = p.class_size;  // `list --unique`'s, where the line carries one
   check_result r;
@@ -62,10 +62,10 @@ verdict check_one(const placement_read& p, const std::string& where, std::size_t
       if (const int size = class_size(columns); size != listed_class_size) {
         std::cout << formatted("%sa solution, but not of a class of %d: its class has %d member%s\n", where.c_str(),
                                listed_class_size, size, size == 1 ? "" : "s");
-        return verdict::wrong_class_size;
+        return line_verdict::wrong_class_size;
       }
     }
-    return verdict::solution;
+    return line_verdict::solution;
   }
   std::cout << formatted("%snot a solution: %zu pair%s of queens attack%s each other\n", where.c_str(), r.attack_count,
                          r.attack_count == 1 ? "" : "s", r.attack_count == 1 ? "s" : "");
@@ -81,7 +81,7 @@ verdict check_one(const placement_read& p, const std::string& where, std::size_t
   }
   if (r.attack_count > r.attacks.size())
     std::cout << formatted("  ... and %zu more\n", r.attack_count - r.attacks.size());
-  return verdict::attacks;
+  return line_verdict::attacks;
 }
 
 // Whether `operand` holds one column at most ("0", " 3", "(1,", "2)"): a
@@ -173,10 +173,10 @@ std::string where_in_input(const placement_read& p) {
 // How many lines had each verdict.
 struct tally {
   std::size_t checked = 0, attacked = 0, wrong_class = 0;
-  void add(verdict v) {
+  void add(line_verdict v) {
     ++checked;
-    attacked += v == verdict::attacks ? 1 : 0;
-    wrong_class += v == verdict::wrong_class_size ? 1 : 0;
+    attacked += v == line_verdict::attacks ? 1 : 0;
+    wrong_class += v == line_verdict::wrong_class_size ? 1 : 0;
   }
 };
 
@@ -404,7 +404,7 @@ int check_operands(const std::vector<std::string>& operands) {
   }
   std::size_t n = 0;
   if (placements.size() == 1) {
-    if (check_one(placements.front(), "", n) != verdict::solution) return 1;
+    if (check_one(placements.front(), "", n) != line_verdict::solution) return 1;
     std::cout << formatted("solution: %zu queen%s, no two attack each other\n", n, n == 1 ? "" : "s");
     return 0;
   }
