@@ -7,7 +7,7 @@
 # is compiled once), and the tool verified against the published counts for
 # every kernel set. CPU counts 5-8% faster than build/release's on a Zen 5
 # (docs/performance.md); kernel sets the training could not run are built
-# as without a profile, and the GPU engine is not built. About 4 minutes
+# as without a profile, and the GPU engine is not built. About 3 minutes
 # on 2 cores.
 #   scripts/pgo.sh               # then: build/pgo/nqueens count 20
 #                                # or: mpirun -np R build/pgo/nqueens-mpi 27
