@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds build/pgo/nqueens, and build/pgo/nqueens-mpi where Open MPI is
-# found, with profile-guided optimization (GCC): a tool whose library is
-# instrumented to write a profile counts n = 16..18 with every kernel set
-# this machine runs, then the library is built again, in the same folder,
-# optimized with that profile (the command lines' code, the same in both,
-# is compiled once), and the tool verified against the published counts for
+# found, with profile-guided optimization (GCC): a tool whose counting code
+# (every kernel set's kernels, the quadrant engine) is instrumented to write
+# a profile counts n = 16..18 with every kernel set this machine runs, then
+# that code is built again, in the same folder, optimized with that profile
+# (the rest, the same in both, is compiled once), and the tool verified against the published counts for
 # every kernel set. CPU counts 5-8% faster than build/release's on a Zen 5
 # (docs/performance.md); kernel sets the training could not run are built
 # as without a profile, and the GPU engine is not built. About 3 minutes
