@@ -29,11 +29,6 @@ flock -n "$lock" || {
   flock "$lock"
 }
 rm -rf "$NQ_ROOT/build/pgo-generate"  # where this script built the instrumented tool before
-# Until the optimized tools are built and verified, build/pgo/nqueens is the
-# instrumented one (or one that failed its check): a failure midway removes
-# them, so that nobody runs a slow or unproven tool thinking it the trained one.
-finished=0
-trap '((finished)) || rm -f "$out/nqueens" "$out/nqueens-mpi"' EXIT
 # Warnings stay warnings here: the profile's inlining brings GCC 12's false
 # -Wrestrict on std::string, and build/release keeps them errors in CI.
 configure() {  # FOLDER generate|use
@@ -42,6 +37,12 @@ configure() {  # FOLDER generate|use
 }
 configure "$out" generate
 rm -f "$out/nqueens-mpi"  # an earlier run's, where MPI is no longer found, is neither checked nor named
+# From here until the optimized tools are built and verified, build/pgo/nqueens
+# is the instrumented one (or one that failed its check): a failure midway
+# removes them, so that nobody runs a slow or unproven tool thinking it the
+# trained one. (A failure before, configuring, leaves an earlier run's.)
+finished=0
+trap '((finished)) || rm -f "$out/nqueens" "$out/nqueens-mpi"' EXIT
 cmake --build "$out" --target nqueens_cli >&2
 generate=$out  # the instrumented tool, until the library is built again
 # A new profile each time: counts of an older tool's code would not fit this one's.

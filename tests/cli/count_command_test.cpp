@@ -423,11 +423,11 @@ TEST_F(CliCheckpointTest, AFailingGpuStopsTheOthersAndIsNamed) {
       run_cli_command(node + "NQUEENS_GPU_TEST_FAULT=x " + NQUEENS_CLI_PATH + " count 12 --engine gpu");
   EXPECT_EQ(refused.status, 2) << refused.err;
   EXPECT_EQ(refused.err, "nqueens: NQUEENS_GPU_TEST_FAULT='x' names no emulated GPU: expected a number from 0 to 63\n");
-  // A GPU the run does not count on: every GPU it does would park for ever.
+  // A GPU this process does not see: every GPU it counts on would park for ever.
   const cli_run elsewhere =
       run_cli_command("timeout 20 " + node + "NQUEENS_GPU_TEST_FAULT=5 " + NQUEENS_CLI_PATH + " count 12 --engine gpu");
   EXPECT_EQ(elsewhere.status, 2) << elsewhere.err;
-  EXPECT_EQ(elsewhere.err, "nqueens: NQUEENS_GPU_TEST_FAULT='5' names an emulated GPU this run does not count on\n");
+  EXPECT_EQ(elsewhere.err, "nqueens: NQUEENS_GPU_TEST_FAULT='5' names an emulated GPU this process does not see\n");
 }
 
 // Two SIGINTs back to back (a Ctrl-C pressed twice at once, a wrapper that

@@ -95,15 +95,17 @@ std::vector<std::unique_ptr<gpu::gpu_backend>> open_devices(const half_board_tab
                                       : gpu::device_backend(tables, d, static_cast<int>(streams_per_device),
                                                             std::min(most_group_bytes + staged_bytes, arena_bound)));
   }
-  // A fault on a GPU the run does not use would park every GPU it does:
-  // the test hook's mistake, refused rather than a hang.
-  const auto faults = [&](gpu::emulated_fault fault) {
-    return std::ranges::any_of(choice.chosen,
-                               [&](const gpu::dealt_device& d) { return gpu::emulated_fault_of(d.index) == fault; });
+  // A fault on a GPU this process does not see would park every GPU it
+  // counts on, and nothing would stop them: the test hook's mistake, refused
+  // rather than a hang. One it sees but another rank counts on is taken:
+  // that rank's failure ends the job.
+  const auto fails = [](const gpu::device_identity& d) {
+    return gpu::emulated_fault_of(d.index) == gpu::emulated_fault::fail;
   };
-  if (choice.emulated > 0 && faults(gpu::emulated_fault::park) && !faults(gpu::emulated_fault::fail)) {
+  if (choice.emulated > 0 && gpu::emulated_fault_of(choice.chosen.front().index) != gpu::emulated_fault::none &&
+      !std::ranges::any_of(choice.seen, fails)) {
     throw std::invalid_argument(std::string("NQUEENS_GPU_TEST_FAULT='") + std::getenv("NQUEENS_GPU_TEST_FAULT") +
-                                "' names an emulated GPU this run does not count on");
+                                "' names an emulated GPU this process does not see");
   }
   return out;
 }
@@ -186,6 +188,11 @@ class gpu_context final : public engine_context {
       // here could drop the error (the run would end unfinished, unexplained).
       if (const std::exception_ptr failure = first_failure()) std::rethrow_exception(failure);
       throw;
+    } catch (...) {
+      // A failure outside a round (a stream's memory, a call's lists) stops
+      // the other devices too; a round's was kept already, named.
+      stop_every_device(std::current_exception());
+      throw;
     }
   }
 
@@ -259,7 +266,7 @@ class gpu_context final : public engine_context {
       // Once a device failed, every round, a round begun since included
       // (its holder cleared the stop word), so that the run ends with the
       // failure at once rather than when every other device's call ends.
-      if (failed_.load(std::memory_order_relaxed)) {
+      if (failed_.load(std::memory_order_acquire)) {
         pool_.stop_all();
       } else {
         pool_.stop_cancelled();

@@ -10,16 +10,6 @@
 
 namespace nqueens::detail::gpu {
 
-int ranks_driving(std::size_t position, std::size_t gpus, std::size_t drivable, int ranks) {
-  int driving = 0;
-  for (int r = 0; r < ranks; ++r) {
-    // Rank r's part starts at r modulo the list and runs `drivable` on, round it.
-    const std::size_t start = static_cast<std::size_t>(r) % gpus;
-    if ((position + gpus - start) % gpus < drivable) ++driving;
-  }
-  return driving;
-}
-
 run_devices choose_run_devices(std::string_view devices, int threads) {
   run_devices c{emulated_devices(), {}, seen_devices()};
   c.chosen = choose_devices(devices, c.seen);
@@ -34,20 +24,7 @@ run_devices choose_run_devices(std::string_view devices, int threads) {
                                 " or more (mpirun binds a rank to one core unless given --bind-to none), or fewer "
                                 "--devices");
   }
-  const std::size_t gpus = c.chosen.size();
-  const std::size_t first = static_cast<std::size_t>(node_rank().value_or(0)) % gpus;
-  // Each GPU's sharers were the ranks given it, every rank of the node where
-  // all were given the same list; each now drives only its part of the
-  // list, so a GPU's sharers are the ranks whose part holds it (8 ranks of
-  // one thread on 8 GPUs: one each, not 8). NQUEENS_GPU_SHARERS is kept as
-  // said, and lists the ranks were not all given alike are left as counted.
-  const int ranks = c.chosen.front().sharers;
-  const bool alike = std::ranges::all_of(c.chosen, [&](const dealt_device& d) { return d.sharers == ranks; });
-  if (alike && !asked_sharers()) {
-    for (std::size_t p = 0; p < gpus; ++p) {
-      c.chosen[p].sharers = std::max(ranks_driving(p, gpus, drivable, ranks), 1);
-    }
-  }
+  const std::size_t first = static_cast<std::size_t>(node_rank().value_or(0)) % c.chosen.size();
   // std::rotate, not std::ranges::rotate: clang 14 (clang-tidy) cannot read
   // libstdc++ 12's subrange, which the ranges form returns.
   std::rotate(c.chosen.begin(), c.chosen.begin() + static_cast<std::ptrdiff_t>(first), c.chosen.end());

@@ -4,7 +4,6 @@
 // launcher deals) of the GPUs this process sees, as many as its threads can
 // keep busy.
 
-#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -25,14 +24,8 @@ struct run_devices {
 /// is refused (std::invalid_argument), not left with some idle (mpirun binds
 /// a rank of a small job to one core); where the node's ranks share the
 /// GPUs, it takes as many as its threads from its node-local rank's place
-/// on, so that the ranks' threads between them start on every GPU, each
-/// GPU's sharers then the ranks that take it (ranks_driving). Throws as
-/// choose_devices and seen_devices do.
+/// on, so that the ranks' threads between them start on every GPU. Throws
+/// as choose_devices and seen_devices do.
 run_devices choose_run_devices(std::string_view devices, int threads);
-
-/// Of `ranks` node-local ranks each given the same list of `gpus` GPUs and
-/// taking `drivable` (< gpus) of them from its rank's place on (modulo the
-/// list, round it), how many take the GPU at `position` of the list.
-int ranks_driving(std::size_t position, std::size_t gpus, std::size_t drivable, int ranks);
 
 }  // namespace nqueens::detail::gpu
