@@ -4,8 +4,8 @@
 # (every kernel set's kernels, the quadrant engine) is instrumented to write
 # a profile counts n = 16..18 with every kernel set this machine runs, then
 # that code is built again, in the same folder, optimized with that profile
-# (the rest, the same in both, is compiled once), and the tool verified against the published counts for
-# every kernel set. CPU counts 5-8% faster than build/release's on a Zen 5
+# (the rest, the same in both, is compiled once), and the tool verified
+# against the published counts for every kernel set. CPU counts 5-8% faster than build/release's on a Zen 5
 # (docs/performance.md); kernel sets the training could not run are built
 # as without a profile, and the GPU engine is not built. About 3 minutes
 # on 2 cores.

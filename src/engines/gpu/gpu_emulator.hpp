@@ -56,7 +56,7 @@ struct emulator_options {
 /// variable is unset or empty. What the tests of a device failing mid-run
 /// use: the run must stop the parked devices' rounds and end with D's
 /// error. Throws std::invalid_argument where D is no device number (the
-/// engine also refuses a D its run does not count on: all would park).
+/// engine also refuses a D this process does not see: all would park).
 emulated_fault emulated_fault_of(int device);
 
 /// The most devices an emulated node has (NQUEENS_GPU=emulate:N).
