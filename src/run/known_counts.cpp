@@ -8,7 +8,7 @@ namespace {
 // Q(n) for n = 1..27: OEIS A000170, "Number of ways of placing n nonattacking
 // queens on an n X n board" (https://oeis.org/A000170). Q(27) is the TU Dresden
 // Queens@TUD result (Preusser, 2016).
-constexpr std::array<std::uint64_t, max_published_board_size> totals = {
+constexpr std::array<std::uint64_t, max_published_board_size> published_totals = {
     1ULL,
     0ULL,
     0ULL,
@@ -73,8 +73,8 @@ constexpr std::array<std::uint64_t, max_published_board_size> uniques = {
 
 // Cheap internal consistency: every fundamental class has at most 8 members.
 static_assert([] {
-  for (std::size_t i = 0; i < totals.size(); ++i) {
-    if (uniques[i] > totals[i] || totals[i] > 8 * uniques[i]) return false;
+  for (std::size_t i = 0; i < published_totals.size(); ++i) {
+    if (uniques[i] > published_totals[i] || published_totals[i] > 8 * uniques[i]) return false;
   }
   return true;
 }());
@@ -105,8 +105,8 @@ constexpr std::array<std::uint64_t, max_rotational_board_size> quarter_turns = {
 
 // The formula holds where every table has a value.
 static_assert([] {
-  for (std::size_t i = 1; i < totals.size(); ++i) {
-    if (totals[i] + half_turns[i] + 2 * quarter_turns[i] != 8 * uniques[i]) return false;
+  for (std::size_t i = 1; i < published_totals.size(); ++i) {
+    if (published_totals[i] + half_turns[i] + 2 * quarter_turns[i] != 8 * uniques[i]) return false;
   }
   return true;
 }());
@@ -115,7 +115,7 @@ static_assert([] {
 
 std::optional<std::uint64_t> published_total(int n) noexcept {
   if (n < 1 || n > max_published_board_size) return std::nullopt;
-  return totals[static_cast<std::size_t>(n - 1)];
+  return published_totals[static_cast<std::size_t>(n - 1)];
 }
 
 std::optional<std::uint64_t> published_unique(int n) noexcept {
