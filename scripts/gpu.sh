@@ -15,13 +15,17 @@
 #              Q(9), 333 at depth 2, took 3 s at c4a6f00), ownlists 30
 #              (Q(16) at the least --gpu-memory its refusal names: the tables left on the
 #              host, each subproblem's quarter lists staged, a path the tests only emulate),
-#              threads16 60 and threads32 60 (Q(20)), q22 150 (beside nvidia-smi dmon),
-#              q23 240 (where Q(22)'s time x 9 fits)
+#              threads16 60 and threads32 60 (Q(20)), speed 60 (Q(19), Q(21) twice),
+#              kernels 45 (Q(20) on one thread: one stream, so that each kernel's events
+#              time it alone), q22 150 (twice where it fits, beside nvidia-smi dmon), q23
+#              240 (where Q(22)'s time x 9 fits); then the speed goals against the counts
 #     price    300 s in all, best right after device (the build is then done): build 240,
-#              price 300 (`nqueens plan N --estimate --engine gpu` for N = 24..28, 30 s of
+#              price 300 (`nqueens plan N --estimate --engine gpu` for N = 24..27, 30 s of
 #              draws each: the whole count's GPU-hours on this GPU +- their standard error,
 #              GPU-ns per solution), stop 60 (`count 28 --engine gpu --shard 0/4096
 #              --checkpoint`, SIGINT once it counts: seconds to exit, the journal kept)
+#     price28  320 s: build 240, price 300 for N = 28 alone with 120 s of draws (a subproblem
+#              takes a stream over a minute there: 30 s cut most draws and priced too low)
 #     ab       300 s in all: build 120 (with the candidate modules of AB_CANDIDATES, below:
 #              the kernels built with one choice changed each), ab 270 (`count 21` on each
 #              module in turn, NQUEENS_GPU_MODULE naming it, up to 3 times each in rotated
@@ -30,15 +34,16 @@
 #              NQ_NCU_SKIP=10 launches of it)
 #     scale    130 s: build, then `nqueens scale 20` (quadrant engine, 1..16 threads)
 #   --emulate  here, with no GPU: NQUEENS_GPU=emulate, nq_build's build/release (untimed),
-#              small boards (counts 8..12, 13 for 20, 14 for 22, 15 for 23, price 14 and 15
-#              with 2 s of draws, stop at 18 (shard 0/4), scale 12 on 1,2 threads, ab 12 twice:
+#              small boards (counts 8..12, 13 for 20, 11 and 13 for 19 and 21, 12 for the
+#              kernels, 14 for 22, 15 for 23, price 14 with 2 s of draws and price28 15 with
+#              3 s, stop at 18 (shard 0/4), scale 12 on 1,2 threads, ab 12 twice:
 #              the candidates built, the emulator counting for each), ctest's GpuKernelsTest
 #              and GpuEngineTest alone (test.sh runs the rest), no nvidia-smi, nvcc,
 #              compute-sanitizer or ncu (the counts alone); 170 s for device, 60 s for
 #              price, ab, profile and scale
 #
-# device and price fit in 15 minutes of a GPU machine (with its start); ab and
-# profile in another 15.
+# device and ab fit in 15 minutes of a GPU machine (with its start), or device
+# and price; price28 and profile in another 15.
 #
 # A part gets at most its cap, never more than what is left of the step less
 # what the parts after it keep; one cut by `timeout` says "(cut after N s)"
@@ -91,13 +96,13 @@ steps=("$@")
 ((${#steps[@]} > 0)) || steps=(device)
 for step in "${steps[@]}"; do
   case $step in
-    device | price | ab | profile | scale) ;;
+    device | price | price28 | ab | profile | scale) ;;
     fetch)
       echo "gpu.sh: fetch is a step of its own, here, alone: scripts/gpu.sh fetch" >&2
       exit 2
       ;;
     *)
-      echo "gpu.sh: unknown step '$step' (device, price, ab, profile, scale, or fetch alone; --emulate first to run" \
+      echo "gpu.sh: unknown step '$step' (device, price, price28, ab, profile, scale, or fetch alone; --emulate first to run" \
         "here; --help)" >&2
       exit 2
       ;;
@@ -121,16 +126,18 @@ if ((EMULATE)); then
   export NQUEENS_GPU=emulate
   TESTS='^Gpu(Kernels|Engine)Test\.'  # the emulated engine-axis tests take minutes on 2 cores
   COUNTS=(8 9 10 11 12) MEMCHECK_N=(12 13) RACE_N=11 OWN_LISTS_N=16 THREADS_N=13 DMON_N=14 BIG_N=15 NCU_N=14
+  SPEED_RUNS=(11 13 13) KERNELS_N=12 SMALL_N=10 PRICE28_N=(15) PRICE28_DRAW=3 PRICE28_SECONDS=60
   SCALE_N=12 SCALE_THREADS=1,2 DEVICE_SECONDS=170 PROFILE_SECONDS=60
-  PRICE_N=(14 15) PRICE_DRAW=2 STOP_N=18 STOP_SHARDS=4 PRICE_SECONDS=60 SCALE_SECONDS=60
+  PRICE_N=(14) PRICE_DRAW=2 STOP_N=18 STOP_SHARDS=4 PRICE_SECONDS=60 SCALE_SECONDS=60
   AB_N=12 AB_REPEATS=2 AB_SECONDS=60
 else
   BUILD=$NQ_ROOT/build/gpu
   export NQUEENS_GPU=device
   TESTS='Gpu|gpu'
   COUNTS=(8 9 10 11 12 13 14 15 16 17 18) MEMCHECK_N=(12 13) RACE_N=11 OWN_LISTS_N=16 THREADS_N=20 DMON_N=22 BIG_N=23 NCU_N=22
+  SPEED_RUNS=(19 21 21) KERNELS_N=20 SMALL_N=12 PRICE28_N=(28) PRICE28_DRAW=120 PRICE28_SECONDS=320
   SCALE_N=20 SCALE_THREADS=1,2,4,8,16 DEVICE_SECONDS=420 PROFILE_SECONDS=300
-  PRICE_N=(24 25 26 27 28) PRICE_DRAW=30 STOP_N=28 STOP_SHARDS=4096 PRICE_SECONDS=300 SCALE_SECONDS=130
+  PRICE_N=(24 25 26 27) PRICE_DRAW=30 STOP_N=28 STOP_SHARDS=4096 PRICE_SECONDS=300 SCALE_SECONDS=130
   AB_N=21 AB_REPEATS=3 AB_SECONDS=300
 fi
 # The candidate modules of the ab step (src/CMakeLists.txt, NQUEENS_GPU_CANDIDATES):
@@ -243,6 +250,7 @@ limited() {
 # launches, operations and kernel times where the JSON has them. Sets
 # count_wall and count_json; returns 1 when the count was cut or failed.
 COUNT_ENV=()
+timed_runs=()  # "N ENGINE_SECONDS WALL TOTAL" of each count at the default threads or more
 count_exact() {
   local n=$1 seconds=$2
   shift 2
@@ -278,6 +286,10 @@ count_exact() {
   local where="on the GPU" engine_seconds launches operations subproblems
   ((EMULATE)) && where="emulated (NQUEENS_GPU=emulate)"
   engine_seconds=$(json_value seconds "$json")
+  # The head's module at the default threads or more: what the goals read.
+  if ((${#COUNT_ENV[@]} == 0)) && [[ -z $* || $* == "--threads 16" || $* == "--threads 32" ]]; then
+    timed_runs+=("$n ${engine_seconds:-?} $wall $total")
+  fi
   note "Q($n) = $total exact $where in $wall s wall (engine ${engine_seconds:-?} s):" \
     "$(awk -v s="$wall" -v q="$total" 'BEGIN { printf "%.4f", s * 1e9 / q }') GPU-ns per solution"
   launches=$(json_value device_launches "$json")
@@ -521,6 +533,31 @@ part_own_lists() {
     failed=1
   fi
 }
+# The counts the speed goals name (goals_summary), at the default threads;
+# Q(20) is counted by threads16 and threads32 too.
+part_speed() {
+  local n
+  for n in "${SPEED_RUNS[@]}"; do
+    count_exact "$n" "$(part_left)" || break
+  done
+}
+
+# Each kernel's own time: with one thread the engine drives one stream, so
+# the events around a launch time it alone. With 16 streams they also time
+# its wait for the SMs the other streams' kernels hold: at Q(22) on an H200
+# the summed stream-seconds were alike for every kernel (clear 111, visit
+# 132), which says nothing of what each costs.
+part_kernels() {
+  count_exact "$KERNELS_N" "$(part_left)" --threads 1 || return 0
+  local kernels
+  kernels=$(grep -o '"device_kernel_seconds":{[^}]*}' <<<"$count_json" || true)
+  [[ -n $kernels ]] || return 0
+  note "Q($KERNELS_N) on one stream, each kernel's share of the kernels' time:" \
+    "$(sed 's/.*{//; s/}//' <<<"$kernels" | tr ',' '\n' | tr -d '"' |
+      awk -F: '{ name[NR] = $1; t[NR] = $2; all += $2 }
+        END { for (i = 1; i <= NR; i++) printf "%s%s %.1f%% (%.3f s)", (i > 1 ? ", " : ""), name[i], (all > 0 ? 100 * t[i] / all : 0), t[i] }')"
+}
+
 big_wall=
 part_q22() {
   local dmon=$FIGDIR/gpu-dmon.txt
@@ -530,6 +567,10 @@ part_q22() {
     DMON_PID=$!
   fi
   count_exact "$DMON_N" "$(part_left)" && big_wall=$count_wall
+  # Twice where a second fits (a median of two, the first beside dmon).
+  if [[ -n $big_wall ]] && (($(part_left) > ${big_wall%.*} + 10)); then
+    count_exact "$DMON_N" "$(part_left)" || true
+  fi
   if [[ -n $DMON_PID ]]; then
     kill "$DMON_PID" 2>/dev/null || true
     wait "$DMON_PID" 2>/dev/null || true
@@ -567,19 +608,22 @@ part_scale() {
 }
 
 # What the boards past the tables cost on this GPU: `plan N --estimate
-# --engine gpu` draws PRICE_DRAW seconds (after its setup: the plan, n =
+# --engine gpu` draws for the step's seconds (after its setup: the plan, n =
 # 24's tables); its projected wall time is the whole count's GPU time here.
+# A draw under way at the end runs on (one cut would bias the price low): at
+# n = 28 one subproblem takes a stream 78 s on an H200, so the command gets
+# twice the draws' time and more.
 part_price() {
   local n json status left limit wall error total solutions
-  for n in "${PRICE_N[@]}"; do
+  for n in "${price_n[@]}"; do
     left=$(part_left)
-    limit=$((PRICE_DRAW + 45 < left ? PRICE_DRAW + 45 : left))
-    if ((limit <= PRICE_DRAW)); then
+    limit=$((2 * price_draw + 45 < left ? 2 * price_draw + 45 : left))
+    if ((limit <= price_draw)); then
       note "Q($n): not priced, $left s left"
       part_status="cut after $part_limit s"
       break
     fi
-    local cmd=("$NQ" plan "$n" --estimate --engine gpu --estimate-seconds "$PRICE_DRAW" --json)
+    local cmd=("$NQ" plan "$n" --estimate --engine gpu --estimate-seconds "$price_draw" --json)
     note "\$ $(shown "${cmd[@]}")"
     status=0
     json=$(bounded "$limit" "${cmd[@]}" 2>>"$FIGURES") || status=$?
@@ -744,6 +788,35 @@ part_ncu() {
     awk '{ v = $NF; gsub(/,/, "", v); print v, $1 }' | sort -gr | head -12 | tee -a "$FIGURES" || true
 }
 
+# The speed goals of one H100 against this step's counts: engine seconds
+# (median of the runs) for Q(20..23), the wall time of a small count, and
+# each odd n's GPU-ns a solution against the even n after it's.
+goals_summary() {
+  ((${#timed_runs[@]} > 0)) || return 0
+  local where=""
+  ((EMULATE)) && where=" (EMULATED: the emulator's times, no goal applies)"
+  note "# the speed goals (one H100) against this GPU's counts$where: median engine s (runs), GPU-ns a solution"
+  printf '%s\n' "${timed_runs[@]}" | sort -n -k1,1 -k2,2g | awk -v small="$SMALL_N" '
+    { n = $1; k[n]++; s[n, k[n]] = $2; w[n, k[n]] = $3; q[n] = $4; runs[n] = runs[n] " " $2 }
+    END {
+      goal[20] = 1; goal[21] = 7; goal[22] = 20; goal[23] = 180
+      for (n = 1; n <= 40; n++) {
+        if (!(n in k)) continue
+        c = k[n]; med = c % 2 ? s[n, (c + 1) / 2] : (s[n, c / 2] + s[n, c / 2 + 1]) / 2
+        ns[n] = med * 1e9 / q[n]
+        line = sprintf("#   Q(%d) %.3f s (%s ), %.4g GPU-ns a solution", n, med, runs[n], ns[n])
+        if (n in goal) line = line sprintf("; goal %g s: %s", goal[n], med <= goal[n] ? "met" : sprintf("%.2fx over", med / goal[n]))
+        if (n == small) line = line sprintf("; wall %.3f s (goal 0.4 s)", w[n, 1])
+        print line
+      }
+      for (n = 17; n <= 40; n += 2) {
+        if ((n in ns) && ((n + 1) in ns)) {
+          printf "#   odd Q(%d) against Q(%d): %.2fx the GPU-ns a solution (goal: at most 1)\n", n, n + 1, ns[n] / ns[n + 1]
+        }
+      }
+    }' | tee -a "$FIGURES"
+}
+
 # ---- the scheduler ----
 
 # run_parts SECONDS NAME:CAP:KEEP...: each part in order, under at most its
@@ -790,6 +863,8 @@ run_parts() {
         ownlists) part_own_lists ;;
         threads16) count_exact "$THREADS_N" "$(part_left)" --threads 16 || true ;;
         threads32) count_exact "$THREADS_N" "$(part_left)" --threads 32 || true ;;
+        speed) part_speed ;;
+        kernels) part_kernels ;;
         q22) part_q22 ;;
         q23) part_q23 ;;
         scale) part_scale ;;
@@ -816,13 +891,22 @@ for step in "${steps[@]}"; do
       build_targets=()  # all: every test that ctest -R gpu names has its program
       # NAME:CAP:KEEP (each KEEP for 540 s, scaled to the budget).
       run_parts "$budget" machine:20:5 build:240:0 test:90:30 counts:60:15 memcheck:60:15 racecheck:45:10 \
-        synccheck:30:10 ownlists:30:10 threads16:60:15 threads32:60:15 q22:150:30 q23:240:0
+        synccheck:30:10 ownlists:30:10 threads16:60:15 threads32:60:15 speed:60:15 kernels:45:10 q22:150:30 \
+        q23:240:0
       ;;
     price)
       budget=${NQ_GPU_SECONDS:-$PRICE_SECONDS}
       note "# step price: $budget s"
       build_targets=(nqueens_cli)
+      price_n=("${PRICE_N[@]}") price_draw=$PRICE_DRAW
       run_parts "$budget" build:240:0 price:300:90 stop:60:0
+      ;;
+    price28)
+      budget=${NQ_GPU_SECONDS:-$PRICE28_SECONDS}
+      note "# step price28: $budget s"
+      build_targets=(nqueens_cli)
+      price_n=("${PRICE28_N[@]}") price_draw=$PRICE28_DRAW
+      run_parts "$budget" build:240:0 price:300:0
       ;;
     scale)
       budget=${NQ_GPU_SECONDS:-$SCALE_SECONDS}
@@ -846,5 +930,6 @@ for step in "${steps[@]}"; do
   note "# summary of $step: $(($(now) - step_start)) s"
   for line in "${summary[@]}"; do note "$line"; done
 done
+goals_summary
 note "# figures in $(shown "$FIGURES")$( ((failed)) && echo ': FAILED')"
 exit "$failed"
