@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::array<int, 7> caught = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGXCPU};
 
-std::atomic<bool> stop{false};
+std::atomic<bool> stop_asked{false};
 std::atomic<int> signal_number{0};
 std::atomic<std::int64_t> first_signal_ns{0};  // CLOCK_MONOTONIC, when the first came
 std::atomic<bool> stderr_is_terminal{false};   // looked up when the handlers are installed
@@ -69,7 +69,7 @@ extern "C" void on_stop_signal(int sig) {
   first_signal_ns.compare_exchange_strong(unset, at);  // set before the signal: a racing second sees it
   int first = 0;
   if (signal_number.compare_exchange_strong(first, sig)) {
-    stop.store(true);
+    stop_asked.store(true);
     return;
   }
   // The kernel repeats SIGXCPU every CPU second past the soft limit (every
@@ -164,7 +164,7 @@ void install_stop_handlers() {
 
 void restore_default_stop_handlers() { set_stop_action(SIG_DFL); }
 
-const std::atomic<bool>& stop_requested() { return stop; }
+const std::atomic<bool>& stop_requested() { return stop_asked; }
 
 int stop_signal() {
   const int sig = signal_number.load();
