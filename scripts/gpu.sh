@@ -34,13 +34,13 @@
 #              NQ_NCU_SKIP=10 launches of it)
 #     scale    130 s: build, then `nqueens scale 20` (quadrant engine, 1..16 threads)
 #   --emulate  here, with no GPU: NQUEENS_GPU=emulate, nq_build's build/release (untimed),
-#              small boards (counts 8..12, 13 for 20, 11 and 13 for 19 and 21, 12 for the
+#              small boards (counts 8..12, 13 for 20, 9 and 11 for 19 and 21, 12 for the
 #              kernels, 14 for 22, 15 for 23, price 14 with 2 s of draws and price28 15 with
 #              3 s, stop at 18 (shard 0/4), scale 12 on 1,2 threads, ab 12 twice:
 #              the candidates built, the emulator counting for each), ctest's GpuKernelsTest
 #              and GpuEngineTest alone (test.sh runs the rest), no nvidia-smi, nvcc,
 #              compute-sanitizer or ncu (the counts alone); 170 s for device, 60 s for
-#              price, ab, profile and scale
+#              price, price28, ab, profile and scale
 #
 # device and ab fit in 15 minutes of a GPU machine (with its start), or device
 # and price; price28 and profile in another 15.
@@ -126,7 +126,7 @@ if ((EMULATE)); then
   export NQUEENS_GPU=emulate
   TESTS='^Gpu(Kernels|Engine)Test\.'  # the emulated engine-axis tests take minutes on 2 cores
   COUNTS=(8 9 10 11 12) MEMCHECK_N=(12 13) RACE_N=11 OWN_LISTS_N=16 THREADS_N=13 DMON_N=14 BIG_N=15 NCU_N=14
-  SPEED_RUNS=(11 13 13) KERNELS_N=12 SMALL_N=10 PRICE28_N=(15) PRICE28_DRAW=3 PRICE28_SECONDS=60
+  SPEED_RUNS=(9 11 11) KERNELS_N=12 SMALL_N=10 PRICE28_N=(15) PRICE28_DRAW=3 PRICE28_SECONDS=60
   SCALE_N=12 SCALE_THREADS=1,2 DEVICE_SECONDS=170 PROFILE_SECONDS=60
   PRICE_N=(14) PRICE_DRAW=2 STOP_N=18 STOP_SHARDS=4 PRICE_SECONDS=60 SCALE_SECONDS=60
   AB_N=12 AB_REPEATS=2 AB_SECONDS=60
@@ -287,8 +287,9 @@ count_exact() {
   ((EMULATE)) && where="emulated (NQUEENS_GPU=emulate)"
   engine_seconds=$(json_value seconds "$json")
   # The head's module at the default threads or more: what the goals read.
-  if ((${#COUNT_ENV[@]} == 0)) && [[ -z $* || $* == "--threads 16" || $* == "--threads 32" ]]; then
-    timed_runs+=("$n ${engine_seconds:-?} $wall $total")
+  if ((${#COUNT_ENV[@]} == 0)) && [[ $engine_seconds =~ ^[0-9.e+-]+$ ]] &&
+    [[ -z $* || $* == "--threads 16" || $* == "--threads 32" ]]; then
+    timed_runs+=("$n $engine_seconds $wall $total")
   fi
   note "Q($n) = $total exact $where in $wall s wall (engine ${engine_seconds:-?} s):" \
     "$(awk -v s="$wall" -v q="$total" 'BEGIN { printf "%.4f", s * 1e9 / q }') GPU-ns per solution"
@@ -333,8 +334,10 @@ export PATH=/usr/local/cuda/bin:$PATH
 part_machine() {
   note "# CPU: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
   if gpu_tool nvidia-smi; then
+    # Persistence mode: without it the driver starts in each run, in a
+    # small count's checks (0.58 of Q(12)'s 0.93 s wall on the H200).
     limited "$(part_left)" "$FIGURES" "$tool" \
-      --query-gpu=name,memory.total,driver_version,clocks.max.sm,power.limit --format=csv
+      --query-gpu=name,memory.total,driver_version,clocks.max.sm,power.limit,persistence_mode --format=csv
   fi
   if gpu_tool nvcc; then
     limited "$(part_left)" "$FIGURES" "$tool" --version
@@ -567,7 +570,7 @@ part_q22() {
     DMON_PID=$!
   fi
   count_exact "$DMON_N" "$(part_left)" && big_wall=$count_wall
-  # Twice where a second fits (a median of two, the first beside dmon).
+  # Twice where a second fits (a median of two; dmon's figures span both).
   if [[ -n $big_wall ]] && (($(part_left) > ${big_wall%.*} + 10)); then
     count_exact "$DMON_N" "$(part_left)" || true
   fi
@@ -788,7 +791,8 @@ part_ncu() {
     awk '{ v = $NF; gsub(/,/, "", v); print v, $1 }' | sort -gr | head -12 | tee -a "$FIGURES" || true
 }
 
-# The speed goals of one H100 against this step's counts: engine seconds
+# The GPU engine's speed goals on one H100 (docs/performance.md, "The GPU
+# engine on an H200") against this run's counts: engine seconds
 # (median of the runs) for Q(20..23), the wall time of a small count, and
 # each odd n's GPU-ns a solution against the even n after it's.
 goals_summary() {

@@ -24,6 +24,7 @@ namespace {
 #define NQUEENS_ENGINE_ADDRESS(definition) &(definition),
 const std::array engines = {NQUEENS_REGISTERED_ENGINES(NQUEENS_ENGINE_ADDRESS)};
 #undef NQUEENS_ENGINE_ADDRESS
+#undef NQUEENS_REGISTERED_ENGINES  // a unity build's next files have no use for it
 }  // namespace
 
 std::span<const engine_definition* const> registered_engines() noexcept { return engines; }
