@@ -159,10 +159,11 @@ struct kernels_left {
 };
 
 // Runs every kernel after the join on `groups` as one job (launch order from
-// `seed`) of at most `digits` digits, the visit with tables for them;
-// returns its state and result.
+// `seed`) of at most `digits` digits, the visit with tables for them (and,
+// where `prefetch`, loading each warp's next north code ahead); returns its
+// state and result.
 kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1,
-                                std::uint32_t digits = detail::gpu::max_job_digits) {
+                                std::uint32_t digits = detail::gpu::max_job_digits, bool prefetch = false) {
   using namespace detail::gpu;
   gpu_job job;
   job.sequence = 77;
@@ -197,7 +198,17 @@ kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1,
   emulate_launch<encode_kernel>(round, 5, order, none);
   emulate_launch<scan_kernel>(round, 1, order, *shared_scan);
   emulate_launch<scatter_kernel>(round, 5, order, none);
-  if (digits <= compact_job_digits) {
+  if (prefetch) {
+    if (digits <= compact_job_digits) {
+      using kernel = visit_kernel_of<compact_job_digits, true>;
+      auto shared = std::make_unique<kernel::shared>();
+      emulate_launch<kernel>(round, 5, order, *shared);
+    } else {
+      using kernel = visit_kernel_of<max_job_digits, true>;
+      auto shared = std::make_unique<kernel::shared>();
+      emulate_launch<kernel>(round, 5, order, *shared);
+    }
+  } else if (digits <= compact_job_digits) {
     emulate_launch<compact_visit_kernel>(round, 5, order, *shared_compact_visit);
   } else {
     emulate_launch<visit_kernel>(round, 5, order, *shared_visit);
@@ -227,6 +238,22 @@ TEST(GpuKernelsTest, KeyedCountMatchesBruteForce) {
   EXPECT_EQ(result.pairs, disjoint_pairs(wide.north, wide.south));
 }
 
+// The candidate visit that loads each warp's next north code ahead
+// (NQUEENS_GPU_VISIT_PREFETCH) counts every pair once, whatever the keys'
+// sizes (a key of one half, of fewer halves than a part's warps) and block
+// order.
+TEST(GpuKernelsTest, ThePrefetchingVisitCountsEveryPairOnce) {
+  for (const auto& [north, south] :
+       {std::pair<std::size_t, std::size_t>{3000, 40000}, {257, 70000}, {5000, 2000}, {1, 1}, {31, 513}, {0, 300}}) {
+    const synthetic_groups groups = draw_groups(north, south, north + south + 3);
+    for (const auto& [seed, digits] : {std::pair<std::uint64_t, std::uint32_t>{5, 10}, {6, 9}}) {
+      const auto [state, result] = count_with_kernels(groups, seed, digits, /*prefetch=*/true);
+      EXPECT_EQ(result.mark, detail::gpu::finished_mark ^ 77U) << north << " x " << south;
+      EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
+    }
+  }
+}
+
 TEST(GpuKernelsTest, EmptyAndOddSizedGroupsCountExactly) {
   for (const auto& [north, south] : {std::pair<std::size_t, std::size_t>{0, 300}, {300, 0}, {1, 1}, {31, 513}}) {
     const synthetic_groups groups = draw_groups(north, south, 7);
@@ -246,6 +273,8 @@ TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
   const synthetic_groups groups = draw_groups(std::size_t{9} * north_per_item, 3000, 5);
   const auto [state, result] = count_with_kernels(groups, 6, compact_job_digits);
   EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south));
+  // The candidate visit that loads ahead, on the same shares.
+  EXPECT_EQ(count_with_kernels(groups, 7, compact_job_digits, /*prefetch=*/true).result.pairs, result.pairs);
   const std::uint32_t keys = 1U << state.layout.key_bits;
   std::uint32_t items = 0, blocks = 0;
   for (std::uint32_t k = 0; k < keys; ++k) {

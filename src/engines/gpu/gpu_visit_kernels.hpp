@@ -13,11 +13,20 @@
 #define NQUEENS_GPU_VISIT_COUNTER 1
 #endif
 
+/// 1: a module whose visit loads each warp's next north code before it
+/// visits the one it holds (scripts/gpu.sh ab's `prefetch`): ncu's first
+/// look at the visit on an H100 gave "long scoreboard", a global load
+/// waited for, as its first stall (3.1 of 11.1 cycles an instruction).
+#ifndef NQUEENS_GPU_VISIT_PREFETCH
+#define NQUEENS_GPU_VISIT_PREFETCH 0
+#endif
+
 namespace nqueens::detail::gpu {
 
 /// The visit for jobs of at most `Digits` digits (gpu_job::digits_limit):
-/// its tables take 4 KiB a digit of shared memory.
-template <std::uint32_t Digits>
+/// its tables take 4 KiB a digit of shared memory. `Prefetch`: each warp's
+/// next north code loaded before it visits the one it holds.
+template <std::uint32_t Digits, bool Prefetch = NQUEENS_GPU_VISIT_PREFETCH != 0>
 struct visit_kernel_of {
   static_assert(Digits >= 1 && Digits <= max_job_digits);
   static constexpr int phases = 6;
@@ -204,19 +213,41 @@ struct visit_kernel_of {
     std::uint32_t key = 0;
     do {
       const std::uint32_t run = (sh.part + key) % sh.parts;
-      for (std::uint32_t i = s.bucket_start[0][key] + run * block_warps + warp; i < s.bucket_start[0][key + 1];
-           i += stride) {
-        const std::uint64_t code = job.codes[0][i];  // its digits alone (scatter_half)
-        std::uint32_t fit = sh.table[0][code & (digit_values - 1)][lane];
-        NQUEENS_UNROLL
-        for (std::uint32_t d = 1; d < Count; ++d) {
-          fit &= sh.table[d][(code >> (d * digit_bits)) & (digit_values - 1)][lane];
+      const std::uint32_t end = s.bucket_start[0][key + 1];
+      std::uint32_t i = s.bucket_start[0][key] + run * block_warps + warp;
+      if constexpr (Prefetch) {
+        if (i < end) {
+          std::uint64_t code = job.codes[0][i];
+          for (;;) {
+            const std::uint32_t next = i + stride;
+            // Past the key's halves, the slot the streams keep past the
+            // end (every list has it) or a half of the next key: read, unused.
+            const std::uint64_t next_code = job.codes[0][next < end ? next : end];
+            fits += fits_of<Count>(code, lane, sh);
+            if (next >= end) break;
+            i = next;
+            code = next_code;
+          }
         }
-        fits += static_cast<std::uint64_t>(popcount32(fit));
+      } else {
+        for (; i < end; i += stride) fits += fits_of<Count>(job.codes[0][i], lane, sh);
       }
       key = (key - free) & free;  // the next subset of `free`
     } while (key != 0);
     return fits;
+  }
+
+  // The pairs of a north half (its code: its digits alone, scatter_half)
+  // with lane `lane`'s 32 south halves: one row of each digit's table ANDed,
+  // unrolled to `Count` (the digits stay in registers).
+  template <std::uint32_t Count>
+  NQUEENS_HD static std::uint64_t fits_of(std::uint64_t code, std::uint32_t lane, const shared& sh) {
+    std::uint32_t fit = sh.table[0][code & (digit_values - 1)][lane];
+    NQUEENS_UNROLL
+    for (std::uint32_t d = 1; d < Count; ++d) {
+      fit &= sh.table[d][(code >> (d * digit_bits)) & (digit_values - 1)][lane];
+    }
+    return static_cast<std::uint64_t>(popcount32(fit));
   }
 };
 /// The visit of boards to n = 27 (six blocks an SM), and of n = 28 (five).
