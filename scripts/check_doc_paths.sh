@@ -31,7 +31,11 @@ for doc in README.md docs/*.md; do
     [[ $path == *'<'* || $path == *'>'* ]] && continue
     # Only these characters reach eval: braces expand, nothing else runs.
     [[ $path =~ ^[A-Za-z0-9_./{},*-]+$ ]] || continue
-    for each in $(eval "echo $path"); do
+    # Braces need eval's expansion (a process each: only where there are
+    # some); a glob expands unquoted as it would under eval.
+    expanded=$path
+    [[ $path != *'{'* ]] || expanded=$(eval "echo $path")
+    for each in $expanded; do
       checked=$((checked + 1))
       # compgen -G echoes a pattern without wildcards even when nothing has its name.
       if [[ $each == *'*'* ]] && ! compgen -G "$each" >/dev/null || [[ $each != *'*'* && ! -e $each ]]; then

@@ -53,21 +53,27 @@ rank_of_layer() {
 # The layer of a public header's name (X.hpp): where X.cpp (or X.cpp.in)
 # lives.
 declare -A public_layer
+# Each source's path under src/ by its name (X.cpp, or X.cpp.in): one find,
+# not one a header (a process each is slow where processes start slowly).
+declare -A source_of
+while IFS= read -r impl; do
+  base=${impl##*/}
+  base=${base%.in}
+  base=${base%.cpp}
+  [[ -n ${source_of[$base]:-} ]] || source_of[$base]=${impl#"$root/src/"}
+done < <(find "$root/src" \( -name '*.cpp' -o -name '*.cpp.in' \) | sort)
 for header in "$root"/include/nqueens/*.hpp; do
-  name=$(basename "$header" .hpp)
-  impl=$(find "$root/src" \( -name "$name.cpp" -o -name "$name.cpp.in" \) -print -quit)
+  name=${header##*/}
+  name=${name%.hpp}
+  rel=${source_of[$name]:-}
   if [[ $name == nqueens ]]; then
     public_layer[$name]=umbrella
-  elif [[ -n $impl ]]; then
-    rel=${impl#"$root/src/"}
+  elif [[ -n $rel ]]; then
     public_layer[$name]=${rel%%/*}
   else
     public_layer[$name]=vocabulary
   fi
 done
-
-# Sets included_layer to the layer of an included path, as written in the
-# #include; `from` is the includer's layer.
 layer_of_include() {
   local path=$1 from=$2
   if [[ $path == nqueens/*.hpp ]]; then
@@ -85,49 +91,59 @@ layer_of_include() {
 }
 
 violations=0
-while IFS= read -r file; do
-  rel=${file#"$root/"}
-  if [[ $rel == include/nqueens/* ]]; then
-    name=$(basename "$file" .hpp)
-    layer=${public_layer[$name]}
-  else
-    layer=${rel#src/}
-    layer=${layer%%/*}
+mapfile -t files < <(find "$root/src" "$root/include/nqueens" -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.inc' -o -name '*.cu' -o -name '*.in' \) | sort)
+# Every quoted include, and every project header in angle brackets, of every
+# file, in one grep: FILE:LINE, file by file in order.
+angle='^[[:space:]]*#[[:space:]]*include[[:space:]]*<(nqueens|isa|kernels|engines|run|solutions|cli|mpi)/'
+quoted='^[[:space:]]*#[[:space:]]*include[[:space:]]*"'
+current=
+while IFS= read -r entry; do
+  file=${entry%%:*}
+  line=${entry#*:}
+  if [[ $file != "$current" ]]; then
+    current=$file
+    rel=${file#"$root/"}
+    if [[ $rel == include/nqueens/* ]]; then
+      name=${file##*/}
+      layer=${public_layer[${name%.hpp}]}
+    else
+      layer=${rel#src/}
+      layer=${layer%%/*}
+    fi
+    rank_of_layer "$layer"
+    own=$rank
   fi
-  rank_of_layer "$layer"
-  own=$rank
   [[ -n $own ]] || continue  # src/CMakeLists.txt and the like
-  while IFS= read -r line; do
-    [[ $line =~ \"([^\"]+)\" ]] || continue
-    included=${BASH_REMATCH[1]}
-    layer_of_include "$included" "$layer"
-    target=$included_layer
-    rank_of_layer "$target"
-    theirs=$rank
-    if [[ -n $theirs && $theirs -gt $own ]]; then
-      echo "check_layers: $rel ($layer) includes \"$included\" ($target), a layer above it" >&2
-      violations=$((violations + 1))
-    fi
-    if [[ $rel == src/engines/join_model/* && $included =~ ^engines/([^/]+)/ && ${BASH_REMATCH[1]} != join_model ]]; then
-      echo "check_layers: $rel (engines/join_model) includes \"$included\" (engines/${BASH_REMATCH[1]}), a layer above it" >&2
-      violations=$((violations + 1))
-    elif [[ $rel =~ ^src/engines/([^/]+)/ && ${BASH_REMATCH[1]} != join_model ]]; then
-      folder=${BASH_REMATCH[1]}
-      if [[ $included =~ ^engines/([^/]+)/ && ${BASH_REMATCH[1]} != "$folder" && ${BASH_REMATCH[1]} != join_model ]]; then
-        echo "check_layers: $rel (engines/$folder) includes \"$included\", another engine's folder" >&2
-        violations=$((violations + 1))
-      fi
-    fi
-    if [[ $included == ../* || $included == */../* || $included == ./* ]]; then
-      echo "check_layers: $rel includes \"$included\" by a relative path: name it from src/ (or as nqueens/X.hpp)" >&2
-      violations=$((violations + 1))
-    fi
-  done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" || true)
-  while IFS= read -r line; do
+  if [[ $line =~ $angle ]]; then
     echo "check_layers: $rel: $line: a project header in angle brackets: write it in quotes" >&2
     violations=$((violations + 1))
-  done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(nqueens|isa|kernels|engines|run|solutions|cli|mpi)/' "$file" || true)
-done < <(find "$root/src" "$root/include/nqueens" -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.inc' -o -name '*.cu' -o -name '*.in' \) | sort)
+    continue
+  fi
+  [[ $line =~ $quoted && $line =~ \"([^\"]+)\" ]] || continue
+  included=${BASH_REMATCH[1]}
+  layer_of_include "$included" "$layer"
+  target=$included_layer
+  rank_of_layer "$target"
+  theirs=$rank
+  if [[ -n $theirs && $theirs -gt $own ]]; then
+    echo "check_layers: $rel ($layer) includes \"$included\" ($target), a layer above it" >&2
+    violations=$((violations + 1))
+  fi
+  if [[ $rel == src/engines/join_model/* && $included =~ ^engines/([^/]+)/ && ${BASH_REMATCH[1]} != join_model ]]; then
+    echo "check_layers: $rel (engines/join_model) includes \"$included\" (engines/${BASH_REMATCH[1]}), a layer above it" >&2
+    violations=$((violations + 1))
+  elif [[ $rel =~ ^src/engines/([^/]+)/ && ${BASH_REMATCH[1]} != join_model ]]; then
+    folder=${BASH_REMATCH[1]}
+    if [[ $included =~ ^engines/([^/]+)/ && ${BASH_REMATCH[1]} != "$folder" && ${BASH_REMATCH[1]} != join_model ]]; then
+      echo "check_layers: $rel (engines/$folder) includes \"$included\", another engine's folder" >&2
+      violations=$((violations + 1))
+    fi
+  fi
+  if [[ $included == ../* || $included == */../* || $included == ./* ]]; then
+    echo "check_layers: $rel includes \"$included\" by a relative path: name it from src/ (or as nqueens/X.hpp)" >&2
+    violations=$((violations + 1))
+  fi
+done < <(((${#files[@]} == 0)) || grep -HE "$quoted|$angle" "${files[@]}" || true)
 
 if ((violations > 0)); then
   echo "check_layers: $violations include(s) cross the layers mpi -> cli -> run, solutions -> engines -> kernels -> isa (engines/join_model below the engine folders), or are written so that the check cannot see them" >&2
