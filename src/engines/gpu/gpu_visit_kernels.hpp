@@ -213,9 +213,9 @@ struct visit_kernel_of {
     std::uint32_t key = 0;
     do {
       const std::uint32_t run = (sh.part + key) % sh.parts;
-      const std::uint32_t end = s.bucket_start[0][key + 1];
-      std::uint32_t i = s.bucket_start[0][key] + run * block_warps + warp;
       if constexpr (Prefetch) {
+        const std::uint32_t end = s.bucket_start[0][key + 1];
+        std::uint32_t i = s.bucket_start[0][key] + run * block_warps + warp;
         if (i < end) {
           std::uint64_t code = job.codes[0][i];
           for (;;) {
@@ -230,7 +230,10 @@ struct visit_kernel_of {
           }
         }
       } else {
-        for (; i < end; i += stride) fits += fits_of<Count>(job.codes[0][i], lane, sh);
+        for (std::uint32_t i = s.bucket_start[0][key] + run * block_warps + warp; i < s.bucket_start[0][key + 1];
+             i += stride) {
+          fits += fits_of<Count>(job.codes[0][i], lane, sh);
+        }
       }
       key = (key - free) & free;  // the next subset of `free`
     } while (key != 0);
