@@ -7,16 +7,20 @@
 // Counts classes FIRST.. FIRST+JOBS-1 of board N (a class a job, as the
 // GPU plan of split depth 1 has them; JOBS 64, a round's) each on its own,
 // and reads from its state what its visit was dealt: each key's south blocks
-// and the north halves they visit (a share each of a block's parts, taken as
-// even: the kernel's runs of 8 differ from it by less than a run a key).
-// Then deals the round's items in order
+// and a warp's steps through the north halves they visit (warp_visits: one
+// a step in a whole block, several in a narrow one; a share each of a
+// block's parts, taken as even: the kernel's runs differ from it by less
+// than a run a key). Then deals the round's items in order
 // to SLOTS block slots (792: an H100's 132 SMs, six visit blocks each), each
-// to the slot free first, an item costing SETUP (300: its tables, in north
-// halves' visits) plus its north halves; and prints when the round ends
+// to the slot free first, an item costing SETUP (300: its tables, in warp
+// steps) plus its warp steps plus 2.2 for each key its loop goes through
+// (every subset of its key's free bits, about 12 warp instructions a warp
+// against 45 a step); and prints when the round ends
 // against an even share of its work, with blocks dealt whole and in shares
 // (visit_parts).
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -39,10 +43,14 @@ namespace {
 using namespace nqueens::detail;
 using namespace nqueens::detail::gpu;
 
-// One visit item: its north halves.
+// One visit item: its cost past its tables', in warp steps.
 struct visit_item {
   std::uint64_t north;
 };
+
+// A key's turn of the visit's loop over the keys that miss the block's,
+// in warp steps (visit_keys: two loads and a few sums a warp).
+constexpr double key_loop_cost = 2.2;
 
 // A job's visit, as its scan dealt it: for each key, its blocks with their
 // north reach, dealt whole (one item a block) or in visit_parts shares.
@@ -57,11 +65,16 @@ void add_items(const job_state& s, bool shares, std::vector<visit_item>& out) {
   }
   for (std::uint32_t k = 0; k < keys; ++k) {
     const std::uint32_t south = s.bucket_start[1][k + 1] - s.bucket_start[1][k];
-    const std::uint32_t blocks = (south + south_per_block - 1) / south_per_block;
-    const std::uint64_t north = reach[(keys - 1) & ~k];
+    const std::uint32_t blocks = visit_blocks_for(south);
+    const std::uint64_t north = warp_visits(static_cast<std::uint32_t>(reach[(keys - 1) & ~k]), south);
     const std::uint32_t parts = shares ? visit_parts(static_cast<std::uint32_t>(north)) : 1;
+    const auto key_loop = static_cast<std::uint64_t>(
+        key_loop_cost *
+        static_cast<double>(std::uint64_t{1} << (s.layout.key_bits - static_cast<std::uint32_t>(std::popcount(k)))));
     for (std::uint32_t b = 0; b < blocks; ++b) {
-      for (std::uint32_t p = 0; p < parts; ++p) out.push_back({north / parts + (p < north % parts ? 1 : 0)});
+      for (std::uint32_t p = 0; p < parts; ++p) {
+        out.push_back({north / parts + (p < north % parts ? 1 : 0) + key_loop});
+      }
     }
   }
 }
@@ -109,7 +122,7 @@ int run(int argc, char** argv) {
     add_items(*stream->state(0), false, whole);
     add_items(*stream->state(0), true, shared);
   }
-  std::printf("n = %d, classes %llu..%llu, %u slots, %.0f north halves' visits an item's tables:\n", n,
+  std::printf("n = %d, classes %llu..%llu, %u slots, %.0f warp steps an item's tables:\n", n,
               static_cast<unsigned long long>(window.first),
               static_cast<unsigned long long>(window.first + window.classes.size() - 1), window.slots, window.setup);
   for (const auto& [name, items] :

@@ -145,11 +145,16 @@ fi
 # medians say what each change gave: visit blocks dealt whole (no north
 # shares), the ten-digit visit at every n (five blocks an SM), the visit
 # dealt by block index (no counter), a row set a size and join block (not
-# eight, their products dealt to its lanes); and one change not yet taken:
-# the visit loading each warp's next north code ahead (prefetch).
+# eight, their products dealt to its lanes), every visit block 1024 south
+# halves wide with the key a bit shorter (unpacked: the head before narrow
+# blocks, which no device has timed yet); and two changes not yet taken:
+# the visit loading each warp's next north code ahead (prefetch), and
+# leaving a north half once its warp has no pair left, the digits ordered
+# by the chance they collide (early_exit).
 AB_CANDIDATES="whole=NQUEENS_GPU_NORTH_PER_ITEM=0;wide=NQUEENS_GPU_WIDE_VISIT=1"
 AB_CANDIDATES+=";by_index=NQUEENS_GPU_VISIT_COUNTER=0;row_set_blocks=NQUEENS_GPU_BLOCK_ROW_SETS=1"
-AB_CANDIDATES+=";prefetch=NQUEENS_GPU_VISIT_PREFETCH=1"
+AB_CANDIDATES+=";unpacked=NQUEENS_GPU_VISIT_PACKED=0;prefetch=NQUEENS_GPU_VISIT_PREFETCH=1"
+AB_CANDIDATES+=";early_exit=NQUEENS_GPU_VISIT_EARLY_EXIT=1"
 NQ=$BUILD/nqueens
 STEP_CAP=${NQ_GPU_STEP_SECONDS:-100000}
 FINAL_RESERVE=8  # seconds kept at the end of a step: a cut command's grace, the summary

@@ -158,12 +158,33 @@ struct kernels_left {
   detail::gpu::job_result result;
 };
 
+// The visit a test runs: the head's, or a candidate module's.
+enum class visit_variant { head, prefetch, early_exit };
+
+// The visit of `Digits` digits of a candidate `variant`.
+template <std::uint32_t Digits>
+void emulate_candidate_visit(visit_variant variant, std::span<const detail::gpu::gpu_job> round,
+                             detail::gpu::launch_order& order) {
+  using namespace detail::gpu;
+  const auto run = [&]<class Kernel>() {
+    auto shared = std::make_unique<typename Kernel::shared>();
+    emulate_launch<Kernel>(round, 5, order, *shared);
+  };
+  if (variant == visit_variant::prefetch) {
+    run.template operator()<visit_kernel_of<Digits, true, false>>();
+  } else {
+    run.template operator()<visit_kernel_of<Digits, false, true>>();
+  }
+}
+
 // Runs every kernel after the join on `groups` as one job (launch order from
-// `seed`) of at most `digits` digits, the visit with tables for them (and,
-// where `prefetch`, loading each warp's next north code ahead); returns its
-// state and result.
+// `seed`) of at most `digits` digits, the visit with tables for them (the
+// head's, or a candidate's: loading each warp's next north code ahead,
+// leaving a north half once its warp has no pair left); returns its state
+// and result.
 kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1,
-                                std::uint32_t digits = detail::gpu::max_job_digits, bool prefetch = false) {
+                                std::uint32_t digits = detail::gpu::max_job_digits,
+                                visit_variant variant = visit_variant::head) {
   using namespace detail::gpu;
   gpu_job job;
   job.sequence = 77;
@@ -198,15 +219,11 @@ kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1,
   emulate_launch<encode_kernel>(round, 5, order, none);
   emulate_launch<scan_kernel>(round, 1, order, *shared_scan);
   emulate_launch<scatter_kernel>(round, 5, order, none);
-  if (prefetch) {
+  if (variant != visit_variant::head) {
     if (digits <= compact_job_digits) {
-      using kernel = visit_kernel_of<compact_job_digits, true>;
-      auto shared = std::make_unique<kernel::shared>();
-      emulate_launch<kernel>(round, 5, order, *shared);
+      emulate_candidate_visit<compact_job_digits>(variant, round, order);
     } else {
-      using kernel = visit_kernel_of<max_job_digits, true>;
-      auto shared = std::make_unique<kernel::shared>();
-      emulate_launch<kernel>(round, 5, order, *shared);
+      emulate_candidate_visit<max_job_digits>(variant, round, order);
     }
   } else if (digits <= compact_job_digits) {
     emulate_launch<compact_visit_kernel>(round, 5, order, *shared_compact_visit);
@@ -238,20 +255,28 @@ TEST(GpuKernelsTest, KeyedCountMatchesBruteForce) {
   EXPECT_EQ(result.pairs, disjoint_pairs(wide.north, wide.south));
 }
 
-// The candidate visit that loads each warp's next north code ahead
-// (NQUEENS_GPU_VISIT_PREFETCH) counts every pair once, whatever the keys'
-// sizes (a key of one half, of fewer halves than a part's warps) and block
-// order.
-TEST(GpuKernelsTest, ThePrefetchingVisitCountsEveryPairOnce) {
+// The candidate visits, one loading each warp's next north code ahead
+// (NQUEENS_GPU_VISIT_PREFETCH), one leaving a north half once no lane has
+// a pair left (NQUEENS_GPU_VISIT_EARLY_EXIT; emulated, each lane leaves on
+// its own), count every pair once, whatever the keys' sizes (a key of one
+// half, of fewer halves than a part's warps) and block order.
+TEST(GpuKernelsTest, TheCandidateVisitsCountEveryPairOnce) {
   for (const auto& [north, south] :
        {std::pair<std::size_t, std::size_t>{3000, 40000}, {257, 70000}, {5000, 2000}, {1, 1}, {31, 513}, {0, 300}}) {
     const synthetic_groups groups = draw_groups(north, south, north + south + 3);
     for (const auto& [seed, digits] : {std::pair<std::uint64_t, std::uint32_t>{5, 10}, {6, 9}}) {
-      const auto [state, result] = count_with_kernels(groups, seed, digits, /*prefetch=*/true);
-      EXPECT_EQ(result.mark, detail::gpu::finished_mark ^ 77U) << north << " x " << south;
-      EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
+      for (const visit_variant variant : {visit_variant::prefetch, visit_variant::early_exit}) {
+        const auto [state, result] = count_with_kernels(groups, seed, digits, variant);
+        EXPECT_EQ(result.mark, detail::gpu::finished_mark ^ 77U) << north << " x " << south;
+        EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
+      }
     }
   }
+  // 56 live bits: nine digits, so that the early exit's look after four is reached.
+  const synthetic_groups wide = draw_groups(2000, 3000, 12, 28);
+  const auto [state, result] = count_with_kernels(wide, 9, detail::gpu::compact_job_digits, visit_variant::early_exit);
+  EXPECT_GT(state.layout.digits, detail::gpu::early_exit_digits + 1);
+  EXPECT_EQ(result.pairs, disjoint_pairs(wide.north, wide.south));
 }
 
 TEST(GpuKernelsTest, EmptyAndOddSizedGroupsCountExactly) {
@@ -263,18 +288,43 @@ TEST(GpuKernelsTest, EmptyAndOddSizedGroupsCountExactly) {
   }
 }
 
+// A key of few south halves takes a narrow visit block, whose tables hold
+// each of its words several times over and whose warps visit several north
+// halves at once: every width, from one word (32 halves, each lane on a
+// north half of its own) to whole blocks and past them, counts exactly, and
+// each key's items are its blocks of that width.
+TEST(GpuKernelsTest, EveryVisitBlockWidthCountsExactly) {
+  using namespace detail::gpu;
+  std::set<std::uint32_t> widths;  // in south halves, of the blocks of some key that has halves
+  for (const std::size_t south : {1, 20, 32, 33, 64, 100, 255, 256, 300, 511, 512, 700, 1023, 1024, 1025, 2100}) {
+    const synthetic_groups groups = draw_groups(300, south, 11 + south);
+    const auto [state, result] = count_with_kernels(groups, south, compact_job_digits);
+    EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << south << " south halves";
+    for (std::uint32_t k = 0; k < (1U << state.layout.key_bits); ++k) {
+      const std::uint32_t in_key = state.bucket_start[1][k + 1] - state.bucket_start[1][k];
+      if (in_key != 0) widths.insert(block_words_for(in_key) * 32);
+    }
+  }
+  if constexpr (visit_packed) {
+    for (std::uint32_t width = 32; width <= south_per_block; width *= 2) EXPECT_EQ(widths.count(width), 1U) << width;
+  } else {
+    EXPECT_EQ(widths, std::set<std::uint32_t>{south_per_block});
+  }
+}
+
 // A key whose blocks have many north halves to visit is dealt as several
 // items, each a share of them: the scan's items per key are its blocks
-// times visit_parts of its north reach (counted here pair of keys by pair
-// of keys), some key of a large north group takes several, and the count
-// stays exact.
+// times visit_parts of a warp's steps through its north reach (counted here
+// pair of keys by pair of keys), some key of a large north group takes
+// several, and the count stays exact.
 TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
   using namespace detail::gpu;
   const synthetic_groups groups = draw_groups(std::size_t{9} * north_per_item, 3000, 5);
   const auto [state, result] = count_with_kernels(groups, 6, compact_job_digits);
   EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south));
-  // The candidate visit that loads ahead, on the same shares.
-  EXPECT_EQ(count_with_kernels(groups, 7, compact_job_digits, /*prefetch=*/true).result.pairs, result.pairs);
+  // The candidate visits, on the same shares.
+  EXPECT_EQ(count_with_kernels(groups, 7, compact_job_digits, visit_variant::prefetch).result.pairs, result.pairs);
+  EXPECT_EQ(count_with_kernels(groups, 8, compact_job_digits, visit_variant::early_exit).result.pairs, result.pairs);
   const std::uint32_t keys = 1U << state.layout.key_bits;
   std::uint32_t items = 0, blocks = 0;
   for (std::uint32_t k = 0; k < keys; ++k) {
@@ -283,9 +333,10 @@ TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
       if ((other & k) == 0) reach += state.bucket_start[0][other + 1] - state.bucket_start[0][other];
     }
     const std::uint32_t south = state.bucket_start[1][k + 1] - state.bucket_start[1][k];
-    const std::uint32_t key_blocks = (south + south_per_block - 1) / south_per_block;
-    EXPECT_EQ(state.block_start[k + 1] - state.block_start[k], key_blocks * visit_parts(reach)) << "key " << k;
-    items += key_blocks * visit_parts(reach);
+    const std::uint32_t words = block_words_for(south), key_blocks = (south + words * 32 - 1) / (words * 32);
+    const std::uint32_t parts = visit_parts((reach + warp_lanes / words - 1) / (warp_lanes / words));
+    EXPECT_EQ(state.block_start[k + 1] - state.block_start[k], key_blocks * parts) << "key " << k;
+    items += key_blocks * parts;
     blocks += key_blocks;
   }
   EXPECT_EQ(state.block_start[keys], items);
@@ -293,9 +344,11 @@ TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
 }
 
 // The scan's items on keys written by hand (two key bits): key 1 alone has
-// north halves, 3 shares' worth, so the keys that miss it (0 and 2) take
-// 3 items a block; keys 1 and 3 reach no north half and take none, however
-// many south halves they hold.
+// north halves, 3 shares' worth for a whole block, so the keys that miss it
+// (0 and 2) take 3 items a block, and key 2's narrow block (7 south halves:
+// a warp visits 32 north halves at once where blocks are packed) fewer;
+// keys 1 and 3 reach no north half and take none, however many south
+// halves they hold.
 TEST(GpuKernelsTest, AKeyWithNoNorthHalfToVisitTakesNoItem) {
   using namespace detail::gpu;
   auto state = std::make_unique<job_state>();
@@ -304,6 +357,7 @@ TEST(GpuKernelsTest, AKeyWithNoNorthHalfToVisitTakesNoItem) {
   state->layout.key_bits = 2;
   const std::uint32_t north = north_per_item == 0 ? 100 : 2 * north_per_item + 1;
   const std::uint32_t parts = visit_parts(north);
+  const std::uint32_t narrow_parts = visit_packed ? visit_parts((north + 31) / 32) : parts;
   const std::uint32_t south[4] = {south_per_block + 1, 3, 7, 2 * south_per_block};
   state->cursor[0][1] = north;
   for (std::uint32_t k = 0; k < 4; ++k) state->cursor[1][k] = south[k];
@@ -313,12 +367,13 @@ TEST(GpuKernelsTest, AKeyWithNoNorthHalfToVisitTakesNoItem) {
   launch_order order(1, 3);
   emulate_launch<scan_kernel>(std::span<const gpu_job>(&job, 1), 1, order, *shared);
   EXPECT_EQ(state->fault, 0U);
-  const std::uint32_t expected[5] = {0, 2 * parts, 2 * parts, 3 * parts, 3 * parts};
+  const std::uint32_t expected[5] = {0, 2 * parts, 2 * parts, 2 * parts + narrow_parts, 2 * parts + narrow_parts};
   for (std::uint32_t k = 0; k <= 4; ++k) EXPECT_EQ(state->block_start[k], expected[k]) << "key " << k;
   EXPECT_EQ(state->bucket_start[0][1], 0U);
   EXPECT_EQ(state->bucket_start[0][2], north);
   EXPECT_EQ(state->bucket_start[1][3], south[0] + south[1] + south[2]);
   EXPECT_EQ(parts, north_per_item == 0 ? 1U : 3U);
+  EXPECT_EQ(narrow_parts, north_per_item == 0 || visit_packed ? 1U : 3U);
 }
 
 // The key takes what the digits cannot hold: every mask of a board to 27

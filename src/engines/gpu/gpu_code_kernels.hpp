@@ -9,18 +9,71 @@
 #include "engines/gpu/gpu_kernel_support.hpp"
 #include "engines/join_model/digit_widths.hpp"
 
+/// 1: a key of few south halves takes a narrow visit block (block_words_for)
+/// and a warp visits several north halves at once; the key then takes two
+/// bits more. 0 builds the module whose every block is 1024 south halves
+/// wide (scripts/gpu.sh ab's `unpacked`), which a key of 100 halves filled
+/// a tenth of: at n = 22, half of the visits were of blocks filled to half
+/// or less, and a warp's 1024 pairs made 0.36 solutions' pairs on average.
+#ifndef NQUEENS_GPU_VISIT_PACKED
+#define NQUEENS_GPU_VISIT_PACKED 1
+#endif
+
+/// 1: a module whose digits come in the order of the chance they collide
+/// (the key's rule) rather than by bit, and whose visit leaves a north half
+/// once no lane of its warp has a pair left after early_exit_digits digits
+/// (scripts/gpu.sh ab's `early_exit`). At n = 22 (2fec062, seven digits so
+/// ordered), 36% of the warps' visits had no pair left after three digits
+/// and 56% after four.
+#ifndef NQUEENS_GPU_VISIT_EARLY_EXIT
+#define NQUEENS_GPU_VISIT_EARLY_EXIT 0
+#endif
+
 namespace nqueens::detail::gpu {
+
+inline constexpr bool visit_packed = NQUEENS_GPU_VISIT_PACKED != 0;
+inline constexpr bool visit_early_exit = NQUEENS_GPU_VISIT_EARLY_EXIT != 0;
+/// The digits after which an early-exiting visit looks whether its warp has
+/// a pair left.
+inline constexpr std::uint32_t early_exit_digits = 4;
+
+/// Words (of 32 south halves each) of a visit block of a key with `south`
+/// halves: the fewest, a power of two, that hold them, up to a whole
+/// block's; a key of more takes whole blocks. A narrow block's tables hold
+/// each word warp_lanes / words times over, so that the lanes of a warp,
+/// `words` a north half, each read their own bank (visit_kernel_of).
+NQUEENS_HD constexpr std::uint32_t block_words_for(std::uint32_t south) {
+  std::uint32_t words = visit_packed ? 1 : words_per_block;
+  while (words < words_per_block && words * 32 < south) words *= 2;
+  return words;
+}
+static_assert(block_words_for(0) == (visit_packed ? 1 : words_per_block) &&
+              block_words_for(33) == (visit_packed ? 2 : 32) && block_words_for(1024) == words_per_block &&
+              block_words_for(5000) == words_per_block);
+
+/// The visit blocks of a key with `south` halves.
+NQUEENS_HD constexpr std::uint32_t visit_blocks_for(std::uint32_t south) {
+  const std::uint32_t halves = block_words_for(south) * 32;
+  return (south + halves - 1) / halves;
+}
+
+/// South halves a key should hold on average for one more key bit: half a
+/// whole block; half of that where narrow blocks take small keys (the key
+/// a bit longer: a model of real rounds' tables, warp steps and key loops
+/// did best at 256, against 128 and 512, at n = 20 and 22:
+/// nqueens_gpu_round_balance, docs/performance.md).
+inline constexpr std::uint32_t key_south_target = visit_packed ? south_per_block / 4 : south_per_block / 2;
 
 /// Key bits for groups of these sizes: the pair counter's rule
 /// (key_bits_within, digit_widths.hpp) over the south group, while a key's
-/// south halves would still fill half a table block on average, at most
+/// south halves would still number key_south_target on average, at most
 /// this engine's max_job_key_bits; and at least what `digits` digits cannot
 /// hold of the `used` bits (past n = 20, small groups). Each key bit spares
 /// the visits of the pairs that collide on it.
 NQUEENS_HD inline std::uint32_t job_key_bits(std::uint32_t south, std::uint32_t used,
                                              std::uint32_t digits = max_job_digits) {
   const auto wanted = static_cast<std::uint32_t>(
-      key_bits_within(south, static_cast<int>(used), south_per_block / 2, static_cast<int>(max_job_key_bits)));
+      key_bits_within(south, static_cast<int>(used), key_south_target, static_cast<int>(max_job_key_bits)));
   const std::uint32_t digit_room = digits * digit_bits;
   const std::uint32_t least = used > digit_room ? used - digit_room : 0;
   return wanted > least ? wanted : least;
@@ -28,8 +81,9 @@ NQUEENS_HD inline std::uint32_t job_key_bits(std::uint32_t south, std::uint32_t 
 
 /// The code: the diagonals both groups use, ranked by the chance a random
 /// pair collides on them (collides_before, digit_widths.hpp), the first
-/// key_bits of them the key, the others in increasing order as digits. A
-/// thread per bit: each finds its rank, then its place.
+/// key_bits of them the key, the others in increasing order as digits (in
+/// rank order where the visit exits early). A thread per bit: each finds
+/// its rank, then its place.
 struct layout_kernel {
   static constexpr int phases = 3;
   struct shared {
@@ -70,7 +124,7 @@ struct layout_kernel {
       }
       if (!mine) return;
       std::uint32_t place = sh.rank[thread];
-      if (place >= key_bits) {  // a digit bit: after the key, in bit order
+      if (place >= key_bits && !visit_early_exit) {  // a digit bit: after the key, in bit order
         place = key_bits;
         for (std::uint32_t b = 0; b < thread; ++b) place += (used >> b & 1U) != 0 && sh.rank[b] >= key_bits ? 1U : 0U;
       }
@@ -119,8 +173,9 @@ struct encode_half {
 };
 using encode_kernel = each_half_kernel<encode_half>;
 
-/// North halves a visit item visits, about, where its key has more to
-/// visit: a key's blocks are then each dealt as several items, each with a
+/// A warp's steps through north halves (warp_visits: a north half a step in a
+/// whole block, several in a narrow one) a visit item takes, about, where
+/// its key has more to visit: a key's blocks are then each dealt as several items, each with a
 /// share of the north halves (visit_kernel_of::visit_keys). A block of a
 /// low key visits every north half whose key misses its own: dealt whole,
 /// rounds of n = 20 to 22 ended after 2 to 5.5 times an even share of
@@ -140,9 +195,10 @@ inline constexpr std::uint32_t north_per_item = NQUEENS_GPU_NORTH_PER_ITEM;
 /// arena holds at most a few million south blocks.
 inline constexpr std::uint32_t most_visit_parts = 64;
 
-/// Items each visit block of a key with `north_reach` north halves to
-/// visit is dealt as: none where it has none (no south half of the key can
-/// pair: a key with every likely bit, or a group the filter left empty).
+/// Items each visit block of a key is dealt as, for `north_reach` warp
+/// steps through the north halves it visits (warp_visits): none where it
+/// has none (no south half of the key can pair: a key with every likely
+/// bit, or a group the filter left empty).
 NQUEENS_HD inline std::uint32_t visit_parts(std::uint32_t north_reach) {
   if (north_reach == 0) return 0;
   if constexpr (north_per_item == 0) {
@@ -153,6 +209,13 @@ NQUEENS_HD inline std::uint32_t visit_parts(std::uint32_t north_reach) {
     const std::uint32_t parts = (north_reach - 1) / per_item + 1;
     return parts < most_visit_parts ? parts : most_visit_parts;
   }
+}
+
+/// A warp's steps through `north` north halves for a key of `south` south
+/// halves: its lanes visit warp_lanes / block_words_for(south) at once.
+NQUEENS_HD inline std::uint32_t warp_visits(std::uint32_t north, std::uint32_t south) {
+  const std::uint32_t at_once = words_per_block / block_words_for(south);
+  return (north + at_once - 1) / at_once;
 }
 
 /// Where each key's halves begin in both groups, and each key's visit
@@ -185,8 +248,8 @@ struct scan_kernel {
     } else if (phase == sums_phase) {
       std::uint32_t sums[3] = {0, 0, 0};
       for (std::uint32_t k = first; k < last; ++k) {
-        const std::uint32_t blocks = (s.cursor[1][k] + south_per_block - 1) / south_per_block;
-        const std::uint32_t items = blocks * visit_parts(s.block_start[(keys - 1) & ~k]);
+        const std::uint32_t blocks = visit_blocks_for(s.cursor[1][k]);
+        const std::uint32_t items = blocks * visit_parts(warp_visits(s.block_start[(keys - 1) & ~k], s.cursor[1][k]));
         s.bucket_start[0][k] = items;  // until the last phase, which reads it first
         sums[0] += s.cursor[0][k];
         sums[1] += s.cursor[1][k];

@@ -26,15 +26,16 @@
 //            collide first (the key), the rest in 5-bit digits
 //   encode   each half as its code; a histogram of the keys
 //   scan     where each key's halves begin; each key's visit items: its
-//            blocks of 1024 south halves, each as many times as its north
-//            halves to visit ask (visit_parts), none where it has none
+//            blocks of up to 1024 south halves (a key of few, one block
+//            of 32 to 512: block_words_for), each as many times as its
+//            north halves to visit ask (visit_parts), none where it has none
 //   scatter  the codes sorted by key
 //   visit    an item a block, taken from the round's counter: a key's
-//            1024 south halves' bit-sliced tables (a 1024-bit row per
-//            digit value: the halves that have none of its bits) in shared
-//            memory, then the item's share of the north halves whose key
-//            misses theirs, a warp each, ANDs one row per digit, each lane
-//            its own word of 32 pairs
+//            south halves' bit-sliced tables (a row per digit value: the
+//            halves that have none of its bits) in shared memory, then the
+//            item's share of the north halves whose key misses theirs, a
+//            warp each (32 / words each in a block of fewer than 32 words),
+//            ANDs one row per digit, each lane its own word of 32 pairs
 //   finish   the checks, the result, and the mark that says all of it ran
 //
 // The kernels live by stage: gpu_kernel_support.hpp (what they share),

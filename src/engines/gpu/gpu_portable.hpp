@@ -70,6 +70,18 @@ NQUEENS_HD inline bool stop_set(std::uint32_t* word) {
 #endif
 }
 
+/// Whether `value` holds for some lane of the warp that calls this with it
+/// (those active with it: a loop's last turn may have fewer). Emulated, a
+/// lane runs alone and has its own value: a lane that skips on a false one
+/// skips only what it alone would do.
+NQUEENS_HD inline bool warp_any(bool value) {
+#ifdef __CUDA_ARCH__
+  return __any_sync(__activemask(), value) != 0;
+#else
+  return value;
+#endif
+}
+
 NQUEENS_HD inline void atomic_or(std::uint64_t* at, std::uint64_t value) {
 #ifdef __CUDA_ARCH__
   atomicOr(reinterpret_cast<unsigned long long*>(at), static_cast<unsigned long long>(value));

@@ -198,8 +198,9 @@ bool gpu_rounds::cut_pieces_too_large() {
     piece& p = pieces_[i];
     // The kernels index both groups as one list, and round it up to whole
     // blocks, in 32 bits (halves_total, items_for); a visit's index steps
-    // past a key's end by up to a stride of every part's warps (visit_keys).
-    constexpr std::uint32_t most_overshoot = std::max(block_threads, most_visit_parts * block_warps);
+    // past a key's end by up to a stride of every part's warps, each lane
+    // on a north half of its own in the narrowest blocks (visit_keys).
+    constexpr std::uint32_t most_overshoot = std::max(block_threads, most_visit_parts * block_threads);
     const bool too_many = p.joined[0] + p.joined[1] > UINT32_MAX - most_overshoot;
     const std::uint64_t words = p.quarter_words + words_for(p.joined[0], p.joined[1]);
     if (!too_many && words <= stream_.arena_words()) continue;

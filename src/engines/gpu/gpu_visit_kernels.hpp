@@ -25,8 +25,10 @@ namespace nqueens::detail::gpu {
 
 /// The visit for jobs of at most `Digits` digits (gpu_job::digits_limit):
 /// its tables take 4 KiB a digit of shared memory. `Prefetch`: each warp's
-/// next north code loaded before it visits the one it holds.
-template <std::uint32_t Digits, bool Prefetch = NQUEENS_GPU_VISIT_PREFETCH != 0>
+/// next north code loaded before it visits the one it holds. `EarlyExit`:
+/// a warp leaves a north half once none of its lanes has a pair left
+/// (visit_early_exit).
+template <std::uint32_t Digits, bool Prefetch = NQUEENS_GPU_VISIT_PREFETCH != 0, bool EarlyExit = visit_early_exit>
 struct visit_kernel_of {
   static_assert(Digits >= 1 && Digits <= max_job_digits);
   static constexpr int phases = 6;
@@ -59,6 +61,7 @@ struct visit_kernel_of {
     std::uint32_t valid[words_per_block];
     std::uint64_t fits;
     std::uint32_t key, first, count;
+    std::uint32_t words;        // the block's (block_words_for), each in the tables warp_lanes / words times
     std::uint32_t part, parts;  // this item's share of the key's north halves
   };
   static_assert(south_per_block <= codes_per_digit * Digits, "the codes fit beside the bit rows");
@@ -103,15 +106,16 @@ struct visit_kernel_of {
     }
     // The key's items: each of its south blocks, `parts` times (scan_kernel).
     const std::uint32_t south = s.bucket_start[1][low + 1] - s.bucket_start[1][low];
-    const std::uint32_t blocks = (south + south_per_block - 1) / south_per_block;
-    const std::uint32_t parts = (s.block_start[low + 1] - s.block_start[low]) / blocks;
+    const std::uint32_t parts = (s.block_start[low + 1] - s.block_start[low]) / visit_blocks_for(south);
     const std::uint32_t local = item - s.block_start[low];
+    const std::uint32_t halves = block_words_for(south) * 32;
     sh.key = low;
+    sh.words = halves / 32;
     sh.part = local % parts;
     sh.parts = parts;
-    sh.first = s.bucket_start[1][low] + local / parts * south_per_block;
+    sh.first = s.bucket_start[1][low] + local / parts * halves;
     const std::uint32_t left = s.bucket_start[1][low + 1] - sh.first;
-    sh.count = left < south_per_block ? left : south_per_block;
+    sh.count = left < halves ? left : halves;
     sh.fits = 0;
   }
 
@@ -122,13 +126,14 @@ struct visit_kernel_of {
     return sh.codes[slot / codes_per_digit][17 + place / (words_per_block / 2)][place % (words_per_block / 2)];
   }
 
-  // Phase 1: the block's south codes, and which of its slots hold one.
+  // Phase 1: the block's south codes, and which of its slots hold one
+  // (each word's, in each of its places).
   NQUEENS_HD static void load_south(const gpu_job& job, std::uint32_t thread, shared& sh) {
-    for (std::uint32_t i = thread; i < south_per_block; i += block_threads) {
+    for (std::uint32_t i = thread; i < sh.words * 32; i += block_threads) {
       south_slot(sh, i) = i < sh.count ? job.codes[1][sh.first + i] : 0;
     }
     if (thread < words_per_block) {
-      const std::uint32_t from = thread * 32;
+      const std::uint32_t from = thread % sh.words * 32;
       sh.valid[thread] = sh.count <= from        ? 0
                          : sh.count - from >= 32 ? ~0U
                                                  : low_bits(static_cast<int>(sh.count - from));
@@ -137,10 +142,11 @@ struct visit_kernel_of {
 
   // Phase 2: for each digit bit b, the row of value 1 << b: which halves
   // lack it (digit 0's, of the valid halves alone); a thread per digit and
-  // word, each half's digit taken once for its five bits.
+  // word of the block (the copies are phase 3's), each half's digit taken
+  // once for its five bits.
   NQUEENS_HD static void bit_rows(const code_layout& layout, std::uint32_t digits, std::uint32_t thread, shared& sh) {
-    for (std::uint32_t job_index = thread; job_index < digits * words_per_block; job_index += block_threads) {
-      const std::uint32_t w = job_index % words_per_block, d = job_index / words_per_block;
+    for (std::uint32_t job_index = thread; job_index < digits * sh.words; job_index += block_threads) {
+      const std::uint32_t w = job_index % sh.words, d = job_index / sh.words;
       std::uint32_t lacking[digit_bits] = {};
       for (std::uint32_t step = 0; step < 32; ++step) {
         const std::uint32_t slot = bit_rows_slot(w, step), digit = digit_of(layout, south_slot(sh, slot), d);
@@ -163,24 +169,30 @@ struct visit_kernel_of {
   }
 
   // Phase 3: the rows of no bit or of several, ANDs of the rows of one; the
-  // codes are read, these rows take their place.
+  // codes are read, these rows take their place. Word w holds the block's
+  // word w % words: in a narrow block, the rows of one bit are copied to
+  // the words past the block's (phase 2 wrote those below it).
   NQUEENS_HD static void build_tables(std::uint32_t digits, std::uint32_t thread, shared& sh) {
     for (std::uint32_t job_index = thread; job_index < digits * digit_values * words_per_block;
          job_index += block_threads) {
       const std::uint32_t w = job_index % words_per_block, v = job_index / words_per_block % digit_values;
-      const std::uint32_t d = job_index / (words_per_block * digit_values);
-      if (v != 0 && (v & (v - 1)) == 0) continue;  // a row of one bit: phase 2's
+      const std::uint32_t d = job_index / (words_per_block * digit_values), own = w % sh.words;
+      if (v != 0 && (v & (v - 1)) == 0) {  // a row of one bit: phase 2's
+        if (w != own) sh.table[d][v][w] = sh.table[d][v][own];
+        continue;
+      }
       std::uint32_t entry = v != 0 ? ~0U : d == 0 ? sh.valid[w] : ~0U;
       for (std::uint32_t b = 0; b < digit_bits; ++b) {
-        if ((v >> b & 1U) != 0) entry &= sh.table[d][1U << b][w];
+        if ((v >> b & 1U) != 0) entry &= sh.table[d][1U << b][own];
       }
       sh.table[d][v][w] = entry;
     }
   }
 
   // Phase 4: the item's share of the north halves whose key misses this
-  // block's (the keys that are subsets of the free ones), a warp per half,
-  // a lane per word; the loop shaped by the job's digits.
+  // block's (the keys that are subsets of the free ones), a warp per
+  // warp_lanes / words halves, a lane per word; the loop shaped by the
+  // job's digits.
   NQUEENS_HD static void visit_north(const gpu_job& job, std::uint32_t digits, std::uint32_t thread, shared& sh) {
     const std::uint64_t fits = visit_with(digits, job, thread, sh);
     if (fits != 0) atomic_add(&sh.fits, fits);
@@ -205,17 +217,21 @@ struct visit_kernel_of {
     const std::uint32_t key_bits = s.layout.key_bits;
     const std::uint32_t warp = thread / warp_lanes, lane = thread % warp_lanes;
     const std::uint32_t free = ((1U << key_bits) - 1) & ~sh.key;
-    // A share of every key's halves: runs of block_warps, one in sh.parts,
-    // the first taken by a part turned with the key (so that no part takes
-    // every key's first run).
-    const std::uint32_t stride = sh.parts * block_warps;
+    // Lanes of `words` each take a north half: a warp visits `at_once`.
+    const std::uint32_t at_once = warp_lanes / sh.words, group = lane / sh.words;
+    // A share of every key's halves: runs of block_warps * at_once, one in
+    // sh.parts, the first taken by a part turned with the key (so that no
+    // part takes every key's first run).
+    const std::uint32_t run_length = block_warps * at_once, stride = sh.parts * run_length;
     std::uint64_t fits = 0;
     std::uint32_t key = 0;
     do {
-      const std::uint32_t run = (sh.part + key) % sh.parts;
+      // Most narrow blocks' items are whole (one part): no division for them.
+      const std::uint32_t run = sh.parts == 1 ? 0 : (sh.part + key) % sh.parts;
+      const std::uint32_t from = s.bucket_start[0][key] + run * run_length + warp * at_once + group;
       if constexpr (Prefetch) {
         const std::uint32_t end = s.bucket_start[0][key + 1];
-        std::uint32_t i = s.bucket_start[0][key] + run * block_warps + warp;
+        std::uint32_t i = from;
         if (i < end) {
           std::uint64_t code = job.codes[0][i];
           for (;;) {
@@ -230,8 +246,7 @@ struct visit_kernel_of {
           }
         }
       } else {
-        for (std::uint32_t i = s.bucket_start[0][key] + run * block_warps + warp; i < s.bucket_start[0][key + 1];
-             i += stride) {
+        for (std::uint32_t i = from; i < s.bucket_start[0][key + 1]; i += stride) {
           fits += fits_of<Count>(job.codes[0][i], lane, sh);
         }
       }
@@ -248,6 +263,10 @@ struct visit_kernel_of {
     std::uint32_t fit = sh.table[0][code & (digit_values - 1)][lane];
     NQUEENS_UNROLL
     for (std::uint32_t d = 1; d < Count; ++d) {
+      // A vote and a branch, once, where digits enough are left to skip.
+      if constexpr (EarlyExit) {
+        if (d == early_exit_digits && Count > early_exit_digits + 1 && !warp_any(fit != 0)) return 0;
+      }
       fit &= sh.table[d][(code >> (d * digit_bits)) & (digit_values - 1)][lane];
     }
     return static_cast<std::uint64_t>(popcount32(fit));
