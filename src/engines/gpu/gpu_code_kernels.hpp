@@ -10,8 +10,8 @@
 #include "engines/join_model/digit_widths.hpp"
 
 /// 1: a key of few south halves takes a narrow visit block (block_words_for)
-/// and a warp visits several north halves at once; the key then takes two
-/// bits more. 0 builds the module whose every block is 1024 south halves
+/// and a warp visits several north halves at once; the key then takes a bit
+/// more. 0 builds the module whose every block is 1024 south halves
 /// wide (scripts/gpu.sh ab's `unpacked`), which a key of 100 halves filled
 /// a tenth of: at n = 22, half of the visits were of blocks filled to half
 /// or less, and a warp's 1024 pairs made 0.36 solutions' pairs on average.
@@ -22,9 +22,10 @@
 /// 1: a module whose digits come in the order of the chance they collide
 /// (the key's rule) rather than by bit, and whose visit leaves a north half
 /// once no lane of its warp has a pair left after early_exit_digits digits
-/// (scripts/gpu.sh ab's `early_exit`). At n = 22 (2fec062, seven digits so
-/// ordered), 36% of the warps' visits had no pair left after three digits
-/// and 56% after four.
+/// (scripts/gpu.sh ab's `early_exit`). At n = 22 (2fec062's whole blocks,
+/// seven digits so ordered), 36% of the warps' visits had no pair left after
+/// three digits and 56% after four; a narrow block's warp, on several north
+/// halves, less often.
 #ifndef NQUEENS_GPU_VISIT_EARLY_EXIT
 #define NQUEENS_GPU_VISIT_EARLY_EXIT 0
 #endif
@@ -42,11 +43,12 @@ inline constexpr std::uint32_t early_exit_digits = 4;
 /// block's; a key of more takes whole blocks. A narrow block's tables hold
 /// each word warp_lanes / words times over, so that the lanes of a warp,
 /// `words` a north half, each read their own bank (visit_kernel_of).
-NQUEENS_HD constexpr std::uint32_t block_words_for(std::uint32_t south) {
-  std::uint32_t words = visit_packed ? 1 : words_per_block;
-  while (words < words_per_block && words * 32 < south) words *= 2;
-  return words;
+NQUEENS_HD constexpr std::uint32_t block_words_log2_for(std::uint32_t south) {
+  std::uint32_t log2 = visit_packed ? 0 : words_per_block_log2;
+  while (log2 < words_per_block_log2 && (32U << log2) < south) ++log2;
+  return log2;
 }
+NQUEENS_HD constexpr std::uint32_t block_words_for(std::uint32_t south) { return 1U << block_words_log2_for(south); }
 static_assert(block_words_for(0) == (visit_packed ? 1 : words_per_block) &&
               block_words_for(33) == (visit_packed ? 2 : 32) && block_words_for(1024) == words_per_block &&
               block_words_for(5000) == words_per_block);
@@ -81,10 +83,11 @@ NQUEENS_HD inline std::uint32_t job_key_bits(std::uint32_t south, std::uint32_t 
 
 /// The code: the diagonals both groups use, ranked by the chance a random
 /// pair collides on them (collides_before, digit_widths.hpp), the first
-/// key_bits of them the key, the others in increasing order as digits (in
-/// rank order where the visit exits early). A thread per bit: each finds
-/// its rank, then its place.
-struct layout_kernel {
+/// key_bits of them the key, the others in increasing order as digits
+/// (`RankedDigits`: in rank order, for a visit that exits early). A thread
+/// per bit: each finds its rank, then its place.
+template <bool RankedDigits>
+struct layout_kernel_of {
   static constexpr int phases = 3;
   struct shared {
     std::uint64_t chance[64];
@@ -124,7 +127,7 @@ struct layout_kernel {
       }
       if (!mine) return;
       std::uint32_t place = sh.rank[thread];
-      if (place >= key_bits && !visit_early_exit) {  // a digit bit: after the key, in bit order
+      if (place >= key_bits && !RankedDigits) {  // a digit bit: after the key, in bit order
         place = key_bits;
         for (std::uint32_t b = 0; b < thread; ++b) place += (used >> b & 1U) != 0 && sh.rank[b] >= key_bits ? 1U : 0U;
       }
@@ -132,6 +135,8 @@ struct layout_kernel {
     }
   }
 };
+
+using layout_kernel = layout_kernel_of<visit_early_exit>;
 
 NQUEENS_HD inline std::uint64_t encode(const code_layout& layout, std::uint64_t mask) {
   std::uint64_t code = 0;

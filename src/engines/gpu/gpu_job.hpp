@@ -23,6 +23,8 @@ inline constexpr std::uint32_t block_warps = block_threads / warp_lanes;
 /// South halves per table block: what one block of the visit kernel holds,
 /// a 32-bit word of them per lane of a warp.
 inline constexpr std::uint32_t words_per_block = warp_lanes;
+inline constexpr std::uint32_t words_per_block_log2 = 5;
+static_assert(words_per_block == 1U << words_per_block_log2);
 inline constexpr std::uint32_t south_per_block = words_per_block * 32;
 /// Bits of a digit: a table row is indexed by a north code's digit. Five
 /// bits keep a block's tables (10 digits x 32 values x 32 words) within

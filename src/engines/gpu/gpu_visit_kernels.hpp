@@ -61,7 +61,7 @@ struct visit_kernel_of {
     std::uint32_t valid[words_per_block];
     std::uint64_t fits;
     std::uint32_t key, first, count;
-    std::uint32_t words;        // the block's (block_words_for), each in the tables warp_lanes / words times
+    std::uint32_t words_log2;   // its words (block_words_for), each in the tables warp_lanes / words times
     std::uint32_t part, parts;  // this item's share of the key's north halves
   };
   static_assert(south_per_block <= codes_per_digit * Digits, "the codes fit beside the bit rows");
@@ -110,7 +110,7 @@ struct visit_kernel_of {
     const std::uint32_t local = item - s.block_start[low];
     const std::uint32_t halves = block_words_for(south) * 32;
     sh.key = low;
-    sh.words = halves / 32;
+    sh.words_log2 = block_words_log2_for(south);
     sh.part = local % parts;
     sh.parts = parts;
     sh.first = s.bucket_start[1][low] + local / parts * halves;
@@ -118,6 +118,14 @@ struct visit_kernel_of {
     sh.count = left < halves ? left : halves;
     sh.fits = 0;
   }
+
+  /// The block's words, and a word's own place among them: by shifts and
+  /// masks (a power of two), and constant where blocks are always whole.
+  NQUEENS_HD static std::uint32_t words_log2(const shared& sh) {
+    return visit_packed ? sh.words_log2 : words_per_block_log2;
+  }
+  NQUEENS_HD static std::uint32_t words(const shared& sh) { return 1U << words_log2(sh); }
+  NQUEENS_HD static std::uint32_t own_word(const shared& sh, std::uint32_t w) { return w & (words(sh) - 1); }
 
   /// Where south half `slot` waits in phases 1-2: rows 17..31 of digit
   /// slot / codes_per_digit's table.
@@ -129,11 +137,11 @@ struct visit_kernel_of {
   // Phase 1: the block's south codes, and which of its slots hold one
   // (each word's, in each of its places).
   NQUEENS_HD static void load_south(const gpu_job& job, std::uint32_t thread, shared& sh) {
-    for (std::uint32_t i = thread; i < sh.words * 32; i += block_threads) {
+    for (std::uint32_t i = thread; i < words(sh) * 32; i += block_threads) {
       south_slot(sh, i) = i < sh.count ? job.codes[1][sh.first + i] : 0;
     }
     if (thread < words_per_block) {
-      const std::uint32_t from = thread % sh.words * 32;
+      const std::uint32_t from = own_word(sh, thread) * 32;
       sh.valid[thread] = sh.count <= from        ? 0
                          : sh.count - from >= 32 ? ~0U
                                                  : low_bits(static_cast<int>(sh.count - from));
@@ -145,8 +153,8 @@ struct visit_kernel_of {
   // word of the block (the copies are phase 3's), each half's digit taken
   // once for its five bits.
   NQUEENS_HD static void bit_rows(const code_layout& layout, std::uint32_t digits, std::uint32_t thread, shared& sh) {
-    for (std::uint32_t job_index = thread; job_index < digits * sh.words; job_index += block_threads) {
-      const std::uint32_t w = job_index % sh.words, d = job_index / sh.words;
+    for (std::uint32_t job_index = thread; job_index < digits * words(sh); job_index += block_threads) {
+      const std::uint32_t w = own_word(sh, job_index), d = job_index >> words_log2(sh);
       std::uint32_t lacking[digit_bits] = {};
       for (std::uint32_t step = 0; step < 32; ++step) {
         const std::uint32_t slot = bit_rows_slot(w, step), digit = digit_of(layout, south_slot(sh, slot), d);
@@ -176,7 +184,7 @@ struct visit_kernel_of {
     for (std::uint32_t job_index = thread; job_index < digits * digit_values * words_per_block;
          job_index += block_threads) {
       const std::uint32_t w = job_index % words_per_block, v = job_index / words_per_block % digit_values;
-      const std::uint32_t d = job_index / (words_per_block * digit_values), own = w % sh.words;
+      const std::uint32_t d = job_index / (words_per_block * digit_values), own = own_word(sh, w);
       if (v != 0 && (v & (v - 1)) == 0) {  // a row of one bit: phase 2's
         if (w != own) sh.table[d][v][w] = sh.table[d][v][own];
         continue;
@@ -218,7 +226,7 @@ struct visit_kernel_of {
     const std::uint32_t warp = thread / warp_lanes, lane = thread % warp_lanes;
     const std::uint32_t free = ((1U << key_bits) - 1) & ~sh.key;
     // Lanes of `words` each take a north half: a warp visits `at_once`.
-    const std::uint32_t at_once = warp_lanes / sh.words, group = lane / sh.words;
+    const std::uint32_t at_once = warp_lanes >> words_log2(sh), group = lane >> words_log2(sh);
     // A share of every key's halves: runs of block_warps * at_once, one in
     // sh.parts, the first taken by a part turned with the key (so that no
     // part takes every key's first run).
@@ -227,7 +235,7 @@ struct visit_kernel_of {
     std::uint32_t key = 0;
     do {
       // Most narrow blocks' items are whole (one part): no division for them.
-      const std::uint32_t run = sh.parts == 1 ? 0 : (sh.part + key) % sh.parts;
+      const std::uint32_t run = visit_packed && sh.parts == 1 ? 0 : (sh.part + key) % sh.parts;
       const std::uint32_t from = s.bucket_start[0][key] + run * run_length + warp * at_once + group;
       if constexpr (Prefetch) {
         const std::uint32_t end = s.bucket_start[0][key + 1];
