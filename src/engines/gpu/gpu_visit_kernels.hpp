@@ -177,23 +177,33 @@ struct visit_kernel_of {
   }
 
   // Phase 3: the rows of no bit or of several, ANDs of the rows of one; the
-  // codes are read, these rows take their place. Word w holds the block's
-  // word w % words: in a narrow block, the rows of one bit are copied to
-  // the words past the block's (phase 2 wrote those below it).
+  // codes are read, these rows take their place. A thread per digit and
+  // word writes its word of all 32 rows from the five it reads (the ANDs of
+  // the low three bits' rows once, then one AND a row), not a thread per row
+  // and word that read a row per bit of it (5 loads a word where that took
+  // 75, and its index arithmetic once a word, not once a row). Word w holds the
+  // block's word w % words: in a narrow block, the words past the block's
+  // take the rows of one bit too (phase 2 wrote those below it, which other
+  // threads read here: not written again).
   NQUEENS_HD static void build_tables(std::uint32_t digits, std::uint32_t thread, shared& sh) {
-    for (std::uint32_t job_index = thread; job_index < digits * digit_values * words_per_block;
-         job_index += block_threads) {
-      const std::uint32_t w = job_index % words_per_block, v = job_index / words_per_block % digit_values;
-      const std::uint32_t d = job_index / (words_per_block * digit_values), own = own_word(sh, w);
-      if (v != 0 && (v & (v - 1)) == 0) {  // a row of one bit: phase 2's
-        if (w != own) sh.table[d][v][w] = sh.table[d][v][own];
-        continue;
+    static_assert(digit_bits == 5, "the rows as the ANDs of the low three bits' rows and of the high two's");
+    for (std::uint32_t job_index = thread; job_index < digits * words_per_block; job_index += block_threads) {
+      const std::uint32_t w = job_index % words_per_block, d = job_index / words_per_block, own = own_word(sh, w);
+      std::uint32_t bit[digit_bits];
+      NQUEENS_UNROLL
+      for (std::uint32_t b = 0; b < digit_bits; ++b) bit[b] = sh.table[d][1U << b][own];
+      // Row 0 of digit 0: the valid halves (the rows with bits have them already).
+      const std::uint32_t none = d == 0 ? sh.valid[w] : ~0U;
+      const std::uint32_t low[8] = {none,   bit[0],          bit[1],          bit[0] & bit[1],
+                                    bit[2], bit[0] & bit[2], bit[1] & bit[2], bit[0] & bit[1] & bit[2]};
+      NQUEENS_UNROLL
+      for (std::uint32_t v = 0; v < digit_values; ++v) {
+        const bool one_bit = v != 0 && (v & (v - 1)) == 0;
+        if (one_bit && w == own) continue;  // phase 2's, read by the words that copy it
+        const std::uint32_t high =
+            (v & 8U) != 0 ? ((v & 16U) != 0 ? bit[3] & bit[4] : bit[3]) : ((v & 16U) != 0 ? bit[4] : ~0U);
+        sh.table[d][v][w] = v < 8 ? low[v] : v % 8 == 0 ? high : high & low[v % 8];
       }
-      std::uint32_t entry = v != 0 ? ~0U : d == 0 ? sh.valid[w] : ~0U;
-      for (std::uint32_t b = 0; b < digit_bits; ++b) {
-        if ((v >> b & 1U) != 0) entry &= sh.table[d][1U << b][own];
-      }
-      sh.table[d][v][w] = entry;
     }
   }
 
