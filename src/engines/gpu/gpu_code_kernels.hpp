@@ -14,7 +14,7 @@
 /// more. 0 builds the module whose every block is 1024 south halves
 /// wide (scripts/gpu.sh ab's `unpacked`), which a key of 100 halves filled
 /// a tenth of: at n = 22, half of the visits were of blocks filled to half
-/// or less, and a warp's 1024 pairs made 0.36 solutions' pairs on average.
+/// or less, and a warp's 1024 pairs held 0.36 pairs that count on average.
 #ifndef NQUEENS_GPU_VISIT_PACKED
 #define NQUEENS_GPU_VISIT_PACKED 1
 #endif
