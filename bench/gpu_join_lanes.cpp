@@ -103,7 +103,7 @@ round_time round_end(const std::vector<std::vector<std::uint64_t>>& jobs, std::u
 
 int run(int argc, char** argv) {
   const nqueens::bench::round_window window =
-      nqueens::bench::read_round_window(argc, argv, "nqueens_gpu_join_lanes", 1056, 6);
+      nqueens::bench::read_round_window(argc, argv, "nqueens_gpu_join_lanes", 23, 1056, 6);
   const int n = window.n;
   const half_board_tables tables(n);
   const auto backend = emulated_backend(tables, {});

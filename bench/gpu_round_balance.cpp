@@ -1,40 +1,52 @@
-// How evenly a round of the GPU engine's visit fills a device
-// (docs/performance.md): real jobs, counted by the emulator, and a
-// list-scheduling model of their visit items over a GPU's block slots.
+// How evenly a round of the GPU engine's visit fills a device, and how much
+// work it is (docs/performance.md): real jobs, their rounds run by the
+// emulator up to the visit, and a list-scheduling model of their visit
+// items over a GPU's block slots.
 //
 //   nqueens_gpu_round_balance N FIRST [JOBS] [SLOTS] [SETUP]
 //
 // Counts classes FIRST.. FIRST+JOBS-1 of board N (a class a job, as the
-// GPU plan of split depth 1 has them; JOBS 64, a round's) each on its own,
-// and reads from its state what its visit was dealt: each key's south blocks
-// and a warp's steps through the north halves they visit (warp_visits: one
-// a step in a whole block, several in a narrow one; a share each of a
+// GPU plan of split depth 1 has them; JOBS 64, a round's; past n = 24 the
+// engine's calls hold 8) in one call, as a stream is handed a batch, with
+// the arena a stream of a 16-stream H200 run takes (so that a job is cut
+// in pieces where it would be there); boards to 22 from the whole quarter
+// tables, past it from each job's own lists. Each count round's visit is
+// not run (the emulator's instead_of_visit): the model reads from each
+// job's state what the visit was dealt: each key's south blocks and a
+// warp's steps through the north halves they visit (warp_visits: one a
+// step in a whole block, several in a narrow one; a share each of a
 // block's parts, taken as even: the kernel's runs differ from it by less
 // than a run a key). Then deals the round's items in order
 // to SLOTS block slots (792: an H100's 132 SMs, six visit blocks each), each
 // to the slot free first, an item costing SETUP (300: its tables, in warp
 // steps) plus its warp steps plus 2.2 for each key its loop goes through
 // (every subset of its key's free bits, about 12 warp instructions a warp
-// against 45 a step); and prints when the round ends
-// against an even share of its work, with blocks dealt whole and in shares
-// (visit_parts).
+// against 45 a step); and prints the keys' length, when the round ends
+// against an even share of its work, and the work's parts (tables, north
+// halves, key loops), with blocks dealt whole and in shares (visit_parts).
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <queue>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "engines/gpu/gpu_backend.hpp"
 #include "engines/gpu/gpu_code_kernels.hpp"
 #include "engines/gpu/gpu_emulator.hpp"
+#include "engines/gpu/gpu_memory_share.hpp"
 #include "engines/gpu/gpu_rounds.hpp"
 #include "engines/join_model/column_classes.hpp"
+#include "engines/join_model/quadrant_memory.hpp"
 #include "engines/join_model/quarter_tables.hpp"
+#include "kernels/bits.hpp"
 #include "round_window.hpp"
 #include "tool_main.hpp"
 
@@ -43,9 +55,11 @@ namespace {
 using namespace nqueens::detail;
 using namespace nqueens::detail::gpu;
 
-// One visit item: its cost past its tables', in warp steps.
+// One visit item: its cost past its tables', in warp steps: its steps
+// through north halves, and its loop over the keys.
 struct visit_item {
   std::uint64_t north;
+  std::uint64_t key_loop;
 };
 
 // A key's turn of the visit's loop over the keys that miss the block's,
@@ -63,17 +77,22 @@ void add_items(const job_state& s, bool shares, std::vector<visit_item>& out) {
       if ((k >> bit & 1U) != 0) reach[k] += reach[k ^ (1U << bit)];
     }
   }
+  std::uint64_t steps = 0;
+  for (std::uint32_t k = 0; k < keys; ++k) {
+    steps += visit_steps(static_cast<std::uint32_t>(reach[(keys - 1) & ~k]),
+                         s.bucket_start[1][k + 1] - s.bucket_start[1][k]);
+  }
+  const std::uint32_t least_share = least_visit_share(steps);
   for (std::uint32_t k = 0; k < keys; ++k) {
     const std::uint32_t south = s.bucket_start[1][k + 1] - s.bucket_start[1][k];
     const std::uint32_t blocks = visit_blocks_for(south);
     const std::uint64_t north = warp_visits(static_cast<std::uint32_t>(reach[(keys - 1) & ~k]), south);
-    const std::uint32_t parts = shares ? visit_parts(static_cast<std::uint32_t>(north)) : 1;
-    const auto key_loop = static_cast<std::uint64_t>(
-        key_loop_cost *
-        static_cast<double>(std::uint64_t{1} << (s.layout.key_bits - static_cast<std::uint32_t>(std::popcount(k)))));
+    const std::uint32_t key_turns = keys >> std::popcount(k);
+    const std::uint32_t parts = shares ? visit_parts(static_cast<std::uint32_t>(north), key_turns, least_share) : 1;
+    const auto key_loop = static_cast<std::uint64_t>(key_loop_cost * static_cast<double>(key_turns));
     for (std::uint32_t b = 0; b < blocks; ++b) {
       for (std::uint32_t p = 0; p < parts; ++p) {
-        out.push_back({north / parts + (p < north % parts ? 1 : 0) + key_loop});
+        out.push_back({north / parts + (p < north % parts ? 1 : 0), key_loop});
       }
     }
   }
@@ -82,6 +101,7 @@ void add_items(const job_state& s, bool shares, std::vector<visit_item>& out) {
 struct round_end {
   double makespan = 0, even = 0;
   std::size_t items = 0;
+  double tables = 0, north = 0, key_loop = 0;  // the work's parts
 };
 
 // The items in order, each to the slot that frees first.
@@ -91,45 +111,102 @@ round_end schedule(const std::vector<visit_item>& items, std::uint32_t slots, do
   round_end end;
   double work = 0;
   for (const visit_item& item : items) {
-    const double done = free_at.top() + setup + static_cast<double>(item.north);
+    const double cost = setup + static_cast<double>(item.north + item.key_loop);
+    const double done = free_at.top() + cost;
     free_at.pop();
     free_at.push(done);
     end.makespan = std::max(end.makespan, done);
-    work += setup + static_cast<double>(item.north);
+    work += cost;
+    end.tables += setup;
+    end.north += static_cast<double>(item.north);
+    end.key_loop += static_cast<double>(item.key_loop);
   }
   end.even = work / slots;
   end.items = items.size();
   return end;
 }
 
+// The arena a stream of a device run takes: an H200's (139 GiB, a
+// sixteenth kept for the runtime) over the 16 streams of the device runs in
+// docs/gpu-runs/, no more than a round of the board's largest groups uses.
+// Where a job is cut into pieces it is by this, as on that device.
+std::uint64_t device_arena_words(int n) {
+  const std::uint64_t h200 = std::uint64_t{139} << 30;
+  const std::uint64_t bytes =
+      stream_share({.free = h200, .total = h200}, 16, most_useful_stream_bytes(largest_group_halves(n)));
+  return bytes / sizeof(std::uint64_t);
+}
+
 int run(int argc, char** argv) {
   const nqueens::bench::round_window window =
-      nqueens::bench::read_round_window(argc, argv, "nqueens_gpu_round_balance", 792, 300);
+      nqueens::bench::read_round_window(argc, argv, "nqueens_gpu_round_balance", max_gpu_board_size, 792, 300);
   const int n = window.n;
-  const half_board_tables tables(n);
-  // An arena that holds any of these jobs whole (the emulator's default of
-  // 4 MiB cuts n = 22's larger classes into rounds, and the state read
-  // below would then be the last piece's alone).
-  const auto backend = emulated_backend(tables, {.arena_words = std::uint64_t{1} << 27});
+  // To 22 the whole quarter tables, as a device holds them (to 24 where
+  // they fit); past it each job's own lists, as the engine builds them past
+  // 24: the same halves either way, so the same keys.
+  const bool own_lists = n > 22;
+  const auto tables = own_lists ? nullptr : std::make_unique<const half_board_tables>(n);
+  std::vector<visit_item> whole, shared;
+  std::uint64_t count_rounds = 0, keys = 0, south_halves = 0;
+  std::pair<std::uint32_t, std::uint32_t> key_bits{UINT32_MAX, 0};  // the fewest and most a job took
+  emulator_options options{.arena_words = device_arena_words(n)};
+  // Each count round's visit as its scan dealt it, not run: the model needs
+  // its items, and past n = 22 the CPU could not count its pairs in hours.
+  options.instead_of_visit = [&](std::span<const gpu_job> jobs) {
+    ++count_rounds;
+    for (const gpu_job& job : jobs) {
+      const job_state& s = *job.state;
+      key_bits.first = std::min(key_bits.first, s.layout.key_bits);
+      key_bits.second = std::max(key_bits.second, s.layout.key_bits);
+      keys += std::uint64_t{1} << s.layout.key_bits;
+      south_halves += s.group_size[1];
+      add_items(*job.state, false, whole);
+      add_items(*job.state, true, shared);
+    }
+  };
+  const auto backend = emulated_backend(tables.get(), options);
   const auto stream = backend->open_stream();
   gpu_rounds rounds(*stream);
-  std::vector<visit_item> whole, shared;
-  for (const column_class& c : window.classes) {
-    std::vector<gpu_job> one{job_for({c.north, c.middle, c.weight, 0}, n, 1, *backend)};
-    std::vector<pair_counts> counts(1);
-    *stream->state(0) = job_state{};  // left so where a group is empty: no count round, no item
-    rounds.count(one, counts);
-    add_items(*stream->state(0), false, whole);
-    add_items(*stream->state(0), true, shared);
+  // The window's classes in one call, as the engine hands a stream a batch.
+  std::vector<gpu_job> jobs;
+  std::vector<std::array<quarter_list, 4>> lists(window.classes.size());
+  const int h = n / 2;
+  for (std::size_t k = 0; k < window.classes.size(); ++k) {
+    const column_class& c = window.classes[k];
+    jobs.push_back(job_for({c.north, c.middle, c.weight, 0}, n, 1, *backend));
+    if (!own_lists) continue;
+    gpu_job& job = jobs.back();
+    for (int q = 0; q < 4; ++q) {  // north west, north east, south west, south east
+      const int group = q / 2;
+      const bool east = q % 2 != 0;
+      const std::uint32_t side_columns =
+          east ? job.columns[group] >> h : job.columns[group] & static_cast<std::uint32_t>(low_bits(h));
+      const quarter_view v =
+          lists[k][static_cast<std::size_t>(q)].build(n, east ? h : 0, east ? n - h : h, side_columns);
+      (east ? job.east : job.west)[group] = {v.offsets, v.masks, v.signatures};
+    }
+    job.own_quarters = true;
   }
-  std::printf("n = %d, classes %llu..%llu, %u slots, %.0f warp steps an item's tables:\n", n,
+  std::vector<pair_counts> counts(jobs.size());
+  rounds.count(jobs, counts);
+  std::printf("n = %d, classes %llu..%llu, %u slots, %.0f warp steps an item's tables, %llu count round%s:\n", n,
               static_cast<unsigned long long>(window.first),
-              static_cast<unsigned long long>(window.first + window.classes.size() - 1), window.slots, window.setup);
+              static_cast<unsigned long long>(window.first + window.classes.size() - 1), window.slots, window.setup,
+              static_cast<unsigned long long>(count_rounds), count_rounds == 1 ? "" : "s");
+  if (keys > 0) {
+    std::printf("  keys of %u to %u bits (at most %u), %.0f south halves a key on average\n", key_bits.first,
+                key_bits.second, max_job_key_bits, static_cast<double>(south_halves) / static_cast<double>(keys));
+  }
   for (const auto& [name, items] :
        {std::pair<const char*, const std::vector<visit_item>&>{"whole", whole}, {"in shares", shared}}) {
     const round_end end = schedule(items, window.slots, window.setup);
-    std::printf("  blocks %-9s %8zu items, ends at %.0f, %.2fx an even share (%.0f)\n", name, end.items, end.makespan,
-                end.even > 0 ? end.makespan / end.even : 0.0, end.even);
+    const double work = end.tables + end.north + end.key_loop;
+    std::printf(
+        "  blocks %-9s %8zu items, ends at %.0f, %.2fx an even share (%.0f); tables %.0f%%, north halves %.0f%%, key "
+        "loop %.0f%%\n",
+        name, end.items, end.makespan, end.even > 0 ? end.makespan / end.even : 0.0, end.even,
+        work > 0 ? 100 * end.tables / work : 0.0, work > 0 ? 100 * end.north / work : 0.0,
+        work > 0 ? 100 * end.key_loop / work : 0.0);
   }
   return 0;
 }

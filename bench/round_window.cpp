@@ -8,7 +8,7 @@
 
 namespace nqueens::bench {
 
-round_window read_round_window(int argc, char** argv, const char* program, std::uint32_t default_slots,
+round_window read_round_window(int argc, char** argv, const char* program, int most_board, std::uint32_t default_slots,
                                std::uint64_t default_setup) {
   if (argc < 3 || argc > 6)
     throw cli::usage_error(std::string("usage: ") + program + " N FIRST [JOBS] [SLOTS] [SETUP]");
@@ -18,7 +18,7 @@ round_window read_round_window(int argc, char** argv, const char* program, std::
   };
   constexpr long long most = INT64_MAX;
   round_window window;
-  window.n = static_cast<int>(argument(1, "N", 8, 23, 0));
+  window.n = static_cast<int>(argument(1, "N", 8, most_board, 0));
   window.first = argument(2, "FIRST", 0, most, 0);
   const std::uint64_t jobs = argument(3, "JOBS", 1, most, detail::gpu::round_jobs);
   window.slots = static_cast<std::uint32_t>(argument(4, "SLOTS", 1, UINT32_MAX, default_slots));

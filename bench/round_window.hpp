@@ -21,9 +21,10 @@ struct round_window {
   double setup = 0;
 };
 
-/// The window the arguments name, the slots and setup given or these
-/// defaults; throws cli::usage_error (the usage, or what is wrong).
-round_window read_round_window(int argc, char** argv, const char* program, std::uint32_t default_slots,
+/// The window the arguments name (N from 8 to `most_board`), the slots and
+/// setup given or these defaults; throws cli::usage_error (the usage, or
+/// what is wrong).
+round_window read_round_window(int argc, char** argv, const char* program, int most_board, std::uint32_t default_slots,
                                std::uint64_t default_setup);
 
 }  // namespace nqueens::bench

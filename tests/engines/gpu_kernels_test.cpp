@@ -335,18 +335,27 @@ TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
   EXPECT_EQ(count_with_kernels(groups, 7, compact_job_digits, visit_variant::prefetch).result.pairs, result.pairs);
   EXPECT_EQ(count_with_kernels(groups, 8, compact_job_digits, visit_variant::early_exit).result.pairs, result.pairs);
   const std::uint32_t keys = 1U << state.layout.key_bits;
-  std::uint32_t items = 0, blocks = 0;
+  // Each key's warp steps through its north reach, and the job's in all.
+  std::vector<std::uint32_t> steps(keys), key_blocks(keys);
+  std::uint64_t job_steps = 0;
   for (std::uint32_t k = 0; k < keys; ++k) {
     std::uint32_t reach = 0;
     for (std::uint32_t other = 0; other < keys; ++other) {
       if ((other & k) == 0) reach += state.bucket_start[0][other + 1] - state.bucket_start[0][other];
     }
     const std::uint32_t south = state.bucket_start[1][k + 1] - state.bucket_start[1][k];
-    const std::uint32_t words = block_words_for(south), key_blocks = (south + words * 32 - 1) / (words * 32);
-    const std::uint32_t parts = visit_parts((reach + warp_lanes / words - 1) / (warp_lanes / words));
-    EXPECT_EQ(state.block_start[k + 1] - state.block_start[k], key_blocks * parts) << "key " << k;
-    items += key_blocks * parts;
-    blocks += key_blocks;
+    const std::uint32_t words = block_words_for(south);
+    key_blocks[k] = (south + words * 32 - 1) / (words * 32);
+    steps[k] = (reach + warp_lanes / words - 1) / (warp_lanes / words);
+    job_steps += std::uint64_t{key_blocks[k]} * steps[k];
+  }
+  EXPECT_EQ(least_visit_share(job_steps), north_per_item);  // a job far from filling a device
+  std::uint32_t items = 0, blocks = 0;
+  for (std::uint32_t k = 0; k < keys; ++k) {
+    const std::uint32_t parts = visit_parts(steps[k], keys >> std::popcount(k), least_visit_share(job_steps));
+    EXPECT_EQ(state.block_start[k + 1] - state.block_start[k], key_blocks[k] * parts) << "key " << k;
+    items += key_blocks[k] * parts;
+    blocks += key_blocks[k];
   }
   EXPECT_EQ(state.block_start[keys], items);
   if constexpr (north_per_item != 0) EXPECT_GT(items, blocks);
@@ -365,8 +374,9 @@ TEST(GpuKernelsTest, AKeyWithNoNorthHalfToVisitTakesNoItem) {
   job.state = state.get();
   state->layout.key_bits = 2;
   const std::uint32_t north = north_per_item == 0 ? 100 : 2 * north_per_item + 1;
-  const std::uint32_t parts = visit_parts(north);
-  const std::uint32_t narrow_parts = visit_packed ? visit_parts((north + 31) / 32) : parts;
+  // Keys 0 and 2 walk 4 and 2 keys; the job is small: shares of north_per_item.
+  const std::uint32_t parts = visit_parts(north, 4, north_per_item);
+  const std::uint32_t narrow_parts = visit_packed ? visit_parts((north + 31) / 32, 2, north_per_item) : parts;
   const std::uint32_t south[4] = {south_per_block + 1, 3, 7, 2 * south_per_block};
   state->cursor[0][1] = north;
   for (std::uint32_t k = 0; k < 4; ++k) state->cursor[1][k] = south[k];
@@ -383,6 +393,50 @@ TEST(GpuKernelsTest, AKeyWithNoNorthHalfToVisitTakesNoItem) {
   EXPECT_EQ(state->bucket_start[1][3], south[0] + south[1] + south[2]);
   EXPECT_EQ(parts, north_per_item == 0 ? 1U : 3U);
   EXPECT_EQ(narrow_parts, north_per_item == 0 || visit_packed ? 1U : 3U);
+}
+
+// A job whose visit alone would fill a device many times over (past n = 24)
+// takes shares larger than north_per_item, and no share of a key walks
+// fewer than north_per_key_turn warp steps a key of its loop: a share
+// walks every key its block's misses, and shares of 4096 steps that each
+// walked 16384 keys were 30% of a modelled n = 26 visit. Key 1 alone has
+// north halves, so key 0 (and key 2, a narrow block) visit them.
+TEST(GpuKernelsTest, ALargeJobTakesLargerSharesThanASmallOne) {
+  using namespace detail::gpu;
+  if constexpr (north_per_item == 0) GTEST_SKIP() << "every block is one item in this build";
+  EXPECT_EQ(least_visit_share(0), north_per_item);
+  EXPECT_EQ(least_visit_share(share_slots * north_per_item * 10), 10 * north_per_item);
+  EXPECT_EQ(least_visit_share(std::uint64_t{1} << 62), UINT32_MAX);
+  EXPECT_EQ(visit_parts(most_visit_parts * north_per_item, 1, north_per_item), most_visit_parts);
+  // 2^14 keys walked: each share at least 16 x 16384 steps.
+  EXPECT_EQ(visit_parts(most_visit_parts * north_per_item, 1U << 14, north_per_item),
+            most_visit_parts * north_per_item / (north_per_key_turn << 14));
+  EXPECT_EQ(visit_parts(1000, 1U << 14, north_per_item), 1U);  // a walk longer than the steps: one item
+
+  auto state = std::make_unique<job_state>();
+  gpu_job job;
+  job.state = state.get();
+  state->layout.key_bits = 2;
+  // Key 0's 200 blocks each visit every north half: 200 million steps.
+  const std::uint32_t north = 1'000'000, south[4] = {200 * south_per_block, 1, 5, 0};
+  state->cursor[0][1] = north;
+  for (std::uint32_t k = 0; k < 4; ++k) state->cursor[1][k] = south[k];
+  state->group_size[0] = north;
+  state->group_size[1] = south[0] + south[1] + south[2];
+  auto shared = std::make_unique<scan_kernel::shared>();
+  launch_order order(2, 3);
+  emulate_launch<scan_kernel>(std::span<const gpu_job>(&job, 1), 1, order, *shared);
+  EXPECT_EQ(state->fault, 0U);
+  const std::uint32_t narrow_steps = visit_packed ? north / 32 : north;  // key 2's 5 halves: a word
+  const std::uint64_t job_steps = std::uint64_t{200} * north + narrow_steps;
+  const std::uint32_t least = least_visit_share(job_steps);
+  EXPECT_GT(least, north_per_item);
+  const std::uint32_t parts = visit_parts(north, 4, least), narrow_parts = visit_parts(narrow_steps, 2, least);
+  EXPECT_LT(parts, visit_parts(north, 4, north_per_item));
+  EXPECT_EQ(parts, (north - 1) / least + 1);
+  const std::uint32_t expected[5] = {0, 200 * parts, 200 * parts, 200 * parts + narrow_parts,
+                                     200 * parts + narrow_parts};
+  for (std::uint32_t k = 0; k <= 4; ++k) EXPECT_EQ(state->block_start[k], expected[k]) << "key " << k;
 }
 
 // The key takes what the digits cannot hold: every mask of a board to 27

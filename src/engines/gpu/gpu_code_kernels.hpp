@@ -200,18 +200,51 @@ inline constexpr std::uint32_t north_per_item = NQUEENS_GPU_NORTH_PER_ITEM;
 /// arena holds at most a few million south blocks.
 inline constexpr std::uint32_t most_visit_parts = 64;
 
+/// Each item walks every key its block's key misses (`key_turns` of them,
+/// 2^free bits), whatever its share of their north halves: a share has at
+/// least this many warp steps a key turn, or the key's blocks are dealt as
+/// fewer items. Past n = 24 (keys of 14 bits, groups of tens of millions)
+/// shares of 4096 steps walked 16384 keys each, and the walks were 30% of
+/// the modelled visit at n = 26 (docs/performance.md). 0: no bound.
+#ifndef NQUEENS_GPU_NORTH_PER_KEY_TURN
+#define NQUEENS_GPU_NORTH_PER_KEY_TURN 16
+#endif
+inline constexpr std::uint32_t north_per_key_turn = NQUEENS_GPU_NORTH_PER_KEY_TURN;
+
+/// Shares are for a round's end: that its last items end close together.
+/// A job whose warp steps over this many block slots (four times an H100's
+/// 792 for the visit) pass north_per_item takes shares that large: fewer
+/// items, each walking the keys once. Past n = 24 a job alone fills a
+/// device many times over (docs/performance.md); to n = 23 no job's steps
+/// reach 3168 x 4096 in the modelled rounds, and nothing changes there.
+inline constexpr std::uint64_t share_slots = 3168;
+
+/// The least warp steps a share of a job's visit takes, for the job's
+/// `steps` in all (visit_steps summed over its keys).
+NQUEENS_HD inline std::uint32_t least_visit_share(std::uint64_t steps) {
+  const std::uint64_t share = steps / share_slots;
+  return share < north_per_item ? north_per_item : share < UINT32_MAX ? static_cast<std::uint32_t>(share) : UINT32_MAX;
+}
+
 /// Items each visit block of a key is dealt as, for `north_reach` warp
-/// steps through the north halves it visits (warp_visits): none where it
-/// has none (no south half of the key can pair: a key with every likely
-/// bit, or a group the filter left empty).
-NQUEENS_HD inline std::uint32_t visit_parts(std::uint32_t north_reach) {
+/// steps through the north halves it visits (warp_visits), `key_turns`
+/// keys its loop walks and shares of at least `least_share` steps
+/// (least_visit_share): none where it has none (no south half of the key
+/// can pair: a key with every likely bit, or a group the filter left empty).
+NQUEENS_HD inline std::uint32_t visit_parts(std::uint32_t north_reach, std::uint32_t key_turns,
+                                            std::uint32_t least_share) {
   if (north_reach == 0) return 0;
   if constexpr (north_per_item == 0) {
     return 1;
   } else {
     // Compiled even where north_per_item is 0 (no template): divide by 1 there.
-    constexpr std::uint32_t per_item = north_per_item == 0 ? 1 : north_per_item;
-    const std::uint32_t parts = (north_reach - 1) / per_item + 1;
+    const std::uint32_t per_item = least_share < 1 ? 1 : least_share;
+    std::uint32_t parts = (north_reach - 1) / per_item + 1;
+    if constexpr (north_per_key_turn != 0) {
+      const std::uint64_t walk = std::uint64_t{key_turns} * north_per_key_turn;
+      const auto most = static_cast<std::uint32_t>(north_reach / walk);
+      parts = parts < most ? parts : most < 1 ? 1 : most;
+    }
     return parts < most_visit_parts ? parts : most_visit_parts;
   }
 }
@@ -223,16 +256,25 @@ NQUEENS_HD inline std::uint32_t warp_visits(std::uint32_t north, std::uint32_t s
   return (north + at_once - 1) / at_once;
 }
 
+/// A key's visit in warp steps: each of its south blocks through every
+/// north half of `north_reach` (the halves whose keys miss it).
+NQUEENS_HD inline std::uint64_t visit_steps(std::uint32_t north_reach, std::uint32_t south) {
+  return std::uint64_t{visit_blocks_for(south)} * warp_visits(north_reach, south);
+}
+
 /// Where each key's halves begin in both groups, and each key's visit
 /// items (block_start): its south blocks times the parts of its north
 /// reach, the north halves whose keys miss it. The reach of every key is
 /// a sum over subsets (of the free bits' keys): a phase per key bit, each
-/// adding the counts of the keys without that bit.
+/// adding the counts of the keys without that bit. Then the job's visit
+/// steps, which set how large its shares are (least_visit_share).
 struct scan_kernel {
-  static constexpr int phases = 4 + static_cast<int>(max_job_key_bits);
-  static constexpr int sums_phase = 1 + static_cast<int>(max_job_key_bits);
+  static constexpr int phases = 5 + static_cast<int>(max_job_key_bits);
+  static constexpr int steps_phase = 1 + static_cast<int>(max_job_key_bits);
+  static constexpr int sums_phase = steps_phase + 1;
   struct shared {
     std::uint32_t partial[3][block_threads];  // north halves, south halves, visit items
+    std::uint64_t steps[block_threads];       // each thread's keys' visit_steps
   };
   NQUEENS_HD static std::uint32_t items(const gpu_job&) { return 1; }
   NQUEENS_HD static void run(int phase, const gpu_job& job, std::uint32_t, std::uint32_t thread, shared& sh) {
@@ -243,18 +285,27 @@ struct scan_kernel {
     if (phase == 0) {
       // The north reach is summed in block_start, free until the last phase.
       for (std::uint32_t k = first; k < last; ++k) s.block_start[k] = s.cursor[0][k];
-    } else if (phase < sums_phase) {
+    } else if (phase < steps_phase) {
       const auto bit = static_cast<std::uint32_t>(phase - 1);
       if (bit >= s.layout.key_bits) return;
       // The keys with the bit read those without it, which no thread writes in this phase.
       for (std::uint32_t k = first; k < last; ++k) {
         if ((k >> bit & 1U) != 0) s.block_start[k] += s.block_start[k ^ (1U << bit)];
       }
+    } else if (phase == steps_phase) {
+      std::uint64_t steps = 0;
+      for (std::uint32_t k = first; k < last; ++k) steps += visit_steps(s.block_start[(keys - 1) & ~k], s.cursor[1][k]);
+      sh.steps[thread] = steps;
     } else if (phase == sums_phase) {
+      std::uint64_t steps = 0;  // the job's: every thread adds them up, in the same order
+      for (std::uint32_t t = 0; t < block_threads; ++t) steps += sh.steps[t];
+      const std::uint32_t least_share = least_visit_share(steps);
       std::uint32_t sums[3] = {0, 0, 0};
       for (std::uint32_t k = first; k < last; ++k) {
         const std::uint32_t blocks = visit_blocks_for(s.cursor[1][k]);
-        const std::uint32_t items = blocks * visit_parts(warp_visits(s.block_start[(keys - 1) & ~k], s.cursor[1][k]));
+        const std::uint32_t key_turns = keys >> popcount32(k);
+        const std::uint32_t north = warp_visits(s.block_start[(keys - 1) & ~k], s.cursor[1][k]);
+        const std::uint32_t items = blocks * visit_parts(north, key_turns, least_share);
         s.bucket_start[0][k] = items;  // until the last phase, which reads it first
         sums[0] += s.cursor[0][k];
         sums[1] += s.cursor[1][k];

@@ -91,6 +91,12 @@ class emulated_stream final : public gpu_stream {
   // The launcher launch_round calls; timed by the host's clock where asked.
   template <class Kernel, std::size_t Slot>
   void run(std::uint64_t most_blocks) {
+    if constexpr (Slot == kernel_slot("visit")) {
+      if (options_.instead_of_visit) {
+        options_.instead_of_visit(jobs_);
+        return;
+      }
+    }
     const auto grid = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(most_blocks, 1, options_.max_grid));
     tally_.count_launch();
     const auto start = timed_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <random>
 #include <span>
@@ -49,6 +50,12 @@ struct emulator_options {
   /// Which device of an emulated node this is (emulated_node), for messages.
   int device = 0;
   emulated_fault fault = emulated_fault::none;
+  /// Where set, a count round's visit is not run: this is called with the
+  /// round's jobs instead, their states as the scan and scatter left them,
+  /// and their pairs stay uncounted. For models of the visit's work that
+  /// need its dealing, not its counts (bench/gpu_round_balance.cpp), at
+  /// boards whose visits the CPU could not emulate in hours.
+  std::function<void(std::span<const gpu_job>)> instead_of_visit;
 };
 
 /// The fault NQUEENS_GPU_TEST_FAULT=D gives emulated device `device` (its

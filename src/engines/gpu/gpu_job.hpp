@@ -35,20 +35,26 @@ inline constexpr std::uint32_t digit_values = 1U << digit_bits;
 /// (job_key_bits) they hold every mask bit the count reads: the diagonals
 /// both groups can use (at most 56 at n = 28) and the 4 tie tags.
 inline constexpr std::uint32_t max_job_digits = 10;
-/// The most key bits: 16384 buckets per group.
-inline constexpr std::uint32_t max_job_key_bits = 14;
+/// The most key bits: 16384 buckets per group. Set at build time for the
+/// model's studies (nqueens_gpu_round_balance); a module is built with its
+/// host's (gpu_device.hpp's interface check).
+#ifndef NQUEENS_GPU_MAX_KEY_BITS
+#define NQUEENS_GPU_MAX_KEY_BITS 14
+#endif
+inline constexpr std::uint32_t max_job_key_bits = NQUEENS_GPU_MAX_KEY_BITS;
 static_assert(64 - max_job_digits * digit_bits <= max_job_key_bits, "the key takes what the digits cannot");
 /// The digits a job's codes may take on board n: a mask's bits (both
 /// diagonals, 2n, and the 4 tie tags) fit 9 digits beside the key to n =
 /// 27, whose visit tables then leave an SM room for a sixth block; n = 28
-/// takes 10.
+/// takes 10 (9 with keys of 15 bits or more).
 inline constexpr std::uint32_t compact_job_digits = 9;
 constexpr std::uint32_t job_digits_for(int n) noexcept {
   return 2U * static_cast<std::uint32_t>(n) + 4 <= compact_job_digits * digit_bits + max_job_key_bits
              ? compact_job_digits
              : max_job_digits;
 }
-static_assert(job_digits_for(27) == compact_job_digits && job_digits_for(28) == max_job_digits);
+static_assert(job_digits_for(27) == compact_job_digits &&
+              job_digits_for(28) == (max_job_key_bits >= 15 ? compact_job_digits : max_job_digits));
 inline constexpr std::uint32_t max_buckets = 1U << max_job_key_bits;
 /// Odd n: placements a join block lists of each side's quarter ranges, 2
 /// bytes each in shared memory (block_picks, gpu_join_kernels.hpp); a range
