@@ -686,12 +686,12 @@ TEST(CliTest, GpuMemoryBoundsEachGpuOrIsRefused) {
                       " --checkpoint m.ckpt; status=$?; if [ -e m.ckpt ]; then echo journal left; fi; "
                       "rm -f m.ckpt; exit $status");
   };
-  const cli_run small = refusal("--engine gpu --threads 2 --gpu-memory 40M");
+  const cli_run small = refusal("--engine gpu --threads 2 --gpu-memory 2M");
   EXPECT_EQ(small.status, 2);
-  EXPECT_EQ(small.err.rfind("nqueens: the gpu engine needs at least 4", 0), 0U) << small.err;
+  EXPECT_EQ(small.err.rfind("nqueens: the gpu engine needs at least 3", 0), 0U) << small.err;
   for (const std::string piece :
        {" MiB of each GPU for n = 10 on 2 threads (2 streams a GPU, each with its buffers and a subproblem's quarter "
-        "lists), more than the 40",
+        "lists), more than the 2",
         " MiB allowed (--gpu-memory); raise --gpu-memory, or count with fewer --threads\n"}) {
     EXPECT_NE(small.err.find(piece), std::string::npos) << small.err;
   }

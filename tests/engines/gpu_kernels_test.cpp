@@ -153,10 +153,17 @@ synthetic_groups draw_groups(std::size_t north, std::size_t south, std::uint64_t
   return {draw(north), draw(south)};
 }
 
+// The state, keeping the key arrays it points into (its deleter holds them).
 struct kernels_left {
-  detail::gpu::job_state state;
+  std::shared_ptr<const detail::gpu::job_state> state;
   detail::gpu::job_result result;
 };
+
+// Key arrays for keys of up to `key_bits`, each entry `fill` (anything, as
+// the arena holds, where the kernels set them).
+std::vector<std::uint32_t> key_arrays(std::uint32_t key_bits, std::uint32_t fill) {
+  return std::vector<std::uint32_t>(detail::gpu::key_entries_for(key_bits), fill);
+}
 
 // The visit a test runs: the head's, or a candidate module's.
 enum class visit_variant { head, prefetch, early_exit };
@@ -203,6 +210,9 @@ kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1,
   job.capacity[0] = static_cast<std::uint32_t>(groups.north.size() - 1);
   job.capacity[1] = static_cast<std::uint32_t>(groups.south.size() - 1);
   job.state = state.get();
+  std::vector<std::uint32_t> keys = key_arrays(max_job_key_bits, 0xA5A5A5A5U);
+  job.keys = keys.data();
+  job.key_bits_limit = max_job_key_bits;
   auto shared_stats = std::make_unique<stats_kernel::shared>();
   auto shared_layout = std::make_unique<layout_kernel::shared>();
   auto shared_scan = std::make_unique<scan_kernel::shared>();
@@ -236,7 +246,8 @@ kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1,
     emulate_launch<visit_kernel>(round, 5, order, *shared_visit);
   }
   emulate_launch<finish_kernel>(round, 1, order, none);
-  return {*state, *result};
+  std::shared_ptr<const job_state> held(state.release(), [arrays = std::move(keys)](const job_state* p) { delete p; });
+  return {std::move(held), *result};
 }
 
 TEST(GpuKernelsTest, KeyedCountMatchesBruteForce) {
@@ -246,9 +257,9 @@ TEST(GpuKernelsTest, KeyedCountMatchesBruteForce) {
     for (const auto& [seed, digits] : {std::pair<std::uint64_t, std::uint32_t>{1, 10}, {2, 10}, {3, 9}}) {
       const auto [state, result] = count_with_kernels(groups, seed, digits);
       EXPECT_EQ(result.mark, detail::gpu::finished_mark ^ 77U) << north << " x " << south;
-      EXPECT_LE(state.layout.digits, digits) << north << " x " << south;
-      EXPECT_GE(state.layout.key_bits, least_key_bits) << north << " x " << south;
-      EXPECT_GT(state.layout.digits, 0U);
+      EXPECT_LE(state->layout.digits, digits) << north << " x " << south;
+      EXPECT_GE(state->layout.key_bits, least_key_bits) << north << " x " << south;
+      EXPECT_GT(state->layout.digits, 0U);
       EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
     }
   }
@@ -256,7 +267,7 @@ TEST(GpuKernelsTest, KeyedCountMatchesBruteForce) {
   const synthetic_groups wide = draw_groups(2000, 3000, 11, 28);
   const auto [state, result] = count_with_kernels(wide, 4, detail::gpu::compact_job_digits);
   EXPECT_EQ(result.mark, detail::gpu::finished_mark ^ 77U);
-  EXPECT_EQ(state.layout.digits, detail::gpu::compact_job_digits);
+  EXPECT_EQ(state->layout.digits, detail::gpu::compact_job_digits);
   EXPECT_EQ(result.pairs, disjoint_pairs(wide.north, wide.south));
 }
 
@@ -280,7 +291,7 @@ TEST(GpuKernelsTest, TheCandidateVisitsCountEveryPairOnce) {
   // 56 live bits: nine digits, so that the early exit's look after four is reached.
   const synthetic_groups wide = draw_groups(2000, 3000, 12, 28);
   const auto [state, result] = count_with_kernels(wide, 9, detail::gpu::compact_job_digits, visit_variant::early_exit);
-  EXPECT_GT(state.layout.digits, detail::gpu::early_exit_digits + 1);
+  EXPECT_GT(state->layout.digits, detail::gpu::early_exit_digits + 1);
   EXPECT_EQ(result.pairs, disjoint_pairs(wide.north, wide.south));
 }
 
@@ -306,9 +317,9 @@ TEST(GpuKernelsTest, EveryVisitBlockWidthCountsExactly) {
     const synthetic_groups groups = draw_groups(300, south, 11 + south);
     const auto [state, result] = count_with_kernels(groups, south, compact_job_digits);
     EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << south << " south halves";
-    for (std::uint32_t k = 0; k < (1U << state.layout.key_bits); ++k) {
-      const std::uint32_t in_key = state.bucket_start[1][k + 1] - state.bucket_start[1][k];
-      const std::uint32_t items = state.block_start[k + 1] - state.block_start[k];
+    for (std::uint32_t k = 0; k < (1U << state->layout.key_bits); ++k) {
+      const std::uint32_t in_key = state->bucket_start[1][k + 1] - state->bucket_start[1][k];
+      const std::uint32_t items = state->block_start[k + 1] - state->block_start[k];
       if (items == 0) continue;  // a key visited by no item
       EXPECT_EQ(items % visit_blocks_for(in_key), 0U) << "key " << k;
       widths.insert(block_words_for(in_key) * 32);
@@ -334,16 +345,16 @@ TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
   // The candidate visits, on the same shares.
   EXPECT_EQ(count_with_kernels(groups, 7, compact_job_digits, visit_variant::prefetch).result.pairs, result.pairs);
   EXPECT_EQ(count_with_kernels(groups, 8, compact_job_digits, visit_variant::early_exit).result.pairs, result.pairs);
-  const std::uint32_t keys = 1U << state.layout.key_bits;
+  const std::uint32_t keys = 1U << state->layout.key_bits;
   // Each key's warp steps through its north reach, and the job's in all.
   std::vector<std::uint32_t> steps(keys), key_blocks(keys);
   std::uint64_t job_steps = 0;
   for (std::uint32_t k = 0; k < keys; ++k) {
     std::uint32_t reach = 0;
     for (std::uint32_t other = 0; other < keys; ++other) {
-      if ((other & k) == 0) reach += state.bucket_start[0][other + 1] - state.bucket_start[0][other];
+      if ((other & k) == 0) reach += state->bucket_start[0][other + 1] - state->bucket_start[0][other];
     }
-    const std::uint32_t south = state.bucket_start[1][k + 1] - state.bucket_start[1][k];
+    const std::uint32_t south = state->bucket_start[1][k + 1] - state->bucket_start[1][k];
     const std::uint32_t words = block_words_for(south);
     key_blocks[k] = (south + words * 32 - 1) / (words * 32);
     steps[k] = (reach + warp_lanes / words - 1) / (warp_lanes / words);
@@ -353,11 +364,11 @@ TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
   std::uint32_t items = 0, blocks = 0;
   for (std::uint32_t k = 0; k < keys; ++k) {
     const std::uint32_t parts = visit_parts(steps[k], keys >> std::popcount(k), least_visit_share(job_steps));
-    EXPECT_EQ(state.block_start[k + 1] - state.block_start[k], key_blocks[k] * parts) << "key " << k;
+    EXPECT_EQ(state->block_start[k + 1] - state->block_start[k], key_blocks[k] * parts) << "key " << k;
     items += key_blocks[k] * parts;
     blocks += key_blocks[k];
   }
-  EXPECT_EQ(state.block_start[keys], items);
+  EXPECT_EQ(state->block_start[keys], items);
   if constexpr (north_per_item != 0) EXPECT_GT(items, blocks);
 }
 
@@ -370,6 +381,8 @@ TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
 TEST(GpuKernelsTest, AKeyWithNoNorthHalfToVisitTakesNoItem) {
   using namespace detail::gpu;
   auto state = std::make_unique<job_state>();
+  std::vector<std::uint32_t> keys = key_arrays(2, 0);  // the counts not written here are none
+  point_key_arrays(*state, keys.data(), 2);
   gpu_job job;
   job.state = state.get();
   state->layout.key_bits = 2;
@@ -414,6 +427,8 @@ TEST(GpuKernelsTest, ALargeJobTakesLargerSharesThanASmallOne) {
   EXPECT_EQ(visit_parts(1000, 1U << 14, north_per_item), 1U);  // a walk longer than the steps: one item
 
   auto state = std::make_unique<job_state>();
+  std::vector<std::uint32_t> keys = key_arrays(2, 0);  // the counts not written here are none
+  point_key_arrays(*state, keys.data(), 2);
   gpu_job job;
   job.state = state.get();
   state->layout.key_bits = 2;
@@ -439,14 +454,14 @@ TEST(GpuKernelsTest, ALargeJobTakesLargerSharesThanASmallOne) {
   for (std::uint32_t k = 0; k <= 4; ++k) EXPECT_EQ(state->block_start[k], expected[k]) << "key " << k;
 }
 
-// The key takes what the digits cannot hold: every mask of a board to 27
-// (2n diagonals and 4 tags) codes in 9 digits, every one of 28 in 10, for
-// any group size.
+// The key takes what the digits cannot hold: every mask of a board to 28
+// (2n diagonals and 4 tags) codes in 9 digits (28 in 10 where keys stop at
+// 14 bits), for any group size.
 TEST(GpuKernelsTest, TheKeyLeavesTheDigitsNoMoreThanTheVisitHolds) {
   using namespace detail::gpu;
   for (const int n : {8, 12, 20, 24, 27, 28}) {
     const std::uint32_t digits = job_digits_for(n);
-    EXPECT_EQ(digits, n <= 27 ? compact_job_digits : max_job_digits) << n;
+    EXPECT_EQ(digits, n <= 27 || max_job_key_bits >= 15 ? compact_job_digits : max_job_digits) << n;
     for (std::uint32_t used = 0; used <= 2U * static_cast<std::uint32_t>(n) + 4; ++used) {
       for (const std::uint32_t south : {0U, 1U, 500U, 70000U, 4000000000U}) {
         const std::uint32_t key = job_key_bits(south, used, digits);
@@ -457,6 +472,31 @@ TEST(GpuKernelsTest, TheKeyLeavesTheDigitsNoMoreThanTheVisitHolds) {
   }
 }
 
+// A job's key arrays lie in the arena, sized for the most key bits its
+// south group can take on its board (key_bits_bound): no layout of a
+// group within that capacity, whatever bits it uses, takes more; a small
+// job's take a few KiB, and n = 28's keys at least 15 bits (9 digits).
+TEST(GpuKernelsTest, KeyArraysHoldTheMostKeyBitsAGroupCanTake) {
+  using namespace detail::gpu;
+  for (const int n : {8, 16, 22, 27, 28}) {
+    const std::uint32_t digits = job_digits_for(n);
+    for (const std::uint64_t capacity : {0ULL, 1000ULL, 1'000'000ULL, 300'000'000ULL}) {
+      const std::uint32_t bound = key_bits_bound(n, digits, capacity);
+      EXPECT_LE(bound, max_job_key_bits);
+      for (std::uint32_t used = 0; used <= 2U * static_cast<std::uint32_t>(n) + 4; ++used) {
+        for (const std::uint64_t south : {std::uint64_t{0}, capacity / 3, capacity}) {
+          EXPECT_LE(job_key_bits(static_cast<std::uint32_t>(south), used, digits), bound)
+              << n << ", " << capacity << ", " << used << ", " << south;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(key_bits_bound(28, job_digits_for(28), 0), 60U - 45U);
+  EXPECT_EQ(key_bits_bound(28, job_digits_for(28), 300'000'000), max_job_key_bits);
+  EXPECT_LT(key_words_for(16, job_digits_for(16), 1000), 1000U);
+  EXPECT_EQ(key_words_for(28, job_digits_for(28), 300'000'000), (key_entries_for(max_job_key_bits) + 1) / 2);
+}
+
 // The key takes the bits most likely to collide: with one bit set in every
 // half of both groups, that bit leads.
 TEST(GpuKernelsTest, TheKeyLeadsWithTheLikeliestCollision) {
@@ -464,8 +504,8 @@ TEST(GpuKernelsTest, TheKeyLeadsWithTheLikeliestCollision) {
   for (std::uint64_t& m : groups.north) m |= std::uint64_t{1} << 40;
   for (std::uint64_t& m : groups.south) m |= std::uint64_t{1} << 40;
   const auto [state, result] = count_with_kernels(groups);
-  ASSERT_GE(state.layout.key_bits, 1U);
-  EXPECT_EQ(state.layout.position[0], 40);
+  ASSERT_GE(state->layout.key_bits, 1U);
+  EXPECT_EQ(state->layout.position[0], 40);
   EXPECT_EQ(result.pairs, 0U);
 }
 
@@ -598,6 +638,8 @@ TEST(GpuKernelsTest, AGroupPastItsBoundIsAnError) {
     job.codes[0] = job.once_list[0] = job.halves[0] + north_capacity + 1;
     job.halves[1] = job.codes[0] + north_capacity + 1;
     job.codes[1] = job.once_list[1] = job.halves[1] + job.capacity[1] + 1;
+    job.keys = reinterpret_cast<std::uint32_t*>(job.codes[1] + job.capacity[1] + 1);
+    job.key_bits_limit = key_bits_bound(job.n, job.digits_limit, job.capacity[1]);
     const job_result result = stream->run({&job, 1}, round_kind::counts)[0];
     check_result(result, job, round_kind::counts);
     return result.pairs * c.weight;

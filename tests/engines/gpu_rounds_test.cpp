@@ -500,6 +500,8 @@ TEST(GpuEmulatedTest, AJobWithAnEmptyGroupTakesNoCountRound) {
         job.codes[g] = job.once_list[g] = at + job.capacity[g] + 1;
         at += std::size_t{2} * (job.capacity[g] + 1);
       }
+      job.keys = reinterpret_cast<std::uint32_t*>(at);
+      job.key_bits_limit = detail::gpu::key_bits_bound(job.n, job.digits_limit, job.capacity[1]);
       const detail::gpu::job_result result = inner->run({&job, 1}, detail::gpu::round_kind::counts)[0];
       detail::gpu::check_result(result, job, detail::gpu::round_kind::counts);
       EXPECT_TRUE(inner->state(0)->group_size[0] == 0 || inner->state(0)->group_size[1] == 0)

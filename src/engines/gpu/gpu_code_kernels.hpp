@@ -81,6 +81,21 @@ NQUEENS_HD inline std::uint32_t job_key_bits(std::uint32_t south, std::uint32_t 
   return wanted > least ? wanted : least;
 }
 
+/// The most key bits a job of board `n` whose south group holds at most
+/// `south` halves can take (job_key_bits grows with the group and the
+/// bits used, of which a board's masks have at most 2n + 4): what its key
+/// arrays are sized for.
+NQUEENS_HD inline std::uint32_t key_bits_bound(int n, std::uint32_t digits_limit, std::uint64_t south) {
+  const std::uint32_t group = south < UINT32_MAX ? static_cast<std::uint32_t>(south) : UINT32_MAX;
+  const std::uint32_t bits = job_key_bits(group, 2U * static_cast<std::uint32_t>(n) + 4, digits_limit);
+  return bits < max_job_key_bits ? bits : max_job_key_bits;
+}
+
+/// The arena's 64-bit words for the key arrays of such a job.
+NQUEENS_HD inline std::uint64_t key_words_for(int n, std::uint32_t digits_limit, std::uint64_t south) {
+  return (key_entries_for(key_bits_bound(n, digits_limit, south)) + 1) / 2;
+}
+
 /// The code: the diagonals both groups use, ranked by the chance a random
 /// pair collides on them (collides_before, digit_widths.hpp), the first
 /// key_bits of them the key, the others in increasing order as digits
@@ -98,10 +113,11 @@ struct layout_kernel_of {
     job_state& s = *job.state;
     const std::uint64_t used = s.bits_in[0] & s.bits_in[1];
     const auto used_count = static_cast<std::uint32_t>(popcount64(used));
-    // Never more keys than the histograms hold: a layout that would need
+    // Never more keys than the job's arrays hold (key_bits_bound, which no
+    // group within the job's capacity passes): a layout that would need
     // them needs more digits than the job allows, and faults (below).
     const std::uint32_t wanted_key_bits = job_key_bits(s.group_size[1], used_count, job.digits_limit);
-    const std::uint32_t key_bits = wanted_key_bits < max_job_key_bits ? wanted_key_bits : max_job_key_bits;
+    const std::uint32_t key_bits = wanted_key_bits < job.key_bits_limit ? wanted_key_bits : job.key_bits_limit;
     const bool mine = thread < 64 && (used >> thread & 1U) != 0;
     if (phase == 0) {
       if (thread < 64) sh.chance[thread] = mine ? std::uint64_t{s.bit_count[0][thread]} * s.bit_count[1][thread] : 0;

@@ -440,7 +440,11 @@ void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
   const std::size_t streams = streams_per_device(threads, choice.chosen.size());
   const std::uint64_t need = gpu::least_device_bytes(streams, quarter_lists_bytes(n, /*compact=*/true));
   if (need <= bound.bytes) return;
-  const int decimals = digits_to_tell(need, bound.bytes);
+  // Named in whole MiB, rounded up: a figure --gpu-memory takes as it is
+  // (the least is a few MiB: "2.2 MiB" could not be given back).
+  constexpr std::uint64_t mib = std::uint64_t{1} << 20;
+  const std::uint64_t named = need > UINT64_MAX - mib ? need : (need + mib - 1) / mib * mib;
+  const int decimals = bound.bytes % mib == 0 ? 0 : digits_to_tell(named, bound.bytes);
   const std::string fewer_threads = streams > 1 ? "count with fewer --threads" : "";  // one stream a GPU is the least
   std::string limit = "the " + format_bytes(bound.bytes, decimals) + " allowed (--gpu-memory); raise --gpu-memory" +
                       (fewer_threads.empty() ? "" : ", or " + fewer_threads);
@@ -458,7 +462,7 @@ void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
              : fewer_threads.empty() ? "count on a GPU with more memory"
                                      : fewer_threads);
   }
-  throw memory_limit_error("the gpu engine needs at least " + format_bytes(need, decimals, byte_rounding::up) +
+  throw memory_limit_error("the gpu engine needs at least " + format_bytes(named, decimals, byte_rounding::up) +
                            " of each GPU for n = " + std::to_string(n) + " on " + std::to_string(threads) +
                            (threads == 1 ? " thread (" : " threads (") + std::to_string(streams) +
                            (streams == 1 ? " stream" : " streams") +

@@ -13,6 +13,7 @@
 #include "engines/join_model/filter_rule.hpp"
 #include "engines/join_model/half_masks.hpp"
 #include "engines/join_model/quarter_tables.hpp"
+#include "kernels/host_device.hpp"
 
 namespace nqueens::detail::gpu {
 
@@ -35,18 +36,24 @@ inline constexpr std::uint32_t digit_values = 1U << digit_bits;
 /// (job_key_bits) they hold every mask bit the count reads: the diagonals
 /// both groups can use (at most 56 at n = 28) and the 4 tie tags.
 inline constexpr std::uint32_t max_job_digits = 10;
-/// The most key bits: 16384 buckets per group. Set at build time for the
-/// model's studies (nqueens_gpu_round_balance); a module is built with its
-/// host's (gpu_device.hpp's interface check).
+/// The most key bits: 262144 buckets per group. A key's south halves
+/// number about key_south_target where the key can grow to it: past n =
+/// 24 groups of 10^7 to 10^8 halves want 17 to 19 bits. Modelled on real
+/// rounds of n = 28 (nqueens_gpu_round_balance), 18 bits visit 2.4 times
+/// fewer pairs than 14 (16: 1.6 times). A job's key arrays lie in the
+/// arena, sized by the most bits its capacity allows (key_words_for):
+/// 5 MiB for 18, a few KiB for the small jobs of n <= 22. Set at build
+/// time for that model's studies; a module is built with its host's
+/// (gpu_device.hpp's interface check).
 #ifndef NQUEENS_GPU_MAX_KEY_BITS
-#define NQUEENS_GPU_MAX_KEY_BITS 14
+#define NQUEENS_GPU_MAX_KEY_BITS 18
 #endif
 inline constexpr std::uint32_t max_job_key_bits = NQUEENS_GPU_MAX_KEY_BITS;
 static_assert(64 - max_job_digits * digit_bits <= max_job_key_bits, "the key takes what the digits cannot");
 /// The digits a job's codes may take on board n: a mask's bits (both
 /// diagonals, 2n, and the 4 tie tags) fit 9 digits beside the key to n =
-/// 27, whose visit tables then leave an SM room for a sixth block; n = 28
-/// takes 10 (9 with keys of 15 bits or more).
+/// 28 (the key taking at least 15 bits there), whose visit tables then
+/// leave an SM room for a sixth block; 10 with keys of 14 bits or fewer.
 inline constexpr std::uint32_t compact_job_digits = 9;
 constexpr std::uint32_t job_digits_for(int n) noexcept {
   return 2U * static_cast<std::uint32_t>(n) + 4 <= compact_job_digits * digit_bits + max_job_key_bits
@@ -116,14 +123,15 @@ struct job_state {
   std::uint64_t bits_in[2];     // OR of each group's masks
   std::uint32_t bit_count[2][64];
   code_layout layout;
-  std::uint32_t bucket_start[2][max_buckets + 1];  // halves of each group before each key
-  std::uint32_t cursor[2][max_buckets];
-  std::uint32_t block_start[max_buckets + 1];  // visit items before each key (scan_kernel)
-  std::uint32_t once_size[2];                  // halves with a once category, in once_list
-  std::uint64_t pairs;                         // disjoint pairs, tags included: twice each under a filter
-  std::uint64_t once;                          // pairs sharing a once category, per category shared
-  std::uint32_t fault;                         // a job_fault other than none: a check failed
-  std::uint32_t items_taken;                   // the first job's: the round's counter (round_counter)
+  // Each key's: where the arena holds them (gpu_job::keys, set by clear_kernel).
+  std::uint32_t* bucket_start[2];  // halves of each group before each key, and their end
+  std::uint32_t* cursor[2];
+  std::uint32_t* block_start;  // visit items before each key (scan_kernel), and their end
+  std::uint32_t once_size[2];  // halves with a once category, in once_list
+  std::uint64_t pairs;         // disjoint pairs, tags included: twice each under a filter
+  std::uint64_t once;          // pairs sharing a once category, per category shared
+  std::uint32_t fault;         // a job_fault other than none: a check failed
+  std::uint32_t items_taken;   // the first job's: the round's counter (round_counter)
 };
 
 /// Why a job's kernels refused to finish (job_state::fault), each with its
@@ -167,6 +175,10 @@ struct gpu_job {
   std::uint64_t* codes[2] = {};      ///< the codes sorted by key (the north ones without their key)
   std::uint64_t* once_list[2] = {};  ///< the halves with a once category: the codes' buffer, free until scatter
   std::uint32_t capacity[2] = {};
+  /// A count round's: the job's key arrays (key_words_for(key_bits_limit)
+  /// words), and the most key bits they hold.
+  std::uint32_t* keys = nullptr;
+  std::uint32_t key_bits_limit = 0;
   filter_rule rule;
   /// The most digits its codes take (job_digits_for(n)): the layout keys
   /// what they cannot hold, and the round's visit holds tables for them.
@@ -180,6 +192,22 @@ struct gpu_job {
   /// no further item and finish faults the job as stopped.
   std::uint32_t* stop = nullptr;
 };
+
+/// The 32-bit entries a job's key arrays take for keys of `key_bits`:
+/// each group's bucket starts and cursors, and the block starts.
+NQUEENS_HD constexpr std::uint64_t key_entries_for(std::uint32_t key_bits) noexcept {
+  return 5 * (std::uint64_t{1} << key_bits) + 3;
+}
+
+/// Where job_state's key arrays lie in `keys` (key_entries_for(key_bits) entries).
+NQUEENS_HD inline void point_key_arrays(job_state& s, std::uint32_t* keys, std::uint32_t key_bits) {
+  const std::uint32_t count = 1U << key_bits;
+  s.bucket_start[0] = keys;
+  s.bucket_start[1] = keys + (count + 1);
+  s.cursor[0] = keys + 2 * (count + 1);
+  s.cursor[1] = keys + 2 * (count + 1) + count;
+  s.block_start = keys + 2 * (count + 1) + 2 * count;
+}
 
 /// Which kernels a round launches: the sizes of its jobs' groups, or their counts.
 enum class round_kind { sizes, counts };

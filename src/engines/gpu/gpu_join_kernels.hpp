@@ -27,6 +27,7 @@ struct clear_kernel {
       s.once = 0;
       s.fault = 0;
       s.items_taken = 0;
+      if (job.keys != nullptr) point_key_arrays(s, job.keys, job.key_bits_limit);
       *job.result = job_result{};
     }
   }

@@ -132,7 +132,8 @@ void gpu_rounds::count(std::span<const gpu_job> jobs, std::span<pair_counts> out
   pieces_.clear();
   for (std::uint32_t k = 0; k < jobs.size(); ++k) {
     const std::uint64_t quarters = quarter_words(jobs[k]);
-    if (quarters + words_for(0, 0) > stream_.arena_words()) throw_too_large(jobs[k], quarters + words_for(0, 0));
+    const std::uint64_t least = quarters + words_for(0, 0) + key_words_for(jobs[k].n, jobs[k].digits_limit, 0);
+    if (least > stream_.arena_words()) throw_too_large(jobs[k], least);
     pieces_.push_back({jobs[k], k, false, {0, 0}, quarters});
   }
   do {
@@ -202,7 +203,8 @@ bool gpu_rounds::cut_pieces_too_large() {
     // on a north half of its own in the narrowest blocks (visit_keys).
     constexpr std::uint32_t most_overshoot = std::max(block_threads, most_visit_parts * block_threads);
     const bool too_many = p.joined[0] + p.joined[1] > UINT32_MAX - most_overshoot;
-    const std::uint64_t words = p.quarter_words + words_for(p.joined[0], p.joined[1]);
+    const std::uint64_t words =
+        p.quarter_words + words_for(p.joined[0], p.joined[1]) + key_words_for(p.job.n, p.job.digits_limit, p.joined[1]);
     if (!too_many && words <= stream_.arena_words()) continue;
     // The larger group first, while its slices can still hold fewer row sets.
     int group = p.joined[1] > p.joined[0] ? 1 : 0;
@@ -245,7 +247,8 @@ void gpu_rounds::count_pieces(std::span<pair_counts> out) {
         front = pass_over(p.job, front, buffers);
         continue;
       }
-      const std::uint64_t own = words_for(p.joined[0], p.joined[1]);
+      const std::uint64_t key_words = key_words_for(p.job.n, p.job.digits_limit, p.joined[1]);
+      const std::uint64_t own = words_for(p.joined[0], p.joined[1]) + key_words;
       const auto fits = [&] { return front + round_quarter_words(p.job) + buffers + own <= stream_.arena_words(); };
       if (front != taken_front && (!fits() || !lands_where_left(p.job, front))) {
         staged_.erase(staged_.begin() + static_cast<std::ptrdiff_t>(taken_lists), staged_.end());
@@ -265,6 +268,8 @@ void gpu_rounds::count_pieces(std::span<pair_counts> out) {
         job.once_list[g] = job.codes[g];  // free until scatter
         at += 2 * (p.joined[g] + 1);
       }
+      job.keys = reinterpret_cast<std::uint32_t*>(at);
+      job.key_bits_limit = key_bits_bound(job.n, job.digits_limit, p.joined[1]);
       round_.push_back(job);
       round_pieces_.push_back(static_cast<std::uint32_t>(next));
     }
