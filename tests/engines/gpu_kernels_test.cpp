@@ -191,7 +191,8 @@ void emulate_candidate_visit(visit_variant variant, std::span<const detail::gpu:
 // and result.
 kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1,
                                 std::uint32_t digits = detail::gpu::max_job_digits,
-                                visit_variant variant = visit_variant::head) {
+                                visit_variant variant = visit_variant::head,
+                                std::uint32_t key_bits_limit = detail::gpu::max_job_key_bits) {
   using namespace detail::gpu;
   gpu_job job;
   job.sequence = 77;
@@ -210,9 +211,12 @@ kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1,
   job.capacity[0] = static_cast<std::uint32_t>(groups.north.size() - 1);
   job.capacity[1] = static_cast<std::uint32_t>(groups.south.size() - 1);
   job.state = state.get();
-  std::vector<std::uint32_t> keys = key_arrays(max_job_key_bits, 0xA5A5A5A5U);
+  // Past the arrays, entries no kernel may write.
+  constexpr std::size_t guard = 64;
+  std::vector<std::uint32_t> keys = key_arrays(key_bits_limit, 0xA5A5A5A5U);
+  keys.resize(keys.size() + guard, 0x5A5A5A5AU);
   job.keys = keys.data();
-  job.key_bits_limit = max_job_key_bits;
+  job.key_bits_limit = key_bits_limit;
   auto shared_stats = std::make_unique<stats_kernel::shared>();
   auto shared_layout = std::make_unique<layout_kernel::shared>();
   auto shared_scan = std::make_unique<scan_kernel::shared>();
@@ -246,6 +250,7 @@ kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1,
     emulate_launch<visit_kernel>(round, 5, order, *shared_visit);
   }
   emulate_launch<finish_kernel>(round, 1, order, none);
+  EXPECT_EQ(std::count(keys.end() - guard, keys.end(), 0x5A5A5A5AU), static_cast<std::ptrdiff_t>(guard));
   std::shared_ptr<const job_state> held(state.release(), [arrays = std::move(keys)](const job_state* p) { delete p; });
   return {std::move(held), *result};
 }
@@ -495,6 +500,19 @@ TEST(GpuKernelsTest, KeyArraysHoldTheMostKeyBitsAGroupCanTake) {
   EXPECT_EQ(key_bits_bound(28, job_digits_for(28), 300'000'000), max_job_key_bits);
   EXPECT_LT(key_words_for(16, job_digits_for(16), 1000), 1000U);
   EXPECT_EQ(key_words_for(28, job_digits_for(28), 300'000'000), (key_entries_for(max_job_key_bits) + 1) / 2);
+}
+
+// A job whose arrays hold fewer key bits than its groups would take keeps
+// its key within them, writes nothing past them, and counts exactly.
+TEST(GpuKernelsTest, AKeyStaysWithinItsJobsArrays) {
+  const synthetic_groups groups = draw_groups(3000, 40000, 6);
+  const auto [free, free_result] = count_with_kernels(groups, 2);
+  ASSERT_GT(free->layout.key_bits, 4U);
+  const auto [held, held_result] = count_with_kernels(groups, 2, detail::gpu::max_job_digits, visit_variant::head, 4);
+  EXPECT_EQ(held->layout.key_bits, 4U);
+  EXPECT_EQ(held_result.fault, 0U);
+  EXPECT_EQ(held_result.pairs, free_result.pairs);
+  EXPECT_EQ(held_result.pairs, disjoint_pairs(groups.north, groups.south));
 }
 
 // The key takes the bits most likely to collide: with one bit set in every

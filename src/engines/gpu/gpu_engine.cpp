@@ -438,13 +438,18 @@ void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
   const device_bound bound = bound_of_each_device(gpu, choice);
   if (bound.bytes == 0 || n <= 0 || n > gpu::max_gpu_board_size) return;  // a board it does not take: refused elsewhere
   const std::size_t streams = streams_per_device(threads, choice.chosen.size());
-  const std::uint64_t need = gpu::least_device_bytes(streams, quarter_lists_bytes(n, /*compact=*/true));
+  // A job's key arrays lie in the arena beside its groups: past n = 26 the
+  // digits leave the key at least 13 to 15 bits, 160 to 640 KiB of them.
+  const std::uint64_t key_bytes = sizeof(std::uint64_t) * gpu::key_words_for(n, gpu::job_digits_for(n), 0);
+  const std::uint64_t need = gpu::least_device_bytes(streams, quarter_lists_bytes(n, /*compact=*/true) + key_bytes);
   if (need <= bound.bytes) return;
   // Named in whole MiB, rounded up: a figure --gpu-memory takes as it is
   // (the least is a few MiB: "2.2 MiB" could not be given back).
   constexpr std::uint64_t mib = std::uint64_t{1} << 20;
   const std::uint64_t named = need > UINT64_MAX - mib ? need : (need + mib - 1) / mib * mib;
-  const int decimals = bound.bytes % mib == 0 ? 0 : digits_to_tell(named, bound.bytes);
+  const bool whole =
+      bound.bytes % mib == 0 && format_bytes(named, 0, byte_rounding::up) != format_bytes(bound.bytes, 0);
+  const int decimals = whole ? 0 : digits_to_tell(named, bound.bytes);
   const std::string fewer_threads = streams > 1 ? "count with fewer --threads" : "";  // one stream a GPU is the least
   std::string limit = "the " + format_bytes(bound.bytes, decimals) + " allowed (--gpu-memory); raise --gpu-memory" +
                       (fewer_threads.empty() ? "" : ", or " + fewer_threads);

@@ -175,8 +175,8 @@ struct gpu_job {
   std::uint64_t* codes[2] = {};      ///< the codes sorted by key (the north ones without their key)
   std::uint64_t* once_list[2] = {};  ///< the halves with a once category: the codes' buffer, free until scatter
   std::uint32_t capacity[2] = {};
-  /// A count round's: the job's key arrays (key_words_for(key_bits_limit)
-  /// words), and the most key bits they hold.
+  /// A count round's: the job's key arrays (key_entries_for(key_bits_limit)
+  /// entries), and the most key bits they hold (key_bits_bound).
   std::uint32_t* keys = nullptr;
   std::uint32_t key_bits_limit = 0;
   filter_rule rule;

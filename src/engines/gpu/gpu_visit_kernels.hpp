@@ -241,14 +241,16 @@ struct visit_kernel_of {
     // sh.parts, the first taken by a part turned with the key (so that no
     // part takes every key's first run).
     const std::uint32_t run_length = block_warps * at_once, stride = sh.parts * run_length;
+    // The north bucket starts, held once: the state's pointer is not reloaded a key.
+    const std::uint32_t* const north_start = s.bucket_start[0];
     std::uint64_t fits = 0;
     std::uint32_t key = 0;
     do {
       // Most narrow blocks' items are whole (one part): no division for them.
       const std::uint32_t run = visit_packed && sh.parts == 1 ? 0 : (sh.part + key) % sh.parts;
-      const std::uint32_t from = s.bucket_start[0][key] + run * run_length + warp * at_once + group;
+      const std::uint32_t from = north_start[key] + run * run_length + warp * at_once + group;
       if constexpr (Prefetch) {
-        const std::uint32_t end = s.bucket_start[0][key + 1];
+        const std::uint32_t end = north_start[key + 1];
         std::uint32_t i = from;
         if (i < end) {
           std::uint64_t code = job.codes[0][i];
@@ -264,7 +266,7 @@ struct visit_kernel_of {
           }
         }
       } else {
-        for (std::uint32_t i = from; i < s.bucket_start[0][key + 1]; i += stride) {
+        for (std::uint32_t i = from; i < north_start[key + 1]; i += stride) {
           fits += fits_of<Count>(job.codes[0][i], lane, sh);
         }
       }
