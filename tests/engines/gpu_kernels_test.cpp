@@ -377,6 +377,27 @@ TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
   if constexpr (north_per_item != 0) EXPECT_GT(items, blocks);
 }
 
+// The scan over a job written by hand: two key bits, key 1 alone with
+// `north` north halves, key k with south[k] south halves.
+std::shared_ptr<const detail::gpu::job_state> scan_by_hand(std::uint32_t north, const std::uint32_t (&south)[4],
+                                                           std::uint64_t seed) {
+  using namespace detail::gpu;
+  auto state = std::make_unique<job_state>();
+  std::vector<std::uint32_t> keys = key_arrays(2, 0);  // the counts not written here are none
+  point_key_arrays(*state, keys.data(), 2);
+  gpu_job job;
+  job.state = state.get();
+  state->layout.key_bits = 2;
+  state->cursor[0][1] = north;
+  for (std::uint32_t k = 0; k < 4; ++k) state->cursor[1][k] = south[k];
+  state->group_size[0] = north;
+  state->group_size[1] = south[0] + south[1] + south[2] + south[3];
+  auto shared = std::make_unique<scan_kernel::shared>();
+  launch_order order(seed, 3);
+  emulate_launch<scan_kernel>(std::span<const gpu_job>(&job, 1), 1, order, *shared);
+  return {state.release(), [arrays = std::move(keys)](const job_state* p) { delete p; }};
+}
+
 // The scan's items on keys written by hand (two key bits): key 1 alone has
 // north halves, 3 shares' worth for a whole block, so the keys that miss it
 // (0 and 2) take 3 items a block, and key 2's narrow block (7 south halves:
@@ -385,24 +406,12 @@ TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
 // halves they hold.
 TEST(GpuKernelsTest, AKeyWithNoNorthHalfToVisitTakesNoItem) {
   using namespace detail::gpu;
-  auto state = std::make_unique<job_state>();
-  std::vector<std::uint32_t> keys = key_arrays(2, 0);  // the counts not written here are none
-  point_key_arrays(*state, keys.data(), 2);
-  gpu_job job;
-  job.state = state.get();
-  state->layout.key_bits = 2;
   const std::uint32_t north = north_per_item == 0 ? 100 : 2 * north_per_item + 1;
   // Keys 0 and 2 walk 4 and 2 keys; the job is small: shares of north_per_item.
   const std::uint32_t parts = visit_parts(north, 4, north_per_item);
   const std::uint32_t narrow_parts = visit_packed ? visit_parts((north + 31) / 32, 2, north_per_item) : parts;
   const std::uint32_t south[4] = {south_per_block + 1, 3, 7, 2 * south_per_block};
-  state->cursor[0][1] = north;
-  for (std::uint32_t k = 0; k < 4; ++k) state->cursor[1][k] = south[k];
-  state->group_size[0] = north;
-  state->group_size[1] = south[0] + south[1] + south[2] + south[3];
-  auto shared = std::make_unique<scan_kernel::shared>();
-  launch_order order(1, 3);
-  emulate_launch<scan_kernel>(std::span<const gpu_job>(&job, 1), 1, order, *shared);
+  const auto state = scan_by_hand(north, south, 1);
   EXPECT_EQ(state->fault, 0U);
   const std::uint32_t expected[5] = {0, 2 * parts, 2 * parts, 2 * parts + narrow_parts, 2 * parts + narrow_parts};
   for (std::uint32_t k = 0; k <= 4; ++k) EXPECT_EQ(state->block_start[k], expected[k]) << "key " << k;
@@ -431,21 +440,9 @@ TEST(GpuKernelsTest, ALargeJobTakesLargerSharesThanASmallOne) {
             most_visit_parts * north_per_item / (north_per_key_turn << 14));
   EXPECT_EQ(visit_parts(1000, 1U << 14, north_per_item), 1U);  // a walk longer than the steps: one item
 
-  auto state = std::make_unique<job_state>();
-  std::vector<std::uint32_t> keys = key_arrays(2, 0);  // the counts not written here are none
-  point_key_arrays(*state, keys.data(), 2);
-  gpu_job job;
-  job.state = state.get();
-  state->layout.key_bits = 2;
   // Key 0's 200 blocks each visit every north half: 200 million steps.
   const std::uint32_t north = 1'000'000, south[4] = {200 * south_per_block, 1, 5, 0};
-  state->cursor[0][1] = north;
-  for (std::uint32_t k = 0; k < 4; ++k) state->cursor[1][k] = south[k];
-  state->group_size[0] = north;
-  state->group_size[1] = south[0] + south[1] + south[2];
-  auto shared = std::make_unique<scan_kernel::shared>();
-  launch_order order(2, 3);
-  emulate_launch<scan_kernel>(std::span<const gpu_job>(&job, 1), 1, order, *shared);
+  const auto state = scan_by_hand(north, south, 2);
   EXPECT_EQ(state->fault, 0U);
   const std::uint32_t narrow_steps = visit_packed ? north / 32 : north;  // key 2's 5 halves: a word
   const std::uint64_t job_steps = std::uint64_t{200} * north + narrow_steps;
