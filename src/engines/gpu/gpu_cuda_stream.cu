@@ -11,6 +11,16 @@
 #include "engines/gpu/gpu_stream_tally.hpp"
 #include "nqueens/device_work.hpp"
 
+/// 0: a host thread waits for its stream's round blocked on an event (the
+/// driver wakes it), using no core meanwhile. 1 builds the module that
+/// waits as the runtime does by default (scripts/gpu.sh ab's `spin`): it
+/// spins a core for each waiting thread where the host has the cores, and a
+/// Q(22) of 16 streams on an H200 took 798 CPU-seconds in 50 s, every core
+/// of the host, which the quarter lists past n = 24 and other processes need.
+#ifndef NQUEENS_GPU_WAIT_SPIN
+#define NQUEENS_GPU_WAIT_SPIN 0
+#endif
+
 namespace nqueens::detail::gpu {
 
 void check(cudaError_t status, const char* what) {
@@ -79,6 +89,10 @@ class cuda_stream final : public gpu_stream {
     try {
       check(cudaSetDevice(device_), "cudaSetDevice");
       check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+      if constexpr (!wait_spins) {
+        check(cudaEventCreateWithFlags(&round_done_, cudaEventBlockingSync | cudaEventDisableTiming),
+              "cudaEventCreateWithFlags");
+      }
       if (timed_) {
         for (std::size_t k = 0; k < began_.size(); ++k) {
           check(cudaEventCreate(&began_[k]), "cudaEventCreate");
@@ -198,10 +212,21 @@ class cuda_stream final : public gpu_stream {
     check(cudaMemcpyAsync(host_results_, results_, count_ * sizeof(job_result), cudaMemcpyDeviceToHost, stream_),
           "cudaMemcpyAsync (results)");
     tally_.count_operation();
-    check(cudaStreamSynchronize(stream_), "a kernel of the GPU engine");
+    wait_for_round();
     tally_.count_operation();
     if (timed_) read_kernel_times();
     return {host_results_, count_};
+  }
+
+  // Until what the stream was given has run; an error of a kernel of the
+  // round is raised here.
+  void wait_for_round() {
+    if constexpr (wait_spins) {
+      check(cudaStreamSynchronize(stream_), "a kernel of the GPU engine");
+    } else {
+      check(cudaEventRecord(round_done_, stream_), "cudaEventRecord");
+      check(cudaEventSynchronize(round_done_), "a kernel of the GPU engine");
+    }
   }
 
   // Adds each kernel the round launched its time between its events.
@@ -229,12 +254,16 @@ class cuda_stream final : public gpu_stream {
       if (began_[k] != nullptr) cudaEventDestroy(began_[k]);
       if (ended_[k] != nullptr) cudaEventDestroy(ended_[k]);
     }
+    if (round_done_ != nullptr) cudaEventDestroy(round_done_);
     if (stream_ != nullptr) cudaStreamDestroy(stream_);
   }
+
+  static constexpr bool wait_spins = NQUEENS_GPU_WAIT_SPIN != 0;
 
   int device_;
   std::uint32_t max_grid_;
   cudaStream_t stream_ = nullptr;
+  cudaEvent_t round_done_ = nullptr;  // blocking: waited for without spinning (wait_for_round)
   std::uint64_t* arena_ = nullptr;
   std::uint64_t arena_words_ = 0;
   gpu_job* jobs_ = nullptr;
