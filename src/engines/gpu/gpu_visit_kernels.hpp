@@ -43,9 +43,13 @@ struct visit_kernel_of {
   /// index, to compare on a device: its visit never looks at the stop word,
   /// so a stop waits for the round's end there).
   static constexpr bool dealt_by_counter = NQUEENS_GPU_VISIT_COUNTER != 0;
-  /// South codes per digit's table that fit in the rows above 16 (8-byte
-  /// codes, 16 a row): rows a digit's bit pass never writes.
-  static constexpr std::uint32_t codes_per_digit = (digit_values - 17) * words_per_block / 2;
+  /// The words of south codes (32 codes, two rows) a digit's table holds in
+  /// its rows 18..31 while phases 1-2 run: rows the bit pass never writes.
+  /// Whole words, so that a word's 32 codes lie in a row (codes_of_word):
+  /// the bit pass found each by a division by 240 (the codes of rows
+  /// 17..31), 16 of its 45 instructions a code in the PTX.
+  static constexpr std::uint32_t code_words_per_digit = (digit_values - 18) / 2;
+  static constexpr std::uint32_t first_code_row_pair = 9;  // rows 18 and 19
   struct shared {
     union {
       // table[d][v][w] is word w of the halves whose digit d has no bit of
@@ -54,9 +58,9 @@ struct visit_kernel_of {
       // 2, 4, 8, 16) are written first, from the codes; the others, their
       // ANDs, over the codes once they are read.
       std::uint32_t table[Digits][digit_values][words_per_block];
-      // Phases 1-2: the block's south codes, in rows 17..31 of the first
-      // digits' tables (south_slot).
-      std::uint64_t codes[Digits][digit_values][words_per_block / 2];
+      // Phases 1-2: the block's south codes, in rows 18..31 of the first
+      // digits' tables, a word's 32 to a pair of rows (codes_of_word).
+      std::uint64_t codes[Digits][digit_values / 2][words_per_block];
     };
     std::uint32_t valid[words_per_block];
     std::uint64_t fits;
@@ -64,7 +68,10 @@ struct visit_kernel_of {
     std::uint32_t words_log2;   // its words (block_words_for), each in the tables warp_lanes / words times
     std::uint32_t part, parts;  // this item's share of the key's north halves
   };
-  static_assert(south_per_block <= codes_per_digit * Digits, "the codes fit beside the bit rows");
+  static_assert(words_per_block <= code_words_per_digit * Digits, "the codes fit beside the bit rows");
+  static_assert(first_code_row_pair * 2 > 1U << (digit_bits - 1) &&
+                    first_code_row_pair + code_words_per_digit <= digit_values / 2,
+                "the codes' rows lie above row 16, the last of one bit, and within the table");
   static_assert(blocks_fit_an_sm(sizeof(shared), min_blocks), "min_blocks blocks fit an SM's shared memory");
   static_assert(sizeof(shared) <= std::size_t{48} * 1024, "a block's static shared memory is at most 48 KiB");
 
@@ -127,11 +134,13 @@ struct visit_kernel_of {
   NQUEENS_HD static std::uint32_t words(const shared& sh) { return 1U << words_log2(sh); }
   NQUEENS_HD static std::uint32_t own_word(const shared& sh, std::uint32_t w) { return w & (words(sh) - 1); }
 
-  /// Where south half `slot` waits in phases 1-2: rows 17..31 of digit
-  /// slot / codes_per_digit's table.
+  /// Where the south halves of word `w` wait in phases 1-2, 32 in a row:
+  /// a pair of rows of digit w / code_words_per_digit's table.
+  NQUEENS_HD static std::uint64_t* codes_of_word(shared& sh, std::uint32_t w) {
+    return sh.codes[w / code_words_per_digit][first_code_row_pair + w % code_words_per_digit];
+  }
   NQUEENS_HD static std::uint64_t& south_slot(shared& sh, std::uint32_t slot) {
-    const std::uint32_t place = slot % codes_per_digit;
-    return sh.codes[slot / codes_per_digit][17 + place / (words_per_block / 2)][place % (words_per_block / 2)];
+    return codes_of_word(sh, slot / 32)[slot % 32];
   }
 
   // Phase 1: the block's south codes, and which of its slots hold one
@@ -151,19 +160,20 @@ struct visit_kernel_of {
   // Phase 2: for each digit bit b, the row of value 1 << b: which halves
   // lack it (digit 0's, of the valid halves alone); a thread per digit and
   // word of the block (the copies are phase 3's), each half's digit taken
-  // once for its five bits.
+  // once for its five bits, the bits it has gathered and turned once.
   NQUEENS_HD static void bit_rows(const code_layout& layout, std::uint32_t digits, std::uint32_t thread, shared& sh) {
     for (std::uint32_t job_index = thread; job_index < digits * words(sh); job_index += block_threads) {
       const std::uint32_t w = own_word(sh, job_index), d = job_index >> words_log2(sh);
-      std::uint32_t lacking[digit_bits] = {};
+      const std::uint64_t* const codes = codes_of_word(sh, w);
+      std::uint32_t has[digit_bits] = {};
       for (std::uint32_t step = 0; step < 32; ++step) {
-        const std::uint32_t slot = bit_rows_slot(w, step), digit = digit_of(layout, south_slot(sh, slot), d);
+        const std::uint32_t place = bit_rows_slot(w, step) % 32, digit = digit_of(layout, codes[place], d);
         NQUEENS_UNROLL
-        for (std::uint32_t b = 0; b < digit_bits; ++b) lacking[b] |= ((digit >> b & 1U) ^ 1U) << (slot % 32);
+        for (std::uint32_t b = 0; b < digit_bits; ++b) has[b] |= (digit >> b & 1U) << place;
       }
       const std::uint32_t valid = d == 0 ? sh.valid[w] : ~0U;
       NQUEENS_UNROLL
-      for (std::uint32_t b = 0; b < digit_bits; ++b) sh.table[d][1U << b][w] = lacking[b] & valid;
+      for (std::uint32_t b = 0; b < digit_bits; ++b) sh.table[d][1U << b][w] = ~has[b] & valid;
     }
   }
 
