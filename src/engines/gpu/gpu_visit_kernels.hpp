@@ -159,22 +159,43 @@ struct visit_kernel_of {
 
   // Phase 2: for each digit bit b, the row of value 1 << b: which halves
   // lack it (digit 0's, of the valid halves alone); a thread per digit and
-  // word of the block (the copies are phase 3's), each half's digit taken
-  // once for its five bits, the bits it has gathered and turned once.
+  // word of the block (the copies are phase 3's). Four halves' digits at a
+  // time, a byte each, each bit of the four gathered by one multiplication
+  // (gather_bit); the bits in the order read (bit_rows_slot's), put in
+  // their places by one rotation and turned at the end.
   NQUEENS_HD static void bit_rows(const code_layout& layout, std::uint32_t digits, std::uint32_t thread, shared& sh) {
+    static_assert(digit_values <= 256, "a digit fits a byte");
     for (std::uint32_t job_index = thread; job_index < digits * words(sh); job_index += block_threads) {
       const std::uint32_t w = own_word(sh, job_index), d = job_index >> words_log2(sh);
       const std::uint64_t* const codes = codes_of_word(sh, w);
-      std::uint32_t has[digit_bits] = {};
-      for (std::uint32_t step = 0; step < 32; ++step) {
-        const std::uint32_t place = bit_rows_slot(w, step) % 32, digit = digit_of(layout, codes[place], d);
+      std::uint32_t has[digit_bits] = {};  // bit s: the half read at step s, at place (s + w) % 32
+      NQUEENS_UNROLL
+      for (std::uint32_t step = 0; step < 32; step += 4) {
+        std::uint32_t four = 0;
         NQUEENS_UNROLL
-        for (std::uint32_t b = 0; b < digit_bits; ++b) has[b] |= (digit >> b & 1U) << place;
+        for (std::uint32_t k = 0; k < 4; ++k) {
+          four |= digit_of(layout, codes[bit_rows_slot(w, step + k) % 32], d) << (8 * k);
+        }
+        NQUEENS_UNROLL
+        for (std::uint32_t b = 0; b < digit_bits; ++b) has[b] |= gather_bit(four, b) << step;
       }
       const std::uint32_t valid = d == 0 ? sh.valid[w] : ~0U;
       NQUEENS_UNROLL
-      for (std::uint32_t b = 0; b < digit_bits; ++b) sh.table[d][1U << b][w] = ~has[b] & valid;
+      for (std::uint32_t b = 0; b < digit_bits; ++b) sh.table[d][1U << b][w] = ~rotate_left(has[b], w % 32) & valid;
     }
+  }
+
+  /// Bit b of each byte of `four`, as bits 0..3: bit b of byte k, moved to
+  /// bit 8k by the mask, is added at 8k + 28 - 7k = 28 + k by the product
+  /// (its other copies land on bits no other byte's reach: no carry).
+  NQUEENS_HD static constexpr std::uint32_t gather_bit(std::uint32_t four, std::uint32_t b) {
+    return ((four >> b) & 0x01010101U) * 0x10204080U >> 28;
+  }
+  static_assert(gather_bit(0x1F00011FU, 0) == 0b1011 && gather_bit(0x10001F00U, 4) == 0b1010 &&
+                gather_bit(0x0E0E0E0EU, 0) == 0 && gather_bit(0xFFFFFFFFU, 3) == 0b1111);
+
+  NQUEENS_HD static constexpr std::uint32_t rotate_left(std::uint32_t bits, std::uint32_t by) {
+    return bits << by | bits >> ((32 - by) % 32);
   }
 
   // The south half word w's thread reads at a step: each word's 32 in turn,
