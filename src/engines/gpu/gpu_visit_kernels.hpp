@@ -269,16 +269,15 @@ struct visit_kernel_of {
     // Lanes of `words` each take a north half: a warp visits `at_once`.
     const std::uint32_t at_once = warp_lanes >> words_log2(sh), group = lane >> words_log2(sh);
     // A share of every key's halves: runs of block_warps * at_once, one in
-    // sh.parts, the first taken by a part turned with the key (so that no
-    // part takes every key's first run).
+    // sh.parts, the first taken by a part turned by one a key (so that no
+    // part takes every key's first run): a count, not a division a key
+    // (the keys walked past n = 24 number thousands an item).
     const std::uint32_t run_length = block_warps * at_once, stride = sh.parts * run_length;
     // The north bucket starts, held once: the state's pointer is not reloaded a key.
     const std::uint32_t* const north_start = s.bucket_start[0];
     std::uint64_t fits = 0;
-    std::uint32_t key = 0;
+    std::uint32_t key = 0, run = sh.part;
     do {
-      // Most narrow blocks' items are whole (one part): no division for them.
-      const std::uint32_t run = visit_packed && sh.parts == 1 ? 0 : (sh.part + key) % sh.parts;
       const std::uint32_t from = north_start[key] + run * run_length + warp * at_once + group;
       if constexpr (Prefetch) {
         const std::uint32_t end = north_start[key + 1];
@@ -301,6 +300,7 @@ struct visit_kernel_of {
           fits += fits_of<Count>(job.codes[0][i], lane, sh);
         }
       }
+      run = run + 1 == sh.parts ? 0 : run + 1;
       key = (key - free) & free;  // the next subset of `free`
     } while (key != 0);
     return fits;
