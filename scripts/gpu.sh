@@ -152,11 +152,13 @@ fi
 # leaving a north half once its warp has no pair left, the digits ordered
 # by the chance they collide (early_exit). And the host's wait for a round
 # as the runtime's default, spinning a core a stream (spin), against the
-# head's blocked wait.
+# head's blocked wait; and the visit reading a key's north bounds as its
+# turn begins (bounds_late), not a key ahead as the head does.
 AB_CANDIDATES="whole=NQUEENS_GPU_NORTH_PER_ITEM=0;wide=NQUEENS_GPU_WIDE_VISIT=1"
 AB_CANDIDATES+=";by_index=NQUEENS_GPU_VISIT_COUNTER=0;row_set_blocks=NQUEENS_GPU_BLOCK_ROW_SETS=1"
 AB_CANDIDATES+=";unpacked=NQUEENS_GPU_VISIT_PACKED=0;prefetch=NQUEENS_GPU_VISIT_PREFETCH=1"
 AB_CANDIDATES+=";early_exit=NQUEENS_GPU_VISIT_EARLY_EXIT=1;spin=NQUEENS_GPU_WAIT_SPIN=1"
+AB_CANDIDATES+=";bounds_late=NQUEENS_GPU_VISIT_BOUNDS_AHEAD=0"
 NQ=$BUILD/nqueens
 STEP_CAP=${NQ_GPU_STEP_SECONDS:-100000}
 FINAL_RESERVE=8  # seconds kept at the end of a step: a cut command's grace, the summary

@@ -13,6 +13,13 @@
 #define NQUEENS_GPU_VISIT_COUNTER 1
 #endif
 
+/// 1: the visit reads the next key's north bounds before it visits this
+/// key's halves (visit_keys); 0 builds the module that reads them as its
+/// turn begins (scripts/gpu.sh ab's `bounds_late`).
+#ifndef NQUEENS_GPU_VISIT_BOUNDS_AHEAD
+#define NQUEENS_GPU_VISIT_BOUNDS_AHEAD 1
+#endif
+
 /// 1: a module whose visit loads each warp's next north code before it
 /// visits the one it holds (scripts/gpu.sh ab's `prefetch`): ncu's first
 /// look at the visit on an H100 gave "long scoreboard", a global load
@@ -22,6 +29,8 @@
 #endif
 
 namespace nqueens::detail::gpu {
+
+inline constexpr bool visit_bounds_ahead = NQUEENS_GPU_VISIT_BOUNDS_AHEAD != 0;
 
 /// The visit for jobs of at most `Digits` digits (gpu_job::digits_limit):
 /// its tables take 4 KiB a digit of shared memory. `Prefetch`: each warp's
@@ -277,10 +286,20 @@ struct visit_kernel_of {
     const std::uint32_t* const north_start = s.bucket_start[0];
     std::uint64_t fits = 0;
     std::uint32_t key = 0, run = sh.part;
+    // Where the key's north halves begin and end, read a key ahead where
+    // visit_bounds_ahead: the loads of the next key's wait while this key's
+    // halves are visited, not at the start of its turn (past n = 24 a turn
+    // holds a few north halves a warp, and its loads are far apart).
+    std::uint32_t start = north_start[0], end = north_start[1];
     do {
-      const std::uint32_t from = north_start[key] + run * run_length + warp * at_once + group;
+      const std::uint32_t next_key = (key - free) & free;  // the next subset of `free`; 0 once all are walked
+      std::uint32_t next_start = 0, next_end = 0;
+      if constexpr (visit_bounds_ahead) {
+        next_start = north_start[next_key];
+        next_end = north_start[next_key + 1];
+      }
+      const std::uint32_t from = start + run * run_length + warp * at_once + group;
       if constexpr (Prefetch) {
-        const std::uint32_t end = north_start[key + 1];
         std::uint32_t i = from;
         if (i < end) {
           std::uint64_t code = job.codes[0][i];
@@ -296,12 +315,16 @@ struct visit_kernel_of {
           }
         }
       } else {
-        for (std::uint32_t i = from; i < north_start[key + 1]; i += stride) {
-          fits += fits_of<Count>(job.codes[0][i], lane, sh);
-        }
+        for (std::uint32_t i = from; i < end; i += stride) fits += fits_of<Count>(job.codes[0][i], lane, sh);
       }
       run = run + 1 == sh.parts ? 0 : run + 1;
-      key = (key - free) & free;  // the next subset of `free`
+      key = next_key;
+      if constexpr (!visit_bounds_ahead) {
+        next_start = north_start[key];
+        next_end = north_start[key + 1];
+      }
+      start = next_start;
+      end = next_end;
     } while (key != 0);
     return fits;
   }
