@@ -66,16 +66,27 @@ NQUEENS_HD constexpr std::uint32_t visit_blocks_for(std::uint32_t south) {
 /// nqueens_gpu_round_balance, docs/performance.md).
 inline constexpr std::uint32_t key_south_target = visit_packed ? south_per_block / 4 : south_per_block / 2;
 
+/// South groups from this many halves (n = 26's heavy subproblems, n =
+/// 27's and 28's) aim at half as many a key: their keys reach so many
+/// north halves that a key bit more pays for its longer key walks. The
+/// model of real rounds: 1.28 times less work at n = 28 (keys of 19 bits
+/// for 18), 1.07 at n = 26 (groups of 6 million); even at n = 24's groups
+/// of 3 million, and dearer below (n = 22: 1.06 times more work).
+inline constexpr std::uint32_t large_south_group = 1U << 22;
+NQUEENS_HD constexpr std::uint32_t key_south_target_for(std::uint32_t south) {
+  return south >= large_south_group ? key_south_target / 2 : key_south_target;
+}
+
 /// Key bits for groups of these sizes: the pair counter's rule
 /// (key_bits_within, digit_widths.hpp) over the south group, while a key's
-/// south halves would still number key_south_target on average, at most
+/// south halves would still number key_south_target_for on average, at most
 /// this engine's max_job_key_bits; and at least what `digits` digits cannot
 /// hold of the `used` bits (past n = 20, small groups). Each key bit spares
 /// the visits of the pairs that collide on it.
 NQUEENS_HD inline std::uint32_t job_key_bits(std::uint32_t south, std::uint32_t used,
                                              std::uint32_t digits = max_job_digits) {
   const auto wanted = static_cast<std::uint32_t>(
-      key_bits_within(south, static_cast<int>(used), key_south_target, static_cast<int>(max_job_key_bits)));
+      key_bits_within(south, static_cast<int>(used), key_south_target_for(south), static_cast<int>(max_job_key_bits)));
   const std::uint32_t digit_room = digits * digit_bits;
   const std::uint32_t least = used > digit_room ? used - digit_room : 0;
   return wanted > least ? wanted : least;

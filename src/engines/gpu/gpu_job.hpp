@@ -36,17 +36,18 @@ inline constexpr std::uint32_t digit_values = 1U << digit_bits;
 /// (job_key_bits) they hold every mask bit the count reads: the diagonals
 /// both groups can use (at most 56 at n = 28) and the 4 tie tags.
 inline constexpr std::uint32_t max_job_digits = 10;
-/// The most key bits: 262144 buckets per group. A key's south halves
-/// number about key_south_target where the key can grow to it: past n =
-/// 24 groups of 10^7 to 10^8 halves want 17 to 19 bits. Modelled on real
+/// The most key bits: 2^20 buckets per group. A key's south halves number
+/// about key_south_target_for where the key can grow to it: past n = 24
+/// groups of 10^7 to 10^8 halves want 18 to 20 bits. Modelled on real
 /// rounds of n = 28 (nqueens_gpu_round_balance), 18 bits visit 2.4 times
-/// fewer pairs than 14 (16: 1.6 times). A job's key arrays lie in the
-/// arena, sized by the most bits its capacity allows (key_words_for):
-/// 5 MiB for 18, a few KiB for the small jobs of n <= 22. Set at build
-/// time for that model's studies; a module is built with its host's
+/// fewer pairs than 14 (16: 1.6 times), 19 (a key's target halved for
+/// large groups) 1.28 times fewer than 18. A job's key arrays lie in the
+/// arena, sized by the most bits its capacity allows (key_words_for): 20
+/// MiB for 20, a few KiB for the small jobs of n <= 22. Set at build time
+/// for that model's studies; a module is built with its host's
 /// (gpu_device.hpp's interface check).
 #ifndef NQUEENS_GPU_MAX_KEY_BITS
-#define NQUEENS_GPU_MAX_KEY_BITS 18
+#define NQUEENS_GPU_MAX_KEY_BITS 20
 #endif
 inline constexpr std::uint32_t max_job_key_bits = NQUEENS_GPU_MAX_KEY_BITS;
 static_assert(64 - max_job_digits * digit_bits <= max_job_key_bits, "the key takes what the digits cannot");
