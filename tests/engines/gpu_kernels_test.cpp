@@ -499,6 +499,27 @@ TEST(GpuKernelsTest, KeyArraysHoldTheMostKeyBitsAGroupCanTake) {
   EXPECT_EQ(key_words_for(28, job_digits_for(28), 300'000'000), (key_entries_for(max_job_key_bits) + 1) / 2);
 }
 
+// key_bits_bound sizes a job's arrays by its capacity alone: a group never
+// takes fewer key bits for growing, across the size where large groups aim
+// at fewer south halves a key (key_south_target_for) too, where the key
+// takes more bits than just below it.
+TEST(GpuKernelsTest, KeyBitsNeverFallAsAGroupGrows) {
+  using namespace detail::gpu;
+  const std::uint32_t used = 40, digits = job_digits_for(28);  // none that the digits cannot hold
+  std::set<std::uint32_t> sizes{large_south_group - 1, large_south_group, UINT32_MAX};
+  for (std::uint64_t south = 0; south < UINT32_MAX; south = south * 9 / 8 + 1) {
+    sizes.insert(static_cast<std::uint32_t>(south));
+  }
+  std::uint32_t before = 0;
+  for (const std::uint32_t south : sizes) {  // in increasing order
+    const std::uint32_t bits = job_key_bits(south, used, digits);
+    EXPECT_GE(bits, before) << south;
+    before = bits;
+  }
+  EXPECT_GT(job_key_bits(large_south_group, used, digits), job_key_bits(large_south_group - 1, used, digits));
+  EXPECT_EQ(job_key_bits(UINT32_MAX, used, digits), max_job_key_bits);
+}
+
 // A job whose arrays hold fewer key bits than its groups would take keeps
 // its key within them, writes nothing past them, and counts exactly.
 TEST(GpuKernelsTest, AKeyStaysWithinItsJobsArrays) {
