@@ -16,7 +16,8 @@
 // warp's steps through the north halves they visit (warp_visits: one a
 // step in a whole block, several in a narrow one; a share each of a
 // block's parts, taken as even: the kernel's runs differ from it by less
-// than a run a key). Then deals the round's items in order
+// than a run a key), each key's blocks of one width or split by the bits of
+// its words as the scan chose (split_pays). Then deals the round's items in order
 // to SLOTS block slots (792: an H100's 132 SMs, six visit blocks each), each
 // to the slot free first, an item costing SETUP (300: its tables, in warp
 // steps) plus its warp steps plus 2.2 for each key its loop goes through
@@ -77,20 +78,23 @@ void add_items(const job_state& s, bool shares, std::vector<visit_item>& out) {
       if ((k >> bit & 1U) != 0) reach[k] += reach[k ^ (1U << bit)];
     }
   }
+  // Each key's blocks as the scan split them or not (job_state::split).
   std::uint64_t steps = 0;
   for (std::uint32_t k = 0; k < keys; ++k) {
-    steps += visit_steps(static_cast<std::uint32_t>(reach[(keys - 1) & ~k]),
-                         s.bucket_start[1][k + 1] - s.bucket_start[1][k]);
+    steps += key_visit_steps(static_cast<std::uint32_t>(reach[(keys - 1) & ~k]),
+                             s.bucket_start[1][k + 1] - s.bucket_start[1][k], s.split[k] != 0);
   }
   const std::uint32_t least_share = least_visit_share(steps);
   for (std::uint32_t k = 0; k < keys; ++k) {
     const std::uint32_t south = s.bucket_start[1][k + 1] - s.bucket_start[1][k];
-    const std::uint32_t blocks = visit_blocks_for(south);
-    const std::uint64_t north = warp_visits(static_cast<std::uint32_t>(reach[(keys - 1) & ~k]), south);
+    const auto north_reach = static_cast<std::uint32_t>(reach[(keys - 1) & ~k]);
+    const bool split = s.split[k] != 0;
     const std::uint32_t key_turns = keys >> std::popcount(k);
-    const std::uint32_t parts = shares ? visit_parts(static_cast<std::uint32_t>(north), key_turns, least_share) : 1;
+    const std::uint32_t parts =
+        shares ? visit_parts(first_block_visits(north_reach, south, split), key_turns, least_share) : 1;
     const auto key_loop = static_cast<std::uint64_t>(key_loop_cost * static_cast<double>(key_turns));
-    for (std::uint32_t b = 0; b < blocks; ++b) {
+    for (std::uint32_t b = 0; b < key_blocks_for(south, split); ++b) {
+      const std::uint64_t north = width_visits(north_reach, visit_block_at(south, split, b).words_log2);
       for (std::uint32_t p = 0; p < parts; ++p) {
         out.push_back({north / parts + (p < north % parts ? 1 : 0), key_loop});
       }

@@ -337,6 +337,38 @@ TEST(GpuKernelsTest, EveryVisitBlockWidthCountsExactly) {
   }
 }
 
+// A key of words no power of two visits as a block for each bit of its
+// words where that pays (split_pays: a key of 17 words as 16 + 1, not 32):
+// such keys occur, their blocks take several widths, and all count exactly.
+TEST(GpuKernelsTest, SplitKeysCountExactly) {
+  using namespace detail::gpu;
+  const synthetic_groups groups = draw_groups(20000, 4000, 21);
+  const auto [state, result] = count_with_kernels(groups, 3, max_job_digits, visit_variant::head, 3);
+  EXPECT_EQ(result.fault, 0U);
+  EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south));
+  std::set<std::uint32_t> widths;  // words' log2 of the split keys' blocks
+  std::uint32_t split_keys = 0;
+  for (std::uint32_t k = 0; k < (1U << state->layout.key_bits); ++k) {
+    if (state->split[k] == 0) continue;
+    ++split_keys;
+    const std::uint32_t south = state->bucket_start[1][k + 1] - state->bucket_start[1][k];
+    EXPECT_NE(split_blocks_for(south), 0U);
+    std::uint32_t covered = 0;
+    for (std::uint32_t b = 0; b < split_blocks_for(south); ++b) {
+      const visit_block block = visit_block_at(south, true, b);
+      EXPECT_EQ(block.first, covered) << "key " << k << ", block " << b;
+      covered += 32U << block.words_log2;
+      widths.insert(block.words_log2);
+    }
+    EXPECT_GE(covered, south) << "key " << k;
+    EXPECT_LT(covered - south, 32U) << "key " << k;  // no word left empty
+  }
+  if constexpr (visit_packed) {
+    EXPECT_GT(split_keys, 0U);
+    EXPECT_GE(widths.size(), 2U);
+  }
+}
+
 // A key whose blocks have many north halves to visit is dealt as several
 // items, each a share of them: the scan's items per key are its blocks
 // times visit_parts of a warp's steps through its north reach (counted here
@@ -360,10 +392,24 @@ TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
       if ((other & k) == 0) reach += state->bucket_start[0][other + 1] - state->bucket_start[0][other];
     }
     const std::uint32_t south = state->bucket_start[1][k + 1] - state->bucket_start[1][k];
-    const std::uint32_t words = block_words_for(south);
-    key_blocks[k] = (south + words * 32 - 1) / (words * 32);
-    steps[k] = (reach + warp_lanes / words - 1) / (warp_lanes / words);
-    job_steps += std::uint64_t{key_blocks[k]} * steps[k];
+    // Blocks of one width, or split by the bits of the key's words: its
+    // blocks, and a warp's steps through the reach in each.
+    const bool split = split_pays(reach, south, keys >> std::popcount(k));
+    EXPECT_EQ(state->split[k] != 0, split) << "key " << k;
+    std::vector<std::uint32_t> widths;  // in words, the widest first
+    if (split) {
+      const std::uint32_t key_words = (south + 31) / 32;
+      widths.assign(key_words / 32, 32);
+      for (std::uint32_t w = 16; w >= 1; w /= 2) {
+        if ((key_words % 32 & w) != 0) widths.push_back(w);
+      }
+    } else {
+      const std::uint32_t words = block_words_for(south);
+      widths.assign((south + words * 32 - 1) / (words * 32), words);
+    }
+    key_blocks[k] = static_cast<std::uint32_t>(widths.size());
+    steps[k] = widths.empty() ? 0 : (reach + warp_lanes / widths[0] - 1) / (warp_lanes / widths[0]);
+    for (const std::uint32_t w : widths) job_steps += (reach + warp_lanes / w - 1) / (warp_lanes / w);
   }
   EXPECT_EQ(least_visit_share(job_steps), north_per_item);  // a job far from filling a device
   std::uint32_t items = 0, blocks = 0;

@@ -289,6 +289,108 @@ NQUEENS_HD inline std::uint64_t visit_steps(std::uint32_t north_reach, std::uint
   return std::uint64_t{visit_blocks_for(south)} * warp_visits(north_reach, south);
 }
 
+/// A warp's steps through `north` north halves in a block of 2^words_log2
+/// words (warp_visits, by the block's width).
+NQUEENS_HD inline std::uint32_t width_visits(std::uint32_t north, std::uint32_t words_log2) {
+  const std::uint32_t at_once = warp_lanes >> words_log2;
+  return (north + at_once - 1) / at_once;
+}
+
+/// A key's words: its south halves over 32, rounded up.
+NQUEENS_HD constexpr std::uint32_t key_words(std::uint32_t south) { return (south + 31) / 32; }
+
+/// The blocks of a key whose blocks are split: a whole block while a whole
+/// block's words are left, then a block for each bit of the words left,
+/// the widest first. A key of 17 words visits as 16 + 1 words, not 32:
+/// past n = 24, where a block's tables and key walk are a few per cent of
+/// its visit, the round model visits 29% fewer warp steps so.
+NQUEENS_HD constexpr std::uint32_t split_blocks_for(std::uint32_t south) {
+  std::uint32_t bits = 0;
+  for (std::uint32_t rest = key_words(south) % words_per_block; rest != 0; rest &= rest - 1) ++bits;
+  return key_words(south) / words_per_block + bits;
+}
+
+/// A key's visit blocks, split or all of one width (visit_blocks_for).
+NQUEENS_HD constexpr std::uint32_t key_blocks_for(std::uint32_t south, bool split) {
+  return split ? split_blocks_for(south) : visit_blocks_for(south);
+}
+
+/// Block `index` of a key's blocks (below key_blocks_for): where its south
+/// halves begin among the key's, and the log2 of its words.
+struct visit_block {
+  std::uint32_t first, words_log2;
+};
+NQUEENS_HD constexpr visit_block visit_block_at(std::uint32_t south, bool split, std::uint32_t index) {
+  if (!split) {
+    const std::uint32_t log2 = block_words_log2_for(south);
+    return {index << (log2 + 5), log2};
+  }
+  const std::uint32_t whole = key_words(south) / words_per_block, rest = key_words(south) % words_per_block;
+  if (index < whole) return {index * south_per_block, words_per_block_log2};
+  std::uint32_t first = whole * south_per_block;
+  index -= whole;
+  for (std::uint32_t log2 = words_per_block_log2; log2-- > 0;) {
+    if ((rest >> log2 & 1U) == 0) continue;
+    if (index == 0) return {first, log2};
+    first += 32U << log2;
+    --index;
+  }
+  return {first, 0};  // past the key's blocks: none that the scan deals
+}
+static_assert(split_blocks_for(17 * 32) == 2 && split_blocks_for(1100) == 3 && split_blocks_for(1024) == 1 &&
+              split_blocks_for(48 * 32) == 2 && split_blocks_for(0) == 0);
+static_assert(visit_block_at(1100, true, 0).first == 0 && visit_block_at(1100, true, 0).words_log2 == 5 &&
+              visit_block_at(1100, true, 1).first == 1024 && visit_block_at(1100, true, 1).words_log2 == 1 &&
+              visit_block_at(1100, true, 2).first == 1088 && visit_block_at(1100, true, 2).words_log2 == 0);
+
+/// A split key's visit in warp steps: each of its blocks through every north
+/// half of `north_reach`.
+NQUEENS_HD inline std::uint64_t split_visit_steps(std::uint32_t north_reach, std::uint32_t south) {
+  std::uint64_t steps = std::uint64_t{key_words(south) / words_per_block} * north_reach;
+  const std::uint32_t rest = key_words(south) % words_per_block;
+  for (std::uint32_t log2 = 0; log2 < words_per_block_log2; ++log2) {
+    if ((rest >> log2 & 1U) != 0) steps += width_visits(north_reach, log2);
+  }
+  return steps;
+}
+
+/// What the scan prices a block at beside its visit, in warp steps (the
+/// round model's figures): its tables (a nine-digit whole block's are
+/// about 100 steps of instructions by the PTX, and their loads), and each
+/// key its walk turns through.
+inline constexpr std::uint64_t block_table_steps = 150;
+inline constexpr std::uint64_t key_turn_steps = 2;
+
+/// A warp's steps through `north_reach` in the key's first (widest) block:
+/// what its parts are dealt by (visit_parts), the same for all its blocks.
+NQUEENS_HD inline std::uint32_t first_block_visits(std::uint32_t north_reach, std::uint32_t south, bool split) {
+  return width_visits(north_reach, visit_block_at(south, split, 0).words_log2);
+}
+
+/// Whether a key's blocks are split (split_blocks_for): where the warp steps
+/// they save outweigh the tables and key walks (`key_turns` keys) of the
+/// items they add, each block dealt in as many parts as shares of the
+/// least size would make (a job's shares may be larger, never smaller).
+/// Never where the blocks would be the same (a key of a power of two's
+/// words, or of whole blocks), nor where every block is whole
+/// (NQUEENS_GPU_VISIT_PACKED=0).
+NQUEENS_HD inline bool split_pays(std::uint32_t north_reach, std::uint32_t south, std::uint32_t key_turns) {
+  if (!visit_packed || south == 0) return false;
+  const std::uint64_t per_item = block_table_steps + std::uint64_t{key_turns} * key_turn_steps;
+  const auto items = [&](bool split) {
+    return std::uint64_t{key_blocks_for(south, split)} *
+           visit_parts(first_block_visits(north_reach, south, split), key_turns, north_per_item);
+  };
+  const std::uint64_t whole = items(false) * per_item + visit_steps(north_reach, south);
+  const std::uint64_t split = items(true) * per_item + split_visit_steps(north_reach, south);
+  return split < whole;
+}
+
+/// A key's visit in warp steps, its blocks split or not.
+NQUEENS_HD inline std::uint64_t key_visit_steps(std::uint32_t north_reach, std::uint32_t south, bool split) {
+  return split ? split_visit_steps(north_reach, south) : visit_steps(north_reach, south);
+}
+
 /// Where each key's halves begin in both groups, and each key's visit
 /// items (block_start): its south blocks times the parts of its north
 /// reach, the north halves whose keys miss it. The reach of every key is
@@ -321,7 +423,10 @@ struct scan_kernel {
       }
     } else if (phase == steps_phase) {
       std::uint64_t steps = 0;
-      for (std::uint32_t k = first; k < last; ++k) steps += visit_steps(s.block_start[(keys - 1) & ~k], s.cursor[1][k]);
+      for (std::uint32_t k = first; k < last; ++k) {
+        const std::uint32_t north = s.block_start[(keys - 1) & ~k], south = s.cursor[1][k];
+        steps += key_visit_steps(north, south, split_pays(north, south, keys >> popcount32(k)));
+      }
       sh.steps[thread] = steps;
     } else if (phase == sums_phase) {
       std::uint64_t steps = 0;  // the job's: every thread adds them up, in the same order
@@ -329,9 +434,11 @@ struct scan_kernel {
       const std::uint32_t least_share = least_visit_share(steps);
       std::uint32_t sums[3] = {0, 0, 0};
       for (std::uint32_t k = first; k < last; ++k) {
-        const std::uint32_t blocks = visit_blocks_for(s.cursor[1][k]);
-        const std::uint32_t key_turns = keys >> popcount32(k);
-        const std::uint32_t north = warp_visits(s.block_start[(keys - 1) & ~k], s.cursor[1][k]);
+        const std::uint32_t key_turns = keys >> popcount32(k), reach = s.block_start[(keys - 1) & ~k];
+        const bool split = split_pays(reach, s.cursor[1][k], key_turns);
+        s.split[k] = split ? 1 : 0;
+        const std::uint32_t blocks = key_blocks_for(s.cursor[1][k], split);
+        const std::uint32_t north = first_block_visits(reach, s.cursor[1][k], split);
         const std::uint32_t items = blocks * visit_parts(north, key_turns, least_share);
         s.bucket_start[0][k] = items;  // until the last phase, which reads it first
         sums[0] += s.cursor[0][k];

@@ -122,14 +122,16 @@ struct visit_kernel_of {
     }
     // The key's items: each of its south blocks, `parts` times (scan_kernel).
     const std::uint32_t south = s.bucket_start[1][low + 1] - s.bucket_start[1][low];
-    const std::uint32_t parts = (s.block_start[low + 1] - s.block_start[low]) / visit_blocks_for(south);
+    const bool split = s.split[low] != 0;
+    const std::uint32_t parts = (s.block_start[low + 1] - s.block_start[low]) / key_blocks_for(south, split);
     const std::uint32_t local = item - s.block_start[low];
-    const std::uint32_t halves = block_words_for(south) * 32;
+    const visit_block block = visit_block_at(south, split, local / parts);
+    const std::uint32_t halves = 32U << block.words_log2;
     sh.key = low;
-    sh.words_log2 = block_words_log2_for(south);
+    sh.words_log2 = block.words_log2;
     sh.part = local % parts;
     sh.parts = parts;
-    sh.first = s.bucket_start[1][low] + local / parts * halves;
+    sh.first = s.bucket_start[1][low] + block.first;
     const std::uint32_t left = s.bucket_start[1][low + 1] - sh.first;
     sh.count = left < halves ? left : halves;
     sh.fits = 0;
