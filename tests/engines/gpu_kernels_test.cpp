@@ -313,8 +313,8 @@ TEST(GpuKernelsTest, EmptyAndOddSizedGroupsCountExactly) {
 // each of its words several times over and whose warps visit several north
 // halves at once: every width, from one word (32 halves, each lane on a
 // north half of its own) to whole blocks and past them, is visited by some
-// item and counts exactly, and each key's items are its blocks of that
-// width, each as many times.
+// item and counts exactly, and each key's items are its blocks (of one
+// width, or split by the bits of its words), each as many times.
 TEST(GpuKernelsTest, EveryVisitBlockWidthCountsExactly) {
   using namespace detail::gpu;
   std::set<std::uint32_t> widths;  // in south halves, of the blocks of some key that has halves
@@ -326,8 +326,11 @@ TEST(GpuKernelsTest, EveryVisitBlockWidthCountsExactly) {
       const std::uint32_t in_key = state->bucket_start[1][k + 1] - state->bucket_start[1][k];
       const std::uint32_t items = state->block_start[k + 1] - state->block_start[k];
       if (items == 0) continue;  // a key visited by no item
-      EXPECT_EQ(items % visit_blocks_for(in_key), 0U) << "key " << k;
-      widths.insert(block_words_for(in_key) * 32);
+      const bool split = state->split[k] != 0;
+      EXPECT_EQ(items % key_blocks_for(in_key, split), 0U) << "key " << k;
+      for (std::uint32_t b = 0; b < key_blocks_for(in_key, split); ++b) {
+        widths.insert(32U << visit_block_at(in_key, split, b).words_log2);
+      }
     }
   }
   if constexpr (visit_packed) {

@@ -222,9 +222,10 @@ using encode_kernel = each_half_kernel<encode_half>;
 #endif
 inline constexpr std::uint32_t north_per_item = NQUEENS_GPU_NORTH_PER_ITEM;
 /// The most items a key's block is dealt as (past 64 x 4096 north halves,
-/// larger shares). A job's items are then at most 64 times its blocks and
-/// keys, below 2^29; a round's stay below the counter's 2^32 because its
-/// arena holds at most a few million south blocks.
+/// larger shares). A job's items are then at most 64 times its blocks (a
+/// key's whole blocks, and where split up to five narrow ones beside them:
+/// split_blocks_for), below 2^30; a round's stay below the counter's 2^32
+/// because its arena holds at most a few million south blocks.
 inline constexpr std::uint32_t most_visit_parts = 64;
 
 /// Each item walks every key its block's key misses (`key_turns` of them,

@@ -42,7 +42,7 @@ inline constexpr std::uint32_t max_job_digits = 10;
 /// rounds of n = 28 (nqueens_gpu_round_balance), 18 bits visit 2.4 times
 /// fewer pairs than 14 (16: 1.6 times), 19 (a key's target halved for
 /// large groups) 1.28 times fewer than 18. A job's key arrays lie in the
-/// arena, sized by the most bits its capacity allows (key_words_for): 20
+/// arena, sized by the most bits its capacity allows (key_words_for): 21
 /// MiB for 20, a few KiB for the small jobs of n <= 22. Set at build time
 /// for that model's studies; a module is built with its host's
 /// (gpu_device.hpp's interface check).
