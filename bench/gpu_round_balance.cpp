@@ -22,9 +22,15 @@
 // to the slot free first, an item costing SETUP (300: its tables, in warp
 // steps) plus its warp steps plus 2.2 for each key its loop goes through
 // (every subset of its key's free bits, about 12 warp instructions a warp
-// against 45 a step); and prints the keys' length, when the round ends
-// against an even share of its work, and the work's parts (tables, north
-// halves, key loops), with blocks dealt whole and in shares (visit_parts).
+// against 45 a step; where the walk is dealt among the warps of the key's
+// items, walks_by_warps, each item's share of it); and prints the keys'
+// length, when the round ends against an even share of its work, and the
+// work's parts (tables, north halves, key loops), with blocks dealt whole
+// and in shares (visit_parts). Last, for the items of a sample of keys,
+// how unevenly their warps share them, walks shared or dealt by warps: an
+// item that lasted as long as its slowest warp would take that many times
+// its steps (the model above counts steps; a block's idle warps leave an
+// SM's issue slots to the other blocks' warps).
 
 #include <algorithm>
 #include <array>
@@ -78,25 +84,81 @@ void add_items(const job_state& s, bool shares, std::vector<visit_item>& out) {
       if ((k >> bit & 1U) != 0) reach[k] += reach[k ^ (1U << bit)];
     }
   }
-  // Each key's blocks as the scan split them or not (job_state::split).
+  // Each key's blocks as the scan split them or not (job_state::key_flags).
   std::uint64_t steps = 0;
   for (std::uint32_t k = 0; k < keys; ++k) {
     steps += key_visit_steps(static_cast<std::uint32_t>(reach[(keys - 1) & ~k]),
-                             s.bucket_start[1][k + 1] - s.bucket_start[1][k], s.split[k] != 0);
+                             s.bucket_start[1][k + 1] - s.bucket_start[1][k], (s.key_flags[k] & key_split) != 0);
   }
   const std::uint32_t least_share = least_visit_share(steps);
   for (std::uint32_t k = 0; k < keys; ++k) {
     const std::uint32_t south = s.bucket_start[1][k + 1] - s.bucket_start[1][k];
     const auto north_reach = static_cast<std::uint32_t>(reach[(keys - 1) & ~k]);
-    const bool split = s.split[k] != 0;
+    const bool split = (s.key_flags[k] & key_split) != 0, by_warps = (s.key_flags[k] & key_walked_by_warps) != 0;
     const std::uint32_t key_turns = keys >> std::popcount(k);
     const std::uint32_t parts =
-        shares ? visit_parts(first_block_visits(north_reach, south, split), key_turns, least_share) : 1;
-    const auto key_loop = static_cast<std::uint64_t>(key_loop_cost * static_cast<double>(key_turns));
+        shares ? visit_parts(first_block_visits(north_reach, south, split), key_turns, least_share, by_warps) : 1;
+    // Every warp walks every key, or (by warps) a warp of all the parts' one in parts * block_warps.
+    const double walked = by_warps ? static_cast<double>(key_turns) / (parts * block_warps) : key_turns;
+    const auto key_loop = static_cast<std::uint64_t>(key_loop_cost * walked);
     for (std::uint32_t b = 0; b < key_blocks_for(south, split); ++b) {
       const std::uint64_t north = width_visits(north_reach, visit_block_at(south, split, b).words_log2);
       for (std::uint32_t p = 0; p < parts; ++p) {
         out.push_back({north / parts + (p < north % parts ? 1 : 0), key_loop});
+      }
+    }
+  }
+}
+
+// How evenly an item's warps share its work, on a sample of its keys: for
+// each item of a sampled key, each warp's steps through north halves and
+// its key turns as the visit deals them (visit_keys: runs of the block's
+// warps, turned by one a part a key; visit_keys_by_warps: a key a warp),
+// and the item's steps were it to last as long as its slowest warp.
+struct warp_balance {
+  double all = 0, slowest = 0;  // the items' warp steps, and block_warps times their slowest warp's
+  std::uint64_t items = 0;
+};
+
+void add_warp_balance(const job_state& s, std::array<warp_balance, 2>& out) {
+  const std::uint32_t keys = 1U << s.layout.key_bits;
+  const std::uint32_t stride = keys > 4096 ? keys / 4096 : 1;  // at most 4096 keys a job
+  const double turn = key_loop_cost / block_warps;             // a warp's key turn
+  const auto north_of = [&](std::uint32_t key) { return s.bucket_start[0][key + 1] - s.bucket_start[0][key]; };
+  for (std::uint32_t k = 0; k < keys; k += stride) {
+    const std::uint32_t south = s.bucket_start[1][k + 1] - s.bucket_start[1][k];
+    const bool split = (s.key_flags[k] & key_split) != 0, by_warps = (s.key_flags[k] & key_walked_by_warps) != 0;
+    const std::uint32_t items = s.block_start[k + 1] - s.block_start[k];
+    if (items == 0) continue;
+    const std::uint32_t parts = items / key_blocks_for(south, split), free = (keys - 1) & ~k;
+    for (std::uint32_t b = 0; b < key_blocks_for(south, split); ++b) {
+      const std::uint32_t at_once = warp_lanes >> visit_block_at(south, split, b).words_log2;
+      const std::uint32_t run_length = block_warps * at_once;
+      for (std::uint32_t p = 0; p < parts; ++p) {
+        std::array<double, block_warps> load{};
+        std::uint32_t key = 0, index = 0;
+        do {
+          const std::uint32_t north = north_of(key);
+          if (by_warps) {
+            // Rows of block_warps keys, part p's every parts-th; its m-th row's key c to warp (c - m) mod 8.
+            const std::uint32_t row = index / block_warps, column = index % block_warps;
+            if (row % parts == p) {
+              load[(column - row / parts) % block_warps] += turn + (north + at_once - 1) / at_once;
+            }
+          } else {
+            const std::uint32_t run = (p + index) % parts;
+            for (std::uint32_t w = 0; w < block_warps; ++w) {
+              const std::uint32_t first = run * run_length + w * at_once;
+              load[w] += turn + (north > first ? (north - first + parts * run_length - 1) / (parts * run_length) : 0);
+            }
+          }
+          key = (key - free) & free;
+          ++index;
+        } while (key != 0);
+        warp_balance& to = out[by_warps ? 1 : 0];
+        for (const double l : load) to.all += l;
+        to.slowest += block_warps * *std::max_element(load.begin(), load.end());
+        ++to.items;
       }
     }
   }
@@ -153,6 +215,7 @@ int run(int argc, char** argv) {
   std::vector<visit_item> whole, shared;
   std::uint64_t count_rounds = 0, keys = 0, south_halves = 0;
   std::pair<std::uint32_t, std::uint32_t> key_bits{UINT32_MAX, 0};  // the fewest and most a job took
+  std::array<warp_balance, 2> balance{};                            // walks shared, walks by warps
   emulator_options options{.arena_words = device_arena_words(n)};
   // Each count round's visit as its scan dealt it, not run: the model needs
   // its items, and past n = 22 the CPU could not count its pairs in hours.
@@ -166,6 +229,7 @@ int run(int argc, char** argv) {
       south_halves += s.group_size[1];
       add_items(*job.state, false, whole);
       add_items(*job.state, true, shared);
+      add_warp_balance(*job.state, balance);
     }
   };
   const auto backend = emulated_backend(tables.get(), options);
@@ -211,6 +275,12 @@ int run(int argc, char** argv) {
         name, end.items, end.makespan, end.even > 0 ? end.makespan / end.even : 0.0, end.even,
         work > 0 ? 100 * end.tables / work : 0.0, work > 0 ? 100 * end.north / work : 0.0,
         work > 0 ? 100 * end.key_loop / work : 0.0);
+  }
+  for (const auto& [name, b] : {std::pair<const char*, const warp_balance&>{"every warp walks every key", balance[0]},
+                                {"keys dealt among the warps", balance[1]}}) {
+    if (b.items == 0) continue;
+    std::printf("  %-26s %8llu sampled items: the slowest warp's steps x %u over all warps' %.2fx\n", name,
+                static_cast<unsigned long long>(b.items), block_warps, b.slowest / b.all);
   }
   return 0;
 }

@@ -326,7 +326,7 @@ TEST(GpuKernelsTest, EveryVisitBlockWidthCountsExactly) {
       const std::uint32_t in_key = state->bucket_start[1][k + 1] - state->bucket_start[1][k];
       const std::uint32_t items = state->block_start[k + 1] - state->block_start[k];
       if (items == 0) continue;  // a key visited by no item
-      const bool split = state->split[k] != 0;
+      const bool split = (state->key_flags[k] & key_split) != 0;
       EXPECT_EQ(items % key_blocks_for(in_key, split), 0U) << "key " << k;
       for (std::uint32_t b = 0; b < key_blocks_for(in_key, split); ++b) {
         widths.insert(32U << visit_block_at(in_key, split, b).words_log2);
@@ -352,7 +352,7 @@ TEST(GpuKernelsTest, SplitKeysCountExactly) {
   std::set<std::uint32_t> widths;  // words' log2 of the split keys' blocks
   std::uint32_t split_keys = 0;
   for (std::uint32_t k = 0; k < (1U << state->layout.key_bits); ++k) {
-    if (state->split[k] == 0) continue;
+    if ((state->key_flags[k] & key_split) == 0) continue;
     ++split_keys;
     const std::uint32_t south = state->bucket_start[1][k + 1] - state->bucket_start[1][k];
     EXPECT_NE(split_blocks_for(south), 0U);
@@ -370,6 +370,41 @@ TEST(GpuKernelsTest, SplitKeysCountExactly) {
     EXPECT_GT(split_keys, 0U);
     EXPECT_GE(widths.size(), 2U);
   }
+}
+
+// A key whose walk turns through many keys has them dealt among its items'
+// warps (walks_by_warps: rows of block_warps keys, a part's warps turning
+// through a row's columns), each warp visiting all the north halves of its
+// keys: such keys occur, with one part and with several, and every pair is
+// counted once.
+TEST(GpuKernelsTest, KeysWalkedByWarpsCountExactly) {
+  using namespace detail::gpu;
+  if constexpr (!walk_by_warps) GTEST_SKIP() << "every warp walks every key in this build";
+  std::uint32_t by_warps = 0, shared_parts = 0;  // keys walked by warps, and those of several parts
+  // Keys of 8 bits; then of 11 or more (56 live bits in nine digits), with
+  // north halves enough that key 0's blocks are dealt in parts.
+  for (const auto& [north, south, live] :
+       {std::tuple<std::size_t, std::size_t, int>{3000, 40000, 22}, {150000, 2000, 28}}) {
+    const synthetic_groups groups = draw_groups(north, south, 31, live);
+    const auto [state, result] = count_with_kernels(groups, 4, compact_job_digits);
+    EXPECT_EQ(result.fault, 0U);
+    EXPECT_EQ(result.pairs, disjoint_pairs(groups.north, groups.south)) << north << " x " << south;
+    const std::uint32_t keys = 1U << state->layout.key_bits;
+    for (std::uint32_t k = 0; k < keys; ++k) {
+      const std::uint32_t items = state->block_start[k + 1] - state->block_start[k];
+      const bool walked = (state->key_flags[k] & key_walked_by_warps) != 0;
+      EXPECT_EQ(walked, walks_by_warps(keys >> std::popcount(k))) << "key " << k;
+      if (!walked || items == 0) continue;
+      ++by_warps;
+      const std::uint32_t in_key = state->bucket_start[1][k + 1] - state->bucket_start[1][k];
+      const std::uint32_t parts = items / key_blocks_for(in_key, (state->key_flags[k] & key_split) != 0);
+      // Each part's warps take at least least_keys_a_warp keys.
+      EXPECT_LE(parts * block_warps * least_keys_a_warp, keys >> std::popcount(k)) << "key " << k;
+      if (parts > 1) ++shared_parts;
+    }
+  }
+  EXPECT_GT(by_warps, 0U);
+  if constexpr (north_per_item != 0) EXPECT_GT(shared_parts, 0U);
 }
 
 // A key whose blocks have many north halves to visit is dealt as several
@@ -398,7 +433,7 @@ TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
     // Blocks of one width, or split by the bits of the key's words: its
     // blocks, and a warp's steps through the reach in each.
     const bool split = split_pays(reach, south, keys >> std::popcount(k));
-    EXPECT_EQ(state->split[k] != 0, split) << "key " << k;
+    EXPECT_EQ((state->key_flags[k] & key_split) != 0, split) << "key " << k;
     std::vector<std::uint32_t> widths;  // in words, the widest first
     if (split) {
       const std::uint32_t key_words = (south + 31) / 32;
@@ -417,7 +452,10 @@ TEST(GpuKernelsTest, HeavyKeysAreDealtAsSeveralItemsAndCountExactly) {
   EXPECT_EQ(least_visit_share(job_steps), north_per_item);  // a job far from filling a device
   std::uint32_t items = 0, blocks = 0;
   for (std::uint32_t k = 0; k < keys; ++k) {
-    const std::uint32_t parts = visit_parts(steps[k], keys >> std::popcount(k), least_visit_share(job_steps));
+    const std::uint32_t turns = keys >> std::popcount(k);
+    const bool by_warps = walks_by_warps(turns);
+    EXPECT_EQ((state->key_flags[k] & key_walked_by_warps) != 0, by_warps) << "key " << k;
+    const std::uint32_t parts = visit_parts(steps[k], turns, least_visit_share(job_steps), by_warps);
     EXPECT_EQ(state->block_start[k + 1] - state->block_start[k], key_blocks[k] * parts) << "key " << k;
     items += key_blocks[k] * parts;
     blocks += key_blocks[k];
@@ -457,8 +495,8 @@ TEST(GpuKernelsTest, AKeyWithNoNorthHalfToVisitTakesNoItem) {
   using namespace detail::gpu;
   const std::uint32_t north = north_per_item == 0 ? 100 : 2 * north_per_item + 1;
   // Keys 0 and 2 walk 4 and 2 keys; the job is small: shares of north_per_item.
-  const std::uint32_t parts = visit_parts(north, 4, north_per_item);
-  const std::uint32_t narrow_parts = visit_packed ? visit_parts((north + 31) / 32, 2, north_per_item) : parts;
+  const std::uint32_t parts = visit_parts(north, 4, north_per_item, false);
+  const std::uint32_t narrow_parts = visit_packed ? visit_parts((north + 31) / 32, 2, north_per_item, false) : parts;
   const std::uint32_t south[4] = {south_per_block + 1, 3, 7, 2 * south_per_block};
   const auto state = scan_by_hand(north, south, 1);
   EXPECT_EQ(state->fault, 0U);
@@ -483,11 +521,11 @@ TEST(GpuKernelsTest, ALargeJobTakesLargerSharesThanASmallOne) {
   EXPECT_EQ(least_visit_share(0), north_per_item);
   EXPECT_EQ(least_visit_share(share_slots * north_per_item * 10), 10 * north_per_item);
   EXPECT_EQ(least_visit_share(std::uint64_t{1} << 62), UINT32_MAX);
-  EXPECT_EQ(visit_parts(most_visit_parts * north_per_item, 1, north_per_item), most_visit_parts);
+  EXPECT_EQ(visit_parts(most_visit_parts * north_per_item, 1, north_per_item, false), most_visit_parts);
   // 2^14 keys walked: each share at least 16 x 16384 steps.
-  EXPECT_EQ(visit_parts(most_visit_parts * north_per_item, 1U << 14, north_per_item),
+  EXPECT_EQ(visit_parts(most_visit_parts * north_per_item, 1U << 14, north_per_item, false),
             most_visit_parts * north_per_item / (north_per_key_turn << 14));
-  EXPECT_EQ(visit_parts(1000, 1U << 14, north_per_item), 1U);  // a walk longer than the steps: one item
+  EXPECT_EQ(visit_parts(1000, 1U << 14, north_per_item, false), 1U);  // a walk longer than the steps: one item
 
   // Key 0's 200 blocks each visit every north half: 200 million steps.
   const std::uint32_t north = 1'000'000, south[4] = {200 * south_per_block, 1, 5, 0};
@@ -497,8 +535,9 @@ TEST(GpuKernelsTest, ALargeJobTakesLargerSharesThanASmallOne) {
   const std::uint64_t job_steps = std::uint64_t{200} * north + narrow_steps;
   const std::uint32_t least = least_visit_share(job_steps);
   EXPECT_GT(least, north_per_item);
-  const std::uint32_t parts = visit_parts(north, 4, least), narrow_parts = visit_parts(narrow_steps, 2, least);
-  EXPECT_LT(parts, visit_parts(north, 4, north_per_item));
+  const std::uint32_t parts = visit_parts(north, 4, least, false);
+  const std::uint32_t narrow_parts = visit_parts(narrow_steps, 2, least, false);
+  EXPECT_LT(parts, visit_parts(north, 4, north_per_item, false));
   EXPECT_EQ(parts, (north - 1) / least + 1);
   const std::uint32_t expected[5] = {0, 200 * parts, 200 * parts, 200 * parts + narrow_parts,
                                      200 * parts + narrow_parts};

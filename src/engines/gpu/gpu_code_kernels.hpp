@@ -239,6 +239,56 @@ inline constexpr std::uint32_t most_visit_parts = 64;
 #endif
 inline constexpr std::uint32_t north_per_key_turn = NQUEENS_GPU_NORTH_PER_KEY_TURN;
 
+/// 1: where a key's walk turns through many keys of few north halves each,
+/// its item's warps (and its parts) deal the keys among them, each warp
+/// visiting all the halves of the keys it takes (visit_kernel_of::
+/// visit_keys_by_warps), rather than every warp of every part walking every
+/// key for its run of the key's halves: past n = 24 a key turn held a few
+/// north halves a warp, and the walks were 41% of n = 26's modelled visit
+/// (docs/performance.md). 0 builds the module in which every warp walks
+/// every key (scripts/gpu.sh ab's `shared_walk`).
+#ifndef NQUEENS_GPU_WALK_BY_WARPS
+#define NQUEENS_GPU_WALK_BY_WARPS 1
+#endif
+inline constexpr bool walk_by_warps = NQUEENS_GPU_WALK_BY_WARPS != 0;
+/// The fewest keys each warp of a walk dealt by warps takes: a warp's
+/// share of the visit is its keys' halves, so that enough of them even
+/// the warps of a block out. In the round model (n = 22 and 26) the
+/// slowest warp of such an item took 1.1-1.2 times an even share, against
+/// 1.3-1.6 where every warp walked every key; 8 or 16 keys, and keys of
+/// any weight, modelled alike.
+inline constexpr std::uint32_t least_keys_a_warp = 16;
+
+/// Whether a key's walk through `key_turns` keys is dealt among its items'
+/// warps (walk_by_warps).
+NQUEENS_HD inline bool walks_by_warps(std::uint32_t key_turns) {
+  return walk_by_warps && key_turns >= block_warps * least_keys_a_warp;
+}
+
+/// The bits of `mask` that bits 0, 1, ... of `value` land on, lowest first
+/// (as x86's pdep): the key of index `value` among the subsets of `mask`,
+/// in the order visit_keys walks them. Past the mask's bits `value` adds
+/// nothing. A turn a bit of `value` (the visit's are small: parts, warps).
+NQUEENS_HD constexpr std::uint32_t deposit_bits(std::uint32_t value, std::uint32_t mask) {
+  std::uint32_t out = 0;
+  for (; value != 0 && mask != 0; value >>= 1, mask &= mask - 1) {
+    if ((value & 1U) != 0) out |= mask & (~mask + 1);
+  }
+  return out;
+}
+/// The subset of `mask` `step_bits` = deposit_bits(s, mask) after `key`:
+/// the carries cross the bits outside the mask, set for the sum. Exact
+/// while the subsets' index stays below 2^popcount(mask).
+NQUEENS_HD constexpr std::uint32_t subset_after(std::uint32_t key, std::uint32_t step_bits, std::uint32_t mask) {
+  return ((key | ~mask) + step_bits) & mask;
+}
+static_assert(deposit_bits(0b101, 0b110010) == 0b100010 && deposit_bits(7, 0) == 0 &&
+              deposit_bits(0b11, 0b1000) == 0b1000 && deposit_bits(5, 0xFFFFFFFFU) == 5);
+static_assert(subset_after(deposit_bits(3, 0b101101), deposit_bits(4, 0b101101), 0b101101) ==
+                  deposit_bits(7, 0b101101) &&
+              subset_after(0, deposit_bits(1, 0b1010), 0b1010) == 0b0010 &&
+              subset_after(0b0010, deposit_bits(1, 0b1010), 0b1010) == 0b1000);
+
 /// Shares are for a round's end: that its last items end close together.
 /// A job whose warp steps over this many block slots (four times an H100's
 /// 792 for the visit) pass north_per_item takes shares that large: fewer
@@ -257,10 +307,11 @@ NQUEENS_HD inline std::uint32_t least_visit_share(std::uint64_t steps) {
 /// Items each visit block of a key is dealt as, for `north_reach` warp
 /// steps through the north halves it visits (warp_visits), `key_turns`
 /// keys its loop walks and shares of at least `least_share` steps
-/// (least_visit_share): none where it has none (no south half of the key
-/// can pair: a key with every likely bit, or a group the filter left empty).
+/// (least_visit_share), the walk dealt by warps or not (walks_by_warps):
+/// none where it has none (no south half of the key can pair: a key with
+/// every likely bit, or a group the filter left empty).
 NQUEENS_HD inline std::uint32_t visit_parts(std::uint32_t north_reach, std::uint32_t key_turns,
-                                            std::uint32_t least_share) {
+                                            std::uint32_t least_share, bool by_warps) {
   if (north_reach == 0) return 0;
   if constexpr (north_per_item == 0) {
     return 1;
@@ -268,7 +319,12 @@ NQUEENS_HD inline std::uint32_t visit_parts(std::uint32_t north_reach, std::uint
     // Compiled even where north_per_item is 0 (no template): divide by 1 there.
     const std::uint32_t per_item = least_share < 1 ? 1 : least_share;
     std::uint32_t parts = (north_reach - 1) / per_item + 1;
-    if constexpr (north_per_key_turn != 0) {
+    // A walk dealt by warps is dealt among the parts too (none walks it
+    // again): each part's warps still take least_keys_a_warp keys each.
+    if (by_warps) {
+      const std::uint32_t most = key_turns / (block_warps * least_keys_a_warp);
+      parts = parts < most ? parts : most < 1 ? 1 : most;
+    } else if constexpr (north_per_key_turn != 0) {
       const std::uint64_t walk = std::uint64_t{key_turns} * north_per_key_turn;
       const auto most = static_cast<std::uint32_t>(north_reach / walk);
       parts = parts < most ? parts : most < 1 ? 1 : most;
@@ -358,7 +414,8 @@ NQUEENS_HD inline std::uint64_t split_visit_steps(std::uint32_t north_reach, std
 /// What the scan prices a block at beside its visit, in warp steps (the
 /// round model's figures): its tables (a nine-digit whole block's are
 /// about 100 steps of instructions by the PTX, and their loads), and each
-/// key its walk turns through.
+/// key its walk turns through, all of a block's warps (one of them where
+/// the walk is dealt by warps).
 inline constexpr std::uint64_t block_table_steps = 150;
 inline constexpr std::uint64_t key_turn_steps = 2;
 
@@ -377,13 +434,18 @@ NQUEENS_HD inline std::uint32_t first_block_visits(std::uint32_t north_reach, st
 /// (NQUEENS_GPU_VISIT_PACKED=0).
 NQUEENS_HD inline bool split_pays(std::uint32_t north_reach, std::uint32_t south, std::uint32_t key_turns) {
   if (!visit_packed || south == 0) return false;
-  const std::uint64_t per_item = block_table_steps + std::uint64_t{key_turns} * key_turn_steps;
-  const auto items = [&](bool split) {
-    return std::uint64_t{key_blocks_for(south, split)} *
-           visit_parts(first_block_visits(north_reach, south, split), key_turns, north_per_item);
+  const bool by_warps = walks_by_warps(key_turns);
+  const std::uint64_t walk = std::uint64_t{key_turns} * key_turn_steps;
+  // Tables an item, and a walk an item (or, dealt by warps, a block's
+  // warps' share of one walk a block).
+  const auto beside = [&](bool split) {
+    const std::uint64_t blocks = key_blocks_for(south, split);
+    const std::uint64_t items =
+        blocks * visit_parts(first_block_visits(north_reach, south, split), key_turns, north_per_item, by_warps);
+    return items * block_table_steps + (by_warps ? blocks * walk / block_warps : items * walk);
   };
-  const std::uint64_t whole = items(false) * per_item + visit_steps(north_reach, south);
-  const std::uint64_t split = items(true) * per_item + split_visit_steps(north_reach, south);
+  const std::uint64_t whole = beside(false) + visit_steps(north_reach, south);
+  const std::uint64_t split = beside(true) + split_visit_steps(north_reach, south);
   return split < whole;
 }
 
@@ -437,10 +499,11 @@ struct scan_kernel {
       for (std::uint32_t k = first; k < last; ++k) {
         const std::uint32_t key_turns = keys >> popcount32(k), reach = s.block_start[(keys - 1) & ~k];
         const bool split = split_pays(reach, s.cursor[1][k], key_turns);
-        s.split[k] = split ? 1 : 0;
+        const bool by_warps = walks_by_warps(key_turns);
+        s.key_flags[k] = static_cast<std::uint8_t>((split ? key_split : 0) | (by_warps ? key_walked_by_warps : 0));
         const std::uint32_t blocks = key_blocks_for(s.cursor[1][k], split);
         const std::uint32_t north = first_block_visits(reach, s.cursor[1][k], split);
-        const std::uint32_t items = blocks * visit_parts(north, key_turns, least_share);
+        const std::uint32_t items = blocks * visit_parts(north, key_turns, least_share, by_warps);
         s.bucket_start[0][k] = items;  // until the last phase, which reads it first
         sums[0] += s.cursor[0][k];
         sums[1] += s.cursor[1][k];

@@ -128,7 +128,7 @@ struct job_state {
   std::uint32_t* bucket_start[2];  // halves of each group before each key, and their end
   std::uint32_t* cursor[2];
   std::uint32_t* block_start;  // visit items before each key (scan_kernel), and their end
-  std::uint8_t* split;         // whether each key's blocks are split (split_pays, scan_kernel)
+  std::uint8_t* key_flags;     // each key's key_split and key_walked_by_warps (scan_kernel)
   std::uint32_t once_size[2];  // halves with a once category, in once_list
   std::uint64_t pairs;         // disjoint pairs, tags included: twice each under a filter
   std::uint64_t once;          // pairs sharing a once category, per category shared
@@ -195,9 +195,15 @@ struct gpu_job {
   std::uint32_t* stop = nullptr;
 };
 
+/// A key's flags (job_state::key_flags): its blocks split by the bits of
+/// its words (split_pays), its walk dealt among its items' warps
+/// (walks_by_warps).
+inline constexpr std::uint8_t key_split = 1;
+inline constexpr std::uint8_t key_walked_by_warps = 2;
+
 /// The 32-bit entries a job's key arrays take for keys of `key_bits`:
 /// each group's bucket starts and cursors, the block starts, and a byte a
-/// key for whether its blocks are split.
+/// key for how its blocks are visited (key_flags).
 NQUEENS_HD constexpr std::uint64_t key_entries_for(std::uint32_t key_bits) noexcept {
   const std::uint64_t keys = std::uint64_t{1} << key_bits;
   return 5 * keys + 3 + (keys + 3) / 4;
@@ -211,7 +217,7 @@ NQUEENS_HD inline void point_key_arrays(job_state& s, std::uint32_t* keys, std::
   s.cursor[0] = keys + 2 * (count + 1);
   s.cursor[1] = keys + 2 * (count + 1) + count;
   s.block_start = keys + 2 * (count + 1) + 2 * count;
-  s.split = reinterpret_cast<std::uint8_t*>(s.block_start + (count + 1));
+  s.key_flags = reinterpret_cast<std::uint8_t*>(s.block_start + (count + 1));
 }
 
 /// Which kernels a round launches: the sizes of its jobs' groups, or their counts.

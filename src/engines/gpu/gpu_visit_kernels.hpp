@@ -23,7 +23,8 @@
 /// 1: a module whose visit loads each warp's next north code before it
 /// visits the one it holds (scripts/gpu.sh ab's `prefetch`): ncu's first
 /// look at the visit on an H100 gave "long scoreboard", a global load
-/// waited for, as its first stall (3.1 of 11.1 cycles an instruction).
+/// waited for, as its first stall (3.1 of 11.1 cycles an instruction). In
+/// the walk where every warp walks every key (visit_keys) alone.
 #ifndef NQUEENS_GPU_VISIT_PREFETCH
 #define NQUEENS_GPU_VISIT_PREFETCH 0
 #endif
@@ -76,6 +77,7 @@ struct visit_kernel_of {
     std::uint32_t key, first, count;
     std::uint32_t words_log2;   // its words (block_words_for), each in the tables warp_lanes / words times
     std::uint32_t part, parts;  // this item's share of the key's north halves
+    std::uint32_t by_warps;     // the walk dealt among the parts' warps (walks_by_warps)
   };
   static_assert(words_per_block <= code_words_per_digit * Digits, "the codes fit beside the bit rows");
   static_assert(first_code_row_pair * 2 > 1U << (digit_bits - 1) &&
@@ -122,7 +124,7 @@ struct visit_kernel_of {
     }
     // The key's items: each of its south blocks, `parts` times (scan_kernel).
     const std::uint32_t south = s.bucket_start[1][low + 1] - s.bucket_start[1][low];
-    const bool split = s.split[low] != 0;
+    const bool split = (s.key_flags[low] & key_split) != 0;
     const std::uint32_t parts = (s.block_start[low + 1] - s.block_start[low]) / key_blocks_for(south, split);
     const std::uint32_t local = item - s.block_start[low];
     const visit_block block = visit_block_at(south, split, local / parts);
@@ -131,6 +133,7 @@ struct visit_kernel_of {
     sh.words_log2 = block.words_log2;
     sh.part = local % parts;
     sh.parts = parts;
+    sh.by_warps = (s.key_flags[low] & key_walked_by_warps) != 0 ? 1 : 0;
     sh.first = s.bucket_start[1][low] + block.first;
     const std::uint32_t left = s.bucket_start[1][low + 1] - sh.first;
     sh.count = left < halves ? left : halves;
@@ -266,7 +269,7 @@ struct visit_kernel_of {
     if constexpr (Count < Digits) {
       if (digits > Count) return visit_with<Count + 1>(digits, job, thread, sh);
     }
-    return visit_keys<Count>(job, thread, sh);
+    return sh.by_warps != 0 ? visit_keys_by_warps<Count>(job, thread, sh) : visit_keys<Count>(job, thread, sh);
   }
 
   // Each north half: its digits, below its key, one row of each digit's
@@ -329,6 +332,51 @@ struct visit_kernel_of {
       end = next_end;
     } while (key != 0);
     return fits;
+  }
+
+  // The walk dealt by warps (walks_by_warps). The keys that miss the
+  // block's, in the order visit_keys walks them, lie in rows of block_warps
+  // (the lowest free bits vary within a row); each part takes every
+  // parts-th row, and in its m-th row warp w visits all the north halves of
+  // the key in column (w + m) mod block_warps, warp_lanes / words at once.
+  // No warp walks a key that another visits, and each warp takes each
+  // column as often: the keys of a column share their low bits, which
+  // weigh them alike (a column's keys dealt to one warp each took 2.8 times
+  // an even share at n = 22 in the round model).
+  template <std::uint32_t Count>
+  NQUEENS_HD static std::uint64_t visit_keys_by_warps(const gpu_job& job, std::uint32_t thread, const shared& sh) {
+    static_assert((block_warps & (block_warps - 1)) == 0, "a row's columns are the values of its low free bits");
+    const job_state& s = *job.state;
+    const std::uint32_t free = ((1U << s.layout.key_bits) - 1) & ~sh.key;
+    const std::uint32_t warp = thread / warp_lanes, lane = thread % warp_lanes;
+    const std::uint32_t at_once = warp_lanes >> words_log2(sh), group = lane >> words_log2(sh);
+    // The lowest free bits pick the column, the others the row.
+    const std::uint32_t column_mask = deposit_bits(block_warps - 1, free), row_mask = free & ~column_mask;
+    const std::uint32_t rows = (1U << popcount32(free)) / block_warps;  // walks_by_warps: at least 16 a part
+    std::uint32_t row = sh.part;
+    if (row >= rows) return 0;
+    // A part's rows are parts apart, its columns turned by one a row: each
+    // by adding the step's bits with carries over the bits outside the
+    // mask (subset_after; past the last column, the first).
+    const std::uint32_t row_step = deposit_bits(sh.parts, row_mask), column_step = column_mask & (~column_mask + 1);
+    std::uint32_t row_key = deposit_bits(row, row_mask), column_key = deposit_bits(warp, column_mask);
+    const std::uint32_t* const north_start = s.bucket_start[0];
+    std::uint32_t key = row_key | column_key;
+    std::uint32_t start = north_start[key], end = north_start[key + 1];
+    std::uint64_t fits = 0;
+    for (;;) {
+      row += sh.parts;
+      // The next key's bounds, read before this key's halves are visited
+      // (past the last row a key of the free bits: read, unused).
+      row_key = subset_after(row_key, row_step, row_mask);
+      column_key = subset_after(column_key, column_step, column_mask);
+      key = row_key | column_key;
+      const std::uint32_t next_start = north_start[key], next_end = north_start[key + 1];
+      for (std::uint32_t i = start + group; i < end; i += at_once) fits += fits_of<Count>(job.codes[0][i], lane, sh);
+      if (row >= rows) return fits;
+      start = next_start;
+      end = next_end;
+    }
   }
 
   // The pairs of a north half (its code: its digits alone, scatter_half)
