@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -67,6 +68,7 @@ using namespace nqueens::detail::gpu;
 struct visit_item {
   std::uint64_t north;
   std::uint64_t key_loop;
+  std::uint64_t north_listed;  // its north steps, were the halves of all its keys one list (width_visits)
 };
 
 // A key's turn of the visit's loop over the keys that miss the block's,
@@ -82,6 +84,22 @@ void add_items(const job_state& s, bool shares, std::vector<visit_item>& out) {
   for (std::uint32_t bit = 0; bit < s.layout.key_bits; ++bit) {
     for (std::uint32_t k = 0; k < keys; ++k) {
       if ((k >> bit & 1U) != 0) reach[k] += reach[k ^ (1U << bit)];
+    }
+  }
+  // A warp's steps through the reach of each key, a key at a time as the
+  // visit takes them (a key of fewer halves than a warp visits at once
+  // takes a step), for each block width: sums over subsets of each key's
+  // steps, as the reach.
+  std::array<std::vector<std::uint64_t>, words_per_block_log2 + 1> steps_by_width;
+  for (std::uint32_t log2 = 0; log2 <= words_per_block_log2; ++log2) {
+    std::vector<std::uint64_t>& to = steps_by_width[log2];
+    to.resize(keys);
+    for (std::uint32_t k = 0; k < keys; ++k)
+      to[k] = width_visits(s.bucket_start[0][k + 1] - s.bucket_start[0][k], log2);
+    for (std::uint32_t bit = 0; bit < s.layout.key_bits; ++bit) {
+      for (std::uint32_t k = 0; k < keys; ++k) {
+        if ((k >> bit & 1U) != 0) to[k] += to[k ^ (1U << bit)];
+      }
     }
   }
   // Each key's blocks as the scan split them or not (job_state::key_flags).
@@ -102,9 +120,11 @@ void add_items(const job_state& s, bool shares, std::vector<visit_item>& out) {
     const double walked = by_warps ? static_cast<double>(key_turns) / (parts * block_warps) : key_turns;
     const auto key_loop = static_cast<std::uint64_t>(key_loop_cost * walked);
     for (std::uint32_t b = 0; b < key_blocks_for(south, split); ++b) {
-      const std::uint64_t north = width_visits(north_reach, visit_block_at(south, split, b).words_log2);
+      const std::uint32_t log2 = visit_block_at(south, split, b).words_log2;
+      const std::uint64_t north = steps_by_width[log2][(keys - 1) & ~k], listed = width_visits(north_reach, log2);
       for (std::uint32_t p = 0; p < parts; ++p) {
-        out.push_back({north / parts + (p < north % parts ? 1 : 0), key_loop});
+        out.push_back(
+            {north / parts + (p < north % parts ? 1 : 0), key_loop, listed / parts + (p < listed % parts ? 1 : 0)});
       }
     }
   }
@@ -116,7 +136,8 @@ void add_items(const job_state& s, bool shares, std::vector<visit_item>& out) {
 // warps, turned by one a part a key; visit_keys_by_warps: a key a warp),
 // and the item's steps were it to last as long as its slowest warp.
 struct warp_balance {
-  double all = 0, slowest = 0;  // the items' warp steps, and block_warps times their slowest warp's
+  double all = 0, slowest = 0;    // the items' warp steps, and block_warps times their slowest warp's
+  double visits = 0, pooled = 0;  // their steps through north halves, and were a warp's keys' one list
   std::uint64_t items = 0;
 };
 
@@ -135,7 +156,7 @@ void add_warp_balance(const job_state& s, std::array<warp_balance, 2>& out) {
       const std::uint32_t at_once = warp_lanes >> visit_block_at(south, split, b).words_log2;
       const std::uint32_t run_length = block_warps * at_once;
       for (std::uint32_t p = 0; p < parts; ++p) {
-        std::array<double, block_warps> load{};
+        std::array<double, block_warps> load{}, halves{};
         std::uint32_t key = 0, index = 0;
         do {
           const std::uint32_t north = north_of(key);
@@ -144,6 +165,8 @@ void add_warp_balance(const job_state& s, std::array<warp_balance, 2>& out) {
             const std::uint32_t row = index / block_warps, column = index % block_warps;
             if (row % parts == p) {
               load[(column - row / parts) % block_warps] += turn + (north + at_once - 1) / at_once;
+              halves[(column - row / parts) % block_warps] += north;
+              out[1].visits += (north + at_once - 1) / at_once;
             }
           } else {
             const std::uint32_t run = (p + index) % parts;
@@ -157,6 +180,7 @@ void add_warp_balance(const job_state& s, std::array<warp_balance, 2>& out) {
         } while (key != 0);
         warp_balance& to = out[by_warps ? 1 : 0];
         for (const double l : load) to.all += l;
+        for (const double h : halves) to.pooled += std::ceil(h / at_once);
         to.slowest += block_warps * *std::max_element(load.begin(), load.end());
         ++to.items;
       }
@@ -168,6 +192,7 @@ struct round_end {
   double makespan = 0, even = 0;
   std::size_t items = 0;
   double tables = 0, north = 0, key_loop = 0;  // the work's parts
+  double north_listed = 0;                     // north, were each item's keys' halves one list
 };
 
 // The items in order, each to the slot that frees first.
@@ -186,6 +211,7 @@ round_end schedule(const std::vector<visit_item>& items, std::uint32_t slots, do
     end.tables += setup;
     end.north += static_cast<double>(item.north);
     end.key_loop += static_cast<double>(item.key_loop);
+    end.north_listed += static_cast<double>(item.north_listed);
   }
   end.even = work / slots;
   end.items = items.size();
@@ -275,12 +301,17 @@ int run(int argc, char** argv) {
         name, end.items, end.makespan, end.even > 0 ? end.makespan / end.even : 0.0, end.even,
         work > 0 ? 100 * end.tables / work : 0.0, work > 0 ? 100 * end.north / work : 0.0,
         work > 0 ? 100 * end.key_loop / work : 0.0);
+    std::printf("    north steps a key at a time %.0f, were each item's keys' halves one list %.0f (%.2fx)\n",
+                end.north / window.slots, end.north_listed / window.slots,
+                end.north_listed > 0 ? end.north / end.north_listed : 0.0);
   }
   for (const auto& [name, b] : {std::pair<const char*, const warp_balance&>{"every warp walks every key", balance[0]},
                                 {"keys dealt among the warps", balance[1]}}) {
     if (b.items == 0) continue;
     std::printf("  %-26s %8llu sampled items: the slowest warp's steps x %u over all warps' %.2fx\n", name,
                 static_cast<unsigned long long>(b.items), block_warps, b.slowest / b.all);
+    if (b.visits > 0)
+      std::printf("    visits a key at a time over a warp's keys as one list %.2fx\n", b.visits / b.pooled);
   }
   return 0;
 }
