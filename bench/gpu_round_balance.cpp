@@ -16,7 +16,8 @@
 // warp's steps through the north halves they visit (warp_visits: one a
 // step in a whole block, several in a narrow one; a share each of a
 // block's parts, taken as even: the kernel's runs differ from it by less
-// than a run a key), each key's blocks of one width or split by the bits of
+// than a run a key, and where the walk is dealt by warps its parts' rows
+// of keys even out), each key's blocks of one width or split by the bits of
 // its words as the scan chose (split_pays). Then deals the round's items in order
 // to SLOTS block slots (792: an H100's 132 SMs, six visit blocks each), each
 // to the slot free first, an item costing SETUP (300: its tables, in warp

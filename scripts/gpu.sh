@@ -155,7 +155,8 @@ fi
 # head's blocked wait; the visit reading a key's north bounds as its
 # turn begins (bounds_late), not a key ahead as the head does; and every
 # warp of every share walking every key its block's key misses
-# (shared_walk), not the keys dealt among them where they are many.
+# (shared_walk), not the keys dealt among them where they are many
+# (prefetch and bounds_late change that shared walk alone).
 AB_CANDIDATES="whole=NQUEENS_GPU_NORTH_PER_ITEM=0;wide=NQUEENS_GPU_WIDE_VISIT=1"
 AB_CANDIDATES+=";by_index=NQUEENS_GPU_VISIT_COUNTER=0;row_set_blocks=NQUEENS_GPU_BLOCK_ROW_SETS=1"
 AB_CANDIDATES+=";unpacked=NQUEENS_GPU_VISIT_PACKED=0;prefetch=NQUEENS_GPU_VISIT_PREFETCH=1"

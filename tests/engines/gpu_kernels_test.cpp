@@ -380,8 +380,9 @@ TEST(GpuKernelsTest, SplitKeysCountExactly) {
 TEST(GpuKernelsTest, KeysWalkedByWarpsCountExactly) {
   using namespace detail::gpu;
   if constexpr (!walk_by_warps) GTEST_SKIP() << "every warp walks every key in this build";
-  std::uint32_t by_warps = 0, shared_parts = 0;  // keys walked by warps, and those of several parts
-  // Keys of 8 bits; then of 11 or more (56 live bits in nine digits), with
+  // Keys walked by warps, those of several parts, and those whose parts take unequal rows.
+  std::uint32_t by_warps = 0, shared_parts = 0, uneven_rows = 0;
+  // Keys of 7 or 8 bits; then of 11 or more (56 live bits in nine digits), with
   // north halves enough that key 0's blocks are dealt in parts.
   for (const auto& [north, south, live] :
        {std::tuple<std::size_t, std::size_t, int>{3000, 40000, 22}, {150000, 2000, 28}}) {
@@ -398,13 +399,18 @@ TEST(GpuKernelsTest, KeysWalkedByWarpsCountExactly) {
       ++by_warps;
       const std::uint32_t in_key = state->bucket_start[1][k + 1] - state->bucket_start[1][k];
       const std::uint32_t parts = items / key_blocks_for(in_key, (state->key_flags[k] & key_split) != 0);
-      // Each part's warps take at least least_keys_a_warp keys.
-      EXPECT_LE(parts * block_warps * least_keys_a_warp, keys >> std::popcount(k)) << "key " << k;
+      // Each part's warps take a key at least, the parts whole rows of them.
+      const std::uint32_t rows = (keys >> std::popcount(k)) / block_warps;
+      EXPECT_LE(parts, rows) << "key " << k;
       if (parts > 1) ++shared_parts;
+      if (rows % parts != 0) ++uneven_rows;
     }
   }
   EXPECT_GT(by_warps, 0U);
-  if constexpr (north_per_item != 0) EXPECT_GT(shared_parts, 0U);
+  if constexpr (north_per_item != 0) {
+    EXPECT_GT(shared_parts, 0U);
+    EXPECT_GT(uneven_rows, 0U);
+  }
 }
 
 // A key whose blocks have many north halves to visit is dealt as several

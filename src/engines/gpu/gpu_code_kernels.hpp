@@ -228,12 +228,12 @@ inline constexpr std::uint32_t north_per_item = NQUEENS_GPU_NORTH_PER_ITEM;
 /// because its arena holds at most a few million south blocks.
 inline constexpr std::uint32_t most_visit_parts = 64;
 
-/// Each item walks every key its block's key misses (`key_turns` of them,
-/// 2^free bits), whatever its share of their north halves: a share has at
-/// least this many warp steps a key turn, or the key's blocks are dealt as
-/// fewer items. Past n = 24 (keys of 14 bits, groups of tens of millions)
-/// shares of 4096 steps walked 16384 keys each, and the walks were 30% of
-/// the modelled visit at n = 26 (docs/performance.md). 0: no bound.
+/// Where its walk is not dealt by warps (walks_by_warps), each item walks
+/// every key its block's key misses (`key_turns` of them, 2^free bits),
+/// whatever its share of their north halves: a share has at least this
+/// many warp steps a key turn, or the key's blocks are dealt as fewer items. Past n = 24 (keys of 14 bits, groups of
+/// tens of millions) shares of 4096 steps walked 16384 keys each, and the walks were 30% of the modelled visit at n =
+/// 26 (docs/performance.md). 0: no bound.
 #ifndef NQUEENS_GPU_NORTH_PER_KEY_TURN
 #define NQUEENS_GPU_NORTH_PER_KEY_TURN 16
 #endif
@@ -320,15 +320,18 @@ NQUEENS_HD inline std::uint32_t visit_parts(std::uint32_t north_reach, std::uint
     const std::uint32_t per_item = least_share < 1 ? 1 : least_share;
     std::uint32_t parts = (north_reach - 1) / per_item + 1;
     // A walk dealt by warps is dealt among the parts too (none walks it
-    // again): each part's warps still take least_keys_a_warp keys each.
+    // again): each part's warps take least_keys_a_warp keys each, or as
+    // many parts as a shared walk would take (a heavy key's, whose warps
+    // take fewer keys for a round that ends evener), each warp a key at least.
+    std::uint32_t most =
+        north_per_key_turn == 0
+            ? most_visit_parts
+            : static_cast<std::uint32_t>(north_reach / (std::uint64_t{key_turns} * north_per_key_turn));
     if (by_warps) {
-      const std::uint32_t most = key_turns / (block_warps * least_keys_a_warp);
-      parts = parts < most ? parts : most < 1 ? 1 : most;
-    } else if constexpr (north_per_key_turn != 0) {
-      const std::uint64_t walk = std::uint64_t{key_turns} * north_per_key_turn;
-      const auto most = static_cast<std::uint32_t>(north_reach / walk);
-      parts = parts < most ? parts : most < 1 ? 1 : most;
+      const std::uint32_t even = key_turns / (block_warps * least_keys_a_warp), rows = key_turns / block_warps;
+      most = most < even ? even : most < rows ? most : rows;
     }
+    parts = parts < most ? parts : most < 1 ? 1 : most;
     return parts < most_visit_parts ? parts : most_visit_parts;
   }
 }
