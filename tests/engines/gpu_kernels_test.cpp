@@ -375,7 +375,8 @@ TEST(GpuKernelsTest, SplitKeysCountExactly) {
 // A key whose walk turns through many keys has them dealt among its items'
 // warps (walks_by_warps: rows of block_warps keys, a part's warps turning
 // through a row's columns), each warp visiting all the north halves of its
-// keys: such keys occur, with one part and with several, and every pair is
+// keys as one list (visit_listed: a key's last, unfilled step filled from
+// the next key's halves): such keys occur, with one part and with several, and every pair is
 // counted once.
 TEST(GpuKernelsTest, KeysWalkedByWarpsCountExactly) {
   using namespace detail::gpu;

@@ -66,15 +66,18 @@ NQUEENS_HD constexpr std::uint32_t visit_blocks_for(std::uint32_t south) {
 /// nqueens_gpu_round_balance, docs/performance.md).
 inline constexpr std::uint32_t key_south_target = visit_packed ? south_per_block / 4 : south_per_block / 2;
 
-/// South groups from this many halves (n = 26's heavy subproblems, n =
-/// 27's and 28's) aim at half as many a key: their keys reach so many
-/// north halves that a key bit more pays for its longer key walks. The
-/// model of real rounds: 1.28 times less work at n = 28 (keys of 19 bits
-/// for 18), 1.07 at n = 26 (groups of 6 million); even at n = 24's groups
-/// of 3 million, and dearer below (n = 22: 1.06 times more work).
-inline constexpr std::uint32_t large_south_group = 1U << 22;
+/// South groups from this many halves (past n = 23) aim at a quarter as
+/// many a key: their keys reach so many north halves that two key bits
+/// more pay for their longer key walks, which their blocks' warps deal
+/// among them (walks_by_warps), each visiting its keys' halves as one
+/// list. The model of real rounds (nqueens_gpu_round_balance): n = 28
+/// 1.30 times less work than at half as many (keys of 20 bits for 19),
+/// n = 26 (groups of 6 million) 1.10 times, an eighth 1.29 times more;
+/// n = 24 1.02 times less than at 256 (from 4 million: 1.08 times more);
+/// n = 20..23's windows, below it, unchanged.
+inline constexpr std::uint32_t large_south_group = 1U << 20;
 NQUEENS_HD constexpr std::uint32_t key_south_target_for(std::uint32_t south) {
-  return south >= large_south_group ? key_south_target / 2 : key_south_target;
+  return south >= large_south_group ? key_south_target / 4 : key_south_target;
 }
 
 /// Key bits for groups of these sizes: the pair counter's rule

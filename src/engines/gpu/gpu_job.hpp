@@ -41,7 +41,8 @@ inline constexpr std::uint32_t max_job_digits = 10;
 /// groups of 10^7 to 10^8 halves want 18 to 20 bits. Modelled on real
 /// rounds of n = 28 (nqueens_gpu_round_balance), 18 bits visit 2.4 times
 /// fewer pairs than 14 (16: 1.6 times), 19 (a key's target halved for
-/// large groups) 1.28 times fewer than 18. A job's key arrays lie in the
+/// large groups) 1.28 times fewer than 18, and 20 (a quarter, once walks
+/// were dealt by warps) 1.30 times less work than 19. A job's key arrays lie in the
 /// arena, sized by the most bits its capacity allows (key_words_for): 21
 /// MiB for 20, a few KiB for the small jobs of n <= 22. Set at build time
 /// for that model's studies; a module is built with its host's

@@ -338,11 +338,13 @@ struct visit_kernel_of {
   // block's, in the order visit_keys walks them, lie in rows of block_warps
   // (the lowest free bits vary within a row); each part takes every
   // parts-th row, and in its m-th row warp w visits all the north halves of
-  // the key in column (w + m) mod block_warps, warp_lanes / words at once.
-  // No warp walks a key that another visits, and each warp takes each
-  // column as often: the keys of a column share their low bits, which
-  // weigh them alike (a column's keys dealt to one warp each took 2.8 times
-  // an even share at n = 22 in the round model).
+  // the key in column (w + m) mod block_warps. No warp walks a key that
+  // another visits, and each warp takes each column about as often: the
+  // keys of a column share their low bits, which weigh them alike (a
+  // column's keys dealt to one warp each took 2.8 times an even share at
+  // n = 22 in the round model). A warp visits its keys' halves as one list,
+  // warp_lanes / words at once (visit_listed): a key of fewer halves than
+  // that does not take a step of its own.
   template <std::uint32_t Count>
   NQUEENS_HD static std::uint64_t visit_keys_by_warps(const gpu_job& job, std::uint32_t thread, const shared& sh) {
     static_assert((block_warps & (block_warps - 1)) == 0, "a row's columns are the values of its low free bits");
@@ -352,30 +354,61 @@ struct visit_kernel_of {
     const std::uint32_t at_once = warp_lanes >> words_log2(sh), group = lane >> words_log2(sh);
     // The lowest free bits pick the column, the others the row.
     const std::uint32_t column_mask = deposit_bits(block_warps - 1, free), row_mask = free & ~column_mask;
-    const std::uint32_t rows = (1U << popcount32(free)) / block_warps;  // walks_by_warps: at least 16 a part
-    std::uint32_t row = sh.part;
-    if (row >= rows) return 0;
+    const std::uint32_t rows = (1U << popcount32(free)) / block_warps;  // walks_by_warps: 16 or more
+    if (sh.part >= rows) return 0;
+    std::uint32_t rows_left = (rows - 1 - sh.part) / sh.parts + 1;  // this part's: a count, fewer registers
     // A part's rows are parts apart, its columns turned by one a row: each
     // by adding the step's bits with carries over the bits outside the
     // mask (subset_after; past the last column, the first).
     const std::uint32_t row_step = deposit_bits(sh.parts, row_mask), column_step = column_mask & (~column_mask + 1);
-    std::uint32_t row_key = deposit_bits(row, row_mask), column_key = deposit_bits(warp, column_mask);
+    std::uint32_t row_key = deposit_bits(sh.part, row_mask), column_key = deposit_bits(warp, column_mask);
     const std::uint32_t* const north_start = s.bucket_start[0];
     std::uint32_t key = row_key | column_key;
     std::uint32_t start = north_start[key], end = north_start[key + 1];
-    std::uint64_t fits = 0;
+    listed_visit list{};
     for (;;) {
-      row += sh.parts;
+      --rows_left;
       // The next key's bounds, read before this key's halves are visited
       // (past the last row a key of the free bits: read, unused).
       row_key = subset_after(row_key, row_step, row_mask);
       column_key = subset_after(column_key, column_step, column_mask);
       key = row_key | column_key;
       const std::uint32_t next_start = north_start[key], next_end = north_start[key + 1];
-      for (std::uint32_t i = start + group; i < end; i += at_once) fits += fits_of<Count>(job.codes[0][i], lane, sh);
-      if (row >= rows) return fits;
+      visit_listed<Count>(job, start, end, at_once, group, lane, sh, list);
+      if (rows_left == 0) break;
       start = next_start;
       end = next_end;
+    }
+    // The last step's halves, where the list did not fill it.
+    if (list.pending != 0 && group < list.pending) list.fits += fits_of<Count>(job.codes[0][list.mine], lane, sh);
+    return list.fits;
+  }
+
+  // A warp's north halves as one list over its keys, at_once a step (a
+  // lane group each): the step a key's halves leave unfilled is filled
+  // from the next key's. `pending` (the same in every lane) counts the
+  // groups that hold a half of the unfilled step, `mine` is this group's.
+  struct listed_visit {
+    std::uint64_t fits;
+    std::uint32_t pending, mine;
+  };
+  template <std::uint32_t Count>
+  NQUEENS_HD static void visit_listed(const gpu_job& job, std::uint32_t start, std::uint32_t end, std::uint32_t at_once,
+                                      std::uint32_t group, std::uint32_t lane, const shared& sh, listed_visit& list) {
+    std::uint32_t i = start;
+    if (list.pending != 0 && i < end) {  // the unfilled step first
+      const std::uint32_t room = at_once - list.pending, take = end - i < room ? end - i : room;
+      if (group - list.pending < take) list.mine = i + (group - list.pending);  // below pending: wraps, not taken
+      list.pending += take;
+      i += take;
+      if (list.pending < at_once) return;  // the key's halves all taken
+      list.fits += fits_of<Count>(job.codes[0][list.mine], lane, sh);
+      list.pending = 0;
+    }
+    for (; end - i >= at_once; i += at_once) list.fits += fits_of<Count>(job.codes[0][i + group], lane, sh);
+    if (i < end) {  // fewer than a step left: they begin the next
+      if (group < end - i) list.mine = i + group;
+      list.pending = end - i;
     }
   }
 
