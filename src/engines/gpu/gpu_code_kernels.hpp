@@ -72,7 +72,7 @@ inline constexpr std::uint32_t key_south_target = visit_packed ? south_per_block
 /// among them (walks_by_warps), each visiting its keys' halves as one
 /// list. The model of real rounds (nqueens_gpu_round_balance): n = 28
 /// 1.30 times less work than at half as many (keys of 20 bits for 19),
-/// n = 26 (groups of 6 million) 1.10 times, an eighth 1.29 times more;
+/// n = 26 1.10 times (keys of 18-19 bits for 17-18), an eighth 1.29 times more;
 /// n = 24 1.02 times less than at 256 (from 4 million: 1.08 times more);
 /// n = 20..23's windows, below it, unchanged.
 inline constexpr std::uint32_t large_south_group = 1U << 20;

@@ -38,7 +38,7 @@ inline constexpr std::uint32_t digit_values = 1U << digit_bits;
 inline constexpr std::uint32_t max_job_digits = 10;
 /// The most key bits: 2^20 buckets per group. A key's south halves number
 /// about key_south_target_for where the key can grow to it: past n = 24
-/// groups of 10^7 to 10^8 halves want 18 to 20 bits. Modelled on real
+/// groups of 10^7 to 10^8 halves want 17 to 20 bits. Modelled on real
 /// rounds of n = 28 (nqueens_gpu_round_balance), 18 bits visit 2.4 times
 /// fewer pairs than 14 (16: 1.6 times), 19 (a key's target halved for
 /// large groups) 1.28 times fewer than 18, and 20 (a quarter, once walks
