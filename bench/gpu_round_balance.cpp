@@ -124,8 +124,11 @@ void add_items(const job_state& s, bool shares, std::vector<visit_item>& out) {
       const std::uint32_t log2 = visit_block_at(south, split, b).words_log2;
       const std::uint64_t listed = width_visits(north_reach, log2);
       // A key at a time; where the walk is dealt by warps, each warp's keys
-      // as one list (visit_listed), its last step half full on average.
-      const std::uint64_t north = by_warps ? listed + parts * block_warps / 2 : steps_by_width[log2][(keys - 1) & ~k];
+      // as one list (visit_listed), its last step (at_once lane groups)
+      // holding (at_once + 1) / 2 halves on average.
+      const std::uint32_t at_once = warp_lanes >> log2;
+      const std::uint64_t north = by_warps ? listed + parts * block_warps * (at_once - 1) / (2 * at_once)
+                                           : steps_by_width[log2][(keys - 1) & ~k];
       for (std::uint32_t p = 0; p < parts; ++p) {
         out.push_back(
             {north / parts + (p < north % parts ? 1 : 0), key_loop, listed / parts + (p < listed % parts ? 1 : 0)});

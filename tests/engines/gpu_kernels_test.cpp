@@ -580,8 +580,8 @@ TEST(GpuKernelsTest, KeyArraysHoldTheMostKeyBitsAGroupCanTake) {
   for (const int n : {8, 16, 22, 27, 28}) {
     const std::uint32_t digits = job_digits_for(n);
     // Below, at and past the size where groups aim at fewer south halves a key.
-    for (const std::uint64_t capacity :
-         std::initializer_list<std::uint64_t>{0, 1000, 1'000'000, large_south_group, 4'000'000, 300'000'000}) {
+    for (const std::uint64_t capacity : std::initializer_list<std::uint64_t>{
+             0, 1000, 1'000'000, large_south_group, 4'000'000, huge_south_group - 1, huge_south_group, 300'000'000}) {
       const std::uint32_t bound = key_bits_bound(n, digits, capacity);
       EXPECT_LE(bound, max_job_key_bits);
       for (std::uint32_t used = 0; used <= 2U * static_cast<std::uint32_t>(n) + 4; ++used) {
@@ -605,7 +605,8 @@ TEST(GpuKernelsTest, KeyArraysHoldTheMostKeyBitsAGroupCanTake) {
 TEST(GpuKernelsTest, KeyBitsNeverFallAsAGroupGrows) {
   using namespace detail::gpu;
   const std::uint32_t used = 40, digits = job_digits_for(28);  // none that the digits cannot hold
-  std::set<std::uint32_t> sizes{large_south_group - 1, large_south_group, UINT32_MAX};
+  std::set<std::uint32_t> sizes{large_south_group - 1, large_south_group, huge_south_group - 1, huge_south_group,
+                                UINT32_MAX};
   for (std::uint64_t south = 0; south < UINT32_MAX; south = south * 9 / 8 + 1) {
     sizes.insert(static_cast<std::uint32_t>(south));
   }
@@ -616,6 +617,7 @@ TEST(GpuKernelsTest, KeyBitsNeverFallAsAGroupGrows) {
     before = bits;
   }
   EXPECT_GT(job_key_bits(large_south_group, used, digits), job_key_bits(large_south_group - 1, used, digits));
+  EXPECT_GT(job_key_bits(huge_south_group, used, digits), job_key_bits(huge_south_group - 1, used, digits));
   EXPECT_EQ(job_key_bits(UINT32_MAX, used, digits), max_job_key_bits);
 }
 

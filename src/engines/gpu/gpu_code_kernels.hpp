@@ -76,8 +76,16 @@ inline constexpr std::uint32_t key_south_target = visit_packed ? south_per_block
 /// n = 24 1.02 times less than at 256 (from 4 million: 1.08 times more);
 /// n = 20..23's windows, below it, unchanged.
 inline constexpr std::uint32_t large_south_group = 1U << 20;
+/// South groups from this many halves (n = 28's: 87 and 129 million in the
+/// modelled window) aim at an eighth: n = 28 took keys of 21 bits for 20,
+/// 1.13 times less modelled work, its key loops 5% of it to 12%. From 2^24
+/// (n = 26's groups of 16 to 33 million too) n = 26 took 1.29 times more:
+/// its keys' walks, 53% of the work, outweighed the pairs spared.
+inline constexpr std::uint32_t huge_south_group = 1U << 26;
 NQUEENS_HD constexpr std::uint32_t key_south_target_for(std::uint32_t south) {
-  return south >= large_south_group ? key_south_target / 4 : key_south_target;
+  return south >= huge_south_group    ? key_south_target / 8
+         : south >= large_south_group ? key_south_target / 4
+                                      : key_south_target;
 }
 
 /// Key bits for groups of these sizes: the pair counter's rule

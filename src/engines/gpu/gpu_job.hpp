@@ -36,19 +36,20 @@ inline constexpr std::uint32_t digit_values = 1U << digit_bits;
 /// (job_key_bits) they hold every mask bit the count reads: the diagonals
 /// both groups can use (at most 56 at n = 28) and the 4 tie tags.
 inline constexpr std::uint32_t max_job_digits = 10;
-/// The most key bits: 2^20 buckets per group. A key's south halves number
+/// The most key bits: 2^21 buckets per group. A key's south halves number
 /// about key_south_target_for where the key can grow to it: past n = 24
-/// groups of 10^7 to 10^8 halves want 17 to 20 bits. Modelled on real
+/// groups of 10^7 to 10^8 halves want 17 to 21 bits. Modelled on real
 /// rounds of n = 28 (nqueens_gpu_round_balance), 18 bits visit 2.4 times
 /// fewer pairs than 14 (16: 1.6 times), 19 (a key's target halved for
-/// large groups) 1.28 times fewer than 18, and 20 (a quarter, once walks
-/// were dealt by warps) 1.30 times less work than 19. A job's key arrays lie in the
-/// arena, sized by the most bits its capacity allows (key_words_for): 21
-/// MiB for 20, a few KiB for the small jobs of n <= 22. Set at build time
-/// for that model's studies; a module is built with its host's
+/// large groups) 1.28 times fewer than 18, 20 (a quarter, once walks were
+/// dealt by warps) 1.30 times less work than 19, and 21 (an eighth, for
+/// groups past 2^26) 1.13 times less than 20. A job's key arrays lie in
+/// the arena, sized by the most bits its capacity allows (key_words_for):
+/// 42 MiB for 21, a few KiB for the small jobs of n <= 22. Set at build
+/// time for that model's studies; a module is built with its host's
 /// (gpu_device.hpp's interface check).
 #ifndef NQUEENS_GPU_MAX_KEY_BITS
-#define NQUEENS_GPU_MAX_KEY_BITS 20
+#define NQUEENS_GPU_MAX_KEY_BITS 21
 #endif
 inline constexpr std::uint32_t max_job_key_bits = NQUEENS_GPU_MAX_KEY_BITS;
 static_assert(64 - max_job_digits * digit_bits <= max_job_key_bits, "the key takes what the digits cannot");
