@@ -27,7 +27,8 @@
 // items, walks_by_warps, each item's share of it); and prints the keys'
 // length, when the round ends against an even share of its work, and the
 // work's parts (tables, north halves, key loops), with blocks dealt whole
-// and in shares (visit_parts). Last, for the items of a sample of keys,
+// and in shares (visit_parts), and how much of the key loops turns through
+// keys that hold north halves. Last, for the items of a sample of keys,
 // how unevenly their warps share them, walks shared or dealt by warps: an
 // item that lasted as long as its slowest warp would take that many times
 // its steps (the model above counts steps; a block's idle warps leave an
@@ -69,7 +70,8 @@ using namespace nqueens::detail::gpu;
 struct visit_item {
   std::uint64_t north;
   std::uint64_t key_loop;
-  std::uint64_t north_listed;  // its north steps, were the halves of all its keys one list (width_visits)
+  std::uint64_t north_listed;   // its north steps, were the halves of all its keys one list (width_visits)
+  std::uint64_t key_loop_held;  // its key loop's turns through keys that hold north halves alone
 };
 
 // A key's turn of the visit's loop over the keys that miss the block's,
@@ -81,10 +83,18 @@ constexpr double key_loop_cost = 2.2;
 void add_items(const job_state& s, bool shares, std::vector<visit_item>& out) {
   const std::uint32_t keys = 1U << s.layout.key_bits;
   std::vector<std::uint64_t> reach(keys);
-  for (std::uint32_t k = 0; k < keys; ++k) reach[k] = s.bucket_start[0][k + 1] - s.bucket_start[0][k];
+  // Each key's north reach, and how many of the keys it walks hold a north half.
+  std::vector<std::uint32_t> held(keys);
+  for (std::uint32_t k = 0; k < keys; ++k) {
+    reach[k] = s.bucket_start[0][k + 1] - s.bucket_start[0][k];
+    held[k] = reach[k] != 0 ? 1 : 0;
+  }
   for (std::uint32_t bit = 0; bit < s.layout.key_bits; ++bit) {
     for (std::uint32_t k = 0; k < keys; ++k) {
-      if ((k >> bit & 1U) != 0) reach[k] += reach[k ^ (1U << bit)];
+      if ((k >> bit & 1U) != 0) {
+        reach[k] += reach[k ^ (1U << bit)];
+        held[k] += held[k ^ (1U << bit)];
+      }
     }
   }
   // A warp's steps through the reach of each key, a key at a time as the
@@ -120,6 +130,7 @@ void add_items(const job_state& s, bool shares, std::vector<visit_item>& out) {
     // Every warp walks every key, or (by warps) a warp of all the parts' one in parts * block_warps.
     const double walked = by_warps ? static_cast<double>(key_turns) / (parts * block_warps) : key_turns;
     const auto key_loop = static_cast<std::uint64_t>(key_loop_cost * walked);
+    const auto key_loop_held = static_cast<std::uint64_t>(key_loop_cost * walked * held[(keys - 1) & ~k] / key_turns);
     for (std::uint32_t b = 0; b < key_blocks_for(south, split); ++b) {
       const std::uint32_t log2 = visit_block_at(south, split, b).words_log2;
       const std::uint64_t listed = width_visits(north_reach, log2);
@@ -130,8 +141,8 @@ void add_items(const job_state& s, bool shares, std::vector<visit_item>& out) {
       const std::uint64_t north = by_warps ? listed + parts * block_warps * (at_once - 1) / (2 * at_once)
                                            : steps_by_width[log2][(keys - 1) & ~k];
       for (std::uint32_t p = 0; p < parts; ++p) {
-        out.push_back(
-            {north / parts + (p < north % parts ? 1 : 0), key_loop, listed / parts + (p < listed % parts ? 1 : 0)});
+        out.push_back({north / parts + (p < north % parts ? 1 : 0), key_loop,
+                       listed / parts + (p < listed % parts ? 1 : 0), key_loop_held});
       }
     }
   }
@@ -200,6 +211,7 @@ struct round_end {
   std::size_t items = 0;
   double tables = 0, north = 0, key_loop = 0;  // the work's parts
   double north_listed = 0;                     // north, were each item's keys' halves one list
+  double key_loop_held = 0;                    // key_loop, were keys with no north half skipped
 };
 
 // The items in order, each to the slot that frees first.
@@ -219,6 +231,7 @@ round_end schedule(const std::vector<visit_item>& items, std::uint32_t slots, do
     end.north += static_cast<double>(item.north);
     end.key_loop += static_cast<double>(item.key_loop);
     end.north_listed += static_cast<double>(item.north_listed);
+    end.key_loop_held += static_cast<double>(item.key_loop_held);
   }
   end.even = work / slots;
   end.items = items.size();
@@ -311,6 +324,8 @@ int run(int argc, char** argv) {
     std::printf("    north steps as visited %.0f, were each item's keys' halves one list %.0f (%.2fx)\n",
                 end.north / window.slots, end.north_listed / window.slots,
                 end.north_listed > 0 ? end.north / end.north_listed : 0.0);
+    std::printf("    key turns through keys that hold north halves: %.0f%% of the key loop's\n",
+                end.key_loop > 0 ? 100 * end.key_loop_held / end.key_loop : 0.0);
   }
   for (const auto& [name, b] : {std::pair<const char*, const warp_balance&>{"every warp walks every key", balance[0]},
                                 {"keys dealt among the warps", balance[1]}}) {

@@ -621,6 +621,21 @@ TEST(GpuKernelsTest, KeyBitsNeverFallAsAGroupGrows) {
   EXPECT_EQ(job_key_bits(UINT32_MAX, used, digits), max_job_key_bits);
 }
 
+// The key's target by group size: groups from a million halves aim at a
+// quarter of the others' south halves a key, from 2^26 (n = 28's, 87 and
+// 129 million in the modelled window) at an eighth, which takes such a
+// group one key bit more (the bit counts rise at each bound either way).
+TEST(GpuKernelsTest, ALargeGroupAimsAtFewerSouthHalvesAKey) {
+  using namespace detail::gpu;
+  EXPECT_EQ(key_south_target_for(large_south_group - 1), key_south_target);
+  EXPECT_EQ(key_south_target_for(large_south_group), key_south_target / 4);
+  EXPECT_EQ(key_south_target_for(huge_south_group - 1), key_south_target / 4);
+  EXPECT_EQ(key_south_target_for(huge_south_group), key_south_target / 8);
+  EXPECT_EQ(key_south_target_for(UINT32_MAX), key_south_target / 8);
+  const std::uint32_t used = 40, digits = job_digits_for(28);
+  if (max_job_key_bits >= 21) EXPECT_EQ(job_key_bits(87'000'000, used, digits), 21U);
+}
+
 // A job whose arrays hold fewer key bits than its groups would take keeps
 // its key within them, writes nothing past them, and counts exactly.
 TEST(GpuKernelsTest, AKeyStaysWithinItsJobsArrays) {
