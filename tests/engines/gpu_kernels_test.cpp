@@ -188,11 +188,13 @@ void emulate_candidate_visit(visit_variant variant, std::span<const detail::gpu:
 // `seed`) of at most `digits` digits, the visit with tables for them (the
 // head's, or a candidate's: loading each warp's next north code ahead,
 // leaving a north half once its warp has no pair left); returns its state
-// and result.
+// and result. Its key arrays hold `key_bits_limit` bits, or (0) as many as
+// any group of its size can take, whatever bits it uses (as the engine
+// sizes them by a job's capacity: 42 MiB at the most bits, filled a call,
+// cost the suite seconds).
 kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1,
                                 std::uint32_t digits = detail::gpu::max_job_digits,
-                                visit_variant variant = visit_variant::head,
-                                std::uint32_t key_bits_limit = detail::gpu::max_job_key_bits) {
+                                visit_variant variant = visit_variant::head, std::uint32_t key_bits_limit = 0) {
   using namespace detail::gpu;
   gpu_job job;
   job.sequence = 77;
@@ -211,6 +213,7 @@ kernels_left count_with_kernels(synthetic_groups groups, std::uint64_t seed = 1,
   job.capacity[0] = static_cast<std::uint32_t>(groups.north.size() - 1);
   job.capacity[1] = static_cast<std::uint32_t>(groups.south.size() - 1);
   job.state = state.get();
+  if (key_bits_limit == 0) key_bits_limit = job_key_bits(job.capacity[1], 64, digits);
   // Past the arrays, entries no kernel may write.
   constexpr std::size_t guard = 64;
   std::vector<std::uint32_t> keys = key_arrays(key_bits_limit, 0xA5A5A5A5U);
