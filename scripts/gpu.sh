@@ -16,9 +16,10 @@
 #              (Q(16) at the least --gpu-memory its refusal names: the tables left on the
 #              host, each subproblem's quarter lists staged, a path the tests only emulate),
 #              threads16 60 and threads32 60 (Q(20)), speed 60 (Q(19), Q(21) twice),
-#              kernels 45 (Q(20) on one thread: one stream, so that each kernel's events
-#              time it alone), q22 150 (twice where it fits, beside nvidia-smi dmon), q23
-#              240 (where Q(22)'s time x 9 fits); then the speed goals against the counts
+#              kernels 60 (Q(20), then Q(19) where time is left, on one thread: one stream,
+#              so that each kernel's events time it alone), q22 150 (twice where it fits,
+#              beside nvidia-smi dmon), q23 240 (where Q(22)'s time x 9 fits); then the speed
+#              goals against the counts
 #     price    300 s in all, best right after device (the build is then done): build 240,
 #              price 300 (`nqueens plan N --estimate --engine gpu` for N = 24..27, 30 s of
 #              draws each: the whole count's GPU-hours on this GPU +- their standard error,
@@ -34,8 +35,8 @@
 #              NQ_NCU_SKIP=10 launches of it)
 #     scale    130 s: build, then `nqueens scale 20` (quadrant engine, 1..16 threads)
 #   --emulate  here, with no GPU: NQUEENS_GPU=emulate, nq_build's build/release (untimed),
-#              small boards (counts 8..12, 13 for 20, 9 and 11 for 19 and 21, 12 for the
-#              kernels, 14 for 22, 15 for 23, price 14 with 2 s of draws and price28 15 with
+#              small boards (counts 8..12, 13 for 20, 9 and 11 for 19 and 21, 12 and 11 for
+#              the kernels, 14 for 22, 15 for 23, price 14 with 2 s of draws and price28 15 with
 #              3 s, stop at 18 (shard 0/4), scale 12 on 1,2 threads, ab 12 twice:
 #              the candidates built, the emulator counting for each), ctest's GpuKernelsTest
 #              and GpuEngineTest alone (test.sh runs the rest), no nvidia-smi, nvcc,
@@ -43,7 +44,9 @@
 #              price, price28, ab, profile and scale
 #
 # device and ab fit in 15 minutes of a GPU machine (with its start), or device
-# and price; price28 and profile in another 15.
+# and price; price28 and profile in another 15. Where one command may run 10
+# minutes at most, device and ab are two commands, the second at once so
+# that the machine (and build/gpu on it) is still held.
 #
 # A part gets at most its cap, never more than what is left of the step less
 # what the parts after it keep; one cut by `timeout` says "(cut after N s)"
@@ -563,16 +566,28 @@ part_speed() {
 # the events around a launch time it alone. With 16 streams they also time
 # its wait for the SMs the other streams' kernels hold: at Q(22) on an H200
 # the summed stream-seconds were alike for every kernel (clear 111, visit
-# 132), which says nothing of what each costs.
+# 132), which says nothing of what each costs. Then the odd board before it
+# likewise, where time is left: an odd board's subproblems are many and
+# small (Q(17) took 3.6 times Q(18)'s engine time on the H200), and its
+# shares say which kernels that costs, and its GPU-ns a solution on one
+# stream against the even board's.
 part_kernels() {
-  count_exact "$KERNELS_N" "$(part_left)" --threads 1 || return 0
-  local kernels
-  kernels=$(grep -o '"device_kernel_seconds":{[^}]*}' <<<"$count_json" || true)
-  [[ -n $kernels ]] || return 0
-  note "Q($KERNELS_N) on one stream, each kernel's share of the kernels' time:" \
-    "$(sed 's/.*{//; s/}//' <<<"$kernels" | tr ',' '\n' | tr -d '"' |
-      awk -F: '{ name[NR] = $1; t[NR] = $2; all += $2 }
-        END { for (i = 1; i <= NR; i++) printf "%s%s %.1f%% (%.3f s)", (i > 1 ? ", " : ""), name[i], (all > 0 ? 100 * t[i] / all : 0), t[i] }')"
+  local n even_ns=
+  for n in "$KERNELS_N" "$((KERNELS_N - 1))"; do
+    count_exact "$n" "$(part_left)" --threads 1 || return 0
+    local kernels ns
+    kernels=$(grep -o '"device_kernel_seconds":{[^}]*}' <<<"$count_json" || true)
+    ns=$(awk -v s="$(json_value seconds "$count_json")" -v q="$(json_value total "$count_json")" \
+      'BEGIN { if (q > 0) printf "%.4g", s * 1e9 / q }')
+    [[ -n $even_ns ]] || even_ns=$ns
+    [[ -n $kernels ]] || continue
+    note "Q($n) on one stream, $ns GPU-ns a solution$([[ $n == "$KERNELS_N" ]] ||
+      awk -v a="$ns" -v b="$even_ns" -v e="$KERNELS_N" 'BEGIN { if (b > 0) printf " (%.2fx that of Q(%d))", a / b, e }'),"\
+      "each kernel's share of the kernels' time:" \
+      "$(sed 's/.*{//; s/}//' <<<"$kernels" | tr ',' '\n' | tr -d '"' |
+        awk -F: '{ name[NR] = $1; t[NR] = $2; all += $2 }
+          END { for (i = 1; i <= NR; i++) printf "%s%s %.1f%% (%.3f s)", (i > 1 ? ", " : ""), name[i], (all > 0 ? 100 * t[i] / all : 0), t[i] }')"
+  done
 }
 
 big_wall=
@@ -909,7 +924,7 @@ for step in "${steps[@]}"; do
       build_targets=()  # all: every test that ctest -R gpu names has its program
       # NAME:CAP:KEEP (each KEEP for 540 s, scaled to the budget).
       run_parts "$budget" machine:20:5 build:240:0 test:90:30 counts:60:15 memcheck:60:15 racecheck:45:10 \
-        synccheck:30:10 ownlists:30:10 threads16:60:15 threads32:60:15 speed:60:15 kernels:45:10 q22:150:30 \
+        synccheck:30:10 ownlists:30:10 threads16:60:15 threads32:60:15 speed:60:15 kernels:60:10 q22:150:30 \
         q23:240:0
       ;;
     price)
