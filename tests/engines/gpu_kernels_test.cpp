@@ -130,6 +130,41 @@ TEST(GpuKernelsTest, ACounterTakesNoItemOnceStopped) {
   kernel::stop_after = 0;
 }
 
+// A round whose items the 32-bit counter could not deal (it would wrap and
+// deal items twice, and on a device never end) runs none and faults every
+// job, which the host reports; one within it is dealt as ever. The bound
+// leaves room for each block's last take past the items, and for the stop
+// look's UINT32_MAX.
+TEST(GpuKernelsTest, ARoundPastTheCounterFaultsItsJobs) {
+  using namespace detail::gpu;
+  EXPECT_TRUE(counter_deals(std::uint64_t{UINT32_MAX} - 8, 7));
+  EXPECT_FALSE(counter_deals(std::uint64_t{UINT32_MAX} - 7, 7));
+  EXPECT_FALSE(counter_deals(std::uint64_t{1} << 33, 1));
+  using kernel = counted_items_kernel<true>;
+  std::vector<job_state> states(3);
+  std::vector<gpu_job> jobs(3);
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    jobs[j].n = static_cast<int>(j);
+    jobs[j].row_sets[0] = std::uint32_t{1} << 31;  // 2^32 items with the second
+    jobs[j].state = &states[j];
+  }
+  jobs[2].row_sets[0] = 0;  // a job with none faults with its round too
+  std::map<std::pair<int, std::uint32_t>, int> seen;
+  kernel::seen = &seen;
+  launch_order order(3, 7);
+  no_shared none{};
+  emulate_launch<kernel>(jobs, 7, order, none);
+  EXPECT_TRUE(seen.empty());
+  for (const job_state& s : states) EXPECT_EQ(s.fault, static_cast<std::uint32_t>(job_fault::counter_overflow));
+  jobs[0].row_sets[0] = 5;
+  jobs[1].row_sets[0] = 3;
+  for (job_state& s : states) s = job_state{};
+  emulate_launch<kernel>(jobs, 7, order, none);
+  EXPECT_EQ(seen.size(), 8U);
+  for (const job_state& s : states) EXPECT_EQ(s.fault, 0U);
+  kernel::seen = nullptr;
+}
+
 // Masks drawn like real halves (each diagonal set with its own chance), in
 // groups large enough for the key (south halves fill a table block on
 // average per key), counted by the kernels from the stats on.

@@ -55,6 +55,8 @@ const char* fault_message(job_fault fault) noexcept {
       return "the sort by key lost halves";
     case job_fault::stopped:
       return "the run was stopped mid-round";
+    case job_fault::counter_overflow:
+      return "its round's visit items are more than the 32-bit counter that deals them can count";
   }
   return "an unknown fault";
 }

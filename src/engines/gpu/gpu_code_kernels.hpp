@@ -235,8 +235,9 @@ inline constexpr std::uint32_t north_per_item = NQUEENS_GPU_NORTH_PER_ITEM;
 /// The most items a key's block is dealt as (past 64 x 4096 north halves,
 /// larger shares). A job's items are then at most 64 times its blocks (a
 /// key's whole blocks, and where split up to five narrow ones beside them:
-/// split_blocks_for), below 2^30; a round's stay below the counter's 2^32
-/// because its arena holds at most a few million south blocks.
+/// split_blocks_for): with 2^21 keys at most, below 2^30. A round of
+/// several such jobs could pass the counter's 2^32, which the launch checks
+/// (counter_deals): its jobs fault rather than take items twice.
 inline constexpr std::uint32_t most_visit_parts = 64;
 
 /// Where its walk is not dealt by warps (walks_by_warps), each item walks

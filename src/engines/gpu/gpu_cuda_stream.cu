@@ -21,6 +21,16 @@
 #define NQUEENS_GPU_WAIT_SPIN 0
 #endif
 
+/// 1: every kernel asks for the most shared memory an SM has (the carveout,
+/// a hint the driver takes): 16 streams' kernels share the SMs, and an SM
+/// the driver set up with less for another stream's kernel may hold fewer
+/// visit blocks than the six that 228 KiB take. L1 keeps the rest, 28 KiB.
+/// 0 builds the module that leaves the choice to the driver (scripts/gpu.sh
+/// ab's `carveout`).
+#ifndef NQUEENS_GPU_MAX_SHARED_CARVEOUT
+#define NQUEENS_GPU_MAX_SHARED_CARVEOUT 1
+#endif
+
 namespace nqueens::detail::gpu {
 
 void check(cudaError_t status, const char* what) {
@@ -53,6 +63,13 @@ __global__ void __launch_bounds__(block_threads, min_blocks_of<Kernel>())
   __syncthreads();
   if (threadIdx.x == 0) round.add_up(count);
   __syncthreads();
+  if constexpr (counter_dealt<Kernel>) {
+    static_assert(round_jobs <= block_threads, "a thread faults each job");
+    if (!counter_deals(round.before[count], gridDim.x)) {  // the same for every block
+      if (threadIdx.x < count) raise_fault(*jobs[threadIdx.x].state, job_fault::counter_overflow);
+      return;
+    }
+  }
   std::uint32_t takes = 0;  // the items this block took (thread 0's, where dealt by the counter)
   for (std::uint64_t item = blockIdx.x;; item += gridDim.x) {
     if constexpr (counter_dealt<Kernel>) {
@@ -183,6 +200,7 @@ class cuda_stream final : public gpu_stream {
   template <class Kernel, std::size_t Slot>
   void run(std::uint64_t most_blocks) {
     const auto grid = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(most_blocks, 1, max_grid_));
+    if constexpr (max_shared_carveout) prefer_most_shared(kernel_of<Kernel>);
     if (timed_) check(cudaEventRecord(began_[Slot], stream_), "cudaEventRecord");
     kernel_of<Kernel><<<grid, block_threads, 0, stream_>>>(jobs_, count_);
     check(cudaGetLastError(), "a launch of the GPU engine");
@@ -216,6 +234,18 @@ class cuda_stream final : public gpu_stream {
     tally_.count_operation();
     if (timed_) read_kernel_times();
     return {host_results_, count_};
+  }
+
+  // The carveout (NQUEENS_GPU_MAX_SHARED_CARVEOUT) asked for each kernel
+  // once a stream, on its device (run_round made it current).
+  template <class Function>
+  void prefer_most_shared(Function* kernel) {
+    const auto* key = reinterpret_cast<const void*>(kernel);
+    const auto asked = preferred_.begin() + preferred_count_;
+    if (std::find(preferred_.begin(), asked, key) != asked) return;
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
+          "cudaFuncSetAttribute (carveout)");
+    if (preferred_count_ < preferred_.size()) preferred_[preferred_count_++] = key;
   }
 
   // Until what the stream was given has run; an error of a kernel of the
@@ -259,6 +289,7 @@ class cuda_stream final : public gpu_stream {
   }
 
   static constexpr bool wait_spins = NQUEENS_GPU_WAIT_SPIN != 0;
+  static constexpr bool max_shared_carveout = NQUEENS_GPU_MAX_SHARED_CARVEOUT != 0;
 
   int device_;
   std::uint32_t max_grid_;
@@ -278,6 +309,8 @@ class cuda_stream final : public gpu_stream {
   bool timed_ = kernel_times_asked();  // NQUEENS_GPU_TIMES, read as the stream opens
   std::array<cudaEvent_t, device_kernel_names.size()> began_{}, ended_{};
   std::array<bool, device_kernel_names.size()> launched_{};
+  std::array<const void*, device_kernel_names.size() + 1> preferred_{};  // the kernels, both visits among them
+  std::size_t preferred_count_ = 0;
   struct staged_copy {
     const void* from;
     std::size_t bytes;

@@ -138,6 +138,10 @@ void emulate_launch(std::span<const gpu_job> jobs, std::uint32_t grid, launch_or
     run_item(jobs[j], static_cast<std::uint32_t>(item - round.before[j]));
   };
   if constexpr (counter_dealt<Kernel>) {
+    if (!counter_deals(round.before[count], grid)) {
+      for (const gpu_job& job : jobs) raise_fault(*job.state, job_fault::counter_overflow);
+      return;
+    }
     const std::span<std::uint32_t> taken = order.taken(grid);
     for (std::uint32_t takes = 0, more = 1; more != 0; ++takes) {  // each block takes an item a pass
       const bool look = takes % items_between_stop_looks == 0;

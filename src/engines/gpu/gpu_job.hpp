@@ -147,6 +147,7 @@ enum class job_fault : std::uint32_t {
   histogram_lost,    ///< the key histogram does not add up to the group
   sort_lost,         ///< the sort by key lost halves
   stopped,           ///< the run was stopped mid-round: the count is partial
+  counter_overflow,  ///< a round's items would wrap the counter that deals them
 };
 
 /// What the host copies back for each job of a round, all in one array.

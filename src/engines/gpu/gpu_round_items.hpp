@@ -69,6 +69,17 @@ struct round_items {
   }
 };
 
+/// Whether the 32-bit counter can deal a round's `items` to `grid`
+/// blocks: each block takes one past the last before it ends, and
+/// UINT32_MAX says "stopped" (the stop look), so the counter must reach
+/// items + grid without wrapping or meeting it. A job's items are far
+/// fewer (a few per key and per share, most_visit_parts); a round that
+/// passed anyway would deal items twice and never end, so its jobs fault
+/// instead (job_fault::counter_overflow), in the kernel and the emulator alike.
+NQUEENS_HD constexpr bool counter_deals(std::uint64_t items, std::uint32_t grid) {
+  return items < std::uint64_t{UINT32_MAX} - grid;
+}
+
 /// Where a kernel dealt by a counter takes its items: the round's first
 /// job's state serves the round (the clear kernel zeroes it), so one kernel
 /// of a round at most is dealt by it (launch_round checks).
