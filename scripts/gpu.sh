@@ -326,6 +326,13 @@ count_exact() {
   local kernels
   kernels=$(grep -o '"device_kernel_seconds":{[^}]*}' <<<"$json" || true)
   [[ -z $kernels ]] || note "Q($n): kernel seconds ${kernels#*:}"
+  # Whether the host or the device bounds many small rounds: the streams'
+  # time between rounds and submitting them against waiting for them, and
+  # the host's CPU time (its waits block, off the cores).
+  local phases
+  phases=$(grep -o '"round_phase_seconds":{[^}]*}' <<<"$json" || true)
+  [[ -z $phases ]] || note "Q($n): round phase seconds ${phases#*:} summed over the streams;" \
+    "host CPU $(json_value cpu_seconds "$json") s"
   return 0
 }
 

@@ -20,6 +20,15 @@ namespace nqueens {
 inline constexpr std::array<std::string_view, 11> device_kernel_names = {
     "clear", "size", "join", "once", "stats", "layout", "encode", "scan", "scatter", "visit", "finish"};
 
+/// Where a stream's counting thread spends a round, in order: between the
+/// last round's end and this one's start (the host building its jobs and
+/// reading the last one's results, or the stream idle), submitting it
+/// (copies and launches asked of the driver), waiting for it (the
+/// device's work, as the host sees it). The names of
+/// device_work::round_nanoseconds' slots, and of count's JSON
+/// "round_phase_seconds".
+inline constexpr std::array<std::string_view, 3> device_round_phase_names = {"between", "submit", "wait"};
+
 /// What an engine that counts on an accelerator (the GPU engine) asked of
 /// it: kernel launches, and stream operations (launches, copies and waits),
 /// summed over its streams; zero for the CPU engines.
@@ -38,6 +47,10 @@ struct device_work {
   /// streams: beside the kernels' time and a link's speed, whether the
   /// copies bound such a run. Always counted.
   std::uint64_t staged_list_bytes = 0;
+  /// The streams' rounds by phase (device_round_phase_names), summed over
+  /// the streams: whether the host or the device bounds a run of many
+  /// small rounds. Always measured (three clock readings a round).
+  std::array<std::uint64_t, device_round_phase_names.size()> round_nanoseconds{};
 
   /// Whether any kernel's time was measured.
   bool timed() const noexcept {
@@ -49,6 +62,7 @@ struct device_work {
     for (std::size_t k = 0; k < kernel_nanoseconds.size(); ++k) kernel_nanoseconds[k] += more.kernel_nanoseconds[k];
     host_list_nanoseconds += more.host_list_nanoseconds;
     staged_list_bytes += more.staged_list_bytes;
+    for (std::size_t p = 0; p < round_nanoseconds.size(); ++p) round_nanoseconds[p] += more.round_nanoseconds[p];
     return *this;
   }
   /// What was asked between `earlier` and `later` (later's counts include earlier's).
@@ -60,6 +74,9 @@ struct device_work {
     }
     later.host_list_nanoseconds -= earlier.host_list_nanoseconds;
     later.staged_list_bytes -= earlier.staged_list_bytes;
+    for (std::size_t p = 0; p < later.round_nanoseconds.size(); ++p) {
+      later.round_nanoseconds[p] -= earlier.round_nanoseconds[p];
+    }
     return later;
   }
   friend bool operator==(const device_work&, const device_work&) = default;

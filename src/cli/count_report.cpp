@@ -91,6 +91,16 @@ std::string describe_kernel_times(const device_work& work) {
   return text;
 }
 
+// "between 1.2 s, submit 0.3 s, wait 4.5 s of the streams' time".
+std::string describe_round_phases(const device_work& work) {
+  std::string text;
+  for (std::size_t p = 0; p < device_round_phase_names.size(); ++p) {
+    text += (p == 0 ? "" : ", ") + std::string(device_round_phase_names[p]) + " " +
+            format_seconds(static_cast<double>(work.round_nanoseconds[p]) / 1e9);
+  }
+  return text + " of the streams' time";
+}
+
 }  // namespace
 
 void count_report::write_text(std::ostream& out) const {
@@ -132,14 +142,20 @@ void count_report::write_text(std::ostream& out) const {
           << " of thread time, " << format_scaled(static_cast<double>(r.device.staged_list_bytes)) << "B staged";
     }
     out << '\n';
+    out << "  rounds: " << describe_round_phases(r.device) << '\n';
   }
 }
 
 json_object& add_device_work(json_object& o, const device_work& work) {
+  json_object phases;
+  for (std::size_t p = 0; p < device_round_phase_names.size(); ++p) {
+    phases.add(device_round_phase_names[p], static_cast<double>(work.round_nanoseconds[p]) / 1e9);
+  }
   return o.add("device_launches", work.launches)
       .add("device_operations", work.operations)
       .add("host_list_seconds", static_cast<double>(work.host_list_nanoseconds) / 1e9)
-      .add("staged_list_bytes", work.staged_list_bytes);
+      .add("staged_list_bytes", work.staged_list_bytes)
+      .add_raw("round_phase_seconds", phases.str());
 }
 
 json_object count_report::json() const {

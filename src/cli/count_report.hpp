@@ -47,8 +47,9 @@ class count_report final : public report {
 /// What a GPU count or sample asked of its device, in `o`: its launches and
 /// stream operations, and its host threads' time on the subproblems' own
 /// quarter lists and the bytes of them staged (both 0 with the whole
-/// tables): "device_launches", "device_operations", "host_list_seconds",
-/// "staged_list_bytes".
+/// tables), and its streams' rounds by phase: "device_launches",
+/// "device_operations", "host_list_seconds", "staged_list_bytes",
+/// "round_phase_seconds".
 json_object& add_device_work(json_object& o, const device_work& work);
 
 /// "1 rank x 2 threads", "3 ranks x 1 thread", "2 ranks, 3 threads (1 + 2)".

@@ -31,9 +31,9 @@ constexpr int tag_cut = 5;
 constexpr int tag_finish = 6;
 // What a worker's message starts with: the device work of its last chunk
 // (zero but for the GPU engine; launches, operations, each kernel's
-// nanoseconds, then the host's list-building nanoseconds and the lists' bytes
-// staged), summed into the job's.
-constexpr std::size_t header_words = 4 + device_kernel_names.size();
+// nanoseconds, then the host's list-building nanoseconds, the lists' bytes
+// staged and each round phase's nanoseconds), summed into the job's.
+constexpr std::size_t header_words = 4 + device_kernel_names.size() + device_round_phase_names.size();
 static_assert(sizeof(device_work) == header_words * sizeof(std::uint64_t),
               "a field added to device_work goes into the header (write_ and read_device_header)");
 
@@ -44,6 +44,8 @@ inline void write_device_header(std::vector<std::uint64_t>& message, const devic
   std::copy(work.kernel_nanoseconds.begin(), work.kernel_nanoseconds.end(), message.begin() + 2);
   message[2 + work.kernel_nanoseconds.size()] = work.host_list_nanoseconds;
   message[3 + work.kernel_nanoseconds.size()] = work.staged_list_bytes;
+  std::copy(work.round_nanoseconds.begin(), work.round_nanoseconds.end(),
+            message.begin() + 4 + static_cast<std::ptrdiff_t>(work.kernel_nanoseconds.size()));
 }
 
 /// The device work a message's header holds. Precondition: message.size() >= header_words.
@@ -54,6 +56,8 @@ inline device_work read_device_header(const std::vector<std::uint64_t>& message)
   std::copy_n(message.begin() + 2, work.kernel_nanoseconds.size(), work.kernel_nanoseconds.begin());
   work.host_list_nanoseconds = message[2 + work.kernel_nanoseconds.size()];
   work.staged_list_bytes = message[3 + work.kernel_nanoseconds.size()];
+  std::copy_n(message.begin() + 4 + static_cast<std::ptrdiff_t>(work.kernel_nanoseconds.size()),
+              work.round_nanoseconds.size(), work.round_nanoseconds.begin());
   return work;
 }
 // A result record: index, total, unique, symmetric_180, symmetric_90.

@@ -237,8 +237,9 @@ TEST(CliTest, EveryCountReportsItsPhases) {
 }
 
 // NQUEENS_GPU_TIMES=1 puts each kernel's device time in the GPU engine's
-// JSON (emulated here: the host's clock) and a line of text; without it the
-// field is null and nothing is timed; another value is refused.
+// JSON (emulated here: the host's clock) and a line of text, with the
+// rounds' phases; without it the kernels' field is null and they are not
+// timed (the rounds' phases are, always); another value is refused.
 TEST(CliTest, GpuKernelTimesAreReportedWhenAsked) {
   const std::string gpu = "NQUEENS_GPU=emulate ";
   const cli_run timed =
@@ -256,8 +257,18 @@ TEST(CliTest, GpuKernelTimesAreReportedWhenAsked) {
   const cli_run text = run_cli_command(gpu + "NQUEENS_GPU_TIMES=1 " + NQUEENS_CLI_PATH + " count 12 --engine gpu");
   EXPECT_NE(text.out.find("  device time: "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("  host time: checks "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("  rounds: between "), std::string::npos) << text.out;
   const cli_run untimed = run_cli_command(gpu + NQUEENS_CLI_PATH + " count 12 --engine gpu --json");
   EXPECT_NE(untimed.out.find("\"device_kernel_seconds\":null"), std::string::npos) << untimed.out;
+  const std::size_t phases = untimed.out.find("\"round_phase_seconds\":{");
+  ASSERT_NE(phases, std::string::npos) << untimed.out;
+  for (const std::string_view phase : device_round_phase_names) {
+    std::string key = "\"";
+    key.append(phase).append("\":");
+    const std::size_t field = untimed.out.find(key, phases);
+    ASSERT_NE(field, std::string::npos) << phase << " in " << untimed.out;
+    EXPECT_GT(std::stod(untimed.out.substr(field + phase.size() + 3)), 0.0) << phase << " in " << untimed.out;
+  }
   const cli_run bad = run_cli_command(gpu + "NQUEENS_GPU_TIMES=yes " + NQUEENS_CLI_PATH + " count 12 --engine gpu");
   EXPECT_NE(bad.status, 0);
   EXPECT_NE(bad.err.find("NQUEENS_GPU_TIMES"), std::string::npos) << bad.err;

@@ -278,6 +278,7 @@ TEST(CliTest, PlanEstimateOfTheGpuEngineSaysWhatItsListsCost) {
     ASSERT_NE(v, nullptr) << key << " in " << r.out;
     EXPECT_GT(std::strtod(v->text.c_str(), nullptr), 0.0) << key << " in " << r.out;
   }
+  EXPECT_NE(r.out.find("\"round_phase_seconds\":{\"between\":"), std::string::npos) << r.out;
 }
 
 // --devices and --gpu-memory reach the GPU engine's plan, --stats and

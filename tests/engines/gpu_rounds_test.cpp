@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <span>
 #include <vector>
@@ -414,6 +415,24 @@ TEST(GpuEmulatedTest, ATimedStreamTimesEveryKernel) {
       }
     }
   }
+}
+
+// Every round's time is split by phase, timed or not: submitted and waited
+// for, and the host's time between the size round and the count round;
+// the phases add up to no more than the rounds' caller lived through.
+TEST(GpuEmulatedTest, EveryRoundIsTimedByPhase) {
+  const detail::half_board_tables tables(12);
+  const auto backend = detail::gpu::emulated_backend(tables);
+  const auto start = std::chrono::steady_clock::now();
+  const device_work w = round_counts(tables, *backend).work;
+  const auto lived = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
+  EXPECT_FALSE(w.timed());
+  std::uint64_t phases = 0;
+  for (std::size_t p = 0; p < w.round_nanoseconds.size(); ++p) {
+    EXPECT_GT(w.round_nanoseconds[p], 0U) << device_round_phase_names[p];
+    phases += w.round_nanoseconds[p];
+  }
+  EXPECT_LE(phases, static_cast<std::uint64_t>(lived.count()));
 }
 
 // The halves a size round says each job's joins can make, `limit` the

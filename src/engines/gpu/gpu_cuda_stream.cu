@@ -213,6 +213,7 @@ class cuda_stream final : public gpu_stream {
 
  private:
   std::span<const job_result> run_round(std::span<const gpu_job> jobs, round_kind round) {
+    tally_.round_began();
     check(cudaSetDevice(device_), "cudaSetDevice");
     // From pageable memory: each call returns once its bytes are staged,
     // so the host's lists are free when the round has run.
@@ -230,8 +231,10 @@ class cuda_stream final : public gpu_stream {
     check(cudaMemcpyAsync(host_results_, results_, count_ * sizeof(job_result), cudaMemcpyDeviceToHost, stream_),
           "cudaMemcpyAsync (results)");
     tally_.count_operation();
+    tally_.round_submitted();
     wait_for_round();
     tally_.count_operation();
+    tally_.round_ended();
     if (timed_) read_kernel_times();
     return {host_results_, count_};
   }

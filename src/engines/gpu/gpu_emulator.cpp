@@ -54,8 +54,10 @@ class emulated_stream final : public gpu_stream {
   job_result* result(std::uint32_t k) const noexcept override { return &results_[k]; }
 
   // As the device: the jobs copied, the launches, the results copied back,
-  // the wait; each counted as the device counts it.
+  // the wait; each counted as the device counts it. The launches run here,
+  // so the round's phases take them as its wait: the device's work.
   std::span<const job_result> run(std::span<const gpu_job> jobs, round_kind round) override {
+    tally_.round_began();
     if (options_.fault == emulated_fault::fail) {
       staged_.clear();  // as a device's stream drops the copies a failed round did not issue
       throw std::runtime_error("CUDA: a kernel of the GPU engine: an emulated fault (NQUEENS_GPU_TEST_FAULT)");
@@ -70,10 +72,12 @@ class emulated_stream final : public gpu_stream {
     staged_.clear();
     jobs_.assign(jobs.begin(), jobs.end());
     tally_.count_operation();
+    tally_.round_submitted();
     launch_round(*this, round, jobs_.data(), static_cast<std::uint32_t>(jobs_.size()));
     std::copy_n(results_.begin(), jobs.size(), copied_results_.begin());
     tally_.count_operation();
     tally_.count_operation();  // the wait
+    tally_.round_ended();
     return {copied_results_.data(), jobs.size()};
   }
 
