@@ -440,6 +440,12 @@ TEST_F(CliCheckpointTest, AFailingGpuStopsTheOthersAndIsNamed) {
       run_cli_command("timeout 20 " + node + "NQUEENS_GPU_TEST_FAULT=5 " + NQUEENS_CLI_PATH + " count 12 --engine gpu");
   EXPECT_EQ(elsewhere.status, 2) << elsewhere.err;
   EXPECT_EQ(elsewhere.err, "nqueens: NQUEENS_GPU_TEST_FAULT='5' names an emulated GPU this process does not see\n");
+  // Or one it sees but leaves out: nothing would stop the GPUs it takes either.
+  const cli_run left_out = run_cli_command("timeout 20 " + node + "NQUEENS_GPU_TEST_FAULT=1 " + NQUEENS_CLI_PATH +
+                                           " count 12 --engine gpu --devices 0");
+  EXPECT_EQ(left_out.status, 2) << left_out.err;
+  EXPECT_EQ(left_out.err,
+            "nqueens: NQUEENS_GPU_TEST_FAULT='1' names an emulated GPU this count does not take (--devices)\n");
 }
 
 // Two SIGINTs back to back (a Ctrl-C pressed twice at once, a wrapper that
@@ -706,7 +712,7 @@ TEST(CliTest, GpuMemoryBoundsEachGpuOrIsRefused) {
   for (const std::string piece :
        {" MiB of each GPU for n = 10 on 2 threads (2 streams a GPU, each with its buffers and a subproblem's quarter "
         "lists), more than the 2",
-        " MiB allowed (--gpu-memory); raise --gpu-memory, or count with fewer --threads\n"}) {
+        " MiB allowed (--gpu-memory); raise --gpu-memory to 3M or more, or count with fewer --threads\n"}) {
     EXPECT_NE(small.err.find(piece), std::string::npos) << small.err;
   }
   EXPECT_EQ(std::count(small.err.begin(), small.err.end(), '\n'), 1) << small.err;
@@ -716,7 +722,7 @@ TEST(CliTest, GpuMemoryBoundsEachGpuOrIsRefused) {
   EXPECT_EQ(one_stream.status, 2);
   EXPECT_TRUE(
       one_stream.err.ends_with("(1 stream a GPU, each with its buffers and a subproblem's quarter lists), "
-                               "more than the 1 MiB allowed (--gpu-memory); raise --gpu-memory\n"))
+                               "more than the 1 MiB allowed (--gpu-memory); raise --gpu-memory to 2M or more\n"))
       << one_stream.err;
   // The least it names is enough: the figure is rounded up, never down.
   const std::size_t named = small.err.find("needs at least ") + 15;
@@ -839,6 +845,16 @@ TEST(CliTest, DevicesChooseAmongTheVisibleGpusOrAreRefused) {
   EXPECT_EQ(wrong.err,
             "nqueens: NQUEENS_GPU='emulate:0' names no GPU backend: expected device, emulate, or emulate:N (N from 1 "
             "to 64)\n");
+  // A list's form is judged first, with a GPU or without one (none here, or
+  // one unseen: the device backend), as --gpu-memory's is: not later on a GPU node.
+  for (const auto& [devices, message] : {std::pair<std::string, std::string>{"0,0", "--devices names GPU 0 twice"},
+                                         {"garbage", "--devices item 'garbage' is no GPU"}}) {
+    const cli_run r = run_cli_command(alone + "NQUEENS_GPU=device " + std::string(NQUEENS_CLI_PATH) +
+                                      " count 10 --engine gpu --devices " + devices);
+    EXPECT_EQ(r.status, 2) << devices;
+    EXPECT_EQ(r.err.rfind("nqueens: " + message, 0), 0U) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }
 
 // A GPU count names the GPUs it counted on, and how many processes share

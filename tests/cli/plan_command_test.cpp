@@ -297,6 +297,19 @@ TEST(CliTest, PlanRunsTheGpuEngineWithinGpuMemory) {
     const cli_run absent = run_cli_command(plan + timing + " --devices 7");
     EXPECT_EQ(absent.status, 2) << timing << ": " << absent.err;
   }
+  // Past a GiB the need is named in GiB, which --gpu-memory takes only
+  // whole: the refusal gives the figure to pass back, and it is enough.
+  const std::string plan28 =
+      "NQUEENS_GPU=emulate " + std::string(NQUEENS_CLI_PATH) + " plan 28 --engine gpu --threads 2";
+  const cli_run large = run_cli_command(plan28 + " --gpu-memory 1M");
+  EXPECT_EQ(large.status, 2) << large.err;
+  EXPECT_NE(large.err.find(" GiB of each GPU for n = 28"), std::string::npos) << large.err;
+  const std::size_t to = large.err.find("raise --gpu-memory to ");
+  ASSERT_NE(to, std::string::npos) << large.err;
+  const std::string figure = large.err.substr(to + 22, large.err.find(' ', to + 22) - (to + 22));
+  EXPECT_EQ(run_cli_command(plan28 + " --gpu-memory " + figure).status, 0) << figure;
+  const std::string less = std::to_string(std::stoull(figure) - 1) + figure.substr(figure.size() - 1);
+  EXPECT_EQ(run_cli_command(plan28 + " --gpu-memory " + less).status, 2) << less;
   const cli_run no_gpu =
       run_cli_command("NQUEENS_GPU=device " + std::string(NQUEENS_CLI_PATH) + " plan 14 --engine gpu --threads 1");
   EXPECT_EQ(no_gpu.status, 0) << no_gpu.err;

@@ -1,5 +1,6 @@
 // `nqueens verify`: every board of a range against the published tables.
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 
@@ -56,6 +57,17 @@ TEST(CliTest, VerifyRefusesAnEngineItCannotRunBeforePrinting) {
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err.rfind("nqueens: --engine gpu needs an NVIDIA GPU: ", 0), 0u) << r.err;
+}
+
+// A GPU that fails mid-range ends it with its error (exit 3, one line),
+// naming the count it ended: the rows before it are on stdout.
+TEST(CliTest, VerifyNamesTheCountAGpuFailureEnded) {
+  const cli_run r = run_cli_command(std::string("NQUEENS_GPU=emulate NQUEENS_GPU_TEST_FAULT=0 ") + NQUEENS_CLI_PATH +
+                                    " verify --from 4 --to 6 --engine gpu --threads 1");
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("an emulated fault (NQUEENS_GPU_TEST_FAULT)"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.err.ends_with(" (while counting Q(4))\n")) << r.err;
 }
 
 // --max-memory bounds each count as count's does: auto picks, board by

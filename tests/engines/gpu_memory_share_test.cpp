@@ -243,6 +243,26 @@ TEST(GpuNodeRanksTest, TheLaunchersVariablesDealTheGpus) {
     const scoped_variable bad("OMPI_COMM_WORLD_LOCAL_RANK", "2x");
     EXPECT_THROW(launcher_rank(), std::invalid_argument);
   }
+  // A rank past the node's ranks is refused, naming both, not dealt
+  // modulo them (rank 5 of 2 took rank 1's GPUs); NQUEENS_GPU_SHARERS=1
+  // reads neither.
+  {
+    const scoped_variable rank("OMPI_COMM_WORLD_LOCAL_RANK", "5"), ranks("OMPI_COMM_WORLD_LOCAL_SIZE", "2");
+    try {
+      static_cast<void>(node_devices(3));
+      ADD_FAILURE() << "rank 5 of 2 was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_STREQ(e.what(),
+                   "OMPI_COMM_WORLD_LOCAL_RANK=5 is not a rank of the 2 on this node (OMPI_COMM_WORLD_LOCAL_SIZE): "
+                   "expected 0 to 1");
+    }
+    const scoped_variable alone("NQUEENS_GPU_SHARERS", "1");
+    EXPECT_EQ(node_devices(2), (std::vector<dealt_device>{{0, 1}, {1, 1}}));
+  }
+  {
+    const scoped_variable rank("SLURM_LOCALID", "1"), step("SLURM_STEP_TASKS_PER_NODE", "2,1"), id("SLURM_NODEID", "1");
+    expect_refusal_naming([] { static_cast<void>(node_devices(2)); }, "SLURM_LOCALID");
+  }
   {
     const scoped_variable none("NQUEENS_GPU_SHARERS", "0");
     EXPECT_THROW(node_devices(1), std::invalid_argument);

@@ -5,7 +5,9 @@
 #include <iostream>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -282,6 +284,11 @@ int run_verify(const std::vector<std::string>& args) {
       counted_n = count(n, opts);
     } catch (const run_cancelled&) {
       return stopped(n - from, false);
+    } catch (const std::runtime_error& e) {
+      // A failure mid-range (a GPU's, a journal's write) names the count it
+      // ended; the refusals of their own kind keep it (and their exit status).
+      if (typeid(e) != typeid(std::runtime_error)) throw;
+      throw std::runtime_error(std::string(e.what()) + " (while counting Q(" + std::to_string(n) + "))");
     }
     if (!counted_n->complete || stop_requested()) return stopped(n - from, false);
     const count_result& r = *counted_n;

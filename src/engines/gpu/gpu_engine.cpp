@@ -41,6 +41,7 @@
 #include "engines/gpu/gpu_device_loader.hpp"
 #include "engines/gpu/gpu_emulator.hpp"
 #include "engines/gpu/gpu_memory_share.hpp"
+#include "engines/gpu/gpu_node_ranks.hpp"
 #include "engines/gpu/gpu_run_devices.hpp"
 #include "engines/gpu/gpu_seen_devices.hpp"
 #include "engines/gpu/gpu_stream_pool.hpp"
@@ -97,15 +98,18 @@ std::vector<std::unique_ptr<gpu::gpu_backend>> open_devices(const half_board_tab
   }
   // A fault on a GPU this process does not see would park every GPU it
   // counts on, and nothing would stop them: the test hook's mistake, refused
-  // rather than a hang. One it sees but another rank counts on is taken:
-  // that rank's failure ends the job.
-  const auto fails = [](const gpu::device_identity& d) {
-    return gpu::emulated_fault_of(d.index) == gpu::emulated_fault::fail;
-  };
-  if (choice.emulated > 0 && gpu::emulated_fault_of(choice.chosen.front().index) != gpu::emulated_fault::none &&
-      !std::ranges::any_of(choice.seen, fails)) {
-    throw std::invalid_argument(std::string("NQUEENS_GPU_TEST_FAULT='") + std::getenv("NQUEENS_GPU_TEST_FAULT") +
-                                "' names an emulated GPU this process does not see");
+  // rather than a hang. One it sees but another rank of nqueens-mpi counts
+  // on (the node's deal set) is taken: that rank's failure ends the job; a
+  // process alone that leaves it out (--devices) would hang the same.
+  const auto fails = [](int index) { return gpu::emulated_fault_of(index) == gpu::emulated_fault::fail; };
+  if (choice.emulated > 0 && gpu::emulated_fault_of(choice.chosen.front().index) != gpu::emulated_fault::none) {
+    const std::string named = std::string("NQUEENS_GPU_TEST_FAULT='") + std::getenv("NQUEENS_GPU_TEST_FAULT") + "'";
+    if (!std::ranges::any_of(choice.seen, fails, &gpu::device_identity::index)) {
+      throw std::invalid_argument(named + " names an emulated GPU this process does not see");
+    }
+    if (!gpu::node_deal_set() && !std::ranges::any_of(choice.chosen, fails, &gpu::dealt_device::index)) {
+      throw std::invalid_argument(named + " names an emulated GPU this count does not take (--devices)");
+    }
   }
   return out;
 }
@@ -424,7 +428,9 @@ device_bound bound_of_each_device(const gpu_options& gpu, const gpu::run_devices
 // `threads` threads (resolved: at least 1; memory_limit_error): before a
 // journal is taken or a table built.
 void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
-  if (gpu::emulated_devices() == 0) {  // the probe first: it says why no GPU is usable
+  // Its form first, GPU or none: a list mistyped is said here, not on a GPU node later.
+  gpu::check_device_list(gpu.devices);
+  if (gpu::emulated_devices() == 0) {  // the probe: it says why no GPU is usable
     const gpu::device_probe probe = gpu::probe_device();
     if (!probe.usable) throw std::invalid_argument("--engine gpu needs an NVIDIA GPU: " + probe.description);
   }
@@ -451,8 +457,12 @@ void check_gpu_runnable(int n, int threads, const gpu_options& gpu) {
       bound.bytes % mib == 0 && format_bytes(named, 0, byte_rounding::up) != format_bytes(bound.bytes, 0);
   const int decimals = whole ? 0 : digits_to_tell(named, bound.bytes);
   const std::string fewer_threads = streams > 1 ? "count with fewer --threads" : "";  // one stream a GPU is the least
-  std::string limit = "the " + format_bytes(bound.bytes, decimals) + " allowed (--gpu-memory); raise --gpu-memory" +
-                      (fewer_threads.empty() ? "" : ", or " + fewer_threads);
+  // The figure to give back as it is: "2.36 GiB" names the need, which
+  // --gpu-memory takes only in whole units ("2412M").
+  constexpr std::uint64_t gib = std::uint64_t{1} << 30;
+  const std::string option = named % gib == 0 ? std::to_string(named / gib) + "G" : std::to_string(named / mib) + "M";
+  std::string limit = "the " + format_bytes(bound.bytes, decimals) + " allowed (--gpu-memory); raise --gpu-memory to " +
+                      option + " or more" + (fewer_threads.empty() ? "" : ", or " + fewer_threads);
   if (bound.smallest >= 0) {
     const auto dealt =
         std::ranges::find_if(choice.chosen, [&](const gpu::dealt_device& d) { return d.index == bound.smallest; });

@@ -14,11 +14,39 @@
 
 namespace nqueens::detail::gpu {
 
-std::optional<int> launcher_rank() {
+namespace {
+
+// A launcher's variable and the number it holds.
+struct launcher_value {
+  const char* name;
+  int value;
+};
+
+std::optional<launcher_value> launcher_rank_named() {
   for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
-    if (const auto rank = environment_integer(name, 0, std::numeric_limits<int>::max())) return static_cast<int>(*rank);
+    if (const auto rank = environment_integer(name, 0, std::numeric_limits<int>::max())) {
+      return launcher_value{name, static_cast<int>(*rank)};
+    }
   }
   return std::nullopt;
+}
+
+std::optional<launcher_value> launcher_node_ranks_named() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
+    if (const auto ranks = environment_integer(name, 1, std::numeric_limits<int>::max())) {
+      return launcher_value{name, static_cast<int>(*ranks)};
+    }
+  }
+  if (const std::optional<int> tasks = slurm_step_node_tasks())
+    return launcher_value{"SLURM_STEP_TASKS_PER_NODE", *tasks};
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<int> launcher_rank() {
+  const std::optional<launcher_value> rank = launcher_rank_named();
+  return rank ? std::optional<int>(rank->value) : std::nullopt;
 }
 
 std::optional<int> slurm_step_node_tasks() {
@@ -57,12 +85,8 @@ std::optional<int> slurm_step_node_tasks() {
 }
 
 std::optional<int> launcher_node_ranks() {
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
-    if (const auto ranks = environment_integer(name, 1, std::numeric_limits<int>::max())) {
-      return static_cast<int>(*ranks);
-    }
-  }
-  return slurm_step_node_tasks();
+  const std::optional<launcher_value> ranks = launcher_node_ranks_named();
+  return ranks ? std::optional<int>(ranks->value) : std::nullopt;
 }
 
 std::optional<node_deal>& node_deal_set() {
@@ -99,8 +123,20 @@ std::vector<dealt_device> deal_devices(int visible, std::optional<int> rank, std
 std::vector<dealt_device> node_devices(int visible) {
   const std::optional<int> sharers = asked_sharers();
   const bool alone = sharers == 1;
-  std::vector<dealt_device> out = alone ? deal_devices(visible, std::nullopt, std::nullopt)
-                                        : deal_devices(visible, launcher_rank(), launcher_node_ranks());
+  std::optional<int> rank, ranks;
+  if (!alone) {
+    const std::optional<launcher_value> named_rank = launcher_rank_named(), named_ranks = launcher_node_ranks_named();
+    // A place past the node's ranks is no launcher's: dealt modulo them, it
+    // would take another rank's GPUs as if its own.
+    if (named_rank && named_ranks && named_rank->value >= named_ranks->value) {
+      throw std::invalid_argument(std::string(named_rank->name) + "=" + std::to_string(named_rank->value) +
+                                  " is not a rank of the " + std::to_string(named_ranks->value) + " on this node (" +
+                                  named_ranks->name + "): expected 0 to " + std::to_string(named_ranks->value - 1));
+    }
+    if (named_rank) rank = named_rank->value;
+    if (named_ranks) ranks = named_ranks->value;
+  }
+  std::vector<dealt_device> out = deal_devices(visible, rank, ranks);
   if (sharers) {
     for (dealt_device& d : out) d.sharers = *sharers;
   }

@@ -91,7 +91,8 @@ std::vector<dealt_device> deal_devices(int visible, std::optional<int> rank, std
 /// nqueens-mpi's ranks look like processes sharing them: NQUEENS_GPU_SHARERS=1
 /// says that none does, and each takes every GPU it sees, alone, whatever
 /// its rank. Throws std::invalid_argument where a variable is no number in
-/// range, or SLURM_STEP_TASKS_PER_NODE no list of Slurm's form.
+/// range (the node-local rank below the node's ranks), or
+/// SLURM_STEP_TASKS_PER_NODE no list of Slurm's form.
 std::vector<dealt_device> node_devices(int visible);
 
 /// The sharers of each GPU a process was told to take (--devices) where no
