@@ -28,16 +28,17 @@
 #     price28  320 s: build 240, price 300 for N = 28 alone with 120 s of draws (a subproblem
 #              takes a stream over a minute there: 30 s cut most draws and priced too low)
 #     ab       300 s in all: build 120 (with the candidate modules of AB_CANDIDATES, below:
-#              the kernels built with one choice changed each), ab 270 (`count 21` on each
-#              module in turn, NQUEENS_GPU_MODULE naming it, up to 3 times each in rotated
-#              order: each module's median engine seconds against the head's)
+#              the kernels built with one choice changed each), ab 270 (`count 21 --shard
+#              0/8`, an eighth of Q(21)'s work dealt evenly over its plan, on each module in
+#              turn, NQUEENS_GPU_MODULE naming it, up to 3 times each in rotated order: each
+#              module's median engine seconds against the head's, and its count the head's)
 #     profile  300 s in all: build 200, ncu 240 (one visit kernel of Q(22), after
 #              NQ_NCU_SKIP=10 launches of it)
 #     scale    130 s: build, then `nqueens scale 20` (quadrant engine, 1..16 threads)
 #   --emulate  here, with no GPU: NQUEENS_GPU=emulate, nq_build's build/release (untimed),
 #              small boards (counts 8..12, 13 for 20, 9 and 11 for 19 and 21, 12 and 11 for
 #              the kernels, 14 for 22, 15 for 23, price 14 with 2 s of draws and price28 15 with
-#              3 s, stop at 18 (shard 0/4), scale 12 on 1,2 threads, ab 12 twice:
+#              3 s, stop at 18 (shard 0/4), scale 12 on 1,2 threads, ab 12 (shard 0/2) twice:
 #              the candidates built, the emulator counting for each), ctest's GpuKernelsTest
 #              and GpuEngineTest alone (test.sh runs the rest), no nvidia-smi, nvcc,
 #              compute-sanitizer or ncu (the counts alone); 170 s for device, 60 s for
@@ -132,7 +133,7 @@ if ((EMULATE)); then
   SPEED_RUNS=(9 11 11) KERNELS_N=12 SMALL_N=10 PRICE28_N=(15) PRICE28_DRAW=3 PRICE28_SECONDS=60
   SCALE_N=12 SCALE_THREADS=1,2 DEVICE_SECONDS=170 PROFILE_SECONDS=60
   PRICE_N=(14) PRICE_DRAW=2 STOP_N=18 STOP_SHARDS=4 PRICE_SECONDS=60 SCALE_SECONDS=60
-  AB_N=12 AB_REPEATS=2 AB_SECONDS=60
+  AB_N=12 AB_SHARD=0/2 AB_REPEATS=2 AB_SECONDS=60
 else
   BUILD=$NQ_ROOT/build/gpu
   export NQUEENS_GPU=device
@@ -141,7 +142,7 @@ else
   SPEED_RUNS=(19 21 21) KERNELS_N=20 SMALL_N=12 PRICE28_N=(28) PRICE28_DRAW=120 PRICE28_SECONDS=320
   SCALE_N=20 SCALE_THREADS=1,2,4,8,16 DEVICE_SECONDS=420 PROFILE_SECONDS=300
   PRICE_N=(24 25 26 27) PRICE_DRAW=30 STOP_N=28 STOP_SHARDS=4096 PRICE_SECONDS=300 SCALE_SECONDS=130
-  AB_N=21 AB_REPEATS=3 AB_SECONDS=300
+  AB_N=21 AB_SHARD=0/8 AB_REPEATS=3 AB_SECONDS=300
 fi
 # The candidate modules of the ab step (src/CMakeLists.txt, NQUEENS_GPU_CANDIDATES):
 # each the head's kernels with one build-time choice undone, so that the
@@ -290,11 +291,16 @@ count_exact() {
   wall=$(seconds_since "$start")
   [[ -z ${json:-} ]] || note "$json"
   total=$(json_value total "${json:-}")
+  # A shard's count has no published figure (verified null): its caller
+  # compares it (part_ab: every module's with the head's).
+  local verified
+  verified=$(json_value verified "${json:-}")
+  [[ $verified != null || $* != *--shard* ]] || verified=true
   if ((status == 124 || status == 137)); then
     note "Q($n): (cut after $part_limit s)"
     part_status="cut after $part_limit s"
     return 1
-  elif ((status != 0)) || [[ $(json_value verified "${json:-}") != true ]]; then
+  elif ((status != 0)) || [[ $verified != true ]]; then
     # The tool checks its count against the published Q(n) (its one table).
     note "Q($n): FAILED (exit $status, total ${total:-none}, published $(json_value published_total "${json:-}"))"
     part_status="FAILED: Q($n)"
@@ -728,10 +734,12 @@ part_stop() {
   fi
 }
 
-# count AB_N on the head's module and each candidate, in turn, AB_REPEATS
-# times (each time in an order rotated by one, so that no module always
-# follows the same), while time is left; then each module's median engine
-# seconds and its ratio to the head's. Every count is checked.
+# count AB_N's shard AB_SHARD on the head's module and each candidate, in
+# turn, AB_REPEATS times (each time in an order rotated by one, so that no
+# module always follows the same), while time is left; then each module's
+# median engine seconds and its ratio to the head's. A shard's count has no
+# published figure: each is checked against the first module's (the
+# whole counts of the device step check the head's).
 part_ab() {
   local modules=("$BUILD/libnqueens-gpu.so") names=(head) entries entry name
   IFS=';' read -ra entries <<<"$AB_CANDIDATES"
@@ -740,7 +748,7 @@ part_ab() {
     modules+=("$BUILD/libnqueens-gpu-$name.so")
     names+=("$name")
   done
-  local repeat k m modules_count=${#modules[@]} times=()
+  local repeat k m modules_count=${#modules[@]} times=() reference="" shard_total
   for ((k = 0; k < modules_count; k++)); do times[k]=""; done
   for ((repeat = 0; repeat < AB_REPEATS; repeat++)); do
     for ((m = 0; m < modules_count; m++)); do
@@ -751,15 +759,23 @@ part_ab() {
       fi
       note "## module ${names[k]}"
       COUNT_ENV=("NQUEENS_GPU_MODULE=${modules[k]}")
-      if ! count_exact "$AB_N" "$(part_left)"; then
+      if ! count_exact "$AB_N" "$(part_left)" --shard "$AB_SHARD"; then
         COUNT_ENV=()
         break 2
       fi
       COUNT_ENV=()
+      shard_total=$(json_value total "$count_json")
+      [[ -n $reference ]] || reference=$shard_total
+      if [[ $shard_total != "$reference" ]]; then
+        note "${names[k]}: FAILED: Q($AB_N) shard $AB_SHARD counted $shard_total, the first module $reference"
+        part_status="FAILED: ${names[k]}"
+        failed=1
+        continue
+      fi
       times[k]+=" $(json_value seconds "$count_json")"
     done
   done
-  note "# Q($AB_N) by module: median engine seconds (runs), against the head's"
+  note "# Q($AB_N) shard $AB_SHARD by module: median engine seconds (runs), against the head's"
   local head_median median
   head_median=$(tr ' ' '\n' <<<"${times[0]}" | sed '/^$/d' | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
   for ((k = 0; k < modules_count; k++)); do
