@@ -388,8 +388,10 @@ TEST_F(FaultTest, AJournalRemovedWhileAnotherRunWaitedToLockItIsMadeAnew) {
 // signal, never the default action's silent end (for `plan`, --estimate and
 // the plain form alike).
 TEST_F(FaultTest, SignalWhileTheEngineIsChosenOrThePlanBuiltIsAnswered) {
+  // scale's CSV, a new file: the stop says it was not written (not "left as it was"), and none is.
+  const std::string csv = path("new.csv");
   const std::vector<std::vector<std::string>> commands = {
-      {"plan", "28", "--estimate"}, {"plan", "28"}, {"count", "28"}, {"scale", "28", "--threads", "1"}};
+      {"plan", "28", "--estimate"}, {"plan", "28"}, {"count", "28"}, {"scale", "28", "--threads", "1", "--csv", csv}};
   for (const std::vector<std::string>& command : commands) {
     std::vector<std::string> argv = {nq};
     argv.insert(argv.end(), command.begin(), command.end());
@@ -404,6 +406,10 @@ TEST_F(FaultTest, SignalWhileTheEngineIsChosenOrThePlanBuiltIsAnswered) {
                                                    : "nqueens: interrupted by SIGTERM before counting began";
     EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
+    if (command[0] == "scale") {
+      EXPECT_NE(r.err.find(csv + " not written"), std::string::npos) << r.err;
+      EXPECT_FALSE(std::filesystem::exists(csv));
+    }
   }
 }
 

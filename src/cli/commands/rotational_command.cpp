@@ -32,8 +32,8 @@ class rotational_report final : public report {
   void write_text(std::ostream& out) const override {
     out << "N = " << r_.n << '\n'
         << describe_symmetric_counts(r_.symmetric_180, r_.symmetric_90, r_.check) << "  "
-        << counted(static_cast<std::size_t>(r_.threads), "thread") << ", " << r_.subproblems << " subproblems, "
-        << format_seconds(r_.seconds) << '\n';
+        << counted(static_cast<std::size_t>(r_.threads), "thread") << ", " << format_grouped(r_.subproblems)
+        << " subproblems, " << format_seconds(r_.seconds) << '\n';
     out << describe_resumed(r_, checkpoint_);
   }
   json_object json() const override {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <optional>
@@ -10,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "cli/arguments.hpp"
@@ -397,7 +399,10 @@ int run_scale(const std::vector<std::string>& args) {
     throw usage_error("--csv - and --json both print on standard output: give --csv a file name, or leave one out");
   }
   std::optional<output_file> csv_file;  // checked before the runs: a bad path fails at once
+  bool csv_existed = false;             // what a stop says of it: kept, or never made
   if (result.count("csv") && !csv_on_stdout) {
+    std::error_code ignored;
+    csv_existed = std::filesystem::exists(result["csv"].as<std::string>(), ignored);
     csv_file.emplace(result["csv"].as<std::string>(), "--csv file",
                      own_first_line{.now = csv_header.substr(0, csv_header.size() - 1), .oldest = csv_oldest_header});
   }
@@ -459,9 +464,10 @@ int run_scale(const std::vector<std::string>& args) {
   }();
   printer.finish();
   if (!r.complete || stop_requested()) {  // as count: a signal is never swallowed
-    return report_interruption_of(
-        "before any row was printed" +
-        (csv_file ? ", " + one_line(result["csv"].as<std::string>()) + " left as it was" : std::string()));
+    return report_interruption_of("before any row was printed" +
+                                  (csv_file ? ", " + one_line(result["csv"].as<std::string>()) +
+                                                  (csv_existed ? " left as it was" : " not written")
+                                            : std::string()));
   }
   measured_on on{.n = n, .kind = opts.kind};
   warn_of_weak_measurements(r, on, [&](int size) {
