@@ -54,6 +54,23 @@ TEST(GpuEmulatedTest, CountsDoNotDependOnTheLaunchOrder) {
   }
 }
 
+// Every launch of a round as wide as the largest grid, its blocks past the
+// items ending at once (as a device's round graph launches them): the
+// same counts.
+TEST(GpuEmulatedTest, LaunchesWiderThanTheirItemsCountTheSame) {
+  for (const int n : round_boards) {
+    const detail::half_board_tables tables(n);
+    const auto reference = round_counts(tables, *detail::gpu::emulated_backend(tables)).counts;
+    const auto counts =
+        round_counts(tables, *detail::gpu::emulated_backend(tables, {.max_grid = 300, .whole_grid = true})).counts;
+    ASSERT_EQ(counts.size(), reference.size());
+    for (std::size_t k = 0; k < counts.size(); ++k) {
+      EXPECT_EQ(counts[k].pairs, reference[k].pairs) << "n = " << n << ", class " << k;
+      EXPECT_EQ(counts[k].once, reference[k].once) << "n = " << n << ", class " << k;
+    }
+  }
+}
+
 // A stream too small for the round's jobs together takes them in several
 // rounds, and one too small for a job alone cuts it by row sets: the counts
 // are the same. One too small for a single row set's halves refuses, saying so.

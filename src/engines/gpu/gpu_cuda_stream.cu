@@ -31,6 +31,18 @@
 #define NQUEENS_GPU_MAX_SHARED_CARVEOUT 1
 #endif
 
+/// 1: each round's copies and launches replayed as one CUDA graph, made
+/// the first time a stream runs a round of its kind, size and visit: one
+/// call to the driver a round where there are a dozen, against the fixed
+/// cost a subproblem took at small n on the H200 (30-56 us of the whole
+/// GPU, docs/performance.md). A graph's grids are fixed, so every kernel
+/// takes the most blocks (those past its items end at once). Untimed runs
+/// alone: NQUEENS_GPU_TIMES=1 launches each kernel between its events.
+/// 0 until a device has timed it (scripts/gpu.sh ab's `graphs`).
+#ifndef NQUEENS_GPU_ROUND_GRAPHS
+#define NQUEENS_GPU_ROUND_GRAPHS 0
+#endif
+
 namespace nqueens::detail::gpu {
 
 void check(cudaError_t status, const char* what) {
@@ -199,8 +211,10 @@ class cuda_stream final : public gpu_stream {
   // has been waited for (read_kernel_times).
   template <class Kernel, std::size_t Slot>
   void run(std::uint64_t most_blocks) {
-    const auto grid = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(most_blocks, 1, max_grid_));
     if constexpr (max_shared_carveout) prefer_most_shared(kernel_of<Kernel>);
+    if (configuring_) return;  // graph_for: the carveout asked before a capture, which takes no such call
+    const auto grid =
+        capturing_ ? max_grid_ : static_cast<std::uint32_t>(std::clamp<std::uint64_t>(most_blocks, 1, max_grid_));
     if (timed_) check(cudaEventRecord(began_[Slot], stream_), "cudaEventRecord");
     kernel_of<Kernel><<<grid, block_threads, 0, stream_>>>(jobs_, count_);
     check(cudaGetLastError(), "a launch of the GPU engine");
@@ -208,7 +222,11 @@ class cuda_stream final : public gpu_stream {
       check(cudaEventRecord(ended_[Slot], stream_), "cudaEventRecord");
       launched_[Slot] = true;
     }
-    tally_.count_launch();
+    if (capturing_) {
+      ++captured_launches_;  // counted as the graph runs
+    } else {
+      tally_.count_launch();
+    }
   }
 
  private:
@@ -224,19 +242,72 @@ class cuda_stream final : public gpu_stream {
     staged_.clear();
     count_ = static_cast<std::uint32_t>(jobs.size());
     std::copy(jobs.begin(), jobs.end(), host_jobs_);
-    check(cudaMemcpyAsync(jobs_, host_jobs_, count_ * sizeof(gpu_job), cudaMemcpyHostToDevice, stream_),
-          "cudaMemcpyAsync (jobs)");
-    tally_.count_operation();
-    launch_round(*this, round, host_jobs_, count_);  // the bounds read the host's copy
-    check(cudaMemcpyAsync(host_results_, results_, count_ * sizeof(job_result), cudaMemcpyDeviceToHost, stream_),
-          "cudaMemcpyAsync (results)");
-    tally_.count_operation();
+    if (round_graphs && !timed_) {
+      const round_graph& graph = graph_for(round);
+      check(cudaGraphLaunch(graph.exec, stream_), "cudaGraphLaunch");
+      for (std::uint32_t k = 0; k < graph.launches; ++k) tally_.count_launch();
+    } else {
+      enqueue_round(round);  // its launches counted by run()
+    }
+    tally_.count_operation();  // the jobs copied in
+    tally_.count_operation();  // the results copied back
     tally_.round_submitted();
     wait_for_round();
     tally_.count_operation();
     tally_.round_ended();
     if (timed_) read_kernel_times();
     return {host_results_, count_};
+  }
+
+  // A round's copies and launches, on the stream or into its capture.
+  void enqueue_round(round_kind round) {
+    check(cudaMemcpyAsync(jobs_, host_jobs_, count_ * sizeof(gpu_job), cudaMemcpyHostToDevice, stream_),
+          "cudaMemcpyAsync (jobs)");
+    launch_round(*this, round, host_jobs_, count_);  // the bounds read the host's copy
+    check(cudaMemcpyAsync(host_results_, results_, count_ * sizeof(job_result), cudaMemcpyDeviceToHost, stream_),
+          "cudaMemcpyAsync (results)");
+  }
+
+  // The graph of rounds of this kind, count_ jobs and the visit the jobs
+  // in host_jobs_ take (NQUEENS_GPU_ROUND_GRAPHS), captured the first time.
+  // The copies read and write the pinned buffers as the graph runs, and the
+  // kernels take jobs_ and count_, the same for every round it serves.
+  struct round_graph {
+    cudaGraphExec_t exec = nullptr;
+    std::uint32_t launches = 0;
+  };
+  const round_graph& graph_for(round_kind round) {
+    const std::size_t variant =
+        (round == round_kind::counts ? 2 : 0) + (round_takes_wide_visit(host_jobs_, count_) ? 1 : 0);
+    round_graph& graph = graphs_[variant * (round_jobs + 1) + count_];
+    if (graph.exec != nullptr) return graph;
+    configuring_ = true;
+    try {
+      launch_round(*this, round, host_jobs_, count_);
+    } catch (...) {
+      configuring_ = false;
+      throw;
+    }
+    configuring_ = false;
+    check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+    capturing_ = true;
+    captured_launches_ = 0;
+    cudaGraph_t captured = nullptr;
+    try {
+      enqueue_round(round);
+    } catch (...) {
+      capturing_ = false;
+      cudaStreamEndCapture(stream_, &captured);  // the stream out of capture, its error the one thrown
+      if (captured != nullptr) cudaGraphDestroy(captured);
+      throw;
+    }
+    capturing_ = false;
+    check(cudaStreamEndCapture(stream_, &captured), "cudaStreamEndCapture");
+    const cudaError_t made = cudaGraphInstantiate(&graph.exec, captured, 0);
+    cudaGraphDestroy(captured);
+    check(made, "cudaGraphInstantiate");
+    graph.launches = captured_launches_;
+    return graph;
   }
 
   // The carveout (NQUEENS_GPU_MAX_SHARED_CARVEOUT) asked for each kernel
@@ -288,11 +359,15 @@ class cuda_stream final : public gpu_stream {
       if (ended_[k] != nullptr) cudaEventDestroy(ended_[k]);
     }
     if (round_done_ != nullptr) cudaEventDestroy(round_done_);
+    for (const round_graph& graph : graphs_) {
+      if (graph.exec != nullptr) cudaGraphExecDestroy(graph.exec);
+    }
     if (stream_ != nullptr) cudaStreamDestroy(stream_);
   }
 
   static constexpr bool wait_spins = NQUEENS_GPU_WAIT_SPIN != 0;
   static constexpr bool max_shared_carveout = NQUEENS_GPU_MAX_SHARED_CARVEOUT != 0;
+  static constexpr bool round_graphs = NQUEENS_GPU_ROUND_GRAPHS != 0;
 
   int device_;
   std::uint32_t max_grid_;
@@ -314,6 +389,11 @@ class cuda_stream final : public gpu_stream {
   std::array<bool, device_kernel_names.size()> launched_{};
   std::array<const void*, device_kernel_names.size() + 1> preferred_{};  // the kernels, both visits among them
   std::size_t preferred_count_ = 0;
+  // NQUEENS_GPU_ROUND_GRAPHS: a graph for each round kind and visit (2 x 2)
+  // and job count (0 to round_jobs), and the state of graph_for's capture.
+  std::array<round_graph, 4 * (round_jobs + 1)> graphs_{};
+  bool configuring_ = false, capturing_ = false;
+  std::uint32_t captured_launches_ = 0;
   struct staged_copy {
     const void* from;
     std::size_t bytes;

@@ -101,7 +101,9 @@ class emulated_stream final : public gpu_stream {
         return;
       }
     }
-    const auto grid = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(most_blocks, 1, options_.max_grid));
+    const auto grid = options_.whole_grid
+                          ? options_.max_grid
+                          : static_cast<std::uint32_t>(std::clamp<std::uint64_t>(most_blocks, 1, options_.max_grid));
     tally_.count_launch();
     const auto start = timed_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     emulate_launch<Kernel>(jobs_, grid, order_, shared_of<Kernel>());

@@ -41,6 +41,10 @@ struct emulator_options {
   std::uint64_t seed = 1;
   /// The most blocks a launch has: past it, blocks take several items.
   std::uint32_t max_grid = 7;
+  /// Every launch max_grid blocks, however few its items, as a device's
+  /// round graph launches them (NQUEENS_GPU_ROUND_GRAPHS): blocks past the
+  /// items end at once.
+  bool whole_grid = false;
   /// Jobs a round holds, and each stream's arena in 64-bit words.
   std::uint32_t max_jobs = round_jobs;
   std::uint64_t arena_words = std::uint64_t{1} << 19;  // 4 MiB

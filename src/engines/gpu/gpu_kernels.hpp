@@ -93,6 +93,15 @@ static_assert(!counter_dealt<clear_kernel> && !counter_dealt<size_kernel> && !co
                   !counter_dealt<finish_kernel>,
               "one counter a round (round_counter): the visit alone takes its items from it");
 
+/// Whether a round takes the visit of ten digits (visit_kernel) rather than
+/// the compact one: where a job's codes may need them, or a module built
+/// with NQUEENS_GPU_WIDE_VISIT asks. One n a round, so one limit.
+inline bool round_takes_wide_visit(const gpu_job* jobs, std::uint32_t count) {
+  std::uint32_t digits = 0;
+  for (std::uint32_t j = 0; j < count; ++j) digits = jobs[j].digits_limit > digits ? jobs[j].digits_limit : digits;
+  return digits > compact_job_digits || NQUEENS_GPU_WIDE_VISIT != 0;
+}
+
 /// A round's launches, in order, for a launcher (the device's or the
 /// emulator's) with `template <class Kernel, std::size_t Slot> void
 /// run(std::uint64_t most_blocks)`: the one list of kernels both follow,
@@ -101,9 +110,7 @@ static_assert(!counter_dealt<clear_kernel> && !counter_dealt<size_kernel> && !co
 template <class Launcher>
 void launch_round(Launcher& launcher, round_kind round, const gpu_job* jobs, std::uint32_t count) {
   std::uint64_t row_sets = 0, north = 0, halves = 0, south = 0;  // row_sets: the size and join items
-  std::uint32_t digits = 0;                                      // the round's most: one n, so one limit
   for (std::uint32_t j = 0; j < count; ++j) {
-    digits = jobs[j].digits_limit > digits ? jobs[j].digits_limit : digits;
     row_sets += row_set_items(jobs[j]);
     north += items_for(jobs[j].capacity[0]);
     halves += items_for(jobs[j].capacity[0]) + items_for(jobs[j].capacity[1]) + 1;
@@ -121,10 +128,10 @@ void launch_round(Launcher& launcher, round_kind round, const gpu_job* jobs, std
   launcher.template run<encode_kernel, kernel_slot("encode")>(halves);
   launcher.template run<scan_kernel, kernel_slot("scan")>(count);
   launcher.template run<scatter_kernel, kernel_slot("scatter")>(halves);
-  if (digits <= compact_job_digits && NQUEENS_GPU_WIDE_VISIT == 0) {
-    launcher.template run<compact_visit_kernel, kernel_slot("visit")>(south);
-  } else {
+  if (round_takes_wide_visit(jobs, count)) {
     launcher.template run<visit_kernel, kernel_slot("visit")>(south);
+  } else {
+    launcher.template run<compact_visit_kernel, kernel_slot("visit")>(south);
   }
   launcher.template run<finish_kernel, kernel_slot("finish")>(count);
 }
