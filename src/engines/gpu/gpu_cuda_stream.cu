@@ -211,8 +211,11 @@ class cuda_stream final : public gpu_stream {
   // has been waited for (read_kernel_times).
   template <class Kernel, std::size_t Slot>
   void run(std::uint64_t most_blocks) {
-    if constexpr (max_shared_carveout) prefer_most_shared(kernel_of<Kernel>);
-    if (configuring_) return;  // graph_for: the carveout asked before a capture, which takes no such call
+    // graph_for asks the carveout before a capture, which takes no such call.
+    if constexpr (max_shared_carveout) {
+      if (!capturing_) prefer_most_shared(kernel_of<Kernel>);
+    }
+    if (configuring_) return;
     const auto grid =
         capturing_ ? max_grid_ : static_cast<std::uint32_t>(std::clamp<std::uint64_t>(most_blocks, 1, max_grid_));
     if (timed_) check(cudaEventRecord(began_[Slot], stream_), "cudaEventRecord");
@@ -277,8 +280,9 @@ class cuda_stream final : public gpu_stream {
     std::uint32_t launches = 0;
   };
   const round_graph& graph_for(round_kind round) {
-    const std::size_t variant =
-        (round == round_kind::counts ? 2 : 0) + (round_takes_wide_visit(host_jobs_, count_) ? 1 : 0);
+    // A round of sizes launches no visit: one graph whatever the jobs' digits.
+    const bool counts = round == round_kind::counts;
+    const std::size_t variant = (counts ? 2 : 0) + (counts && round_takes_wide_visit(host_jobs_, count_) ? 1 : 0);
     round_graph& graph = graphs_[variant * (round_jobs + 1) + count_];
     if (graph.exec != nullptr) return graph;
     configuring_ = true;
@@ -303,9 +307,11 @@ class cuda_stream final : public gpu_stream {
     }
     capturing_ = false;
     check(cudaStreamEndCapture(stream_, &captured), "cudaStreamEndCapture");
-    const cudaError_t made = cudaGraphInstantiate(&graph.exec, captured, 0);
+    cudaGraphExec_t exec = nullptr;  // cached only once made: a failed one is no handle
+    const cudaError_t made = cudaGraphInstantiate(&exec, captured, 0);
     cudaGraphDestroy(captured);
     check(made, "cudaGraphInstantiate");
+    graph.exec = exec;
     graph.launches = captured_launches_;
     return graph;
   }
