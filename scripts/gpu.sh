@@ -39,7 +39,7 @@
 #              small boards (counts 8..12, 13 for 20, 9 and 11 for 19 and 21, 12 and 11 for
 #              the kernels, 14 for 22, 15 for 23, price 14 with 2 s of draws and price28 15 with
 #              3 s, stop at 18 (shard 0/4), scale 12 on 1,2 threads, ab 12 (shard 0/2) twice:
-#              the candidates built, the emulator counting for each), ctest's GpuKernelsTest
+#              the candidates built as PTX alone, the emulator counting for each), ctest's GpuKernelsTest
 #              and GpuEngineTest alone (test.sh runs the rest), no nvidia-smi, nvcc,
 #              compute-sanitizer or ncu (the counts alone); 170 s for device, 60 s for
 #              price, price28, ab, profile and scale
@@ -405,7 +405,7 @@ part_build() {
       # Built where nvcc is (as in CI), though the emulator loads no module:
       # a candidate that does not compile fails here, not on a device.
       if [[ -f $BUILD/libnqueens-gpu.so ]]; then
-        note "\$ cmake -DNQUEENS_GPU_CANDIDATES='$AB_CANDIDATES' $BUILD && cmake --build $BUILD --target nqueens_gpu_candidates"
+        note "\$ cmake -DNQUEENS_GPU_CANDIDATES='$AB_CANDIDATES' -DNQUEENS_GPU_CANDIDATES_PTX=ON $BUILD && cmake --build $BUILD --target nqueens_gpu_candidates"
         # Under the build folder's lock, as nq_build builds (a run.sh or
         # test.sh meanwhile would run a second ninja in it), and the cache
         # set back after, built or not: test.sh's build stays as configured.
@@ -413,10 +413,11 @@ part_build() {
         exec {build_lock}>"$BUILD/.nq_build.lock"
         nq_note_if_locked
         flock "$build_lock"
-        { cmake -DNQUEENS_GPU_CANDIDATES="$AB_CANDIDATES" "$BUILD" &&
+        # PTX alone (no ptxas): the emulator loads none of them.
+        { cmake -DNQUEENS_GPU_CANDIDATES="$AB_CANDIDATES" -DNQUEENS_GPU_CANDIDATES_PTX=ON "$BUILD" &&
           cmake --build "$BUILD" --parallel "$(nproc)" --target nqueens_gpu_candidates; } >>"$BUILD/gpu-build.log" 2>&1 &&
           built=1
-        cmake -DNQUEENS_GPU_CANDIDATES= "$BUILD" >>"$BUILD/gpu-build.log" 2>&1 || built=0
+        cmake -DNQUEENS_GPU_CANDIDATES= -DNQUEENS_GPU_CANDIDATES_PTX=OFF "$BUILD" >>"$BUILD/gpu-build.log" 2>&1 || built=0
         exec {build_lock}>&-
         if ((!built)); then
           tail -40 "$BUILD/gpu-build.log" | tee -a "$FIGURES"
