@@ -277,8 +277,12 @@ count_exact() {
   local n=$1 seconds=$2
   shift 2
   # Each kernel's device time comes with the count (events around each
-  # launch: the per-kernel table the next profile starts from).
-  local cmd=(env NQUEENS_GPU_TIMES=1 "${COUNT_ENV[@]}" "$NQ" count "$n" --engine gpu "$@" --json) json start status=0
+  # launch: the per-kernel table the next profile starts from), unless
+  # COUNT_ENV says otherwise (ab counts untimed, as users do): one setting
+  # in the command shown.
+  local timing=(NQUEENS_GPU_TIMES=1)
+  [[ " ${COUNT_ENV[*]} " != *" NQUEENS_GPU_TIMES="* ]] || timing=()
+  local cmd=(env "${timing[@]}" "${COUNT_ENV[@]}" "$NQ" count "$n" --engine gpu "$@" --json) json start status=0
   count_wall=
   count_json=
   note "\$ $(shown "${cmd[@]}")"
