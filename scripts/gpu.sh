@@ -417,7 +417,9 @@ part_build() {
         exec {build_lock}>"$BUILD/.nq_build.lock"
         nq_note_if_locked
         flock "$build_lock"
-        # PTX alone (no ptxas): the emulator loads none of them.
+        # Each compiled to PTX alone, no module (src/CMakeLists.txt): the
+        # emulator loads none, and the ab step's counts here name modules
+        # that are not there.
         { cmake -DNQUEENS_GPU_CANDIDATES="$AB_CANDIDATES" -DNQUEENS_GPU_CANDIDATES_PTX=ON "$BUILD" &&
           cmake --build "$BUILD" --parallel "$(nproc)" --target nqueens_gpu_candidates; } >>"$BUILD/gpu-build.log" 2>&1 &&
           built=1
