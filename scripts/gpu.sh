@@ -10,7 +10,8 @@
 #     device   450 s in all; its parts, in order, with their caps in seconds: machine 20
 #              (nvidia-smi, nvcc, CPU), build 240 (build/gpu, tests on the device; then
 #              scripts/gpu_resources.sh: each kernel's registers and blocks per SM), test 120
-#              (ctest -R gpu), counts 60 (Q(8..18), each exact), memcheck 60 (Q(12), Q(13)),
+#              (ctest -R gpu), counts 60 (Q(8..18), each exact; then Q(15) and Q(17) again with
+#              each kernel timed, against their untimed runs), memcheck 60 (Q(12), Q(13)),
 #              racecheck 45 and synccheck 30 (Q(11): 710 subproblems at split depth 1, where
 #              Q(9), 333 at depth 2, took 3 s at c4a6f00), ownlists 30
 #              (Q(16) at the least --gpu-memory its refusal names: the tables left on the
@@ -19,9 +20,9 @@
 #              kernels 60 (Q(20), then Q(19) where time is left, on one thread: one stream,
 #              so that each kernel's events time it alone), q22 150 (twice where it fits,
 #              beside nvidia-smi dmon), q23 240 (where Q(22)'s time x 9 fits); then the speed
-#              goals against the counts. The goals' counts (speed, threads16, threads32, q22,
-#              q23) run untimed (NQUEENS_GPU_TIMES=0), as users count; counts and kernels time
-#              each kernel (events around each launch)
+#              goals against the counts. The counts run untimed (NQUEENS_GPU_TIMES=0), as
+#              users count, but for the kernels part and counts' second Q(15) and Q(17), which
+#              time each kernel (events around each launch)
 #     price    300 s in all, best right after device (the build is then done): build 240,
 #              price 300 (`nqueens plan N --estimate --engine gpu` for N = 24..27, 30 s of
 #              draws each: the whole count's GPU-hours on this GPU +- their standard error,
@@ -134,7 +135,7 @@ if ((EMULATE)); then
   BUILD=$NQ_BUILD_DIR
   export NQUEENS_GPU=emulate
   TESTS='^Gpu(Kernels|Engine)Test\.'  # the emulated engine-axis tests take minutes on 2 cores
-  COUNTS=(8 9 10 11 12) MEMCHECK_N=(12 13) RACE_N=11 OWN_LISTS_N=16 THREADS_N=13 DMON_N=14 BIG_N=15 NCU_N=14
+  COUNTS=(8 9 10 11 12) TIMED_COUNTS=(11) MEMCHECK_N=(12 13) RACE_N=11 OWN_LISTS_N=16 THREADS_N=13 DMON_N=14 BIG_N=15 NCU_N=14
   SPEED_RUNS=(9 11 11) KERNELS_N=12 SMALL_N=10 PRICE28_N=(15) PRICE28_DRAW=3 PRICE28_SECONDS=60
   SCALE_N=12 SCALE_THREADS=1,2 DEVICE_SECONDS=170 PROFILE_SECONDS=60
   PRICE_N=(14) PRICE_DRAW=2 STOP_N=18 STOP_SHARDS=4 PRICE_SECONDS=60 SCALE_SECONDS=60
@@ -143,7 +144,7 @@ else
   BUILD=$NQ_ROOT/build/gpu
   export NQUEENS_GPU=device
   TESTS='Gpu|gpu'
-  COUNTS=(8 9 10 11 12 13 14 15 16 17 18) MEMCHECK_N=(12 13) RACE_N=11 OWN_LISTS_N=16 THREADS_N=20 DMON_N=22 BIG_N=23 NCU_N=22
+  COUNTS=(8 9 10 11 12 13 14 15 16 17 18) TIMED_COUNTS=(15 17) MEMCHECK_N=(12 13) RACE_N=11 OWN_LISTS_N=16 THREADS_N=20 DMON_N=22 BIG_N=23 NCU_N=22
   SPEED_RUNS=(19 21 21) KERNELS_N=20 SMALL_N=12 PRICE28_N=(28) PRICE28_DRAW=120 PRICE28_SECONDS=320
   SCALE_N=20 SCALE_THREADS=1,2,4,8,16 DEVICE_SECONDS=450 PROFILE_SECONDS=300
   PRICE_N=(24 25 26 27) PRICE_DRAW=30 STOP_N=28 STOP_SHARDS=4096 PRICE_SECONDS=300 SCALE_SECONDS=130
@@ -168,13 +169,17 @@ fi
 # (prefetch and bounds_late change that shared walk alone); the
 # driver's own choice of each kernel's shared memory (carveout), not the
 # most an SM has; and each round replayed as one CUDA graph (graphs), not
-# a dozen calls to the driver, against small n's fixed cost a subproblem.
+# a dozen calls to the driver, against small n's fixed cost a subproblem;
+# and kernels that never read the stop word, host memory across PCIe,
+# which every block of size, join, once and the visit reads at its first
+# item (stop_unread: for measurement alone, a stop waits for the round).
 AB_CANDIDATES="whole=NQUEENS_GPU_NORTH_PER_ITEM=0;wide=NQUEENS_GPU_WIDE_VISIT=1"
 AB_CANDIDATES+=";by_index=NQUEENS_GPU_VISIT_COUNTER=0;row_set_blocks=NQUEENS_GPU_BLOCK_ROW_SETS=1"
 AB_CANDIDATES+=";unpacked=NQUEENS_GPU_VISIT_PACKED=0;prefetch=NQUEENS_GPU_VISIT_PREFETCH=1"
 AB_CANDIDATES+=";early_exit=NQUEENS_GPU_VISIT_EARLY_EXIT=1;spin=NQUEENS_GPU_WAIT_SPIN=1"
 AB_CANDIDATES+=";bounds_late=NQUEENS_GPU_VISIT_BOUNDS_AHEAD=0;shared_walk=NQUEENS_GPU_WALK_BY_WARPS=0"
 AB_CANDIDATES+=";carveout=NQUEENS_GPU_MAX_SHARED_CARVEOUT=0;graphs=NQUEENS_GPU_ROUND_GRAPHS=1"
+AB_CANDIDATES+=";stop_unread=NQUEENS_GPU_STOP_READS=0"
 NQ=$BUILD/nqueens
 STEP_CAP=${NQ_GPU_STEP_SECONDS:-100000}
 FINAL_RESERVE=8  # seconds kept at the end of a step: a cut command's grace, the summary
@@ -331,7 +336,8 @@ count_exact() {
   ((EMULATE)) && where="emulated (NQUEENS_GPU=emulate)"
   engine_seconds=$(json_value seconds "$json")
   # The head's module at the default threads or more: what the goals read.
-  if [[ " ${COUNT_ENV[*]} " != *" NQUEENS_GPU_MODULE="* && $engine_seconds =~ ^[0-9.e+-]+$ ]] &&
+  if [[ " ${COUNT_ENV[*]} " != *" NQUEENS_GPU_MODULE="* && " ${COUNT_ENV[*]} " != *" NQUEENS_GPU_TIMES=1 "* &&
+    $engine_seconds =~ ^[0-9.e+-]+$ ]] &&
     [[ -z $* || $* == "--threads 16" || $* == "--threads 32" ]]; then
     timed_runs+=("$n $engine_seconds $wall $total")
   fi
@@ -348,8 +354,13 @@ count_exact() {
     local per="?"
     [[ -z $operations || ${subproblems:-0} == 0 ]] ||
       per=$(awk -v o="$operations" -v s="$subproblems" 'BEGIN { printf "%.4g", o / s }')
+    # And the engine's µs a subproblem: small boards' many small subproblems
+    # cost about that much each, whatever they hold (docs/performance.md).
+    local us="?"
+    [[ ! $engine_seconds =~ ^[0-9.e+-]+$ || ${subproblems:-0} == 0 ]] ||
+      us=$(awk -v t="$engine_seconds" -v s="$subproblems" 'BEGIN { printf "%.3g", t * 1e6 / s }')
     note "Q($n): ${launches:-?} device launches, ${operations:-?} device operations over" \
-      "${subproblems:-?} subproblems: $per operations per subproblem"
+      "${subproblems:-?} subproblems: $per operations and $us µs of the engine per subproblem"
   fi
   local kernels
   kernels=$(grep -o '"device_kernel_seconds":{[^}]*}' <<<"$json" || true)
@@ -572,10 +583,24 @@ part_test() {
   note "(the whole log: $(shown "$FIGDIR/gpu-ctest.log"))"
 }
 
+# The published boards as users count them (untimed), then those of
+# TIMED_COUNTS again with each kernel timed (events around each launch),
+# against their untimed run: the H200's counts of 2026-12-04, all timed,
+# took 30-48 µs of the engine a subproblem at n = 13..18 where the H100's
+# of 2026-11-27, untimed and of older code, took 6-17 (docs/performance.md);
+# the pair says how much of that the events themselves were.
 part_counts() {
-  local n
+  local n untimed=()
   for n in "${COUNTS[@]}"; do
-    count_exact "$n" "$(part_left)" || break
+    users_count "$n" "$(part_left)" || return 0
+    untimed[n]=$(json_value seconds "$count_json")
+  done
+  for n in "${TIMED_COUNTS[@]}"; do
+    COUNT_ENV=(NQUEENS_GPU_TIMES=1)
+    count_exact "$n" "$(part_left)" || { COUNT_ENV=(); return 0; }
+    COUNT_ENV=()
+    note "Q($n) timed: $(awk -v t="$(json_value seconds "$count_json")" -v u="${untimed[n]:-}" \
+      'BEGIN { if (u > 0) printf "%.2fx the engine seconds of its untimed run (%s s)", t / u, u; else printf "no untimed run" }')"
   done
 }
 
@@ -973,7 +998,7 @@ goals_summary() {
   local where=""
   ((EMULATE)) && where=" (EMULATED: the emulator's times, no goal applies)"
   note "# the speed goals (one H100) against this GPU's counts$where: median engine s (runs), GPU-ns a solution" \
-    "(the counts part's with each kernel timed, the goals' counts untimed)"
+    "(every count untimed, as users count)"
   printf '%s\n' "${timed_runs[@]}" | sort -n -k1,1 -k2,2g | awk -v small="$SMALL_N" '
     { n = $1; k[n]++; s[n, k[n]] = $2; w[n, k[n]] = $3; q[n] = $4; runs[n] = runs[n] " " $2 }
     END {

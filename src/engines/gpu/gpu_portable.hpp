@@ -57,6 +57,17 @@ NQUEENS_HD inline void atomic_add(std::uint64_t* at, std::uint64_t value) {
 /// waits for. A stop still ends a launch within a few items a block.
 inline constexpr std::uint32_t items_between_stop_looks = 16;
 
+/// 1: the device's kernels read the stop word as above. 0 builds the module
+/// whose kernels never read it (scripts/gpu.sh ab's `stop_unread`), for
+/// measurement alone: a stop there waits for the round's end, which the
+/// host then drops. Every block of size, join, once and the visit reads it
+/// across PCIe at its first item, and finish once a job: whether those
+/// reads are part of the 30-48 us a subproblem small boards took on the H200.
+#ifndef NQUEENS_GPU_STOP_READS
+#define NQUEENS_GPU_STOP_READS 1
+#endif
+inline constexpr bool device_reads_stop = NQUEENS_GPU_STOP_READS != 0;
+
 /// Whether a stream's stop word (gpu_job::stop; null: none) is set, read
 /// anew each call: the host sets it while the kernels run (on the device,
 /// in mapped host memory; emulated, from another thread).
@@ -64,6 +75,7 @@ inline constexpr std::uint32_t items_between_stop_looks = 16;
 NQUEENS_HD inline bool stop_set(std::uint32_t* word) {
   if (word == nullptr) return false;
 #ifdef __CUDA_ARCH__
+  if constexpr (!device_reads_stop) return false;
   return *static_cast<volatile std::uint32_t*>(word) != 0;
 #else
   return std::atomic_ref<std::uint32_t>(*word).load(std::memory_order_relaxed) != 0;
