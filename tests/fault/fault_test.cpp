@@ -613,6 +613,7 @@ TEST_F(FaultTest, JournalThatCannotBeCreatedIsExitTwo) {
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(lines_in(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("cannot create checkpoint 'x.ckpt'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the working directory was deleted"), std::string::npos) << r.err;
   const finished missing = run({nq, "count", "12", "--checkpoint", path("no/such/dir/x.ckpt")});
   EXPECT_EQ(missing.status, 2) << missing.err;
   EXPECT_NE(missing.err.find("cannot create checkpoint '" + path("no/such/dir/x.ckpt") + "'"), std::string::npos)

@@ -252,7 +252,13 @@ void checkpoint_journal::create(const plan& p, shard_spec shard) {
   // path: that too is a journal that cannot be created.
   std::error_code absolute_error;
   const std::filesystem::path target = std::filesystem::absolute(state_->path, absolute_error);
-  if (absolute_error) refuse("cannot create", absolute_error.value(), "");
+  if (absolute_error) {
+    // getcwd's ENOENT says no more than "No such file or directory".
+    fail(checkpoint_error::reason::unusable,
+         "cannot create " + journal_name(state_->path) + ": " + std::strerror(absolute_error.value()) +
+             (absolute_error.value() == ENOENT ? " (the working directory was deleted: give the journal a full path)"
+                                               : ""));
+  }
   fd = ::open(target.parent_path().c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
   if (fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == EROFS)) {
     refuse("cannot create", errno, "");
