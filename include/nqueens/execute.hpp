@@ -84,6 +84,8 @@ struct execute_options {
   /// Worker threads in the arena; 0 means hardware_threads().
   int threads = 0;
   /// Called once per finished subproblem, concurrently from worker threads.
+  /// An exception it throws stops the run as a cancel does and comes out of
+  /// execute() (of several at once, the first oneTBB caught).
   std::function<void(std::size_t index, const subproblem_count&)> on_finished{};
   /// When set and true, no further subproblems are started and the ones
   /// running stop within a fraction of a second, unfinished (their counts

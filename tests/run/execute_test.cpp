@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <stdexcept>
 #include <vector>
 
 #include "nqueens/count.hpp"
@@ -75,6 +76,23 @@ TEST(ExecuteTest, ReportsEverySubproblemOnce) {
     EXPECT_EQ(reported[i].load(), 1) << i;
     EXPECT_EQ(run.finished[i], 1) << i;
   }
+}
+
+// What on_finished throws stops the run and comes out of execute(), as
+// execute.hpp says: no further subproblem is handed out.
+TEST(ExecuteTest, AnExceptionFromOnFinishedEndsTheRun) {
+  const plan p(13);
+  ASSERT_GT(p.size(), 1000U);
+  std::atomic<int> calls{0};
+  execute_options options;
+  options.threads = 2;
+  options.on_finished = [&](std::size_t, const subproblem_count&) {
+    if (++calls == 5) throw std::length_error("from on_finished");
+  };
+  EXPECT_THROW(execute(p, options), std::length_error);
+  // The threads finish what they hold when the throw cancels the rest
+  // (a task or two each), not the thousand and more left.
+  EXPECT_LT(calls.load(), 100);
 }
 
 TEST(ExecuteTest, RejectsBadThreadCountsAndIndices) {
