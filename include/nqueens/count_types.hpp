@@ -4,6 +4,7 @@
 /// Exact solution counts. Q(27) needs 58 bits and Q(32) about 71, so totals are
 /// 128-bit; per-subproblem counts stay 64-bit (see subproblem_count).
 
+#include <concepts>
 #include <cstdint>
 #include <string>
 
@@ -15,6 +16,13 @@ __extension__ typedef unsigned __int128 uint128;
 
 /// Exact decimal representation of `value` (no sign, no separators).
 std::string to_string(uint128 value);
+/// A signed integer with its sign: converted to uint128 on its way in, -1
+/// would read 2^128 - 1.
+template <std::signed_integral Signed>
+std::string to_string(Signed value) {
+  if (value >= 0) return to_string(static_cast<uint128>(value));
+  return "-" + to_string(static_cast<uint128>(-(value + 1)) + 1);  // -(min) overflows; -(min + 1) does not
+}
 
 /// Adds `b` to `a`, throwing std::overflow_error instead of wrapping.
 uint128 checked_add(uint128 a, uint128 b);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 
@@ -16,6 +17,14 @@ TEST(CountTypesTest, ToStringIsExactAtBoundaries) {
   EXPECT_EQ(to_string(u64_max), "18446744073709551615");
   EXPECT_EQ(to_string(u64_max + 1), "18446744073709551616");
   EXPECT_EQ(to_string(~uint128{0}), "340282366920938463463374607431768211455");
+}
+
+// A signed argument keeps its sign (converted to uint128 it would not).
+TEST(CountTypesTest, ToStringOfASignedIntegerKeepsItsSign) {
+  EXPECT_EQ(to_string(-1), "-1");
+  EXPECT_EQ(to_string(std::int64_t{-42}), "-42");
+  EXPECT_EQ(to_string(std::numeric_limits<std::int64_t>::min()), "-9223372036854775808");
+  EXPECT_EQ(to_string(std::numeric_limits<std::int64_t>::max()), "9223372036854775807");
 }
 
 TEST(CountTypesTest, CheckedAddThrowsInsteadOfWrapping) {
