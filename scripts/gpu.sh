@@ -58,7 +58,9 @@
 # A part gets at most its cap, never more than what is left of the step less
 # what the parts after it keep; one cut by `timeout` says "(cut after N s)"
 # and the script goes on. NQ_GPU_SECONDS sets every step's total,
-# NQ_GPU_STEP_SECONDS lowers every cap (whole seconds). Figures are added to
+# NQ_GPU_STEP_SECONDS lowers every cap (whole seconds), NQ_GPU_AB=NAME,...
+# has ab time those candidates alone (names as in AB_CANDIDATES, below).
+# Figures are added to
 # $OUT/gpu-figures.txt where OUT is set (the device machine's folder that comes
 # back; at most 7 flat files there), else to the build folder's, each run
 # under its own header. Exits
@@ -180,6 +182,25 @@ AB_CANDIDATES+=";early_exit=NQUEENS_GPU_VISIT_EARLY_EXIT=1;spin=NQUEENS_GPU_WAIT
 AB_CANDIDATES+=";bounds_late=NQUEENS_GPU_VISIT_BOUNDS_AHEAD=0;shared_walk=NQUEENS_GPU_WALK_BY_WARPS=0"
 AB_CANDIDATES+=";carveout=NQUEENS_GPU_MAX_SHARED_CARVEOUT=0;graphs=NQUEENS_GPU_ROUND_GRAPHS=1"
 AB_CANDIDATES+=";stop_unread=NQUEENS_GPU_STOP_READS=0"
+# NQ_GPU_AB=NAME[,NAME...]: ab builds and times these candidates alone
+# (beside the head), where a call's time would not hold them all.
+if [[ -n ${NQ_GPU_AB+set} ]]; then
+  IFS=';' read -ra ab_entries <<<"$AB_CANDIDATES"
+  ab_known=$(for entry in "${ab_entries[@]}"; do printf '%s ' "${entry%%=*}"; done)
+  IFS=',' read -ra ab_wanted <<<"$NQ_GPU_AB,"  # the comma: a trailing empty name is read too
+  ab_chosen=""
+  for name in "${ab_wanted[@]}"; do
+    entry=""
+    for candidate in "${ab_entries[@]}"; do [[ ${candidate%%=*} != "$name" ]] || entry=$candidate; done
+    if [[ -z $entry || ";$ab_chosen;" == *";$entry;"* ]]; then
+      echo "gpu.sh: NQ_GPU_AB='$NQ_GPU_AB': '$name' is $([[ -n $entry ]] && echo named twice || echo "not a candidate")" \
+        "(candidates: ${ab_known% })" >&2
+      exit 2
+    fi
+    ab_chosen+="${ab_chosen:+;}$entry"
+  done
+  AB_CANDIDATES=$ab_chosen
+fi
 NQ=$BUILD/nqueens
 STEP_CAP=${NQ_GPU_STEP_SECONDS:-100000}
 FINAL_RESERVE=8  # seconds kept at the end of a step: a cut command's grace, the summary

@@ -54,6 +54,8 @@ expect_refusal "--quick comes right after the kind" bash "$repo/scripts/sanitize
 expect_refusal "fetch is a step of its own" bash "$repo/scripts/gpu.sh" price fetch
 expect_refusal "fetch is a step of its own" bash "$repo/scripts/gpu.sh" fetch price  # not ignored
 expect_refusal "NQ_GPU_SECONDS='abc' is not a whole number" env NQ_GPU_SECONDS=abc bash "$repo/scripts/gpu.sh" --emulate
+expect_refusal "'spinn' is not a candidate (candidates: whole " env NQ_GPU_AB=whole,spinn bash "$repo/scripts/gpu.sh" --emulate ab
+expect_refusal "'graphs' is named twice" env NQ_GPU_AB=graphs,graphs bash "$repo/scripts/gpu.sh" --emulate ab
 expect_refusal "not a CUDA architecture" bash "$repo/scripts/gpu_resources.sh" --arch
 expect_refusal "one ARCH at most" bash "$repo/scripts/gpu_resources.sh" 90 80
 expect_refusal "--benchmark_out_format is json, csv or console" bash "$repo/scripts/bench.sh" --benchmark_out_format=xml
