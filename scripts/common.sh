@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the scripts in this folder (sourced, not run): install the Debian
 # packages the build needs when any is missing, then configure and build.
 set -euo pipefail

@@ -99,4 +99,5 @@ if [[ -x $out/nqueens-mpi ]]; then
   "$out/nqueens-mpi" 16 --no-progress >&2 || { echo "pgo.sh: $out/nqueens-mpi 16 failed" >&2; exit 1; }
   echo "$out/nqueens-mpi"
 fi
+# shellcheck disable=SC2034 # read by the EXIT trap above
 finished=1

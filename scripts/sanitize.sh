@@ -112,7 +112,8 @@ if ((quick)); then
   cd "$build_dir"
   # What CTest gives every test (tests/CMakeLists.txt); one process per
   # shard, not per test: a sanitized binary's start costs a quarter second.
-  export NQUEENS_GPU=$(sed -n 's/^NQUEENS_TEST_GPU:STRING=//p' CMakeCache.txt)
+  NQUEENS_GPU=$(sed -n 's/^NQUEENS_TEST_GPU:STRING=//p' CMakeCache.txt)
+  export NQUEENS_GPU
   shards=$(nproc)
   pids=()
   # `timeout` puts each shard in a process group of its own, which a Ctrl-C

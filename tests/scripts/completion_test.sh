@@ -49,9 +49,12 @@ offers "check" "-f" "" --
 offers "merge" "q23" -- "q23 0.json"
 offers "merge" "sh" -- shards
 offers "count" "12" "--checkpoint" "=" "q" -- "q23 0.json"
-# The program typed by a path from home, as bash leaves it in COMP_WORDS.
+# The program typed by a path from home, as bash leaves it in COMP_WORDS:
+# the tilde unexpanded, as typed.
 mkdir -p home/bin
 ln -s "$binary" home/bin/nqueens
+# shellcheck disable=SC2088
 HOME=$work/home typed_binary="~/bin/nqueens" offers "he" -- help
+# shellcheck disable=SC2088
 HOME=$work/home typed_binary="~/bin/nqueens" offers "count" "--engine" "=" "qu" -- quadrant
 exit $failed
