@@ -174,14 +174,16 @@ fi
 # a dozen calls to the driver, against small n's fixed cost a subproblem;
 # and kernels that never read the stop word, host memory across PCIe,
 # which every block of size, join, once and the visit reads at its first
-# item (stop_unread: for measurement alone, a stop waits for the round).
+# item (stop_unread: for measurement alone, a stop waits for the round);
+# and rounds of 192 jobs, not 64 (rounds192: the engine hands a stream
+# calls as large), a third of the launches and copies a subproblem.
 AB_CANDIDATES="whole=NQUEENS_GPU_NORTH_PER_ITEM=0;wide=NQUEENS_GPU_WIDE_VISIT=1"
 AB_CANDIDATES+=";by_index=NQUEENS_GPU_VISIT_COUNTER=0;row_set_blocks=NQUEENS_GPU_BLOCK_ROW_SETS=1"
 AB_CANDIDATES+=";unpacked=NQUEENS_GPU_VISIT_PACKED=0;prefetch=NQUEENS_GPU_VISIT_PREFETCH=1"
 AB_CANDIDATES+=";early_exit=NQUEENS_GPU_VISIT_EARLY_EXIT=1;spin=NQUEENS_GPU_WAIT_SPIN=1"
 AB_CANDIDATES+=";bounds_late=NQUEENS_GPU_VISIT_BOUNDS_AHEAD=0;shared_walk=NQUEENS_GPU_WALK_BY_WARPS=0"
 AB_CANDIDATES+=";carveout=NQUEENS_GPU_MAX_SHARED_CARVEOUT=0;graphs=NQUEENS_GPU_ROUND_GRAPHS=1"
-AB_CANDIDATES+=";stop_unread=NQUEENS_GPU_STOP_READS=0"
+AB_CANDIDATES+=";stop_unread=NQUEENS_GPU_STOP_READS=0;rounds192=NQUEENS_GPU_ROUND_JOBS=192"
 # NQ_GPU_AB=NAME[,NAME...]: ab builds and times these candidates alone
 # (beside the head), where a call's time would not hold them all.
 if [[ -n ${NQ_GPU_AB+set} ]]; then
@@ -888,13 +890,16 @@ ab_median() {
     awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
 part_ab() {
-  local modules=("$BUILD/libnqueens-gpu.so") entries entry name
+  local modules=("$BUILD/libnqueens-gpu.so") entries entry name round_jobs=("")
   ab_names=(head)
   IFS=';' read -ra entries <<<"$AB_CANDIDATES"
   for entry in "${entries[@]}"; do
     name=${entry%%=*}
     modules+=("$BUILD/libnqueens-gpu-$name.so")
     ab_names+=("$name")
+    # Emulated, a candidate of other rounds counts in rounds of its size
+    # (the emulator's NQUEENS_GPU_TEST_ROUND_JOBS), its one choice the host sees.
+    [[ ,${entry#*=}, =~ ,NQUEENS_GPU_ROUND_JOBS=([0-9]+), ]] && round_jobs+=("${BASH_REMATCH[1]}") || round_jobs+=("")
   done
   local repeat k m modules_count=${#modules[@]} reference="" shard_total dropped=() module_cap=0 limit capped status_before
   ab_times=()
@@ -916,6 +921,7 @@ part_ab() {
       # Untimed, as users count: a kernel between its events is launched
       # alone, and the graphs module replays no graph then.
       COUNT_ENV=("NQUEENS_GPU_MODULE=${modules[k]}" NQUEENS_GPU_TIMES=0)
+      ((!EMULATE)) || [[ -z ${round_jobs[k]} ]] || COUNT_ENV+=("NQUEENS_GPU_TEST_ROUND_JOBS=${round_jobs[k]}")
       if ! count_exact "$AB_N" "$limit" --shard "$AB_SHARD"; then
         COUNT_ENV=()
         dropped[k]=1

@@ -656,6 +656,33 @@ TEST(CliTest, GpuEngineWithoutAGpuIsRefusedInOneLine) {
   EXPECT_NE(wrong.err.find("NQUEENS_GPU='cpu' names no GPU backend"), std::string::npos) << wrong.err;
 }
 
+// Rounds as a module built with NQUEENS_GPU_ROUND_JOBS=192 holds them
+// (NQUEENS_GPU_TEST_ROUND_JOBS on the emulator): the engine hands each
+// stream calls of as many subproblems as its rounds hold, the same count
+// in a third of the launches (each thread's last call may be short). A
+// size past 1..256 is refused in one line, exit 2.
+TEST(CliTest, GpuCallsHoldWhatTheModulesRoundsHold) {
+  const std::string nq =
+      "NQUEENS_GPU=emulate " + std::string(NQUEENS_CLI_PATH) + " count 13 --engine gpu --threads 2 --json";
+  const auto launches = [](const std::string& json) {
+    const std::size_t at = json.find("\"device_launches\":");
+    return at == std::string::npos ? 0ULL : std::stoull(json.substr(at + 18));
+  };
+  const cli_run usual = run_cli_command(nq);
+  const cli_run larger = run_cli_command("NQUEENS_GPU_TEST_ROUND_JOBS=192 " + nq);
+  for (const cli_run* r : {&usual, &larger}) {
+    ASSERT_EQ(r->status, 0) << r->err;
+    EXPECT_NE(r->out.find("\"total\":73712,"), std::string::npos) << r->out;
+    EXPECT_NE(r->out.find("\"verified\":true"), std::string::npos) << r->out;
+  }
+  ASSERT_GT(launches(larger.out), 0U) << larger.out;
+  EXPECT_LE(3 * launches(larger.out), launches(usual.out) + 2 * 3 * 12) << usual.out << "\n" << larger.out;
+  const cli_run refused = run_cli_command("NQUEENS_GPU_TEST_ROUND_JOBS=257 " + nq);
+  EXPECT_EQ(refused.status, 2) << refused.err;
+  EXPECT_EQ(refused.err,
+            "nqueens: NQUEENS_GPU_TEST_ROUND_JOBS=257 is out of range: expected an integer from 1 to 256\n");
+}
+
 // --gpu-memory bounds what a count takes of each GPU. At the least it lets
 // start (two streams, each its fixed buffers and a MiB beside a
 // subproblem's own lists) the tables stay on the host and each subproblem

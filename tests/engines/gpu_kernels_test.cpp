@@ -172,6 +172,31 @@ TEST(GpuKernelsTest, ARoundPastTheCounterFaultsItsJobs) {
   kernel::most_items = SIZE_MAX;
 }
 
+// A round's items are summed in 32 bits for the kernel the counter deals
+// (the visit: room in shared memory for the sums of 192 jobs beside six
+// blocks an SM), a sum past them kept at UINT32_MAX, which counter_deals
+// refuses; in 64 bits, exact, for the others. Each job is found by its items either way.
+TEST(GpuKernelsTest, RoundItemSumsStopAt32BitsForTheCounterAndStayExactIn64) {
+  using namespace detail::gpu;
+  round_items_of<4, std::uint32_t> narrow{};
+  round_items_of<4, std::uint64_t> wide{};
+  const std::uint32_t items[] = {5, 0xFFFFFFF0U, 0x20, 7};
+  for (std::uint32_t j = 0; j < 4; ++j) narrow.before[j + 1] = wide.before[j + 1] = items[j];
+  narrow.add_up(4);
+  wide.add_up(4);
+  EXPECT_EQ(narrow.before[1], 5U);
+  EXPECT_EQ(narrow.before[2], 0xFFFFFFF5U);
+  EXPECT_EQ(narrow.before[3], UINT32_MAX);
+  EXPECT_EQ(narrow.before[4], UINT32_MAX);
+  EXPECT_FALSE(counter_deals(narrow.before[4], 1));
+  EXPECT_EQ(wide.before[4], std::uint64_t{5} + 0xFFFFFFF0U + 0x20 + 7);
+  EXPECT_EQ(wide.job_of(4, 4), 0U);
+  EXPECT_EQ(wide.job_of(4, 5), 1U);
+  EXPECT_EQ(wide.job_of(4, 0xFFFFFFF5U), 2U);
+  EXPECT_EQ(wide.job_of(4, wide.before[4] - 1), 3U);
+  EXPECT_EQ(narrow.job_of(4, 0xFFFFFFF4U), 1U);
+}
+
 // Masks drawn like real halves (each diagonal set with its own chance), in
 // groups large enough for the key (south halves fill a table block on
 // average per key), counted by the kernels from the stats on.

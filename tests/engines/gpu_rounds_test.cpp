@@ -10,6 +10,8 @@
 #include <chrono>
 #include <map>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "nqueens/device_work.hpp"
@@ -97,6 +99,43 @@ TEST(GpuEmulatedTest, AStreamsMemoryBoundsItsRoundsAndCutsLargeJobs) {
       ADD_FAILURE() << "a stream of 8 words counted n = " << n;
     } catch (const std::runtime_error& e) {
       EXPECT_NE(std::string(e.what()).find("of device memory in one row set"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Rounds of up to a block's threads of jobs (a module built with
+// NQUEENS_GPU_ROUND_JOBS, the emulator's max_jobs) count the same as rounds
+// of 64, in a third of the launches or fewer where the arena holds them:
+// the round's items summed in 32 bits for the visit, 64 for the rest, for
+// any number of jobs. The emulator refuses rounds of no job or of more
+// jobs than a block has threads to fault them.
+TEST(GpuEmulatedTest, LargerRoundsCountTheSameInFewerLaunches) {
+  constexpr std::uint64_t roomy = std::uint64_t{1} << 22;  // 32 MiB: no round cut short here
+  for (const int n : round_boards) {
+    const detail::half_board_tables tables(n);
+    const counted_rounds reference =
+        round_counts(tables, *detail::gpu::emulated_backend(tables, {.max_jobs = 64, .arena_words = roomy}));
+    for (const std::uint32_t jobs : {192U, detail::gpu::most_round_jobs}) {
+      const counted_rounds larger =
+          round_counts(tables, *detail::gpu::emulated_backend(tables, {.max_jobs = jobs, .arena_words = roomy}));
+      ASSERT_EQ(larger.counts.size(), reference.counts.size());
+      ASSERT_GT(larger.counts.size(), std::size_t{128}) << "n = " << n << ": too few jobs to tell";
+      for (std::size_t k = 0; k < larger.counts.size(); ++k) {
+        EXPECT_EQ(larger.counts[k].pairs, reference.counts[k].pairs)
+            << "n = " << n << ", " << jobs << " jobs, class " << k;
+        EXPECT_EQ(larger.counts[k].once, reference.counts[k].once)
+            << "n = " << n << ", " << jobs << " jobs, class " << k;
+      }
+      EXPECT_LT(larger.work.launches, reference.work.launches) << "n = " << n << ", " << jobs << " jobs";
+      EXPECT_LE(3 * larger.work.launches, reference.work.launches + 3 * 12) << "n = " << n << ", " << jobs << " jobs";
+    }
+  }
+  for (const std::uint32_t jobs : {0U, detail::gpu::most_round_jobs + 1}) {
+    try {
+      detail::gpu::emulated_backend(nullptr, {.max_jobs = jobs});
+      ADD_FAILURE() << "an emulated GPU took rounds of " << jobs << " jobs";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), "an emulated GPU's rounds hold 1 to 256 jobs, not " + std::to_string(jobs));
     }
   }
 }

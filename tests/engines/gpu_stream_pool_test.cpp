@@ -124,6 +124,7 @@ class gated_backend final : public detail::gpu::gpu_backend {
     if (open == 0) throw std::runtime_error("no device memory for a stream");
     return inner_->open_stream();
   }
+  std::uint32_t round_jobs() const noexcept override { return inner_->round_jobs(); }
   detail::gpu::quarter_arrays west() const noexcept override { return inner_->west(); }
   detail::gpu::quarter_arrays east() const noexcept override { return inner_->east(); }
   std::string where() const override { return inner_->where(); }

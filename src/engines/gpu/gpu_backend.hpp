@@ -78,6 +78,9 @@ class gpu_backend {
   /// from several threads at once: the stream pool opens them unlocked).
   /// Throws std::runtime_error when the device has not that much memory.
   virtual std::unique_ptr<gpu_stream> open_stream() = 0;
+  /// Jobs a round of its streams holds at most (gpu_stream::max_jobs, the
+  /// same for each): the engine hands a stream that many a call.
+  virtual std::uint32_t round_jobs() const noexcept = 0;
   /// The whole tables as the kernels address them (empty arrays for a
   /// backend without tables, whose jobs bring their own quarters).
   virtual quarter_arrays west() const noexcept = 0;

@@ -69,9 +69,9 @@ __global__ void __launch_bounds__(block_threads, min_blocks_of<Kernel>())
     kernel_of(const gpu_job* jobs, std::uint32_t count) {
   static_assert(deals_one_way<Kernel>, "a counter-dealt kernel looks for a stop as it takes an item");
   __shared__ typename Kernel::shared shared;
-  __shared__ round_items round;
+  __shared__ round_items_for<Kernel> round;
   __shared__ std::uint32_t taken;
-  round.count<Kernel>(jobs, count, threadIdx.x);
+  round.template count<Kernel>(jobs, count, threadIdx.x);
   __syncthreads();
   if (threadIdx.x == 0) round.add_up(count);
   __syncthreads();
@@ -418,5 +418,7 @@ cudaError_t kernel_image_status() {
 std::unique_ptr<gpu_stream> open_cuda_stream(int device, std::uint32_t max_grid, std::uint64_t bytes) {
   return std::make_unique<cuda_stream>(device, max_grid, bytes);
 }
+
+std::uint32_t cuda_round_jobs() noexcept { return round_jobs; }
 
 }  // namespace nqueens::detail::gpu

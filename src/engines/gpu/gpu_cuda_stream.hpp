@@ -27,4 +27,8 @@ cudaError_t kernel_image_status();
 /// little or not there.
 std::unique_ptr<gpu_stream> open_cuda_stream(int device, std::uint32_t max_grid, std::uint64_t bytes);
 
+/// Jobs its streams' rounds hold (round_jobs as this file's kernels were
+/// built: a candidate module may differ from the device's opening, built once).
+std::uint32_t cuda_round_jobs() noexcept;
+
 }  // namespace nqueens::detail::gpu

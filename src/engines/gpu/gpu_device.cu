@@ -128,6 +128,7 @@ class cuda_backend final : public gpu_backend {
   cuda_backend(const cuda_backend&) = delete;
   cuda_backend& operator=(const cuda_backend&) = delete;
 
+  std::uint32_t round_jobs() const noexcept override { return cuda_round_jobs(); }
   std::unique_ptr<gpu_stream> open_stream() override {
     // Blocks enough to fill every SM several times over; a launch strides beyond.
     const auto max_grid = static_cast<std::uint32_t>(properties_.multiProcessorCount * 8);

@@ -136,6 +136,7 @@ class emulated_stream final : public gpu_stream {
 class emulator final : public gpu_backend {
  public:
   emulator(const half_board_tables* tables, const emulator_options& options) : tables_(tables), options_(options) {}
+  std::uint32_t round_jobs() const noexcept override { return options_.max_jobs; }
   std::unique_ptr<gpu_stream> open_stream() override {
     emulator_options options = options_;
     options.seed += streams_++;  // each stream its own order
@@ -206,6 +207,10 @@ emulated_fault emulated_fault_of(int device) {
 }
 
 std::unique_ptr<gpu_backend> emulated_backend(const half_board_tables* tables, const emulator_options& options) {
+  if (options.max_jobs < 1 || options.max_jobs > most_round_jobs) {
+    throw std::invalid_argument("an emulated GPU's rounds hold 1 to " + std::to_string(most_round_jobs) +
+                                " jobs, not " + std::to_string(options.max_jobs));
+  }
   return std::make_unique<emulator>(tables, options);
 }
 

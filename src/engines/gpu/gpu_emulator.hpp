@@ -7,7 +7,7 @@
 //
 // It is a harsher device than a real one in what a kernel may assume: a
 // launch's blocks run in a shuffled order, few of them (each takes several
-// items in turn, as round_items deals them), the threads of a block run
+// items in turn, as round_items_of deals them), the threads of a block run
 // each phase in a shuffled order, and a block's shared memory is poisoned
 // before each of its items. A kernel that relied on an order within a phase,
 // between blocks, or on what shared memory held before would count wrong
@@ -45,7 +45,8 @@ struct emulator_options {
   /// round graph launches them (NQUEENS_GPU_ROUND_GRAPHS): blocks past the
   /// items end at once.
   bool whole_grid = false;
-  /// Jobs a round holds, and each stream's arena in 64-bit words.
+  /// Jobs a round holds (1 to most_round_jobs), and each stream's arena in
+  /// 64-bit words.
   std::uint32_t max_jobs = round_jobs;
   std::uint64_t arena_words = std::uint64_t{1} << 19;  // 4 MiB
   /// Time each kernel (device_work::kernel_nanoseconds), as
@@ -134,8 +135,8 @@ void emulate_launch(std::span<const gpu_job> jobs, std::uint32_t grid, launch_or
     }
   };
   const auto count = static_cast<std::uint32_t>(jobs.size());
-  round_items round;
-  for (std::uint32_t k = 0; k < block_threads; ++k) round.count<Kernel>(jobs.data(), count, k);
+  round_items_of<most_round_jobs, round_item_count<counter_dealt<Kernel>>> round;  // any round its options allow
+  for (std::uint32_t k = 0; k < block_threads; ++k) round.template count<Kernel>(jobs.data(), count, k);
   round.add_up(count);
   const auto run_taken = [&](std::uint64_t item) {
     const std::uint32_t j = round.job_of(count, item);

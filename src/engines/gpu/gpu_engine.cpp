@@ -26,6 +26,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -48,6 +49,7 @@
 #include "engines/join_model/class_plan.hpp"
 #include "engines/join_model/quadrant_memory.hpp"
 #include "engines/join_model/quarter_tables.hpp"
+#include "engines/plain_number.hpp"
 #include "kernels/bits.hpp"
 #include "nqueens/cancelled.hpp"
 #include "nqueens/device_work.hpp"
@@ -85,9 +87,15 @@ std::vector<std::unique_ptr<gpu::gpu_backend>> open_devices(const half_board_tab
                                                             std::uint64_t stream_bound) {
   std::vector<std::unique_ptr<gpu::gpu_backend>> out;
   const std::uint64_t arena_bound = stream_bound > gpu::stream_fixed_bytes ? stream_bound - gpu::stream_fixed_bytes : 0;
+  // NQUEENS_GPU_TEST_ROUND_JOBS: an emulated round's jobs, as a module
+  // built with NQUEENS_GPU_ROUND_JOBS takes them (what the tests of larger
+  // rounds count through).
+  const auto emulated_round_jobs =
+      choice.emulated > 0 ? environment_integer("NQUEENS_GPU_TEST_ROUND_JOBS", 1, gpu::most_round_jobs) : std::nullopt;
   for (const gpu::dealt_device& d : choice.chosen) {
     gpu::emulator_options emulated{
         .seed = static_cast<std::uint64_t>(d.index) + 1,
+        .max_jobs = static_cast<std::uint32_t>(emulated_round_jobs.value_or(gpu::round_jobs)),
         .device = d.index,
         .fault = choice.emulated > 0 ? gpu::emulated_fault_of(d.index) : gpu::emulated_fault::none};
     emulated.arena_words =
@@ -158,14 +166,16 @@ class gpu_context final : public engine_context {
         tables_(layout_.tables && budget_.tables ? std::make_unique<const half_board_tables>(plan.board_size(), cancel)
                                                  : nullptr),
         source_(plan.board_size(), tables_.get(), layout_),
-        batch_(tables_ ? gpu::round_jobs
-                       : own_quarters_batch(plan.board_size(), threads, max_memory, layout_.compact_lists)),
+        lists_batch_(tables_ ? 0 : own_quarters_batch(plan.board_size(), threads, max_memory, layout_.compact_lists)),
         pool_(
             open_devices(tables_.get(), choice, streams_per_device(threads, choice.chosen.size()),
                          gpu::most_useful_stream_bytes(largest_group_halves(plan.board_size())),
-                         tables_ ? 0 : batch_ * quarter_lists_bytes(plan.board_size(), /*compact=*/true),
+                         lists_batch_ * quarter_lists_bytes(plan.board_size(), /*compact=*/true),
                          tables_ ? 0 : quarter_lists_bytes(plan.board_size(), /*compact=*/true), budget_.stream_bytes),
             streams_per_device(threads, choice.chosen.size())),
+        // With the tables, a round's worth: the jobs a round of the loaded
+        // module (or the emulator) holds, the same on each of its devices.
+        batch_(tables_ ? pool_.device(0).round_jobs() : lists_batch_),
         tasks_(plan),
         watcher_([this](const std::stop_token& token) { stop_rounds_when_cancelled(token); }) {}
 
@@ -387,8 +397,9 @@ class gpu_context final : public engine_context {
   const gpu::device_budget budget_;                        // what --gpu-memory leaves each GPU's streams
   const std::unique_ptr<const half_board_tables> tables_;  // the host's copy (the emulator runs on it), or none
   const quarter_source source_;
-  const std::size_t batch_;  // subproblems per call
+  const std::size_t lists_batch_;  // subproblems per call where each brings its own lists (0: with the tables)
   gpu::stream_pool pool_;
+  const std::size_t batch_;  // subproblems per call
   const task_lookup tasks_;
   std::mutex batches_mutex_;
   std::vector<std::unique_ptr<host_batch>> batches_;

@@ -80,9 +80,21 @@ inline constexpr std::uint32_t sized_mark = 0x512EDU;
 
 /// Jobs a round holds: a round's kernels and copies, shared by 64 jobs,
 /// cost a subproblem a fraction of a stream operation (0.28 at n = 16,
-/// docs/engines.md). The device's and the emulator's streams hold this
-/// many, and the engine hands them as many.
-inline constexpr std::uint32_t round_jobs = 64;
+/// docs/engines.md). The device's streams hold this many, the emulator's
+/// its options' (up to most_round_jobs), and the engine hands a stream as
+/// many as its backend says (gpu_backend::round_jobs). A module built with
+/// NQUEENS_GPU_ROUND_JOBS=192 (scripts/gpu.sh ab's `rounds192`) shares each
+/// launch among 3 times the jobs, against the fixed cost a launch took at
+/// small n (docs/performance.md), where a job's own work is short; 256 would
+/// leave no room for the visit's six blocks an SM (round_items_of).
+#ifndef NQUEENS_GPU_ROUND_JOBS
+#define NQUEENS_GPU_ROUND_JOBS 64
+#endif
+inline constexpr std::uint32_t round_jobs = NQUEENS_GPU_ROUND_JOBS;
+/// The most jobs any round holds: a thread of a block for each, so that
+/// one launch faults them all at once (kernel_of, emulate_launch).
+inline constexpr std::uint32_t most_round_jobs = block_threads;
+static_assert(round_jobs >= 1 && round_jobs <= most_round_jobs, "NQUEENS_GPU_ROUND_JOBS: 1 to 256");
 
 /// Mask bits the filter adds to a half besides its tie tags (filter_rule.hpp):
 /// the once categories, bit k where the half belongs to once pair k

@@ -42,7 +42,7 @@
 // gpu_join_kernels.hpp (clear, size, join, once, stats), gpu_code_kernels.hpp
 // (layout, encode, scan, scatter) and gpu_visit_kernels.hpp (visit, finish).
 // Each kernel is a struct: `items(job)` blocks of work (a launch deals
-// those of every job of its round to its blocks, round_items), `phases` run in
+// those of every job of its round to its blocks, round_items_of), `phases` run in
 // order with a barrier between them, each
 // `run(phase, job, item, thread, shared)` for one thread of one block. A
 // thread keeps nothing between phases but what it wrote to `shared` or to

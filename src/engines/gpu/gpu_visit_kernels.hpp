@@ -83,7 +83,8 @@ struct visit_kernel_of {
   static_assert(first_code_row_pair * 2 > 1U << (digit_bits - 1) &&
                     first_code_row_pair + code_words_per_digit <= digit_values / 2,
                 "the codes' rows lie above row 16, the last of one bit, and within the table");
-  static_assert(blocks_fit_an_sm(sizeof(shared), min_blocks), "min_blocks blocks fit an SM's shared memory");
+  static_assert(blocks_fit_an_sm(sizeof(shared), min_blocks, dealt_by_counter),
+                "min_blocks blocks fit an SM's shared memory");
   static_assert(sizeof(shared) <= std::size_t{48} * 1024, "a block's static shared memory is at most 48 KiB");
 
   NQUEENS_HD static std::uint32_t items(const gpu_job& job) {
