@@ -118,7 +118,7 @@ class cuda_backend final : public gpu_backend {
         if (q != nullptr)
           memory.tables += q->offsets().size_bytes() + q->masks().size_bytes() + q->signatures().size_bytes();
       }
-      stream_bytes_ = stream_share(memory, streams, most_stream_bytes + stream_fixed_bytes);
+      stream_bytes_ = stream_share(memory, streams, most_stream_bytes + stream_fixed_bytes_for(cuda_round_jobs()));
     } catch (...) {
       free_tables();
       throw;

@@ -90,7 +90,10 @@ inline constexpr std::uint32_t sized_mark = 0x512EDU;
 #ifndef NQUEENS_GPU_ROUND_JOBS
 #define NQUEENS_GPU_ROUND_JOBS 64
 #endif
-inline constexpr std::uint32_t round_jobs = NQUEENS_GPU_ROUND_JOBS;
+// Each file's own (not inline): a candidate's stream file holds its rounds'
+// buffers by it, while the device's opening, built once for all, asks it
+// (cuda_round_jobs).
+constexpr std::uint32_t round_jobs = NQUEENS_GPU_ROUND_JOBS;
 /// The most jobs any round holds: a thread of a block for each, so that
 /// one launch faults them all at once (kernel_of, emulate_launch).
 inline constexpr std::uint32_t most_round_jobs = block_threads;

@@ -25,9 +25,16 @@ constexpr std::uint64_t most_useful_stream_bytes(double largest) noexcept {
   return std::max(static_cast<std::uint64_t>(bytes), std::uint64_t{64} << 20);
 }
 
-/// A stream's buffers beside its arena: a round's jobs, states and results.
-inline constexpr std::uint64_t stream_fixed_bytes =
-    round_jobs * (sizeof(gpu_job) + sizeof(job_state) + sizeof(job_result));
+/// A stream's buffers beside its arena: a round's jobs, states and results,
+/// for rounds of `jobs` jobs.
+constexpr std::uint64_t stream_fixed_bytes_for(std::uint64_t jobs) noexcept {
+  return jobs * (sizeof(gpu_job) + sizeof(job_state) + sizeof(job_result));
+}
+/// The same for this file's rounds (round_jobs, each file's own). What the
+/// engine prices a stream at: a candidate module of larger rounds takes its
+/// extra buffers (about 1 KiB a job) from its arena, and where --gpu-memory
+/// leaves a stream its least, refuses when the stream opens.
+constexpr std::uint64_t stream_fixed_bytes = stream_fixed_bytes_for(round_jobs);
 
 /// The least arena a stream opens with (a round of small jobs), and the
 /// least it halves to where another process took memory meanwhile.
