@@ -77,7 +77,12 @@ TEST(GpuKernelsTest, AGpuMemoryBoundSharesEachGpuBetweenTablesAndStreams) {
   using detail::gpu::least_stream_bytes;
   constexpr std::uint64_t mib = std::uint64_t{1} << 20;
   const std::uint64_t least = least_stream_bytes(0);
-  EXPECT_EQ(least, detail::gpu::stream_fixed_bytes + detail::gpu::least_arena_bytes);
+  EXPECT_EQ(least, detail::gpu::priced_stream_fixed_bytes + detail::gpu::least_arena_bytes);
+  // Priced before the module says its rounds: a stream of any module's
+  // rounds opens with its own buffers and the least arena within it.
+  for (std::uint64_t jobs = 1; jobs <= detail::gpu::most_round_jobs; ++jobs) {
+    ASSERT_GE(least, detail::gpu::stream_fixed_bytes_for(jobs) + detail::gpu::least_arena_bytes) << jobs;
+  }
   // No bound: the tables, and whatever stream_share gives.
   EXPECT_TRUE(budget_within(0, 4, 100 * mib).tables);
   EXPECT_EQ(budget_within(0, 4, 100 * mib).stream_bytes, UINT64_MAX);

@@ -30,11 +30,14 @@ constexpr std::uint64_t most_useful_stream_bytes(double largest) noexcept {
 constexpr std::uint64_t stream_fixed_bytes_for(std::uint64_t jobs) noexcept {
   return jobs * (sizeof(gpu_job) + sizeof(job_state) + sizeof(job_result));
 }
-/// The same for this file's rounds (round_jobs, each file's own). What the
-/// engine prices a stream at: a candidate module of larger rounds takes its
-/// extra buffers (about 1 KiB a job) from its arena, and where --gpu-memory
-/// leaves a stream its least, refuses when the stream opens.
+/// The same for this file's rounds (round_jobs, each file's own): what a
+/// stream of this module takes.
 constexpr std::uint64_t stream_fixed_bytes = stream_fixed_bytes_for(round_jobs);
+/// What the engine prices a stream's fixed buffers at before it knows the
+/// module's rounds: the largest any module holds (192 KiB more than rounds
+/// of 64, a stream), so that a module of larger rounds opens within every
+/// bound the engine let through.
+constexpr std::uint64_t priced_stream_fixed_bytes = stream_fixed_bytes_for(most_round_jobs);
 
 /// The least arena a stream opens with (a round of small jobs), and the
 /// least it halves to where another process took memory meanwhile.
@@ -45,7 +48,7 @@ inline constexpr std::uint64_t least_arena_bytes = std::uint64_t{1} << 20;
 /// copies the whole tables) beside least_arena_bytes for its groups, which
 /// a job too large is cut down to (gpu_rounds.hpp).
 constexpr std::uint64_t least_stream_bytes(std::uint64_t job_list_bytes) noexcept {
-  return stream_fixed_bytes + job_list_bytes + least_arena_bytes;
+  return priced_stream_fixed_bytes + job_list_bytes + least_arena_bytes;
 }
 
 /// What a run takes of each GPU under a bound of `memory` bytes
