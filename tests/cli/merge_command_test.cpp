@@ -325,6 +325,33 @@ TEST_F(CliShardTest, AJournalGivenToMergeIsNamedAsOne) {
                        "--shard I/M' that merge adds up\n");
 }
 
+// A glob of a job's files (q-*) takes in its journals beside its shards:
+// where every shard is in without them, each is left out with a note;
+// where one is missing, the journals are refused (exit 2) and named first,
+// then what is missing, in the JSON too.
+TEST_F(CliShardTest, AJournalBesideEveryShardIsLeftOutAndOtherwiseRefused) {
+  cli_run r = run_script(
+      "mkdir -p journals && cd journals || exit 9\n"
+      "for k in 0 1; do $NQ count 11 --shard $k/2 --checkpoint q-$k.ckpt --json > q-$k.json || exit 9; done\n"
+      "$NQ merge q-*; echo status=$?\n");
+  EXPECT_NE(r.out.find("status=0"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("Q(11) = 2680  verified"), std::string::npos) << r.out;
+  for (const char* journal : {"q-0.ckpt", "q-1.ckpt"}) {
+    EXPECT_NE(r.err.find(std::string("nqueens merge: note: ") + journal +
+                         " is a checkpoint journal (--checkpoint): every shard is in without it, so it is left out"),
+              std::string::npos)
+        << r.err;
+  }
+  r = run_script("cd journals && rm q-1.json && $NQ merge q-* --json > failed.json; echo status=$?; cat failed.json");
+  EXPECT_NE(r.out.find("status=2"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(r.err.rfind("nqueens: q-0.ckpt: this is a checkpoint journal (--checkpoint)", 0), 0u) << r.err;
+  for (const char* problem : {"q-1.ckpt: this is a checkpoint journal", "1 of 2 shards missing: 1"}) {
+    EXPECT_NE(r.err.find(std::string("nqueens: ") + problem), std::string::npos) << problem << " in " << r.err;
+    EXPECT_NE(r.out.find(problem), std::string::npos) << problem << " in " << r.out;
+  }
+  EXPECT_NE(r.out.find("\"ok\":false"), std::string::npos) << r.out;
+}
+
 // Another command's --json is named as that command's (it used to be
 // refused for the first member a shard has and it lacks: 'no "n" member').
 TEST_F(CliShardTest, AnotherCommandsJsonIsNamedAsIts) {

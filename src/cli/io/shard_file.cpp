@@ -166,9 +166,9 @@ void refuse_other_files(const std::string& name, const std::string& text) {
   if (text.size() >= detail::journal::magic.size() &&
       std::equal(detail::journal::magic.begin(), detail::journal::magic.end(), text.begin(),
                  [](unsigned char m, char t) { return m == static_cast<unsigned char>(t); })) {
-    throw usage_error(name +
-                      ": this is a checkpoint journal (--checkpoint), not the --json output of 'nqueens count N "
-                      "--shard I/M' that merge adds up");
+    throw journal_file(name +
+                       ": this is a checkpoint journal (--checkpoint), not the --json output of 'nqueens count N "
+                       "--shard I/M' that merge adds up");
   }
 }
 

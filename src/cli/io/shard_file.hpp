@@ -67,10 +67,19 @@ class merge_output_file : public usage_error {
   using usage_error::usage_error;
 };
 
+/// A checkpoint journal (`count --checkpoint`), which a glob of a job's
+/// files can take in beside its shards (q23-5.ckpt beside q23-5.json): not
+/// a shard.
+class journal_file : public usage_error {
+ public:
+  using usage_error::usage_error;
+};
+
 /// Reads and checks shard file `name`: strict JSON, every field in range, no
 /// verified total or fundamental count in a part of a run, the checksum
 /// matching. Throws unfinished_shard_file for an empty file,
-/// merge_output_file for merge's output, usage_error naming the file for
+/// merge_output_file for merge's output, journal_file for a journal,
+/// usage_error naming the file for
 /// any other; run_cancelled when a stop signal ends a wait for it (a FIFO's
 /// or a pipe's writer).
 shard_file read_shard_file(const std::string& name);
