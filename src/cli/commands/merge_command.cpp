@@ -119,8 +119,9 @@ struct read_files {
   std::vector<std::string> malformed;         // exit 2
   std::vector<std::string> unfinished;        // empty files: shards not counted, named beside those missing
   std::vector<std::string> unfinished_names;  // their names
-  // Checkpoint journals: left out where every shard is in without them (a
-  // glob of a job's files, q23-*, takes in its journals), else exit 2.
+  // Checkpoint journals, which a glob of a job's files (q23-*) takes in
+  // beside its shards: left out with a note, the shards deciding; given
+  // alone, refused (exit 2).
   std::vector<std::string> journals;
   std::vector<std::string> journal_names;
 };
@@ -213,7 +214,7 @@ int run_merge(const std::vector<std::string>& args) {
       "Add up the --json outputs of 'nqueens count N --shard I/M' for I = 0..M-1 and verify\n"
       "the total. Exit 1 if a shard is missing (or its file empty), given twice, or from another run;\n"
       "exit 2 if a file is not a shard's --json (a count's text, cut short), was edited (its checksum),\n"
-      "or cannot be read, or is a journal where the shards are not all in without it.");
+      "or cannot be read. A checkpoint journal among the files is left out with a note (given alone: exit 2).");
   options.custom_help("FILE... [options]");
   options.positional_help("");
   const shared_options shared{.json = true};
@@ -246,17 +247,19 @@ int run_merge(const std::vector<std::string>& args) {
     if (result.count("json") != 0) write_report(merge_failure(problems, read.shards.size()), output_format::json);
     return status;
   };
-  // A journal is refused (exit 2), first, unless every shard is in without it.
-  const auto fail = [&](const std::vector<std::string>& problems, int status) {
-    return read.journals.empty() ? fail_with(problems, status) : fail_with(joined(read.journals, problems), 2);
-  };
+  // Journals and nothing else: the one mistake is that.
+  if (read.shards.empty() && read.unfinished.empty() && read.malformed.empty() && !read.journals.empty()) {
+    return fail_with(read.journals, 2);
+  }
+  for (const std::string& journal : read.journal_names) {
+    std::cerr << "nqueens merge: note: " << one_line(journal)
+              << " is a checkpoint journal (--checkpoint), not a shard's --json: left out\n";
+  }
   // A malformed file holds a shard merge cannot name: what the rest make is
   // not judged.
-  if (!read.malformed.empty()) return fail(joined(read.malformed, read.unfinished), 2);
+  if (!read.malformed.empty()) return fail_with(joined(read.malformed, read.unfinished), 2);
   if (read.shards.empty()) {
-    // A journal alone is named alone: no shard was given at all.
-    if (read.unfinished.empty() && !read.journals.empty()) return fail({}, 2);
-    return fail(joined(read.unfinished, {"no total: none of the files holds a finished shard"}), 1);
+    return fail_with(joined(read.unfinished, {"no total: none of the files holds a finished shard"}), 1);
   }
 
   // Every problem is reported, by file name, before giving up: the shards
@@ -269,7 +272,7 @@ int run_merge(const std::vector<std::string>& args) {
     parts.push_back(part_of(read.shards[k]));
     names.push_back(read.shards[k].name);
   }
-  if (parts.empty()) return fail(joined(check.foreign, read.unfinished), 1);
+  if (parts.empty()) return fail_with(joined(check.foreign, read.unfinished), 1);
   count_result whole;
   try {
     whole = nqueens::merge(parts, names);
@@ -285,18 +288,14 @@ int run_merge(const std::vector<std::string>& args) {
           "faulty machine is a likely cause: count the shards again (each gives the same count on "
           "any machine) and merge those files, or compare each with its count again");
     }
-    return fail(problems, 1);
+    return fail_with(problems, 1);
   }
-  if (!check.foreign.empty()) return fail(joined(check.foreign, read.unfinished), 1);
+  if (!check.foreign.empty()) return fail_with(joined(check.foreign, read.unfinished), 1);
   // Every shard is in: an empty file beside them (a count of a shard that
   // was stopped, then counted again into another file) takes nothing away.
   for (const std::string& extra : read.unfinished_names) {
     std::cerr << "nqueens merge: note: " << one_line(extra)
               << " is empty (a count stopped before its end): every shard is in without it, so it is left out\n";
-  }
-  for (const std::string& journal : read.journal_names) {
-    std::cerr << "nqueens merge: note: " << one_line(journal)
-              << " is a checkpoint journal (--checkpoint): every shard is in without it, so it is left out\n";
   }
   const merge_report merged(whole, read.shards.size(), kernels_of(read.shards));
   write_report(merged, format_for(result.count("json") != 0));
