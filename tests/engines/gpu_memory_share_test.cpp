@@ -78,11 +78,18 @@ TEST(GpuKernelsTest, AGpuMemoryBoundSharesEachGpuBetweenTablesAndStreams) {
   constexpr std::uint64_t mib = std::uint64_t{1} << 20;
   const std::uint64_t least = least_stream_bytes(0);
   EXPECT_EQ(least, detail::gpu::priced_stream_fixed_bytes + detail::gpu::least_arena_bytes);
-  // Priced before the module says its rounds: a stream of any module's
-  // rounds opens with its own buffers and the least arena within it.
-  for (std::uint64_t jobs = 1; jobs <= detail::gpu::most_round_jobs; ++jobs) {
-    ASSERT_GE(least, detail::gpu::stream_fixed_bytes_for(jobs) + detail::gpu::least_arena_bytes) << jobs;
+  // Priced before the module says its rounds: within any stream's bound, a
+  // stream of any module's rounds takes its own buffers beside the arena
+  // the engine lets it have and stays within the bound; at the least bound
+  // that arena is at least the least a stream opens with.
+  EXPECT_GE(detail::gpu::arena_bound_within(least), detail::gpu::least_arena_bytes);
+  for (const std::uint64_t bound : {least, least + 1, 3 * least, 64 * mib, std::uint64_t{80} << 30}) {
+    for (std::uint64_t jobs = 1; jobs <= detail::gpu::most_round_jobs; ++jobs) {
+      ASSERT_LE(detail::gpu::arena_bound_within(bound) + detail::gpu::stream_fixed_bytes_for(jobs), bound)
+          << bound << " bytes, rounds of " << jobs;
+    }
   }
+  EXPECT_EQ(detail::gpu::arena_bound_within(detail::gpu::priced_stream_fixed_bytes / 2), 0U);
   // No bound: the tables, and whatever stream_share gives.
   EXPECT_TRUE(budget_within(0, 4, 100 * mib).tables);
   EXPECT_EQ(budget_within(0, 4, 100 * mib).stream_bytes, UINT64_MAX);

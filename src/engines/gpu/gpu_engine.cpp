@@ -86,8 +86,7 @@ std::vector<std::unique_ptr<gpu::gpu_backend>> open_devices(const half_board_tab
                                                             std::uint64_t job_staged_bytes,
                                                             std::uint64_t stream_bound) {
   std::vector<std::unique_ptr<gpu::gpu_backend>> out;
-  const std::uint64_t arena_bound =
-      stream_bound > gpu::priced_stream_fixed_bytes ? stream_bound - gpu::priced_stream_fixed_bytes : 0;
+  const std::uint64_t arena_bound = gpu::arena_bound_within(stream_bound);
   // NQUEENS_GPU_TEST_ROUND_JOBS: an emulated round's jobs, as a module
   // built with NQUEENS_GPU_ROUND_JOBS takes them (what the tests of larger
   // rounds count through).

@@ -39,6 +39,13 @@ constexpr std::uint64_t stream_fixed_bytes = stream_fixed_bytes_for(round_jobs);
 /// bound the engine let through.
 constexpr std::uint64_t priced_stream_fixed_bytes = stream_fixed_bytes_for(most_round_jobs);
 
+/// The most arena a stream may take within `stream_bound` bytes (its share
+/// of --gpu-memory; UINT64_MAX: none), whichever module's rounds it holds:
+/// its fixed buffers, priced so, beside it stay within the bound.
+constexpr std::uint64_t arena_bound_within(std::uint64_t stream_bound) noexcept {
+  return stream_bound > priced_stream_fixed_bytes ? stream_bound - priced_stream_fixed_bytes : 0;
+}
+
 /// The least arena a stream opens with (a round of small jobs), and the
 /// least it halves to where another process took memory meanwhile.
 inline constexpr std::uint64_t least_arena_bytes = std::uint64_t{1} << 20;
