@@ -79,9 +79,8 @@ class journal_file : public usage_error {
 /// verified total or fundamental count in a part of a run, the checksum
 /// matching. Throws unfinished_shard_file for an empty file,
 /// merge_output_file for merge's output, journal_file for a journal,
-/// usage_error naming the file for
-/// any other; run_cancelled when a stop signal ends a wait for it (a FIFO's
-/// or a pipe's writer).
+/// usage_error naming the file for any other; run_cancelled when a stop
+/// signal ends a wait for it (a FIFO's or a pipe's writer).
 shard_file read_shard_file(const std::string& name);
 
 /// The plan that `f`'s n, engine and split depth make; run_cancelled once
