@@ -176,7 +176,10 @@ fi
 # which every block of size, join, once and the visit reads at its first
 # item (stop_unread: for measurement alone, a stop waits for the round);
 # and rounds of 192 jobs, not 64 (rounds192: the engine hands a stream
-# calls as large), a third of the launches and copies a subproblem.
+# calls as large), a third of the launches and copies a subproblem; and
+# the last two at once (rounds192_graphs): both work against what a round
+# costs whatever it holds, and where each helps the pair is what the head
+# would take, whose gain need not be the product of theirs.
 AB_CANDIDATES="whole=NQUEENS_GPU_NORTH_PER_ITEM=0;wide=NQUEENS_GPU_WIDE_VISIT=1"
 AB_CANDIDATES+=";by_index=NQUEENS_GPU_VISIT_COUNTER=0;row_set_blocks=NQUEENS_GPU_BLOCK_ROW_SETS=1"
 AB_CANDIDATES+=";unpacked=NQUEENS_GPU_VISIT_PACKED=0;prefetch=NQUEENS_GPU_VISIT_PREFETCH=1"
@@ -184,6 +187,7 @@ AB_CANDIDATES+=";early_exit=NQUEENS_GPU_VISIT_EARLY_EXIT=1;spin=NQUEENS_GPU_WAIT
 AB_CANDIDATES+=";bounds_late=NQUEENS_GPU_VISIT_BOUNDS_AHEAD=0;shared_walk=NQUEENS_GPU_WALK_BY_WARPS=0"
 AB_CANDIDATES+=";carveout=NQUEENS_GPU_MAX_SHARED_CARVEOUT=0;graphs=NQUEENS_GPU_ROUND_GRAPHS=1"
 AB_CANDIDATES+=";stop_unread=NQUEENS_GPU_STOP_READS=0;rounds192=NQUEENS_GPU_ROUND_JOBS=192"
+AB_CANDIDATES+=";rounds192_graphs=NQUEENS_GPU_ROUND_JOBS=192,NQUEENS_GPU_ROUND_GRAPHS=1"
 # NQ_GPU_AB=NAME[,NAME...]: ab builds and times these candidates alone
 # (beside the head), where a call's time would not hold them all.
 if [[ -n ${NQ_GPU_AB+set} ]]; then
