@@ -83,10 +83,11 @@ inline constexpr std::uint32_t sized_mark = 0x512EDU;
 /// docs/engines.md). The device's streams hold this many, the emulator's
 /// its options' (up to most_round_jobs), and the engine hands a stream as
 /// many as its backend says (gpu_backend::round_jobs). A module built with
-/// NQUEENS_GPU_ROUND_JOBS=192 (scripts/gpu.sh ab's `rounds192`) shares each
-/// launch among 3 times the jobs, against the fixed cost a launch took at
-/// small n (docs/performance.md), where a job's own work is short; 256 would
-/// leave no room for the visit's six blocks an SM (round_items_of).
+/// NQUEENS_GPU_ROUND_JOBS=192 (scripts/gpu.sh ab's `rounds192`, and with
+/// each round a CUDA graph `rounds192_graphs`) shares each launch among 3
+/// times the jobs, against the fixed cost a launch took at small n
+/// (docs/performance.md), where a job's own work is short; 256 would leave
+/// no room for the visit's six blocks an SM (round_items_of).
 #ifndef NQUEENS_GPU_ROUND_JOBS
 #define NQUEENS_GPU_ROUND_JOBS 64
 #endif
