@@ -179,7 +179,9 @@ fi
 # calls as large), a third of the launches and copies a subproblem; and
 # the last two at once (rounds192_graphs): both work against what a round
 # costs whatever it holds, and where each helps the pair is what the head
-# would take, whose gain need not be the product of theirs.
+# would take, whose gain need not be the product of theirs; and every call
+# sized on the device first (device_sizes), not on the host by its groups'
+# bounds where they fit the arena, a round trip less a call.
 AB_CANDIDATES="whole=NQUEENS_GPU_NORTH_PER_ITEM=0;wide=NQUEENS_GPU_WIDE_VISIT=1"
 AB_CANDIDATES+=";by_index=NQUEENS_GPU_VISIT_COUNTER=0;row_set_blocks=NQUEENS_GPU_BLOCK_ROW_SETS=1"
 AB_CANDIDATES+=";unpacked=NQUEENS_GPU_VISIT_PACKED=0;prefetch=NQUEENS_GPU_VISIT_PREFETCH=1"
@@ -188,6 +190,7 @@ AB_CANDIDATES+=";bounds_late=NQUEENS_GPU_VISIT_BOUNDS_AHEAD=0;shared_walk=NQUEEN
 AB_CANDIDATES+=";carveout=NQUEENS_GPU_MAX_SHARED_CARVEOUT=0;graphs=NQUEENS_GPU_ROUND_GRAPHS=1"
 AB_CANDIDATES+=";stop_unread=NQUEENS_GPU_STOP_READS=0;rounds192=NQUEENS_GPU_ROUND_JOBS=192"
 AB_CANDIDATES+=";rounds192_graphs=NQUEENS_GPU_ROUND_JOBS=192,NQUEENS_GPU_ROUND_GRAPHS=1"
+AB_CANDIDATES+=";device_sizes=NQUEENS_GPU_HOST_SIZES=0"
 # NQ_GPU_AB=NAME[,NAME...]: ab builds and times these candidates alone
 # (beside the head), where a call's time would not hold them all.
 if [[ -n ${NQ_GPU_AB+set} ]]; then
@@ -894,7 +897,7 @@ ab_median() {
     awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
 part_ab() {
-  local modules=("$BUILD/libnqueens-gpu.so") entries entry name round_jobs=("")
+  local modules=("$BUILD/libnqueens-gpu.so") entries entry name round_jobs=("") device_sizes=("")
   ab_names=(head)
   IFS=';' read -ra entries <<<"$AB_CANDIDATES"
   for entry in "${entries[@]}"; do
@@ -902,8 +905,10 @@ part_ab() {
     modules+=("$BUILD/libnqueens-gpu-$name.so")
     ab_names+=("$name")
     # Emulated, a candidate of other rounds counts in rounds of its size
-    # (the emulator's NQUEENS_GPU_TEST_ROUND_JOBS), its one choice the host sees.
+    # (the emulator's NQUEENS_GPU_TEST_ROUND_JOBS), and one that sizes on the
+    # device sizes so (NQUEENS_GPU_TEST_HOST_SIZES): its choices the host sees.
     [[ ,${entry#*=}, =~ ,NQUEENS_GPU_ROUND_JOBS=([0-9]+), ]] && round_jobs+=("${BASH_REMATCH[1]}") || round_jobs+=("")
+    [[ ,${entry#*=}, == *,NQUEENS_GPU_HOST_SIZES=0,* ]] && device_sizes+=(1) || device_sizes+=("")
   done
   local repeat k m modules_count=${#modules[@]} reference="" shard_total dropped=() module_cap=0 limit capped status_before
   ab_times=()
@@ -926,6 +931,7 @@ part_ab() {
       # alone, and the graphs module replays no graph then.
       COUNT_ENV=("NQUEENS_GPU_MODULE=${modules[k]}" NQUEENS_GPU_TIMES=0)
       ((!EMULATE)) || [[ -z ${round_jobs[k]} ]] || COUNT_ENV+=("NQUEENS_GPU_TEST_ROUND_JOBS=${round_jobs[k]}")
+      ((!EMULATE)) || [[ -z ${device_sizes[k]} ]] || COUNT_ENV+=(NQUEENS_GPU_TEST_HOST_SIZES=0)
       if ! count_exact "$AB_N" "$limit" --shard "$AB_SHARD"; then
         COUNT_ENV=()
         dropped[k]=1

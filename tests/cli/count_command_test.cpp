@@ -239,11 +239,12 @@ TEST(CliTest, EveryCountReportsItsPhases) {
 // NQUEENS_GPU_TIMES=1 puts each kernel's device time in the GPU engine's
 // JSON (emulated here: the host's clock) and a line of text, with the
 // rounds' phases; without it the kernels' field is null and they are not
-// timed (the rounds' phases are, always); another value is refused.
+// timed (the rounds' phases are, always); another value is refused. Every
+// call sized on the device, so that the size kernel runs and is timed too.
 TEST(CliTest, GpuKernelTimesAreReportedWhenAsked) {
   const std::string gpu = "NQUEENS_GPU=emulate ";
-  const cli_run timed =
-      run_cli_command(gpu + "NQUEENS_GPU_TIMES=1 " + NQUEENS_CLI_PATH + " count 12 --engine gpu --json");
+  const cli_run timed = run_cli_command(gpu + "NQUEENS_GPU_TIMES=1 NQUEENS_GPU_TEST_HOST_SIZES=0 " + NQUEENS_CLI_PATH +
+                                        " count 12 --engine gpu --json");
   ASSERT_EQ(timed.status, 0) << timed.err;
   const std::size_t at = timed.out.find("\"device_kernel_seconds\":{");
   ASSERT_NE(at, std::string::npos) << timed.out;
@@ -681,6 +682,35 @@ TEST(CliTest, GpuCallsHoldWhatTheModulesRoundsHold) {
   EXPECT_EQ(refused.status, 2) << refused.err;
   EXPECT_EQ(refused.err,
             "nqueens: NQUEENS_GPU_TEST_ROUND_JOBS=257 is out of range: expected an integer from 1 to 256\n");
+}
+
+// Calls sized on the host (group_bounds, where a call's bounds fit its
+// stream's arena) and calls sized on the emulated device first
+// (NQUEENS_GPU_TEST_HOST_SIZES=0, as a module built with
+// NQUEENS_GPU_HOST_SIZES=0 sizes them) count the same; the host's take no
+// round of sizes: fewer launches and stream operations. Another value is
+// refused in one line, exit 2.
+TEST(CliTest, GpuCallsSizedOnTheHostCountTheSameInFewerLaunches) {
+  const std::string nq =
+      "NQUEENS_GPU=emulate " + std::string(NQUEENS_CLI_PATH) + " count 13 --engine gpu --threads 2 --json";
+  const auto field = [](const std::string& json, const std::string& name) {
+    const std::size_t at = json.find("\"" + name + "\":");
+    return at == std::string::npos ? 0ULL : std::stoull(json.substr(at + name.size() + 3));
+  };
+  const cli_run host = run_cli_command(nq);
+  const cli_run device = run_cli_command("NQUEENS_GPU_TEST_HOST_SIZES=0 " + nq);
+  for (const cli_run* r : {&host, &device}) {
+    ASSERT_EQ(r->status, 0) << r->err;
+    EXPECT_NE(r->out.find("\"total\":73712,"), std::string::npos) << r->out;
+    EXPECT_NE(r->out.find("\"verified\":true"), std::string::npos) << r->out;
+  }
+  ASSERT_GT(field(host.out, "device_launches"), 0U) << host.out;
+  EXPECT_LT(field(host.out, "device_launches"), field(device.out, "device_launches")) << host.out << "\n" << device.out;
+  EXPECT_LT(field(host.out, "device_operations"), field(device.out, "device_operations")) << host.out << "\n"
+                                                                                          << device.out;
+  const cli_run refused = run_cli_command("NQUEENS_GPU_TEST_HOST_SIZES=2 " + nq);
+  EXPECT_EQ(refused.status, 2) << refused.err;
+  EXPECT_EQ(refused.err, "nqueens: NQUEENS_GPU_TEST_HOST_SIZES=2 is out of range: expected an integer from 0 to 1\n");
 }
 
 // --gpu-memory bounds what a count takes of each GPU. At the least it lets

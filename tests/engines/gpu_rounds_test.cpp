@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <map>
 #include <span>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/gpu/gpu_group_bounds.hpp"
 #include "nqueens/device_work.hpp"
 #include "support/gpu_testing.hpp"
 
@@ -265,13 +267,20 @@ TEST(GpuEmulatedTest, ListsThatJobsShareAreStagedOnceARound) {
 // call: the host may hold other lists at the same addresses by the next
 // (the engine's slots are rebuilt in place), and the next call, whose jobs
 // bring other lists in the same host arrays, counts them, not those left.
-TEST(GpuEmulatedTest, ACallsListsStayInTheArenaFromRoundToRoundButNotPastTheCall) {
+// Sized on the host from the lists themselves (group_bounds reads them where
+// the host holds them), the call takes its count round alone, the lists
+// copied once the same.
+class GpuListsTest : public testing::TestWithParam<bool> {};
+
+TEST_P(GpuListsTest, ACallsListsStayInTheArenaFromRoundToRoundButNotPastTheCall) {
   const int n = 12;
   const int h = n / 2;
+  const bool host_sizes = GetParam();
   const detail::half_board_tables tables(n);
   const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
   const detail::quarter_source source(n, nullptr);
-  const auto backend = detail::gpu::emulated_backend(nullptr, {.max_jobs = 64, .arena_words = std::uint64_t{1} << 19});
+  const auto backend = detail::gpu::emulated_backend(
+      nullptr, {.max_jobs = 64, .arena_words = std::uint64_t{1} << 19, .host_sizes = host_sizes});
   const std::vector<detail::gpu::gpu_job> all = gpu_testing::jobs_of(tables, *backend);
   // Host arrays for the calls' lists, a set of four a job, each grown once
   // to the largest list so that the second call's lists are at the first's addresses.
@@ -326,7 +335,11 @@ TEST(GpuEmulatedTest, ACallsListsStayInTheArenaFromRoundToRoundButNotPastTheCall
       EXPECT_EQ(counts[k].once, reference.counts[first + k].once) << "class " << first + k;
     }
     const device_work work = stream.work() - before;
-    EXPECT_EQ(work.launches, 2U + 10U) << "a round of sizes and one of counts";
+    if (host_sizes) {
+      EXPECT_EQ(work.launches, 10U) << "a round of counts alone";
+    } else {
+      EXPECT_EQ(work.launches, 2U + 10U) << "a round of sizes and one of counts";
+    }
     EXPECT_EQ(work.staged_list_bytes, bytes) << "each list copied once, call from class " << first;
   };
   const auto stream = backend->open_stream();
@@ -334,6 +347,10 @@ TEST(GpuEmulatedTest, ACallsListsStayInTheArenaFromRoundToRoundButNotPastTheCall
   call(std::span(all).first(jobs_a_call), 0, rounds, *stream);
   call(std::span(all).subspan(jobs_a_call, jobs_a_call), jobs_a_call, rounds, *stream);
 }
+
+INSTANTIATE_TEST_SUITE_P(GpuEmulatedTest, GpuListsTest, testing::Bool(), [](const testing::TestParamInfo<bool>& info) {
+  return info.param ? std::string("SizedOnTheHost") : std::string("SizedOnTheDevice");
+});
 
 // A count on the GPU engine takes a fraction of a stream operation per
 // subproblem: rounds of many subproblems, each a handful of launches and
@@ -378,6 +395,7 @@ class forwarding_stream : public detail::gpu::gpu_stream {
  public:
   explicit forwarding_stream(detail::gpu::gpu_stream& inner) : inner_(inner) {}
   std::uint32_t max_jobs() const noexcept override { return inner_.max_jobs(); }
+  bool sizes_on_host() const noexcept override { return inner_.sizes_on_host(); }
   std::uint64_t* arena() const noexcept override { return inner_.arena(); }
   std::uint64_t arena_words() const noexcept override { return inner_.arena_words(); }
   detail::gpu::job_state* state(std::uint32_t k) const noexcept override { return inner_.state(k); }
@@ -429,7 +447,8 @@ class GpuStopMidRoundTest : public testing::TestWithParam<detail::gpu::round_kin
 TEST_P(GpuStopMidRoundTest, EndsTheBatchWithoutAPartialCount) {
   const detail::half_board_tables tables(12);
   const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
-  const auto backend = detail::gpu::emulated_backend(tables);
+  // Sized on the device, so that a round of sizes runs to be stopped.
+  const auto backend = detail::gpu::emulated_backend(tables, {.host_sizes = false});
   const auto inner = backend->open_stream();
   stopped_mid_round stream(*inner, GetParam());
   detail::gpu::gpu_rounds rounds(stream);
@@ -545,7 +564,7 @@ class recording_stream final : public forwarding_stream {
 TEST(GpuEmulatedTest, AJobWithAnEmptyGroupTakesNoCountRound) {
   for (const int n : odd_boards) {
     const detail::half_board_tables tables(n);
-    const auto backend = detail::gpu::emulated_backend(tables);
+    const auto backend = detail::gpu::emulated_backend(tables, {.host_sizes = false});
     const auto inner = backend->open_stream();
     recording_stream stream(*inner);
     detail::gpu::gpu_rounds rounds(stream);
@@ -585,6 +604,94 @@ TEST(GpuEmulatedTest, AJobWithAnEmptyGroupTakesNoCountRound) {
       EXPECT_EQ(result.once, 0U) << "n = " << n << ", class " << k;
     }
     EXPECT_GT(skipped, 0U) << "n = " << n;
+  }
+}
+
+// The host's bounds on a job's groups (group_bounds) hold what its round
+// of sizes finds, group by group, for every class of the boards counted
+// here and for the second of two slices of each; on odd boards they find
+// groups that the middle queen forbids whole (0), as the size round does,
+// so that such a job takes no count round sized on the host either.
+TEST(GpuEmulatedTest, GroupBoundsHoldWhatTheSizeRoundFinds) {
+  for (const int n : {8, 9, 10, 11, 12, 13}) {
+    const detail::half_board_tables tables(n);
+    const auto backend = detail::gpu::emulated_backend(tables);
+    const auto stream = backend->open_stream();
+    std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, *backend);
+    const std::size_t classes = jobs.size();
+    for (std::size_t k = 0; k < classes; ++k) {
+      detail::gpu::gpu_job sliced = jobs[k];
+      sliced.slices[0] = 2;
+      sliced.slice[0] = 1;
+      jobs.push_back(sliced);
+    }
+    std::size_t empty_by_host = 0, empty = 0;
+    for (std::size_t first = 0; first < jobs.size(); first += stream->max_jobs()) {
+      const std::size_t count = std::min<std::size_t>(stream->max_jobs(), jobs.size() - first);
+      const std::span<detail::gpu::gpu_job> round(jobs.data() + first, count);
+      for (std::uint32_t k = 0; k < count; ++k) {
+        round[k].sequence = static_cast<std::uint32_t>(first + k + 1);
+        round[k].state = stream->state(k);
+        round[k].result = stream->result(k);
+        round[k].stop = stream->stop_word();
+      }
+      const auto results = stream->run(round, detail::gpu::round_kind::sizes);
+      for (std::uint32_t k = 0; k < count; ++k) {
+        detail::gpu::check_result(results[k], round[k], detail::gpu::round_kind::sizes);
+        const std::array<std::uint64_t, 2> bounds = detail::gpu::group_bounds(round[k]);
+        for (int g = 0; g < 2; ++g) {
+          EXPECT_GE(bounds[g], results[k].joined[g]) << "n = " << n << ", job " << first + k << ", group " << g;
+        }
+        empty += results[k].joined[0] == 0 || results[k].joined[1] == 0 ? 1 : 0;
+        empty_by_host += bounds[0] == 0 || bounds[1] == 0 ? 1 : 0;
+      }
+    }
+    if (n % 2 != 0) {
+      EXPECT_GT(empty_by_host, 0U) << "n = " << n;
+      EXPECT_GE(2 * empty_by_host, empty) << "n = " << n << ": the host found few of the empty groups";
+    }
+  }
+}
+
+// A call whose jobs' bounds fit the stream's arena together is sized on
+// the host: no round of sizes, one round of counts of the jobs whose bounds
+// are not 0, and the counts of jobs sized on the device. One whose bounds
+// do not fit (a small arena) is sized on the device, as a stream that does
+// not let the host size (a module built with NQUEENS_GPU_HOST_SIZES=0)
+// sizes every call.
+TEST(GpuEmulatedTest, ACallWhoseBoundsFitTakesNoRoundOfSizes) {
+  for (const int n : round_boards) {
+    const detail::half_board_tables tables(n);
+    const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
+    struct way {
+      std::uint64_t arena_words;
+      bool host_sizes, sized_on_host;
+    };
+    for (const way w : {way{std::uint64_t{1} << 19, true, true}, way{std::uint64_t{1} << 11, true, false},
+                        way{std::uint64_t{1} << 19, false, false}}) {
+      const auto backend =
+          detail::gpu::emulated_backend(tables, {.arena_words = w.arena_words, .host_sizes = w.host_sizes});
+      const auto inner = backend->open_stream();
+      recording_stream stream(*inner);
+      detail::gpu::gpu_rounds rounds(stream);
+      const std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, *backend);
+      std::size_t bounded = 0;  // jobs the host bounds above 0 in both groups
+      for (std::size_t first = 0; first < jobs.size(); first += stream.max_jobs()) {
+        const auto call = std::span(jobs).subspan(first, std::min<std::size_t>(stream.max_jobs(), jobs.size() - first));
+        std::vector<detail::gpu::pair_counts> counts(call.size());
+        rounds.count(call, counts);
+        for (std::size_t k = 0; k < call.size(); ++k) {
+          EXPECT_EQ(counts[k].pairs, reference.counts[first + k].pairs) << "n = " << n << ", class " << first + k;
+          EXPECT_EQ(counts[k].once, reference.counts[first + k].once) << "n = " << n << ", class " << first + k;
+          const std::array<std::uint64_t, 2> bounds = detail::gpu::group_bounds(call[k]);
+          bounded += bounds[0] != 0 && bounds[1] != 0 ? 1 : 0;
+        }
+      }
+      const std::string way_named = "n = " + std::to_string(n) + ", " + std::to_string(w.arena_words) + " words" +
+                                    (w.host_sizes ? "" : ", sized on the device");
+      EXPECT_EQ(stream.empty_group.empty(), w.sized_on_host) << way_named << ": a round of sizes ran or none did";
+      if (w.sized_on_host) EXPECT_EQ(stream.counted.size(), bounded) << way_named;
+    }
   }
 }
 

@@ -38,6 +38,11 @@ class gpu_stream {
   virtual ~gpu_stream() = default;
   /// Jobs one round holds at most.
   virtual std::uint32_t max_jobs() const noexcept = 0;
+  /// Whether the rounds may size a call's jobs on the host, by their
+  /// group_bounds, where those fit the arena, rather than in a round of
+  /// sizes (one launch, copy and wait fewer a call; a module built with
+  /// NQUEENS_GPU_HOST_SIZES=0 says no, to compare on a device).
+  virtual bool sizes_on_host() const noexcept = 0;
   /// The buffer every job's halves and codes are cut from, as the kernels
   /// address it, and its length in 64-bit words.
   virtual std::uint64_t* arena() const noexcept = 0;
@@ -89,6 +94,11 @@ class gpu_backend {
   /// "emulated GPU 1 (NQUEENS_GPU=emulate)".
   virtual std::string where() const = 0;
 };
+
+/// A table's arrays where they lie (the host's, for a table the host holds).
+inline quarter_arrays arrays_of(const quarter_table& table) noexcept {
+  return {table.offsets().data(), table.masks().data(), table.signatures().data()};
+}
 
 /// The host-known part of a job for `task` of an n-board plan whose classes
 /// are cut in `slices` slices of north row sets: columns, queens, row sets,

@@ -43,6 +43,15 @@
 #define NQUEENS_GPU_ROUND_GRAPHS 0
 #endif
 
+/// 1: a call's jobs whose group_bounds fit the stream's arena go to a count
+/// round with no round of sizes before it (gpu_rounds.hpp): two launches,
+/// two copies and a wait fewer a call, where a small board's call cost the
+/// H200 more than its work. 0 builds the module that sizes every call on
+/// the device first, as before (scripts/gpu.sh ab's `device_sizes`).
+#ifndef NQUEENS_GPU_HOST_SIZES
+#define NQUEENS_GPU_HOST_SIZES 1
+#endif
+
 namespace nqueens::detail::gpu {
 
 void check(cudaError_t status, const char* what) {
@@ -171,6 +180,7 @@ class cuda_stream final : public gpu_stream {
   cuda_stream& operator=(const cuda_stream&) = delete;
 
   std::uint32_t max_jobs() const noexcept override { return round_jobs; }
+  bool sizes_on_host() const noexcept override { return NQUEENS_GPU_HOST_SIZES != 0; }
   std::uint64_t* arena() const noexcept override { return arena_; }
   std::uint64_t arena_words() const noexcept override { return arena_words_; }
   job_state* state(std::uint32_t k) const noexcept override { return states_ + k; }

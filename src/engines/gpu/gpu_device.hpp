@@ -39,7 +39,7 @@ struct device_module {
                                           std::uint64_t most_stream_bytes);
 };
 inline constexpr std::uint64_t device_module_abi =
-    (std::uint64_t{10} << 48) ^ (std::uint64_t{sizeof(gpu_job)} << 32) ^ (std::uint64_t{sizeof(job_state)} << 8) ^
+    (std::uint64_t{11} << 48) ^ (std::uint64_t{sizeof(gpu_job)} << 32) ^ (std::uint64_t{sizeof(job_state)} << 8) ^
     sizeof(job_result) ^ (std::uint64_t{sizeof(half_board_tables)} << 40) ^ (std::uint64_t{max_job_key_bits} << 56) ^
     (std::uint64_t{sizeof(device_work)} << 16);
 inline constexpr const char* device_module_symbol = "nqueens_gpu_device_module";

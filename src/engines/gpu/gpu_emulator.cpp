@@ -48,6 +48,7 @@ class emulated_stream final : public gpu_stream {
   }
 
   std::uint32_t max_jobs() const noexcept override { return options_.max_jobs; }
+  bool sizes_on_host() const noexcept override { return options_.host_sizes; }
   std::uint64_t* arena() const noexcept override { return arena_.data(); }
   std::uint64_t arena_words() const noexcept override { return arena_.size(); }
   job_state* state(std::uint32_t k) const noexcept override { return &states_[k]; }
@@ -143,19 +144,16 @@ class emulator final : public gpu_backend {
     return std::make_unique<emulated_stream>(options);
   }
   quarter_arrays west() const noexcept override {
-    return tables_ == nullptr ? quarter_arrays{} : arrays(tables_->west());
+    return tables_ == nullptr ? quarter_arrays{} : arrays_of(tables_->west());
   }
   quarter_arrays east() const noexcept override {
-    return tables_ == nullptr ? quarter_arrays{} : arrays(tables_->east());
+    return tables_ == nullptr ? quarter_arrays{} : arrays_of(tables_->east());
   }
   std::string where() const override {
     return "emulated GPU " + std::to_string(options_.device) + " (NQUEENS_GPU=emulate)";
   }
 
  private:
-  static quarter_arrays arrays(const quarter_table& t) noexcept {
-    return {t.offsets().data(), t.masks().data(), t.signatures().data()};
-  }
   const half_board_tables* tables_;
   const emulator_options options_;
   std::atomic<std::uint64_t> streams_{0};

@@ -49,6 +49,10 @@ struct emulator_options {
   /// 64-bit words.
   std::uint32_t max_jobs = round_jobs;
   std::uint64_t arena_words = std::uint64_t{1} << 19;  // 4 MiB
+  /// Whether its streams let the rounds size jobs on the host
+  /// (gpu_stream::sizes_on_host), as the device's module does unless
+  /// built with NQUEENS_GPU_HOST_SIZES=0.
+  bool host_sizes = true;
   /// Time each kernel (device_work::kernel_nanoseconds), as
   /// NQUEENS_GPU_TIMES=1 asks of every stream.
   bool timed = false;

@@ -92,10 +92,15 @@ std::vector<std::unique_ptr<gpu::gpu_backend>> open_devices(const half_board_tab
   // rounds count through).
   const auto emulated_round_jobs =
       choice.emulated > 0 ? environment_integer("NQUEENS_GPU_TEST_ROUND_JOBS", 1, gpu::most_round_jobs) : std::nullopt;
+  // NQUEENS_GPU_TEST_HOST_SIZES=0: every call sized on the emulated device,
+  // as a module built with NQUEENS_GPU_HOST_SIZES=0 sizes them.
+  const auto emulated_host_sizes =
+      choice.emulated > 0 ? environment_integer("NQUEENS_GPU_TEST_HOST_SIZES", 0, 1) : std::nullopt;
   for (const gpu::dealt_device& d : choice.chosen) {
     gpu::emulator_options emulated{
         .seed = static_cast<std::uint64_t>(d.index) + 1,
         .max_jobs = static_cast<std::uint32_t>(emulated_round_jobs.value_or(gpu::round_jobs)),
+        .host_sizes = emulated_host_sizes.value_or(1) == 1,
         .device = d.index,
         .fault = choice.emulated > 0 ? gpu::emulated_fault_of(d.index) : gpu::emulated_fault::none};
     emulated.arena_words =
@@ -246,7 +251,10 @@ class gpu_context final : public engine_context {
     if (tables_) fill(pool_.device(s.device));
     b.counts.assign(indices.size(), gpu::pair_counts{});
     try {
-      s.rounds.count(b.jobs, b.counts, cancel);
+      // The host's tables, where the jobs' arrays are the device's: what the host sizes them from.
+      const gpu::host_quarters host{tables_ ? gpu::arrays_of(tables_->west()) : gpu::quarter_arrays{},
+                                    tables_ ? gpu::arrays_of(tables_->east()) : gpu::quarter_arrays{}};
+      s.rounds.count(b.jobs, b.counts, cancel, tables_ ? &host : nullptr);
     } catch (const subproblem_cancelled&) {
       throw;
     } catch (const std::runtime_error& e) {

@@ -158,7 +158,7 @@ struct job_state {
 /// message in fault_message (gpu_backend.cpp).
 enum class job_fault : std::uint32_t {
   none = 0,
-  group_past_bound,  ///< a group outgrew the capacity the size round gave it
+  group_past_bound,  ///< a group outgrew the capacity the size round (or the host's bound) gave it
   too_many_digits,   ///< the code needs more digits than the tables hold
   histogram_lost,    ///< the key histogram does not add up to the group
   sort_lost,         ///< the sort by key lost halves

@@ -58,15 +58,12 @@ struct quarter_ranges {
   std::uint32_t group, rows, west_begin, west_end, east_begin, east_end;
 };
 
-/// Row set `index` of a job (north's first) as quarter_ranges; empty past
-/// the job's last.
-NQUEENS_HD inline void find_quarters(const gpu_job& job, std::uint32_t index, quarter_ranges& q) {
+/// Row set `rows` of group `group` of a job, the `rank`-th in its colex
+/// order, as quarter_ranges: empty outside the job's slice and the filter's
+/// row window.
+NQUEENS_HD inline void quarters_of_row_set(const gpu_job& job, int group, std::uint32_t rank, std::uint32_t rows,
+                                           quarter_ranges& q) {
   q.west_begin = q.west_end = q.east_begin = q.east_end = 0;
-  q.group = q.rows = 0;
-  if (index >= job.row_sets[0] + job.row_sets[1]) return;
-  const int group = index < job.row_sets[0] ? 0 : 1;
-  const std::uint32_t rank = group == 0 ? index : index - job.row_sets[0];
-  const auto rows = static_cast<std::uint32_t>(unrank_subset(rank, job.h, job.west_queens[group]));
   q.group = static_cast<std::uint32_t>(group);
   // The filter reads the row window's sets ranked, the tables by rows.
   q.rows = ranks_rows(job.rule) ? rank_rows(rows, job.h) : rows;
@@ -81,6 +78,20 @@ NQUEENS_HD inline void find_quarters(const gpu_job& job, std::uint32_t index, qu
   q.west_end = job.west[group].offsets[west_key + 1];
   q.east_begin = job.east[group].offsets[east_key];
   q.east_end = job.east[group].offsets[east_key + 1];
+}
+
+/// Row set `index` of a job (north's first) as quarter_ranges; empty past
+/// the job's last.
+NQUEENS_HD inline void find_quarters(const gpu_job& job, std::uint32_t index, quarter_ranges& q) {
+  if (index >= job.row_sets[0] + job.row_sets[1]) {
+    q.west_begin = q.west_end = q.east_begin = q.east_end = 0;
+    q.group = q.rows = 0;
+    return;
+  }
+  const int group = index < job.row_sets[0] ? 0 : 1;
+  const std::uint32_t rank = group == 0 ? index : index - job.row_sets[0];
+  quarters_of_row_set(job, group, rank, static_cast<std::uint32_t>(unrank_subset(rank, job.h, job.west_queens[group])),
+                      q);
 }
 
 /// The placements of a block's row sets that its joins read. For odd n,

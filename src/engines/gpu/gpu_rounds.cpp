@@ -1,12 +1,14 @@
 #include "engines/gpu/gpu_rounds.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 #include "engines/gpu/gpu_code_kernels.hpp"
+#include "engines/gpu/gpu_group_bounds.hpp"
 #include "nqueens/cancelled.hpp"
 
 namespace nqueens::detail::gpu {
@@ -24,6 +26,13 @@ std::uint64_t words_of(std::uint64_t count) {
 bool same_list(const quarter_arrays& a, const quarter_arrays& b) {
   return a.offsets == b.offsets && a.masks == b.masks && a.signatures == b.signatures;
 }
+
+// The kernels index both groups as one list, and round it up to whole
+// blocks, in 32 bits (halves_total, items_for); a visit's index steps past
+// a key's end by up to a stride of every part's warps, each lane on a north
+// half of its own in the narrowest blocks (visit_keys). So a job's groups
+// hold fewer halves than this together.
+constexpr std::uint64_t most_joined = UINT32_MAX - std::max(block_threads, most_visit_parts* block_threads);
 
 // The words a list of 2^h row sets takes: its offsets, masks and signatures.
 std::uint64_t list_words(const quarter_arrays& list, int h) {
@@ -122,7 +131,8 @@ std::uint64_t gpu_rounds::pass_over(const gpu_job& job, std::uint64_t front, std
   return front;
 }
 
-void gpu_rounds::count(std::span<const gpu_job> jobs, std::span<pair_counts> out, const std::atomic<bool>* cancel) {
+void gpu_rounds::count(std::span<const gpu_job> jobs, std::span<pair_counts> out, const std::atomic<bool>* cancel,
+                       const host_quarters* tables) {
   cancel_ = cancel;
   stream_.clear_stop();  // a stop of an earlier call; `cancel` is looked at before each round
   // An earlier call's lists may have changed on the host since, at the
@@ -136,10 +146,35 @@ void gpu_rounds::count(std::span<const gpu_job> jobs, std::span<pair_counts> out
     if (least > stream_.arena_words()) throw_too_large(jobs[k], least);
     pieces_.push_back({jobs[k], k, false, {0, 0}, quarters});
   }
-  do {
-    size_pieces();
-  } while (cut_pieces_too_large());
+  if (!size_on_host(tables)) {
+    do {
+      size_pieces();
+    } while (cut_pieces_too_large());
+  }
   count_pieces(out);
+}
+
+bool gpu_rounds::size_on_host(const host_quarters* tables) {
+  if (!stream_.sizes_on_host() || pieces_.size() > stream_.max_jobs()) return false;
+  std::uint64_t words = 0;  // as count_pieces takes them, each job's lists counted whole
+  for (piece& p : pieces_) {
+    gpu_job job = p.job;
+    if (!job.own_quarters && tables != nullptr) {
+      job.west[0] = job.west[1] = tables->west;
+      job.east[0] = job.east[1] = tables->east;
+    }
+    const std::array<std::uint64_t, 2> bounds = group_bounds(job);
+    if (bounds[0] + bounds[1] > most_joined) return false;  // the size round may find fewer
+    p.joined[0] = bounds[0];
+    p.joined[1] = bounds[1];
+    words += p.quarter_words;
+    if (bounds[0] != 0 && bounds[1] != 0) {
+      words += words_for(bounds[0], bounds[1]) + key_words_for(p.job.n, p.job.digits_limit, bounds[1]);
+    }
+  }
+  if (words > stream_.arena_words()) return false;  // size_pieces sets every piece's joined again
+  for (piece& p : pieces_) p.sized = true;
+  return true;
 }
 
 void gpu_rounds::begin_round() {
@@ -161,7 +196,9 @@ std::span<const job_result> gpu_rounds::run_round(round_kind round) {
   // fault from halves a stopped join never made. None of it is taken.
   if (stream_.stopped()) throw subproblem_cancelled();
   for (std::uint32_t k = 0; k < round_.size(); ++k) check_result(results[k], round_[k], round);
-  left_.swap(staged_);  // begin_round clears what was left before
+  // Copied, not swapped: a call of one round (sized on the host) would
+  // hand each call the other's buffer, one of them not yet grown.
+  left_.assign(staged_.begin(), staged_.end());
   return results;
 }
 
@@ -197,12 +234,7 @@ bool gpu_rounds::cut_pieces_too_large() {
   const std::size_t count = pieces_.size();  // the pieces cut from them come after
   for (std::size_t i = 0; i < count; ++i) {
     piece& p = pieces_[i];
-    // The kernels index both groups as one list, and round it up to whole
-    // blocks, in 32 bits (halves_total, items_for); a visit's index steps
-    // past a key's end by up to a stride of every part's warps, each lane
-    // on a north half of its own in the narrowest blocks (visit_keys).
-    constexpr std::uint32_t most_overshoot = std::max(block_threads, most_visit_parts * block_threads);
-    const bool too_many = p.joined[0] + p.joined[1] > UINT32_MAX - most_overshoot;
+    const bool too_many = p.joined[0] + p.joined[1] > most_joined;
     const std::uint64_t words =
         p.quarter_words + words_for(p.joined[0], p.joined[1]) + key_words_for(p.job.n, p.job.digits_limit, p.joined[1]);
     if (!too_many && words <= stream_.arena_words()) continue;

@@ -1,10 +1,13 @@
 #pragma once
 
 // One stream's rounds: how a run of subproblems reaches the device in a few
-// launches rather than ten each. A round of sizes measures the groups of
-// every job not yet sized (by signatures, on the device); rounds of counts
-// then take as many sized jobs as the stream's memory holds, each cut from
-// the one arena the stream took when it opened. A job too large for the
+// launches rather than ten each. Where the host's bounds on a call's groups
+// (group_bounds) fit the stream's arena together, they size its jobs, and
+// one round of counts takes them all; else a round of sizes measures the
+// groups of every job not yet sized (by signatures, on the device), and
+// rounds of counts then take as many sized jobs as the stream's memory
+// holds. Each job's buffers are cut from the one arena the stream took
+// when it opened. A job too large for the
 // arena alone is cut in two by its larger group's row sets (the pieces add
 // up to it, as slices do) and sized again. A job that brings its own
 // quarter lists (gpu_job::own_quarters) has them in the arena, from its
@@ -25,6 +28,13 @@
 
 namespace nqueens::detail::gpu {
 
+/// The host's copy of the whole quarter tables that a call's jobs read
+/// where their own arrays are the device's: what the host bounds their
+/// groups from (group_bounds).
+struct host_quarters {
+  quarter_arrays west, east;
+};
+
 class gpu_rounds {
  public:
   /// Rounds on `stream`, which must outlive this.
@@ -36,8 +46,11 @@ class gpu_rounds {
   /// single row sets; subproblem_cancelled when `*cancel` (null: never) is
   /// set before a round, or the stream is stopped during one
   /// (gpu_stream::stop: its stop word is cleared first), with `out` partly
-  /// added to (never a stopped round's partial counts).
-  void count(std::span<const gpu_job> jobs, std::span<pair_counts> out, const std::atomic<bool>* cancel = nullptr);
+  /// added to (never a stopped round's partial counts). `tables`: where
+  /// the host reads the tables of jobs that read them whole (null: their
+  /// arrays are host memory, as the emulator's are).
+  void count(std::span<const gpu_job> jobs, std::span<pair_counts> out, const std::atomic<bool>* cancel = nullptr,
+             const host_quarters* tables = nullptr);
 
   /// The 64-bit words a job of these group capacities takes of the arena:
   /// halves and codes for each group, with a slot more so that an empty
@@ -85,6 +98,10 @@ class gpu_rounds {
   std::uint64_t pass_over(const gpu_job& job, std::uint64_t front, std::uint64_t behind);
   [[noreturn]] void throw_too_large(const gpu_job& job, std::uint64_t words) const;
 
+  // Sizes every piece by its group_bounds where the stream allows it and
+  // they fit one count round together (no piece would have been cut);
+  // returns whether it did, else leaves them unsized.
+  bool size_on_host(const host_quarters* tables);
   void size_pieces();
   bool cut_pieces_too_large();
   void count_pieces(std::span<pair_counts> out);

@@ -1,0 +1,25 @@
+#pragma once
+
+// The halves each group of a job can make at most, found on the host from
+// its quarter ranges alone: what lets a call's jobs go to a count round with
+// no round of sizes before it, where their bounds fit the stream's arena
+// (gpu_rounds.hpp).
+
+#include <array>
+#include <cstdint>
+
+#include "engines/gpu/gpu_job.hpp"
+
+namespace nqueens::detail::gpu {
+
+/// At least the halves each group (north, south) of `job` joins, as a
+/// round of sizes counts them: every west-east product of each of its row
+/// sets within its slice and the filter's row window, a range none of
+/// whose placements the middle queen allows (odd n) counted as empty, so
+/// that a group the middle queen forbids whole is bounded by 0 as the size
+/// round finds it. Signatures are not tested (on the emulator, n = 13..19:
+/// 2 to 3.6 times the joined halves where n is even, up to 9 where odd).
+/// `job`'s quarter arrays must be host memory.
+std::array<std::uint64_t, 2> group_bounds(const gpu_job& job);
+
+}  // namespace nqueens::detail::gpu
