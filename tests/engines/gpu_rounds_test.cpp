@@ -145,7 +145,8 @@ TEST(GpuEmulatedTest, LargerRoundsCountTheSameInFewerLaunches) {
 // Jobs that bring their own quarter lists (a backend without tables) have
 // them staged in the arena with every round they take part in: counted in
 // rounds of 5, in rounds the memory cuts short, and cut by row sets where
-// the lists leave a job too little room, they count as the tables do. An
+// the lists leave a job too little room, they count as the tables do, in one
+// call or in calls of a round each (sized on the host from their lists). An
 // arena smaller than a job's lists refuses, saying so.
 TEST(GpuEmulatedTest, JobsWithTheirOwnQuartersStageThemWithEveryRound) {
   for (const int n : staged_boards) {
@@ -153,7 +154,9 @@ TEST(GpuEmulatedTest, JobsWithTheirOwnQuartersStageThemWithEveryRound) {
     const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
     const detail::quarter_source lists(n, nullptr);
     std::vector<std::array<detail::quarter_list, 4>> built;
-    const auto own_counts = [&](const detail::gpu::emulator_options& options) {
+    // In one call of every job (sized on the device), or in calls of a round
+    // each (`in_calls`: sized on the host where their bounds fit, from the lists).
+    const auto own_counts = [&](const detail::gpu::emulator_options& options, bool in_calls = false) {
       const auto backend = detail::gpu::emulated_backend(nullptr, options);
       std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, *backend);
       built.resize(jobs.size());
@@ -172,16 +175,24 @@ TEST(GpuEmulatedTest, JobsWithTheirOwnQuartersStageThemWithEveryRound) {
       const auto stream = backend->open_stream();
       detail::gpu::gpu_rounds rounds(*stream);
       std::vector<detail::gpu::pair_counts> counts(jobs.size());
-      rounds.count(jobs, counts);
+      const std::size_t call = in_calls ? stream->max_jobs() : jobs.size();
+      for (std::size_t first = 0; first < jobs.size(); first += call) {
+        const std::size_t size = std::min(call, jobs.size() - first);
+        rounds.count(std::span(jobs).subspan(first, size), std::span(counts).subspan(first, size));
+      }
       return std::make_pair(counts, largest / sizeof(std::uint64_t));
     };
     const std::uint64_t list_words = own_counts({}).second;
     for (const std::uint64_t words : {std::uint64_t{1} << 19, 2 * list_words, list_words + 400}) {
-      const auto counts = own_counts({.max_jobs = 5, .arena_words = words}).first;
-      ASSERT_EQ(counts.size(), reference.counts.size());
-      for (std::size_t k = 0; k < counts.size(); ++k) {
-        EXPECT_EQ(counts[k].pairs, reference.counts[k].pairs) << "n = " << n << ", " << words << " words, class " << k;
-        EXPECT_EQ(counts[k].once, reference.counts[k].once) << "n = " << n << ", " << words << " words, class " << k;
+      for (const bool in_calls : {false, true}) {
+        const auto counts = own_counts({.max_jobs = 5, .arena_words = words}, in_calls).first;
+        ASSERT_EQ(counts.size(), reference.counts.size());
+        for (std::size_t k = 0; k < counts.size(); ++k) {
+          EXPECT_EQ(counts[k].pairs, reference.counts[k].pairs)
+              << "n = " << n << ", " << words << " words, class " << k << (in_calls ? ", in calls" : "");
+          EXPECT_EQ(counts[k].once, reference.counts[k].once)
+              << "n = " << n << ", " << words << " words, class " << k << (in_calls ? ", in calls" : "");
+        }
       }
     }
     try {
@@ -467,6 +478,34 @@ TEST_P(GpuStopMidRoundTest, EndsTheBatchWithoutAPartialCount) {
   }
 }
 
+// A call sized on the host has one round, of counts: a stop during it ends
+// the batch the same, nothing of it taken, and the stream counts the call
+// exactly after.
+TEST(GpuEmulatedTest, AStopInTheOneRoundOfACallSizedOnTheHostTakesNothingOfIt) {
+  const detail::half_board_tables tables(12);
+  const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
+  const detail::gpu::host_quarters host = gpu_testing::host_quarters_of(tables);
+  const auto backend = detail::gpu::emulated_backend(tables);
+  const auto inner = backend->open_stream();
+  stopped_mid_round stream(*inner, detail::gpu::round_kind::counts);
+  detail::gpu::gpu_rounds rounds(stream);
+  const std::vector<detail::gpu::gpu_job> all = gpu_testing::jobs_of(tables, *backend);
+  const auto jobs = std::span(all).first(std::min<std::size_t>(stream.max_jobs(), all.size()));
+  std::vector<detail::gpu::pair_counts> counts(jobs.size());
+  const std::atomic<bool> cancel{false};
+  EXPECT_THROW(rounds.count(jobs, counts, &cancel, &host), subproblem_cancelled);
+  EXPECT_EQ(stream.work_when_stopped, 0U);
+  stream.stopping = false;
+  counts.assign(jobs.size(), {});
+  const device_work before = stream.work();
+  rounds.count(jobs, counts, &cancel, &host);
+  EXPECT_EQ((stream.work() - before).launches, 10U) << "one round of counts";
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    EXPECT_EQ(counts[k].pairs, reference.counts[k].pairs) << "class " << k;
+    EXPECT_EQ(counts[k].once, reference.counts[k].once) << "class " << k;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(GpuEmulatedTest, GpuStopMidRoundTest,
                          testing::Values(detail::gpu::round_kind::sizes, detail::gpu::round_kind::counts),
                          [](const testing::TestParamInfo<detail::gpu::round_kind>& info) {
@@ -609,9 +648,11 @@ TEST(GpuEmulatedTest, AJobWithAnEmptyGroupTakesNoCountRound) {
 
 // The host's bounds on a job's groups (group_bounds) hold what its round
 // of sizes finds, group by group, for every class of the boards counted
-// here and for the second of two slices of each; on odd boards they find
-// groups that the middle queen forbids whole (0), as the size round does,
-// so that such a job takes no count round sized on the host either.
+// here and for the second of two slices of each (at the jobs' list limit,
+// where every range of these boards is listed: the size round then counts
+// only what the middle queen allows, as the join does); on odd boards they
+// find groups that the middle queen forbids whole (0), as the size round
+// does, so that such a job takes no count round sized on the host either.
 TEST(GpuEmulatedTest, GroupBoundsHoldWhatTheSizeRoundFinds) {
   for (const int n : {8, 9, 10, 11, 12, 13}) {
     const detail::half_board_tables tables(n);
@@ -667,6 +708,7 @@ TEST(GpuEmulatedTest, ACallWhoseBoundsFitTakesNoRoundOfSizes) {
       std::uint64_t arena_words;
       bool host_sizes, sized_on_host;
     };
+    const detail::gpu::host_quarters host = gpu_testing::host_quarters_of(tables);
     for (const way w : {way{std::uint64_t{1} << 19, true, true}, way{std::uint64_t{1} << 11, true, false},
                         way{std::uint64_t{1} << 19, false, false}}) {
       const auto backend =
@@ -679,7 +721,7 @@ TEST(GpuEmulatedTest, ACallWhoseBoundsFitTakesNoRoundOfSizes) {
       for (std::size_t first = 0; first < jobs.size(); first += stream.max_jobs()) {
         const auto call = std::span(jobs).subspan(first, std::min<std::size_t>(stream.max_jobs(), jobs.size() - first));
         std::vector<detail::gpu::pair_counts> counts(call.size());
-        rounds.count(call, counts);
+        rounds.count(call, counts, nullptr, &host);
         for (std::size_t k = 0; k < call.size(); ++k) {
           EXPECT_EQ(counts[k].pairs, reference.counts[first + k].pairs) << "n = " << n << ", class " << first + k;
           EXPECT_EQ(counts[k].once, reference.counts[first + k].once) << "n = " << n << ", class " << first + k;
@@ -691,6 +733,65 @@ TEST(GpuEmulatedTest, ACallWhoseBoundsFitTakesNoRoundOfSizes) {
                                     (w.host_sizes ? "" : ", sized on the device");
       EXPECT_EQ(stream.empty_group.empty(), w.sized_on_host) << way_named << ": a round of sizes ran or none did";
       if (w.sized_on_host) EXPECT_EQ(stream.counted.size(), bounded) << way_named;
+    }
+    // Without the host's tables (whole-table jobs' arrays may be the
+    // device's), sized on the device.
+    const auto backend = detail::gpu::emulated_backend(tables);
+    const auto inner = backend->open_stream();
+    recording_stream stream(*inner);
+    detail::gpu::gpu_rounds rounds(stream);
+    const std::vector<detail::gpu::gpu_job> jobs = gpu_testing::jobs_of(tables, *backend);
+    const auto call = std::span(jobs).first(std::min<std::size_t>(stream.max_jobs(), jobs.size()));
+    std::vector<detail::gpu::pair_counts> counts(call.size());
+    rounds.count(call, counts);
+    EXPECT_FALSE(stream.empty_group.empty()) << "n = " << n << ": no tables, and no round of sizes";
+  }
+}
+
+// Calls sized on the host count what calls sized on the device count, job
+// by job: where a join block reads a range whole rather than listed (a
+// list limit of 3, of 0), where either group is sliced, on even and odd
+// boards. A bound short of what a join keeps would fault the job (a group
+// past its bound), and a call that fell back to a round of sizes would
+// show in the rounds recorded.
+TEST(GpuEmulatedTest, CallsSizedOnTheHostCountAsCallsSizedOnTheDevice) {
+  for (const int n : {12, 13}) {
+    const detail::half_board_tables tables(n);
+    const detail::gpu::host_quarters host = gpu_testing::host_quarters_of(tables);
+    const auto device_sized = detail::gpu::emulated_backend(tables, {.host_sizes = false});
+    const auto host_sized = detail::gpu::emulated_backend(tables, {.arena_words = std::uint64_t{1} << 21});
+    std::vector<detail::gpu::gpu_job> jobs;
+    for (const detail::gpu::gpu_job& job : gpu_testing::jobs_of(tables, *host_sized)) {
+      for (int sliced = -1; sliced < 2; ++sliced) {  // none, the north, the south
+        detail::gpu::gpu_job piece = job;
+        if (sliced >= 0) {
+          piece.slices[sliced] = 2;
+          piece.slice[sliced] = 1;
+        }
+        jobs.push_back(piece);
+      }
+    }
+    for (const std::uint32_t limit : {detail::gpu::most_listed, 3U, 0U}) {
+      for (detail::gpu::gpu_job& job : jobs) job.list_limit = limit;
+      const auto reference_stream = device_sized->open_stream();
+      detail::gpu::gpu_rounds reference_rounds(*reference_stream);
+      std::vector<detail::gpu::pair_counts> reference(jobs.size());
+      reference_rounds.count(jobs, reference);
+      const auto inner = host_sized->open_stream();
+      recording_stream stream(*inner);
+      detail::gpu::gpu_rounds rounds(stream);
+      for (std::size_t first = 0; first < jobs.size(); first += stream.max_jobs()) {
+        const auto call = std::span(jobs).subspan(first, std::min<std::size_t>(stream.max_jobs(), jobs.size() - first));
+        std::vector<detail::gpu::pair_counts> counts(call.size());
+        rounds.count(call, counts, nullptr, &host);
+        for (std::size_t k = 0; k < call.size(); ++k) {
+          EXPECT_EQ(counts[k].pairs, reference[first + k].pairs)
+              << "n = " << n << ", limit " << limit << ", job " << first + k;
+          EXPECT_EQ(counts[k].once, reference[first + k].once)
+              << "n = " << n << ", limit " << limit << ", job " << first + k;
+        }
+      }
+      EXPECT_TRUE(stream.empty_group.empty()) << "n = " << n << ", limit " << limit << ": a round of sizes ran";
     }
   }
 }

@@ -136,6 +136,12 @@ inline std::vector<detail::gpu::gpu_job> jobs_of(const detail::half_board_tables
   return jobs;
 }
 
+// Where the host reads the tables (the emulator's are the host's): what
+// lets gpu_rounds size jobs that read them whole.
+inline detail::gpu::host_quarters host_quarters_of(const detail::half_board_tables& tables) {
+  return {detail::gpu::arrays_of(tables.west()), detail::gpu::arrays_of(tables.east())};
+}
+
 // The pair counts of every class of n, in rounds on `backend`'s stream.
 inline counted_rounds round_counts(const detail::half_board_tables& tables, detail::gpu::gpu_backend& backend) {
   const auto stream = backend.open_stream();

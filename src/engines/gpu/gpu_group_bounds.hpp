@@ -12,14 +12,16 @@
 
 namespace nqueens::detail::gpu {
 
-/// At least the halves each group (north, south) of `job` joins, as a
-/// round of sizes counts them: every west-east product of each of its row
-/// sets within its slice and the filter's row window, a range none of
+/// At least the halves each group (north, south) of `job` keeps, as its
+/// count round's join writes them: every west-east product of each of its
+/// row sets within its slice and the filter's row window, a range none of
 /// whose placements the middle queen allows (odd n) counted as empty, so
 /// that a group the middle queen forbids whole is bounded by 0 as the size
-/// round finds it. Signatures are not tested (on the emulator, n = 13..19:
-/// 2 to 3.6 times the joined halves where n is even, up to 9 where odd).
-/// `job`'s quarter arrays must be host memory.
+/// round finds it (where a join block reads such a range whole rather than
+/// listed, its products all fail the filter: the size round counts them,
+/// the join keeps none). Signatures are not tested (on the emulator,
+/// n = 13..19: 2 to 3.6 times the joined halves where n is even, up to 9
+/// where odd). `job`'s quarter arrays must be host memory.
 std::array<std::uint64_t, 2> group_bounds(const gpu_job& job);
 
 }  // namespace nqueens::detail::gpu

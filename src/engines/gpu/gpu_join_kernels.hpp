@@ -224,7 +224,7 @@ struct size_kernel {
   static constexpr int phases = 5;
   static constexpr bool looks_for_stop = true;  // an item: every product of its row sets
   /// Its blocks are short: an SM full of them, 32 registers a thread, a
-  /// spill of 24 bytes (gpu_resources.sh).
+  /// spill of 20 bytes (gpu_resources.sh).
   static constexpr int min_blocks = 8;
   struct shared {
     block_picks picks;

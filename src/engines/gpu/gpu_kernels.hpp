@@ -4,8 +4,8 @@
 // slice of one) counted on the device, in launches that hand each other
 // their results through memory (gpu_job.hpp). Each launch takes a whole
 // round of jobs (launch_round, below), so that a subproblem costs a
-// fraction of a launch, not ten. A round of sizes (where the host's bounds
-// of a call's groups do not fit the stream's arena: gpu_rounds.hpp) runs
+// fraction of a launch, not ten. A round of sizes (where the host does not
+// size a call's jobs by their groups' bounds: gpu_rounds.hpp) runs
 //
 //   clear    each job's state and result
 //   size     the halves each group's joins can make, by signatures alone:

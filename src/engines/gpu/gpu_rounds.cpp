@@ -159,7 +159,8 @@ bool gpu_rounds::size_on_host(const host_quarters* tables) {
   std::uint64_t words = 0;  // as count_pieces takes them, each job's lists counted whole
   for (piece& p : pieces_) {
     gpu_job job = p.job;
-    if (!job.own_quarters && tables != nullptr) {
+    if (!job.own_quarters) {
+      if (tables == nullptr) return false;  // its arrays may be the device's
       job.west[0] = job.west[1] = tables->west;
       job.east[0] = job.east[1] = tables->east;
     }
@@ -171,8 +172,8 @@ bool gpu_rounds::size_on_host(const host_quarters* tables) {
     if (bounds[0] != 0 && bounds[1] != 0) {
       words += words_for(bounds[0], bounds[1]) + key_words_for(p.job.n, p.job.digits_limit, bounds[1]);
     }
+    if (words > stream_.arena_words()) return false;  // size_pieces sets every piece's joined again
   }
-  if (words > stream_.arena_words()) return false;  // size_pieces sets every piece's joined again
   for (piece& p : pieces_) p.sized = true;
   return true;
 }

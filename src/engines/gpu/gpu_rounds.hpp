@@ -47,8 +47,9 @@ class gpu_rounds {
   /// set before a round, or the stream is stopped during one
   /// (gpu_stream::stop: its stop word is cleared first), with `out` partly
   /// added to (never a stopped round's partial counts). `tables`: where
-  /// the host reads the tables of jobs that read them whole (null: their
-  /// arrays are host memory, as the emulator's are).
+  /// the host reads the tables of jobs that read them whole, which it may
+  /// then size (null: such jobs are sized on the device; jobs with their
+  /// own quarters bring them in host memory).
   void count(std::span<const gpu_job> jobs, std::span<pair_counts> out, const std::atomic<bool>* cancel = nullptr,
              const host_quarters* tables = nullptr);
 
