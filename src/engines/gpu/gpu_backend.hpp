@@ -40,8 +40,8 @@ class gpu_stream {
   virtual std::uint32_t max_jobs() const noexcept = 0;
   /// Whether the rounds may size a call's jobs on the host, by their
   /// group_bounds, where those fit the arena, rather than in a round of
-  /// sizes (one launch, copy and wait fewer a call; a module built with
-  /// NQUEENS_GPU_HOST_SIZES=0 says no, to compare on a device).
+  /// sizes (two launches, two copies and a wait fewer a call; a module
+  /// built with NQUEENS_GPU_HOST_SIZES=0 says no, to compare on a device).
   virtual bool sizes_on_host() const noexcept = 0;
   /// The buffer every job's halves and codes are cut from, as the kernels
   /// address it, and its length in 64-bit words.

@@ -36,9 +36,8 @@ std::array<std::uint64_t, 2> group_bounds(const gpu_job& job) {
     std::uint64_t rows = low_bits(job.west_queens[group]);
     for (std::uint32_t rank = 0; rank < job.row_sets[group]; ++rank) {
       if (rank != 0) rows = next_subset(rows);
-      quarter_ranges q;
-      quarters_of_row_set(job, group, rank, static_cast<std::uint32_t>(rows),
-                          q);  // empty outside the slice, the window
+      quarter_ranges q;  // empty outside the slice and the window
+      quarters_of_row_set(job, group, rank, static_cast<std::uint32_t>(rows), q);
       const std::uint64_t products = std::uint64_t{q.west_end - q.west_begin} * (q.east_end - q.east_begin);
       if (products == 0) continue;
       if (job.middle >= 0 && (!keeps_any(skip, job.west[group].masks, q.west_begin, q.west_end) ||

@@ -32,7 +32,8 @@ bool same_list(const quarter_arrays& a, const quarter_arrays& b) {
 // a key's end by up to a stride of every part's warps, each lane on a north
 // half of its own in the narrowest blocks (visit_keys). So a job's groups
 // hold fewer halves than this together.
-constexpr std::uint64_t most_joined = UINT32_MAX - std::max(block_threads, most_visit_parts* block_threads);
+constexpr std::uint32_t visit_overshoot = block_threads * most_visit_parts;
+constexpr std::uint64_t most_joined = UINT32_MAX - std::max(block_threads, visit_overshoot);
 
 // The words a list of 2^h row sets takes: its offsets, masks and signatures.
 std::uint64_t list_words(const quarter_arrays& list, int h) {
