@@ -454,6 +454,10 @@ TEST_F(CliCheckpointTest, AFailingGpuStopsTheOthersAndIsNamed) {
 // never the second signal's exit at once (signal_fault_test.cpp times a
 // second signal a second later).
 TEST_F(CliCheckpointTest, BackToBackSigintsAreOneStopLeavingAValidJournal) {
+#ifdef NQUEENS_SANITIZED_THREAD
+  GTEST_SKIP() << "TSan defers a signal until its thread enters a call it intercepts: two sent together may reach "
+                  "their handlers seconds apart, as a repeat";
+#endif
   const cli_run r = interrupt_count("--checkpoint-interval 0.02", "kill -INT $pid; kill -INT $pid");
   EXPECT_EQ(r.status, 130) << r.err;
   EXPECT_EQ(lines_in(r.err), 1) << r.err;

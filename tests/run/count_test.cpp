@@ -186,6 +186,7 @@ TEST(CountCallbackTest, TheLastSnapshotsTimeIsTheResults) {
   const count_result r = count(15, o);
   ASSERT_TRUE(last.has_value()) << "no last call";
   EXPECT_EQ(last->elapsed_seconds, r.seconds);
+  if (!waited) GTEST_SKIP() << "Q(15) ended before its first tick: no call was under way at its end";
 }
 
 // A progress callback that waits (its line to a paused terminal, a full

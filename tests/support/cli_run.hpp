@@ -49,7 +49,9 @@ inline cli_run run_cli_command(const std::string& command_line, int deadline_sec
   const std::string script = tag + ".sh", out = tag + ".out", err = tag + ".err";
   {
     std::ofstream file(script);
-    file << command_line << '\n';
+    // Off a terminal the tool's lines take $COLUMNS' width: the caller's
+    // must not cut what the tests read (a command may still set its own).
+    file << "unset COLUMNS\n" << command_line << '\n';
     file.close();
     if (!file) {
       ADD_FAILURE() << "cannot write " << std::filesystem::absolute(script);
