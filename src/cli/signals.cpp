@@ -134,7 +134,12 @@ void set_stop_action(void (*handler)(int)) {
   // output and input wait in a poll(), which a signal ends all the same
   // (stoppable_io.hpp).
   action.sa_flags = SA_RESTART;
+  // The caught signals wait while a handler runs: two pending at once (sent
+  // together) were otherwise handled one inside the other, and the inner,
+  // the later delivered, decided the status. Now the one the kernel
+  // delivers first (of those pending together, the lowest-numbered) does.
   sigemptyset(&action.sa_mask);
+  for (const int sig : caught) sigaddset(&action.sa_mask, sig);
   for (std::size_t k = 0; k < caught.size(); ++k) {
     if (!ignored_at_start()[k]) sigaction(caught[k], &action, nullptr);
   }

@@ -105,5 +105,32 @@ TEST(SignalsTest, ASecondSignalWithinASecondIsARepeat) {
   EXPECT_EQ(r.err, "");
 }
 
+// Two signals pending at once are handled one after the other, never one
+// inside the other: the first delivered decides. The kernel delivers the
+// lower-numbered first, so SIGHUP; had SIGTERM's handler run inside
+// SIGHUP's (the handlers' mask empty), SIGTERM would have been taken first.
+TEST(SignalsTest, TwoSignalsPendingAtOnceAreHandledInTurn) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {  // one thread: both signals pending on it
+    install_stop_handlers();
+    sigset_t both;
+    sigemptyset(&both);
+    sigaddset(&both, SIGHUP);
+    sigaddset(&both, SIGTERM);
+    ::pthread_sigmask(SIG_BLOCK, &both, nullptr);
+    ::kill(::getpid(), SIGTERM);
+    ::kill(::getpid(), SIGHUP);
+    ::pthread_sigmask(SIG_UNBLOCK, &both, nullptr);
+    for (int waited = 0; !stop_requested() && waited < 10000; ++waited) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ::_exit(stop_requested() ? stop_signal() : 100);
+  }
+  const std::optional<int> raw = test::wait_for_child(pid);
+  ASSERT_TRUE(raw.has_value()) << "the child hung";
+  ASSERT_TRUE(WIFEXITED(*raw)) << "killed by signal " << WTERMSIG(*raw);
+  EXPECT_EQ(WEXITSTATUS(*raw), SIGHUP) << "100: no stop was asked";
+}
+
 }  // namespace
 }  // namespace nqueens::cli
