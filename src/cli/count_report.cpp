@@ -117,8 +117,9 @@ void count_report::write_text(std::ostream& out) const {
     return;
   }
   out << describe_counts(counts_of(r));
-  out << "  engine " << to_string(r.kind) << ", " << threads << ", " << format_grouped(r.subproblems)
-      << " subproblems (split depth " << r.split_depth << "), " << format_seconds(r.seconds) << '\n';
+  out << "  engine " << to_string(r.kind) << (engine_fitted_to_memory ? " (chosen to fit --max-memory)" : "") << ", "
+      << threads << ", " << format_grouped(r.subproblems) << " subproblems (split depth " << r.split_depth << "), "
+      << format_seconds(r.seconds) << '\n';
   out << describe_resumed(r, checkpoint_);
   if (!rank_threads.empty()) out << "  MPI: " << describe_ranks(rank_threads) << '\n';
   if (const auto sets = kernels_by_rank(rank_kernels); sets.size() > 1) {
@@ -170,6 +171,7 @@ json_object count_report::json() const {
       .add("seconds", r.seconds)
       .add("subproblems", r.subproblems)
       .add("split_depth", r.split_depth)
+      .add("fitted_to_memory", engine_fitted_to_memory)
       .add("plan_fingerprint", format_fingerprint(r.plan_fingerprint))
       .add("resumed", r.resumed)
       .add("shard", r.shard.index)

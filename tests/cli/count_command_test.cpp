@@ -568,6 +568,26 @@ TEST(CliTest, QuadrantCountsExactlyInLittleMemory) {
   EXPECT_NE(r.out.find("Q(16) = 14772512  verified"), std::string::npos) << r.out;
 }
 
+// Where auto takes a slower engine than n's own because the faster's tables
+// do not fit the bound, the count says so (text and JSON, as plan does);
+// not where the engine is named, nor where n's own engine fits.
+TEST(CliTest, AnEngineChosenToFitTheMemoryIsSaidToBe) {
+  const cli_run fitted = run_cli("count 16 --threads 2 --max-memory 1M");
+  ASSERT_EQ(fitted.status, 0) << fitted.err;
+  EXPECT_NE(fitted.out.find("  engine symmetric (chosen to fit --max-memory), 2 threads"), std::string::npos)
+      << fitted.out;
+  const cli_run json = run_cli("count 16 --threads 2 --max-memory 1M --json");
+  EXPECT_NE(json.out.find("\"engine\":\"symmetric\""), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"fitted_to_memory\":true"), std::string::npos) << json.out;
+  for (const char* unfitted : {"count 16 --threads 2", "count 16 --threads 2 --max-memory 1M --engine symmetric",
+                               "count 12 --threads 2 --max-memory 1M"}) {
+    const cli_run r = run_cli(std::string(unfitted) + " --json");
+    ASSERT_EQ(r.status, 0) << unfitted << ": " << r.err;
+    EXPECT_NE(r.out.find("\"fitted_to_memory\":false"), std::string::npos) << unfitted << ": " << r.out;
+    EXPECT_EQ(run_cli(unfitted).out.find("chosen to fit"), std::string::npos) << unfitted;
+  }
+}
+
 // A run refused for its lists at one split says the shallower one that fits,
 // and that depth counts within the bound while one deeper is refused; parts
 // of one run are asked to take the same.

@@ -76,8 +76,10 @@ std::optional<count_request> parse_count_request(const std::vector<std::string>&
   // MPI ranks) must not depend on this node's memory: auto then goes by n
   // alone, and a node it does not fit refuses rather than count another plan.
   request.shared_plan = plan_is_shared || !opts.shard.whole() || !opts.checkpoint.empty();
-  const engine_choice chosen = engine_and_split_for(parse_engine_choice(engine_name), request.n, opts.max_memory,
-                                                    opts.threads, opts.split_depth, request.shared_plan);
+  const std::optional<engine> named = parse_engine_choice(engine_name);
+  const engine_choice chosen =
+      engine_and_split_for(named, request.n, opts.max_memory, opts.threads, opts.split_depth, request.shared_plan);
+  request.engine_fitted_to_memory = !named && chosen.kind != shared_plan_engine(request.n);
   opts.kind = chosen.kind;
   opts.split_depth = chosen.split_depth;
   request.progress = long_run.progress;
@@ -137,6 +139,7 @@ int run_count(const std::vector<std::string>& args) {
   const count_result& r = *counted;
   if (!r.complete) return report_interruption(r, opts.checkpoint);
   count_report report(r, opts.checkpoint);
+  report.engine_fitted_to_memory = request->engine_fitted_to_memory;
   // The GPUs it counted on, chosen again as the count chose them: a choice
   // that succeeded a moment ago does not fail now, and were it to, the
   // count stands without the line.

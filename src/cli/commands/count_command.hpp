@@ -29,6 +29,9 @@ struct count_request {
   /// The --split-depth given (0: none), which options.split_depth replaces
   /// with the one chosen: what a refusal's advice speaks of.
   int asked_split_depth = 0;
+  /// Whether auto took a slower engine than n's own because the faster's
+  /// tables do not fit --max-memory (or its default): the report says so.
+  bool engine_fitted_to_memory = false;
 };
 
 /// One option of a count as the user gave it: "--threads" and "2", "N" and
