@@ -158,7 +158,10 @@ TEST(JsonReaderTest, RefusesDuplicateKeysAtEveryLevel) {
 
 TEST(JsonReaderTest, RefusesAnythingButWhitespaceAroundTheObject) {
   EXPECT_EQ(parse_error("{\"n\":1} x"), "byte 9: unexpected text after the object");
-  EXPECT_EQ(parse_error("{\"n\":1}{}"), "byte 8: unexpected text after the object");
+  EXPECT_EQ(parse_error("{\"n\":1}{}"),
+            "byte 8: a second object after the first: give each shard's --json output as a file of its own");
+  EXPECT_EQ(parse_error("{\"n\":1}\n{\"n\":2}\n"),
+            "byte 9: a second object after the first: give each shard's --json output as a file of its own");
   EXPECT_EQ(parse_error(std::string("{\"n\":1}\0", 8)), "byte 8: unexpected text after the object");
   // A NUL byte is a byte that does not belong, not the end of the input.
   EXPECT_EQ(parse_error(std::string("{\"n\":1\0}", 8)), "byte 7: unexpected 0x00: expected ',' or '}'");

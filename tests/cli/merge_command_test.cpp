@@ -500,7 +500,8 @@ TEST_F(CliShardTest, MalformedShardFilesAreRefusedNamingTheFile) {
       {replaced("\"total\":6994", "\"total\":\"6994\""), "\"total\" must be a number, not a string"},
       {replaced("\"total\":6994", "\"total\":6994.0"), "\"total\" must be a whole number"},
       {replaced("{\"n\":12,", "{\"n\":12,\"n\":13,"), "byte 9: duplicate key \"n\""},
-      {good + "{}", "unexpected text after the object"},
+      {good + "x", "unexpected text after the object"},
+      {good + good, "a second object after the first: give each shard's --json output as a file of its own"},
       {replaced("\"engine\":\"symmetric\"", "\"engine\":\"sym\x1b[2Jmetric\""), "raw control character 0x1b"},
       {replaced("\"engine\":\"symmetric\"",
                 "\"engine\":\"sym\xff"

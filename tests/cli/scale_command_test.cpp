@@ -460,6 +460,12 @@ TEST_F(CliCsvTest, WritesThroughASymlinkAndKeepsIt) {
   const cli_run r = run_cli("scale 8 --csv " + (dir_ / "dir.csv").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("a symlink to something other than a file"), std::string::npos) << r.err;
+  // A link whose target is missing is said to be one, and left as it is.
+  std::filesystem::create_symlink("missing/x.csv", dir_ / "dangling.csv");
+  const cli_run dangling = run_cli("scale 8 --csv " + (dir_ / "dangling.csv").string());
+  EXPECT_EQ(dangling.status, 2);
+  EXPECT_NE(dangling.err.find("a symlink to nothing (its target is missing)"), std::string::npos) << dangling.err;
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ / "dangling.csv"));
 }
 
 // A --csv file that cannot be written once every run is done (a full disk, a
@@ -475,8 +481,8 @@ TEST_F(CliCsvTest, AFileThatCannotBeWrittenCostsTheFileNotTheTable) {
                                " && exec 4>&1 && s=$({ { (ulimit -f 0; exec $NQ scale 8 --threads 1 --repeat 1 "
                                "--csv f.csv 2>&1); echo $? >&3; } | cat >&4; } 3>&1) && exit $s");
   EXPECT_EQ(r.status, 3) << r.out;
-  EXPECT_NE(r.out.find("nqueens: cannot write --csv file 'f.csv': File too large (while writing it); the rows are on "
-                       "standard output"),
+  EXPECT_NE(r.out.find("nqueens: cannot write --csv file 'f.csv': File too large (while writing it); the results are "
+                       "on standard output"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("Q(8) with engine"), std::string::npos) << r.out;

@@ -235,7 +235,8 @@ void warn_of_weak_measurements(const scaling_result& r, measured_on& on, const s
   // of them than the cores measure no sharing.
   const int hardware = hardware_threads();
   if (!counts_on_gpus(measured) && !r.rows.empty() && r.rows.back().threads > hardware) {
-    warn(on, formatted("this machine runs %s at once: rows past it measure threads sharing them",
+    warn(on, formatted("this process runs %s at once here (the cores its CPU affinity allows): rows past it measure "
+                       "threads sharing them",
                        counted(static_cast<std::size_t>(hardware), "thread").c_str()));
   }
 }
@@ -367,7 +368,7 @@ int write_rows(const scaling_result& r, const measured_on& on, int repeat, bool 
       csv_file->write(csv_of(r, on));
       csv_file->commit();
     } catch (const std::runtime_error& e) {
-      std::cerr << "nqueens: " << one_line(e.what()) << "; the rows are on standard output\n";
+      std::cerr << "nqueens: " << one_line(e.what()) << "; the results are on standard output\n";
       return 3;
     }
   }

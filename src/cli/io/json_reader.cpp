@@ -60,6 +60,9 @@ class parser {
     if (peek() != '{') fail("expected a JSON object ('{')");
     object(1, &members);
     skip_whitespace();
+    // Shards' outputs joined into one file (`cat s*.json > all.json`) are
+    // what a second object most likely is.
+    if (peek() == '{') fail("a second object after the first: give each shard's --json output as a file of its own");
     if (pos_ < text_.size()) fail("unexpected text after the object");
     return members;
   }

@@ -160,7 +160,10 @@ output_file::output_file(const std::string& path, std::string what, own_first_li
     if (S_ISLNK(st.st_mode)) {
       // Write where the link points and keep the link: renaming over the
       // link itself would replace it with a plain file.
-      if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) refuse("a symlink to something other than a file");
+      if (::stat(path.c_str(), &st) != 0) {
+        refuse(errno == ENOENT ? std::string("a symlink to nothing (its target is missing)") : std::strerror(errno));
+      }
+      if (!S_ISREG(st.st_mode)) refuse("a symlink to something other than a file");
       std::error_code ec;
       target_ = std::filesystem::canonical(path, ec).string();
       if (ec) refuse(ec.message());
