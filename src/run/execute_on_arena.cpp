@@ -230,8 +230,9 @@ execution execute_on_arena(const plan& p, std::span<const std::size_t> indices, 
   run.kernels = context != nullptr ? context->kernels() : (options.kernels ? *options.kernels : active_isa());
   // A cancel that came while the tables were built (seen there at its
   // next look, or not at all once they were done) starts no subproblem:
-  // counting has not begun.
-  if (context != nullptr && !either_set(options.cancel, also_cancel)) {
+  // counting has not begun; nor has it for no indices, though the caller
+  // passed its context.
+  if (context != nullptr && !indices.empty() && !either_set(options.cancel, also_cancel)) {
     run.counting_began = true;
     const device_work before = context->device();
     run_tasks(arena, indices, options, also_cancel, *context, run);

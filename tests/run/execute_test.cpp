@@ -31,6 +31,18 @@ TEST(ExecuteTest, DisjointSubsetsAddUpToTheWhole) {
   EXPECT_EQ(a.unique + b.unique, *published_unique(13));
 }
 
+// Counting began where a subproblem was handed out, as execute.hpp says:
+// not for an empty list, with or without the caller's context.
+TEST(ExecuteTest, CountingBeganOnlyWhereThereWasSomethingToCount) {
+  const plan p(10);
+  const run_context context(p);
+  const std::vector<std::size_t> none, first{0};
+  EXPECT_FALSE(execute(p, none).counting_began);
+  EXPECT_FALSE(execute(p, none, {}, &context).counting_began);
+  EXPECT_TRUE(execute(p, first).counting_began);
+  EXPECT_TRUE(execute(p, first, {}, &context).counting_began);
+}
+
 // A rotational plan builds no engine's tables, whatever engine it names:
 // run and priced within the least bound (the quadrant engine's tables take
 // 8.9 MiB at n = 12), and at n = 31, past that engine's boards.
