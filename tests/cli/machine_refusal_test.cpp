@@ -91,7 +91,14 @@ TEST(MachineRefusalDeathTest, ARefusalDuringAnExitLeavesItsStatus) {
   EXPECT_EXIT(
       {
         std::atexit([] {  // registered first, so it runs after the handler's own
-          std::thread([] { throw std::bad_alloc(); }).detach();
+          // The thread is at its throw before the wait begins: a thread
+          // not yet scheduled would leave the test nothing to test.
+          static std::atomic<bool> throwing{false};
+          std::thread([] {
+            throwing = true;
+            throw std::bad_alloc();
+          }).detach();
+          while (!throwing) std::this_thread::yield();
           std::this_thread::sleep_for(std::chrono::milliseconds(200));
         });
         end_machine_refusals_cleanly("nqueens");
