@@ -254,6 +254,27 @@ TEST(CliTerminalTest, CtrlCsEchoIsOverwrittenByTheMessage) {
   EXPECT_EQ(d.before.substr(at - 3, 3), "^C\r") << d.before;
 }
 
+// A long count started at a terminal without a journal is told how to keep
+// its work through a stop; one with a journal, or off a terminal (a
+// script's, a job's), is not.
+TEST(CliTerminalTest, ALongCountWithoutAJournalIsToldOfOne) {
+  const std::string hint = "nqueens: Q(23) is a long count: --checkpoint FILE keeps each finished subproblem";
+  const pty_drawing told = draw_on_pty(80, "xterm", 0, "exec $NQ count 23 --engine symmetric --threads 1", 1,
+                                       "interrupted", "is a long count");
+  EXPECT_EQ(told.before.rfind(hint, 0), 0u) << told.before;  // before anything else
+  EXPECT_NE(told.before.find("interrupted by SIGINT"), std::string::npos) << told.before;
+  const pty_drawing journaled = draw_on_pty(
+      80, "xterm", 0, "exec $NQ count 23 --engine symmetric --threads 1 --checkpoint long.ckpt", 1, "interrupted",
+      "elapsed");
+  EXPECT_NE(journaled.before.find("interrupted by SIGINT"), std::string::npos) << journaled.before;
+  EXPECT_EQ(journaled.before.find("is a long count"), std::string::npos) << journaled.before;
+  std::filesystem::remove("long.ckpt");
+  const cli_run off =
+      run_cli_command("timeout -s INT 1 " + std::string(NQUEENS_CLI_PATH) + " count 23 --engine symmetric --threads 1");
+  EXPECT_NE(off.err.find("interrupted by SIGINT"), std::string::npos) << off.err;
+  EXPECT_EQ(off.err.find("is a long count"), std::string::npos) << off.err;
+}
+
 // verify draws each count's progress, named by its board, and clears it
 // before the count's row, which starts on a line of its own (stdout and
 // stderr one terminal).

@@ -19,6 +19,23 @@
 #include "nqueens/memory_limit.hpp"
 
 namespace nqueens::cli {
+namespace {
+
+// From this board a count is hours of CPU time (Q(23): about 2.4
+// thread-hours at 0.35 thread-ns a solution), and one stopped without a
+// journal loses them all.
+constexpr int long_count_board = 23;
+
+// Where a person started it, at a terminal: scripts and job logs keep
+// their stderr as it was.
+void suggest_a_journal(const count_request& request) {
+  if (!request.progress.terminal || request.n < long_count_board || !request.options.checkpoint.empty()) return;
+  std::cerr << "nqueens: Q(" << request.n
+            << ") is a long count: --checkpoint FILE keeps each finished subproblem through a stop or a crash, "
+               "and the same command then resumes it\n";
+}
+
+}  // namespace
 
 std::optional<count_request> parse_count_request(const std::vector<std::string>& args, bool plan_is_shared) {
   cxxopts::Options options(args.front(), "Count every solution of the n-queens problem on an N x N board.");
@@ -119,6 +136,7 @@ int run_count(const std::vector<std::string>& args) {
   progress_printer printer(request->progress.terminal);
   show_progress(printer, request->progress, opts);
   warn_of_memory_beyond_this_machine_once_valid(opts, request->n);
+  suggest_a_journal(*request);
   opts.cancel = &stop_requested();
 
   std::optional<count_result> counted;
