@@ -263,9 +263,9 @@ TEST(CliTerminalTest, ALongCountWithoutAJournalIsToldOfOne) {
                                        "interrupted", "is a long count");
   EXPECT_EQ(told.before.rfind(hint, 0), 0u) << told.before;  // before anything else
   EXPECT_NE(told.before.find("interrupted by SIGINT"), std::string::npos) << told.before;
-  const pty_drawing journaled = draw_on_pty(
-      80, "xterm", 0, "exec $NQ count 23 --engine symmetric --threads 1 --checkpoint long.ckpt", 1, "interrupted",
-      "elapsed");
+  const pty_drawing journaled =
+      draw_on_pty(80, "xterm", 0, "exec $NQ count 23 --engine symmetric --threads 1 --checkpoint long.ckpt", 1,
+                  "interrupted", "elapsed");
   EXPECT_NE(journaled.before.find("interrupted by SIGINT"), std::string::npos) << journaled.before;
   EXPECT_EQ(journaled.before.find("is a long count"), std::string::npos) << journaled.before;
   std::filesystem::remove("long.ckpt");
