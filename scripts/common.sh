@@ -260,12 +260,19 @@ nq_ensure_packages() {
 }
 
 # nq_installed PACKAGE...: whether every one is installed (no network; a
-# package held at its version is installed too, and one of several
-# architectures' instances is enough).
+# package held at its version is installed too). A name without :ARCH is
+# this machine's architecture's or "all": an arm64 libtbb-dev (which
+# scripts/aarch64.sh installs) builds nothing native.
 nq_installed() {
-  local p
+  local p native
+  native=$(dpkg --print-architecture)
   for p in "$@"; do
-    dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null | grep -qx installed || return 1
+    if [[ $p == *:* ]]; then
+      dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null | grep -qx installed || return 1
+    else
+      dpkg-query -W -f='${db:Status-Status} ${Architecture}\n' "$p" 2>/dev/null |
+        grep -qxE "installed ($native|all)" || return 1
+    fi
   done
 }
 

@@ -67,13 +67,17 @@ fi
 if [[ $kind == tsan ]]; then
   tbb_prefix=$NQ_ROOT/build/tbb-tsan
   if [[ ! -f $tbb_prefix/lib/cmake/TBB/TBBConfig.cmake ]]; then
-    # apt-get source needs a deb-src entry; add Debian's for this release once.
-    if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-      codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
-      echo "sanitize.sh: adding Debian's deb-src entry for $codename (apt-get source needs it)" >&2
+    # apt-get source needs a deb-src entry (Debian's for this release,
+    # added once) and its index: updated until the index has onetbb, so
+    # that an update that failed once is tried again, not taken as done.
+    if ! apt-cache showsrc onetbb 2>/dev/null | grep -q '^Package: onetbb'; then
       nq_apt_lock
-      printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-        "$codename" | nq_as_root tee /etc/apt/sources.list.d/nqueens-deb-src.sources >/dev/null
+      if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+        codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+        echo "sanitize.sh: adding Debian's deb-src entry for $codename (apt-get source needs it)" >&2
+        printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+          "$codename" | nq_as_root tee /etc/apt/sources.list.d/nqueens-deb-src.sources >/dev/null
+      fi
       nq_apt_update
       exec {NQ_APT_LOCK}<&-
     fi
@@ -152,4 +156,6 @@ build_dir=$NQ_ROOT/build/$kind
 cmake -S "$NQ_ROOT" -B "$build_dir" "${common[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cmake_extra[@]}" >&2
 cmake --build "$build_dir" >&2
 cd "$build_dir"
-ctest --output-on-failure --no-tests=error -j "$(nproc)" --schedule-random "$@"
+# As test.sh runs it: ctest does not end its tests on TERM, so a stopped
+# script would leave them running, holding the sanitizer lock.
+NQ_BUILD_DIR=$build_dir nq_run_locked ctest --output-on-failure --no-tests=error -j "$(nproc)" --schedule-random "$@"

@@ -3,6 +3,9 @@
 # - nq_apt_update waits only for another apt holding the package lists: a
 #   sudo that cannot run (no terminal for its password) or any other
 #   failure ends it at once, where it was tried 60 times, 10 s apart.
+# - nq_installed takes a package as installed only for this machine's
+#   architecture or "all": an arm64 libtbb-dev (scripts/aarch64.sh's)
+#   left run.sh and test.sh without the native one, and CMake without TBB.
 # - format.sh keeps to git's files and the new ones in the project's own
 #   folders: a build folder of an IDE's name in the tree holds CMake's
 #   sources, which it checked and rewrote.
@@ -42,6 +45,31 @@ out=$(PATH=$work/root:$PATH TMPDIR=$work NQ_APT_TRIES=2 timeout 60 \
   bash -c 'source "$1/scripts/common.sh"; nq_apt_update' _ "$repo" 2>&1) || status=$?
 if [[ $status != 0 || $out != *"another apt holds the package lists; trying again in 10 s (1 of 2)"* ]]; then
   echo "FAIL: lists locked once gave exit $status (expected a wait, then 0): $out" >&2
+  exit 1
+fi
+
+# dpkg's database holding libtbb-dev for arm64 alone, libcxxopts-dev for
+# all, cmake for amd64: on an amd64 machine the first is not installed.
+mkdir "$work/dpkg"
+printf '#!/bin/sh\necho amd64\n' >"$work/dpkg/dpkg"
+cat >"$work/dpkg/dpkg-query" <<'STUB'
+#!/bin/sh
+# The status, and the architecture where the format asks for it.
+case $* in *Architecture*) with_arch=1 ;; *) with_arch= ;; esac
+for last; do :; done
+case $last in
+  libtbb-dev | libtbb-dev:arm64) arch=arm64 ;;
+  libcxxopts-dev) arch=all ;;
+  cmake) arch=amd64 ;;
+  *) exit 1 ;;
+esac
+echo "installed${with_arch:+ $arch}"
+STUB
+chmod +x "$work/dpkg/dpkg" "$work/dpkg/dpkg-query"
+installed() { PATH=$work/dpkg:$PATH bash -c 'source "$1/scripts/common.sh"; shift; nq_installed "$@"' _ "$repo" "$@"; }
+installed cmake libcxxopts-dev libtbb-dev:arm64 || { echo "FAIL: native, all and arm64 by name not installed" >&2; exit 1; }
+if installed cmake libtbb-dev; then
+  echo "FAIL: an arm64 libtbb-dev taken for the native one" >&2
   exit 1
 fi
 
