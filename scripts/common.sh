@@ -195,12 +195,15 @@ nq_as_root() {
 # that one script installs at a time (two scripts started at once, each in
 # its own build folder). The file is made writable by all and opened
 # read-only: any user may take it, and fs.protected_regular lets anyone open
-# it.
+# it. A wait says so: the other may sit at sudo's password prompt.
 nq_apt_lock() {
   local file=${TMPDIR:-/tmp}/nqueens-apt.lock
   [[ -e $file ]] || (umask 000 && : >>"$file") 2>/dev/null || true
   exec {NQ_APT_LOCK}<"$file"
-  flock "$NQ_APT_LOCK"
+  flock -n "$NQ_APT_LOCK" || {
+    echo "scripts: waiting for another nqueens script installing packages ($file)" >&2
+    flock "$NQ_APT_LOCK"
+  }
 }
 
 # nq_apt_update: apt-get update, tried again for up to ten minutes while

@@ -3,6 +3,7 @@
 # - nq_apt_update waits only for another apt holding the package lists: a
 #   sudo that cannot run (no terminal for its password) or any other
 #   failure ends it at once, where it was tried 60 times, 10 s apart.
+# - nq_apt_lock says that it waits for another script's install.
 # - nq_installed takes a package as installed only for this machine's
 #   architecture or "all": an arm64 libtbb-dev (scripts/aarch64.sh's)
 #   left run.sh and test.sh without the native one, and CMake without TBB.
@@ -45,6 +46,24 @@ out=$(PATH=$work/root:$PATH TMPDIR=$work NQ_APT_TRIES=2 timeout 60 \
   bash -c 'source "$1/scripts/common.sh"; nq_apt_update' _ "$repo" 2>&1) || status=$?
 if [[ $status != 0 || $out != *"another apt holds the package lists; trying again in 10 s (1 of 2)"* ]]; then
   echo "FAIL: lists locked once gave exit $status (expected a wait, then 0): $out" >&2
+  exit 1
+fi
+
+# A script that waits for another's apt lock says so, then takes it.
+(
+  exec 9<>"$work/nqueens-apt.lock"
+  flock 9
+  : >"$work/held"
+  sleep 2
+) &
+for ((i = 0; i < 200; ++i)); do
+  [[ -e $work/held ]] && break
+  sleep 0.05
+done
+out=$(TMPDIR=$work timeout 60 bash -c 'source "$1/scripts/common.sh"; nq_apt_lock; echo taken' _ "$repo" 2>&1)
+wait
+if [[ $out != *"waiting for another nqueens script installing packages"*taken ]]; then
+  echo "FAIL: a wait for the apt lock said nothing, or never took it: $out" >&2
   exit 1
 fi
 
