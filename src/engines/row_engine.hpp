@@ -84,7 +84,8 @@ inline constexpr int rows_between_cancel_looks = 14;
 std::unique_ptr<engine_context> make_row_context(const engine_plan& p, isa kernels,
                                                  int rows_between_looks = rows_between_cancel_looks);
 
-/// The subproblems of a row plan. Precondition: `p` came from make_row_plan.
+/// The subproblems of a row plan, for the tests that check their prefixes.
+/// Precondition: `p` came from make_row_plan.
 const std::vector<row_prefix>& row_subproblems(const engine_plan& p) noexcept;
 
 /// Search-tree nodes (queens placed) below every subproblem of a row plan:

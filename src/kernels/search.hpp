@@ -28,7 +28,8 @@ struct board_state {
 /// Precondition: the placement is non-attacking and every column < n <= 32.
 board_state place_prefix(int n, std::span<const std::uint8_t> columns) noexcept;
 
-/// True when the queens at `columns[r]` (row r) attack no one and fit on an n-board.
+/// True when the queens at `columns[r]` (row r) attack no one and fit on an
+/// n-board: the tests' check of the prefixes a plan makes.
 bool is_non_attacking_prefix(int n, std::span<const std::uint8_t> columns) noexcept;
 
 /// Columns of `row` that the queen at (queen_row, queen_col) attacks on an n-board.

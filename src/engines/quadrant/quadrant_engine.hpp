@@ -2,7 +2,9 @@
 
 // The quadrant engine's plan (quadrant_engine.cpp): one task per class of
 // north column sets (with the middle queen for odd n, in slices where the
-// memory bound asks), registered as `quadrant_engine` in the registry.
+// memory bound asks), registered as `quadrant_engine` in the registry. The
+// calls below open its tasks to the tests and the benchmarks, which run
+// them one by one; the engine itself goes through engine_definition.
 
 #include <cstddef>
 

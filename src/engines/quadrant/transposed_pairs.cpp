@@ -42,8 +42,6 @@ bool use_tags(tie_counting ties, std::span<const std::uint64_t> north, std::span
          (ties == tie_counting::by_cost && !tags_cost_a_load(north, south, live, scratch));
 }
 
-}  // namespace
-
 // Each once pair's halves, first group's against the second's.
 std::uint64_t once_count(std::span<std::uint64_t> first, std::span<const row_run> first_runs,
                          std::span<std::uint64_t> second, std::span<const row_run> second_runs, const filter_rule& rule,
@@ -57,6 +55,8 @@ std::uint64_t once_count(std::span<std::uint64_t> first, std::span<const row_run
   }
   return total;
 }
+
+}  // namespace
 
 std::uint64_t transposed_pairs(std::span<std::uint64_t> north, std::span<row_run> north_runs,
                                std::span<std::uint64_t> south, std::span<row_run> south_runs, const filter_rule& rule,
