@@ -48,28 +48,43 @@ TEST_F(FaultTest, MergeSumPastTwoToThe128IsAMismatch) {
   EXPECT_NE(r.err.find("add up past 2^128"), std::string::npos) << r.err;
 }
 
-// A journal that is the run's own standard output (`>> journal`, `1<>
-// journal`) is refused before anything is written: the report landed after
-// its completion mark, or over its header, and no run could read the
-// journal again. Its standard error too: the refusal is then all that is
-// written there (the progress and the report were).
+// A journal that is the run's standard output (`>> journal`, `1<>
+// journal`), its own or another run's, is refused before anything is
+// written: the report landed after its completion mark, or over its header,
+// and no run could read the journal again. Its standard error too: the
+// refusal is then all that is written there (the progress and the report
+// were).
 TEST_F(FaultTest, AJournalThatIsTheRunsOwnOutputIsRefused) {
   const std::string j = path("own-output.ckpt");
   ASSERT_EQ(run({nq, "count", "10", "--checkpoint", j}).status, 0);
   const std::string before = bytes_of(j);
   for (const int flags : {O_WRONLY | O_APPEND, O_RDWR}) {
-    SCOPED_TRACE((flags & O_APPEND) != 0 ? ">>" : "1<>");
-    const int fd = ::open(j.c_str(), flags | O_CLOEXEC);
+    for (const std::vector<std::string>& args :
+         std::vector<std::vector<std::string>>{{nq, "count", "10", "--checkpoint", j}, {nq, "count", "8"}}) {
+      SCOPED_TRACE(((flags & O_APPEND) != 0 ? ">> " : "1<> ") + args.back());
+      const int fd = ::open(j.c_str(), flags | O_CLOEXEC);
+      ASSERT_GE(fd, 0);
+      const finished r = run(args, {.stdout_fd = fd});
+      ::close(fd);
+      EXPECT_EQ(r.status, 2) << r.err;
+      EXPECT_EQ(r.err, "nqueens: standard output is the checkpoint journal '" + j +
+                           "': what is written to it would damage it; send it elsewhere\n");
+      EXPECT_EQ(bytes_of(j), before) << "the journal was written to";
+    }
+  }
+  expect_resumes_to(j, 10, "724");
+  {  // A journal still to make, the file the shell made empty for `>>`.
+    const std::string fresh = path("own-output-new.ckpt");
+    const int fd = ::open(fresh.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     ASSERT_GE(fd, 0);
-    const finished r = run({nq, "count", "10", "--checkpoint", j}, {.stdout_fd = fd});
+    const finished r = run({nq, "count", "10", "--checkpoint", fresh}, {.stdout_fd = fd});
     ::close(fd);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_NE(r.err.find("is this process's standard output: its output would be written into the journal"),
               std::string::npos)
         << r.err;
-    EXPECT_EQ(bytes_of(j), before) << "the journal was written to";
+    EXPECT_EQ(bytes_of(fresh), "");
   }
-  expect_resumes_to(j, 10, "724");
   // Standard error into a journal, this run's or another's, any command:
   // refused before a byte is written (its refusal line landed after the
   // records, damage the next start had to cut off).
