@@ -1,10 +1,6 @@
 #include "cli/shared_options.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <iostream>
 #include <optional>
@@ -21,8 +17,7 @@
 #include "nqueens/memory_limit.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/shard.hpp"
-#include "run/journal/journal_layout.hpp"
-#include "run/posix_io.hpp"
+#include "run/journal/journal_run.hpp"
 
 namespace nqueens::cli {
 
@@ -156,64 +151,14 @@ memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine 
   return memory_limit_error(refusal.what() + hint, refusal.shallower_split_helps(), refusal.split_depth());
 }
 
-namespace {
-
-// The header at the start of `path`, where it is one this version writes
-// (read without blocking: a FIFO there is no journal).
-std::optional<std::array<unsigned char, detail::journal::header_size>> journal_header(const std::string& path) {
-  namespace journal = detail::journal;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return std::nullopt;
-  std::array<unsigned char, journal::header_size> header{};
-  const bool whole = detail::read_up_to(fd, header.data(), header.size()) == static_cast<ssize_t>(header.size());
-  ::close(fd);
-  if (!whole || !std::equal(journal::magic.begin(), journal::magic.end(), header.begin()) ||
-      journal::get(header.data(), journal::header::version) != journal::format_version) {
-    return std::nullopt;
-  }
-  return header;
-}
-
-// Whether `path` starts with a header this version writes for a count of
-// `kind` on an n-board, shard `shard`.
-bool journal_of(const std::string& path, engine kind, int n, shard_spec shard) {
-  namespace journal = detail::journal;
-  const auto header = journal_header(path);
-  if (!header) return false;
-  const auto field = [&](journal::field f) { return journal::get(header->data(), f); };
-  return field(journal::header::n) == static_cast<std::uint64_t>(n) &&
-         field(journal::header::engine) == static_cast<std::uint64_t>(kind) &&
-         field(journal::header::scope) == static_cast<std::uint64_t>(plan_scope::all) &&
-         field(journal::header::shard_index) == static_cast<std::uint64_t>(shard.index) &&
-         field(journal::header::shard_count) == static_cast<std::uint64_t>(shard.count);
-}
-
-}  // namespace
-
-std::optional<journal_run> journal_run_of(const std::string& path) {
-  namespace journal = detail::journal;
-  const auto header = journal_header(path);
-  if (!header) return std::nullopt;
-  const auto field = [&](journal::field f) { return journal::get(header->data(), f); };
-  const std::uint64_t n = field(journal::header::n), kind = field(journal::header::engine),
-                      depth = field(journal::header::split_depth), index = field(journal::header::shard_index),
-                      count = field(journal::header::shard_count);
-  // Fields no run has (the checksum's refusal comes later, when it is read).
-  const auto known = std::ranges::find(all_engines(), kind, [](engine e) { return static_cast<std::uint64_t>(e); });
-  if (n > static_cast<std::uint64_t>(max_board_size) || known == all_engines().end() ||
-      depth > static_cast<std::uint64_t>(max_split_depth) || count == 0 ||
-      count > static_cast<std::uint64_t>(max_shards) || index >= count) {
-    return std::nullopt;
-  }
-  return journal_run{.n = static_cast<int>(n),
-                     .kind = *known,
-                     .split_depth = static_cast<int>(depth),
-                     .shard = {.index = static_cast<int>(index), .count = static_cast<int>(count)}};
-}
-
 memory_limit_error for_a_kept_journal(const memory_limit_error& refusal, const std::string& checkpoint, engine kind,
                                       int n, shard_spec shard) {
-  if (!journal_of(checkpoint, kind, n, shard)) return refusal;
+  // Where the journal is of this n, engine and shard (its split aside).
+  const auto journal = detail::journal::journal_run_of(checkpoint);
+  if (!journal || journal->n != n || journal->kind != kind || journal->shard != shard ||
+      journal->scope != plan_scope::all) {
+    return refusal;
+  }
   const std::string what = refusal.what();
   const std::string choose = "; choose ";
   const std::size_t at = what.rfind(choose);

@@ -144,19 +144,6 @@ engine engine_for(std::optional<engine> choice, int n, std::uint64_t max_memory,
 memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine kind, int n, std::uint64_t max_memory,
                                       int threads, int split_depth, bool shared_plan, shard_spec shard = {});
 
-/// The run that a journal's header names.
-struct journal_run {
-  int n = 0;
-  engine kind = default_engine;
-  int split_depth = 0;
-  shard_spec shard;
-};
-
-/// What the journal at `path` names in its header, where the file starts
-/// with a header this version writes; nullopt otherwise (no file, a FIFO,
-/// something else, fields no run has).
-std::optional<journal_run> journal_run_of(const std::string& path);
-
 /// `refusal`, of a count of `kind` on an n-board (shard `shard`) that would
 /// resume the journal `checkpoint`, with only the remedies that resume it
 /// (fewer threads, more memory) where the journal is of that n, engine and

@@ -26,6 +26,7 @@
 #include "nqueens/memory_limit.hpp"
 #include "nqueens/threads.hpp"
 #include "nqueens/version.hpp"
+#include "run/journal/journal_run.hpp"
 
 namespace nqueens::mpi {
 namespace {
@@ -183,7 +184,7 @@ void prepare(readiness& ready, int rank) {
     const bool journal_kept = !o.checkpoint.empty() && std::filesystem::exists(o.checkpoint);
     // A shard's journal: only the shard's own count can resume it, which
     // nqueens-mpi, refusing --shard, cannot be.
-    const auto kept = rank == 0 && journal_kept ? cli::journal_run_of(o.checkpoint) : std::nullopt;
+    const auto kept = rank == 0 && journal_kept ? detail::journal::journal_run_of(o.checkpoint) : std::nullopt;
     if (kept && !kept->shard.whole()) {
       const std::string part = std::to_string(kept->shard.index) + "/" + std::to_string(kept->shard.count);
       const std::string n = std::to_string(kept->n);

@@ -1,6 +1,7 @@
 #include "nqueens/checkpoint.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "nqueens/memory.hpp"
 #include "nqueens/shard.hpp"
 #include "run/journal/journal_layout.hpp"
+#include "run/journal/journal_run.hpp"
 
 namespace nqueens {
 namespace {
@@ -478,6 +480,38 @@ TEST_F(CheckpointTest, ARecordNoCountWritesIsRefusedSayingWhy) {
   }
 }
 
+// A completion mark before every subproblem is in (a journal copied over a
+// running count's ends so) is refused with the cut that keeps the records
+// before it; made, the cut resumes to the exact counts.
+TEST_F(CheckpointTest, AnEarlyMarkIsRefusedWithTheCutThatResumes) {
+  const plan p(10);
+  write_journal(p, 2);
+  std::vector<char> b = bytes();
+  const auto run =
+      detail::journal::get(reinterpret_cast<const unsigned char*>(b.data()), detail::journal::header::checksum);
+  const auto mark = detail::journal::record_for(detail::journal::record_type::complete, 0, {}, run);
+  const std::size_t cut = b.size();
+  b.insert(b.end(), mark.begin(), mark.end());
+  set_bytes(b);
+  try {
+    checkpoint_journal j(path_.string(), p);
+    ADD_FAILURE() << "an early mark accepted";
+  } catch (const checkpoint_error& e) {
+    EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt);
+    EXPECT_NE(std::string(e.what()).find("record 2 at byte " + std::to_string(cut) +
+                                         " marks the run complete with subproblems missing; to resume from the 2 "
+                                         "whole records before it, cut the file there (truncate -s " +
+                                         std::to_string(cut) + " '"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(fs::file_size(path_), cut + checkpoint_journal::record_size);  // refused, not cut
+  fs::resize_file(path_, cut);
+  const count_result r = resume(10);
+  EXPECT_EQ(r.resumed, 2U);
+  EXPECT_EQ(r.total, *published_total(10));
+}
+
 // A record copied from another run's journal (another board, engine or
 // split depth) under an index this plan has too is refused as damage: a
 // record's checksum covers its run's header, so parts of two runs never
@@ -784,6 +818,36 @@ TEST_F(CheckpointTest, TailLongerThanAFlushIsDamage) {
   EXPECT_EQ(fs::file_size(path_), std::uintmax_t{1} << 40);  // refused, not cut
 }
 
+// A shard's flush writes its own subproblems' records alone: zeros longer
+// than that after a shard's records are damage, though the whole plan's
+// flush could have been as long; zeros as long as it are a torn flush, cut.
+TEST_F(CheckpointTest, AShardsTailIsBoundByTheShardsFlush) {
+  const plan p(10, {.split_depth = 3});
+  const shard_spec shard{1, 3};
+  const std::size_t members = shard_indices(p, shard).size();
+  ASSERT_GT(p.size(), members + 2);
+  {
+    checkpoint_journal j(path_.string(), p, shard);
+    j.flush();
+  }
+  const auto header_bytes = fs::file_size(path_);
+  const auto with_zeros = [&](std::size_t records) {
+    fs::resize_file(path_, header_bytes + records * detail::journal::record_size);
+  };
+  with_zeros(members + 2);
+  try {
+    checkpoint_journal j(path_.string(), p, shard);
+    ADD_FAILURE() << "accepted";
+  } catch (const checkpoint_error& e) {
+    EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt);
+    EXPECT_NE(std::string(e.what()).find("more than one flush writes"), std::string::npos) << e.what();
+  }
+  with_zeros(members + 1);
+  const checkpoint_journal j(path_.string(), p, shard);
+  EXPECT_EQ(j.dropped_bytes(), (members + 1) * detail::journal::record_size);
+  EXPECT_EQ(fs::file_size(path_), header_bytes);
+}
+
 TEST_F(CheckpointTest, CompleteJournalIsNeverAppendedTo) {
   ASSERT_TRUE(resume(10).complete);
   const auto size = fs::file_size(path_);
@@ -862,6 +926,46 @@ TEST_F(CheckpointTest, CancelWhileReadingLeavesTheJournalAsItWas) {
   EXPECT_THROW(count(12, o), run_cancelled);
   EXPECT_EQ(bytes(), before);
   EXPECT_EQ(resume(12).resumed, p.size() / 2);
+}
+
+// What the tools word a kept journal's refusal by, read without opening
+// it as a journal: the run its header names, and nothing for what no run
+// writes (a torn header, another format, a FIFO, which must not block).
+TEST_F(CheckpointTest, TheRunAJournalNamesIsReadFromItsHeader) {
+  using detail::journal::journal_run_of;
+  EXPECT_FALSE(journal_run_of(path_.string()));  // no file
+  const plan p(13, plan_options{.kind = engine::quadrant, .split_depth = 2});
+  {
+    checkpoint_journal j(path_.string(), p, {1, 3});
+    j.flush();
+  }
+  const auto run = journal_run_of(path_.string());
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->n, 13);
+  EXPECT_EQ(run->kind, engine::quadrant);
+  EXPECT_EQ(run->split_depth, 2);
+  EXPECT_EQ(run->shard, (shard_spec{1, 3}));
+  EXPECT_EQ(run->scope, plan_scope::all);
+  std::vector<char> b = bytes();
+  b.resize(detail::journal::header_size - 1);
+  set_bytes(b);
+  EXPECT_FALSE(journal_run_of(path_.string())) << "a torn header";
+  b = bytes();
+  fs::remove(path_);
+  write_journal(plan(12, {.scope = plan_scope::rotational}), 0);
+  ASSERT_TRUE(journal_run_of(path_.string()));
+  EXPECT_EQ(journal_run_of(path_.string())->scope, plan_scope::rotational);
+  b = bytes();
+  b[44] = 0;  // shard count 0: no run has it
+  set_bytes(b);
+  EXPECT_FALSE(journal_run_of(path_.string()));
+  b[44] = 1;
+  b[8] = 2;  // version 2
+  set_bytes(b);
+  EXPECT_FALSE(journal_run_of(path_.string()));
+  fs::remove(path_);
+  ASSERT_EQ(::mkfifo(path_.c_str(), 0600), 0);
+  EXPECT_FALSE(journal_run_of(path_.string())) << "a FIFO with no writer";
 }
 
 // A rotational plan runs no engine: built with any kind, its journal names

@@ -175,24 +175,14 @@ bool checkpoint_file::finished_run_of(const plan& p, shard_spec shard) const {
 }
 
 bool checkpoint_file::finished_run_of(int n, engine kind, shard_spec shard) const noexcept {
-  const auto field = [&](detail::journal::field f) { return get(header_.data(), f); };
-  return finished_ && field(header::n) == static_cast<std::uint64_t>(n) &&
-         field(header::engine) == static_cast<std::uint64_t>(kind) &&
-         field(header::shard_index) == static_cast<std::uint64_t>(shard.index) &&
-         field(header::shard_count) == static_cast<std::uint64_t>(shard.count) &&
-         field(header::scope) == static_cast<std::uint64_t>(plan_scope::all);
+  return finished_ && names_run_of(header_.data(), n, kind, shard);
 }
 
 void checkpoint_file::require_run_of(int n, engine kind, int split_depth, shard_spec shard, bool at_least) const {
   if (fd_ < 0) return;
-  const auto field = [&](detail::journal::field f) { return get(header_.data(), f); };
-  const std::uint64_t depth = field(header::split_depth), asked = static_cast<std::uint64_t>(split_depth);
-  const bool same = field(header::n) == static_cast<std::uint64_t>(n) &&
-                    field(header::engine) == static_cast<std::uint64_t>(kind) &&
-                    (split_depth == 0 || depth == asked || (at_least && depth > asked)) &&
-                    field(header::shard_index) == static_cast<std::uint64_t>(shard.index) &&
-                    field(header::shard_count) == static_cast<std::uint64_t>(shard.count) &&
-                    field(header::scope) == static_cast<std::uint64_t>(plan_scope::all);
+  const std::uint64_t depth = get(header_.data(), header::split_depth), asked = static_cast<std::uint64_t>(split_depth);
+  const bool same = names_run_of(header_.data(), n, kind, shard) &&
+                    (split_depth == 0 || depth == asked || (at_least && depth > asked));
   if (same) return;
   std::string ours = "n = " + std::to_string(n) + ", engine " + std::string(to_string(kind));
   if (split_depth != 0)

@@ -63,6 +63,14 @@ std::array<unsigned char, record_size> record_for(record_type type, std::size_t 
   return r;
 }
 
+bool names_run_of(const unsigned char* h, int n, engine kind, shard_spec shard) noexcept {
+  return get(h, header::n) == static_cast<std::uint64_t>(n) &&
+         get(h, header::engine) == static_cast<std::uint64_t>(kind) &&
+         get(h, header::shard_index) == static_cast<std::uint64_t>(shard.index) &&
+         get(h, header::shard_count) == static_cast<std::uint64_t>(shard.count) &&
+         get(h, header::scope) == static_cast<std::uint64_t>(plan_scope::all);
+}
+
 // "n = 12, engine symmetric, split depth 4, plan 0123456789abcdef[, shard 1/4]" from a header.
 std::string describe_run(const unsigned char* h) {
   std::string engine_name = "unknown";

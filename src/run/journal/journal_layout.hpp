@@ -56,6 +56,10 @@ std::array<unsigned char, record_size> record_for(record_type type, std::size_t 
                                                   std::uint64_t run);
 /// The counts a record holds.
 subproblem_count counts_of(const unsigned char* record) noexcept;
+/// Whether a header names a count of every solution (not the rotation-
+/// symmetric ones alone) by `kind` on an n-board, shard `shard`: the run
+/// that resumes it, its split depth aside.
+bool names_run_of(const unsigned char* header, int n, engine kind, shard_spec shard) noexcept;
 /// "n = 12, engine symmetric, split depth 4, plan 0123456789abcdef[, shard 1/4]" from a header.
 std::string describe_run(const unsigned char* header);
 

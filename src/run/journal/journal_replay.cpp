@@ -177,7 +177,7 @@ class replay {
           fail(reason::corrupt, name_ + ": record " + std::to_string((*tail_ - header_size) / record_size) +
                                     " at byte " + std::to_string(*tail_) +
                                     " is damaged (checksum mismatch), and it is no torn end: byte " +
-                                    std::to_string(where_bytes + k) + " is not zero" + cut_hint());
+                                    std::to_string(where_bytes + k) + " is not zero" + cut_hint(*tail_));
         }
       }
       return;
@@ -196,7 +196,8 @@ class replay {
         fail(reason::corrupt, where + " is a completion mark with a subproblem or counts, which no mark has");
       }
       if (contents_.sums.finished != owned_.size()) {
-        fail(reason::corrupt, where + " marks the run complete with subproblems missing");
+        // (A journal copied over a running count's can end so.)
+        fail(reason::corrupt, where + " marks the run complete with subproblems missing" + cut_hint(where_bytes));
       }
       contents_.complete = true;
     } else if (type != static_cast<std::uint32_t>(record_type::subproblem)) {
@@ -226,9 +227,9 @@ class replay {
 
   // How to keep the records before the damage: a crash can persist a flush's
   // pages out of order (zeros, then records), which only the user may judge.
-  std::string cut_hint() const {
-    return "; to resume from the " + std::to_string((*tail_ - header_size) / record_size) +
-           " whole records before it, cut the file there (truncate -s " + std::to_string(*tail_) + " " + quoted_path() +
+  std::string cut_hint(std::uint64_t at) const {
+    return "; to resume from the " + std::to_string((at - header_size) / record_size) +
+           " whole records before it, cut the file there (truncate -s " + std::to_string(at) + " " + quoted_path() +
            ")";
   }
 
@@ -281,13 +282,14 @@ class replay {
                                 " the completion mark" + after_mark_hint(where_bytes));
     }
     tail_ = where_bytes;
-    // One flush writes at most a record per subproblem: a longer tail is no
-    // torn flush (and a sparse terabyte is not scanned to find out).
-    if (file_size_ - where_bytes > (plan_.size() + 1) * record_size) {
+    // One flush writes at most a record per subproblem of the shard, and the
+    // mark: a longer tail is no torn flush (and a sparse terabyte is not
+    // scanned to find out).
+    if (file_size_ - where_bytes > (owned_.size() + 1) * record_size) {
       fail(reason::corrupt, name_ + ": record " + std::to_string(record_number_) + " at byte " +
                                 std::to_string(where_bytes) + " is damaged (checksum mismatch), and " +
                                 std::to_string(file_size_ - where_bytes) +
-                                " bytes follow it, more than one flush writes" + cut_hint());
+                                " bytes follow it, more than one flush writes" + cut_hint(*tail_));
     }
   }
 
