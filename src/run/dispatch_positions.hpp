@@ -10,7 +10,7 @@
 
 namespace nqueens::detail {
 
-/// Calls visit(k) for each k in 0..size-1, in dispatch order (see dispatch.hpp).
+/// Calls visit(k) for each k in 0..size-1, in dispatch order (see dispatch_order.hpp).
 template <typename Visit>
 void for_each_dispatch_position(std::size_t size, Visit&& visit) {
   // Runs of consecutive subproblems stay together: neighbours in a plan

@@ -11,7 +11,7 @@
 #include "nqueens/count.hpp"
 #include "nqueens/progress.hpp"
 #include "run/arena_executor.hpp"
-#include "run/dispatch.hpp"
+#include "run/dispatch_order.hpp"
 #include "run/measure/eta_replay.hpp"
 #include "run/measure/median.hpp"
 #include "run/run_driver.hpp"

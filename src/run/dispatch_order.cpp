@@ -1,4 +1,4 @@
-#include "run/dispatch.hpp"
+#include "run/dispatch_order.hpp"
 
 #include <algorithm>
 
