@@ -7,25 +7,42 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace nqueens {
 
 /// A run refused because it would need more memory than allowed.
 class memory_limit_error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
-  /// `shallower_split_helps`: whether the refusal advises a smaller split
-  /// depth, one that holds fewer subproblems in the lists. `split_depth`:
-  /// the split depth of the plan it priced, 0 where no plan was priced;
-  /// `at_least`: the least it would have had (an automatic split refused
-  /// while its plan was built, at that depth).
-  memory_limit_error(const std::string& what, bool shallower_split_helps, int split_depth = 0, bool at_least = false)
-      : std::runtime_error(what),
-        shallower_split_helps_(shallower_split_helps),
-        split_depth_(split_depth),
-        at_least_(at_least) {}
+  /// What a refusal can advise.
+  enum class remedy : std::uint8_t {
+    shallower_split,  ///< a smaller split depth: fewer subproblems in the lists
+    fewer_threads,    ///< fewer threads (its words say the most that fit)
+    other_engine,     ///< another engine
+    more_memory,      ///< a larger bound
+  };
+  /// A remedy and the words that name it ("fewer --threads (at most 3)").
+  struct advice {
+    remedy kind;
+    std::string words;
+  };
+
+  /// A refusal in words of its own, no remedy told apart.
+  explicit memory_limit_error(const std::string& what) : std::runtime_error(what), need_(what) {}
+  /// `need`: what the run needs against what is allowed; `remedies`, in the
+  /// order told: what() is `need`, then "; choose A, B, or C" ("; C" where
+  /// there is one). `split_depth`: the split depth of the plan it priced, 0
+  /// where no plan was priced; `at_least`: the least it would have had (an
+  /// automatic split refused while its plan was built, at that depth).
+  memory_limit_error(const std::string& need, std::vector<advice> remedies, int split_depth = 0, bool at_least = false);
+  /// What the run needs against what is allowed: what() without its remedies.
+  const std::string& need() const noexcept { return need_; }
+  /// The remedies what() names, in its order.
+  const std::vector<advice>& remedies() const noexcept { return remedies_; }
+  /// Whether what() names remedy `r`.
+  bool advises(remedy r) const noexcept;
   /// Whether a smaller split depth is a remedy the refusal advises.
-  bool shallower_split_helps() const noexcept { return shallower_split_helps_; }
+  bool shallower_split_helps() const noexcept { return advises(remedy::shallower_split); }
   /// The split depth of the plan refused (the automatic split resolved),
   /// 0 where the refusal priced no plan (the engine's tables alone).
   int split_depth() const noexcept { return split_depth_; }
@@ -33,7 +50,8 @@ class memory_limit_error : public std::runtime_error {
   bool split_depth_at_least() const noexcept { return at_least_; }
 
  private:
-  bool shallower_split_helps_ = false;
+  std::string need_;
+  std::vector<advice> remedies_;
   int split_depth_ = 0;
   bool at_least_ = false;
 };

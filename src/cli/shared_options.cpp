@@ -144,11 +144,14 @@ memory_limit_error with_fitting_split(const memory_limit_error& refusal, engine 
                          ? fitting_split_hint(kind, n, max_memory, threads, split_depth, shared_plan, shard)
                          : std::string();
   // Another engine where no split of this one is named.
-  if (hint.empty() && std::string_view(refusal.what()).find("another --engine") != std::string_view::npos) {
+  if (hint.empty() && refusal.advises(memory_limit_error::remedy::other_engine)) {
     hint = other_engine_hint(kind, n, max_memory, threads, split_depth, shared_plan, shard);
   }
   if (hint.empty()) return refusal;
-  return memory_limit_error(refusal.what() + hint, refusal.shallower_split_helps(), refusal.split_depth());
+  // Said last, after every remedy.
+  std::vector<memory_limit_error::advice> remedies = refusal.remedies();
+  remedies.back().words += hint;
+  return memory_limit_error(refusal.need(), std::move(remedies), refusal.split_depth(), refusal.split_depth_at_least());
 }
 
 memory_limit_error for_a_kept_journal(const memory_limit_error& refusal, const std::string& checkpoint, engine kind,
@@ -159,26 +162,18 @@ memory_limit_error for_a_kept_journal(const memory_limit_error& refusal, const s
       journal->scope != plan_scope::all) {
     return refusal;
   }
-  const std::string what = refusal.what();
-  const std::string choose = "; choose ";
-  const std::size_t at = what.rfind(choose);
-  if (at == std::string::npos) return refusal;
-  std::string remedies = what.substr(at + choose.size());
-  for (const std::string_view other : {"a smaller --split-depth, ", "another --engine, "}) {
-    if (const std::size_t found = remedies.find(other); found != std::string::npos) remedies.erase(found, other.size());
+  // Its engine and split are the journal's: the remedies that change
+  // them (another engine, another split, the automatic split's) are none.
+  std::vector<memory_limit_error::advice> remedies;
+  for (const memory_limit_error::advice& a : refusal.remedies()) {
+    if (a.kind == memory_limit_error::remedy::fewer_threads || a.kind == memory_limit_error::remedy::more_memory) {
+      remedies.push_back(a);
+    }
   }
-  // "a --split-depth under 6, ": the automatic split's remedy, no journal's.
-  if (remedies.starts_with("a --split-depth under ")) {
-    const std::size_t end = remedies.find(", ");
-    remedies.erase(0, end == std::string::npos ? remedies.size() : end + 2);
-  }
-  std::string kept = what.substr(0, at);
-  // More memory alone is "raise --max-memory", no choice.
-  kept += remedies.starts_with("or ") ? "; " + remedies.substr(3) : "; choose " + remedies;
-  kept += " (the journal ";
-  kept += one_line(checkpoint);
-  kept += " resumes on its own engine and split depth alone)";
-  return memory_limit_error(kept, false);
+  if (remedies.empty()) return refusal;
+  remedies.back().words +=
+      " (the journal " + one_line(checkpoint) + " resumes on its own engine and split depth alone)";
+  return memory_limit_error(refusal.need(), std::move(remedies));
 }
 
 void add_long_run_options(cxxopts::Options& options) {

@@ -11,8 +11,40 @@
 #include <cstddef>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace nqueens {
+
+namespace {
+
+// `need`, then "; choose A, B, or C", or "; C" for one remedy.
+std::string refusal_text(const std::string& need, const std::vector<memory_limit_error::advice>& remedies) {
+  std::string text = need;
+  for (std::size_t k = 0; k < remedies.size(); ++k) {
+    if (k == 0) {
+      text += remedies.size() == 1 ? "; " : "; choose ";
+    } else {
+      text += k + 1 == remedies.size() ? ", or " : ", ";
+    }
+    text += remedies[k].words;
+  }
+  return text;
+}
+
+}  // namespace
+
+memory_limit_error::memory_limit_error(const std::string& need, std::vector<advice> remedies, int split_depth,
+                                       bool at_least)
+    : std::runtime_error(refusal_text(need, remedies)),
+      need_(need),
+      remedies_(std::move(remedies)),
+      split_depth_(split_depth),
+      at_least_(at_least) {}
+
+bool memory_limit_error::advises(remedy r) const noexcept {
+  return std::ranges::any_of(remedies_, [r](const advice& a) { return a.kind == r; });
+}
 
 std::uint64_t default_memory_limit() noexcept {
   const long pages = ::sysconf(_SC_PHYS_PAGES);

@@ -44,13 +44,15 @@ std::string plan_name(int n, int depth) {
 // at depth `reached` on the way, passes `max_bytes` with `bytes`.
 memory_limit_error plan_past_bound(int n, int depth, int reached, std::uint64_t bytes, std::uint64_t max_bytes) {
   const int decimals = digits_to_tell(bytes, max_bytes);
-  const std::string shallower = depth == 0 && reached > 1 ? "choose a --split-depth under " + std::to_string(reached)
-                                                          : "choose a smaller --split-depth";
+  using remedy = memory_limit_error::remedy;
   return memory_limit_error(
       plan_name(n, depth) + " takes " + format_bytes(bytes, decimals, byte_rounding::up) + " already" +
           (reached != depth ? " at depth " + std::to_string(reached) : std::string()) + ", more than the " +
-          format_bytes(max_bytes, decimals) + " allowed (--max-memory); " + shallower + ", or raise --max-memory",
-      /*shallower_split_helps=*/true, depth != 0 ? depth : reached, /*at_least=*/depth == 0);
+          format_bytes(max_bytes, decimals) + " allowed (--max-memory)",
+      {{remedy::shallower_split,
+        depth == 0 && reached > 1 ? "a --split-depth under " + std::to_string(reached) : "a smaller --split-depth"},
+       {remedy::more_memory, "raise --max-memory"}},
+      depth != 0 ? depth : reached, /*at_least=*/depth == 0);
 }
 
 // Fixes row `row` in every subproblem that leaves it open, keeping the order:

@@ -49,15 +49,25 @@ int most_threads_within(int n, engine kind, int threads, std::uint64_t limit, st
   return low;
 }
 
-// The remedy a refusal names first where fewer threads would fit. An
-// engine that drives each GPU from a thread of its own refuses fewer
-// threads than GPUs: it is told to take fewer GPUs too, or the advice led
-// to a second refusal.
-std::string fewer_threads_text(int fit, engine kind) {
-  if (fit <= 0) return "";
-  const std::string most = std::to_string(fit);
-  return counts_on_gpus(kind) ? "fewer --threads (at most " + most + ", on as many GPUs at most: --devices), "
-                              : "fewer --threads (at most " + most + "), ";
+using remedy = memory_limit_error::remedy;
+
+// A refusal's remedies: a smaller split where `shallower` (the lists'
+// remedy), fewer threads where `fit` of them (> 0) would fit, another
+// engine, more memory. An engine that drives each GPU from a thread of its
+// own refuses fewer threads than GPUs: it is told to take fewer GPUs too,
+// or the advice led to a second refusal.
+std::vector<memory_limit_error::advice> remedies_of(bool shallower, int fit, engine kind) {
+  std::vector<memory_limit_error::advice> remedies;
+  if (shallower) remedies.push_back({remedy::shallower_split, "a smaller --split-depth"});
+  if (fit > 0) {
+    const std::string most = std::to_string(fit);
+    remedies.push_back({remedy::fewer_threads, counts_on_gpus(kind) ? "fewer --threads (at most " + most +
+                                                                          ", on as many GPUs at most: --devices)"
+                                                                    : "fewer --threads (at most " + most + ")"});
+  }
+  remedies.push_back({remedy::other_engine, "another --engine"});
+  remedies.push_back({remedy::more_memory, "raise --max-memory"});
+  return remedies;
 }
 
 }  // namespace
@@ -74,10 +84,9 @@ void check_memory(int n, engine kind, std::uint64_t limit, int threads) {
   if (need <= limit) return;
   const int decimals = digits_to_tell(need, limit);
   throw memory_limit_error("the " + std::string(to_string(kind)) + " engine needs about " +
-                           format_bytes(need, decimals, byte_rounding::up) + " for n = " + std::to_string(n) +
-                           ", more than the " + format_bytes(limit, decimals) + " allowed (--max-memory); choose " +
-                           fewer_threads_text(most_threads_within(n, kind, threads, limit, limit), kind) +
-                           "another --engine, or raise --max-memory");
+                               format_bytes(need, decimals, byte_rounding::up) + " for n = " + std::to_string(n) +
+                               ", more than the " + format_bytes(limit, decimals) + " allowed (--max-memory)",
+                           remedies_of(false, most_threads_within(n, kind, threads, limit, limit), kind));
 }
 
 namespace {
@@ -183,12 +192,10 @@ std::uint64_t check_run_need(const run_need& need, std::uint64_t limit, int thre
                                       : "the count of n = " + std::to_string(need.n) + " needs " + lists_text;
   throw memory_limit_error(
       what + (engine > 0 ? ", together about " + format_bytes(lists + engine, decimals, byte_rounding::up) : "") +
-          ", more than the " + format_bytes(limit, decimals) + " allowed (--max-memory); choose " +
-          (shallower_helps ? "a smaller --split-depth, " : "") +
-          fewer_threads_text(lists < limit ? most_threads_within(need.n, need.kind, threads, left, left) : 0,
-                             need.kind) +
-          "another --engine, or raise --max-memory",
-      shallower_helps, need.tables ? need.split_depth : 0);
+          ", more than the " + format_bytes(limit, decimals) + " allowed (--max-memory)",
+      remedies_of(shallower_helps, lists < limit ? most_threads_within(need.n, need.kind, threads, left, left) : 0,
+                  need.kind),
+      need.tables ? need.split_depth : 0);
 }
 
 }  // namespace

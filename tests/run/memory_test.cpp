@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "engines/engine_definition.hpp"
 #include "nqueens/cancelled.hpp"
@@ -243,6 +244,45 @@ TEST(MemoryTest, ARefusalNamesTheThreadsThatFit) {
     }
   }
   EXPECT_GT(advised, 0) << "no bound where fewer threads fit the GPU engine at n = 14";
+}
+
+// A refusal tells its parts apart, for a program that words its own
+// advice: what() is the need, then each remedy in turn; the remedies name
+// their kinds (a row plan's a smaller split and more memory, the tables'
+// fewer threads where they fit, another engine, more memory).
+TEST(MemoryTest, ARefusalsNeedAndRemediesAreItsWhat) {
+  using remedy = memory_limit_error::remedy;
+  const auto kinds = [](const memory_limit_error& e) {
+    std::vector<remedy> out;
+    for (const memory_limit_error::advice& a : e.remedies()) out.push_back(a.kind);
+    return out;
+  };
+  try {
+    check_memory(20, engine::quadrant, std::uint64_t{20} << 20, 16);
+    ADD_FAILURE() << "20 MiB was enough";
+  } catch (const memory_limit_error& e) {
+    EXPECT_EQ(kinds(e), (std::vector{remedy::fewer_threads, remedy::other_engine, remedy::more_memory}));
+    EXPECT_EQ(std::string(e.what()), e.need() + "; choose " + e.remedies()[0].words +
+                                         ", another --engine, or raise "
+                                         "--max-memory");
+    EXPECT_TRUE(e.need().ends_with("allowed (--max-memory)")) << e.need();
+    EXPECT_FALSE(e.shallower_split_helps());
+  }
+  try {
+    static_cast<void>(plan(17, {.kind = engine::symmetric, .max_memory = 100000}));
+    ADD_FAILURE() << "not refused";
+  } catch (const memory_limit_error& e) {
+    EXPECT_EQ(kinds(e), (std::vector{remedy::shallower_split, remedy::more_memory}));
+    EXPECT_TRUE(e.advises(remedy::shallower_split));
+    EXPECT_FALSE(e.advises(remedy::other_engine));
+    EXPECT_EQ(std::string(e.what()), e.need() + "; choose a --split-depth under 4, or raise --max-memory");
+  }
+  const memory_limit_error own("in words of its own");
+  EXPECT_TRUE(own.remedies().empty());
+  EXPECT_EQ(own.need(), "in words of its own");
+  EXPECT_EQ(std::string(own.what()), "in words of its own");
+  const memory_limit_error one("needs more", {{remedy::more_memory, "raise the bound"}});
+  EXPECT_EQ(std::string(one.what()), "needs more; raise the bound");
 }
 
 // A thread count or a shard no count would take is refused by the checks
