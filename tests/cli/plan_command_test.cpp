@@ -198,6 +198,13 @@ TEST(CliTest, PlanEstimateProjectsTheCost) {
   const cli_run exact_json = run_cli("plan 8 --estimate --threads 2 --json");
   EXPECT_EQ(exact_json.status, 0) << exact_json.err;
   EXPECT_NE(exact_json.out.find("\"ended\":\"exhausted\",\"verified\":true"), std::string::npos) << exact_json.out;
+  // Past the plan's subproblems, more cores are said to leave some idle;
+  // the figures stay in their column at 100 threads and more.
+  r = run_cli("plan 9 --estimate --estimate-seconds 0.2 --cores 100000 --threads 100");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("  on 100000 cores       about "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" subproblems keeping at most as many busy\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  here, 100 threads     about "), std::string::npos) << r.out;
   r = run_cli("plan 16 --estimate --estimate-seconds 0.5 --cores 64 --json");
   EXPECT_EQ(r.status, 0) << r.err;
   for (const char* key : {"\"thread_hours\":", "\"thread_hours_error\":", "\"wall_seconds\":", "\"cores\":64,",

@@ -130,6 +130,30 @@ TEST(EstimateTest, WallTimeHereAndItsError) {
   EXPECT_DOUBLE_EQ(c.wall_seconds_error(0), 12.0 / hardware_threads());
 }
 
+// A subproblem runs on one thread: cores past the plan's subproblems leave
+// the projected wall time as it is (1 528 subproblems on 100 000 cores
+// read 0.0 s where the longest took 12 s). Where the size is not known
+// (0), every core counts.
+TEST(EstimateTest, NoMoreCoresAreBusyThanTheSubproblems) {
+  cost_estimate c;
+  c.subproblems = 10;
+  c.threads = 2;
+  c.setup_serial_seconds = 1;
+  c.thread_seconds = 100;
+  c.thread_seconds_error = 20;
+  EXPECT_DOUBLE_EQ(c.wall_seconds(10), 11);
+  EXPECT_DOUBLE_EQ(c.wall_seconds(100000), 11);
+  EXPECT_DOUBLE_EQ(c.wall_seconds_error(100000), 2);
+  EXPECT_DOUBLE_EQ(c.wall_seconds(4), 26);
+  c.subproblems = 1;
+  EXPECT_DOUBLE_EQ(c.cpus_here(), 1);
+  EXPECT_DOUBLE_EQ(c.wall_seconds_here(), 101);
+  c.device_timed = true;
+  EXPECT_DOUBLE_EQ(c.cpus_here(), 1);
+  c.subproblems = 0;
+  EXPECT_DOUBLE_EQ(c.wall_seconds(100000), 1 + 100.0 / 100000);
+}
+
 // How far the sample's Q(n) is from the published one, in standard errors;
 // no verdict where there is nothing to measure by.
 TEST(EstimateTest, StandardErrorsOffThePublishedCount) {

@@ -212,13 +212,26 @@ class estimate_report final : public report {
                      with_error(e.thread_seconds / 3600, e.thread_seconds_error / 3600, "%.4g").c_str(),
                      e.device_timed ? "stream" : "thread");
     const std::optional<double> quota = e.device_timed ? std::nullopt : cpu_quota();
-    out << formatted("  here, %2d thread%s      about %s wall, the tables included%s\n", e.threads,
-                     e.threads == 1 ? " " : "s", format_duration(e.wall_seconds_here()).c_str(),
+    // "about" where the lines above put their figures, whatever the counts' widths.
+    const auto label = [](std::string text) {
+      text.resize(std::max<std::size_t>(text.size() + 1, 24), ' ');
+      return text;
+    };
+    out << formatted("%sabout %s wall, the tables included%s\n",
+                     label(formatted("  here, %2d thread%s", e.threads, e.threads == 1 ? "" : "s")).c_str(),
+                     format_duration(e.wall_seconds_here()).c_str(),
                      quota && *quota < e.threads ? formatted(", within a CPU quota of %.3g CPUs", *quota).c_str() : "");
     if (cores_ > 0) {
-      out << formatted("  on %d core%s%*s about %s wall\n", cores_, cores_ == 1 ? "" : "s",
-                       std::max(1, 15 - static_cast<int>(std::to_string(cores_).size()) - (cores_ == 1 ? 0 : 1)), "",
-                       format_duration(e.wall_seconds(cores_)).c_str());
+      // A subproblem runs on one thread: past the plan's size, more cores
+      // leave the wall time as it is (cost_estimate::wall_seconds).
+      const bool idle = static_cast<std::size_t>(cores_) > e.subproblems;
+      out << formatted("%sabout %s wall%s\n",
+                       label(formatted("  on %d core%s", cores_, cores_ == 1 ? "" : "s")).c_str(),
+                       format_duration(e.wall_seconds(cores_)).c_str(),
+                       idle ? formatted(", the plan's %s subproblems keeping at most as many busy",
+                                        format_grouped(e.subproblems).c_str())
+                                  .c_str()
+                            : "");
     }
     out << formatted("  Q(%d) from the sample %s", facts_.p.board_size(),
                      with_error(e.total, e.total_error, "%.4g").c_str());

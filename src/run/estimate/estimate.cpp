@@ -42,16 +42,26 @@ std::size_t run_length_for(const plan& p) {
 
 }  // namespace
 
+namespace {
+
+// Of `cores` (0 or less: the hardware's, as every thread count reads 0;
+// less, which a noexcept call cannot refuse, reads as 0), those a plan of
+// `subproblems` keeps busy: each subproblem runs on one thread (0: not
+// known, all of them).
+double busy_cores(int cores, std::size_t subproblems) noexcept {
+  const auto on = static_cast<std::size_t>(cores > 0 ? cores : hardware_threads());
+  return static_cast<double>(subproblems == 0 ? on : std::min(on, subproblems));
+}
+
+}  // namespace
+
 double cost_estimate::wall_seconds(int cores) const noexcept {
-  // 0: the hardware's threads, as every thread count reads 0; less, which a
-  // noexcept call cannot refuse, reads as 0.
-  const int on = cores > 0 ? cores : hardware_threads();
-  return setup_serial_seconds + (setup_parallel_seconds + thread_seconds) / on;
+  return setup_serial_seconds + (setup_parallel_seconds + thread_seconds) / busy_cores(cores, subproblems);
 }
 
 double cost_estimate::cpus_here() const noexcept {
-  if (device_timed) return threads;
-  double cpus = std::max(1, std::min(threads, hardware_threads()));
+  if (device_timed) return busy_cores(threads, subproblems);
+  double cpus = busy_cores(std::max(1, std::min(threads, hardware_threads())), subproblems);
   if (const std::optional<double> quota = cpu_quota()) cpus = std::min(cpus, *quota);
   return cpus;
 }
@@ -63,7 +73,7 @@ double cost_estimate::wall_seconds_here() const noexcept {
 double cost_estimate::wall_seconds_here_error() const noexcept { return thread_seconds_error / cpus_here(); }
 
 double cost_estimate::wall_seconds_error(int cores) const noexcept {
-  return thread_seconds_error / (cores > 0 ? cores : hardware_threads());
+  return thread_seconds_error / busy_cores(cores, subproblems);
 }
 
 double cost_estimate::standard_errors_off(std::optional<std::uint64_t> published) const noexcept {

@@ -106,6 +106,8 @@ class stratified_sample {
   // hours: a draw still counting at twice the sampling time is stopped and
   // left out (draws_cut).
   const std::chrono::steady_clock::time_point last_call_;
+  // What each CPU-timed draw's interval holds of the clock itself, taken off.
+  const double clock_cost_;
   std::array<stratum, 2> strata_;
   std::mutex mutex_;  // the draws and the results: once a run, noise next to its subproblems
   std::size_t drawn_ = 0;
