@@ -257,6 +257,23 @@ TEST(CliCheckTest, OnlyAClassSizeMayFollowATuple) {
             "where one holds more than one column: quote each placement whole, as in \"1 3 0 2\"\n");
 }
 
+// Placements split into words by the shell (`check $(nqueens list 4)`) are
+// read as the words of one: the refusal says so, and how to give them.
+TEST(CliCheckTest, SeveralPlacementsSplitIntoWordsAreToldHowToBeGiven) {
+  const cli_run split = run_script("$NQ check $($NQ list 4)");
+  EXPECT_EQ(split.status, 2) << split.out;
+  EXPECT_EQ(split.out, "");
+  EXPECT_EQ(split.err,
+            "nqueens: unexpected text after the placement: '(2, 0, 3, 1)'; the 8 operands were read as the words of "
+            "one placement: quote each placement whole, as in \"1 3 0 2\", or give them on standard input, one a "
+            "line\n");
+  EXPECT_EQ(run_script("$NQ list 4 | $NQ check").status, 0);
+  // One placement's words with a typo are no several placements.
+  const cli_run typo = run_cli("check 1 3 x 2");
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_EQ(typo.err.find("operands were read"), std::string::npos) << typo.err;
+}
+
 // Words of one placement beside a quoted one are not joined; the one-column
 // placement off its board says why. A placement's own refusal names it once.
 TEST(CliCheckTest, UnjoinedWordsAndUnclosedPlacementsAreNamedPlainly) {

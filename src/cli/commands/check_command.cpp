@@ -98,6 +98,15 @@ bool is_one_column_at_most(const std::string& operand) {
   return numbers <= 1;
 }
 
+// Whether the operands are the words of one placement the shell split:
+// several, each one column at most, none a board's row (operand_lines).
+bool words_of_one_placement(const std::vector<std::string>& operands) {
+  return operands.size() > 1 && std::all_of(operands.begin(), operands.end(), [](const std::string& operand) {
+           return is_one_column_at_most(operand) && operand.find_first_of("\r\n") == std::string::npos &&
+                  !looks_like_board_row(trimmed(operand));
+         });
+}
+
 // The lines of the placements given as operands: words of one placement
 // the shell split (`check 1 3 0 2`, `check 0 0`: two queens in one column)
 // where every operand holds one column at most, and none is a board's row;
@@ -107,10 +116,7 @@ bool is_one_column_at_most(const std::string& operand) {
 // --format board)`).
 std::vector<std::string> operand_lines(const std::vector<std::string>& operands) {
   std::vector<std::string> texts = operands;
-  if (operands.size() > 1 && std::all_of(operands.begin(), operands.end(), [](const std::string& operand) {
-        return is_one_column_at_most(operand) && operand.find_first_of("\r\n") == std::string::npos &&
-               !looks_like_board_row(trimmed(operand));
-      })) {
+  if (words_of_one_placement(operands)) {
     std::string joined;
     for (const std::string& operand : operands) joined += (joined.empty() ? "" : " ") + operand;
     texts = {joined};
@@ -394,6 +400,15 @@ int check_operands(const std::vector<std::string>& operands) {
     }
     gatherer.finish();
   } catch (const usage_error& e) {
+    // `check $(nqueens list 4)`: the shell split several placements into
+    // words, read as one, and one closed before the last word.
+    if (words_of_one_placement(operands) &&
+        std::any_of(operands.begin(), operands.end() - 1,
+                    [](const std::string& word) { return word.find(')') != std::string::npos; })) {
+      throw usage_error(std::string(e.what()) + "; the " + std::to_string(operands.size()) +
+                        " operands were read as the words of one placement: quote each placement whole, as in "
+                        "\"1 3 0 2\", or give them on standard input, one a line");
+    }
     if (placements_in(lines) <= 1) throw;
     // "placement 2 has no closing ')'", not "placement 2: placement has ...".
     const std::string number = "placement " + std::to_string(placements.size() + 1);
