@@ -135,17 +135,17 @@ struct cost_estimate {
   /// Wall-clock seconds of the count on `cores` threads (0 or less: the
   /// hardware's, hardware_threads()), the tables' build included (its
   /// serial part whole, its parallel part over the cores), were every
-  /// thread busy to the end; no more cores than `subproblems` are busy (a
-  /// subproblem runs on one thread).
+  /// thread busy to the end; no more cores than `subproblems` count (a
+  /// subproblem runs on one thread), while the build spreads over all.
   double wall_seconds(int cores) const noexcept;
 
   /// The CPUs the count's threads get at once here: its threads, no more
   /// than the hardware's, within a CPU quota (cpu_quota(), a container's
   /// --cpus); a GPU's streams (device_timed) are not bound by the CPU: all.
-  /// No more than `subproblems`, as wall_seconds.
   double cpus_here() const noexcept;
 
-  /// The wall time of the count here, as wall_seconds on cpus_here().
+  /// The wall time of the count here, as wall_seconds on cpus_here() (no
+  /// more of them counting than `subproblems`).
   double wall_seconds_here() const noexcept;
 
   /// The standard error of wall_seconds_here().

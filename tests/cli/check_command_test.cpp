@@ -268,10 +268,14 @@ TEST(CliCheckTest, SeveralPlacementsSplitIntoWordsAreToldHowToBeGiven) {
             "one placement: quote each placement whole, as in \"1 3 0 2\", or give them on standard input, one a "
             "line\n");
   EXPECT_EQ(run_script("$NQ list 4 | $NQ check").status, 0);
-  // One placement's words with a typo are no several placements.
-  const cli_run typo = run_cli("check 1 3 x 2");
-  EXPECT_EQ(typo.status, 2);
-  EXPECT_EQ(typo.err.find("operands were read"), std::string::npos) << typo.err;
+  // One placement's words with a typo, or words after it, are no several
+  // placements.
+  for (const char* command : {"check 1 3 x 2", "check '(1,' 3, 0, '2)' x", "check '(1,' 3, 0, '2)' 2 2"}) {
+    SCOPED_TRACE(command);
+    const cli_run one = run_cli(command);
+    EXPECT_EQ(one.status, 2);
+    EXPECT_EQ(one.err.find("operands were read"), std::string::npos) << one.err;
+  }
 }
 
 // Words of one placement beside a quoted one are not joined; the one-column

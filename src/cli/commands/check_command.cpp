@@ -401,10 +401,11 @@ int check_operands(const std::vector<std::string>& operands) {
     gatherer.finish();
   } catch (const usage_error& e) {
     // `check $(nqueens list 4)`: the shell split several placements into
-    // words, read as one, and one closed before the last word.
-    if (words_of_one_placement(operands) &&
-        std::any_of(operands.begin(), operands.end() - 1,
-                    [](const std::string& word) { return word.find(')') != std::string::npos; })) {
+    // words, read as one: a word opens a placement after one closed.
+    const auto closed = std::find_if(operands.begin(), operands.end(),
+                                     [](const std::string& word) { return word.find(')') != std::string::npos; });
+    if (words_of_one_placement(operands) && closed != operands.end() &&
+        std::any_of(closed + 1, operands.end(), [](const std::string& word) { return word.starts_with('('); })) {
       throw usage_error(std::string(e.what()) + "; the " + std::to_string(operands.size()) +
                         " operands were read as the words of one placement: quote each placement whole, as in "
                         "\"1 3 0 2\", or give them on standard input, one a line");

@@ -44,36 +44,42 @@ std::size_t run_length_for(const plan& p) {
 
 namespace {
 
-// Of `cores` (0 or less: the hardware's, as every thread count reads 0;
-// less, which a noexcept call cannot refuse, reads as 0), those a plan of
-// `subproblems` keeps busy: each subproblem runs on one thread (0: not
-// known, all of them).
-double busy_cores(int cores, std::size_t subproblems) noexcept {
-  const auto on = static_cast<std::size_t>(cores > 0 ? cores : hardware_threads());
-  return static_cast<double>(subproblems == 0 ? on : std::min(on, subproblems));
+// `cores` (0 or less: the hardware's, as every thread count reads 0; less,
+// which a noexcept call cannot refuse, reads as 0).
+double cores_or_hardware(int cores) noexcept { return cores > 0 ? cores : hardware_threads(); }
+
+// Of `cpus`, those a plan of `subproblems` keeps counting: each subproblem
+// runs on one thread (0: not known, all of them). The tables' build is not
+// so bound: it spreads over every thread.
+double counting_cpus(double cpus, std::size_t subproblems) noexcept {
+  return subproblems == 0 ? cpus : std::min(cpus, static_cast<double>(subproblems));
 }
 
 }  // namespace
 
 double cost_estimate::wall_seconds(int cores) const noexcept {
-  return setup_serial_seconds + (setup_parallel_seconds + thread_seconds) / busy_cores(cores, subproblems);
+  const double on = cores_or_hardware(cores);
+  return setup_serial_seconds + setup_parallel_seconds / on + thread_seconds / counting_cpus(on, subproblems);
 }
 
 double cost_estimate::cpus_here() const noexcept {
-  if (device_timed) return busy_cores(threads, subproblems);
-  double cpus = busy_cores(std::max(1, std::min(threads, hardware_threads())), subproblems);
+  if (device_timed) return threads;
+  double cpus = std::max(1, std::min(threads, hardware_threads()));
   if (const std::optional<double> quota = cpu_quota()) cpus = std::min(cpus, *quota);
   return cpus;
 }
 
 double cost_estimate::wall_seconds_here() const noexcept {
-  return setup_serial_seconds + (setup_parallel_seconds + thread_seconds) / cpus_here();
+  const double cpus = cpus_here();
+  return setup_serial_seconds + setup_parallel_seconds / cpus + thread_seconds / counting_cpus(cpus, subproblems);
 }
 
-double cost_estimate::wall_seconds_here_error() const noexcept { return thread_seconds_error / cpus_here(); }
+double cost_estimate::wall_seconds_here_error() const noexcept {
+  return thread_seconds_error / counting_cpus(cpus_here(), subproblems);
+}
 
 double cost_estimate::wall_seconds_error(int cores) const noexcept {
-  return thread_seconds_error / busy_cores(cores, subproblems);
+  return thread_seconds_error / counting_cpus(cores_or_hardware(cores), subproblems);
 }
 
 double cost_estimate::standard_errors_off(std::optional<std::uint64_t> published) const noexcept {
