@@ -251,6 +251,36 @@ TEST(CliTest, PlanEstimateOfSubproblemsLongerThanItsTimeIsRefusedAtTwiceIt) {
 // count does: where the host's bound leaves the tables out (9 MiB: the
 // layouts' margin and n = 12's lists), the lists a subproblem takes to
 // build and to stage, in text and JSON.
+// A thin sample's warnings, said on stderr, are in --json's "warnings"
+// too, word for word, for a script that reads only that; a sample of the
+// whole plan has none.
+TEST(CliTest, PlanEstimateWarningsAreInItsJson) {
+  const cli_run thin =
+      run_cli("plan 17 --engine symmetric --split-depth 1 --estimate --estimate-seconds 0.1 --threads 1 --json");
+  EXPECT_EQ(thin.status, 0) << thin.err;
+  EXPECT_NE(thin.err.find("nqueens: warning: the estimate rests on "), std::string::npos) << thin.err;
+  const std::string prefix = "nqueens: warning: ";
+  std::size_t said = 0;
+  for (std::size_t at = thin.err.find(prefix); at != std::string::npos; at = thin.err.find(prefix, at + 1)) {
+    const std::size_t end = thin.err.find('\n', at);
+    const std::string warning = thin.err.substr(at + prefix.size(), end - at - prefix.size());
+    EXPECT_NE(thin.out.find('"' + warning + '"'), std::string::npos) << warning << "\n" << thin.out;
+    ++said;
+  }
+  EXPECT_EQ(static_cast<std::size_t>(std::count(thin.out.begin(), thin.out.end(), '"')) % 2, 0U);
+  const std::size_t list = thin.out.find("\"warnings\":[\"");
+  ASSERT_NE(list, std::string::npos) << thin.out;
+  EXPECT_EQ(
+      static_cast<std::size_t>(std::count(thin.out.begin() + static_cast<std::ptrdiff_t>(list), thin.out.end(), '"')) -
+          2,
+      2 * said)
+      << thin.out;
+  const cli_run whole = run_cli("plan 8 --estimate --threads 2 --json");
+  EXPECT_EQ(whole.status, 0) << whole.err;
+  EXPECT_NE(whole.out.find(",\"warnings\":[]}"), std::string::npos) << whole.out;
+  EXPECT_EQ(whole.err, "");
+}
+
 // Threads past this machine's cores share them: the wall time here is no
 // less than the thread time spread over the cores (with 64 threads on two it
 // once read as spread over 64).

@@ -9,8 +9,10 @@
 #include <limits>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cli/arguments.hpp"
 #include "cli/command_line.hpp"
@@ -71,47 +73,51 @@ std::string end_text(estimate_end end, double seconds) {
   }
 }
 
-// Warns on stderr when a projection means little: too few draws (of a
-// plan with more), or a sample whose Q(n) is far off the published value.
-void warn_about(const cost_estimate& e, const plan& p, double off) {
+// What makes a projection mean little: too few draws (of a plan with
+// more), or a sample whose Q(n) is far off the published value. Said on
+// stderr, each as a warning, and kept in --json's "warnings" for a script
+// that reads only that.
+std::vector<std::string> warnings_about(const cost_estimate& e, const plan& p, double off) {
   const int n = p.board_size();
+  std::vector<std::string> warnings;
   if (e.draws_cut > 0) {
-    std::cerr << formatted(
-        "nqueens: warning: %zu draw%s still counting at twice the sampling time %s stopped and left out: the "
-        "slowest subproblems are missing, so the projection is low; sample longer (--estimate-seconds)\n",
-        e.draws_cut, e.draws_cut == 1 ? "" : "s", e.draws_cut == 1 ? "was" : "were");
+    warnings.push_back(formatted(
+        "%zu draw%s still counting at twice the sampling time %s stopped and left out: the slowest subproblems are "
+        "missing, so the projection is low; sample longer (--estimate-seconds)",
+        e.draws_cut, e.draws_cut == 1 ? "" : "s", e.draws_cut == 1 ? "was" : "were"));
   }
-  if (e.ended == estimate_end::exhausted) return;
+  if (e.ended == estimate_end::exhausted) return warnings;
   // The engine's draws: the rotation search's light tasks say little of the cost.
   const std::size_t engine_runs = e.runs - e.rotation_runs;
   const bool every_engine_subproblem = e.sampled - e.rotation_sampled == p.engine_subproblems();
   if (engine_runs < min_estimate_runs && !every_engine_subproblem) {
-    std::cerr << formatted(
-        "nqueens: warning: the estimate rests on %zu draw%s of the engine's subproblems, fewer than %zu: it means "
-        "little; sample longer (--estimate-seconds)\n",
-        engine_runs, engine_runs == 1 ? "" : "s", min_estimate_runs);
+    warnings.push_back(formatted(
+        "the estimate rests on %zu draw%s of the engine's subproblems, fewer than %zu: it means little; sample "
+        "longer (--estimate-seconds)",
+        engine_runs, engine_runs == 1 ? "" : "s", min_estimate_runs));
   }
   if (std::isinf(off)) {
-    std::cerr << formatted(
-        "nqueens: warning: the sample's Q(%d) is off the published value and its draws show no spread to measure "
-        "by: the sample is too small or too uneven to trust; sample longer (--estimate-seconds)\n",
-        n);
+    warnings.push_back(formatted(
+        "the sample's Q(%d) is off the published value and its draws show no spread to measure by: the sample is "
+        "too small or too uneven to trust; sample longer (--estimate-seconds)",
+        n));
   } else if (off > 4) {
-    std::cerr << formatted(
-        "nqueens: warning: the sample's Q(%d) is %.0f standard errors off the published value: the sample is "
-        "too small or too uneven to trust; sample longer (--estimate-seconds)\n",
-        n, off);
+    warnings.push_back(formatted(
+        "the sample's Q(%d) is %.0f standard errors off the published value: the sample is too small or too uneven "
+        "to trust; sample longer (--estimate-seconds)",
+        n, off));
   }
   // Past the table, the one check left: Q(n) grows with n (from n = 7), so
   // a sample under the board before's count missed the heavy subproblems
   // (n = 28's 10 s sample read 1.4e16, under Q(27)'s 2.3e17).
   if (const std::optional<std::uint64_t> before = published_total(n - 1);
       n > 7 && !published_total(n) && before && e.total < static_cast<double>(*before)) {
-    std::cerr << formatted(
-        "nqueens: warning: the sample's Q(%d), %.3g, is under the published Q(%d), %s, which it must exceed: the "
-        "draws missed the heaviest subproblems, so the projection is low; sample longer (--estimate-seconds)\n",
-        n, e.total, n - 1, to_string(*before).c_str());
+    warnings.push_back(formatted(
+        "the sample's Q(%d), %.3g, is under the published Q(%d), %s, which it must exceed: the draws missed the "
+        "heaviest subproblems, so the projection is low; sample longer (--estimate-seconds)",
+        n, e.total, n - 1, to_string(*before).c_str()));
   }
+  return warnings;
 }
 
 // What a bound made of the plan: parts of one run (shards, journals, MPI)
@@ -189,7 +195,8 @@ class estimate_report final : public report {
         cores_(cores),
         limit_(limit),
         seed_(seed),
-        published_(published_total(facts.p.board_size())) {}
+        published_(published_total(facts.p.board_size())),
+        warnings_(warnings_about(e, facts.p, e.standard_errors_off(published_))) {}
 
   const cost_estimate& estimate() const noexcept { return e_; }
 
@@ -290,7 +297,13 @@ class estimate_report final : public report {
     if (counts_on_gpus(facts_.p.kind())) {         // over the sampled subproblems, as a count's JSON has them
       add_device_work(o, e.device);
     }
+    o.add_raw("warnings", json_array_of(std::span<const std::string>(warnings_)));
     return o;
+  }
+
+  /// Says each warning on stderr.
+  void warn() const {
+    for (const std::string& w : warnings_) std::cerr << "nqueens: warning: " << w << '\n';
   }
 
  private:
@@ -300,6 +313,7 @@ class estimate_report final : public report {
   double limit_;
   std::uint64_t seed_;
   std::optional<std::uint64_t> published_;
+  std::vector<std::string> warnings_;  // after published_, which they are made from
 };
 
 // `plan N --stats`: one timed run of every subproblem, and how evenly the
@@ -373,7 +387,7 @@ int run_estimate(plan_facts facts, const cxxopts::ParseResult& result, int threa
   }
   if (stop_requested()) return report_interruption_of(stopped);  // as count: a signal is never swallowed
   const estimate_report report(facts, *estimate, cores, eo.seconds, eo.seed);
-  warn_about(report.estimate(), facts.p, report.estimate().standard_errors_off(published_total(facts.p.board_size())));
+  report.warn();
   write_report(report, format);
   // A sample that counted every subproblem is a count: a miscount fails it, as it fails `count`.
   if (report.estimate().exact_match(published_total(facts.p.board_size())) == false) {
