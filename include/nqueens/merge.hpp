@@ -19,7 +19,7 @@ namespace nqueens {
 class merge_error : public std::invalid_argument {
  public:
   enum class reason {
-    parts,   ///< parts of another run, a shard twice, missing or out of range, a part unfinished
+    parts,   ///< parts of another run, a shard twice, missing or out of range, a part unfinished or too large
     counts,  ///< the parts make up the run, but their counts cannot all be right
   };
   merge_error(reason why, std::vector<std::string> problems);
@@ -42,8 +42,9 @@ class merge_error : public std::invalid_argument {
 /// the parts' added up, its journal_unfinished every part's reason joined
 /// by "; "; its threads and phases are zero, its kernels part 0's. Throws
 /// merge_error listing every problem: parts of another run, a shard given
-/// twice or missing, a part that did not finish or counted only the
-/// rotation-symmetric solutions, or counts that cannot all be right (their
+/// twice or missing, a part that did not finish, counted only the
+/// rotation-symmetric solutions or names more subproblems than its plan
+/// holds (or more resumed than finished), or counts that cannot all be right (their
 /// sum, or Burnside's sum of them, past 2^128, or one Burnside's lemma
 /// cannot divide).
 count_result merge(std::span<const count_result> parts, std::span<const std::string> names = {});

@@ -18,12 +18,12 @@ std::string describe_ranks(const std::vector<int>& rank_threads) {
     return counted(ranks, "rank") + " x " + counted(static_cast<std::size_t>(rank_threads.front()), "thread");
   }
   std::string sum;
-  int total = 0;
+  std::size_t total = 0;  // a rank's threads are 1..1024, its ranks unbounded: int could pass 2^31
   for (const int t : rank_threads) {
     sum += (sum.empty() ? "" : " + ") + std::to_string(t);
-    total += t;
+    total += static_cast<std::size_t>(t);
   }
-  return counted(ranks, "rank") + ", " + counted(static_cast<std::size_t>(total), "thread") + " (" + sum + ")";
+  return counted(ranks, "rank") + ", " + counted(total, "thread") + " (" + sum + ")";
 }
 
 std::string ranks_named(const std::vector<std::size_t>& ranks) {

@@ -194,6 +194,39 @@ TEST(MergeTest, PartsOfNoBoardAreRefused) {
   }
 }
 
+// A part naming more subproblems than its plan holds is refused: two parts
+// of 2^63 + k subproblems each once wrapped onto the plan's size and merged
+// as complete and verified.
+TEST(MergeTest, APartLargerThanItsPlanIsRefused) {
+  const std::vector<count_result> parts = parts_of(12, 2);
+  std::vector<count_result> wrapped = parts;
+  const std::size_t half = std::size_t{1} << 63;
+  wrapped[0].shard_subproblems = wrapped[0].finished = half + parts[0].shard_subproblems;
+  wrapped[1].shard_subproblems = wrapped[1].finished = half + parts[1].shard_subproblems;
+  std::vector<count_result> resumed = parts;
+  resumed[0].resumed = resumed[0].finished + 1;
+  std::vector<count_result> cut = parts;
+  cut[0].journal_bytes_cut = cut[1].journal_bytes_cut = half;
+  for (const std::vector<count_result>* bad : {&wrapped, &resumed, &cut}) {
+    try {
+      const count_result r = merge(*bad);
+      FAIL() << "merged parts that name more than their plan: " << r.shard_subproblems << " subproblems";
+    } catch (const merge_error& e) {
+      EXPECT_EQ(e.why(), merge_error::reason::parts) << problems_of(e);
+    }
+  }
+  try {
+    merge(wrapped);
+  } catch (const merge_error& e) {
+    EXPECT_NE(problems_of(e).find("part 0 names " + std::to_string(half + parts[0].shard_subproblems) +
+                                  " subproblems in its shard"),
+              std::string::npos)
+        << problems_of(e);
+    EXPECT_NE(problems_of(e).find("part 1 names"), std::string::npos) << problems_of(e);
+  }
+  EXPECT_TRUE(merge(parts).check.verified());
+}
+
 // Counts that cannot all be right are refused, not verified as a wrong
 // total: a sum past 2^128, one whose Burnside sum passes it, and one
 // Burnside's lemma cannot divide by 8.

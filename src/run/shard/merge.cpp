@@ -86,6 +86,14 @@ std::vector<std::string> part_problems(std::span<const count_result> parts, std:
                          describe_run(first) + ")");
       continue;
     }
+    // A part's sizes bound by its plan's, so that their sums cannot wrap
+    // onto the plan's size (two parts of 2^63 + k subproblems each would).
+    if (r.shard_subproblems > r.subproblems || r.resumed > r.finished) {
+      problems.push_back(name(k) + " names " + std::to_string(r.shard_subproblems) + " subproblems in its shard (" +
+                         std::to_string(r.resumed) + " resumed) of a plan of " + std::to_string(r.subproblems) +
+                         ", which no shard holds");
+      continue;
+    }
     if (!r.complete || r.finished != r.shard_subproblems) {
       // Every subproblem finished yet not complete: a part that contradicts itself.
       problems.push_back(name(k) +
@@ -148,7 +156,10 @@ count_result add_up(std::span<const count_result> parts, const count_result& fir
       whole.cpu_seconds += r.cpu_seconds;
       whole.finished += r.finished;
       whole.resumed += r.resumed;
-      whole.journal_bytes_cut += r.journal_bytes_cut;
+      // Hand-built parts could name any size: a wrap would be a figure no run had.
+      if (__builtin_add_overflow(whole.journal_bytes_cut, r.journal_bytes_cut, &whole.journal_bytes_cut)) {
+        throw merge_error(merge_error::reason::parts, {"the shards' journals' cut bytes add up past 2^64"});
+      }
       if (!r.journal_unfinished.empty()) {  // each part's journal its own: every reason kept
         if (!whole.journal_unfinished.empty()) whole.journal_unfinished += "; ";
         whole.journal_unfinished += r.journal_unfinished;
