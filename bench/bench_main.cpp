@@ -1,6 +1,8 @@
 // nqueens_bench's main: Google Benchmark's, with what the results were
-// measured with in the output's context (the kernels a count chooses here
-// and the version), so that a JSON file read alone says it; a bad
+// measured with in the output's context (the kernels a count chooses here,
+// the version and commit, the processor, the hardware threads and any CPU
+// quota: Google Benchmark 1.7 names none of the last three), so that a
+// JSON file read alone says it; a bad
 // NQUEENS_ISA ends it with one line and exit 2, as the tool does; a
 // benchmark that computed a wrong result ends it with exit 1
 // (result_check.hpp), after every benchmark asked for has run.
@@ -8,9 +10,13 @@
 #include <benchmark/benchmark.h>
 
 #include <iostream>
+#include <optional>
 #include <string>
+#include <string_view>
 
+#include "cli/cpu_name.hpp"
 #include "nqueens/isa.hpp"
+#include "nqueens/threads.hpp"
 #include "nqueens/version.hpp"
 #include "result_check.hpp"
 
@@ -20,6 +26,12 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("nqueens_version", std::string(nqueens::version()));
     benchmark::AddCustomContext("nqueens_isa", std::string(nqueens::to_string(kernels)));
     benchmark::AddCustomContext("nqueens_kernels", std::string(nqueens::kernels_name(kernels)));
+    const std::string_view commit = nqueens::build_commit();  // empty: built from a source without git
+    benchmark::AddCustomContext("nqueens_commit", commit.empty() ? "none" : std::string(commit));
+    benchmark::AddCustomContext("processor", nqueens::cli::cpu_name());
+    benchmark::AddCustomContext("hardware_threads", std::to_string(nqueens::hardware_threads()));
+    const std::optional<double> quota = nqueens::cpu_quota();
+    benchmark::AddCustomContext("cpu_quota", quota ? std::to_string(*quota) : "none");
   } catch (const nqueens::isa_error& e) {
     std::cerr << "nqueens_bench: " << e.what() << '\n';
     return 2;

@@ -2,6 +2,8 @@
 // count on one thread (plan, tables and search), with the peak memory of each
 // run above what was resident before it: the table docs/performance.md quotes. Run the n = 18 row with
 //   nqueens_bench --benchmark_filter='Solve.*n:18' --benchmark_min_time=0.01
+// (one count a row, as that table was taken; add --benchmark_repetitions=3
+// --benchmark_enable_random_interleaving=true for medians, three times as long).
 
 #include <benchmark/benchmark.h>
 #include <malloc.h>

@@ -2,7 +2,9 @@
 // this CPU runs (argument "kernels": its index in implementations(), whose
 // names the label gives), each counting every subproblem of one plan on the
 // calling thread from the whole quarter tables, in one run so that their
-// ratios are measured under the same conditions. Where run_context picks one
+// ratios are measured under the same conditions (interleaved, as
+// scripts/bench.sh runs them), by the CPU time of the one thread that
+// counts (the wall clock would count its waits for a core too). Where run_context picks one
 // implementation per instruction set (avx2-no-pdep only on AMD Zen 1 and 2),
 // this times them all, the fallbacks built without BMI2 included.
 
@@ -59,7 +61,6 @@ void BM_QuadrantKernels(benchmark::State& state) {
 BENCHMARK(BM_QuadrantKernels)
     ->ArgsProduct({{16, 17, 18}, benchmark::CreateDenseRange(0, detail::implementation_count - 1, 1)})
     ->ArgNames({"n", "kernels"})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Runs the Google Benchmark suite (Release build) and saves its JSON output.
-#   scripts/bench.sh                          # everything, 5 repetitions, medians
+#   scripts/bench.sh                          # everything, 5 repetitions interleaved at random, medians
+#                                             # (tens of minutes: narrow it with a filter)
 #   scripts/bench.sh --benchmark_filter='Engine|Textbook'   # single-thread engines vs the baseline
 # Output: bench-results/<date>-<time>-<host>-<pid>.json (and the console table on stdout),
 # .csv or .txt for --benchmark_out_format=csv or console, unless
 # --benchmark_out names the user's own file.
 # Extra arguments go to the benchmark binary (nqueens_bench --help lists
-# them). A benchmark that computes a wrong count fails the run: exit 1,
+# them; given again, they win over these defaults). The repetitions run in a
+# random order across the benchmarks, so that a slow minute of a shared
+# machine falls on several rows, not on one side of a ratio; the file keeps
+# every repetition beside the aggregates, the console the aggregates alone. A benchmark that computes a wrong count fails the run: exit 1,
 # nothing saved.
 set -euo pipefail  # before common.sh: a failed source must stop the script
 # Before any install or build: the usage, and a format it cannot save.
@@ -49,9 +53,11 @@ for arg in "$@"; do  # a list of the benchmarks: nothing runs, nothing is saved
     [[ ${value,,} =~ ^(false|f|no|n|off|0)$ ]] || exec "$NQ_BUILD_DIR/nqueens_bench" "$@"
   fi
 done
+defaults=(--benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
+  --benchmark_display_aggregates_only=true)
 for arg in "$@"; do  # the user's own output file: theirs alone, nothing saved here
   [[ $arg == --benchmark_out=* || $arg == --benchmark_out ]] &&
-    exec "$NQ_BUILD_DIR/nqueens_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true "$@"
+    exec "$NQ_BUILD_DIR/nqueens_bench" "${defaults[@]}" "$@"
 done
 # A name of its own for each run (two in one second too); written under a
 # temporary name and renamed once whole, so that a run stopped or failed
@@ -65,7 +71,7 @@ trap 'rm -f "$partial"' EXIT
 # runs it stops too); a TERM or HUP to the script alone ends the benchmark
 # too (it ran on, adopted by init); and no build replaces the binary
 # meanwhile: nq_run_locked.
-nq_run_locked "$NQ_BUILD_DIR/nqueens_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+nq_run_locked "$NQ_BUILD_DIR/nqueens_bench" "${defaults[@]}" \
   --benchmark_out="$partial" --benchmark_out_format="$format" "$@"
 # A filter that matched nothing leaves an empty file (and exit 0): said, not saved.
 if [[ ! -s $partial ]]; then

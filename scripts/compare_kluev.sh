@@ -5,7 +5,8 @@
 # calling convention; its board size is compiled in: build it for N, see
 # docs/performance.md). nqueens is build/release/nqueens (in NQ_BUILD_DIR where
 # that is set) unless $NQUEENS is set.
-# Prints each round, then the medians and their ratio. Wall times from the
+# Prints each round (each program first in every other), then the medians,
+# their ratio and the median of the rounds' own ratios. Wall times from the
 # shell clock, so both programs pay for their own start-up and tables. Each
 # round checks that the other's output holds Q(N) as nqueens counted it
 # (exit 1 where not: built for another N).
@@ -67,10 +68,17 @@ seconds() {  # seconds FILE COMMAND...: runs it, its output to FILE, and prints 
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-ours=() theirs=()
+ours=() theirs=() ratios=()
 for ((r = 1; r <= rounds; ++r)); do
-  a=$(seconds "$outputs/ours" "$nqueens" count "$n" -t "$threads" --no-progress)
-  b=$(seconds "$outputs/theirs" "$other" "$threads")
+  # Each goes first in every other round: a machine that speeds up or slows
+  # down over a round (a neighbour's job, the clock) weighs on both alike.
+  if ((r % 2)); then
+    a=$(seconds "$outputs/ours" "$nqueens" count "$n" -t "$threads" --no-progress)
+    b=$(seconds "$outputs/theirs" "$other" "$threads")
+  else
+    b=$(seconds "$outputs/theirs" "$other" "$threads")
+    a=$(seconds "$outputs/ours" "$nqueens" count "$n" -t "$threads" --no-progress)
+  fi
   # The other's answer holds Q(N) as a word: a build of its compiled-in
   # board size for another N timed another board.
   total=$(sed -n 's/^Q([0-9]*) = \([0-9]*\).*/\1/p' "$outputs/ours")
@@ -84,10 +92,13 @@ for ((r = 1; r <= rounds; ++r)); do
       "'$(tail -c 200 "$outputs/theirs" | tr '\n' ' ')'" >&2
     exit 1
   fi
-  ours+=("$a") theirs+=("$b")
+  ours+=("$a") theirs+=("$b") ratios+=("$(awk -v a="$b" -v b="$a" 'BEGIN { print a / b }')")
   printf 'round %d: nqueens %.2f s, other %.2f s\n' "$r" "$a" "$b"
 done
 mo=$(printf '%s\n' "${ours[@]}" | median)
 mt=$(printf '%s\n' "${theirs[@]}" | median)
-printf 'Q(%d) on %d thread(s), medians of %d: nqueens %.2f s, other %.2f s, ratio %.2fx\n' \
-  "$n" "$threads" "$rounds" "$mo" "$mt" "$(awk -v a="$mt" -v b="$mo" 'BEGIN { print a / b }')"
+# The ratio of the medians, and the median of each round's own ratio (the
+# two programs' times taken side by side): far apart, the rounds varied.
+printf 'Q(%d) on %d thread(s), medians of %d: nqueens %.2f s, other %.2f s, ratio %.2fx (median of the rounds'"'"' ratios %.2fx)\n' \
+  "$n" "$threads" "$rounds" "$mo" "$mt" "$(awk -v a="$mt" -v b="$mo" 'BEGIN { print a / b }')" \
+  "$(printf '%s\n' "${ratios[@]}" | median)"
