@@ -35,10 +35,6 @@ template <nqueens::engine Kind>
 void BM_Engine(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const auto kernels = static_cast<nqueens::isa>(state.range(1));
-  if (!nqueens::cpu_supports(kernels)) {
-    state.SkipWithError("this CPU lacks the instruction set");
-    return;
-  }
   const nqueens::plan p(n, {.kind = Kind});
   const nqueens::run_context context(p, kernels);
   const std::uint64_t nodes = nqueens::bench::plan_nodes(n, Kind);
@@ -70,15 +66,19 @@ void BM_Textbook(benchmark::State& state) {
   report(state, total, nodes[n]);
 }
 
+// The instruction sets this CPU has, alone: Google Benchmark 1.7 can skip a
+// row only as an error, which a JSON file then records as a failed run.
+void boards_by_isa(benchmark::internal::Benchmark* b) {
+  for (const int n : {12, 14, 16, 17}) {
+    for (const nqueens::isa kernels : {nqueens::isa::portable, nqueens::isa::avx2, nqueens::isa::avx512}) {
+      if (nqueens::cpu_supports(kernels)) b->Args({n, static_cast<std::int64_t>(kernels)});
+    }
+  }
+}
+
 #define NQUEENS_KERNEL_UNITS Unit(benchmark::kMillisecond)
-BENCHMARK(BM_Engine<nqueens::engine::symmetric>)
-    ->ArgsProduct({{12, 14, 16, 17}, {0, 1, 2}})
-    ->ArgNames({"n", "isa"})
-    ->NQUEENS_KERNEL_UNITS;
-BENCHMARK(BM_Engine<nqueens::engine::mirror>)
-    ->ArgsProduct({{12, 14, 16, 17}, {0, 1, 2}})
-    ->ArgNames({"n", "isa"})
-    ->NQUEENS_KERNEL_UNITS;
+BENCHMARK(BM_Engine<nqueens::engine::symmetric>)->Apply(boards_by_isa)->ArgNames({"n", "isa"})->NQUEENS_KERNEL_UNITS;
+BENCHMARK(BM_Engine<nqueens::engine::mirror>)->Apply(boards_by_isa)->ArgNames({"n", "isa"})->NQUEENS_KERNEL_UNITS;
 BENCHMARK(BM_Textbook)->Arg(12)->Arg(14)->Arg(16)->Arg(17)->ArgName("n")->NQUEENS_KERNEL_UNITS;
 
 }  // namespace

@@ -32,10 +32,6 @@ void BM_QuadrantKernels(benchmark::State& state) {
   const auto index = static_cast<std::size_t>(state.range(1));
   const detail::implementation& kernels = detail::implementations()[index];
   state.SetLabel(std::string(kernels.name));
-  if (!kernels.cpu_runs()) {
-    state.SkipWithError("this CPU cannot run these kernels");
-    return;
-  }
   const plan p(n, {.kind = engine::quadrant});
   const detail::engine_plan& engine = *detail::plan_access::engine(p);
   std::vector<detail::quadrant_task> tasks;
@@ -58,8 +54,18 @@ void BM_QuadrantKernels(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(total), benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// The implementations this CPU runs, alone: Google Benchmark 1.7 can skip a
+// row only as an error, which a JSON file then records as a failed run.
+void boards_by_implementation(benchmark::internal::Benchmark* b) {
+  for (const int n : {16, 17, 18}) {
+    for (const detail::implementation& kernels : detail::implementations()) {
+      if (kernels.cpu_runs()) b->Args({n, static_cast<std::int64_t>(kernels.index)});
+    }
+  }
+}
+
 BENCHMARK(BM_QuadrantKernels)
-    ->ArgsProduct({{16, 17, 18}, benchmark::CreateDenseRange(0, detail::implementation_count - 1, 1)})
+    ->Apply(boards_by_implementation)
     ->ArgNames({"n", "kernels"})
     ->Unit(benchmark::kMillisecond);
 
