@@ -4,8 +4,8 @@
 // checked, not the last alone (a count wrong once in five runs is a defect
 // too). A wrong one skips the benchmark with the reason and makes
 // nqueens_bench exit 1 (bench_main.cpp), so that scripts/bench.sh saves no
-// timing of a wrong count. A benchmark skipped because this CPU lacks its
-// kernels is not wrong and calls SkipWithError itself.
+// timing of a wrong count. Kernels this CPU lacks are not registered at all
+// (kernel_bench.cpp, quadrant_kernels_bench.cpp).
 
 #include <benchmark/benchmark.h>
 
