@@ -96,6 +96,9 @@ struct engine_definition {
   std::string_view name;
   /// One line for help text.
   std::string_view summary;
+  /// Whether it classifies each solution itself (counts_unique in
+  /// nqueens/engine.hpp): every count has the fundamental count anyway, by
+  /// Burnside's lemma; a classifying engine's is checked against it.
   bool counts_unique;
   int max_board_size;
   /// `--engine auto` picks, among the engines that take n and fit in memory,

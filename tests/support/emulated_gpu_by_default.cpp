@@ -1,0 +1,18 @@
+// A test binary run by hand (not through CTest, which sets NQUEENS_GPU for
+// every test: tests/CMakeLists.txt) runs the GPU engine's kernels where
+// CTest would, emulated on the CPU in a build whose tests emulate them:
+// without it, every test on the engine axis failed for want of a GPU, as
+// if the engine under test were at fault. A NQUEENS_GPU of the caller's
+// own is kept.
+
+#include <cstdlib>
+
+namespace nqueens::test {
+namespace {
+
+#ifdef NQUEENS_TESTS_EMULATE_GPU
+const bool emulated = [] { return ::setenv("NQUEENS_GPU", "emulate", /*overwrite=*/0) == 0; }();
+#endif
+
+}  // namespace
+}  // namespace nqueens::test
