@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -124,6 +125,15 @@ TEST(CliTest, ScaleWarnsOfItsCostFirstFromN21) {
       << r.err;
   const cli_run small = run_cli("scale 12 -t 1 -r 1");
   EXPECT_EQ(small.err.find("whole"), std::string::npos) << small.err;
+  // A scale refused before it counts (a split too deep, a bound too small)
+  // says its refusal alone, in one line: no count is run to warn of.
+  for (const char* refused : {"scale 21 --split-depth 10 -t 1 -r 1 --engine symmetric",
+                              "scale 21 -t 1 -r 1 --max-memory 1M --engine quadrant"}) {
+    const cli_run r = run_cli(refused);
+    EXPECT_EQ(r.status, 2) << refused << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << refused << ": " << r.err;
+    EXPECT_EQ(r.err.find("whole"), std::string::npos) << refused << ": " << r.err;
+  }
 }
 
 // What made the table less telling is in --json too, as stderr said it: a

@@ -425,19 +425,28 @@ int run_scale(const std::vector<std::string>& args) {
   } catch (const run_cancelled&) {  // said as a stop in the runs is: the user sees rows or none
     return report_interruption_of("before any row was printed");
   }
-  // Said before the first of many whole counts, not after them all.
-  if (n >= 21) {
-    const std::size_t counts = 1 + static_cast<std::size_t>(repeat) * threads.size();
-    std::cerr << formatted(
-        "nqueens: warning: scale counts Q(%d) whole %zu times (an untimed first count, then %d at each of %zu thread "
-        "count%s); from n = 21 one count takes minutes to months: 'nqueens plan %d --estimate' prices it\n",
-        n, counts, repeat, threads.size(), threads.size() == 1 ? "" : "s", n);
-  }
   opts.cancel = &stop_requested();
   // Each count's progress, named by its run: "run 5 of 12, 4 threads" (the
   // threads lead: the line's own threads field is the first to go).
   progress_printer printer(shown.terminal);
   show_progress(printer, shown, opts);
+  // Said as the first of many whole counts begins counting, not after them
+  // all, nor before a refusal of its plan, memory or GPUs (which is then
+  // its one line): the count's first progress report comes once those passed.
+  if (n >= 21) {
+    const std::size_t counts = 1 + static_cast<std::size_t>(repeat) * threads.size();
+    const std::string cost = formatted(
+        "nqueens: warning: scale counts Q(%d) whole %zu times (an untimed first count, then %d at each of %zu thread "
+        "count%s); from n = 21 one count takes minutes to months: 'nqueens plan %d --estimate' prices it\n",
+        n, counts, repeat, threads.size(), threads.size() == 1 ? "" : "s", n);
+    opts.on_progress = [shown_progress = opts.on_progress, cost, said = false](const progress& p) mutable {
+      if (!said) {
+        said = true;
+        std::cerr << cost << std::flush;  // before the first progress line: none is drawn yet to break
+      }
+      if (shown_progress) shown_progress(p);
+    };
+  }
   std::function<void(const scaling_step&)> on_step;
   if (shown.progress) {
     on_step = [&printer](const scaling_step& s) {
