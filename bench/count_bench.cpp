@@ -1,6 +1,6 @@
 // Full counts (plan -> execute -> reduce) for n x threads, with every engine
 // a count chooses among (the quadrant engine is what `nqueens count` takes
-// at these n). Timed by the wall clock (UseRealTime); the CPU column is the
+// from n = 16, symmetric below). Timed by the wall clock (UseRealTime); the CPU column is the
 // process's, oneTBB's workers included (the default counts the calling
 // thread alone); the thread count is an argument for the arena, never
 // ->Threads().

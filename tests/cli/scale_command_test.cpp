@@ -1,5 +1,7 @@
 // `nqueens scale`: one row per thread count, and its CSV file.
 
+#include "cli/commands/scale_command.hpp"
+
 #include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "nqueens/progress.hpp"
 #include "nqueens/threads.hpp"
 #include "support/cli_run.hpp"
 #include "support/scratch_directory.hpp"
@@ -134,6 +137,24 @@ TEST(CliTest, ScaleWarnsOfItsCostFirstFromN21) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << refused << ": " << r.err;
     EXPECT_EQ(r.err.find("whole"), std::string::npos) << refused << ": " << r.err;
   }
+}
+
+// The cost warning is the run's, said once: measure_scaling copies the
+// callback into each of its counts, and each copy once said it again (a
+// scale of 13 whole counts warned 13 times).
+TEST(CliTest, ScalesCostIsSaidOnceAmongTheCountsCopies) {
+  std::ostringstream out;
+  int reports = 0;
+  const auto first = cli::with_line_first([&](const progress&) { ++reports; }, "costly\n", out);
+  const auto second = first;  // a later count's copy
+  first(progress{});
+  second(progress{});
+  first(progress{});
+  EXPECT_EQ(out.str(), "costly\n");
+  EXPECT_EQ(reports, 3);
+  std::ostringstream alone;
+  cli::with_line_first({}, "costly\n", alone)(progress{});  // with no progress shown, said all the same
+  EXPECT_EQ(alone.str(), "costly\n");
 }
 
 // What made the table less telling is in --json too, as stderr said it: a

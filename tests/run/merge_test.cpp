@@ -217,12 +217,27 @@ TEST(MergeTest, APartLargerThanItsPlanIsRefused) {
   }
   try {
     merge(wrapped);
+    FAIL() << "merged parts larger than their plan";
   } catch (const merge_error& e) {
     EXPECT_NE(problems_of(e).find("part 0 names " + std::to_string(half + parts[0].shard_subproblems) +
                                   " subproblems in its shard"),
               std::string::npos)
         << problems_of(e);
     EXPECT_NE(problems_of(e).find("part 1 names"), std::string::npos) << problems_of(e);
+  }
+  // Each part within a plan of 2^63 + 3 subproblems, three of 2^63 + 1 add
+  // up to 2^64 + the plan's size: refused as a sum past 2^64, not wrapped.
+  std::vector<count_result> three = parts_of(12, 3);
+  for (count_result& part : three) {
+    part.subproblems = half + 3;
+    part.shard_subproblems = part.finished = half + 1;
+  }
+  try {
+    const count_result r = merge(three);
+    FAIL() << "three parts' sizes wrapped onto their plan's: " << r.shard_subproblems;
+  } catch (const merge_error& e) {
+    EXPECT_EQ(e.why(), merge_error::reason::parts) << problems_of(e);
+    EXPECT_NE(problems_of(e).find("add up past 2^64"), std::string::npos) << problems_of(e);
   }
   EXPECT_TRUE(merge(parts).check.verified());
 }

@@ -1,11 +1,13 @@
 #include "cli/commands/scale_command.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -377,6 +379,17 @@ int write_rows(const scaling_result& r, const measured_on& on, int repeat, bool 
 
 }  // namespace
 
+std::function<void(const progress&)> with_line_first(std::function<void(const progress&)> shown, std::string line,
+                                                     std::ostream& out) {
+  // Shared by every copy: each count of a scale holds one.
+  auto said = std::make_shared<std::atomic<bool>>(false);
+  return [shown = std::move(shown), line = std::move(line), &out, said](const progress& p) {
+    // Before the first progress line is drawn: there is none yet to break.
+    if (!said->exchange(true)) out << line << std::flush;
+    if (shown) shown(p);
+  };
+}
+
 int run_scale(const std::vector<std::string>& args) {
   cxxopts::Options options = scale_options();
   const auto result = parse_command_line(options, args, true);
@@ -439,13 +452,7 @@ int run_scale(const std::vector<std::string>& args) {
         "nqueens: warning: scale counts Q(%d) whole %zu times (an untimed first count, then %d at each of %zu thread "
         "count%s); from n = 21 one count takes minutes to months: 'nqueens plan %d --estimate' prices it\n",
         n, counts, repeat, threads.size(), threads.size() == 1 ? "" : "s", n);
-    opts.on_progress = [shown_progress = opts.on_progress, cost, said = false](const progress& p) mutable {
-      if (!said) {
-        said = true;
-        std::cerr << cost << std::flush;  // before the first progress line: none is drawn yet to break
-      }
-      if (shown_progress) shown_progress(p);
-    };
+    opts.on_progress = with_line_first(opts.on_progress, cost, std::cerr);
   }
   std::function<void(const scaling_step&)> on_step;
   if (shown.progress) {

@@ -2,10 +2,20 @@
 
 // `nqueens scale N`: the count timed on 1, 2, 4, ... threads (scale_command.cpp).
 
+#include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
+#include "nqueens/progress.hpp"
+
 namespace nqueens::cli {
+
+/// `shown` (may be empty), with `line` written to `out` before the first
+/// report that it or any copy of it is given: measure_scaling copies a
+/// count's callback into each of its counts, and the line is the run's.
+std::function<void(const progress&)> with_line_first(std::function<void(const progress&)> shown, std::string line,
+                                                     std::ostream& out);
 
 /// args[0] names the command in help and errors; returns the exit status
 /// (usage errors are thrown as usage_error).

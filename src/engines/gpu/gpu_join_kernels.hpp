@@ -94,6 +94,9 @@ NQUEENS_HD inline void find_quarters(const gpu_job& job, std::uint32_t index, qu
                       q);
 }
 
+// A listed range holds at most most_listed placements: offsets into it fit list's 16 bits.
+static_assert(most_listed <= 65536);
+
 /// The placements of a block's row sets that its joins read. For odd n,
 /// those quarter_skip_rule keeps, listed in shared memory (offsets into
 /// the range) by list_quarters, so that the skipped never form a product:
@@ -103,8 +106,6 @@ NQUEENS_HD inline void find_quarters(const gpu_job& job, std::uint32_t index, qu
 /// most_listed), else read whole (where the board is even too): its
 /// products that the skip would drop then fail orient or classify: slower,
 /// as exact.
-// A listed range holds at most most_listed placements: offsets into it fit list's 16 bits.
-static_assert(most_listed <= 65536);
 struct block_picks {
   quarter_ranges q[block_row_sets];
   std::uint32_t count[block_row_sets][2];  // west, east: placements read

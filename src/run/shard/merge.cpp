@@ -86,12 +86,16 @@ std::vector<std::string> part_problems(std::span<const count_result> parts, std:
                          describe_run(first) + ")");
       continue;
     }
-    // A part's sizes bound by its plan's, so that their sums cannot wrap
-    // onto the plan's size (two parts of 2^63 + k subproblems each would).
-    if (r.shard_subproblems > r.subproblems || r.resumed > r.finished) {
-      problems.push_back(name(k) + " names " + std::to_string(r.shard_subproblems) + " subproblems in its shard (" +
-                         std::to_string(r.resumed) + " resumed) of a plan of " + std::to_string(r.subproblems) +
-                         ", which no shard holds");
+    // A part larger than its plan, or that resumed more than it finished,
+    // was built by hand: named here (the sums are checked too, add_up).
+    if (r.shard_subproblems > r.subproblems) {
+      problems.push_back(name(k) + " names " + std::to_string(r.shard_subproblems) +
+                         " subproblems in its shard, more than its plan's " + std::to_string(r.subproblems));
+      continue;
+    }
+    if (r.resumed > r.finished) {
+      problems.push_back(name(k) + " says it resumed " + std::to_string(r.resumed) + " subproblems but finished " +
+                         std::to_string(r.finished));
       continue;
     }
     if (!r.complete || r.finished != r.shard_subproblems) {
@@ -135,6 +139,13 @@ std::string index_ranges(const std::vector<int>& indices) {
   return list;
 }
 
+// sum += part, refused past 2^64 rather than wrapped.
+void add_size(std::size_t& sum, std::size_t part, const char* what) {
+  if (__builtin_add_overflow(sum, part, &sum)) {
+    throw merge_error(merge_error::reason::parts, {std::string("the shards' ") + what + " add up past 2^64"});
+  }
+}
+
 // The parts' sums, on `first`'s run; throws merge_error where they overflow.
 count_result add_up(std::span<const count_result> parts, const count_result& first) {
   count_result whole = first;
@@ -154,17 +165,16 @@ count_result add_up(std::span<const count_result> parts, const count_result& fir
       whole.symmetric_90 = checked_add(whole.symmetric_90, r.symmetric_90);
       whole.seconds += r.seconds;
       whole.cpu_seconds += r.cpu_seconds;
-      whole.finished += r.finished;
-      whole.resumed += r.resumed;
-      // Hand-built parts could name any size: a wrap would be a figure no run had.
-      if (__builtin_add_overflow(whole.journal_bytes_cut, r.journal_bytes_cut, &whole.journal_bytes_cut)) {
-        throw merge_error(merge_error::reason::parts, {"the shards' journals' cut bytes add up past 2^64"});
-      }
+      // Hand-built parts could name any size: three parts of a plan of
+      // 2^63 + 3 subproblems, each of 2^63 + 1, wrapped onto the plan's size.
+      add_size(whole.finished, r.finished, "finished subproblems");
+      add_size(whole.resumed, r.resumed, "resumed subproblems");
+      add_size(whole.journal_bytes_cut, r.journal_bytes_cut, "journals' cut bytes");
       if (!r.journal_unfinished.empty()) {  // each part's journal its own: every reason kept
         if (!whole.journal_unfinished.empty()) whole.journal_unfinished += "; ";
         whole.journal_unfinished += r.journal_unfinished;
       }
-      whole.shard_subproblems += r.shard_subproblems;
+      add_size(whole.shard_subproblems, r.shard_subproblems, "subproblems");
       whole.shard_digest += r.shard_digest;
       whole.device += r.device;
     }
