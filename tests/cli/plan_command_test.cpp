@@ -8,6 +8,7 @@
 #include "cli/io/json_reader.hpp"
 #include "nqueens/threads.hpp"
 #include "support/cli_run.hpp"
+#include "support/one_cpu.hpp"
 
 namespace nqueens::test {
 namespace {
@@ -279,6 +280,26 @@ TEST(CliTest, PlanEstimateWarningsAreInItsJson) {
   EXPECT_EQ(whole.status, 0) << whole.err;
   EXPECT_NE(whole.out.find(",\"warnings\":[]}"), std::string::npos) << whole.out;
   EXPECT_EQ(whole.err, "");
+}
+
+// A sample whose one CPU a busy loop shares keeps about half of it busy
+// (the scheduler's fair share), says so in "busy_threads" and warns that a
+// count beside that load takes longer than its wall time here: the thread
+// time is the draws' own, the wall time assumes the CPU whole. Q(20)'s plan
+// takes hundreds of draws of 10 ms or more to bring its error within 2%: it
+// samples for the 2 s asked, over the second the warning asks of a sample
+// to judge, on a CPU many times this one's.
+TEST(CliTest, PlanEstimateWarnsOfASampleThatSharedItsCpus) {
+  const cli_run r = run_script(busy_loop_on_one_cpu() + on_one_cpu() +
+                               "$NQ plan 20 --engine quadrant --estimate --estimate-seconds 2 --threads 1 --json");
+  if (r.status == 77) GTEST_SKIP() << "no taskset here, or it may not set the CPUs";
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::size_t busy = r.out.find("\"busy_threads\":");
+  ASSERT_NE(busy, std::string::npos) << r.out;
+  EXPECT_LT(std::stod(r.out.substr(busy + 15)), 0.75) << r.out;
+  EXPECT_NE(r.err.find("nqueens: warning: the sampling kept 0."), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" of the 1 CPU it ran on busy: another process was using the cores"), std::string::npos)
+      << r.err;
 }
 
 // Threads past this machine's cores share them: the wall time here is no

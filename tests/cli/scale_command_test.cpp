@@ -2,7 +2,6 @@
 
 #include "cli/commands/scale_command.hpp"
 
-#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +15,7 @@
 #include "nqueens/progress.hpp"
 #include "nqueens/threads.hpp"
 #include "support/cli_run.hpp"
+#include "support/one_cpu.hpp"
 #include "support/scratch_directory.hpp"
 
 namespace nqueens::test {
@@ -27,23 +27,6 @@ std::string json_field(const std::string& json, const std::string& key) {
   if (at == std::string::npos) return "";
   const std::size_t start = at + key.size() + 3;
   return json.substr(start, json.find_first_of(",}", start) - start);
-}
-
-// "taskset -c CPU " for the first CPU this process may run on: a script's
-// commands so prefixed run on one CPU.
-std::string on_one_cpu() {
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return "false && ";
-  int cpu = 0;
-  while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &allowed)) ++cpu;
-  return "taskset -c " + std::to_string(cpu) + " ";
-}
-
-// A script's first line: exit 77 (the test then skips) where there is no
-// taskset, or one this container does not let set the CPUs.
-std::string on_one_cpu_or_77() {
-  return "command -v taskset >/dev/null && " + on_one_cpu() + "true 2>/dev/null || exit 77\n";
 }
 
 // A string field's text, unquoted (no escapes expected).
@@ -313,12 +296,8 @@ TEST(CliTest, ScaleWarnsOfRunsThatSharedTheirCores) {
 #ifdef NQUEENS_SANITIZED
   GTEST_SKIP() << "Q(18) takes minutes when sanitized";
 #endif
-  const std::string on = on_one_cpu();
-  // The loop ends with the script, or at worst by its own timeout.
-  const cli_run r = run_script(on_one_cpu_or_77() + on +
-                               "timeout --foreground 900 sh -c 'while :; do :; done' & loop=$!; trap 'kill $loop' "
-                               "EXIT; trap 'exit 143' INT TERM; " +
-                               on + "$NQ scale 18 --threads 1,2 --repeat 1 --engine quadrant --json");
+  const cli_run r = run_script(busy_loop_on_one_cpu() + on_one_cpu() +
+                               "$NQ scale 18 --threads 1,2 --repeat 1 --engine quadrant --json");
   if (r.status == 77) GTEST_SKIP() << "no taskset here, or it may not set the CPUs";
   ASSERT_EQ(r.status, 0) << r.err;
   const std::size_t row = r.out.find("{\"threads\":1,");

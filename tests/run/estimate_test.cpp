@@ -130,6 +130,38 @@ TEST(EstimateTest, WallTimeHereAndItsError) {
   EXPECT_DOUBLE_EQ(c.wall_seconds_error(0), 12.0 / hardware_threads());
 }
 
+// The projection here assumes every CPU the threads may run on: a sample
+// whose threads got under three quarters of them shared the cores, and says
+// so. Not where the threads' last draws, ending apart, may explain the idle
+// time (a draw over an eighth of the sampling), nor over a sample too short
+// to judge, nor for a GPU's, whose threads wait on the device.
+TEST(EstimateTest, SaysWhenItsThreadsSharedTheirCpus) {
+  cost_estimate c;
+  c.threads = 1;  // on any machine one CPU at most here, and less only under a quota
+  const double here = c.cpus_here();
+  ASSERT_GT(here, 0);
+  c.sample_seconds = 10;
+  c.runs = 100;
+  c.sample_cpu_seconds = 0.5 * here * c.sample_seconds;
+  EXPECT_DOUBLE_EQ(c.busy_threads(), 0.5 * here);
+  EXPECT_TRUE(c.shared_its_cpus());
+  c.sample_cpu_seconds = 0.8 * here * c.sample_seconds;
+  EXPECT_FALSE(c.shared_its_cpus());
+  c.sample_cpu_seconds = 0.5 * here * c.sample_seconds;
+  c.runs = 2;  // draws of 1.25 s or more each
+  EXPECT_FALSE(c.shared_its_cpus());
+  c.draws_cut = 8;  // a cut draw's CPU time is among the draws' too
+  EXPECT_TRUE(c.shared_its_cpus());
+  c.device_timed = true;
+  EXPECT_FALSE(c.shared_its_cpus());
+  c.device_timed = false;
+  c.sample_seconds = 0.5;
+  c.sample_cpu_seconds = 0;
+  EXPECT_FALSE(c.shared_its_cpus());
+  c.sample_seconds = 0;
+  EXPECT_DOUBLE_EQ(c.busy_threads(), 0);
+}
+
 // A subproblem runs on one thread: cores past the plan's subproblems leave
 // the counting's wall time as it is (1 528 subproblems on 100 000 cores
 // read 0.0 s where the longest took 12 s); the tables' build spreads over

@@ -74,7 +74,9 @@ std::string end_text(estimate_end end, double seconds) {
 }
 
 // What makes a projection mean little: too few draws (of a plan with
-// more), or a sample whose Q(n) is far off the published value. Said on
+// more), a sample whose Q(n) is far off the published value, or cores
+// another process shared while it sampled (the wall time here assumes
+// them all, the thread time does not: it is the draws' own). Said on
 // stderr, each as a warning, and kept in --json's "warnings" for a script
 // that reads only that.
 std::vector<std::string> warnings_about(const cost_estimate& e, const plan& p, double off) {
@@ -85,6 +87,12 @@ std::vector<std::string> warnings_about(const cost_estimate& e, const plan& p, d
         "%zu draw%s still counting at twice the sampling time %s stopped and left out: the slowest subproblems are "
         "missing, so the projection is low; sample longer (--estimate-seconds)",
         e.draws_cut, e.draws_cut == 1 ? "" : "s", e.draws_cut == 1 ? "was" : "were"));
+  }
+  if (e.shared_its_cpus()) {
+    warnings.push_back(formatted(
+        "the sampling kept %.2g of the %.3g CPU%s it ran on busy: another process was using the cores, and a count "
+        "beside it takes longer than the wall time here says",
+        e.busy_threads(), e.cpus_here(), e.cpus_here() == 1 ? "" : "s"));
   }
   if (e.ended == estimate_end::exhausted) return warnings;
   // The engine's draws: the rotation search's light tasks say little of the cost.
@@ -270,6 +278,7 @@ class estimate_report final : public report {
     o.add("threads", e.threads)
         .add("seed", seed_)
         .add("sample_seconds", e.sample_seconds)
+        .add("busy_threads", e.busy_threads())
         .add("setup_seconds", e.setup_seconds)
         .add("setup_serial_seconds", e.setup_serial_seconds)
         .add("setup_parallel_seconds", e.setup_parallel_seconds)
