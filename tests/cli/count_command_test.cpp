@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -543,6 +545,18 @@ TEST_F(CliCheckpointTest, AMismatchSaysTheJournalHoldsIt) {
                            " of them from before this run)"),
             std::string::npos)
       << again.err;
+  // In JSON the verdict is false, never null (no published value), for the
+  // count and for merge's sum of it as a shard: a script reads that alone.
+  const cli_run json = run_script("$NQ count 10 --engine symmetric --json --checkpoint " + journal_ + " > whole.json");
+  EXPECT_EQ(json.status, 1) << json.err;
+  std::ifstream written("whole.json");
+  const std::string line((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  EXPECT_NE(line.find("\"total\":732,"), std::string::npos) << line;
+  EXPECT_NE(line.find("\"verified\":false,"), std::string::npos) << line;
+  const cli_run merged = run_cli("merge --json whole.json");
+  EXPECT_EQ(merged.status, 1) << merged.err;
+  EXPECT_NE(merged.out.find("\"total\":732,"), std::string::npos) << merged.out;
+  EXPECT_NE(merged.out.find("\"verified\":false"), std::string::npos) << merged.out;
 }
 
 TEST_F(CliCheckpointTest, ProgressGoesToStderrOnly) {

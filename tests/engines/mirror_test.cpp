@@ -13,6 +13,13 @@
 namespace nqueens {
 namespace {
 
+// Pinned, as the symmetric and quadrant engines' are (a journal's plan).
+TEST(MirrorPlanTest, FingerprintsArePinned) {
+  EXPECT_EQ(format_fingerprint(plan(12, {.kind = engine::mirror}).fingerprint()), "94f7f975c03e5687");
+  EXPECT_EQ(format_fingerprint(plan(15, {.kind = engine::mirror}).fingerprint()), "7b7e79d28b1b346c");
+  EXPECT_EQ(format_fingerprint(plan(13, {.kind = engine::mirror, .split_depth = 5}).fingerprint()), "87332f2dcae0e240");
+}
+
 TEST(MirrorPlanTest, MirrorSubproblemsArePrefixesInLexicographicOrder) {
   for (int n = 1; n <= 14; ++n) {
     for (int depth = 1; depth <= 4; ++depth) {

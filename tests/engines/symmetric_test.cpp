@@ -13,6 +13,17 @@
 namespace nqueens {
 namespace {
 
+// A plan's fingerprint is what a journal, a shard and an MPI rank prove
+// they share: a change of it refuses every journal of the plans before,
+// and a change of the plan (its prefixes, their weights) that leaves it as
+// it was would let them mix. Pinned, as the quadrant engine's are.
+TEST(SymmetricPlanTest, FingerprintsArePinned) {
+  EXPECT_EQ(format_fingerprint(plan(12, {.kind = engine::symmetric}).fingerprint()), "d0fe00b6c56b4b19");
+  EXPECT_EQ(format_fingerprint(plan(15, {.kind = engine::symmetric}).fingerprint()), "6f4ffac831ae835d");
+  EXPECT_EQ(format_fingerprint(plan(13, {.kind = engine::symmetric, .split_depth = 2}).fingerprint()),
+            "a82e71a7ef55e3bf");
+}
+
 TEST(SymmetricPlanTest, SymmetricSubproblemsRespectTheBounds) {
   for (int n = 4; n <= 14; ++n) {
     for (int depth = 1; depth <= 4; ++depth) {

@@ -173,6 +173,37 @@ TEST_F(FaultTest, ADirectoryThatCannotBeSyncedIsAFailedWrite) {
   EXPECT_EQ(run({nq, "count", "10", "--checkpoint", j}).status, 0);
 }
 
+// A journal's header and records, and a CSV's data, are on the disk only
+// once their fsync succeeds. Where it fails (EIO, a failing disk): a new
+// journal is refused before counting (exit 2, no file left); a journal whose
+// records cannot be synced ends the run with exit 3, the result printed,
+// and keeps what came before for the same command to finish; a CSV that
+// cannot be synced is never renamed over the file it was to replace.
+TEST_F(FaultTest, AFileThatCannotBeSyncedIsAFailedWrite) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "the sanitizers' runtime must come first in the preload list";
+#endif
+  const std::string preload = std::string("LD_PRELOAD=") + NQUEENS_FILE_FSYNC_FAILS_PATH;
+  const std::string j = path("unsynced.ckpt");
+  finished r = run({nq, "count", "12", "--checkpoint", j}, {.env = {preload, "NQUEENS_FILE_FSYNC_FAILS_FROM=1"}});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "nqueens: cannot write checkpoint '" + j + "': Input/output error\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 0);  // no journal, no temporary
+  r = run({nq, "count", "12", "--checkpoint", j}, {.env = {preload, "NQUEENS_FILE_FSYNC_FAILS_FROM=2"}});
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("writing checkpoint '" + j + "' failed: Input/output error"), std::string::npos) << r.err;
+  expect_resumes_to(j, 12, "14200");
+  fs::remove(j);
+  const std::string csv = path("unsynced.csv");
+  std::ofstream(csv).close();  // an empty file: what --csv may replace
+  r = run({nq, "scale", "8", "--repeat", "1", "--threads", "1", "--csv", csv}, {.env = {preload}});
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("cannot write --csv file '" + csv + "': Input/output error"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(csv), "");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);  // no temporary left
+}
+
 // A file system without hard links (vfat, exFAT: link() says EPERM) takes
 // a new journal through a rename that replaces nothing: made whole, no
 // temporary left, resumed, whether O_TMPFILE works there (its linkat then

@@ -201,6 +201,7 @@ TEST_F(CheckpointTest, RecordsOfAnotherShardAndAnEarlyMarkAreRefused) {
     EXPECT_EQ(j.finished_count(), 1U);
     EXPECT_FALSE(j.complete());
     for (std::size_t k = 1; k + 1 < mine.size(); ++k) j.record(mine[k], context.solve(mine[k]));
+    j.record(mine[0], context.solve(mine[0]));          // held, recorded again: one of them, not one more
     EXPECT_THROW(j.mark_complete(), std::logic_error);  // held and recorded, one short
     EXPECT_EQ(fs::file_size(path_), size);              // the refusal wrote nothing
     j.record(mine.back(), context.solve(mine.back()));

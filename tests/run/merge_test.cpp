@@ -242,6 +242,42 @@ TEST(MergeTest, APartLargerThanItsPlanIsRefused) {
   EXPECT_TRUE(merge(parts).check.verified());
 }
 
+// Parts that share n, engine, split depth and size but not the plan's
+// fingerprint (another version's plan, dealt otherwise) are of another
+// run: their subproblems may overlap or leave gaps, which past the
+// published table nothing else would catch.
+TEST(MergeTest, APartOfAnotherPlanIsNamedByItsFingerprint) {
+  std::vector<count_result> parts = parts_of(12, 3);
+  parts[1].plan_fingerprint ^= 1;
+  try {
+    merge(parts);
+    FAIL() << "merged parts of two plans";
+  } catch (const merge_error& e) {
+    EXPECT_EQ(e.why(), merge_error::reason::parts) << problems_of(e);
+    EXPECT_NE(problems_of(e).find("part 1 belongs to another run"), std::string::npos) << problems_of(e);
+    EXPECT_EQ(problems_of(e).find("part 0 belongs"), std::string::npos) << problems_of(e);
+  }
+}
+
+// Shards of one plan cover it exactly once: parts that, every shard there
+// and finished, hold one subproblem fewer than the plan are refused (their
+// total would miss that subproblem's count).
+TEST(MergeTest, PartsThatHoldLessThanThePlanAreRefused) {
+  std::vector<count_result> parts = parts_of(12, 3);
+  --parts[1].shard_subproblems;
+  --parts[1].finished;
+  try {
+    const count_result r = merge(parts);
+    FAIL() << "merged parts short of their plan: " << r.shard_subproblems << " of " << r.subproblems;
+  } catch (const merge_error& e) {
+    EXPECT_EQ(e.why(), merge_error::reason::parts) << problems_of(e);
+    EXPECT_NE(problems_of(e).find("the shards hold " + std::to_string(parts[0].subproblems - 1) +
+                                  " subproblems, the plan " + std::to_string(parts[0].subproblems)),
+              std::string::npos)
+        << problems_of(e);
+  }
+}
+
 // Counts that cannot all be right are refused, not verified as a wrong
 // total: a sum past 2^128, one whose Burnside sum passes it, and one
 // Burnside's lemma cannot divide by 8.
