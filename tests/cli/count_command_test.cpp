@@ -468,12 +468,18 @@ TEST_F(CliCheckpointTest, BackToBackSigintsAreOneStopLeavingAValidJournal) {
 }
 
 TEST_F(CliCheckpointTest, FullDiskIsReportedAndTheJournalStaysUsable) {
-  // A file-size limit of 2 KiB stands in for a full disk: the journal's
-  // writes fail (EFBIG) after its first few dozen records.
-  const cli_run r = run_script("ulimit -f 2; $NQ count 15 --checkpoint " + journal_ + " --checkpoint-interval 0.01");
+  // A file-size limit stands in for a full disk: the journal's writes fail
+  // (EFBIG) after its first few dozen records. 3 blocks: 1.5 KiB in sh's
+  // 512-byte blocks, 3 KiB in bash's, neither a whole number of records
+  // after the header.
+  const cli_run r = run_script("ulimit -f 3; $NQ count 15 --checkpoint " + journal_ + " --checkpoint-interval 0.01");
   EXPECT_EQ(r.status, 3) << r.out << r.err;
   EXPECT_NE(r.err.find("writing checkpoint"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
+  // Whole records only: a write the limit cut is cut back to the last whole one.
+  const auto size = std::filesystem::file_size(journal_);
+  EXPECT_GT(size, 64U);
+  EXPECT_EQ((size - 64) % 48, 0U) << size;
   expect_resumes_exactly("15", "2279184", "");
 }
 

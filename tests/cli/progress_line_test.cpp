@@ -200,6 +200,28 @@ std::string printed(const char* term, Use use) {
   return text.str();
 }
 
+// Off a terminal a line is printed at a count's first report, every 10 s
+// and at its last; after a last, the next count (verify's and scale's run
+// several, each timed from 0) prints its first report at once, not 10 s
+// past the last count's end.
+TEST(ProgressPrinterTest, PlainLinesComeFirstEveryTenSecondsAndLastForEachCount) {
+  const auto at = [](double seconds, bool last) {
+    progress p = hours_into_a_long_run();
+    p.elapsed_seconds = seconds;
+    p.last = last;
+    return p;
+  };
+  const std::string text = printed("dumb", [&] {
+    progress_printer printer(false);
+    for (const progress& p : {at(0, false), at(5, false), at(12, false), at(30, true), at(1, false), at(5, false)}) {
+      printer(p);
+    }
+  });
+  std::size_t lines = 0;
+  for (std::size_t k = text.find("progress: "); k != std::string::npos; k = text.find("progress: ", k + 1)) ++lines;
+  EXPECT_EQ(lines, 4U) << text;  // 0 s, 12 s, the last, then the next count's 1 s
+}
+
 // Off a terminal the width is $COLUMNS, where it is a width: a plain number
 // from 1 to 65535. Anything else is ignored (80), as terminals ignore it:
 // atoi read "120x" as 120 and wrapped 99999999999 to a billion.

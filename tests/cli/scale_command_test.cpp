@@ -289,6 +289,30 @@ TEST(CliTest, ScaleThreadRangeIsRefusedWithTheListForm) {
   }
 }
 
+// A field holding a comma, a quote or a line break is quoted, its quotes
+// doubled (RFC 4180): a processor's name with a comma would otherwise
+// shift every column after it.
+TEST(ScaleCommandTest, CsvFieldsAreQuotedWhereTheyMustBe) {
+  EXPECT_EQ(cli::csv_field("AMD EPYC"), "AMD EPYC");
+  EXPECT_EQ(cli::csv_field(""), "");
+  EXPECT_EQ(cli::csv_field("Xeon, 2 sockets"), "\"Xeon, 2 sockets\"");
+  EXPECT_EQ(cli::csv_field("the \"fast\" one"), "\"the \"\"fast\"\" one\"");
+  EXPECT_EQ(cli::csv_field("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(cli::csv_field("cr\r"), "\"cr\r\"");
+}
+
+// A row is judged by what it could keep busy: its threads on no more than
+// the hardware's (4 threads on 2 that keep 2 busy are all busy, not half),
+// within a CPU quota's time.
+TEST(ScaleCommandTest, BusyShareIsOfWhatTheRowCouldKeepBusy) {
+  EXPECT_DOUBLE_EQ(cli::busy_share(4, 2.0, 2, std::nullopt), 1.0);
+  EXPECT_DOUBLE_EQ(cli::busy_share(1, 0.5, 2, std::nullopt), 0.5);
+  EXPECT_DOUBLE_EQ(cli::busy_share(2, 1.0, 2, std::nullopt), 0.5);
+  EXPECT_DOUBLE_EQ(cli::busy_share(8, 1.5, 16, 1.5), 1.0);
+  EXPECT_DOUBLE_EQ(cli::busy_share(8, 0.75, 16, 1.5), 0.5);
+  EXPECT_DOUBLE_EQ(cli::busy_share(0, 0.0, 2, std::nullopt), 0.0);
+}
+
 // Runs that share their one core with a busy loop keep about half a thread
 // busy (the scheduler's fair share between the two), said in the row's
 // busy_threads and by a warning that its speed-ups are not the machine's.

@@ -233,11 +233,13 @@ TEST_F(FaultTest, JournalIsCreatedWholeWithoutHardLinks) {
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);  // no temporary left
 }
 
-// The same for the plain tool, whose limit is its own.
+// The same for the plain tool, whose limit is its own: 4 000 bytes, no
+// whole number of records after the header, so that a write the limit cuts
+// must be cut back to its last whole record.
 TEST_F(FaultTest, CountJournalWriteFailureExitsThree) {
   const std::string j = path("full.ckpt");
   const finished r =
-      run({nq, "count", "15", "--checkpoint", j, "--checkpoint-interval", "0.01"}, {.file_size_limit = 4096});
+      run({nq, "count", "15", "--checkpoint", j, "--checkpoint-interval", "0.01"}, {.file_size_limit = 4000});
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
   EXPECT_GT(fs::file_size(j), 64u);
@@ -267,6 +269,7 @@ TEST_F(FaultTest, AFullDiskAfterTheLastSubproblemStillPrintsTheCount) {
                             "' failed: File too large; the journal keeps every whole record before it: the same "
                             "command again, with room to write, finishes it (counting only what it lacks)\n");
     EXPECT_LT(static_cast<long>(fs::file_size(j)), size);
+    EXPECT_EQ((fs::file_size(j) - 64) % 48, 0u) << "whole records only";
     const finished finishing = run(count);
     EXPECT_EQ(finishing.status, 0) << finishing.err;
     EXPECT_EQ(finishing.out.substr(0, finishing.out.find('\n')), counted) << finishing.out;

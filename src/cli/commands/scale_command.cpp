@@ -84,14 +84,6 @@ std::vector<int> parse_thread_list(const std::string& text) {
   }
 }
 
-// A CSV field: quoted where it holds a comma, a quote or a line break.
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + '"';
-}
-
 // What every row of a measurement shares: what ran, and where.
 struct measured_on {
   int n = 0;
@@ -162,11 +154,7 @@ void warn_of_idle_threads(const scaling_result& r, measured_on& on) {
   const scaling_row* worst = nullptr;
   double worst_share = min_busy_share;
   for (const scaling_row& row : r.rows) {
-    // What the row could keep busy: its threads, on the hardware's, within
-    // the quota's time (which warn_of_a_cpu_quota names).
-    double could = std::min(row.threads, on.hardware);
-    if (on.quota) could = std::min(could, *on.quota);
-    const double share = row.busy_threads / could;
+    const double share = busy_share(row.threads, row.busy_threads, on.hardware, on.quota);
     if (share < worst_share) {
       worst = &row;
       worst_share = share;
@@ -378,6 +366,19 @@ int write_rows(const scaling_result& r, const measured_on& on, int repeat, bool 
 }
 
 }  // namespace
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + '"';
+}
+
+double busy_share(int threads, double busy_threads, int hardware, std::optional<double> quota) {
+  double could = std::min(threads, hardware);
+  if (quota) could = std::min(could, *quota);
+  return could > 0 ? busy_threads / could : 0.0;
+}
 
 std::function<void(const progress&)> with_line_first(std::function<void(const progress&)> shown, std::string line,
                                                      std::ostream& out) {

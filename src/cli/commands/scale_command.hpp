@@ -3,6 +3,7 @@
 // `nqueens scale N`: the count timed on 1, 2, 4, ... threads (scale_command.cpp).
 
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -16,6 +17,16 @@ namespace nqueens::cli {
 /// count's callback into each of its counts, and the line is the run's.
 std::function<void(const progress&)> with_line_first(std::function<void(const progress&)> shown, std::string line,
                                                      std::ostream& out);
+
+/// A CSV field (RFC 4180): quoted where it holds a comma, a quote or a line
+/// break, its quotes doubled; as it is elsewhere. A processor's name may
+/// hold any of them.
+std::string csv_field(const std::string& text);
+
+/// The share of what a row of `threads` could keep busy that it did
+/// (`busy_threads`): its threads, on no more than the `hardware` threads,
+/// within a CPU `quota`'s time (0 where it could keep none).
+double busy_share(int threads, double busy_threads, int hardware, std::optional<double> quota);
 
 /// args[0] names the command in help and errors; returns the exit status
 /// (usage errors are thrown as usage_error).
