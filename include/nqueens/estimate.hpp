@@ -109,9 +109,12 @@ struct cost_estimate {
   bool device_timed = false;
   int threads = 0;
   double sample_seconds = 0;  ///< wall-clock seconds spent sampling
-  /// CPU seconds the process spent in those seconds: over them, the CPUs
-  /// the sampling threads got (busy_threads()).
-  double sample_cpu_seconds = 0;
+  /// The stretch of the sampling while every thread drew (until the first
+  /// found no draw left, so that neither the threads' last draws, ending
+  /// apart, nor a stratum's few heavy draws leave threads idle in it): its
+  /// wall seconds, and the process's CPU seconds in them (busy_threads()).
+  double busy_seconds = 0;
+  double busy_cpu_seconds = 0;
   double setup_seconds = 0;  ///< building the engine's tables, paid once by a count
   /// The build's parts, from its wall and CPU time on `threads`: seconds on
   /// one thread while the others wait, and CPU seconds spread over all.
@@ -147,17 +150,16 @@ struct cost_estimate {
   /// --cpus); a GPU's streams (device_timed) are not bound by the CPU: all.
   double cpus_here() const noexcept;
 
-  /// The CPUs the sampling kept busy on average: sample_cpu_seconds over
-  /// sample_seconds (0 where no time passed).
+  /// The CPUs the sampling threads kept busy while every one of them drew:
+  /// busy_cpu_seconds over busy_seconds (0 where no time passed).
   double busy_threads() const noexcept;
 
   /// Whether the sampling threads got clearly fewer CPUs than cpus_here(),
   /// which the projection here assumes: under three quarters of them, over
-  /// a second or more of sampling whose draws took an eighth of it or less
-  /// on average (so that the threads' last draws, ending apart, leave them
-  /// idle for little of it). Another process then shared the cores, and a
-  /// count beside it takes longer than wall_seconds_here(). False for a
-  /// GPU's sample (device_timed), whose threads wait on the device.
+  /// a busy stretch of a second or more. Another process then shared the
+  /// cores, and a count beside it takes longer than wall_seconds_here().
+  /// False for a GPU's sample (device_timed), whose threads wait on the
+  /// device.
   bool shared_its_cpus() const noexcept;
 
   /// The wall time of the count here, as wall_seconds on cpus_here() (no

@@ -469,9 +469,8 @@ TEST_F(CliCheckpointTest, BackToBackSigintsAreOneStopLeavingAValidJournal) {
 
 TEST_F(CliCheckpointTest, FullDiskIsReportedAndTheJournalStaysUsable) {
   // A file-size limit stands in for a full disk: the journal's writes fail
-  // (EFBIG) after its first few dozen records. 3 blocks: 1.5 KiB in sh's
-  // 512-byte blocks, 3 KiB in bash's, neither a whole number of records
-  // after the header.
+  // (EFBIG) after its first few dozen records. 3 of sh's 512-byte blocks,
+  // 1 536 bytes: no whole number of 48-byte records after the 64-byte header.
   const cli_run r = run_script("ulimit -f 3; $NQ count 15 --checkpoint " + journal_ + " --checkpoint-interval 0.01");
   EXPECT_EQ(r.status, 3) << r.out << r.err;
   EXPECT_NE(r.err.find("writing checkpoint"), std::string::npos) << r.err;

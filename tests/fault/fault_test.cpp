@@ -233,13 +233,13 @@ TEST_F(FaultTest, JournalIsCreatedWholeWithoutHardLinks) {
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);  // no temporary left
 }
 
-// The same for the plain tool, whose limit is its own: 4 000 bytes, no
-// whole number of records after the header, so that a write the limit cuts
-// must be cut back to its last whole record.
+// The same for the plain tool, whose limit is its own: 4 010 bytes, no
+// whole number of 48-byte records after the 64-byte header, so that a
+// write the limit cuts must be cut back to its last whole record.
 TEST_F(FaultTest, CountJournalWriteFailureExitsThree) {
   const std::string j = path("full.ckpt");
   const finished r =
-      run({nq, "count", "15", "--checkpoint", j, "--checkpoint-interval", "0.01"}, {.file_size_limit = 4000});
+      run({nq, "count", "15", "--checkpoint", j, "--checkpoint-interval", "0.01"}, {.file_size_limit = 4010});
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
   EXPECT_GT(fs::file_size(j), 64u);

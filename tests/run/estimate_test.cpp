@@ -131,34 +131,29 @@ TEST(EstimateTest, WallTimeHereAndItsError) {
 }
 
 // The projection here assumes every CPU the threads may run on: a sample
-// whose threads got under three quarters of them shared the cores, and says
-// so. Not where the threads' last draws, ending apart, may explain the idle
-// time (a draw over an eighth of the sampling), nor over a sample too short
-// to judge, nor for a GPU's, whose threads wait on the device.
+// whose threads, while every one of them drew, got under three quarters of
+// them shared the cores, and says so. Not over a stretch too short to judge,
+// nor for a GPU's, whose threads wait on the device.
 TEST(EstimateTest, SaysWhenItsThreadsSharedTheirCpus) {
   cost_estimate c;
   c.threads = 1;  // on any machine one CPU at most here, and less only under a quota
   const double here = c.cpus_here();
   ASSERT_GT(here, 0);
-  c.sample_seconds = 10;
-  c.runs = 100;
-  c.sample_cpu_seconds = 0.5 * here * c.sample_seconds;
+  c.sample_seconds = 12;
+  c.busy_seconds = 10;
+  c.busy_cpu_seconds = 0.5 * here * c.busy_seconds;
   EXPECT_DOUBLE_EQ(c.busy_threads(), 0.5 * here);
   EXPECT_TRUE(c.shared_its_cpus());
-  c.sample_cpu_seconds = 0.8 * here * c.sample_seconds;
+  c.busy_cpu_seconds = 0.8 * here * c.busy_seconds;
   EXPECT_FALSE(c.shared_its_cpus());
-  c.sample_cpu_seconds = 0.5 * here * c.sample_seconds;
-  c.runs = 2;  // draws of 1.25 s or more each
-  EXPECT_FALSE(c.shared_its_cpus());
-  c.draws_cut = 8;  // a cut draw's CPU time is among the draws' too
-  EXPECT_TRUE(c.shared_its_cpus());
+  c.busy_cpu_seconds = 0.5 * here * c.busy_seconds;
   c.device_timed = true;
   EXPECT_FALSE(c.shared_its_cpus());
   c.device_timed = false;
-  c.sample_seconds = 0.5;
-  c.sample_cpu_seconds = 0;
+  c.busy_seconds = 0.5;
+  c.busy_cpu_seconds = 0;
   EXPECT_FALSE(c.shared_its_cpus());
-  c.sample_seconds = 0;
+  c.busy_seconds = 0;
   EXPECT_DOUBLE_EQ(c.busy_threads(), 0);
 }
 
@@ -306,6 +301,10 @@ TEST(EstimateTest, StopsOncePreciseEnough) {
   const plan p(17, {.kind = engine::quadrant});
   const cost_estimate c = estimate_cost(p, {.threads = 2, .seconds = 3600, .target_error = 0.2});
   EXPECT_EQ(c.ended, estimate_end::precise);
+  // The stretch while both threads drew lies within the sampling.
+  EXPECT_GT(c.busy_seconds, 0);
+  EXPECT_LE(c.busy_seconds, c.sample_seconds);
+  EXPECT_GE(c.busy_cpu_seconds, 0);
   // Precise from min_estimate_runs engine draws at the soonest, and still
   // so once they have doubled: a few light draws' small spread alone does
   // not stop it.

@@ -69,18 +69,12 @@ double cost_estimate::cpus_here() const noexcept {
   return cpus;
 }
 
-double cost_estimate::busy_threads() const noexcept {
-  return sample_seconds > 0 ? sample_cpu_seconds / sample_seconds : 0.0;
-}
+double cost_estimate::busy_threads() const noexcept { return busy_seconds > 0 ? busy_cpu_seconds / busy_seconds : 0.0; }
 
 bool cost_estimate::shared_its_cpus() const noexcept {
-  constexpr double least_seconds = 1.0;  // under it, start and end are most of the sample
+  constexpr double least_seconds = 1.0;  // under it, the threads' start is much of the stretch
   constexpr double busy_share = 0.75;    // as `scale` warns of its rows
-  constexpr double longest_draw_share = 1.0 / 8;
-  if (device_timed || sample_seconds < least_seconds) return false;
-  const std::size_t draws = runs + draws_cut;
-  const double cpu_per_draw = sample_cpu_seconds / static_cast<double>(std::max<std::size_t>(draws, 1));
-  if (cpu_per_draw > longest_draw_share * sample_seconds) return false;
+  if (device_timed || busy_seconds < least_seconds) return false;
   return busy_threads() < busy_share * cpus_here();
 }
 
@@ -186,10 +180,9 @@ cost_estimate estimate_cost(const plan& p, const estimate_options& options) {
   e.draw_length = batch * e.run_length;
   e.device_timed = shape.by_wall_clock;
   detail::stratified_sample sample(p, context, options, shape, sampling);
-  const double cpu_at_sampling = process_cpu_seconds();
   sample.run(threads);
   e.sample_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sampling).count();
-  e.sample_cpu_seconds = process_cpu_seconds() - cpu_at_sampling;
+  std::tie(e.busy_seconds, e.busy_cpu_seconds) = sample.busy_stretch();
   e.device = context.device();
   sample.project(e);
   return e;

@@ -170,8 +170,13 @@ void stratified_sample::draw_until_done() {
       {
         const std::lock_guard lock(mutex_);
         if (failure_) return;
-        if (const auto end = ended(std::chrono::steady_clock::now())) {
+        const auto now = std::chrono::steady_clock::now();
+        if (const auto end = ended(now)) {
           if (!end_reason_) end_reason_ = *end;
+          if (!ran_out_) {  // the first thread out: until now every thread drew
+            ran_out_ = true;
+            busy_ = {std::chrono::duration<double>(now - busy_from_).count(), process_cpu_seconds() - busy_cpu_from_};
+          }
           return;
         }
         d = take(indices);
@@ -197,6 +202,8 @@ void stratified_sample::draw_until_done() {
 }
 
 void stratified_sample::run(int threads) {
+  busy_from_ = std::chrono::steady_clock::now();
+  busy_cpu_from_ = process_cpu_seconds();
   // Passes the caller's cancel on to the draws, and stops them at the last call.
   std::mutex watch_mutex;
   std::condition_variable_any watch_wait;

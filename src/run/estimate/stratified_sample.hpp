@@ -45,6 +45,12 @@ class stratified_sample {
   /// draw's failure, and throws run_cancelled once the caller cancelled.
   void run(int threads);
 
+  /// The stretch of run() while every thread drew, from its start until
+  /// the first thread found no draw left: its wall seconds and the
+  /// process's CPU seconds in them ({0, 0} where none ran out: a failure or
+  /// a cancel ended the draws).
+  std::pair<double, double> busy_stretch() const noexcept { return busy_; }
+
   /// The sample's figures into `e`: runs, sampled, rotation_runs,
   /// rotation_sampled, draws_cut, thread_seconds, total, their errors and
   /// why sampling ended. Throws std::runtime_error where every draw of a
@@ -116,6 +122,11 @@ class stratified_sample {
   // they have doubled (ended).
   std::size_t precise_since_ = 0;
   std::optional<estimate_end> end_reason_;
+  // busy_stretch(): where it began, and its figures once a thread ran out.
+  std::chrono::steady_clock::time_point busy_from_{};
+  double busy_cpu_from_ = 0;
+  bool ran_out_ = false;
+  std::pair<double, double> busy_{0.0, 0.0};
   std::exception_ptr failure_;
   // What the draws look at: the caller's cancel, passed on, or the last call.
   std::atomic<bool> stop_draws_{false};
