@@ -18,9 +18,9 @@ namespace nqueens::cli {
 std::function<void(const progress&)> with_line_first(std::function<void(const progress&)> shown, std::string line,
                                                      std::ostream& out);
 
-/// A CSV field (RFC 4180): quoted where it holds a comma, a quote or a line
-/// break, its quotes doubled; as it is elsewhere. A processor's name may
-/// hold any of them.
+/// A CSV field (RFC 4180): as it is where it holds no comma, quote or line
+/// break, else quoted, its quotes doubled. A processor's name may hold any
+/// of them.
 std::string csv_field(const std::string& text);
 
 /// The share of what a row of `threads` could keep busy that it did
