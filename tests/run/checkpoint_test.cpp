@@ -1051,6 +1051,37 @@ TEST_F(CheckpointTest, SameRecordTwiceIsHarmlessDifferentTwiceIsCorrupt) {
   }
 }
 
+// Repeats are bounded by the shard's size, so that a journal of endless
+// repeats is refused before the list of them outgrows memory; a run that
+// recorded every subproblem twice (as resumed crashes can) is still read.
+TEST_F(CheckpointTest, RepeatsAreBoundedByTheShardsSize) {
+  const plan p(8);
+  const run_context context(p);
+  {
+    checkpoint_journal j(path_.string(), p);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      j.record(i, context.solve(i));
+      j.record(i, context.solve(i));
+    }
+    j.flush();
+  }
+  EXPECT_EQ(checkpoint_journal(path_.string(), p).finished_count(), p.size());
+  fs::remove(path_);
+  {
+    checkpoint_journal j(path_.string(), p);
+    for (std::size_t k = 0; k < p.size() + 2; ++k) j.record(0, context.solve(0));
+    j.flush();
+  }
+  try {
+    checkpoint_journal j(path_.string(), p);
+    FAIL() << "read " << p.size() + 1 << " repeats of one subproblem in a plan of " << p.size();
+  } catch (const checkpoint_error& e) {
+    EXPECT_NE(std::string(e.what()).find("repeats a subproblem: more records than the shard has subproblems"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // A record whose checksum holds but whose count is not the subproblem's
 // (another run's, forged) and that the rest of the counts contradict
 // (Burnside's lemma against the engine's own classes, or Q + P + 2R not a

@@ -76,12 +76,9 @@ std::optional<estimate_end> stratified_sample::ended(std::chrono::steady_clock::
     variance += error * error;
   }
   const std::size_t engine_runs = strata_[0].seconds.count();
-  if (options_.target_error > 0 && measured && mean > 0 && std::sqrt(variance) <= options_.target_error * mean) {
-    if (precise_since_ == 0) precise_since_ = engine_runs;
-    if (engine_runs >= 2 * precise_since_) return estimate_end::precise;
-  } else {
-    precise_since_ = 0;  // a heavy draw widened the error again: its doubling starts anew
-  }
+  const bool precise =
+      options_.target_error > 0 && measured && mean > 0 && std::sqrt(variance) <= options_.target_error * mean;
+  if (precision_.stop(engine_runs, precise)) return estimate_end::precise;
   // The time: once each stratum has a draw under way.
   const bool begun = (strata_[0].size == 0 || strata_[0].drawn > 0) && (strata_[1].size == 0 || strata_[1].drawn > 0);
   if (begun && now >= deadline_) return estimate_end::time;

@@ -22,6 +22,7 @@
 #include "nqueens/execute.hpp"
 #include "nqueens/plan.hpp"
 #include "run/estimate/block_order.hpp"
+#include "run/estimate/precision_stop.hpp"
 #include "run/estimate/running_mean.hpp"
 
 namespace nqueens::detail {
@@ -117,10 +118,7 @@ class stratified_sample {
   std::array<stratum, 2> strata_;
   std::mutex mutex_;  // the draws and the results: once a run, noise next to its subproblems
   std::size_t drawn_ = 0;
-  // The engine's finished draws when the error was last found within the
-  // target after being outside it (0: it is not within): precise once
-  // they have doubled (ended).
-  std::size_t precise_since_ = 0;
+  precision_stop precision_;  // ended(): precise once the error held while the draws doubled
   std::optional<estimate_end> end_reason_;
   // busy_stretch(): where it began, and its figures once a thread ran out.
   std::chrono::steady_clock::time_point busy_from_{};
