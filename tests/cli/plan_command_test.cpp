@@ -395,6 +395,32 @@ TEST(CliTest, PlanRunsTheGpuEngineWithinGpuMemory) {
       << cpu.err;
 }
 
+// A sample that counted every subproblem, and a --stats run, are counts: a
+// miscount fails them (exit 1) as it fails `count`. Emulated GPUs whose
+// rounds of counts each add 8 solutions (NQUEENS_GPU_TEST_FAULT=miscount):
+// n = 9's 333 subproblems are fewer draws than the estimate's least, so it
+// counts them all.
+TEST(CliTest, PlanCountsThatMiscountFail) {
+  const std::string plan = "NQUEENS_GPU=emulate NQUEENS_GPU_TEST_FAULT=miscount " + std::string(NQUEENS_CLI_PATH) +
+                           " plan 9 --engine gpu --threads 2";
+  const cli_run estimate = run_cli_command(plan + " --estimate");
+  EXPECT_EQ(estimate.status, 1) << estimate.err;
+  EXPECT_NE(estimate.out.find("every subproblem counted: exact"), std::string::npos) << estimate.out;
+  EXPECT_NE(estimate.out.find("; published 352, NOT the same: a miscount\n"), std::string::npos) << estimate.out;
+  EXPECT_NE(estimate.err.find("the sample counted every subproblem and its Q(9) differs from the published value\n"),
+            std::string::npos)
+      << estimate.err;
+  const cli_run estimate_json = run_cli_command(plan + " --estimate --json");
+  EXPECT_EQ(estimate_json.status, 1) << estimate_json.err;
+  EXPECT_NE(estimate_json.out.find("\"verified\":false"), std::string::npos) << estimate_json.out;
+  const cli_run stats = run_cli_command(plan + " --stats");
+  EXPECT_EQ(stats.status, 1) << stats.err;
+  EXPECT_NE(stats.out.find(" MISMATCH: published value is 352\n"), std::string::npos) << stats.out;
+  const cli_run stats_json = run_cli_command(plan + " --stats --json");
+  EXPECT_EQ(stats_json.status, 1) << stats_json.err;
+  EXPECT_NE(stats_json.out.find("\"verified\":false"), std::string::npos) << stats_json.out;
+}
+
 // The JSON carries the figures the text shows, however small: n = 8's
 // thread-hours (about 1e-8) were written as 0.000000.
 TEST(CliTest, PlanEstimateJsonKeepsTinyFigures) {

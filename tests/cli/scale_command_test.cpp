@@ -525,6 +525,16 @@ TEST_F(CliCsvTest, AFileThatCannotBeWrittenCostsTheFileNotTheTable) {
   EXPECT_EQ(others(), "");
 }
 
+// Runs that agree on a wrong total still fail (exit 1), the published
+// value named: emulated GPUs whose rounds of counts each add 8 solutions
+// (NQUEENS_GPU_TEST_FAULT=miscount).
+TEST(CliTest, ScaleFailsOnATotalThatDiffersFromThePublishedOne) {
+  const cli_run r = run_cli_command("NQUEENS_GPU=emulate NQUEENS_GPU_TEST_FAULT=miscount " +
+                                    std::string(NQUEENS_CLI_PATH) + " scale 10 --engine gpu --threads 1,2 --repeat 1");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("MISMATCH: published value is 724\n"), std::string::npos) << r.out;
+}
+
 // Where no GPU is usable, scale --engine gpu is refused as count refuses
 // it: exit 2, one line (choosing each row's GPUs first made it exit 3).
 TEST(CliTest, ScaleOnTheGpuEngineWithoutAGpuIsAUsageError) {

@@ -70,6 +70,25 @@ TEST(CliTest, VerifyNamesTheCountAGpuFailureEnded) {
   EXPECT_TRUE(r.err.ends_with(" (while counting Q(4))\n")) << r.err;
 }
 
+// The regression check fails on a wrong count: an engine that miscounts
+// (emulated GPUs whose rounds of counts each add 8 solutions,
+// NQUEENS_GPU_TEST_FAULT=miscount) is exit 1, every board named, as text
+// and as JSON, where the same boards without the fault pass.
+TEST(CliTest, VerifyFailsOnAnEngineThatMiscounts) {
+  const std::string verify = std::string(NQUEENS_CLI_PATH) + " verify --engine gpu --from 8 --to 9 --threads 2";
+  const cli_run text = run_cli_command("NQUEENS_GPU=emulate NQUEENS_GPU_TEST_FAULT=miscount " + verify);
+  EXPECT_EQ(text.status, 1) << text.err;
+  EXPECT_NE(text.out.find("2 of 2 counts DO NOT match the published values"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("   published: 92 12 4 0\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("   published: 352 46 16 0\n"), std::string::npos) << text.out;
+  const cli_run json = run_cli_command("NQUEENS_GPU=emulate NQUEENS_GPU_TEST_FAULT=miscount " + verify + " --json");
+  EXPECT_EQ(json.status, 1) << json.err;
+  EXPECT_NE(json.out.find("\"checked\":2,\"mismatches\":2,\"ok\":false,"), std::string::npos) << json.out;
+  const cli_run sound = run_cli_command("NQUEENS_GPU=emulate " + verify);
+  EXPECT_EQ(sound.status, 0) << sound.err;
+  EXPECT_NE(sound.out.find("all 2 counts match"), std::string::npos) << sound.out;
+}
+
 // --max-memory bounds each count as count's does: auto picks, board by
 // board, an engine that fits; an engine that does not is refused before a
 // line is printed.

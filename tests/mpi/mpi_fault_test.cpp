@@ -974,6 +974,24 @@ TEST_F(FaultTest, GpuJobReportsEveryRanksDeviceWork) {
   }
 }
 
+// A job whose ranks miscount fails (exit 1), the published value named, in
+// text and JSON, with 2 and 3 ranks: emulated GPUs whose rounds of counts
+// each add 8 solutions (NQUEENS_GPU_TEST_FAULT=miscount).
+TEST_F(FaultTest, AJobThatMiscountsFails) {
+  SKIP_WITHOUT_MPI();
+  for (const int ranks : {2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const std::vector<std::string> env = {mpi_env[0], mpi_env[1], mpi_env[2], "NQUEENS_GPU=emulate",
+                                          "NQUEENS_GPU_TEST_FAULT=miscount"};
+    const finished text = run(mpi_job(ranks, {"12", "--engine", "gpu", "--threads", "1"}), {.env = env}, 120);
+    EXPECT_EQ(text.status, 1) << "status -1 means it hung\n" << text.err;
+    EXPECT_NE(text.out.find(" MISMATCH: published value is 14200\n"), std::string::npos) << text.out;
+    const finished json = run(mpi_job(ranks, {"12", "--engine", "gpu", "--threads", "1", "--json"}), {.env = env}, 120);
+    EXPECT_EQ(json.status, 1) << "status -1 means it hung\n" << json.err;
+    EXPECT_NE(json.out.find("\"verified\":false"), std::string::npos) << json.out;
+  }
+}
+
 // Ranks on a node of several GPUs (an emulated node of three): by default
 // each rank counts on its share of them (mpirun says the node's ranks), and
 // every rank given the same list counts on those; the job's count is exact

@@ -76,6 +76,11 @@ class emulated_stream final : public gpu_stream {
     tally_.round_submitted();
     launch_round(*this, round, jobs_.data(), static_cast<std::uint32_t>(jobs_.size()));
     std::copy_n(results_.begin(), jobs.size(), copied_results_.begin());
+    if (options_.fault == emulated_fault::miscount && round == round_kind::counts && !jobs.empty()) {
+      // 8 more of the share solutions_of() reads: pairs, or once under a filter (twice + twice + once).
+      job_result& wrong = copied_results_.front();
+      (jobs.front().rule.kind == filter_rule::every_pair ? wrong.pairs : wrong.once) += 8;
+    }
     tally_.count_operation();
     tally_.count_operation();  // the wait
     tally_.round_ended();
@@ -195,11 +200,12 @@ std::vector<device_identity> emulated_node(int devices) {
 emulated_fault emulated_fault_of(int device) {
   const char* asked = std::getenv("NQUEENS_GPU_TEST_FAULT");
   if (asked == nullptr || *asked == '\0') return emulated_fault::none;
+  if (std::string_view(asked) == "miscount") return emulated_fault::miscount;
   const std::optional<long long> failing = plain_integer(asked, 0, max_emulated_devices - 1);
   if (!failing) {
     throw std::invalid_argument("NQUEENS_GPU_TEST_FAULT='" + std::string(asked) +
                                 "' names no emulated GPU: expected a number from 0 to " +
-                                std::to_string(max_emulated_devices - 1));
+                                std::to_string(max_emulated_devices - 1) + ", or miscount");
   }
   return *failing == device ? emulated_fault::fail : emulated_fault::park;
 }

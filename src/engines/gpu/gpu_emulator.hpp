@@ -32,8 +32,12 @@ namespace nqueens::detail::gpu {
 /// A fault a test gives an emulated device (NQUEENS_GPU_TEST_FAULT): none;
 /// `fail`, every round of it throws, as a device whose kernel faulted does;
 /// `park`, each round waits until its stream is stopped, as a round of
-/// minutes does, so that only a stop from elsewhere ends it.
-enum class emulated_fault { none, fail, park };
+/// minutes does, so that only a stop from elsewhere ends it; `miscount`,
+/// each round of counts gives its first job 8 solutions more (a multiple
+/// of 8 for every weight, so the fundamental count stays whole): a wrong
+/// kernel that faults nowhere, which only the check against the published
+/// values can catch.
+enum class emulated_fault { none, fail, park, miscount };
 
 /// How the emulator runs.
 struct emulator_options {
@@ -71,8 +75,9 @@ struct emulator_options {
 /// index among those seen): D fails, every other parks; none where the
 /// variable is unset or empty. What the tests of a device failing mid-run
 /// use: the run must stop the parked devices' rounds and end with D's
-/// error. Throws std::invalid_argument where D is no device number (the
-/// engine also refuses a D this process does not see: all would park).
+/// error. NQUEENS_GPU_TEST_FAULT=miscount makes every device miscount.
+/// Throws std::invalid_argument where D is neither (the engine also refuses
+/// a D this process does not see: all would park).
 emulated_fault emulated_fault_of(int device);
 
 /// The most devices an emulated node has (NQUEENS_GPU=emulate:N).

@@ -115,7 +115,9 @@ std::vector<std::unique_ptr<gpu::gpu_backend>> open_devices(const half_board_tab
   // on (the node's deal set) is taken: that rank's failure ends the job; a
   // process alone that leaves it out (--devices) would hang the same.
   const auto fails = [](int index) { return gpu::emulated_fault_of(index) == gpu::emulated_fault::fail; };
-  if (choice.emulated > 0 && gpu::emulated_fault_of(choice.chosen.front().index) != gpu::emulated_fault::none) {
+  const gpu::emulated_fault asked =
+      choice.emulated > 0 ? gpu::emulated_fault_of(choice.chosen.front().index) : gpu::emulated_fault::none;
+  if (asked == gpu::emulated_fault::fail || asked == gpu::emulated_fault::park) {
     const std::string named = std::string("NQUEENS_GPU_TEST_FAULT='") + std::getenv("NQUEENS_GPU_TEST_FAULT") + "'";
     if (!std::ranges::any_of(choice.seen, fails, &gpu::device_identity::index)) {
       throw std::invalid_argument(named + " names an emulated GPU this process does not see");
