@@ -105,6 +105,15 @@ TEST(SignalsTest, ASecondSignalWithinASecondIsARepeat) {
   EXPECT_EQ(r.err, "");
 }
 
+// SIGXCPU again, however late, is the kernel repeating it every CPU second
+// past the soft limit while the first's stop flushes: never a second
+// request (which would leave before the journal's last flush).
+TEST(SignalsTest, SigxcpuRepeatedLaterIsStillTheFirst) {
+  const ended r = after_two_signals(SIGXCPU, std::chrono::milliseconds(1200), SIGXCPU);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
 // Two signals pending at once are handled one after the other, never one
 // inside the other: the first delivered decides. The kernel delivers the
 // lower-numbered first, so SIGHUP; had SIGTERM's handler run inside
