@@ -931,7 +931,8 @@ TEST(CliTest, DevicesChooseAmongTheVisibleGpusOrAreRefused) {
   }
   // Where the node's ranks share the GPUs, each rank's thread takes one of
   // them (from its node-local rank's place on): the ranks' threads together
-  // keep them busy, and none is refused.
+  // keep them all busy, none left idle while another is driven twice, and
+  // none is refused.
   for (const char* rank : {"0", "1", "2"}) {
     const cli_run shared =
         run_cli_command(alone + "OMPI_COMM_WORLD_LOCAL_RANK=" + std::string(rank) +
@@ -939,6 +940,8 @@ TEST(CliTest, DevicesChooseAmongTheVisibleGpusOrAreRefused) {
                         " count 12 --engine gpu --threads 1 --devices all");
     EXPECT_EQ(shared.status, 0) << rank << ": " << shared.err;
     EXPECT_NE(shared.out.find("Q(12) = 14200  verified"), std::string::npos) << rank << ": " << shared.out;
+    const std::string own = "\n  on GPU " + std::string(rank) + " (emulated GPU " + rank + ", shared by 3 processes)\n";
+    EXPECT_NE(shared.out.find(own), std::string::npos) << rank << ": " << shared.out;
   }
   const cli_run wrong =
       run_cli_command("NQUEENS_GPU=emulate:0 " + std::string(NQUEENS_CLI_PATH) + " count 8 --engine gpu");

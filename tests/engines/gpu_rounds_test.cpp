@@ -76,19 +76,25 @@ TEST(GpuEmulatedTest, LaunchesWiderThanTheirItemsCountTheSame) {
 }
 
 // A stream too small for the round's jobs together takes them in several
-// rounds, and one too small for a job alone cuts it by row sets: the counts
-// are the same. One too small for a single row set's halves refuses, saying so.
+// rounds, and one too small for a job alone cuts it by row sets (each
+// piece its own slices of the group cut, the pieces' pairs and once-pairs
+// added up): the counts are the same. One too small for a single row set's
+// halves refuses, saying so.
 TEST(GpuEmulatedTest, AStreamsMemoryBoundsItsRoundsAndCutsLargeJobs) {
   for (const int n : round_boards) {
     const detail::half_board_tables tables(n);
     const counted_rounds reference = round_counts(tables, *detail::gpu::emulated_backend(tables));
+    EXPECT_EQ(reference.jobs_cut, 0u) << "n = " << n;
     // Rounds of 5 jobs with room to spare, then rounds cut short by the
-    // memory and jobs cut by row sets: more rounds each time.
+    // memory, then jobs cut by row sets (120 words: 400 held every job
+    // whole): more rounds each time.
     std::uint64_t rounds_before = reference.work.operations;
-    for (const std::uint64_t words : {std::uint64_t{1} << 19, std::uint64_t{400}}) {
+    for (const std::uint64_t words : {std::uint64_t{1} << 19, std::uint64_t{400}, std::uint64_t{120}}) {
       const counted_rounds cut =
           round_counts(tables, *detail::gpu::emulated_backend(tables, {.max_jobs = 5, .arena_words = words}));
       EXPECT_GT(cut.work.operations, rounds_before) << "n = " << n << ", " << words << " words";
+      if (words == 120) EXPECT_GT(cut.jobs_cut, 0u) << "n = " << n;
+      if (words == std::uint64_t{1} << 19) EXPECT_EQ(cut.jobs_cut, 0u) << "n = " << n;
       rounds_before = cut.work.operations;
       const auto& counts = cut.counts;
       for (std::size_t k = 0; k < counts.size(); ++k) {
@@ -643,6 +649,26 @@ TEST(GpuEmulatedTest, AJobWithAnEmptyGroupTakesNoCountRound) {
       EXPECT_EQ(result.once, 0U) << "n = " << n << ", class " << k;
     }
     EXPECT_GT(skipped, 0U) << "n = " << n;
+  }
+}
+
+// A range is empty to the bounds only where the skip forbids every
+// placement of it: one kept placement, wherever it lies (within the first
+// eight, the last of a group of eight read at once, or in the tail read one
+// by one), keeps the range, and ranges starting anywhere read alike.
+TEST(GpuEmulatedTest, GroupBoundsFindTheOnePlacementARangeKeeps) {
+  const detail::quarter_skip_rule skip{.queen = 1};  // skips every mask with bit 0
+  constexpr std::uint32_t size = 21;
+  for (std::uint32_t begin = 0; begin < 3; ++begin) {
+    std::vector<std::uint64_t> masks(size, 1);
+    EXPECT_FALSE(detail::gpu::keeps_any(skip, masks.data(), begin, size)) << "from " << begin;
+    EXPECT_FALSE(detail::gpu::keeps_any(skip, masks.data(), begin, begin)) << "from " << begin;
+    for (std::uint32_t kept = begin; kept < size; ++kept) {
+      masks.assign(size, 1);
+      masks[kept] = 2;
+      EXPECT_TRUE(detail::gpu::keeps_any(skip, masks.data(), begin, size)) << "from " << begin << ", kept " << kept;
+      EXPECT_FALSE(detail::gpu::keeps_any(skip, masks.data(), begin, kept)) << "from " << begin << ", kept " << kept;
+    }
   }
 }
 

@@ -339,5 +339,49 @@ TEST(QuadrantKernelTest, EveryVariantJoinsTheSameHalves) {
   }
 }
 
+// A join given a capacity stops before it would pass it (a memory bound
+// sizes the buffers by it), and its pieces, each joined on from where the
+// last stopped, are the whole group in order: for capacities of at least
+// a row set's larger list (a join takes whole outer placements) on every
+// instruction set.
+TEST(QuadrantKernelTest, AJoinStopsWithinItsCapacity) {
+  for (const int n : {12, 14}) {
+    const detail::half_board_tables tables(n);
+    const plan p(n, {.kind = engine::quadrant, .split_depth = 1});
+    const int h = n / 2;
+    const std::uint32_t all_rows = (1U << h) - 1;
+    std::vector<std::uint64_t> whole, piece;
+    for (const detail::implementation& v : detail::implementations()) {
+      if (!v.cpu_runs()) continue;
+      const detail::quadrant_kernels& k = detail::quadrant_kernels_of(v);
+      for (const detail::quadrant_task& t : tasks_of(p)) {
+        const detail::quarter_view west = tables.west().on(t.north & all_rows), east = tables.east().on(t.north >> h);
+        const int queens = std::popcount(t.north & all_rows);
+        const std::size_t count = detail::north_halves(k, west, east, h, queens, whole);
+        std::size_t widest = 0;  // a row set's larger list, where both have placements
+        for (detail::join_cursor at = detail::cursor_from(h, queens); !at.done; detail::next_rows(at, h)) {
+          const std::size_t w = west.masks_on(at.rows).size(), e = east.masks_on(all_rows & ~at.rows).size();
+          if (w != 0 && e != 0) widest = std::max({widest, w, e});
+        }
+        if (widest == 0) continue;
+        for (const std::size_t capacity : {widest, widest + 3, 2 * widest + 1}) {
+          detail::join_cursor at = detail::cursor_from(h, queens);
+          std::size_t joined = 0;
+          while (!at.done) {
+            const std::size_t end = k.join_group(west, east, h, piece, at, capacity, nullptr, nullptr, 0, 0);
+            ASSERT_LE(end, capacity) << v.name << ", n = " << n << ", north " << t.north;
+            ASSERT_LE(joined + end, count) << v.name << ", n = " << n << ", north " << t.north;
+            ASSERT_TRUE(std::equal(piece.begin(), piece.begin() + static_cast<std::ptrdiff_t>(end),
+                                   whole.begin() + static_cast<std::ptrdiff_t>(joined)))
+                << v.name << ", n = " << n << ", north " << t.north << ", capacity " << capacity;
+            joined += end;
+          }
+          EXPECT_EQ(joined, count) << v.name << ", n = " << n << ", north " << t.north << ", capacity " << capacity;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nqueens

@@ -124,6 +124,7 @@ inline std::vector<column_class> classes_of(int n) {
 struct counted_rounds {
   std::vector<detail::gpu::pair_counts> counts;
   device_work work;
+  std::uint64_t jobs_cut = 0;  ///< jobs the rounds cut in two for the arena
 };
 
 // A job for every class of the tables' board, one slice each, in plan order.
@@ -149,7 +150,7 @@ inline counted_rounds round_counts(const detail::half_board_tables& tables, deta
   std::vector<detail::gpu::gpu_job> jobs = jobs_of(tables, backend);
   std::vector<detail::gpu::pair_counts> counts(jobs.size());
   rounds.count(jobs, counts);
-  return {counts, stream->work()};
+  return {counts, stream->work(), rounds.jobs_cut()};
 }
 
 }  // namespace nqueens::gpu_testing

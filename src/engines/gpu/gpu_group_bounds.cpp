@@ -7,11 +7,9 @@
 
 namespace nqueens::detail::gpu {
 
-namespace {
-
-// Whether the skip leaves a placement of [begin, end): read up to the
-// first it keeps, so a range that has one costs a few reads; eight at a
-// time, one branch for the eight, through a range it forbids whole.
+// Read up to the first placement kept, so that a range that has one costs
+// a few reads; eight at a time, one branch for the eight, through a range
+// the skip forbids whole.
 bool keeps_any(const quarter_skip_rule& skip, const std::uint64_t* masks, std::uint32_t begin, std::uint32_t end) {
   std::uint32_t at = begin;
   for (; end - at >= 8; at += 8) {
@@ -24,8 +22,6 @@ bool keeps_any(const quarter_skip_rule& skip, const std::uint64_t* masks, std::u
   }
   return false;
 }
-
-}  // namespace
 
 std::array<std::uint64_t, 2> group_bounds(const gpu_job& job) {
   std::array<std::uint64_t, 2> bounds{0, 0};

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "engines/gpu/gpu_job.hpp"
+#include "engines/join_model/filter_rule.hpp"
 
 namespace nqueens::detail::gpu {
 
@@ -23,5 +24,9 @@ namespace nqueens::detail::gpu {
 /// n = 13..19: 2 to 3.6 times the joined halves where n is even, up to 9
 /// where odd). `job`'s quarter arrays must be host memory.
 std::array<std::uint64_t, 2> group_bounds(const gpu_job& job);
+
+/// Whether `skip` leaves any placement of masks[begin, end): a range it
+/// forbids whole is bounded by 0 (group_bounds).
+bool keeps_any(const quarter_skip_rule& skip, const std::uint64_t* masks, std::uint32_t begin, std::uint32_t end);
 
 }  // namespace nqueens::detail::gpu

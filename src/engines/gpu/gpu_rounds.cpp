@@ -252,6 +252,7 @@ bool gpu_rounds::cut_pieces_too_large() {
     const std::uint32_t owner = p.owner;
     const std::uint64_t quarters = p.quarter_words;
     pieces_.push_back({half, owner, false, {0, 0}, quarters});  // may move pieces_: `p` is not used after
+    ++jobs_cut_;
     cut = true;
   }
   return cut;

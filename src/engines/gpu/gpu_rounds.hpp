@@ -53,6 +53,10 @@ class gpu_rounds {
   void count(std::span<const gpu_job> jobs, std::span<pair_counts> out, const std::atomic<bool>* cancel = nullptr,
              const host_quarters* tables = nullptr);
 
+  /// The jobs cut in two by row sets so far, each too large for the arena
+  /// as it was (what the tests of cutting check that they reach).
+  std::uint64_t jobs_cut() const noexcept { return jobs_cut_; }
+
   /// The 64-bit words a job of these group capacities takes of the arena:
   /// halves and codes for each group, with a slot more so that an empty
   /// group has an address.
@@ -119,6 +123,7 @@ class gpu_rounds {
   // The last round run's lists, which it left in the arena's front (set
   // by run_round): only within one count(), whose lists the host holds unchanged.
   std::vector<staged_list> left_;
+  std::uint64_t jobs_cut_ = 0;
   std::uint32_t sequence_ = 0;
   const std::atomic<bool>* cancel_ = nullptr;  // count()'s, looked at before each round
 };
