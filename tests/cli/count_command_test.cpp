@@ -411,6 +411,24 @@ TEST_F(CliCheckpointTest, GpuEngineOnANodeOfThreeStopsAndResumesOnOtherGpus) {
   EXPECT_NE(resumed.out.find("resumed: "), std::string::npos) << resumed.out;
 }
 
+// A count that comes out wrong is exit 1, Q(n) and the fundamental count
+// each named beside its published value, text and JSON: emulated GPUs whose
+// rounds of counts each add 8 times a job's weight
+// (NQUEENS_GPU_TEST_FAULT=miscount), a wrong kernel that faults nowhere.
+TEST(CliTest, CountFailsOnAnEngineThatMiscounts) {
+  const std::string count = "NQUEENS_GPU=emulate NQUEENS_GPU_TEST_FAULT=miscount " + std::string(NQUEENS_CLI_PATH) +
+                            " count 12 --engine gpu --threads 2";
+  const cli_run text = run_cli_command(count);
+  EXPECT_EQ(text.status, 1) << text.err;
+  EXPECT_NE(text.out.find("  MISMATCH: published value is 14200\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("  MISMATCH: published value is 1787\n"), std::string::npos) << text.out;
+  const cli_run json = run_cli_command(count + " --json");
+  EXPECT_EQ(json.status, 1) << json.err;
+  EXPECT_NE(json.out.find("\"published_total\":14200,"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"verified\":false"), std::string::npos) << json.out;
+  EXPECT_EQ(json.out.find("\"total\":14200,"), std::string::npos) << json.out;
+}
+
 // A GPU that fails mid-run ends the run with its error, naming that GPU,
 // and stops the other GPUs' rounds rather than wait for their calls (minutes
 // each past n = 24): NQUEENS_GPU_TEST_FAULT=1 fails emulated GPU 1's first

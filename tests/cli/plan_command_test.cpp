@@ -397,9 +397,10 @@ TEST(CliTest, PlanRunsTheGpuEngineWithinGpuMemory) {
 
 // A sample that counted every subproblem, and a --stats run, are counts: a
 // miscount fails them (exit 1) as it fails `count`. Emulated GPUs whose
-// rounds of counts each add 8 solutions (NQUEENS_GPU_TEST_FAULT=miscount):
-// n = 9's 333 subproblems are fewer draws than the estimate's least, so it
-// counts them all.
+// rounds of counts each add 8 times a job's weight
+// (NQUEENS_GPU_TEST_FAULT=miscount): n = 9's 333 subproblems make 6 draws
+// of 64, fewer than min_estimate_runs, so the sample never stops as
+// precise and counts them all.
 TEST(CliTest, PlanCountsThatMiscountFail) {
   const std::string plan = "NQUEENS_GPU=emulate NQUEENS_GPU_TEST_FAULT=miscount " + std::string(NQUEENS_CLI_PATH) +
                            " plan 9 --engine gpu --threads 2";

@@ -71,7 +71,7 @@ TEST(CliTest, VerifyNamesTheCountAGpuFailureEnded) {
 }
 
 // The regression check fails on a wrong count: an engine that miscounts
-// (emulated GPUs whose rounds of counts each add 8 solutions,
+// (emulated GPUs whose rounds of counts each add 8 times a job's weight,
 // NQUEENS_GPU_TEST_FAULT=miscount) is exit 1, every board named, as text
 // and as JSON, where the same boards without the fault pass.
 TEST(CliTest, VerifyFailsOnAnEngineThatMiscounts) {

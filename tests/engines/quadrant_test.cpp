@@ -367,7 +367,8 @@ TEST(QuadrantKernelTest, AJoinStopsWithinItsCapacity) {
         for (const std::size_t capacity : {widest, widest + 3, 2 * widest + 1}) {
           detail::join_cursor at = detail::cursor_from(h, queens);
           std::size_t joined = 0;
-          while (!at.done) {
+          for (std::size_t pieces = 0; !at.done; ++pieces) {
+            ASSERT_LE(pieces, count) << "a join that makes no progress: " << v.name << ", n = " << n;
             const std::size_t end = k.join_group(west, east, h, piece, at, capacity, nullptr, nullptr, 0, 0);
             ASSERT_LE(end, capacity) << v.name << ", n = " << n << ", north " << t.north;
             ASSERT_LE(joined + end, count) << v.name << ", n = " << n << ", north " << t.north;

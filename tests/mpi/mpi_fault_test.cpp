@@ -976,7 +976,7 @@ TEST_F(FaultTest, GpuJobReportsEveryRanksDeviceWork) {
 
 // A job whose ranks miscount fails (exit 1), the published value named, in
 // text and JSON, with 2 and 3 ranks: emulated GPUs whose rounds of counts
-// each add 8 solutions (NQUEENS_GPU_TEST_FAULT=miscount).
+// each add 8 times a job's weight (NQUEENS_GPU_TEST_FAULT=miscount).
 TEST_F(FaultTest, AJobThatMiscountsFails) {
   SKIP_WITHOUT_MPI();
   for (const int ranks : {2, 3}) {

@@ -33,10 +33,10 @@ namespace nqueens::detail::gpu {
 /// `fail`, every round of it throws, as a device whose kernel faulted does;
 /// `park`, each round waits until its stream is stopped, as a round of
 /// minutes does, so that only a stop from elsewhere ends it; `miscount`,
-/// each round of counts gives its first job 8 solutions more (a multiple
-/// of 8 for every weight, so the fundamental count stays whole): a wrong
-/// kernel that faults nowhere, which only the check against the published
-/// values can catch.
+/// each round of counts adds 8 to its first job's share, 8 times the job's
+/// weight in solutions (a multiple of 8, so that the fundamental count
+/// stays whole): a wrong kernel that faults nowhere, which only the check
+/// against the published values can catch.
 enum class emulated_fault { none, fail, park, miscount };
 
 /// How the emulator runs.

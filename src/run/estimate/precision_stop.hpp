@@ -8,9 +8,9 @@
 
 namespace nqueens::detail {
 
-// Precise once the error has stayed within its target while the engine's
-// draws doubled: a spread taken from a few draws is itself a guess, and a
-// heavy draw that widens the error again starts the doubling anew.
+/// Precise once the error has stayed within its target while the engine's
+/// draws doubled: a spread taken from a few draws is itself a guess, and a
+/// heavy draw that widens the error again starts the doubling anew.
 class precision_stop {
  public:
   /// Whether to stop, after `engine_runs` of the engine's draws, the error
