@@ -126,6 +126,19 @@ TEST(MergeTest, PartsOfAnotherRunRepeatsAndGapsAreAllListed) {
               std::string::npos)
         << problems_of(e);
   }
+  // Complete, yet short of its shard: a part that contradicts itself the
+  // other way, whose total would be short.
+  parts[1].complete = true;
+  parts[1].finished = parts[1].shard_subproblems - 1;
+  try {
+    merge(parts);
+    FAIL() << "merged a part short of its shard";
+  } catch (const merge_error& e) {
+    EXPECT_NE(problems_of(e).find("part 1 did not finish its shard: " + std::to_string(parts[1].finished) + " of " +
+                                  std::to_string(parts[1].shard_subproblems) + " subproblems"),
+              std::string::npos)
+        << problems_of(e);
+  }
   EXPECT_THROW(merge(std::vector<count_result>{}), merge_error);
 
   std::vector<count_result> stray = parts_of(12, 2);
