@@ -84,6 +84,11 @@ TEST(QuadrantMemoryTest, PiecesGetWhatTheListsLeave) {
   const std::size_t pieces = detail::group_capacity(l, lists);
   EXPECT_EQ(pieces - detail::group_capacity(l, lists + std::uint64_t{64} * 1000), 1000U);
   EXPECT_GT(pieces, 16'000'000U);  // 1.6 GiB beside the lists
+  // The pieces, the lists and the small buffers (the block table and the
+  // rest, half a MiB) all within the thread's share, none of it left unused.
+  constexpr std::uint64_t small_buffers = 512 * 1024;
+  EXPECT_LE(lists + std::uint64_t{64} * pieces + small_buffers, l.thread_bytes);
+  EXPECT_GT(lists + std::uint64_t{64} * (pieces + 1) + small_buffers, l.thread_bytes);
   EXPECT_EQ(detail::group_capacity(l, l.thread_bytes), l.fewest_halves);
   EXPECT_LE(detail::group_capacity(l, 0), l.max_group);
   // Two threads share twice the bound: about as much each (the fixed margin is shared).
