@@ -114,6 +114,8 @@ TEST(CliCheckTest, AMalformedBoardIsNamed) {
       {"echo 'K7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/3Q4'",
        "line 1: unexpected character 'K' in row 0 of the FEN (expected Q and runs of empty squares, 1 or more)"},
       {"echo 'Q7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/3Q3'", "line 1: row 7 of the FEN has 7 squares, row 0 has 8"},
+      {"echo 'Q07/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/3Q4'",
+       "line 1: unexpected character '0' in row 0 of the FEN (expected Q and runs of empty squares, 1 or more)"},
       {"echo 'Q7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/8'",
        "line 1: row 7 of the FEN holds no queen: a placement has one queen a row"},
       {"echo 'Q7/4Q3'", "line 1: the FEN has 2 rows of 8 squares: a board has as many rows as columns"},
@@ -248,6 +250,12 @@ TEST(CliCheckTest, OnlyAClassSizeMayFollowATuple) {
       << lines.out;
   EXPECT_NE(lines.out.find("3 placements checked: 1 is not a solution, 1 has a wrong class size\n"), std::string::npos)
       << lines.out;
+  // A class size is its line's alone: a FEN or a board after a line that
+  // gave one has none (it is no tuple, and cannot give one).
+  const cli_run after =
+      run_script("printf '(2, 4, 1, 7, 0, 6, 3, 5) 4\\nQ7/4Q3/7Q/5Q2/2Q5/6Q1/1Q6/3Q4\\n' | $NQ check");
+  EXPECT_EQ(after.status, 0) << after.out << after.err;
+  EXPECT_EQ(after.out, "2 placements checked: all are solutions\n");
   // The number as an operand of its own is a placement of its own, and one
   // queen in column 7 is off its board.
   const cli_run apart = run_cli("check '(1, 3, 0, 2)' 7");
@@ -405,6 +413,12 @@ TEST(CliCheckTest, ColumnsFollowTheNumberRule) {
   EXPECT_EQ(huge.status, 2);
   EXPECT_EQ(huge.err,
             "nqueens: column '99999999999' is out of range: a placement of n queens has columns 0 to n - 1\n");
+  // Ten times what an int holds, the last digit past it: out of range as a
+  // number, not read as 2147483647 and named as a column outside the board.
+  const cli_run tenfold = run_cli("check '0 21474836470'");
+  EXPECT_EQ(tenfold.status, 2);
+  EXPECT_EQ(tenfold.err,
+            "nqueens: column '21474836470' is out of range: a placement of n queens has columns 0 to n - 1\n");
   // A number of 100 000 digits is shown by its first 20 and its length;
   // on standard input, which is read no further, by its first 20.
   const cli_run long_operand = run_script("$NQ check \"$(head -c 100000 /dev/zero | tr '\\0' 1)\"");

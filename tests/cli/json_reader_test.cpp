@@ -115,6 +115,17 @@ TEST(JsonReaderTest, BytesThatAreNoUtf8AreWrittenAsReplacementCharacters) {
                       r + r + "\x7f");
 }
 
+// What the writer escapes, the reader takes back as it was: quotes,
+// backslashes (a Windows path), every control byte up to 0x1f.
+TEST(JsonReaderTest, EscapedStringsReadBackAsTheyWere) {
+  std::string given = "C:\\data\\b \"q\" ";
+  for (char c = 1; c < 0x20; ++c) given += c;
+  given += "\x7f end";
+  const std::string text = json_object().add("v", given).str();
+  EXPECT_EQ(text.find('\x1f'), std::string::npos) << "a raw control byte is no JSON";
+  EXPECT_EQ(json_members::parse(text).get_string("v"), given) << text;
+}
+
 TEST(JsonReaderTest, CountsAreExact128BitIntegers) {
   EXPECT_EQ(json_members::parse("{\"v\":340282366920938463463374607431768211455}").get_unsigned("v", 0, any), any);
   EXPECT_EQ(json_members::parse("{\"v\":0}").get_unsigned("v", 0, any), 0u);
@@ -194,9 +205,17 @@ TEST(JsonReaderTest, StringsAreValidatedAndDecoded) {
   EXPECT_EQ(parse_error(R"({"s":"\ud83d\u0041"})"), "byte 7: unpaired high surrogate in a \\u escape");
   EXPECT_EQ(parse_error(R"({"s":"\ude00"})"), "byte 7: unpaired low surrogate in a \\u escape");
   EXPECT_EQ(parse_error("{\"s\":\"abc"), "byte 10: unexpected end of input in a string");
+  // Each encoding's edges: the last of two bytes and the first of three, the
+  // highest code point (a surrogate pair's last), a low surrogate's edges.
+  EXPECT_EQ(string_of(R"({"s":"\u07ff\u0800\uffff"})"), "\xDF\xBF\xE0\xA0\x80\xEF\xBF\xBF");
+  EXPECT_EQ(string_of(R"({"s":"\udbff\udfff\ud800\udc00"})"), "\xF4\x8F\xBF\xBF\xF0\x90\x80\x80");
+  EXPECT_EQ(parse_error(R"({"s":"\udc00"})"), "byte 7: unpaired low surrogate in a \\u escape");
+  EXPECT_EQ(parse_error(R"({"s":"\udfff"})"), "byte 7: unpaired low surrogate in a \\u escape");
+  EXPECT_EQ(parse_error("{\"s\":\"a\x1f\"}"), "byte 8: raw control character 0x1f in a string (JSON needs an escape)");
+  EXPECT_EQ(string_of("{\"s\":\" \x7f\"}"), " \x7f");  // DEL is no control character to JSON
   // Overlong, surrogate, past U+10FFFF, stray continuation, truncated, invalid lead.
-  for (const char* bad : {"\xC0\xAF", "\xE0\x80\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\x80", "\xE2\x82",
-                          "\xF5\x80\x80\x80", "\xFF"}) {
+  for (const char* bad : {"\xC0\xAF", "\xC1\xBF", "\xE0\x80\xAF", "\xE0\x9F\xBF", "\xED\xA0\x80", "\xF0\x8F\xBF\xBF",
+                          "\xF4\x90\x80\x80", "\x80", "\xE2\x82", "\xF5\x80\x80\x80", "\xFF"}) {
     EXPECT_EQ(parse_error(std::string("{\"s\":\"x") + bad + "\"}"), "byte 8: invalid UTF-8 in a string") << bad;
   }
   EXPECT_EQ(parse_error("{\"\xFF\":1}"), "byte 3: invalid UTF-8 in a string");  // keys too
@@ -215,6 +234,17 @@ TEST(JsonReaderTest, BoundsSizeAndDepth) {
   EXPECT_TRUE(parses(nested(nqueens::cli::max_json_depth - 1)));
   EXPECT_NE(parse_error(nested(nqueens::cli::max_json_depth)).find("nested deeper than 64 levels"), std::string::npos);
   EXPECT_NE(parse_error(nested(100000)).find("nested deeper than 64 levels"), std::string::npos);  // no stack overflow
+  // Objects in objects too: 64 levels read, 65 refused, 100 000 (under a
+  // MiB) refused without a stack overflow.
+  const auto objects = [](std::size_t levels) {
+    std::string text;
+    for (std::size_t i = 1; i < levels; ++i) text += "{\"a\":";
+    return text + "{}" + std::string(levels - 1, '}');
+  };
+  EXPECT_TRUE(parses(objects(nqueens::cli::max_json_depth)));
+  EXPECT_NE(parse_error(objects(nqueens::cli::max_json_depth + 1)).find("nested deeper than 64 levels"),
+            std::string::npos);
+  EXPECT_NE(parse_error(objects(100000)).find("nested deeper than 64 levels"), std::string::npos);
 }
 
 TEST(JsonReaderTest, MessagesQuoteTextSafely) {
@@ -225,6 +255,8 @@ TEST(JsonReaderTest, MessagesQuoteTextSafely) {
   EXPECT_EQ(quote_for_message("\xC2\x9B"
                               "1m"),
             "\"\\u009b1m\"");                                         // C1 CSI
+  EXPECT_EQ(quote_for_message("\xC2\x9F"), "\"\\u009f\"");            // the last C1 control
+  EXPECT_EQ(quote_for_message("\xC2\xA0"), "\"\xC2\xA0\"");           // past them: kept as it is
   EXPECT_EQ(quote_for_message("\xC3\xA9\xFF"), "\"\xC3\xA9\\xff\"");  // é kept, a stray byte shown
   std::string cut = "\"";  // built by appends: GCC 12 misreads "\"" + string (-Wstringop-overflow)
   cut.append(40, 'k');

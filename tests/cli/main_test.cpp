@@ -266,6 +266,17 @@ TEST(CliTest, PortableIsaCountsTheSameTotals) {
   EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << r.out;
 }
 
+// NQUEENS_ISA set but empty (a job script's NQUEENS_ISA=$CHOICE with no
+// choice) is NQUEENS_ISA unset: the set the CPU is chosen for, not a refusal.
+TEST(CliTest, AnEmptyIsaIsNoChoice) {
+  const cli_run unset = run_script("env -u NQUEENS_ISA $NQ count 8 --json");
+  const cli_run empty = run_script("NQUEENS_ISA= $NQ count 8 --json");
+  EXPECT_EQ(unset.status, 0) << unset.err;
+  EXPECT_EQ(empty.status, 0) << empty.err;
+  EXPECT_TRUE(is_isa_name(json_string(empty.out, "isa"))) << empty.out;
+  EXPECT_EQ(json_string(empty.out, "isa"), json_string(unset.out, "isa")) << empty.out;
+}
+
 // One rule for every number on the command line, option or operand: plain
 // decimal digits, no sign, no leading zero, no spaces, no base prefix;
 // seconds may have a fraction. What one option refuses, every option refuses.
@@ -507,6 +518,8 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"first 9 --format fen", "it needs N = 8, not 9"},
         bad_input{"check 1 3 x 2", "unexpected character 'x'"}, bad_input{"check 1,,3", "empty entry"},
         bad_input{"check 1,3,", "empty entry (a trailing comma)"},
+        bad_input{"check '(1, 3, 0, 2,)'", "empty entry (a trailing comma)"},
+        bad_input{"check '[1,3,0,2,]'", "empty entry (a trailing comma)"},
         bad_input{"check - 1,3,0,2", "'-' (standard input) is checked alone"},
         bad_input{"check 1 3 0 4", "the queen of row 3 is in column 4, outside 0..3 (columns are counted from 0)"},
         bad_input{"count 14 --engine quadrant --max-memory 1M", "MiB for n = 14 and its lists (the plan's"},

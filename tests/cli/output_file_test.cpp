@@ -210,6 +210,53 @@ TEST_F(OutputFileTest, KeepsTheFileItsOtherNamesShare) {
   EXPECT_EQ(entries(), 2u);  // no temporary file left
 }
 
+// Written in place over a longer file, the new text is the whole file: the
+// old one's tail is cut, not left after it as rows no run measured.
+TEST_F(OutputFileTest, InPlaceCutsALongerOldFile) {
+  put(std::string(header) + "1,9.5\n2,4.75\n3,3.5\n");
+  ASSERT_EQ(::link(path_.c_str(), (dir_ / "other.csv").c_str()), 0);
+  {
+    output_file out(path_, "--csv file", own);
+    out.write(std::string(header) + "1,0.25\n");
+    out.commit();
+  }
+  EXPECT_EQ(contents(), std::string(header) + "1,0.25\n");
+}
+
+// A file replaced keeps its mode (0644 stays 0644, not the temporary
+// file's 0600); a new one gets 0666 less the umask, as a file the shell
+// makes. Both ways: renamed over, and written in place.
+TEST_F(OutputFileTest, KeepsTheModeOrGivesTheUmasks) {
+  const auto mode_of = [](const std::string& path) {
+    struct stat st {};
+    EXPECT_EQ(::stat(path.c_str(), &st), 0);
+    return st.st_mode & 07777;
+  };
+  const mode_t before = ::umask(022);
+  {
+    output_file out(path_, "--csv file", own);  // new
+    out.write(std::string(header) + "1,0.5\n");
+    out.commit();
+  }
+  EXPECT_EQ(mode_of(path_), 0644U);
+  ASSERT_EQ(::chmod(path_.c_str(), 0640), 0);
+  {
+    output_file out(path_, "--csv file", own);  // renamed over
+    out.write(std::string(header) + "1,0.25\n");
+    out.commit();
+  }
+  EXPECT_EQ(mode_of(path_), 0640U);
+  ASSERT_EQ(::link(path_.c_str(), (dir_ / "other.csv").c_str()), 0);
+  ASSERT_EQ(::chmod(path_.c_str(), 0604), 0);
+  {
+    output_file out(path_, "--csv file", own);  // in place
+    out.write(std::string(header) + "1,0.125\n");
+    out.commit();
+  }
+  EXPECT_EQ(mode_of(path_), 0604U);
+  ::umask(before);
+}
+
 // Written in place, a run that fails before its commit leaves the file as
 // it was, as a rename would.
 TEST_F(OutputFileTest, InPlaceLeavesTheFileUntouchedWithoutACommit) {

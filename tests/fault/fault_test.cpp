@@ -202,6 +202,16 @@ TEST_F(FaultTest, AFileThatCannotBeSyncedIsAFailedWrite) {
   EXPECT_NE(r.err.find("cannot write --csv file '" + csv + "': Input/output error"), std::string::npos) << r.err;
   EXPECT_EQ(read_file(csv), "");
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);  // no temporary left
+  // One with another name is written in place: its failed sync is a failed
+  // write too, said as one that may have left it part written.
+  const std::string linked = path("unsynced-other.csv");
+  ASSERT_EQ(::link(csv.c_str(), linked.c_str()), 0);
+  r = run({nq, "scale", "8", "--repeat", "1", "--threads", "1", "--csv", csv}, {.env = {preload}});
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("cannot write --csv file '" + csv +
+                       "': Input/output error (while writing it, which left it part written)"),
+            std::string::npos)
+      << r.err;
 }
 
 // A file system without hard links (vfat, exFAT: link() says EPERM) takes

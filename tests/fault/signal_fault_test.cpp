@@ -670,6 +670,36 @@ TEST_F(FaultTest, AStopEndsCheckWaitingOnItsInput) {
   EXPECT_EQ(lines_in(r.err), 1) << r.err;
 }
 
+// `check` reading a file, whose input never makes it wait, still stops at
+// a signal: each read looks at the stop first, not only a read that would
+// wait (one that did read the whole 64 MB before it noticed).
+TEST_F(FaultTest, AStopEndsCheckReadingAFile) {
+  const std::string input = path("many.txt");
+  constexpr std::size_t lines = 8'000'000;
+  {
+    std::string block;
+    for (int i = 0; i < 1000; ++i) block += "1 3 0 2\n";
+    std::ofstream many(input);
+    for (std::size_t i = 0; i < lines / 1000; ++i) many << block;
+    ASSERT_TRUE(many.flush()) << input;
+  }
+  const int in = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(in, 0) << input;
+  child c({nq, "check"}, {.stdin_fd = in});
+  ::close(in);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (c.running() && !catches(c.pid(), SIGTERM) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  c.signal(SIGTERM);
+  const finished r = c.wait(60);
+  if (r.status == 0) GTEST_SKIP() << "check read the whole file before the signal came";
+  EXPECT_EQ(r.status, 143) << r.err;
+  const std::string said = "nqueens: interrupted by SIGTERM after ";
+  ASSERT_EQ(r.err.rfind(said, 0), 0U) << r.err;
+  EXPECT_LT(std::stoull(r.err.substr(said.size())), lines) << r.err;
+}
+
 // `check` whose verdicts wait on a reader that takes nothing (`nqueens
 // check < bad | less`, Ctrl-C, which less ignores) is stopped too: the
 // message of the stop flushed std::cout first, through stdio's plain

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <string_view>
@@ -70,9 +71,43 @@ TEST(ImplementationTest, WhatTheCpuRunsIsWhatItSupports) {
     EXPECT_EQ(kernels_name(k), detail::implementation_for(k).name);
     EXPECT_EQ(kernels_name(k).substr(0, to_string(k).size()), to_string(k));  // a build of that set
   }
+  // The widest build of each set the CPU prefers is the one chosen: no
+  // later (wider) build of the set is preferred here.
+  for (const isa k : all_isas()) {
+    if (!cpu_supports(k)) continue;
+    for (const detail::implementation& i : detail::implementations()) {
+      if (i.kernels == k && i.index > detail::implementation_for(k).index) EXPECT_FALSE(i.cpu_prefers()) << i.name;
+    }
+  }
   // A value outside the enum (a cast by a caller) is a set no CPU runs.
   EXPECT_FALSE(cpu_supports(static_cast<isa>(3)));
   EXPECT_FALSE(cpu_supports(static_cast<isa>(255)));
+}
+
+// Every feature a build lists is checked, not the first alone: a CPU that
+// has all of an implementation's features but one does not run it (the
+// one missing would be SIGILL in a kernel).
+TEST(ImplementationTest, EveryFeatureListedIsNeeded) {
+  for (const detail::implementation& i : detail::implementations()) {
+    if (i.features.empty()) continue;
+    const std::string missing_last = std::string(i.features) + ",sse9";
+    const std::string missing_first = "sse9," + std::string(i.features);
+    for (const std::string& features : {missing_last, missing_first}) {
+      const detail::implementation lacking{.name = "lacking", .kernels = i.kernels, .features = features, .index = 0};
+      EXPECT_FALSE(lacking.cpu_runs()) << features;
+      EXPECT_FALSE(lacking.cpu_prefers()) << features;
+    }
+  }
+}
+
+// Without NQUEENS_ISA the widest set this CPU supports counts: a choice
+// that stopped at the first set the CPU runs would count on the portable
+// kernels, the slowest, and only --version would say so.
+TEST(ImplementationTest, TheWidestSupportedSetIsActive) {
+  const char* forced = std::getenv("NQUEENS_ISA");
+  if (forced != nullptr && *forced != '\0') GTEST_SKIP() << "NQUEENS_ISA=" << forced << " chooses here";
+  ASSERT_FALSE(supported_isas().empty());
+  EXPECT_EQ(active_isa(), supported_isas().back());
 }
 
 }  // namespace

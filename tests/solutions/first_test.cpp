@@ -1,10 +1,14 @@
 #include "nqueens/first.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <fstream>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "nqueens/check.hpp"
@@ -57,6 +61,48 @@ TEST(FirstSolutionTest, AStopIsHeardWhileTheBoardIsBuilt) {
   const std::optional<std::vector<int>> built = nqueens::first_solution(3'000'002, &going);
   ASSERT_TRUE(built);
   EXPECT_TRUE(nqueens::check(*built).is_solution());
+}
+
+// This process's resident bytes: a board being built grows them as its
+// columns are written, 4 bytes each.
+std::size_t resident_bytes() {
+  std::size_t pages = 0, resident = 0;
+  std::ifstream("/proc/self/statm") >> pages >> resident;
+  return resident * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// A flag set midway through a board of 10^8 (400 MB) is heard before the
+// end: set once a tenth of its columns are written; had the build gone on
+// for 24 MB past that (six looks at the flag), it must have heard it.
+TEST(FirstSolutionTest, AStopSetMidwayIsHeard) {
+  constexpr int n = nqueens::max_constructed_board_size;
+  const std::size_t before = resident_bytes();
+  std::atomic<bool> stopped{false};
+  std::atomic<bool> done{false};
+  std::size_t resident_when_set = 0;
+  std::thread setter([&] {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!done.load() && resident_bytes() < before + std::size_t{40} * n / 100 &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+    stopped.store(true);
+    resident_when_set = resident_bytes();
+  });
+  std::optional<std::vector<int>> built;
+  bool heard = false;
+  try {
+    built = nqueens::first_solution(n, &stopped);
+  } catch (const nqueens::run_cancelled&) {
+    heard = true;
+  }
+  done.store(true);
+  setter.join();
+  if (heard) return;
+  ASSERT_TRUE(built);
+  const std::size_t whole = before + std::size_t{4} * n;
+  if (resident_when_set + std::size_t{24} * 1024 * 1024 > whole) GTEST_SKIP() << "the flag came too late to be heard";
+  ADD_FAILURE() << "the flag was set with " << (whole - resident_when_set) << " bytes of the board left to write";
 }
 
 }  // namespace
