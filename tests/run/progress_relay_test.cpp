@@ -1,6 +1,6 @@
 // The thread that calls count_options::on_progress: a callback that throws
-// stops the run (the flag set), is called no more, and its exception is
-// the one handed back.
+// stops the run (the flag set), is not handed the snapshot that waited
+// meanwhile, and its exception is the one handed back.
 
 #include "run/progress_relay.hpp"
 
@@ -36,13 +36,13 @@ TEST(ProgressRelayTest, ACallbackThatThrowsStopsTheRunAndIsCalledNoMore) {
   relay.post({.subproblems = 10, .finished = 2});
   go_on.set_value();
   // The flag is set with the relay's lock held, which it keeps until it
-  // waits again (or, had it kept the waiting snapshot, until it calls back).
+  // waits again (or, had it kept the waiting snapshot, until it calls
+  // back): finish() below comes after either.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!stop.load() && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   EXPECT_TRUE(stop.load()) << "the run is told to start no further subproblem";
-  relay.post({.subproblems = 10, .finished = 3});
   const std::exception_ptr thrown = relay.finish();
   EXPECT_EQ(calls.load(), 1);
   ASSERT_TRUE(thrown);
