@@ -18,6 +18,10 @@ TEST(NumberTextTest, NumbersReadAtAGlance) {
   EXPECT_EQ(format_grouped(0), "0");
   EXPECT_EQ(format_grouped(13070), "13,070");
   EXPECT_EQ(format_grouped(1234567), "1,234,567");
+  // Whole groups of three: no comma before the first ("212", not ",212").
+  EXPECT_EQ(format_grouped(212), "212");
+  EXPECT_EQ(format_grouped(123456), "123,456");
+  EXPECT_EQ(format_grouped(100'000'000), "100,000,000");
   EXPECT_EQ(format_duration(8.24), "8.2s");
   EXPECT_EQ(format_duration(72), "1m12s");
   EXPECT_EQ(format_duration(3 * 3600 + 300), "3h05m");

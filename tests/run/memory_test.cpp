@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -103,6 +105,21 @@ TEST(MemoryTest, ExactlyTheNeedFits) {
     EXPECT_THROW(static_cast<void>(plan_within_memory(n, {.kind = kind, .split_depth = depth}, need - 1, 2)),
                  memory_limit_error);
   }
+}
+
+// Without --max-memory a run may take half of what this process may use:
+// the machine's memory, or its cgroup's limit where that is smaller (the
+// other half is the system's and other programs').
+TEST(MemoryTest, TheDefaultBoundIsHalfTheMemory) {
+  std::uint64_t memory =
+      static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(::sysconf(_SC_PAGE_SIZE));
+  ASSERT_GT(memory, 0U);
+  for (const char* limit_file : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    std::ifstream in(limit_file);
+    std::uint64_t limit = 0;
+    if (in >> limit && limit > 0) memory = std::min(memory, limit);  // "max": no limit
+  }
+  EXPECT_EQ(default_memory_limit(), memory / 2);
 }
 
 // A row plan is refused as its list grows past the bound, not once a whole

@@ -101,6 +101,18 @@ TEST(CheckTest, AgreesWithPairwiseCheckOnRandomPlacements) {
   }
 }
 
+// Past one word of diagonals (n > 32: 2n - 1 of them) and far past it.
+TEST(CheckTest, AgreesWithPairwiseCheckOnLargeBoards) {
+  std::mt19937 random(2026);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int n = 33 + static_cast<int>(random() % 300);
+    std::vector<int> q(static_cast<std::size_t>(n));
+    for (int& c : q) c = static_cast<int>(random() % static_cast<unsigned>(n));
+    const nqueens::check_result r = nqueens::check(q, 10);
+    ASSERT_EQ(r.attack_count, brute_force_attacks(q)) << "n = " << n;
+  }
+}
+
 // The pairs reported are the first ones in (first row, line) order, each with
 // the next queen down its line, whatever the limit.
 TEST(CheckTest, ReportsTheFirstPairsInOrder) {
