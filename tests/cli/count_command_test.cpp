@@ -501,6 +501,38 @@ TEST_F(CliCheckpointTest, FullDiskIsReportedAndTheJournalStaysUsable) {
   expect_resumes_exactly("15", "2279184", "");
 }
 
+// A resumed count's JSON says how many subproblems its journal gave, as
+// its text does: a run stopped after its first subproblem resumes one.
+TEST_F(CliCheckpointTest, JsonSaysWhatWasResumed) {
+  {
+    const plan p(16, {.kind = engine::quadrant});
+    checkpoint_journal j(journal_, p);
+    j.record(0, run_context(p).solve(0));
+    j.flush();
+  }
+  const cli_run r = run_cli("count 16 --engine quadrant --threads 2 --json --checkpoint " + journal_);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"resumed\":1,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << r.out;
+}
+
+// A shard's line names its own subproblems among the plan's, the two
+// numbers its JSON gives (every shard claiming the whole plan went unseen).
+TEST(CliTest, AShardsLineNamesItsShareOfThePlan) {
+  const cli_run json = run_cli("count 10 --shard 1/3 --json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto number = [&](const std::string& key) {
+    const std::size_t at = json.out.find("\"" + key + "\":");
+    return at == std::string::npos ? std::string("?")
+                                   : std::to_string(std::stoull(json.out.substr(at + key.size() + 3)));
+  };
+  const std::string share = number("shard_subproblems"), all = number("subproblems");
+  EXPECT_NE(share, all) << json.out;
+  const cli_run text = run_cli("count 10 --shard 1/3");
+  EXPECT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find(", " + share + " of " + all + " subproblems"), std::string::npos) << text.out;
+}
+
 TEST_F(CliCheckpointTest, JournalOfAnotherBoardIsRefusedWithExitTwo) {
   ASSERT_EQ(run_cli("count 12 --checkpoint " + journal_).status, 0);
   const cli_run r = run_cli("count 13 --checkpoint " + journal_);

@@ -520,6 +520,8 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"check 1,3,", "empty entry (a trailing comma)"},
         bad_input{"check '(1, 3, 0, 2,)'", "empty entry (a trailing comma)"},
         bad_input{"check '[1,3,0,2,]'", "empty entry (a trailing comma)"},
+        bad_input{"count 10 --checkpoint ''", "--checkpoint needs a file name"},
+        bad_input{"count 10 --checkpoint=", "--checkpoint needs a file name"},
         bad_input{"check - 1,3,0,2", "'-' (standard input) is checked alone"},
         bad_input{"check 1 3 0 4", "the queen of row 3 is in column 4, outside 0..3 (columns are counted from 0)"},
         bad_input{"count 14 --engine quadrant --max-memory 1M", "MiB for n = 14 and its lists (the plan's"},
