@@ -325,6 +325,13 @@ class CliCheckpointTest : public ::testing::Test {
     std::filesystem::remove(journal_);
   }
   void TearDown() override { std::filesystem::remove(journal_); }
+  // The journal of a quadrant count of n stopped after its first subproblem.
+  void journal_after_its_first_subproblem(int n) const {
+    const plan p(n, {.kind = engine::quadrant});
+    checkpoint_journal j(journal_, p);
+    j.record(0, run_context(p).solve(0));
+    j.flush();
+  }
   // Resumes the journal and checks the exact result and how much was reused.
   void expect_resumes_exactly(const std::string& n, const std::string& total, const std::string& engine = long_engine) {
     const cli_run r = run_cli("count " + n + engine + " --checkpoint " + journal_);
@@ -504,12 +511,7 @@ TEST_F(CliCheckpointTest, FullDiskIsReportedAndTheJournalStaysUsable) {
 // A resumed count's JSON says how many subproblems its journal gave, as
 // its text does: a run stopped after its first subproblem resumes one.
 TEST_F(CliCheckpointTest, JsonSaysWhatWasResumed) {
-  {
-    const plan p(16, {.kind = engine::quadrant});
-    checkpoint_journal j(journal_, p);
-    j.record(0, run_context(p).solve(0));
-    j.flush();
-  }
+  journal_after_its_first_subproblem(16);
   const cli_run r = run_cli("count 16 --engine quadrant --threads 2 --json --checkpoint " + journal_);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"resumed\":1,"), std::string::npos) << r.out;
@@ -544,12 +546,7 @@ TEST_F(CliCheckpointTest, JournalOfAnotherBoardIsRefusedWithExitTwo) {
 // A journal kept from before holds its engine and split depth: a memory
 // bound that refuses its resumption names only the remedies that resume it.
 TEST_F(CliCheckpointTest, AKeptJournalIsOfferedOnlyTheRemediesThatResumeIt) {
-  {  // a run stopped after its first subproblem
-    const plan p(16, {.kind = engine::quadrant});
-    checkpoint_journal j(journal_, p);
-    j.record(0, run_context(p).solve(0));
-    j.flush();
-  }
+  journal_after_its_first_subproblem(16);
   const cli_run r = run_cli("count 16 --engine quadrant --threads 2 --max-memory 1M --checkpoint " + journal_);
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.err,
