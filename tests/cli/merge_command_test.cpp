@@ -344,6 +344,27 @@ TEST_F(CliShardTest, AJournalGivenToMergeIsNamedAsOne) {
                        "--shard I/M' that merge adds up\n");
 }
 
+// An earlier merge's output given alone, its text or its --json, is no
+// shard's: refused as a journal alone is (exit 2), one line a file, not
+// "no total" as if shards were missing (exit 1).
+TEST_F(CliShardTest, AnEarlierMergeGivenAloneIsRefusedAsNoShard) {
+  const cli_run r = run_script(
+      "mkdir -p remerge && cd remerge || exit 9\n"
+      "for k in 0 1; do $NQ count 10 --shard $k/2 --json > q-$k.json || exit 9; done\n"
+      "$NQ merge q-0.json q-1.json --json > all.json && $NQ merge q-0.json q-1.json > all.txt || exit 8\n"
+      "$NQ count 10 --checkpoint q.ckpt > /dev/null || exit 7\n"
+      "$NQ merge all.json; echo status=$?\n"
+      "$NQ merge all.txt q.ckpt --json; echo status=$?\n");
+  // Both refused: nothing on stdout but the second's JSON.
+  EXPECT_TRUE(r.out.starts_with("status=2\n{") && r.out.ends_with("}\nstatus=2\n")) << r.out << r.err;
+  EXPECT_NE(r.out.find("\"ok\":false"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err,
+            "nqueens: all.json: this is the output of 'nqueens merge', not a shard's\n"
+            "nqueens: all.txt: this is the output of 'nqueens merge', not a shard's\n"
+            "nqueens: q.ckpt: this is a checkpoint journal (--checkpoint), not the --json output of 'nqueens count N "
+            "--shard I/M' that merge adds up\n");
+}
+
 // A glob of a job's files (q-*) takes in its journals beside its shards:
 // each is left out with a note, and the shards alone decide: a total where
 // every one is in, exit 1 naming those missing or given twice (what a job

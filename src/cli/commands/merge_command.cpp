@@ -119,11 +119,14 @@ struct read_files {
   std::vector<std::string> malformed;         // exit 2
   std::vector<std::string> unfinished;        // empty files: shards not counted, named beside those missing
   std::vector<std::string> unfinished_names;  // their names
-  // Checkpoint journals, which a glob of a job's files (q23-*) takes in
-  // beside its shards: left out with a note, the shards deciding; given
-  // alone, refused (exit 2).
+  // Checkpoint journals and earlier merges' outputs, which a glob of a
+  // job's files (q23-*) takes in beside its shards: left out with a note,
+  // the shards deciding; given alone, refused (exit 2) as any file that is
+  // not a shard's.
   std::vector<std::string> journals;
   std::vector<std::string> journal_names;
+  std::vector<std::string> earlier_merges;
+  std::vector<std::string> earlier_merge_names;
 };
 
 // Throws run_cancelled on a stop.
@@ -139,8 +142,9 @@ read_files read_all(const std::vector<std::string>& names) {
     }
     try {
       read.shards.push_back(read_shard_file(name));  // a FIFO's wait for its writer ends on a stop
-    } catch (const merge_output_file&) {
-      std::cerr << "nqueens merge: note: " << one_line(name) << " is the output of an earlier merge: left out\n";
+    } catch (const merge_output_file& e) {
+      read.earlier_merges.emplace_back(e.what());
+      read.earlier_merge_names.push_back(name);
     } catch (const unfinished_shard_file& e) {
       read.unfinished.emplace_back(e.what());
       read.unfinished_names.push_back(name);
@@ -214,7 +218,8 @@ int run_merge(const std::vector<std::string>& args) {
       "Add up the --json outputs of 'nqueens count N --shard I/M' for I = 0..M-1 and verify\n"
       "the total. Exit 1 if a shard is missing (or its file empty), given twice, or from another run;\n"
       "exit 2 if a file is not a shard's --json (a count's text, cut short), was edited (its checksum),\n"
-      "or cannot be read. A checkpoint journal among the files is left out with a note (given alone: exit 2).");
+      "or cannot be read. A checkpoint journal or an earlier merge's output among the files is left out\n"
+      "with a note (given alone: exit 2).");
   options.custom_help("FILE... [options]");
   options.positional_help("");
   const shared_options shared{.json = true};
@@ -247,9 +252,13 @@ int run_merge(const std::vector<std::string>& args) {
     if (result.count("json") != 0) write_report(merge_failure(problems, read.shards.size()), output_format::json);
     return status;
   };
-  // Journals and nothing else: the one mistake is that.
-  if (read.shards.empty() && read.unfinished.empty() && read.malformed.empty() && !read.journals.empty()) {
-    return fail_with(read.journals, 2);
+  // Journals or earlier merges and nothing else: the one mistake is that.
+  if (read.shards.empty() && read.unfinished.empty() && read.malformed.empty() &&
+      !(read.journals.empty() && read.earlier_merges.empty())) {
+    return fail_with(joined(read.earlier_merges, read.journals), 2);
+  }
+  for (const std::string& earlier : read.earlier_merge_names) {
+    std::cerr << "nqueens merge: note: " << one_line(earlier) << " is the output of an earlier merge: left out\n";
   }
   for (const std::string& journal : read.journal_names) {
     std::cerr << "nqueens merge: note: " << one_line(journal)
