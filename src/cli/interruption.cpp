@@ -20,18 +20,18 @@ std::string interrupted_before_counting(int sig) {
   return "interrupted by " + signal_name(sig) + " before counting began; nothing was counted";
 }
 
-namespace {
-
-// "<who>: <what>", and where the journal is there (kept from before: none
-// made for this run is left), how to resume it.
-int report_stop_with_nothing_new(const std::string& what, const std::string& checkpoint, int sig,
-                                 const std::string& who) {
+std::string with_resume_hint(const std::string& what, const std::string& checkpoint) {
   std::error_code unknown;  // a journal that cannot be looked at now: no hint, not a throw
   const bool kept = !checkpoint.empty() && std::filesystem::exists(checkpoint, unknown);
-  std::cerr << start_of_a_stop_message() << who << ": " << what
-            << (kept ? " this time: run the same command again to resume from '" + one_line(checkpoint) + "'"
-                     : std::string())
-            << '\n';
+  return kept ? what + " this time: run the same command again to resume from '" + one_line(checkpoint) + "'" : what;
+}
+
+namespace {
+
+// "<who>: <what>", and how to resume the journal where it is there.
+int report_stop_with_nothing_new(const std::string& what, const std::string& checkpoint, int sig,
+                                 const std::string& who) {
+  std::cerr << start_of_a_stop_message() << who << ": " << with_resume_hint(what, checkpoint) << '\n';
   return interrupted_status(sig);
 }
 

@@ -14,6 +14,11 @@ namespace nqueens::cli {
 /// "interrupted by SIGINT before counting began; nothing was counted".
 std::string interrupted_before_counting(int sig);
 
+/// `what`, said of a run stopped with nothing new kept, and where its
+/// journal `checkpoint` is there (kept from before: none made for this run
+/// is left), " this time: run the same command again to resume from ...".
+std::string with_resume_hint(const std::string& what, const std::string& checkpoint);
+
 /// Tells on stderr how far an interrupted count `r` got and whether its work
 /// is kept in `checkpoint` (empty: none); returns the exit status, 128 +
 /// signal. `sig` 0 means stop_signal(); `who` starts the line.

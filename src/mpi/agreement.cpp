@@ -16,6 +16,7 @@
 #include "cli/commands.hpp"
 #include "cli/count_report.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/interruption.hpp"
 #include "cli/message_text.hpp"
 #include "cli/shared_options.hpp"
 #include "cli/signals.hpp"
@@ -260,7 +261,15 @@ reports gather_reports(const readiness& ready, int rank, int ranks) {
 // then, when all are ready, any rank whose plan or options differ from rank
 // 0's. Adds each line to tell to `lines`, once.
 agreement judge(const reports& all, const readiness& own, std::vector<std::string>& lines) {
-  const std::string& own_problem = own.problem;
+  // A rank stopped before counting left rank 0's journal, where there is
+  // one, as it was: each such line says how to resume it, as count's does.
+  const std::string checkpoint = own.request ? own.request->options.checkpoint : std::string();
+  const auto said = [&](std::uint64_t status, const std::string& problem) {
+    return status > 128 ? cli::with_resume_hint(problem, checkpoint) : problem;
+  };
+  const std::string own_problem = said(static_cast<std::uint64_t>(own.status), own.problem);
+  std::vector<std::string> problems;
+  for (std::size_t r = 0; r < all.plans.size(); ++r) problems.push_back(said(all.plans[r].status, all.problems[r]));
   const auto add_line = [&](const std::string& line) {
     if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
   };
@@ -272,13 +281,13 @@ agreement judge(const reports& all, const readiness& own, std::vector<std::strin
   // Ranks that say the same are named on one line: 63 ranks short of
   // memory are one line, not 63.
   const bool every_rank_alike = std::ranges::all_of(
-      all.problems, [&](const std::string& problem) { return !own_problem.empty() && problem == own_problem; });
+      problems, [&](const std::string& problem) { return !own_problem.empty() && problem == own_problem; });
   std::vector<std::pair<std::string, std::vector<std::size_t>>> named;  // in the order first said
   for (std::size_t r = 0; r < all.plans.size(); ++r) {
     const auto status = static_cast<int>(all.plans[r].status);
     if (status == 0) continue;
     if (result.verdict == 0 || status == 2) result.verdict = status;
-    const std::string& problem = all.problems[r];
+    const std::string& problem = problems[r];
     // A rank short of the memory rank 0 is short of (for the engine's
     // tables, or for the plan): rank 0's line says it, with its advice.
     if (r > 0 && !problem.empty() && (problem == own.engine_memory_problem || problem == own.plan_memory_problem)) {

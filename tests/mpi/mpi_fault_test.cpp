@@ -1123,6 +1123,40 @@ TEST_F(FaultTest, SignalWhileMpiRanksPlanEndsTheJob) {
   }
 }
 
+// A job stopped while its ranks plan, resuming a journal kept from before,
+// says how to resume it, as count does, and leaves it as it was. The plan:
+// the mirror engine at n = 14 split 12 rows deep, 2.3 million prefixes, a
+// couple of CPU-seconds on every rank, whose first twentieth is waited for.
+TEST_F(FaultTest, AJobStoppedWhileItPlansSaysHowToResumeItsJournal) {
+  SKIP_WITHOUT_MPI();
+  const std::string j = path("kept.ckpt");
+  const std::vector<std::string> job = {"14", "--engine",     "mirror", "--split-depth", "12", "--threads",
+                                        "1",  "--checkpoint", j};
+  std::vector<std::string> count = {nq, "count"};
+  count.insert(count.end(), job.begin(), job.end());
+  ASSERT_EQ(run(count, {}, 300).status, 0);
+  fs::resize_file(j, 64 + 48 * 10);  // its header and ten records: a journal of a run stopped early
+  const std::string kept = bytes_of(j);
+  child c(mpi_job(2, job), {mpi_env});
+  const std::map<int, pid_t> pids = started_ranks(j, 2);
+  ASSERT_EQ(pids.size(), 2U);
+  ASSERT_TRUE(wait_for_cpu_seconds(c, pids.at(0), 0.1 * sanitizer_cpu_factor));
+  c.signal(SIGINT, true);  // as Ctrl-C does: mpirun and its ranks
+  const finished r = c.wait(120);
+  EXPECT_NE(r.status, 0) << r.err;
+  EXPECT_NE(r.status, -1) << "it hung: " << r.err;
+  // By SIGINT, or by the SIGTERM mpirun forwards in its place.
+  EXPECT_NE(r.err.find("nqueens-mpi: interrupted by SIG"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" before counting began; nothing was counted this time: run the same command again to resume "
+                       "from '" +
+                       j + "'\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(none_left(j, 60)) << "a rank outlived the job";
+  signal_matching(j, SIGKILL);
+  EXPECT_EQ(bytes_of(j), kept) << "the kept journal was changed";
+}
+
 // kill -9 of one MPI rank mid-run ends the job loudly; rank 0's journal then
 // resumes with a plain count to the exact total. Rank 1 dies on its first
 // chunk, asked for as it starts: on its second (tried first), a rank starved
