@@ -28,6 +28,7 @@
 #include "nqueens/engine.hpp"
 #include "nqueens/execute.hpp"
 #include "nqueens/known_counts.hpp"
+#include "nqueens/memory_limit.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/threads.hpp"
 #include "support/cli_run.hpp"
@@ -257,8 +258,24 @@ TEST(CliTest, GpuKernelTimesAreReportedWhenAsked) {
     ASSERT_NE(field, std::string::npos) << kernel << " in " << timed.out;
     EXPECT_GT(std::stod(timed.out.substr(field + kernel.size() + 3)), 0.0) << kernel << " in " << timed.out;
   }
-  const cli_run text = run_cli_command(gpu + "NQUEENS_GPU_TIMES=1 " + NQUEENS_CLI_PATH + " count 12 --engine gpu");
-  EXPECT_NE(text.out.find("  device time: "), std::string::npos) << text.out;
+  const cli_run text = run_cli_command(gpu + "NQUEENS_GPU_TIMES=1 NQUEENS_GPU_TEST_HOST_SIZES=0 " + NQUEENS_CLI_PATH +
+                                       " count 12 --engine gpu");
+  // "  device time: join 0.013 s, scan 0.010 s, ...": every kernel timed,
+  // named once, the longest first.
+  const std::size_t line = text.out.find("  device time: ");
+  ASSERT_NE(line, std::string::npos) << text.out;
+  std::istringstream kernels(text.out.substr(line + 15, text.out.find('\n', line) - line - 15));
+  std::vector<std::string> named;
+  double longest = 1e300;
+  for (std::string name, seconds, unit; kernels >> name >> seconds >> unit;) {
+    named.push_back(name);
+    EXPECT_LE(std::stod(seconds), longest) << name << " after a shorter kernel in " << text.out;
+    longest = std::stod(seconds);
+  }
+  EXPECT_EQ(named.size(), device_kernel_names.size()) << text.out;
+  for (const std::string_view kernel : device_kernel_names) {
+    EXPECT_EQ(std::ranges::count(named, std::string(kernel)), 1) << kernel << " in " << text.out;
+  }
   EXPECT_NE(text.out.find("  host time: checks "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("  rounds: between "), std::string::npos) << text.out;
   const cli_run untimed = run_cli_command(gpu + NQUEENS_CLI_PATH + " count 12 --engine gpu --json");
@@ -554,6 +571,13 @@ TEST_F(CliCheckpointTest, AKeptJournalIsOfferedOnlyTheRemediesThatResumeIt) {
             "subproblems at split depth 1) about 35 KiB, together about 10 MiB, more than the 1 MiB allowed "
             "(--max-memory); raise --max-memory (the journal " +
                 journal_ + " resumes on its own engine and split depth alone)\n");
+  // Fewer threads resume it too, and are offered with the bound.
+  const cli_run threads = run_cli("count 16 --engine quadrant --threads 8 --max-memory 12M --checkpoint " + journal_);
+  EXPECT_EQ(threads.status, 2) << threads.err;
+  EXPECT_NE(threads.err.find("; choose fewer --threads (at most 4), or raise --max-memory (the journal " + journal_ +
+                             " resumes on its own engine and split depth alone)\n"),
+            std::string::npos)
+      << threads.err;
   // Another run's journal is named first, whether the run fits or not: the
   // remedies for memory would only lead to its refusal.
   const cli_run other = run_cli("count 17 --engine quadrant --threads 2 --max-memory 1M --checkpoint " + journal_);
@@ -846,6 +870,15 @@ TEST(CliTest, GpuMemoryBoundsEachGpuOrIsRefused) {
     // And the bytes of them staged on the device.
     ASSERT_NE(bounded.out.find("\"staged_list_bytes\":"), std::string::npos) << bounded.out;
     EXPECT_EQ(field(bounded.out, "staged_list_bytes") > 0, own_lists) << bound << ": " << bounded.out;
+    // The text's host-time line says the same, where kernel times are asked.
+    const cli_run text = run_cli_command("NQUEENS_GPU=emulate NQUEENS_GPU_TIMES=1 " + std::string(NQUEENS_CLI_PATH) +
+                                         " count 16 --engine gpu --threads 2 --gpu-memory " + std::to_string(bound));
+    ASSERT_EQ(text.status, 0) << bound << ": " << text.err;
+    const std::size_t host = text.out.find("  host time: ");
+    ASSERT_NE(host, std::string::npos) << text.out;
+    const std::string host_line = text.out.substr(host, text.out.find('\n', host) - host);
+    EXPECT_EQ(host_line.find("; own quarter lists ") != std::string::npos, own_lists) << bound << ": " << host_line;
+    EXPECT_EQ(host_line.find("B staged") != std::string::npos, own_lists) << bound << ": " << host_line;
   }
   // The least a count needs follows the streams' buffers: the message is
   // checked piece by piece, its figures aside.
@@ -911,6 +944,15 @@ TEST(CliTest, MaxMemoryPastThisMachineIsWarnedOf) {
   const cli_run plan = run_cli("plan 10 --max-memory 16777215T");
   EXPECT_EQ(plan.status, 0) << plan.err;
   EXPECT_EQ(plan.err, "");
+  // The machine's memory is twice the default bound: a byte past it is
+  // warned of, naming it; the memory itself is not.
+  const std::uint64_t here = 2 * default_memory_limit();
+  const cli_run past = run_cli("count 10 --max-memory " + std::to_string(here + 1));
+  EXPECT_EQ(past.status, 0) << past.err;
+  EXPECT_NE(past.err.find(" is more than the " + format_bytes(here) + " this machine (or its container) has"),
+            std::string::npos)
+      << past.err;
+  EXPECT_EQ(run_cli("count 10 --max-memory " + std::to_string(here)).err, "");
   // Given once the options are valid: a refusal of them is the one line on
   // stderr (the warning came first, a second line).
   for (const char* refused :

@@ -212,6 +212,8 @@ TEST_F(FaultTest, RanksMustAgreeOnEveryOption) {
       {{"15"}, {"15", "--checkpoint", j}, 1, "rank 1 was given --checkpoint " + j + ", rank 0 no --checkpoint"},
       {{"12", "--threads", "1"}, {"12", "--threads", "2"}, 1, "rank 1 was given --threads 2, rank 0 --threads 1"},
       {{"12", "--json"}, {"12"}, 2, "rank 2 was given no --json, rank 0 --json"},
+      // The last option compared.
+      {{"12"}, {"12", "--no-progress"}, 1, "rank 1 was given --no-progress, rank 0 no --no-progress"},
       {{"12", "--checkpoint", j, "--checkpoint-interval", "5"},
        {"12", "--checkpoint", j},
        2,
@@ -253,6 +255,26 @@ TEST_F(FaultTest, RanksMustAgreeOnEveryOption) {
   }
   const finished one = run(mpi_job(1, {"12", "--threads", "1"}), {mpi_env}, 60);
   EXPECT_NE(one.out.find("  MPI: 1 rank x 1 thread\n"), std::string::npos) << one.out;
+  // Without --threads each rank's default, the threads it counted on, is
+  // what the JSON and the text give: at least one each, never the option's
+  // unset 0. The ranks' CPU time is their own: the JSON has none of rank 0's
+  // alone.
+  const finished unset = run(mpi_job(2, {"12", "--json"}), {mpi_env}, 60);
+  ASSERT_EQ(unset.status, 0) << unset.err;
+  const std::size_t list = unset.out.find("\"rank_threads\":[");
+  ASSERT_NE(list, std::string::npos) << unset.out;
+  std::istringstream threads(unset.out.substr(list + 16, unset.out.find(']', list) - list - 16));
+  int ranks = 0;
+  for (std::string each; std::getline(threads, each, ',');) {
+    ++ranks;
+    EXPECT_GE(std::stoi(each), 1) << unset.out;
+  }
+  EXPECT_EQ(ranks, 2) << unset.out;
+  EXPECT_EQ(unset.out.find("\"cpu_seconds\""), std::string::npos) << unset.out;
+  const finished text = run(mpi_job(2, {"12"}), {mpi_env}, 60);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("  MPI: 2 ranks"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find(" 0 threads"), std::string::npos) << text.out;
 }
 
 // Nodes differ: each rank's kernels are reported, not rank 0's alone. The

@@ -187,6 +187,9 @@ TEST(CountCallbackTest, TheLastSnapshotsTimeIsTheResults) {
   ASSERT_TRUE(last.has_value()) << "no last call";
   EXPECT_EQ(last->elapsed_seconds, r.seconds);
   if (!waited) GTEST_SKIP() << "Q(15) ended before its first tick: no call was under way at its end";
+  // Nor is the wait in any phase: they add up to the count's time.
+  const double phases = r.phases.checks + r.phases.planning + r.phases.start + r.phases.counting + r.phases.release;
+  EXPECT_LE(phases, r.seconds + 0.25) << "the wait for the callback was counted as counting";
 }
 
 // A progress callback that waits (its line to a paused terminal, a full

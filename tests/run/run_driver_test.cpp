@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "nqueens/execute.hpp"
@@ -187,6 +189,70 @@ TEST(RunDriverTest, AStopFromElsewhereBeforeAnyCountIsAStopBeforeCounting) {
   EXPECT_EQ(r.finished, 5U);
   recording_executor resumed;
   EXPECT_EQ(drive_with(resumed, p, {}, journal.string()).resumed, 5U);
+  fs::remove(journal);
+}
+
+// A run that ends one subproblem short is not complete: no fundamental
+// count, and its journal not marked finished, so that the same run again
+// counts exactly the one left.
+TEST(RunDriverTest, ARunOneSubproblemShortIsNotComplete) {
+  const fs::path journal = fs::temp_directory_path() / ("nqueens-driver-short-" + std::to_string(::getpid()) + ".ckpt");
+  fs::remove(journal);
+  const plan p(12);
+  recording_executor all_but_one(p.size() - 1);
+  const count_result r = drive_with(all_but_one, p, {}, journal.string());
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.finished, p.size() - 1);
+  EXPECT_FALSE(r.unique.has_value());
+  recording_executor rest;
+  const count_result whole = drive_with(rest, p, {}, journal.string());
+  EXPECT_EQ(rest.handed.size(), 1U);
+  EXPECT_TRUE(whole.complete);
+  EXPECT_EQ(whole.total, 14200U);
+  fs::remove(journal);
+}
+
+// Counts five subproblems, then sets the caller's cancel and, as running
+// subproblems do, keeps the run going until the journal on disk holds those
+// five (or 60 s pass): a stop saves what is finished at once, not when the
+// run ends (a scheduler's kill -9 may follow within seconds).
+class slow_to_stop_executor final : public executor {
+ public:
+  slow_to_stop_executor(std::atomic<bool>& cancel, fs::path journal) : cancel_(cancel), journal_(std::move(journal)) {}
+  int threads() const noexcept override { return 1; }
+  isa kernels() const override { return active_isa(); }
+  void run(const plan& p, std::span<const std::size_t> indices, const report_fn& report,
+           const std::atomic<bool>&) override {
+    const run_context context(p, std::nullopt, 1);
+    for (std::size_t k = 0; k < 5; ++k) report(indices[k], context.solve(indices[k]));
+    cancel_ = true;
+    const std::uintmax_t five_records = 64 + 5 * 48;
+    for (const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+         !saved && std::chrono::steady_clock::now() < give_up;) {
+      std::error_code error;
+      saved = fs::file_size(journal_, error) >= five_records && !error;
+      if (!saved) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  bool saved = false;
+
+ private:
+  std::atomic<bool>& cancel_;
+  fs::path journal_;
+};
+
+TEST(RunDriverTest, AStopSavesWhatIsFinishedAtOnce) {
+  const fs::path journal = fs::temp_directory_path() / ("nqueens-driver-save-" + std::to_string(::getpid()) + ".ckpt");
+  fs::remove(journal);
+  const plan p(12);
+  std::atomic<bool> cancel{false};
+  count_options o;
+  o.cancel = &cancel;
+  o.checkpoint_interval_seconds = 3600;  // no flush falls due meanwhile
+  slow_to_stop_executor exec(cancel, journal);
+  const count_result r = drive_with(exec, p, o, journal.string());
+  EXPECT_TRUE(exec.saved) << "the five finished subproblems were not saved while the run wound down";
+  EXPECT_EQ(r.finished, 5U);
   fs::remove(journal);
 }
 
