@@ -61,6 +61,54 @@ TEST_F(FaultTest, SignalsAreNeverSwallowed) {
   EXPECT_GE(tested, 3) << "the runs finished before they could be stopped";
 }
 
+// A count stopped (Ctrl-Z, SIGSTOP) and continued: the time it stood still
+// is no counting. Its last progress line's rate is the solutions over the
+// time it counted, not over the time elapsed: held 3 s in a count of
+// seconds, the rate times the elapsed time less those 3 s still gives every
+// solution (less 10% for the line's rounding).
+TEST_F(FaultTest, TheTimeAStoppedCountStoodStillIsNoCounting) {
+#ifdef NQUEENS_SANITIZED
+  const std::string n = "16";  // seconds when sanitized
+#else
+  const std::string n = "17";
+#endif
+  child c({nq, "count", n, "--engine", "symmetric", "--threads", "1", "--progress"});
+  ASSERT_TRUE(wait_for_cpu_seconds(c, c.pid(), 0.3 * sanitizer_cpu_factor)) << "the count ended too soon";
+  c.signal(SIGSTOP);
+  for (int k = 0; k < 1000 && c.state() != 'T'; ++k) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(c.state(), 'T') << "the count was not stopped";
+  constexpr double held = 3.0;
+  std::this_thread::sleep_for(std::chrono::duration<double>(held));
+  c.signal(SIGCONT);
+  const finished r = c.wait(600);
+  ASSERT_EQ(r.status, 0) << r.err;
+  // "Q(17) = 95815104  verified", and "... 7.1s elapsed  95.8 M solutions  31.9 M/s ...".
+  const std::size_t q = r.out.find(" = ");
+  ASSERT_NE(q, std::string::npos) << r.out;
+  const double total = std::stod(r.out.substr(q + 3));
+  const std::size_t line = r.err.rfind("progress: 100.0%");
+  ASSERT_NE(line, std::string::npos) << r.err;
+  std::istringstream words(r.err.substr(line));
+  std::vector<std::string> w;
+  for (std::string word; words >> word;) w.push_back(word);
+  const auto at = [&](const std::string& word) { return std::ranges::find(w, word) - w.begin(); };
+  const std::size_t elapsed_at = static_cast<std::size_t>(at("elapsed"));
+  ASSERT_TRUE(elapsed_at >= 1 && elapsed_at < w.size()) << r.err;
+  const std::string& time = w[elapsed_at - 1];  // "7.1s", or "1m02s"
+  const std::size_t m = time.find('m');
+  const double elapsed =
+      m == std::string::npos ? std::stod(time) : 60 * std::stod(time) + std::stod(time.substr(m + 1));
+  // "31.9 M/s", or "812/s" below a thousand.
+  const auto per_second = std::ranges::find_if(w, [](const std::string& word) { return word.ends_with("/s"); });
+  ASSERT_NE(per_second, w.end()) << r.err;
+  const std::size_t rate_at = static_cast<std::size_t>(per_second - w.begin());
+  const std::string prefix = per_second->substr(0, per_second->size() - 2);
+  const double scale = prefix == "k" ? 1e3 : prefix == "M" ? 1e6 : prefix == "G" ? 1e9 : 1;
+  const double rate = scale == 1 ? std::stod(prefix) : std::stod(w[rate_at - 1]) * scale;
+  EXPECT_GE(elapsed, held) << r.err;
+  EXPECT_GE(rate * (elapsed - held + 0.5), 0.9 * total) << "the time stopped was taken for counting: " << r.err;
+}
+
 // Every signal that ends a run as users meet it (a closed terminal, Ctrl-\\,
 // a scheduler's warning before its time limit, a CPU limit) flushes the
 // journal however long its interval, names itself and exits 128 + signal
