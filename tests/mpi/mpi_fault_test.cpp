@@ -1179,6 +1179,34 @@ TEST_F(FaultTest, AJobStoppedWhileItPlansSaysHowToResumeItsJournal) {
   EXPECT_EQ(bytes_of(j), kept) << "the kept journal was changed";
 }
 
+// A usage error decides the job's status over another rank's end, whatever
+// the ranks' order: rank 0 stopped by a signal while it plans (the mirror
+// plan of 2.3 million prefixes), rank 1 given --threads 0, the job exits 2,
+// each line said.
+TEST_F(FaultTest, AUsageErrorOfOneRankDecidesTheStatusOverAStopOfAnother) {
+  SKIP_WITHOUT_MPI();
+  const std::string needle = path("usage");  // a checkpoint no rank reaches: its name finds the ranks
+  std::vector<std::string> argv =
+      mpi_job(1, {"14", "--engine", "mirror", "--split-depth", "12", "--threads", "1", "--checkpoint", needle});
+  for (const char* a : {":", "-np", "1"}) argv.push_back(a);
+  for (const std::string& a :
+       {mpi, std::string("14"), std::string("--threads"), std::string("0"), std::string("--checkpoint"), needle}) {
+    argv.push_back(a);
+  }
+  child c(argv, {mpi_env});
+  const std::map<int, pid_t> pids = started_ranks(needle, 2);
+  ASSERT_EQ(pids.size(), 2U);
+  ASSERT_TRUE(wait_for_cpu_seconds(c, pids.at(0), 0.1 * sanitizer_cpu_factor));
+  ASSERT_EQ(::kill(pids.at(0), SIGTERM), 0);
+  const finished r = c.wait(120);
+  EXPECT_EQ(r.status, 2) << "status -1 means it hung\n" << r.err;
+  EXPECT_NE(r.err.find("nqueens-mpi: interrupted by SIGTERM before counting began"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nqueens-mpi: rank 1: --threads"), std::string::npos) << r.err;
+  EXPECT_TRUE(none_left(needle, 60)) << "a rank outlived the job";
+  signal_matching(needle, SIGKILL);
+  EXPECT_FALSE(fs::exists(needle));
+}
+
 // kill -9 of one MPI rank mid-run ends the job loudly; rank 0's journal then
 // resumes with a plain count to the exact total. Rank 1 dies on its first
 // chunk, asked for as it starts: on its second (tried first), a rank starved
