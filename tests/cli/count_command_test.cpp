@@ -480,7 +480,12 @@ TEST_F(CliCheckpointTest, AFailingGpuStopsTheOthersAndIsNamed) {
       run_cli_command(node + "NQUEENS_GPU_TEST_FAULT=x " + NQUEENS_CLI_PATH + " count 12 --engine gpu");
   EXPECT_EQ(refused.status, 2) << refused.err;
   EXPECT_EQ(refused.err,
-            "nqueens: NQUEENS_GPU_TEST_FAULT='x' names no emulated GPU: expected a number from 0 to 63, or miscount\n");
+            "nqueens: NQUEENS_GPU_TEST_FAULT='x' names no emulated GPU: expected a number from 0 to 63, miscount or "
+            "miscount:NUMBER\n");
+  const cli_run past =
+      run_cli_command(node + "NQUEENS_GPU_TEST_FAULT=miscount:64 " + NQUEENS_CLI_PATH + " count 12 --engine gpu");
+  EXPECT_EQ(past.status, 2) << past.err;
+  EXPECT_EQ(past.err.rfind("nqueens: NQUEENS_GPU_TEST_FAULT='miscount:64' names no emulated GPU", 0), 0u) << past.err;
   // A GPU this process does not see: every GPU it counts on would park for ever.
   const cli_run elsewhere =
       run_cli_command("timeout 20 " + node + "NQUEENS_GPU_TEST_FAULT=5 " + NQUEENS_CLI_PATH + " count 12 --engine gpu");

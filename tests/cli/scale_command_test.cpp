@@ -527,22 +527,42 @@ TEST_F(CliCsvTest, AFileThatCannotBeWrittenCostsTheFileNotTheTable) {
 
 // A wrong total fails scale (exit 1), text and JSON: emulated GPUs whose
 // rounds of counts each add 8 times a job's weight
-// (NQUEENS_GPU_TEST_FAULT=miscount). The runs agree on it today (a count's
-// calls are fixed slices of the plan, whatever its threads), and the
-// published value is named; runs that came to disagree would say so.
+// (NQUEENS_GPU_TEST_FAULT=miscount). The runs agree on it (a count's calls
+// are fixed slices of the plan, whatever its threads), and the published
+// value is named.
 TEST(CliTest, ScaleFailsOnATotalThatDiffersFromThePublishedOne) {
   const std::string scale = "NQUEENS_GPU=emulate NQUEENS_GPU_TEST_FAULT=miscount " + std::string(NQUEENS_CLI_PATH) +
                             " scale 10 --engine gpu --threads 1,2 --repeat 1";
   const cli_run text = run_cli_command(scale);
   EXPECT_EQ(text.status, 1) << text.err;
-  EXPECT_TRUE(text.out.find("MISMATCH: published value is 724\n") != std::string::npos ||
-              text.out.find("TOTALS DIFFER between runs") != std::string::npos)
-      << text.out;
+  EXPECT_NE(text.out.find("every run counted the same total, "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("MISMATCH: published value is 724\n"), std::string::npos) << text.out;
   const cli_run json = run_cli_command(scale + " --json");
   EXPECT_EQ(json.status, 1) << json.err;
-  EXPECT_TRUE(json.out.find("\"verified\":false") != std::string::npos ||
-              json.out.find("\"consistent\":false") != std::string::npos)
-      << json.out;
+  EXPECT_NE(json.out.find("\"verified\":false"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"consistent\":true"), std::string::npos) << json.out;
+}
+
+// Runs that disagree fail scale (exit 1) and say so, text and JSON, even
+// where one of them holds the published total: on a node of two emulated
+// GPUs of which the second miscounts (miscount:1), the one-thread row counts
+// on the first alone and is right, the two-thread row on both and is not.
+TEST(CliTest, ScaleFailsWhereItsRunsCountDifferentTotals) {
+  const std::string scale = "NQUEENS_GPU=emulate:2 NQUEENS_GPU_TEST_FAULT=miscount:1 " + std::string(NQUEENS_CLI_PATH) +
+                            " scale 10 --engine gpu --threads 1,2 --repeat 1";
+  const cli_run text = run_cli_command(scale);
+  EXPECT_EQ(text.status, 1) << text.err;
+  EXPECT_NE(text.out.find("TOTALS DIFFER between runs"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("every run counted the same total"), std::string::npos) << text.out;
+  const cli_run json = run_cli_command(scale + " --json");
+  EXPECT_EQ(json.status, 1) << json.err;
+  EXPECT_NE(json.out.find("\"consistent\":false"), std::string::npos) << json.out;
+  const std::size_t one = json.out.find("{\"threads\":1,");
+  const std::size_t two = json.out.find("{\"threads\":2,");
+  ASSERT_NE(one, std::string::npos) << json.out;
+  ASSERT_NE(two, std::string::npos) << json.out;
+  EXPECT_EQ(json_field(json.out.substr(one), "total"), "724") << json.out;
+  EXPECT_NE(json_field(json.out.substr(two), "total"), "724") << json.out;
 }
 
 // Where no GPU is usable, scale --engine gpu is refused as count refuses

@@ -1,6 +1,6 @@
 // The streams of a run across its devices (gpu_stream_pool.hpp): leases
-// spread over the devices, fewest leased first, each device within its
-// share of streams; a lease past every share waits for the next stream
+// spread over the devices, fewest leased first (then fewest leases), each
+// device within its share of streams; a lease past every share waits for the next stream
 // freed and takes that one.
 
 #include "engines/gpu/gpu_stream_pool.hpp"
@@ -62,6 +62,24 @@ TEST(GpuStreamPoolTest, LeasesSpreadOverTheDevicesFewestLeasedFirst) {
   const auto [device, stream] = next.get();
   EXPECT_EQ(device, 1U);
   EXPECT_EQ(stream, freed);
+}
+
+// A thread that leases while no other holds a stream, lease after lease,
+// takes each device in turn, not the first every time: a count's calls
+// spread over its GPUs however its threads happen to overlap.
+TEST(GpuStreamPoolTest, LeasesOneAtATimeTakeTheDevicesInTurn) {
+  const detail::half_board_tables tables(6);
+  stream_pool pool(emulated_devices(tables, 3), 1);
+  std::vector<std::size_t> devices;
+  for (int k = 0; k < 7; ++k) devices.push_back(stream_pool::lease(pool).stream().device);
+  EXPECT_EQ(devices, (std::vector<std::size_t>{0, 1, 2, 0, 1, 2, 0}));
+  // Fewest leased still comes first: with device 1's stream held, the
+  // next leases alternate between 2 and 0, whatever their turns.
+  const stream_pool::lease held(pool);
+  ASSERT_EQ(held.stream().device, 1U);
+  devices.clear();
+  for (int k = 0; k < 4; ++k) devices.push_back(stream_pool::lease(pool).stream().device);
+  EXPECT_EQ(devices, (std::vector<std::size_t>{2, 0, 2, 0}));
 }
 
 // Rounds run on the leased device's stream; the pool's work is every

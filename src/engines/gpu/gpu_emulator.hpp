@@ -75,7 +75,8 @@ struct emulator_options {
 /// index among those seen): D fails, every other parks; none where the
 /// variable is unset or empty. What the tests of a device failing mid-run
 /// use: the run must stop the parked devices' rounds and end with D's
-/// error. NQUEENS_GPU_TEST_FAULT=miscount makes every device miscount.
+/// error. NQUEENS_GPU_TEST_FAULT=miscount makes every device miscount,
+/// miscount:D device D alone.
 /// Throws std::invalid_argument where D is neither (the engine also refuses
 /// a D this process does not see: all would park).
 emulated_fault emulated_fault_of(int device);

@@ -21,7 +21,12 @@ int stream_pool::device_to_lease() const noexcept {
   for (std::size_t d = 0; d < streams_.size(); ++d) {
     const device_streams& s = streams_[d];
     if (s.free.empty() && s.opened.size() + s.opening >= streams_per_device_) continue;
-    if (best < 0 || s.leased < streams_[static_cast<std::size_t>(best)].leased) best = static_cast<int>(d);
+    if (best < 0) {
+      best = static_cast<int>(d);
+      continue;
+    }
+    const device_streams& b = streams_[static_cast<std::size_t>(best)];
+    if (s.leased < b.leased || (s.leased == b.leased && s.leases < b.leases)) best = static_cast<int>(d);
   }
   return best;
 }
@@ -35,6 +40,7 @@ stream_pool::lease::lease(stream_pool& pool, const std::atomic<bool>* cancel) : 
   }
   device_streams& s = pool_.streams_[static_cast<std::size_t>(d)];
   ++s.leased;
+  ++s.leases;
   if (!s.free.empty()) {
     stream_ = s.free.back();
     s.free.pop_back();

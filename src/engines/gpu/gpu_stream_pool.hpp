@@ -2,10 +2,12 @@
 
 // The streams of a GPU run across the devices it counts on (a backend each,
 // over one host copy of the tables), leased to the counting threads. A
-// thread takes a stream of the device with the fewest leased: a free one,
-// or a new one while the device has fewer than its share of the threads;
-// else it waits for the next stream freed. So subproblems go to the devices
-// as they free up, and a device whose rounds run long takes fewer.
+// thread takes a stream of the device with the fewest leased (of those
+// alike, the one leased the fewest times: a thread that leases while the
+// others count still spreads its calls): a free one, or a new one while the
+// device has fewer than its share of the threads; else it waits for the
+// next stream freed. So subproblems go to the devices as they free up, and a
+// device whose rounds run long takes fewer.
 
 #include <atomic>
 #include <condition_variable>
@@ -76,6 +78,7 @@ class stream_pool {
     std::vector<pooled_stream*> free;
     std::size_t opening = 0;  // streams a lease opens now, outside the lock
     std::size_t leased = 0;
+    std::uint64_t leases = 0;  // every lease it gave, for the tie above
   };
 
   // Under the lock: the device to lease from, or none (-1) while every
