@@ -107,10 +107,12 @@ void count_report::write_text(std::ostream& out) const {
   const count_result& r = result_;
   const std::string threads = counted(static_cast<std::size_t>(r.threads), "thread");
   if (!r.shard.whole()) {
+    // A line a number, as a whole count's, so that each fits 80 columns.
     out << "shard " << r.shard.index << "/" << r.shard.count << " of Q(" << r.n << "): " << to_string(r.total)
-        << " solutions, " << to_string(r.symmetric_180) << " unchanged by a half turn, " << to_string(r.symmetric_90)
-        << " by a quarter turn"
-        << " (a part: combine every shard's --json output with 'nqueens merge')\n"
+        << " solutions\n"
+        << "unchanged by a half turn: " << to_string(r.symmetric_180) << '\n'
+        << "unchanged by a quarter turn: " << to_string(r.symmetric_90) << '\n'
+        << "  a part of the count: combine every shard's --json output with 'nqueens merge'\n"
         << "  engine " << to_string(r.kind) << ", " << threads << ", " << format_grouped(r.shard_subproblems) << " of "
         << format_grouped(r.subproblems) << " subproblems, " << format_seconds(r.seconds) << '\n';
     out << describe_resumed(r, checkpoint_);

@@ -541,7 +541,9 @@ TEST_F(CliCheckpointTest, JsonSaysWhatWasResumed) {
 }
 
 // A shard's line names its own subproblems among the plan's, the two
-// numbers its JSON gives (every shard claiming the whole plan went unseen).
+// numbers its JSON gives (every shard claiming the whole plan went unseen);
+// its counts are its JSON's, a line each, every line within 80 columns
+// (they once made one line of 151), and it says how to add the shards up.
 TEST(CliTest, AShardsLineNamesItsShareOfThePlan) {
   const cli_run json = run_cli("count 10 --shard 1/3 --json");
   ASSERT_EQ(json.status, 0) << json.err;
@@ -555,6 +557,13 @@ TEST(CliTest, AShardsLineNamesItsShareOfThePlan) {
   const cli_run text = run_cli("count 10 --shard 1/3");
   EXPECT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find(", " + share + " of " + all + " subproblems"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.rfind("shard 1/3 of Q(10): " + number("total") + " solutions\nunchanged by a half turn: " +
+                               number("symmetric_180") + "\nunchanged by a quarter turn: " + number("symmetric_90") +
+                               "\n  a part of the count: combine every shard's --json output with 'nqueens merge'\n",
+                           0),
+            0u)
+      << text.out;
+  EXPECT_LE(widest_line(text.out), 80U) << text.out;
 }
 
 TEST_F(CliCheckpointTest, JournalOfAnotherBoardIsRefusedWithExitTwo) {
@@ -1006,12 +1015,10 @@ TEST(CliTest, DevicesChooseAmongTheVisibleGpusOrAreRefused) {
       // A thread drives one GPU at a time: fewer would leave GPUs idle.
       {"--engine gpu --threads 2",
        "nqueens: --engine gpu drives each GPU from a thread of its own, and 2 threads cannot keep the 3 GPUs this "
-       "process takes busy: give --threads 3 or more (mpirun binds a rank to one core unless given --bind-to none), "
-       "or fewer --devices\n"},
+       "process takes busy: give --threads 3 or more, or fewer --devices\n"},
       {"--engine gpu --threads 1 --devices 0,2",
        "nqueens: --engine gpu drives each GPU from a thread of its own, and 1 thread cannot keep the 2 GPUs this "
-       "process takes busy: give --threads 2 or more (mpirun binds a rank to one core unless given --bind-to none), "
-       "or fewer --devices\n"},
+       "process takes busy: give --threads 2 or more, or fewer --devices\n"},
       {"--engine quadrant --devices 0",
        "nqueens: --devices chooses GPUs, and the quadrant engine counts on the CPU: it applies to --engine gpu only\n"},
   };
@@ -1023,6 +1030,16 @@ TEST(CliTest, DevicesChooseAmongTheVisibleGpusOrAreRefused) {
     EXPECT_EQ(r.err, message) << options;
     EXPECT_EQ(r.out.find("journal left"), std::string::npos) << options;
   }
+  // A rank alone on its node is told why its threads may be few: mpirun
+  // bound it to one core (a plain run is not told of mpirun).
+  const cli_run rank_alone =
+      run_cli_command(alone + "OMPI_COMM_WORLD_LOCAL_RANK=0 OMPI_COMM_WORLD_LOCAL_SIZE=1 " + "NQUEENS_GPU=emulate:3 " +
+                      std::string(NQUEENS_CLI_PATH) + " count 10 --engine gpu --threads 2");
+  EXPECT_EQ(rank_alone.status, 2) << rank_alone.err;
+  EXPECT_EQ(rank_alone.err,
+            "nqueens: --engine gpu drives each GPU from a thread of its own, and 2 threads cannot keep the 3 GPUs this "
+            "process takes busy: give --threads 3 or more (mpirun binds a rank to one core unless given --bind-to "
+            "none), or fewer --devices\n");
   // Where the node's ranks share the GPUs, each rank's thread takes one of
   // them (from its node-local rank's place on): the ranks' threads together
   // keep them all busy, none left idle while another is driven twice, and

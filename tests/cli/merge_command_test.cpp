@@ -133,7 +133,7 @@ TEST_F(CliShardTest, ShardsOfAnotherVersionsPlanAreEachNamed) {
   // Their shards are not given: missing, as the good file's run says.
   EXPECT_NE(r.err.find("2 of 3 shards missing: 1-2"), std::string::npos) << r.err;
   EXPECT_EQ(lines_in(r.err), 4) << r.err;
-  EXPECT_EQ(r.out.rfind("{\"shards\":3,\"ok\":false,\"problems\":[", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.rfind("{\"files\":3,\"ok\":false,\"problems\":[", 0), 0u) << r.out;
   // The run's other problems are named beside them: here a shard given twice.
   const cli_run twice = run_cli("merge " + a + " " + b + " " + c + " " + a);
   EXPECT_EQ(twice.status, 1) << twice.err;
@@ -197,7 +197,7 @@ TEST_F(CliShardTest, AFailedMergeSaysSoInItsJson) {
   cli_run r = run_cli("merge --json " + a + " " + b);
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out,
-            "{\"shards\":2,\"ok\":false,\"problems\":[\"1 of 3 shards missing: 2\","
+            "{\"files\":2,\"ok\":false,\"problems\":[\"1 of 3 shards missing: 2\","
             "\"no total: the shards do not make up one whole run\"]}\n");
   EXPECT_NE(r.err.find("nqueens merge: 1 of 3 shards missing: 2\n"), std::string::npos) << r.err;
   r = run_cli("merge --json " + a + " " + b + " " + c);
@@ -639,17 +639,23 @@ TEST_F(CliShardTest, EveryUnfinishedShardIsNamedWithThoseMissing) {
         std::string::npos)
         << r.err;
   }
-  // A failed merge's output is left out too; an object that only holds
-  // "ok" and "shards" is no merge's output, but a malformed file: exit 2.
+  // A failed merge's output is left out too, as this version writes it and
+  // as versions before 2026-12-06 did ("shards" for "files"); an object that
+  // only holds "ok" and "shards" is no merge's output, but a malformed file:
+  // exit 2.
   r = run_script(
       "cd job && $NQ merge q-0.json --json > q-failed.json; "
-      "$NQ merge q-*.json > /dev/null; echo status=$?; rm q-failed.json; "
+      "printf '{\"shards\":1,\"ok\":false,\"problems\":[\"3 of 4 shards missing: 1-3\"]}\\n' > q-older.json; "
+      "$NQ merge q-*.json > /dev/null; echo status=$?; rm q-failed.json q-older.json; "
       "printf '{\"ok\":1,\"shards\":\"x\"}' > q-odd.json; $NQ merge q-*.json > /dev/null; echo status=$?; "
       "rm q-odd.json");
   EXPECT_NE(r.out.find("status=0\nstatus=2\n"), std::string::npos) << r.out << r.err;
-  EXPECT_NE(r.err.find("nqueens merge: note: q-failed.json is the output of an earlier merge: left out"),
-            std::string::npos)
-      << r.err;
+  for (const char* failed : {"q-failed.json", "q-older.json"}) {
+    EXPECT_NE(
+        r.err.find(std::string("nqueens merge: note: ") + failed + " is the output of an earlier merge: left out"),
+        std::string::npos)
+        << r.err;
+  }
   EXPECT_NE(r.err.find("q-odd.json: no \"n\" member"), std::string::npos) << r.err;
   // A shard that is also standard output, appended to, holds its counts:
   // read as any other, not left out.

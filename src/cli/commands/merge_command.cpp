@@ -71,20 +71,22 @@ class merge_report final : public report {
 };
 
 // Shards that make no total: the problems, each already on stderr, and in
-// the JSON for a script that reads only that.
+// the JSON for a script that reads only that, with the shard files read
+// ("files": not the run's shards, which a duplicate or a foreign file
+// would misstate).
 class merge_failure final : public report {
  public:
-  merge_failure(const std::vector<std::string>& problems, std::size_t shards) : problems_(problems), shards_(shards) {}
+  merge_failure(const std::vector<std::string>& problems, std::size_t files) : problems_(problems), files_(files) {}
   void write_text(std::ostream&) const override {}  // the lines on stderr say it all
   json_object json() const override {
     json_object o;
-    o.add("shards", shards_).add("ok", false).add_raw("problems", json_array_of(problems_));
+    o.add("files", files_).add("ok", false).add_raw("problems", json_array_of(problems_));
     return o;
   }
 
  private:
   const std::vector<std::string>& problems_;
-  std::size_t shards_;
+  std::size_t files_;
 };
 
 // Whether `name` is the empty file this process writes its standard output

@@ -96,10 +96,11 @@ void check_verdict_members(const json_members& members, const shard_file& f) {
 }
 
 // Whether `members` are an earlier merge's --json, as merge writes it: no
-// "shard", a boolean "ok", a whole number "shards", and either the whole
-// numbers "n" and "total" or, where it failed, a "problems" array. Any other
-// object holding "ok" and "shards" is a malformed shard file, refused as one,
-// not left out as a merge's output with a note and exit 0.
+// "shard", a boolean "ok", and either a whole number "shards" and the whole
+// numbers "n" and "total", or, where it failed, a whole number "files" (or
+// "shards", as merges before 2026-12-06 wrote it) and a "problems" array.
+// Any other object holding "ok" and "shards" is a malformed shard file,
+// refused as one, not left out as a merge's output with a note and exit 0.
 bool is_merge_output(const json_members& members) {
   const auto of_type = [&](std::string_view key, json_type type) {
     const json_value* value = members.find(key);
@@ -110,8 +111,9 @@ bool is_merge_output(const json_members& members) {
     return value != nullptr && value->type == json_type::number && !value->text.empty() &&
            value->text.find_first_not_of("0123456789") == std::string::npos;
   };
-  return members.find("shard") == nullptr && of_type("ok", json_type::boolean) && whole_number("shards") &&
-         ((whole_number("n") && whole_number("total")) || of_type("problems", json_type::array));
+  if (members.find("shard") != nullptr || !of_type("ok", json_type::boolean)) return false;
+  if (whole_number("shards") && whole_number("n") && whole_number("total")) return true;
+  return (whole_number("files") || whole_number("shards")) && of_type("problems", json_type::array);
 }
 
 // Whether `text` starts (after blank lines) as count's text report does:

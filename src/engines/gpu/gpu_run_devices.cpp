@@ -18,11 +18,13 @@ run_devices choose_run_devices(std::string_view devices, int threads) {
   const bool shared = std::ranges::any_of(c.chosen, [](const dealt_device& d) { return d.sharers > 1; });
   if (!shared) {
     const std::string gpus = std::to_string(c.chosen.size());
+    // Said only to a launcher's process: a rank's default threads are the
+    // cores mpirun bound it to, which a plain run's are not.
+    const std::string binding = node_rank() ? " (mpirun binds a rank to one core unless given --bind-to none)" : "";
     throw std::invalid_argument("--engine gpu drives each GPU from a thread of its own, and " +
                                 std::to_string(drivable) + (drivable == 1 ? " thread" : " threads") +
                                 " cannot keep the " + gpus + " GPUs this process takes busy: give --threads " + gpus +
-                                " or more (mpirun binds a rank to one core unless given --bind-to none), or fewer "
-                                "--devices");
+                                " or more" + binding + ", or fewer --devices");
   }
   const std::size_t first = static_cast<std::size_t>(node_rank().value_or(0)) % c.chosen.size();
   // std::rotate, not std::ranges::rotate: clang 14 (clang-tidy) cannot read
