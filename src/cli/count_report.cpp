@@ -119,9 +119,10 @@ void count_report::write_text(std::ostream& out) const {
     return;
   }
   out << describe_counts(counts_of(r));
-  out << "  engine " << to_string(r.kind) << (engine_fitted_to_memory ? " (chosen to fit --max-memory)" : "") << ", "
-      << threads << ", " << format_grouped(r.subproblems) << " subproblems (split depth " << r.split_depth << "), "
-      << format_seconds(r.seconds) << '\n';
+  out << "  engine " << to_string(r.kind) << ", " << threads << ", " << format_grouped(r.subproblems)
+      << " subproblems (split depth " << r.split_depth << "), " << format_seconds(r.seconds) << '\n';
+  // A line of its own: beside the engine, it took the line past 80 columns.
+  if (engine_fitted_to_memory) out << "  the engine chosen to fit --max-memory\n";
   out << describe_resumed(r, checkpoint_);
   if (!rank_threads.empty()) out << "  MPI: " << describe_ranks(rank_threads) << '\n';
   if (const auto sets = kernels_by_rank(rank_kernels); sets.size() > 1) {

@@ -36,8 +36,8 @@ class count_report final : public report {
   /// in text). Empty otherwise.
   std::vector<std::vector<gpu_taken>> rank_gpus;
   /// Auto took a slower engine than n's own, whose tables do not fit the
-  /// memory bound: " (chosen to fit --max-memory)" after the engine in
-  /// text, "fitted_to_memory" in JSON (as plan's).
+  /// memory bound: a line "the engine chosen to fit --max-memory" after
+  /// the engine's in text, "fitted_to_memory" in JSON (as plan's).
   bool engine_fitted_to_memory = false;
 
   void write_text(std::ostream& out) const override;

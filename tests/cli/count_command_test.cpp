@@ -679,8 +679,9 @@ TEST(CliTest, QuadrantCountsExactlyInLittleMemory) {
 TEST(CliTest, AnEngineChosenToFitTheMemoryIsSaidToBe) {
   const cli_run fitted = run_cli("count 16 --threads 2 --max-memory 1M");
   ASSERT_EQ(fitted.status, 0) << fitted.err;
-  EXPECT_NE(fitted.out.find("  engine symmetric (chosen to fit --max-memory), 2 threads"), std::string::npos)
-      << fitted.out;
+  EXPECT_NE(fitted.out.find("  engine symmetric, 2 threads, "), std::string::npos) << fitted.out;
+  EXPECT_NE(fitted.out.find(" s\n  the engine chosen to fit --max-memory\n"), std::string::npos) << fitted.out;
+  EXPECT_LE(widest_line(fitted.out), 80U) << fitted.out;
   const cli_run json = run_cli("count 16 --threads 2 --max-memory 1M --json");
   EXPECT_NE(json.out.find("\"engine\":\"symmetric\""), std::string::npos) << json.out;
   EXPECT_NE(json.out.find("\"fitted_to_memory\":true"), std::string::npos) << json.out;
