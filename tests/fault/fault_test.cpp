@@ -171,6 +171,20 @@ TEST_F(FaultTest, ADirectoryThatCannotBeSyncedIsAFailedWrite) {
   EXPECT_EQ(read_file(csv).rfind("threads,", 0), 0u) << read_file(csv);
   // Without the fault, both work.
   EXPECT_EQ(run({nq, "count", "10", "--checkpoint", j}).status, 0);
+  // A file system whose directories take no fsync (EINVAL, ENOTSUP: some
+  // FUSE and network ones) is no failing disk: the journal is made, kept
+  // and read again.
+  for (const char* answer : {"EINVAL", "ENOTSUP"}) {
+    SCOPED_TRACE(answer);
+    const std::string taken = path(std::string("no-dir-sync-") + answer + ".ckpt");
+    const std::string no_sync = std::string("NQUEENS_DIRECTORY_FSYNC_ERRNO=") + answer;
+    r = run({nq, "count", "10", "--checkpoint", taken}, {.env = {preload, no_sync}});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    r = run({nq, "count", "10", "--checkpoint", taken}, {.env = {preload, no_sync}});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("resumed: "), std::string::npos) << r.out;
+  }
 }
 
 // A journal's header and records, and a CSV's data, are on the disk only
@@ -212,6 +226,15 @@ TEST_F(FaultTest, AFileThatCannotBeSyncedIsAFailedWrite) {
                        "': Input/output error (while writing it, which left it part written)"),
             std::string::npos)
       << r.err;
+  // A torn tail cut off whose cut cannot be synced is refused before
+  // anything is counted (exit 2), not found out at the first flush.
+  const std::string torn = path("torn-unsynced.ckpt");
+  ASSERT_EQ(run({nq, "count", "12", "--checkpoint", torn}).status, 0);
+  const std::string finished_bytes = read_file(torn);
+  write(torn, finished_bytes.substr(0, finished_bytes.size() - 48) + std::string(20, '\0'));
+  r = run({nq, "count", "12", "--checkpoint", torn}, {.env = {preload, "NQUEENS_FILE_FSYNC_FAILS_FROM=1"}});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot repair checkpoint '" + torn + "': Input/output error"), std::string::npos) << r.err;
 }
 
 // A file system without hard links (vfat, exFAT: link() says EPERM) takes
@@ -595,6 +618,18 @@ TEST_F(FaultTest, ReadOnlyJournalIsReportedWhenFinishedRefusedWhenNot) {
   EXPECT_NE(r.out.find("Q(12) = 14200  verified"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("resumed: " + all + " of " + all), std::string::npos) << r.out;
   EXPECT_EQ(bytes_of(unmarked), before.substr(0, before.size() - 48));
+
+  // Every record but the mark, then a torn write: the tail must be cut
+  // off, which a read-only file cannot be: refused saying so, and how to go on.
+  const std::string torn = path("torn.ckpt");
+  write(torn, before.substr(0, before.size() - 48) + std::string(20, '\0'));
+  fs::permissions(torn, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  r = run(without_privileges({nq, "count", "12", "--checkpoint", torn}));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("checkpoint '" + torn + "' is read-only and ends in a torn record that must be cut off"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(bytes_of(torn), before.substr(0, before.size() - 48) + std::string(20, '\0'));
 
   const std::string half = path("half.ckpt");
   {

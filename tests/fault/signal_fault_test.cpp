@@ -342,6 +342,24 @@ TEST_F(FaultTest, SignalIgnoredAtStartStaysIgnored) {
   EXPECT_NE(r.err.find("interrupted by SIGTERM after "), std::string::npos) << r.err;
 }
 
+// A shell without job control starts its background jobs with SIGINT
+// and SIGQUIT ignored, yet a script's `kill -INT $pid` means stop: the count
+// stops, its journal flushed, and says so (exit 130). Only SIGHUP, as nohup
+// leaves it, stays ignored.
+TEST_F(FaultTest, SigintIgnoredAtStartStillStops) {
+  const std::string j = path("background.ckpt");
+  std::string command = "trap '' INT QUIT; exec";
+  for (const std::string& word : endless_count({"--checkpoint", j, "--checkpoint-interval", "0.05"})) {
+    command += " '" + word + "'";
+  }
+  child c({"/bin/sh", "-c", command});
+  ASSERT_TRUE(wait_for_size(j, 64, c));  // a record: counting has begun
+  c.signal(SIGINT);
+  const finished r = c.wait(60);
+  EXPECT_EQ(r.status, 128 + SIGINT) << r.err;
+  EXPECT_NE(r.err.find("interrupted by SIGINT after "), std::string::npos) << r.err;
+}
+
 // Started with the stop signals blocked (a job runner's or a process
 // manager's mask, kept through exec), the tool still hears them: SIGTERM
 // did nothing, and the count ran on to its end.

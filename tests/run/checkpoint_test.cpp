@@ -961,6 +961,10 @@ TEST_F(CheckpointTest, TheRunAJournalNamesIsReadFromItsHeader) {
   set_bytes(b);
   EXPECT_FALSE(journal_run_of(path_.string()));
   b[44] = 1;
+  b[40] = 1;  // shard 1 of 1: no run has it
+  set_bytes(b);
+  EXPECT_FALSE(journal_run_of(path_.string()));
+  b[40] = 0;
   b[8] = 2;  // version 2
   set_bytes(b);
   EXPECT_FALSE(journal_run_of(path_.string()));
@@ -1117,6 +1121,82 @@ TEST_F(CheckpointTest, ResumedCountsThatDisagreeNameTheJournal) {
     }
     EXPECT_FALSE(checkpoint_journal(path_.string(), p).complete());
   }
+}
+
+// Every damaged header byte is said to be damage (reason corrupt,
+// "damaged header" past the magic), never taken for another run's journal
+// (whose remedy, another --checkpoint or the options it names, would leave
+// the damage unseen) nor for another format.
+TEST_F(CheckpointTest, EveryDamagedHeaderByteIsCalledDamage) {
+  const plan p(12);
+  write_journal(p, 3);
+  const std::vector<char> whole = bytes();
+  for (std::size_t at = 0; at < checkpoint_journal::header_size; ++at) {
+    std::vector<char> b = whole;
+    b[at] = static_cast<char>(b[at] ^ 0x10);
+    set_bytes(b);
+    try {
+      checkpoint_journal j(path_.string(), p);
+      ADD_FAILURE() << "byte " << at << " accepted";
+    } catch (const checkpoint_error& e) {
+      EXPECT_EQ(e.why(), checkpoint_error::reason::corrupt) << "byte " << at << ": " << e.what();
+      if (at >= detail::journal::magic.size()) {
+        EXPECT_NE(std::string(e.what()).find("has a damaged header (checksum mismatch)"), std::string::npos)
+            << "byte " << at << ": " << e.what();
+      }
+    }
+  }
+}
+
+// Require_run_of's split depth 0 means any (a refusal that names no
+// split, as check_memory's for an engine's tables): the journal's own run is
+// accepted at whatever split it was made, another run's still refused.
+TEST_F(CheckpointTest, ASplitDepthOfZeroRequiresAnyDepth) {
+  { checkpoint_journal started(path_.string(), plan(12, {.kind = engine::symmetric, .split_depth = 4})); }
+  const checkpoint_file f(path_.string());
+  EXPECT_NO_THROW(f.require_run_of(12, engine::symmetric, 0));
+  EXPECT_NO_THROW(f.require_run_of(12, engine::symmetric, 4));
+  EXPECT_THROW(f.require_run_of(12, engine::symmetric, 3), checkpoint_error);
+  EXPECT_THROW(f.require_run_of(12, engine::mirror, 0), checkpoint_error);
+}
+
+// A rotational plan's journal names engine 0, which is also the symmetric
+// engine's number: at the same split it is still no run of that engine's
+// (its scope differs), so that a memory refusal names it as another run's.
+TEST_F(CheckpointTest, ARotationalJournalIsNoRunOfTheEngineItsNumberNames) {
+  const plan rotational(12, {.scope = plan_scope::rotational});
+  ASSERT_EQ(static_cast<int>(engine::symmetric), 0);
+  write_journal(rotational, 0);
+  const checkpoint_file f(path_.string());
+  try {
+    f.require_run_of(12, engine::symmetric, rotational.split_depth());
+    ADD_FAILURE() << "a rotational journal was taken for the symmetric engine's";
+  } catch (const checkpoint_error& e) {
+    EXPECT_EQ(e.why(), checkpoint_error::reason::foreign) << e.what();
+  }
+}
+
+// DEL (0x7f) in a journal's name is no plain byte: messages show it as
+// the text \x7f (one_line), so between plain single quotes the repair
+// command would name, and truncate -s create, another file. It is given in
+// bash's $'...' as \x7f, as every other byte past printable ASCII is.
+TEST_F(CheckpointTest, TheRemedyEscapesADelInTheJournalsName) {
+  ASSERT_TRUE(resume(10).complete);
+  std::vector<char> damaged = bytes();
+  damaged.push_back('x');
+  const std::string odd = path_.string() + "-del\x7f.ckpt";
+  {
+    std::ofstream out(odd, std::ios::binary);
+    out.write(damaged.data(), static_cast<std::streamsize>(damaged.size()));
+    ASSERT_TRUE(out.good());
+  }
+  try {
+    checkpoint_journal j(odd, plan(10));
+    ADD_FAILURE() << "a journal with a byte after its mark was accepted";
+  } catch (const checkpoint_error& e) {
+    EXPECT_NE(std::string(e.what()).find(" $'" + path_.string() + "-del\\x7f.ckpt')"), std::string::npos) << e.what();
+  }
+  fs::remove(odd);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "nqueens/execute.hpp"
 
 #include <gtest/gtest.h>
+#include <time.h>
 
 #include <algorithm>
 #include <atomic>
@@ -41,6 +42,24 @@ TEST(ExecuteTest, CountingBeganOnlyWhereThereWasSomethingToCount) {
   EXPECT_FALSE(execute(p, none, {}, &context).counting_began);
   EXPECT_TRUE(execute(p, first).counting_began);
   EXPECT_TRUE(execute(p, first, {}, &context).counting_began);
+}
+
+// An execution's CPU time is every counting thread's, not the caller's
+// alone: on 4 threads, within the process's CPU time over the call and
+// most of it (the workers' wait for work after the last aside).
+TEST(ExecuteTest, CpuSecondsAreEveryCountingThreads) {
+  const auto process_cpu = [] {
+    timespec t{};
+    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  };
+  const plan p(15);
+  const double before = process_cpu();
+  const execution r = execute(p, {.threads = 4});
+  const double spent = process_cpu() - before;
+  ASSERT_EQ(reduce(r).total, *published_total(15));
+  EXPECT_LE(r.cpu_seconds, spent + 0.01);
+  EXPECT_GE(r.cpu_seconds, 0.7 * spent) << spent;
 }
 
 // A rotational plan builds no engine's tables, whatever engine it names:

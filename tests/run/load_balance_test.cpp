@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
@@ -58,6 +59,29 @@ TEST(LoadBalanceTest, ReportsProgressAndEndsOnTheCallbacksException) {
   EXPECT_THROW(static_cast<void>(measure_load_balance(
                    plan(15), 1, 0, nullptr, {}, [](const progress&) { throw refused(); }, 0.001)),
                refused);
+}
+
+// A cancel midway gives no figures (a part of the times would not describe
+// the plan): run_cancelled, not a load balance of what was timed. Set once
+// a snapshot says under half of n = 16's count is done, on one thread: the
+// other half takes a second more, and no subproblem starts after the cancel.
+TEST(LoadBalanceTest, ACancelMidwayGivesNoFigures) {
+  const plan p(16, {.kind = engine::symmetric});
+  std::atomic<bool> cancel{false};
+  bool set_midway = false;
+  const auto on_progress = [&](const progress& q) {
+    if (!cancel && q.finished > 0 && 2 * q.finished < q.subproblems) {
+      set_midway = true;
+      cancel = true;
+    }
+  };
+  try {
+    static_cast<void>(measure_load_balance(p, 1, 0, &cancel, {}, on_progress, 0.001));
+    EXPECT_FALSE(set_midway) << "figures of a measurement cancelled midway";
+  } catch (const run_cancelled&) {
+    EXPECT_TRUE(set_midway);
+  }
+  if (!set_midway) GTEST_SKIP() << "no snapshot came while under half was done: nothing cancelled";
 }
 
 TEST(LoadBalanceTest, ExecuteRecordsTimesOnlyWhenAsked) {

@@ -289,5 +289,17 @@ TEST(ArenaExecutorTest, TheCallersCancelStartsNoFurtherSubproblem) {
   EXPECT_TRUE(exec.counting_began());
 }
 
+// A run of no subproblems (a journal that holds them all, its mark not yet
+// written) has nothing to wait for: counting began, so that a stop heard
+// now finishes the run (its mark, its total) rather than calling it
+// stopped before it counted.
+TEST(ArenaExecutorTest, ARunOfNoSubproblemsHasBegunCounting) {
+  const std::atomic<bool> stop{false};
+  arena_executor exec(2, std::nullopt, 0);
+  exec.run(
+      plan(8), {}, [](std::size_t, const subproblem_count&) {}, stop);
+  EXPECT_TRUE(exec.counting_began());
+}
+
 }  // namespace
 }  // namespace nqueens::detail
