@@ -127,19 +127,19 @@ TEST(GpuStreamPoolTest, StopAllStopsEveryStream) {
 }
 
 // A device whose streams open only once the test lets them: each open
-// waits for `gate`, the first says it began and then throws, as a device
-// without the memory does.
+// waits for `gate`, the first says it began, and the first `fails` throw,
+// as a device without the memory does.
 class gated_backend final : public detail::gpu::gpu_backend {
  public:
-  gated_backend(const detail::half_board_tables& tables, std::shared_future<void> gate)
-      : inner_(detail::gpu::emulated_backend(tables)), gate_(std::move(gate)) {}
+  gated_backend(const detail::half_board_tables& tables, std::shared_future<void> gate, int fails = 1)
+      : inner_(detail::gpu::emulated_backend(tables)), gate_(std::move(gate)), fails_(fails) {}
   std::promise<void> opening;
   std::atomic<int> opens{0};
   std::unique_ptr<detail::gpu::gpu_stream> open_stream() override {
     const int open = opens++;
     if (open == 0) opening.set_value();
     gate_.wait();
-    if (open == 0) throw std::runtime_error("no device memory for a stream");
+    if (open < fails_) throw std::runtime_error("no device memory for a stream");
     return inner_->open_stream();
   }
   std::uint32_t round_jobs() const noexcept override { return inner_->round_jobs(); }
@@ -150,7 +150,33 @@ class gated_backend final : public detail::gpu::gpu_backend {
  private:
   std::unique_ptr<detail::gpu::gpu_backend> inner_;
   std::shared_future<void> gate_;
+  int fails_;
 };
+
+// A lease whose stream failed to open is no lease: the device is not left
+// counted as busy. With device 0's stream held, each lease tries device 1
+// (none leased there) until its open succeeds; a failure left counted would
+// send the next lease to device 0's second stream instead.
+TEST(GpuStreamPoolTest, AFailedOpenLeavesItsDeviceUnleased) {
+  const detail::half_board_tables tables(6);
+  std::promise<void> open_at_once;
+  open_at_once.set_value();
+  std::vector<std::unique_ptr<detail::gpu::gpu_backend>> devices;
+  devices.push_back(detail::gpu::emulated_backend(tables, {.device = 0}));
+  auto owned = std::make_unique<gated_backend>(tables, open_at_once.get_future().share(), 2);
+  gated_backend& failing = *owned;
+  devices.push_back(std::move(owned));
+  stream_pool pool(std::move(devices), 2);
+  const stream_pool::lease held(pool);
+  ASSERT_EQ(held.stream().device, 0U);
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_THROW({ const stream_pool::lease refused(pool); }, std::runtime_error) << "lease " << k;
+  }
+  EXPECT_EQ(failing.opens.load(), 2);
+  const stream_pool::lease opened(pool);
+  EXPECT_EQ(opened.stream().device, 1U);
+  EXPECT_EQ(failing.opens.load(), 3);
+}
 
 // A stream's device memory can take a while: while one opens, stopping the
 // pool's cancelled rounds does not wait for it, and the device's share
